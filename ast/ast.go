@@ -1,0 +1,287 @@
+package ast
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Document is the root of every parsed input, whatever its dialect.
+//
+// Nothing of the source is dropped: every byte belongs to an action's head
+// block, an argument block, a stray block (Blocks) or a prose node (Prose);
+// dialects with headings and lists (plan) keep their structure in Nodes.
+type Document struct {
+	Dialect string `json:"dialect"`
+	// Title, Metadata, Rationale and Memos are set by the plan dialect.
+	Title     string  `json:"title,omitempty"`
+	Metadata  Params  `json:"metadata,omitempty"`
+	Rationale *string `json:"rationale,omitempty"`
+	Memos     []*Memo `json:"memos,omitempty"`
+
+	Actions []*Action `json:"actions"`
+	// Blocks holds fenced blocks that belong to no action (for example argument
+	// blocks before the first act).
+	Blocks []*Block `json:"blocks,omitempty"`
+	// Prose holds the text between blocks, in source order.
+	Prose       []*Prose      `json:"prose,omitempty"`
+	Diagnostics []*Diagnostic `json:"diagnostics"`
+	Span        Span          `json:"span"`
+}
+
+// MarshalJSON writes empty lists as [] rather than null so consumers can
+// iterate without checks.
+func (d *Document) MarshalJSON() ([]byte, error) {
+	type plain Document
+	c := plain(*d)
+	if c.Actions == nil {
+		c.Actions = []*Action{}
+	}
+	if c.Diagnostics == nil {
+		c.Diagnostics = []*Diagnostic{}
+	}
+	return json.Marshal(&c)
+}
+
+// Memo is one `[+] fact` or `[-] fact` line of a plan's Memos section.
+type Memo struct {
+	Add  bool   `json:"add"` // true for [+], false for [-]
+	Text string `json:"text"`
+	Span Span   `json:"span"`
+}
+
+// Block is a fenced block. Content is kept byte for byte: it is exactly
+// source[ContentSpan.Start.Offset:ContentSpan.End.Offset].
+type Block struct {
+	Fence string `json:"fence"` // the opening fence run, e.g. "~~~~~"
+	Info  string `json:"info"`  // the trimmed rest of the opening fence line
+	// Label is the heading that introduces the block, where a dialect uses one
+	// (e.g. "FIND:" in a plan's EDIT action).
+	Label       string `json:"label,omitempty"`
+	Content     string `json:"content"`
+	Unclosed    bool   `json:"unclosed,omitempty"`
+	Span        Span   `json:"span"`         // whole lines, opening fence line to closing fence line (with its line ending)
+	ContentSpan Span   `json:"content_span"` // the content bytes
+}
+
+// Action is one operation of a plan: a fenced act with its argument blocks,
+// a `### ACTION` section of a Markdown plan, or a streamed tool call.
+type Action struct {
+	Name string `json:"name"`
+	// Args are the inline arguments (acts dialect: words after the action
+	// name and further lines of the act block).
+	Args   []string `json:"args"`
+	Params Params   `json:"params"`
+	// Blocks are the argument blocks in order (not the act block itself).
+	Blocks []*Block `json:"blocks"`
+	// Head is the block or heading that names the action (the act block in
+	// the acts dialect).
+	Head     *Block `json:"head,omitempty"`
+	NameSpan Span   `json:"name_span"`
+	Span     Span   `json:"span"`
+}
+
+// MarshalJSON writes empty lists and params as [] and {}.
+func (a *Action) MarshalJSON() ([]byte, error) {
+	type plain Action
+	c := plain(*a)
+	if c.Args == nil {
+		c.Args = []string{}
+	}
+	if c.Blocks == nil {
+		c.Blocks = []*Block{}
+	}
+	if c.Params == nil {
+		c.Params = Params{}
+	}
+	return json.Marshal(&c)
+}
+
+// Prose is text outside any block, kept with its span. Its Kind says what a
+// dialect made of it ("text", "heading", "list", "break", ...).
+type Prose struct {
+	Kind string `json:"kind,omitempty"`
+	Text string `json:"text"`
+	Span Span   `json:"span"`
+}
+
+// Param is one named, typed parameter value of an action (or one metadata
+// entry of a plan). Value holds string, bool, int64, float64, []string,
+// []any, map[string]any or a dialect's JSON-marshalable struct.
+type Param struct {
+	Name  string `json:"name"`
+	Value any    `json:"value"`
+	Span  *Span  `json:"span,omitempty"`
+}
+
+// Params is an ordered list of parameters. It marshals to a JSON object whose
+// keys keep the list order (schema order), not alphabetical order.
+type Params []Param
+
+// Get returns the value of the named parameter.
+func (ps Params) Get(name string) (any, bool) {
+	for _, p := range ps {
+		if p.Name == name {
+			return p.Value, true
+		}
+	}
+	return nil, false
+}
+
+// String returns the named parameter if it is a string, else "".
+func (ps Params) String(name string) string {
+	v, _ := ps.Get(name)
+	s, _ := v.(string)
+	return s
+}
+
+// Set replaces the named parameter's value or appends it.
+func (ps *Params) Set(name string, v any, span *Span) {
+	for i := range *ps {
+		if (*ps)[i].Name == name {
+			(*ps)[i].Value, (*ps)[i].Span = v, span
+			return
+		}
+	}
+	*ps = append(*ps, Param{Name: name, Value: v, Span: span})
+}
+
+// MarshalJSON writes the params as one object in list order.
+func (ps Params) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, p := range ps {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, err := json.Marshal(p.Name)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		v, err := json.Marshal(p.Value)
+		if err != nil {
+			return nil, fmt.Errorf("param %q: %w", p.Name, err)
+		}
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// UnmarshalJSON reads an object, keeping key order.
+func (ps *Params) UnmarshalJSON(data []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return fmt.Errorf("params: want a JSON object")
+	}
+	*ps = (*ps)[:0]
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return err
+		}
+		*ps = append(*ps, Param{Name: tok.(string), Value: v})
+	}
+	_, err = dec.Token()
+	return err
+}
+
+// Severity ranks a diagnostic.
+type Severity int
+
+// Severities, most severe first.
+const (
+	Error Severity = iota
+	Warning
+	Info
+)
+
+var severityNames = [...]string{"error", "warning", "info"}
+
+func (s Severity) String() string {
+	if s < 0 || int(s) >= len(severityNames) {
+		return fmt.Sprintf("severity(%d)", int(s))
+	}
+	return severityNames[s]
+}
+
+// MarshalText writes the severity's name.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText reads a severity name.
+func (s *Severity) UnmarshalText(b []byte) error {
+	for i, n := range severityNames {
+		if string(b) == n {
+			*s = Severity(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown severity %q", b)
+}
+
+// Related points at a second place a diagnostic concerns.
+type Related struct {
+	Message string `json:"message"`
+	Span    Span   `json:"span"`
+}
+
+// Diagnostic is a problem found in the input. Code is a stable kebab-case
+// identifier (documented in docs/diagnostics.md); Detail is an optional
+// multi-line explanation (such as an AST diff) printed under the message.
+type Diagnostic struct {
+	Severity Severity  `json:"severity"`
+	Code     string    `json:"code"`
+	Message  string    `json:"message"`
+	Span     Span      `json:"span"`
+	Related  []Related `json:"related,omitempty"`
+	Detail   string    `json:"detail,omitempty"`
+}
+
+// Format renders the diagnostic as `FILE:LINE:COL: severity: message [code]`,
+// the shape editors' problem matchers read, followed by indented Detail lines.
+func (d *Diagnostic) Format(file string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s:%d:%d: %s: %s", file, d.Span.Start.Line, d.Span.Start.Col, d.Severity, d.Message)
+	if d.Code != "" {
+		fmt.Fprintf(&b, " [%s]", d.Code)
+	}
+	for _, r := range d.Related {
+		fmt.Fprintf(&b, "\n%s:%d:%d: note: %s", file, r.Span.Start.Line, r.Span.Start.Col, r.Message)
+	}
+	if d.Detail != "" {
+		for _, line := range strings.Split(strings.TrimRight(d.Detail, "\n"), "\n") {
+			b.WriteString("\n    ")
+			b.WriteString(line)
+		}
+	}
+	return b.String()
+}
+
+// HasErrors reports whether any diagnostic is an error.
+func (d *Document) HasErrors() bool {
+	for _, x := range d.Diagnostics {
+		if x.Severity == Error {
+			return true
+		}
+	}
+	return false
+}
+
+// Add appends a diagnostic.
+func (d *Document) Add(sev Severity, code string, span Span, format string, args ...any) *Diagnostic {
+	diag := &Diagnostic{Severity: sev, Code: code, Message: fmt.Sprintf(format, args...), Span: span}
+	d.Diagnostics = append(d.Diagnostics, diag)
+	return diag
+}

@@ -1,0 +1,87 @@
+// Package ast defines the one typed, position-exact syntax tree that every
+// plangram dialect (fenced acts, structured Markdown plans, streamed tool
+// calls) produces, together with its diagnostics.
+//
+// Every node carries a Span. Positions are byte offsets into the source plus
+// a 1-based line and a 1-based column counted in bytes (not runes, not UTF-16
+// code units); editors that need UTF-16 convert at their boundary.
+package ast
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Pos is a position in a source document.
+type Pos struct {
+	Offset int `json:"offset"` // byte offset from the start of the source, 0-based
+	Line   int `json:"line"`   // 1-based line number
+	Col    int `json:"col"`    // 1-based column, counted in bytes
+}
+
+// String formats the position as LINE:COL.
+func (p Pos) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
+
+// Span is a half-open byte range [Start.Offset, End.Offset) of the source.
+type Span struct {
+	Start Pos `json:"start"`
+	End   Pos `json:"end"`
+}
+
+// Len is the number of bytes the span covers.
+func (s Span) Len() int { return s.End.Offset - s.Start.Offset }
+
+// Contains reports whether offset lies within the span.
+func (s Span) Contains(offset int) bool { return offset >= s.Start.Offset && offset < s.End.Offset }
+
+// String formats the span as LINE:COL-LINE:COL.
+func (s Span) String() string { return s.Start.String() + "-" + s.End.String() }
+
+// Lines maps byte offsets of one source to line:column positions. Build it
+// once per document with NewLines; lookups are O(log lines).
+type Lines struct {
+	starts []int // byte offset at which each line starts
+	size   int
+}
+
+// NewLines indexes the line starts of src. A line ends after each '\n'.
+func NewLines(src []byte) *Lines {
+	starts := make([]int, 1, 1+len(src)/32)
+	for i, c := range src {
+		if c == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return &Lines{starts: starts, size: len(src)}
+}
+
+// Pos returns the position of the byte offset. Offsets outside the source are
+// clamped to it.
+func (l *Lines) Pos(offset int) Pos {
+	if offset < 0 {
+		offset = 0
+	}
+	if offset > l.size {
+		offset = l.size
+	}
+	i := sort.Search(len(l.starts), func(i int) bool { return l.starts[i] > offset }) - 1
+	return Pos{Offset: offset, Line: i + 1, Col: offset - l.starts[i] + 1}
+}
+
+// Span returns the span of the byte range [start, end).
+func (l *Lines) Span(start, end int) Span { return Span{Start: l.Pos(start), End: l.Pos(end)} }
+
+// LineStart returns the byte offset at which the 1-based line starts, or the
+// source length when the line does not exist.
+func (l *Lines) LineStart(line int) int {
+	if line < 1 {
+		return 0
+	}
+	if line > len(l.starts) {
+		return l.size
+	}
+	return l.starts[line-1]
+}
+
+// Count returns the number of lines (a source ending in '\n' has an empty last line).
+func (l *Lines) Count() int { return len(l.starts) }

@@ -1,0 +1,349 @@
+// Package lexer splits plangram input into lossless line and fence tokens.
+//
+// Every token's value is a slice of the input made of whole lines (each with
+// its '\n' terminator, except a last line without one), so concatenating the
+// values of all tokens reproduces the input byte for byte.
+//
+// Two token granularities share one set of rules:
+//
+//   - Fine tokens, one per line: Line (outside blocks), ActOpen and Open
+//     (opening fence lines), Content (lines inside a block) and Close (the
+//     closing fence line). Stateful returns these rules as a participle
+//     stateful lexer; Fine is a hand-written participle lexer.Definition that
+//     emits the identical tokens much faster (see BenchmarkLexers).
+//   - Coarse tokens, for grammars: Text (a run of Line tokens), ActBlock and
+//     Block (a whole fenced block from its opening line through its closing
+//     line, or to the end of input when it is never closed). Coarse is the
+//     lexer.Definition the grammar package parses with.
+//
+// The fence rules (docs/acts.md): a fence line is a line whose text, after
+// leading and trailing spaces, tabs and carriage returns, starts with three or
+// more of the document's fence character; the run is the fence and the rest,
+// trimmed, is the info string. A byte-order mark before an opening fence is
+// ignored. A block closes at the first later line whose trimmed text is
+// exactly the same run. Only one fence character is active per document;
+// fences of the other character are ordinary text.
+package lexer
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+
+	plex "github.com/alecthomas/participle/v2/lexer"
+)
+
+// Token types. The names are the symbol names participle grammars use.
+const (
+	EOF      = plex.EOF
+	Line     plex.TokenType = -2
+	ActOpen  plex.TokenType = -3
+	Open     plex.TokenType = -4
+	Content  plex.TokenType = -5
+	Close    plex.TokenType = -6
+	Text     plex.TokenType = -7
+	ActBlock plex.TokenType = -8
+	Block    plex.TokenType = -9
+)
+
+// Symbols maps symbol names to token types for both granularities.
+func Symbols() map[string]plex.TokenType {
+	return map[string]plex.TokenType{
+		"EOF": EOF, "Line": Line, "ActOpen": ActOpen, "Open": Open, "Content": Content,
+		"Close": Close, "Text": Text, "ActBlock": ActBlock, "Block": Block,
+	}
+}
+
+// Fence characters.
+const (
+	Backtick byte = '`'
+	Tilde    byte = '~'
+)
+
+// ParseFence converts a --fence flag value ("backtick", "tilde", "`", "~")
+// to a fence character; "" or "auto" give 0 (detect).
+func ParseFence(s string) (byte, error) {
+	switch strings.ToLower(s) {
+	case "", "auto":
+		return 0, nil
+	case "backtick", "`", "```":
+		return Backtick, nil
+	case "tilde", "~", "~~~":
+		return Tilde, nil
+	}
+	return 0, fmt.Errorf("unknown fence %q: want backtick, tilde or auto", s)
+}
+
+const bom = "\uFEFF"
+
+func isTrim(c byte) bool { return c == ' ' || c == '\t' || c == '\r' }
+
+func trim(line []byte) []byte {
+	line = bytes.TrimSuffix(line, []byte{'\n'})
+	i, j := 0, len(line)
+	for i < j && isTrim(line[i]) {
+		i++
+	}
+	for j > i && isTrim(line[j-1]) {
+		j--
+	}
+	return line[i:j]
+}
+
+// OpenFence reports whether line (with or without its terminator) opens a
+// block with fence character c, and returns the fence run and the trimmed
+// info string.
+func OpenFence(line []byte, c byte) (run, info string, ok bool) {
+	line = bytes.TrimPrefix(line, []byte(bom))
+	t := trim(line)
+	n := 0
+	for n < len(t) && t[n] == c {
+		n++
+	}
+	if n < 3 {
+		return "", "", false
+	}
+	return string(t[:n]), string(trim(t[n:])), true
+}
+
+// IsAct reports whether an info string names an act block (`act`, any case).
+func IsAct(info string) bool { return strings.EqualFold(info, "act") }
+
+// ClosesFence reports whether line closes a block opened with run.
+func ClosesFence(line []byte, run string) bool {
+	return string(trim(line)) == run
+}
+
+// openRun is OpenFence without allocating: it returns the run length and
+// whether the info string is "act".
+func openRun(line []byte, c byte) (n int, act bool) {
+	if len(line) >= 3 && line[0] == 0xEF && line[1] == 0xBB && line[2] == 0xBF {
+		line = line[3:]
+	}
+	i := 0
+	for i < len(line) && isTrim(line[i]) {
+		i++
+	}
+	start := i
+	for i < len(line) && line[i] == c {
+		i++
+	}
+	n = i - start
+	if n < 3 {
+		return 0, false
+	}
+	rest := trim(line[i:])
+	act = len(rest) == 3 && rest[0]|0x20 == 'a' && rest[1]|0x20 == 'c' && rest[2]|0x20 == 't'
+	return n, act
+}
+
+// closes reports whether line's trimmed text is exactly n fence characters c.
+func closes(line []byte, c byte, n int) bool {
+	i := 0
+	for i < len(line) && isTrim(line[i]) {
+		i++
+	}
+	j := len(line)
+	if j > 0 && line[j-1] == '\n' {
+		j--
+	}
+	for j > i && isTrim(line[j-1]) {
+		j--
+	}
+	if j-i != n {
+		return false
+	}
+	for k := i; k < j; k++ {
+		if line[k] != c {
+			return false
+		}
+	}
+	return true
+}
+
+// Detect returns the fence character of a document: the character of the
+// first line (in source order, at any indentation) that opens a fence whose
+// info string is `act`; Backtick when there is none.
+func Detect(src []byte) byte {
+	for len(src) > 0 {
+		end := bytes.IndexByte(src, '\n')
+		line := src
+		if end >= 0 {
+			line, src = src[:end+1], src[end+1:]
+		} else {
+			src = nil
+		}
+		for _, c := range [2]byte{Backtick, Tilde} {
+			if n, act := openRun(line, c); n > 0 && act {
+				return c
+			}
+		}
+	}
+	return Backtick
+}
+
+// Stateful returns the fence rules as a participle stateful lexer for fence
+// character c, emitting fine tokens. It is the executable specification Fine
+// is tested against. participle caches one compiled regexp per distinct
+// opening fence line and never evicts them, so build a new definition per
+// document rather than sharing one in a long-lived process.
+func Stateful(c byte) *plex.StatefulDefinition {
+	f := "~"
+	if c == Backtick {
+		f = "`"
+	}
+	return plex.MustStateful(plex.Rules{
+		"Root": {
+			{Name: "ActOpen", Pattern: `\x{FEFF}?[ \t\r]*(` + f + `{3,})[ \t\r]*(?i:act)[ \t\r]*(?:\n|$)`, Action: plex.Push("Block")},
+			{Name: "Open", Pattern: `\x{FEFF}?[ \t\r]*(` + f + `{3,})[^\n]*(?:\n|$)`, Action: plex.Push("Block")},
+			{Name: "Line", Pattern: `[^\n]*(?:\n|$)`},
+		},
+		"Block": {
+			{Name: "Close", Pattern: `[ \t\r]*\1[ \t\r]*(?:\n|$)`, Action: plex.Pop()},
+			{Name: "Content", Pattern: `[^\n]*(?:\n|$)`},
+		},
+	})
+}
+
+// Definition is a hand-written participle lexer.Definition for one fence
+// character. Its zero Fence means "detect per document" (Detect).
+type Definition struct {
+	Fence  byte
+	Coarse bool // emit Text/ActBlock/Block instead of one token per line
+}
+
+// Fine returns the line-granular definition for fence character c (0: detect).
+func Fine(c byte) *Definition { return &Definition{Fence: c} }
+
+// Coarse returns the block-granular definition for fence character c (0: detect).
+func Coarse(c byte) *Definition { return &Definition{Fence: c, Coarse: true} }
+
+// Symbols implements lexer.Definition.
+func (d *Definition) Symbols() map[string]plex.TokenType { return Symbols() }
+
+// Lex implements lexer.Definition.
+func (d *Definition) Lex(filename string, r io.Reader) (plex.Lexer, error) {
+	var b strings.Builder
+	if _, err := io.Copy(&b, r); err != nil {
+		return nil, err
+	}
+	return d.LexString(filename, b.String())
+}
+
+// LexBytes implements lexer.BytesDefinition.
+func (d *Definition) LexBytes(filename string, input []byte) (plex.Lexer, error) {
+	return d.LexString(filename, string(input))
+}
+
+// LexString implements lexer.StringDefinition. Token values are substrings
+// of input (no copies).
+func (d *Definition) LexString(filename string, input string) (plex.Lexer, error) {
+	c := d.Fence
+	if c == 0 {
+		c = Detect([]byte(input))
+	}
+	return &Scanner{src: input, fence: c, coarse: d.Coarse, pos: plex.Position{Filename: filename, Line: 1, Column: 1}}, nil
+}
+
+// Scanner emits tokens from one input. It implements participle's lexer.Lexer.
+type Scanner struct {
+	src    string
+	fence  byte
+	coarse bool
+	pos    plex.Position
+	run    int // > 0 while inside a block (fine mode): the open run's length
+}
+
+// NewScanner returns a scanner over src with fence character c (0: detect).
+func NewScanner(filename, src string, c byte, coarse bool) *Scanner {
+	l, _ := (&Definition{Fence: c, Coarse: coarse}).LexString(filename, src)
+	return l.(*Scanner)
+}
+
+// Fence returns the fence character in use.
+func (s *Scanner) Fence() byte { return s.fence }
+
+// line returns the length of the line starting at offset off.
+func (s *Scanner) line(off int) int {
+	if i := strings.IndexByte(s.src[off:], '\n'); i >= 0 {
+		return i + 1
+	}
+	return len(s.src) - off
+}
+
+// Next implements lexer.Lexer.
+func (s *Scanner) Next() (plex.Token, error) {
+	off := s.pos.Offset
+	if off >= len(s.src) {
+		return plex.EOFToken(s.pos), nil
+	}
+	var typ plex.TokenType
+	end := off
+	if s.coarse {
+		typ, end = s.coarseToken(off)
+	} else {
+		n := s.line(off)
+		end = off + n
+		ln := unsafeBytes(s.src[off:end])
+		switch {
+		case s.run > 0 && closes(ln, s.fence, s.run):
+			typ, s.run = Close, 0
+		case s.run > 0:
+			typ = Content
+		default:
+			if r, act := openRun(ln, s.fence); r > 0 {
+				s.run = r
+				typ = Open
+				if act {
+					typ = ActOpen
+				}
+			} else {
+				typ = Line
+			}
+		}
+	}
+	tok := plex.Token{Type: typ, Value: s.src[off:end], Pos: s.pos}
+	s.advance(end)
+	return tok, nil
+}
+
+func (s *Scanner) advance(end int) {
+	lines := strings.Count(s.src[s.pos.Offset:end], "\n")
+	s.pos.Line += lines
+	if lines > 0 {
+		s.pos.Column = end - strings.LastIndexByte(s.src[:end], '\n')
+	} else {
+		s.pos.Column += end - s.pos.Offset
+	}
+	s.pos.Offset = end
+}
+
+// coarseToken scans one coarse token starting at off.
+func (s *Scanner) coarseToken(off int) (plex.TokenType, int) {
+	n := s.line(off)
+	if r, act := openRun(unsafeBytes(s.src[off:off+n]), s.fence); r > 0 {
+		typ := Block
+		if act {
+			typ = ActBlock
+		}
+		p := off + n
+		for p < len(s.src) {
+			m := s.line(p)
+			if closes(unsafeBytes(s.src[p:p+m]), s.fence, r) {
+				return typ, p + m
+			}
+			p += m
+		}
+		return typ, len(s.src)
+	}
+	p := off + n
+	for p < len(s.src) {
+		m := s.line(p)
+		if r, _ := openRun(unsafeBytes(s.src[p:p+m]), s.fence); r > 0 {
+			break
+		}
+		p += m
+	}
+	return Text, p
+}

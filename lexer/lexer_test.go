@@ -1,0 +1,196 @@
+package lexer
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	plex "github.com/alecthomas/participle/v2/lexer"
+)
+
+type tok struct {
+	Type  string
+	Value string
+	Off   int
+	Line  int
+}
+
+func collect(t testing.TB, def plex.Definition, src string) []tok {
+	t.Helper()
+	var l plex.Lexer
+	var err error
+	if sd, ok := def.(plex.StringDefinition); ok {
+		l, err = sd.LexString("", src)
+	} else {
+		l, err = def.Lex("", strings.NewReader(src))
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := plex.SymbolsByRune(def)
+	var out []tok
+	for i := 0; ; i++ {
+		tk, err := l.Next()
+		if err != nil {
+			t.Fatalf("lex: %v", err)
+		}
+		if tk.EOF() {
+			return out
+		}
+		if i > len(src)+1 {
+			t.Fatal("lexer does not advance")
+		}
+		out = append(out, tok{names[tk.Type], tk.Value, tk.Pos.Offset, tk.Pos.Line})
+	}
+}
+
+var samples = []string{
+	"",
+	"plain\n",
+	"no newline",
+	"~~~~~act\nwrite_file\n~~~~~\n~~~~~\nsrc/a.py\n~~~~~\n~~~~~python\n    x = 1  \n~~~~~\n",
+	"```act\necho\n```\n```\nhi\n```",
+	"~~~act\r\nend\r\n~~~\r\n",
+	"  ~~~~ python.old \n~~~~~\n  ~~~~  \nafter\n",
+	"~~~\nunclosed\n~~~~\n",
+	"```c++\nint x;\n``` \n",
+	"\uFEFF~~~act\nend\n~~~\n",
+	"~~~ACT\nend\n~~~",
+	"text\n```\n~~~act\n```\n",
+	"~~~\n```act\n~~~\n",
+	"\n\n~~~\n\n\n~~~\n\n",
+	"~~\nnot a fence\n",
+	"~~~act \t\n~~~\n~~~act\n",
+}
+
+func TestDetect(t *testing.T) {
+	cases := map[string]byte{
+		"":                          Backtick,
+		"~~~\nx\n~~~\n":             Backtick,
+		"~~~~~act\nend\n~~~~~\n":    Tilde,
+		"```act\nend\n```\n":        Backtick,
+		"intro\n  ~~~ ACT \nx\n":    Tilde,
+		"```python\n~~~act\n```\n":  Tilde, // the first act line decides, wherever it stands
+		"\uFEFF~~~act\nend\n~~~\n":  Tilde,
+		"~~~actual\nend\n~~~\n":     Backtick,
+		"~~~act\n```act\n~~~\n":     Tilde,
+		"   ```act\n":               Backtick,
+		"~~~~act\r\nend\r\n~~~~\r\n": Tilde,
+	}
+	for src, want := range cases {
+		if got := Detect([]byte(src)); got != want {
+			t.Errorf("Detect(%q) = %q, want %q", src, got, want)
+		}
+	}
+}
+
+// TestFineMatchesStateful checks that the hand-written lexer emits exactly the
+// tokens of the participle stateful rules.
+func TestFineMatchesStateful(t *testing.T) {
+	for _, src := range samples {
+		for _, c := range []byte{Backtick, Tilde} {
+			want := collect(t, Stateful(c), src)
+			got := collect(t, Fine(c), src)
+			if fmt.Sprint(want) != fmt.Sprint(got) {
+				t.Errorf("fence %q, input %q:\nstateful %v\nfine     %v", c, src, want, got)
+			}
+		}
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	for _, src := range samples {
+		for _, d := range []plex.Definition{Fine(0), Coarse(0), Fine(Tilde), Coarse(Backtick)} {
+			var b strings.Builder
+			for _, tk := range collect(t, d, src) {
+				b.WriteString(tk.Value)
+			}
+			if b.String() != src {
+				t.Errorf("round trip of %q gave %q", src, b.String())
+			}
+		}
+	}
+}
+
+func TestCoarseGroupsFine(t *testing.T) {
+	// Coarse tokens are exactly runs of fine tokens: Text = Line+, (Act)Block =
+	// (Act)Open Content* Close?.
+	for _, src := range samples {
+		fine := collect(t, Fine(0), src)
+		coarse := collect(t, Coarse(0), src)
+		i := 0
+		for _, c := range coarse {
+			var b strings.Builder
+			switch c.Type {
+			case "Text":
+				for i < len(fine) && fine[i].Type == "Line" {
+					b.WriteString(fine[i].Value)
+					i++
+				}
+			case "Block", "ActBlock":
+				want := map[string]string{"Block": "Open", "ActBlock": "ActOpen"}[c.Type]
+				if fine[i].Type != want {
+					t.Fatalf("%q: coarse %s at fine %s", src, c.Type, fine[i].Type)
+				}
+				b.WriteString(fine[i].Value)
+				i++
+				for i < len(fine) && (fine[i].Type == "Content" || fine[i].Type == "Close") {
+					b.WriteString(fine[i].Value)
+					i++
+					if fine[i-1].Type == "Close" {
+						break
+					}
+				}
+			}
+			if b.String() != c.Value {
+				t.Errorf("%q: coarse %s %q != fine run %q", src, c.Type, c.Value, b.String())
+			}
+		}
+		if i != len(fine) {
+			t.Errorf("%q: %d fine tokens not covered by coarse tokens", src, len(fine)-i)
+		}
+	}
+}
+
+func TestOpenFence(t *testing.T) {
+	run, info, ok := OpenFence([]byte("  ~~~~~ python.old  \r\n"), Tilde)
+	if !ok || run != "~~~~~" || info != "python.old" {
+		t.Fatalf("got %q %q %v", run, info, ok)
+	}
+	if _, _, ok := OpenFence([]byte("~~~"), Backtick); ok {
+		t.Fatal("tilde line opened a backtick fence")
+	}
+	if !ClosesFence([]byte(" ~~~~~ \n"), "~~~~~") || ClosesFence([]byte("~~~~~~\n"), "~~~~~") {
+		t.Fatal("ClosesFence")
+	}
+}
+
+func FuzzLexer(f *testing.F) {
+	for _, s := range samples {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		for _, c := range []byte{Backtick, Tilde} {
+			fine := collect(t, Fine(c), src)
+			var b strings.Builder
+			for _, tk := range fine {
+				b.WriteString(tk.Value)
+			}
+			if b.String() != src {
+				t.Fatalf("fine round trip lost bytes")
+			}
+			b.Reset()
+			for _, tk := range collect(t, Coarse(c), src) {
+				b.WriteString(tk.Value)
+			}
+			if b.String() != src {
+				t.Fatalf("coarse round trip lost bytes")
+			}
+			if len(src) < 4096 {
+				if want := collect(t, Stateful(c), src); fmt.Sprint(want) != fmt.Sprint(fine) {
+					t.Fatalf("fine differs from stateful\n%v\n%v", want, fine)
+				}
+			}
+		}
+	})
+}

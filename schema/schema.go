@@ -1,0 +1,549 @@
+// Package schema is plangram's one declarative description of actions: their
+// names, aliases, typed parameters and blocks. The same schema drives the
+// parsers of every dialect, the validator, the JSON Schema and generated Go
+// types. Built-in dialects are embedded schema files (builtin/*.json) in the
+// same documented format users write for their own dialects
+// (docs/schema.md).
+package schema
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// FormatVersion is the schema file format version this package reads.
+const FormatVersion = 1
+
+// Schema describes one dialect's actions.
+type Schema struct {
+	// SchemaRef is the optional "$schema" key editors use for completion.
+	SchemaRef   string    `json:"$schema,omitempty"`
+	Version     int       `json:"version"`
+	Dialect     string    `json:"dialect"`
+	Description string    `json:"description,omitempty"`
+	Actions     []*Action `json:"actions"`
+
+	index map[string]*Action
+}
+
+// ArgMode says where an acts-dialect action takes its arguments from.
+type ArgMode string
+
+// Argument modes.
+const (
+	// ArgsHybrid fills parameters from inline arguments first, then blocks.
+	ArgsHybrid ArgMode = "hybrid"
+	// ArgsInline takes inline arguments only; argument blocks are an error.
+	ArgsInline ArgMode = "inline"
+	// ArgsBlock takes argument blocks only; inline arguments are an error.
+	ArgsBlock ArgMode = "block"
+)
+
+// Action describes one action.
+type Action struct {
+	Name        string   `json:"name"`
+	Aliases     []string `json:"aliases,omitempty"`
+	Description string   `json:"description,omitempty"`
+	// Args is the acts dialect's argument mode; empty means hybrid.
+	Args   ArgMode  `json:"args,omitempty"`
+	Params []*Param `json:"params,omitempty"`
+	Blocks *Blocks  `json:"blocks,omitempty"`
+}
+
+// Blocks constrains an action's fenced blocks (plan dialect).
+type Blocks struct {
+	Min *int `json:"min,omitempty"`
+	Max *int `json:"max,omitempty"`
+	// Labels are the headings that introduce blocks, in order, repeating as a
+	// group (e.g. ["FIND:", "REPLACE:"] for EDIT pairs).
+	Labels []string `json:"labels,omitempty"`
+	// Info is a regular expression the info string must match.
+	Info string `json:"info,omitempty"`
+}
+
+// Type is a parameter's value type.
+type Type string
+
+// Parameter types.
+const (
+	String Type = "string"
+	Path   Type = "path"
+	Bool   Type = "bool"
+	Int    Type = "int"
+	Number Type = "number"
+	Enum   Type = "enum"
+	List   Type = "list"
+	JSON   Type = "json"
+)
+
+var types = []Type{String, Path, Bool, Int, Number, Enum, List, JSON}
+
+// Param describes one parameter.
+type Param struct {
+	// Name is the parameter's name in JSON output and generated code (snake_case).
+	Name string `json:"name"`
+	// Key is the name as written in a plan's metadata list ("File Path");
+	// empty means Name.
+	Key      string   `json:"key,omitempty"`
+	Aliases  []string `json:"aliases,omitempty"`
+	Type     Type     `json:"type,omitempty"`
+	Required bool     `json:"required,omitempty"`
+	Default  any      `json:"default,omitempty"`
+	Enum     []string `json:"enum,omitempty"`
+	// Variadic marks the last parameter as taking all remaining arguments
+	// (its value is a list of strings).
+	Variadic bool `json:"variadic,omitempty"`
+	// From says where a dialect takes the value from; the meaning of each
+	// value is the dialect's (docs/schema.md). Empty means the default source.
+	From string `json:"from,omitempty"`
+	// Raw marks a streamed tool parameter whose text may contain anything,
+	// tags included; it is not trimmed.
+	Raw bool `json:"raw,omitempty"`
+	// Entities is the streamed parameter's entity policy: "keep" (default)
+	// or "unescape" (&lt; &gt; &amp; &quot; &apos; and numeric references).
+	Entities string `json:"entities,omitempty"`
+	Doc      string `json:"doc,omitempty"`
+}
+
+// TypeOrDefault returns the parameter's type, String when unset.
+func (p *Param) TypeOrDefault() Type {
+	if p.Type == "" {
+		return String
+	}
+	return p.Type
+}
+
+// KeyOrName returns Key, or Name when Key is empty.
+func (p *Param) KeyOrName() string {
+	if p.Key != "" {
+		return p.Key
+	}
+	return p.Name
+}
+
+// Mode returns the action's argument mode, hybrid when unset.
+func (a *Action) Mode() ArgMode {
+	if a.Args == "" {
+		return ArgsHybrid
+	}
+	return a.Args
+}
+
+// Param returns the named parameter (by Name) or nil.
+func (a *Action) Param(name string) *Param {
+	for _, p := range a.Params {
+		if p.Name == name {
+			return p
+		}
+	}
+	return nil
+}
+
+// Signature renders the action as name(param, optional?, rest…).
+func (a *Action) Signature() string {
+	parts := make([]string, 0, len(a.Params))
+	for _, p := range a.Params {
+		s := p.Name
+		if p.Variadic {
+			s += "…"
+		} else if !p.Required {
+			s += "?"
+		}
+		parts = append(parts, s)
+	}
+	return a.Name + "(" + strings.Join(parts, ", ") + ")"
+}
+
+// Lookup finds an action by name or alias, compared exactly.
+func (s *Schema) Lookup(name string) *Action {
+	if s.index == nil {
+		s.reindex()
+	}
+	return s.index[name]
+}
+
+// LookupFold finds an action by name or alias, ignoring case.
+func (s *Schema) LookupFold(name string) *Action {
+	if a := s.Lookup(name); a != nil {
+		return a
+	}
+	for _, a := range s.Actions {
+		if strings.EqualFold(a.Name, name) {
+			return a
+		}
+		for _, al := range a.Aliases {
+			if strings.EqualFold(al, name) {
+				return a
+			}
+		}
+	}
+	return nil
+}
+
+// Names returns the action names in schema order.
+func (s *Schema) Names() []string {
+	out := make([]string, len(s.Actions))
+	for i, a := range s.Actions {
+		out[i] = a.Name
+	}
+	return out
+}
+
+func (s *Schema) reindex() {
+	s.index = make(map[string]*Action, 2*len(s.Actions))
+	for _, a := range s.Actions {
+		s.index[a.Name] = a
+		for _, al := range a.Aliases {
+			if _, dup := s.index[al]; !dup {
+				s.index[al] = a
+			}
+		}
+	}
+}
+
+// Suggest returns the known action name closest to name (edit distance,
+// case-insensitive), or "" when none is close enough to be a plausible typo.
+func (s *Schema) Suggest(name string) string {
+	best, bestD := "", 1<<30
+	lname := strings.ToLower(name)
+	for _, a := range s.Actions {
+		for _, cand := range append([]string{a.Name}, a.Aliases...) {
+			d := Distance(lname, strings.ToLower(cand))
+			if d < bestD {
+				best, bestD = a.Name, d
+			}
+		}
+	}
+	limit := len(name)/3 + 1
+	if bestD > limit {
+		return ""
+	}
+	return best
+}
+
+// Distance is the Levenshtein edit distance between a and b (in bytes).
+func Distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// Error is a problem in a schema file, positioned like any other input.
+type Error struct {
+	File   string
+	Offset int // byte offset
+	Line   int // 1-based
+	Col    int // 1-based, bytes
+	Path   string
+	Msg    string
+}
+
+func (e *Error) Error() string {
+	where := ""
+	if e.Path != "" {
+		where = " (at " + e.Path + ")"
+	}
+	return fmt.Sprintf("%s:%d:%d: error: %s%s [bad-schema]", e.File, e.Line, e.Col, e.Msg, where)
+}
+
+// Parse reads a schema file (JSON). Every problem is returned as an *Error
+// with the file position it concerns; several problems are joined.
+func Parse(file string, data []byte) (*Schema, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var s Schema
+	if err := dec.Decode(&s); err != nil {
+		off := int(dec.InputOffset())
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		msg := err.Error()
+		path := ""
+		switch {
+		case errors.As(err, &se):
+			off = int(se.Offset)
+		case errors.As(err, &te):
+			off = int(te.Offset)
+			path = te.Field
+			msg = fmt.Sprintf("%s: want %s, got JSON %s", te.Field, te.Type, te.Value)
+		}
+		return nil, newError(file, data, off, path, strings.TrimPrefix(msg, "json: "))
+	}
+	if dec.More() {
+		return nil, newError(file, data, int(dec.InputOffset()), "", "unexpected data after the schema object")
+	}
+	var errs []error
+	for _, p := range s.check() {
+		off := locate(data, p.path)
+		errs = append(errs, newError(file, data, off, p.path, p.msg))
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	s.reindex()
+	return &s, nil
+}
+
+type problem struct{ path, msg string }
+
+var snake = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+
+func (s *Schema) check() []problem {
+	var ps []problem
+	add := func(path, f string, a ...any) { ps = append(ps, problem{path, fmt.Sprintf(f, a...)}) }
+	if s.Version != FormatVersion {
+		add("version", "version must be %d, got %d", FormatVersion, s.Version)
+	}
+	if strings.TrimSpace(s.Dialect) == "" {
+		add("dialect", "dialect must be set")
+	}
+	if len(s.Actions) == 0 {
+		add("actions", "a schema needs at least one action")
+	}
+	seen := map[string]string{}
+	for i, a := range s.Actions {
+		ap := fmt.Sprintf("actions[%d]", i)
+		if a == nil {
+			add(ap, "action must be an object")
+			continue
+		}
+		if strings.TrimSpace(a.Name) == "" || strings.ContainsAny(a.Name, " \t\r\n") {
+			add(ap+".name", "action name %q must be one non-empty word", a.Name)
+		}
+		for j, n := range append([]string{a.Name}, a.Aliases...) {
+			if prev, dup := seen[n]; dup && n != "" {
+				path := ap + ".name"
+				if j > 0 {
+					path = fmt.Sprintf("%s.aliases[%d]", ap, j-1)
+				}
+				add(path, "%q is already declared by %s", n, prev)
+			}
+			seen[n] = ap
+		}
+		switch a.Args {
+		case "", ArgsHybrid, ArgsInline, ArgsBlock:
+		default:
+			add(ap+".args", "args must be hybrid, inline or block, got %q", a.Args)
+		}
+		pseen := map[string]bool{}
+		for j, p := range a.Params {
+			pp := fmt.Sprintf("%s.params[%d]", ap, j)
+			if p == nil {
+				add(pp, "parameter must be an object")
+				continue
+			}
+			if !snake.MatchString(p.Name) {
+				add(pp+".name", "parameter name %q must be snake_case", p.Name)
+			}
+			if pseen[p.Name] {
+				add(pp+".name", "parameter %q declared twice", p.Name)
+			}
+			pseen[p.Name] = true
+			if !validType(p.Type) {
+				add(pp+".type", "unknown type %q (want one of %s)", p.Type, typeList())
+			}
+			if p.Type == Enum && len(p.Enum) == 0 {
+				add(pp+".enum", "an enum parameter needs enum values")
+			}
+			if p.Variadic && j != len(a.Params)-1 {
+				add(pp+".variadic", "only the last parameter can be variadic")
+			}
+			switch p.Entities {
+			case "", "keep", "unescape":
+			default:
+				add(pp+".entities", "entities must be keep or unescape, got %q", p.Entities)
+			}
+		}
+		if b := a.Blocks; b != nil {
+			if b.Min != nil && b.Max != nil && *b.Min > *b.Max {
+				add(ap+".blocks", "blocks.min %d is greater than blocks.max %d", *b.Min, *b.Max)
+			}
+			if b.Info != "" {
+				if _, err := regexp.Compile(b.Info); err != nil {
+					add(ap+".blocks.info", "bad info pattern: %v", err)
+				}
+			}
+		}
+	}
+	return ps
+}
+
+func validType(t Type) bool {
+	if t == "" {
+		return true
+	}
+	for _, x := range types {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+func typeList() string {
+	s := make([]string, len(types))
+	for i, t := range types {
+		s[i] = string(t)
+	}
+	return strings.Join(s, ", ")
+}
+
+func newError(file string, data []byte, off int, path, msg string) *Error {
+	if off < 0 {
+		off = 0
+	}
+	if off > len(data) {
+		off = len(data)
+	}
+	line := 1 + bytes.Count(data[:off], []byte{'\n'})
+	col := off - (bytes.LastIndexByte(data[:off], '\n') + 1) + 1
+	return &Error{File: file, Offset: off, Line: line, Col: col, Path: path, Msg: msg}
+}
+
+// locate returns the byte offset of the value at a path such as
+// "actions[2].params[0].type", or of its closest existing ancestor.
+func locate(data []byte, path string) int {
+	want := splitPath(path)
+	dec := json.NewDecoder(bytes.NewReader(data))
+	best := 0
+	var walk func(depth int) bool // returns false on error
+	var cur []string
+	walk = func(depth int) bool {
+		start := dec.InputOffset()
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		if len(cur) > 0 && cur[len(cur)-1][0] == '[' && matches(cur, want) {
+			best = skipSpace(data, int(start))
+		}
+		d, ok := tok.(json.Delim)
+		if !ok {
+			return true
+		}
+		switch d {
+		case '{':
+			for dec.More() {
+				kstart := dec.InputOffset()
+				k, err := dec.Token()
+				if err != nil {
+					return false
+				}
+				cur = append(cur, fmt.Sprint(k))
+				if matches(cur, want) {
+					best = skipSpace(data, int(kstart))
+				}
+				if !walk(depth + 1) {
+					return false
+				}
+				cur = cur[:len(cur)-1]
+			}
+		case '[':
+			for i := 0; dec.More(); i++ {
+				cur = append(cur, fmt.Sprintf("[%d]", i))
+				if !walk(depth + 1) {
+					return false
+				}
+				cur = cur[:len(cur)-1]
+			}
+		}
+		_, err = dec.Token() // closing delimiter
+		return err == nil
+	}
+	walk(0)
+	return best
+}
+
+func skipSpace(data []byte, off int) int {
+	for off < len(data) && (data[off] == ' ' || data[off] == '\t' || data[off] == '\n' || data[off] == '\r' || data[off] == ',' || data[off] == ':') {
+		off++
+	}
+	return off
+}
+
+// matches reports whether cur is a prefix of want.
+func matches(cur, want []string) bool {
+	if len(cur) > len(want) {
+		return false
+	}
+	for i := range cur {
+		if cur[i] != want[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func splitPath(path string) []string {
+	var out []string
+	for _, part := range strings.Split(path, ".") {
+		if part == "" {
+			continue
+		}
+		if i := strings.IndexByte(part, '['); i >= 0 {
+			if i > 0 {
+				out = append(out, part[:i])
+			}
+			for _, idx := range strings.SplitAfter(part[i:], "]") {
+				if idx != "" {
+					out = append(out, idx)
+				}
+			}
+			continue
+		}
+		out = append(out, part)
+	}
+	return out
+}
+
+//go:embed builtin/*.json
+var builtinFS embed.FS
+
+// Dialects lists the built-in dialect names.
+func Dialects() []string {
+	entries, _ := builtinFS.ReadDir("builtin")
+	var out []string
+	for _, e := range entries {
+		out = append(out, strings.TrimSuffix(e.Name(), ".json"))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// BuiltinSource returns the embedded schema file of a built-in dialect.
+func BuiltinSource(dialect string) ([]byte, error) {
+	data, err := builtinFS.ReadFile("builtin/" + dialect + ".json")
+	if err != nil {
+		return nil, fmt.Errorf("no built-in schema for dialect %q (have %s)", dialect, strings.Join(Dialects(), ", "))
+	}
+	return data, nil
+}
+
+// Builtin parses the embedded schema of a built-in dialect. Each call returns
+// a fresh Schema the caller may modify.
+func Builtin(dialect string) (*Schema, error) {
+	data, err := BuiltinSource(dialect)
+	if err != nil {
+		return nil, err
+	}
+	return Parse("builtin/"+dialect+".json", data)
+}
