@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -71,8 +72,10 @@ type Action struct {
 	Name string `json:"name"`
 	// Args are the inline arguments (acts dialect: words after the action
 	// name and further lines of the act block).
-	Args   []string `json:"args"`
-	Params Params   `json:"params"`
+	Args []string `json:"args"`
+	// ArgSpans are the source spans of Args, index for index.
+	ArgSpans []Span `json:"arg_spans,omitempty"`
+	Params   Params `json:"params"`
 	// Blocks are the argument blocks in order (not the act block itself).
 	Blocks []*Block `json:"blocks"`
 	// Head is the block or heading that names the action (the act block in
@@ -284,4 +287,16 @@ func (d *Document) Add(sev Severity, code string, span Span, format string, args
 	diag := &Diagnostic{Severity: sev, Code: code, Message: fmt.Sprintf(format, args...), Span: span}
 	d.Diagnostics = append(d.Diagnostics, diag)
 	return diag
+}
+
+// SortDiagnostics orders diagnostics by position, then severity, keeping the
+// order of equal ones.
+func SortDiagnostics(ds []*Diagnostic) {
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := ds[i], ds[j]
+		if a.Span.Start.Offset != b.Span.Start.Offset {
+			return a.Span.Start.Offset < b.Span.Start.Offset
+		}
+		return a.Severity < b.Severity
+	})
 }

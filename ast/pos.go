@@ -8,8 +8,8 @@
 package ast
 
 import (
+	"bytes"
 	"fmt"
-	"sort"
 )
 
 // Pos is a position in a source document.
@@ -47,10 +47,13 @@ type Lines struct {
 // NewLines indexes the line starts of src. A line ends after each '\n'.
 func NewLines(src []byte) *Lines {
 	starts := make([]int, 1, 1+len(src)/32)
-	for i, c := range src {
-		if c == '\n' {
-			starts = append(starts, i+1)
+	for off := 0; ; {
+		i := bytes.IndexByte(src[off:], '\n')
+		if i < 0 {
+			break
 		}
+		off += i + 1
+		starts = append(starts, off)
 	}
 	return &Lines{starts: starts, size: len(src)}
 }
@@ -64,8 +67,16 @@ func (l *Lines) Pos(offset int) Pos {
 	if offset > l.size {
 		offset = l.size
 	}
-	i := sort.Search(len(l.starts), func(i int) bool { return l.starts[i] > offset }) - 1
-	return Pos{Offset: offset, Line: i + 1, Col: offset - l.starts[i] + 1}
+	lo, hi := 0, len(l.starts) // invariant: starts[lo] <= offset < starts[hi]
+	for hi-lo > 1 {
+		mid := int(uint(lo+hi) >> 1)
+		if l.starts[mid] <= offset {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return Pos{Offset: offset, Line: lo + 1, Col: offset - l.starts[lo] + 1}
 }
 
 // Span returns the span of the byte range [start, end).

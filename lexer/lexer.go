@@ -36,7 +36,7 @@ import (
 
 // Token types. The names are the symbol names participle grammars use.
 const (
-	EOF      = plex.EOF
+	EOF                     = plex.EOF
 	Line     plex.TokenType = -2
 	ActOpen  plex.TokenType = -3
 	Open     plex.TokenType = -4
@@ -241,7 +241,7 @@ func (d *Definition) LexBytes(filename string, input []byte) (plex.Lexer, error)
 func (d *Definition) LexString(filename string, input string) (plex.Lexer, error) {
 	c := d.Fence
 	if c == 0 {
-		c = Detect([]byte(input))
+		c = Detect(unsafeBytes(input))
 	}
 	return &Scanner{src: input, fence: c, coarse: d.Coarse, pos: plex.Position{Filename: filename, Line: 1, Column: 1}}, nil
 }

@@ -65,16 +65,16 @@ var samples = []string{
 
 func TestDetect(t *testing.T) {
 	cases := map[string]byte{
-		"":                          Backtick,
-		"~~~\nx\n~~~\n":             Backtick,
-		"~~~~~act\nend\n~~~~~\n":    Tilde,
-		"```act\nend\n```\n":        Backtick,
-		"intro\n  ~~~ ACT \nx\n":    Tilde,
-		"```python\n~~~act\n```\n":  Tilde, // the first act line decides, wherever it stands
-		"\uFEFF~~~act\nend\n~~~\n":  Tilde,
-		"~~~actual\nend\n~~~\n":     Backtick,
-		"~~~act\n```act\n~~~\n":     Tilde,
-		"   ```act\n":               Backtick,
+		"":                           Backtick,
+		"~~~\nx\n~~~\n":              Backtick,
+		"~~~~~act\nend\n~~~~~\n":     Tilde,
+		"```act\nend\n```\n":         Backtick,
+		"intro\n  ~~~ ACT \nx\n":     Tilde,
+		"```python\n~~~act\n```\n":   Tilde, // the first act line decides, wherever it stands
+		"\uFEFF~~~act\nend\n~~~\n":   Tilde,
+		"~~~actual\nend\n~~~\n":      Backtick,
+		"~~~act\n```act\n~~~\n":      Tilde,
+		"   ```act\n":                Backtick,
 		"~~~~act\r\nend\r\n~~~~\r\n": Tilde,
 	}
 	for src, want := range cases {

@@ -1,0 +1,184 @@
+package grammar
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sebdah/goldie/v2"
+
+	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/lexer"
+)
+
+// goldenDoc renders what golden files pin for a document: its JSON and its
+// diagnostics as printed by the CLI.
+func goldenDoc(t *testing.T, name string, doc *ast.Document) (js, diags []byte) {
+	t.Helper()
+	js, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, d := range doc.Diagnostics {
+		b.WriteString(d.Format(name))
+		b.WriteByte('\n')
+	}
+	return append(js, '\n'), []byte(b.String())
+}
+
+// fenceFromName reads a forced fence from a golden file name
+// ("x.fence-tilde.md"), else 0 (detect).
+func fenceFromName(name string) byte {
+	switch {
+	case strings.Contains(name, ".fence-tilde."):
+		return lexer.Tilde
+	case strings.Contains(name, ".fence-backtick."):
+		return lexer.Backtick
+	}
+	return 0
+}
+
+func TestActsGolden(t *testing.T) {
+	files, err := filepath.Glob("../golden/acts/*.md")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden inputs: %v", err)
+	}
+	g := goldie.New(t, goldie.WithFixtureDir("../golden/acts"), goldie.WithNameSuffix(".golden"))
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".md")
+		t.Run(name, func(t *testing.T) {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc, err := Parse(context.Background(), filepath.Base(f), src, Options{Dialect: DialectActs, Fence: fenceFromName(filepath.Base(f))})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkLossless(t, src, doc)
+			js, diags := goldenDoc(t, filepath.Base(f), doc)
+			g.Assert(t, name+".json", js)
+			g.Assert(t, name+".diag", diags)
+		})
+	}
+}
+
+// checkLossless asserts the invariants every acts document keeps: block
+// content is exactly the source its span names, and head blocks, argument
+// blocks, stray blocks and prose tile the whole source in order.
+func checkLossless(t testing.TB, src []byte, doc *ast.Document) {
+	t.Helper()
+	type piece struct{ start, end int }
+	var pieces []piece
+	addBlock := func(b *ast.Block) {
+		if got := string(src[b.ContentSpan.Start.Offset:b.ContentSpan.End.Offset]); got != b.Content {
+			t.Fatalf("block at %v: content %q != source slice %q", b.Span, b.Content, got)
+		}
+		if b.ContentSpan.Start.Offset < b.Span.Start.Offset || b.ContentSpan.End.Offset > b.Span.End.Offset {
+			t.Fatalf("block content span %v outside block span %v", b.ContentSpan, b.Span)
+		}
+		pieces = append(pieces, piece{b.Span.Start.Offset, b.Span.End.Offset})
+	}
+	for _, b := range doc.Blocks {
+		addBlock(b)
+	}
+	for _, a := range doc.Actions {
+		addBlock(a.Head)
+		for _, b := range a.Blocks {
+			addBlock(b)
+		}
+	}
+	for _, p := range doc.Prose {
+		if got := string(src[p.Span.Start.Offset:p.Span.End.Offset]); got != p.Text {
+			t.Fatalf("prose %q != source slice %q", p.Text, got)
+		}
+		pieces = append(pieces, piece{p.Span.Start.Offset, p.Span.End.Offset})
+	}
+	covered := make([]int, len(src)+1)
+	for _, p := range pieces {
+		if p.start > p.end || p.end > len(src) {
+			t.Fatalf("bad span [%d,%d) for %d bytes", p.start, p.end, len(src))
+		}
+		covered[p.start]++
+		covered[p.end]--
+	}
+	n := 0
+	for i := 0; i < len(src); i++ {
+		n += covered[i]
+		if n != 1 {
+			t.Fatalf("byte %d covered %d times", i, n)
+		}
+	}
+	lines := ast.NewLines(src)
+	for _, d := range doc.Diagnostics {
+		if d.Span.Start != lines.Pos(d.Span.Start.Offset) {
+			t.Fatalf("diagnostic %q has inconsistent position %+v", d.Message, d.Span.Start)
+		}
+	}
+}
+
+func TestActsSemantics(t *testing.T) {
+	ctx := context.Background()
+	parse := func(src string) *ast.Document {
+		t.Helper()
+		doc, err := Parse(ctx, "t.md", []byte(src), Options{Dialect: DialectActs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkLossless(t, []byte(src), doc)
+		return doc
+	}
+	t.Run("content minus one line ending", func(t *testing.T) {
+		for src, want := range map[string]string{
+			"~~~act\necho\n~~~\n~~~\n~~~\n":          "",
+			"~~~act\necho\n~~~\n~~~\n\n~~~\n":        "",
+			"~~~act\necho\n~~~\n~~~\n\n\n~~~\n":      "\n",
+			"~~~act\necho\n~~~\n~~~\r\nx\r\n~~~\r\n": "x",
+			"~~~act\necho\n~~~\n~~~\nx \t\n~~~":      "x \t",
+			"~~~act\necho\n~~~\n~~~\na\r\nb\n~~~\n":  "a\r\nb",
+		} {
+			doc := parse(src)
+			if got := doc.Actions[0].Blocks[0].Content; got != want {
+				t.Errorf("%q: content %q, want %q", src, got, want)
+			}
+		}
+	})
+	t.Run("unclosed keeps everything", func(t *testing.T) {
+		doc := parse("~~~act\necho\n~~~\n~~~\nrest\nof file\n")
+		b := doc.Actions[0].Blocks[0]
+		if !b.Unclosed || b.Content != "rest\nof file\n" || !doc.HasErrors() {
+			t.Fatalf("got %+v", b)
+		}
+	})
+	t.Run("params inline first then blocks", func(t *testing.T) {
+		doc := parse("~~~act\npatch_file a.go\n~~~\n~~~\nold\n~~~\n~~~\nnew\n~~~\n")
+		got := doc.Actions[0].Params
+		if got.String("path") != "a.go" || got.String("old") != "old" || got.String("new") != "new" || len(doc.Diagnostics) != 0 {
+			t.Fatalf("params %v diags %v", got, doc.Diagnostics)
+		}
+	})
+}
+
+func FuzzActs(f *testing.F) {
+	files, _ := filepath.Glob("../golden/acts/*.md")
+	for _, file := range files {
+		if data, err := os.ReadFile(file); err == nil {
+			f.Add(data)
+		}
+	}
+	ctx := context.Background()
+	f.Fuzz(func(t *testing.T, src []byte) {
+		doc, err := Parse(ctx, "fuzz.md", src, Options{Dialect: DialectActs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkLossless(t, src, doc)
+		if _, err := json.Marshal(doc); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

@@ -1,0 +1,65 @@
+package grammar
+
+import (
+	"context"
+	"testing"
+
+	"github.com/yuin/goldmark"
+	gast "github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
+
+	"github.com/plangram/plangram/internal/corpus"
+	"github.com/plangram/plangram/schema"
+)
+
+const benchSize = 5 << 20
+
+// BenchmarkActs parses a 5 MB fenced-acts document with plangram and, as the
+// baseline a user would otherwise write, with goldmark walking its AST to
+// every fenced block and reading its content.
+func BenchmarkActs(b *testing.B) {
+	src := corpus.Acts(benchSize)
+	s, err := schema.Builtin(DialectActs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("plangram", func(b *testing.B) {
+		p, err := NewActsParser(0, s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ctx := context.Background()
+		b.SetBytes(int64(len(src)))
+		b.ReportAllocs()
+		for b.Loop() {
+			doc, err := p.Parse(ctx, "bench.md", src)
+			if err != nil || len(doc.Actions) == 0 {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("goldmark", func(b *testing.B) {
+		md := goldmark.New()
+		b.SetBytes(int64(len(src)))
+		b.ReportAllocs()
+		for b.Loop() {
+			root := md.Parser().Parse(text.NewReader(src))
+			blocks, size := 0, 0
+			_ = gast.Walk(root, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
+				if fc, ok := n.(*gast.FencedCodeBlock); ok && entering {
+					blocks++
+					_ = fc.Language(src)
+					lines := fc.Lines()
+					for i := 0; i < lines.Len(); i++ {
+						seg := lines.At(i)
+						size += len(seg.Value(src))
+					}
+				}
+				return gast.WalkContinue, nil
+			})
+			if blocks == 0 {
+				b.Fatal("no blocks")
+			}
+		}
+	})
+}

@@ -1,0 +1,160 @@
+// Package validate checks parsed actions against the declarative action
+// schema: it binds arguments to named, typed parameters and reports what
+// does not fit (unknown actions, wrong argument counts, misplaced arguments).
+package validate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/schema"
+)
+
+// Diagnostic codes reported by this package (docs/diagnostics.md).
+const (
+	CodeUnknownAction  = "unknown-action"
+	CodeArgCount       = "wrong-arg-count"
+	CodeInlineNotTaken = "inline-args-not-allowed"
+	CodeBlockNotTaken  = "block-args-not-allowed"
+)
+
+// BindAct fills a.Params from a.Args (inline arguments) and a.Blocks
+// according to the schema's argument mode for the action, and returns the
+// problems found. In hybrid mode inline arguments come first, then block
+// contents, in order; a variadic last parameter takes all remaining values as
+// a list. An action the schema does not know is a warning and keeps its
+// arguments with no named params. a.Params is replaced.
+func BindAct(a *ast.Action, s *schema.Schema) []*ast.Diagnostic {
+	a.Params = nil
+	if a.Name == "" {
+		return nil // the parser reports the empty name
+	}
+	def := s.Lookup(a.Name)
+	if def == nil {
+		msg := fmt.Sprintf("unknown action %q", a.Name)
+		if sug := s.Suggest(a.Name); sug != "" {
+			msg += fmt.Sprintf("; did you mean %q?", sug)
+		}
+		return []*ast.Diagnostic{{Severity: ast.Warning, Code: CodeUnknownAction, Message: msg, Span: a.NameSpan}}
+	}
+	var diags []*ast.Diagnostic
+	type value struct {
+		text string
+		span *ast.Span
+	}
+	var vals []value
+	addArgs := func() {
+		for i, arg := range a.Args {
+			var sp *ast.Span
+			if i < len(a.ArgSpans) {
+				s := a.ArgSpans[i]
+				sp = &s
+			}
+			vals = append(vals, value{arg, sp})
+		}
+	}
+	addBlocks := func() {
+		for _, b := range a.Blocks {
+			sp := b.ContentSpan
+			vals = append(vals, value{b.Content, &sp})
+		}
+	}
+	switch def.Mode() {
+	case schema.ArgsInline:
+		addArgs()
+		if len(a.Blocks) > 0 {
+			diags = append(diags, &ast.Diagnostic{Severity: ast.Error, Code: CodeBlockNotTaken,
+				Message: fmt.Sprintf("%s takes inline arguments only, got %s; expected %s", a.Name, plural(len(a.Blocks), "argument block"), def.Signature()),
+				Span:    a.Blocks[0].Span})
+		}
+	case schema.ArgsBlock:
+		addBlocks()
+		if len(a.Args) > 0 {
+			sp := a.NameSpan
+			if len(a.ArgSpans) > 0 {
+				sp = a.ArgSpans[0]
+			}
+			diags = append(diags, &ast.Diagnostic{Severity: ast.Error, Code: CodeInlineNotTaken,
+				Message: fmt.Sprintf("%s takes block arguments only, got %s; expected %s", a.Name, plural(len(a.Args), "inline argument"), def.Signature()),
+				Span:    sp})
+		}
+	default:
+		addArgs()
+		addBlocks()
+	}
+
+	required, max := 0, len(def.Params)
+	for _, p := range def.Params {
+		if p.Required {
+			required++
+		}
+		if p.Variadic {
+			max = -1
+		}
+	}
+	total := len(a.Args) + len(a.Blocks)
+	misplaced := len(diags) > 0 && total >= required && (max < 0 || total <= max)
+	if !misplaced && (len(vals) < required || (max >= 0 && len(vals) > max)) {
+		diags = append(diags, &ast.Diagnostic{Severity: ast.Error, Code: CodeArgCount,
+			Message: fmt.Sprintf("%s expects %s, got %s", a.Name, expectation(def, required, max), plural(len(vals), "argument")),
+			Span:    a.NameSpan})
+	}
+	for i, p := range def.Params {
+		if p.Variadic {
+			rest := []string{}
+			var sp *ast.Span
+			for j := i; j < len(vals); j++ {
+				rest = append(rest, strings.TrimSpace(vals[j].text))
+				if sp == nil {
+					sp = vals[j].span
+				}
+			}
+			a.Params = append(a.Params, ast.Param{Name: p.Name, Value: rest, Span: sp})
+			break
+		}
+		if i >= len(vals) {
+			break
+		}
+		a.Params = append(a.Params, ast.Param{Name: p.Name, Value: typed(p, vals[i].text), Span: vals[i].span})
+	}
+	return diags
+}
+
+func expectation(def *schema.Action, required, max int) string {
+	names := make([]string, 0, len(def.Params))
+	for _, p := range def.Params {
+		names = append(names, p.Name)
+	}
+	if len(names) == 0 {
+		return "no arguments"
+	}
+	var n string
+	switch {
+	case max < 0:
+		n = "at least " + plural(required, "argument")
+	case required == max:
+		n = plural(max, "argument")
+	default:
+		n = fmt.Sprintf("%d to %d arguments", required, max)
+	}
+	return n + " " + def.Signature()[len(def.Name):]
+}
+
+// typed returns the parameter value of an acts argument: path parameters
+// are trimmed of surrounding white space (a block holding a path usually
+// ends in a newline); every other value is kept byte for byte.
+func typed(p *schema.Param, text string) string {
+	if p.TypeOrDefault() == schema.Path {
+		return strings.TrimSpace(text)
+	}
+	return text
+}
+
+// plural formats a count with a noun, adding "s" unless the count is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
