@@ -23,13 +23,26 @@ const FormatVersion = 1
 // Schema describes one dialect's actions.
 type Schema struct {
 	// SchemaRef is the optional "$schema" key editors use for completion.
-	SchemaRef   string    `json:"$schema,omitempty"`
-	Version     int       `json:"version"`
-	Dialect     string    `json:"dialect"`
+	SchemaRef string `json:"$schema,omitempty"`
+	Version   int    `json:"version"`
+	Dialect   string `json:"dialect"`
+	// Syntax names the built-in grammar that reads this dialect's documents
+	// (acts, plan or tools); empty means Dialect, which must then be a
+	// built-in dialect. A custom dialect sets it (docs/schema.md).
+	Syntax      string    `json:"syntax,omitempty"`
 	Description string    `json:"description,omitempty"`
 	Actions     []*Action `json:"actions"`
 
 	index map[string]*Action
+}
+
+// SyntaxName returns the grammar that reads the dialect: Syntax, or Dialect
+// when Syntax is empty.
+func (s *Schema) SyntaxName() string {
+	if s.Syntax != "" {
+		return s.Syntax
+	}
+	return s.Dialect
 }
 
 // ArgMode says where an acts-dialect action takes its arguments from.
@@ -80,9 +93,12 @@ const (
 	Enum   Type = "enum"
 	List   Type = "list"
 	JSON   Type = "json"
+	// Resource is a project path or a URL (URLs are kept untouched); a
+	// Path value must be a project path.
+	Resource Type = "resource"
 )
 
-var types = []Type{String, Path, Bool, Int, Number, Enum, List, JSON}
+var types = []Type{String, Path, Bool, Int, Number, Enum, List, JSON, Resource}
 
 // Param describes one parameter.
 type Param struct {
@@ -108,6 +124,17 @@ type Param struct {
 	// Entities is the streamed parameter's entity policy: "keep" (default)
 	// or "unescape" (&lt; &gt; &amp; &quot; &apos; and numeric references).
 	Entities string `json:"entities,omitempty"`
+	// Items is the type of each element of a list parameter (string when
+	// unset), e.g. "resource" for a list of links.
+	Items Type `json:"items,omitempty"`
+	// AliasType is the type of a value written under one of Aliases when it
+	// differs from Type: READ's resource accepts a URL under "Resource" but
+	// only a project path under its alias "File Path". Empty means Type.
+	AliasType Type `json:"alias_type,omitempty"`
+	// Fallback names another parameter of the same action whose value this
+	// one takes when its own source gives none (INVOKE's message falls back
+	// to its description).
+	Fallback string `json:"fallback,omitempty"`
 	Doc      string `json:"doc,omitempty"`
 }
 
@@ -280,10 +307,10 @@ func Parse(file string, data []byte) (*Schema, error) {
 		path := ""
 		switch {
 		case errors.As(err, &se):
-			off = int(se.Offset)
+			off = int(se.Offset) - 1 // Offset counts the offending byte
 		case errors.As(err, &te):
-			off = int(te.Offset)
 			path = te.Field
+			off = locate(data, path)
 			msg = fmt.Sprintf("%s: want %s, got JSON %s", te.Field, te.Type, te.Value)
 		}
 		return nil, newError(file, data, off, path, strings.TrimPrefix(msg, "json: "))
@@ -315,6 +342,9 @@ func (s *Schema) check() []problem {
 	}
 	if strings.TrimSpace(s.Dialect) == "" {
 		add("dialect", "dialect must be set")
+	}
+	if p, ok := checkSyntax(s); !ok {
+		ps = append(ps, p)
 	}
 	if len(s.Actions) == 0 {
 		add("actions", "a schema needs at least one action")
@@ -372,6 +402,20 @@ func (s *Schema) check() []problem {
 			default:
 				add(pp+".entities", "entities must be keep or unescape, got %q", p.Entities)
 			}
+			if p.Items != "" && (p.Type != List || !validType(p.Items) || p.Items == List) {
+				add(pp+".items", "items needs type list and an element type other than list, got type %q items %q", p.Type, p.Items)
+			}
+			if p.AliasType != "" && (!validType(p.AliasType) || len(p.Aliases) == 0) {
+				add(pp+".alias_type", "alias_type needs aliases and a known type, got %q", p.AliasType)
+			}
+			if allowed, ok := fromValues[s.SyntaxName()]; ok && p.From != "" && !contains(allowed, p.From) {
+				add(pp+".from", "from %q is not a %s source (want one of %s)", p.From, s.Dialect, strings.Join(allowed, ", "))
+			}
+		}
+		for j, p := range a.Params {
+			if p != nil && p.Fallback != "" && (p.Fallback == p.Name || a.Param(p.Fallback) == nil) {
+				add(fmt.Sprintf("%s.params[%d].fallback", ap, j), "fallback %q must name another parameter of %s", p.Fallback, a.Name)
+			}
 		}
 		if b := a.Blocks; b != nil {
 			if b.Min != nil && b.Max != nil && *b.Min > *b.Max {
@@ -385,6 +429,21 @@ func (s *Schema) check() []problem {
 		}
 	}
 	return ps
+}
+
+// fromValues lists, per dialect, the sources a parameter's From may name
+// (docs/plan.md describes the plan dialect's).
+var fromValues = map[string][]string{
+	"plan": {"meta", "block", "script", "cwd", "env", "groups", "block_lines", "markdown"},
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
 
 func validType(t Type) bool {
