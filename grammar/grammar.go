@@ -6,8 +6,10 @@ package grammar
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/lexer"
 	"github.com/plangram/plangram/schema"
 )
 
@@ -25,7 +27,8 @@ type Options struct {
 	// Fence forces the acts dialect's fence character (lexer.Backtick or
 	// lexer.Tilde); 0 detects it from the document's first act block.
 	Fence byte
-	// Schema replaces the dialect's built-in action schema.
+	// Schema replaces the dialect's built-in action schema. With Dialect
+	// "auto", a schema whose syntax is acts or plan selects that grammar.
 	Schema *schema.Schema
 }
 
@@ -39,6 +42,9 @@ func Parse(ctx context.Context, filename string, src []byte, opts Options) (*ast
 	dialect := opts.Dialect
 	if dialect == "" || dialect == DialectAuto {
 		dialect = Detect(src)
+		if s := opts.Schema; s != nil && (s.SyntaxName() == DialectActs || s.SyntaxName() == DialectPlan) {
+			dialect = s.SyntaxName() // the schema names the grammar of its dialect
+		}
 	}
 	switch dialect {
 	case DialectActs:
@@ -50,12 +56,42 @@ func Parse(ctx context.Context, filename string, src []byte, opts Options) (*ast
 			}
 		}
 		return ParseActs(ctx, filename, src, opts.Fence, s)
+	case DialectPlan:
+		return ParsePlan(ctx, filename, src, opts.Schema)
 	}
 	return nil, fmt.Errorf("unknown dialect %q (want auto, acts or plan)", opts.Dialect)
 }
 
-// Detect guesses the dialect of src: "plan" for a Markdown plan (a level-1
-// heading and a `## Action Plan` or `## Message` section), else "acts".
+// Detect guesses the dialect of src: "plan" for a structured Markdown plan,
+// else "acts" (docs/plan.md, "Detection"). A document is a plan when, outside
+// fenced blocks (read with the plan dialect's CommonMark closing rule), it
+// has a level-1 heading (`# Title`, or `#Title`), a `## Action Plan` or
+// `## Message` heading, and no block whose info string is `act`: a
+// fenced-acts script with such headings in its prose stays acts, and a plan
+// showing an act block inside one of its blocks stays a plan.
 func Detect(src []byte) string {
+	text := string(src)
+	title, section := false, false
+	for off := 0; off < len(text); {
+		typ, end := lexer.ScanMarkdown(text, off)
+		line := text[off:end]
+		switch typ {
+		case lexer.MdFence:
+			if f, ok := lexer.ParseMdFence(strings.TrimPrefix(line[:lineContentEnd(line, 0)], "\uFEFF")); ok && lexer.IsAct(f.Info) {
+				return DialectActs
+			}
+		case lexer.MdH1:
+			title = true
+		case lexer.MdTight:
+			title = title || headingMarks(line) == "#"
+		case lexer.MdH2:
+			k := sectionKind(strings.Trim(strings.TrimLeft(line, " \t#"), " \t\r\n#"))
+			section = section || k == secPlan || k == secMessage
+		}
+		off = end
+	}
+	if title && section {
+		return DialectPlan
+	}
 	return DialectActs
 }

@@ -343,9 +343,7 @@ func (s *Schema) check() []problem {
 	if strings.TrimSpace(s.Dialect) == "" {
 		add("dialect", "dialect must be set")
 	}
-	if p, ok := checkSyntax(s); !ok {
-		ps = append(ps, p)
-	}
+	ps = append(ps, checkFormat(s)...) // syntax, defaults, block counts (format.go)
 	if len(s.Actions) == 0 {
 		add("actions", "a schema needs at least one action")
 	}
@@ -492,7 +490,7 @@ func locate(data []byte, path string) int {
 		if err != nil {
 			return false
 		}
-		if len(cur) > 0 && cur[len(cur)-1][0] == '[' && matches(cur, want) {
+		if len(cur) > 0 && strings.HasPrefix(cur[len(cur)-1], "[") && matches(cur, want) {
 			best = skipSpace(data, int(start))
 		}
 		d, ok := tok.(json.Delim)

@@ -17,13 +17,19 @@ const (
 	CodeArgCount       = "wrong-arg-count"
 	CodeInlineNotTaken = "inline-args-not-allowed"
 	CodeBlockNotTaken  = "block-args-not-allowed"
+	// CodeBadValue: an argument does not convert to its parameter's declared
+	// type (schema.Param.Value); the value is kept as trimmed text.
+	CodeBadValue = "bad-value"
 )
 
 // BindAct fills a.Params from a.Args (inline arguments) and a.Blocks
 // according to the schema's argument mode for the action, and returns the
 // problems found. In hybrid mode inline arguments come first, then block
 // contents, in order; a variadic last parameter takes all remaining values as
-// a list. An action the schema does not know is a warning and keeps its
+// a list. Values convert to their declared types (schema.Param.Value): a
+// path is trimmed, a string kept byte for byte, a bool, int, number, enum,
+// list or json value parsed, and a value that does not convert is a
+// bad-value error. An action the schema does not know is a warning and keeps its
 // arguments with no named params. a.Params is replaced.
 func BindAct(a *ast.Action, s *schema.Schema) []*ast.Diagnostic {
 	a.Params = nil
@@ -100,25 +106,52 @@ func BindAct(a *ast.Action, s *schema.Schema) []*ast.Diagnostic {
 			Message: fmt.Sprintf("%s expects %s, got %s", a.Name, expectation(def, required, max), plural(len(vals), "argument")),
 			Span:    a.NameSpan})
 	}
+	badValue := func(p *schema.Param, sp *ast.Span, err error) {
+		d := &ast.Diagnostic{Severity: ast.Error, Code: CodeBadValue,
+			Message: fmt.Sprintf("%s's %s: %v", a.Name, p.Name, err), Span: a.NameSpan}
+		if sp != nil {
+			d.Span = *sp
+		}
+		diags = append(diags, d)
+	}
 	for i, p := range def.Params {
 		if p.Variadic {
-			rest := []string{}
 			var sp *ast.Span
+			items := []string{}
 			for j := i; j < len(vals); j++ {
-				rest = append(rest, strings.TrimSpace(vals[j].text))
+				items = append(items, vals[j].text)
 				if sp == nil {
 					sp = vals[j].span
 				}
 			}
-			a.Params = append(a.Params, ast.Param{Name: p.Name, Value: rest, Span: sp})
+			v, err := p.ListValue(items)
+			if err != nil {
+				badValue(p, sp, err)
+				v = trimAll(items)
+			}
+			a.Params = append(a.Params, ast.Param{Name: p.Name, Value: v, Span: sp})
 			break
 		}
 		if i >= len(vals) {
 			break
 		}
-		a.Params = append(a.Params, ast.Param{Name: p.Name, Value: typed(p, vals[i].text), Span: vals[i].span})
+		v, err := p.Value(vals[i].text)
+		if err != nil {
+			badValue(p, vals[i].span, err)
+			v = strings.TrimSpace(vals[i].text)
+		}
+		a.Params = append(a.Params, ast.Param{Name: p.Name, Value: v, Span: vals[i].span})
 	}
 	return diags
+}
+
+// trimAll returns the values trimmed of surrounding white space.
+func trimAll(vals []string) []string {
+	out := make([]string, len(vals))
+	for i, v := range vals {
+		out[i] = strings.TrimSpace(v)
+	}
+	return out
 }
 
 func expectation(def *schema.Action, required, max int) string {
@@ -139,16 +172,6 @@ func expectation(def *schema.Action, required, max int) string {
 		n = fmt.Sprintf("%d to %d arguments", required, max)
 	}
 	return n + " " + def.Signature()[len(def.Name):]
-}
-
-// typed returns the parameter value of an acts argument: path parameters
-// are trimmed of surrounding white space (a block holding a path usually
-// ends in a newline); every other value is kept byte for byte.
-func typed(p *schema.Param, text string) string {
-	if p.TypeOrDefault() == schema.Path {
-		return strings.TrimSpace(text)
-	}
-	return text
 }
 
 // plural formats a count with a noun, adding "s" unless the count is 1.

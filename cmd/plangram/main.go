@@ -34,7 +34,16 @@ type command struct {
 
 func commands() map[string]command {
 	return map[string]command{
-		"parse": {"parse a plan and print its AST (json or repr)", cmdParse},
+		"parse":   {"parse a plan and print its AST (json or repr)", cmdParse},
+		"check":   {"check plans and report every problem (text, json, sarif, llm)", cmdCheck},
+		"fix":     {"repair broken fences, #Title and trailing blank lines (-w rewrites)", cmdFix},
+		"render":  {"render a plan as a self-contained HTML page for review", cmdRender},
+		"fmt":     {"print plans in canonical form (-w rewrites, -d diffs)", cmdFmt},
+		"stream":  {"parse streamed LLM output into JSON events", cmdStream},
+		"schema":  {"print the JSON Schema of a dialect's JSON output", cmdSchema},
+		"gen":     {"generate Go types and a decoder from an action schema", cmdGen},
+		"example": {"print a canonical example document of a dialect", cmdExample},
+		"lsp":     {"run the language server (LSP) on stdin and stdout", cmdLSP},
 	}
 }
 

@@ -1,0 +1,35 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/plangram/plangram/codegen"
+)
+
+const exampleUsage = "(--dialect D [--schema FILE] | --schema FILE) [-o FILE]"
+
+// cmdExample prints a canonical example document of a dialect, generated
+// from its schema, for prompts.
+func cmdExample(ctx context.Context, e *env, args []string) int {
+	fs := newFlags(e, "example", exampleUsage)
+	dialect := fs.String("dialect", "", "built-in dialect; with --schema, the grammar that reads it")
+	schemaFile := fs.String("schema", "", "action schema file (docs/schema.md)")
+	out := fs.String("o", "", "write to FILE instead of standard output")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if len(pos) > 0 {
+		return usageError(e, fmt.Errorf("example takes no arguments, got %q", pos[0]))
+	}
+	s, _, code := resolveSchema(e, *dialect, *schemaFile)
+	if s == nil {
+		return code
+	}
+	doc, err := codegen.Example(s)
+	if err != nil {
+		return usageError(e, err)
+	}
+	return writeOutput(e, *out, doc)
+}

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/format"
+	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/internal/linediff"
+	"github.com/plangram/plangram/lexer"
+)
+
+const fmtUsage = "[-w] [-d] [--dialect auto|acts|plan] [--fence auto|backtick|tilde] [--schema FILE] [FILE...]"
+
+// cmdFmt prints plans in canonical form (docs/fmt.md). Without FILE it
+// reads standard input. -w rewrites changed files in place, atomically; -d
+// prints a unified diff instead of the formatted text. Error diagnostics of
+// the input are printed to stderr and make the exit status 1; the document
+// is still formatted, since formatting never loses a byte of content.
+func cmdFmt(ctx context.Context, e *env, args []string) int {
+	fs := newFlags(e, "fmt", fmtUsage)
+	write := fs.Bool("w", false, "write the result to each FILE instead of standard output")
+	diff := fs.Bool("d", false, "print a unified diff of the changes instead of the result")
+	dialect := fs.String("dialect", "auto", "input dialect: auto, acts or plan")
+	fence := fs.String("fence", "auto", "acts fence character: auto, backtick or tilde")
+	schemaFile := fs.String("schema", "", "action schema file replacing the dialect's built-in one")
+	files, err := parseFlags(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	fc, err := lexer.ParseFence(*fence)
+	if err != nil {
+		return usageError(e, err)
+	}
+	opts := grammar.Options{Dialect: *dialect, Fence: fc}
+	if *schemaFile != "" {
+		if opts.Schema, err = loadSchema(*schemaFile); err != nil {
+			fmt.Fprintln(e.stderr, err)
+			return exitUsage
+		}
+	}
+	if len(files) == 0 {
+		if *write {
+			return usageError(e, errors.New("fmt -w needs FILE arguments (it cannot rewrite standard input)"))
+		}
+		files = []string{"-"}
+	}
+	code := exitOK
+	for _, path := range files {
+		if path == "-" && *write {
+			return usageError(e, errors.New("fmt -w cannot rewrite standard input"))
+		}
+		c := fmtFile(ctx, e, path, opts, *write, *diff)
+		code = max(code, c)
+	}
+	return code
+}
+
+// fmtFile formats one file and returns its exit code.
+func fmtFile(ctx context.Context, e *env, path string, opts grammar.Options, write, diff bool) int {
+	name, src, err := readInput(e, path)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "plangram: %v\n", err)
+		return exitUsage
+	}
+	out, doc, err := format.Source(ctx, name, src, opts)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "plangram: %s: %v\n", name, err)
+		return exitUsage
+	}
+	code := exitOK
+	for _, d := range doc.Diagnostics {
+		if d.Severity == ast.Error {
+			fmt.Fprintln(e.stderr, d.Format(name))
+			code = exitError
+		}
+	}
+	changed := !bytes.Equal(src, out)
+	if diff && changed {
+		if err := linediff.Unified(e.stdout, name+".orig", name, src, out, 3); err != nil {
+			fmt.Fprintf(e.stderr, "plangram: %v\n", err)
+			return exitUsage
+		}
+	}
+	if write {
+		if changed {
+			if err := writeFileAtomic(path, out, 0o644); err != nil {
+				fmt.Fprintf(e.stderr, "plangram: %v\n", err)
+				return exitUsage
+			}
+		}
+	} else if !diff {
+		if _, err := e.stdout.Write(out); err != nil {
+			fmt.Fprintf(e.stderr, "plangram: %v\n", err)
+			return exitUsage
+		}
+	}
+	return code
+}

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/lexer"
+	"github.com/plangram/plangram/lsp"
+)
+
+const lspUsage = "[--dialect auto|acts|plan] [--fence auto|backtick|tilde] [--schema FILE] [--root DIR] [--no-workspace] [--debounce DURATION] [--log FILE]"
+
+// cmdLSP runs the language server on the command's standard input and
+// output (docs/editors.md). It exits 0 after the client's shutdown and
+// exit, 1 after an exit without shutdown (as the protocol asks), 2 on a
+// usage or connection error.
+func cmdLSP(ctx context.Context, e *env, args []string) int {
+	fs := newFlags(e, "lsp", lspUsage)
+	dialect := fs.String("dialect", "auto", "input dialect: auto, acts or plan")
+	fence := fs.String("fence", "auto", "acts fence character: auto, backtick or tilde")
+	schemaFile := fs.String("schema", "", "action schema file replacing the dialect's built-in one")
+	root := fs.String("root", "", "project directory for the workspace rules (default: the editor's workspace folder)")
+	noWorkspace := fs.Bool("no-workspace", false, "run the parser's rules only, not the workspace rules")
+	debounce := fs.Duration("debounce", 150*time.Millisecond, "wait this long after a change before checking")
+	logFile := fs.String("log", "", "append the server's log to this file")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if len(pos) > 0 {
+		return usageError(e, fmt.Errorf("lsp takes no arguments, got %q", pos))
+	}
+	fc, err := lexer.ParseFence(*fence)
+	if err != nil {
+		return usageError(e, err)
+	}
+	opts := lsp.Options{
+		Parse:       grammar.Options{Dialect: *dialect, Fence: fc},
+		Root:        *root,
+		NoWorkspace: *noWorkspace,
+		Debounce:    *debounce,
+		Fix:         lspFix(),
+	}
+	if *schemaFile != "" {
+		if opts.Parse.Schema, err = loadSchema(*schemaFile); err != nil {
+			fmt.Fprintln(e.stderr, err)
+			return exitUsage
+		}
+	}
+	if *logFile != "" {
+		f, err := os.OpenFile(*logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			return usageError(e, err)
+		}
+		defer f.Close()
+		opts.Logger = slog.New(slog.NewTextHandler(f, nil))
+	}
+	err = lsp.Serve(ctx, stdio{e.stdin, e.stdout}, opts)
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, lsp.ErrExitWithoutShutdown):
+		return exitError
+	}
+	fmt.Fprintf(e.stderr, "plangram lsp: %v\n", err)
+	return exitUsage
+}
+
+// lspFix returns the quick fix the server offers: `plangram fix` applied in
+// memory. Until the fix package exists it is nil and the server offers no
+// quick fix (docs/editors.md).
+func lspFix() lsp.FixFunc { return nil }
+
+// stdio joins the command's input and output into the connection the server
+// reads and writes.
+type stdio struct {
+	r io.Reader
+	w io.Writer
+}
+
+func (s stdio) Read(p []byte) (int, error)  { return s.r.Read(p) }
+func (s stdio) Write(p []byte) (int, error) { return s.w.Write(p) }
+
+// Close closes the input and the output where they can be closed, which
+// ends the server's read loop.
+func (s stdio) Close() error {
+	var errs []error
+	if c, ok := s.r.(io.Closer); ok {
+		errs = append(errs, c.Close())
+	}
+	if c, ok := s.w.(io.Closer); ok {
+		errs = append(errs, c.Close())
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/lexer"
+	"github.com/plangram/plangram/render"
+)
+
+const renderUsage = "[--dialect auto|acts|plan|markdown] [--fence auto|backtick|tilde] [--schema FILE] [--no-highlight] [-o OUT.html] FILE|-"
+
+// cmdRender writes a self-contained HTML preview of a plan (docs/render.md).
+func cmdRender(ctx context.Context, e *env, args []string) int {
+	fs := newFlags(e, "render", renderUsage)
+	dialect := fs.String("dialect", "auto", "input dialect: auto, acts, plan or markdown (a plain page)")
+	fence := fs.String("fence", "auto", "acts fence character: auto, backtick or tilde")
+	schemaFile := fs.String("schema", "", "action schema file replacing the dialect's built-in one")
+	noHighlight := fs.Bool("no-highlight", false, "show code without syntax colours")
+	out := fs.String("o", "", "write the page to this file (default: standard output)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if err := oneOf("dialect", *dialect, "auto", "acts", "plan", "markdown"); err != nil {
+		return usageError(e, err)
+	}
+	if len(pos) != 1 {
+		return usageError(e, fmt.Errorf("render takes one FILE (or - for stdin), got %d", len(pos)))
+	}
+	fc, err := lexer.ParseFence(*fence)
+	if err != nil {
+		return usageError(e, err)
+	}
+	popts := grammar.Options{Dialect: *dialect, Fence: fc}
+	ropts := render.Options{NoHighlight: *noHighlight}
+	if *schemaFile != "" {
+		if popts.Schema, err = loadSchema(*schemaFile); err != nil {
+			fmt.Fprintln(e.stderr, err)
+			return exitUsage
+		}
+		ropts.Schema = popts.Schema
+	}
+	name, src, err := readInput(e, pos[0])
+	if err != nil {
+		return usageError(e, err)
+	}
+	ropts.Filename, ropts.Title = name, filepath.Base(name)
+	if name == "<stdin>" {
+		ropts.Title = ""
+	}
+
+	// In auto mode a document without an act block that Markdown readers
+	// would see (a README, a page about acts) renders as a plain page.
+	d := *dialect
+	if d == "auto" {
+		if d = grammar.Detect(src); d == grammar.DialectActs && fc == 0 && !render.HasActBlocks(src) {
+			d = "markdown"
+		}
+	}
+	var page []byte
+	code := exitOK
+	if d == "markdown" {
+		if page, err = render.Markdown(src, ropts); err != nil {
+			return usageError(e, err)
+		}
+	} else {
+		popts.Dialect = d
+		doc, err := grammar.Parse(ctx, name, src, popts)
+		if err != nil {
+			return usageError(e, err)
+		}
+		if page, err = render.HTML(doc, src, ropts); err != nil {
+			return usageError(e, err)
+		}
+		code = report(e, name, doc.Diagnostics)
+	}
+	if *out == "" {
+		if _, err := e.stdout.Write(page); err != nil {
+			return usageError(e, err)
+		}
+		return code
+	}
+	if err := writeFileAtomic(*out, page, 0o644); err != nil {
+		return usageError(e, err)
+	}
+	return code
+}

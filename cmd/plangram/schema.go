@@ -1,0 +1,80 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/plangram/plangram/schema"
+)
+
+const schemaUsage = "[--dialect D | --schema FILE] [-o FILE]"
+
+// cmdSchema prints the JSON Schema (2020-12) of `plangram parse`'s JSON
+// output for a dialect.
+func cmdSchema(ctx context.Context, e *env, args []string) int {
+	fs := newFlags(e, "schema", schemaUsage)
+	dialect := fs.String("dialect", "", "built-in dialect ("+strings.Join(schema.Dialects(), ", ")+"); with --schema, the grammar that reads it")
+	schemaFile := fs.String("schema", "", "action schema file (docs/schema.md)")
+	out := fs.String("o", "", "write to FILE instead of standard output")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if len(pos) > 0 {
+		return usageError(e, fmt.Errorf("schema takes no arguments, got %q", pos[0]))
+	}
+	s, _, code := resolveSchema(e, *dialect, *schemaFile)
+	if s == nil {
+		return code
+	}
+	js, err := schema.JSONSchema(s)
+	if err != nil {
+		return usageError(e, err)
+	}
+	return writeOutput(e, *out, js)
+}
+
+// resolveSchema returns the schema named by --dialect or --schema and a
+// description of where it came from ("" for a built-in dialect). With both,
+// --dialect names the grammar (syntax) that reads the schema's dialect. On
+// failure it reports the problem and returns nil and the exit code.
+func resolveSchema(e *env, dialect, file string) (*schema.Schema, string, int) {
+	if dialect != "" && !slices.Contains(schema.Dialects(), dialect) {
+		return nil, "", usageError(e, fmt.Errorf("--dialect must be one of %s, got %q", strings.Join(schema.Dialects(), ", "), dialect))
+	}
+	if file == "" {
+		if dialect == "" {
+			return nil, "", usageError(e, fmt.Errorf("give --dialect (%s) or --schema FILE", strings.Join(schema.Dialects(), ", ")))
+		}
+		s, err := schema.Builtin(dialect)
+		if err != nil {
+			return nil, "", usageError(e, err)
+		}
+		return s, "", exitOK
+	}
+	s, err := loadSchema(file)
+	if err != nil {
+		fmt.Fprintln(e.stderr, err) // positioned: FILE:LINE:COL: error: … [bad-schema]
+		return nil, "", exitUsage
+	}
+	if dialect != "" {
+		s.Syntax = dialect
+	}
+	return s, file, exitOK
+}
+
+// writeOutput writes data to the file named by -o, or standard output.
+func writeOutput(e *env, file string, data []byte) int {
+	var err error
+	if file == "" || file == "-" {
+		_, err = e.stdout.Write(data)
+	} else {
+		err = writeFile(file, data)
+	}
+	if err != nil {
+		return usageError(e, err)
+	}
+	return exitOK
+}

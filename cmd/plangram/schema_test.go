@@ -1,0 +1,69 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSchemaGenExample checks that `plangram schema`, `gen go` and
+// `example` print exactly what the library tests pin (golden files, the
+// generated typed packages), and their usage errors.
+func TestSchemaGenExample(t *testing.T) {
+	t.Chdir("../..") // paths as a user at the repository root writes them
+	read := func(name string) string {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	dir := t.TempDir()
+	badSchema := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(badSchema, []byte("{\"version\": 1, \"dialect\": \"acts\", \"actions\": [\n  {\"name\": \"a\", \"params\": [{\"name\": \"p\", \"type\": \"colour\"}]}]}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	outFile := filepath.Join(dir, "out.go")
+	for _, tc := range []struct {
+		args   []string
+		code   int
+		stdout string // exact, when set
+		stderr string // substring, when set
+	}{
+		{args: []string{"schema", "--dialect", "acts"}, stdout: read("golden/schema/acts.json.golden")},
+		{args: []string{"schema", "--dialect", "plan"}, stdout: read("golden/schema/plan.json.golden")},
+		{args: []string{"schema", "--schema", "golden/custom/deploy.json"}, stdout: read("golden/custom/deploy.jsonschema.golden")},
+		{args: []string{"gen", "go", "--dialect", "acts", "--package", "acts"}, stdout: read("typed/acts/acts_gen.go")},
+		{args: []string{"gen", "go", "--schema", "golden/custom/kv.json", "--package", "kv"}, stdout: read("golden/custom/kv.go.golden")},
+		{args: []string{"gen", "--package", "tools", "--dialect", "tools", "go", "-o", outFile}, stdout: ""},
+		{args: []string{"example", "--dialect", "plan"}, stdout: read("golden/example/plan.md.golden")},
+		{args: []string{"example", "--schema", "golden/custom/deploy.json"}, stdout: read("golden/custom/deploy.example.golden")},
+		{args: []string{"parse", "golden/custom/kv_ok.md", "--schema", "golden/custom/kv.json"}, stdout: read("golden/custom/kv_ok.json.golden")},
+
+		{args: []string{"schema"}, code: exitUsage, stderr: "give --dialect"},
+		{args: []string{"schema", "--dialect", "klingon"}, code: exitUsage, stderr: "--dialect must be one of acts, plan, tools"},
+		{args: []string{"schema", "--schema", badSchema}, code: exitUsage, stderr: badSchema + ":2:42: error: unknown type \"colour\""},
+		{args: []string{"schema", "--schema", filepath.Join(dir, "missing.json")}, code: exitUsage, stderr: "no such file"},
+		{args: []string{"schema", "--dialect", "acts", "extra"}, code: exitUsage},
+		{args: []string{"gen", "go", "--dialect", "acts"}, code: exitUsage, stderr: "--package"},
+		{args: []string{"gen", "rust", "--dialect", "acts", "--package", "x"}, code: exitUsage, stderr: "one language: go"},
+		{args: []string{"gen", "go", "--dialect", "acts", "--package", "func"}, code: exitUsage, stderr: "not a valid Go package name"},
+		{args: []string{"example"}, code: exitUsage},
+		{args: []string{"example", "--bogus"}, code: exitUsage},
+	} {
+		code, stdout, stderr := runCLI(t, "", tc.args...)
+		if code != tc.code {
+			t.Errorf("%v: exit %d, want %d (stderr %q)", tc.args, code, tc.code, stderr)
+		}
+		if tc.code == exitOK && stdout != tc.stdout {
+			t.Errorf("%v: stdout differs from the pinned output (%d bytes, want %d)", tc.args, len(stdout), len(tc.stdout))
+		}
+		if tc.stderr != "" && !strings.Contains(stderr, tc.stderr) {
+			t.Errorf("%v: stderr %q, want it to contain %q", tc.args, stderr, tc.stderr)
+		}
+	}
+	if got := read(outFile); got != read("typed/tools/tools_gen.go") {
+		t.Errorf("gen -o wrote %d bytes, not typed/tools/tools_gen.go", len(got))
+	}
+}

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/stream"
+)
+
+const streamUsage = "[--dialect tools|acts] [--schema FILE] [--chunk N] [--no-thinking] < INPUT"
+
+// cmdStream parses standard input as it arrives and writes one JSON event
+// per line, flushed as soon as the event is decided (docs/stream.md). Error
+// events also print to stderr as diagnostics; the exit code is 1 when one of
+// them is an error.
+func cmdStream(ctx context.Context, e *env, args []string) int {
+	fs := newFlags(e, "stream", streamUsage)
+	dialect := fs.String("dialect", "tools", "stream dialect: tools or acts")
+	schemaFile := fs.String("schema", "", "action schema file replacing the dialect's built-in one")
+	chunk := fs.Int("chunk", 4096, "read at most N bytes at a time (small values show the streaming)")
+	noThinking := fs.Bool("no-thinking", false, "leave thinking events out")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if len(pos) > 0 {
+		return usageError(e, fmt.Errorf("stream reads standard input and takes no FILE, got %q", pos[0]))
+	}
+	if err := oneOf("dialect", *dialect, "tools", "acts"); err != nil {
+		return usageError(e, err)
+	}
+	if *chunk < 1 {
+		return usageError(e, fmt.Errorf("--chunk must be at least 1, got %d", *chunk))
+	}
+	opts := stream.Options{Dialect: *dialect, HideThinking: *noThinking}
+	if *schemaFile != "" {
+		if opts.Schema, err = loadSchema(*schemaFile); err != nil {
+			fmt.Fprintln(e.stderr, err)
+			return exitUsage
+		}
+	}
+	out := bufio.NewWriter(e.stdout)
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	code := exitOK
+	err = stream.Parse(ctx, e.stdin, *chunk, opts, func(ev stream.Event) error {
+		if ev.Type == stream.Error {
+			d := ast.Diagnostic{Severity: ev.Severity, Code: ev.Kind, Message: ev.Message, Span: ev.Span}
+			fmt.Fprintln(e.stderr, d.Format("<stdin>"))
+			if ev.Severity == ast.Error {
+				code = exitError
+			}
+		}
+		if err := enc.Encode(ev); err != nil {
+			return err
+		}
+		return out.Flush()
+	})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "plangram: %v\n", err)
+		return exitUsage
+	}
+	return code
+}

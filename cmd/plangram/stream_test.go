@@ -1,0 +1,71 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestStreamGolden checks that `plangram stream` prints exactly the events
+// pinned for the stream package's golden inputs.
+func TestStreamGolden(t *testing.T) {
+	for _, name := range []string{"bad_value", "function_calls", "thinking_nested", "acts_basic"} {
+		in, err := os.ReadFile(filepath.Join("../../golden/stream", name+".txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(filepath.Join("../../golden/stream", name+".golden"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := []string{"stream", "--chunk", "1000000"}
+		if strings.HasPrefix(name, "acts_") {
+			args = append(args, "--dialect", "acts")
+		}
+		_, out, _ := runCLI(t, string(in), args...)
+		if out != string(want) {
+			t.Errorf("%s: stdout\n%s\nwant\n%s", name, out, want)
+		}
+	}
+}
+
+func TestStreamCLI(t *testing.T) {
+	schemaFile := filepath.Join(t.TempDir(), "s.json")
+	custom := `{"version": 1, "dialect": "tools", "actions": [{"name": "ping", "params": [{"name": "n", "type": "int", "required": true}]}]}`
+	if err := os.WriteFile(schemaFile, []byte(custom), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		stdin  string
+		args   []string
+		code   int
+		stdout string // a substring
+		stderr string // a substring
+	}{
+		{"just text", nil, exitOK, `{"type":"text","text":"just text"`, ""},
+		{"a <thinking>x</thinking>", []string{"--no-thinking"}, exitOK, `{"type":"text","text":"a "`, ""},
+		{"<list_files><path>.</path><recursive>yes</recursive></list_files>", []string{"--chunk", "3"}, exitError,
+			`"kind":"bad-value"`, "<stdin>:1:38: error: parameter recursive: want true or false, got \"yes\" [bad-value]\n"},
+		{"~~~act\nfrobnicate\n~~~\n", []string{"--dialect", "acts"}, exitOK, `"severity":"warning"`, "warning: unknown action"},
+		{"<ping><n>12</n></ping>", []string{"--schema", schemaFile}, exitOK, `"params":{"n":12}`, ""},
+		{"<ping><n>x</n></ping>", []string{"--schema", schemaFile}, exitError, `"kind":"bad-value"`, ""},
+		{"", []string{"--schema", filepath.Join(t.TempDir(), "missing.json")}, exitUsage, "", "missing.json"},
+		{"", []string{"--dialect", "plan"}, exitUsage, "", "--dialect must be one of tools, acts"},
+		{"", []string{"--chunk", "0"}, exitUsage, "", "--chunk must be at least 1"},
+		{"", []string{"file.txt"}, exitUsage, "", "takes no FILE"},
+		{"", []string{"--frobnicate"}, exitUsage, "", "flag provided but not defined"},
+	} {
+		code, stdout, stderr := runCLI(t, tc.stdin, append([]string{"stream"}, tc.args...)...)
+		if code != tc.code || !strings.Contains(stdout, tc.stdout) || !strings.Contains(stderr, tc.stderr) {
+			t.Errorf("%q %v: exit %d, stdout %q, stderr %q; want exit %d, stdout with %q, stderr with %q",
+				tc.stdin, tc.args, code, stdout, stderr, tc.code, tc.stdout, tc.stderr)
+		}
+	}
+	// One JSON object per line, the last one "end".
+	_, out, _ := runCLI(t, "a <read_file><path>x</path></read_file> b", "stream", "--chunk", "2")
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if !strings.HasPrefix(lines[len(lines)-1], `{"type":"end"`) {
+		t.Errorf("last line %q, want the end event", lines[len(lines)-1])
+	}
+}

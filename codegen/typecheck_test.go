@@ -1,0 +1,79 @@
+package codegen_test
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"io"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// typeCheck parses and type-checks generated Go files, one package each.
+// Their imports (package ast and the standard library) come from the
+// export data `go list -export` builds (and caches), so this is quick.
+func typeCheck(t *testing.T, files map[string][]byte) {
+	t.Helper()
+	fset := token.NewFileSet()
+	imports := map[string]bool{}
+	parsed := map[string]*ast.File{}
+	for name, src := range files {
+		f, err := parser.ParseFile(fset, name, src, parser.ParseComments)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		parsed[name] = f
+		for _, imp := range f.Imports {
+			imports[strings.Trim(imp.Path.Value, `"`)] = true
+		}
+	}
+	exports := exportData(t, imports)
+	conf := types.Config{Importer: importer.ForCompiler(fset, "gc", func(path string) (io.ReadCloser, error) {
+		file, ok := exports[path]
+		if !ok {
+			return nil, fmt.Errorf("no export data for %s", path)
+		}
+		return os.Open(file)
+	})}
+	names := make([]string, 0, len(parsed))
+	for name := range parsed {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		f := parsed[name]
+		if _, err := conf.Check(f.Name.Name, fset, []*ast.File{f}, nil); err != nil {
+			t.Errorf("%s does not compile: %v", name, err)
+		}
+	}
+}
+
+// exportData maps each package (with its dependencies) to its export data
+// file.
+func exportData(t *testing.T, pkgs map[string]bool) map[string]string {
+	t.Helper()
+	args := []string{"list", "-export", "-deps", "-f", "{{.ImportPath}}={{.Export}}"}
+	for p := range pkgs {
+		args = append(args, p)
+	}
+	out, err := exec.Command("go", args...).Output()
+	if err != nil {
+		t.Fatalf("go list -export: %v", err)
+	}
+	m := map[string]string{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		if path, file, ok := strings.Cut(sc.Text(), "="); ok && file != "" {
+			m[path] = file
+		}
+	}
+	return m
+}

@@ -1,0 +1,376 @@
+// Package fix repairs what LLMs typically break in the documents plangram
+// parses, idempotently, and says what it changed (docs/plan.md, "plangram
+// fix"). For structured Markdown plans it
+//
+//   - lengthens the fences of a block whose nested block closed it early
+//     (the `improperly-nested-fence` error), so the nested block nests;
+//   - strips trailing text after a closing fence run (“``` end of file”),
+//     when the block is otherwise unclosed or improperly nested;
+//   - adds the space in a `#Title` line;
+//   - removes whitespace-only lines at the end of the document.
+//
+// Repairs never add or remove a line except those trailing lines, so line
+// numbers are the same before and after; each repair is reported as a
+// warning diagnostic whose span is in the fixed text. Block content is
+// never changed except the fence lines a repair rewrites. For other
+// dialects only the last repair applies.
+package fix
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/lexer"
+)
+
+// Repair codes (warnings).
+const (
+	CodeNestedFence   = "fixed-nested-fence"
+	CodeTrailingText  = "fixed-fence-trailing-text"
+	CodeTitleSpace    = "fixed-title-space"
+	CodeTrailingBlank = "fixed-trailing-blank-lines"
+)
+
+// searchLimit bounds how many lines the search for a nested block's
+// intended closing fence looks at, so adversarial input stays linear.
+const searchLimit = 10000
+
+// repair is one change, located by 1-based line numbers (the same in the
+// input and the output).
+type repair struct {
+	code    string
+	line    int
+	msg     string
+	related []relatedLine
+}
+
+type relatedLine struct {
+	line int
+	msg  string
+}
+
+// Apply repairs src written in dialect ("plan", "acts", or "auto"/"" to
+// detect it) and returns the repaired bytes and one warning per repair. It
+// is idempotent: Apply(Apply(x)) changes nothing more. When nothing needs
+// repair the returned slice is src itself.
+func Apply(src []byte, dialect string) (fixed []byte, repairs []*ast.Diagnostic) {
+	if dialect == "" || dialect == grammar.DialectAuto {
+		dialect = grammar.Detect(src)
+	}
+	f := &fixer{text: string(src)}
+	if dialect == grammar.DialectPlan {
+		f.fences()
+		f.title()
+	}
+	f.trailingBlank(dialect)
+	if len(f.repairs) == 0 {
+		return src, nil
+	}
+	out := []byte(f.text)
+	lines := ast.NewLines(out)
+	span := func(line int) ast.Span {
+		start := lines.LineStart(line)
+		end := start
+		for end < len(out) && out[end] != '\n' && out[end] != '\r' {
+			end++
+		}
+		return lines.Span(start, end)
+	}
+	for _, r := range f.repairs {
+		d := &ast.Diagnostic{Severity: ast.Warning, Code: r.code, Message: r.msg, Span: span(r.line)}
+		for _, rl := range r.related {
+			d.Related = append(d.Related, ast.Related{Message: rl.msg, Span: span(rl.line)})
+		}
+		repairs = append(repairs, d)
+	}
+	ast.SortDiagnostics(repairs)
+	return out, repairs
+}
+
+type fixer struct {
+	text    string
+	repairs []repair
+}
+
+func (f *fixer) add(r repair) { f.repairs = append(f.repairs, r) }
+
+// lineNo returns the 1-based line number of offset off.
+func (f *fixer) lineNo(off int) int { return 1 + strings.Count(f.text[:off], "\n") }
+
+// lineEnd returns the end of the line starting at off, after its '\n'.
+func lineEnd(s string, off int) int {
+	if i := strings.IndexByte(s[off:], '\n'); i >= 0 {
+		return off + i + 1
+	}
+	return len(s)
+}
+
+// body returns a line without its line ending, and the ending.
+func body(line string) (string, string) {
+	b := strings.TrimSuffix(line, "\n")
+	b = strings.TrimSuffix(b, "\r")
+	return b, line[len(b):]
+}
+
+// replaceLine replaces the line starting at off with repl (which keeps the
+// old line ending).
+func (f *fixer) replaceLine(off int, repl string) {
+	e := lineEnd(f.text, off)
+	_, ending := body(f.text[off:e])
+	f.text = f.text[:off] + repl + ending + f.text[e:]
+}
+
+// setRun rewrites the fence run of the fence line at off to n characters.
+func (f *fixer) setRun(off, n int) {
+	line, _ := body(f.text[off:lineEnd(f.text, off)])
+	g, _ := lexer.ParseMdFence(line)
+	f.replaceLine(off, line[:g.At]+strings.Repeat(string(g.Char), n)+line[g.At+g.Run:])
+}
+
+// fences walks the top-level fenced blocks and repairs each broken one,
+// rescanning a block after repairing it.
+func (f *fixer) fences() {
+	limit := 2*strings.Count(f.text, "\n") + 16
+	for off, n := 0, 0; off < len(f.text) && n < limit; n++ {
+		typ, end := lexer.ScanMarkdown(f.text, off)
+		if typ != lexer.MdFence || !f.repairBlock(off, end) {
+			off = end
+		}
+	}
+}
+
+// repairBlock repairs the block token [off, end) if it is improperly nested
+// or unclosed, reporting whether it changed anything.
+func (f *fixer) repairBlock(off, end int) bool {
+	tok := f.text[off:end]
+	first := lineEnd(tok, 0)
+	openLine, _ := body(tok[:first])
+	bomLen := 0
+	if off == 0 && strings.HasPrefix(openLine, "\uFEFF") {
+		bomLen = 3
+	}
+	open, _ := lexer.ParseMdFence(openLine[bomLen:])
+	last := strings.LastIndexByte(strings.TrimSuffix(tok, "\n"), '\n') + 1
+	closed := last >= first && first < len(tok) && open.Closes(tok[last:])
+	if closed {
+		inner, ok := lexer.MisnestedFence(tok)
+		if !ok {
+			return false
+		}
+		if f.stripTrailing(off, first, last, open, true) {
+			return true
+		}
+		f.lengthen(off+bomLen, off+inner, off+last, open)
+		return true
+	}
+	return f.stripTrailing(off, first, len(tok), open, false)
+}
+
+// stripTrailing finds, among the content lines [first, stop) of the block at
+// off, the first line holding a run of the block's fence character at least
+// as long as its opening run followed by other text, and strips that text,
+// making the line the block's closing fence. In a closed (improperly
+// nested) block only text that cannot be an info string counts, since
+// `bash` after a run is more likely a nested opening fence.
+func (f *fixer) stripTrailing(off, first, stop int, open lexer.MdFenceLine, closed bool) bool {
+	tok := f.text[off:]
+	for p := first; p < stop; p = lineEnd(tok, p) {
+		line, _ := body(tok[p:lineEnd(tok, p)])
+		run, rest, ok := runWithText(line, open)
+		if !ok || (closed && plausibleInfo(rest)) {
+			continue
+		}
+		f.replaceLine(off+p, line[:run])
+		f.add(repair{code: CodeTrailingText, line: f.lineNo(off + p),
+			msg: fmt.Sprintf("removed %q after the closing fence of the block opened at line %d", rest, f.lineNo(off))})
+		return true
+	}
+	return false
+}
+
+// runWithText reports whether line is indented no more than a closing fence
+// of open may be and holds a run of open's character at least as long as
+// open's run followed by other text; run is the end of the run in line.
+func runWithText(line string, open lexer.MdFenceLine) (run int, rest string, ok bool) {
+	w, i := 0, 0
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		if line[i] == '\t' {
+			w += 4 - w%4
+		} else {
+			w++
+		}
+		i++
+	}
+	j := i
+	for j < len(line) && line[j] == open.Char {
+		j++
+	}
+	rest = strings.TrimSpace(line[j:])
+	if j-i < open.Run || w > open.Indent+3 || rest == "" {
+		return 0, "", false
+	}
+	return j, rest, true
+}
+
+// plausibleInfo reports whether text after a fence run reads like an info
+// string: a language word (python, c++, objective-c, python.old) or an
+// attribute block.
+func plausibleInfo(s string) bool {
+	c := s[0]
+	return c == '{' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// lengthen repairs an improperly nested block: the block opened at open
+// (offset openOff) was closed at closeOff by a fence meant for the nested
+// block opened at innerOff. Its intended closing fence is found by reading
+// the following lines with nesting (opening lines with an info string push,
+// bare fences at least as long pop, the first bare fence with nothing open
+// closes). Both fences become one character longer than every fence of the
+// same character inside. Without an intended closing fence, the block keeps
+// its extent and only gets longer fences, which makes the nested-looking
+// line plain content.
+func (f *fixer) lengthen(openOff, innerOff, closeOff int, open lexer.MdFenceLine) {
+	text := f.text
+	startContent := lineEnd(text, openOff)
+	maxRun := 0
+	intended := -1
+	var stack []int
+	scanned := 0
+	for p := startContent; p < len(text) && scanned < searchLimit; p, scanned = lineEnd(text, p), scanned+1 {
+		line, _ := body(text[p:lineEnd(text, p)])
+		g, ok := lexer.ParseMdFence(line)
+		if !ok || g.Char != open.Char {
+			continue
+		}
+		switch {
+		case g.Info != "":
+			stack = append(stack, g.Run)
+		case len(stack) > 0 && g.Run >= stack[len(stack)-1]:
+			stack = stack[:len(stack)-1]
+		case g.Run >= open.Run && g.Indent <= open.Indent+3:
+			intended = p
+		}
+		if intended >= 0 {
+			break
+		}
+		maxRun = max(maxRun, g.Run)
+	}
+	closeAt := intended
+	if intended < 0 {
+		closeAt = closeOff
+		maxRun = 0
+		for p := startContent; p < closeOff; p = lineEnd(text, p) {
+			line, _ := body(text[p:lineEnd(text, p)])
+			if g, ok := lexer.ParseMdFence(line); ok && g.Char == open.Char {
+				maxRun = max(maxRun, g.Run)
+			}
+		}
+	}
+	n := max(open.Run, maxRun) + 1
+	openLine, innerLine, closeLine := f.lineNo(openOff), f.lineNo(innerOff), f.lineNo(closeAt)
+	f.setRun(closeAt, n) // the later line first: offsets before it stay valid
+	f.setRun(openOff, n)
+	fence := strings.Repeat(string(open.Char), n)
+	r := repair{code: CodeNestedFence, line: openLine, related: []relatedLine{{closeLine, "its closing fence, lengthened"}}}
+	if intended >= 0 {
+		r.msg = fmt.Sprintf("lengthened the fences of the block opened here to %s, so the block opened at line %d nests inside it and the block ends at line %d", fence, innerLine, closeLine)
+	} else {
+		r.msg = fmt.Sprintf("lengthened the fences of the block opened here to %s; no closing fence for it follows the nested block opened at line %d, so that line stays content and the block still ends at line %d", fence, innerLine, closeLine)
+	}
+	f.add(r)
+}
+
+// title adds the space in a `#Title` line: the first level-1 heading before
+// the first section, as the plan grammar reads the title.
+func (f *fixer) title() {
+	for off := 0; off < len(f.text); {
+		typ, end := lexer.ScanMarkdown(f.text, off)
+		switch typ {
+		case lexer.MdH1, lexer.MdH2, lexer.MdH3:
+			return
+		case lexer.MdTight:
+			line := f.text[off:end]
+			i := strings.IndexByte(line, '#')
+			if i+1 < len(line) && line[i+1] != '#' {
+				f.text = f.text[:off+i+1] + " " + f.text[off+i+1:]
+				f.add(repair{code: CodeTitleSpace, line: f.lineNo(off), msg: "added the space after # in the title"})
+				return
+			}
+		}
+		off = end
+	}
+}
+
+// trailingBlank removes whitespace-only lines at the end of the document,
+// unless they are content of a block left unclosed there.
+func (f *fixer) trailingBlank(dialect string) {
+	t := f.text
+	i := len(t)
+	for i > 0 && (t[i-1] == ' ' || t[i-1] == '\t' || t[i-1] == '\r' || t[i-1] == '\n') {
+		i--
+	}
+	cut := 0
+	if i > 0 {
+		cut = lineEnd(t, i-1) // the last line with text, with its line ending
+	}
+	if cut >= len(t) || f.endsInsideBlock(dialect) {
+		return
+	}
+	n := strings.Count(t[cut:], "\n")
+	if !strings.HasSuffix(t, "\n") {
+		n++
+	}
+	f.text = t[:cut]
+	f.add(repair{code: CodeTrailingBlank, line: f.lineNo(cut), msg: fmt.Sprintf("removed %s at the end of the document", plural(n, "whitespace-only line"))})
+}
+
+// endsInsideBlock reports whether the document ends inside an unclosed
+// fenced block (whose trailing lines are content).
+func (f *fixer) endsInsideBlock(dialect string) bool {
+	t := f.text
+	if dialect == grammar.DialectPlan {
+		var typ, start, end = lexer.MdBlank, 0, 0
+		for off := 0; off < len(t); off = end {
+			start = off
+			typ, end = lexer.ScanMarkdown(t, off)
+		}
+		if typ != lexer.MdFence {
+			return false
+		}
+		tok := t[start:]
+		first := lineEnd(tok, 0)
+		openLine, _ := body(tok[:first])
+		if start == 0 {
+			openLine = strings.TrimPrefix(openLine, "\uFEFF")
+		}
+		open, _ := lexer.ParseMdFence(openLine)
+		last := strings.LastIndexByte(strings.TrimSuffix(tok, "\n"), '\n') + 1
+		return !(last >= first && first < len(tok) && open.Closes(tok[last:]))
+	}
+	sc := lexer.NewScanner("", t, 0, true)
+	var last string
+	var typ = lexer.Text
+	for {
+		tk, _ := sc.Next()
+		if tk.EOF() {
+			break
+		}
+		last, typ = tk.Value, tk.Type
+	}
+	if typ != lexer.Block && typ != lexer.ActBlock {
+		return false
+	}
+	first := lineEnd(last, 0)
+	run, _, _ := lexer.OpenFence([]byte(last[:first]), sc.Fence())
+	lastLine := strings.LastIndexByte(strings.TrimSuffix(last, "\n"), '\n') + 1
+	return !(lastLine >= first && first < len(last) && lexer.ClosesFence([]byte(last[lastLine:]), run))
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}

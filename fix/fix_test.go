@@ -1,0 +1,201 @@
+package fix
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sebdah/goldie/v2"
+
+	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/grammar"
+)
+
+func parsePlan(t testing.TB, src []byte) *ast.Document {
+	t.Helper()
+	doc, err := grammar.ParsePlan(context.Background(), "t.md", src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+func codes(doc *ast.Document) map[string]int {
+	m := map[string]int{}
+	for _, d := range doc.Diagnostics {
+		m[d.Code]++
+	}
+	return m
+}
+
+// checkProperties asserts what every repair keeps: the result has no
+// improperly nested fence, a second pass changes nothing, line numbers are
+// kept, and blocks before the first repaired line keep their content.
+func checkProperties(t testing.TB, src []byte) ([]byte, []*ast.Diagnostic) {
+	t.Helper()
+	fixed, repairs := Apply(src, grammar.DialectPlan)
+	doc := parsePlan(t, fixed)
+	if n := codes(doc)[grammar.CodeNestedFence]; n > 0 {
+		t.Fatalf("fixed text still has %d improperly nested fence(s):\n%s", n, fixed)
+	}
+	again, more := Apply(fixed, grammar.DialectPlan)
+	if !bytes.Equal(again, fixed) || len(more) > 0 {
+		t.Fatalf("not idempotent: second pass made %d repair(s)\nfirst:  %q\nsecond: %q", len(more), fixed, again)
+	}
+	firstLine := 1 << 30
+	for _, r := range repairs {
+		if r.Severity != ast.Warning || !strings.HasPrefix(r.Code, "fixed-") {
+			t.Fatalf("repair %+v is not a fixed-* warning", r)
+		}
+		if r.Code != CodeTrailingBlank {
+			firstLine = min(firstLine, r.Span.Start.Line)
+		}
+	}
+	// Only trailing whitespace-only lines may go.
+	if trimmed := func(b []byte) int { return bytes.Count(bytes.TrimRight(b, " \t\r\n"), []byte("\n")) }; trimmed(src) != trimmed(fixed) {
+		t.Fatalf("lines added or removed inside the document")
+	}
+	before := parsePlan(t, src)
+	after := doc
+	blocks := func(d *ast.Document) []*ast.Block {
+		var bs []*ast.Block
+		bs = append(bs, d.Blocks...)
+		for _, a := range d.Actions {
+			bs = append(bs, a.Blocks...)
+		}
+		return bs
+	}
+	afterByLine := map[int]*ast.Block{}
+	for _, b := range blocks(after) {
+		afterByLine[b.Span.Start.Line] = b
+	}
+	for _, b := range blocks(before) {
+		if b.Span.End.Line >= firstLine || b.Unclosed {
+			continue
+		}
+		a := afterByLine[b.Span.Start.Line]
+		if a == nil || a.Content != b.Content {
+			t.Fatalf("block at line %d changed: %q -> %v", b.Span.Start.Line, b.Content, a)
+		}
+	}
+	return fixed, repairs
+}
+
+func TestApply(t *testing.T) {
+	for _, tc := range []struct {
+		name, src, want string
+		codes           []string
+	}{
+		{"nothing", "# T\n\ntext\n", "# T\n\ntext\n", nil},
+		{"nested", "```markdown\n# Tool\n```bash\npip install\n```\nThen.\n```\n", "````markdown\n# Tool\n```bash\npip install\n```\nThen.\n````\n", []string{CodeNestedFence}},
+		{"nested deeper", "~~~\n~~~~a\n~~~~\n~~~~\n", "~~~~~\n~~~~a\n~~~~\n~~~~~\n", []string{CodeNestedFence}},
+		{"nested without outer close", "```md\n```bash\nx\n```\nafter\n", "````md\n```bash\nx\n````\nafter\n", []string{CodeNestedFence}},
+		{"trailing text closes unclosed", "```python\nx = 1\n``` <- end\n\nprose\n", "```python\nx = 1\n```\n\nprose\n", []string{CodeTrailingText}},
+		{"trailing text in nested", "```\na\n```  # end\n\n### X\n```bash\nb\n```\n", "```\na\n```\n\n### X\n```bash\nb\n```\n", []string{CodeTrailingText}},
+		{"title space", "#Title\n\n## Action Plan\n", "# Title\n\n## Action Plan\n", []string{CodeTitleSpace}},
+		{"title after preamble", "hi\n#Title\n", "hi\n# Title\n", []string{CodeTitleSpace}},
+		{"not the title", "# Title\n#tag\n", "# Title\n#tag\n", nil},
+		{"trailing blank lines", "# T\n\n  \n\t\n", "# T\n", []string{CodeTrailingBlank}},
+		{"trailing blank no newline", "# T\n  ", "# T\n", []string{CodeTrailingBlank}},
+		{"blank content of unclosed block kept", "```\nx\n\n\n", "```\nx\n\n\n", nil},
+		{"crlf", "```md\r\n```sh\r\nx\r\n```\r\n```\r\n\r\n", "````md\r\n```sh\r\nx\r\n```\r\n````\r\n", []string{CodeNestedFence, CodeTrailingBlank}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, repairs := checkProperties(t, []byte(tc.src))
+			if string(got) != tc.want {
+				t.Errorf("got\n%q\nwant\n%q", got, tc.want)
+			}
+			var gotCodes []string
+			for _, r := range repairs {
+				gotCodes = append(gotCodes, r.Code)
+			}
+			if strings.Join(gotCodes, ",") != strings.Join(tc.codes, ",") {
+				t.Errorf("repairs %v, want %v", gotCodes, tc.codes)
+			}
+		})
+	}
+}
+
+func TestApplyOtherDialects(t *testing.T) {
+	src := []byte("~~~act\necho\n~~~\n~~~\n```bash\nx\n```\n~~~\n\n\n")
+	got, repairs := Apply(src, grammar.DialectActs)
+	if string(got) != "~~~act\necho\n~~~\n~~~\n```bash\nx\n```\n~~~\n" || len(repairs) != 1 || repairs[0].Code != CodeTrailingBlank {
+		t.Fatalf("got %q %v", got, repairs)
+	}
+	unclosed := []byte("~~~act\necho\n~~~\n~~~\nx\n\n\n")
+	if got, repairs := Apply(unclosed, grammar.DialectAuto); !bytes.Equal(got, unclosed) || len(repairs) != 0 {
+		t.Fatalf("changed the content of an unclosed acts block: %q", got)
+	}
+}
+
+// TestFixGolden pins, for every golden plan that needs repairs, the fixed
+// text and the repairs (golden/plan/NAME.fixed.golden).
+func TestFixGolden(t *testing.T) {
+	files, err := filepath.Glob("../golden/plan/*.md")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden inputs: %v", err)
+	}
+	g := goldie.New(t, goldie.WithFixtureDir("../golden/plan"), goldie.WithNameSuffix(".golden"))
+	for _, file := range files {
+		base := filepath.Base(file)
+		name := strings.TrimSuffix(base, ".md")
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fixed, repairs := checkProperties(t, src)
+		if len(repairs) == 0 {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			var b strings.Builder
+			for _, r := range repairs {
+				b.WriteString(r.Format(base) + "\n")
+			}
+			b.WriteString("----\n")
+			b.Write(fixed)
+			g.Assert(t, name+".fixed", []byte(b.String()))
+		})
+	}
+}
+
+func FuzzFix(f *testing.F) {
+	files, _ := filepath.Glob("../golden/plan/*.md")
+	for _, file := range files {
+		if data, err := os.ReadFile(file); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Add([]byte("```\n```a\n```\n```\n"))
+	f.Add([]byte("~~~~\n~~~ x\n~~~~~ y\n~~~\n~~~~\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		checkProperties(t, src)
+	})
+}
+
+// TestPropertiesRandomFences checks the repair properties on documents
+// made of fence-heavy lines, which byte-level fuzzing reaches slowly.
+func TestPropertiesRandomFences(t *testing.T) {
+	vocab := []string{"```", "```bash", "````", "````md", "~~~", "~~~~ x", "``` end", "```  <!-- x -->",
+		"   ```", "    ```", "text", "", "### `CREATE`", "- **File Path:** a", "#Title", "```` `x`", "\t```"}
+	seed := uint64(1)
+	next := func(n int) int {
+		seed = seed*6364136223846793005 + 1442695040888963407
+		return int((seed >> 33) % uint64(n))
+	}
+	n := 3000
+	if testing.Short() {
+		n = 300
+	}
+	for i := 0; i < n; i++ {
+		var b strings.Builder
+		for j := next(14); j >= 0; j-- {
+			b.WriteString(vocab[next(len(vocab))])
+			b.WriteByte('\n')
+		}
+		checkProperties(t, []byte(b.String()))
+	}
+}

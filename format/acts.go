@@ -1,0 +1,256 @@
+package format
+
+import (
+	"bytes"
+	"sort"
+	"strings"
+
+	"github.com/plangram/plangram/ast"
+)
+
+const bom = "\uFEFF"
+
+// item is one top-level piece of an acts document in source order.
+type item struct {
+	start int
+	prose *ast.Prose
+	block *ast.Block
+	act   *ast.Action // set for the act block (head) of an action
+}
+
+// acts prints a fenced-acts document canonically (docs/fmt.md):
+//
+//   - Every block is fenced with the document's fence character, its run
+//     one longer than the longest run of that character beginning a line of
+//     its content (at least three), so no content line can close it.
+//   - Act blocks hold one line: the action name and the inline arguments,
+//     shell-quoted where needed; the info string is `act`.
+//   - Argument blocks follow their act block directly; one blank line
+//     separates actions from each other and blocks from prose.
+//   - Prose keeps its bytes but loses leading and trailing blank lines;
+//     prose of blank lines only is dropped.
+//   - An unclosed block stays unclosed: its opening line is rewritten and its
+//     content, which runs to the end of the input, is copied unchanged.
+//   - Lines fmt writes itself end like the first line ending of the text it
+//     keeps (prose and block content): "\r\n" or "\n", "\n" when there is none.
+func acts(doc *ast.Document, src []byte) []byte {
+	items := collect(doc)
+	fence := byte('`')
+	for _, it := range items {
+		if it.block != nil && it.block.Fence != "" {
+			fence = it.block.Fence[0]
+			break
+		}
+	}
+	kept := make([]string, len(items))
+	for i, it := range items {
+		switch {
+		case it.prose != nil:
+			kept[i] = trimBlankLines(it.prose.Text)
+			if strings.HasSuffix(kept[i], "\r") {
+				kept[i] += "\n" // prose at the end of the input, "\r" and no "\n"
+			}
+		case it.act != nil && !it.block.Unclosed:
+			kept[i] = actLine(it.act)
+		default:
+			kept[i] = it.block.Content
+		}
+	}
+	eol := lineEnding(items, kept)
+
+	var out bytes.Buffer
+	out.Grow(len(src) + len(src)/16 + 64)
+	first := true
+	var prev *item
+	for i := range items {
+		it := &items[i]
+		if it.prose != nil && kept[i] == "" {
+			continue
+		}
+		if first && it.block != nil && it.start == 0 && bytes.HasPrefix(src, []byte(bom)) {
+			out.WriteString(bom) // keep a file's byte-order mark
+		}
+		// One blank line between actions and around prose; argument blocks
+		// follow their act block (and stray blocks each other) directly.
+		if !first && (it.prose != nil || prev.prose != nil || it.act != nil) {
+			out.WriteString(eol)
+		}
+		first = false
+		prev = it
+		if it.prose != nil {
+			out.WriteString(kept[i])
+			if !strings.HasSuffix(kept[i], "\n") {
+				out.WriteString(eol)
+			}
+			continue
+		}
+		writeBlock(&out, it, kept[i], fence, eol)
+	}
+	return out.Bytes()
+}
+
+// collect returns the document's prose, stray blocks, act blocks and
+// argument blocks in source order.
+func collect(doc *ast.Document) []item {
+	var items []item
+	for _, p := range doc.Prose {
+		items = append(items, item{start: p.Span.Start.Offset, prose: p})
+	}
+	for _, b := range doc.Blocks {
+		items = append(items, item{start: b.Span.Start.Offset, block: b})
+	}
+	for _, a := range doc.Actions {
+		if a.Head != nil {
+			items = append(items, item{start: a.Head.Span.Start.Offset, block: a.Head, act: a})
+		}
+		for _, b := range a.Blocks {
+			items = append(items, item{start: b.Span.Start.Offset, block: b})
+		}
+	}
+	sort.SliceStable(items, func(i, j int) bool { return items[i].start < items[j].start })
+	return items
+}
+
+// writeBlock prints one block with content (for a closed act block: its
+// canonical act line).
+func writeBlock(out *bytes.Buffer, it *item, content string, c byte, eol string) {
+	run := strings.Repeat(string(c), max(3, longestRun(content, c)+1))
+	info := it.block.Info
+	if it.act != nil {
+		info = "act"
+	}
+	out.WriteString(run)
+	if info != "" && info[0] == c {
+		out.WriteByte(' ') // `~~~ ~x`: without the space the run would grow
+	}
+	out.WriteString(info)
+	out.WriteString(eol)
+	if it.block.Unclosed {
+		// The content runs to the end of the input; no line of it closes the
+		// new run, so the block stays unclosed and keeps every byte.
+		out.WriteString(content)
+		return
+	}
+	if content != "" {
+		out.WriteString(content)
+		// The parser drops one line ending before the closing fence; a
+		// content ending in '\r' needs "\r\n" there to keep its '\r'.
+		if eol == "\n" && content[len(content)-1] == '\r' {
+			out.WriteString("\r\n")
+		} else {
+			out.WriteString(eol)
+		}
+	}
+	out.WriteString(run)
+	out.WriteString(eol)
+}
+
+// actLine is the canonical content of an act block: the action name and its
+// inline arguments on one line, each quoted when a shell would split it.
+func actLine(a *ast.Action) string {
+	if a.Name == "" && len(a.Args) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(Quote(a.Name))
+	for _, arg := range a.Args {
+		b.WriteByte(' ')
+		b.WriteString(Quote(arg))
+	}
+	return b.String()
+}
+
+// Quote returns s as one word of an act line: unchanged when it holds only
+// letters, digits, non-ASCII text and `_ - . / : @ % + = ,`, else in single
+// quotes, with each single quote written as '\'' (close, escaped quote,
+// reopen). The acts parser reads the result back as exactly s.
+func Quote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	plain := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80 ||
+			strings.IndexByte("_-./:@%+=,", c) >= 0) {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// longestRun returns the longest run of c that begins a line of s, after
+// the line's spaces, tabs, carriage returns and byte-order mark.
+func longestRun(s string, c byte) int {
+	best := 0
+	for len(s) > 0 {
+		line := s
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			line, s = s[:i], s[i+1:]
+		} else {
+			s = ""
+		}
+		for {
+			if t := strings.TrimLeft(line, " \t\r"); t != line {
+				line = t
+			} else if t := strings.TrimPrefix(line, bom); t != line {
+				line = t
+			} else {
+				break
+			}
+		}
+		n := 0
+		for n < len(line) && line[n] == c {
+			n++
+		}
+		best = max(best, n)
+	}
+	return best
+}
+
+// trimBlankLines removes the lines holding only spaces, tabs and carriage
+// returns from the start and the end of prose.
+func trimBlankLines(s string) string {
+	for {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 || strings.Trim(s[:i], " \t\r") != "" {
+			break
+		}
+		s = s[i+1:]
+	}
+	if strings.Trim(s, " \t\r\n") == "" {
+		return ""
+	}
+	for {
+		body := strings.TrimSuffix(s, "\n")
+		i := strings.LastIndexByte(body, '\n')
+		if strings.Trim(body[i+1:], " \t\r") != "" {
+			if len(body) < len(s) {
+				return body + "\n"
+			}
+			return body
+		}
+		s = body[:i+1]
+	}
+}
+
+// lineEnding returns the line ending fmt writes: the first one in the text
+// it keeps, "\n" when there is none.
+func lineEnding(items []item, kept []string) string {
+	for i, k := range kept {
+		if items[i].act != nil && !items[i].block.Unclosed {
+			continue // written by fmt itself
+		}
+		if j := strings.IndexByte(k, '\n'); j >= 0 {
+			if j > 0 && k[j-1] == '\r' {
+				return "\r\n"
+			}
+			return "\n"
+		}
+	}
+	return "\n"
+}

@@ -1,0 +1,68 @@
+// Package format prints plangram documents in one canonical form, from their
+// AST, for each dialect (docs/fmt.md).
+//
+// The printer never changes what a document means: parsing the output gives
+// the same actions, inline arguments, parameters and block bytes as parsing
+// the input, and formatting the output again changes nothing. Block content
+// is copied byte for byte; only the lines plangram itself interprets (fences,
+// act lines, blank lines between blocks) are rewritten.
+package format
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/schema"
+)
+
+// ErrUnsupported is returned (wrapped) for a document whose dialect has no
+// canonical printer.
+var ErrUnsupported = errors.New("no canonical printer for this dialect")
+
+// Document returns the canonical form of doc, which was parsed from src
+// with the built-in schema of its dialect.
+func Document(doc *ast.Document, src []byte) ([]byte, error) {
+	return document(context.Background(), doc, src, grammar.Options{})
+}
+
+func document(ctx context.Context, doc *ast.Document, src []byte, opts grammar.Options) ([]byte, error) {
+	if doc == nil {
+		return nil, errors.New("format: nil document")
+	}
+	switch doc.Dialect {
+	case grammar.DialectActs:
+		return acts(doc, src), nil
+	case grammar.DialectPlan:
+		opts.Dialect = grammar.DialectPlan
+		s := opts.Schema
+		if s == nil {
+			var err error
+			if s, err = schema.Builtin(grammar.DialectPlan); err != nil {
+				return nil, fmt.Errorf("format: %w", err)
+			}
+		}
+		return plan(doc, src, s, func(out []byte) (*ast.Document, error) {
+			return grammar.Parse(ctx, "fmt.md", out, opts)
+		})
+	}
+	return nil, fmt.Errorf("format: dialect %q: %w", doc.Dialect, ErrUnsupported)
+}
+
+// Source parses src (named filename in diagnostics) with opts and returns its
+// canonical form together with the parsed document, whose diagnostics say
+// what is wrong with the input. The error is for cancellation, unusable
+// options and dialects without a printer; bad input is still formatted.
+func Source(ctx context.Context, filename string, src []byte, opts grammar.Options) ([]byte, *ast.Document, error) {
+	doc, err := grammar.Parse(ctx, filename, src, opts)
+	if err != nil {
+		return nil, nil, fmt.Errorf("format: %w", err)
+	}
+	out, err := document(ctx, doc, src, opts)
+	if err != nil {
+		return nil, doc, err
+	}
+	return out, doc, nil
+}

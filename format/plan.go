@@ -1,0 +1,429 @@
+package format
+
+import (
+	"bytes"
+	"encoding/json"
+	"sort"
+	"strings"
+
+	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/schema"
+)
+
+// fixedByFmt lists the plan diagnostics fmt's canonical form removes on
+// purpose; every other diagnostic survives formatting.
+func fixedByFmt(code string) bool { return code == "title-missing-space" }
+
+// Canonical-form levels of a plan, tried from the highest: every node
+// normalised; fences and blank lines only; the input unchanged.
+const (
+	planFull   = 2
+	planFences = 1
+)
+
+// plan prints a structured Markdown plan canonically (docs/fmt.md). Every
+// candidate output is parsed again and must mean what the input means and
+// be its own canonical form, else the next, more conservative level is
+// tried; the last resort is the input itself, so fmt can never change what
+// a plan says, whatever the input.
+func plan(doc *ast.Document, src []byte, s *schema.Schema, reparse func([]byte) (*ast.Document, error)) ([]byte, error) {
+	want, err := planMeaning(doc)
+	if err != nil {
+		return nil, err
+	}
+	for level := planFull; level >= planFences; level-- {
+		out, ok := printPlan(doc, src, s, level)
+		if !ok {
+			break
+		}
+		if bytes.Equal(out, src) {
+			return out, nil
+		}
+		doc2, err := reparse(out)
+		if err != nil {
+			return nil, err
+		}
+		if got, err := planMeaning(doc2); err != nil || got != want {
+			continue
+		}
+		if again, ok := printPlan(doc2, out, s, level); !ok || !bytes.Equal(again, out) {
+			continue
+		}
+		return out, nil
+	}
+	return append([]byte(nil), src...), nil
+}
+
+// planMeaning is what formatting a plan must keep, as comparable text.
+func planMeaning(doc *ast.Document) (string, error) {
+	type block struct {
+		Info, Label, Content string
+		Unclosed             bool
+	}
+	type action struct {
+		Name   string
+		Params ast.Params
+		Blocks []block
+	}
+	var m struct {
+		Title     string
+		Metadata  ast.Params
+		Rationale *string
+		Memos     []string
+		Actions   []action
+		Stray     []block
+		Codes     []string
+	}
+	blocks := func(bs []*ast.Block) []block {
+		var out []block
+		for _, b := range bs {
+			out = append(out, block{b.Info, b.Label, b.Content, b.Unclosed})
+		}
+		return out
+	}
+	m.Title, m.Metadata, m.Rationale = doc.Title, doc.Metadata, doc.Rationale
+	for _, x := range doc.Memos {
+		m.Memos = append(m.Memos, map[bool]string{true: "+", false: "-"}[x.Add]+x.Text)
+	}
+	for _, a := range doc.Actions {
+		m.Actions = append(m.Actions, action{a.Name, a.Params, blocks(a.Blocks)})
+	}
+	m.Stray = blocks(doc.Blocks)
+	for _, d := range doc.Diagnostics {
+		if !fixedByFmt(d.Code) {
+			m.Codes = append(m.Codes, d.Code+" "+d.Severity.String())
+		}
+	}
+	data, err := json.Marshal(m)
+	return string(data), err
+}
+
+// pnode is one node of a plan in source order.
+type pnode struct {
+	start, end int
+	prose      *ast.Prose
+	block      *ast.Block
+}
+
+// printPlan prints a plan at a canonical-form level. ok is false when the
+// document's nodes do not partition the source (then nothing is changed).
+func printPlan(doc *ast.Document, src []byte, s *schema.Schema, level int) (out []byte, ok bool) {
+	var nodes []pnode
+	for _, p := range doc.Prose {
+		nodes = append(nodes, pnode{p.Span.Start.Offset, p.Span.End.Offset, p, nil})
+	}
+	for _, b := range doc.Blocks {
+		nodes = append(nodes, pnode{b.Span.Start.Offset, b.Span.End.Offset, nil, b})
+	}
+	for _, a := range doc.Actions {
+		for _, b := range a.Blocks {
+			nodes = append(nodes, pnode{b.Span.Start.Offset, b.Span.End.Offset, nil, b})
+		}
+	}
+	sort.SliceStable(nodes, func(i, j int) bool { return nodes[i].start < nodes[j].start })
+	// Fill gaps with raw nodes; overlapping nodes mean an AST this printer
+	// does not understand.
+	var all []pnode
+	at := 0
+	for _, n := range nodes {
+		if n.start < at || n.end < n.start || n.end > len(src) {
+			return nil, false
+		}
+		if n.start > at {
+			all = append(all, pnode{start: at, end: n.start})
+		}
+		all = append(all, n)
+		at = n.end
+	}
+	if at < len(src) {
+		all = append(all, pnode{start: at, end: len(src)})
+	}
+
+	verbatim := verbatimRanges(doc, s)
+	inVerbatim := func(off int) bool {
+		for _, r := range verbatim {
+			if off >= r[0] && off < r[1] {
+				return true
+			}
+		}
+		return false
+	}
+	// Nodes a diagnostic points at keep their bytes, so the diagnostic
+	// keeps its meaning (an improperly nested fence is fix's business).
+	flagged := func(n pnode) bool {
+		for _, d := range doc.Diagnostics {
+			if fixedByFmt(d.Code) {
+				continue
+			}
+			offs := []int{d.Span.Start.Offset}
+			for _, r := range d.Related {
+				offs = append(offs, r.Span.Start.Offset)
+			}
+			for _, o := range offs {
+				if o >= n.start && (o < n.end || o == n.start) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	actionHeads := map[int]string{}
+	for _, a := range doc.Actions {
+		actionHeads[a.Span.Start.Offset] = a.Name
+	}
+
+	const (
+		kRaw = iota // verbatim: its own line endings, never trimmed
+		kBlank
+		kBlock
+		kHeading
+		kList
+	)
+	kinds := make([]int, len(all))
+	for i, n := range all {
+		raw := src[n.start:n.end]
+		switch {
+		case inVerbatim(n.start) || flagged(n) || n.prose == nil && n.block == nil:
+			kinds[i] = kRaw
+		case n.block != nil:
+			kinds[i] = kBlock
+		case len(bytes.Trim(raw, " \t\r\n")) == 0:
+			kinds[i] = kBlank
+		case level >= planFull && n.prose.Kind == "heading":
+			kinds[i] = kHeading
+		case level >= planFull && n.prose.Kind == "list":
+			kinds[i] = kList
+		default:
+			kinds[i] = kRaw
+		}
+	}
+	// The line ending fmt writes: the first one in the text it keeps.
+	eol := "\n"
+	for i, n := range all {
+		var text string
+		switch kinds[i] {
+		case kRaw:
+			text = string(src[n.start:n.end])
+		case kBlock:
+			text = n.block.Content
+		default:
+			continue
+		}
+		if j := strings.IndexByte(text, '\n'); j >= 0 {
+			if j > 0 && text[j-1] == '\r' {
+				eol = "\r\n"
+			}
+			break
+		}
+	}
+
+	var b bytes.Buffer
+	b.Grow(len(src) + 64)
+	pendingBlank, wrote, last := false, false, kRaw
+	for i, n := range all {
+		k := kinds[i]
+		if k == kBlank {
+			pendingBlank = wrote // one blank line; none at the start
+			continue
+		}
+		if pendingBlank {
+			b.WriteString(eol)
+			pendingBlank = false
+		}
+		wrote, last = true, k
+		if k != kRaw && n.start == 0 && bytes.HasPrefix(src, []byte(bom)) {
+			b.WriteString(bom)
+		}
+		switch k {
+		case kBlock:
+			writePlanBlock(&b, n.block, eol)
+		case kHeading:
+			b.WriteString(canonicalHeading(string(src[n.start:n.end]), actionHeads, n.start))
+			b.WriteString(eol)
+		case kList:
+			b.WriteString(canonicalList(strings.TrimPrefix(string(src[n.start:n.end]), bom), eol))
+		default:
+			b.Write(src[n.start:n.end])
+		}
+	}
+	out = b.Bytes()
+	if last == kList && len(out) > 0 && out[len(out)-1] != '\n' {
+		out = append(out, eol...)
+	}
+	return out, true
+}
+
+// verbatimRanges returns the spans of actions whose parameters are read
+// from their Markdown text (a prompt, a message): fmt leaves them alone.
+func verbatimRanges(doc *ast.Document, s *schema.Schema) [][2]int {
+	var out [][2]int
+	for _, a := range doc.Actions {
+		def := (*schema.Action)(nil)
+		if s != nil {
+			def = s.Lookup(a.Name)
+		}
+		raw := def == nil
+		if def != nil {
+			for _, p := range def.Params {
+				if p.From == "markdown" {
+					raw = true
+				}
+			}
+		}
+		if raw {
+			out = append(out, [2]int{a.Span.Start.Offset, a.Span.End.Offset})
+		}
+	}
+	return out
+}
+
+// writePlanBlock prints a fenced block with the fence rule of acts (the
+// block's own character, a run longer than any run beginning a content
+// line), which also holds under CommonMark's closing rule.
+func writePlanBlock(b *bytes.Buffer, blk *ast.Block, eol string) {
+	c := byte('`')
+	if blk.Fence != "" {
+		c = blk.Fence[0]
+	}
+	run := strings.Repeat(string(c), max(3, longestRun(blk.Content, c)+1))
+	b.WriteString(run)
+	if blk.Info != "" && blk.Info[0] == c {
+		b.WriteByte(' ')
+	}
+	b.WriteString(blk.Info)
+	b.WriteString(eol)
+	if blk.Unclosed {
+		b.WriteString(blk.Content)
+		return
+	}
+	if blk.Content != "" {
+		b.WriteString(blk.Content)
+		if eol == "\n" && blk.Content[len(blk.Content)-1] == '\r' {
+			b.WriteString("\r\n")
+		} else {
+			b.WriteString(eol)
+		}
+	}
+	b.WriteString(run)
+	b.WriteString(eol)
+}
+
+// canonicalHeading writes a heading line as `#`s, one space and its text
+// (closing #s and surrounding space removed). An action heading holding
+// only the action's name (plain, in backticks or bold, numbered or not)
+// becomes "### `NAME`".
+func canonicalHeading(line string, actions map[int]string, start int) string {
+	line = strings.TrimRight(strings.TrimPrefix(line, bom), "\r\n")
+	t := strings.TrimLeft(line, " \t")
+	level := 0
+	for level < len(t) && t[level] == '#' {
+		level++
+	}
+	text := strings.Trim(t[level:], " \t")
+	if k := strings.TrimRight(text, "#"); k != text && (k == "" || k[len(k)-1] == ' ' || k[len(k)-1] == '\t') {
+		text = strings.Trim(k, " \t")
+	}
+	if name, ok := actions[start]; ok && name != "" && !strings.Contains(name, "`") {
+		bare := text
+		if i := strings.IndexAny(bare, ".)"); i > 0 && strings.Trim(bare[:i], "0123456789") == "" {
+			bare = strings.TrimLeft(bare[i+1:], " \t")
+		}
+		for _, form := range []string{name, "`" + name + "`", "**" + name + "**", name + ":"} {
+			if bare == form {
+				text = "`" + name + "`"
+			}
+		}
+	}
+	if text == "" {
+		return strings.Repeat("#", level)
+	}
+	return strings.Repeat("#", level) + " " + text
+}
+
+// canonicalList rewrites the top-level items of a metadata list as
+// `- **Key:** value` (other items get a `-` bullet); nested items and
+// continuation lines keep their bytes.
+func canonicalList(text, eol string) string {
+	var b strings.Builder
+	for len(text) > 0 {
+		line := text
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i+1], text[i+1:]
+		} else {
+			text = ""
+		}
+		body := strings.TrimRight(line, "\r\n")
+		indent := len(body) - len(strings.TrimLeft(body, " "))
+		t := body[indent:]
+		if indent > 3 || len(t) == 0 || !strings.ContainsRune("-*+", rune(t[0])) || len(t) > 1 && t[1] != ' ' && t[1] != '\t' {
+			b.WriteString(line)
+			continue
+		}
+		item := strings.Trim(t[1:], " \t")
+		switch key, value, ok := keyValue(item); {
+		case ok && value != "":
+			b.WriteString("- **" + key + ":** " + value)
+		case ok:
+			b.WriteString("- **" + key + ":**")
+		case item != "":
+			b.WriteString("- " + item)
+		default:
+			b.WriteString("-")
+		}
+		if strings.HasSuffix(line, "\n") {
+			b.WriteString(eol)
+		}
+	}
+	return b.String()
+}
+
+// keyValue splits a metadata item `**Key:** value`, `**Key**: value`,
+// `__Key:__ value` or `Key: value` whose key is plain text.
+func keyValue(item string) (key, value string, ok bool) {
+	for _, m := range []string{"**", "__"} {
+		if !strings.HasPrefix(item, m) {
+			continue
+		}
+		end := strings.Index(item[2:], m)
+		if end < 0 {
+			return "", "", false
+		}
+		inner, rest := item[2:2+end], item[2+end+2:]
+		switch {
+		case strings.HasSuffix(inner, ":"):
+			inner = strings.TrimSuffix(inner, ":")
+		case strings.HasPrefix(rest, ":"):
+			rest = rest[1:]
+		default:
+			return "", "", false
+		}
+		key = strings.TrimSpace(inner)
+		if !plainKey(key) || rest != "" && rest[0] != ' ' && rest[0] != '\t' {
+			return "", "", false
+		}
+		return key, strings.TrimSpace(rest), true
+	}
+	i := strings.IndexByte(item, ':')
+	if i <= 0 || i+1 < len(item) && item[i+1] != ' ' && item[i+1] != '\t' {
+		return "", "", false
+	}
+	key = strings.TrimSpace(item[:i])
+	if !plainKey(key) {
+		return "", "", false
+	}
+	return key, strings.TrimSpace(item[i+1:]), true
+}
+
+// plainKey reports whether a key is safe to print between ** and :**.
+func plainKey(k string) bool {
+	if k == "" || len(k) > 60 || !(k[0] >= 'A' && k[0] <= 'Z' || k[0] >= 'a' && k[0] <= 'z') {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == ' ' || c == '_' || c == '-' || c == '/' || c == '.') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,5 @@
+def greet(name):
+    return "Hello, " + name
+
+
+print(greet("x"))

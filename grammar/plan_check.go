@@ -1,0 +1,708 @@
+package grammar
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/schema"
+)
+
+// Section kinds of a plan, by their heading 2 text.
+type secKind int
+
+const (
+	secUnknown secKind = iota
+	secRationale
+	secMemos
+	secPlan
+	secMessage
+)
+
+// sectionKind classifies a heading 2: its text (any case) contains
+// "Rationale", "Memo" or "Action Plan", or is "Message" (a trailing colon
+// allowed).
+func sectionKind(text string) secKind {
+	t := strings.ToLower(strings.TrimSpace(text))
+	switch {
+	case strings.Contains(t, "rationale"):
+		return secRationale
+	case strings.Contains(t, "memo"):
+		return secMemos
+	case strings.Contains(t, "action plan"):
+		return secPlan
+	case strings.TrimSuffix(t, ":") == "message":
+		return secMessage
+	}
+	return secUnknown
+}
+
+// messageAction is the schema action a `## Message` section becomes.
+const messageAction = "MESSAGE"
+
+const (
+	expectTitle     = "Heading 1 (the title)"
+	expectMeta      = "List (metadata)"
+	expectRationale = `Heading 2 "Rationale"`
+	expectPlan      = `Heading 2 "Action Plan" | "Message"`
+	expectAction    = "Heading 3 action, e.g. ### `CREATE`"
+)
+
+// mark records that a node fits the expected shape (never downgrading a
+// warning or an error).
+func (b *planBuilder) ok(n *pnode) {
+	if n.mark < matched {
+		n.mark = matched
+	}
+}
+
+// note marks a node with a warning reason.
+func (b *planBuilder) note(n *pnode, reason string) {
+	if n.mark < warned {
+		n.mark = warned
+	}
+	n.reasons = append(n.reasons, reason)
+}
+
+// fail reports a structural error at node n: the node is marked ✗ with
+// reason in the AST view, and the diagnostic carries the view.
+func (b *planBuilder) fail(n *pnode, code, reason, format string, args ...any) *ast.Diagnostic {
+	return b.failAt(n, b.firstLine(n), code, reason, format, args...)
+}
+
+// failAt is fail with the diagnostic at span: things missing at the end of
+// an action are marked in the view where they were expected (the next node)
+// but reported at the action or heading that lacks them.
+func (b *planBuilder) failAt(n *pnode, span ast.Span, code, reason, format string, args ...any) *ast.Diagnostic {
+	n.mark = failed
+	n.reasons = append(n.reasons, reason)
+	d := b.doc.Add(ast.Error, code, span, format, args...)
+	b.structural = append(b.structural, d)
+	return d
+}
+
+// firstLine is the span of a node's first line without its line ending (the
+// end of the input for the EOF node).
+func (b *planBuilder) firstLine(n *pnode) ast.Span {
+	if n.kind == kEOF {
+		return b.lines.Span(len(b.src), len(b.src))
+	}
+	return b.lines.Span(n.start, n.start+lineContentEnd(b.src[n.start:n.end], 0))
+}
+
+// after returns the first non-blank node after n, or the EOF node.
+func (b *planBuilder) after(n *pnode) *pnode {
+	for i := n.idx + 1; i < len(b.nodes); i++ {
+		if b.nodes[i].kind != kBlank {
+			return b.nodes[i]
+		}
+	}
+	return b.eof
+}
+
+// line returns the 1-based line of a node.
+func (b *planBuilder) line(n *pnode) int { return b.lines.Pos(n.start).Line }
+
+func nonBlank(ns []*pnode) []*pnode {
+	out := make([]*pnode, 0, len(ns))
+	for _, n := range ns {
+		if n.kind != kBlank {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// stray reports a node that has no place where it stands; expected says
+// what the plan expects there.
+func (b *planBuilder) stray(n *pnode, expected string) {
+	switch n.kind {
+	case kBlank:
+	case kBreak:
+		b.ok(n)
+	case kFence:
+		b.note(n, "stray code block: ignored")
+		b.doc.Add(ast.Warning, CodeStrayBlock, b.firstLine(n),
+			"stray code block (%s) is not part of the plan and is ignored; the plan expects %s here", b.fenceKind(n), expected)
+	case kPara, kTight:
+		reason := "stray paragraph; expected: " + expected
+		hint := ""
+		if n.kind == kTight {
+			hint = fmt.Sprintf(" (a heading needs a space after its #s: %q)", b.tightFixed(n))
+			reason = "not a heading: no space after #; expected: " + expected
+		}
+		b.fail(n, CodeStrayParagraph, reason, "stray paragraph %s where the plan expects %s%s", preview(b.paraText(n)), expected, hint)
+	case kList:
+		b.fail(n, CodeStrayList, "stray list; expected: "+expected, "stray list %s where the plan expects %s", preview(b.itemText(n.items[0])), expected)
+	case kHeading:
+		b.fail(n, CodeStrayHeading, "stray heading; expected: "+expected, "stray heading %d %s where the plan expects %s", n.level, preview(b.headingText(n)), expected)
+	}
+}
+
+// tightFixed returns a heading line without the space, with the space.
+func (b *planBuilder) tightFixed(n *pnode) string {
+	line := strings.TrimSpace(b.src[n.start:n.end])
+	marks := headingMarks(line)
+	return marks + " " + line[len(marks):]
+}
+
+// check validates the outline against the plan shape and binds the actions.
+func (b *planBuilder) check(t *ptree) error {
+	next := b.eof // the first node after the document's intro
+	if len(t.parts) > 0 {
+		next = t.parts[0].head
+	} else if len(t.sections) > 0 {
+		next = t.sections[0].head
+	}
+	b.titleAndMetadata(nonBlank(t.intro), next)
+
+	var planSec, msgSec *psection
+	var outside []*ppart // actions outside an Action Plan section
+	outside = append(outside, t.parts...)
+	var unknown []*psection
+	seen := map[secKind]bool{}
+	stage := secUnknown
+	for i, sec := range t.sections {
+		if err := b.ctx.Err(); err != nil {
+			return err
+		}
+		k := sectionKind(b.headingText(sec.head))
+		if k == secMessage {
+			msgSec = sec
+			if planSec != nil {
+				b.fail(sec.head, CodePlanAndMessage, "both present; expected: Heading 2 \"Action Plan\" or \"Message\", not both",
+					"the plan has both `## Action Plan` (line %d) and `## Message`: write one of them", b.line(planSec.head))
+			}
+			b.ok(sec.head)
+			b.message(sec, t.sections[i+1:])
+			break
+		}
+		if k == secUnknown {
+			unknown = append(unknown, sec)
+			continue
+		}
+		switch {
+		case seen[k]:
+			b.fail(sec.head, CodeDuplicateSection, "duplicate section", "the plan has a second %s section", preview(b.headingText(sec.head)))
+		case k < stage:
+			b.fail(sec.head, CodeWrongOrder, fmt.Sprintf("wrong order; expected: %s", stageExpectation(stage)),
+				"section %s comes too late: the order is `# Title`, metadata list, `## Rationale`, `## Memos` (optional), `## Action Plan`", preview(b.headingText(sec.head)))
+		default:
+			b.ok(sec.head)
+		}
+		first := !seen[k]
+		seen[k] = true
+		stage = max(stage, k)
+		switch k {
+		case secRationale:
+			b.blockSection(sec, first, "rationale")
+			outside = append(outside, sec.parts...)
+		case secMemos:
+			b.blockSection(sec, first, "memos")
+			outside = append(outside, sec.parts...)
+		case secPlan:
+			if planSec == nil {
+				planSec = sec
+			}
+			b.actionPlan(sec)
+		}
+	}
+
+	if !seen[secRationale] {
+		at := next
+		if at.kind == kEOF && len(t.sections) > 0 {
+			at = t.sections[0].head
+		}
+		b.fail(at, CodeMissingRationale, "expected: "+expectRationale,
+			"the plan has no `## Rationale` section: after the metadata list comes a heading 2 containing \"Rationale\" and one code block")
+	}
+	planAt := (*pnode)(nil) // where a missing Action Plan is reported
+	if planSec == nil && msgSec == nil {
+		switch {
+		case len(outside) > 0:
+			planAt = outside[0].head
+		case len(unknown) > 0:
+			planAt = unknown[0].head
+			for _, p := range unknown[0].parts {
+				b.part(p)
+			}
+			unknown = unknown[1:]
+		default:
+			planAt = b.eof
+		}
+		b.fail(planAt, CodeMissingPlan, "expected: "+expectPlan,
+			"the plan has no `## Action Plan` section (or `## Message` instead of one)")
+	}
+	for _, sec := range unknown {
+		b.fail(sec.head, CodeUnknownSection, "unknown section; expected: "+expectPlan,
+			"unknown section %s: a plan has the sections `## Rationale`, `## Memos`, `## Action Plan` or `## Message`", preview(b.headingText(sec.head)))
+	}
+	for i, p := range outside {
+		if i == 0 && planSec != nil {
+			b.fail(p.head, CodeWrongOrder, "action outside the Action Plan; expected: "+expectPlan,
+				"actions belong under `## Action Plan` (line %d); this one stands before it", b.line(planSec.head))
+		}
+		b.part(p)
+	}
+	return nil
+}
+
+// stageExpectation says what the plan expects once it has reached stage k.
+func stageExpectation(k secKind) string {
+	switch k {
+	case secRationale:
+		return `Heading 2 "Memos" or "Action Plan" | "Message"`
+	default:
+		return "actions (Heading 3)"
+	}
+}
+
+// titleAndMetadata checks the nodes before the first section: an optional
+// preamble (a warning), the `# Title` and the metadata list.
+func (b *planBuilder) titleAndMetadata(intro []*pnode, next *pnode) {
+	rest := intro
+	title := -1
+	for i, n := range intro {
+		if (n.kind == kHeading || n.kind == kTight) && n.level == 1 {
+			title = i
+			break
+		}
+	}
+	if title >= 0 {
+		if pre := intro[:title]; len(pre) > 0 {
+			for _, n := range pre {
+				b.note(n, "preamble: ignored")
+			}
+			last := pre[len(pre)-1]
+			b.doc.Add(ast.Warning, CodePreamble, b.lines.Span(pre[0].start, b.firstLine(last).End.Offset),
+				"text before the title is ignored (%d node(s) from line %d); a plan starts with its `# Title` line", len(pre), b.line(pre[0]))
+		}
+		tn := intro[title]
+		b.doc.Title = b.headingText(tn)
+		if tn.kind == kTight {
+			b.note(tn, "accepted; write \"# Title\" with a space")
+			b.doc.Add(ast.Warning, CodeTitleSpace, b.firstLine(tn), "the title line has no space after the #: accepted, but write %q", b.tightFixed(tn))
+		} else {
+			b.ok(tn)
+		}
+		rest = intro[title+1:]
+	} else {
+		at := next
+		if len(intro) > 0 {
+			at = intro[0]
+			if at.kind != kList {
+				rest = intro[1:]
+			}
+		}
+		b.fail(at, CodeMissingTitle, "expected: "+expectTitle, "the plan has no title: it starts with a `# Title` line")
+	}
+
+	meta := -1
+	for i, n := range rest {
+		if n.kind == kList {
+			meta = i
+			break
+		}
+	}
+	if meta < 0 {
+		at := next
+		for i, n := range rest {
+			if n.kind != kBreak {
+				at, rest = n, append(append([]*pnode{}, rest[:i]...), rest[i+1:]...)
+				break
+			}
+		}
+		b.fail(at, CodeMissingMetadata, "expected: "+expectMeta,
+			"the plan has no metadata list after its title (`- **Status:** …`, `- **Agent:** …`, `- **Goal:** …`)")
+		for _, n := range rest {
+			b.stray(n, expectRationale)
+		}
+		return
+	}
+	for _, n := range rest[:meta] {
+		b.stray(n, expectMeta)
+	}
+	b.documentMetadata(rest[meta])
+	for _, n := range rest[meta+1:] {
+		b.stray(n, expectRationale)
+	}
+}
+
+// documentMetadata reads the plan's metadata list into doc.Metadata, keys in
+// snake_case, values as written.
+func (b *planBuilder) documentMetadata(n *pnode) {
+	n.meta = true
+	b.ok(n)
+	for _, e := range b.entries(n) {
+		if e.bad {
+			b.doc.Add(ast.Error, CodeBadMetadataItem, b.lines.Span(e.start, e.start+lineContentEnd(b.src[e.start:e.end], 0)),
+				"metadata item %s is not `Key: value` (write `- **Key:** value`)", preview(e.value))
+			continue
+		}
+		key := snakeCase(e.key)
+		if _, dup := b.doc.Metadata.Get(key); dup {
+			b.doc.Add(ast.Warning, CodeDuplicateKey, b.lines.Span(e.keyStart, e.keyEnd), "metadata key %q given twice; the first value is kept", e.key)
+			continue
+		}
+		var v any = e.value
+		if e.value == "" && len(e.elems) > 0 {
+			var list []string
+			for _, el := range e.elems {
+				list = append(list, el.text)
+			}
+			v = list
+		}
+		sp := e.valueSpan(b.lines)
+		b.doc.Metadata.Set(key, v, &sp)
+	}
+}
+
+// blockSection checks a Rationale or Memos section: one code block and
+// nothing else but breaks.
+func (b *planBuilder) blockSection(sec *psection, first bool, what string) {
+	body := nonBlank(sec.intro)
+	fence := -1
+	for i, n := range body {
+		if n.kind == kFence {
+			fence = i
+			break
+		}
+	}
+	if fence < 0 {
+		at := b.after(sec.head)
+		if len(body) > 0 {
+			at = body[0]
+			body = body[1:]
+		}
+		code, msg := CodeMissingRationale, "the `## Rationale` section has no code block: write the rationale in one fenced block"
+		if what == "memos" {
+			code, msg = CodeMissingMemos, "the `## Memos` section has no code block: write `[+] fact` / `[-] fact` lines in one fenced block"
+		}
+		b.fail(at, code, "expected: Code block (the "+what+")", "%s", msg)
+		for _, n := range body {
+			b.stray(n, "Code block (the "+what+")")
+		}
+		return
+	}
+	for _, n := range body[:fence] {
+		b.stray(n, "Code block (the "+what+")")
+	}
+	n := body[fence]
+	b.ok(n)
+	if first {
+		n.placed = true
+		n.block.Label = strings.ToUpper(what[:1]) + what[1:]
+		b.doc.Blocks = append(b.doc.Blocks, n.block)
+		if what == "rationale" {
+			r := n.block.Content
+			b.doc.Rationale = &r
+		} else {
+			b.memos(n.block)
+		}
+	}
+	for _, n := range body[fence+1:] {
+		b.stray(n, expectPlan)
+	}
+}
+
+// memos reads `[+] fact` and `[-] fact` lines.
+func (b *planBuilder) memos(blk *ast.Block) {
+	base := blk.ContentSpan.Start.Offset
+	c := blk.Content
+	for p := 0; p < len(c); {
+		e := strings.IndexByte(c[p:], '\n')
+		if e < 0 {
+			e = len(c)
+		} else {
+			e += p
+		}
+		line := c[p:e]
+		t := strings.TrimSpace(line)
+		lead := strings.Index(line, t)
+		switch {
+		case t == "":
+		case strings.HasPrefix(t, "[+]") || strings.HasPrefix(t, "[-]"):
+			b.doc.Memos = append(b.doc.Memos, &ast.Memo{Add: t[1] == '+', Text: strings.TrimSpace(t[3:]),
+				Span: b.lines.Span(base+p+lead, base+p+lead+len(t))})
+		default:
+			b.doc.Add(ast.Warning, CodeBadMemo, b.lines.Span(base+p+lead, base+p+lead+len(t)),
+				"memo line %s does not start with [+] or [-]; it is not a memo", preview(t))
+		}
+		p = e + 1
+	}
+}
+
+// actionPlan checks the `## Action Plan` section: breaks and blank lines
+// before the first action, then one or more actions.
+func (b *planBuilder) actionPlan(sec *psection) {
+	for _, n := range sec.intro {
+		b.stray(n, expectAction)
+	}
+	if len(sec.parts) == 0 {
+		b.fail(b.after(lastOf(sec.head, sec.intro)), CodeEmptyPlan, "expected: "+expectAction,
+			"the `## Action Plan` section has no actions: each action is a heading 3 naming it (### `CREATE`) followed by its metadata list and blocks")
+	}
+	for i, p := range sec.parts {
+		if i%256 == 255 && b.ctx.Err() != nil {
+			return
+		}
+		b.part(p)
+	}
+}
+
+// lastOf returns the last node of head followed by body.
+func lastOf(head *pnode, body []*pnode) *pnode {
+	if len(body) > 0 {
+		return body[len(body)-1]
+	}
+	return head
+}
+
+// message makes the `## Message` section, with everything after it, the
+// MESSAGE action. A `## Action Plan` heading inside it is reported.
+func (b *planBuilder) message(sec *psection, later []*psection) {
+	for _, s := range later {
+		if sectionKind(b.headingText(s.head)) == secPlan {
+			b.fail(s.head, CodePlanAndMessage, "both present; the message runs to the end of the file",
+				"the plan has both `## Message` (line %d) and `## Action Plan`: the message runs to the end of the file, so write one of them", b.line(sec.head))
+		}
+	}
+	body := b.nodes[sec.head.idx+1:]
+	_, start, end := b.headingSpan(sec.head)
+	b.bind(sec.head, body, messageAction, b.lines.Span(start, end), true)
+}
+
+// part binds one `### ACTION` section.
+func (b *planBuilder) part(p *ppart) {
+	name, nameSpan := b.actionName(p.head)
+	b.bind(p.head, p.body, name, nameSpan, false)
+}
+
+// actionName reads an action heading: `### CREATE`, ### `CREATE` or
+// `### 1. CREATE`; the name is the code span's text, else the first word (a
+// trailing colon removed).
+func (b *planBuilder) actionName(n *pnode) (string, ast.Span) {
+	text, start, _ := b.headingSpan(n)
+	i := 0
+	j := 0
+	for j < len(text) && text[j] >= '0' && text[j] <= '9' {
+		j++
+	}
+	if j > 0 && j < len(text) && (text[j] == '.' || text[j] == ')') {
+		i = j + 1
+		for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+			i++
+		}
+	}
+	rest := text[i:]
+	var ns, ne int
+	switch {
+	case strings.HasPrefix(rest, "`") && strings.IndexByte(rest[1:], '`') >= 0:
+		ns, ne = 1, 1+strings.IndexByte(rest[1:], '`')
+	case strings.HasPrefix(rest, "**") && strings.Index(rest[2:], "**") >= 0:
+		ns, ne = 2, 2+strings.Index(rest[2:], "**")
+	default:
+		ne = strings.IndexAny(rest, " \t")
+		if ne < 0 {
+			ne = len(rest)
+		}
+		if ne > 0 && rest[ne-1] == ':' {
+			ne--
+		}
+	}
+	name := rest[ns:ne]
+	trimmed := strings.TrimSpace(name)
+	ns += strings.Index(name, trimmed)
+	ne = ns + len(trimmed)
+	return trimmed, b.lines.Span(start+i+ns, start+i+ne)
+}
+
+// headingText returns a heading's text: without indentation, the #s, the
+// closing sequence and surrounding space.
+func (b *planBuilder) headingText(n *pnode) string {
+	t, _, _ := b.headingSpan(n)
+	return t
+}
+
+// headingSpan returns a heading's text and its byte range in the source.
+func (b *planBuilder) headingSpan(n *pnode) (string, int, int) {
+	line := b.src[n.start : n.start+lineContentEnd(b.src[n.start:n.end], 0)]
+	i := 0
+	if strings.HasPrefix(line, "\uFEFF") {
+		i = 3
+	}
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	for i < len(line) && line[i] == '#' {
+		i++
+	}
+	j := len(line)
+	trim := func() {
+		for i < j && (line[i] == ' ' || line[i] == '\t') {
+			i++
+		}
+		for j > i && (line[j-1] == ' ' || line[j-1] == '\t') {
+			j--
+		}
+	}
+	trim()
+	k := j
+	for k > i && line[k-1] == '#' {
+		k--
+	}
+	if k < j && (k == i || line[k-1] == ' ' || line[k-1] == '\t') {
+		j = k
+		trim()
+	}
+	return line[i:j], n.start + i, n.start + j
+}
+
+// paraText returns a paragraph's text.
+func (b *planBuilder) paraText(n *pnode) string { return b.src[n.start:n.end] }
+
+// fenceKind describes a code block: "6 tildes", "3 backticks, python".
+func (b *planBuilder) fenceKind(n *pnode) string {
+	blk := n.block
+	c := "backticks"
+	if strings.HasPrefix(blk.Fence, "~") {
+		c = "tildes"
+	}
+	s := fmt.Sprintf("%d %s", len(blk.Fence), c)
+	if blk.Info != "" {
+		s += ", " + blk.Info
+	}
+	if blk.Unclosed {
+		s += ", unclosed"
+	}
+	return s
+}
+
+// bind checks an action's body against its schema and fills its params.
+// raw marks the `## Message` section, whose body runs to the end of the file.
+func (b *planBuilder) bind(head *pnode, body []*pnode, name string, nameSpan ast.Span, raw bool) {
+	a := &ast.Action{Name: name, NameSpan: nameSpan}
+	last := head
+	for _, n := range body {
+		if n.kind != kBlank {
+			last = n
+		}
+	}
+	a.Span = b.lines.Span(head.start, b.firstLine(last).End.Offset)
+	if last != head {
+		a.Span.End = b.lines.Pos(last.end)
+	}
+	b.doc.Actions = append(b.doc.Actions, a)
+	next := b.after(last)
+	if raw {
+		next = b.eof
+	}
+
+	if name == "" {
+		b.fail(head, CodeEmptyActionName, "expected: an action name, e.g. ### `CREATE`",
+			"action heading names no action: write the action's name, e.g. ### `CREATE` (known: %s)", strings.Join(b.schema.Names(), ", "))
+		b.placeAll(a, body)
+		return
+	}
+	def := b.schema.Lookup(name)
+	if def == nil {
+		reason := fmt.Sprintf("unknown action %q", name)
+		if sug := b.schema.Suggest(name); sug != "" {
+			reason += fmt.Sprintf("; did you mean %q?", sug)
+		}
+		msg := reason
+		if !strings.HasSuffix(msg, "?") {
+			msg += "."
+		}
+		msg += " Known actions: " + strings.Join(b.schema.Names(), ", ") + "."
+		if owner, label := b.labelOwner(name); owner != "" {
+			msg += fmt.Sprintf(" A heading containing %q belongs inside the %s action, below its heading 3: #### `%s`", label, owner, label)
+			reason += fmt.Sprintf("; write it as #### `%s` inside %s", label, owner)
+		}
+		b.fail(head, CodeUnknownPlanAction, reason, "%s", msg)
+		b.placeAll(a, body)
+		return
+	}
+	b.ok(head)
+	a.Name = def.Name // an alias (PROMPT) is reported under the action's name
+	bb := &actionBinder{b: b, a: a, def: def, keys: b.keys[def], head: head, next: next}
+	bb.body(body)
+	bb.params()
+}
+
+// placeAll keeps an unbound action's blocks with it.
+func (b *planBuilder) placeAll(a *ast.Action, body []*pnode) {
+	for _, n := range body {
+		if n.kind == kFence {
+			n.placed = true
+			a.Blocks = append(a.Blocks, n.block)
+		}
+	}
+}
+
+// labelOwner returns the action whose block labels include a label the
+// text contains.
+func (b *planBuilder) labelOwner(text string) (string, string) {
+	for _, a := range b.schema.Actions {
+		if a.Blocks == nil {
+			continue
+		}
+		if l := labelIn(text, a.Blocks.Labels); l != "" {
+			return a.Name, l
+		}
+	}
+	return "", ""
+}
+
+// labelIn returns the first label that text contains, ignoring case.
+func labelIn(text string, labels []string) string {
+	t := strings.ToLower(text)
+	for _, l := range labels {
+		if strings.Contains(t, strings.ToLower(l)) {
+			return l
+		}
+	}
+	return ""
+}
+
+// snakeCase turns a metadata key into a JSON name: "File Path" -> "file_path".
+func snakeCase(key string) string {
+	var sb strings.Builder
+	under := false
+	for _, r := range strings.ToLower(key) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127 {
+			if under && sb.Len() > 0 {
+				sb.WriteByte('_')
+			}
+			under = false
+			sb.WriteRune(r)
+		} else {
+			under = true
+		}
+	}
+	return sb.String()
+}
+
+// actionExpectation describes an action's body for the AST view.
+func actionExpectation(def *schema.Action) string {
+	parts := []string{}
+	hasMeta := false
+	for _, p := range def.Params {
+		if p.From == "" || p.From == "meta" {
+			hasMeta = true
+		}
+	}
+	if hasMeta {
+		parts = append(parts, "List (metadata)")
+	}
+	if def.Blocks != nil && len(def.Blocks.Labels) > 0 {
+		var ls []string
+		for _, l := range def.Blocks.Labels {
+			ls = append(ls, fmt.Sprintf("Heading %q + Code block", l))
+		}
+		parts = append(parts, "("+strings.Join(ls, ", ")+")+")
+	} else if def.Blocks != nil && def.Blocks.Min != nil && *def.Blocks.Min > 0 {
+		parts = append(parts, "Code block")
+	}
+	return def.Name + ": " + strings.Join(parts, ", ")
+}

@@ -1,0 +1,1123 @@
+package grammar
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/schema"
+)
+
+// Parameter sources of the plan dialect (schema Param.From; docs/plan.md).
+// They are mechanisms: the schema says which action uses which.
+const (
+	fromMeta       = "meta"        // the action's metadata list (the default)
+	fromBlock      = "block"       // the content of the action's one code block, byte for byte
+	fromScript     = "script"      // that content without its POSIX header, trimmed
+	fromCwd        = "cwd"         // the header's last `cd DIR`, else the metadata key
+	fromEnv        = "env"         // the metadata key's variables, overridden by the header's exports
+	fromGroups     = "groups"      // the labelled blocks, grouped in label order
+	fromBlockLines = "block_lines" // every non-empty line of the code blocks, trimmed
+	fromMarkdown   = "markdown"    // the Markdown of the body without the metadata list
+)
+
+// readsMeta reports whether a parameter's source reads the metadata list.
+func readsMeta(p *schema.Param) bool {
+	switch p.From {
+	case "", fromMeta, fromCwd, fromEnv:
+		return true
+	}
+	return false
+}
+
+// entry is one item of a metadata list: `- **Key:** value`, with nested
+// (or, after a key without a value, following sibling) items as elements.
+type entry struct {
+	key              string
+	norm             string // normKey(key)
+	keyStart, keyEnd int
+	value            string // the text after the key: first line and continuation lines, each trimmed
+	valStart, valEnd int
+	elems            []elem
+	start, end       int  // the whole item
+	bad              bool // not `Key: value`; value holds the item's text
+}
+
+type elem struct {
+	text       string
+	start, end int
+}
+
+func (e *entry) valueSpan(l *ast.Lines) ast.Span { return l.Span(e.valStart, e.valEnd) }
+
+// entries reads a list's items. An item that is not `Key: value` following
+// a key whose value is empty (`- **Handoff Resources:**` then `- [a](a.md)`)
+// is an element of that key, as if nested.
+func (b *planBuilder) entries(n *pnode) []*entry {
+	var out []*entry
+	var collecting *entry
+	for _, it := range n.items {
+		e := b.item(it[0], it[1])
+		if e.bad && collecting != nil {
+			collecting.elems = append(collecting.elems, elem{text: e.value, start: e.valStart, end: e.valEnd})
+			collecting.elems = append(collecting.elems, e.elems...)
+			collecting.end = e.end
+			continue
+		}
+		collecting = nil
+		if !e.bad && e.value == "" && len(e.elems) == 0 {
+			collecting = e
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// item parses one list item token [s, e).
+func (b *planBuilder) item(s, e int) *entry {
+	v := b.src[s:e]
+	fl := lineContentEnd(v, 0)
+	line := v[:fl]
+	i := 0
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	i++ // the bullet
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	i = min(i, len(line))
+	text := strings.TrimRight(line[i:], " \t")
+	ent := &entry{start: s, end: e}
+	if key, ks, ke, vs, ok := parseKV(text); ok {
+		ent.key, ent.keyStart, ent.keyEnd, ent.norm = key, s+i+ks, s+i+ke, normKey(key)
+		val := text[vs:]
+		lead := len(val) - len(strings.TrimLeft(val, " \t"))
+		ent.value = strings.TrimSpace(val)
+		ent.valStart, ent.valEnd = s+i+vs+lead, s+i+len(text)
+	} else {
+		ent.bad = true
+		ent.value = text
+		ent.valStart, ent.valEnd = s+i, s+i+len(text)
+	}
+	// Continuation lines: each trimmed, joined with "\n", added to the value
+	// or, after a nested item, to that item.
+	var value []string
+	if ent.value != "" {
+		value = append(value, ent.value)
+	}
+	var cur []string
+	flush := func() {
+		if len(cur) > 0 {
+			el := &ent.elems[len(ent.elems)-1]
+			el.text = strings.Join(cur, "\n")
+			cur = nil
+		}
+	}
+	for p := nextLine(v, 0); p < len(v); p = nextLine(v, p) {
+		l := v[p:lineContentEnd(v, p)]
+		t := strings.TrimSpace(l)
+		if t == "" {
+			continue
+		}
+		at := s + p + strings.Index(l, t)
+		if m := bulletMarker(t); m > 0 {
+			flush()
+			et := strings.TrimSpace(t[m:])
+			off := at + strings.Index(t, et)
+			if et == "" {
+				off = at + len(t)
+			}
+			ent.elems = append(ent.elems, elem{text: et, start: off, end: off + len(et)})
+			cur = []string{et}
+			continue
+		}
+		switch {
+		case cur != nil:
+			cur = append(cur, t)
+			ent.elems[len(ent.elems)-1].end = at + len(t)
+		case len(value) == 0:
+			value = append(value, t)
+			ent.valStart, ent.valEnd = at, at+len(t)
+		default:
+			value = append(value, t)
+			ent.valEnd = at + len(t)
+		}
+	}
+	flush()
+	ent.value = strings.Join(value, "\n")
+	return ent
+}
+
+// nextLine returns the start of the line after the one containing p.
+func nextLine(v string, p int) int {
+	if i := strings.IndexByte(v[p:], '\n'); i >= 0 {
+		return p + i + 1
+	}
+	return len(v)
+}
+
+// bulletMarker returns the length of a list marker starting t (`-`, `*`,
+// `+`, `1.`, `1)`) when one is followed by a space or ends t, else 0.
+func bulletMarker(t string) int {
+	n := 0
+	switch {
+	case t[0] == '-' || t[0] == '*' || t[0] == '+':
+		n = 1
+	default:
+		for n < len(t) && n < 9 && t[n] >= '0' && t[n] <= '9' {
+			n++
+		}
+		if n == 0 || n >= len(t) || (t[n] != '.' && t[n] != ')') {
+			return 0
+		}
+		n++
+	}
+	if n < len(t) && t[n] != ' ' && t[n] != '\t' {
+		return 0
+	}
+	return n
+}
+
+// parseKV splits an item's text into key and value: `**Key:** value`,
+// `**Key**: value`, `__Key:__ value` or `Key: value`. ks, ke are the key's
+// byte range and vs the value's start in t.
+func parseKV(t string) (key string, ks, ke, vs int, ok bool) {
+	for _, m := range []string{"**", "__"} {
+		if !strings.HasPrefix(t, m) {
+			continue
+		}
+		end := strings.Index(t[2:], m)
+		if end < 0 {
+			return "", 0, 0, 0, false
+		}
+		inner, after := t[2:2+end], 2+end+2
+		switch {
+		case strings.HasSuffix(inner, ":"):
+			inner = strings.TrimSuffix(inner, ":")
+		case strings.HasPrefix(t[after:], ":"):
+			after++
+		default:
+			return "", 0, 0, 0, false
+		}
+		k := strings.TrimSpace(inner)
+		if k == "" || len(k) > 60 {
+			return "", 0, 0, 0, false
+		}
+		ks = 2 + strings.Index(inner, k)
+		return k, ks, ks + len(k), after, true
+	}
+	i := strings.IndexByte(t, ':')
+	if i <= 0 || i > 60 || (i+1 < len(t) && t[i+1] != ' ' && t[i+1] != '\t') {
+		return "", 0, 0, 0, false
+	}
+	k := strings.TrimSpace(t[:i])
+	if k == "" || !(k[0] >= 'A' && k[0] <= 'Z' || k[0] >= 'a' && k[0] <= 'z') {
+		return "", 0, 0, 0, false
+	}
+	for j := 0; j < len(k); j++ {
+		c := k[j]
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == ' ' || c == '_' || c == '-' || c == '/' || c == '.') {
+			return "", 0, 0, 0, false
+		}
+	}
+	return k, 0, len(k), i + 1, true
+}
+
+// normKey compares metadata keys: case, `_`, `-` and runs of spaces ignored.
+func normKey(k string) string {
+	k = strings.TrimSuffix(strings.TrimSpace(k), ":")
+	var sb strings.Builder
+	sb.Grow(len(k))
+	space := false
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '_' || c == '-':
+			space = true
+			continue
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		if space && sb.Len() > 0 {
+			sb.WriteByte(' ')
+		}
+		space = false
+		sb.WriteByte(c)
+	}
+	return sb.String()
+}
+
+// keyRef is what a normalised metadata key names in one action.
+type keyRef struct {
+	param *schema.Param
+	alias bool
+}
+
+// keyIndex maps each action's normalised metadata keys and aliases to their
+// parameters.
+func keyIndex(s *schema.Schema) map[*schema.Action]map[string]keyRef {
+	idx := make(map[*schema.Action]map[string]keyRef, len(s.Actions))
+	for _, a := range s.Actions {
+		m := map[string]keyRef{}
+		for _, p := range a.Params {
+			if !readsMeta(p) {
+				continue
+			}
+			for _, al := range p.Aliases {
+				m[normKey(al)] = keyRef{p, true}
+			}
+			m[normKey(p.KeyOrName())] = keyRef{p, false}
+		}
+		idx[a] = m
+	}
+	return idx
+}
+
+// bound is a code block an action took, with the label heading before it.
+type bound struct {
+	n     *pnode
+	label string
+	head  *pnode
+}
+
+// actionBinder checks one known action's body and fills its params.
+type actionBinder struct {
+	b        *planBuilder
+	a        *ast.Action
+	def      *schema.Action
+	keys     map[string]keyRef // the action's metadata keys
+	head     *pnode
+	next     *pnode // where things missing at the end of the action are reported
+	entries  []*entry
+	md       []*pnode
+	bound    []bound
+	groups   []ast.Params
+	hasMD    bool
+	blockErr bool            // a missing or unpaired block was reported
+	badValue map[string]bool // params whose metadata value was reported as bad
+}
+
+func (x *actionBinder) knownKey(e *entry) bool {
+	_, ok := x.keys[e.norm]
+	return ok
+}
+
+// body sorts the action's nodes into metadata, Markdown text, bound blocks
+// and strays, following the schema's blocks constraints.
+func (x *actionBinder) body(body []*pnode) {
+	b, def := x.b, x.def
+	var labels []string
+	maxBlocks, minBlocks := -1, 0
+	if def.Blocks != nil {
+		labels = def.Blocks.Labels
+		if def.Blocks.Max != nil {
+			maxBlocks = *def.Blocks.Max
+		}
+		if def.Blocks.Min != nil {
+			minBlocks = *def.Blocks.Min
+		}
+	}
+	for _, p := range def.Params {
+		if p.From == fromMarkdown {
+			x.hasMD = true
+		}
+	}
+	expect := actionExpectation(def)
+	var pending *pnode
+	pendingLabel := ""
+	for _, n := range body {
+		switch n.kind {
+		case kBlank:
+		case kBreak:
+			b.ok(n)
+			if x.hasMD {
+				x.md = append(x.md, n)
+			}
+		case kList:
+			es := b.entries(n)
+			switch {
+			case len(es) > 0 && !es[0].bad && (!x.hasMD || x.knownKey(es[0])):
+				n.meta = true
+				b.ok(n)
+				x.entries = append(x.entries, es...)
+			case x.hasMD:
+				b.ok(n)
+				x.md = append(x.md, n)
+			default:
+				b.fail(n, CodeStrayList, "items are not `Key: value`; expected: "+expect,
+					"stray list %s in %s: an action's list holds its metadata, `- **Key:** value`", preview(b.itemText(n.items[0])), def.Name)
+			}
+		case kPara, kTight:
+			if x.hasMD {
+				b.ok(n)
+				x.md = append(x.md, n)
+			} else {
+				b.stray(n, expect)
+			}
+		case kHeading:
+			if l := labelIn(b.headingText(n), labels); l != "" {
+				if pending != nil {
+					x.blockErr = true
+					b.fail(n, CodeMissingBlock, fmt.Sprintf("expected: Code block after %q (line %d)", pendingLabel, b.line(pending)),
+						"the %q heading at line %d has no code block after it", pendingLabel, b.line(pending))
+				} else {
+					b.ok(n)
+				}
+				pending, pendingLabel = n, l
+			} else if x.hasMD {
+				b.ok(n)
+				x.md = append(x.md, n)
+			} else {
+				b.stray(n, expect)
+			}
+		case kFence:
+			switch {
+			case len(labels) > 0 && pending != nil:
+				n.block.Label = pendingLabel
+				x.bound = append(x.bound, bound{n, pendingLabel, pending})
+				pending = nil
+				b.ok(n)
+			case len(labels) > 0:
+				b.note(n, "no label heading before it: ignored")
+				b.doc.Add(ast.Warning, CodeStrayBlock, b.firstLine(n),
+					"code block (%s) in %s has no heading containing %s before it and is ignored", b.fenceKind(n), def.Name, strings.Join(quoteAll(labels), " or "))
+			case x.hasMD:
+				b.ok(n)
+				x.md = append(x.md, n)
+				x.bound = append(x.bound, bound{n: n})
+			case maxBlocks >= 0 && len(x.bound) >= maxBlocks:
+				b.note(n, fmt.Sprintf("extra code block: %s takes %s; ignored", def.Name, count(maxBlocks, "code block")))
+				b.doc.Add(ast.Warning, CodeStrayBlock, b.firstLine(n),
+					"%s takes %s; this extra code block (%s) is ignored", def.Name, count(maxBlocks, "code block"), b.fenceKind(n))
+			default:
+				b.ok(n)
+				x.bound = append(x.bound, bound{n: n})
+			}
+		}
+	}
+	if pending != nil {
+		x.blockErr = true
+		b.failAt(x.next, b.firstLine(pending), CodeMissingBlock, fmt.Sprintf("expected: Code block after %q (line %d)", pendingLabel, b.line(pending)),
+			"the %q heading at line %d has no code block after it", pendingLabel, b.line(pending))
+	}
+	for _, bd := range x.bound {
+		bd.n.placed = true
+		x.a.Blocks = append(x.a.Blocks, bd.n.block)
+	}
+	switch {
+	case len(labels) > 0:
+		x.pairs(labels)
+	case !x.hasMD && len(x.bound) < minBlocks:
+		x.blockErr = true
+		b.failAt(x.next, b.firstLine(x.head), CodeMissingBlock, fmt.Sprintf("expected: Code block for %s (line %d)", def.Name, b.line(x.head)),
+			"%s needs %s%s, found %d", def.Name, count(minBlocks, "code block"), x.blockParams(), len(x.bound))
+	}
+}
+
+// blockParams names the parameters an action takes from its blocks.
+func (x *actionBinder) blockParams() string {
+	var names []string
+	for _, p := range x.def.Params {
+		switch p.From {
+		case fromBlock, fromScript, fromBlockLines, fromGroups:
+			names = append(names, p.Name)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return " (its " + strings.Join(names, ", ") + ")"
+}
+
+// pairs groups labelled blocks in label order: FIND:, REPLACE:, FIND:, …
+func (x *actionBinder) pairs(labels []string) {
+	b := x.b
+	k := 0
+	var cur ast.Params
+	var start *pnode
+	for _, bd := range x.bound {
+		li := 0
+		for li < len(labels) && labels[li] != bd.label {
+			li++
+		}
+		if li != k {
+			if k > 0 {
+				x.blockErr = true
+				b.fail(bd.head, CodeUnpairedBlock, fmt.Sprintf("expected: Heading %q (for the %q block at line %d)", labels[k], labels[k-1], b.line(start)),
+					"the %q block at line %d has no %q block after it", labels[k-1], b.line(start), labels[k])
+				cur, k = nil, 0
+			}
+			if li != 0 {
+				x.blockErr = true
+				b.fail(bd.head, CodeUnpairedBlock, fmt.Sprintf("expected: Heading %q before this one", labels[0]),
+					"the %q block at line %d has no %q block before it", bd.label, b.line(bd.head), labels[0])
+				continue
+			}
+		}
+		if k == 0 {
+			start = bd.head
+		}
+		sp := bd.n.block.ContentSpan
+		cur.Set(snakeCase(bd.label), bd.n.block.Content, &sp)
+		k++
+		if k == len(labels) {
+			x.groups = append(x.groups, cur)
+			cur, k = nil, 0
+		}
+	}
+	if k > 0 {
+		x.blockErr = true
+		b.failAt(x.next, b.firstLine(start), CodeUnpairedBlock, fmt.Sprintf("expected: Heading %q (for the %q block at line %d)", labels[k], labels[k-1], b.line(start)),
+			"the %q block at line %d has no %q block after it", labels[k-1], b.line(start), labels[k])
+	}
+	if len(x.bound) == 0 && !x.blockErr {
+		x.blockErr = true
+		var ls []string
+		for _, l := range labels {
+			ls = append(ls, fmt.Sprintf("Heading %q + Code block", l))
+		}
+		b.failAt(x.next, b.firstLine(x.head), CodeMissingPair, fmt.Sprintf("expected: %s (for %s at line %d)", strings.Join(ls, ", "), x.def.Name, b.line(x.head)),
+			"%s needs at least one %s pair of code blocks, each after a heading containing its label (#### `%s`)", x.def.Name, strings.Join(labels, " / "), labels[0])
+	}
+}
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strconv.Quote(s)
+	}
+	return out
+}
+
+// count renders "no code block", "1 code block", "2 code blocks".
+func count(n int, what string) string {
+	switch n {
+	case 0:
+		return "no " + what
+	case 1:
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// listItem is one element of a list value: text, or a link's destination.
+type listItem struct {
+	text string
+	link bool
+}
+
+// value is a parameter's value with the source it came from.
+type value struct {
+	v    any
+	span *ast.Span
+}
+
+// params fills the action's params from their sources, in schema order.
+func (x *actionBinder) params() {
+	b, def := x.b, x.def
+	vals := map[string]value{}
+	used := map[*entry]bool{}
+	x.badValue = map[string]bool{}
+	var head *scriptHead
+	script := func() *scriptHead {
+		if head == nil {
+			head = &scriptHead{}
+			if len(x.bound) > 0 {
+				head = parseScriptHead(x.bound[0].n.block, b.lines)
+			}
+		}
+		return head
+	}
+	for _, p := range def.Params {
+		var v value
+		ok := false
+		switch p.From {
+		case "", fromMeta:
+			v, ok = x.meta(p, used)
+		case fromBlock:
+			if len(x.bound) > 0 {
+				blk := x.bound[0].n.block
+				sp := blk.ContentSpan
+				v, ok = value{blk.Content, &sp}, true
+			}
+		case fromScript:
+			if len(x.bound) > 0 {
+				h := script()
+				sp := h.cmdSpan
+				v, ok = value{h.command, &sp}, true
+			}
+		case fromCwd:
+			if h := script(); h.hasCwd {
+				sp := h.cwdSpan
+				v, ok = value{h.cwd, &sp}, true
+			} else {
+				v, ok = x.meta(p, used)
+			}
+		case fromEnv:
+			env := map[string]string{}
+			var sp *ast.Span
+			if mv, mok := x.meta(p, used); mok {
+				if m, isMap := mv.v.(map[string]string); isMap {
+					env, sp = m, mv.span
+				}
+			}
+			if h := script(); len(h.env) > 0 {
+				for _, kv := range h.env {
+					env[kv[0]] = kv[1]
+				}
+				s := h.envSpan
+				sp = &s
+			}
+			if sp != nil {
+				v, ok = value{env, sp}, true
+			}
+		case fromGroups:
+			if len(x.groups) > 0 {
+				sp := x.groups[0][0].Span
+				v, ok = value{x.groups, sp}, true
+			}
+		case fromBlockLines:
+			var lines []string
+			for _, bd := range x.bound {
+				for _, l := range strings.Split(bd.n.block.Content, "\n") {
+					if t := strings.TrimSpace(l); t != "" {
+						lines = append(lines, t)
+					}
+				}
+			}
+			if len(x.bound) > 0 {
+				sp := x.bound[0].n.block.ContentSpan
+				v, ok = value{lines, &sp}, lines != nil
+			}
+		case fromMarkdown:
+			v, ok = x.markdown()
+		}
+		if ok {
+			vals[p.Name] = v
+		}
+	}
+	x.unknownKeys(used)
+	for _, p := range def.Params {
+		if _, ok := vals[p.Name]; !ok && p.Fallback != "" {
+			if fv, fok := vals[p.Fallback]; fok {
+				vals[p.Name] = fv
+			}
+		}
+	}
+	for _, p := range def.Params {
+		v, ok := vals[p.Name]
+		if !ok && p.Default != nil {
+			v, ok = value{defaultValue(p), nil}, true
+		}
+		if !ok {
+			if p.Required && !x.badValue[p.Name] {
+				x.missing(p)
+			}
+			continue
+		}
+		if p.Required && p.From != fromBlock && isEmpty(v.v) {
+			sp := x.a.NameSpan
+			if v.span != nil {
+				sp = *v.span
+			}
+			b.doc.Add(ast.Error, CodeEmptyParam, sp, "%s's %s is empty", def.Name, p.Name)
+		}
+		x.a.Params = append(x.a.Params, ast.Param{Name: p.Name, Value: v.v, Span: v.span})
+	}
+}
+
+// missing reports a required parameter without a value.
+func (x *actionBinder) missing(p *schema.Param) {
+	b, def := x.b, x.def
+	switch p.From {
+	case "", fromMeta, fromCwd, fromEnv:
+		b.doc.Add(ast.Error, CodeMissingParam, x.a.NameSpan, "%s needs %q: `- **%s:** …` in its metadata list", def.Name, p.KeyOrName(), p.KeyOrName())
+	case fromMarkdown:
+		alt := ""
+		if p.Fallback != "" {
+			if fp := def.Param(p.Fallback); fp != nil {
+				alt = fmt.Sprintf(", or a %q metadata item", fp.KeyOrName())
+			}
+		}
+		b.doc.Add(ast.Error, CodeMissingParam, x.a.NameSpan, "%s needs its %s: text after its heading%s", def.Name, p.Name, alt)
+	default:
+		if !x.blockErr {
+			b.doc.Add(ast.Error, CodeMissingParam, x.a.NameSpan, "%s needs its %s", def.Name, p.Name)
+		}
+	}
+}
+
+// unknownKeys warns about metadata keys the action does not declare.
+func (x *actionBinder) unknownKeys(used map[*entry]bool) {
+	var known []string
+	for _, p := range x.def.Params {
+		if readsMeta(p) {
+			known = append(known, p.KeyOrName())
+			known = append(known, p.Aliases...)
+		}
+	}
+	for _, e := range x.entries {
+		if used[e] || e.bad || x.knownKey(e) {
+			continue
+		}
+		msg := fmt.Sprintf("%s has no metadata key %q", x.def.Name, e.key)
+		best, bestD := "", len(e.key)/3+2
+		for _, k := range known {
+			if d := schema.Distance(normKey(e.key), normKey(k)); d < bestD {
+				best, bestD = k, d
+			}
+		}
+		if best != "" {
+			msg += fmt.Sprintf("; did you mean %q?", best)
+		}
+		if len(known) > 0 {
+			msg += " (keys: " + strings.Join(known, ", ") + ")"
+		}
+		x.b.doc.Add(ast.Warning, CodeUnknownKey, x.b.lines.Span(e.keyStart, e.keyEnd), "%s; it is ignored", msg)
+	}
+	for _, e := range x.entries {
+		if e.bad {
+			x.b.doc.Add(ast.Error, CodeBadMetadataItem, x.b.lines.Span(e.valStart, e.valEnd),
+				"metadata item %s of %s is not `Key: value` (write `- **Key:** value`)", preview(e.value), x.def.Name)
+		}
+	}
+}
+
+// meta finds a parameter's metadata item (by key or alias) and converts it.
+func (x *actionBinder) meta(p *schema.Param, used map[*entry]bool) (value, bool) {
+	var found *entry
+	alias := false
+	for _, e := range x.entries {
+		if e.bad {
+			continue
+		}
+		ref, ok := x.keys[e.norm]
+		if !ok || ref.param != p {
+			continue
+		}
+		used[e] = true
+		if found != nil {
+			x.b.doc.Add(ast.Warning, CodeDuplicateKey, x.b.lines.Span(e.keyStart, e.keyEnd),
+				"%s's %s is given twice (line %d); the first value is kept", x.def.Name, p.KeyOrName(), x.b.lines.Pos(found.start).Line)
+			continue
+		}
+		found, alias = e, ref.alias
+	}
+	if found == nil {
+		return value{}, false
+	}
+	typ := p.TypeOrDefault()
+	if alias && p.AliasType != "" {
+		typ = p.AliasType
+	}
+	v, ok := x.convert(p, typ, found)
+	if !ok {
+		x.badValue[p.Name] = true
+	}
+	return v, ok
+}
+
+// convert turns a metadata item into a value of type typ, reporting values
+// that do not fit.
+func (x *actionBinder) convert(p *schema.Param, typ schema.Type, e *entry) (value, bool) {
+	b := x.b
+	sp := e.valueSpan(b.lines)
+	bad := func(format string, args ...any) (value, bool) {
+		b.doc.Add(ast.Error, CodeBadValue, sp, "%s's %s: %s", x.def.Name, e.key, fmt.Sprintf(format, args...))
+		return value{}, false
+	}
+	raw := e.value
+	if raw == "" && len(e.elems) > 0 && typ != schema.List && typ != schema.JSON {
+		var ts []string
+		for _, el := range e.elems {
+			ts = append(ts, el.text)
+		}
+		raw = strings.Join(ts, "\n")
+		sp = b.lines.Span(e.elems[0].start, e.elems[len(e.elems)-1].end)
+	}
+	switch typ {
+	case schema.Path, schema.Resource:
+		v, url := pathValue(raw)
+		if url && typ == schema.Path {
+			b.doc.Add(ast.Error, CodeURLNotAllowed, sp, "%s's %s must be a project path, not a URL (%s)%s", x.def.Name, e.key, v, x.urlHint(p))
+			return value{}, false
+		}
+		return value{v, &sp}, true
+	case schema.Bool, schema.Int, schema.Number, schema.Enum:
+		q := *p // the schema's conversion, for the type the key gives
+		q.Type = typ
+		v, err := q.Value(codeSpan(raw))
+		if err != nil {
+			return bad("%v", err)
+		}
+		return value{v, &sp}, true
+	case schema.List:
+		var items []listItem
+		if raw != "" {
+			if ds := linkDests(raw); len(ds) > 0 {
+				for _, d := range ds {
+					items = append(items, listItem{d, true})
+				}
+			} else {
+				for _, it := range strings.Split(raw, ",") {
+					if t := strings.TrimSpace(it); t != "" {
+						items = append(items, listItem{t, false})
+					}
+				}
+			}
+		}
+		for _, el := range e.elems {
+			if ds := linkDests(el.text); len(ds) > 0 {
+				items = append(items, listItem{ds[0], true})
+			} else {
+				items = append(items, listItem{el.text, false})
+			}
+		}
+		if raw == "" && len(e.elems) > 0 {
+			sp = b.lines.Span(e.elems[0].start, e.elems[len(e.elems)-1].end)
+		} else if len(e.elems) > 0 {
+			sp.End = b.lines.Pos(e.elems[len(e.elems)-1].end)
+		}
+		out := make([]string, 0, len(items))
+		for _, it := range items {
+			text := it.text
+			if !it.link {
+				text = codeSpan(text)
+			}
+			switch p.Items {
+			case schema.Path, schema.Resource:
+				v, url := normPath(text, it.link)
+				if url && p.Items == schema.Path {
+					return bad("%s must be a project path, not a URL", preview(v))
+				}
+				out = append(out, v)
+			default:
+				out = append(out, text)
+			}
+		}
+		return value{out, &sp}, true
+	case schema.JSON:
+		t := strings.TrimSpace(raw)
+		if strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
+			var v any
+			if err := json.Unmarshal([]byte(t), &v); err != nil {
+				return bad("invalid JSON: %v", err)
+			}
+			if m, ok := v.(map[string]any); ok {
+				sm := make(map[string]string, len(m))
+				for k, mv := range m {
+					if s, isStr := mv.(string); isStr {
+						sm[k] = s
+					} else {
+						sm[k] = fmt.Sprint(mv)
+					}
+				}
+				return value{sm, &sp}, true
+			}
+			return value{v, &sp}, true
+		}
+		m, ok := kvMap(t, e.elems)
+		if !ok {
+			return bad("want `NAME=value` items or a JSON object, got %s", preview(raw))
+		}
+		if len(e.elems) > 0 {
+			sp.End = b.lines.Pos(e.elems[len(e.elems)-1].end)
+		}
+		return value{m, &sp}, true
+	}
+	return value{raw, &sp}, true
+}
+
+// urlHint suggests the key that accepts URLs when a parameter's alias did not.
+func (x *actionBinder) urlHint(p *schema.Param) string {
+	if p.AliasType != "" && p.TypeOrDefault() == schema.Resource {
+		return fmt.Sprintf("; write a URL as `- **%s:** …`", p.KeyOrName())
+	}
+	return ""
+}
+
+// kvMap reads `NAME=value` (or `NAME: value`) pairs: nested items, or inline
+// pairs separated by commas; matching quotes around values are removed.
+func kvMap(inline string, elems []elem) (map[string]string, bool) {
+	var pairs []string
+	for _, el := range elems {
+		pairs = append(pairs, el.text)
+	}
+	if inline != "" {
+		pairs = append(strings.Split(inline, ","), pairs...)
+	}
+	m := map[string]string{}
+	for _, pr := range pairs {
+		pr = codeSpan(pr)
+		if pr == "" {
+			continue
+		}
+		var k, v string
+		if key, _, _, vs, ok := parseKV(pr); ok && !strings.Contains(key, "=") {
+			k, v = key, pr[vs:]
+		} else if i := strings.IndexByte(pr, '='); i > 0 {
+			k, v = pr[:i], pr[i+1:]
+		} else {
+			return nil, false
+		}
+		m[strings.TrimSpace(k)] = unquote(codeSpan(v))
+	}
+	return m, len(m) > 0
+}
+
+// unquote removes one pair of matching quotes.
+func unquote(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) >= 2 && (s[0] == '"' || s[0] == '\'') && s[len(s)-1] == s[0] {
+		return s[1 : len(s)-1]
+	}
+	return s
+}
+
+// defaultValue returns a parameter's declared default as its Go type.
+func defaultValue(p *schema.Param) any {
+	if f, ok := p.Default.(float64); ok && p.TypeOrDefault() == schema.Int {
+		return int64(f)
+	}
+	return p.Default
+}
+
+func isEmpty(v any) bool {
+	switch t := v.(type) {
+	case string:
+		return strings.TrimSpace(t) == ""
+	case []string:
+		return len(t) == 0
+	case []ast.Params:
+		return len(t) == 0
+	}
+	return false
+}
+
+// codeSpan removes one code span around the whole value (`x`, “x“).
+func codeSpan(s string) string {
+	s = strings.TrimSpace(s)
+	n := 0
+	for n < len(s) && s[n] == '`' {
+		n++
+	}
+	if n == 0 || len(s) <= 2*n || !strings.HasSuffix(s, s[:n]) || strings.Contains(s[n:len(s)-n], s[:n]) {
+		return s
+	}
+	return strings.TrimSpace(s[n : len(s)-n])
+}
+
+// pathValue normalises a path value: a Markdown link's destination is the
+// value; backslashes become slashes; a leading slash of a link destination
+// (a project-root-relative link) is removed; URLs are returned untouched
+// with url true.
+func pathValue(raw string) (v string, url bool) {
+	s := strings.TrimSpace(raw)
+	if ds := linkDests(s); len(ds) > 0 {
+		return normPath(ds[0], true)
+	}
+	return normPath(codeSpan(s), false)
+}
+
+// normPath normalises a path written as text or, with link, as a link
+// destination.
+func normPath(s string, link bool) (v string, url bool) {
+	if isURL(s) {
+		return s, true
+	}
+	s = strings.ReplaceAll(s, `\`, "/")
+	if link && strings.HasPrefix(s, "/") && !strings.HasPrefix(s, "//") {
+		s = s[1:]
+	}
+	return s, false
+}
+
+// isURL reports whether s starts with a URL scheme (`https://`, `mailto:`)
+// or is protocol-relative (`//host/…`).
+func isURL(s string) bool {
+	if strings.HasPrefix(s, "//") || strings.HasPrefix(strings.ToLower(s), "mailto:") {
+		return true
+	}
+	i := 0
+	for i < len(s) && (s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z' || i > 0 && (s[i] >= '0' && s[i] <= '9' || s[i] == '+' || s[i] == '.' || s[i] == '-')) {
+		i++
+	}
+	return i >= 2 && strings.HasPrefix(s[i:], "://")
+}
+
+// linkDests returns the destinations of the Markdown links in s, in order:
+// `[text](dest "title")`, `[text](<dest>)` and autolinks `<https://…>`.
+func linkDests(s string) []string {
+	var out []string
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == ']' && i+1 < len(s) && s[i+1] == '(' && strings.LastIndexByte(s[:i], '[') >= 0:
+			j := i + 2
+			for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+				j++
+			}
+			if j < len(s) && s[j] == '<' {
+				if k := strings.IndexByte(s[j+1:], '>'); k >= 0 {
+					out = append(out, s[j+1:j+1+k])
+					i = j + 1 + k
+				}
+				continue
+			}
+			k, depth := j, 0
+			for k < len(s) && s[k] != ' ' && s[k] != '\t' && (s[k] != ')' || depth > 0) {
+				switch s[k] {
+				case '(':
+					depth++
+				case ')':
+					depth--
+				}
+				k++
+			}
+			if k < len(s) && k > j {
+				out = append(out, s[j:k])
+			}
+			i = k
+		case s[i] == '<':
+			if k := strings.IndexByte(s[i+1:], '>'); k > 0 {
+				if inner := s[i+1 : i+1+k]; isURL(inner) && !strings.ContainsAny(inner, " \t") {
+					out = append(out, inner)
+					i += k + 1
+				}
+			}
+		}
+	}
+	return out
+}
+
+// scriptHead is the POSIX header of a script: its leading `cd DIR` and
+// `export K=V` lines, and the command that remains.
+type scriptHead struct {
+	cwd     string
+	cwdSpan ast.Span
+	hasCwd  bool
+	env     [][2]string
+	envSpan ast.Span
+	command string
+	cmdSpan ast.Span
+}
+
+// parseScriptHead reads the leading `cd DIR` lines (the last one wins) and
+// `export NAME=value …` lines (matching quotes removed) of a block; blank
+// lines among them are skipped; the first other line ends the header. A line
+// with shell syntax beyond plain words (`;`, `&`, `|`, `<`, `>`, `$`, `(`,
+// `)`, a backquote) is not a header line. The rest, trimmed, is the command.
+func parseScriptHead(blk *ast.Block, lines *ast.Lines) *scriptHead {
+	c := blk.Content
+	base := blk.ContentSpan.Start.Offset
+	h := &scriptHead{}
+	p := 0
+	envStart := -1
+header:
+	for p < len(c) {
+		e := strings.IndexByte(c[p:], '\n')
+		if e < 0 {
+			e = len(c)
+		} else {
+			e += p
+		}
+		line := c[p:e]
+		t := strings.TrimSpace(line)
+		next := min(e+1, len(c))
+		if t == "" {
+			p = next
+			continue
+		}
+		if strings.ContainsAny(t, ";&|<>$()`") {
+			break
+		}
+		words, open := shellSplit(t)
+		if open || len(words) < 2 {
+			break
+		}
+		lead := strings.Index(line, t)
+		switch words[0].text {
+		case "cd":
+			if len(words) != 2 {
+				break header
+			}
+			h.cwd, h.hasCwd = strings.ReplaceAll(words[1].text, `\`, "/"), true
+			h.cwdSpan = lines.Span(base+p+lead+words[1].start, base+p+lead+words[1].end)
+		case "export":
+			var kvs [][2]string
+			for _, w := range words[1:] {
+				i := strings.IndexByte(w.text, '=')
+				if i <= 0 || !envName(w.text[:i]) {
+					break header
+				}
+				kvs = append(kvs, [2]string{w.text[:i], w.text[i+1:]})
+			}
+			h.env = append(h.env, kvs...)
+			if envStart < 0 {
+				envStart = base + p + lead
+			}
+			h.envSpan = lines.Span(envStart, base+p+lead+len(t))
+		default:
+			break header
+		}
+		p = next
+	}
+	rest := c[p:]
+	t := strings.TrimSpace(rest)
+	start := base + p + strings.Index(rest, t)
+	h.command, h.cmdSpan = t, lines.Span(start, start+len(t))
+	return h
+}
+
+// envName reports whether s is a shell variable name.
+func envName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// markdown returns the Markdown of the action's body without its metadata
+// lists: from its first text node to its last (trailing thematic breaks are
+// not text), minus the final line ending.
+func (x *actionBinder) markdown() (value, bool) {
+	md := x.md
+	for len(md) > 0 && md[len(md)-1].kind == kBreak {
+		md = md[:len(md)-1]
+	}
+	if len(md) == 0 {
+		return value{}, false
+	}
+	b := x.b
+	in := make(map[*pnode]bool, len(md))
+	for _, n := range md {
+		in[n] = true
+	}
+	var sb strings.Builder
+	prev := false
+	for i := md[0].idx; i <= md[len(md)-1].idx; i++ {
+		n := b.nodes[i]
+		switch {
+		case in[n]:
+			sb.WriteString(b.src[n.start:n.end])
+			prev = true
+		case n.kind == kBlank:
+			if prev {
+				sb.WriteString(b.src[n.start:n.end])
+			}
+		default:
+			prev = false
+		}
+	}
+	text := strings.TrimSuffix(sb.String(), "\n")
+	text = strings.TrimSuffix(text, "\r")
+	last := md[len(md)-1]
+	end := last.start + len(strings.TrimSuffix(strings.TrimSuffix(b.src[last.start:last.end], "\n"), "\r"))
+	sp := b.lines.Span(md[0].start, end)
+	return value{text, &sp}, true
+}

@@ -1,0 +1,245 @@
+package grammar
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sebdah/goldie/v2"
+
+	"github.com/plangram/plangram/ast"
+)
+
+// undetectable lists the golden plans that lack what Detect looks for (a
+// title and an `## Action Plan` or `## Message` heading): `--dialect plan`
+// parses them, `--dialect auto` takes them for acts.
+var undetectable = map[string]bool{"actions_without_heading": true, "missing_action_plan": true, "missing_title": true}
+
+// TestPlanGolden pins, for every golden/plan/NAME.md, the document JSON
+// (NAME.json.golden) and the diagnostics as the CLI prints them
+// (NAME.diag.golden). The correction messages for the model of the
+// NAME.llm.md inputs are pinned by cmd/plangram (TestCheckLLMGolden).
+func TestPlanGolden(t *testing.T) {
+	files, err := filepath.Glob("../golden/plan/*.md")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden inputs: %v", err)
+	}
+	g := goldie.New(t, goldie.WithFixtureDir("../golden/plan"), goldie.WithNameSuffix(".golden"))
+	for _, f := range files {
+		base := filepath.Base(f)
+		name := strings.TrimSuffix(base, ".md")
+		t.Run(name, func(t *testing.T) {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := Detect(src); got != DialectPlan && !undetectable[name] {
+				t.Errorf("Detect = %s, want plan", got)
+			}
+			doc, err := Parse(context.Background(), base, src, Options{Dialect: DialectPlan})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkPlanLossless(t, src, doc)
+			js, diags := goldenDoc(t, base, doc)
+			g.Assert(t, name+".json", js)
+			if len(doc.Diagnostics) > 0 {
+				g.Assert(t, name+".diag", diags)
+			}
+		})
+	}
+}
+
+// checkPlanLossless asserts what every plan document keeps: block content
+// is exactly the source its span names, every byte of the source belongs to
+// exactly one block or prose node, and positions agree with offsets.
+func checkPlanLossless(t testing.TB, src []byte, doc *ast.Document) {
+	t.Helper()
+	lines := ast.NewLines(src)
+	covered := make([]int, len(src)+1)
+	cover := func(what string, sp ast.Span) {
+		if sp.Start.Offset < 0 || sp.Start.Offset > sp.End.Offset || sp.End.Offset > len(src) {
+			t.Fatalf("%s: bad span %v for %d bytes", what, sp, len(src))
+		}
+		if sp.Start != lines.Pos(sp.Start.Offset) || sp.End != lines.Pos(sp.End.Offset) {
+			t.Fatalf("%s: span %+v disagrees with its offsets", what, sp)
+		}
+		covered[sp.Start.Offset]++
+		covered[sp.End.Offset]--
+	}
+	seen := map[*ast.Block]bool{}
+	block := func(b *ast.Block) {
+		if seen[b] {
+			t.Fatalf("block at %v placed twice", b.Span)
+		}
+		seen[b] = true
+		if got := string(src[b.ContentSpan.Start.Offset:b.ContentSpan.End.Offset]); got != b.Content {
+			t.Fatalf("block at %v: content %q != source slice %q", b.Span, b.Content, got)
+		}
+		if b.ContentSpan.Start.Offset < b.Span.Start.Offset || b.ContentSpan.End.Offset > b.Span.End.Offset {
+			t.Fatalf("block content span %v outside block span %v", b.ContentSpan, b.Span)
+		}
+		cover("block", b.Span)
+	}
+	for _, b := range doc.Blocks {
+		block(b)
+	}
+	for _, a := range doc.Actions {
+		for _, b := range a.Blocks {
+			block(b)
+		}
+		for _, p := range a.Params {
+			if p.Span != nil && (p.Span.Start != lines.Pos(p.Span.Start.Offset) || p.Span.End != lines.Pos(p.Span.End.Offset)) {
+				t.Fatalf("param %s: bad span %+v", p.Name, p.Span)
+			}
+		}
+	}
+	for _, p := range doc.Prose {
+		if got := string(src[p.Span.Start.Offset:p.Span.End.Offset]); got != p.Text {
+			t.Fatalf("prose %q != source slice %q", p.Text, got)
+		}
+		cover("prose", p.Span)
+	}
+	n := 0
+	for i := 0; i < len(src); i++ {
+		n += covered[i]
+		if n != 1 {
+			t.Fatalf("byte %d covered %d times", i, n)
+		}
+	}
+	for _, d := range doc.Diagnostics {
+		if d.Span.Start != lines.Pos(d.Span.Start.Offset) || d.Span.End != lines.Pos(d.Span.End.Offset) {
+			t.Fatalf("diagnostic %q has inconsistent span %+v", d.Message, d.Span)
+		}
+	}
+}
+
+func FuzzPlan(f *testing.F) {
+	files, _ := filepath.Glob("../golden/plan/*.md")
+	for _, file := range files {
+		if data, err := os.ReadFile(file); err == nil {
+			f.Add(data)
+		}
+	}
+	p, err := NewPlanParser(nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	ctx := context.Background()
+	f.Fuzz(func(t *testing.T, src []byte) {
+		doc, err := p.Parse(ctx, "fuzz.md", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkPlanLossless(t, src, doc)
+		for _, d := range doc.Diagnostics {
+			if d.Code == CodeParse {
+				t.Fatalf("grammar rejected input: %s", d.Message)
+			}
+		}
+		if _, err := json.Marshal(doc); err != nil {
+			t.Fatal(err)
+		}
+		Detect(src)
+	})
+}
+
+func TestDetect(t *testing.T) {
+	plan := "# T\n\n- **Status:** x\n\n## Rationale\n```\nwhy\n```\n\n## Action Plan\n\n### `READ`\n- **Resource:** a\n"
+	for src, want := range map[string]string{
+		plan: DialectPlan,
+		strings.Replace(plan, "# T", "#T", 1):                           DialectPlan,
+		strings.Replace(plan, "## Action Plan", "## Message", 1):        DialectPlan,
+		strings.Replace(plan, "## Action Plan", "## 2. Action Plan", 1): DialectPlan,
+		strings.Replace(plan, "# T", "## T", 1):                         DialectActs, // no title
+		strings.Replace(plan, "## Action Plan", "## Actions", 1):        DialectActs,
+		// An acts script whose prose has the plan headings stays acts.
+		"# Fix it\n\n## Action Plan\n\n~~~~~act\nwrite_file a.py\n~~~~~\n~~~~~\nx\n~~~~~\n": DialectActs,
+		// A plan that shows an act block inside one of its blocks stays a plan.
+		strings.Replace(plan, "why", "~~~act\necho\n~~~", 1): DialectPlan,
+		// Headings inside a fenced block do not count.
+		"```\n# T\n## Action Plan\n```\n": DialectActs,
+		"":                                DialectActs,
+	} {
+		if got := Detect([]byte(src)); got != want {
+			t.Errorf("Detect(%q) = %s, want %s", src, got, want)
+		}
+	}
+}
+
+func TestPlanSemantics(t *testing.T) {
+	parse := func(t *testing.T, src string) *ast.Document {
+		t.Helper()
+		doc, err := ParsePlan(context.Background(), "t.md", []byte(src), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkPlanLossless(t, []byte(src), doc)
+		return doc
+	}
+	head := "# T\n\n- **Status:** x\n\n## Rationale\n```\nwhy\n```\n\n## Action Plan\n\n"
+	t.Run("spans name the source", func(t *testing.T) {
+		src := head + "### 1. `CREATE` the module\n- **File Path:** [a.py](/a.py)\n\n```python\n  x = 1  \n```\n"
+		doc := parse(t, src)
+		a := doc.Actions[0]
+		if got := src[a.NameSpan.Start.Offset:a.NameSpan.End.Offset]; got != "CREATE" || a.Name != "CREATE" {
+			t.Fatalf("name %q at %q", a.Name, got)
+		}
+		p := a.Params[0]
+		if p.Name != "path" || p.Value != "a.py" || src[p.Span.Start.Offset:p.Span.End.Offset] != "[a.py](/a.py)" {
+			t.Fatalf("path param %+v", p)
+		}
+		if c, _ := a.Params.Get("content"); c != "  x = 1  " {
+			t.Fatalf("content %q", c)
+		}
+		if !strings.HasPrefix(src[a.Span.Start.Offset:], "### 1.") || a.Span.End.Offset != len(src) {
+			t.Fatalf("action span %v", a.Span)
+		}
+	})
+	t.Run("alias reported under the action name", func(t *testing.T) {
+		doc := parse(t, head+"### PROMPT\nWhich one?\n")
+		if a := doc.Actions[0]; a.Name != "CHAT_WITH_USER" || a.Params.String("prompt") != "Which one?" || len(doc.Diagnostics) != 0 {
+			t.Fatalf("%+v %v", a, doc.Diagnostics)
+		}
+	})
+	t.Run("labels on blocks", func(t *testing.T) {
+		doc := parse(t, head+"### EDIT\n- **File Path:** a\n#### FIND:\n```\na\n```\n#### REPLACE:\n```\nb\n```\n")
+		bs := doc.Actions[0].Blocks
+		if len(bs) != 2 || bs[0].Label != "FIND:" || bs[1].Label != "REPLACE:" || len(doc.Diagnostics) != 0 {
+			t.Fatalf("blocks %+v %v", bs, doc.Diagnostics)
+		}
+	})
+	t.Run("every structural error carries the same AST diff", func(t *testing.T) {
+		doc := parse(t, "Hello\n\n"+strings.Replace(head, "## Rationale", "Some text\n\n## Rationale", 1)+"### CRATE\n")
+		n := 0
+		for _, d := range doc.Diagnostics {
+			if d.Severity == ast.Error {
+				n++
+				if !strings.HasPrefix(d.Detail, "Expected:") || d.Detail != doc.Diagnostics[len(doc.Diagnostics)-1].Detail {
+					t.Fatalf("%s: detail %q", d.Code, d.Detail)
+				}
+			}
+		}
+		if n != 2 {
+			t.Fatalf("want 2 errors, got %v", doc.Diagnostics)
+		}
+	})
+	t.Run("long documents show the diff around the errors", func(t *testing.T) {
+		doc := parse(t, head+strings.Repeat("### READ\n- **Resource:** a\n\n", 100)+"stray\n")
+		d := doc.Diagnostics[0]
+		if !strings.Contains(d.Detail, "nodes not shown") || strings.Count(d.Detail, "\n") > 20 {
+			t.Fatalf("detail:\n%s", d.Detail)
+		}
+	})
+	t.Run("preview", func(t *testing.T) {
+		if got := preview(strings.Repeat("é", 70)); got != `"`+strings.Repeat("é", 60)+`…"` {
+			t.Fatalf("preview %s", got)
+		}
+		if got := preview("a\n  b"); got != `"a b"` {
+			t.Fatalf("preview %s", got)
+		}
+	})
+}

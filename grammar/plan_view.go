@@ -1,0 +1,139 @@
+package grammar
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// expectedShape is the first part of every AST diff: the nodes a plan is
+// made of, in order.
+const expectedShape = `Expected:  [0] Heading 1  [1] List (metadata)  [2] Heading 2 "Rationale"  [3] Code block  [4] Heading 2 "Action Plan" | "Message"  [5…] actions
+           (optional before [4]: Heading 2 "Memos" + Code block; each action: Heading 3 naming it, List (metadata), its code blocks)`
+
+// viewContext is how many nodes around each flagged node the AST diff of a
+// long document shows.
+const (
+	viewContext = 3
+	viewFull    = 60 // documents with at most this many nodes are shown whole
+)
+
+// previewLen is the length, in characters, of node previews.
+const previewLen = 60
+
+// preview quotes s shortened to previewLen characters, runs of white space
+// (line breaks included) shown as one space.
+func preview(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) > previewLen {
+		i, n := 0, 0
+		for i < len(s) && n < previewLen {
+			_, w := utf8.DecodeRuneInString(s[i:])
+			i += w
+			n++
+		}
+		s = s[:i] + "…"
+	}
+	return strconv.Quote(s)
+}
+
+// itemText returns a list item's first line without its bullet.
+func (b *planBuilder) itemText(it [2]int) string {
+	line := b.src[it[0] : it[0]+lineContentEnd(b.src[it[0]:it[1]], 0)]
+	t := strings.TrimLeft(line, " \t")
+	if len(t) > 0 {
+		t = t[1:]
+	}
+	return strings.TrimSpace(t)
+}
+
+// describe renders a node's kind and preview for the AST view.
+func (b *planBuilder) describe(n *pnode) string {
+	switch n.kind {
+	case kHeading:
+		return fmt.Sprintf("Heading %d: %s", n.level, preview(b.headingText(n)))
+	case kTight:
+		return fmt.Sprintf("Heading %d (no space after #): %s", n.level, preview(b.headingText(n)))
+	case kList:
+		what := "List"
+		items := count(len(n.items), "item")
+		if n.meta {
+			what += " (metadata, " + items + ")"
+		} else {
+			what += " (" + items + ")"
+		}
+		return what + ": " + preview(b.itemText(n.items[0]))
+	case kPara:
+		return "Paragraph: " + preview(b.paraText(n))
+	case kFence:
+		first := ""
+		for _, l := range strings.Split(n.block.Content, "\n") {
+			if t := strings.TrimSpace(l); t != "" {
+				first = t
+				break
+			}
+		}
+		return fmt.Sprintf("Code block (%s): %s", b.fenceKind(n), preview(first))
+	case kBreak:
+		return "Thematic break: " + preview(b.src[n.start:n.end])
+	case kEOF:
+		return "End of file"
+	}
+	return ""
+}
+
+var markChars = [...]string{unchecked: " ", matched: "✓", warned: "!", failed: "✗"}
+
+// view renders the AST diff: the expected shape, then every node of the
+// document (blank lines left out) with its mark — ✓ fits, ✗ does not (with
+// its own reason), ! accepted with a warning, blank not checked — and the
+// end of the file when something is missing there. Long documents show the
+// flagged nodes with viewContext nodes around them.
+func (b *planBuilder) view() string {
+	var vis []*pnode
+	for _, n := range b.nodes {
+		if n.kind != kBlank {
+			vis = append(vis, n)
+		}
+	}
+	if b.eof.mark != unchecked {
+		vis = append(vis, b.eof)
+	}
+	show := make([]bool, len(vis))
+	for i, n := range vis {
+		if len(vis) <= viewFull || n.mark == failed || n.mark == warned {
+			for j := max(0, i-viewContext); j <= min(len(vis)-1, i+viewContext); j++ {
+				show[j] = true
+			}
+			if len(vis) <= viewFull {
+				show[i] = true
+			}
+		}
+	}
+	var sb strings.Builder
+	sb.WriteString(expectedShape)
+	sb.WriteString("\nActual:\n")
+	hidden := 0
+	flush := func() {
+		if hidden > 0 {
+			fmt.Fprintf(&sb, "    … %s not shown …\n", count(hidden, "node"))
+			hidden = 0
+		}
+	}
+	for i, n := range vis {
+		if !show[i] {
+			hidden++
+			continue
+		}
+		flush()
+		line := b.lines.Pos(n.start).Line
+		fmt.Fprintf(&sb, "[%s] [%03d] L%-3d %s", markChars[n.mark], n.view, line, b.describe(n))
+		if len(n.reasons) > 0 {
+			sb.WriteString(" (" + strings.Join(n.reasons, "; ") + ")")
+		}
+		sb.WriteByte('\n')
+	}
+	flush()
+	return sb.String()
+}

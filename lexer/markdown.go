@@ -1,0 +1,410 @@
+package lexer
+
+import (
+	"io"
+	"strings"
+
+	plex "github.com/alecthomas/participle/v2/lexer"
+)
+
+// The Markdown plan lexer (docs/plan.md) classifies whole lines of a
+// structured Markdown plan. Each token is one or more whole lines, so
+// concatenating the values of all tokens reproduces the input byte for byte:
+//
+//   - Blank: a run of lines holding only spaces, tabs and carriage returns.
+//   - H1 … H6: an ATX heading line: at most three columns of indentation, one
+//     to six `#`, then a space, a tab or the end of the line.
+//   - Tight: a heading line without the space (`#Title`, `##Rationale`).
+//   - Break: a thematic break: `---`, `***` or `___` (three or more of one
+//     character, spaces allowed between them, nothing else).
+//   - Item: a bullet list item (`-`, `*` or `+` followed by a space, a tab or
+//     the end of the line, at most three columns of indentation) with its
+//     continuation lines: the following lines that are indented (nested
+//     items included) and, across blank lines, lines indented at least as far
+//     as the item's text. A line that is not indented ends the item: free
+//     text after a list is never swallowed by its last item.
+//   - Fence: a whole fenced block, from its opening line through its closing
+//     line (or to the end of the input when it never closes).
+//   - Line: any other line (paragraph text).
+//
+// Fences follow CommonMark's closing rule, so a plan means what Markdown
+// viewers show: an opening fence line is a line whose text, after any
+// indentation, starts with three or more backticks or tildes (a backtick
+// fence's info string may not contain a backtick); the block closes at the
+// first later line holding only a run of the same character at least as long
+// as the opening run, indented at most three columns more than the opening
+// line, with nothing after it but spaces and tabs. Content is never
+// re-indented. A byte-order mark at the start of the input is ignored when
+// classifying the first line.
+
+// Markdown token types. The names (Symbols) are the symbol names the plan
+// grammar uses.
+const (
+	MdBlank plex.TokenType = -20 - iota
+	MdH1
+	MdH2
+	MdH3
+	MdH4
+	MdH5
+	MdH6
+	MdTight
+	MdBreak
+	MdItem
+	MdFence
+	MdLine
+)
+
+// MarkdownSymbols maps the Markdown token names to their types.
+func MarkdownSymbols() map[string]plex.TokenType {
+	return map[string]plex.TokenType{
+		"EOF": EOF, "Blank": MdBlank, "H1": MdH1, "H2": MdH2, "H3": MdH3, "H4": MdH4,
+		"H5": MdH5, "H6": MdH6, "Tight": MdTight, "Break": MdBreak, "Item": MdItem,
+		"Fence": MdFence, "Line": MdLine,
+	}
+}
+
+// HeadingLevel returns the level (1–6) of an H1…H6 token type, else 0.
+func HeadingLevel(t plex.TokenType) int {
+	if t <= MdH1 && t >= MdH6 {
+		return int(MdH1-t) + 1
+	}
+	return 0
+}
+
+// MarkdownDefinition is the participle lexer.Definition of the Markdown plan
+// lexer. It has no state; one value serves any number of documents.
+type MarkdownDefinition struct{}
+
+// Markdown returns the Markdown plan lexer definition.
+func Markdown() MarkdownDefinition { return MarkdownDefinition{} }
+
+// Symbols implements lexer.Definition.
+func (MarkdownDefinition) Symbols() map[string]plex.TokenType { return MarkdownSymbols() }
+
+// Lex implements lexer.Definition.
+func (d MarkdownDefinition) Lex(filename string, r io.Reader) (plex.Lexer, error) {
+	var b strings.Builder
+	if _, err := io.Copy(&b, r); err != nil {
+		return nil, err
+	}
+	return d.LexString(filename, b.String())
+}
+
+// LexBytes implements lexer.BytesDefinition.
+func (d MarkdownDefinition) LexBytes(filename string, input []byte) (plex.Lexer, error) {
+	return d.LexString(filename, string(input))
+}
+
+// LexString implements lexer.StringDefinition. Token values are substrings
+// of input.
+func (MarkdownDefinition) LexString(filename string, input string) (plex.Lexer, error) {
+	return NewMarkdownScanner(filename, input), nil
+}
+
+// MarkdownScanner emits Markdown plan tokens from one input. It implements
+// participle's lexer.Lexer.
+type MarkdownScanner struct {
+	src string
+	pos plex.Position
+}
+
+// NewMarkdownScanner returns a scanner over src.
+func NewMarkdownScanner(filename, src string) *MarkdownScanner {
+	return &MarkdownScanner{src: src, pos: plex.Position{Filename: filename, Line: 1, Column: 1}}
+}
+
+// Next implements lexer.Lexer.
+func (s *MarkdownScanner) Next() (plex.Token, error) {
+	off := s.pos.Offset
+	if off >= len(s.src) {
+		return plex.EOFToken(s.pos), nil
+	}
+	typ, end := ScanMarkdown(s.src, off)
+	tok := plex.Token{Type: typ, Value: s.src[off:end], Pos: s.pos}
+	lines := strings.Count(tok.Value, "\n")
+	s.pos.Line += lines
+	if lines > 0 {
+		s.pos.Column = end - strings.LastIndexByte(tok.Value, '\n') - off
+	} else {
+		s.pos.Column += end - off
+	}
+	s.pos.Offset = end
+	return tok, nil
+}
+
+// ScanMarkdown classifies the token starting at byte offset off (which must
+// be the start of a line) and returns its type and end offset. It is the
+// scanner's single step, exported for tools that walk a plan's blocks
+// without building a parser (plangram fix).
+func ScanMarkdown(src string, off int) (plex.TokenType, int) {
+	end := lineEnd(src, off)
+	line := src[off:end]
+	if off == 0 {
+		line = strings.TrimPrefix(line, bom)
+	}
+	typ := ClassifyLine(line)
+	switch typ {
+	case MdBlank:
+		for end < len(src) {
+			e := lineEnd(src, end)
+			if !isBlank(src[end:e]) {
+				break
+			}
+			end = e
+		}
+	case MdFence:
+		f, _ := ParseMdFence(line)
+		for p := end; p < len(src); {
+			e := lineEnd(src, p)
+			if f.Closes(src[p:e]) {
+				return MdFence, e
+			}
+			p = e
+		}
+		return MdFence, len(src)
+	case MdItem:
+		end = itemEnd(src, end, itemContentIndent(line))
+	}
+	return typ, end
+}
+
+// lineEnd returns the offset just after the line starting at off (after its
+// '\n', or the end of src).
+func lineEnd(src string, off int) int {
+	if i := strings.IndexByte(src[off:], '\n'); i >= 0 {
+		return off + i + 1
+	}
+	return len(src)
+}
+
+func isBlank(line string) bool {
+	for i := 0; i < len(line); i++ {
+		if !isTrim(line[i]) && line[i] != '\n' {
+			return false
+		}
+	}
+	return true
+}
+
+// indentOf returns the indentation width of line in columns (a tab advances
+// to the next multiple of 4) and the byte offset of its first other byte.
+func indentOf(line string) (width, i int) {
+	for i < len(line) {
+		switch line[i] {
+		case ' ':
+			width++
+		case '\t':
+			width += 4 - width%4
+		default:
+			return width, i
+		}
+		i++
+	}
+	return width, i
+}
+
+// ClassifyLine returns the token type a single line (with or without its
+// line ending) starts: MdBlank, MdH1…MdH6, MdTight, MdBreak, MdItem, MdFence
+// or MdLine. For MdItem and MdFence the token may extend over further lines.
+func ClassifyLine(line string) plex.TokenType {
+	if isBlank(line) {
+		return MdBlank
+	}
+	if _, ok := ParseMdFence(line); ok {
+		return MdFence
+	}
+	w, i := indentOf(line)
+	if w > 3 {
+		return MdLine
+	}
+	rest := line[i:]
+	switch rest[0] {
+	case '#':
+		n := 0
+		for n < len(rest) && rest[n] == '#' {
+			n++
+		}
+		if n > 6 {
+			return MdLine
+		}
+		if n == len(rest) || rest[n] == ' ' || rest[n] == '\t' || rest[n] == '\r' || rest[n] == '\n' {
+			return MdH1 - plex.TokenType(n-1)
+		}
+		return MdTight
+	case '-', '*', '_':
+		if isBreak(rest) {
+			return MdBreak
+		}
+	}
+	if isBullet(rest) {
+		return MdItem
+	}
+	return MdLine
+}
+
+// isBreak reports whether s (indentation removed) is a thematic break.
+func isBreak(s string) bool {
+	c, n := s[0], 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case c:
+			n++
+		case ' ', '\t', '\r', '\n':
+		default:
+			return false
+		}
+	}
+	return n >= 3
+}
+
+// isBullet reports whether s (indentation removed) starts a bullet item.
+func isBullet(s string) bool {
+	if s[0] != '-' && s[0] != '*' && s[0] != '+' {
+		return false
+	}
+	return len(s) == 1 || s[1] == ' ' || s[1] == '\t' || s[1] == '\r' || s[1] == '\n'
+}
+
+// itemContentIndent returns the column at which a bullet item's text starts
+// (CommonMark: after the bullet and one to four spaces; one space when the
+// item is empty or followed by more than four).
+func itemContentIndent(line string) int {
+	w, i := indentOf(line)
+	col := w + 1
+	j := i + 1
+	n := 0
+	for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
+		if line[j] == '\t' {
+			n += 4 - (col+n)%4
+		} else {
+			n++
+		}
+		j++
+	}
+	if n == 0 || n > 4 || j >= len(line) || line[j] == '\n' || line[j] == '\r' {
+		n = 1
+	}
+	return col + n
+}
+
+// itemEnd returns the end of a list item whose first line ends at p and
+// whose text starts at column ci.
+func itemEnd(src string, p, ci int) int {
+	for p < len(src) {
+		e := lineEnd(src, p)
+		line := src[p:e]
+		if isBlank(line) {
+			// Blank lines belong to the item only when a line indented at
+			// least to its text follows them.
+			q := e
+			for q < len(src) {
+				qe := lineEnd(src, q)
+				if !isBlank(src[q:qe]) {
+					break
+				}
+				q = qe
+			}
+			if q >= len(src) {
+				return p
+			}
+			next := src[q:lineEnd(src, q)]
+			if w, _ := indentOf(next); w < ci || ClassifyLine(next) == MdFence {
+				return p
+			}
+			p = q
+			continue
+		}
+		w, _ := indentOf(line)
+		if w == 0 {
+			return p
+		}
+		switch ClassifyLine(line) {
+		case MdFence:
+			return p
+		case MdItem, MdBreak, MdH1, MdH2, MdH3, MdH4, MdH5, MdH6, MdTight:
+			if w < ci {
+				return p
+			}
+		}
+		p = e
+	}
+	return p
+}
+
+// MdFenceLine describes a fence line of the Markdown plan dialect.
+type MdFenceLine struct {
+	Char   byte   // '`' or '~'
+	Run    int    // length of the fence run (at least 3)
+	Indent int    // indentation width in columns
+	At     int    // byte offset of the run in the line
+	Info   string // the rest of the line, trimmed
+}
+
+// Fence returns the fence run as a string.
+func (f MdFenceLine) Fence() string { return strings.Repeat(string(f.Char), f.Run) }
+
+// ParseMdFence reports whether line (with or without its line ending) looks
+// like a fence line: after any indentation, three or more backticks or
+// tildes; for backticks the rest of the line may not contain a backtick.
+func ParseMdFence(line string) (MdFenceLine, bool) {
+	w, i := indentOf(line)
+	if i >= len(line) || (line[i] != '`' && line[i] != '~') {
+		return MdFenceLine{}, false
+	}
+	c := line[i]
+	j := i
+	for j < len(line) && line[j] == c {
+		j++
+	}
+	if j-i < 3 {
+		return MdFenceLine{}, false
+	}
+	rest := string(trim([]byte(line[j:])))
+	if c == '`' && strings.IndexByte(rest, '`') >= 0 {
+		return MdFenceLine{}, false
+	}
+	return MdFenceLine{Char: c, Run: j - i, Indent: w, At: i, Info: rest}, true
+}
+
+// Closes reports whether line closes a block opened by f: only a run of the
+// same character at least as long, indented at most three columns more than
+// the opening line, followed by nothing but spaces and tabs.
+func (f MdFenceLine) Closes(line string) bool {
+	g, ok := ParseMdFence(line)
+	return ok && g.Char == f.Char && g.Run >= f.Run && g.Info == "" && g.Indent <= f.Indent+3
+}
+
+// MisnestedFence reports whether the closed fence token v (its opening line
+// through its closing line) shows the most common LLM fence error: the
+// closing line is a bare fence of exactly the run of an inner line that looks
+// like an opening fence of the same character with an info string, still
+// open when the block closes — the author meant a nested block, but the bare
+// fence closed the outer one. It returns the byte offset in v of that inner
+// line. Inner opening lines are matched with later bare fences of the same
+// character (shorter than the outer run, so content) like a stack.
+func MisnestedFence(v string) (inner int, ok bool) {
+	first := strings.IndexByte(v, '\n')
+	if first < 0 {
+		return 0, false
+	}
+	open, _ := ParseMdFence(strings.TrimPrefix(v[:first], bom))
+	var stack []int // offsets of pending inner opening lines
+	var runs []int
+	for p := first + 1; p < len(v); {
+		e := lineEnd(v, p)
+		if g, isFence := ParseMdFence(v[p:e]); isFence && g.Char == open.Char {
+			switch {
+			case e == len(v): // the closing line
+				if n := len(runs); n > 0 && runs[n-1] == g.Run && g.Info == "" {
+					return stack[n-1], true
+				}
+			case g.Info != "":
+				stack, runs = append(stack, p), append(runs, g.Run)
+			case len(stack) > 0 && g.Run >= runs[len(runs)-1]:
+				stack, runs = stack[:len(stack)-1], runs[:len(runs)-1]
+			}
+		}
+		p = e
+	}
+	return 0, false
+}

@@ -1,0 +1,138 @@
+package lexer
+
+import (
+	"strings"
+	"testing"
+)
+
+var mdSamples = []string{
+	"",
+	"# Title\n",
+	"#Title\n- **Status:** Green\n- Agent: dev\n",
+	"text\nmore text\n\n\n## Action Plan\n",
+	"---\n***\n_ _ _\n- - -\n",
+	"- a\n  - nested\n  continued\n- b\nnot swallowed\n",
+	"- a\n\n  loose continuation\n\n- b\n",
+	"- a\n\nnot indented\n",
+	"```python\ncode\n```bash\nstill code\n```\n```\n",
+	"~~~~\n~~~\n~~~~~ \n",
+	"```\nunclosed\n",
+	"    ```\n    indented\n    ```\n",
+	"``` `bad` ```\n",
+	"\uFEFF# Title\n",
+	"\uFEFF```\nx\n```",
+	"# A\r\n\r\n- **k:** v\r\n```\r\nx\r\n```\r\n",
+	"####### seven\n#\n## \n",
+	"- **Handoff Resources:**\n  ```\n  code\n  ```\n",
+	" - one space\n   - three\n    - four\n",
+	"*\n-\n+ x\n",
+	"\t- tab\n",
+	"- x\n\t\tcont\n",
+}
+
+func TestMarkdownRoundTrip(t *testing.T) {
+	for _, src := range mdSamples {
+		var b strings.Builder
+		for _, tk := range collect(t, Markdown(), src) {
+			b.WriteString(tk.Value)
+		}
+		if b.String() != src {
+			t.Errorf("round trip of %q gave %q", src, b.String())
+		}
+	}
+}
+
+func TestMarkdownTokens(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want string // "Type:value|Type:value"
+	}{
+		{"# Title\n", `H1:# Title⏎`},
+		{"#Title\n##Rationale", `Tight:#Title⏎|Tight:##Rationale`},
+		{"####### seven\n#\n## \n", `Line:####### seven⏎|H1:#⏎|H2:## ⏎`},
+		{"    # code\n", `Line:    # code⏎`},
+		{"---\n***\n_ _ _\n- - -\n--\n", `Break:---⏎|Break:***⏎|Break:_ _ _⏎|Break:- - -⏎|Line:--⏎`},
+		{"- a\n  - nested\n  continued\n- b\nnot swallowed\n", `Item:- a⏎  - nested⏎  continued⏎|Item:- b⏎|Line:not swallowed⏎`},
+		{"- a\n\n  loose\n\n- b\n", `Item:- a⏎⏎  loose⏎|Blank:⏎|Item:- b⏎`},
+		{"- a\n\nnot indented\n", `Item:- a⏎|Blank:⏎|Line:not indented⏎`},
+		{"- a\n\n  ```\n  x\n  ```\n", "Item:- a⏎|Blank:⏎|Fence:  ```⏎  x⏎  ```⏎"},
+		{"- a\n ## sub\n", `Item:- a⏎|H2: ## sub⏎`},
+		{"- a\n   ## deep\n", `Item:- a⏎   ## deep⏎`},
+		{" - one\n   - three\n", `Item: - one⏎   - three⏎`},
+		{"- one\n - sibling\n", `Item:- one⏎|Item: - sibling⏎`},
+		{"*\n-x\n+ y\n", `Item:*⏎|Line:-x⏎|Item:+ y⏎`},
+		{"```python\ncode\n```bash\nstill\n```\n```\n", "Fence:```python⏎code⏎```bash⏎still⏎```⏎|Fence:```⏎"},
+		{"~~~~\n~~~\n~~~~~ \n", "Fence:~~~~⏎~~~⏎~~~~~ ⏎"},
+		{"```\n``` x\n````\n", "Fence:```⏎``` x⏎````⏎"},
+		{"```\n~~~\n```\n", "Fence:```⏎~~~⏎```⏎"},
+		{"```\n    ```\n   ```\n", "Fence:```⏎    ```⏎   ```⏎"},
+		{"  ```\n     ```\n", "Fence:  ```⏎     ```⏎"},
+		{"```\nunclosed\n", "Fence:```⏎unclosed⏎"},
+		{"``` `x` ```\n", "Line:``` `x` ```⏎"},
+		{"~~~ `x`\n~~~", "Fence:~~~ `x`⏎~~~"},
+		{"\uFEFF# T\n", "H1:\uFEFF# T⏎"},
+		{"\n \n\t\r\nx", `Blank:⏎ ⏎	` + "\r" + `⏎|Line:x`},
+	} {
+		var parts []string
+		for _, tk := range collect(t, Markdown(), tc.src) {
+			parts = append(parts, tk.Type+":"+strings.ReplaceAll(tk.Value, "\n", "⏎"))
+		}
+		if got := strings.Join(parts, "|"); got != tc.want {
+			t.Errorf("%q:\n got %s\nwant %s", tc.src, got, tc.want)
+		}
+	}
+}
+
+func TestMarkdownPositions(t *testing.T) {
+	src := "# T\n\n```\na\nb\n```\n- x\n  y\nz"
+	toks := collect(t, Markdown(), src)
+	wantLines := []int{1, 2, 3, 7, 9}
+	if len(toks) != len(wantLines) {
+		t.Fatalf("got %d tokens: %v", len(toks), toks)
+	}
+	for i, tk := range toks {
+		if tk.Line != wantLines[i] || src[tk.Off:tk.Off+len(tk.Value)] != tk.Value {
+			t.Errorf("token %d %+v: want line %d", i, tk, wantLines[i])
+		}
+	}
+}
+
+func TestMdFence(t *testing.T) {
+	f, ok := ParseMdFence("  ~~~~~ python.old  \r\n")
+	if !ok || f.Char != '~' || f.Run != 5 || f.Indent != 2 || f.Info != "python.old" || f.Fence() != "~~~~~" {
+		t.Fatalf("got %+v %v", f, ok)
+	}
+	for line, want := range map[string]bool{
+		"~~~~~\n": true, "~~~~~~  \n": true, "     ~~~~~\n": true, "      ~~~~~": false,
+		"~~~~\n": false, "~~~~~ x\n": false, "`````\n": false,
+	} {
+		if got := f.Closes(line); got != want {
+			t.Errorf("Closes(%q) = %v, want %v", line, got, want)
+		}
+	}
+	if HeadingLevel(MdH1) != 1 || HeadingLevel(MdH6) != 6 || HeadingLevel(MdLine) != 0 || HeadingLevel(MdBlank) != 0 {
+		t.Error("HeadingLevel")
+	}
+}
+
+func FuzzMarkdown(f *testing.F) {
+	for _, s := range mdSamples {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		toks := collect(t, Markdown(), src)
+		var b strings.Builder
+		for i, tk := range toks {
+			if tk.Value == "" {
+				t.Fatalf("empty token %d", i)
+			}
+			if tk.Off > 0 && src[tk.Off-1] != '\n' {
+				t.Fatalf("token %d does not start a line", i)
+			}
+			b.WriteString(tk.Value)
+		}
+		if b.String() != src {
+			t.Fatalf("round trip lost bytes")
+		}
+	})
+}

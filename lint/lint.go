@@ -1,0 +1,194 @@
+// Package lint is the engine of `plangram check` and of the language
+// server: it parses documents, runs the workspace rules when a root is
+// given, and checks many files in parallel while returning them in a stable
+// order. Package report prints the result.
+package lint
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/report"
+	"github.com/plangram/plangram/workspace"
+)
+
+// Options configures a check.
+type Options struct {
+	// Parse configures the parser (dialect, fence, schema).
+	Parse grammar.Options
+	// Root, when set, is the project directory the workspace rules check
+	// paths and FIND texts against; empty runs the parser's rules only.
+	Root string
+	// Workspace configures the workspace rules. Its Schema defaults to
+	// Parse.Schema.
+	Workspace workspace.Options
+	// Jobs is the number of files checked at once (0: GOMAXPROCS).
+	Jobs int
+	// Stdin is read for the path "-".
+	Stdin io.Reader
+}
+
+// Stdin is the path that names standard input, and StdinName the name its
+// diagnostics are printed under.
+const (
+	Stdin     = "-"
+	StdinName = "<stdin>"
+)
+
+// Source checks one document: it parses src and, with opts.Root set, runs
+// the workspace rules. It returns the document and all diagnostics, sorted
+// by position. The error is for cancellation and unusable options only.
+func Source(ctx context.Context, name string, src []byte, opts Options) (*ast.Document, []*ast.Diagnostic, error) {
+	doc, err := grammar.Parse(ctx, name, src, opts.Parse)
+	if err != nil {
+		return nil, nil, err
+	}
+	diags := append([]*ast.Diagnostic{}, doc.Diagnostics...)
+	if opts.Root != "" {
+		wo := opts.Workspace
+		if wo.Schema == nil {
+			wo.Schema = opts.Parse.Schema
+		}
+		diags = append(diags, workspace.Check(ctx, doc, opts.Root, wo)...)
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+	}
+	ast.SortDiagnostics(diags)
+	return doc, diags, nil
+}
+
+// Expand turns command-line PATH arguments into the files to check: a file
+// stands for itself, "-" for standard input, and a directory for every
+// `*.md` file below it (recursively, in lexical order, not following
+// symbolic links, skipping directories whose name starts with a dot). The
+// arguments keep their order; a file named twice is checked once.
+func Expand(paths []string) ([]string, error) {
+	var out []string
+	seen := map[string]bool{}
+	add := func(p string) {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	for _, p := range paths {
+		if p == Stdin {
+			add(p)
+			continue
+		}
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !st.IsDir() {
+			add(p)
+			continue
+		}
+		err = filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				if q != p && strings.HasPrefix(d.Name(), ".") {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if d.Type().IsRegular() && strings.HasSuffix(d.Name(), ".md") {
+				add(q)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// Run checks the files of paths (see Expand) in parallel and returns them in
+// the expanded order, whatever order the checks finish in. Files that cannot
+// be read are left out and their errors joined into the returned error (the
+// CLI's exit code 2); the other files are still returned. Cancellation stops
+// the remaining checks and returns ctx's error.
+func Run(ctx context.Context, paths []string, opts Options) ([]*report.File, error) {
+	files, err := Expand(paths)
+	if err != nil {
+		return nil, err
+	}
+	jobs := opts.Jobs
+	if jobs <= 0 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
+	results := make([]*report.File, len(files))
+	errs := make([]error, len(files))
+	// Standard input is read here, once, before the workers start.
+	var stdin []byte
+	for _, f := range files {
+		if f == Stdin {
+			if opts.Stdin == nil {
+				return nil, errors.New("no standard input to read")
+			}
+			if stdin, err = io.ReadAll(opts.Stdin); err != nil {
+				return nil, fmt.Errorf("reading standard input: %w", err)
+			}
+		}
+	}
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < min(jobs, len(files)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				results[i], errs[i] = checkFile(ctx, files[i], stdin, opts)
+			}
+		}()
+	}
+	for i := range files {
+		if ctx.Err() != nil {
+			break
+		}
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	out := make([]*report.File, 0, len(files))
+	for _, r := range results {
+		if r != nil {
+			out = append(out, r)
+		}
+	}
+	return out, errors.Join(errs...)
+}
+
+func checkFile(ctx context.Context, path string, stdin []byte, opts Options) (*report.File, error) {
+	name, src := path, stdin
+	if path == Stdin {
+		name = StdinName
+	} else {
+		var err error
+		if src, err = os.ReadFile(path); err != nil {
+			return nil, err
+		}
+	}
+	_, diags, err := Source(ctx, name, src, opts)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return &report.File{Path: name, Source: src, Diagnostics: diags}, nil
+}

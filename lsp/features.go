@@ -1,0 +1,556 @@
+package lsp
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/internal/textpos"
+	"github.com/plangram/plangram/schema"
+)
+
+// ---- document symbols ----
+
+// heading is an ATX heading line outside every fenced block.
+type heading struct {
+	level      int
+	text       string
+	start, end int // the line, without its line ending
+}
+
+var headingRE = regexp.MustCompile(`^ {0,3}(#{1,6})(?:[ \t]+|$)(.*?)[ \t]*#*[ \t]*$`)
+
+// headings lists the document's headings, skipping lines inside the blocks
+// the parser found. `#Title` without the space counts as a level-1 heading
+// (the plan dialect accepts it with a warning).
+func headings(src []byte, doc *ast.Document) []heading {
+	var blocks []ast.Span
+	for _, b := range doc.Blocks {
+		blocks = append(blocks, b.Span)
+	}
+	for _, a := range doc.Actions {
+		if a.Head != nil {
+			blocks = append(blocks, a.Head.Span)
+		}
+		for _, b := range a.Blocks {
+			blocks = append(blocks, b.Span)
+		}
+	}
+	inBlock := func(off int) bool {
+		for _, b := range blocks {
+			if b.Contains(off) {
+				return true
+			}
+		}
+		return false
+	}
+	var out []heading
+	for off := 0; off < len(src); {
+		end := bytes.IndexByte(src[off:], '\n')
+		next := len(src)
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += off
+			next = end + 1
+		}
+		line := strings.TrimSuffix(string(src[off:end]), "\r")
+		if strings.HasPrefix(strings.TrimLeft(line, " "), "#") && !inBlock(off) {
+			if m := headingRE.FindStringSubmatch(line); m != nil {
+				out = append(out, heading{level: len(m[1]), text: m[2], start: off, end: off + len(line)})
+			} else if t := strings.TrimLeft(line, " "); len(t) > 1 && t[1] != '#' && len(line)-len(t) < 4 {
+				out = append(out, heading{level: 1, text: strings.TrimSpace(t[1:]), start: off, end: off + len(line)})
+			}
+		}
+		off = next
+	}
+	return out
+}
+
+// symbolNode is a DocumentSymbol under construction.
+type symbolNode struct {
+	sym      protocol.DocumentSymbol
+	level    int // heading level; 7 for an action
+	start    int
+	end      int
+	children []*symbolNode
+}
+
+// outline builds the document's symbols: headings nest by level (the title,
+// the sections, a plan's action headings), and every action is a function
+// symbol under the heading before it, or the action's own heading.
+func outline(src []byte, tx *textpos.Text, doc *ast.Document) []protocol.DocumentSymbol {
+	hs := headings(src, doc)
+	actionAt := map[int]*ast.Action{} // heading line -> action named on it
+	for _, a := range doc.Actions {
+		actionAt[a.NameSpan.Start.Line] = a
+	}
+	type item struct {
+		h *heading
+		a *ast.Action
+	}
+	var items []item
+	used := map[*ast.Action]bool{}
+	for i := range hs {
+		h := &hs[i]
+		line := tx.Lines().Pos(h.start).Line
+		a := actionAt[line]
+		if a != nil && !used[a] && a.Head == nil { // a plan action's own heading
+			used[a] = true
+			items = append(items, item{h: h, a: a})
+			continue
+		}
+		items = append(items, item{h: h})
+	}
+	for _, a := range doc.Actions {
+		if !used[a] {
+			items = append(items, item{a: a})
+		}
+	}
+	sort.SliceStable(items, func(i, j int) bool { return itemStart(items[i].h, items[i].a) < itemStart(items[j].h, items[j].a) })
+
+	var roots []*symbolNode
+	var stack []*symbolNode
+	var headingNodes []*symbolNode
+	for _, it := range items {
+		n := &symbolNode{}
+		if it.h != nil {
+			n.level, n.start, n.end = it.h.level, it.h.start, it.h.end
+			n.sym.Name = it.h.text
+			n.sym.Kind = protocol.SymbolKindNamespace
+			if it.h.level == 1 {
+				n.sym.Kind = protocol.SymbolKindFile
+			}
+			n.sym.SelectionRange = protocol.Range{Start: position(tx, it.h.start), End: position(tx, it.h.end)}
+			headingNodes = append(headingNodes, n)
+		} else {
+			n.level, n.start, n.end = 7, it.a.Span.Start.Offset, it.a.Span.End.Offset
+			n.sym.SelectionRange = toRange(tx, it.a.NameSpan)
+		}
+		if it.a != nil {
+			n.sym.Name = it.a.Name
+			if n.sym.Name == "" {
+				n.sym.Name = "(unnamed action)"
+			}
+			n.sym.Kind = protocol.SymbolKindFunction
+			if d := actionDetail(it.a); d != "" {
+				n.sym.Detail = &d
+			}
+			if it.h != nil && it.a.NameSpan.Start.Line > 0 {
+				n.sym.SelectionRange = toRange(tx, it.a.NameSpan)
+			}
+			n.end = max(n.end, it.a.Span.End.Offset)
+		}
+		if n.sym.Name == "" {
+			n.sym.Name = "(untitled)"
+		}
+		for len(stack) > 0 && stack[len(stack)-1].level >= n.level && n.level < 7 {
+			stack = stack[:len(stack)-1]
+		}
+		if n.level == 7 {
+			for len(stack) > 0 && stack[len(stack)-1].level == 7 {
+				stack = stack[:len(stack)-1]
+			}
+		}
+		if len(stack) == 0 {
+			roots = append(roots, n)
+		} else {
+			parent := stack[len(stack)-1]
+			parent.children = append(parent.children, n)
+		}
+		if n.level < 7 {
+			stack = append(stack, n)
+		}
+	}
+	// A heading's section runs to the next heading of its level or higher.
+	for i, n := range headingNodes {
+		end := len(src)
+		for _, m := range headingNodes[i+1:] {
+			if m.level <= n.level {
+				end = m.start
+				break
+			}
+		}
+		n.end = max(n.end, trimTrailingNewlines(src, n.start, end))
+	}
+	var conv func([]*symbolNode) []protocol.DocumentSymbol
+	conv = func(ns []*symbolNode) []protocol.DocumentSymbol {
+		out := make([]protocol.DocumentSymbol, 0, len(ns))
+		for _, n := range ns {
+			n.sym.Children = conv(n.children)
+			for _, c := range n.children {
+				n.end = max(n.end, c.end)
+			}
+			n.sym.Range = protocol.Range{Start: position(tx, n.start), End: position(tx, n.end)}
+			n.sym.SelectionRange = clampRange(n.sym.SelectionRange, n.sym.Range)
+			out = append(out, n.sym)
+		}
+		return out
+	}
+	return conv(roots)
+}
+
+func itemStart(h *heading, a *ast.Action) int {
+	if h != nil {
+		return h.start
+	}
+	return a.Span.Start.Offset
+}
+
+func trimTrailingNewlines(src []byte, start, end int) int {
+	for end > start && (src[end-1] == '\n' || src[end-1] == '\r') {
+		end--
+	}
+	return end
+}
+
+func before(a, b protocol.Position) bool {
+	return a.Line < b.Line || a.Line == b.Line && a.Character < b.Character
+}
+
+// clampRange keeps a selection range inside its symbol's range, as the
+// protocol requires.
+func clampRange(sel, r protocol.Range) protocol.Range {
+	if before(sel.Start, r.Start) || before(r.End, sel.Start) {
+		sel.Start = r.Start
+	}
+	if before(r.End, sel.End) || before(sel.End, sel.Start) {
+		sel.End = sel.Start
+	}
+	return sel
+}
+
+// actionDetail summarises an action for the outline: its path, resource,
+// agent, command or description.
+func actionDetail(a *ast.Action) string {
+	for _, name := range []string{"path", "resource", "src", "agent", "command", "description"} {
+		if v, ok := a.Params.Get(name); ok {
+			if s, ok := v.(string); ok && strings.TrimSpace(s) != "" {
+				s = strings.TrimSpace(s)
+				if i := strings.IndexByte(s, '\n'); i >= 0 {
+					s = s[:i] + " …"
+				}
+				if len(s) > 60 {
+					s = s[:57] + "…"
+				}
+				return s
+			}
+		}
+	}
+	return strings.Join(a.Args, " ")
+}
+
+// DocumentSymbol returns the document's outline.
+func (s *Server) DocumentSymbol(ctx context.Context, p *protocol.DocumentSymbolParams) (protocol.DocumentSymbolResult, error) {
+	d, doc, err := s.snapshot(ctx, p.TextDocument.URI)
+	if err != nil {
+		return protocol.DocumentSymbolSlice{}, nil
+	}
+	return protocol.DocumentSymbolSlice(outline(d.text, d.tx, doc)), nil
+}
+
+// ---- hover ----
+
+var metaKeyRE = regexp.MustCompile(`^\s*[-*+]\s+(?:\*\*)?([^*:]+?)\s*(?:\*\*)?\s*:`)
+
+// Hover documents the action or parameter under the cursor from the
+// dialect's schema.
+func (s *Server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
+	d, doc, err := s.snapshot(ctx, p.TextDocument.URI)
+	if err != nil {
+		return nil, nil
+	}
+	sc := s.schemaFor(doc)
+	if sc == nil {
+		return nil, nil
+	}
+	off := offset(d.tx, p.Position)
+	line := d.tx.Lines().Pos(off).Line
+	for _, a := range doc.Actions {
+		def := sc.Lookup(a.Name)
+		if def == nil {
+			continue
+		}
+		onName := a.NameSpan.Contains(off) || off == a.NameSpan.End.Offset && a.NameSpan.Len() > 0
+		if onName || (a.Head == nil && a.NameSpan.Start.Line == line) {
+			return hover(actionDoc(def, doc.Dialect), d.tx, a.NameSpan), nil
+		}
+		if !a.Span.Contains(off) {
+			continue
+		}
+		for _, prm := range a.Params {
+			if prm.Span != nil && (prm.Span.Contains(off) || off == prm.Span.End.Offset && prm.Span.Len() > 0) {
+				if pd := def.Param(prm.Name); pd != nil {
+					return hover(paramDoc(def, pd, doc.Dialect), d.tx, *prm.Span), nil
+				}
+			}
+		}
+		// A plan metadata line: `- **File Path:** …`.
+		ls := d.tx.Lines().LineStart(line)
+		le := d.tx.LineEnd(line)
+		if m := metaKeyRE.FindStringSubmatch(string(d.text[ls:le])); m != nil {
+			if pd := paramByKey(def, m[1]); pd != nil {
+				return hover(paramDoc(def, pd, doc.Dialect), d.tx, ast.Span{Start: ast.Pos{Offset: ls}, End: ast.Pos{Offset: le}}), nil
+			}
+		}
+	}
+	return nil, nil
+}
+
+func hover(md string, tx *textpos.Text, sp ast.Span) *protocol.Hover {
+	r := toRange(tx, sp)
+	return &protocol.Hover{Contents: &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: md}, Range: &r}
+}
+
+// paramByKey finds a parameter by its metadata key or an alias, ignoring case.
+func paramByKey(def *schema.Action, key string) *schema.Param {
+	key = strings.TrimSpace(strings.Trim(key, "`"))
+	for _, p := range def.Params {
+		if strings.EqualFold(p.KeyOrName(), key) {
+			return p
+		}
+		for _, al := range p.Aliases {
+			if strings.EqualFold(al, key) {
+				return p
+			}
+		}
+	}
+	return nil
+}
+
+// actionDoc renders an action's schema entry as Markdown.
+func actionDoc(a *schema.Action, dialect string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**%s**", a.Name)
+	if len(a.Aliases) > 0 {
+		fmt.Fprintf(&b, " (alias %s)", strings.Join(a.Aliases, ", "))
+	}
+	if a.Description != "" {
+		fmt.Fprintf(&b, " — %s", a.Description)
+	}
+	fmt.Fprintf(&b, "\n\n`%s`\n", a.Signature())
+	if len(a.Params) > 0 {
+		b.WriteString("\n")
+		for _, p := range a.Params {
+			b.WriteString("- " + paramLine(p, dialect) + "\n")
+		}
+	}
+	return b.String()
+}
+
+// paramDoc renders one parameter as Markdown.
+func paramDoc(a *schema.Action, p *schema.Param, dialect string) string {
+	return fmt.Sprintf("%s\n\nparameter of **%s**", paramLine(p, dialect), a.Name)
+}
+
+func paramLine(p *schema.Param, dialect string) string {
+	var attrs []string
+	if dialect == grammar.DialectPlan && p.Key != "" {
+		attrs = append(attrs, "**"+p.Key+":**")
+	}
+	t := string(p.TypeOrDefault())
+	if p.Items != "" {
+		t += " of " + string(p.Items)
+	}
+	attrs = append(attrs, t)
+	if p.Required {
+		attrs = append(attrs, "required")
+	}
+	if p.Variadic {
+		attrs = append(attrs, "variadic")
+	}
+	s := fmt.Sprintf("`%s` (%s)", p.Name, strings.Join(attrs, ", "))
+	if p.Doc != "" {
+		s += ": " + p.Doc
+	}
+	return s
+}
+
+// ---- completion ----
+
+var (
+	planHeadingRE = regexp.MustCompile("^###[ \t]+(?:\\d+\\.[ \t]*)?(`?)([A-Za-z_]*)$")
+	bulletKeyRE   = regexp.MustCompile(`^([ \t]*[-*+][ \t]+)(\*{0,2})([A-Za-z][A-Za-z ]*)?$`)
+	actNameRE     = regexp.MustCompile(`^[ \t]*([A-Za-z0-9_]*)$`)
+)
+
+// docMetadataKeys are the keys of a plan's document metadata list.
+func docMetadataKeys() []string { return []string{"Status", "Agent", "Goal"} }
+
+// Completion offers action names on the first line of an act block and
+// after `### ` in a plan, and metadata keys at the start of a list item.
+func (s *Server) Completion(ctx context.Context, p *protocol.CompletionParams) (protocol.CompletionResult, error) {
+	d, doc, err := s.snapshot(ctx, p.TextDocument.URI)
+	if err != nil {
+		return &protocol.CompletionList{Items: []protocol.CompletionItem{}}, nil
+	}
+	off := offset(d.tx, p.Position)
+	lineNo := d.tx.Lines().Pos(off).Line
+	ls := d.tx.Lines().LineStart(lineNo)
+	prefix := string(d.text[ls:off])
+	prev := ""
+	if lineNo > 1 {
+		pl := lineNo - 1
+		prev = string(d.text[d.tx.Lines().LineStart(pl):d.tx.LineEnd(pl)])
+	}
+	var items []protocol.CompletionItem
+	edit := func(from int, text string) *protocol.TextEdit {
+		return &protocol.TextEdit{Range: protocol.Range{Start: position(d.tx, from), End: position(d.tx, off)}, NewText: text}
+	}
+	actionItems := func(sc *schema.Schema, from int, suffix string) {
+		if sc == nil {
+			return
+		}
+		for _, a := range sc.Actions {
+			it := protocol.CompletionItem{Label: a.Name, Kind: protocol.CompletionItemKindFunction,
+				Detail: protocol.NewOptional(a.Signature()), TextEdit: edit(from, a.Name+suffix)}
+			if a.Description != "" {
+				it.Documentation = &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: actionDoc(a, sc.Dialect)}
+			}
+			items = append(items, it)
+		}
+	}
+	switch {
+	case isActFence(prev) && actNameRE.MatchString(prefix):
+		sc := s.schemaFor(doc)
+		if doc.Dialect != grammar.DialectActs {
+			sc, _ = schema.Builtin(grammar.DialectActs)
+		}
+		m := actNameRE.FindStringSubmatchIndex(prefix)
+		actionItems(sc, ls+m[2], "")
+	case planHeadingRE.MatchString(prefix):
+		sc := s.schemaFor(doc)
+		if doc.Dialect != grammar.DialectPlan {
+			sc, _ = schema.Builtin(grammar.DialectPlan)
+		}
+		m := planHeadingRE.FindStringSubmatchIndex(prefix)
+		suffix := ""
+		if m[3] > m[2] && !strings.Contains(string(d.text[off:d.tx.LineEnd(lineNo)]), "`") {
+			suffix = "`"
+		}
+		actionItems(sc, ls+m[4], suffix)
+	case bulletKeyRE.MatchString(prefix) && doc.Dialect == grammar.DialectPlan:
+		m := bulletKeyRE.FindStringSubmatchIndex(prefix)
+		from := ls + m[3] // after the bullet and its spaces
+		var keys []string
+		var docs []string
+		if a := actionBefore(doc, off); a != nil {
+			if sc := s.schemaFor(doc); sc != nil {
+				if def := sc.Lookup(a.Name); def != nil {
+					for _, pd := range def.Params {
+						if pd.Key != "" {
+							keys = append(keys, pd.Key)
+							docs = append(docs, paramLine(pd, doc.Dialect))
+						}
+					}
+				}
+			}
+		} else {
+			for _, k := range docMetadataKeys() {
+				keys = append(keys, k)
+				docs = append(docs, "document metadata")
+			}
+		}
+		for i, k := range keys {
+			items = append(items, protocol.CompletionItem{Label: k, Kind: protocol.CompletionItemKindProperty,
+				FilterText:    protocol.NewOptional(string(d.text[from:off]) + k),
+				Documentation: &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: docs[i]},
+				TextEdit:      edit(from, "**"+k+":** ")})
+		}
+	}
+	if items == nil {
+		items = []protocol.CompletionItem{}
+	}
+	return &protocol.CompletionList{Items: items}, nil
+}
+
+// isActFence reports whether a line opens an act block (``` act, ~~~act).
+func isActFence(line string) bool {
+	t := strings.TrimSpace(line)
+	if len(t) < 3 || (t[0] != '`' && t[0] != '~') {
+		return false
+	}
+	run := len(t) - len(strings.TrimLeft(t, t[:1]))
+	return run >= 3 && strings.EqualFold(strings.TrimSpace(t[run:]), "act")
+}
+
+// actionBefore returns the last action that starts before offset.
+func actionBefore(doc *ast.Document, off int) *ast.Action {
+	var found *ast.Action
+	for _, a := range doc.Actions {
+		if a.Span.Start.Offset < off {
+			found = a
+		}
+	}
+	return found
+}
+
+// ---- code action ----
+
+// fixable reports the diagnostic codes `plangram fix` repairs; a quick fix
+// names those of them the client sent.
+func fixable(code string) bool {
+	return code == "improperly-nested-fence" || code == "title-missing-space"
+}
+
+// CodeAction offers one quick fix that applies `plangram fix` to the whole
+// document, as a minimal text edit.
+func (s *Server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) ([]protocol.CommandOrCodeAction, error) {
+	if s.opts.Fix == nil {
+		return []protocol.CommandOrCodeAction{}, nil
+	}
+	d, _, err := s.snapshot(ctx, p.TextDocument.URI)
+	if err != nil {
+		return []protocol.CommandOrCodeAction{}, nil
+	}
+	fixed, repairs, err := s.opts.Fix(ctx, filename(p.TextDocument.URI), d.text)
+	if err != nil || bytes.Equal(fixed, d.text) {
+		return []protocol.CommandOrCodeAction{}, nil
+	}
+	// The smallest single edit: drop the common prefix and suffix.
+	pre := 0
+	for pre < len(fixed) && pre < len(d.text) && fixed[pre] == d.text[pre] {
+		pre++
+	}
+	suf := 0
+	for suf < len(fixed)-pre && suf < len(d.text)-pre && fixed[len(fixed)-1-suf] == d.text[len(d.text)-1-suf] {
+		suf++
+	}
+	// Keep the edit on UTF-8 boundaries.
+	for pre > 0 && pre < len(d.text) && d.text[pre]&0xC0 == 0x80 {
+		pre--
+	}
+	for suf > 0 && len(d.text)-suf < len(d.text) && d.text[len(d.text)-suf]&0xC0 == 0x80 {
+		suf--
+	}
+	te := protocol.TextEdit{
+		Range:   protocol.Range{Start: position(d.tx, pre), End: position(d.tx, len(d.text)-suf)},
+		NewText: string(fixed[pre : len(fixed)-suf]),
+	}
+	title := "Apply plangram fix"
+	if len(repairs) > 0 {
+		title += ": " + strings.Join(repairs, "; ")
+		if len(title) > 120 {
+			title = fmt.Sprintf("Apply plangram fix (%d repairs)", len(repairs))
+		}
+	}
+	kind := protocol.CodeActionKindQuickFix
+	preferred := true
+	var diags []protocol.Diagnostic
+	for _, dg := range p.Context.Diagnostics {
+		if c, ok := dg.Code.(protocol.String); ok && fixable(string(c)) {
+			diags = append(diags, dg)
+		}
+	}
+	ca := &protocol.CodeAction{Title: title, Kind: &kind, IsPreferred: &preferred, Diagnostics: diags,
+		Edit: &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{p.TextDocument.URI: {te}}}}
+	return []protocol.CommandOrCodeAction{ca}, nil
+}

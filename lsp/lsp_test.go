@@ -1,0 +1,436 @@
+package lsp
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+// testClient records what the server sends.
+type testClient struct {
+	protocol.UnimplementedClient
+	diags chan *protocol.PublishDiagnosticsParams
+}
+
+func (c *testClient) PublishDiagnostics(ctx context.Context, p *protocol.PublishDiagnosticsParams) error {
+	c.diags <- p
+	return nil
+}
+
+// session is a server on one end of a pipe and a protocol client on the
+// other.
+type session struct {
+	t      *testing.T
+	ctx    context.Context
+	server protocol.Server
+	client *testClient
+	done   chan error
+}
+
+func start(t *testing.T, opts Options) *session {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	a, b := net.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- Serve(ctx, a, opts) }()
+	tc := &testClient{diags: make(chan *protocol.PublishDiagnosticsParams, 256)}
+	_, conn, server := protocol.NewClient(ctx, tc, jsonrpc2.NewStream(b))
+	t.Cleanup(func() {
+		cancel()
+		_ = conn.Close()
+	})
+	return &session{t: t, ctx: ctx, server: server, client: tc, done: done}
+}
+
+func (s *session) initialize(root string) *protocol.InitializeResult {
+	s.t.Helper()
+	p := &protocol.InitializeParams{}
+	if root != "" {
+		u := uri.File(root)
+		p.RootURI = &u
+	}
+	res, err := s.server.Initialize(s.ctx, p)
+	if err != nil {
+		s.t.Fatalf("initialize: %v", err)
+	}
+	if err := s.server.Initialized(s.ctx, &protocol.InitializedParams{}); err != nil {
+		s.t.Fatal(err)
+	}
+	return res
+}
+
+func (s *session) open(u uri.URI, text string) {
+	s.t.Helper()
+	err := s.server.DidOpen(s.ctx, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
+		URI: u, LanguageID: "markdown", Version: 1, Text: text}})
+	if err != nil {
+		s.t.Fatal(err)
+	}
+}
+
+// waitDiags returns the first diagnostics published for u at version v.
+func (s *session) waitDiags(u uri.URI, v int32) *protocol.PublishDiagnosticsParams {
+	s.t.Helper()
+	for {
+		select {
+		case p := <-s.client.diags:
+			if got, _ := p.Version.Get(); p.URI == u && got == v {
+				return p
+			}
+		case <-s.ctx.Done():
+			s.t.Fatalf("no diagnostics for %s version %d", u, v)
+		}
+	}
+}
+
+func (s *session) exit() {
+	s.t.Helper()
+	if err := s.server.Shutdown(s.ctx); err != nil {
+		s.t.Fatalf("shutdown: %v", err)
+	}
+	if err := s.server.Exit(s.ctx); err != nil {
+		s.t.Fatalf("exit: %v", err)
+	}
+	select {
+	case err := <-s.done:
+		if err != nil {
+			s.t.Fatalf("Serve: %v", err)
+		}
+	case <-s.ctx.Done():
+		s.t.Fatal("Serve did not return after exit")
+	}
+}
+
+// planText is a plan whose lines mix ASCII, CJK (3 bytes, 1 UTF-16 unit)
+// and an emoji outside the BMP (4 bytes, 2 units).
+const planText = "# Plan 漢字 😀\n" + // line 0
+	"\n" +
+	"- **Status:** Green\n" +
+	"- **Agent:** Developer\n" +
+	"- **Goal:** Test the server.\n" +
+	"\n" +
+	"## Rationale\n" +
+	"```text\n" +
+	"Because 😀.\n" +
+	"```\n" +
+	"\n" +
+	"## Action Plan\n" +
+	"\n" +
+	"### `EDIT`\n" + // line 13
+	"- **File Path:** `漢字/😀.py`\n" + // line 14
+	"- **Description:** Edit a file that is not there.\n" +
+	"\n" +
+	"#### `FIND:`\n" +
+	"```python\n" +
+	"a\n" +
+	"```\n" +
+	"#### `REPLACE:`\n" +
+	"```python\n" +
+	"b\n" +
+	"```\n" +
+	"\n" +
+	"### `READ`\n" + // line 26
+	"- **File Path:** src/app.py\n" +
+	"- **Description:** Exists.\n"
+
+func workspaceRoot(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "src", "app.py"), []byte("print(1)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+func TestDiagnosticsUTF16(t *testing.T) {
+	root := workspaceRoot(t)
+	s := start(t, Options{})
+	res := s.initialize(root)
+	if res.Capabilities.PositionEncoding != protocol.PositionEncodingKindUTF16 {
+		t.Errorf("positionEncoding = %q", res.Capabilities.PositionEncoding)
+	}
+	u := uri.File(filepath.Join(root, "plan.md"))
+	s.open(u, planText)
+	p := s.waitDiags(u, 1)
+	var found *protocol.Diagnostic
+	for i, d := range p.Diagnostics {
+		if c, _ := d.Code.(protocol.String); c == "file-not-found" {
+			found = &p.Diagnostics[i]
+		}
+	}
+	if found == nil {
+		t.Fatalf("no file-not-found diagnostic: %+v", p.Diagnostics)
+	}
+	// The value's span is `漢字/😀.py` with its backticks: it starts after
+	// "- **File Path:** " (17 units) and is 1+8+1 units long (16 bytes).
+	want := protocol.Range{Start: protocol.Position{Line: 14, Character: 17}, End: protocol.Position{Line: 14, Character: 27}}
+	if found.Range != want {
+		t.Errorf("range = %+v, want %+v", found.Range, want)
+	}
+	if found.Severity != protocol.DiagnosticSeverityError {
+		t.Errorf("severity = %v", found.Severity)
+	}
+
+	// An acts document: the absolute destination starts after 漢字.txt.
+	u2 := uri.File(filepath.Join(root, "acts.md"))
+	s.open(u2, "~~~act\nmove_file 漢字.txt /abs😀.txt\n~~~\n")
+	p = s.waitDiags(u2, 1)
+	var ranges []protocol.Range
+	for _, d := range p.Diagnostics {
+		ranges = append(ranges, d.Range)
+	}
+	wantRanges := []protocol.Range{
+		{Start: protocol.Position{Line: 1, Character: 10}, End: protocol.Position{Line: 1, Character: 16}}, // 漢字.txt missing
+		{Start: protocol.Position{Line: 1, Character: 17}, End: protocol.Position{Line: 1, Character: 27}}, // /abs😀.txt absolute
+	}
+	if len(ranges) != 2 || ranges[0] != wantRanges[0] || ranges[1] != wantRanges[1] {
+		t.Errorf("ranges = %+v, want %+v", ranges, wantRanges)
+	}
+	s.exit()
+}
+
+func TestHoverCompletionSymbols(t *testing.T) {
+	root := workspaceRoot(t)
+	s := start(t, Options{NoWorkspace: true})
+	s.initialize(root)
+	u := uri.File(filepath.Join(root, "plan.md"))
+	s.open(u, planText)
+	s.waitDiags(u, 1)
+
+	hoverAt := func(line, char uint32) string {
+		t.Helper()
+		h, err := s.server.Hover(s.ctx, &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+			TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: protocol.Position{Line: line, Character: char}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h == nil {
+			return ""
+		}
+		mc, ok := h.Contents.(*protocol.MarkupContent)
+		if !ok {
+			t.Fatalf("hover contents %T", h.Contents)
+		}
+		return mc.Value
+	}
+	if got := hoverAt(13, 6); !strings.Contains(got, "**EDIT**") || !strings.Contains(got, "FIND") {
+		t.Errorf("hover on EDIT = %q", got)
+	}
+	if got := hoverAt(14, 6); !strings.Contains(got, "`path`") || !strings.Contains(got, "File to edit") {
+		t.Errorf("hover on File Path = %q", got)
+	}
+	if got := hoverAt(14, 22); !strings.Contains(got, "`path`") {
+		t.Errorf("hover on the path value (after 漢字) = %q", got)
+	}
+	if got := hoverAt(1, 0); got != "" {
+		t.Errorf("hover on a blank line = %q", got)
+	}
+
+	// Document symbols: title > sections > actions.
+	res, err := s.server.DocumentSymbol(s.ctx, &protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	syms := res.(protocol.DocumentSymbolSlice)
+	if len(syms) != 1 || syms[0].Name != "Plan 漢字 😀" || syms[0].Kind != protocol.SymbolKindFile {
+		t.Fatalf("symbols = %+v", syms)
+	}
+	var names []string
+	for _, c := range syms[0].Children {
+		names = append(names, c.Name)
+		for _, a := range c.Children {
+			detail := ""
+			if a.Detail != nil {
+				detail = *a.Detail
+			}
+			names = append(names, "  "+a.Name+" "+detail)
+		}
+	}
+	if got, want := strings.Join(names, "|"), "Rationale|Action Plan|  EDIT 漢字/😀.py|  READ src/app.py"; got != want {
+		t.Errorf("outline = %q, want %q", got, want)
+	}
+	// The title's selection range ends after the emoji: "# Plan " 7 units,
+	// 漢字 2, a space 1, 😀 2 (21 bytes in all).
+	if sel := syms[0].SelectionRange; sel.End != (protocol.Position{Line: 0, Character: 12}) {
+		t.Errorf("title selection = %+v", sel)
+	}
+
+	complete := func(u uri.URI, line, char uint32) []protocol.CompletionItem {
+		t.Helper()
+		r, err := s.server.Completion(s.ctx, &protocol.CompletionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+			TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: protocol.Position{Line: line, Character: char}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.(*protocol.CompletionList).Items
+	}
+	labels := func(items []protocol.CompletionItem) string {
+		var ls []string
+		for _, it := range items {
+			ls = append(ls, it.Label)
+		}
+		return strings.Join(ls, ",")
+	}
+	// Action names after "### `" in a plan, with the closing backtick.
+	u2 := uri.File(filepath.Join(root, "typing.md"))
+	typing := planText + "\n### `CR\n"
+	s.open(u2, typing)
+	s.waitDiags(u2, 1)
+	items := complete(u2, 30, 7)
+	if !strings.Contains(labels(items), "CREATE,EDIT,READ") {
+		t.Errorf("plan action completion = %s", labels(items))
+	}
+	for _, it := range items {
+		if it.Label == "CREATE" {
+			te := it.TextEdit.(*protocol.TextEdit)
+			if te.NewText != "CREATE`" || te.Range.Start.Character != 5 || te.Range.End.Character != 7 {
+				t.Errorf("CREATE edit = %+v", te)
+			}
+		}
+	}
+	// Metadata keys: an action's keys inside it, the document's before.
+	if got := labels(complete(u, 15, 2)); got != "File Path,Description,Match All" {
+		t.Errorf("EDIT keys = %s", got)
+	}
+	if got := labels(complete(u, 2, 2)); got != "Status,Agent,Goal" {
+		t.Errorf("document keys = %s", got)
+	}
+	// Action names on the first line of an act block.
+	u3 := uri.File(filepath.Join(root, "acts.md"))
+	s.open(u3, "Start:\n\n~~~act\nwr\n~~~\n")
+	s.waitDiags(u3, 1)
+	if got := labels(complete(u3, 3, 2)); !strings.HasPrefix(got, "write_file,patch_file") {
+		t.Errorf("act completion = %s", got)
+	}
+	if got := labels(complete(u3, 0, 3)); got != "" {
+		t.Errorf("completion in prose = %s", got)
+	}
+	s.exit()
+}
+
+func TestCodeActionFix(t *testing.T) {
+	fix := func(ctx context.Context, name string, src []byte) ([]byte, []string, error) {
+		if bytes.HasPrefix(src, []byte("#漢")) {
+			return append([]byte("# "), src[1:]...), []string{"added the space after # in the title"}, nil
+		}
+		return src, nil, nil
+	}
+	s := start(t, Options{NoWorkspace: true, Fix: fix})
+	res := s.initialize("")
+	if res.Capabilities.CodeActionProvider == nil {
+		t.Fatal("no code action capability")
+	}
+	u := uri.URI("untitled:plan.md")
+	s.open(u, "#漢字 title 😀\n")
+	s.waitDiags(u, 1)
+	acts, err := s.server.CodeAction(s.ctx, &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(acts) != 1 {
+		t.Fatalf("code actions = %+v", acts)
+	}
+	ca := acts[0].(*protocol.CodeAction)
+	edits := ca.Edit.Changes[u]
+	want := protocol.TextEdit{Range: protocol.Range{Start: protocol.Position{Line: 0, Character: 1}, End: protocol.Position{Line: 0, Character: 1}}, NewText: " "}
+	if len(edits) != 1 || edits[0] != want || *ca.Kind != protocol.CodeActionKindQuickFix {
+		t.Errorf("code action = %+v, edits %+v", ca, edits)
+	}
+	// Nothing to fix: no action.
+	if err := s.server.DidChange(s.ctx, &protocol.DidChangeTextDocumentParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: 2},
+		ContentChanges: []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangeWholeDocument{Text: "# fine\n"}}}); err != nil {
+		t.Fatal(err)
+	}
+	s.waitDiags(u, 2)
+	acts, err = s.server.CodeAction(s.ctx, &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}})
+	if err != nil || len(acts) != 0 {
+		t.Errorf("code actions on a clean document = %+v, %v", acts, err)
+	}
+	s.exit()
+}
+
+// TestChangesCancelStaleChecks sends many changes quickly: the checks of
+// superseded versions are cancelled, and the last version's diagnostics
+// describe the last text.
+func TestChangesCancelStaleChecks(t *testing.T) {
+	s := start(t, Options{NoWorkspace: true, Debounce: 50 * time.Millisecond})
+	s.initialize("")
+	u := uri.URI("untitled:acts.md")
+	s.open(u, "~~~act\necho hi\n~~~\n")
+	const last = 40
+	for v := int32(2); v <= last; v++ {
+		text := "~~~act\necho hi\n~~~\n"
+		if v == last {
+			text = "~~~act\nfrobnicate\n~~~\n"
+		}
+		if err := s.server.DidChange(s.ctx, &protocol.DidChangeTextDocumentParams{
+			TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: v},
+			ContentChanges: []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangeWholeDocument{Text: text}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := s.waitDiags(u, last)
+	if len(p.Diagnostics) != 1 || p.Diagnostics[0].Code != protocol.String("unknown-action") {
+		t.Errorf("last diagnostics = %+v", p.Diagnostics)
+	}
+	published := 1 // the last one
+	for len(s.client.diags) > 0 {
+		<-s.client.diags
+		published++
+	}
+	if published > last/2 {
+		t.Errorf("%d of %d versions were checked and published; stale checks were not cancelled", published, last)
+	}
+	s.exit()
+}
+
+// TestIncrementalChange applies a ranged change in UTF-16 positions.
+func TestIncrementalChange(t *testing.T) {
+	s := start(t, Options{NoWorkspace: true})
+	s.initialize("")
+	u := uri.URI("untitled:acts.md")
+	s.open(u, "~~~act\necho 😀 x\n~~~\n")
+	s.waitDiags(u, 1)
+	// Replace "echo" (line 1, 0-4) by "frobnicate".
+	if err := s.server.DidChange(s.ctx, &protocol.DidChangeTextDocumentParams{
+		TextDocument: protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: 2},
+		ContentChanges: []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangePartial{
+			Range: protocol.Range{Start: protocol.Position{Line: 1, Character: 0}, End: protocol.Position{Line: 1, Character: 4}}, Text: "frobnicate"}}}); err != nil {
+		t.Fatal(err)
+	}
+	p := s.waitDiags(u, 2)
+	if len(p.Diagnostics) != 1 || p.Diagnostics[0].Range.End != (protocol.Position{Line: 1, Character: 10}) {
+		t.Errorf("diagnostics after the ranged change = %+v", p.Diagnostics)
+	}
+	s.exit()
+}
+
+func TestExitWithoutShutdown(t *testing.T) {
+	s := start(t, Options{})
+	s.initialize("")
+	if err := s.server.Exit(s.ctx); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-s.done:
+		if !errors.Is(err, ErrExitWithoutShutdown) {
+			t.Errorf("Serve = %v, want ErrExitWithoutShutdown", err)
+		}
+	case <-s.ctx.Done():
+		t.Fatal("Serve did not return")
+	}
+}

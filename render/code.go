@@ -1,0 +1,187 @@
+package render
+
+import (
+	"fmt"
+	"html/template"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/alecthomas/chroma/v2"
+	"github.com/alecthomas/chroma/v2/lexers"
+)
+
+// Highlighting limits: larger blocks, and blocks after the document's budget
+// is spent, are shown without colours (the bytes are the same either way).
+const (
+	maxHighlightBlock = 256 << 10
+	maxHighlightDoc   = 4 << 20
+	highlightBudget   = 3 * time.Second
+)
+
+// piece is a run of text with a highlighting class ("" for none).
+type piece struct{ class, text string }
+
+// codeOpts says how to show one block of code.
+type codeOpts struct {
+	info  string         // the block's info string (language hint)
+	path  string         // a file path the block belongs to (language hint)
+	lang  string         // a language to use when info and path give none
+	marks map[int]string // 0-based line -> extra class ("del", "ins")
+}
+
+// code renders content as a <pre> of numbered lines, byte for byte: the
+// element's text is exactly content (see writeCode for the exceptions).
+func (r *renderer) code(content string, o codeOpts) template.HTML {
+	pieces := r.highlight(content, o)
+	var b strings.Builder
+	b.Grow(len(content)*2 + 64)
+	b.WriteString(`<pre class="code"><code>`)
+	line := 0
+	open := func() {
+		b.WriteString(`<span class="line`)
+		if m := o.marks[line]; m != "" {
+			b.WriteString(" " + m)
+		}
+		b.WriteString(`">`)
+	}
+	open()
+	for _, p := range pieces {
+		text := p.text
+		for text != "" {
+			part, rest, nl := strings.Cut(text, "\n")
+			if part != "" {
+				if p.class != "" {
+					fmt.Fprintf(&b, `<span class="%s">`, p.class)
+				}
+				writeCode(&b, part)
+				if p.class != "" {
+					b.WriteString(`</span>`)
+				}
+			}
+			if !nl {
+				break
+			}
+			b.WriteString("\n</span>")
+			line++
+			open()
+			text = rest
+		}
+	}
+	b.WriteString(`</span></code></pre>`)
+	return template.HTML(b.String())
+}
+
+// highlight splits content into classed pieces with chroma, or returns it
+// as one plain piece when no lexer fits, the limits are exceeded, or the
+// lexer's tokens would not reproduce content exactly.
+func (r *renderer) highlight(content string, o codeOpts) (pieces []piece) {
+	plain := []piece{{"", content}}
+	if r.opts.NoHighlight || len(content) == 0 || len(content) > maxHighlightBlock ||
+		r.hlBytes+len(content) > maxHighlightDoc || r.hlTime > highlightBudget {
+		return plain
+	}
+	lx := pickLexer(o)
+	if lx == nil {
+		return plain
+	}
+	r.hlBytes += len(content)
+	start := time.Now()
+	defer func() {
+		r.hlTime += time.Since(start)
+		// chroma reports lexer failures by panicking; the bytes are shown
+		// without colours instead.
+		if recover() != nil {
+			pieces = plain
+		}
+	}()
+	it, err := lx.Tokenise(&chroma.TokeniseOptions{State: "root"}, content)
+	if err != nil {
+		return plain
+	}
+	var got strings.Builder
+	for tok := it(); tok != chroma.EOF; tok = it() {
+		if time.Since(start)+r.hlTime > highlightBudget {
+			return plain
+		}
+		got.WriteString(tok.Value)
+		cls := tokenClass(tok.Type)
+		if n := len(pieces); n > 0 && pieces[n-1].class == cls {
+			pieces[n-1].text += tok.Value
+			continue
+		}
+		pieces = append(pieces, piece{cls, tok.Value})
+	}
+	switch joined := got.String(); {
+	case joined == content:
+		return pieces
+	case joined == content+"\n": // the lexer added a final newline
+		last := &pieces[len(pieces)-1]
+		last.text = strings.TrimSuffix(last.text, "\n")
+		return pieces
+	}
+	return plain // e.g. invalid UTF-8, which chroma replaces
+}
+
+// pickLexer chooses a lexer from the info string's first word (`python.old`
+// -> python), else from the file path, else from the fallback language.
+func pickLexer(o codeOpts) chroma.Lexer {
+	if f := strings.Fields(o.info); len(f) > 0 {
+		name := strings.ToLower(f[0])
+		for _, cut := range []string{".", "-old", "-new", "_old", "_new"} {
+			if i := strings.Index(name, cut); i > 0 {
+				name = name[:i]
+			}
+		}
+		switch name {
+		case "text", "txt", "plain", "plaintext", "act":
+			return nil
+		}
+		if lx := lexers.Get(name); lx != nil {
+			return chroma.Coalesce(lx)
+		}
+	}
+	if o.path != "" {
+		if lx := lexers.Match(path.Base(strings.ReplaceAll(o.path, `\`, "/"))); lx != nil {
+			return chroma.Coalesce(lx)
+		}
+	}
+	if o.lang != "" {
+		if lx := lexers.Get(o.lang); lx != nil {
+			return chroma.Coalesce(lx)
+		}
+	}
+	return nil
+}
+
+// tokenClass maps a chroma token type to one of the page's few colour
+// classes ("" for plain text).
+func tokenClass(t chroma.TokenType) string {
+	switch {
+	case t == chroma.GenericDeleted:
+		return "t-del"
+	case t == chroma.GenericInserted:
+		return "t-ins"
+	case t == chroma.GenericHeading || t == chroma.GenericSubheading:
+		return "t-head"
+	case t.InSubCategory(chroma.CommentPreproc):
+		return "t-pre"
+	case t.InCategory(chroma.Comment):
+		return "t-com"
+	case t.InCategory(chroma.Keyword):
+		return "t-kw"
+	case t.InSubCategory(chroma.LiteralString):
+		return "t-str"
+	case t.InSubCategory(chroma.LiteralNumber):
+		return "t-num"
+	case t.InSubCategory(chroma.NameFunction), t == chroma.NameClass:
+		return "t-fn"
+	case t.InSubCategory(chroma.NameBuiltin), t == chroma.NameTag:
+		return "t-bi"
+	case t == chroma.NameAttribute, t == chroma.NameDecorator, t.InSubCategory(chroma.NameVariable):
+		return "t-attr"
+	case t.InCategory(chroma.Operator):
+		return "t-op"
+	}
+	return ""
+}

@@ -1,0 +1,123 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// writeCode escapes s for HTML text. Characters a reviewer could not see
+// are shown: control characters (carriage return included), invisible
+// format characters and bidirectional overrides (which can make code read
+// differently from what runs) become a visible label, with the character
+// itself kept in a hidden span so the element's text is still exactly s.
+// The two exceptions: NUL cannot exist in an HTML document (U+FFFD stands
+// for it) and an invalid UTF-8 byte is kept as U+FFFD.
+func writeCode(b *strings.Builder, s string) {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '<':
+				b.WriteString("&lt;")
+			case c == '>':
+				b.WriteString("&gt;")
+			case c == '&':
+				b.WriteString("&amp;")
+			case c == '"':
+				b.WriteString("&#34;")
+			case c == '\'':
+				b.WriteString("&#39;")
+			case c == '\t' || c == '\n':
+				b.WriteByte(c)
+			case c < 0x20 || c == 0x7f:
+				writeInvisible(b, rune(c))
+			default:
+				b.WriteByte(c)
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			fmt.Fprintf(b, `<span class="ctl" data-cp="\x%02X" title="invalid UTF-8 byte 0x%02X"><span class="raw">`+"\uFFFD"+`</span></span>`, c, c)
+			i++
+			continue
+		}
+		if invisible(r) {
+			writeInvisible(b, r)
+		} else {
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+}
+
+// invisible reports characters shown as labels: C1 controls, zero-width
+// and other format characters, bidirectional controls, the byte-order mark.
+func invisible(r rune) bool {
+	switch {
+	case r >= 0x80 && r <= 0x9f, r == 0xad,
+		r >= 0x200b && r <= 0x200f, r >= 0x2028 && r <= 0x202e,
+		r >= 0x2060 && r <= 0x2069, r == 0xfeff,
+		r >= 0xfff9 && r <= 0xfffb:
+		return true
+	}
+	return false
+}
+
+func writeInvisible(b *strings.Builder, r rune) {
+	var label, title string
+	switch {
+	case r == '\r':
+		label, title = "CR", `carriage return (\r)`
+	case r == 0:
+		label, title = "NUL", "NUL (shown as U+FFFD: HTML cannot hold it)"
+	case r < 0x20:
+		label, title = c0Name(r), fmt.Sprintf("control character U+%04X", r)
+	case r == 0x7f:
+		label, title = "DEL", "control character U+007F (DEL)"
+	case r == 0xfeff:
+		label, title = "BOM", "byte-order mark / zero-width no-break space U+FEFF"
+	case r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069:
+		label, title = fmt.Sprintf("U+%04X", r), fmt.Sprintf("bidirectional control U+%04X: text may display in a different order than it is stored", r)
+	default:
+		label, title = fmt.Sprintf("U+%04X", r), fmt.Sprintf("invisible character U+%04X", r)
+	}
+	raw := string(r)
+	if r == 0 {
+		raw = "\uFFFD"
+	} else if r < 0x20 || r == 0x7f {
+		raw = fmt.Sprintf("&#%d;", r) // a raw CR would become LF in the parsed page
+	}
+	fmt.Fprintf(b, `<span class="ctl" data-cp="%s" title="%s"><span class="raw">%s</span></span>`, label, title, raw)
+}
+
+// c0Name returns the ASCII abbreviation of a C0 control character.
+func c0Name(r rune) string {
+	return [32]string{"NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS", "HT", "LF", "VT", "FF", "CR", "SO", "SI",
+		"DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM", "SUB", "ESC", "FS", "GS", "RS", "US"}[r&31]
+}
+
+// esc escapes s for HTML text and attribute values.
+func esc(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '&':
+			b.WriteString("&amp;")
+		case '"':
+			b.WriteString("&#34;")
+		case '\'':
+			b.WriteString("&#39;")
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}

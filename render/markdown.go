@@ -1,0 +1,242 @@
+package render
+
+import (
+	"bytes"
+	"html"
+	"html/template"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	gast "github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	grender "github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// newMarkdown returns the goldmark converter for prose: GitHub-flavoured
+// Markdown with goldmark's safe defaults (raw HTML is never passed through)
+// and plangram's own renderers for the nodes that touch safety or bytes:
+//
+//   - links and autolinks get an href only when safeURL allows it, else they
+//     are shown as text marked "link removed";
+//   - images are never loaded (the page fetches nothing): they become a
+//     link to the image, under the same URL rule;
+//   - raw HTML, inline or as a block, is shown as escaped text, so a
+//     reviewer sees everything the plan contains;
+//   - code blocks are shown like plan blocks (numbered lines, highlighting).
+func (r *renderer) newMarkdown() goldmark.Markdown {
+	return goldmark.New(
+		goldmark.WithExtensions(extension.GFM),
+		goldmark.WithRendererOptions(
+			grender.WithNodeRenderers(util.Prioritized(&mdNodes{r: r}, 100)),
+		),
+	)
+}
+
+// markdown converts Markdown source to HTML.
+func (r *renderer) markdown(src []byte) (template.HTML, error) {
+	var buf bytes.Buffer
+	if err := r.md.Convert(src, &buf); err != nil {
+		return "", err
+	}
+	return template.HTML(buf.String()), nil
+}
+
+// mdNodes is the goldmark NodeRenderer for the nodes plangram renders itself.
+type mdNodes struct{ r *renderer }
+
+// RegisterFuncs implements goldmark's renderer.NodeRenderer.
+func (m *mdNodes) RegisterFuncs(reg grender.NodeRendererFuncRegisterer) {
+	reg.Register(gast.KindLink, m.link)
+	reg.Register(gast.KindAutoLink, m.autoLink)
+	reg.Register(gast.KindImage, m.image)
+	reg.Register(gast.KindRawHTML, m.rawHTML)
+	reg.Register(gast.KindHTMLBlock, m.htmlBlock)
+	reg.Register(gast.KindFencedCodeBlock, m.codeBlock)
+	reg.Register(gast.KindCodeBlock, m.codeBlock)
+}
+
+const linkRel = ` rel="nofollow noopener noreferrer"`
+
+// linkHref returns the href for a link destination and whether it is
+// allowed. The check applies to the destination as written, with its
+// entities decoded, and to the final href goldmark's escaping produces (which
+// resolves references such as &#106;avascript&#58;): all three must pass.
+func linkHref(dest string) (string, bool) {
+	href := string(util.URLEscape([]byte(dest), true))
+	return href, safeURL(dest) && safeURL(html.UnescapeString(dest)) && safeURL(href)
+}
+
+// openLink writes the start of a link to dest, or of a marked span when dest
+// is refused, and returns the closing tag.
+func openLink(w util.BufWriter, dest, title, class string) string {
+	href, ok := linkHref(dest)
+	if !ok {
+		_, _ = w.WriteString(`<span class="link-removed" title="link removed: only http, https, mailto and relative links are kept">`)
+		return `</span>`
+	}
+	_, _ = w.WriteString(`<a href="` + esc(href) + `"` + linkRel)
+	if class != "" {
+		_, _ = w.WriteString(` class="` + class + `"`)
+	}
+	if title != "" {
+		_, _ = w.WriteString(` title="` + esc(title) + `"`)
+	}
+	_ = w.WriteByte('>')
+	return `</a>`
+}
+
+// closeLink returns the closing tag openLink chose for dest.
+func closeLink(dest string) string {
+	if _, ok := linkHref(dest); ok {
+		return `</a>`
+	}
+	return `</span>`
+}
+
+func (m *mdNodes) link(w util.BufWriter, src []byte, node gast.Node, entering bool) (gast.WalkStatus, error) {
+	n := node.(*gast.Link)
+	if entering {
+		openLink(w, string(n.Destination), string(n.Title), "")
+	} else {
+		_, _ = w.WriteString(closeLink(string(n.Destination)))
+	}
+	return gast.WalkContinue, nil
+}
+
+func (m *mdNodes) autoLink(w util.BufWriter, src []byte, node gast.Node, entering bool) (gast.WalkStatus, error) {
+	if !entering {
+		return gast.WalkContinue, nil
+	}
+	n := node.(*gast.AutoLink)
+	url := string(n.URL(src))
+	if n.AutoLinkType == gast.AutoLinkEmail && !strings.HasPrefix(strings.ToLower(url), "mailto:") {
+		url = "mailto:" + url
+	}
+	closeTag := openLink(w, url, "", "")
+	_, _ = w.WriteString(esc(string(n.Label(src))))
+	_, _ = w.WriteString(closeTag)
+	return gast.WalkContinue, nil
+}
+
+func (m *mdNodes) image(w util.BufWriter, src []byte, node gast.Node, entering bool) (gast.WalkStatus, error) {
+	n := node.(*gast.Image)
+	if entering {
+		openLink(w, string(n.Destination), "image, not loaded: "+string(n.Destination), "image")
+		_, _ = w.WriteString(`<span class="image-mark">image</span> `)
+	} else {
+		_, _ = w.WriteString(closeLink(string(n.Destination)))
+	}
+	return gast.WalkContinue, nil
+}
+
+func (m *mdNodes) rawHTML(w util.BufWriter, src []byte, node gast.Node, entering bool) (gast.WalkStatus, error) {
+	if !entering {
+		return gast.WalkSkipChildren, nil
+	}
+	n := node.(*gast.RawHTML)
+	var b strings.Builder
+	for i := 0; i < n.Segments.Len(); i++ {
+		seg := n.Segments.At(i)
+		writeCode(&b, string(seg.Value(src)))
+	}
+	_, _ = w.WriteString(`<code class="raw-html" title="raw HTML, shown as text">` + b.String() + `</code>`)
+	return gast.WalkSkipChildren, nil
+}
+
+func (m *mdNodes) htmlBlock(w util.BufWriter, src []byte, node gast.Node, entering bool) (gast.WalkStatus, error) {
+	if !entering {
+		return gast.WalkSkipChildren, nil
+	}
+	n := node.(*gast.HTMLBlock)
+	var b strings.Builder
+	lines := n.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		writeCode(&b, string(seg.Value(src)))
+	}
+	if n.HasClosure() {
+		writeCode(&b, string(n.ClosureLine.Value(src)))
+	}
+	_, _ = w.WriteString(`<pre class="raw-html" title="raw HTML, shown as text">` + strings.TrimSuffix(b.String(), "\n") + "</pre>\n")
+	return gast.WalkSkipChildren, nil
+}
+
+func (m *mdNodes) codeBlock(w util.BufWriter, src []byte, node gast.Node, entering bool) (gast.WalkStatus, error) {
+	if !entering {
+		return gast.WalkSkipChildren, nil
+	}
+	var info string
+	if n, ok := node.(*gast.FencedCodeBlock); ok && n.Info != nil {
+		info = string(n.Info.Segment.Value(src))
+	}
+	var content bytes.Buffer
+	lines := node.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		content.Write(seg.Value(src))
+	}
+	body := strings.TrimSuffix(content.String(), "\n")
+	_, _ = w.WriteString(`<div class="md-code">`)
+	if info != "" {
+		_, _ = w.WriteString(`<div class="md-code-info">` + esc(info) + `</div>`)
+	}
+	_, _ = w.WriteString(string(m.r.code(body, codeOpts{info: info})))
+	_, _ = w.WriteString("</div>\n")
+	return gast.WalkSkipChildren, nil
+}
+
+// headingText returns the text of the first level-1 heading of src, "" when
+// there is none.
+func headingText(md goldmark.Markdown, src []byte) string {
+	doc := md.Parser().Parse(text.NewReader(src))
+	var title string
+	_ = gast.Walk(doc, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
+		if h, ok := n.(*gast.Heading); ok && entering && h.Level == 1 {
+			title = strings.TrimSpace(plainText(h, src))
+			return gast.WalkStop, nil
+		}
+		return gast.WalkContinue, nil
+	})
+	return title
+}
+
+// plainText concatenates the text under n.
+func plainText(n gast.Node, src []byte) string {
+	var b strings.Builder
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		switch t := c.(type) {
+		case *gast.Text:
+			b.Write(t.Segment.Value(src))
+			if t.SoftLineBreak() {
+				b.WriteByte(' ')
+			}
+		case *gast.String:
+			b.Write(t.Value)
+		default:
+			b.WriteString(plainText(c, src))
+		}
+	}
+	return b.String()
+}
+
+// HasActBlocks reports whether a Markdown reader sees at least one fenced
+// block whose info string is `act` in src: the mark of a fenced-acts plan.
+// A document that only shows acts inside other code blocks (a page about
+// acts, such as docs/acts.md) has none and renders as a plain page.
+func HasActBlocks(src []byte) bool {
+	md := goldmark.New(goldmark.WithExtensions(extension.GFM))
+	doc := md.Parser().Parse(text.NewReader(src))
+	found := false
+	_ = gast.Walk(doc, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
+		if f, ok := n.(*gast.FencedCodeBlock); ok && entering && f.Info != nil {
+			if strings.EqualFold(strings.TrimSpace(string(f.Info.Segment.Value(src))), "act") {
+				found = true
+				return gast.WalkStop, nil
+			}
+		}
+		return gast.WalkContinue, nil
+	})
+	return found
+}

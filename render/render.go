@@ -1,0 +1,799 @@
+// Package render turns a parsed plangram document into a self-contained HTML
+// page for reviewers: inline CSS, no scripts, nothing fetched (docs/render.md).
+//
+// Each action becomes a card (class "action") with its name, its typed
+// parameters and its blocks, whose bytes are shown exactly, with numbered
+// lines and optional syntax highlighting; FIND/REPLACE and old/new pairs are
+// shown side by side with the changed lines marked. Diagnostics appear at the
+// node they concern and in a summary at the top. Prose is rendered as
+// GitHub-flavoured Markdown by goldmark.
+//
+// The page is safe to open for an untrusted plan: every byte of the plan is
+// escaped; raw HTML in prose is shown as text; links keep an href only for
+// http, https, mailto and relative destinations; images are never loaded;
+// characters that hide or reorder text (controls, bidirectional overrides,
+// zero-width characters) are shown as labels; and a Content-Security-Policy
+// forbids scripts, frames, forms and any fetch, as a second line of defence.
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/yuin/goldmark"
+
+	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/internal/linediff"
+	"github.com/plangram/plangram/schema"
+)
+
+// Options configures a rendered page.
+type Options struct {
+	// Title names the page when the document has no title of its own
+	// (typically the file name).
+	Title string
+	// Filename is shown with positions ("plan.md:12"); empty shows "line 12".
+	Filename string
+	// Schema supplies action descriptions and parameter docs (tooltips and
+	// missing-parameter rows). Nil uses the built-in schema of the
+	// document's dialect, when there is one.
+	Schema *schema.Schema
+	// NoHighlight shows code without syntax colours.
+	NoHighlight bool
+}
+
+// renderer holds the state of one rendering.
+type renderer struct {
+	opts    Options
+	md      goldmark.Markdown
+	src     []byte
+	schema  *schema.Schema
+	hlBytes int
+	hlTime  time.Duration
+}
+
+func newRenderer(src []byte, opts Options) *renderer {
+	r := &renderer{opts: opts, src: src}
+	r.md = r.newMarkdown()
+	return r
+}
+
+// HTML renders a parsed document (any dialect) as a page. src is the source
+// the document was parsed from; it is used for nothing the AST does not
+// already hold but the document's length, and may be nil.
+func HTML(doc *ast.Document, src []byte, opts Options) ([]byte, error) {
+	if doc == nil {
+		return nil, errors.New("render: nil document")
+	}
+	r := newRenderer(src, opts)
+	r.schema = opts.Schema
+	if r.schema == nil {
+		if s, err := schema.Builtin(doc.Dialect); err == nil {
+			r.schema = s
+		}
+	}
+	p, err := r.page(doc)
+	if err != nil {
+		return nil, fmt.Errorf("render: %w", err)
+	}
+	return execute(p)
+}
+
+// Markdown renders a plain Markdown document (documentation, a README) as a
+// page with the same look and the same safety rules as a plan.
+func Markdown(src []byte, opts Options) ([]byte, error) {
+	r := newRenderer(src, opts)
+	body, err := r.markdown(src)
+	if err != nil {
+		return nil, fmt.Errorf("render: %w", err)
+	}
+	title := headingText(r.md, src)
+	if title == "" {
+		title = opts.Title
+	}
+	p := &page{Title: pageTitle(title), Kind: "document", Body: body}
+	if opts.Filename != "" {
+		p.Subtitle = opts.Filename
+	}
+	return execute(p)
+}
+
+func pageTitle(t string) string {
+	if t == "" {
+		return "plangram"
+	}
+	return t + " · plangram"
+}
+
+func execute(p *page) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := pageTemplate.Execute(&buf, p); err != nil {
+		return nil, fmt.Errorf("render: %w", err)
+	}
+	out := bytes.TrimRight(buf.Bytes(), "\n")
+	out = append(out, '\n')
+	// Plan text may hold invalid UTF-8; the page is always valid UTF-8.
+	return bytes.ToValidUTF8(out, []byte("\uFFFD")), nil
+}
+
+// The view model the page template renders. Strings are escaped by
+// html/template; template.HTML fields are built by this package from
+// escaped pieces only.
+type (
+	page struct {
+		Title     string
+		Heading   string
+		Subtitle  string
+		Kind      string // dialect name or "document"
+		Metadata  []keyValue
+		Rationale *string
+		Memos     []memoView
+		Summary   summary
+		DocDiags  []diagView // diagnostics at no node
+		Items     []itemView
+		Body      template.HTML // plain Markdown pages
+	}
+	keyValue struct {
+		Key   string
+		Value template.HTML
+		Diags []diagView
+	}
+	memoView struct {
+		Add  bool
+		Text string
+	}
+	summary struct {
+		Errors, Warnings, Infos int
+		List                    []diagView
+	}
+	diagView struct {
+		ID       string
+		Target   string // id of the element it is shown at
+		Severity string
+		Code     string
+		Message  string
+		Pos      string
+		Detail   string
+		Related  []relatedView
+	}
+	relatedView struct{ Pos, Message string }
+	itemView    struct {
+		Prose  *proseView
+		Block  *blockView
+		Action *actionView
+	}
+	proseView struct {
+		ID    string
+		Label string // the parameter a Markdown value belongs to
+		Kind  string
+		HTML  template.HTML
+		Diags []diagView
+	}
+	actionView struct {
+		ID          string
+		Index       int
+		Name        template.HTML
+		Known       bool
+		Unknown     bool // a named action the schema does not know
+		Description string
+		Signature   string
+		Pos         string
+		Diags       []diagView
+		Params      []paramView
+		Args        []template.HTML // inline arguments of an action without params
+		Parts       []partView
+	}
+	paramView struct {
+		Name    string
+		Doc     string
+		Type    string
+		Value   template.HTML
+		From    string
+		FromID  string
+		Missing bool
+	}
+	partView struct {
+		Block *blockView
+		Pair  *pairView
+		Prose *proseView
+	}
+	pairView struct {
+		Old, New  *blockView
+		Identical bool
+	}
+	blockView struct {
+		ID       string
+		Title    string
+		Info     template.HTML
+		Role     string
+		Pos      string
+		Lines    int
+		Bytes    int
+		CRLF     bool
+		Unclosed bool
+		Code     template.HTML
+		Diags    []diagView
+	}
+)
+
+// diagIndex assigns every diagnostic to the node it is shown at.
+type diagIndex struct {
+	byNode map[any][]*ast.Diagnostic
+	ids    map[*ast.Diagnostic]string
+	views  map[*ast.Diagnostic]*diagView
+	order  []*ast.Diagnostic
+}
+
+// page builds the view model of a parsed document.
+func (r *renderer) page(doc *ast.Document) (*page, error) {
+	p := &page{Kind: doc.Dialect}
+	title := doc.Title
+	if title == "" {
+		title = r.opts.Title
+	}
+	p.Title = pageTitle(title)
+	p.Heading = title
+	if p.Heading == "" {
+		p.Heading = "Untitled plan"
+	}
+	parts := []string{doc.Dialect}
+	if r.opts.Filename != "" {
+		parts = append(parts, r.opts.Filename)
+	}
+	parts = append(parts, plural(len(doc.Actions), "action"))
+	p.Subtitle = strings.Join(parts, " · ")
+
+	hidden := r.hiddenNodes(doc)
+	idx := r.attach(doc, hidden)
+	for _, m := range doc.Metadata {
+		p.Metadata = append(p.Metadata, keyValue{Key: m.Name, Value: r.value(m.Value)})
+	}
+	p.Rationale = doc.Rationale
+	for _, m := range doc.Memos {
+		p.Memos = append(p.Memos, memoView{Add: m.Add, Text: m.Text})
+	}
+
+	// Top-level items in source order: prose, stray blocks, actions. Prose
+	// inside an action's span is shown in its card.
+	type top struct {
+		start int
+		prose *ast.Prose
+		block *ast.Block
+		act   *ast.Action
+		index int
+	}
+	var tops []top
+	actions := sortedActions(doc)
+	inner := map[*ast.Action][]*ast.Prose{}
+	for _, pr := range doc.Prose {
+		if hidden[pr] {
+			continue
+		}
+		if a := containing(actions, pr.Span.Start.Offset); a != nil {
+			inner[a] = append(inner[a], pr)
+			continue
+		}
+		tops = append(tops, top{start: pr.Span.Start.Offset, prose: pr})
+	}
+	for i, b := range doc.Blocks {
+		if !hidden[b] {
+			tops = append(tops, top{start: b.Span.Start.Offset, block: b, index: i + 1})
+		}
+	}
+	for i, a := range doc.Actions {
+		tops = append(tops, top{start: a.Span.Start.Offset, act: a, index: i + 1})
+	}
+	sort.SliceStable(tops, func(i, j int) bool { return tops[i].start < tops[j].start })
+	proseN := 0
+	for _, t := range tops {
+		switch {
+		case t.prose != nil:
+			proseN++
+			pv, err := r.prose(t.prose, fmt.Sprintf("prose-%d", proseN), idx)
+			if err != nil {
+				return nil, err
+			}
+			if pv != nil {
+				p.Items = append(p.Items, itemView{Prose: pv})
+			}
+		case t.block != nil:
+			bv := r.block(t.block, fmt.Sprintf("stray-%d", t.index), fmt.Sprintf("stray block %d", t.index), "", codeOpts{}, idx)
+			p.Items = append(p.Items, itemView{Block: bv})
+		default:
+			av, err := r.action(t.act, t.index, inner[t.act], idx)
+			if err != nil {
+				return nil, err
+			}
+			p.Items = append(p.Items, itemView{Action: av})
+		}
+	}
+	for _, d := range idx.byNode[doc] {
+		p.DocDiags = append(p.DocDiags, *idx.view(d, "top"))
+	}
+	for _, d := range idx.order {
+		v := idx.views[d]
+		if v == nil { // attached to a node that is not shown
+			v = idx.view(d, "top")
+			p.DocDiags = append(p.DocDiags, *v)
+		}
+		switch d.Severity {
+		case ast.Error:
+			p.Summary.Errors++
+		case ast.Warning:
+			p.Summary.Warnings++
+		default:
+			p.Summary.Infos++
+		}
+		p.Summary.List = append(p.Summary.List, *v)
+	}
+	return p, nil
+}
+
+// containing returns the action whose span contains offset (actions sorted
+// by start, not overlapping), or nil.
+func containing(actions []*ast.Action, offset int) *ast.Action {
+	i := sort.Search(len(actions), func(i int) bool { return actions[i].Span.Start.Offset > offset }) - 1
+	if i >= 0 && actions[i].Span.Contains(offset) {
+		return actions[i]
+	}
+	return nil
+}
+
+// attach decides where each diagnostic is shown: at the block containing
+// its start (an action's act block means the card itself), else at the
+// prose containing it, else at the action containing it, else at the top.
+// Hidden nodes (shown elsewhere) are passed over.
+func (r *renderer) attach(doc *ast.Document, hidden map[any]bool) *diagIndex {
+	idx := &diagIndex{byNode: map[any][]*ast.Diagnostic{}, ids: map[*ast.Diagnostic]string{}, views: map[*ast.Diagnostic]*diagView{}}
+	type target struct {
+		span ast.Span
+		node any
+	}
+	var blocks, prose []target
+	var acts []*ast.Action
+	for _, b := range doc.Blocks {
+		if !hidden[b] {
+			blocks = append(blocks, target{b.Span, b})
+		}
+	}
+	for _, a := range doc.Actions {
+		if a.Head != nil {
+			blocks = append(blocks, target{a.Head.Span, a})
+		}
+		for _, b := range a.Blocks {
+			blocks = append(blocks, target{b.Span, b})
+		}
+		acts = append(acts, a)
+	}
+	for _, p := range doc.Prose {
+		if !hidden[p] {
+			prose = append(prose, target{p.Span, p})
+		}
+	}
+	byStart := func(ts []target) {
+		sort.SliceStable(ts, func(i, j int) bool { return ts[i].span.Start.Offset < ts[j].span.Start.Offset })
+	}
+	byStart(blocks)
+	byStart(prose)
+	sort.SliceStable(acts, func(i, j int) bool { return acts[i].Span.Start.Offset < acts[j].Span.Start.Offset })
+	find := func(ts []target, off int) any {
+		i := sort.Search(len(ts), func(i int) bool { return ts[i].span.Start.Offset > off }) - 1
+		// Spans of one kind do not overlap in the dialects plangram has; a
+		// few steps back cover nesting should a dialect add it.
+		for j := i; j >= 0 && j > i-8; j-- {
+			if ts[j].span.Contains(off) {
+				return ts[j].node
+			}
+		}
+		return nil
+	}
+	for i, d := range doc.Diagnostics {
+		idx.ids[d] = fmt.Sprintf("diag-%d", i+1)
+		idx.order = append(idx.order, d)
+		off := d.Span.Start.Offset
+		var node any = doc
+		if n := find(blocks, off); n != nil {
+			node = n
+		} else if n := find(prose, off); n != nil {
+			node = n
+		} else if a := containing(acts, off); a != nil {
+			node = a
+		}
+		idx.byNode[node] = append(idx.byNode[node], d)
+	}
+	return idx
+}
+
+// view returns the view of d, shown at the element with id target.
+func (idx *diagIndex) view(d *ast.Diagnostic, target string) *diagView {
+	if v := idx.views[d]; v != nil {
+		return v
+	}
+	v := &diagView{
+		ID:       idx.ids[d],
+		Target:   target,
+		Severity: d.Severity.String(),
+		Code:     d.Code,
+		Message:  d.Message,
+		Pos:      d.Span.Start.String(),
+		Detail:   strings.TrimRight(d.Detail, "\n"),
+	}
+	for _, rel := range d.Related {
+		v.Related = append(v.Related, relatedView{Pos: rel.Span.Start.String(), Message: rel.Message})
+	}
+	idx.views[d] = v
+	return v
+}
+
+// diags returns the views of the diagnostics attached to node, shown at
+// the element with id target.
+func (idx *diagIndex) diags(node any, target string) []diagView {
+	var out []diagView
+	for _, d := range idx.byNode[node] {
+		out = append(out, *idx.view(d, target))
+	}
+	return out
+}
+
+func (r *renderer) pos(p ast.Pos) string {
+	if r.opts.Filename != "" {
+		return fmt.Sprintf("%s:%d", r.opts.Filename, p.Line)
+	}
+	return fmt.Sprintf("line %d", p.Line)
+}
+
+// prose renders a prose node as Markdown; prose of blank lines only is
+// skipped (nil) unless a diagnostic points into it.
+func (r *renderer) prose(pr *ast.Prose, id string, idx *diagIndex) (*proseView, error) {
+	diags := idx.diags(pr, id)
+	if strings.TrimSpace(pr.Text) == "" && len(diags) == 0 {
+		return nil, nil
+	}
+	h, err := r.markdown([]byte(pr.Text))
+	if err != nil {
+		return nil, err
+	}
+	return &proseView{ID: id, Kind: pr.Kind, HTML: h, Diags: diags}, nil
+}
+
+// block renders one fenced block.
+func (r *renderer) block(b *ast.Block, id, title, role string, o codeOpts, idx *diagIndex) *blockView {
+	o.info = b.Info
+	return &blockView{
+		ID:       id,
+		Title:    title,
+		Info:     codeText(b.Info),
+		Role:     role,
+		Pos:      r.pos(b.Span.Start),
+		Lines:    strings.Count(b.Content, "\n") + 1,
+		Bytes:    len(b.Content),
+		CRLF:     strings.Contains(b.Content, "\r\n"),
+		Unclosed: b.Unclosed,
+		Code:     r.code(b.Content, o),
+		Diags:    idx.diags(b, id),
+	}
+}
+
+// codeText escapes s, showing invisible characters (writeCode).
+func codeText(s string) template.HTML {
+	var b strings.Builder
+	writeCode(&b, s)
+	return template.HTML(b.String())
+}
+
+// action renders one action's card.
+func (r *renderer) action(a *ast.Action, n int, prose []*ast.Prose, idx *diagIndex) (*actionView, error) {
+	id := fmt.Sprintf("action-%d", n)
+	av := &actionView{ID: id, Index: n, Name: codeText(a.Name), Pos: r.pos(a.Span.Start), Diags: idx.diags(a, id)}
+	if a.Name == "" {
+		av.Name = template.HTML(`<span class="missing">(no name)</span>`)
+	}
+	var def *schema.Action
+	if r.schema != nil && a.Name != "" {
+		def = r.schema.Lookup(a.Name)
+	}
+	if def != nil {
+		av.Known = true
+		av.Description = def.Description
+		av.Signature = def.Signature()
+	} else if a.Name != "" && r.schema != nil {
+		av.Unknown = true
+	}
+
+	// Which block, if any, each parameter came from.
+	blockOf := func(sp *ast.Span) int {
+		if sp == nil {
+			return -1
+		}
+		for i, b := range a.Blocks {
+			cs := b.ContentSpan
+			if cs.Start.Offset <= sp.Start.Offset && sp.End.Offset <= cs.End.Offset {
+				return i
+			}
+		}
+		return -1
+	}
+	argOf := func(sp *ast.Span) int {
+		if sp == nil {
+			return -1
+		}
+		for i, as := range a.ArgSpans {
+			if as.Start.Offset <= sp.Start.Offset && sp.Start.Offset < max(as.End.Offset, as.Start.Offset+1) {
+				return i
+			}
+		}
+		return -1
+	}
+	// A block's role: its label (FIND:, REPLACE:), else the parameter it
+	// holds.
+	roles := make([]string, len(a.Blocks))
+	for i, b := range a.Blocks {
+		roles[i] = b.Label
+	}
+	path := ""
+	seen := map[string]bool{}
+	var mdParams []*proseView
+	for _, p := range a.Params {
+		seen[p.Name] = true
+		pv := paramView{Name: p.Name}
+		var pdef *schema.Param
+		if def != nil {
+			pdef = def.Param(p.Name)
+		}
+		if pdef != nil {
+			pv.Doc = pdef.Doc
+			pv.Type = string(pdef.TypeOrDefault())
+		} else {
+			pv.Type = goType(p.Value)
+		}
+		if s, ok := p.Value.(string); ok && p.Name == "path" {
+			path = s
+		}
+		bi := blockOf(p.Span)
+		if bi >= 0 {
+			if roles[bi] == "" {
+				roles[bi] = p.Name
+			}
+			pv.From, pv.FromID = fmt.Sprintf("block %d", bi+1), fmt.Sprintf("%s-block-%d", id, bi+1)
+		} else if ai := argOf(p.Span); ai >= 0 {
+			pv.From = fmt.Sprintf("argument %d", ai+1)
+		} else if p.Span != nil {
+			pv.From = fmt.Sprintf("line %d", p.Span.Start.Line)
+		}
+		s, isString := p.Value.(string)
+		switch {
+		case isString && fromMarkdown(pdef):
+			h, err := r.markdown([]byte(s))
+			if err != nil {
+				return nil, err
+			}
+			mdParams = append(mdParams, &proseView{ID: fmt.Sprintf("%s-%s", id, p.Name), Label: p.Name, HTML: h})
+			pv.Value = template.HTML(`<span class="see">rendered below</span>`)
+		case isString && bi >= 0 && (strings.Contains(s, "\n") || len(s) > 120):
+			pv.Value = template.HTML(fmt.Sprintf(`<span class="see">shown in block %d (%s)</span>`, bi+1, plural(strings.Count(s, "\n")+1, "line")))
+		default:
+			pv.Value = r.nested(p.Value, id, blockOf)
+			if pv.Value != "" {
+				pv.From, pv.FromID = "", "" // each group links to its blocks
+			} else {
+				pv.Value = r.value(p.Value)
+			}
+		}
+		av.Params = append(av.Params, pv)
+	}
+	if def != nil {
+		for _, pd := range def.Params {
+			if !seen[pd.Name] && pd.Required {
+				av.Params = append(av.Params, paramView{Name: pd.Name, Doc: pd.Doc, Type: string(pd.TypeOrDefault()), Missing: true})
+			}
+		}
+	}
+	if len(a.Params) == 0 {
+		for _, arg := range a.Args {
+			av.Args = append(av.Args, codeText(arg))
+		}
+	}
+
+	// Blocks and the prose between them, in source order; find/replace pairs
+	// side by side.
+	type part struct {
+		start int
+		block int
+		prose *ast.Prose
+	}
+	var parts []part
+	for i, b := range a.Blocks {
+		parts = append(parts, part{start: b.Span.Start.Offset, block: i})
+	}
+	for _, pr := range prose {
+		parts = append(parts, part{start: pr.Span.Start.Offset, block: -1, prose: pr})
+	}
+	sort.SliceStable(parts, func(i, j int) bool { return parts[i].start < parts[j].start })
+	for _, pv := range mdParams {
+		av.Parts = append(av.Parts, partView{Prose: pv})
+	}
+	lang := ""
+	for _, p := range a.Params {
+		if p.Name == "command" {
+			lang = "bash"
+		}
+	}
+	blockView := func(i int, marks map[int]string) *blockView {
+		b := a.Blocks[i]
+		o := codeOpts{path: path, marks: marks}
+		if roles[i] == "command" {
+			o.lang = lang
+		}
+		if roles[i] == "path" {
+			o.path = ""
+		}
+		return r.block(b, fmt.Sprintf("%s-block-%d", id, i+1), fmt.Sprintf("block %d", i+1), roles[i], o, idx)
+	}
+	proseN := 0
+	for k := 0; k < len(parts); k++ {
+		pt := parts[k]
+		if pt.prose != nil {
+			proseN++
+			pv, err := r.prose(pt.prose, fmt.Sprintf("%s-prose-%d", id, proseN), idx)
+			if err != nil {
+				return nil, err
+			}
+			if pv != nil {
+				av.Parts = append(av.Parts, partView{Prose: pv})
+			}
+			continue
+		}
+		i := pt.block
+		if k+1 < len(parts) && parts[k+1].prose == nil && isOld(roles[i]) && isNew(roles[parts[k+1].block]) {
+			j := parts[k+1].block
+			oldText, newText := a.Blocks[i].Content, a.Blocks[j].Content
+			delMarks, insMarks := lineMarks(oldText, newText)
+			av.Parts = append(av.Parts, partView{Pair: &pairView{
+				Old:       blockView(i, delMarks),
+				New:       blockView(j, insMarks),
+				Identical: oldText == newText,
+			}})
+			k++
+			continue
+		}
+		av.Parts = append(av.Parts, partView{Block: blockView(i, nil)})
+	}
+	return av, nil
+}
+
+// isOld and isNew recognise the two halves of a replacement: the old/new
+// parameters of the acts dialect and FIND/REPLACE labels of plans.
+func isOld(role string) bool {
+	r := strings.ToUpper(role)
+	return r == "OLD" || r == "FIND" || strings.Contains(r, "FIND:")
+}
+
+func isNew(role string) bool {
+	r := strings.ToUpper(role)
+	return r == "NEW" || r == "REPLACE" || strings.Contains(r, "REPLACE:")
+}
+
+// lineMarks marks the lines of old that are removed ("del") and the lines of
+// new that are added ("ins").
+func lineMarks(oldText, newText string) (del, ins map[int]string) {
+	a, b := strings.Split(oldText, "\n"), strings.Split(newText, "\n")
+	del, ins = map[int]string{}, map[int]string{}
+	for _, op := range linediff.Diff(a, b) {
+		switch op.Kind {
+		case linediff.Delete:
+			del[op.A] = "del"
+		case linediff.Insert:
+			ins[op.B] = "ins"
+		}
+	}
+	return del, ins
+}
+
+// nested renders a list of parameter groups (a plan EDIT's FIND/REPLACE
+// pairs) whose values come from blocks as links to those blocks; "" when v
+// is not such a list.
+func (r *renderer) nested(v any, id string, blockOf func(*ast.Span) int) template.HTML {
+	var groups []ast.Params
+	switch x := v.(type) {
+	case []ast.Params:
+		groups = x
+	case [][]ast.Param:
+		for _, g := range x {
+			groups = append(groups, g)
+		}
+	default:
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(`<ol class="groups">`)
+	for _, g := range groups {
+		b.WriteString("<li>")
+		for i, p := range g {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(`<span class="group-key">` + esc(p.Name) + `</span> `)
+			if bi := blockOf(p.Span); bi >= 0 {
+				fmt.Fprintf(&b, `<a href="#%s-block-%d">block %d</a>`, id, bi+1, bi+1)
+			} else {
+				b.WriteString(string(r.value(p.Value)))
+			}
+		}
+		b.WriteString("</li>")
+	}
+	b.WriteString(`</ol>`)
+	return template.HTML(b.String())
+}
+
+// value renders a parameter or metadata value by its Go type.
+func (r *renderer) value(v any) template.HTML {
+	switch x := v.(type) {
+	case nil:
+		return `<span class="null">null</span>`
+	case string:
+		if strings.Contains(x, "\n") {
+			return template.HTML(`<pre class="text">`) + codeText(x) + `</pre>`
+		}
+		if x == "" {
+			return `<span class="empty">(empty)</span>`
+		}
+		return `<code>` + codeText(x) + `</code>`
+	case bool:
+		if x {
+			return `<span class="bool true">true</span>`
+		}
+		return `<span class="bool false">false</span>`
+	case []string:
+		if len(x) == 0 {
+			return `<span class="empty">(none)</span>`
+		}
+		var b strings.Builder
+		b.WriteString(`<ul class="list">`)
+		for _, s := range x {
+			b.WriteString(`<li><code>` + string(codeText(s)) + `</code></li>`)
+		}
+		b.WriteString(`</ul>`)
+		return template.HTML(b.String())
+	case int, int64, float64:
+		return template.HTML(esc(fmt.Sprint(x)))
+	}
+	data, err := jsonIndent(v)
+	if err != nil {
+		return template.HTML(esc(fmt.Sprint(v)))
+	}
+	return template.HTML(`<pre class="text json">`) + codeText(data) + `</pre>`
+}
+
+func goType(v any) string {
+	switch v.(type) {
+	case string:
+		return "string"
+	case bool:
+		return "bool"
+	case int, int64:
+		return "int"
+	case float64:
+		return "number"
+	case []string:
+		return "list"
+	}
+	return "json"
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+func jsonIndent(v any) (string, error) {
+	data, err := json.MarshalIndent(v, "", "  ")
+	return string(data), err
+}

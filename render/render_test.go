@@ -1,0 +1,349 @@
+package render
+
+import (
+	"context"
+	"html"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/sebdah/goldie/v2"
+
+	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/schema"
+)
+
+// renderFile renders a fixture the way `plangram render` does in auto mode:
+// a document without an act block a Markdown reader would see is a plain
+// page.
+func renderFile(t testing.TB, file string) ([]byte, *ast.Document) {
+	t.Helper()
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Base(file)
+	opts := Options{Title: name, Filename: name}
+	if grammar.Detect(src) == grammar.DialectActs && !HasActBlocks(src) {
+		out, err := Markdown(src, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out, nil
+	}
+	doc, err := grammar.Parse(context.Background(), name, src, grammar.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := HTML(doc, src, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out, doc
+}
+
+func fixtures(t testing.TB) []string {
+	files, err := filepath.Glob("../golden/render/*.md")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no fixtures: %v", err)
+	}
+	return files
+}
+
+func TestGolden(t *testing.T) {
+	g := goldie.New(t, goldie.WithFixtureDir("../golden/render"), goldie.WithNameSuffix(".golden"))
+	for _, file := range fixtures(t) {
+		name := strings.TrimSuffix(filepath.Base(file), ".md")
+		t.Run(name, func(t *testing.T) {
+			out, doc := renderFile(t, file)
+			checkPage(t, out, doc)
+			g.Assert(t, name+".html", out)
+		})
+	}
+}
+
+var (
+	tagRE  = regexp.MustCompile(`<(/?)([a-zA-Z][a-zA-Z0-9]*)([^>]*)>`)
+	attrRE = regexp.MustCompile(`\s([a-zA-Z][a-zA-Z0-9:-]*)(?:="([^"]*)")?`)
+	preRE  = regexp.MustCompile(`(?s)<pre class="code"><code>(.*?)</code></pre>`)
+)
+
+// allowed lists every element and attribute a rendered page may contain.
+// Plan text is always escaped, so any other tag or attribute (a <script>,
+// an onerror=, a style=) would mean plan text reached the page as markup.
+func allowed() (tags map[string]bool, attrs map[string]bool) {
+	tags = map[string]bool{}
+	for _, t := range strings.Fields(`html head meta title style body div header main footer h1 h2 h3 h4 h5 h6 p
+		span a code pre details summary ol ul li section table thead tbody tr th td article figure figcaption
+		em strong del blockquote hr br input`) {
+		tags[t] = true
+	}
+	attrs = map[string]bool{}
+	for _, a := range strings.Fields(`lang charset http-equiv content name class id href rel title scope open
+		data-cp start align checked disabled type`) {
+		attrs[a] = true
+	}
+	return tags, attrs
+}
+
+// checkPage checks a rendered page's safety and structure without a
+// browser: valid UTF-8, only known tags and attributes, only safe hrefs, one
+// card per action, and every block shown with its exact bytes.
+func checkPage(t testing.TB, page []byte, doc *ast.Document) {
+	t.Helper()
+	if !utf8.Valid(page) {
+		t.Error("page is not valid UTF-8")
+	}
+	s := string(page)
+	body := s[strings.Index(s, "</style>"):] // the CSS is a constant
+	tags, attrs := allowed()
+	for _, m := range tagRE.FindAllStringSubmatch(body, -1) {
+		if !tags[strings.ToLower(m[2])] {
+			t.Errorf("unexpected element <%s%s>", m[2], m[3])
+		}
+		for _, a := range attrRE.FindAllStringSubmatch(m[3], -1) {
+			if !attrs[strings.ToLower(a[1])] {
+				t.Errorf("unexpected attribute %s in <%s%s>", a[1], m[2], m[3])
+			}
+			if strings.EqualFold(a[1], "href") {
+				if !safeURL(html.UnescapeString(a[2])) {
+					t.Errorf("unsafe href %q", a[2])
+				}
+			}
+		}
+	}
+	if strings.Count(s, "<script") != 0 || strings.Count(s, "<img") != 0 {
+		t.Error("page contains <script or <img")
+	}
+	if doc == nil {
+		return
+	}
+	if got := strings.Count(s, `<article class="action`); got != len(doc.Actions) {
+		t.Errorf("%d action cards, %d actions", got, len(doc.Actions))
+	}
+	// Every argument and stray block is shown byte for byte, in order.
+	var want []string
+	var add func(b *ast.Block)
+	add = func(b *ast.Block) { want = append(want, b.Content) }
+	r := newRenderer(nil, Options{})
+	r.schema, _ = schema.Builtin(doc.Dialect)
+	hidden := r.hiddenNodes(doc) // shown in the page's header instead
+	for _, b := range doc.Blocks {
+		if !hidden[b] {
+			add(b)
+		}
+	}
+	for _, a := range doc.Actions {
+		for _, b := range a.Blocks {
+			add(b)
+		}
+	}
+	got := map[string]int{}
+	for _, m := range preRE.FindAllStringSubmatch(s, -1) {
+		got[preText(m[1])]++
+	}
+	for _, w := range want {
+		if strings.ContainsAny(w, "\x00") || !utf8.ValidString(w) {
+			continue // NUL and invalid bytes cannot exist in an HTML page
+		}
+		if got[w] == 0 {
+			t.Errorf("no <pre> shows block content %q exactly", w)
+			continue
+		}
+		got[w]--
+	}
+}
+
+// preText returns the text a browser reads from a <pre>'s inner HTML:
+// tags removed, references decoded (hidden raw spans included, CSS labels
+// not).
+func preText(inner string) string {
+	return html.UnescapeString(tagRE.ReplaceAllString(inner, ""))
+}
+
+// TestPlanCorpus renders every plan of the plan dialect's golden corpus:
+// the page is safe and complete whatever the plan's errors.
+func TestPlanCorpus(t *testing.T) {
+	files, _ := filepath.Glob("../golden/plan/*.md")
+	for _, file := range files {
+		out, doc := renderFile(t, file)
+		checkPage(t, out, doc)
+	}
+}
+
+func TestSafeURL(t *testing.T) {
+	for _, tc := range []struct {
+		url string
+		ok  bool
+	}{
+		{"https://example.com/a?b#c", true},
+		{"HTTP://EXAMPLE.COM", true},
+		{"mailto:a@example.com", true},
+		{"docs/acts.md#fences", true},
+		{"#frag", true},
+		{"?q=1", true},
+		{"/abs/path:with-colon", true},
+		{"a/b:c", true},
+		{"javascript:alert(1)", false},
+		{"JaVaScRiPt:alert(1)", false},
+		{" javascript:alert(1)", false},
+		{"java\tscript:alert(1)", false},
+		{"java\nscript:alert(1)", false},
+		{"\x01javascript:alert(1)", false},
+		{"vbscript:msgbox(1)", false},
+		{"data:text/html,<script>", false},
+		{"data:image/png;base64,AAAA", false},
+		{"file:///etc/passwd", false},
+		{"ftp://example.com", false},
+		{"chrome://settings", false},
+		{"x:y", false},
+		{"%6Aavascript:alert(1)", false},
+	} {
+		if got := safeURL(tc.url); got != tc.ok {
+			t.Errorf("safeURL(%q) = %v, want %v", tc.url, got, tc.ok)
+		}
+	}
+}
+
+func TestLinkHrefResolvesReferences(t *testing.T) {
+	for _, dest := range []string{"&#106;avascript&#58;alert(1)", "&#x6A;avascript:alert(1)", "javascript&colon;alert(1)", "&Tab;javascript:alert(1)"} {
+		if href, ok := linkHref(dest); ok {
+			t.Errorf("linkHref(%q) allowed, href %q", dest, href)
+		}
+	}
+	if href, ok := linkHref("https://example.com/a b"); !ok || href != "https://example.com/a%20b" {
+		t.Errorf("https link: %q %v", href, ok)
+	}
+}
+
+func TestWriteCodeKeepsText(t *testing.T) {
+	in := "a<b>&\"'\t\r\n\x1b\u202e\u200b\ufeffé"
+	var b strings.Builder
+	writeCode(&b, in)
+	if got := preText(b.String()); got != in {
+		t.Errorf("text %q, want %q\nhtml %s", got, in, b.String())
+	}
+	for _, label := range []string{`data-cp="CR"`, `data-cp="ESC"`, `data-cp="U+202E"`, `data-cp="U+200B"`, `data-cp="BOM"`} {
+		if !strings.Contains(b.String(), label) {
+			t.Errorf("no label %s in %s", label, b.String())
+		}
+	}
+	b.Reset()
+	writeCode(&b, "\x00\xff")
+	if !utf8.ValidString(b.String()) || !strings.Contains(b.String(), `data-cp="NUL"`) || !strings.Contains(b.String(), `data-cp="\xFF"`) {
+		t.Errorf("NUL and invalid byte: %q", b.String())
+	}
+}
+
+func TestHighlightKeepsBytes(t *testing.T) {
+	r := newRenderer(nil, Options{})
+	for _, tc := range []struct{ content, info string }{
+		{"package main\n\nfunc main() {\r\n\tprintln(\"hi\")\n}", "go"},
+		{"x = '''multi\nline'''\n", "python.old"},
+		{"invalid \xff utf-8", "python"},
+		{"no newline at end", "bash"},
+		{"", "go"},
+	} {
+		pieces := r.highlight(tc.content, codeOpts{info: tc.info})
+		var got strings.Builder
+		for _, p := range pieces {
+			got.WriteString(p.text)
+		}
+		if got.String() != tc.content {
+			t.Errorf("%q: pieces join to %q", tc.content, got.String())
+		}
+		if txt := preText(preRE.FindStringSubmatch(string(r.code(tc.content, codeOpts{info: tc.info})))[1]); utf8.ValidString(tc.content) && txt != tc.content {
+			t.Errorf("%q: <pre> text %q", tc.content, txt)
+		}
+	}
+	if p := r.highlight("package main", codeOpts{info: "go"}); len(p) < 2 {
+		t.Errorf("go code not highlighted: %v", p)
+	}
+	if p := r.highlight("package main", codeOpts{info: "go"}); len(p) < 2 {
+		t.Errorf("go code not highlighted: %v", p)
+	}
+	nr := newRenderer(nil, Options{NoHighlight: true})
+	if p := nr.highlight("package main", codeOpts{info: "go"}); len(p) != 1 {
+		t.Errorf("NoHighlight still highlights: %v", p)
+	}
+}
+
+func TestHasActBlocks(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want bool
+	}{
+		{"~~~act\necho\n~~~\n", true},
+		{"text\n\n```ACT\necho\n```\n", true},
+		{"````markdown\n~~~act\necho\n~~~\n````\n", false},
+		{"# README\n\nno acts\n", false},
+	} {
+		if got := HasActBlocks([]byte(tc.src)); got != tc.want {
+			t.Errorf("HasActBlocks(%q) = %v", tc.src, got)
+		}
+	}
+}
+
+func TestNilDocument(t *testing.T) {
+	if _, err := HTML(nil, nil, Options{}); err == nil {
+		t.Fatal("nil document accepted")
+	}
+}
+
+func TestDiagnosticsAtTheirNodes(t *testing.T) {
+	out, doc := renderFile(t, "../golden/render/edge.md")
+	s := string(out)
+	for _, d := range doc.Diagnostics {
+		// Each diagnostic is shown once in place (with its id) and listed
+		// once in the summary (linking to it).
+		id := ""
+		for i, x := range doc.Diagnostics {
+			if x == d {
+				id = "diag-" + strconv.Itoa(i+1)
+			}
+		}
+		if strings.Count(s, `id="`+id+`"`) != 1 || strings.Count(s, `href="#`+id+`"`) != 1 {
+			t.Errorf("%s (%s) not shown once and linked once", id, d.Code)
+		}
+	}
+	// The unclosed-fence error is inside the unclosed block's figure.
+	i := strings.Index(s, `<figure class="block unclosed"`)
+	j := strings.Index(s, `unclosed-fence</code>`)
+	if i < 0 || j < i || strings.Contains(s[i:j], "</figure>") {
+		t.Error("unclosed-fence is not shown at its block")
+	}
+}
+
+func FuzzRender(f *testing.F) {
+	for _, pat := range []string{"../golden/render/*.md", "../golden/acts/*.md", "../golden/plan/*.md"} {
+		files, _ := filepath.Glob(pat)
+		for _, file := range files {
+			if data, err := os.ReadFile(file); err == nil {
+				f.Add(data)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		for _, dialect := range []string{grammar.DialectActs, grammar.DialectPlan} {
+			doc, err := grammar.Parse(context.Background(), "fuzz.md", src, grammar.Options{Dialect: dialect})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := HTML(doc, src, Options{Filename: "fuzz.md"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkPage(t, out, doc)
+		}
+		md, err := Markdown(src, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkPage(t, md, nil)
+	})
+}

@@ -1,0 +1,57 @@
+package render
+
+import "strings"
+
+// safeURL reports whether a link destination (after Markdown has resolved
+// its escapes and entities) may become an href: a relative reference or a
+// fragment, or an http, https or mailto URL. Everything else — javascript:,
+// vbscript:, data:, file: and any scheme not listed, in any case and with
+// tabs, newlines or control characters inside (which browsers strip before
+// reading the scheme) — is refused.
+func safeURL(dest string) bool {
+	// Browsers remove leading and trailing C0 controls and spaces and every
+	// tab and newline before parsing a URL; do the same before looking for
+	// the scheme.
+	var b strings.Builder
+	for i := 0; i < len(dest); i++ {
+		c := dest[i]
+		if c == '\t' || c == '\n' || c == '\r' {
+			continue
+		}
+		if c < 0x20 || c == 0x7f {
+			return false // no reason for a control character in a link
+		}
+		b.WriteByte(c)
+	}
+	u := strings.Trim(b.String(), " ")
+	end := strings.IndexAny(u, ":/?#")
+	if end < 0 || u[end] != ':' {
+		return true // no scheme: relative path, query or fragment
+	}
+	scheme := strings.ToLower(u[:end])
+	if scheme == "" || !validScheme(scheme) {
+		// "Not a scheme" to us may still be one to a browser (a backslash
+		// or a '%' before the colon is never part of a valid scheme, but
+		// refuse whatever is odd).
+		return false
+	}
+	switch scheme {
+	case "http", "https", "mailto": // the only schemes a rendered link may use
+		return true
+	}
+	return false
+}
+
+// validScheme reports whether s has the syntax of a URL scheme.
+func validScheme(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z':
+		case i > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.'):
+		default:
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,134 @@
+// Package report writes diagnostics of checked files in the formats of
+// `plangram check`: text (`FILE:LINE:COL: severity: message [code]`, the
+// shape editors' problem matchers read), json (the diagnostics with their
+// spans, per file), sarif (SARIF 2.1.0 for GitHub code scanning and other
+// viewers) and llm (the correction message an agent sends back to the model).
+//
+// Every writer takes the files in the order they should be printed (callers
+// sort them by path) and prints each file's diagnostics sorted by position.
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/plangram/plangram/ast"
+)
+
+// File is one checked input.
+type File struct {
+	// Path is the name printed for the file ("<stdin>" for standard input).
+	Path string
+	// Source is the file's content. SARIF needs it to count columns in
+	// UTF-16 code units and the llm format quotes it; nil disables both.
+	Source []byte
+	// Diagnostics are the parser's and the workspace rules' findings.
+	Diagnostics []*ast.Diagnostic
+}
+
+// Format names accepted by Write.
+const (
+	Text  = "text"
+	JSON  = "json"
+	SARIF = "sarif"
+	LLM   = "llm"
+)
+
+// Formats returns the format names Write accepts.
+func Formats() []string { return []string{Text, JSON, SARIF, LLM} }
+
+// Options configures the writers.
+type Options struct {
+	// Rules documents diagnostic codes beyond the built-in ones (KnownRules);
+	// SARIF lists a rule for every code that occurs.
+	Rules []Rule
+	// ToolVersion is written as the SARIF driver's version when set.
+	ToolVersion string
+	// SourceRoot, when set, is the directory SARIF artifact URIs are made
+	// relative to (under the uriBaseId %SRCROOT%). Paths are used as given
+	// (slash-separated) when empty or when a path is not below it.
+	SourceRoot string
+}
+
+// Write writes the files' diagnostics in the named format.
+func Write(w io.Writer, format string, files []*File, opts Options) error {
+	switch format {
+	case Text:
+		return WriteText(w, files)
+	case JSON:
+		return WriteJSON(w, files)
+	case SARIF:
+		return WriteSARIF(w, files, opts)
+	case LLM:
+		return WriteLLM(w, files)
+	}
+	return fmt.Errorf("unknown report format %q (want %s)", format, strings.Join(Formats(), ", "))
+}
+
+// Count returns the number of error and warning diagnostics of the files.
+func Count(files []*File) (errors, warnings int) {
+	for _, f := range files {
+		for _, d := range f.Diagnostics {
+			switch d.Severity {
+			case ast.Error:
+				errors++
+			case ast.Warning:
+				warnings++
+			}
+		}
+	}
+	return errors, warnings
+}
+
+// sorted returns the file's diagnostics ordered by position (a copy).
+func sorted(f *File) []*ast.Diagnostic {
+	ds := append([]*ast.Diagnostic{}, f.Diagnostics...)
+	ast.SortDiagnostics(ds)
+	return ds
+}
+
+// WriteText writes `FILE:LINE:COL: severity: message [code]` lines, each
+// followed by its notes and indented detail (an AST diff, a text diff), file
+// by file.
+func WriteText(w io.Writer, files []*File) error {
+	for _, f := range files {
+		for _, d := range sorted(f) {
+			if _, err := fmt.Fprintln(w, d.Format(f.Path)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// jsonReport is the shape of the json format (docs/check.md).
+type jsonReport struct {
+	Files    []jsonFile `json:"files"`
+	Errors   int        `json:"errors"`
+	Warnings int        `json:"warnings"`
+}
+
+type jsonFile struct {
+	Path        string            `json:"path"`
+	Errors      int               `json:"errors"`
+	Warnings    int               `json:"warnings"`
+	Diagnostics []*ast.Diagnostic `json:"diagnostics"`
+}
+
+// WriteJSON writes one JSON object: every file with its diagnostics (as in
+// `plangram parse` output, spans in bytes) and the totals.
+func WriteJSON(w io.Writer, files []*File) error {
+	r := jsonReport{Files: make([]jsonFile, 0, len(files))}
+	for _, f := range files {
+		jf := jsonFile{Path: f.Path, Diagnostics: sorted(f)}
+		jf.Errors, jf.Warnings = Count([]*File{f})
+		r.Errors += jf.Errors
+		r.Warnings += jf.Warnings
+		r.Files = append(r.Files, jf)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}

@@ -1,0 +1,174 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/sebdah/goldie/v2"
+
+	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/workspace"
+)
+
+// checkedFiles parses the plans under golden/report/plans and runs the
+// workspace rules against golden/report/_root, as `plangram check --root`
+// does, returning the files in path order.
+func checkedFiles(t *testing.T) []*File {
+	t.Helper()
+	names := []string{"plans/bad.md", "plans/ok.md"}
+	var files []*File
+	for _, name := range names {
+		src, err := os.ReadFile(filepath.Join("../golden/report", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := grammar.Parse(context.Background(), name, src, grammar.Options{Dialect: grammar.DialectActs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		diags := append(doc.Diagnostics, workspace.Check(context.Background(), doc, "../golden/report/_root", workspace.Options{})...)
+		files = append(files, &File{Path: name, Source: src, Diagnostics: diags})
+	}
+	return files
+}
+
+func TestFormatsGolden(t *testing.T) {
+	files := checkedFiles(t)
+	g := goldie.New(t, goldie.WithFixtureDir("../golden/report"), goldie.WithNameSuffix(".golden"))
+	for _, format := range Formats() {
+		t.Run(format, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := Write(&b, format, files, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			g.Assert(t, "check."+format, b.Bytes())
+		})
+	}
+	if err := Write(&bytes.Buffer{}, "yaml", files, Options{}); err == nil {
+		t.Error("Write accepted an unknown format")
+	}
+}
+
+// TestSARIFSchema validates the SARIF output against the OASIS SARIF 2.1.0
+// JSON Schema (testdata/sarif-schema-2.1.0.json, see testdata/README.md).
+func TestSARIFSchema(t *testing.T) {
+	f, err := os.Open("testdata/sarif-schema-2.1.0.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	const url = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+	if err := c.AddResource(url, doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		files []*File
+	}{
+		{"checked", checkedFiles(t)},
+		{"empty", nil},
+		{"odd paths", []*File{
+			{Path: "<stdin>", Diagnostics: []*ast.Diagnostic{{Code: "x", Message: "m", Span: ast.Span{}}}},
+			{Path: "/abs/dir with space/p.md", Source: []byte("a\n"), Diagnostics: []*ast.Diagnostic{
+				{Severity: ast.Info, Message: "", Span: ast.Span{Start: ast.Pos{Offset: 0, Line: 1, Col: 1}, End: ast.Pos{Offset: 2, Line: 2, Col: 1}}}}},
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := WriteSARIF(&b, tc.files, Options{ToolVersion: "test"}); err != nil {
+				t.Fatal(err)
+			}
+			inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(b.Bytes()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := sch.Validate(inst); err != nil {
+				t.Fatalf("SARIF output does not validate: %v\n%s", err, b.String())
+			}
+		})
+	}
+}
+
+// TestSARIFColumns checks the UTF-16 conversion of the non-ASCII line of
+// bad.md: `move_file 漢字.txt /abs😀.txt`, whose destination starts at byte
+// column 22 (UTF-16 column 18) and ends before byte column 34 (UTF-16 28).
+func TestSARIFColumns(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteSARIF(&b, checkedFiles(t), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var log struct {
+		Runs []struct {
+			ColumnKind string `json:"columnKind"`
+			Results    []struct {
+				RuleID    string `json:"ruleId"`
+				Locations []struct {
+					PhysicalLocation struct {
+						Region struct {
+							StartLine, StartColumn, EndLine, EndColumn int
+						} `json:"region"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &log); err != nil {
+		t.Fatal(err)
+	}
+	if log.Runs[0].ColumnKind != "utf16CodeUnits" {
+		t.Errorf("columnKind = %q", log.Runs[0].ColumnKind)
+	}
+	found := false
+	for _, r := range log.Runs[0].Results {
+		if r.RuleID != workspace.CodeAbsolutePath {
+			continue
+		}
+		found = true
+		reg := r.Locations[0].PhysicalLocation.Region
+		if reg.StartLine != 5 || reg.StartColumn != 18 || reg.EndLine != 5 || reg.EndColumn != 28 {
+			t.Errorf("region = %+v, want 5:18-5:28", reg)
+		}
+	}
+	if !found {
+		t.Fatal("no absolute-path result")
+	}
+}
+
+func TestLLMQuoteFence(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"plain", "~~~"},
+		{"~~~~~act\n~~~~~\n", "```"},
+		{"~~~\n````\n", "~~~~"},
+		{"``````\n~~~~~~~\n", "```````"},
+	} {
+		if got := quoteFence([]byte(tc.src)); got != tc.want {
+			t.Errorf("quoteFence(%q) = %q, want %q", tc.src, got, tc.want)
+		}
+	}
+	var b bytes.Buffer
+	src := "~~~~~act\nfrobnicate\n~~~~~"
+	f := &File{Path: "p.md", Source: []byte(src), Diagnostics: []*ast.Diagnostic{{Severity: ast.Warning, Code: "unknown-action", Message: "unknown action"}}}
+	if err := WriteLLM(&b, []*File{f}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "```markdown\n"+src+"\n```\n") {
+		t.Errorf("plan not quoted in a longer fence:\n%s", b.String())
+	}
+}

@@ -1,0 +1,390 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"regexp"
+	"strings"
+
+	"github.com/plangram/plangram/ast"
+)
+
+// JSONSchemaDraft is the JSON Schema dialect JSONSchema writes.
+const JSONSchemaDraft = "https://json-schema.org/draft/2020-12/schema"
+
+// JSONSchema returns a JSON Schema (draft 2020-12) of the JSON output of
+// `plangram parse` (an ast.Document) for documents of s's dialect.
+//
+// The document's structure (spans, blocks, prose, diagnostics) is derived
+// from the ast package's types, so it cannot drift from what is marshalled.
+// Each action declared by s gets a definition "action.NAME" whose params
+// are typed from the schema ("params.NAME", usable on its own, e.g. as a
+// tool's parameter schema), with descriptions from the schema's docs;
+// actions the schema does not declare match "unknown_action". Every action
+// must be structurally valid; in a document without error diagnostics each
+// action must also match exactly one of those definitions (a oneOf
+// discriminated by name), with its required params present and every value
+// of its declared type. A document with errors may hold partly bound
+// actions, so only its structure is checked.
+//
+// The output is indented, deterministic and ends in a newline.
+func JSONSchema(s *Schema) ([]byte, error) {
+	g := &jsGen{defs: &jsProps{}, seen: map[reflect.Type]string{}}
+	root := g.structSchema(reflect.TypeFor[ast.Document]())
+	root.Schema = JSONSchemaDraft
+	root.Title = fmt.Sprintf("plangram %s document", s.Dialect)
+	root.Description = strings.TrimSpace(s.Description + "\n\n" +
+		"The JSON output of `plangram parse` (contract v1) for the " + s.Dialect + " dialect.")
+
+	dialects := []any{s.SyntaxName()}
+	if s.Dialect != s.SyntaxName() {
+		dialects = append(dialects, s.Dialect)
+	}
+	dialect := &jsNode{Description: "The dialect that read the document.", Type: "string", Enum: dialects}
+	if len(dialects) == 1 {
+		dialect.Const, dialect.Enum = dialects[0], nil
+	}
+	root.Properties.set("dialect", dialect)
+
+	var branches []*jsNode
+	var names []any
+	for i, a := range s.Actions {
+		key := defKey(a.Name, i)
+		name := &jsNode{Const: a.Name}
+		if len(a.Aliases) > 0 {
+			name = &jsNode{Enum: []any{a.Name}}
+			for _, al := range a.Aliases {
+				name.Enum = append(name.Enum, al)
+			}
+		}
+		for _, n := range append([]string{a.Name}, a.Aliases...) {
+			names = append(names, n)
+		}
+		act := &jsNode{Title: a.Name, Description: actionDoc(a), Type: "object",
+			Properties: &jsProps{}, Required: []string{"name", "params"}}
+		act.Properties.set("name", name)
+		act.Properties.set("params", &jsNode{Ref: "#/$defs/params." + key})
+		g.defs.set("action."+key, act)
+		g.defs.set("params."+key, paramsSchema(a))
+		branches = append(branches, &jsNode{Ref: "#/$defs/action." + key})
+	}
+	unknown := &jsNode{Title: "unknown action",
+		Description: "An action the schema does not declare (an unknown-action diagnostic reports it); it has no params.",
+		Type:        "object", Properties: &jsProps{}}
+	unknown.Properties.set("name", &jsNode{Not: &jsNode{Enum: names}})
+	unknown.Properties.set("params", &jsNode{Type: "object", MaxProperties: ptr(0)})
+	g.defs.set("unknown_action", unknown)
+	branches = append(branches, &jsNode{Ref: "#/$defs/unknown_action"})
+	g.defs.set("typed_action", &jsNode{
+		Description: "An action whose name selects its definition and whose params are typed by it.",
+		AllOf:       []*jsNode{{Ref: "#/$defs/action"}},
+		OneOf:       branches,
+	})
+
+	errDiag := &jsNode{Properties: &jsProps{}, Required: []string{"severity"}}
+	errDiag.Properties.set("severity", &jsNode{Const: "error"})
+	hasError := &jsNode{Properties: &jsProps{}, Required: []string{"diagnostics"}}
+	hasError.Properties.set("diagnostics", &jsNode{Contains: errDiag})
+	root.If = hasError
+	strict := &jsNode{Properties: &jsProps{}}
+	strict.Properties.set("actions", &jsNode{Items: &jsNode{Ref: "#/$defs/typed_action"}})
+	root.Else = strict
+	root.Comment = "Without error diagnostics every action matches its typed definition (else); with errors only the structure is checked."
+	root.Defs = g.defs
+
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(root); err != nil {
+		return nil, fmt.Errorf("json schema of dialect %s: %w", s.Dialect, err)
+	}
+	return b.Bytes(), nil
+}
+
+var plainKey = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
+
+// defKey names an action's definitions: its name when that is safe in a
+// JSON pointer and a URI fragment, else its index.
+func defKey(name string, i int) string {
+	if plainKey.MatchString(name) {
+		return name
+	}
+	return fmt.Sprintf("%d", i)
+}
+
+// actionDoc is an action's description with its aliases.
+func actionDoc(a *Action) string {
+	d := a.Description
+	if len(a.Aliases) > 0 {
+		d = strings.TrimSpace(d + " Aliases: " + strings.Join(a.Aliases, ", ") + ".")
+	}
+	return d
+}
+
+// paramsSchema is the schema of an action's params object.
+func paramsSchema(a *Action) *jsNode {
+	n := &jsNode{Description: "Parameters of " + a.Name + ".", Type: "object", Properties: &jsProps{}, AdditionalProperties: false}
+	for _, p := range a.Params {
+		n.Properties.set(p.Name, valueSchema(p))
+		if p.Required {
+			n.Required = append(n.Required, p.Name)
+		}
+	}
+	return n
+}
+
+// valueSchema is the schema of one parameter's value, as schema.Param.Value
+// produces it.
+func valueSchema(p *Param) *jsNode {
+	var n *jsNode
+	if p.Variadic || p.TypeOrDefault() == List {
+		n = &jsNode{Type: "array", Items: typeSchema(p, p.ItemType())}
+	} else {
+		n = typeSchema(p, p.TypeOrDefault())
+	}
+	n.Description = paramDoc(p)
+	if p.Default != nil {
+		n.Default = p.Default
+	}
+	return n
+}
+
+func typeSchema(p *Param, t Type) *jsNode {
+	switch t {
+	case Bool:
+		return &jsNode{Type: "boolean"}
+	case Int:
+		return &jsNode{Type: "integer"}
+	case Number:
+		return &jsNode{Type: "number"}
+	case Enum:
+		n := &jsNode{Type: "string"}
+		for _, e := range p.Enum {
+			n.Enum = append(n.Enum, e)
+		}
+		return n
+	case JSON:
+		return &jsNode{}
+	}
+	return &jsNode{Type: "string"} // string, path, resource
+}
+
+// paramDoc is a parameter's doc with what its type and key say.
+func paramDoc(p *Param) string {
+	var notes []string
+	switch t := p.TypeOrDefault(); {
+	case p.Variadic:
+		notes = append(notes, "variadic: the remaining arguments, each a "+string(p.ItemType()))
+	case t == List && p.ItemType() != String:
+		notes = append(notes, "list of "+string(p.ItemType()))
+	case t != String && t != Bool && t != Int && t != Number && t != Enum && t != List:
+		notes = append(notes, string(t))
+	}
+	if keys := append([]string{p.Key}, p.Aliases...); p.Key != "" || len(p.Aliases) > 0 {
+		if p.Key == "" {
+			keys[0] = p.Name
+		}
+		notes = append(notes, "written as "+strings.Join(keys, " or "))
+	}
+	d := p.Doc
+	if len(notes) > 0 {
+		d = strings.TrimSpace(d + " (" + strings.Join(notes, "; ") + ")")
+	}
+	return d
+}
+
+// jsGen derives definitions from the ast package's Go types.
+type jsGen struct {
+	defs *jsProps
+	seen map[reflect.Type]string
+}
+
+// astDocs describes the AST's types and fields, keyed "Type" or
+// "Type.json_name"; what is not listed has no description.
+var astDocs = map[string]string{
+	"Document.title":       "The plan's level-1 heading (plan dialect).",
+	"Document.metadata":    "The plan's metadata list, key to value (plan dialect).",
+	"Document.rationale":   "The content of the plan's Rationale block (plan dialect).",
+	"Document.memos":       "The plan's Memos lines (plan dialect).",
+	"Document.actions":     "The actions in source order.",
+	"Document.blocks":      "Fenced blocks that belong to no action.",
+	"Document.prose":       "The text between blocks, in source order.",
+	"Document.diagnostics": "Problems found in the input, ordered by position.",
+	"Document.span":        "The whole input.",
+	"Action":               "One action: its name, inline arguments, typed params and argument blocks.",
+	"Action.name":          "The action's name as written.",
+	"Action.args":          "Inline arguments (acts dialect), in order.",
+	"Action.arg_spans":     "The source spans of args, index for index.",
+	"Action.params":        "Named parameter values, in schema order.",
+	"Action.blocks":        "The action's argument blocks in order (not its head block).",
+	"Action.head":          "The block or heading that names the action.",
+	"Action.name_span":     "Where the name is written.",
+	"Action.span":          "The whole action, from its head to its last block.",
+	"Block":                "A fenced block; content is exactly the source bytes content_span names.",
+	"Block.fence":          "The opening fence run, e.g. \"~~~~~\".",
+	"Block.info":           "The trimmed rest of the opening fence line.",
+	"Block.label":          "The heading that introduces the block, where a dialect uses one (e.g. \"FIND:\").",
+	"Block.content":        "The block's content, byte for byte.",
+	"Block.unclosed":       "The block runs to the end of the input (an unclosed-fence error reports it).",
+	"Block.span":           "Whole lines, opening fence line to closing fence line.",
+	"Block.content_span":   "The content bytes.",
+	"Prose":                "Text outside any block, with its span.",
+	"Diagnostic":           "A problem found in the input.",
+	"Diagnostic.code":      "Stable kebab-case identifier (docs/diagnostics.md).",
+	"Diagnostic.detail":    "Multi-line explanation, such as an AST diff.",
+	"Related":              "A second place a diagnostic concerns.",
+	"Memo":                 "One `[+] fact` (add) or `[-] fact` line of a plan's Memos section.",
+	"Span":                 "A half-open byte range [start.offset, end.offset) of the input.",
+	"Pos":                  "A position: byte offset (0-based), line and column (1-based, in bytes).",
+}
+
+// structSchema describes a struct type from its fields' JSON tags: fields
+// without omitempty are required, and no other property is allowed.
+func (g *jsGen) structSchema(t reflect.Type) *jsNode {
+	n := &jsNode{Type: "object", Description: astDocs[t.Name()], Properties: &jsProps{}, AdditionalProperties: false}
+	for f := range t.Fields() {
+		if !f.IsExported() {
+			continue
+		}
+		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		fs := g.typeSchema(f.Type)
+		fs.Description = astDocs[t.Name()+"."+name] // beside a $ref too (2020-12)
+		n.Properties.set(name, fs)
+		if !strings.Contains(opts, "omitempty") {
+			n.Required = append(n.Required, name)
+		}
+	}
+	return n
+}
+
+// typeSchema describes a Go type of the AST as marshalled by encoding/json
+// (and the AST's own MarshalJSON methods).
+func (g *jsGen) typeSchema(t reflect.Type) *jsNode {
+	switch t {
+	case reflect.TypeFor[ast.Params]():
+		return &jsNode{Type: "object"}
+	case reflect.TypeFor[ast.Severity]():
+		n := &jsNode{Type: "string"}
+		for i := ast.Error; !strings.HasPrefix(i.String(), "severity("); i++ {
+			n.Enum = append(n.Enum, i.String())
+		}
+		return n
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		return g.typeSchema(t.Elem())
+	case reflect.String:
+		return &jsNode{Type: "string"}
+	case reflect.Bool:
+		return &jsNode{Type: "boolean"}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return &jsNode{Type: "integer"}
+	case reflect.Float32, reflect.Float64:
+		return &jsNode{Type: "number"}
+	case reflect.Slice, reflect.Array:
+		return &jsNode{Type: "array", Items: g.typeSchema(t.Elem())}
+	case reflect.Map:
+		return &jsNode{Type: "object", AdditionalProperties: g.typeSchema(t.Elem())}
+	case reflect.Struct:
+		key, ok := g.seen[t]
+		if !ok {
+			key = snakeCase(t.Name())
+			g.seen[t] = key
+			g.defs.set(key, g.structSchema(t))
+		}
+		return &jsNode{Ref: "#/$defs/" + key}
+	}
+	return &jsNode{} // interfaces: any JSON value
+}
+
+// snakeCase turns a Go type name into a definition key ("ContentSpan" ->
+// "content_span").
+func snakeCase(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		if r >= 'A' && r <= 'Z' {
+			if i > 0 {
+				b.WriteByte('_')
+			}
+			r += 'a' - 'A'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// jsNode is one JSON Schema object; fields marshal in this order.
+type jsNode struct {
+	Schema               string    `json:"$schema,omitempty"`
+	Ref                  string    `json:"$ref,omitempty"`
+	Title                string    `json:"title,omitempty"`
+	Description          string    `json:"description,omitempty"`
+	Comment              string    `json:"$comment,omitempty"`
+	Type                 string    `json:"type,omitempty"`
+	Const                any       `json:"const,omitempty"`
+	Enum                 []any     `json:"enum,omitempty"`
+	Default              any       `json:"default,omitempty"`
+	Properties           *jsProps  `json:"properties,omitempty"`
+	Required             []string  `json:"required,omitempty"`
+	AdditionalProperties any       `json:"additionalProperties,omitempty"`
+	MaxProperties        *int      `json:"maxProperties,omitempty"`
+	Items                *jsNode   `json:"items,omitempty"`
+	Contains             *jsNode   `json:"contains,omitempty"`
+	Not                  *jsNode   `json:"not,omitempty"`
+	AllOf                []*jsNode `json:"allOf,omitempty"`
+	OneOf                []*jsNode `json:"oneOf,omitempty"`
+	If                   *jsNode   `json:"if,omitempty"`
+	Else                 *jsNode   `json:"else,omitempty"`
+	Defs                 *jsProps  `json:"$defs,omitempty"`
+}
+
+// jsProps is a JSON object of schemas that keeps insertion order.
+type jsProps struct {
+	keys []string
+	vals map[string]*jsNode
+}
+
+func (p *jsProps) set(k string, v *jsNode) {
+	if p.vals == nil {
+		p.vals = map[string]*jsNode{}
+	}
+	if _, ok := p.vals[k]; !ok {
+		p.keys = append(p.keys, k)
+	}
+	p.vals[k] = v
+}
+
+// MarshalJSON writes the schemas as one object in insertion order.
+func (p *jsProps) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range p.keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		kj, _ := json.Marshal(k)
+		b.Write(kj)
+		b.WriteByte(':')
+		var vb bytes.Buffer
+		enc := json.NewEncoder(&vb)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(p.vals[k]); err != nil {
+			return nil, err
+		}
+		b.Write(bytes.TrimRight(vb.Bytes(), "\n"))
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}

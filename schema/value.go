@@ -1,0 +1,149 @@
+package schema
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// ItemType returns the type of one element of the parameter's value: Items
+// (string when unset) for a list, the parameter's own type otherwise. A
+// variadic parameter's value is a list of ItemType elements.
+func (p *Param) ItemType() Type {
+	if p.TypeOrDefault() == List {
+		if p.Items == "" {
+			return String
+		}
+		return p.Items
+	}
+	return p.TypeOrDefault()
+}
+
+// Value converts a parameter's text to a value of its declared type, the
+// typed value a parser puts into the AST:
+//
+//   - string: the text unchanged, byte for byte;
+//   - path, resource: the text trimmed of surrounding white space;
+//   - bool: true or false, any case (trimmed);
+//   - int: a base-10 int64; number: a finite float64;
+//   - enum: one of the declared values, compared exactly (trimmed);
+//   - list: a JSON array of strings, or else one element per non-blank
+//     line, trimmed, each converted to ItemType ([]string for string-like
+//     elements, []bool, []int64, []float64 or []any otherwise);
+//   - json: any JSON value, decoded (map[string]any, []any, float64, …).
+//
+// A variadic parameter's elements are converted one by one with
+// ItemValue. The error says what was expected and what was found; the
+// caller positions it.
+func (p *Param) Value(text string) (any, error) {
+	t := p.TypeOrDefault()
+	if t != List {
+		return convert(p, t, text)
+	}
+	items, err := listItems(strings.TrimSpace(text))
+	if err != nil {
+		return nil, err
+	}
+	return p.ListValue(items)
+}
+
+// ItemValue converts one element of a list or variadic parameter (trimmed)
+// to ItemType.
+func (p *Param) ItemValue(text string) (any, error) {
+	return convert(p, p.ItemType(), strings.TrimSpace(text))
+}
+
+// ListValue converts the elements of a list or variadic parameter and returns
+// them as a typed slice: []string for string, path, resource and enum
+// elements, []bool, []int64, []float64, or []any for json elements.
+func (p *Param) ListValue(items []string) (any, error) {
+	switch p.ItemType() {
+	case Bool:
+		return convertAll[bool](p, items)
+	case Int:
+		return convertAll[int64](p, items)
+	case Number:
+		return convertAll[float64](p, items)
+	case JSON:
+		return convertAll[any](p, items)
+	}
+	return convertAll[string](p, items)
+}
+
+func convertAll[T any](p *Param, items []string) ([]T, error) {
+	out := make([]T, 0, len(items))
+	for i, it := range items {
+		v, err := p.ItemValue(it)
+		if err != nil {
+			if len(items) > 1 {
+				return nil, fmt.Errorf("element %d: %w", i+1, err)
+			}
+			return nil, err
+		}
+		out = append(out, v.(T))
+	}
+	return out, nil
+}
+
+func convert(p *Param, t Type, text string) (any, error) {
+	if t == String || t == "" {
+		return text, nil
+	}
+	s := strings.TrimSpace(text)
+	switch t {
+	case Bool:
+		switch {
+		case strings.EqualFold(s, "true"):
+			return true, nil
+		case strings.EqualFold(s, "false"):
+			return false, nil
+		}
+		return nil, fmt.Errorf("want true or false, got %q", s)
+	case Int:
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("want an integer, got %q", s)
+		}
+		return n, nil
+	case Number:
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+			return nil, fmt.Errorf("want a finite number, got %q", s)
+		}
+		return f, nil
+	case Enum:
+		if !slices.Contains(p.Enum, s) {
+			return nil, fmt.Errorf("want one of %s, got %q", strings.Join(p.Enum, ", "), s)
+		}
+		return s, nil
+	case JSON:
+		var v any
+		if err := json.Unmarshal([]byte(s), &v); err != nil {
+			return nil, fmt.Errorf("want JSON: %w", err)
+		}
+		return v, nil
+	}
+	return s, nil // path, resource and types a dialect adds
+}
+
+// listItems reads a JSON array of strings, or else one element per
+// non-blank line, trimmed.
+func listItems(s string) ([]string, error) {
+	if strings.HasPrefix(s, "[") {
+		var out []string
+		if err := json.Unmarshal([]byte(s), &out); err != nil {
+			return nil, fmt.Errorf("want a JSON array of strings: %w", err)
+		}
+		return out, nil
+	}
+	out := []string{}
+	for line := range strings.Lines(s) {
+		if line = strings.TrimSpace(line); line != "" {
+			out = append(out, line)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,315 @@
+package stream
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+
+	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/lexer"
+	"github.com/plangram/plangram/schema"
+)
+
+// blockKind says what an open fenced block is.
+type blockKind uint8
+
+const (
+	strayBlock blockKind = iota // a block that belongs to no action: text
+	actBlock                    // an act block
+	argBlock                    // an argument block of the pending action
+)
+
+// fence is an open fenced block.
+type fence struct {
+	kind blockKind
+	run  string   // the opening run; "" when no block is open
+	line string   // the opening line
+	span ast.Span // the opening line's span
+}
+
+// acts is the scanner of the fenced-acts dialect. It works on whole lines:
+// prose lines are emitted as Text once complete; an action is parsed (by
+// package grammar, so the rules are those of `plangram parse`) once it can
+// no longer grow: when the next act block opens or the stream ends.
+type acts struct {
+	s *schema.Schema
+	// c is the document's fence character, 0 until the first act fence
+	// line; until then open[0] and open[1] track blocks of both characters.
+	c    byte
+	open [2]fence
+	text int // start of the pending run of text lines, -1 when none
+	out  int // start of the next line
+	pos  int // bytes before pos hold no line ending after out
+	act  *pending
+	ids  int
+}
+
+// pending is the action being read.
+type pending struct {
+	id       int
+	start    int
+	startPos ast.Pos
+	end      int // end of its last closed block
+}
+
+func newActs(s *schema.Schema) *acts { return &acts{s: s, text: -1} }
+
+func (a *acts) keep() int {
+	if a.act != nil {
+		return a.act.start
+	}
+	if a.text >= 0 {
+		return a.text
+	}
+	return a.out
+}
+
+// blk returns the open block of the document's fence character.
+func (a *acts) blk() *fence {
+	if a.c == lexer.Tilde {
+		return &a.open[1]
+	}
+	return &a.open[0]
+}
+
+func (a *acts) scan(p *Parser, eof bool) error {
+	for {
+		i := bytes.IndexByte(p.bytes(a.pos, p.end()), '\n')
+		end := a.pos + i + 1
+		if i < 0 {
+			a.pos = p.end()
+			if !eof || a.out == p.end() {
+				break
+			}
+			end = p.end()
+		}
+		if err := a.line(p, a.out, end); err != nil {
+			return err
+		}
+		a.out, a.pos = end, end
+	}
+	if err := a.flushText(p, a.out); err != nil || !eof {
+		return err
+	}
+	if b := a.blk(); b.run != "" && b.kind == strayBlock {
+		if err := p.send(&Event{Type: Error, Kind: grammar.CodeUnclosedFence, Raw: b.line, Span: b.span,
+			Message: fmt.Sprintf("fence %q opened here is never closed; its block runs to the end of the input", b.run)}); err != nil {
+			return err
+		}
+	}
+	if a.act != nil && a.blk().run != "" {
+		a.act.end = p.end() // an unclosed block runs to the end
+	}
+	return a.emit(p)
+}
+
+// line handles the line [start, end).
+func (a *acts) line(p *Parser, start, end int) error {
+	line := p.bytes(start, end)
+	if a.c == 0 {
+		fences := [2]byte{lexer.Backtick, lexer.Tilde} // in the order lexer.Detect tries them
+		for k, c := range fences {
+			if _, info, ok := lexer.OpenFence(line, c); ok && lexer.IsAct(info) {
+				a.c = c
+				if a.open[k].run == "" {
+					return a.openAct(p, start, end)
+				}
+				a.textLine(start) // a sample inside an earlier block
+				return nil
+			}
+		}
+		for k, c := range fences {
+			if run, opens := a.track(&a.open[k], c, line); opens {
+				return a.strayLine(p, &a.open[k], run, start, end)
+			}
+		}
+		a.textLine(start)
+		return nil
+	}
+	b := a.blk()
+	if b.run != "" {
+		if lexer.ClosesFence(line, b.run) {
+			b.run = ""
+			switch b.kind {
+			case actBlock:
+				a.act.end = end
+				return a.started(p, a.act, end)
+			case argBlock:
+				a.act.end = end
+				return nil
+			}
+		}
+		if b.kind == strayBlock {
+			a.textLine(start)
+		}
+		return nil
+	}
+	run, info, ok := lexer.OpenFence(line, a.c)
+	switch {
+	case !ok:
+		a.textLine(start)
+		return nil
+	case lexer.IsAct(info):
+		if err := a.flushText(p, start); err != nil {
+			return err
+		}
+		if err := a.emit(p); err != nil {
+			return err
+		}
+		return a.openAct(p, start, end)
+	case a.act != nil:
+		if err := a.flushText(p, start); err != nil {
+			return err
+		}
+		*b = fence{kind: argBlock, run: run}
+		return nil
+	}
+	return a.strayLine(p, b, run, start, end)
+}
+
+// track follows the stray blocks of fence character c (their lines are
+// text) and reports whether the line [start, end) opens one.
+func (a *acts) track(b *fence, c byte, line []byte) (run string, opens bool) {
+	if b.run != "" {
+		if lexer.ClosesFence(line, b.run) {
+			b.run = ""
+		}
+		return "", false
+	}
+	run, _, opens = lexer.OpenFence(line, c)
+	return run, opens
+}
+
+// strayLine opens stray block b with run at the text line [start, end),
+// which is emitted on its own: its span is kept for the error an unclosed
+// block gets at the end.
+func (a *acts) strayLine(p *Parser, b *fence, run string, start, end int) error {
+	if err := a.flushText(p, start); err != nil {
+		return err
+	}
+	*b = fence{kind: strayBlock, run: run, line: p.str(start, end), span: p.span(start, end)}
+	return p.text(b.span.Start, end, false)
+}
+
+// textLine adds the line starting at start to the pending text.
+func (a *acts) textLine(start int) {
+	if a.text < 0 {
+		a.text = start
+	}
+}
+
+// flushText emits the pending text lines, which end at to.
+func (a *acts) flushText(p *Parser, to int) error {
+	if a.text < 0 {
+		return nil
+	}
+	from := a.text
+	a.text = -1
+	return p.text(p.pos(from), to, false)
+}
+
+// openAct starts a new action at the act fence line [start, end).
+func (a *acts) openAct(p *Parser, start, end int) error {
+	if err := a.flushText(p, start); err != nil {
+		return err
+	}
+	run, _, _ := lexer.OpenFence(p.bytes(start, end), a.c)
+	*a.blk() = fence{kind: actBlock, run: run}
+	a.ids++
+	a.act = &pending{id: a.ids, start: start, startPos: p.pos(start), end: end}
+	return nil
+}
+
+// parse parses the source [pa.start, end) of an action as `plangram parse`
+// would, with positions in the whole stream.
+func (a *acts) parse(p *Parser, pa *pending, end int) (*ast.Action, []*ast.Diagnostic, []byte, error) {
+	src := p.bytes(pa.start, end) // never overwritten: grammar may keep it
+	doc, err := grammar.ParseActs(context.Background(), "", src, a.c, a.s)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("stream: acts: %w", err)
+	}
+	if len(doc.Actions) != 1 {
+		return nil, nil, nil, fmt.Errorf("stream: acts: %d actions in one action's source", len(doc.Actions))
+	}
+	act := doc.Actions[0]
+	shiftAction(act, pa.startPos)
+	for _, d := range doc.Diagnostics {
+		shift(&d.Span, pa.startPos)
+		for i := range d.Related {
+			shift(&d.Related[i].Span, pa.startPos)
+		}
+	}
+	return act, doc.Diagnostics, src, nil
+}
+
+// started emits ToolCallStart for the action whose act block ends at end.
+func (a *acts) started(p *Parser, pa *pending, end int) error {
+	act, _, _, err := a.parse(p, pa, end)
+	if err != nil {
+		return err
+	}
+	return p.send(&Event{Type: ToolCallStart, ID: pa.id, Name: act.Name, Span: ast.Span{Start: pa.startPos, End: p.pos(end)}})
+}
+
+// emit emits the pending action, if any: its errors, then the ToolCall.
+func (a *acts) emit(p *Parser) error {
+	pa := a.act
+	if pa == nil {
+		return nil
+	}
+	a.act = nil
+	b := a.blk()
+	if b.kind == actBlock && b.run != "" { // the act block never closed
+		if err := a.started(p, pa, pa.end); err != nil {
+			return err
+		}
+	}
+	*b = fence{}
+	act, diags, src, err := a.parse(p, pa, pa.end)
+	if err != nil {
+		return err
+	}
+	for _, d := range diags {
+		if err := p.send(&Event{Type: Error, ID: pa.id, Name: act.Name, Severity: d.Severity, Kind: d.Code, Message: d.Message,
+			Raw: string(src[d.Span.Start.Offset-pa.start : d.Span.End.Offset-pa.start]), Span: d.Span}); err != nil {
+			return err
+		}
+	}
+	return p.send(&Event{Type: ToolCall, ID: pa.id, Name: act.Name, Params: act.Params, Raw: string(src),
+		Span: act.Span, Action: act})
+}
+
+// shift moves a span of a source that starts at position at of the stream
+// to its place in the stream.
+func shift(s *ast.Span, at ast.Pos) {
+	for _, q := range []*ast.Pos{&s.Start, &s.End} {
+		if q.Line == 1 {
+			q.Col += at.Col - 1
+		}
+		q.Offset += at.Offset
+		q.Line += at.Line - 1
+	}
+}
+
+// shiftAction shifts every span of an action parsed from its own source.
+func shiftAction(a *ast.Action, at ast.Pos) {
+	shift(&a.Span, at)
+	shift(&a.NameSpan, at)
+	for i := range a.ArgSpans {
+		shift(&a.ArgSpans[i], at)
+	}
+	for _, b := range append([]*ast.Block{a.Head}, a.Blocks...) {
+		if b != nil {
+			shift(&b.Span, at)
+			shift(&b.ContentSpan, at)
+		}
+	}
+	seen := map[*ast.Span]bool{}
+	for _, prm := range a.Params {
+		if prm.Span != nil && !seen[prm.Span] {
+			seen[prm.Span] = true
+			shift(prm.Span, at)
+		}
+	}
+}

@@ -1,0 +1,73 @@
+package stream
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/schema"
+)
+
+// TestActsParity checks the streamed acts dialect against `plangram parse`
+// on the samples and the golden inputs.
+func TestActsParity(t *testing.T) {
+	inputs := append([]string(nil), actsSamples...)
+	files, _ := filepath.Glob("../golden/stream/acts_*.txt")
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, string(b))
+	}
+	for _, in := range inputs {
+		checkParity(t, []byte(in))
+	}
+}
+
+// checkParity checks that streaming in finds the actions the batch acts
+// parser finds, with the same arguments, parameters, blocks and spans, and
+// reports the same problems (blocks before the first act aside: they
+// stream as text).
+func checkParity(t testing.TB, in []byte) {
+	t.Helper()
+	s, err := schema.Builtin("acts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := grammar.ParseActs(context.Background(), "", in, 0, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var acts []*ast.Action
+	var kinds, codes []string
+	for _, e := range collect(t, Options{Dialect: "acts"}, in, nil) {
+		switch e.Type {
+		case ToolCall:
+			acts = append(acts, e.Action)
+		case Error:
+			kinds = append(kinds, e.Kind)
+		}
+	}
+	for _, d := range doc.Diagnostics {
+		if d.Code != grammar.CodeBlockBeforeAct {
+			codes = append(codes, d.Code)
+		}
+	}
+	if len(acts) != len(doc.Actions) {
+		t.Fatalf("input %q: streamed %d actions, parse found %d", in, len(acts), len(doc.Actions))
+	}
+	for i := range acts {
+		if !reflect.DeepEqual(acts[i], doc.Actions[i]) {
+			t.Fatalf("input %q: action %d streamed as\n%+v\nparsed as\n%+v", in, i, *acts[i], *doc.Actions[i])
+		}
+	}
+	if !slices.Equal(kinds, codes) {
+		t.Fatalf("input %q: streamed errors %v, parse diagnostics %v", in, kinds, codes)
+	}
+}

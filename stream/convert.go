@@ -1,0 +1,139 @@
+package stream
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/plangram/plangram/schema"
+)
+
+// convert turns a parameter's text into a value of its declared type. A
+// raw parameter is taken as it is, any other trimmed; entity references are
+// decoded when the parameter's policy is "unescape".
+func convert(sp *schema.Param, s string) (any, error) {
+	if !sp.Raw {
+		s = strings.TrimSpace(s)
+	}
+	if sp.Entities == "unescape" {
+		s = unescape(s)
+	}
+	switch sp.TypeOrDefault() {
+	case schema.Bool:
+		switch {
+		case strings.EqualFold(s, "true"):
+			return true, nil
+		case strings.EqualFold(s, "false"):
+			return false, nil
+		}
+		return nil, fmt.Errorf("want true or false, got %q", s)
+	case schema.Int:
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("want an integer, got %q", s)
+		}
+		return n, nil
+	case schema.Number:
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+			return nil, fmt.Errorf("want a finite number, got %q", s)
+		}
+		return f, nil
+	case schema.Enum:
+		if !slices.Contains(sp.Enum, s) {
+			return nil, fmt.Errorf("want one of %s, got %q", strings.Join(sp.Enum, ", "), s)
+		}
+		return s, nil
+	case schema.List:
+		return list(s)
+	case schema.JSON:
+		var v any
+		if err := json.Unmarshal([]byte(s), &v); err != nil {
+			return nil, fmt.Errorf("want JSON: %w", err)
+		}
+		return v, nil
+	}
+	return s, nil
+}
+
+// list reads a JSON array of strings, or else one item per non-blank line.
+func list(s string) ([]string, error) {
+	if strings.HasPrefix(s, "[") {
+		var out []string
+		if err := json.Unmarshal([]byte(s), &out); err != nil {
+			return nil, fmt.Errorf("want a JSON array of strings: %w", err)
+		}
+		return out, nil
+	}
+	out := []string{}
+	for line := range strings.Lines(s) {
+		if line = strings.TrimSpace(line); line != "" {
+			out = append(out, line)
+		}
+	}
+	return out, nil
+}
+
+// unescape decodes &lt; &gt; &amp; &quot; &apos; and numeric character
+// references (&#60; &#x3C;); anything else is kept as written.
+func unescape(s string) string {
+	i := strings.IndexByte(s, '&')
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	for i >= 0 {
+		b.WriteString(s[:i])
+		s = s[i:]
+		r, n := entity(s)
+		if n == 0 {
+			b.WriteByte('&')
+			n = 1
+		} else {
+			b.WriteString(r)
+		}
+		s = s[n:]
+		i = strings.IndexByte(s, '&')
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+// entity decodes the reference at the start of s ("&...;"), returning the
+// text and the length read, or n == 0 when s starts with no reference.
+func entity(s string) (text string, n int) {
+	end := strings.IndexByte(s, ';')
+	if end < 0 || end > 12 {
+		return "", 0
+	}
+	switch ref := s[1:end]; ref {
+	case "lt":
+		return "<", end + 1
+	case "gt":
+		return ">", end + 1
+	case "amp":
+		return "&", end + 1
+	case "quot":
+		return `"`, end + 1
+	case "apos":
+		return "'", end + 1
+	default:
+		base, digits := 10, strings.TrimPrefix(ref, "#")
+		if len(digits) == len(ref) {
+			return "", 0
+		}
+		if d, ok := strings.CutPrefix(digits, "x"); ok {
+			base, digits = 16, d
+		} else if d, ok := strings.CutPrefix(digits, "X"); ok {
+			base, digits = 16, d
+		}
+		r, err := strconv.ParseUint(digits, base, 32)
+		if err != nil || r == 0 || r > 0x10FFFF || r >= 0xD800 && r <= 0xDFFF {
+			return "", 0
+		}
+		return string(rune(r)), end + 1
+	}
+}

@@ -1,0 +1,159 @@
+package stream
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/plangram/plangram/ast"
+)
+
+// Type is the kind of an Event.
+type Type uint8
+
+// Event types, named in JSON by their snake_case String.
+const (
+	// Text is prose for the reader. Text is what to show and Raw the source
+	// bytes; they differ only for the markup of a <function_calls> wrapper,
+	// whose Text is empty.
+	Text Type = iota + 1
+	// Thinking is a piece of a thinking block: Text is thinking content,
+	// Raw the source bytes including the block's tags where this piece has
+	// them.
+	Thinking
+	// ToolCallStart announces a call (ID, Name) as soon as its opening tag
+	// is read.
+	ToolCallStart
+	// ParamDelta is source text of parameter Param of call ID, emitted as
+	// soon as it can no longer turn into the parameter's end.
+	ParamDelta
+	// ToolCall is a complete call: ID, Name, typed Params, Raw source text.
+	ToolCall
+	// Error is a problem: Severity, Kind, Message, Span and the Raw text
+	// concerned; ID is set when it concerns a call.
+	Error
+	// End is the last event of a stream.
+	End
+)
+
+var typeNames = [...]string{"", "text", "thinking", "tool_call_start", "param_delta", "tool_call", "error", "end"}
+
+// String returns the type's JSON name (text, thinking, tool_call_start,
+// param_delta, tool_call, error, end).
+func (t Type) String() string {
+	if int(t) < len(typeNames) && t > 0 {
+		return typeNames[t]
+	}
+	return fmt.Sprintf("type(%d)", int(t))
+}
+
+// MarshalText writes the type's JSON name.
+func (t Type) MarshalText() ([]byte, error) { return []byte(t.String()), nil }
+
+// Error kinds (Event.Kind), stable identifiers documented in docs/stream.md.
+const (
+	KindUnterminated   = "unterminated"    // a thinking block or a call is open at the end of the stream
+	KindTooLarge       = "too-large"       // a call grew over Options.MaxCallSize
+	KindBadValue       = "bad-value"       // a value does not convert to its parameter's type
+	KindMissingParam   = "missing-param"   // a required parameter is missing
+	KindUnknownParam   = "unknown-param"   // a parameter the tool does not declare
+	KindDuplicateParam = "duplicate-param" // a parameter given twice
+	KindUnclosedParam  = "unclosed-param"  // a parameter ended by its call's closing tag
+	KindStrayText      = "stray-text"      // text between a call's parameters
+	KindUnknownTool    = "unknown-tool"    // an <invoke> of a tool the schema does not declare
+)
+
+// Event is one thing the parser decided. Which fields are set depends on
+// Type (see the constants); Span is always set and locates the event in the
+// whole stream (byte offset, 1-based line, 1-based byte column).
+type Event struct {
+	Type Type
+	// ID numbers calls 1, 2, 3… in stream order, the same whatever the
+	// chunking. It is set on ToolCallStart, ParamDelta, ToolCall and on an
+	// Error that concerns a call.
+	ID      int
+	Name    string     // the tool or action name
+	Param   string     // ParamDelta, and an Error about one parameter
+	Text    string     // Text, Thinking, ParamDelta
+	Params  ast.Params // ToolCall: the typed parameters in schema order
+	Raw     string     // the source text (Text, Thinking, ToolCall) or the text an Error concerns
+	Kind    string     // Error: one of the Kind constants, or a diagnostic code in the acts dialect
+	Message string     // Error
+	// Severity of an Error: always ast.Error in the tools dialect; the acts
+	// dialect passes on its diagnostics' severities (an unknown action is
+	// a warning, as in `plangram parse`).
+	Severity ast.Severity
+	Span     ast.Span
+	// Action is the acts dialect's parsed action (inline arguments and
+	// blocks) on its ToolCall event; it is not part of the JSON form.
+	Action *ast.Action
+}
+
+// jsonEvent is the JSON form of an Event: one object per line in the CLI.
+type jsonEvent struct {
+	Type     Type          `json:"type"`
+	ID       int           `json:"id,omitempty"`
+	Name     string        `json:"name,omitempty"`
+	Param    string        `json:"param,omitempty"`
+	Text     *string       `json:"text,omitempty"`
+	Params   *jsonParams   `json:"params,omitempty"`
+	Severity *ast.Severity `json:"severity,omitempty"`
+	Kind     string        `json:"kind,omitempty"`
+	Message  string        `json:"message,omitempty"`
+	Raw      string        `json:"raw,omitempty"`
+	Span     ast.Span      `json:"span"`
+}
+
+// MarshalJSON writes the event with snake_case fields, leaving out the ones
+// its type does not use. A text event has "raw" only when it differs from
+// "text".
+func (e Event) MarshalJSON() ([]byte, error) {
+	j := jsonEvent{Type: e.Type, ID: e.ID, Name: e.Name, Param: e.Param, Kind: e.Kind, Message: e.Message, Raw: e.Raw, Span: e.Span}
+	switch e.Type {
+	case Text:
+		j.Text = &e.Text
+		if e.Raw == e.Text {
+			j.Raw = ""
+		}
+	case Thinking, ParamDelta:
+		j.Text = &e.Text
+	case Error:
+		j.Severity = &e.Severity
+	case ToolCall:
+		ps := jsonParams(e.Params)
+		j.Params = &ps
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // tags stay readable: "<path>", not "\u003cpath\u003e"
+	if err := enc.Encode(j); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'}), nil
+}
+
+// jsonParams writes Params as ast.Params does (one object, in order) but
+// without escaping <, > and &, so tags in values stay readable.
+type jsonParams ast.Params
+
+// MarshalJSON implements json.Marshaler.
+func (ps jsonParams) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	b.WriteByte('{')
+	for i, p := range ps {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if err := enc.Encode(p.Name); err != nil {
+			return nil, err
+		}
+		b.WriteByte(':')
+		if err := enc.Encode(p.Value); err != nil {
+			return nil, fmt.Errorf("param %q: %w", p.Name, err)
+		}
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}

@@ -1,0 +1,85 @@
+package stream_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/plangram/plangram/stream"
+)
+
+// A parser is fed chunks as they arrive; here a tag is cut across two
+// chunks. Text is emitted as soon as it cannot become a tag, and the call
+// as soon as its closing tag is read.
+func Example() {
+	p, err := stream.New(stream.Options{}, func(e stream.Event) error {
+		switch e.Type {
+		case stream.Text, stream.Thinking:
+			fmt.Printf("%s %q\n", e.Type, e.Text)
+		case stream.ToolCall:
+			fmt.Printf("%s %d %s %v\n", e.Type, e.ID, e.Name, e.Params.String("path"))
+		default:
+			fmt.Println(e.Type)
+		}
+		return nil
+	})
+	if err != nil {
+		panic(err)
+	}
+	for _, chunk := range []string{"Reading <b>it</b> <re", "ad_file><path>a.go</path></read_file>"} {
+		if _, err := p.Write([]byte(chunk)); err != nil {
+			panic(err)
+		}
+	}
+	if err := p.Close(); err != nil {
+		panic(err)
+	}
+	// Output:
+	// text "Reading <b>it</b> "
+	// tool_call_start
+	// param_delta
+	// tool_call 1 read_file a.go
+	// end
+}
+
+// Parse reads a stream; typed parameters come converted, and a value that
+// does not convert is an error event attached to the call.
+func ExampleParse() {
+	answer := "<list_files><path>src</path><recursive>yes</recursive></list_files>" +
+		"<list_files><path>docs</path><recursive>true</recursive></list_files>"
+	err := stream.Parse(context.Background(), strings.NewReader(answer), 8, stream.Options{}, func(e stream.Event) error {
+		switch e.Type {
+		case stream.Error:
+			fmt.Printf("call %d: %s: %s\n", e.ID, e.Kind, e.Message)
+		case stream.ToolCall:
+			v, _ := e.Params.Get("recursive")
+			fmt.Printf("call %d: %s %s recursive=%v\n", e.ID, e.Name, e.Params.String("path"), v)
+		}
+		return nil
+	})
+	if err != nil {
+		panic(err)
+	}
+	// Output:
+	// call 1: bad-value: parameter recursive: want true or false, got "yes"
+	// call 1: list_files src recursive=<nil>
+	// call 2: list_files docs recursive=true
+}
+
+// The acts dialect emits an action once its last argument block can no
+// longer grow: when the next act block opens or the stream ends.
+func ExampleOptions_acts() {
+	script := "~~~act\nwrite_file src/a.py\n~~~\n~~~python\nprint(1)\n~~~\n~~~act\nend\n~~~\n"
+	err := stream.Parse(context.Background(), strings.NewReader(script), 4, stream.Options{Dialect: "acts"}, func(e stream.Event) error {
+		if e.Type == stream.ToolCall {
+			fmt.Printf("%s path=%q content=%q at %s\n", e.Name, e.Params.String("path"), e.Params.String("content"), e.Span)
+		}
+		return nil
+	})
+	if err != nil {
+		panic(err)
+	}
+	// Output:
+	// write_file path="src/a.py" content="print(1)" at 1:1-7:1
+	// end path="" content="" at 7:1-10:1
+}

@@ -1,0 +1,230 @@
+package stream
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/plangram/plangram/ast"
+)
+
+// samples are inputs for the chunking property, with the golden inputs.
+var samples = []string{
+	"",
+	"plain text",
+	"a <",
+	"a <thi",
+	"<thinking>x",
+	"Vec<u8> and <b>bold</b> and a < b > c",
+	"I'll create the file.<thinking>path first</thinking>\n<write_to_file><path>src/a.go</path><content>package a\n</content></write_to_file>",
+	"<write_to_file><path>a</path><content>x</content> <path>y</path></content>\n</write_to_file>",
+	"<write_to_file><content>x</content><content>y</content></write_to_file>",
+	"<write_to_file><path>a</path><content>  </content>   </content>  \n\t</write_to_file> tail",
+	"<read_file>src/a.go</read_file>",
+	"<read_file><path>a</path> junk <x <b>c</b></read_file>",
+	"<list_files><path>.</path><recursive>yes</recursive></list_files>",
+	"<list_files><path>.</path><recursive>TRUE</recursive></list_files>",
+	"<execute_command><command>ls &amp;&amp; pwd</command></execute_command>",
+	"<attempt_completion><result>a &lt;b&gt; &#65;&#x42; &bogus; &</result></attempt_completion>",
+	"<ask_followup_question><question>q</question><options>[\"a\", 1]</options></ask_followup_question>",
+	"<ask_followup_question><question>q</question><options>[nope</options></ask_followup_question>",
+	"<execute_command><command>x</execute_command>",
+	"<write_to_file><path>a</path><content>never closed",
+	"<thinking>a <thinking> b <read_file><path>x</path></read_file></thinking> c</thinking>",
+	"<think>one</think><thinking>two</think></thinking>",
+	"<function_calls>\n<invoke name=\"read_file\">\n<parameter name=\"path\">a.go</parameter>\n</invoke>\n<invoke name=\"nope\"><parameter name=\"x\"> y </parameter></invoke>\n</function_calls>\ndone",
+	"<function_calls><invoke name=\"write_to_file\"><parameter name=\"content\">a</parameter>b</parameter><parameter name=\"path\">p</parameter></invoke></function_calls>",
+	"<function_calls> prose after all",
+	"<function_calls><invoke name=\"read_file\"><parameter name=\"path\">a",
+	"<function_calls></function_calls><function_calls>\n",
+	"<read_file><path>a</path></read_file><read_file><path>b</path></read_file>",
+	"x\r\n<read_file>\r\n<path>a</path>\r\n</read_file>\r\n",
+	"<write_to_file><path>big</path><content>" + strings.Repeat("0123456789", 30) + "</content></write_to_file>after <read_file><path>z</path></read_file>",
+	"<write_to_file><path>big</path><content>" + strings.Repeat("<read_file><path>q</path></read_file>", 10) + "</content></write_to_file>",
+	"<thinking></thinking><thinking>",
+	"<<<>>><</</write_to_file>>",
+}
+
+// actsSamples are acts-dialect inputs for the chunking property.
+var actsSamples = []string{
+	"",
+	"prose only\nno newline",
+	"~~~act\nwrite_file src/a.py\n~~~\nprose\n~~~python\n    indented\n~~~\ntail\n",
+	"```\n~~~act\n```\n~~~act\nend\n~~~\n",
+	"~~~\n~~~act\n~~~\n```act\necho hi\n```\n",
+	"```act\nrun_command\n```\n```\nls\n```\n```act\necho 'a b' c\n```\n``` \nunclosed",
+	"```act\n\n```\n",
+	"```act\nwrite_file",
+	"\uFEFF~~~act\ngit_commit\n~~~\n~~~\nmessage\r\n~~~\r\n",
+	"```\nstray\n",
+	"```act\nread_file x\n```\n~~~\nother char\n~~~\n",
+}
+
+// options returns the options the property runs with: a small call limit
+// so the too-large path is exercised too.
+func options(dialect string) Options { return Options{Dialect: dialect, MaxCallSize: 120} }
+
+func TestChunking(t *testing.T) {
+	for i, s := range samples {
+		t.Run(fmt.Sprint("tools", i), func(t *testing.T) { checkAll(t, options("tools"), []byte(s)) })
+	}
+	for i, s := range actsSamples {
+		t.Run(fmt.Sprint("acts", i), func(t *testing.T) { checkAll(t, options("acts"), []byte(s)) })
+	}
+}
+
+// checkAll checks the property for one-byte chunks, every split in two,
+// and random chunkings.
+func checkAll(t *testing.T, opts Options, in []byte) {
+	want := checkOne(t, opts, in, nil)
+	every := make([]int, len(in))
+	for i := range every {
+		every[i] = i
+	}
+	cutsets := [][]int{every}
+	for i := 1; i < len(in); i++ {
+		cutsets = append(cutsets, []int{i})
+	}
+	r := rand.New(rand.NewPCG(uint64(len(in)), 7))
+	for range 20 {
+		var cuts []int
+		for c := r.IntN(8); c < len(in); c += 1 + r.IntN(24) {
+			cuts = append(cuts, c)
+		}
+		cutsets = append(cutsets, cuts)
+	}
+	for _, cuts := range cutsets {
+		if got := checkOne(t, opts, in, cuts); !reflect.DeepEqual(got, want) {
+			t.Fatalf("cuts %v:\n got %s\nwant %s", cuts, jsonl(t, got), jsonl(t, want))
+		}
+	}
+}
+
+// checkOne parses in with the given cuts, checks the events against the
+// input and returns them merged.
+func checkOne(t testing.TB, opts Options, in []byte, cuts []int) []Event {
+	t.Helper()
+	evs := collect(t, opts, in, cuts)
+	lines := ast.NewLines(in)
+	src := string(in)
+	covered := make([]int, len(in)) // per byte: how many events account for it
+	var raw strings.Builder
+	fail := func(e Event, f string, a ...any) {
+		t.Helper()
+		t.Fatalf("input %q cuts %v: %s in %s", in, cuts, fmt.Sprintf(f, a...), jsonl(t, []Event{e}))
+	}
+	for i, e := range evs {
+		if want := lines.Span(e.Span.Start.Offset, e.Span.End.Offset); e.Span != want {
+			fail(e, "span %v, want %v", e.Span, want)
+		}
+		at := src[e.Span.Start.Offset:e.Span.End.Offset]
+		switch e.Type {
+		case Text, Thinking, ToolCall:
+			if e.Raw != at {
+				fail(e, "raw is not the source of its span %q", at)
+			}
+			raw.WriteString(e.Raw)
+			for j := e.Span.Start.Offset; j < e.Span.End.Offset; j++ {
+				covered[j]++
+			}
+		case ParamDelta:
+			if e.Text != at {
+				fail(e, "text is not the source of its span %q", at)
+			}
+		case Error:
+			if e.Raw != "" && !strings.Contains(at, e.Raw) {
+				fail(e, "raw is not within the source of its span %q", at)
+			}
+		}
+		if (e.Type == End) != (i == len(evs)-1) {
+			fail(e, "End must be the last event, and only it")
+		}
+	}
+	if opts.Dialect != "acts" {
+		if raw.String() != src {
+			t.Fatalf("cuts %v: raw text %q, want the input %q", cuts, raw.String(), src)
+		}
+	} else {
+		for i, n := range covered {
+			if n == 0 {
+				t.Fatalf("cuts %v: byte %d (%q) is in no event", cuts, i, src[i])
+			}
+		}
+	}
+	return merge(evs)
+}
+
+// fragments are the pieces random inputs are made of.
+var fragments = []string{
+	"<write_to_file>", "</write_to_file>", "<content>", "</content>", "<path>", "</path>",
+	"<read_file>", "</read_file>", "<list_files>", "</list_files>", "<recursive>", "</recursive>",
+	"<thinking>", "</thinking>", "<think>", "</think>", "<function_calls>", "</function_calls>",
+	`<invoke name="write_to_file">`, `<invoke name="zz">`, "</invoke>", `<parameter name="content">`,
+	`<parameter name="path">`, "</parameter>", "<", ">", "</", " ", "\n", "\r\n", "text", "Vec<u8>",
+	"<b>", "true", "yes", "&amp;", "&lt;", "~~~act\n", "```act\n", "~~~\n", "```\n", "write_file a\n", "end\n",
+}
+
+func TestRandomChunking(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range 400 {
+		var b strings.Builder
+		for range r.IntN(40) {
+			b.WriteString(fragments[r.IntN(len(fragments))])
+		}
+		in := []byte(b.String())
+		dialect := "tools"
+		if i%4 == 3 {
+			dialect = "acts"
+		}
+		opts := options(dialect)
+		if i%8 == 1 {
+			opts.MaxCallSize = 0 // the default: no call is too large here
+		}
+		want := checkOne(t, opts, in, nil)
+		for k := range 4 {
+			var cuts []int
+			for c := 0; c < len(in); c += 1 + r.IntN(1+k*8) {
+				cuts = append(cuts, c)
+			}
+			if got := checkOne(t, opts, in, cuts); !reflect.DeepEqual(got, want) {
+				t.Fatalf("input %q cuts %v:\n got %s\nwant %s", in, cuts, jsonl(t, got), jsonl(t, want))
+			}
+		}
+	}
+}
+
+// FuzzStream checks the chunking property on arbitrary input: the same
+// merged events for one chunk, one-byte chunks and seed-drawn chunks; raw
+// text that adds up to the input; spans that match it; in the acts dialect
+// the same actions as the batch parser. It never panics.
+func FuzzStream(f *testing.F) {
+	for i, s := range samples {
+		f.Add([]byte(s), uint64(i), false)
+	}
+	for i, s := range actsSamples {
+		f.Add([]byte(s), uint64(i), true)
+	}
+	f.Fuzz(func(t *testing.T, in []byte, seed uint64, acts bool) {
+		opts := options("tools")
+		if acts {
+			opts.Dialect = "acts"
+			checkParity(t, in)
+		}
+		want := checkOne(t, opts, in, nil)
+		r := rand.New(rand.NewPCG(seed, 1))
+		var cuts, every []int
+		for c := r.IntN(4); c < len(in); c += 1 + r.IntN(32) {
+			cuts = append(cuts, c)
+		}
+		for c := range len(in) {
+			every = append(every, c)
+		}
+		for _, cs := range [][]int{cuts, every} {
+			if got := checkOne(t, opts, in, cs); !reflect.DeepEqual(got, want) {
+				t.Fatalf("cuts %v:\n got %s\nwant %s", cs, jsonl(t, got), jsonl(t, want))
+			}
+		}
+	})
+}

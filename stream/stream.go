@@ -1,0 +1,255 @@
+// Package stream parses LLM output while it arrives, chunk by chunk, into
+// events: text to show, thinking, tool calls with typed parameters, errors.
+//
+// Two dialects are streamed. "tools" is the XML-style tool-call format
+// (<write_to_file><path>a.go</path><content>…</content></write_to_file>),
+// also accepted as <function_calls><invoke name="…"><parameter name="…">…
+// </parameter></invoke></function_calls>, with <thinking> blocks. "acts" is
+// the fenced-acts dialect. Both take their actions and parameters from a
+// declarative schema (package schema); docs/stream.md documents the rules.
+//
+// Results never depend on how the input is cut into chunks: the events of
+// any chunking equal those of the whole input in one chunk once adjacent
+// Text, Thinking and ParamDelta events are merged. Text is emitted as soon as
+// it is certain (only a suffix that may still become a known tag is held
+// back), and the work is linear in the input length whatever the chunk size.
+package stream
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"unsafe"
+
+	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/schema"
+)
+
+// minBlock is the least capacity of a new buffer.
+const minBlock = 64 << 10
+
+// DefaultMaxCallSize is the MaxCallSize used when Options leave it zero.
+const DefaultMaxCallSize = 4 << 20
+
+// Options configure a Parser. The zero value parses the tools dialect with
+// the built-in schema.
+type Options struct {
+	// Dialect is "tools" (the default) or "acts".
+	Dialect string
+	// Schema declares the actions and their parameters; nil means the
+	// built-in schema of Dialect.
+	Schema *schema.Schema
+	// ThinkingTags are the names of thinking blocks (tools dialect); nil
+	// means "thinking" and "think", an empty slice none.
+	ThinkingTags []string
+	// HideThinking drops Thinking events (the blocks are still recognised,
+	// so the tags inside them are never calls).
+	HideThinking bool
+	// MaxCallSize bounds a tool call's source size in bytes (tools
+	// dialect); zero or less means DefaultMaxCallSize. A larger call is reported
+	// (kind too-large) and its text is emitted as Text.
+	MaxCallSize int
+}
+
+// ErrClosed is returned by Write and Close after Close.
+var ErrClosed = errors.New("stream: parser is closed")
+
+// Parser is an incremental parser. Feed it with Write (it is an
+// io.WriteCloser) and finish with Close; it calls the emit function given
+// to New for each event, in order, as soon as the event is decided. A Parser
+// is not safe for concurrent use.
+//
+// The strings of events share memory with the parser's input blocks (of
+// 64 KiB or more), which are never modified once written: keeping a string
+// keeps its block. This is what makes allocations grow with the number of
+// calls rather than the number of chunks.
+type Parser struct {
+	emit   func(Event) error
+	err    error
+	closed bool
+	d      dialect
+
+	// buf holds the stream bytes from offset base on: at least those not
+	// yet decided or still needed (the source of an open call).
+	buf  []byte
+	base int
+	// The line tracker: line is the 1-based line of offset off, which
+	// starts at offset start. It only moves forward.
+	off, line, start int
+}
+
+// dialect is a streamed grammar working on the Parser's buffer.
+type dialect interface {
+	// scan decides what it can of the buffer and emits events; with eof
+	// set it decides every remaining byte.
+	scan(p *Parser, eof bool) error
+	// keep returns the offset of the earliest byte still needed.
+	keep() int
+}
+
+// New returns a parser that calls emit for each event. An error from emit
+// stops the parser and is returned (wrapped) by Write or Close.
+func New(opts Options, emit func(Event) error) (*Parser, error) {
+	if emit == nil {
+		return nil, errors.New("stream: New needs an emit function")
+	}
+	name := opts.Dialect
+	if name == "" {
+		name = "tools"
+	}
+	if name != "tools" && name != "acts" {
+		return nil, fmt.Errorf("stream: unknown dialect %q (want tools or acts)", name)
+	}
+	s := opts.Schema
+	if s == nil {
+		var err error
+		if s, err = schema.Builtin(name); err != nil {
+			return nil, fmt.Errorf("stream: %w", err)
+		}
+	}
+	p := &Parser{emit: emit, line: 1}
+	if name == "acts" {
+		p.d = newActs(s)
+	} else {
+		p.d = newTools(s, opts)
+	}
+	return p, nil
+}
+
+// Write feeds the next chunk of the stream. It returns len(b) unless emit
+// failed or the parser is closed.
+func (p *Parser) Write(b []byte) (int, error) {
+	if p.err != nil {
+		return 0, p.err
+	}
+	if p.closed {
+		return 0, ErrClosed
+	}
+	if len(p.buf)+len(b) > cap(p.buf) {
+		p.grow(len(b))
+	}
+	p.buf = append(p.buf, b...)
+	if err := p.d.scan(p, false); err != nil {
+		p.err = err
+		return 0, err
+	}
+	return len(b), nil
+}
+
+// Close ends the stream: everything still held back is decided (an open
+// thinking block or call is reported as unterminated) and End is emitted.
+func (p *Parser) Close() error {
+	if p.err != nil {
+		return p.err
+	}
+	if p.closed {
+		return ErrClosed
+	}
+	p.closed = true
+	if err := p.d.scan(p, true); err != nil {
+		p.err = err
+		return err
+	}
+	end := p.end()
+	p.err = p.send(&Event{Type: End, Span: p.span(end, end)})
+	return p.err
+}
+
+// Parse reads r in reads of at most chunk bytes (4096 when chunk <= 0),
+// feeds them to a parser made with opts and closes it. It stops with ctx's
+// error when ctx is done; cancellation is checked between reads.
+func Parse(ctx context.Context, r io.Reader, chunk int, opts Options, emit func(Event) error) error {
+	p, err := New(opts, emit)
+	if err != nil {
+		return err
+	}
+	if chunk <= 0 {
+		chunk = 4096
+	}
+	buf := make([]byte, chunk)
+	for {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("stream: %w", err)
+		}
+		n, rerr := r.Read(buf)
+		if n > 0 {
+			if _, err := p.Write(buf[:n]); err != nil {
+				return err
+			}
+		}
+		if rerr == io.EOF {
+			return p.Close()
+		}
+		if rerr != nil {
+			return fmt.Errorf("stream: read: %w", rerr)
+		}
+	}
+}
+
+func (p *Parser) send(e *Event) error {
+	if err := p.emit(*e); err != nil {
+		return fmt.Errorf("stream: emit: %w", err)
+	}
+	return nil
+}
+
+// end returns the offset just after the last byte received.
+func (p *Parser) end() int { return p.base + len(p.buf) }
+
+// bytes returns the received bytes [from, to) (offsets).
+func (p *Parser) bytes(from, to int) []byte { return p.buf[from-p.base : to-p.base] }
+
+// pos returns the position of offset off. Offsets are asked for in
+// non-decreasing order, so the tracker counts every line ending once.
+func (p *Parser) pos(off int) ast.Pos {
+	if off > p.off {
+		seg := p.bytes(p.off, off)
+		if n := bytes.Count(seg, []byte{'\n'}); n > 0 {
+			p.line += n
+			p.start = p.off + bytes.LastIndexByte(seg, '\n') + 1
+		}
+		p.off = off
+	}
+	return ast.Pos{Offset: off, Line: p.line, Col: off - p.start + 1}
+}
+
+func (p *Parser) span(from, to int) ast.Span { return ast.Span{Start: p.pos(from), End: p.pos(to)} }
+
+// text emits the bytes from start to offset to as a Text event; markup (the
+// <function_calls> wrapper) is emitted with an empty Text.
+func (p *Parser) text(start ast.Pos, to int, markup bool) error {
+	if to <= start.Offset {
+		return nil
+	}
+	raw := p.str(start.Offset, to)
+	e := Event{Type: Text, Text: raw, Raw: raw, Span: ast.Span{Start: start, End: p.pos(to)}}
+	if markup {
+		e.Text = ""
+	}
+	return p.send(&e)
+}
+
+// grow makes room for n more bytes. The buffer is append-only: the bytes
+// it holds are never overwritten, since event strings share them (str);
+// the bytes still needed move to a new buffer, which leaves the old one to
+// the strings that use it. The copying stays linear in the stream length.
+func (p *Parser) grow(n int) {
+	keep := min(p.d.keep(), p.off)
+	live := p.buf[keep-p.base:]
+	need := len(live) + n
+	buf := make([]byte, len(live), need+max(need/2, minBlock))
+	copy(buf, live)
+	p.buf, p.base = buf, keep
+}
+
+// str returns the received bytes [from, to) as a string that shares the
+// buffer's memory, which is never overwritten.
+func (p *Parser) str(from, to int) string {
+	b := p.bytes(from, to)
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}

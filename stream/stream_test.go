@@ -1,0 +1,110 @@
+package stream
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/plangram/plangram/schema"
+)
+
+func TestHideThinking(t *testing.T) {
+	in := "a<thinking>b <read_file><path>x</path></read_file></thinking>c<think>d"
+	var text strings.Builder
+	for _, e := range collect(t, Options{HideThinking: true}, []byte(in), []int{5, 13}) {
+		switch e.Type {
+		case Thinking, ToolCall, ToolCallStart:
+			t.Errorf("unexpected %s event", e.Type)
+		case Text:
+			text.WriteString(e.Text)
+		case Error:
+			if e.Kind != KindUnterminated {
+				t.Errorf("unexpected error %s", e.Kind)
+			}
+		}
+	}
+	if text.String() != "ac" {
+		t.Errorf("text %q, want %q", text.String(), "ac")
+	}
+}
+
+func TestThinkingTags(t *testing.T) {
+	evs := collect(t, Options{ThinkingTags: []string{"reasoning"}}, []byte("<reasoning>x</reasoning><thinking>y</thinking>"), nil)
+	if evs[0].Type != Thinking || evs[0].Text != "x" || evs[1].Type != Text || evs[1].Text != "<thinking>y</thinking>" {
+		t.Errorf("events %s", jsonl(t, evs))
+	}
+}
+
+func TestCustomSchema(t *testing.T) {
+	s, err := schema.Parse("s.json", []byte(`{"version": 1, "dialect": "tools", "actions": [
+		{"name": "edit", "aliases": ["patch"], "params": [
+			{"name": "count", "type": "int"}, {"name": "ratio", "type": "number"},
+			{"name": "mode", "type": "enum", "enum": ["fast", "slow"]},
+			{"name": "files", "type": "list"}, {"name": "body", "raw": true, "aliases": ["text"]}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := "<patch><count>12</count><ratio>0.5</ratio><mode>fast</mode><files>a\n\n b </files><text> x </body></text> </patch>" +
+		"<edit><count>1.5</count><ratio>NaN</ratio><mode>quick</mode><files>[1]</files></edit>"
+	var calls, kinds []string
+	for _, e := range collect(t, Options{Schema: s}, []byte(in), nil) {
+		switch e.Type {
+		case ToolCall:
+			b, err := e.Params.MarshalJSON()
+			if err != nil {
+				t.Fatal(err)
+			}
+			calls = append(calls, e.Name+string(b))
+		case Error:
+			kinds = append(kinds, e.Param+":"+e.Kind)
+		}
+	}
+	want := []string{`edit{"count":12,"ratio":0.5,"mode":"fast","files":["a","b"],"body":" x \u003c/body\u003e"}`, `edit{}`}
+	if strings.Join(calls, "\n") != strings.Join(want, "\n") {
+		t.Errorf("calls\n%s\nwant\n%s", strings.Join(calls, "\n"), strings.Join(want, "\n"))
+	}
+	if got := strings.Join(kinds, " "); got != "count:bad-value ratio:bad-value mode:bad-value files:bad-value" {
+		t.Errorf("errors %s", got)
+	}
+}
+
+func TestAPIErrors(t *testing.T) {
+	if _, err := New(Options{Dialect: "plan"}, func(Event) error { return nil }); err == nil {
+		t.Error("New accepted an unknown dialect")
+	}
+	if _, err := New(Options{}, nil); err == nil {
+		t.Error("New accepted a nil emit function")
+	}
+	stop := errors.New("stop")
+	p, err := New(Options{}, func(e Event) error {
+		if e.Type == ToolCall {
+			return stop
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Write([]byte("<read_file><path>a</path></read_file>")); !errors.Is(err, stop) {
+		t.Errorf("Write: %v, want the emit error", err)
+	}
+	if _, err := p.Write([]byte("more")); !errors.Is(err, stop) {
+		t.Errorf("second Write: %v, want the emit error again", err)
+	}
+	p, _ = New(Options{}, func(Event) error { return nil })
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Write([]byte("x")); !errors.Is(err, ErrClosed) {
+		t.Errorf("Write after Close: %v", err)
+	}
+	if err := p.Close(); !errors.Is(err, ErrClosed) {
+		t.Errorf("Close after Close: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := Parse(ctx, strings.NewReader("x"), 1, Options{}, func(Event) error { return nil }); !errors.Is(err, context.Canceled) {
+		t.Errorf("Parse with a cancelled context: %v", err)
+	}
+}

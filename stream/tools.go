@@ -1,0 +1,708 @@
+package stream
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/schema"
+)
+
+// The tools dialect's fixed markup.
+const (
+	wrapperOpen  = "<function_calls>"
+	wrapperClose = "</function_calls>"
+	invokeOpen   = `<invoke name="`
+	invokeClose  = "</invoke>"
+	paramOpen    = `<parameter name="`
+	paramClose   = "</parameter>"
+	attrEnd      = `">`
+	maxName      = 64 // longest name read in a <name> or name="…" tag
+)
+
+// mode is where the tools scanner is.
+type mode uint8
+
+const (
+	inText     mode = iota
+	inThinking      // inside a thinking block
+	inWrapper       // inside <function_calls>, between calls
+	inCall          // inside a call, between parameters
+	inValue         // inside a parameter value
+)
+
+// tool is a schema action under one of its names.
+type tool struct {
+	act    *schema.Action
+	close  string                   // "</name>"
+	params map[string]*schema.Param // by parameter name and alias
+	opens  []opener                 // "<param>" tags
+	invoke []opener                 // `<parameter name="param">` tags
+}
+
+// opener is a tag that opens a known parameter.
+type opener struct {
+	param *schema.Param
+	tag   string
+}
+
+func newTool(a *schema.Action, name string) *tool {
+	tl := &tool{act: a, close: "</" + name + ">", params: map[string]*schema.Param{}}
+	for _, sp := range a.Params {
+		for _, n := range append([]string{sp.Name}, sp.Aliases...) {
+			tl.params[n] = sp
+			tl.opens = append(tl.opens, opener{sp, "<" + n + ">"})
+			tl.invoke = append(tl.invoke, opener{sp, paramOpen + n + attrEnd})
+		}
+	}
+	return tl
+}
+
+// textTag says what a tag recognised in text opens: a call (tool), a
+// thinking block (close) or the <function_calls> wrapper (neither).
+type textTag struct {
+	tool  *tool
+	close []string // the thinking block's closing tag
+}
+
+// tools is the scanner of the tools dialect.
+type tools struct {
+	tags   []string // tags recognised in text, in priority order
+	info   []textTag
+	byName map[string]*tool // for <invoke name="…">
+	max    int
+	hide   bool
+
+	mode  mode
+	out   int // bytes before out are emitted or belong to the open call
+	pos   int // scan cursor: bytes before pos are decided
+	think thinking
+	c     call
+	ids   int
+}
+
+type thinking struct {
+	start    int
+	startPos ast.Pos
+	content  int      // offset just after the opening tag
+	close    []string // the closing tag
+}
+
+// call is the call being read.
+type call struct {
+	id       int
+	name     string
+	tool     *tool // nil for an <invoke> of an unknown tool
+	invoke   bool
+	start    int
+	startPos ast.Pos
+	end      string    // the call's closing tag
+	stop     [2]string // the current value's closing tag, then the call's
+	follow   []string  // raw value: tags that may follow its closing tag
+	vals     []value
+	errs     []Event
+	given    []int // indexes in vals of the first value of each known parameter
+	stray    int   // start of text between parameters, -1 when none
+	strayEnd int
+	strayPos ast.Pos
+	sent     int  // the current value is emitted as ParamDelta up to here
+	cand     int  // raw value: the candidate closing tag, -1 when none
+	look     int  // raw value: lookahead cursor after the candidate
+	over     bool // over MaxCallSize: its bytes are emitted as Text
+}
+
+// value is one parameter value of a call: the text between its tags.
+type value struct {
+	name       string
+	param      *schema.Param // nil when the tool does not declare it
+	start, end int
+	startPos   ast.Pos
+	span       ast.Span
+	unclosed   bool
+}
+
+func newTools(s *schema.Schema, o Options) *tools {
+	t := &tools{byName: map[string]*tool{}, max: o.MaxCallSize, hide: o.HideThinking}
+	if t.max <= 0 {
+		t.max = DefaultMaxCallSize
+	}
+	for _, a := range s.Actions {
+		for _, n := range append([]string{a.Name}, a.Aliases...) {
+			tl := newTool(a, n)
+			t.byName[n] = tl
+			t.tags = append(t.tags, "<"+n+">")
+			t.info = append(t.info, textTag{tool: tl})
+		}
+	}
+	names := o.ThinkingTags
+	if names == nil {
+		names = []string{"thinking", "think"}
+	}
+	for _, n := range names {
+		if n != "" {
+			t.tags = append(t.tags, "<"+n+">")
+			t.info = append(t.info, textTag{close: []string{"</" + n + ">"}})
+		}
+	}
+	t.tags = append(t.tags, wrapperOpen)
+	t.info = append(t.info, textTag{})
+	return t
+}
+
+func (t *tools) keep() int {
+	switch {
+	case t.mode == inThinking:
+		return t.think.start
+	case (t.mode == inCall || t.mode == inValue) && !t.c.over:
+		return t.c.start
+	}
+	return t.out
+}
+
+func (t *tools) scan(p *Parser, eof bool) error {
+	for {
+		var more bool
+		var err error
+		switch t.mode {
+		case inText:
+			more, err = t.text(p, eof)
+		case inThinking:
+			more, err = t.thinking(p, eof)
+		case inWrapper:
+			more, err = t.wrapper(p, eof)
+		case inCall:
+			more, err = t.params(p, eof)
+		case inValue:
+			more, err = t.value(p, eof)
+		}
+		if err != nil || !more {
+			return err
+		}
+	}
+}
+
+// text emits text up to the next known tag and enters what it opens.
+func (t *tools) text(p *Parser, eof bool) (bool, error) {
+	i, k := find(p.bytes(t.pos, p.end()), t.tags, eof)
+	at := t.pos + i
+	if err := p.text(p.pos(t.out), at, false); err != nil {
+		return false, err
+	}
+	t.out, t.pos = at, at
+	if k < 0 {
+		return false, nil
+	}
+	end := at + len(t.tags[k])
+	switch tag := t.info[k]; {
+	case tag.tool != nil:
+		return true, t.open(p, tag.tool, "", false, at, end)
+	case tag.close != nil:
+		t.mode, t.pos = inThinking, end
+		t.think = thinking{start: at, startPos: p.pos(at), content: end, close: tag.close}
+		return true, nil
+	}
+	t.mode, t.out, t.pos = inWrapper, end, end
+	return true, p.text(p.pos(at), end, true)
+}
+
+// thinking emits thinking up to its closing tag.
+func (t *tools) thinking(p *Parser, eof bool) (bool, error) {
+	th := &t.think
+	i, k := find(p.bytes(t.pos, p.end()), th.close, eof)
+	at := t.pos + i
+	if k >= 0 {
+		end := at + len(th.close[0])
+		t.mode, t.pos = inText, end
+		return true, t.thought(p, end, at)
+	}
+	t.pos = at
+	if err := t.thought(p, at, at); err != nil || !eof {
+		return false, err
+	}
+	t.mode = inText
+	return false, p.send(&Event{Type: Error, Kind: KindUnterminated,
+		Message: fmt.Sprintf("thinking block is not closed by %s", th.close[0]),
+		Raw:     p.str(th.start, at), Span: ast.Span{Start: th.startPos, End: p.pos(at)}})
+}
+
+// thought emits the thinking block's bytes [t.out, to) whose content ends
+// at textEnd.
+func (t *tools) thought(p *Parser, to, textEnd int) error {
+	from := t.out
+	if to <= from {
+		return nil
+	}
+	t.out = to
+	if t.hide {
+		return nil
+	}
+	raw := p.str(from, to)
+	lo := max(from, t.think.content)
+	text := ""
+	if textEnd > lo {
+		text = raw[lo-from : textEnd-from]
+	}
+	return p.send(&Event{Type: Thinking, Text: text, Raw: raw, Span: p.span(from, to)})
+}
+
+// wrapper reads between the calls of a <function_calls> wrapper: spaces,
+// <invoke name="…"> or the closing tag. Anything else ends the wrapper.
+func (t *tools) wrapper(p *Parser, eof bool) (bool, error) {
+	b := p.bytes(t.pos, p.end())
+	i := skipSpace(b)
+	t.pos += i
+	b = b[i:]
+	if err := p.text(p.pos(t.out), t.pos, true); err != nil {
+		return false, err
+	}
+	t.out = t.pos
+	if len(b) == 0 {
+		return false, nil
+	}
+	if b[0] == '<' {
+		full, part := match(b, wrapperClose)
+		if full {
+			at := t.pos
+			t.mode, t.out, t.pos = inText, at+len(wrapperClose), at+len(wrapperClose)
+			return true, p.text(p.pos(at), t.pos, true)
+		}
+		name, n, more := named(b, invokeOpen, attrEnd)
+		if n > 0 {
+			return true, t.open(p, t.byName[string(name)], string(name), true, t.pos, t.pos+n)
+		}
+		if (part || more) && !eof {
+			return false, nil
+		}
+	}
+	t.mode = inText
+	return true, nil
+}
+
+// open starts a call of tool tl (nil for an unknown tool called name)
+// whose opening tag is [at, end).
+func (t *tools) open(p *Parser, tl *tool, name string, invoke bool, at, end int) error {
+	t.ids++
+	if tl != nil {
+		name = tl.act.Name // not an alias
+	}
+	c := &t.c
+	*c = call{id: t.ids, name: name, tool: tl, invoke: invoke, start: at, startPos: p.pos(at),
+		stray: -1, cand: -1, vals: c.vals[:0], errs: c.errs[:0], follow: c.follow[:0], given: c.given[:0]}
+	c.end = invokeClose
+	if !invoke {
+		c.end = tl.close
+	}
+	t.mode, t.out, t.pos = inCall, at, end
+	start := Event{Type: ToolCallStart, ID: c.id, Name: name, Span: ast.Span{Start: c.startPos, End: p.pos(end)}}
+	if tl == nil {
+		c.errs = append(c.errs, Event{Type: Error, ID: c.id, Name: name, Kind: KindUnknownTool,
+			Message: fmt.Sprintf("unknown tool %q", name), Raw: p.str(at, end), Span: start.Span})
+	}
+	return p.send(&start)
+}
+
+// limit is the offset up to which the call may be read.
+func (t *tools) limit(p *Parser) int {
+	if t.c.over {
+		return p.end()
+	}
+	return min(max(t.c.start+t.max, t.pos), p.end())
+}
+
+// params reads a call between its parameters.
+func (t *tools) params(p *Parser, eof bool) (bool, error) {
+	c := &t.c
+	lim := t.limit(p)
+	for {
+		b := p.bytes(t.pos, lim)
+		i := skipSpace(b)
+		t.pos += i
+		b = b[i:]
+		if len(b) == 0 {
+			return t.starve(p, eof, lim, t.pos)
+		}
+		if b[0] == '<' {
+			full, part := match(b, c.end)
+			if full {
+				t.endStray(p)
+				return true, t.finish(p, t.pos, t.pos+len(c.end))
+			}
+			pre, suf := "<", ">"
+			if c.invoke {
+				pre, suf = paramOpen, attrEnd
+			}
+			name, n, more := named(b, pre, suf)
+			if n > 0 {
+				t.endStray(p)
+				t.openValue(p, string(name), n)
+				return true, nil
+			}
+			if part || more {
+				return t.starve(p, eof, lim, t.pos)
+			}
+		}
+		if c.stray < 0 && !c.over {
+			c.stray, c.strayPos = t.pos, p.pos(t.pos)
+		}
+		j := len(b)
+		if k := bytes.IndexByte(b[1:], '<'); k >= 0 {
+			j = k + 1
+		}
+		c.strayEnd = t.pos + lastNonSpace(b[:j])
+		t.pos += j
+	}
+}
+
+// given returns the index of the value that gives parameter sp, or -1.
+func (t *tools) given(sp *schema.Param) int {
+	for _, i := range t.c.given {
+		if t.c.vals[i].param == sp {
+			return i
+		}
+	}
+	return -1
+}
+
+// endStray records the text read between parameters, if any.
+func (t *tools) endStray(p *Parser) {
+	c := &t.c
+	if c.stray < 0 {
+		return
+	}
+	c.errs = append(c.errs, Event{Type: Error, ID: c.id, Name: c.name, Kind: KindStrayText,
+		Message: "text between parameters is not part of any parameter",
+		Raw:     p.str(c.stray, c.strayEnd), Span: ast.Span{Start: c.strayPos, End: p.pos(c.strayEnd)}})
+	c.stray = -1
+}
+
+// openValue starts the value of parameter name, whose opening tag is n
+// bytes long at t.pos.
+func (t *tools) openValue(p *Parser, name string, n int) {
+	c := &t.c
+	start := t.pos + n
+	v := value{name: name, start: start}
+	if !c.over { // an oversized call's values are not used
+		v.startPos = p.pos(start)
+	}
+	if c.tool != nil {
+		if sp := c.tool.params[name]; sp != nil {
+			v.param, v.name = sp, sp.Name
+		}
+	}
+	c.stop = [2]string{paramClose, c.end}
+	if !c.invoke {
+		c.stop[0] = "</" + name + ">"
+	}
+	if v.param != nil && t.given(v.param) < 0 {
+		c.given = append(c.given, len(c.vals))
+	}
+	c.vals = append(c.vals, v)
+	c.sent, c.cand = start, -1
+	if v.param != nil && v.param.Raw {
+		c.follow = append(c.follow[:0], c.end)
+		ops := c.tool.opens
+		if c.invoke {
+			ops = c.tool.invoke
+		}
+		for _, o := range ops {
+			if t.given(o.param) < 0 {
+				c.follow = append(c.follow, o.tag)
+			}
+		}
+	}
+	t.mode, t.pos = inValue, start
+}
+
+// value reads a parameter value. A value ends at its closing tag; one of a
+// raw parameter only where that tag is followed by optional spaces and the
+// call's closing tag or a tag opening a parameter not given yet.
+func (t *tools) value(p *Parser, eof bool) (bool, error) {
+	c := &t.c
+	v := &c.vals[len(c.vals)-1]
+	raw := v.param != nil && v.param.Raw
+	lim := t.limit(p)
+	for {
+		if c.cand < 0 {
+			stops := c.stop[:]
+			if raw {
+				stops = stops[:1]
+			}
+			i, k := find(p.bytes(t.pos, lim), stops, false)
+			t.pos += i
+			if err := t.delta(p, t.pos); err != nil {
+				return false, err
+			}
+			if k < 0 {
+				return t.starve(p, eof, lim, t.pos)
+			}
+			if !raw {
+				return true, t.endValue(p, k == 1)
+			}
+			c.cand, c.look = t.pos, t.pos+len(c.stop[0])
+		}
+		b := p.bytes(c.look, lim)
+		i := skipSpace(b)
+		c.look += i
+		b = b[i:]
+		if len(b) == 0 {
+			return t.starve(p, eof, lim, c.cand)
+		}
+		if b[0] == '<' {
+			k, part := prefix(b, c.follow)
+			if k >= 0 {
+				return true, t.endValue(p, false)
+			}
+			if part {
+				return t.starve(p, eof, lim, c.cand)
+			}
+		}
+		t.pos, c.cand = c.look, -1
+	}
+}
+
+// endValue ends the current value at t.pos, where its closing tag starts
+// (or, unclosed, the call's).
+func (t *tools) endValue(p *Parser, unclosed bool) error {
+	c := &t.c
+	v := &c.vals[len(c.vals)-1]
+	v.end, v.unclosed = t.pos, unclosed
+	if !c.over {
+		v.span = ast.Span{Start: v.startPos, End: p.pos(t.pos)}
+	}
+	c.cand = -1
+	if unclosed {
+		return t.finish(p, t.pos, t.pos+len(c.end))
+	}
+	t.mode = inCall
+	t.pos += len(c.stop[0])
+	return nil
+}
+
+// delta emits the current value's text up to offset to.
+func (t *tools) delta(p *Parser, to int) error {
+	c := &t.c
+	if c.over {
+		return t.flush(p, to)
+	}
+	if to <= c.sent {
+		return nil
+	}
+	from := c.sent
+	c.sent = to
+	return p.send(&Event{Type: ParamDelta, ID: c.id, Name: c.name, Param: c.vals[len(c.vals)-1].name,
+		Text: p.str(from, to), Span: p.span(from, to)})
+}
+
+// flush emits an oversized call's bytes up to offset to as Text.
+func (t *tools) flush(p *Parser, to int) error {
+	if to <= t.out {
+		return nil
+	}
+	start := t.c.startPos
+	if t.out != t.c.start {
+		start = p.pos(t.out)
+	}
+	t.out = to
+	return p.text(start, to, false)
+}
+
+// starve handles a call that cannot be decided with the bytes up to lim;
+// hold is the offset up to which its bytes are decided.
+func (t *tools) starve(p *Parser, eof bool, lim, hold int) (bool, error) {
+	c := &t.c
+	switch {
+	case c.over:
+		if eof {
+			hold = p.end()
+			t.mode, t.pos = inText, hold
+		}
+		return false, t.flush(p, hold)
+	case lim < p.end():
+		c.over, c.stray = true, -1
+		err := p.send(&Event{Type: Error, ID: c.id, Name: c.name, Kind: KindTooLarge,
+			Message: fmt.Sprintf("call is larger than %d bytes: its text follows as text", t.max),
+			Span:    ast.Span{Start: c.startPos, End: p.pos(hold)}})
+		if err != nil {
+			return false, err
+		}
+		return true, t.flush(p, hold)
+	case !eof:
+		return false, nil
+	}
+	end := p.end()
+	raw := p.str(c.start, end)
+	sp := ast.Span{Start: c.startPos, End: p.pos(end)}
+	t.mode, t.out, t.pos = inText, end, end
+	err := p.send(&Event{Type: Error, ID: c.id, Name: c.name, Kind: KindUnterminated,
+		Message: fmt.Sprintf("call is not closed by %s: its text follows as text", c.end), Raw: raw, Span: sp})
+	if err != nil {
+		return false, err
+	}
+	return false, p.send(&Event{Type: Text, Text: raw, Raw: raw, Span: sp})
+}
+
+// finish ends the call whose closing tag is [at, end): its errors, then the
+// ToolCall.
+func (t *tools) finish(p *Parser, at, end int) error {
+	c := &t.c
+	t.mode, t.pos = inText, end
+	if c.invoke {
+		t.mode = inWrapper
+	}
+	if c.over {
+		return t.flush(p, end)
+	}
+	t.out = end
+	closing := p.span(at, end)
+	raw := p.str(c.start, end)
+	params := t.build(raw, closing)
+	slices.SortStableFunc(c.errs, func(a, b Event) int { return a.Span.Start.Offset - b.Span.Start.Offset })
+	for i := range c.errs {
+		if err := p.send(&c.errs[i]); err != nil {
+			return err
+		}
+	}
+	return p.send(&Event{Type: ToolCall, ID: c.id, Name: c.name, Params: params, Raw: raw,
+		Span: ast.Span{Start: c.startPos, End: closing.End}})
+}
+
+// build converts the call's values (raw is the call's source) to typed
+// parameters, recording errors.
+func (t *tools) build(raw string, closing ast.Span) ast.Params {
+	c := &t.c
+	fail := func(kind, param, msg, text string, sp ast.Span) {
+		c.errs = append(c.errs, Event{Type: Error, ID: c.id, Name: c.name, Param: param, Kind: kind, Message: msg, Raw: text, Span: sp})
+	}
+	text := func(v *value) string { return raw[v.start-c.start : v.end-c.start] }
+	var ps ast.Params
+	seen := map[string]bool{}
+	for i := range c.vals {
+		v := &c.vals[i]
+		if v.unclosed {
+			fail(KindUnclosedParam, v.name, fmt.Sprintf("parameter %s is not closed before %s", v.name, c.end), text(v), v.span)
+		}
+		switch {
+		case c.tool != nil && v.param == nil:
+			fail(KindUnknownParam, v.name, fmt.Sprintf("%s has no parameter %s", c.name, v.name), text(v), v.span)
+		case seen[v.name]:
+			fail(KindDuplicateParam, v.name, fmt.Sprintf("parameter %s is given twice; the first is kept", v.name), text(v), v.span)
+		default:
+			seen[v.name] = true
+			if c.tool == nil {
+				sp := v.span
+				ps = append(ps, ast.Param{Name: v.name, Value: strings.TrimSpace(text(v)), Span: &sp})
+			}
+		}
+	}
+	if c.tool == nil {
+		return ps
+	}
+	for _, sp := range c.tool.act.Params {
+		i := t.given(sp)
+		if i < 0 {
+			if sp.Required {
+				fail(KindMissingParam, sp.Name, fmt.Sprintf("%s needs parameter %s", c.name, sp.Name), "", closing)
+			}
+			continue
+		}
+		v := &c.vals[i]
+		val, err := convert(sp, text(v))
+		if err != nil {
+			fail(KindBadValue, sp.Name, fmt.Sprintf("parameter %s: %v", sp.Name, err), text(v), v.span)
+			continue
+		}
+		span := v.span
+		ps = append(ps, ast.Param{Name: sp.Name, Value: val, Span: &span})
+	}
+	return ps
+}
+
+// find returns the index of the first '<' in b at which one of tags starts
+// and the tag's index; else (i, -1) where b[i:] is a proper prefix of a tag
+// (unless eof: no more bytes will come), or (len(b), -1).
+func find(b []byte, tags []string, eof bool) (int, int) {
+	for i := 0; ; i++ {
+		j := bytes.IndexByte(b[i:], '<')
+		if j < 0 {
+			return len(b), -1
+		}
+		i += j
+		k, part := prefix(b[i:], tags)
+		if k >= 0 {
+			return i, k
+		}
+		if part && !eof {
+			return i, -1
+		}
+	}
+}
+
+// prefix returns the index of the tag b starts with, or -1 and whether b
+// is a proper prefix of one of tags.
+func prefix(b []byte, tags []string) (int, bool) {
+	part := false
+	for k, tag := range tags {
+		full, p := match(b, tag)
+		if full {
+			return k, false
+		}
+		part = part || p
+	}
+	return -1, part
+}
+
+// match reports whether b starts with tag, or is a proper prefix of it.
+func match(b []byte, tag string) (full, part bool) {
+	if len(b) >= len(tag) {
+		return string(b[:len(tag)]) == tag, false
+	}
+	return false, string(b) == tag[:len(b)]
+}
+
+// named matches b against pre NAME suf, NAME being 1 to maxName name
+// bytes. It returns the name and the length matched, or whether more
+// bytes could still make b match.
+func named(b []byte, pre, suf string) (name []byte, n int, more bool) {
+	if full, part := match(b, pre); !full {
+		return nil, 0, part
+	}
+	i := len(pre)
+	for i < len(b) && i-len(pre) < maxName && isName(b[i]) {
+		i++
+	}
+	if i == len(b) {
+		return nil, 0, true
+	}
+	if i == len(pre) || isName(b[i]) {
+		return nil, 0, false
+	}
+	if full, part := match(b[i:], suf); !full {
+		return nil, 0, part
+	}
+	return b[len(pre):i], i + len(suf), false
+}
+
+func isName(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-' || c == '.' || c == ':'
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func skipSpace(b []byte) int {
+	i := 0
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	return i
+}
+
+// lastNonSpace returns the length of b without its trailing spaces.
+func lastNonSpace(b []byte) int {
+	n := len(b)
+	for n > 0 && isSpace(b[n-1]) {
+		n--
+	}
+	return n
+}

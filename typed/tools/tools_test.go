@@ -1,0 +1,74 @@
+package tools_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sebdah/goldie/v2"
+
+	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/internal/gentest"
+	"github.com/plangram/plangram/stream"
+	"github.com/plangram/plangram/typed/tools"
+)
+
+func TestGeneratedFresh(t *testing.T) {
+	gentest.CheckFresh(t, "tools", "tools", "tools_gen.go")
+}
+
+// TestDecodeStreamGolden streams every tools input of the stream corpus
+// (golden/stream/*.txt but acts_*) and pins each tool call decoded into
+// its typed form (golden/typed/tools.golden). Calls the stream reports no
+// error for must decode.
+func TestDecodeStreamGolden(t *testing.T) {
+	files, err := filepath.Glob("../../golden/stream/*.txt")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden inputs: %v", err)
+	}
+	var all strings.Builder
+	for _, f := range files {
+		if strings.HasPrefix(filepath.Base(f), "acts_") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all.WriteString("== " + filepath.Base(f) + "\n")
+		failed := map[int]bool{} // calls with error events
+		var calls []*ast.Action
+		var ids []int
+		err = stream.Parse(context.Background(), bytes.NewReader(src), 0, stream.Options{}, func(e stream.Event) error {
+			switch e.Type {
+			case stream.Error:
+				failed[e.ID] = true
+			case stream.ToolCall:
+				calls = append(calls, &ast.Action{Name: e.Name, Params: e.Params, Span: e.Span})
+				ids = append(ids, e.ID)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, a := range calls {
+			x, err := tools.DecodeAction(a)
+			var got string
+			if err != nil {
+				got = gentest.Summary[tools.Action](nil, err)
+			} else {
+				got = gentest.Summary([]tools.Action{x}, nil)
+			}
+			if err != nil && !failed[ids[i]] {
+				t.Errorf("%s: call %d has no stream error but does not decode: %v", f, ids[i], err)
+			}
+			all.WriteString(got)
+		}
+	}
+	g := goldie.New(t, goldie.WithFixtureDir("../../golden/typed"), goldie.WithNameSuffix(".golden"))
+	g.Assert(t, "tools", []byte(all.String()))
+}

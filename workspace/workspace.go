@@ -1,0 +1,594 @@
+// Package workspace checks a parsed plan against the project it will run
+// in, before it runs: an EDIT whose FIND text is not in the file (or is in it
+// twice), a READ of a file that does not exist, a CREATE over an existing
+// file, a path that leaves the project. Each rule has its own diagnostic code
+// (Rules, docs/check.md).
+//
+// Actions are checked in order against a virtual file system: the files on
+// disk under the root, overlaid with what earlier actions of the same plan
+// did. A READ of a file CREATEd earlier is fine, an EDIT after an EDIT
+// matches against the edited text, and a deleted or moved file is gone.
+// Nothing is ever written to the workspace.
+//
+// Which parameters are paths is read from the action schema (types path and
+// resource, and lists of them); which parameters hold FIND/REPLACE text,
+// content or flags is read from their names (old/new, edits[{find, replace}],
+// content, overwrite, match_all). Only what an action does to the files is
+// named per action, in one table: DefaultEffects.
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/schema"
+)
+
+// Diagnostic codes of the workspace rules (docs/check.md).
+const (
+	// CodeFindNotFound: a FIND (EDIT) or old (patch_file) text does not
+	// occur in the target file byte for byte. The diagnostic names the
+	// closest region and carries a diff of the difference.
+	CodeFindNotFound = "find-not-found"
+	// CodeFindAmbiguous: the FIND text occurs more than once and the action
+	// does not ask for every occurrence (Match All).
+	CodeFindAmbiguous = "find-ambiguous"
+	// CodeFindEmpty: an empty FIND text matches everywhere.
+	CodeFindEmpty = "find-empty"
+	// CodeFileNotFound: an action needs an existing file that neither the
+	// workspace nor an earlier action of the plan provides.
+	CodeFileNotFound = "file-not-found"
+	// CodeFileExists: a CREATE (or write_file, or a move's destination)
+	// replaces an existing file without Overwrite.
+	CodeFileExists = "file-exists"
+	// CodeNotAFile: an action that reads or writes a file names a directory.
+	CodeNotAFile = "not-a-file"
+	// CodeAbsolutePath: a path or cwd is absolute (or starts with ~).
+	CodeAbsolutePath = "absolute-path"
+	// CodePathEscapes: a path or cwd leaves the project root through `..`
+	// or a symbolic link.
+	CodePathEscapes = "path-escapes-root"
+	// CodeFileUnreadable: a file exists but cannot be checked (permissions,
+	// size); the rules that need its content are skipped.
+	CodeFileUnreadable = "file-unreadable"
+	// CodeBadRoot: the workspace root itself cannot be used.
+	CodeBadRoot = "workspace-root"
+)
+
+// Rule documents one workspace rule.
+type Rule struct {
+	Code     string
+	Severity ast.Severity // the usual severity; some rules also downgrade (docs/check.md)
+	Summary  string       // one line
+	Help     string       // a paragraph: what it means and how to fix it
+}
+
+// Rules returns the workspace rules, in the order docs/check.md lists them.
+func Rules() []Rule {
+	return []Rule{
+		{CodeFindNotFound, ast.Error, "FIND / old text is not in the target file",
+			"The text an EDIT's FIND block (or patch_file's old argument) looks for must occur in the file byte for byte, whitespace and line endings included. The diagnostic shows the closest region of the file and a unified diff from the FIND text to it, and says when the difference is only whitespace (indentation, tabs against spaces, trailing blanks, CRLF). Copy the exact text from the file."},
+		{CodeFindAmbiguous, ast.Error, "FIND / old text occurs more than once",
+			"An edit replaces exactly one occurrence: when the FIND text occurs several times the executor cannot tell which one is meant. Include more surrounding lines to make it unique, or set `Match All: true` to replace every occurrence."},
+		{CodeFindEmpty, ast.Error, "FIND / old text is empty",
+			"An empty FIND text matches everywhere. Put the exact text to replace in the FIND block."},
+		{CodeFileNotFound, ast.Error, "the file to read, edit, delete or move does not exist",
+			"Neither the workspace nor an earlier action of the plan provides the file. Check the path (it is relative to the project root), or CREATE the file first. After an EXECUTE or run_command, which may create files the checker cannot see, this is a warning."},
+		{CodeFileExists, ast.Warning, "CREATE / write_file replaces an existing file",
+			"The file already exists in the workspace, or an earlier action created it. Set `Overwrite: true` when replacing it is intended, or EDIT it instead."},
+		{CodeNotAFile, ast.Error, "a file action names a directory",
+			"The path names a directory; file actions need a file path."},
+		{CodeAbsolutePath, ast.Error, "a path or cwd is absolute",
+			"Paths in a plan are relative to the project root so that the plan means the same thing on every machine. Remove the leading `/` (or drive, or `~`)."},
+		{CodePathEscapes, ast.Error, "a path or cwd leaves the project root",
+			"After `..` components and symbolic links are resolved, the path must stay inside the project root."},
+		{CodeFileUnreadable, ast.Warning, "a file cannot be checked",
+			"The file exists but could not be read (permissions) or is larger than the checker's limit; the rules that need its content were skipped for it."},
+		{CodeBadRoot, ast.Error, "the workspace root cannot be used",
+			"The --root directory does not exist or is not a directory."},
+	}
+}
+
+// Op is what an action does to the workspace.
+type Op int
+
+// Workspace operations. Paths are the action's path parameters in schema
+// order (types path and resource); the first one is the target.
+const (
+	// OpNone: the action's paths are checked for absolute and escaping
+	// paths only.
+	OpNone Op = iota
+	// OpWrite creates or replaces the target with the `content` parameter.
+	// An existing target without `overwrite: true` is CodeFileExists.
+	OpWrite
+	// OpAppend appends `content` to the target, creating it when missing.
+	OpAppend
+	// OpEdit replaces FIND text (params old/new, or edits[{find, replace}])
+	// in the existing target: exactly one occurrence, or every occurrence
+	// with `match_all: true`.
+	OpEdit
+	// OpReplaceAll is OpEdit that replaces every occurrence and needs at
+	// least one.
+	OpReplaceAll
+	// OpRead reads the existing target.
+	OpRead
+	// OpDelete deletes the existing target.
+	OpDelete
+	// OpMove moves the existing first path to the second.
+	OpMove
+	// OpRun runs a command (in `cwd`): the files it touches are unknown,
+	// so later missing files are warnings, not errors.
+	OpRun
+)
+
+// Effects maps action names to what they do. It is the one table of
+// per-action knowledge; everything else comes from the schema.
+type Effects map[string]Op
+
+// DefaultEffects returns the effects of the built-in dialects' actions (a
+// fresh map the caller may extend for a custom dialect):
+//
+//	acts: write_file Write, append_file Append, patch_file Edit,
+//	      replace ReplaceAll, read_file Read, delete_file Delete,
+//	      move_file Move, run_command Run
+//	plan: CREATE Write, EDIT Edit, READ Read, EXECUTE Run
+//
+// Every other action (list_files, PRUNE, INVOKE, …) has its paths checked
+// only.
+func DefaultEffects() Effects {
+	return Effects{
+		"write_file":  OpWrite,
+		"append_file": OpAppend,
+		"patch_file":  OpEdit,
+		"replace":     OpReplaceAll,
+		"read_file":   OpRead,
+		"delete_file": OpDelete,
+		"move_file":   OpMove,
+		"run_command": OpRun,
+
+		"CREATE":  OpWrite,
+		"EDIT":    OpEdit,
+		"READ":    OpRead,
+		"EXECUTE": OpRun,
+	}
+}
+
+// DefaultMaxFileSize is the largest file whose content is checked.
+const DefaultMaxFileSize = 16 << 20
+
+// Options configures Check.
+type Options struct {
+	// Schema describes the document's actions; nil means the built-in
+	// schema of doc.Dialect. Actions the schema does not know have the
+	// parameters named path, cwd, resource, src and dest checked as paths.
+	Schema *schema.Schema
+	// Effects says what each action does; nil means DefaultEffects().
+	Effects Effects
+	// MaxFileSize bounds the files whose content is read (0: 16 MiB).
+	MaxFileSize int64
+}
+
+// Check runs the workspace rules over doc's actions in order against the
+// directory root, and returns the diagnostics sorted by position. It only
+// reads the workspace. An unusable root gives one CodeBadRoot diagnostic.
+// When ctx is cancelled Check stops and returns what it found so far.
+func Check(ctx context.Context, doc *ast.Document, root string, opts Options) []*ast.Diagnostic {
+	if doc == nil {
+		return nil
+	}
+	c, err := newChecker(doc, root, opts)
+	if err != nil {
+		return []*ast.Diagnostic{{Severity: ast.Error, Code: CodeBadRoot, Message: err.Error(),
+			Span: ast.Span{Start: doc.Span.Start, End: doc.Span.Start}}}
+	}
+	for _, a := range doc.Actions {
+		if ctx.Err() != nil {
+			break
+		}
+		c.action(ctx, a)
+	}
+	ast.SortDiagnostics(c.diags)
+	return c.diags
+}
+
+// checker holds the state of one Check: the virtual file system and the
+// diagnostics.
+type checker struct {
+	root    string // absolute, symlinks resolved
+	schema  *schema.Schema
+	effects Effects
+	maxSize int64
+	files   map[string]*vfile // by slash path relative to root
+	diags   []*ast.Diagnostic
+	ran     *ast.Action // the last command-running action so far
+}
+
+// vfile is what the checker knows about one path.
+type vfile struct {
+	exists  bool
+	dir     bool
+	known   bool // content is known
+	content string
+	size    int64
+	problem string // why the content is unknown
+	large   bool   // the problem is only the size limit
+	// by is the action that last produced this state (nil: the disk), and
+	// how says what it did ("created", "edited", …).
+	by  *ast.Action
+	how string
+}
+
+func newChecker(doc *ast.Document, root string, opts Options) (*checker, error) {
+	if root == "" {
+		return nil, errors.New("workspace root is empty")
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("workspace root %q: %w", root, err)
+	}
+	resolved, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, fmt.Errorf("workspace root %q: %w", root, unwrapPathError(err))
+	}
+	st, err := os.Stat(resolved)
+	if err != nil {
+		return nil, fmt.Errorf("workspace root %q: %w", root, unwrapPathError(err))
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("workspace root %q is not a directory", root)
+	}
+	s := opts.Schema
+	if s == nil {
+		s, _ = schema.Builtin(doc.Dialect) // nil for a dialect without one
+	}
+	eff := opts.Effects
+	if eff == nil {
+		eff = DefaultEffects()
+	}
+	max := opts.MaxFileSize
+	if max <= 0 {
+		max = DefaultMaxFileSize
+	}
+	return &checker{root: resolved, schema: s, effects: eff, maxSize: max, files: map[string]*vfile{}}, nil
+}
+
+func unwrapPathError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// pathArg is one path value of an action with where it was written.
+type pathArg struct {
+	param string
+	value string
+	span  ast.Span
+	rel   string // resolved slash path relative to the root, "" when unusable
+	ok    bool
+}
+
+// action checks one action and applies its effect to the overlay.
+func (c *checker) action(ctx context.Context, a *ast.Action) {
+	paths := c.pathArgs(a)
+	for i := range paths {
+		c.resolvePath(&paths[i], a)
+	}
+	op := c.effects[a.Name]
+	var target *pathArg
+	if len(paths) > 0 && paths[0].param != "cwd" {
+		target = &paths[0]
+	}
+	switch op {
+	case OpRun:
+		c.ran = a
+		return
+	case OpNone:
+		return
+	}
+	if target == nil || !target.ok {
+		return
+	}
+	switch op {
+	case OpWrite:
+		c.write(a, target)
+	case OpAppend:
+		c.appendTo(a, target)
+	case OpEdit, OpReplaceAll:
+		c.edit(ctx, a, target, op == OpReplaceAll)
+	case OpRead:
+		c.read(a, target)
+	case OpDelete:
+		if f := c.needFile(a, target, "delete"); f != nil {
+			c.files[target.rel] = &vfile{by: a, how: "deleted"}
+		}
+	case OpMove:
+		c.move(a, paths)
+	}
+}
+
+// pathArgs lists the action's path values in schema order: parameters of
+// type path or resource (and lists of them), or, for an action the schema
+// does not know, the parameters named like paths.
+func (c *checker) pathArgs(a *ast.Action) []pathArg {
+	var def *schema.Action
+	if c.schema != nil {
+		def = c.schema.Lookup(a.Name)
+	}
+	var out []pathArg
+	add := func(p ast.Param, v any) {
+		span := a.NameSpan
+		if p.Span != nil {
+			span = *p.Span
+		}
+		switch v := v.(type) {
+		case string:
+			if strings.TrimSpace(v) != "" {
+				out = append(out, pathArg{param: p.Name, value: strings.TrimSpace(v), span: span})
+			}
+		case []string:
+			for _, s := range v {
+				if strings.TrimSpace(s) != "" {
+					out = append(out, pathArg{param: p.Name, value: strings.TrimSpace(s), span: span})
+				}
+			}
+		case []any:
+			for _, x := range v {
+				if s, ok := x.(string); ok && strings.TrimSpace(s) != "" {
+					out = append(out, pathArg{param: p.Name, value: strings.TrimSpace(s), span: span})
+				}
+			}
+		}
+	}
+	if def == nil {
+		for _, p := range a.Params {
+			switch p.Name {
+			case "path", "file_path", "cwd", "resource", "src", "dest":
+				add(p, p.Value)
+			}
+		}
+		return out
+	}
+	for _, sp := range def.Params {
+		if !isPathParam(sp) {
+			continue
+		}
+		for _, p := range a.Params {
+			if p.Name == sp.Name {
+				add(p, p.Value)
+			}
+		}
+	}
+	return out
+}
+
+// isPathParam reports whether a schema parameter holds project paths.
+func isPathParam(p *schema.Param) bool {
+	isPath := func(t schema.Type) bool { return t == schema.Path || t == schema.Resource }
+	if isPath(p.TypeOrDefault()) {
+		return true
+	}
+	return p.TypeOrDefault() == schema.List && isPath(p.Items)
+}
+
+// gone says what an action did to a file that is no longer there.
+func gone(how string) string {
+	if how == "moved away" {
+		return "moved it away"
+	}
+	return how + " it"
+}
+
+// describe names an action for messages: "EDIT at line 12".
+func describe(a *ast.Action) string {
+	return fmt.Sprintf("%s at line %d", a.Name, a.NameSpan.Start.Line)
+}
+
+// related points back at the action that produced a file's state.
+func related(f *vfile, rel string) []ast.Related {
+	if f == nil || f.by == nil {
+		return nil
+	}
+	return []ast.Related{{Message: fmt.Sprintf("%s %s here", rel, f.how), Span: f.by.NameSpan}}
+}
+
+func (c *checker) add(sev ast.Severity, code string, span ast.Span, format string, args ...any) *ast.Diagnostic {
+	d := &ast.Diagnostic{Severity: sev, Code: code, Message: fmt.Sprintf(format, args...), Span: span}
+	c.diags = append(c.diags, d)
+	return d
+}
+
+// file returns what is known of the path: the overlay, else the disk.
+func (c *checker) file(rel string) *vfile {
+	if f, ok := c.files[rel]; ok {
+		return f
+	}
+	f := &vfile{}
+	full := filepath.Join(c.root, filepath.FromSlash(rel))
+	st, err := os.Stat(full)
+	switch {
+	case err != nil && errors.Is(err, os.ErrNotExist):
+		// missing; a directory the plan created files under still counts
+		if c.overlayDir(rel) {
+			f.exists, f.dir = true, true
+		}
+	case err != nil:
+		f.exists, f.problem = true, unwrapPathError(err).Error()
+	case st.IsDir():
+		f.exists, f.dir = true, true
+	case st.Size() > c.maxSize:
+		f.exists, f.size, f.large = true, st.Size(), true
+		f.problem = fmt.Sprintf("it has %d bytes, more than the limit of %d", st.Size(), c.maxSize)
+	default:
+		data, err := os.ReadFile(full)
+		if err != nil {
+			f.exists, f.problem = true, unwrapPathError(err).Error()
+		} else {
+			f.exists, f.known, f.content, f.size = true, true, string(data), int64(len(data))
+		}
+	}
+	c.files[rel] = f
+	return f
+}
+
+// overlayDir reports whether an earlier action created a file below rel.
+func (c *checker) overlayDir(rel string) bool {
+	prefix := rel + "/"
+	if rel == "." {
+		return true
+	}
+	for p, f := range c.files {
+		if f.exists && f.by != nil && strings.HasPrefix(p, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// needFile returns the existing regular file at target, or reports why
+// there is none (missing, a directory) and returns nil.
+func (c *checker) needFile(a *ast.Action, t *pathArg, verb string) *vfile {
+	f := c.file(t.rel)
+	switch {
+	case !f.exists:
+		sev, tail := ast.Error, ""
+		if c.ran != nil {
+			sev = ast.Warning
+			tail = fmt.Sprintf(" (unless the command of %s creates it)", describe(c.ran))
+		}
+		var d *ast.Diagnostic
+		if f.by != nil {
+			d = c.add(sev, CodeFileNotFound, t.span, "%s cannot %s %s: %s %s%s", a.Name, verb, t.value, describe(f.by), gone(f.how), tail)
+		} else {
+			d = c.add(sev, CodeFileNotFound, t.span, "%s cannot %s %s: no such file in the workspace%s", a.Name, verb, t.value, tail)
+		}
+		d.Related = related(f, t.value)
+		return nil
+	case f.dir:
+		sev := ast.Error
+		if verb == "read" {
+			sev = ast.Warning
+		}
+		c.add(sev, CodeNotAFile, t.span, "%s cannot %s %s: it is a directory, not a file", a.Name, verb, t.value)
+		return nil
+	}
+	return f
+}
+
+func (c *checker) read(a *ast.Action, t *pathArg) {
+	// A file over the size limit can still be read; one that cannot be
+	// opened cannot.
+	if f := c.needFile(a, t, "read"); f != nil && !f.known && f.problem != "" && !f.large {
+		c.add(ast.Warning, CodeFileUnreadable, t.span, "%s: %s cannot be checked: %s", a.Name, t.value, f.problem)
+	}
+}
+
+func (c *checker) write(a *ast.Action, t *pathArg) {
+	f := c.file(t.rel)
+	content, hasContent := a.Params.Get("content")
+	text, _ := content.(string)
+	if f.dir {
+		c.add(ast.Error, CodeNotAFile, t.span, "%s cannot write %s: it is a directory", a.Name, t.value)
+		return
+	}
+	if f.exists && !flag(a.Params, "overwrite") {
+		how := "replaces"
+		fix := ""
+		if c.hasParam(a, "overwrite") {
+			fix = "; set Overwrite: true if that is intended, or EDIT the file"
+		}
+		var d *ast.Diagnostic
+		if f.by != nil {
+			d = c.add(ast.Warning, CodeFileExists, t.span, "%s %s %s, which %s %s%s", a.Name, how, t.value, describe(f.by), f.how, fix)
+		} else {
+			d = c.add(ast.Warning, CodeFileExists, t.span, "%s %s the existing file %s (%s)%s", a.Name, how, t.value, plural(f.size, "byte"), fix)
+		}
+		d.Related = related(f, t.value)
+	}
+	nf := &vfile{exists: true, by: a, how: "created"}
+	if hasContent {
+		nf.known, nf.content, nf.size = true, text, int64(len(text))
+	}
+	c.files[t.rel] = nf
+}
+
+func (c *checker) appendTo(a *ast.Action, t *pathArg) {
+	f := c.file(t.rel)
+	if f.dir {
+		c.add(ast.Error, CodeNotAFile, t.span, "%s cannot append to %s: it is a directory", a.Name, t.value)
+		return
+	}
+	content, _ := a.Params.Get("content")
+	text, _ := content.(string)
+	nf := &vfile{exists: true, by: a, how: "appended to"}
+	switch {
+	case !f.exists:
+		nf.known, nf.content, nf.how = true, text, "created"
+	case f.known:
+		nf.known, nf.content = true, f.content+text
+	default:
+		nf.problem = f.problem
+	}
+	nf.size = int64(len(nf.content))
+	c.files[t.rel] = nf
+}
+
+func (c *checker) move(a *ast.Action, paths []pathArg) {
+	if len(paths) == 0 || !paths[0].ok {
+		return
+	}
+	src := &paths[0]
+	f := c.needFile(a, src, "move")
+	if f == nil || len(paths) < 2 || !paths[1].ok {
+		return
+	}
+	dst := &paths[1]
+	if d := c.file(dst.rel); d.dir {
+		c.add(ast.Error, CodeNotAFile, dst.span, "%s cannot move %s to %s: the destination is a directory", a.Name, src.value, dst.value)
+		return
+	} else if d.exists {
+		diag := c.add(ast.Warning, CodeFileExists, dst.span, "%s replaces the existing file %s", a.Name, dst.value)
+		diag.Related = related(d, dst.value)
+	}
+	moved := *f
+	moved.by, moved.how = a, "moved"
+	c.files[dst.rel] = &moved
+	c.files[src.rel] = &vfile{by: a, how: "moved away"}
+}
+
+// hasParam reports whether the action's schema declares the parameter.
+func (c *checker) hasParam(a *ast.Action, name string) bool {
+	if c.schema == nil {
+		return false
+	}
+	def := c.schema.Lookup(a.Name)
+	return def != nil && def.Param(name) != nil
+}
+
+// flag reads a boolean parameter written as a bool or a string.
+func flag(ps ast.Params, name string) bool {
+	v, ok := ps.Get(name)
+	if !ok {
+		return false
+	}
+	switch v := v.(type) {
+	case bool:
+		return v
+	case string:
+		return strings.EqualFold(strings.Trim(strings.TrimSpace(v), "`"), "true")
+	}
+	return false
+}
+
+func plural(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -1,0 +1,208 @@
+package workspace
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/sebdah/goldie/v2"
+
+	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/grammar"
+)
+
+// copyFixture copies a golden case's _root/ (a name the go tool ignores)
+// into a fresh directory and
+// creates the symbolic links its symlinks.txt lists ("name -> target"), so
+// the repository holds no links and no test can touch it.
+func copyFixture(t *testing.T, caseDir string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), "root")
+	src := filepath.Join(caseDir, "_root")
+	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
+		if !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(dst, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := os.Open(filepath.Join(caseDir, "symlinks.txt"))
+	if err != nil {
+		return dst
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		name, target, ok := strings.Cut(line, " -> ")
+		if !ok {
+			t.Fatalf("symlinks.txt: bad line %q", line)
+		}
+		if err := os.Symlink(target, filepath.Join(dst, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dst
+}
+
+// snapshot records every entry under dir: path, mode, size, content hash,
+// link target, modification time.
+func snapshot(t *testing.T, dir string) string {
+	t.Helper()
+	var lines []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		line := fmt.Sprintf("%s %v %d %d", p, info.Mode(), info.Size(), info.ModTime().UnixNano())
+		switch {
+		case info.Mode()&os.ModeSymlink != 0:
+			target, _ := os.Readlink(p)
+			line += " -> " + target
+		case info.Mode().IsRegular():
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			line += fmt.Sprintf(" %x", sha256.Sum256(data))
+		}
+		lines = append(lines, line)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
+}
+
+// render prints diagnostics the way `plangram check` does.
+func render(name string, ds []*ast.Diagnostic) []byte {
+	var b strings.Builder
+	for _, d := range ds {
+		b.WriteString(d.Format(name))
+		b.WriteByte('\n')
+	}
+	if b.Len() == 0 {
+		b.WriteString("(no diagnostics)\n")
+	}
+	return []byte(b.String())
+}
+
+// caseOptions reads a case's options.txt ("max-file-size N" lines).
+func caseOptions(t *testing.T, caseDir string) Options {
+	t.Helper()
+	var o Options
+	data, err := os.ReadFile(filepath.Join(caseDir, "options.txt"))
+	if err != nil {
+		return o
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if n, ok := strings.CutPrefix(strings.TrimSpace(line), "max-file-size "); ok {
+			if _, err := fmt.Sscan(n, &o.MaxFileSize); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return o
+}
+
+func TestBadRoot(t *testing.T) {
+	doc, err := grammar.Parse(context.Background(), "p.md", []byte("~~~act\nread_file a\n~~~\n"), grammar.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, root := range []string{"", filepath.Join(t.TempDir(), "missing"), file} {
+		ds := Check(context.Background(), doc, root, Options{})
+		if len(ds) != 1 || ds[0].Code != CodeBadRoot {
+			t.Errorf("root %q: %v", root, render("p.md", ds))
+		}
+	}
+	if Check(context.Background(), nil, ".", Options{}) != nil {
+		t.Error("a nil document has diagnostics")
+	}
+}
+
+// TestRulesDocumented checks that every rule has a section in
+// docs/check.md and a golden case that reports it.
+func TestRulesDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../docs/check.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	goldens, _ := filepath.Glob("../golden/workspace/*.golden")
+	var all strings.Builder
+	for _, g := range goldens {
+		data, _ := os.ReadFile(g)
+		all.Write(data)
+	}
+	for _, r := range Rules() {
+		if !strings.Contains(string(doc), "### `"+r.Code+"`") {
+			t.Errorf("docs/check.md has no section ### `%s`", r.Code)
+		}
+		if r.Code != CodeBadRoot && !strings.Contains(all.String(), "["+r.Code+"]") {
+			t.Errorf("no golden case reports %s", r.Code)
+		}
+	}
+}
+
+// TestGolden checks each case directory under golden/workspace: plan.md
+// parsed (dialect from the name prefix: acts_ or plan_) and checked against
+// a copy of _root/; the workspace diagnostics are pinned in <case>.golden,
+// and the copy must be unchanged afterwards.
+func TestGolden(t *testing.T) {
+	dirs, err := filepath.Glob("../golden/workspace/*/plan.md")
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no golden cases: %v", err)
+	}
+	g := goldie.New(t, goldie.WithFixtureDir("../golden/workspace"), goldie.WithNameSuffix(".golden"))
+	for _, planPath := range dirs {
+		caseDir := filepath.Dir(planPath)
+		name := filepath.Base(caseDir)
+		t.Run(name, func(t *testing.T) {
+			dialect := grammar.DialectActs
+			if strings.HasPrefix(name, "plan_") {
+				dialect = grammar.DialectPlan
+			}
+			src, err := os.ReadFile(planPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc, err := grammar.Parse(context.Background(), "plan.md", src, grammar.Options{Dialect: dialect})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range doc.Diagnostics {
+				if d.Severity == ast.Error {
+					t.Fatalf("fixture does not parse cleanly: %s", d.Format("plan.md"))
+				}
+			}
+			root := copyFixture(t, caseDir)
+			before := snapshot(t, root)
+			diags := Check(context.Background(), doc, root, caseOptions(t, caseDir))
+			if after := snapshot(t, root); after != before {
+				t.Errorf("Check changed the workspace:\nbefore:\n%s\nafter:\n%s", before, after)
+			}
+			g.Assert(t, name, render("plan.md", diags))
+		})
+	}
+}
