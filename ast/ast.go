@@ -153,22 +153,22 @@ func (ps *Params) Set(name string, v any, span *Span) {
 // MarshalJSON writes the params as one object in list order.
 func (ps Params) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // plans are full of code: keep < > & readable
 	b.WriteByte('{')
 	for i, p := range ps {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		k, err := json.Marshal(p.Name)
-		if err != nil {
+		if err := enc.Encode(p.Name); err != nil {
 			return nil, err
 		}
-		b.Write(k)
+		b.Truncate(b.Len() - 1) // Encode's newline
 		b.WriteByte(':')
-		v, err := json.Marshal(p.Value)
-		if err != nil {
+		if err := enc.Encode(p.Value); err != nil {
 			return nil, fmt.Errorf("param %q: %w", p.Name, err)
 		}
-		b.Write(v)
+		b.Truncate(b.Len() - 1)
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil

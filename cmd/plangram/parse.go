@@ -72,6 +72,7 @@ func writeDoc(e *env, doc *ast.Document, format string) error {
 	}
 	enc := json.NewEncoder(e.stdout)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
 	return enc.Encode(doc)
 }
 
