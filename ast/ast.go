@@ -42,7 +42,19 @@ func (d *Document) MarshalJSON() ([]byte, error) {
 	if c.Diagnostics == nil {
 		c.Diagnostics = []*Diagnostic{}
 	}
-	return json.Marshal(&c)
+	return marshal(&c)
+}
+
+// marshal is json.Marshal without HTML escaping: plans are full of code, so
+// < > & stay readable in the output.
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'}), nil
 }
 
 // Memo is one `[+] fact` or `[-] fact` line of a plan's Memos section.
@@ -98,7 +110,7 @@ func (a *Action) MarshalJSON() ([]byte, error) {
 	if c.Params == nil {
 		c.Params = Params{}
 	}
-	return json.Marshal(&c)
+	return marshal(&c)
 }
 
 // Prose is text outside any block, kept with its span. Its Kind says what a
