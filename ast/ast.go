@@ -312,3 +312,17 @@ func SortDiagnostics(ds []*Diagnostic) {
 		return a.Severity < b.Severity
 	})
 }
+
+// JSON encodes v as `plangram parse` prints it: indented by two spaces,
+// without HTML escaping, ending in a newline. Golden files use it too, so
+// they hold exactly what the CLI prints.
+func JSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}

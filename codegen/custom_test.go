@@ -2,7 +2,6 @@ package codegen_test
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -118,7 +117,7 @@ func parse(t *testing.T, name string, src []byte, s *schema.Schema) *ast.Documen
 // its diagnostics as the CLI prints them.
 func docGolden(t *testing.T, name string, doc *ast.Document) (js, diags []byte) {
 	t.Helper()
-	js, err := json.MarshalIndent(doc, "", "  ")
+	js, err := ast.JSON(doc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,5 +125,5 @@ func docGolden(t *testing.T, name string, doc *ast.Document) (js, diags []byte) 
 	for _, d := range doc.Diagnostics {
 		b.WriteString(d.Format(name) + "\n")
 	}
-	return append(js, '\n'), []byte(b.String())
+	return js, []byte(b.String())
 }

@@ -162,8 +162,9 @@ func actLine(a *ast.Action) string {
 
 // Quote returns s as one word of an act line: unchanged when it holds only
 // letters, digits, non-ASCII text and `_ - . / : @ % + = ,`, else in single
-// quotes, with each single quote written as '\'' (close, escaped quote,
-// reopen). The acts parser reads the result back as exactly s.
+// quotes, each single quote inside written as a closing quote, an escaped
+// quote (\') and an opening quote. The acts parser reads the result back as
+// exactly s.
 func Quote(s string) string {
 	if s == "" {
 		return "''"

@@ -77,15 +77,25 @@ func meaning(t testing.TB, doc *ast.Document) string {
 func checkRoundTrip(t testing.TB, src []byte, opts grammar.Options) []byte {
 	t.Helper()
 	doc := parse(t, src, opts)
-	out, err := Document(doc, src)
+	out, err := document(context.Background(), doc, src, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	doc2 := parse(t, out, opts)
-	if got, want := meaning(t, doc2), meaning(t, doc); got != want {
+	mean := meaning
+	if doc.Dialect == grammar.DialectPlan {
+		mean = func(t testing.TB, d *ast.Document) string {
+			m, err := planMeaning(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return m
+		}
+	}
+	if got, want := mean(t, doc2), mean(t, doc); got != want {
 		t.Fatalf("fmt changed the meaning\ninput:  %q\noutput: %q\nwant %s\ngot  %s", src, out, want, got)
 	}
-	again, err := Document(doc2, out)
+	again, err := document(context.Background(), doc2, out, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,14 +118,18 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			g.Assert(t, name, checkRoundTrip(t, src, actsOpts))
+			opts := actsOpts
+			if strings.HasPrefix(name, "plan_") {
+				opts = planOpts
+			}
+			g.Assert(t, name, checkRoundTrip(t, src, opts))
 		})
 	}
 }
 
 func TestRoundTripCorpus(t *testing.T) {
 	var files []string
-	for _, pat := range []string{"../golden/acts/*.md", "../golden/fmt/*.md", "../examples/*.md", "../docs/*.md"} {
+	for _, pat := range []string{"../golden/acts/*.md", "../golden/fmt/[^p]*.md", "../examples/*.md", "../docs/*.md"} {
 		m, _ := filepath.Glob(pat)
 		files = append(files, m...)
 	}
@@ -129,6 +143,23 @@ func TestRoundTripCorpus(t *testing.T) {
 		checkRoundTrip(t, src, grammar.Options{Dialect: grammar.DialectActs, Fence: '~'})
 	}
 	checkRoundTrip(t, corpus.Acts(200_000), actsOpts)
+}
+
+var planOpts = grammar.Options{Dialect: grammar.DialectPlan}
+
+func TestPlanRoundTrip(t *testing.T) {
+	files, _ := filepath.Glob("../golden/plan/*.md")
+	more, _ := filepath.Glob("../golden/fmt/plan_*.md")
+	if len(files) == 0 {
+		t.Skip("no plan corpus")
+	}
+	for _, file := range append(files, more...) {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkRoundTrip(t, src, planOpts)
+	}
 }
 
 func TestEdgeCases(t *testing.T) {
@@ -196,15 +227,83 @@ func FuzzFmt(f *testing.F) {
 			}
 		}
 	}
+	plans, _ := filepath.Glob("../golden/plan/*.md")
+	for _, file := range plans {
+		if data, err := os.ReadFile(file); err == nil {
+			f.Add(data, uint8(3))
+		}
+	}
 	f.Add([]byte("~~~act\necho\n~~~\n~~~\nx\r\r\n~~~\n"), uint8(2))
-	f.Fuzz(func(t *testing.T, src []byte, fence uint8) {
+	// mode: 0 acts (fence detected), 1 acts with backticks, 2 acts with
+	// tildes, 3 plan.
+	f.Fuzz(func(t *testing.T, src []byte, mode uint8) {
 		opts := actsOpts
-		switch fence % 3 {
+		switch mode % 4 {
 		case 1:
 			opts.Fence = '`'
 		case 2:
 			opts.Fence = '~'
+		case 3:
+			opts = planOpts
 		}
 		checkRoundTrip(t, src, opts)
 	})
+}
+
+// docExamples returns the examples of a docs page: for each line
+// `<!-- MARKER ARG -->`, ARG and the contents of the fenced blocks that
+// follow it (each closed by a line holding exactly its opening run, so an
+// example may show shorter or longer fences inside).
+func docExamples(t *testing.T, text, marker string, blocks int) (args []string, bodies [][]string) {
+	t.Helper()
+	lines := strings.SplitAfter(text, "\n")
+	for i := 0; i < len(lines); i++ {
+		line := strings.TrimSpace(lines[i])
+		if !strings.HasPrefix(line, "<!-- "+marker) {
+			continue
+		}
+		args = append(args, strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(line, "<!-- "+marker), "-->")))
+		var got []string
+		for len(got) < blocks && i+1 < len(lines) {
+			i++
+			open := strings.TrimRight(lines[i], "\n")
+			run := strings.TrimRight(open, "abcdefghijklmnopqrstuvwxyz")
+			if strings.Trim(run, "`") != "" || len(run) < 3 {
+				continue // text between the blocks
+			}
+			var body strings.Builder
+			for i++; i < len(lines) && strings.TrimRight(lines[i], "\n") != run; i++ {
+				body.WriteString(lines[i])
+			}
+			got = append(got, body.String())
+		}
+		if len(got) != blocks {
+			t.Fatalf("example %d: %d blocks, want %d", len(args), len(got), blocks)
+		}
+		bodies = append(bodies, got)
+	}
+	return args, bodies
+}
+
+// TestDocsExamples checks every example of docs/fmt.md: the documented
+// output is exactly what fmt prints.
+func TestDocsExamples(t *testing.T) {
+	data, err := os.ReadFile("../docs/fmt.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dialects, examples := docExamples(t, string(data), "fmt-example", 2)
+	if len(examples) < 4 {
+		t.Fatalf("docs/fmt.md: %d examples found", len(examples))
+	}
+	for i, m := range examples {
+		opts := actsOpts
+		if dialects[i] == "plan" {
+			opts = planOpts
+		}
+		got := checkRoundTrip(t, []byte(m[0]), opts)
+		if string(got) != m[1] {
+			t.Errorf("docs/fmt.md example %d:\n got:\n%s\nwant:\n%s", i+1, got, m[1])
+		}
+	}
 }

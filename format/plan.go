@@ -139,33 +139,27 @@ func printPlan(doc *ast.Document, src []byte, s *schema.Schema, level int) (out 
 		all = append(all, pnode{start: at, end: len(src)})
 	}
 
-	verbatim := verbatimRanges(doc, s)
+	verbatim := verbatimRanges(doc, s) // sorted, not overlapping
 	inVerbatim := func(off int) bool {
-		for _, r := range verbatim {
-			if off >= r[0] && off < r[1] {
-				return true
-			}
-		}
-		return false
+		i := sort.Search(len(verbatim), func(i int) bool { return verbatim[i][1] > off })
+		return i < len(verbatim) && verbatim[i][0] <= off
 	}
 	// Nodes a diagnostic points at keep their bytes, so the diagnostic
 	// keeps its meaning (an improperly nested fence is fix's business).
-	flagged := func(n pnode) bool {
-		for _, d := range doc.Diagnostics {
-			if fixedByFmt(d.Code) {
-				continue
-			}
-			offs := []int{d.Span.Start.Offset}
-			for _, r := range d.Related {
-				offs = append(offs, r.Span.Start.Offset)
-			}
-			for _, o := range offs {
-				if o >= n.start && (o < n.end || o == n.start) {
-					return true
-				}
-			}
+	var points []int
+	for _, d := range doc.Diagnostics {
+		if fixedByFmt(d.Code) {
+			continue
 		}
-		return false
+		points = append(points, d.Span.Start.Offset)
+		for _, r := range d.Related {
+			points = append(points, r.Span.Start.Offset)
+		}
+	}
+	sort.Ints(points)
+	flagged := func(n pnode) bool {
+		i := sort.SearchInts(points, n.start)
+		return i < len(points) && (points[i] < n.end || points[i] == n.start)
 	}
 	actionHeads := map[int]string{}
 	for _, a := range doc.Actions {
@@ -219,13 +213,15 @@ func printPlan(doc *ast.Document, src []byte, s *schema.Schema, level int) (out 
 
 	var b bytes.Buffer
 	b.Grow(len(src) + 64)
-	pendingBlank, wrote, last := false, false, kRaw
+	pendingBlank, wrote, last, trailing := false, false, kRaw, false
 	for i, n := range all {
 		k := kinds[i]
 		if k == kBlank {
 			pendingBlank = wrote // one blank line; none at the start
+			trailing = true
 			continue
 		}
+		trailing = false
 		if pendingBlank {
 			b.WriteString(eol)
 			pendingBlank = false
@@ -247,7 +243,9 @@ func printPlan(doc *ast.Document, src []byte, s *schema.Schema, level int) (out 
 		}
 	}
 	out = b.Bytes()
-	if last == kList && len(out) > 0 && out[len(out)-1] != '\n' {
+	// A list written last, or text followed by the blank lines fmt drops at
+	// the end, still ends its line.
+	if (last == kList || trailing) && len(out) > 0 && out[len(out)-1] != '\n' {
 		out = append(out, eol...)
 	}
 	return out, true
@@ -274,6 +272,7 @@ func verbatimRanges(doc *ast.Document, s *schema.Schema) [][2]int {
 			out = append(out, [2]int{a.Span.Start.Offset, a.Span.End.Offset})
 		}
 	}
+	sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })
 	return out
 }
 

@@ -18,7 +18,7 @@ import (
 // diagnostics as printed by the CLI.
 func goldenDoc(t *testing.T, name string, doc *ast.Document) (js, diags []byte) {
 	t.Helper()
-	js, err := json.MarshalIndent(doc, "", "  ")
+	js, err := ast.JSON(doc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +27,7 @@ func goldenDoc(t *testing.T, name string, doc *ast.Document) (js, diags []byte) 
 		b.WriteString(d.Format(name))
 		b.WriteByte('\n')
 	}
-	return append(js, '\n'), []byte(b.String())
+	return js, []byte(b.String())
 }
 
 // fenceFromName reads a forced fence from a golden file name

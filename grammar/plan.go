@@ -30,8 +30,8 @@ import (
 // Rationale, optional Memos, then `## Action Plan` or `## Message`) is
 // checked over those nodes (plan_check.go), so that each problem is reported
 // against the node where the document left the expected shape, with the AST
-// diff. (Declaring lists and paragraphs in the grammar too costs participle
-// 45% more allocations per parse; BenchmarkPlan.)
+// diff. (Declaring lists and paragraphs as grammar rules as well made
+// participle allocate 80% more per parse in BenchmarkPlan.)
 type planFile struct {
 	Intro    []plex.Token   `parser:"@((~(H2 | H3))*)"`
 	Parts    []*planPart    `parser:"@@*"`
@@ -101,7 +101,7 @@ func NewPlanParser(s *schema.Schema) (*PlanParser, error) {
 			return nil, err
 		}
 	}
-	p, err := participle.Build[planFile](participle.Lexer(lexer.Markdown()), participle.UseLookahead(2))
+	p, err := participle.Build[planFile](participle.Lexer(lexer.Markdown()))
 	if err != nil {
 		return nil, fmt.Errorf("building plan grammar: %w", err)
 	}
@@ -138,6 +138,9 @@ func (p *PlanParser) Parse(ctx context.Context, filename string, src []byte) (*a
 	b := &planBuilder{ctx: ctx, src: text, lines: lines, doc: doc, schema: p.schema, keys: p.keys}
 	t := b.outline(tree)
 	if err := b.check(t); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil { // checked between sections and actions
 		return nil, err
 	}
 	b.finish()
@@ -398,6 +401,10 @@ func (b *planBuilder) finish() {
 	}
 	sort.SliceStable(b.doc.Blocks, func(i, j int) bool {
 		return b.doc.Blocks[i].Span.Start.Offset < b.doc.Blocks[j].Span.Start.Offset
+	})
+	// Actions outside the Action Plan are bound after it: source order.
+	sort.SliceStable(b.doc.Actions, func(i, j int) bool {
+		return b.doc.Actions[i].Span.Start.Offset < b.doc.Actions[j].Span.Start.Offset
 	})
 	if len(b.structural) > 0 {
 		view := b.view()

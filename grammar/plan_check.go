@@ -238,9 +238,14 @@ func (b *planBuilder) check(t *ptree) error {
 			"unknown section %s: a plan has the sections `## Rationale`, `## Memos`, `## Action Plan` or `## Message`", preview(b.headingText(sec.head)))
 	}
 	for i, p := range outside {
-		if i == 0 && planSec != nil {
+		switch {
+		case i > 0:
+		case planSec != nil:
 			b.fail(p.head, CodeWrongOrder, "action outside the Action Plan; expected: "+expectPlan,
-				"actions belong under `## Action Plan` (line %d); this one stands before it", b.line(planSec.head))
+				"actions belong under `## Action Plan` (line %d), after the Rationale and the Memos", b.line(planSec.head))
+		case msgSec != nil:
+			b.fail(p.head, CodePlanAndMessage, "action and Message both present",
+				"the plan has actions and a `## Message` (line %d): write one of them", b.line(msgSec.head))
 		}
 		b.part(p)
 	}

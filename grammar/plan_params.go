@@ -43,6 +43,7 @@ type entry struct {
 	elems            []elem
 	start, end       int  // the whole item
 	bad              bool // not `Key: value`; value holds the item's text
+	used             bool // a parameter took it
 }
 
 type elem struct {
@@ -296,8 +297,9 @@ type actionBinder struct {
 	bound    []bound
 	groups   []ast.Params
 	hasMD    bool
-	blockErr bool            // a missing or unpaired block was reported
-	badValue map[string]bool // params whose metadata value was reported as bad
+	blockErr bool                   // a missing or unpaired block was reported
+	badValue map[*schema.Param]bool // params whose metadata value was reported as bad
+	header   *scriptHead            // the first block's POSIX header, once parsed
 }
 
 func (x *actionBinder) knownKey(e *entry) bool {
@@ -325,7 +327,7 @@ func (x *actionBinder) body(body []*pnode) {
 			x.hasMD = true
 		}
 	}
-	expect := actionExpectation(def)
+	expect := func() string { return actionExpectation(def) }
 	var pending *pnode
 	pendingLabel := ""
 	for _, n := range body {
@@ -347,7 +349,7 @@ func (x *actionBinder) body(body []*pnode) {
 				b.ok(n)
 				x.md = append(x.md, n)
 			default:
-				b.fail(n, CodeStrayList, "items are not `Key: value`; expected: "+expect,
+				b.fail(n, CodeStrayList, "items are not `Key: value`; expected: "+expect(),
 					"stray list %s in %s: an action's list holds its metadata, `- **Key:** value`", preview(b.itemText(n.items[0])), def.Name)
 			}
 		case kPara, kTight:
@@ -355,13 +357,13 @@ func (x *actionBinder) body(body []*pnode) {
 				b.ok(n)
 				x.md = append(x.md, n)
 			} else {
-				b.stray(n, expect)
+				b.stray(n, expect())
 			}
 		case kHeading:
 			if l := labelIn(b.headingText(n), labels); l != "" {
 				if pending != nil {
 					x.blockErr = true
-					b.fail(n, CodeMissingBlock, fmt.Sprintf("expected: Code block after %q (line %d)", pendingLabel, b.line(pending)),
+					b.failAt(n, b.firstLine(pending), CodeMissingBlock, fmt.Sprintf("expected: Code block after %q (line %d)", pendingLabel, b.line(pending)),
 						"the %q heading at line %d has no code block after it", pendingLabel, b.line(pending))
 				} else {
 					b.ok(n)
@@ -371,7 +373,7 @@ func (x *actionBinder) body(body []*pnode) {
 				b.ok(n)
 				x.md = append(x.md, n)
 			} else {
-				b.stray(n, expect)
+				b.stray(n, expect())
 			}
 		case kFence:
 			switch {
@@ -518,102 +520,28 @@ type value struct {
 // params fills the action's params from their sources, in schema order.
 func (x *actionBinder) params() {
 	b, def := x.b, x.def
-	vals := map[string]value{}
-	used := map[*entry]bool{}
-	x.badValue = map[string]bool{}
-	var head *scriptHead
-	script := func() *scriptHead {
-		if head == nil {
-			head = &scriptHead{}
-			if len(x.bound) > 0 {
-				head = parseScriptHead(x.bound[0].n.block, b.lines)
-			}
-		}
-		return head
+	vals := make([]value, len(def.Params)) // index for index with def.Params
+	set := make([]bool, len(def.Params))
+	for i, p := range def.Params {
+		vals[i], set[i] = x.source(p)
 	}
-	for _, p := range def.Params {
-		var v value
-		ok := false
-		switch p.From {
-		case "", fromMeta:
-			v, ok = x.meta(p, used)
-		case fromBlock:
-			if len(x.bound) > 0 {
-				blk := x.bound[0].n.block
-				sp := blk.ContentSpan
-				v, ok = value{blk.Content, &sp}, true
-			}
-		case fromScript:
-			if len(x.bound) > 0 {
-				h := script()
-				sp := h.cmdSpan
-				v, ok = value{h.command, &sp}, true
-			}
-		case fromCwd:
-			if h := script(); h.hasCwd {
-				sp := h.cwdSpan
-				v, ok = value{h.cwd, &sp}, true
-			} else {
-				v, ok = x.meta(p, used)
-			}
-		case fromEnv:
-			env := map[string]string{}
-			var sp *ast.Span
-			if mv, mok := x.meta(p, used); mok {
-				if m, isMap := mv.v.(map[string]string); isMap {
-					env, sp = m, mv.span
+	x.unknownKeys()
+	for i, p := range def.Params {
+		if !set[i] && p.Fallback != "" {
+			for j, q := range def.Params {
+				if q.Name == p.Fallback && set[j] {
+					vals[i], set[i] = vals[j], true
 				}
-			}
-			if h := script(); len(h.env) > 0 {
-				for _, kv := range h.env {
-					env[kv[0]] = kv[1]
-				}
-				s := h.envSpan
-				sp = &s
-			}
-			if sp != nil {
-				v, ok = value{env, sp}, true
-			}
-		case fromGroups:
-			if len(x.groups) > 0 {
-				sp := x.groups[0][0].Span
-				v, ok = value{x.groups, sp}, true
-			}
-		case fromBlockLines:
-			var lines []string
-			for _, bd := range x.bound {
-				for _, l := range strings.Split(bd.n.block.Content, "\n") {
-					if t := strings.TrimSpace(l); t != "" {
-						lines = append(lines, t)
-					}
-				}
-			}
-			if len(x.bound) > 0 {
-				sp := x.bound[0].n.block.ContentSpan
-				v, ok = value{lines, &sp}, lines != nil
-			}
-		case fromMarkdown:
-			v, ok = x.markdown()
-		}
-		if ok {
-			vals[p.Name] = v
-		}
-	}
-	x.unknownKeys(used)
-	for _, p := range def.Params {
-		if _, ok := vals[p.Name]; !ok && p.Fallback != "" {
-			if fv, fok := vals[p.Fallback]; fok {
-				vals[p.Name] = fv
 			}
 		}
 	}
-	for _, p := range def.Params {
-		v, ok := vals[p.Name]
+	for i, p := range def.Params {
+		v, ok := vals[i], set[i]
 		if !ok && p.Default != nil {
 			v, ok = value{defaultValue(p), nil}, true
 		}
 		if !ok {
-			if p.Required && !x.badValue[p.Name] {
+			if p.Required && !x.badValue[p] {
 				x.missing(p)
 			}
 			continue
@@ -627,6 +555,78 @@ func (x *actionBinder) params() {
 		}
 		x.a.Params = append(x.a.Params, ast.Param{Name: p.Name, Value: v.v, Span: v.span})
 	}
+}
+
+// source reads one parameter's value from where its From says.
+func (x *actionBinder) source(p *schema.Param) (value, bool) {
+	switch p.From {
+	case "", fromMeta:
+		return x.meta(p)
+	case fromBlock:
+		if len(x.bound) > 0 {
+			blk := x.bound[0].n.block
+			sp := blk.ContentSpan
+			return value{blk.Content, &sp}, true
+		}
+	case fromScript:
+		if h := x.script(); h != nil {
+			sp := h.cmdSpan
+			return value{h.command, &sp}, true
+		}
+	case fromCwd:
+		if h := x.script(); h != nil && h.hasCwd {
+			sp := h.cwdSpan
+			return value{h.cwd, &sp}, true
+		}
+		return x.meta(p)
+	case fromEnv:
+		env := map[string]string{}
+		var sp *ast.Span
+		if mv, ok := x.meta(p); ok {
+			if m, isMap := mv.v.(map[string]string); isMap {
+				env, sp = m, mv.span
+			}
+		}
+		if h := x.script(); h != nil && len(h.env) > 0 {
+			for _, kv := range h.env {
+				env[kv[0]] = kv[1]
+			}
+			s := h.envSpan
+			sp = &s
+		}
+		if sp != nil {
+			return value{env, sp}, true
+		}
+	case fromGroups:
+		if len(x.groups) > 0 {
+			return value{x.groups, x.groups[0][0].Span}, true
+		}
+	case fromBlockLines:
+		var lines []string
+		for _, bd := range x.bound {
+			for _, l := range strings.Split(bd.n.block.Content, "\n") {
+				if t := strings.TrimSpace(l); t != "" {
+					lines = append(lines, t)
+				}
+			}
+		}
+		if len(lines) > 0 {
+			sp := x.bound[0].n.block.ContentSpan
+			return value{lines, &sp}, true
+		}
+	case fromMarkdown:
+		return x.markdown()
+	}
+	return value{}, false
+}
+
+// script returns the POSIX header of the action's first block (nil without
+// a block), parsed once.
+func (x *actionBinder) script() *scriptHead {
+	if x.header == nil && len(x.bound) > 0 {
+		x.header = parseScriptHead(x.bound[0].n.block, x.b.lines)
+	}
+	return x.header
 }
 
 // missing reports a required parameter without a value.
@@ -651,7 +651,7 @@ func (x *actionBinder) missing(p *schema.Param) {
 }
 
 // unknownKeys warns about metadata keys the action does not declare.
-func (x *actionBinder) unknownKeys(used map[*entry]bool) {
+func (x *actionBinder) unknownKeys() {
 	var known []string
 	for _, p := range x.def.Params {
 		if readsMeta(p) {
@@ -660,7 +660,7 @@ func (x *actionBinder) unknownKeys(used map[*entry]bool) {
 		}
 	}
 	for _, e := range x.entries {
-		if used[e] || e.bad || x.knownKey(e) {
+		if e.used || e.bad || x.knownKey(e) {
 			continue
 		}
 		msg := fmt.Sprintf("%s has no metadata key %q", x.def.Name, e.key)
@@ -687,7 +687,7 @@ func (x *actionBinder) unknownKeys(used map[*entry]bool) {
 }
 
 // meta finds a parameter's metadata item (by key or alias) and converts it.
-func (x *actionBinder) meta(p *schema.Param, used map[*entry]bool) (value, bool) {
+func (x *actionBinder) meta(p *schema.Param) (value, bool) {
 	var found *entry
 	alias := false
 	for _, e := range x.entries {
@@ -698,7 +698,7 @@ func (x *actionBinder) meta(p *schema.Param, used map[*entry]bool) (value, bool)
 		if !ok || ref.param != p {
 			continue
 		}
-		used[e] = true
+		e.used = true
 		if found != nil {
 			x.b.doc.Add(ast.Warning, CodeDuplicateKey, x.b.lines.Span(e.keyStart, e.keyEnd),
 				"%s's %s is given twice (line %d); the first value is kept", x.def.Name, p.KeyOrName(), x.b.lines.Pos(found.start).Line)
@@ -715,7 +715,10 @@ func (x *actionBinder) meta(p *schema.Param, used map[*entry]bool) (value, bool)
 	}
 	v, ok := x.convert(p, typ, found)
 	if !ok {
-		x.badValue[p.Name] = true
+		if x.badValue == nil {
+			x.badValue = map[*schema.Param]bool{}
+		}
+		x.badValue[p] = true
 	}
 	return v, ok
 }

@@ -150,8 +150,8 @@ func FuzzPlan(f *testing.F) {
 func TestDetect(t *testing.T) {
 	plan := "# T\n\n- **Status:** x\n\n## Rationale\n```\nwhy\n```\n\n## Action Plan\n\n### `READ`\n- **Resource:** a\n"
 	for src, want := range map[string]string{
-		plan: DialectPlan,
-		strings.Replace(plan, "# T", "#T", 1):                           DialectPlan,
+		plan:                                  DialectPlan,
+		strings.Replace(plan, "# T", "#T", 1): DialectPlan,
 		strings.Replace(plan, "## Action Plan", "## Message", 1):        DialectPlan,
 		strings.Replace(plan, "## Action Plan", "## 2. Action Plan", 1): DialectPlan,
 		strings.Replace(plan, "# T", "## T", 1):                         DialectActs, // no title
@@ -242,4 +242,12 @@ func TestPlanSemantics(t *testing.T) {
 			t.Fatalf("preview %s", got)
 		}
 	})
+}
+
+func TestPlanCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := ParsePlan(ctx, "t.md", []byte("# T\n"), nil); err == nil {
+		t.Fatal("a cancelled parse returned no error")
+	}
 }

@@ -433,7 +433,11 @@ func (s *Server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 		}
 		m := planHeadingRE.FindStringSubmatchIndex(prefix)
 		suffix := ""
-		if m[3] > m[2] && !strings.Contains(string(d.text[off:d.tx.LineEnd(lineNo)]), "`") {
+		rest := ""
+		if le := d.tx.LineEnd(lineNo); le > off {
+			rest = string(d.text[off:le])
+		}
+		if m[3] > m[2] && !strings.Contains(rest, "`") {
 			suffix = "`"
 		}
 		actionItems(sc, ls+m[4], suffix)
@@ -498,7 +502,7 @@ func actionBefore(doc *ast.Document, off int) *ast.Action {
 // fixable reports the diagnostic codes `plangram fix` repairs; a quick fix
 // names those of them the client sent.
 func fixable(code string) bool {
-	return code == "improperly-nested-fence" || code == "title-missing-space"
+	return code == "improperly-nested-fence" || code == "title-missing-space" || code == "unclosed-fence"
 }
 
 // CodeAction offers one quick fix that applies `plangram fix` to the whole

@@ -318,6 +318,36 @@ func TestHoverCompletionSymbols(t *testing.T) {
 	if got := labels(complete(u3, 0, 3)); got != "" {
 		t.Errorf("completion in prose = %s", got)
 	}
+
+	// An acts document: hover on the action and on an inline argument, and
+	// its actions in the outline under the heading before them.
+	u4 := uri.File(filepath.Join(root, "acts2.md"))
+	s.open(u4, "# Steps 😀\n\n~~~act\nwrite_file 漢.txt\n~~~\n~~~\nx\n~~~\n~~~act\nend\n~~~\n")
+	s.waitDiags(u4, 1)
+	hoverIn := func(line, char uint32) string {
+		t.Helper()
+		h, err := s.server.Hover(s.ctx, &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+			TextDocument: protocol.TextDocumentIdentifier{URI: u4}, Position: protocol.Position{Line: line, Character: char}}})
+		if err != nil || h == nil {
+			return ""
+		}
+		return h.Contents.(*protocol.MarkupContent).Value
+	}
+	if got := hoverIn(3, 3); !strings.Contains(got, "**write_file**") || !strings.Contains(got, "write_file(path, content)") {
+		t.Errorf("hover on write_file = %q", got)
+	}
+	if got := hoverIn(3, 12); !strings.Contains(got, "`path` (path, required)") {
+		t.Errorf("hover on the path argument = %q", got)
+	}
+	res, err = s.server.DocumentSymbol(s.ctx, &protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: u4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	syms = res.(protocol.DocumentSymbolSlice)
+	if len(syms) != 1 || len(syms[0].Children) != 2 || syms[0].Children[0].Name != "write_file" || *syms[0].Children[0].Detail != "漢.txt" ||
+		syms[0].Children[1].Name != "end" || syms[0].Children[0].Kind != protocol.SymbolKindFunction {
+		t.Errorf("acts outline = %+v", syms)
+	}
 	s.exit()
 }
 
@@ -433,4 +463,40 @@ func TestExitWithoutShutdown(t *testing.T) {
 	case <-s.ctx.Done():
 		t.Fatal("Serve did not return")
 	}
+}
+
+// TestCodeActionPlangramFix offers `plangram fix` itself: the `#Title`
+// of a plan gets its space, as one minimal edit, and the quick fix names the
+// diagnostic it repairs.
+func TestCodeActionPlangramFix(t *testing.T) {
+	s := start(t, Options{NoWorkspace: true, Fix: DefaultFix("auto")})
+	s.initialize("")
+	u := uri.URI("untitled:plan.md")
+	text := strings.Replace(planText, "# Plan 漢字 😀", "#Plan 漢字 😀", 1)
+	s.open(u, text)
+	p := s.waitDiags(u, 1)
+	var titleDiag []protocol.Diagnostic
+	for _, d := range p.Diagnostics {
+		if d.Code == protocol.String("title-missing-space") {
+			titleDiag = append(titleDiag, d)
+		}
+	}
+	if len(titleDiag) != 1 {
+		t.Fatalf("diagnostics = %+v", p.Diagnostics)
+	}
+	acts, err := s.server.CodeAction(s.ctx, &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u},
+		Range: titleDiag[0].Range, Context: protocol.CodeActionContext{Diagnostics: p.Diagnostics}})
+	if err != nil || len(acts) != 1 {
+		t.Fatalf("code actions = %+v, %v", acts, err)
+	}
+	ca := acts[0].(*protocol.CodeAction)
+	want := protocol.TextEdit{Range: protocol.Range{Start: protocol.Position{Line: 0, Character: 1}, End: protocol.Position{Line: 0, Character: 1}}, NewText: " "}
+	if edits := ca.Edit.Changes[u]; len(edits) != 1 || edits[0] != want {
+		t.Errorf("edits = %+v", edits)
+	}
+	if len(ca.Diagnostics) != 1 || ca.Diagnostics[0].Code != protocol.String("title-missing-space") {
+		t.Errorf("the quick fix names %+v", ca.Diagnostics)
+	}
+	t.Logf("quick fix: %s", ca.Title)
+	s.exit()
 }

@@ -27,6 +27,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/fix"
 	"github.com/plangram/plangram/grammar"
 	"github.com/plangram/plangram/internal/textpos"
 	"github.com/plangram/plangram/lint"
@@ -38,6 +39,22 @@ import (
 // repaired source and one line per repair; an unchanged source means there
 // is nothing to fix.
 type FixFunc func(ctx context.Context, name string, src []byte) (fixed []byte, repairs []string, err error)
+
+// DefaultFix is the quick fix of `plangram lsp`: `plangram fix` (package
+// fix) applied in memory to a document of the dialect ("auto" detects it).
+func DefaultFix(dialect string) FixFunc {
+	return func(ctx context.Context, name string, src []byte) ([]byte, []string, error) {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		out, repairs := fix.Apply(src, dialect)
+		msgs := make([]string, len(repairs))
+		for i, r := range repairs {
+			msgs[i] = r.Message
+		}
+		return out, msgs, nil
+	}
+}
 
 // Options configures a server.
 type Options struct {
@@ -51,7 +68,8 @@ type Options struct {
 	NoWorkspace bool
 	// Workspace configures the workspace rules.
 	Workspace workspace.Options
-	// Fix provides the quick fix; nil offers none.
+	// Fix provides the quick fix (DefaultFix for `plangram fix`); nil
+	// offers none.
 	Fix FixFunc
 	// Debounce delays each check after a change (0: check at once).
 	Debounce time.Duration

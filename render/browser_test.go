@@ -26,8 +26,10 @@ import (
 // run (so the check would notice).
 //
 // Chromium is looked up as $PLANGRAM_CHROMIUM, then chromium,
-// chromium-browser, google-chrome on $PATH. When it is missing or cannot
-// start the test fails; set PLANGRAM_SKIP_BROWSER=1 to skip it explicitly.
+// chromium-browser, google-chrome on $PATH. When it cannot start the test
+// fails. When it is missing the test fails under CI=true (CI installs it)
+// and is skipped with a loud message elsewhere, so `go test ./...` works on a
+// fresh machine; set PLANGRAM_SKIP_BROWSER=1 to skip it explicitly.
 // `go test ./render/ -update` also rewrites docs/img/render-showcase.png.
 
 const skipEnv = "PLANGRAM_SKIP_BROWSER"
@@ -52,7 +54,13 @@ func newBrowser(t *testing.T) *browser {
 		}
 	}
 	if bin == "" {
-		t.Fatalf("headless Chromium not found (install it: apt-get install -y chromium, or set PLANGRAM_CHROMIUM); set %s=1 to skip this test explicitly", skipEnv)
+		msg := "headless Chromium not found (install it: apt-get install -y chromium, or set PLANGRAM_CHROMIUM)"
+		if os.Getenv("CI") == "" {
+			// A newcomer's `go test ./...` stays green without a browser;
+			// CI (CI=true, which installs Chromium) fails instead.
+			t.Skipf("BROWSER TEST NOT RUN: %s; under CI=true this fails", msg)
+		}
+		t.Fatalf("%s; set %s=1 to skip this test explicitly", msg, skipEnv)
 	}
 	return &browser{bin: bin, dir: t.TempDir()}
 }
@@ -75,6 +83,7 @@ func (b *browser) run(t *testing.T, file string, extra ...string) []byte {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, b.bin, args...)
+	cmd.WaitDelay = 5 * time.Second // Chromium's helpers may hold the pipes
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

@@ -52,26 +52,25 @@ type Options struct {
 type renderer struct {
 	opts    Options
 	md      goldmark.Markdown
-	src     []byte
 	schema  *schema.Schema
 	hlBytes int
 	hlTime  time.Duration
 }
 
-func newRenderer(src []byte, opts Options) *renderer {
-	r := &renderer{opts: opts, src: src}
+func newRenderer(opts Options) *renderer {
+	r := &renderer{opts: opts}
 	r.md = r.newMarkdown()
 	return r
 }
 
 // HTML renders a parsed document (any dialect) as a page. src is the source
-// the document was parsed from; it is used for nothing the AST does not
-// already hold but the document's length, and may be nil.
+// the document was parsed from; the page is built from the AST alone (which
+// holds every byte of it), so src may be nil.
 func HTML(doc *ast.Document, src []byte, opts Options) ([]byte, error) {
 	if doc == nil {
 		return nil, errors.New("render: nil document")
 	}
-	r := newRenderer(src, opts)
+	r := newRenderer(opts)
 	r.schema = opts.Schema
 	if r.schema == nil {
 		if s, err := schema.Builtin(doc.Dialect); err == nil {
@@ -88,7 +87,7 @@ func HTML(doc *ast.Document, src []byte, opts Options) ([]byte, error) {
 // Markdown renders a plain Markdown document (documentation, a README) as a
 // page with the same look and the same safety rules as a plan.
 func Markdown(src []byte, opts Options) ([]byte, error) {
-	r := newRenderer(src, opts)
+	r := newRenderer(opts)
 	body, err := r.markdown(src)
 	if err != nil {
 		return nil, fmt.Errorf("render: %w", err)
@@ -154,7 +153,6 @@ type (
 	}
 	diagView struct {
 		ID       string
-		Target   string // id of the element it is shown at
 		Severity string
 		Code     string
 		Message  string
@@ -179,7 +177,6 @@ type (
 		ID          string
 		Index       int
 		Name        template.HTML
-		Known       bool
 		Unknown     bool // a named action the schema does not know
 		Description string
 		Signature   string
@@ -314,12 +311,12 @@ func (r *renderer) page(doc *ast.Document) (*page, error) {
 		}
 	}
 	for _, d := range idx.byNode[doc] {
-		p.DocDiags = append(p.DocDiags, *idx.view(d, "top"))
+		p.DocDiags = append(p.DocDiags, *idx.view(d))
 	}
 	for _, d := range idx.order {
 		v := idx.views[d]
 		if v == nil { // attached to a node that is not shown
-			v = idx.view(d, "top")
+			v = idx.view(d)
 			p.DocDiags = append(p.DocDiags, *v)
 		}
 		switch d.Severity {
@@ -410,14 +407,13 @@ func (r *renderer) attach(doc *ast.Document, hidden map[any]bool) *diagIndex {
 	return idx
 }
 
-// view returns the view of d, shown at the element with id target.
-func (idx *diagIndex) view(d *ast.Diagnostic, target string) *diagView {
+// view returns the view of d.
+func (idx *diagIndex) view(d *ast.Diagnostic) *diagView {
 	if v := idx.views[d]; v != nil {
 		return v
 	}
 	v := &diagView{
 		ID:       idx.ids[d],
-		Target:   target,
 		Severity: d.Severity.String(),
 		Code:     d.Code,
 		Message:  d.Message,
@@ -431,12 +427,11 @@ func (idx *diagIndex) view(d *ast.Diagnostic, target string) *diagView {
 	return v
 }
 
-// diags returns the views of the diagnostics attached to node, shown at
-// the element with id target.
-func (idx *diagIndex) diags(node any, target string) []diagView {
+// diags returns the views of the diagnostics attached to node.
+func (idx *diagIndex) diags(node any) []diagView {
 	var out []diagView
 	for _, d := range idx.byNode[node] {
-		out = append(out, *idx.view(d, target))
+		out = append(out, *idx.view(d))
 	}
 	return out
 }
@@ -451,7 +446,7 @@ func (r *renderer) pos(p ast.Pos) string {
 // prose renders a prose node as Markdown; prose of blank lines only is
 // skipped (nil) unless a diagnostic points into it.
 func (r *renderer) prose(pr *ast.Prose, id string, idx *diagIndex) (*proseView, error) {
-	diags := idx.diags(pr, id)
+	diags := idx.diags(pr)
 	if strings.TrimSpace(pr.Text) == "" && len(diags) == 0 {
 		return nil, nil
 	}
@@ -476,7 +471,7 @@ func (r *renderer) block(b *ast.Block, id, title, role string, o codeOpts, idx *
 		CRLF:     strings.Contains(b.Content, "\r\n"),
 		Unclosed: b.Unclosed,
 		Code:     r.code(b.Content, o),
-		Diags:    idx.diags(b, id),
+		Diags:    idx.diags(b),
 	}
 }
 
@@ -490,7 +485,7 @@ func codeText(s string) template.HTML {
 // action renders one action's card.
 func (r *renderer) action(a *ast.Action, n int, prose []*ast.Prose, idx *diagIndex) (*actionView, error) {
 	id := fmt.Sprintf("action-%d", n)
-	av := &actionView{ID: id, Index: n, Name: codeText(a.Name), Pos: r.pos(a.Span.Start), Diags: idx.diags(a, id)}
+	av := &actionView{ID: id, Index: n, Name: codeText(a.Name), Pos: r.pos(a.Span.Start), Diags: idx.diags(a)}
 	if a.Name == "" {
 		av.Name = template.HTML(`<span class="missing">(no name)</span>`)
 	}
@@ -499,7 +494,6 @@ func (r *renderer) action(a *ast.Action, n int, prose []*ast.Prose, idx *diagInd
 		def = r.schema.Lookup(a.Name)
 	}
 	if def != nil {
-		av.Known = true
 		av.Description = def.Description
 		av.Signature = def.Signature()
 	} else if a.Name != "" && r.schema != nil {

@@ -130,7 +130,7 @@ func checkPage(t testing.TB, page []byte, doc *ast.Document) {
 	var want []string
 	var add func(b *ast.Block)
 	add = func(b *ast.Block) { want = append(want, b.Content) }
-	r := newRenderer(nil, Options{})
+	r := newRenderer(Options{})
 	r.schema, _ = schema.Builtin(doc.Dialect)
 	hidden := r.hiddenNodes(doc) // shown in the page's header instead
 	for _, b := range doc.Blocks {
@@ -241,7 +241,7 @@ func TestWriteCodeKeepsText(t *testing.T) {
 }
 
 func TestHighlightKeepsBytes(t *testing.T) {
-	r := newRenderer(nil, Options{})
+	r := newRenderer(Options{})
 	for _, tc := range []struct{ content, info string }{
 		{"package main\n\nfunc main() {\r\n\tprintln(\"hi\")\n}", "go"},
 		{"x = '''multi\nline'''\n", "python.old"},
@@ -264,10 +264,7 @@ func TestHighlightKeepsBytes(t *testing.T) {
 	if p := r.highlight("package main", codeOpts{info: "go"}); len(p) < 2 {
 		t.Errorf("go code not highlighted: %v", p)
 	}
-	if p := r.highlight("package main", codeOpts{info: "go"}); len(p) < 2 {
-		t.Errorf("go code not highlighted: %v", p)
-	}
-	nr := newRenderer(nil, Options{NoHighlight: true})
+	nr := newRenderer(Options{NoHighlight: true})
 	if p := nr.highlight("package main", codeOpts{info: "go"}); len(p) != 1 {
 		t.Errorf("NoHighlight still highlights: %v", p)
 	}
@@ -346,4 +343,46 @@ func FuzzRender(f *testing.F) {
 		}
 		checkPage(t, md, nil)
 	})
+}
+
+// renderExample matches `<!-- render-example -->`, a plan and its
+// expectations in docs/render.md.
+var renderExample = regexp.MustCompile("(?s)<!-- render-example -->\n(`{4,})markdown\n(.*?\n)`{4,}\n\n```text\n(.*?)\n```")
+
+// TestDocsExamples checks the examples of docs/render.md.
+func TestDocsExamples(t *testing.T) {
+	data, err := os.ReadFile("../docs/render.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	examples := renderExample.FindAllStringSubmatch(string(data), -1)
+	if len(examples) == 0 {
+		t.Fatal("docs/render.md: no examples found")
+	}
+	for i, m := range examples {
+		src := []byte(m[2])
+		doc, err := grammar.Parse(context.Background(), "example.md", src, grammar.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		page, err := HTML(doc, src, Options{Filename: "example.md", NoHighlight: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkPage(t, page, doc)
+		for _, line := range strings.Split(m[3], "\n") {
+			switch {
+			case strings.HasPrefix(line, "has: "):
+				if !strings.Contains(string(page), line[5:]) {
+					t.Errorf("example %d: page lacks %s", i+1, line[5:])
+				}
+			case strings.HasPrefix(line, "not: "):
+				if strings.Contains(string(page), line[5:]) {
+					t.Errorf("example %d: page contains %s", i+1, line[5:])
+				}
+			default:
+				t.Errorf("example %d: bad expectation line %q", i+1, line)
+			}
+		}
+	}
 }

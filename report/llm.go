@@ -30,7 +30,7 @@ func WriteLLM(w io.Writer, files []*File) error {
 		} else {
 			b.WriteString("Check each warning; if one is a mistake, send the whole corrected plan again in the same format.\n")
 		}
-		for n, d := range ds {
+		for n, d := range OnceDetail(ds) {
 			fmt.Fprintf(&b, "\n%d. Line %d, column %d: %s", n+1, d.Span.Start.Line, d.Span.Start.Col, d.Severity)
 			if d.Code != "" {
 				fmt.Fprintf(&b, " [%s]", d.Code)

@@ -94,13 +94,34 @@ func sorted(f *File) []*ast.Diagnostic {
 // by file.
 func WriteText(w io.Writer, files []*File) error {
 	for _, f := range files {
-		for _, d := range sorted(f) {
+		for _, d := range OnceDetail(sorted(f)) {
 			if _, err := fmt.Fprintln(w, d.Format(f.Path)); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// OnceDetail returns the diagnostics (in order) with each detail text kept
+// only where it first occurs: several structural errors of one plan share one AST
+// diff, which is printed once; later ones point back to it.
+func OnceDetail(ds []*ast.Diagnostic) []*ast.Diagnostic {
+	seen := map[string]bool{}
+	out := make([]*ast.Diagnostic, len(ds))
+	for i, d := range ds {
+		out[i] = d
+		if d.Detail == "" {
+			continue
+		}
+		if seen[d.Detail] {
+			c := *d
+			c.Detail = "(the AST view above shows this node too)"
+			out[i] = &c
+		}
+		seen[d.Detail] = true
+	}
+	return out
 }
 
 // jsonReport is the shape of the json format (docs/check.md).

@@ -172,3 +172,23 @@ func TestLLMQuoteFence(t *testing.T) {
 		t.Errorf("plan not quoted in a longer fence:\n%s", b.String())
 	}
 }
+
+func TestArtifactURI(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ path, root, uri, base string }{
+		{"plans/a b.md", "", "plans/a%20b.md", SrcRoot},
+		{"./x.md", "", "x.md", SrcRoot},
+		{"<stdin>", "", "%3Cstdin%3E", SrcRoot},
+		{filepath.Join(dir, "sub", "p.md"), dir, "sub/p.md", SrcRoot},
+		{"/elsewhere/p.md", dir, "file:///elsewhere/p.md", ""},
+	} {
+		loc := artifact(tc.path, tc.root)()
+		base := ""
+		if loc.URIBaseId != nil {
+			base = *loc.URIBaseId
+		}
+		if *loc.URI != tc.uri || base != tc.base {
+			t.Errorf("artifact(%q, %q) = %q base %q, want %q base %q", tc.path, tc.root, *loc.URI, base, tc.uri, tc.base)
+		}
+	}
+}

@@ -60,7 +60,7 @@ func TestCustomSchema(t *testing.T) {
 			kinds = append(kinds, e.Param+":"+e.Kind)
 		}
 	}
-	want := []string{`edit{"count":12,"ratio":0.5,"mode":"fast","files":["a","b"],"body":" x \u003c/body\u003e"}`, `edit{}`}
+	want := []string{`edit{"count":12,"ratio":0.5,"mode":"fast","files":["a","b"],"body":" x </body>"}`, `edit{}`}
 	if strings.Join(calls, "\n") != strings.Join(want, "\n") {
 		t.Errorf("calls\n%s\nwant\n%s", strings.Join(calls, "\n"), strings.Join(want, "\n"))
 	}

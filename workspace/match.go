@@ -132,15 +132,15 @@ const maxListed = 10
 
 // occurrences counts the non-overlapping occurrences of find in content (as
 // strings.Replace would see them) and returns the 1-based lines at which the
-// first max of them start.
-func occurrences(content, find string, max int) (int, []int) {
+// first limit of them start.
+func occurrences(content, find string, limit int) (int, []int) {
 	n := strings.Count(content, find)
 	if n == 0 {
 		return 0, nil
 	}
-	lines := make([]int, 0, min(n, max))
+	lines := make([]int, 0, min(n, limit))
 	line, counted, off := 1, 0, 0
-	for len(lines) < max {
+	for len(lines) < limit {
 		i := strings.Index(content[off:], find)
 		if i < 0 {
 			break

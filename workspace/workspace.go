@@ -223,24 +223,41 @@ type vfile struct {
 	how string
 }
 
-func newChecker(doc *ast.Document, root string, opts Options) (*checker, error) {
+// ValidateRoot reports why dir cannot be a workspace root (it does not
+// exist or is not a directory), or nil. `plangram check --root` calls it
+// first so that a bad root is a usage error, not a diagnostic per file.
+func ValidateRoot(dir string) error {
+	_, err := resolveRoot(dir)
+	return err
+}
+
+// resolveRoot returns the absolute, symlink-resolved directory.
+func resolveRoot(root string) (string, error) {
 	if root == "" {
-		return nil, errors.New("workspace root is empty")
+		return "", errors.New("workspace root is empty")
 	}
 	abs, err := filepath.Abs(root)
 	if err != nil {
-		return nil, fmt.Errorf("workspace root %q: %w", root, err)
+		return "", fmt.Errorf("workspace root %q: %w", root, err)
 	}
 	resolved, err := filepath.EvalSymlinks(abs)
 	if err != nil {
-		return nil, fmt.Errorf("workspace root %q: %w", root, unwrapPathError(err))
+		return "", fmt.Errorf("workspace root %q: %w", root, unwrapPathError(err))
 	}
 	st, err := os.Stat(resolved)
 	if err != nil {
-		return nil, fmt.Errorf("workspace root %q: %w", root, unwrapPathError(err))
+		return "", fmt.Errorf("workspace root %q: %w", root, unwrapPathError(err))
 	}
 	if !st.IsDir() {
-		return nil, fmt.Errorf("workspace root %q is not a directory", root)
+		return "", fmt.Errorf("workspace root %q is not a directory", root)
+	}
+	return resolved, nil
+}
+
+func newChecker(doc *ast.Document, root string, opts Options) (*checker, error) {
+	resolved, err := resolveRoot(root)
+	if err != nil {
+		return nil, err
 	}
 	s := opts.Schema
 	if s == nil {
@@ -250,11 +267,11 @@ func newChecker(doc *ast.Document, root string, opts Options) (*checker, error) 
 	if eff == nil {
 		eff = DefaultEffects()
 	}
-	max := opts.MaxFileSize
-	if max <= 0 {
-		max = DefaultMaxFileSize
+	limit := opts.MaxFileSize
+	if limit <= 0 {
+		limit = DefaultMaxFileSize
 	}
-	return &checker{root: resolved, schema: s, effects: eff, maxSize: max, files: map[string]*vfile{}}, nil
+	return &checker{root: resolved, schema: s, effects: eff, maxSize: limit, files: map[string]*vfile{}}, nil
 }
 
 func unwrapPathError(err error) error {

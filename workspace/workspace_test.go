@@ -134,8 +134,14 @@ func TestBadRoot(t *testing.T) {
 	for _, root := range []string{"", filepath.Join(t.TempDir(), "missing"), file} {
 		ds := Check(context.Background(), doc, root, Options{})
 		if len(ds) != 1 || ds[0].Code != CodeBadRoot {
-			t.Errorf("root %q: %v", root, render("p.md", ds))
+			t.Errorf("root %q: %s", root, render("p.md", ds))
 		}
+		if ValidateRoot(root) == nil {
+			t.Errorf("ValidateRoot(%q) = nil", root)
+		}
+	}
+	if err := ValidateRoot("."); err != nil {
+		t.Errorf("ValidateRoot(.) = %v", err)
 	}
 	if Check(context.Background(), nil, ".", Options{}) != nil {
 		t.Error("a nil document has diagnostics")
@@ -143,7 +149,8 @@ func TestBadRoot(t *testing.T) {
 }
 
 // TestRulesDocumented checks that every rule has a section in
-// docs/check.md and a golden case that reports it.
+// docs/check.md and a golden case that reports it, and that the page's
+// example diagnostics are the golden cases' output.
 func TestRulesDocumented(t *testing.T) {
 	doc, err := os.ReadFile("../docs/check.md")
 	if err != nil {
@@ -154,6 +161,12 @@ func TestRulesDocumented(t *testing.T) {
 	for _, g := range goldens {
 		data, _ := os.ReadFile(g)
 		all.Write(data)
+	}
+	// Every diagnostic line the page shows is real output.
+	for _, line := range strings.Split(string(doc), "\n") {
+		if strings.HasPrefix(line, "plan.md:") && !strings.Contains(all.String(), line+"\n") {
+			t.Errorf("docs/check.md shows a diagnostic no golden case has:\n%s", line)
+		}
 	}
 	for _, r := range Rules() {
 		if !strings.Contains(string(doc), "### `"+r.Code+"`") {

@@ -7,11 +7,13 @@ import (
 	"strings"
 
 	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/lexer"
 	"github.com/plangram/plangram/lint"
 	rpt "github.com/plangram/plangram/report"
+	"github.com/plangram/plangram/workspace"
 )
 
-const checkUsage = "[--dialect auto|acts|plan] [--format text|json|sarif|llm] PATH..."
+const checkUsage = "[--dialect auto|acts|plan] [--fence auto|backtick|tilde] [--schema FILE] [--root DIR] [--format text|json|sarif|llm] PATH..."
 
 // cmdCheck checks plans and reports every diagnostic (docs/plan.md,
 // "plangram check"): text prints `FILE:LINE:COL: severity: message [code]`
@@ -26,6 +28,9 @@ func cmdCheck(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "check", checkUsage)
 	dialect := fs.String("dialect", "auto", "input dialect: auto, acts or plan")
 	format := fs.String("format", rpt.Text, "output format: "+strings.Join(rpt.Formats(), ", "))
+	fence := fs.String("fence", "auto", "acts fence character: auto, backtick or tilde")
+	schemaFile := fs.String("schema", "", "action schema file replacing the dialect's built-in one")
+	root := fs.String("root", "", "project directory: also run the workspace rules (docs/check.md)")
 	paths, err := parseFlags(fs, args)
 	if err != nil {
 		return exitUsage
@@ -39,12 +44,28 @@ func cmdCheck(ctx context.Context, e *env, args []string) int {
 	if len(paths) == 0 {
 		return usageError(e, errors.New("check needs at least one PATH (a file, a directory or - for stdin)"))
 	}
-	files, runErr := lint.Run(ctx, paths, lint.Options{Parse: grammar.Options{Dialect: *dialect}, Stdin: e.stdin})
+	fc, err := lexer.ParseFence(*fence)
+	if err != nil {
+		return usageError(e, err)
+	}
+	opts := lint.Options{Parse: grammar.Options{Dialect: *dialect, Fence: fc}, Root: *root, Stdin: e.stdin}
+	if *schemaFile != "" {
+		if opts.Parse.Schema, err = loadSchema(*schemaFile); err != nil {
+			fmt.Fprintln(e.stderr, err)
+			return exitUsage
+		}
+	}
+	if *root != "" {
+		if err := workspace.ValidateRoot(*root); err != nil {
+			return usageError(e, err)
+		}
+	}
+	files, runErr := lint.Run(ctx, paths, opts)
 	if ctx.Err() != nil {
 		fmt.Fprintf(e.stderr, "plangram: %v\n", ctx.Err())
 		return exitUsage
 	}
-	if err := rpt.Write(e.stdout, *format, files, rpt.Options{}); err != nil {
+	if err := rpt.Write(e.stdout, *format, files, rpt.Options{SourceRoot: "."}); err != nil {
 		fmt.Fprintf(e.stderr, "plangram: %v\n", err)
 		return exitUsage
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/plangram/plangram/grammar"
 	"github.com/plangram/plangram/lexer"
 	"github.com/plangram/plangram/lsp"
+	"github.com/plangram/plangram/workspace"
 )
 
 const lspUsage = "[--dialect auto|acts|plan] [--fence auto|backtick|tilde] [--schema FILE] [--root DIR] [--no-workspace] [--debounce DURATION] [--log FILE]"
@@ -36,16 +37,24 @@ func cmdLSP(ctx context.Context, e *env, args []string) int {
 	if len(pos) > 0 {
 		return usageError(e, fmt.Errorf("lsp takes no arguments, got %q", pos))
 	}
+	if err := oneOf("dialect", *dialect, grammar.DialectAuto, grammar.DialectActs, grammar.DialectPlan); err != nil {
+		return usageError(e, err)
+	}
 	fc, err := lexer.ParseFence(*fence)
 	if err != nil {
 		return usageError(e, err)
+	}
+	if *root != "" {
+		if err := workspace.ValidateRoot(*root); err != nil {
+			return usageError(e, err)
+		}
 	}
 	opts := lsp.Options{
 		Parse:       grammar.Options{Dialect: *dialect, Fence: fc},
 		Root:        *root,
 		NoWorkspace: *noWorkspace,
 		Debounce:    *debounce,
-		Fix:         lspFix(),
+		Fix:         lsp.DefaultFix(*dialect),
 	}
 	if *schemaFile != "" {
 		if opts.Parse.Schema, err = loadSchema(*schemaFile); err != nil {
@@ -71,11 +80,6 @@ func cmdLSP(ctx context.Context, e *env, args []string) int {
 	fmt.Fprintf(e.stderr, "plangram lsp: %v\n", err)
 	return exitUsage
 }
-
-// lspFix returns the quick fix the server offers: `plangram fix` applied in
-// memory. Until the fix package exists it is nil and the server offers no
-// quick fix (docs/editors.md).
-func lspFix() lsp.FixFunc { return nil }
 
 // stdio joins the command's input and output into the connection the server
 // reads and writes.

@@ -84,3 +84,17 @@ func TestLSPWire(t *testing.T) {
 		t.Fatal("plangram lsp did not exit")
 	}
 }
+
+func TestLSPUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"lsp", "extra"},
+		{"lsp", "--dialect", "klingon"},
+		{"lsp", "--fence", "dots"},
+		{"lsp", "--root", "/nonexistent/dir"},
+		{"lsp", "--schema", "/nonexistent/schema.json"},
+	} {
+		if code, _, _ := runCLI(t, "", args...); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
+		}
+	}
+}

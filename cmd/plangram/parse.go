@@ -2,19 +2,20 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 
 	"github.com/alecthomas/repr"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/fix"
 	"github.com/plangram/plangram/grammar"
 	"github.com/plangram/plangram/lexer"
+	rpt "github.com/plangram/plangram/report"
 	"github.com/plangram/plangram/schema"
 )
 
-const parseUsage = "[--dialect auto|acts|plan] [--fence auto|backtick|tilde] [--format json|repr] [--schema FILE] [FILE|-]"
+const parseUsage = "[--dialect auto|acts|plan] [--fence auto|backtick|tilde] [--format json|repr] [--schema FILE] [--fix] [FILE|-]"
 
 func cmdParse(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "parse", parseUsage)
@@ -22,6 +23,7 @@ func cmdParse(ctx context.Context, e *env, args []string) int {
 	fence := fs.String("fence", "auto", "acts fence character: auto, backtick or tilde")
 	format := fs.String("format", "json", "output format: json or repr")
 	schemaFile := fs.String("schema", "", "action schema file replacing the dialect's built-in one")
+	doFix := fs.Bool("fix", false, "repair what LLMs typically break (plangram fix) in memory first; each repair is a warning")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return exitUsage
@@ -52,10 +54,18 @@ func cmdParse(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "plangram: %v\n", err)
 		return exitUsage
 	}
+	var repairs []*ast.Diagnostic
+	if *doFix {
+		src, repairs = fix.Apply(src, *dialect)
+	}
 	doc, err := grammar.Parse(ctx, name, src, opts)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "plangram: %v\n", err)
 		return exitUsage
+	}
+	if len(repairs) > 0 {
+		doc.Diagnostics = append(repairs, doc.Diagnostics...)
+		ast.SortDiagnostics(doc.Diagnostics)
 	}
 	if err := writeDoc(e, doc, *format); err != nil {
 		fmt.Fprintf(e.stderr, "plangram: %v\n", err)
@@ -70,16 +80,18 @@ func writeDoc(e *env, doc *ast.Document, format string) error {
 		_, err := fmt.Fprintln(e.stdout, repr.String(doc, repr.Indent("  "), repr.OmitEmpty(true)))
 		return err
 	}
-	enc := json.NewEncoder(e.stdout)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(doc)
+	data, err := ast.JSON(doc)
+	if err != nil {
+		return err
+	}
+	_, err = e.stdout.Write(data)
+	return err
 }
 
 // report prints diagnostics to stderr and returns the exit code they imply.
 func report(e *env, name string, diags []*ast.Diagnostic) int {
 	code := exitOK
-	for _, d := range diags {
+	for _, d := range rpt.OnceDetail(diags) {
 		fmt.Fprintln(e.stderr, d.Format(name))
 		if d.Severity == ast.Error {
 			code = exitError

@@ -1,0 +1,59 @@
+package render_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/render"
+)
+
+// Render a plan as a review page: one card per action, every plan byte
+// escaped, nothing that could run.
+func ExampleHTML() {
+	src := []byte("Fix the greeting.\n\n~~~act\nwrite_file hello.html\n~~~\n~~~html\n<script>alert('hi')</script>\n~~~\n")
+	doc, err := grammar.Parse(context.Background(), "plan.md", src, grammar.Options{})
+	if err != nil {
+		panic(err)
+	}
+	page, err := render.HTML(doc, src, render.Options{Title: "plan.md", NoHighlight: true})
+	if err != nil {
+		panic(err)
+	}
+	html := string(page)
+	fmt.Println("cards:", strings.Count(html, `<article class="action"`))
+	fmt.Println("script elements:", strings.Count(html, "<script"))
+	fmt.Println(strings.Contains(html, `<span class="line">&lt;script&gt;alert(&#39;hi&#39;)&lt;/script&gt;</span>`))
+	// Output:
+	// cards: 1
+	// script elements: 0
+	// true
+}
+
+// Render a plain Markdown document (a README, a page of docs) with the same
+// safety rules: raw HTML is shown as text, javascript: links lose their href.
+func ExampleMarkdown() {
+	page, err := render.Markdown([]byte("# Notes\n\n<img src=x onerror=alert(1)> [click](javascript:alert(1))\n"), render.Options{})
+	if err != nil {
+		panic(err)
+	}
+	html := string(page)
+	fmt.Println(strings.Contains(html, "<title>Notes · plangram</title>"))
+	fmt.Println(strings.Contains(html, "&lt;img src=x onerror=alert(1)&gt;"))
+	fmt.Println(strings.Contains(html, `<span class="link-removed"`), strings.Contains(html, "javascript:"))
+	// Output:
+	// true
+	// true
+	// true false
+}
+
+// HasActBlocks tells a fenced-acts plan from a page that only shows acts
+// inside other code blocks.
+func ExampleHasActBlocks() {
+	fmt.Println(render.HasActBlocks([]byte("~~~act\nend\n~~~\n")))
+	fmt.Println(render.HasActBlocks([]byte("````markdown\n~~~act\nend\n~~~\n````\n")))
+	// Output:
+	// true
+	// false
+}
