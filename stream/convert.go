@@ -1,10 +1,6 @@
 package stream
 
 import (
-	"encoding/json"
-	"fmt"
-	"math"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -13,7 +9,8 @@ import (
 
 // convert turns a parameter's text into a value of its declared type. A
 // raw parameter is taken as it is, any other trimmed; entity references are
-// decoded when the parameter's policy is "unescape".
+// decoded when the parameter's policy is "unescape"; the typed conversion is
+// the schema's own (schema.Param.Value), the same for every dialect.
 func convert(sp *schema.Param, s string) (any, error) {
 	if !sp.Raw {
 		s = strings.TrimSpace(s)
@@ -21,60 +18,7 @@ func convert(sp *schema.Param, s string) (any, error) {
 	if sp.Entities == "unescape" {
 		s = unescape(s)
 	}
-	switch sp.TypeOrDefault() {
-	case schema.Bool:
-		switch {
-		case strings.EqualFold(s, "true"):
-			return true, nil
-		case strings.EqualFold(s, "false"):
-			return false, nil
-		}
-		return nil, fmt.Errorf("want true or false, got %q", s)
-	case schema.Int:
-		n, err := strconv.ParseInt(s, 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("want an integer, got %q", s)
-		}
-		return n, nil
-	case schema.Number:
-		f, err := strconv.ParseFloat(s, 64)
-		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-			return nil, fmt.Errorf("want a finite number, got %q", s)
-		}
-		return f, nil
-	case schema.Enum:
-		if !slices.Contains(sp.Enum, s) {
-			return nil, fmt.Errorf("want one of %s, got %q", strings.Join(sp.Enum, ", "), s)
-		}
-		return s, nil
-	case schema.List:
-		return list(s)
-	case schema.JSON:
-		var v any
-		if err := json.Unmarshal([]byte(s), &v); err != nil {
-			return nil, fmt.Errorf("want JSON: %w", err)
-		}
-		return v, nil
-	}
-	return s, nil
-}
-
-// list reads a JSON array of strings, or else one item per non-blank line.
-func list(s string) ([]string, error) {
-	if strings.HasPrefix(s, "[") {
-		var out []string
-		if err := json.Unmarshal([]byte(s), &out); err != nil {
-			return nil, fmt.Errorf("want a JSON array of strings: %w", err)
-		}
-		return out, nil
-	}
-	out := []string{}
-	for line := range strings.Lines(s) {
-		if line = strings.TrimSpace(line); line != "" {
-			out = append(out, line)
-		}
-	}
-	return out, nil
+	return sp.Value(s)
 }
 
 // unescape decodes &lt; &gt; &amp; &quot; &apos; and numeric character
