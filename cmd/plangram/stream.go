@@ -18,7 +18,7 @@ const streamUsage = "[--dialect tools|acts] [--schema FILE] [--chunk N] [--no-th
 // them is an error.
 func cmdStream(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "stream", streamUsage)
-	dialect := fs.String("dialect", "tools", "stream dialect: tools or acts")
+	dialect := fs.String("dialect", "", "stream dialect: tools or acts (default tools, or the --schema file's syntax)")
 	schemaFile := fs.String("schema", "", "action schema file replacing the dialect's built-in one")
 	chunk := fs.Int("chunk", 4096, "read at most N bytes at a time (small values show the streaming)")
 	noThinking := fs.Bool("no-thinking", false, "leave thinking events out")
@@ -29,9 +29,6 @@ func cmdStream(ctx context.Context, e *env, args []string) int {
 	if len(pos) > 0 {
 		return usageError(e, fmt.Errorf("stream reads standard input and takes no FILE, got %q", pos[0]))
 	}
-	if err := oneOf("dialect", *dialect, "tools", "acts"); err != nil {
-		return usageError(e, err)
-	}
 	if *chunk < 1 {
 		return usageError(e, fmt.Errorf("--chunk must be at least 1, got %d", *chunk))
 	}
@@ -41,6 +38,15 @@ func cmdStream(ctx context.Context, e *env, args []string) int {
 			fmt.Fprintln(e.stderr, err)
 			return exitUsage
 		}
+		if opts.Dialect == "" { // a custom dialect names the grammar that reads it
+			opts.Dialect = opts.Schema.SyntaxName()
+		}
+	}
+	if opts.Dialect == "" {
+		opts.Dialect = "tools"
+	}
+	if err := oneOf("dialect", opts.Dialect, "tools", "acts"); err != nil {
+		return usageError(e, err)
 	}
 	out := bufio.NewWriter(e.stdout)
 	enc := json.NewEncoder(out)

@@ -69,3 +69,16 @@ func TestStreamCLI(t *testing.T) {
 		t.Errorf("last line %q, want the end event", lines[len(lines)-1])
 	}
 }
+
+// A custom schema's syntax picks the stream dialect when --dialect is not given.
+func TestStreamSchemaSyntax(t *testing.T) {
+	custom := filepath.Join(t.TempDir(), "ops.json")
+	if err := os.WriteFile(custom, []byte(`{"version": 1, "dialect": "ops", "syntax": "acts",
+  "actions": [{"name": "deploy", "params": [{"name": "service", "required": true}]}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := runCLI(t, "~~~act\ndeploy api\n~~~\n", "stream", "--schema", custom)
+	if code != exitOK || !strings.Contains(out, `"type":"tool_call"`) || !strings.Contains(out, `"service":"api"`) {
+		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+	}
+}
