@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/plangram/plangram/grammar"
-	"github.com/plangram/plangram/lexer"
 	"github.com/plangram/plangram/lint"
 	rpt "github.com/plangram/plangram/report"
 	"github.com/plangram/plangram/workspace"
@@ -26,16 +25,14 @@ const checkUsage = "[--dialect auto|acts|plan] [--fence auto|backtick|tilde] [--
 // without errors, 1 with errors, 2 for usage or I/O errors.
 func cmdCheck(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "check", checkUsage)
-	dialect := fs.String("dialect", "auto", "input dialect: auto, acts or plan")
+	pf := addParserFlags(fs, "input dialect: auto, acts or plan")
 	format := fs.String("format", rpt.Text, "output format: "+strings.Join(rpt.Formats(), ", "))
-	fence := fs.String("fence", "auto", "acts fence character: auto, backtick or tilde")
-	schemaFile := fs.String("schema", "", "action schema file replacing the dialect's built-in one")
 	root := fs.String("root", "", "project directory: also run the workspace rules (docs/check.md)")
 	paths, err := parseFlags(fs, args)
 	if err != nil {
 		return exitUsage
 	}
-	if err := oneOf("dialect", *dialect, grammar.DialectAuto, grammar.DialectActs, grammar.DialectPlan); err != nil {
+	if err := oneOf("dialect", *pf.dialect, grammar.DialectAuto, grammar.DialectActs, grammar.DialectPlan); err != nil {
 		return usageError(e, err)
 	}
 	if err := oneOf("format", *format, rpt.Formats()...); err != nil {
@@ -44,17 +41,11 @@ func cmdCheck(ctx context.Context, e *env, args []string) int {
 	if len(paths) == 0 {
 		return usageError(e, errors.New("check needs at least one PATH (a file, a directory or - for stdin)"))
 	}
-	fc, err := lexer.ParseFence(*fence)
-	if err != nil {
-		return usageError(e, err)
+	popts, ok := pf.options(e)
+	if !ok {
+		return exitUsage
 	}
-	opts := lint.Options{Parse: grammar.Options{Dialect: *dialect, Fence: fc}, Root: *root, Stdin: e.stdin}
-	if *schemaFile != "" {
-		if opts.Parse.Schema, err = loadSchema(*schemaFile); err != nil {
-			fmt.Fprintln(e.stderr, err)
-			return exitUsage
-		}
-	}
+	opts := lint.Options{Parse: popts, Root: *root, Stdin: e.stdin}
 	if *root != "" {
 		if err := workspace.ValidateRoot(*root); err != nil {
 			return usageError(e, err)

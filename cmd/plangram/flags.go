@@ -6,6 +6,9 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/lexer"
 )
 
 // newFlags returns a flag set that reports errors instead of exiting.
@@ -57,4 +60,38 @@ func oneOf(flagName, v string, allowed ...string) error {
 		}
 	}
 	return fmt.Errorf("--%s must be one of %s, got %q", flagName, strings.Join(allowed, ", "), v)
+}
+
+// parserFlags are the --dialect, --fence and --schema flags of every command
+// that parses plans.
+type parserFlags struct {
+	dialect, fence, schema *string
+}
+
+// addParserFlags defines the parser flags on fs; dialectUsage describes the
+// dialects the command accepts.
+func addParserFlags(fs *flag.FlagSet, dialectUsage string) parserFlags {
+	return parserFlags{
+		dialect: fs.String("dialect", "auto", dialectUsage),
+		fence:   fs.String("fence", "auto", "acts fence character: auto, backtick or tilde"),
+		schema:  fs.String("schema", "", "action schema file replacing the dialect's built-in one"),
+	}
+}
+
+// options turns the flags into parser options, loading the schema file. On
+// a bad value it reports to stderr and returns false: exit with exitUsage.
+func (f parserFlags) options(e *env) (grammar.Options, bool) {
+	fc, err := lexer.ParseFence(*f.fence)
+	if err != nil {
+		usageError(e, err)
+		return grammar.Options{}, false
+	}
+	opts := grammar.Options{Dialect: *f.dialect, Fence: fc}
+	if *f.schema != "" {
+		if opts.Schema, err = loadSchema(*f.schema); err != nil {
+			fmt.Fprintln(e.stderr, err)
+			return grammar.Options{}, false
+		}
+	}
+	return opts, true
 }

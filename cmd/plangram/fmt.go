@@ -10,7 +10,6 @@ import (
 	"github.com/plangram/plangram/format"
 	"github.com/plangram/plangram/grammar"
 	"github.com/plangram/plangram/internal/linediff"
-	"github.com/plangram/plangram/lexer"
 )
 
 const fmtUsage = "[-w] [-d] [--dialect auto|acts|plan] [--fence auto|backtick|tilde] [--schema FILE] [FILE...]"
@@ -24,23 +23,14 @@ func cmdFmt(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "fmt", fmtUsage)
 	write := fs.Bool("w", false, "write the result to each FILE instead of standard output")
 	diff := fs.Bool("d", false, "print a unified diff of the changes instead of the result")
-	dialect := fs.String("dialect", "auto", "input dialect: auto, acts or plan")
-	fence := fs.String("fence", "auto", "acts fence character: auto, backtick or tilde")
-	schemaFile := fs.String("schema", "", "action schema file replacing the dialect's built-in one")
+	pf := addParserFlags(fs, "input dialect: auto, acts or plan")
 	files, err := parseFlags(fs, args)
 	if err != nil {
 		return exitUsage
 	}
-	fc, err := lexer.ParseFence(*fence)
-	if err != nil {
-		return usageError(e, err)
-	}
-	opts := grammar.Options{Dialect: *dialect, Fence: fc}
-	if *schemaFile != "" {
-		if opts.Schema, err = loadSchema(*schemaFile); err != nil {
-			fmt.Fprintln(e.stderr, err)
-			return exitUsage
-		}
+	opts, ok := pf.options(e)
+	if !ok {
+		return exitUsage
 	}
 	if len(files) == 0 {
 		if *write {

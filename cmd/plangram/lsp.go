@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/plangram/plangram/grammar"
-	"github.com/plangram/plangram/lexer"
 	"github.com/plangram/plangram/lsp"
 	"github.com/plangram/plangram/workspace"
 )
@@ -23,9 +22,7 @@ const lspUsage = "[--dialect auto|acts|plan] [--fence auto|backtick|tilde] [--sc
 // usage or connection error.
 func cmdLSP(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "lsp", lspUsage)
-	dialect := fs.String("dialect", "auto", "input dialect: auto, acts or plan")
-	fence := fs.String("fence", "auto", "acts fence character: auto, backtick or tilde")
-	schemaFile := fs.String("schema", "", "action schema file replacing the dialect's built-in one")
+	pf := addParserFlags(fs, "input dialect: auto, acts or plan")
 	root := fs.String("root", "", "project directory for the workspace rules (default: the editor's workspace folder)")
 	noWorkspace := fs.Bool("no-workspace", false, "run the parser's rules only, not the workspace rules")
 	debounce := fs.Duration("debounce", 150*time.Millisecond, "wait this long after a change before checking")
@@ -37,12 +34,12 @@ func cmdLSP(ctx context.Context, e *env, args []string) int {
 	if len(pos) > 0 {
 		return usageError(e, fmt.Errorf("lsp takes no arguments, got %q", pos))
 	}
-	if err := oneOf("dialect", *dialect, grammar.DialectAuto, grammar.DialectActs, grammar.DialectPlan); err != nil {
+	if err := oneOf("dialect", *pf.dialect, grammar.DialectAuto, grammar.DialectActs, grammar.DialectPlan); err != nil {
 		return usageError(e, err)
 	}
-	fc, err := lexer.ParseFence(*fence)
-	if err != nil {
-		return usageError(e, err)
+	popts, ok := pf.options(e)
+	if !ok {
+		return exitUsage
 	}
 	if *root != "" {
 		if err := workspace.ValidateRoot(*root); err != nil {
@@ -50,17 +47,11 @@ func cmdLSP(ctx context.Context, e *env, args []string) int {
 		}
 	}
 	opts := lsp.Options{
-		Parse:       grammar.Options{Dialect: *dialect, Fence: fc},
+		Parse:       popts,
 		Root:        *root,
 		NoWorkspace: *noWorkspace,
 		Debounce:    *debounce,
-		Fix:         lsp.DefaultFix(*dialect),
-	}
-	if *schemaFile != "" {
-		if opts.Parse.Schema, err = loadSchema(*schemaFile); err != nil {
-			fmt.Fprintln(e.stderr, err)
-			return exitUsage
-		}
+		Fix:         lsp.DefaultFix(popts.Dialect),
 	}
 	if *logFile != "" {
 		f, err := os.OpenFile(*logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)

@@ -10,7 +10,6 @@ import (
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/fix"
 	"github.com/plangram/plangram/grammar"
-	"github.com/plangram/plangram/lexer"
 	rpt "github.com/plangram/plangram/report"
 	"github.com/plangram/plangram/schema"
 )
@@ -19,10 +18,8 @@ const parseUsage = "[--dialect auto|acts|plan] [--fence auto|backtick|tilde] [--
 
 func cmdParse(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "parse", parseUsage)
-	dialect := fs.String("dialect", "auto", "input dialect: auto, acts or plan")
-	fence := fs.String("fence", "auto", "acts fence character: auto, backtick or tilde")
+	pf := addParserFlags(fs, "input dialect: auto, acts or plan")
 	format := fs.String("format", "json", "output format: json or repr")
-	schemaFile := fs.String("schema", "", "action schema file replacing the dialect's built-in one")
 	doFix := fs.Bool("fix", false, "repair what LLMs typically break (plangram fix) in memory first; each repair is a warning")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -34,16 +31,9 @@ func cmdParse(ctx context.Context, e *env, args []string) int {
 	if len(pos) > 1 {
 		return usageError(e, fmt.Errorf("parse takes one FILE (or - for stdin), got %d", len(pos)))
 	}
-	fc, err := lexer.ParseFence(*fence)
-	if err != nil {
-		return usageError(e, err)
-	}
-	opts := grammar.Options{Dialect: *dialect, Fence: fc}
-	if *schemaFile != "" {
-		if opts.Schema, err = loadSchema(*schemaFile); err != nil {
-			fmt.Fprintln(e.stderr, err)
-			return exitUsage
-		}
+	opts, ok := pf.options(e)
+	if !ok {
+		return exitUsage
 	}
 	path := "-"
 	if len(pos) == 1 {
@@ -56,7 +46,7 @@ func cmdParse(ctx context.Context, e *env, args []string) int {
 	}
 	var repairs []*ast.Diagnostic
 	if *doFix {
-		src, repairs = fix.Apply(src, *dialect)
+		src, repairs = fix.Apply(src, opts.Dialect)
 	}
 	doc, err := grammar.Parse(ctx, name, src, opts)
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 
 	"github.com/plangram/plangram/grammar"
-	"github.com/plangram/plangram/lexer"
 	"github.com/plangram/plangram/render"
 )
 
@@ -15,34 +14,24 @@ const renderUsage = "[--dialect auto|acts|plan|markdown] [--fence auto|backtick|
 // cmdRender writes a self-contained HTML preview of a plan (docs/render.md).
 func cmdRender(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "render", renderUsage)
-	dialect := fs.String("dialect", "auto", "input dialect: auto, acts, plan or markdown (a plain page)")
-	fence := fs.String("fence", "auto", "acts fence character: auto, backtick or tilde")
-	schemaFile := fs.String("schema", "", "action schema file replacing the dialect's built-in one")
+	pf := addParserFlags(fs, "input dialect: auto, acts, plan or markdown (a plain page)")
 	noHighlight := fs.Bool("no-highlight", false, "show code without syntax colours")
 	out := fs.String("o", "", "write the page to this file (default: standard output)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return exitUsage
 	}
-	if err := oneOf("dialect", *dialect, "auto", "acts", "plan", "markdown"); err != nil {
+	if err := oneOf("dialect", *pf.dialect, "auto", "acts", "plan", "markdown"); err != nil {
 		return usageError(e, err)
 	}
 	if len(pos) != 1 {
 		return usageError(e, fmt.Errorf("render takes one FILE (or - for stdin), got %d", len(pos)))
 	}
-	fc, err := lexer.ParseFence(*fence)
-	if err != nil {
-		return usageError(e, err)
+	popts, ok := pf.options(e)
+	if !ok {
+		return exitUsage
 	}
-	popts := grammar.Options{Dialect: *dialect, Fence: fc}
-	ropts := render.Options{NoHighlight: *noHighlight}
-	if *schemaFile != "" {
-		if popts.Schema, err = loadSchema(*schemaFile); err != nil {
-			fmt.Fprintln(e.stderr, err)
-			return exitUsage
-		}
-		ropts.Schema = popts.Schema
-	}
+	ropts := render.Options{NoHighlight: *noHighlight, Schema: popts.Schema}
 	name, src, err := readInput(e, pos[0])
 	if err != nil {
 		return usageError(e, err)
@@ -54,9 +43,9 @@ func cmdRender(ctx context.Context, e *env, args []string) int {
 
 	// In auto mode a document without an act block that Markdown readers
 	// would see (a README, a page about acts) renders as a plain page.
-	d := *dialect
+	d := popts.Dialect
 	if d == "auto" {
-		if d = grammar.Detect(src); d == grammar.DialectActs && fc == 0 && !render.HasActBlocks(src) {
+		if d = grammar.Detect(src); d == grammar.DialectActs && popts.Fence == 0 && !render.HasActBlocks(src) {
 			d = "markdown"
 		}
 	}
