@@ -96,7 +96,7 @@ type jsonEvent struct {
 	Name     string        `json:"name,omitempty"`
 	Param    string        `json:"param,omitempty"`
 	Text     *string       `json:"text,omitempty"`
-	Params   *jsonParams   `json:"params,omitempty"`
+	Params   *ast.Params   `json:"params,omitempty"`
 	Severity *ast.Severity `json:"severity,omitempty"`
 	Kind     string        `json:"kind,omitempty"`
 	Message  string        `json:"message,omitempty"`
@@ -120,8 +120,7 @@ func (e Event) MarshalJSON() ([]byte, error) {
 	case Error:
 		j.Severity = &e.Severity
 	case ToolCall:
-		ps := jsonParams(e.Params)
-		j.Params = &ps
+		j.Params = &e.Params
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -130,30 +129,4 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'}), nil
-}
-
-// jsonParams writes Params as ast.Params does (one object, in order) but
-// without escaping <, > and &, so tags in values stay readable.
-type jsonParams ast.Params
-
-// MarshalJSON implements json.Marshaler.
-func (ps jsonParams) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	b.WriteByte('{')
-	for i, p := range ps {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		if err := enc.Encode(p.Name); err != nil {
-			return nil, err
-		}
-		b.WriteByte(':')
-		if err := enc.Encode(p.Value); err != nil {
-			return nil, fmt.Errorf("param %q: %w", p.Name, err)
-		}
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
 }
