@@ -88,9 +88,3 @@ func quoteFence(src []byte) string {
 	}
 	return strings.Repeat(string(c), max(3, n+1))
 }
-
-// Summary returns "N errors, M warnings" for the files, for a closing line.
-func Summary(files []*File) string {
-	e, w := Count(files)
-	return countOf(e, "error") + ", " + countOf(w, "warning")
-}
