@@ -1,5 +1,7 @@
 package grammar
 
+import "strings"
+
 // word is one shell word with the byte range [start, end) it was read from.
 type word struct {
 	text       string
@@ -73,7 +75,11 @@ func shellSplit(line string) (words []word, unterminated bool) {
 				i++
 			}
 		}
-		words = append(words, word{text: string(b), start: start, end: i})
+		text := line[start:i] // a word without quotes or escapes is its own text
+		if strings.ContainsAny(text, `'"\`) {
+			text = string(b)
+		}
+		words = append(words, word{text: text, start: start, end: i})
 	}
 	return words, unterminated
 }

@@ -49,7 +49,7 @@ func BindAct(a *ast.Action, s *schema.Schema) []*ast.Diagnostic {
 		text string
 		span *ast.Span
 	}
-	var vals []value
+	vals := make([]value, 0, len(a.Args)+len(a.Blocks))
 	addArgs := func() {
 		for i, arg := range a.Args {
 			var sp *ast.Span
