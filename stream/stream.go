@@ -36,7 +36,9 @@ const DefaultMaxCallSize = 4 << 20
 // Options configure a Parser. The zero value parses the tools dialect with
 // the built-in schema.
 type Options struct {
-	// Dialect is "tools" (the default) or "acts".
+	// Dialect is "tools" or "acts". Empty means the Schema's syntax (a
+	// custom dialect names the grammar that reads it), or "tools" without
+	// a Schema.
 	Dialect string
 	// Schema declares the actions and their parameters; nil means the
 	// built-in schema of Dialect.
@@ -96,6 +98,9 @@ func New(opts Options, emit func(Event) error) (*Parser, error) {
 		return nil, errors.New("stream: New needs an emit function")
 	}
 	name := opts.Dialect
+	if name == "" && opts.Schema != nil {
+		name = opts.Schema.SyntaxName()
+	}
 	if name == "" {
 		name = "tools"
 	}

@@ -29,6 +29,11 @@ func cmdStream(ctx context.Context, e *env, args []string) int {
 	if len(pos) > 0 {
 		return usageError(e, fmt.Errorf("stream reads standard input and takes no FILE, got %q", pos[0]))
 	}
+	if *dialect != "" {
+		if err := oneOf("dialect", *dialect, "tools", "acts"); err != nil {
+			return usageError(e, err)
+		}
+	}
 	if *chunk < 1 {
 		return usageError(e, fmt.Errorf("--chunk must be at least 1, got %d", *chunk))
 	}
@@ -38,15 +43,6 @@ func cmdStream(ctx context.Context, e *env, args []string) int {
 			fmt.Fprintln(e.stderr, err)
 			return exitUsage
 		}
-		if opts.Dialect == "" { // a custom dialect names the grammar that reads it
-			opts.Dialect = opts.Schema.SyntaxName()
-		}
-	}
-	if opts.Dialect == "" {
-		opts.Dialect = "tools"
-	}
-	if err := oneOf("dialect", opts.Dialect, "tools", "acts"); err != nil {
-		return usageError(e, err)
 	}
 	out := bufio.NewWriter(e.stdout)
 	enc := json.NewEncoder(out)
