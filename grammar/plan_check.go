@@ -652,6 +652,15 @@ func (b *planBuilder) bind(head *pnode, body []*pnode, name string, nameSpan ast
 		b.placeAll(a, body)
 		return
 	}
+	if def.Name == messageAction && !raw {
+		// MESSAGE is the `## Message` section: as an action heading it
+		// would put a message inside (or beside) an action plan.
+		a.Name = def.Name
+		b.fail(head, CodePlanAndMessage, "a message is the `## Message` section, not an action",
+			"a `### %s` heading is not an action: a message and an action plan are mutually exclusive; write the message as the `## Message` section in place of `## Action Plan`, or leave it out", def.Name)
+		b.placeAll(a, body)
+		return
+	}
 	b.ok(head)
 	a.Name = def.Name // an alias (PROMPT) is reported under the action's name
 	bb := &actionBinder{b: b, a: a, def: def, keys: b.keys[def], head: head, next: next}
