@@ -32,7 +32,8 @@ const (
 	// Error is a problem: Severity, Kind, Message, Span and the Raw text
 	// concerned; ID is set when it concerns a call.
 	Error
-	// End is the last event of a stream.
+	// End is the last event of a stream; Syntax names the syntax that
+	// read it.
 	End
 )
 
@@ -84,6 +85,9 @@ type Event struct {
 	// a warning, as in `plangram parse`).
 	Severity ast.Severity
 	Span     ast.Span
+	// Syntax is the name of the syntax that read the stream (End only):
+	// under "auto", the one detected, or "auto" when none was.
+	Syntax string
 	// Action is the acts dialect's parsed action (inline arguments and
 	// blocks) on its ToolCall event; it is not part of the JSON form.
 	Action *ast.Action
@@ -101,6 +105,7 @@ type jsonEvent struct {
 	Kind     string        `json:"kind,omitempty"`
 	Message  string        `json:"message,omitempty"`
 	Raw      string        `json:"raw,omitempty"`
+	Syntax   string        `json:"syntax,omitempty"`
 	Span     ast.Span      `json:"span"`
 }
 
@@ -108,7 +113,7 @@ type jsonEvent struct {
 // its type does not use. A text event has "raw" only when it differs from
 // "text".
 func (e Event) MarshalJSON() ([]byte, error) {
-	j := jsonEvent{Type: e.Type, ID: e.ID, Name: e.Name, Param: e.Param, Kind: e.Kind, Message: e.Message, Raw: e.Raw, Span: e.Span}
+	j := jsonEvent{Type: e.Type, ID: e.ID, Name: e.Name, Param: e.Param, Kind: e.Kind, Message: e.Message, Raw: e.Raw, Syntax: e.Syntax, Span: e.Span}
 	switch e.Type {
 	case Text:
 		j.Text = &e.Text

@@ -74,13 +74,62 @@ type tools struct {
 	byName map[string]*tool // for <invoke name="…">
 	max    int
 	hide   bool
+	// wrapClose closes the wrapper of <invoke> calls.
+	wrapClose string
 
 	mode  mode
 	out   int // bytes before out are emitted or belong to the open call
 	pos   int // scan cursor: bytes before pos are decided
 	think thinking
 	c     call
-	ids   int
+}
+
+// xmlForm says which of the XML call forms a syntax reads.
+type xmlForm struct {
+	bare      bool   // <TOOL>…</TOOL> calls in text
+	wrapOpen  string // the wrapper of <invoke> calls
+	wrapClose string
+}
+
+// Tools registers the tools syntax.
+func (registry) Tools() *Syntax {
+	f := xmlForm{bare: true, wrapOpen: wrapperOpen, wrapClose: wrapperClose}
+	return &Syntax{Name: "tools", Schema: "tools",
+		Summary: "Cline-style tags <TOOL><PARAM>…</PARAM></TOOL>, also <function_calls><invoke …>",
+		Markers: toolMarkers,
+		open:    func(c *config) (scanner, error) { return newTools(c.schema, c.opts, c.start, f), nil }}
+}
+
+// AnthropicXML registers the anthropic-xml syntax: only the
+// <function_calls><invoke …> form of the tools syntax.
+func (registry) AnthropicXML() *Syntax {
+	f := xmlForm{wrapOpen: wrapperOpen, wrapClose: wrapperClose}
+	return &Syntax{Name: "anthropic-xml", Schema: "tools",
+		Summary: `<function_calls><invoke name="…"><parameter name="…">…</parameter></invoke></function_calls>`,
+		Markers: staticMarkers(wrapperOpen),
+		open:    func(c *config) (scanner, error) { return newTools(c.schema, c.opts, c.start, f), nil }}
+}
+
+// MiniMax registers the minimax syntax: <invoke> calls in a
+// <minimax:tool_call> wrapper (MiniMax-M2).
+func (registry) MiniMax() *Syntax {
+	f := xmlForm{wrapOpen: "<minimax:tool_call>", wrapClose: "</minimax:tool_call>"}
+	return &Syntax{Name: "minimax", Schema: "tools",
+		Summary: `<minimax:tool_call><invoke name="…"><parameter name="…">…</parameter></invoke></minimax:tool_call>`,
+		Markers: staticMarkers(f.wrapOpen),
+		open:    func(c *config) (scanner, error) { return newTools(c.schema, c.opts, c.start, f), nil }}
+}
+
+// toolMarkers are the tools syntax's markers: the opening tag of each
+// action of the schema.
+func toolMarkers(s *schema.Schema) []string {
+	var m []string
+	for _, a := range s.Actions {
+		for _, n := range append([]string{a.Name}, a.Aliases...) {
+			m = append(m, "<"+n+">")
+		}
+	}
+	return m
 }
 
 type thinking struct {
@@ -123,8 +172,8 @@ type value struct {
 	unclosed   bool
 }
 
-func newTools(s *schema.Schema, o Options) *tools {
-	t := &tools{byName: map[string]*tool{}, max: o.MaxCallSize, hide: o.HideThinking}
+func newTools(s *schema.Schema, o Options, start int, f xmlForm) *tools {
+	t := &tools{byName: map[string]*tool{}, max: o.MaxCallSize, hide: o.HideThinking, out: start, pos: start, wrapClose: f.wrapClose}
 	if t.max <= 0 {
 		t.max = DefaultMaxCallSize
 	}
@@ -132,8 +181,10 @@ func newTools(s *schema.Schema, o Options) *tools {
 		for _, n := range append([]string{a.Name}, a.Aliases...) {
 			tl := newTool(a, n)
 			t.byName[n] = tl
-			t.tags = append(t.tags, "<"+n+">")
-			t.info = append(t.info, textTag{tool: tl})
+			if f.bare {
+				t.tags = append(t.tags, "<"+n+">")
+				t.info = append(t.info, textTag{tool: tl})
+			}
 		}
 	}
 	names := o.ThinkingTags
@@ -146,8 +197,18 @@ func newTools(s *schema.Schema, o Options) *tools {
 			t.info = append(t.info, textTag{close: []string{"</" + n + ">"}})
 		}
 	}
-	t.tags = append(t.tags, wrapperOpen)
+	t.tags = append(t.tags, f.wrapOpen)
 	t.info = append(t.info, textTag{})
+	if o.InThinking {
+		var all []string
+		for _, in := range t.info {
+			all = append(all, in.close...)
+		}
+		if len(all) > 0 {
+			t.mode = inThinking
+			t.think = thinking{start: start, startPos: ast.Pos{Offset: start, Line: 1, Col: start + 1}, content: start, close: all}
+		}
+	}
 	return t
 }
 
@@ -213,7 +274,7 @@ func (t *tools) thinking(p *Parser, eof bool) (bool, error) {
 	i, k := find(p.bytes(t.pos, p.end()), th.close, eof)
 	at := t.pos + i
 	if k >= 0 {
-		end := at + len(th.close[0])
+		end := at + len(th.close[k])
 		t.mode, t.pos = inText, end
 		return true, t.thought(p, end, at)
 	}
@@ -262,10 +323,10 @@ func (t *tools) wrapper(p *Parser, eof bool) (bool, error) {
 		return false, nil
 	}
 	if b[0] == '<' {
-		full, part := match(b, wrapperClose)
+		full, part := match(b, t.wrapClose)
 		if full {
 			at := t.pos
-			t.mode, t.out, t.pos = inText, at+len(wrapperClose), at+len(wrapperClose)
+			t.mode, t.out, t.pos = inText, at+len(t.wrapClose), at+len(t.wrapClose)
 			return true, p.text(p.pos(at), t.pos, true)
 		}
 		name, n, more := named(b, invokeOpen, attrEnd)
@@ -283,12 +344,12 @@ func (t *tools) wrapper(p *Parser, eof bool) (bool, error) {
 // open starts a call of tool tl (nil for an unknown tool called name)
 // whose opening tag is [at, end).
 func (t *tools) open(p *Parser, tl *tool, name string, invoke bool, at, end int) error {
-	t.ids++
+	id := p.nextID()
 	if tl != nil {
 		name = tl.act.Name // not an alias
 	}
 	c := &t.c
-	*c = call{id: t.ids, name: name, tool: tl, invoke: invoke, start: at, startPos: p.pos(at),
+	*c = call{id: id, name: name, tool: tl, invoke: invoke, start: at, startPos: p.pos(at),
 		stray: -1, cand: -1, vals: c.vals[:0], errs: c.errs[:0], follow: c.follow[:0], given: c.given[:0]}
 	c.end = invokeClose
 	if !invoke {
