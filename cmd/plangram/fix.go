@@ -8,6 +8,7 @@ import (
 
 	"github.com/plangram/plangram/fix"
 	"github.com/plangram/plangram/internal/linediff"
+	"github.com/plangram/plangram/internal/safewrite"
 )
 
 const fixUsage = "[-w] [-d] [--dialect auto|acts|plan] [FILE...]"
@@ -68,7 +69,7 @@ func fixFile(e *env, path, dialect string, write, diff bool) int {
 		}
 	case write:
 		if changed {
-			if err := writeFileAtomic(path, out, 0o644); err != nil {
+			if err := safewrite.WriteFile(path, out); err != nil {
 				fmt.Fprintf(e.stderr, "plangram: %v\n", err)
 				return exitUsage
 			}

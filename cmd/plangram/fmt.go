@@ -10,6 +10,7 @@ import (
 	"github.com/plangram/plangram/format"
 	"github.com/plangram/plangram/grammar"
 	"github.com/plangram/plangram/internal/linediff"
+	"github.com/plangram/plangram/internal/safewrite"
 )
 
 const fmtUsage = "[-w] [-d] [--dialect auto|acts|plan] [--fence auto|backtick|tilde] [--schema FILE] [FILE...]"
@@ -77,7 +78,7 @@ func fmtFile(ctx context.Context, e *env, path string, opts grammar.Options, wri
 	}
 	if write {
 		if changed {
-			if err := writeFileAtomic(path, out, 0o644); err != nil {
+			if err := safewrite.WriteFile(path, out); err != nil {
 				fmt.Fprintf(e.stderr, "plangram: %v\n", err)
 				return exitUsage
 			}

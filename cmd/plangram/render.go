@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/internal/safewrite"
 	"github.com/plangram/plangram/render"
 )
 
@@ -72,7 +73,7 @@ func cmdRender(ctx context.Context, e *env, args []string) int {
 		}
 		return code
 	}
-	if err := writeFileAtomic(*out, page, 0o644); err != nil {
+	if err := safewrite.WriteFile(*out, page); err != nil {
 		return usageError(e, err)
 	}
 	return code
