@@ -212,8 +212,8 @@ type checker struct {
 	// under it that exist because of an earlier action; it makes "does the
 	// plan create files under this directory" one map lookup (set keeps it).
 	below map[string]int
-	diags   []*ast.Diagnostic
-	ran     *ast.Action // the last command-running action so far
+	diags []*ast.Diagnostic
+	ran   *ast.Action // the last command-running action so far
 }
 
 // vfile is what the checker knows about one path.
