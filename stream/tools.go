@@ -11,17 +11,8 @@ import (
 	"github.com/plangram/plangram/schema"
 )
 
-// The tools dialect's fixed markup.
-const (
-	wrapperOpen  = "<function_calls>"
-	wrapperClose = "</function_calls>"
-	invokeOpen   = `<invoke name="`
-	invokeClose  = "</invoke>"
-	paramOpen    = `<parameter name="`
-	paramClose   = "</parameter>"
-	attrEnd      = `">`
-	maxName      = 64 // longest name read in a <name> or name="…" tag
-)
+// maxName is the longest name read in a <name> or name="…" tag.
+const maxName = 64
 
 // mode is where the tools scanner is.
 type mode uint8
@@ -40,7 +31,7 @@ type tool struct {
 	close  string                   // "</name>"
 	params map[string]*schema.Param // by parameter name and alias
 	opens  []opener                 // "<param>" tags
-	invoke []opener                 // `<parameter name="param">` tags
+	named  []opener                 // the named form's opening tags (<parameter name="param">)
 }
 
 // opener is a tag that opens a known parameter.
@@ -49,13 +40,13 @@ type opener struct {
 	tag   string
 }
 
-func newTool(a *schema.Action, name string) *tool {
+func newTool(a *schema.Action, name string, f *xmlForm) *tool {
 	tl := &tool{act: a, close: "</" + name + ">", params: map[string]*schema.Param{}}
 	for _, sp := range a.Params {
 		for _, n := range append([]string{sp.Name}, sp.Aliases...) {
 			tl.params[n] = sp
 			tl.opens = append(tl.opens, opener{sp, "<" + n + ">"})
-			tl.invoke = append(tl.invoke, opener{sp, paramOpen + n + attrEnd})
+			tl.named = append(tl.named, opener{sp, f.paramTag(n)})
 		}
 	}
 	return tl
@@ -66,6 +57,7 @@ func newTool(a *schema.Action, name string) *tool {
 type textTag struct {
 	tool  *tool
 	close []string // the thinking block's closing tag
+	loose bool     // the start of a named call outside a wrapper
 }
 
 // tools is the scanner of the tools dialect.
@@ -75,50 +67,17 @@ type tools struct {
 	byName map[string]*tool // for <invoke name="…">
 	max    int
 	hide   bool
-	// wrapClose closes the wrapper of <invoke> calls.
-	wrapClose string
+	f      xmlForm
+	// The open wrapper: its offset and position, its calls so far.
+	wrapAt  int
+	wrapPos ast.Pos
+	wrapN   int
 
 	mode  mode
 	out   int // bytes before out are emitted or belong to the open call
 	pos   int // scan cursor: bytes before pos are decided
 	think thinking
 	c     call
-}
-
-// xmlForm says which of the XML call forms a syntax reads.
-type xmlForm struct {
-	bare      bool   // <TOOL>…</TOOL> calls in text
-	wrapOpen  string // the wrapper of <invoke> calls
-	wrapClose string
-}
-
-// Tools registers the tools syntax.
-func (registry) Tools() *Syntax {
-	f := xmlForm{bare: true, wrapOpen: wrapperOpen, wrapClose: wrapperClose}
-	return &Syntax{Name: "tools", Schema: "tools",
-		Summary: "Cline-style tags <TOOL><PARAM>…</PARAM></TOOL>, also <function_calls><invoke …>",
-		Markers: toolMarkers,
-		open:    func(c *config) (scanner, error) { return newTools(c.schema, c.opts, c.start, f), nil }}
-}
-
-// AnthropicXML registers the anthropic-xml syntax: only the
-// <function_calls><invoke …> form of the tools syntax.
-func (registry) AnthropicXML() *Syntax {
-	f := xmlForm{wrapOpen: wrapperOpen, wrapClose: wrapperClose}
-	return &Syntax{Name: "anthropic-xml", Schema: "tools",
-		Summary: `<function_calls><invoke name="…"><parameter name="…">…</parameter></invoke></function_calls>`,
-		Markers: staticMarkers(wrapperOpen),
-		open:    func(c *config) (scanner, error) { return newTools(c.schema, c.opts, c.start, f), nil }}
-}
-
-// MiniMax registers the minimax syntax: <invoke> calls in a
-// <minimax:tool_call> wrapper (MiniMax-M2).
-func (registry) MiniMax() *Syntax {
-	f := xmlForm{wrapOpen: "<minimax:tool_call>", wrapClose: "</minimax:tool_call>"}
-	return &Syntax{Name: "minimax", Schema: "tools",
-		Summary: `<minimax:tool_call><invoke name="…"><parameter name="…">…</parameter></invoke></minimax:tool_call>`,
-		Markers: staticMarkers(f.wrapOpen),
-		open:    func(c *config) (scanner, error) { return newTools(c.schema, c.opts, c.start, f), nil }}
 }
 
 // toolMarkers are the tools syntax's markers: the opening tag of each
@@ -145,7 +104,8 @@ type call struct {
 	id       int
 	name     string
 	tool     *tool // nil for an <invoke> of an unknown tool
-	invoke   bool
+	invoke   bool // the named form (<invoke name="…">)
+	wrapped  bool // inside the wrapper
 	start    int
 	startPos ast.Pos
 	end      string    // the call's closing tag
@@ -177,13 +137,13 @@ type value struct {
 }
 
 func newTools(s *schema.Schema, o Options, start int, f xmlForm) *tools {
-	t := &tools{byName: map[string]*tool{}, max: o.MaxCallSize, hide: o.HideThinking, out: start, pos: start, wrapClose: f.wrapClose}
+	t := &tools{byName: map[string]*tool{}, max: o.MaxCallSize, hide: o.HideThinking, out: start, pos: start, f: f}
 	if t.max <= 0 {
 		t.max = DefaultMaxCallSize
 	}
 	for _, a := range s.Actions {
 		for _, n := range append([]string{a.Name}, a.Aliases...) {
-			tl := newTool(a, n)
+			tl := newTool(a, n, &t.f)
 			t.byName[n] = tl
 			if f.bare {
 				t.tags = append(t.tags, "<"+n+">")
@@ -201,8 +161,14 @@ func newTools(s *schema.Schema, o Options, start int, f xmlForm) *tools {
 			t.info = append(t.info, textTag{close: []string{"</" + n + ">"}})
 		}
 	}
-	t.tags = append(t.tags, f.wrapOpen)
-	t.info = append(t.info, textTag{})
+	if f.wrapOpen != "" {
+		t.tags = append(t.tags, f.wrapOpen)
+		t.info = append(t.info, textTag{})
+	}
+	if f.loose {
+		t.tags = append(t.tags, f.callTag)
+		t.info = append(t.info, textTag{loose: true})
+	}
 	if o.InThinking {
 		var all []string
 		for _, in := range t.info {
@@ -268,14 +234,27 @@ func (t *tools) text(p *Parser, eof bool) (bool, error) {
 	end := at + len(t.tags[k])
 	switch tag := t.info[k]; {
 	case tag.tool != nil:
-		return true, t.open(p, tag.tool, "", false, at, end)
+		return true, t.open(p, tag.tool, "", false, false, at, end)
+	case tag.loose:
+		name, n, more := t.f.call(p.bytes(at, p.end()))
+		switch {
+		case n > 0:
+			return true, t.open(p, t.byName[string(name)], string(name), true, false, at, at+n)
+		case more && !eof:
+			return false, nil
+		case more:
+			return false, t.cutTag(p, at)
+		}
+		t.pos = at + 1 // not a call: its '<' is text
+		return true, nil
 	case tag.close != nil:
 		t.mode, t.pos = inThinking, end
 		t.think = thinking{start: at, startPos: p.pos(at), content: end, close: tag.close}
 		return true, nil
 	}
 	t.mode, t.out, t.pos = inWrapper, end, end
-	return true, p.text(p.pos(at), end, true)
+	t.wrapAt, t.wrapPos, t.wrapN = at, p.pos(at), 0
+	return true, p.text(t.wrapPos, end, true)
 }
 
 // thinking emits thinking up to its closing tag.
@@ -330,23 +309,29 @@ func (t *tools) wrapper(p *Parser, eof bool) (bool, error) {
 	}
 	t.out = t.pos
 	if len(b) == 0 {
+		if eof && t.wrapN == 0 {
+			t.mode = inText
+			return false, p.send(&Event{Type: Error, Kind: KindCutTag, Raw: p.str(t.wrapAt, t.pos),
+				Message: fmt.Sprintf("the stream ends after %s, before any call", t.f.wrapOpen),
+				Span:    ast.Span{Start: t.wrapPos, End: p.pos(t.pos)}})
+		}
 		return false, nil
 	}
 	if b[0] == '<' {
-		full, part := match(b, t.wrapClose)
+		full, part := match(b, t.f.wrapClose)
 		if full {
 			at := t.pos
-			t.mode, t.out, t.pos = inText, at+len(t.wrapClose), at+len(t.wrapClose)
+			t.mode, t.out, t.pos = inText, at+len(t.f.wrapClose), at+len(t.f.wrapClose)
 			return true, p.text(p.pos(at), t.pos, true)
 		}
-		name, n, more := named(b, invokeOpen, attrEnd)
+		name, n, more := t.f.call(b)
 		if n > 0 {
-			return true, t.open(p, t.byName[string(name)], string(name), true, t.pos, t.pos+n)
+			return true, t.open(p, t.byName[string(name)], string(name), true, true, t.pos, t.pos+n)
 		}
 		if (part || more) && !eof {
 			return false, nil
 		}
-		if (part || more) && len(b) > 1 {
+		if part || more { // at eof: a cut call (a lone '<' too, inside the wrapper)
 			t.mode = inText
 			return false, t.cutTag(p, t.pos)
 		}
@@ -391,16 +376,20 @@ func (t *tools) cutTag(p *Parser, at int) error {
 }
 
 // open starts a call of tool tl (nil for an unknown tool called name)
-// whose opening tag is [at, end).
-func (t *tools) open(p *Parser, tl *tool, name string, invoke bool, at, end int) error {
+// whose opening tag is [at, end): in the named form (<invoke name="…">)
+// when invoke is set, inside the wrapper when wrapped is.
+func (t *tools) open(p *Parser, tl *tool, name string, invoke, wrapped bool, at, end int) error {
 	id := p.nextID()
+	if wrapped {
+		t.wrapN++
+	}
 	if tl != nil {
 		name = tl.act.Name // not an alias
 	}
 	c := &t.c
-	*c = call{id: id, name: name, tool: tl, invoke: invoke, start: at, startPos: p.pos(at),
+	*c = call{id: id, name: name, tool: tl, invoke: invoke, wrapped: wrapped, start: at, startPos: p.pos(at),
 		stray: -1, cand: -1, vals: c.vals[:0], errs: c.errs[:0], follow: c.follow[:0], given: c.given[:0]}
-	c.end = invokeClose
+	c.end = t.f.callClose
 	if !invoke {
 		c.end = tl.close
 	}
@@ -439,11 +428,14 @@ func (t *tools) params(p *Parser, eof bool) (bool, error) {
 				t.endStray(p)
 				return true, t.finish(p, t.pos, t.pos+len(c.end))
 			}
-			pre, suf := "<", ">"
+			var name []byte
+			var n int
+			var more bool
 			if c.invoke {
-				pre, suf = paramOpen, attrEnd
+				name, n, more = t.f.param(b)
+			} else {
+				name, n, more = named(b, "<", ">")
 			}
-			name, n, more := named(b, pre, suf)
 			if n > 0 {
 				t.endStray(p)
 				t.openValue(p, string(name), n)
@@ -502,7 +494,7 @@ func (t *tools) openValue(p *Parser, name string, n int) {
 			v.param, v.name = sp, sp.Name
 		}
 	}
-	c.stop = [2]string{paramClose, c.end}
+	c.stop = [2]string{t.f.paramClose, c.end}
 	if !c.invoke {
 		c.stop[0] = "</" + name + ">"
 	}
@@ -515,7 +507,7 @@ func (t *tools) openValue(p *Parser, name string, n int) {
 		c.follow = append(c.follow[:0], c.end)
 		ops := c.tool.opens
 		if c.invoke {
-			ops = c.tool.invoke
+			ops = c.tool.named
 		}
 		for _, o := range ops {
 			if t.given(o.param) < 0 {
@@ -758,7 +750,7 @@ func (t *tools) starve(p *Parser, eof bool, lim, hold int) (bool, error) {
 func (t *tools) finish(p *Parser, at, end int) error {
 	c := &t.c
 	t.mode, t.pos = inText, end
-	if c.invoke {
+	if c.wrapped {
 		t.mode = inWrapper
 	}
 	if c.over {
