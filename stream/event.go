@@ -62,6 +62,8 @@ const (
 	KindUnclosedParam  = "unclosed-param"  // a parameter ended by its call's closing tag
 	KindStrayText      = "stray-text"      // text between a call's parameters
 	KindUnknownTool    = "unknown-tool"    // an <invoke> of a tool the schema does not declare
+	KindRawClose       = "raw-close"       // a raw parameter closed at its last closing tag by its call's closing tag (a warning)
+	KindCutTag         = "cut-tag"         // the stream ends inside a call's opening tag
 )
 
 // Event is one thing the parser decided. Which fields are set depends on
@@ -80,9 +82,9 @@ type Event struct {
 	Raw     string     // the source text (Text, Thinking, ToolCall) or the text an Error concerns
 	Kind    string     // Error: one of the Kind constants, or a diagnostic code in the acts dialect
 	Message string     // Error
-	// Severity of an Error: always ast.Error in the tools dialect; the acts
-	// dialect passes on its diagnostics' severities (an unknown action is
-	// a warning, as in `plangram parse`).
+	// Severity of an Error: ast.Error in the XML syntaxes but for raw-close,
+	// a warning; the acts dialect passes on its diagnostics' severities (an
+	// unknown action is a warning, as in `plangram parse`).
 	Severity ast.Severity
 	Span     ast.Span
 	// Syntax is the name of the syntax that read the stream (End only):

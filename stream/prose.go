@@ -120,6 +120,9 @@ func (x *prose) next(p *Parser, eof bool) (k, at, end int, err error) {
 			return -1, 0, 0, err
 		}
 		x.out, x.pos = at, at
+		if k == cutMarker {
+			return -1, 0, 0, x.cutTag(p, at)
+		}
 		if k < 0 {
 			return -1, 0, 0, nil
 		}
@@ -131,9 +134,13 @@ func (x *prose) next(p *Parser, eof bool) (k, at, end int, err error) {
 	}
 }
 
+// cutMarker is find's k for a marker cut off by the end of the stream.
+const cutMarker = -2
+
 // find returns the index in b of the first tag, its index in x.tags and
 // its length; k < 0 when there is none, i being where a tag may still
-// start (held back) or len(b).
+// start (held back) or len(b). At eof, a proper prefix of a marker longer
+// than one byte at the end of b is k == cutMarker.
 func (x *prose) find(b []byte, eof bool) (i, k, n int) {
 	for i := range b {
 		if !x.first[b[i]] {
@@ -147,9 +154,27 @@ func (x *prose) find(b []byte, eof bool) (i, k, n int) {
 			if part && !eof {
 				return i, -1, 0
 			}
+			if part && k < x.marks && len(b)-i > 1 {
+				return i, cutMarker, 0
+			}
 		}
 	}
 	return len(b), -1, 0
+}
+
+// cutTag ends the stream, whose bytes from offset at on are a marker cut
+// off: a cut-tag error, then the bytes as markup (a Text event with empty
+// Text).
+func (x *prose) cutTag(p *Parser, at int) error {
+	end := p.end()
+	x.out, x.pos = end, end
+	raw := p.str(at, end)
+	err := p.send(&Event{Type: Error, Kind: KindCutTag, Raw: raw, Span: p.span(at, end),
+		Message: fmt.Sprintf("the stream ends inside the opening tag of a call: %q", raw)})
+	if err != nil {
+		return err
+	}
+	return p.text(p.pos(at), end, true)
 }
 
 // thinking emits the open thinking block up to its closing tag and reports

@@ -160,7 +160,8 @@ func TestAuto(t *testing.T) {
 	for _, tc := range []struct {
 		in, syntax, first string
 	}{
-		{"just text <b>x</b> <tool", "auto", "just text <b>x</b> <tool"},
+		{"just text <b>x</b> <", "auto", "just text <b>x</b> "},
+		{"just text <b>x</b> <tool", "auto", "just text <b>x</b> "},
 		{"<think>a <read_file> b</think>ok <read_file><path>a</path></read_file>", "tools", "<think>a <read_file> b</think>"},
 		{"pre <function_calls><invoke name=\"read_file\"><parameter name=\"path\">a</parameter></invoke></function_calls>", "anthropic-xml", "pre "},
 	} {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/internal/safewrite"
 	"github.com/plangram/plangram/lint"
 	"github.com/plangram/plangram/render"
 )
@@ -86,7 +87,7 @@ func cmdRender(ctx context.Context, e *env, args []string) int {
 				return usageError(e, err)
 			}
 		}
-		if err := writeFileAtomic(targets[i], page, 0o644); err != nil {
+		if err := safewrite.WriteFile(targets[i], page); err != nil {
 			fmt.Fprintf(e.stderr, "plangram: %v\n", err)
 			code = exitUsage
 		}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/plangram/plangram/internal/linediff"
+	"github.com/plangram/plangram/internal/safewrite"
 )
 
 // rewriteFlags are fmt's and fix's -l, -d and -w, with gofmt's meaning.
@@ -80,7 +81,7 @@ func rewriteInputs(ctx context.Context, e *env, name string, pos []string, rf re
 			}
 		}
 		if *rf.write && changed {
-			if err := writeFileAtomic(in.path, out, 0o644); err != nil {
+			if err := safewrite.WriteFile(in.path, out); err != nil {
 				fmt.Fprintf(e.stderr, "plangram: %v\n", err)
 				code = exitUsage
 			}
