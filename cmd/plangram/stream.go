@@ -31,8 +31,8 @@ func cmdStream(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return exitUsage
 	}
-	if len(pos) > 0 {
-		return usageError(e, fmt.Errorf("stream reads standard input and takes no FILE, got %q", pos[0]))
+	if len(pos) > 1 || len(pos) == 1 && pos[0] != "-" {
+		return usageError(e, fmt.Errorf("stream reads standard input (no argument, or -) and takes no FILE, got %q", pos[0]))
 	}
 	switch {
 	case *syntax != "" && *dialect != "" && *syntax != *dialect:
