@@ -221,7 +221,7 @@ type checker struct {
 	// static holds the path-rule diagnostics the parser already reported.
 	static map[staticKey]bool
 	diags  []*ast.Diagnostic
-	ran   *ast.Action // the last command-running action so far
+	ran    *ast.Action // the last command-running action so far
 }
 
 // vfile is what the checker knows about one path.
