@@ -396,7 +396,7 @@ func TestFlattenNesting(t *testing.T) {
 	quote := strings.Repeat("> ", maxNesting+1) + "q\n"
 	ordered := strings.Repeat("1. ", maxNesting+2) + "o"
 	for _, c := range []struct {
-		in, want     string
+		in, want    string
 		changed, at int
 	}{
 		{"- - x\n> > y\n", "- - x\n> > y\n", 0, 0},
