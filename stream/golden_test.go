@@ -17,10 +17,13 @@ var goldenCases = map[string]struct {
 	opts  Options
 	chunk int // bytes per Write; 0: the whole input at once
 }{
-	"split_tag":       {chunk: 7},
-	"lt_at_chunk_end": {chunk: 6},
-	"too_large":       {opts: Options{MaxCallSize: 100}},
-	"utf8_split":      {chunk: 1},
+	"split_tag":           {chunk: 7},
+	"lt_at_chunk_end":     {chunk: 6},
+	"too_large":           {opts: Options{MaxCallSize: 100}},
+	"utf8_split":          {chunk: 1},
+	"qwen3-coder_several": {chunk: 5}, // markers split across chunks
+	"glm_several":         {chunk: 3},
+	"minimax_basic":       {chunk: 7},
 }
 
 // TestGolden pins the event stream of each golden input (regenerate with

@@ -11,17 +11,8 @@ import (
 	"github.com/plangram/plangram/schema"
 )
 
-// The tools dialect's fixed markup.
-const (
-	wrapperOpen  = "<function_calls>"
-	wrapperClose = "</function_calls>"
-	invokeOpen   = `<invoke name="`
-	invokeClose  = "</invoke>"
-	paramOpen    = `<parameter name="`
-	paramClose   = "</parameter>"
-	attrEnd      = `">`
-	maxName      = 64 // longest name read in a <name> or name="…" tag
-)
+// maxName is the longest name read in a <name> or name="…" tag.
+const maxName = 64
 
 // mode is where the tools scanner is.
 type mode uint8
@@ -40,7 +31,6 @@ type tool struct {
 	close  string                   // "</name>"
 	params map[string]*schema.Param // by parameter name and alias
 	opens  []opener                 // "<param>" tags
-	invoke []opener                 // `<parameter name="param">` tags
 }
 
 // opener is a tag that opens a known parameter.
@@ -55,7 +45,6 @@ func newTool(a *schema.Action, name string) *tool {
 		for _, n := range append([]string{sp.Name}, sp.Aliases...) {
 			tl.params[n] = sp
 			tl.opens = append(tl.opens, opener{sp, "<" + n + ">"})
-			tl.invoke = append(tl.invoke, opener{sp, paramOpen + n + attrEnd})
 		}
 	}
 	return tl
@@ -66,6 +55,7 @@ func newTool(a *schema.Action, name string) *tool {
 type textTag struct {
 	tool  *tool
 	close []string // the thinking block's closing tag
+	loose bool     // the start of a named call outside a wrapper
 }
 
 // tools is the scanner of the tools dialect.
@@ -75,50 +65,17 @@ type tools struct {
 	byName map[string]*tool // for <invoke name="…">
 	max    int
 	hide   bool
-	// wrapClose closes the wrapper of <invoke> calls.
-	wrapClose string
+	f      xmlForm
+	// The open wrapper: its offset and position, its calls so far.
+	wrapAt  int
+	wrapPos ast.Pos
+	wrapN   int
 
 	mode  mode
 	out   int // bytes before out are emitted or belong to the open call
 	pos   int // scan cursor: bytes before pos are decided
 	think thinking
 	c     call
-}
-
-// xmlForm says which of the XML call forms a syntax reads.
-type xmlForm struct {
-	bare      bool   // <TOOL>…</TOOL> calls in text
-	wrapOpen  string // the wrapper of <invoke> calls
-	wrapClose string
-}
-
-// Tools registers the tools syntax.
-func (registry) Tools() *Syntax {
-	f := xmlForm{bare: true, wrapOpen: wrapperOpen, wrapClose: wrapperClose}
-	return &Syntax{Name: "tools", Schema: "tools",
-		Summary: "Cline-style tags <TOOL><PARAM>…</PARAM></TOOL>, also <function_calls><invoke …>",
-		Markers: toolMarkers,
-		open:    func(c *config) (scanner, error) { return newTools(c.schema, c.opts, c.start, f), nil }}
-}
-
-// AnthropicXML registers the anthropic-xml syntax: only the
-// <function_calls><invoke …> form of the tools syntax.
-func (registry) AnthropicXML() *Syntax {
-	f := xmlForm{wrapOpen: wrapperOpen, wrapClose: wrapperClose}
-	return &Syntax{Name: "anthropic-xml", Schema: "tools",
-		Summary: `<function_calls><invoke name="…"><parameter name="…">…</parameter></invoke></function_calls>`,
-		Markers: staticMarkers(wrapperOpen),
-		open:    func(c *config) (scanner, error) { return newTools(c.schema, c.opts, c.start, f), nil }}
-}
-
-// MiniMax registers the minimax syntax: <invoke> calls in a
-// <minimax:tool_call> wrapper (MiniMax-M2).
-func (registry) MiniMax() *Syntax {
-	f := xmlForm{wrapOpen: "<minimax:tool_call>", wrapClose: "</minimax:tool_call>"}
-	return &Syntax{Name: "minimax", Schema: "tools",
-		Summary: `<minimax:tool_call><invoke name="…"><parameter name="…">…</parameter></invoke></minimax:tool_call>`,
-		Markers: staticMarkers(f.wrapOpen),
-		open:    func(c *config) (scanner, error) { return newTools(c.schema, c.opts, c.start, f), nil }}
 }
 
 // toolMarkers are the tools syntax's markers: the opening tag of each
@@ -145,11 +102,12 @@ type call struct {
 	id       int
 	name     string
 	tool     *tool // nil for an <invoke> of an unknown tool
-	invoke   bool
+	invoke   bool  // the named form (<invoke name="…">)
+	wrapped  bool  // inside the wrapper
 	start    int
 	startPos ast.Pos
 	end      string    // the call's closing tag
-	stop     [2]string // the current value's closing tag, then the call's
+	stop     [3]string // the current value's closing tag, the call's, the start of a named parameter's opening tag
 	follow   []string  // raw value: tags that may follow its closing tag
 	vals     []value
 	errs     []Event
@@ -172,12 +130,12 @@ type value struct {
 	start, end int
 	startPos   ast.Pos
 	span       ast.Span
-	unclosed   bool
-	lead       bool // raw value: the line ending after its opening tag is decided
+	before     string // unclosed: what ended it
+	lead       bool   // raw value: the line ending after its opening tag is decided
 }
 
 func newTools(s *schema.Schema, o Options, start int, f xmlForm) *tools {
-	t := &tools{byName: map[string]*tool{}, max: o.MaxCallSize, hide: o.HideThinking, out: start, pos: start, wrapClose: f.wrapClose}
+	t := &tools{byName: map[string]*tool{}, max: o.MaxCallSize, hide: o.HideThinking, out: start, pos: start, f: f}
 	if t.max <= 0 {
 		t.max = DefaultMaxCallSize
 	}
@@ -201,8 +159,14 @@ func newTools(s *schema.Schema, o Options, start int, f xmlForm) *tools {
 			t.info = append(t.info, textTag{close: []string{"</" + n + ">"}})
 		}
 	}
-	t.tags = append(t.tags, f.wrapOpen)
-	t.info = append(t.info, textTag{})
+	if f.wrapOpen != "" {
+		t.tags = append(t.tags, f.wrapOpen)
+		t.info = append(t.info, textTag{})
+	}
+	if f.loose {
+		t.tags = append(t.tags, f.callTag)
+		t.info = append(t.info, textTag{loose: true})
+	}
 	if o.InThinking {
 		var all []string
 		for _, in := range t.info {
@@ -268,14 +232,27 @@ func (t *tools) text(p *Parser, eof bool) (bool, error) {
 	end := at + len(t.tags[k])
 	switch tag := t.info[k]; {
 	case tag.tool != nil:
-		return true, t.open(p, tag.tool, "", false, at, end)
+		return true, t.open(p, tag.tool, "", false, false, at, end)
+	case tag.loose:
+		name, n, more := t.f.call(p.bytes(at, p.end()))
+		switch {
+		case n > 0:
+			return true, t.open(p, t.byName[string(name)], string(name), true, false, at, at+n)
+		case more && !eof:
+			return false, nil
+		case more:
+			return false, t.cutTag(p, at)
+		}
+		t.pos = at + 1 // not a call: its '<' is text
+		return true, nil
 	case tag.close != nil:
 		t.mode, t.pos = inThinking, end
 		t.think = thinking{start: at, startPos: p.pos(at), content: end, close: tag.close}
 		return true, nil
 	}
 	t.mode, t.out, t.pos = inWrapper, end, end
-	return true, p.text(p.pos(at), end, true)
+	t.wrapAt, t.wrapPos, t.wrapN = at, p.pos(at), 0
+	return true, p.text(t.wrapPos, end, true)
 }
 
 // thinking emits thinking up to its closing tag.
@@ -330,23 +307,29 @@ func (t *tools) wrapper(p *Parser, eof bool) (bool, error) {
 	}
 	t.out = t.pos
 	if len(b) == 0 {
+		if eof && t.wrapN == 0 {
+			t.mode = inText
+			return false, p.send(&Event{Type: Error, Kind: KindCutTag, Raw: p.str(t.wrapAt, t.pos),
+				Message: fmt.Sprintf("the stream ends after %s, before any call", t.f.wrapOpen),
+				Span:    ast.Span{Start: t.wrapPos, End: p.pos(t.pos)}})
+		}
 		return false, nil
 	}
 	if b[0] == '<' {
-		full, part := match(b, t.wrapClose)
+		full, part := match(b, t.f.wrapClose)
 		if full {
 			at := t.pos
-			t.mode, t.out, t.pos = inText, at+len(t.wrapClose), at+len(t.wrapClose)
+			t.mode, t.out, t.pos = inText, at+len(t.f.wrapClose), at+len(t.f.wrapClose)
 			return true, p.text(p.pos(at), t.pos, true)
 		}
-		name, n, more := named(b, invokeOpen, attrEnd)
+		name, n, more := t.f.call(b)
 		if n > 0 {
-			return true, t.open(p, t.byName[string(name)], string(name), true, t.pos, t.pos+n)
+			return true, t.open(p, t.byName[string(name)], string(name), true, true, t.pos, t.pos+n)
 		}
 		if (part || more) && !eof {
 			return false, nil
 		}
-		if (part || more) && len(b) > 1 {
+		if part || more { // at eof: a cut call (a lone '<' too, inside the wrapper)
 			t.mode = inText
 			return false, t.cutTag(p, t.pos)
 		}
@@ -391,16 +374,20 @@ func (t *tools) cutTag(p *Parser, at int) error {
 }
 
 // open starts a call of tool tl (nil for an unknown tool called name)
-// whose opening tag is [at, end).
-func (t *tools) open(p *Parser, tl *tool, name string, invoke bool, at, end int) error {
+// whose opening tag is [at, end): in the named form (<invoke name="…">)
+// when invoke is set, inside the wrapper when wrapped is.
+func (t *tools) open(p *Parser, tl *tool, name string, invoke, wrapped bool, at, end int) error {
 	id := p.nextID()
+	if wrapped {
+		t.wrapN++
+	}
 	if tl != nil {
 		name = tl.act.Name // not an alias
 	}
 	c := &t.c
-	*c = call{id: id, name: name, tool: tl, invoke: invoke, start: at, startPos: p.pos(at),
+	*c = call{id: id, name: name, tool: tl, invoke: invoke, wrapped: wrapped, start: at, startPos: p.pos(at),
 		stray: -1, cand: -1, vals: c.vals[:0], errs: c.errs[:0], follow: c.follow[:0], given: c.given[:0]}
-	c.end = invokeClose
+	c.end = t.f.callClose
 	if !invoke {
 		c.end = tl.close
 	}
@@ -439,11 +426,14 @@ func (t *tools) params(p *Parser, eof bool) (bool, error) {
 				t.endStray(p)
 				return true, t.finish(p, t.pos, t.pos+len(c.end))
 			}
-			pre, suf := "<", ">"
+			var name []byte
+			var n int
+			var more bool
 			if c.invoke {
-				pre, suf = paramOpen, attrEnd
+				name, n, more = t.f.param(b)
+			} else {
+				name, n, more = named(b, "<", ">")
 			}
-			name, n, more := named(b, pre, suf)
 			if n > 0 {
 				t.endStray(p)
 				t.openValue(p, string(name), n)
@@ -502,9 +492,9 @@ func (t *tools) openValue(p *Parser, name string, n int) {
 			v.param, v.name = sp, sp.Name
 		}
 	}
-	c.stop = [2]string{paramClose, c.end}
+	c.stop = [3]string{t.f.paramClose, c.end, t.f.paramPrefix}
 	if !c.invoke {
-		c.stop[0] = "</" + name + ">"
+		c.stop = [3]string{"</" + name + ">", c.end}
 	}
 	if v.param != nil && t.given(v.param) < 0 {
 		c.given = append(c.given, len(c.vals))
@@ -513,12 +503,8 @@ func (t *tools) openValue(p *Parser, name string, n int) {
 	c.sent, c.cand = start, -1
 	if v.param != nil && v.param.Raw {
 		c.follow = append(c.follow[:0], c.end)
-		ops := c.tool.opens
-		if c.invoke {
-			ops = c.tool.invoke
-		}
-		for _, o := range ops {
-			if t.given(o.param) < 0 {
+		for _, o := range c.tool.opens {
+			if !c.invoke && t.given(o.param) < 0 {
 				c.follow = append(c.follow, o.tag)
 			}
 		}
@@ -561,9 +547,12 @@ func (t *tools) value(p *Parser, eof bool) (bool, error) {
 	}
 	for {
 		if c.cand < 0 {
-			stops := c.stop[:]
-			if raw && c.rej < 0 {
+			stops := c.stop[:2]
+			switch {
+			case raw && c.rej < 0:
 				stops = stops[:1]
+			case !raw && c.stop[2] != "":
+				stops = c.stop[:]
 			}
 			i, k := find(p.bytes(t.pos, lim), stops, false)
 			t.pos += i
@@ -580,8 +569,19 @@ func (t *tools) value(p *Parser, eof bool) (bool, error) {
 			if k < 0 {
 				return t.starve(p, eof, lim, t.pos)
 			}
+			if k == 2 { // a named parameter's tag may end an unclosed value
+				_, n, more := t.f.param(p.bytes(t.pos, lim))
+				switch {
+				case n > 0:
+					return true, t.endValue(p, 2)
+				case more:
+					return t.starve(p, eof, lim, t.pos)
+				}
+				t.pos++
+				continue
+			}
 			if !raw {
-				return true, t.endValue(p, k == 1)
+				return true, t.endValue(p, k)
 			}
 			if k == 1 {
 				return true, t.recover(p)
@@ -598,7 +598,14 @@ func (t *tools) value(p *Parser, eof bool) (bool, error) {
 		if b[0] == '<' {
 			k, part := prefix(b, c.follow)
 			if k >= 0 {
-				return true, t.endValue(p, false)
+				return true, t.endValue(p, 0)
+			}
+			if c.invoke { // a named parameter not given yet
+				name, n, more := t.f.param(b)
+				if sp := c.tool.params[string(name)]; n > 0 && sp != nil && t.given(sp) < 0 {
+					return true, t.endValue(p, 0)
+				}
+				part = part || more
 			}
 			if part {
 				return t.starve(p, eof, lim, c.cand)
@@ -633,7 +640,7 @@ func (t *tools) recover(p *Parser) error {
 	c := &t.c
 	at := t.pos
 	t.pos = c.rej
-	if err := t.endValue(p, false); err != nil {
+	if err := t.endValue(p, 0); err != nil {
 		return err
 	}
 	v := &c.vals[len(c.vals)-1]
@@ -666,8 +673,11 @@ func describe(b []byte) string {
 }
 
 // endValue ends the current value at t.pos, where its closing tag starts
-// (or, unclosed, the call's).
-func (t *tools) endValue(p *Parser, unclosed bool) error {
+// (or, unclosed, the call's or the next parameter's).
+//
+// by says what ends it: 0 its closing tag, 1 the call's closing tag
+// (unclosed), 2 the opening tag of the next parameter (unclosed).
+func (t *tools) endValue(p *Parser, by int) error {
 	c := &t.c
 	v := &c.vals[len(c.vals)-1]
 	end := t.pos
@@ -677,16 +687,21 @@ func (t *tools) endValue(p *Parser, unclosed bool) error {
 	if err := t.delta(p, end); err != nil {
 		return err
 	}
-	v.end, v.unclosed = end, unclosed
+	v.end = end
 	if !c.over {
 		v.span = ast.Span{Start: v.startPos, End: p.pos(end)}
 	}
 	c.cand = -1
-	if unclosed {
-		return t.finish(p, t.pos, t.pos+len(c.end))
-	}
 	t.mode = inCall
-	t.pos += len(c.stop[0])
+	switch by {
+	case 1:
+		v.before = c.end
+		return t.finish(p, t.pos, t.pos+len(c.end))
+	case 2:
+		v.before = "the next parameter"
+	default:
+		t.pos += len(c.stop[0])
+	}
 	return nil
 }
 
@@ -758,7 +773,7 @@ func (t *tools) starve(p *Parser, eof bool, lim, hold int) (bool, error) {
 func (t *tools) finish(p *Parser, at, end int) error {
 	c := &t.c
 	t.mode, t.pos = inText, end
-	if c.invoke {
+	if c.wrapped {
 		t.mode = inWrapper
 	}
 	if c.over {
@@ -790,8 +805,8 @@ func (t *tools) build(raw string, closing ast.Span) ast.Params {
 	seen := map[string]bool{}
 	for i := range c.vals {
 		v := &c.vals[i]
-		if v.unclosed {
-			fail(KindUnclosedParam, v.name, fmt.Sprintf("parameter %s is not closed before %s", v.name, c.end), text(v), v.span)
+		if v.before != "" {
+			fail(KindUnclosedParam, v.name, fmt.Sprintf("parameter %s is not closed before %s", v.name, v.before), text(v), v.span)
 		}
 		switch {
 		case c.tool != nil && v.param == nil:
