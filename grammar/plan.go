@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unsafe"
 
 	"github.com/alecthomas/participle/v2"
 	plex "github.com/alecthomas/participle/v2/lexer"
@@ -32,6 +33,12 @@ import (
 // against the node where the document left the expected shape, with the AST
 // diff. (Declaring lists and paragraphs as grammar rules as well made
 // participle allocate 80% more per parse in BenchmarkPlan.)
+//
+// The grammar is the executable spec; Parse builds the same outline with
+// planBuilder.outline, a single pass over the tokens, because participle's
+// reflective parse allocated about 2.4 KB per section — 500 times the input
+// for a document of short headings. TestPlanOutlineMatchesGrammar and
+// FuzzPlan check that both give the same tree.
 type planFile struct {
 	Intro    []plex.Token   `parser:"@((~(H2 | H3))*)"`
 	Parts    []*planPart    `parser:"@@*"`
@@ -87,7 +94,6 @@ const (
 
 // PlanParser parses structured Markdown plans; it is safe for concurrent use.
 type PlanParser struct {
-	p      *participle.Parser[planFile]
 	schema *schema.Schema
 	keys   map[*schema.Action]map[string]keyRef
 }
@@ -101,11 +107,17 @@ func NewPlanParser(s *schema.Schema) (*PlanParser, error) {
 			return nil, err
 		}
 	}
+	return &PlanParser{schema: s, keys: keyIndex(s)}, nil
+}
+
+// planGrammar builds the participle parser of the plan grammar, the spec
+// outline is checked against.
+func planGrammar() (*participle.Parser[planFile], error) {
 	p, err := participle.Build[planFile](participle.Lexer(lexer.Markdown()))
 	if err != nil {
 		return nil, fmt.Errorf("building plan grammar: %w", err)
 	}
-	return &PlanParser{p: p, schema: s, keys: keyIndex(s)}, nil
+	return p, nil
 }
 
 // ParsePlan parses a structured Markdown plan with a one-off parser and
@@ -119,24 +131,23 @@ func ParsePlan(ctx context.Context, filename string, src []byte, s *schema.Schem
 	return p.Parse(ctx, filename, src)
 }
 
-// Parse parses one document.
+// Parse parses one document. Bad input never fails: it yields diagnostics;
+// the error is for cancellation. The document's strings share memory with
+// src (no copy is made), so src must not be modified while the document is
+// in use.
 func (p *PlanParser) Parse(ctx context.Context, filename string, src []byte) (*ast.Document, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	text := string(src)
+	text := unsafe.String(unsafe.SliceData(src), len(src))
 	lines := ast.NewLines(src)
 	doc := &ast.Document{Dialect: DialectPlan, Span: lines.Span(0, len(src))}
-	tree, err := p.p.ParseString(filename, text)
-	if err != nil {
-		// The grammar accepts every token sequence; an error here is a bug,
-		// reported, never hidden, with the input kept as prose.
-		doc.Add(ast.Error, CodeParse, lines.Span(0, 0), "internal parse error: %v", err)
-		doc.Prose = append(doc.Prose, &ast.Prose{Kind: "text", Text: text, Span: lines.Span(0, len(src))})
-		return doc, nil
-	}
 	b := &planBuilder{ctx: ctx, src: text, lines: lines, doc: doc, schema: p.schema, keys: p.keys}
-	t := b.outline(tree)
+	// A node is at least one line: room for one per line saves the copies
+	// of growing these two lists, the largest ones of a heading-heavy plan.
+	b.nodes = make([]*pnode, 0, lines.Count())
+	doc.Prose = make([]*ast.Prose, 0, lines.Count())
+	t := b.outline()
 	if err := b.check(t); err != nil {
 		return nil, err
 	}
@@ -171,19 +182,29 @@ const (
 	failed
 )
 
-// pnode is one Markdown node of the plan: whole lines [start, end).
+// pnode is one Markdown node of the plan: whole lines [start, end). The
+// small fields come first: a document of short headings is mostly nodes.
 type pnode struct {
 	kind       nodeKind
-	level      int // headings: 1–6
+	mark       mark
+	level      uint8 // headings: 1–6
+	placed     bool  // the block went to an action or the document
+	meta       bool  // a list read as metadata
+	idx        int   // index in planBuilder.nodes
+	view       int   // index in the AST view; -1 for blank lines
 	start, end int
 	items      [][2]int   // lists: the item tokens
 	block      *ast.Block // fences
-	placed     bool       // the block went to an action or the document
-	meta       bool       // a list read as metadata
-	idx        int        // index in planBuilder.nodes
-	view       int        // index in the AST view; -1 for blank lines
-	mark       mark
-	reasons    []string
+	reason     string     // why the node is marked, reasons joined by "; "
+}
+
+// because adds a reason to the node's mark.
+func (n *pnode) because(reason string) {
+	if n.reason == "" {
+		n.reason = reason
+	} else {
+		n.reason += "; " + reason
+	}
 }
 
 type ppart struct {
@@ -212,20 +233,103 @@ type planBuilder struct {
 	keys   map[*schema.Action]map[string]keyRef
 	nodes  []*pnode // every node in source order, blank lines included
 	eof    *pnode
-	// structural errors, which carry the AST diff
+	// structural errors; the first of them carries the AST diff
 	structural []*ast.Diagnostic
+	// perCode counts the diagnostics reported per code; past maxPerCode
+	// they are summed up in overflow instead (see report).
+	perCode  map[string]int
+	overflow map[string]*overflow
 }
 
-// outline turns the parse tree into nodes, keeping every byte: fences become
-// blocks, everything else prose.
-func (b *planBuilder) outline(f *planFile) *ptree {
-	t := &ptree{intro: b.nodeList(f.Intro), parts: b.partList(f.Parts)}
-	for _, s := range f.Sections {
-		sec := &psection{head: b.tokNode(s.Head)}
-		sec.intro = b.nodeList(s.Intro)
-		sec.parts = b.partList(s.Parts)
-		t.sections = append(t.sections, sec)
+// maxPerCode is how many diagnostics of one code a plan reports one by one;
+// the rest are summed up in one diagnostic of the same code, so the output
+// of a document stays small whatever it repeats (docs/plan.md, "Bounded
+// output").
+const maxPerCode = 100
+
+// overflow sums up the diagnostics of one code past maxPerCode.
+type overflow struct {
+	first    ast.Span // where the first one left out would have been
+	lastLine int
+	n        int
+	sev      ast.Severity
+}
+
+// report adds a diagnostic unless maxPerCode of its code were reported
+// already; then it only counts it and returns nil.
+func (b *planBuilder) report(sev ast.Severity, code string, span ast.Span, format string, args ...any) *ast.Diagnostic {
+	if b.perCode == nil {
+		b.perCode = map[string]int{}
 	}
+	if b.perCode[code] < maxPerCode {
+		b.perCode[code]++
+		return b.doc.Add(sev, code, span, format, args...)
+	}
+	if b.overflow == nil {
+		b.overflow = map[string]*overflow{}
+	}
+	o := b.overflow[code]
+	if o == nil {
+		o = &overflow{first: span, sev: sev}
+		b.overflow[code] = o
+	}
+	o.n++
+	o.lastLine = max(o.lastLine, span.Start.Line)
+	o.sev = min(o.sev, sev)
+	return nil
+}
+
+// summarise adds one diagnostic per code that overflowed maxPerCode.
+func (b *planBuilder) summarise() {
+	codes := make([]string, 0, len(b.overflow))
+	for c := range b.overflow {
+		codes = append(codes, c)
+	}
+	sort.Strings(codes)
+	for _, c := range codes {
+		o := b.overflow[c]
+		b.doc.Add(o.sev, c, o.first,
+			"%s more %s %ss like the %d above are not listed one by one (lines %d–%d); correct those and check again",
+			thousands(o.n), c, o.sev, maxPerCode, o.first.Start.Line, o.lastLine)
+	}
+}
+
+// outline reads the document's tokens into its outline, as the plan grammar
+// does (planFile): an H2 starts a section, an H3 a part of the current
+// section (or of the file before the first section), every other token
+// belongs to the body of the latest of them. It turns the tokens into
+// nodes, keeping every byte: fences become blocks, everything else prose.
+func (b *planBuilder) outline() *ptree {
+	t := &ptree{}
+	body, parts := &t.intro, &t.parts
+	var buf []plex.Token // the current body's tokens, reused
+	sc := lexer.NewMarkdownScanner("", b.src)
+	for {
+		tok, _ := sc.Next()
+		if tok.Type == plex.EOF || tok.Type == lexer.MdH2 || tok.Type == lexer.MdH3 {
+			*body = b.nodeList(buf)
+			buf = buf[:0]
+		}
+		switch tok.Type {
+		case plex.EOF:
+			b.number()
+			return t
+		case lexer.MdH2:
+			sec := &psection{head: b.tokNode(tok)}
+			t.sections = append(t.sections, sec)
+			body, parts = &sec.intro, &sec.parts
+		case lexer.MdH3:
+			p := &ppart{head: b.tokNode(tok)}
+			*parts = append(*parts, p)
+			body = &p.body
+		default:
+			buf = append(buf, tok)
+		}
+	}
+}
+
+// number gives the nodes their index in the AST view and makes the EOF node.
+func (b *planBuilder) number() {
 	view := 0
 	for _, n := range b.nodes {
 		n.view = -1
@@ -235,23 +339,15 @@ func (b *planBuilder) outline(f *planFile) *ptree {
 		}
 	}
 	b.eof = &pnode{kind: kEOF, start: len(b.src), end: len(b.src), view: view}
-	return t
-}
-
-func (b *planBuilder) partList(ps []*planPart) []*ppart {
-	out := make([]*ppart, 0, len(ps))
-	for _, p := range ps {
-		part := &ppart{head: b.tokNode(p.Head)}
-		part.body = b.nodeList(p.Body)
-		out = append(out, part)
-	}
-	return out
 }
 
 // nodeList reads a body's tokens as Markdown nodes: a run of Item tokens
 // (blank lines between them included) is one list, a run of Line tokens one
 // paragraph, every other token a node of its own.
 func (b *planBuilder) nodeList(ts []plex.Token) []*pnode {
+	if len(ts) == 0 {
+		return nil
+	}
 	out := make([]*pnode, 0, len(ts))
 	for i := 0; i < len(ts); i++ {
 		t := ts[i]
@@ -293,7 +389,7 @@ func (b *planBuilder) tokNode(t plex.Token) *pnode {
 		n.kind = kBlank
 	case lexer.MdTight:
 		n.kind = kTight
-		n.level = strings.Count(headingMarks(t.Value), "#")
+		n.level = uint8(len(headingMarks(t.Value)))
 	case lexer.MdFence:
 		n.kind = kFence
 		n.block = b.block(n)
@@ -301,7 +397,7 @@ func (b *planBuilder) tokNode(t plex.Token) *pnode {
 		n.kind = kBreak
 	default:
 		n.kind = kHeading
-		n.level = lexer.HeadingLevel(t.Type)
+		n.level = uint8(lexer.HeadingLevel(t.Type))
 	}
 	return b.add(n)
 }
@@ -357,20 +453,22 @@ func (b *planBuilder) block(n *pnode) *ast.Block {
 			closeLine := b.lines.Span(off+last, off+lineContentEnd(v, last))
 			innerLine := b.lines.Span(off+inner, off+lineContentEnd(v, inner))
 			g, _ := lexer.ParseMdFence(v[inner:lineContentEnd(v, inner)])
-			d := b.doc.Add(ast.Error, CodeNestedFence, closeLine,
+			d := b.report(ast.Error, CodeNestedFence, closeLine,
 				"this fence closes the block opened at line %d, not the nested block %q opened at line %d: a fence at least as long as the opening one ends the outer block; make the outer block's fences longer than every fence inside it (%s)",
 				blk.Span.Start.Line, strings.TrimSpace(v[inner:lineContentEnd(v, inner)]), innerLine.Start.Line, strings.Repeat(string(f.Char), max(f.Run, g.Run)+1))
 			n.mark = failed
-			n.reasons = append(n.reasons, fmt.Sprintf("closed at L%d by the fence meant for the nested %q at L%d", closeLine.Start.Line, strings.TrimSpace(v[inner:lineContentEnd(v, inner)]), innerLine.Start.Line))
-			d.Related = []ast.Related{
-				{Message: "the nested block opens here", Span: innerLine},
-				{Message: "the outer block opens here", Span: b.lines.Span(off, off+lineContentEnd(v, 0))},
+			n.because(fmt.Sprintf("closed at L%d by the fence meant for the nested %q at L%d", closeLine.Start.Line, strings.TrimSpace(v[inner:lineContentEnd(v, inner)]), innerLine.Start.Line))
+			if d != nil {
+				d.Related = []ast.Related{
+					{Message: "the nested block opens here", Span: innerLine},
+					{Message: "the outer block opens here", Span: b.lines.Span(off, off+lineContentEnd(v, 0))},
+				}
+				b.structural = append(b.structural, d)
 			}
-			b.structural = append(b.structural, d)
 		}
 	} else {
 		blk.Unclosed = true
-		b.doc.Add(ast.Error, CodeUnclosedFence, b.lines.Span(off, off+lineContentEnd(v, 0)),
+		b.report(ast.Error, CodeUnclosedFence, b.lines.Span(off, off+lineContentEnd(v, 0)),
 			"fence %q opened here is never closed; its block runs to the end of the input", blk.Fence)
 	}
 	blk.Content = v[cstart:cend]
@@ -391,8 +489,10 @@ func lineContentEnd(v string, i int) int {
 	return e
 }
 
-// finish places the blocks no action took, builds the AST diff of the
-// structural errors and orders everything by position.
+// finish places the blocks no action took, sums up what overflowed
+// maxPerCode, orders everything by position and gives the first structural
+// error the AST diff: one view per document, whatever the number of errors
+// it shows, so the output stays linear in the input.
 func (b *planBuilder) finish() {
 	for _, n := range b.nodes {
 		if n.kind == kFence && !n.placed {
@@ -406,11 +506,15 @@ func (b *planBuilder) finish() {
 	sort.SliceStable(b.doc.Actions, func(i, j int) bool {
 		return b.doc.Actions[i].Span.Start.Offset < b.doc.Actions[j].Span.Start.Offset
 	})
-	if len(b.structural) > 0 {
-		view := b.view()
-		for _, d := range b.structural {
-			d.Detail = view
-		}
-	}
+	b.summarise()
 	ast.SortDiagnostics(b.doc.Diagnostics)
+	if len(b.structural) > 0 {
+		first := b.structural[0]
+		for _, d := range b.structural[1:] {
+			if d.Span.Start.Offset < first.Span.Start.Offset {
+				first = d
+			}
+		}
+		first.Detail = b.view()
+	}
 }

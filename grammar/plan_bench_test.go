@@ -2,12 +2,16 @@ package grammar
 
 import (
 	"context"
+	"fmt"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/yuin/goldmark"
 	gast "github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
 
+	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/internal/corpus"
 )
 
@@ -78,4 +82,98 @@ func BenchmarkPlan(b *testing.B) {
 			}
 		}
 	})
+}
+
+// headingPlan returns a plan of about size bytes: a title, then level-2
+// headings (each an unknown section, so each an error) with the given text
+// and a number.
+func headingPlan(size int, text string) []byte {
+	var b strings.Builder
+	b.WriteString("# T\n")
+	for i := 0; b.Len() < size; i++ {
+		fmt.Fprintf(&b, "## %s %d\n", text, i)
+	}
+	return []byte(b.String())
+}
+
+// allocated returns the bytes allocated by one parse of src (the least of
+// three runs, so that a stray allocation elsewhere does not count).
+func allocated(t *testing.T, p *PlanParser, src []byte) (uint64, *ast.Document) {
+	t.Helper()
+	var least uint64
+	var doc *ast.Document
+	for i := 0; i < 3; i++ {
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		d, err := p.Parse(context.Background(), "h.md", src)
+		runtime.ReadMemStats(&m1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := m1.TotalAlloc - m0.TotalAlloc; i == 0 || n < least {
+			least = n
+		}
+		doc = d
+	}
+	return least, doc
+}
+
+// TestPlanHeadingsLinear pins issue 10's heading blow-up (a 31 KB plan of
+// `##` headings took 2.9 GiB): 200 KB of headings allocate less than 10×
+// the input, the diagnostics stay bounded (maxPerCode per code, one AST
+// diff of at most viewMaxRows rows), and 4× the headings cost at most
+// about 4× the bytes, also for the shortest headings (`## x`), whose nodes
+// (a prose node and a heading node each) outweigh their text.
+func TestPlanHeadingsLinear(t *testing.T) {
+	p, err := NewPlanParser(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := headingPlan(200<<10, "Section: notes on the configuration loader")
+	n, doc := allocated(t, p, src)
+	if n >= 10*uint64(len(src)) {
+		t.Errorf("%d bytes of headings allocated %d bytes (%.1f×), want under 10×", len(src), n, float64(n)/float64(len(src)))
+	}
+	t.Logf("%d bytes allocated %.1f× the input", len(src), float64(n)/float64(len(src)))
+	details, rows := 0, 0
+	for _, d := range doc.Diagnostics {
+		if d.Detail != "" {
+			details++
+			rows = strings.Count(d.Detail, "\n")
+		}
+	}
+	if details != 1 || rows > viewMaxRows+4 || len(doc.Diagnostics) > maxPerCode+5 {
+		t.Errorf("%d diagnostics, %d with a detail of %d lines", len(doc.Diagnostics), details, rows)
+	}
+	last := doc.Diagnostics[len(doc.Diagnostics)-1]
+	if !strings.Contains(last.Message, "more unknown-section errors") && !strings.Contains(doc.Diagnostics[maxPerCode+1].Message, "more unknown-section errors") {
+		t.Errorf("no summary of the left-out diagnostics: %s", last.Message)
+	}
+
+	small, _ := allocated(t, p, []byte("# T\n"+strings.Repeat("## x\n", 10000)))
+	large, _ := allocated(t, p, []byte("# T\n"+strings.Repeat("## x\n", 40000)))
+	if large > 5*small {
+		t.Errorf("10,000 headings allocated %d bytes, 40,000 %d: not linear", small, large)
+	}
+}
+
+// BenchmarkPlanHeadings parses plans of n, 2n and 4n short headings (each
+// one an unknown section): time and bytes per op must double with n.
+func BenchmarkPlanHeadings(b *testing.B) {
+	p, err := NewPlanParser(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, n := range []int{8000, 16000, 32000} {
+		src := []byte("# T\n" + strings.Repeat("## x\n", n))
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := p.Parse(context.Background(), "h.md", src); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

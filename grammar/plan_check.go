@@ -23,18 +23,33 @@ const (
 // "Rationale", "Memo" or "Action Plan", or is "Message" (a trailing colon
 // allowed).
 func sectionKind(text string) secKind {
-	t := strings.ToLower(strings.TrimSpace(text))
+	t := strings.TrimSpace(text)
 	switch {
-	case strings.Contains(t, "rationale"):
+	case containsFold(t, "rationale"):
 		return secRationale
-	case strings.Contains(t, "memo"):
+	case containsFold(t, "memo"):
 		return secMemos
-	case strings.Contains(t, "action plan"):
+	case containsFold(t, "action plan"):
 		return secPlan
-	case strings.TrimSuffix(t, ":") == "message":
+	case strings.EqualFold(strings.TrimSuffix(t, ":"), "message"):
 		return secMessage
 	}
 	return secUnknown
+}
+
+// containsFold reports whether s contains the lower-case ASCII word sub,
+// ignoring ASCII case, without allocating.
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		j := 0
+		for j < len(sub) && (s[i+j] == sub[j] || sub[j] >= 'a' && sub[j] <= 'z' && s[i+j]|0x20 == sub[j]) {
+			j++
+		}
+		if j == len(sub) {
+			return true
+		}
+	}
+	return false
 }
 
 // messageAction is the schema action a `## Message` section becomes.
@@ -61,7 +76,7 @@ func (b *planBuilder) note(n *pnode, reason string) {
 	if n.mark < warned {
 		n.mark = warned
 	}
-	n.reasons = append(n.reasons, reason)
+	n.because(reason)
 }
 
 // fail reports a structural error at node n: the node is marked ✗ with
@@ -75,9 +90,11 @@ func (b *planBuilder) fail(n *pnode, code, reason, format string, args ...any) *
 // but reported at the action or heading that lacks them.
 func (b *planBuilder) failAt(n *pnode, span ast.Span, code, reason, format string, args ...any) *ast.Diagnostic {
 	n.mark = failed
-	n.reasons = append(n.reasons, reason)
-	d := b.doc.Add(ast.Error, code, span, format, args...)
-	b.structural = append(b.structural, d)
+	n.because(reason)
+	d := b.report(ast.Error, code, span, format, args...)
+	if d != nil {
+		b.structural = append(b.structural, d)
+	}
 	return d
 }
 
@@ -122,7 +139,7 @@ func (b *planBuilder) stray(n *pnode, expected string) {
 		b.ok(n)
 	case kFence:
 		b.note(n, "stray code block: ignored")
-		b.doc.Add(ast.Warning, CodeStrayBlock, b.firstLine(n),
+		b.report(ast.Warning, CodeStrayBlock, b.firstLine(n),
 			"stray code block (%s) is not part of the plan and is ignored; the plan expects %s here", b.fenceKind(n), expected)
 	case kPara, kTight:
 		reason := "stray paragraph; expected: " + expected
@@ -131,11 +148,11 @@ func (b *planBuilder) stray(n *pnode, expected string) {
 			hint = fmt.Sprintf(" (a heading needs a space after its #s: %q)", b.tightFixed(n))
 			reason = "not a heading: no space after #; expected: " + expected
 		}
-		b.fail(n, CodeStrayParagraph, reason, "stray paragraph %s where the plan expects %s%s", preview(b.paraText(n)), expected, hint)
+		b.fail(n, CodeStrayParagraph, reason, "stray paragraph %s where the plan expects %s%s", quoted(b.paraText(n)), expected, hint)
 	case kList:
-		b.fail(n, CodeStrayList, "stray list; expected: "+expected, "stray list %s where the plan expects %s", preview(b.itemText(n.items[0])), expected)
+		b.fail(n, CodeStrayList, "stray list; expected: "+expected, "stray list %s where the plan expects %s", quoted(b.itemText(n.items[0])), expected)
 	case kHeading:
-		b.fail(n, CodeStrayHeading, "stray heading; expected: "+expected, "stray heading %d %s where the plan expects %s", n.level, preview(b.headingText(n)), expected)
+		b.fail(n, CodeStrayHeading, "stray heading; expected: "+expected, "stray heading %d %s where the plan expects %s", n.level, quoted(b.headingText(n)), expected)
 	}
 }
 
@@ -159,7 +176,7 @@ func (b *planBuilder) check(t *ptree) error {
 	var planSec, msgSec *psection
 	var outside []*ppart // actions outside an Action Plan section
 	outside = append(outside, t.parts...)
-	var unknown []*psection
+	unknown := make([]*psection, 0, len(t.sections))
 	seen := map[secKind]bool{}
 	stage := secUnknown
 	for i, sec := range t.sections {
@@ -183,10 +200,10 @@ func (b *planBuilder) check(t *ptree) error {
 		}
 		switch {
 		case seen[k]:
-			b.fail(sec.head, CodeDuplicateSection, "duplicate section", "the plan has a second %s section", preview(b.headingText(sec.head)))
+			b.fail(sec.head, CodeDuplicateSection, "duplicate section", "the plan has a second %s section", quoted(b.headingText(sec.head)))
 		case k < stage:
 			b.fail(sec.head, CodeWrongOrder, fmt.Sprintf("wrong order; expected: %s", stageExpectation(stage)),
-				"section %s comes too late: the order is `# Title`, metadata list, `## Rationale`, `## Memos` (optional), `## Action Plan`", preview(b.headingText(sec.head)))
+				"section %s comes too late: the order is `# Title`, metadata list, `## Rationale`, `## Memos` (optional), `## Action Plan`", quoted(b.headingText(sec.head)))
 		default:
 			b.ok(sec.head)
 		}
@@ -235,7 +252,7 @@ func (b *planBuilder) check(t *ptree) error {
 	}
 	for _, sec := range unknown {
 		b.fail(sec.head, CodeUnknownSection, "unknown section; expected: "+expectPlan,
-			"unknown section %s: a plan has the sections `## Rationale`, `## Memos`, `## Action Plan` or `## Message`", preview(b.headingText(sec.head)))
+			"unknown section %s: a plan has the sections `## Rationale`, `## Memos`, `## Action Plan` or `## Message`", quoted(b.headingText(sec.head)))
 	}
 	for i, p := range outside {
 		switch {
@@ -279,14 +296,14 @@ func (b *planBuilder) titleAndMetadata(intro []*pnode, next *pnode) {
 				b.note(n, "preamble: ignored")
 			}
 			last := pre[len(pre)-1]
-			b.doc.Add(ast.Warning, CodePreamble, b.lines.Span(pre[0].start, b.firstLine(last).End.Offset),
+			b.report(ast.Warning, CodePreamble, b.lines.Span(pre[0].start, b.firstLine(last).End.Offset),
 				"text before the title is ignored (%d node(s) from line %d); a plan starts with its `# Title` line", len(pre), b.line(pre[0]))
 		}
 		tn := intro[title]
 		b.doc.Title = b.headingText(tn)
 		if tn.kind == kTight {
 			b.note(tn, "accepted; write \"# Title\" with a space")
-			b.doc.Add(ast.Warning, CodeTitleSpace, b.firstLine(tn), "the title line has no space after the #: accepted, but write %q", b.tightFixed(tn))
+			b.report(ast.Warning, CodeTitleSpace, b.firstLine(tn), "the title line has no space after the #: accepted, but write %q", b.tightFixed(tn))
 		} else {
 			b.ok(tn)
 		}
@@ -340,13 +357,13 @@ func (b *planBuilder) documentMetadata(n *pnode) {
 	b.ok(n)
 	for _, e := range b.entries(n) {
 		if e.bad {
-			b.doc.Add(ast.Error, CodeBadMetadataItem, b.lines.Span(e.start, e.start+lineContentEnd(b.src[e.start:e.end], 0)),
-				"metadata item %s is not `Key: value` (write `- **Key:** value`)", preview(e.value))
+			b.report(ast.Error, CodeBadMetadataItem, b.lines.Span(e.start, e.start+lineContentEnd(b.src[e.start:e.end], 0)),
+				"metadata item %s is not `Key: value` (write `- **Key:** value`)", quoted(e.value))
 			continue
 		}
 		key := snakeCase(e.key)
 		if _, dup := b.doc.Metadata.Get(key); dup {
-			b.doc.Add(ast.Warning, CodeDuplicateKey, b.lines.Span(e.keyStart, e.keyEnd), "metadata key %q given twice; the first value is kept", e.key)
+			b.report(ast.Warning, CodeDuplicateKey, b.lines.Span(e.keyStart, e.keyEnd), "metadata key %q given twice; the first value is kept", e.key)
 			continue
 		}
 		var v any = e.value
@@ -430,8 +447,8 @@ func (b *planBuilder) memos(blk *ast.Block) {
 			b.doc.Memos = append(b.doc.Memos, &ast.Memo{Add: t[1] == '+', Text: strings.TrimSpace(t[3:]),
 				Span: b.lines.Span(base+p+lead, base+p+lead+len(t))})
 		default:
-			b.doc.Add(ast.Warning, CodeBadMemo, b.lines.Span(base+p+lead, base+p+lead+len(t)),
-				"memo line %s does not start with [+] or [-]; it is not a memo", preview(t))
+			b.report(ast.Warning, CodeBadMemo, b.lines.Span(base+p+lead, base+p+lead+len(t)),
+				"memo line %s does not start with [+] or [-]; it is not a memo", quoted(t))
 		}
 		p = e + 1
 	}
@@ -605,7 +622,7 @@ func (b *planBuilder) bind(head *pnode, body []*pnode, name string, nameSpan ast
 
 	if name == "" {
 		b.fail(head, CodeEmptyActionName, "expected: an action name, e.g. ### `CREATE`",
-			"action heading names no action: write the action's name, e.g. ### `CREATE` (known: %s)", strings.Join(b.schema.Names(), ", "))
+			"action heading names no action: write the action's name, e.g. ### `CREATE` (known: %s)", lazy(func() string { return strings.Join(b.schema.Names(), ", ") }))
 		b.placeAll(a, body)
 		return
 	}
@@ -615,16 +632,32 @@ func (b *planBuilder) bind(head *pnode, body []*pnode, name string, nameSpan ast
 		if sug := b.schema.Suggest(name); sug != "" {
 			reason += fmt.Sprintf("; did you mean %q?", sug)
 		}
-		msg := reason
-		if !strings.HasSuffix(msg, "?") {
-			msg += "."
-		}
-		msg += " Known actions: " + strings.Join(b.schema.Names(), ", ") + "."
-		if owner, label := b.labelOwner(name); owner != "" {
-			msg += fmt.Sprintf(" A heading containing %q belongs inside the %s action, below its heading 3: #### `%s`", label, owner, label)
+		owner, label := b.labelOwner(name)
+		base := reason
+		msg := lazy(func() string {
+			msg := base
+			if !strings.HasSuffix(msg, "?") {
+				msg += "."
+			}
+			msg += " Known actions: " + strings.Join(b.schema.Names(), ", ") + "."
+			if owner != "" {
+				msg += fmt.Sprintf(" A heading containing %q belongs inside the %s action, below its heading 3: #### `%s`", label, owner, label)
+			}
+			return msg
+		})
+		if owner != "" {
 			reason += fmt.Sprintf("; write it as #### `%s` inside %s", label, owner)
 		}
 		b.fail(head, CodeUnknownPlanAction, reason, "%s", msg)
+		b.placeAll(a, body)
+		return
+	}
+	if def.Name == messageAction && !raw {
+		// MESSAGE is the `## Message` section: as an action heading it
+		// would put a message inside (or beside) an action plan.
+		a.Name = def.Name
+		b.fail(head, CodePlanAndMessage, "a message is the `## Message` section, not an action",
+			"a `### %s` heading is not an action: a message and an action plan are mutually exclusive; write the message as the `## Message` section in place of `## Action Plan`, or leave it out", def.Name)
 		b.placeAll(a, body)
 		return
 	}

@@ -350,7 +350,7 @@ func (x *actionBinder) body(body []*pnode) {
 				x.md = append(x.md, n)
 			default:
 				b.fail(n, CodeStrayList, "items are not `Key: value`; expected: "+expect(),
-					"stray list %s in %s: an action's list holds its metadata, `- **Key:** value`", preview(b.itemText(n.items[0])), def.Name)
+					"stray list %s in %s: an action's list holds its metadata, `- **Key:** value`", quoted(b.itemText(n.items[0])), def.Name)
 			}
 		case kPara, kTight:
 			if x.hasMD {
@@ -384,7 +384,7 @@ func (x *actionBinder) body(body []*pnode) {
 				b.ok(n)
 			case len(labels) > 0:
 				b.note(n, "no label heading before it: ignored")
-				b.doc.Add(ast.Warning, CodeStrayBlock, b.firstLine(n),
+				b.report(ast.Warning, CodeStrayBlock, b.firstLine(n),
 					"code block (%s) in %s has no heading containing %s before it and is ignored", b.fenceKind(n), def.Name, strings.Join(quoteAll(labels), " or "))
 			case x.hasMD:
 				b.ok(n)
@@ -392,7 +392,7 @@ func (x *actionBinder) body(body []*pnode) {
 				x.bound = append(x.bound, bound{n: n})
 			case maxBlocks >= 0 && len(x.bound) >= maxBlocks:
 				b.note(n, fmt.Sprintf("extra code block: %s takes %s; ignored", def.Name, count(maxBlocks, "code block")))
-				b.doc.Add(ast.Warning, CodeStrayBlock, b.firstLine(n),
+				b.report(ast.Warning, CodeStrayBlock, b.firstLine(n),
 					"%s takes %s; this extra code block (%s) is ignored", def.Name, count(maxBlocks, "code block"), b.fenceKind(n))
 			default:
 				b.ok(n)
@@ -551,7 +551,7 @@ func (x *actionBinder) params() {
 			if v.span != nil {
 				sp = *v.span
 			}
-			b.doc.Add(ast.Error, CodeEmptyParam, sp, "%s's %s is empty", def.Name, p.Name)
+			b.report(ast.Error, CodeEmptyParam, sp, "%s's %s is empty", def.Name, p.Name)
 		}
 		x.a.Params = append(x.a.Params, ast.Param{Name: p.Name, Value: v.v, Span: v.span})
 	}
@@ -634,7 +634,7 @@ func (x *actionBinder) missing(p *schema.Param) {
 	b, def := x.b, x.def
 	switch p.From {
 	case "", fromMeta, fromCwd, fromEnv:
-		b.doc.Add(ast.Error, CodeMissingParam, x.a.NameSpan, "%s needs %q: `- **%s:** …` in its metadata list", def.Name, p.KeyOrName(), p.KeyOrName())
+		b.report(ast.Error, CodeMissingParam, x.a.NameSpan, "%s needs %q: `- **%s:** …` in its metadata list", def.Name, p.KeyOrName(), p.KeyOrName())
 	case fromMarkdown:
 		alt := ""
 		if p.Fallback != "" {
@@ -642,10 +642,10 @@ func (x *actionBinder) missing(p *schema.Param) {
 				alt = fmt.Sprintf(", or a %q metadata item", fp.KeyOrName())
 			}
 		}
-		b.doc.Add(ast.Error, CodeMissingParam, x.a.NameSpan, "%s needs its %s: text after its heading%s", def.Name, p.Name, alt)
+		b.report(ast.Error, CodeMissingParam, x.a.NameSpan, "%s needs its %s: text after its heading%s", def.Name, p.Name, alt)
 	default:
 		if !x.blockErr {
-			b.doc.Add(ast.Error, CodeMissingParam, x.a.NameSpan, "%s needs its %s", def.Name, p.Name)
+			b.report(ast.Error, CodeMissingParam, x.a.NameSpan, "%s needs its %s", def.Name, p.Name)
 		}
 	}
 }
@@ -676,12 +676,12 @@ func (x *actionBinder) unknownKeys() {
 		if len(known) > 0 {
 			msg += " (keys: " + strings.Join(known, ", ") + ")"
 		}
-		x.b.doc.Add(ast.Warning, CodeUnknownKey, x.b.lines.Span(e.keyStart, e.keyEnd), "%s; it is ignored", msg)
+		x.b.report(ast.Warning, CodeUnknownKey, x.b.lines.Span(e.keyStart, e.keyEnd), "%s; it is ignored", msg)
 	}
 	for _, e := range x.entries {
 		if e.bad {
-			x.b.doc.Add(ast.Error, CodeBadMetadataItem, x.b.lines.Span(e.valStart, e.valEnd),
-				"metadata item %s of %s is not `Key: value` (write `- **Key:** value`)", preview(e.value), x.def.Name)
+			x.b.report(ast.Error, CodeBadMetadataItem, x.b.lines.Span(e.valStart, e.valEnd),
+				"metadata item %s of %s is not `Key: value` (write `- **Key:** value`)", quoted(e.value), x.def.Name)
 		}
 	}
 }
@@ -700,7 +700,7 @@ func (x *actionBinder) meta(p *schema.Param) (value, bool) {
 		}
 		e.used = true
 		if found != nil {
-			x.b.doc.Add(ast.Warning, CodeDuplicateKey, x.b.lines.Span(e.keyStart, e.keyEnd),
+			x.b.report(ast.Warning, CodeDuplicateKey, x.b.lines.Span(e.keyStart, e.keyEnd),
 				"%s's %s is given twice (line %d); the first value is kept", x.def.Name, p.KeyOrName(), x.b.lines.Pos(found.start).Line)
 			continue
 		}
@@ -729,7 +729,7 @@ func (x *actionBinder) convert(p *schema.Param, typ schema.Type, e *entry) (valu
 	b := x.b
 	sp := e.valueSpan(b.lines)
 	bad := func(format string, args ...any) (value, bool) {
-		b.doc.Add(ast.Error, CodeBadValue, sp, "%s's %s: %s", x.def.Name, e.key, fmt.Sprintf(format, args...))
+		b.report(ast.Error, CodeBadValue, sp, "%s's %s: %s", x.def.Name, e.key, fmt.Sprintf(format, args...))
 		return value{}, false
 	}
 	raw := e.value
@@ -745,7 +745,7 @@ func (x *actionBinder) convert(p *schema.Param, typ schema.Type, e *entry) (valu
 	case schema.Path, schema.Resource:
 		v, url := pathValue(raw)
 		if url && typ == schema.Path {
-			b.doc.Add(ast.Error, CodeURLNotAllowed, sp, "%s's %s must be a project path, not a URL (%s)%s", x.def.Name, e.key, v, x.urlHint(p))
+			b.report(ast.Error, CodeURLNotAllowed, sp, "%s's %s must be a project path, not a URL (%s)%s", x.def.Name, e.key, v, x.urlHint(p))
 			return value{}, false
 		}
 		return value{v, &sp}, true
@@ -794,7 +794,7 @@ func (x *actionBinder) convert(p *schema.Param, typ schema.Type, e *entry) (valu
 			case schema.Path, schema.Resource:
 				v, url := normPath(text, it.link)
 				if url && p.Items == schema.Path {
-					return bad("%s must be a project path, not a URL", preview(v))
+					return bad("%s must be a project path, not a URL", quoted(v))
 				}
 				out = append(out, v)
 			default:
@@ -824,7 +824,7 @@ func (x *actionBinder) convert(p *schema.Param, typ schema.Type, e *entry) (valu
 		}
 		m, ok := kvMap(t, e.elems)
 		if !ok {
-			return bad("want `NAME=value` items or a JSON object, got %s", preview(raw))
+			return bad("want `NAME=value` items or a JSON object, got %s", quoted(raw))
 		}
 		if len(e.elems) > 0 {
 			sp.End = b.lines.Pos(e.elems[len(e.elems)-1].end)

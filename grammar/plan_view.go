@@ -17,6 +17,9 @@ const expectedShape = `Expected:  [0] Heading 1  [1] List (metadata)  [2] Headin
 const (
 	viewContext = 3
 	viewFull    = 60 // documents with at most this many nodes are shown whole
+	// viewMaxRows bounds the rows of the view: past it, one line says how
+	// many nodes (and how many of them flagged) are left out.
+	viewMaxRows = 60
 )
 
 // previewLen is the length, in characters, of node previews.
@@ -37,6 +40,20 @@ func preview(s string) string {
 	}
 	return strconv.Quote(s)
 }
+
+// quoted is a message argument printed as its preview. The preview is
+// made when the message is, so diagnostics past maxPerCode, which are only
+// counted, cost no preview.
+type quoted string
+
+// String returns the preview of q.
+func (q quoted) String() string { return preview(string(q)) }
+
+// lazy is a message argument made only when the message is (see quoted).
+type lazy func() string
+
+// String returns the text.
+func (l lazy) String() string { return l() }
 
 // itemText returns a list item's first line without its bullet.
 func (b *planBuilder) itemText(it [2]int) string {
@@ -91,7 +108,7 @@ var markChars = [...]string{unchecked: " ", matched: "✓", warned: "!", failed:
 // end of the file when something is missing there. Long documents show the
 // flagged nodes with viewContext nodes around them.
 func (b *planBuilder) view() string {
-	var vis []*pnode
+	vis := make([]*pnode, 0, len(b.nodes)+1)
 	for _, n := range b.nodes {
 		if n.kind != kBlank {
 			vis = append(vis, n)
@@ -114,7 +131,7 @@ func (b *planBuilder) view() string {
 	var sb strings.Builder
 	sb.WriteString(expectedShape)
 	sb.WriteString("\nActual:\n")
-	hidden := 0
+	hidden, rows := 0, 0
 	flush := func() {
 		if hidden > 0 {
 			fmt.Fprintf(&sb, "    … %s not shown …\n", count(hidden, "node"))
@@ -126,14 +143,50 @@ func (b *planBuilder) view() string {
 			hidden++
 			continue
 		}
+		if rows == viewMaxRows {
+			left, flagged := len(vis)-i, 0
+			for _, m := range vis[i:] {
+				if m.mark == failed || m.mark == warned {
+					flagged++
+				}
+			}
+			hidden = 0
+			fmt.Fprintf(&sb, "    … %s more %s not shown (%s of them flagged) …\n", thousands(left), plural(left, "node"), thousands(flagged))
+			break
+		}
 		flush()
+		rows++
 		line := b.lines.Pos(n.start).Line
 		fmt.Fprintf(&sb, "[%s] [%03d] L%-3d %s", markChars[n.mark], n.view, line, b.describe(n))
-		if len(n.reasons) > 0 {
-			sb.WriteString(" (" + strings.Join(n.reasons, "; ") + ")")
+		if n.reason != "" {
+			sb.WriteString(" (" + n.reason + ")")
 		}
 		sb.WriteByte('\n')
 	}
 	flush()
 	return sb.String()
+}
+
+// plural returns what, with an s unless n is 1.
+func plural(n int, what string) string {
+	if n == 1 {
+		return what
+	}
+	return what + "s"
+}
+
+// thousands writes n with commas between groups of three digits: 1,234.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	if n < 0 {
+		return "-" + thousands(-n)
+	}
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
 }

@@ -42,7 +42,16 @@ type acts struct {
 	out  int // start of the next line
 	pos  int // bytes before pos hold no line ending after out
 	act  *pending
-	ids  int
+}
+
+// Acts registers the acts syntax. It is never detected by --syntax auto:
+// its act fences only count at the start of a line. A reasoning block at
+// the start of the stream is thinking (see leading).
+func (registry) Acts() *Syntax {
+	return &Syntax{Name: "acts", Schema: "acts", Summary: "the fenced-acts dialect (docs/acts.md)",
+		open: func(c *config) (scanner, error) {
+			return newLeading(c.opts, c.start, func(start int) scanner { return newActs(c.schema, start) }), nil
+		}}
 }
 
 // pending is the action being read.
@@ -53,7 +62,9 @@ type pending struct {
 	end      int // end of its last closed block
 }
 
-func newActs(s *schema.Schema) *acts { return &acts{s: s, text: -1} }
+func newActs(s *schema.Schema, start int) *acts {
+	return &acts{s: s, text: -1, out: start, pos: start}
+}
 
 func (a *acts) keep() int {
 	if a.act != nil {
@@ -216,8 +227,7 @@ func (a *acts) openAct(p *Parser, start, end int) error {
 	}
 	run, _, _ := lexer.OpenFence(p.bytes(start, end), a.c)
 	*a.blk() = fence{kind: actBlock, run: run}
-	a.ids++
-	a.act = &pending{id: a.ids, start: start, startPos: p.pos(start), end: end}
+	a.act = &pending{id: p.nextID(), start: start, startPos: p.pos(start), end: end}
 	return nil
 }
 

@@ -81,3 +81,12 @@ func entity(s string) (text string, n int) {
 		return string(rune(r)), end + 1
 	}
 }
+
+// defaultValue returns a parameter's declared default as its Go type, as
+// the plan parser does: a whole number of an int parameter is an int64.
+func defaultValue(p *schema.Param) any {
+	if f, ok := p.Default.(float64); ok && p.TypeOrDefault() == schema.Int {
+		return int64(f)
+	}
+	return p.Default
+}

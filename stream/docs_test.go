@@ -63,12 +63,14 @@ func docFlags(t *testing.T, s string) (Options, int) {
 		switch args[i] {
 		case "--no-thinking":
 			opts.HideThinking = true
-		case "--dialect", "--chunk":
+		case "--in-thinking":
+			opts.InThinking = true
+		case "--dialect", "--syntax", "--chunk":
 			if i+1 == len(args) {
 				t.Fatalf("flag %s needs a value", args[i])
 			}
-			if args[i] == "--dialect" {
-				opts.Dialect = args[i+1]
+			if args[i] != "--chunk" {
+				opts.Syntax = args[i+1]
 			} else if n, err := strconv.Atoi(args[i+1]); err != nil {
 				t.Fatal(err)
 			} else {

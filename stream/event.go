@@ -32,7 +32,8 @@ const (
 	// Error is a problem: Severity, Kind, Message, Span and the Raw text
 	// concerned; ID is set when it concerns a call.
 	Error
-	// End is the last event of a stream.
+	// End is the last event of a stream; Syntax names the syntax that
+	// read it.
 	End
 )
 
@@ -61,6 +62,8 @@ const (
 	KindUnclosedParam  = "unclosed-param"  // a parameter ended by its call's closing tag
 	KindStrayText      = "stray-text"      // text between a call's parameters
 	KindUnknownTool    = "unknown-tool"    // an <invoke> of a tool the schema does not declare
+	KindRawClose       = "raw-close"       // a raw parameter closed at its last closing tag by its call's closing tag (a warning)
+	KindCutTag         = "cut-tag"         // the stream ends inside a call's opening tag
 )
 
 // Event is one thing the parser decided. Which fields are set depends on
@@ -79,11 +82,14 @@ type Event struct {
 	Raw     string     // the source text (Text, Thinking, ToolCall) or the text an Error concerns
 	Kind    string     // Error: one of the Kind constants, or a diagnostic code in the acts dialect
 	Message string     // Error
-	// Severity of an Error: always ast.Error in the tools dialect; the acts
-	// dialect passes on its diagnostics' severities (an unknown action is
-	// a warning, as in `plangram parse`).
+	// Severity of an Error: ast.Error in the XML syntaxes but for raw-close,
+	// a warning; the acts dialect passes on its diagnostics' severities (an
+	// unknown action is a warning, as in `plangram parse`).
 	Severity ast.Severity
 	Span     ast.Span
+	// Syntax is the name of the syntax that read the stream (End only):
+	// under "auto", the one detected, or "auto" when none was.
+	Syntax string
 	// Action is the acts dialect's parsed action (inline arguments and
 	// blocks) on its ToolCall event; it is not part of the JSON form.
 	Action *ast.Action
@@ -101,6 +107,7 @@ type jsonEvent struct {
 	Kind     string        `json:"kind,omitempty"`
 	Message  string        `json:"message,omitempty"`
 	Raw      string        `json:"raw,omitempty"`
+	Syntax   string        `json:"syntax,omitempty"`
 	Span     ast.Span      `json:"span"`
 }
 
@@ -108,7 +115,7 @@ type jsonEvent struct {
 // its type does not use. A text event has "raw" only when it differs from
 // "text".
 func (e Event) MarshalJSON() ([]byte, error) {
-	j := jsonEvent{Type: e.Type, ID: e.ID, Name: e.Name, Param: e.Param, Kind: e.Kind, Message: e.Message, Raw: e.Raw, Span: e.Span}
+	j := jsonEvent{Type: e.Type, ID: e.ID, Name: e.Name, Param: e.Param, Kind: e.Kind, Message: e.Message, Raw: e.Raw, Syntax: e.Syntax, Span: e.Span}
 	switch e.Type {
 	case Text:
 		j.Text = &e.Text

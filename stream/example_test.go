@@ -83,3 +83,29 @@ func ExampleOptions_acts() {
 	// write_file path="src/a.py" content="print(1)" at 1:1-7:1
 	// end path="" content="" at 7:1-10:1
 }
+
+// With Syntax "auto" the parser finds the syntax at the first marker; the
+// End event names it. Thinking before the marker never decides it.
+func ExampleSyntaxes() {
+	for _, s := range stream.Syntaxes()[:2] {
+		fmt.Println(s.Name)
+	}
+	in := "<think>use <read_file>?</think>ok <function_calls><invoke name=\"read_file\"><parameter name=\"path\">a.go</parameter></invoke></function_calls>"
+	err := stream.Parse(context.Background(), strings.NewReader(in), 5, stream.Options{Syntax: stream.Auto}, func(e stream.Event) error {
+		switch e.Type {
+		case stream.ToolCall:
+			fmt.Println(e.Type, e.Name, e.Params.String("path"))
+		case stream.End:
+			fmt.Println(e.Type, e.Syntax)
+		}
+		return nil
+	})
+	if err != nil {
+		panic(err)
+	}
+	// Output:
+	// acts
+	// anthropic-xml
+	// tool_call read_file a.go
+	// end anthropic-xml
+}

@@ -3,6 +3,7 @@ package stream
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -10,14 +11,19 @@ import (
 )
 
 // goldenCases says how each golden/stream/NAME.txt is fed: the default is
-// the tools dialect in one chunk; inputs named acts_* use the acts dialect.
+// one chunk in the syntax NAME starts with (SYNTAX_case.txt: the part
+// before the first '_' when it names a syntax or "auto"), else tools.
 var goldenCases = map[string]struct {
 	opts  Options
 	chunk int // bytes per Write; 0: the whole input at once
 }{
-	"split_tag":       {chunk: 7},
-	"lt_at_chunk_end": {chunk: 6},
-	"too_large":       {opts: Options{MaxCallSize: 100}},
+	"split_tag":           {chunk: 7},
+	"lt_at_chunk_end":     {chunk: 6},
+	"too_large":           {opts: Options{MaxCallSize: 100}},
+	"utf8_split":          {chunk: 1},
+	"qwen3-coder_several": {chunk: 5}, // markers split across chunks
+	"glm_several":         {chunk: 3},
+	"minimax_basic":       {chunk: 7},
 }
 
 // TestGolden pins the event stream of each golden input (regenerate with
@@ -36,8 +42,8 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			c := goldenCases[name]
-			if strings.HasPrefix(name, "acts_") {
-				c.opts.Dialect = "acts"
+			if c.opts.Syntax == "" {
+				c.opts.Syntax = goldenSyntax(name)
 			}
 			var cuts []int
 			for i := c.chunk; c.chunk > 0 && i < len(in); i += c.chunk {
@@ -47,4 +53,13 @@ func TestGolden(t *testing.T) {
 			checkAll(t, c.opts, in)
 		})
 	}
+}
+
+// goldenSyntax returns the syntax of the golden case called name.
+func goldenSyntax(name string) string {
+	pre, _, ok := strings.Cut(name, "_")
+	if ok && slices.Contains(SyntaxNames(), pre) {
+		return pre
+	}
+	return "tools"
 }

@@ -3,7 +3,14 @@ package stream
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/plangram/plangram/ast"
 )
 
 // collect parses input cut at the given offsets (ascending) and returns the
@@ -62,4 +69,119 @@ func jsonl(t testing.TB, evs []Event) []byte {
 		}
 	}
 	return b.Bytes()
+}
+
+// syntaxOf returns the syntax opts select, as New resolves it.
+func syntaxOf(opts Options) string {
+	switch {
+	case opts.Syntax != "":
+		return opts.Syntax
+	case opts.Dialect != "":
+		return opts.Dialect
+	case opts.Schema != nil:
+		return opts.Schema.SyntaxName()
+	}
+	return "tools"
+}
+
+// checkChunks is the chunk-invariance property every syntax's tests and
+// fuzz targets call: chunkings of 1, 7 and 4096 bytes and random chunkings
+// drawn from seed give the same merged events as the whole input in one
+// chunk, and each passes checkOne. It returns the merged events.
+func checkChunks(t testing.TB, opts Options, in []byte, seed uint64) []Event {
+	t.Helper()
+	want := checkOne(t, opts, in, nil)
+	sizes := func(n int) []int {
+		var cuts []int
+		for c := n; c < len(in); c += n {
+			cuts = append(cuts, c)
+		}
+		return cuts
+	}
+	cutsets := [][]int{sizes(1), sizes(7), sizes(4096)}
+	r := rand.New(rand.NewPCG(seed, uint64(len(in))))
+	for k := range 3 {
+		var cuts []int
+		for c := r.IntN(8); c < len(in); c += 1 + r.IntN(4+k*30) {
+			cuts = append(cuts, c)
+		}
+		cutsets = append(cutsets, cuts)
+	}
+	for _, cuts := range cutsets {
+		if got := checkOne(t, opts, in, cuts); !reflect.DeepEqual(got, want) {
+			t.Fatalf("syntax %s, input %q, cuts %v:\n got %s\nwant %s", syntaxOf(opts), in, cuts, jsonl(t, got), jsonl(t, want))
+		}
+	}
+	return want
+}
+
+// checkOne parses in with the given cuts, checks the events against the
+// input and returns them merged. It checks that each span matches the
+// input; that the raw text of text, thinking and tool_call events rebuilds
+// the input (in the acts syntax: covers every byte; with HideThinking it
+// is not checked); that no text, thinking or param_delta event starts or
+// ends inside a UTF-8 character; and that End comes last, once.
+func checkOne(t testing.TB, opts Options, in []byte, cuts []int) []Event {
+	t.Helper()
+	evs := collect(t, opts, in, cuts)
+	lines := ast.NewLines(in)
+	src := string(in)
+	covered := make([]int, len(in))  // per byte: how many events account for it
+	inner := make([]bool, len(in)+1) // offsets inside a multi-byte character
+	for i := 0; i < len(in); {
+		_, n := utf8.DecodeRune(in[i:])
+		for j := i + 1; j < i+n; j++ {
+			inner[j] = true
+		}
+		i += n
+	}
+	var raw strings.Builder
+	fail := func(e Event, f string, a ...any) {
+		t.Helper()
+		t.Fatalf("syntax %s, input %q cuts %v: %s in %s", syntaxOf(opts), in, cuts, fmt.Sprintf(f, a...), jsonl(t, []Event{e}))
+	}
+	for i, e := range evs {
+		if want := lines.Span(e.Span.Start.Offset, e.Span.End.Offset); e.Span != want {
+			fail(e, "span %v, want %v", e.Span, want)
+		}
+		at := src[e.Span.Start.Offset:e.Span.End.Offset]
+		switch e.Type {
+		case Text, Thinking, ToolCall:
+			if e.Raw != at {
+				fail(e, "raw is not the source of its span %q", at)
+			}
+			raw.WriteString(e.Raw)
+			for j := e.Span.Start.Offset; j < e.Span.End.Offset; j++ {
+				covered[j]++
+			}
+		case ParamDelta:
+			if e.Text != at {
+				fail(e, "text is not the source of its span %q", at)
+			}
+		case Error:
+			if e.Raw != "" && !strings.Contains(at, e.Raw) {
+				fail(e, "raw is not within the source of its span %q", at)
+			}
+		}
+		if e.Type == Text || e.Type == Thinking || e.Type == ParamDelta {
+			if inner[e.Span.Start.Offset] || inner[e.Span.End.Offset] {
+				fail(e, "the event starts or ends inside a UTF-8 character")
+			}
+		}
+		if (e.Type == End) != (i == len(evs)-1) {
+			fail(e, "End must be the last event, and only it")
+		}
+	}
+	switch {
+	case syntaxOf(opts) == "acts":
+		for i, n := range covered {
+			if n == 0 {
+				t.Fatalf("cuts %v: byte %d (%q) is in no event", cuts, i, src[i])
+			}
+		}
+	case opts.HideThinking:
+	case raw.String() != src:
+		t.Fatalf("syntax %s, cuts %v: raw text %q, want the input %q", syntaxOf(opts), cuts, raw.String(), src)
+	}
+	return merge(evs)
 }

@@ -6,8 +6,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/plangram/plangram/ast"
 )
 
 // samples are inputs for the chunking property, with the golden inputs.
@@ -100,60 +98,6 @@ func checkAll(t *testing.T, opts Options, in []byte) {
 			t.Fatalf("cuts %v:\n got %s\nwant %s", cuts, jsonl(t, got), jsonl(t, want))
 		}
 	}
-}
-
-// checkOne parses in with the given cuts, checks the events against the
-// input and returns them merged.
-func checkOne(t testing.TB, opts Options, in []byte, cuts []int) []Event {
-	t.Helper()
-	evs := collect(t, opts, in, cuts)
-	lines := ast.NewLines(in)
-	src := string(in)
-	covered := make([]int, len(in)) // per byte: how many events account for it
-	var raw strings.Builder
-	fail := func(e Event, f string, a ...any) {
-		t.Helper()
-		t.Fatalf("input %q cuts %v: %s in %s", in, cuts, fmt.Sprintf(f, a...), jsonl(t, []Event{e}))
-	}
-	for i, e := range evs {
-		if want := lines.Span(e.Span.Start.Offset, e.Span.End.Offset); e.Span != want {
-			fail(e, "span %v, want %v", e.Span, want)
-		}
-		at := src[e.Span.Start.Offset:e.Span.End.Offset]
-		switch e.Type {
-		case Text, Thinking, ToolCall:
-			if e.Raw != at {
-				fail(e, "raw is not the source of its span %q", at)
-			}
-			raw.WriteString(e.Raw)
-			for j := e.Span.Start.Offset; j < e.Span.End.Offset; j++ {
-				covered[j]++
-			}
-		case ParamDelta:
-			if e.Text != at {
-				fail(e, "text is not the source of its span %q", at)
-			}
-		case Error:
-			if e.Raw != "" && !strings.Contains(at, e.Raw) {
-				fail(e, "raw is not within the source of its span %q", at)
-			}
-		}
-		if (e.Type == End) != (i == len(evs)-1) {
-			fail(e, "End must be the last event, and only it")
-		}
-	}
-	if opts.Dialect != "acts" {
-		if raw.String() != src {
-			t.Fatalf("cuts %v: raw text %q, want the input %q", cuts, raw.String(), src)
-		}
-	} else {
-		for i, n := range covered {
-			if n == 0 {
-				t.Fatalf("cuts %v: byte %d (%q) is in no event", cuts, i, src[i])
-			}
-		}
-	}
-	return merge(evs)
 }
 
 // fragments are the pieces random inputs are made of.

@@ -1,12 +1,15 @@
 // Package stream parses LLM output while it arrives, chunk by chunk, into
 // events: text to show, thinking, tool calls with typed parameters, errors.
 //
-// Two dialects are streamed. "tools" is the XML-style tool-call format
+// Each way of writing tool calls is a syntax (see Syntax and Syntaxes):
+// "tools" is the XML-style tool-call format
 // (<write_to_file><path>a.go</path><content>…</content></write_to_file>),
 // also accepted as <function_calls><invoke name="…"><parameter name="…">…
-// </parameter></invoke></function_calls>, with <thinking> blocks. "acts" is
-// the fenced-acts dialect. Both take their actions and parameters from a
-// declarative schema (package schema); docs/stream.md documents the rules.
+// </parameter></invoke></function_calls>, with <thinking> blocks; "acts" is
+// the fenced-acts dialect; others follow models' own formats, and "auto"
+// detects the syntax from the first marker. All take their actions and
+// parameters from a declarative schema (package schema); docs/stream.md
+// documents the rules.
 //
 // Results never depend on how the input is cut into chunks: the events of
 // any chunking equal those of the whole input in one chunk once adjacent
@@ -21,27 +24,32 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/schema"
 )
 
-// minBlock is the least capacity of a new buffer.
+// minBlock is the least capacity of a new buffer once the stream has grown
+// past the first small blocks.
 const minBlock = 64 << 10
 
 // DefaultMaxCallSize is the MaxCallSize used when Options leave it zero.
 const DefaultMaxCallSize = 4 << 20
 
-// Options configure a Parser. The zero value parses the tools dialect with
+// Options configure a Parser. The zero value parses the tools syntax with
 // the built-in schema.
 type Options struct {
-	// Dialect is "tools" or "acts". Empty means the Schema's syntax (a
-	// custom dialect names the grammar that reads it), or "tools" without
-	// a Schema.
+	// Syntax names the syntax to parse (SyntaxNames lists them; "auto"
+	// detects it). Empty means Dialect, then the Schema's syntax (a custom
+	// dialect names the grammar that reads it), then "tools".
+	Syntax string
+	// Dialect is the former name of Syntax, still accepted; when both are
+	// set they must agree.
 	Dialect string
 	// Schema declares the actions and their parameters; nil means the
-	// built-in schema of Dialect.
+	// syntax's built-in schema.
 	Schema *schema.Schema
 	// ThinkingTags are the names of thinking blocks (tools dialect); nil
 	// means "thinking" and "think", an empty slice none.
@@ -49,6 +57,10 @@ type Options struct {
 	// HideThinking drops Thinking events (the blocks are still recognised,
 	// so the tags inside them are never calls).
 	HideThinking bool
+	// InThinking says the stream starts inside a thinking block: the chat
+	// template opened it (<think>), so the stream begins with reasoning and
+	// a bare closing tag (</think>).
+	InThinking bool
 	// MaxCallSize bounds a tool call's source size in bytes (tools
 	// dialect); zero or less means DefaultMaxCallSize. A larger call is reported
 	// (kind too-large) and its text is emitted as Text.
@@ -71,24 +83,20 @@ type Parser struct {
 	emit   func(Event) error
 	err    error
 	closed bool
-	d      dialect
+	d      scanner
+	syntax string // the syntax's name, reported on End
+	ids    int    // the last call id given
 
 	// buf holds the stream bytes from offset base on: at least those not
-	// yet decided or still needed (the source of an open call).
+	// yet decided or still needed (the source of an open call). Its last
+	// tail bytes are an incomplete UTF-8 character, hidden from the
+	// scanner until the next Write or Close.
 	buf  []byte
 	base int
+	tail int
 	// The line tracker: line is the 1-based line of offset off, which
 	// starts at offset start. It only moves forward.
 	off, line, start int
-}
-
-// dialect is a streamed grammar working on the Parser's buffer.
-type dialect interface {
-	// scan decides what it can of the buffer and emits events; with eof
-	// set it decides every remaining byte.
-	scan(p *Parser, eof bool) error
-	// keep returns the offset of the earliest byte still needed.
-	keep() int
 }
 
 // New returns a parser that calls emit for each event. An error from emit
@@ -97,30 +105,66 @@ func New(opts Options, emit func(Event) error) (*Parser, error) {
 	if emit == nil {
 		return nil, errors.New("stream: New needs an emit function")
 	}
-	name := opts.Dialect
+	name := opts.Syntax
+	switch {
+	case name != "" && opts.Dialect != "" && opts.Dialect != name:
+		return nil, fmt.Errorf("stream: Options.Syntax %q and Options.Dialect %q disagree", name, opts.Dialect)
+	case name == "":
+		name = opts.Dialect
+	}
 	if name == "" && opts.Schema != nil {
 		name = opts.Schema.SyntaxName()
 	}
 	if name == "" {
 		name = "tools"
 	}
-	if name != "tools" && name != "acts" {
-		return nil, fmt.Errorf("stream: unknown dialect %q (want tools or acts)", name)
-	}
-	s := opts.Schema
-	if s == nil {
-		var err error
-		if s, err = schema.Builtin(name); err != nil {
-			return nil, fmt.Errorf("stream: %w", err)
+	p := &Parser{emit: emit, line: 1, syntax: name}
+	if name == Auto {
+		d, err := newAuto(opts)
+		if err != nil {
+			return nil, err
 		}
+		p.d = d
+		return p, nil
 	}
-	p := &Parser{emit: emit, line: 1}
-	if name == "acts" {
-		p.d = newActs(s)
-	} else {
-		p.d = newTools(s, opts)
+	syn, err := LookupSyntax(name)
+	if err != nil {
+		return nil, err
 	}
+	d, err := open(syn, opts, 0)
+	if err != nil {
+		return nil, err
+	}
+	p.d = d
 	return p, nil
+}
+
+// open returns syntax syn's scanner starting at offset start.
+func open(syn *Syntax, opts Options, start int) (scanner, error) {
+	s, err := schemaFor(syn, opts)
+	if err != nil {
+		return nil, err
+	}
+	d, err := syn.open(&config{schema: s, opts: opts, start: start})
+	if err != nil {
+		return nil, fmt.Errorf("stream: syntax %s: %w", syn.Name, err)
+	}
+	return d, nil
+}
+
+// Syntax returns the name of the syntax the parser reads: the one given to
+// New, or under "auto" the one detected so far ("auto" while undecided).
+func (p *Parser) Syntax() string {
+	if a, ok := p.d.(*auto); ok && a.syn != nil {
+		return a.syn.Name
+	}
+	return p.syntax
+}
+
+// nextID returns the next call id.
+func (p *Parser) nextID() int {
+	p.ids++
+	return p.ids
 }
 
 // Write feeds the next chunk of the stream. It returns len(b) unless emit
@@ -136,6 +180,7 @@ func (p *Parser) Write(b []byte) (int, error) {
 		p.grow(len(b))
 	}
 	p.buf = append(p.buf, b...)
+	p.tail = incomplete(p.buf)
 	if err := p.d.scan(p, false); err != nil {
 		p.err = err
 		return 0, err
@@ -153,12 +198,13 @@ func (p *Parser) Close() error {
 		return ErrClosed
 	}
 	p.closed = true
+	p.tail = 0
 	if err := p.d.scan(p, true); err != nil {
 		p.err = err
 		return err
 	}
 	end := p.end()
-	p.err = p.send(&Event{Type: End, Span: p.span(end, end)})
+	p.err = p.send(&Event{Type: End, Syntax: p.Syntax(), Span: p.span(end, end)})
 	return p.err
 }
 
@@ -200,8 +246,24 @@ func (p *Parser) send(e *Event) error {
 	return nil
 }
 
-// end returns the offset just after the last byte received.
-func (p *Parser) end() int { return p.base + len(p.buf) }
+// end returns the offset just after the last byte a scanner may read: the
+// last byte received, less an incomplete UTF-8 character at the end until
+// more bytes or the end of the stream complete or decide it.
+func (p *Parser) end() int { return p.base + len(p.buf) - p.tail }
+
+// incomplete returns the length of the incomplete UTF-8 character b ends
+// with: the start of a valid multi-byte encoding still missing bytes.
+func incomplete(b []byte) int {
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax+1; i-- {
+		if utf8.RuneStart(b[i]) {
+			if utf8.FullRune(b[i:]) {
+				return 0
+			}
+			return len(b) - i
+		}
+	}
+	return 0
+}
 
 // bytes returns the received bytes [from, to) (offsets).
 func (p *Parser) bytes(from, to int) []byte { return p.buf[from-p.base : to-p.base] }
@@ -244,7 +306,10 @@ func (p *Parser) grow(n int) {
 	keep := min(p.d.keep(), p.off)
 	live := p.buf[keep-p.base:]
 	need := len(live) + n
-	buf := make([]byte, len(live), need+max(need/2, minBlock))
+	// Blocks start at 4 KiB and double up to minBlock, so that a short
+	// stream does not pay for a large block.
+	blk := min(minBlock, max(4<<10, 2*cap(p.buf)))
+	buf := make([]byte, len(live), need+max(need/2, blk))
 	copy(buf, live)
 	p.buf, p.base = buf, keep
 }

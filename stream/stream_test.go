@@ -108,3 +108,33 @@ func TestAPIErrors(t *testing.T) {
 		t.Errorf("Parse with a cancelled context: %v", err)
 	}
 }
+
+// Schema defaults fill the parameters a streamed call leaves out, as in the
+// plan parser and generated Go.
+func TestDefaults(t *testing.T) {
+	s, err := schema.Parse("s.json", []byte(`{"version": 1, "dialect": "tools", "actions": [
+		{"name": "run", "params": [{"name": "cmd", "required": true}, {"name": "timeout", "type": "int", "default": 30},
+			{"name": "shell", "type": "enum", "enum": ["sh", "bash"], "default": "sh"}, {"name": "env", "type": "list", "default": ["A"]}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range collect(t, Options{Schema: s}, []byte("<run><cmd>ls</cmd><shell>bash</shell></run><run><cmd>x</cmd><timeout>5</timeout></run>"), nil) {
+		if e.Type == ToolCall {
+			b, err := e.Params.MarshalJSON()
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, string(b))
+			if v, _ := e.Params.Get("timeout"); v == nil {
+				t.Errorf("no timeout in %s", b)
+			} else if _, ok := v.(int64); !ok {
+				t.Errorf("timeout %T, want int64", v)
+			}
+		}
+	}
+	want := `{"cmd":"ls","timeout":30,"shell":"bash","env":["A"]} {"cmd":"x","timeout":5,"shell":"sh","env":["A"]}`
+	if strings.Join(got, " ") != want {
+		t.Errorf("params %s, want %s", strings.Join(got, " "), want)
+	}
+}

@@ -5,22 +5,14 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/schema"
 )
 
-// The tools dialect's fixed markup.
-const (
-	wrapperOpen  = "<function_calls>"
-	wrapperClose = "</function_calls>"
-	invokeOpen   = `<invoke name="`
-	invokeClose  = "</invoke>"
-	paramOpen    = `<parameter name="`
-	paramClose   = "</parameter>"
-	attrEnd      = `">`
-	maxName      = 64 // longest name read in a <name> or name="…" tag
-)
+// maxName is the longest name read in a <name> or name="…" tag.
+const maxName = 64
 
 // mode is where the tools scanner is.
 type mode uint8
@@ -39,7 +31,6 @@ type tool struct {
 	close  string                   // "</name>"
 	params map[string]*schema.Param // by parameter name and alias
 	opens  []opener                 // "<param>" tags
-	invoke []opener                 // `<parameter name="param">` tags
 }
 
 // opener is a tag that opens a known parameter.
@@ -54,7 +45,6 @@ func newTool(a *schema.Action, name string) *tool {
 		for _, n := range append([]string{sp.Name}, sp.Aliases...) {
 			tl.params[n] = sp
 			tl.opens = append(tl.opens, opener{sp, "<" + n + ">"})
-			tl.invoke = append(tl.invoke, opener{sp, paramOpen + n + attrEnd})
 		}
 	}
 	return tl
@@ -65,6 +55,7 @@ func newTool(a *schema.Action, name string) *tool {
 type textTag struct {
 	tool  *tool
 	close []string // the thinking block's closing tag
+	loose bool     // the start of a named call outside a wrapper
 }
 
 // tools is the scanner of the tools dialect.
@@ -74,13 +65,29 @@ type tools struct {
 	byName map[string]*tool // for <invoke name="…">
 	max    int
 	hide   bool
+	f      xmlForm
+	// The open wrapper: its offset and position, its calls so far.
+	wrapAt  int
+	wrapPos ast.Pos
+	wrapN   int
 
 	mode  mode
 	out   int // bytes before out are emitted or belong to the open call
 	pos   int // scan cursor: bytes before pos are decided
 	think thinking
 	c     call
-	ids   int
+}
+
+// toolMarkers are the tools syntax's markers: the opening tag of each
+// action of the schema.
+func toolMarkers(s *schema.Schema) []string {
+	var m []string
+	for _, a := range s.Actions {
+		for _, n := range append([]string{a.Name}, a.Aliases...) {
+			m = append(m, "<"+n+">")
+		}
+	}
+	return m
 }
 
 type thinking struct {
@@ -95,11 +102,12 @@ type call struct {
 	id       int
 	name     string
 	tool     *tool // nil for an <invoke> of an unknown tool
-	invoke   bool
+	invoke   bool  // the named form (<invoke name="…">)
+	wrapped  bool  // inside the wrapper
 	start    int
 	startPos ast.Pos
 	end      string    // the call's closing tag
-	stop     [2]string // the current value's closing tag, then the call's
+	stop     [3]string // the current value's closing tag, the call's, the start of a named parameter's opening tag
 	follow   []string  // raw value: tags that may follow its closing tag
 	vals     []value
 	errs     []Event
@@ -110,6 +118,8 @@ type call struct {
 	sent     int  // the current value is emitted as ParamDelta up to here
 	cand     int  // raw value: the candidate closing tag, -1 when none
 	look     int  // raw value: lookahead cursor after the candidate
+	rej      int  // raw value: the last closing tag ruled out, -1 when none
+	rejNext  int  // raw value: where what followed rej starts
 	over     bool // over MaxCallSize: its bytes are emitted as Text
 }
 
@@ -120,11 +130,12 @@ type value struct {
 	start, end int
 	startPos   ast.Pos
 	span       ast.Span
-	unclosed   bool
+	before     string // unclosed: what ended it
+	lead       bool   // raw value: the line ending after its opening tag is decided
 }
 
-func newTools(s *schema.Schema, o Options) *tools {
-	t := &tools{byName: map[string]*tool{}, max: o.MaxCallSize, hide: o.HideThinking}
+func newTools(s *schema.Schema, o Options, start int, f xmlForm) *tools {
+	t := &tools{byName: map[string]*tool{}, max: o.MaxCallSize, hide: o.HideThinking, out: start, pos: start, f: f}
 	if t.max <= 0 {
 		t.max = DefaultMaxCallSize
 	}
@@ -132,8 +143,10 @@ func newTools(s *schema.Schema, o Options) *tools {
 		for _, n := range append([]string{a.Name}, a.Aliases...) {
 			tl := newTool(a, n)
 			t.byName[n] = tl
-			t.tags = append(t.tags, "<"+n+">")
-			t.info = append(t.info, textTag{tool: tl})
+			if f.bare {
+				t.tags = append(t.tags, "<"+n+">")
+				t.info = append(t.info, textTag{tool: tl})
+			}
 		}
 	}
 	names := o.ThinkingTags
@@ -146,8 +159,24 @@ func newTools(s *schema.Schema, o Options) *tools {
 			t.info = append(t.info, textTag{close: []string{"</" + n + ">"}})
 		}
 	}
-	t.tags = append(t.tags, wrapperOpen)
-	t.info = append(t.info, textTag{})
+	if f.wrapOpen != "" {
+		t.tags = append(t.tags, f.wrapOpen)
+		t.info = append(t.info, textTag{})
+	}
+	if f.loose {
+		t.tags = append(t.tags, f.callTag)
+		t.info = append(t.info, textTag{loose: true})
+	}
+	if o.InThinking {
+		var all []string
+		for _, in := range t.info {
+			all = append(all, in.close...)
+		}
+		if len(all) > 0 {
+			t.mode = inThinking
+			t.think = thinking{start: start, startPos: ast.Pos{Offset: start, Line: 1, Col: start + 1}, content: start, close: all}
+		}
+	}
 	return t
 }
 
@@ -185,7 +214,13 @@ func (t *tools) scan(p *Parser, eof bool) error {
 
 // text emits text up to the next known tag and enters what it opens.
 func (t *tools) text(p *Parser, eof bool) (bool, error) {
-	i, k := find(p.bytes(t.pos, p.end()), t.tags, eof)
+	b := p.bytes(t.pos, p.end())
+	i, k := find(b, t.tags, eof)
+	if k < 0 && eof {
+		if j := bytes.LastIndexByte(b, '<'); j >= 0 && t.cut(b[j:]) {
+			return false, t.cutTag(p, t.pos+j)
+		}
+	}
 	at := t.pos + i
 	if err := p.text(p.pos(t.out), at, false); err != nil {
 		return false, err
@@ -197,14 +232,27 @@ func (t *tools) text(p *Parser, eof bool) (bool, error) {
 	end := at + len(t.tags[k])
 	switch tag := t.info[k]; {
 	case tag.tool != nil:
-		return true, t.open(p, tag.tool, "", false, at, end)
+		return true, t.open(p, tag.tool, "", false, false, at, end)
+	case tag.loose:
+		name, n, more := t.f.call(p.bytes(at, p.end()))
+		switch {
+		case n > 0:
+			return true, t.open(p, t.byName[string(name)], string(name), true, false, at, at+n)
+		case more && !eof:
+			return false, nil
+		case more:
+			return false, t.cutTag(p, at)
+		}
+		t.pos = at + 1 // not a call: its '<' is text
+		return true, nil
 	case tag.close != nil:
 		t.mode, t.pos = inThinking, end
 		t.think = thinking{start: at, startPos: p.pos(at), content: end, close: tag.close}
 		return true, nil
 	}
 	t.mode, t.out, t.pos = inWrapper, end, end
-	return true, p.text(p.pos(at), end, true)
+	t.wrapAt, t.wrapPos, t.wrapN = at, p.pos(at), 0
+	return true, p.text(t.wrapPos, end, true)
 }
 
 // thinking emits thinking up to its closing tag.
@@ -213,7 +261,7 @@ func (t *tools) thinking(p *Parser, eof bool) (bool, error) {
 	i, k := find(p.bytes(t.pos, p.end()), th.close, eof)
 	at := t.pos + i
 	if k >= 0 {
-		end := at + len(th.close[0])
+		end := at + len(th.close[k])
 		t.mode, t.pos = inText, end
 		return true, t.thought(p, end, at)
 	}
@@ -259,38 +307,87 @@ func (t *tools) wrapper(p *Parser, eof bool) (bool, error) {
 	}
 	t.out = t.pos
 	if len(b) == 0 {
+		if eof && t.wrapN == 0 {
+			t.mode = inText
+			return false, p.send(&Event{Type: Error, Kind: KindCutTag, Raw: p.str(t.wrapAt, t.pos),
+				Message: fmt.Sprintf("the stream ends after %s, before any call", t.f.wrapOpen),
+				Span:    ast.Span{Start: t.wrapPos, End: p.pos(t.pos)}})
+		}
 		return false, nil
 	}
 	if b[0] == '<' {
-		full, part := match(b, wrapperClose)
+		full, part := match(b, t.f.wrapClose)
 		if full {
 			at := t.pos
-			t.mode, t.out, t.pos = inText, at+len(wrapperClose), at+len(wrapperClose)
+			t.mode, t.out, t.pos = inText, at+len(t.f.wrapClose), at+len(t.f.wrapClose)
 			return true, p.text(p.pos(at), t.pos, true)
 		}
-		name, n, more := named(b, invokeOpen, attrEnd)
+		name, n, more := t.f.call(b)
 		if n > 0 {
-			return true, t.open(p, t.byName[string(name)], string(name), true, t.pos, t.pos+n)
+			return true, t.open(p, t.byName[string(name)], string(name), true, true, t.pos, t.pos+n)
 		}
 		if (part || more) && !eof {
 			return false, nil
+		}
+		if part || more { // at eof: a cut call (a lone '<' too, inside the wrapper)
+			t.mode = inText
+			return false, t.cutTag(p, t.pos)
 		}
 	}
 	t.mode = inText
 	return true, nil
 }
 
+// cut reports whether b, the end of the stream, is the start of a call's
+// opening tag cut off: a proper prefix, longer than "<", of a tool's tag or
+// of the wrapper's.
+func (t *tools) cut(b []byte) bool {
+	if len(b) < 2 {
+		return false
+	}
+	for k, tag := range t.tags {
+		if t.info[k].close == nil {
+			if _, part := match(b, tag); part {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// cutTag ends the stream, whose bytes from offset at on are the start of a
+// call's opening tag cut off: a cut-tag error, then the bytes as markup
+// (a Text event with empty Text).
+func (t *tools) cutTag(p *Parser, at int) error {
+	if err := p.text(p.pos(t.out), at, t.mode == inWrapper); err != nil {
+		return err
+	}
+	end := p.end()
+	t.out, t.pos = end, end
+	raw := p.str(at, end)
+	err := p.send(&Event{Type: Error, Kind: KindCutTag, Raw: raw, Span: p.span(at, end),
+		Message: fmt.Sprintf("the stream ends inside the opening tag of a call: %q", raw)})
+	if err != nil {
+		return err
+	}
+	return p.text(p.pos(at), end, true)
+}
+
 // open starts a call of tool tl (nil for an unknown tool called name)
-// whose opening tag is [at, end).
-func (t *tools) open(p *Parser, tl *tool, name string, invoke bool, at, end int) error {
-	t.ids++
+// whose opening tag is [at, end): in the named form (<invoke name="…">)
+// when invoke is set, inside the wrapper when wrapped is.
+func (t *tools) open(p *Parser, tl *tool, name string, invoke, wrapped bool, at, end int) error {
+	id := p.nextID()
+	if wrapped {
+		t.wrapN++
+	}
 	if tl != nil {
 		name = tl.act.Name // not an alias
 	}
 	c := &t.c
-	*c = call{id: t.ids, name: name, tool: tl, invoke: invoke, start: at, startPos: p.pos(at),
+	*c = call{id: id, name: name, tool: tl, invoke: invoke, wrapped: wrapped, start: at, startPos: p.pos(at),
 		stray: -1, cand: -1, vals: c.vals[:0], errs: c.errs[:0], follow: c.follow[:0], given: c.given[:0]}
-	c.end = invokeClose
+	c.end = t.f.callClose
 	if !invoke {
 		c.end = tl.close
 	}
@@ -329,11 +426,14 @@ func (t *tools) params(p *Parser, eof bool) (bool, error) {
 				t.endStray(p)
 				return true, t.finish(p, t.pos, t.pos+len(c.end))
 			}
-			pre, suf := "<", ">"
+			var name []byte
+			var n int
+			var more bool
 			if c.invoke {
-				pre, suf = paramOpen, attrEnd
+				name, n, more = t.f.param(b)
+			} else {
+				name, n, more = named(b, "<", ">")
 			}
-			name, n, more := named(b, pre, suf)
 			if n > 0 {
 				t.endStray(p)
 				t.openValue(p, string(name), n)
@@ -383,6 +483,7 @@ func (t *tools) openValue(p *Parser, name string, n int) {
 	c := &t.c
 	start := t.pos + n
 	v := value{name: name, start: start}
+	c.rej = -1
 	if !c.over { // an oversized call's values are not used
 		v.startPos = p.pos(start)
 	}
@@ -391,9 +492,9 @@ func (t *tools) openValue(p *Parser, name string, n int) {
 			v.param, v.name = sp, sp.Name
 		}
 	}
-	c.stop = [2]string{paramClose, c.end}
+	c.stop = [3]string{t.f.paramClose, c.end, t.f.paramPrefix}
 	if !c.invoke {
-		c.stop[0] = "</" + name + ">"
+		c.stop = [3]string{"</" + name + ">", c.end}
 	}
 	if v.param != nil && t.given(v.param) < 0 {
 		c.given = append(c.given, len(c.vals))
@@ -402,12 +503,8 @@ func (t *tools) openValue(p *Parser, name string, n int) {
 	c.sent, c.cand = start, -1
 	if v.param != nil && v.param.Raw {
 		c.follow = append(c.follow[:0], c.end)
-		ops := c.tool.opens
-		if c.invoke {
-			ops = c.tool.invoke
-		}
-		for _, o := range ops {
-			if t.given(o.param) < 0 {
+		for _, o := range c.tool.opens {
+			if !c.invoke && t.given(o.param) < 0 {
 				c.follow = append(c.follow, o.tag)
 			}
 		}
@@ -417,28 +514,77 @@ func (t *tools) openValue(p *Parser, name string, n int) {
 
 // value reads a parameter value. A value ends at its closing tag; one of a
 // raw parameter only where that tag is followed by optional spaces and the
-// call's closing tag or a tag opening a parameter not given yet.
+// call's closing tag or a tag opening a parameter not given yet. Once such a
+// closing tag was ruled out (c.rej), the call's closing tag also ends a raw
+// value: at its last closing tag (recover). A raw value loses one line
+// ending right after its opening tag and one right before its closing tag.
 func (t *tools) value(p *Parser, eof bool) (bool, error) {
 	c := &t.c
 	v := &c.vals[len(c.vals)-1]
 	raw := v.param != nil && v.param.Raw
 	lim := t.limit(p)
+	if raw && !v.lead {
+		b := p.bytes(t.pos, lim)
+		n := 0
+		switch {
+		case len(b) > 0 && b[0] == '\n':
+			n = 1
+		case len(b) > 1 && b[0] == '\r' && b[1] == '\n':
+			n = 2
+		case len(b) == 0 || len(b) == 1 && b[0] == '\r':
+			if !eof && lim == p.end() {
+				return t.starve(p, eof, lim, t.pos)
+			}
+		}
+		v.lead = true
+		if n > 0 {
+			v.start += n
+			t.pos, c.sent = v.start, v.start
+			if !c.over {
+				v.startPos = p.pos(v.start)
+			}
+		}
+	}
 	for {
 		if c.cand < 0 {
-			stops := c.stop[:]
-			if raw {
+			stops := c.stop[:2]
+			switch {
+			case raw && c.rej < 0:
 				stops = stops[:1]
+			case !raw && c.stop[2] != "":
+				stops = c.stop[:]
 			}
 			i, k := find(p.bytes(t.pos, lim), stops, false)
 			t.pos += i
-			if err := t.delta(p, t.pos); err != nil {
+			to := t.pos
+			if raw {
+				if c.rej >= 0 {
+					to = c.rej
+				}
+				to = t.trimEOL(p, to, to == t.pos && k < 0)
+			}
+			if err := t.delta(p, to); err != nil {
 				return false, err
 			}
 			if k < 0 {
 				return t.starve(p, eof, lim, t.pos)
 			}
+			if k == 2 { // a named parameter's tag may end an unclosed value
+				_, n, more := t.f.param(p.bytes(t.pos, lim))
+				switch {
+				case n > 0:
+					return true, t.endValue(p, 2)
+				case more:
+					return t.starve(p, eof, lim, t.pos)
+				}
+				t.pos++
+				continue
+			}
 			if !raw {
-				return true, t.endValue(p, k == 1)
+				return true, t.endValue(p, k)
+			}
+			if k == 1 {
+				return true, t.recover(p)
 			}
 			c.cand, c.look = t.pos, t.pos+len(c.stop[0])
 		}
@@ -452,31 +598,110 @@ func (t *tools) value(p *Parser, eof bool) (bool, error) {
 		if b[0] == '<' {
 			k, part := prefix(b, c.follow)
 			if k >= 0 {
-				return true, t.endValue(p, false)
+				return true, t.endValue(p, 0)
+			}
+			if c.invoke { // a named parameter not given yet
+				name, n, more := t.f.param(b)
+				if sp := c.tool.params[string(name)]; n > 0 && sp != nil && t.given(sp) < 0 {
+					return true, t.endValue(p, 0)
+				}
+				part = part || more
 			}
 			if part {
 				return t.starve(p, eof, lim, c.cand)
 			}
 		}
+		c.rej, c.rejNext = c.cand, c.look
 		t.pos, c.cand = c.look, -1
 	}
 }
 
+// trimEOL returns to less the line ending (LF or CRLF) just before it,
+// within the current value; with open set (more bytes may follow to) also
+// less a final CR.
+func (t *tools) trimEOL(p *Parser, to int, open bool) int {
+	lo := t.c.vals[len(t.c.vals)-1].start
+	if to > lo && open && p.bytes(to-1, to)[0] == '\r' {
+		return to - 1
+	}
+	if to > lo && p.bytes(to-1, to)[0] == '\n' {
+		to--
+		if to > lo && p.bytes(to-1, to)[0] == '\r' {
+			to--
+		}
+	}
+	return to
+}
+
+// recover ends the call at its closing tag at t.pos while its raw value is
+// open: the value ends at its last closing tag (c.rej), with a warning
+// naming what followed it, which belongs to no parameter.
+func (t *tools) recover(p *Parser) error {
+	c := &t.c
+	at := t.pos
+	t.pos = c.rej
+	if err := t.endValue(p, 0); err != nil {
+		return err
+	}
+	v := &c.vals[len(c.vals)-1]
+	from := c.rej + len(c.stop[0])
+	if !c.over {
+		c.errs = append(c.errs, Event{Type: Error, ID: c.id, Name: c.name, Param: v.name, Kind: KindRawClose, Severity: ast.Warning,
+			Message: fmt.Sprintf("parameter %s ends at its last %s, which is followed by %s; the text up to %s belongs to no parameter",
+				v.name, c.stop[0], describe(p.bytes(c.rejNext, at)), c.end),
+			Raw: p.str(from, at), Span: p.span(from, at)})
+	}
+	return t.finish(p, at, at+len(c.end))
+}
+
+// describe names what b starts with, for a message: a tag, or a short
+// quote of text.
+func describe(b []byte) string {
+	if len(b) > 0 && b[0] == '<' {
+		if j := bytes.IndexByte(b[:min(len(b), maxName+3)], '>'); j > 0 {
+			return "the tag " + string(b[:j+1])
+		}
+	}
+	line, _, _ := bytes.Cut(b, []byte{'\n'})
+	if n := 24; len(line) > n {
+		for n > 0 && !utf8.RuneStart(line[n]) {
+			n--
+		}
+		return fmt.Sprintf("text %q…", line[:n])
+	}
+	return fmt.Sprintf("text %q", line)
+}
+
 // endValue ends the current value at t.pos, where its closing tag starts
-// (or, unclosed, the call's).
-func (t *tools) endValue(p *Parser, unclosed bool) error {
+// (or, unclosed, the call's or the next parameter's).
+//
+// by says what ends it: 0 its closing tag, 1 the call's closing tag
+// (unclosed), 2 the opening tag of the next parameter (unclosed).
+func (t *tools) endValue(p *Parser, by int) error {
 	c := &t.c
 	v := &c.vals[len(c.vals)-1]
-	v.end, v.unclosed = t.pos, unclosed
+	end := t.pos
+	if v.param != nil && v.param.Raw {
+		end = t.trimEOL(p, end, false)
+	}
+	if err := t.delta(p, end); err != nil {
+		return err
+	}
+	v.end = end
 	if !c.over {
-		v.span = ast.Span{Start: v.startPos, End: p.pos(t.pos)}
+		v.span = ast.Span{Start: v.startPos, End: p.pos(end)}
 	}
 	c.cand = -1
-	if unclosed {
-		return t.finish(p, t.pos, t.pos+len(c.end))
-	}
 	t.mode = inCall
-	t.pos += len(c.stop[0])
+	switch by {
+	case 1:
+		v.before = c.end
+		return t.finish(p, t.pos, t.pos+len(c.end))
+	case 2:
+		v.before = "the next parameter"
+	default:
+		t.pos += len(c.stop[0])
+	}
 	return nil
 }
 
@@ -548,7 +773,7 @@ func (t *tools) starve(p *Parser, eof bool, lim, hold int) (bool, error) {
 func (t *tools) finish(p *Parser, at, end int) error {
 	c := &t.c
 	t.mode, t.pos = inText, end
-	if c.invoke {
+	if c.wrapped {
 		t.mode = inWrapper
 	}
 	if c.over {
@@ -580,8 +805,8 @@ func (t *tools) build(raw string, closing ast.Span) ast.Params {
 	seen := map[string]bool{}
 	for i := range c.vals {
 		v := &c.vals[i]
-		if v.unclosed {
-			fail(KindUnclosedParam, v.name, fmt.Sprintf("parameter %s is not closed before %s", v.name, c.end), text(v), v.span)
+		if v.before != "" {
+			fail(KindUnclosedParam, v.name, fmt.Sprintf("parameter %s is not closed before %s", v.name, v.before), text(v), v.span)
 		}
 		switch {
 		case c.tool != nil && v.param == nil:
@@ -601,6 +826,10 @@ func (t *tools) build(raw string, closing ast.Span) ast.Params {
 	}
 	for _, sp := range c.tool.act.Params {
 		i := t.given(sp)
+		if i < 0 && sp.Default != nil {
+			ps = append(ps, ast.Param{Name: sp.Name, Value: defaultValue(sp)})
+			continue
+		}
 		if i < 0 {
 			if sp.Required {
 				fail(KindMissingParam, sp.Name, fmt.Sprintf("%s needs parameter %s", c.name, sp.Name), "", closing)

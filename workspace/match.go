@@ -99,7 +99,16 @@ func (c *checker) edit(ctx context.Context, a *ast.Action, t *pathArg, all bool)
 			c.add(ast.Error, CodeFindEmpty, e.span, "%s: the %s is empty; it would match everywhere in %s", a.Name, e.name, t.value)
 			continue
 		}
-		n, lines := occurrences(content, e.find, maxListed)
+		// One scan finds the first occurrence and whether there is a
+		// second; only an ambiguous FIND is counted and listed.
+		at := strings.Index(content, e.find)
+		n, second := 0, -1
+		if at >= 0 {
+			n = 1
+			if second = strings.Index(content[at+len(e.find):], e.find); second >= 0 {
+				n = 2
+			}
+		}
 		switch {
 		case n == 0:
 			d := c.notFound(a, t, e, content)
@@ -109,21 +118,23 @@ func (c *checker) edit(ctx context.Context, a *ast.Action, t *pathArg, all bool)
 			if c.hasParam(a, "match_all") {
 				hint += ", or set Match All: true to replace every occurrence"
 			}
+			n, lines := occurrences(content, e.find, maxListed)
 			d := c.add(ast.Error, CodeFindAmbiguous, e.span, "%s: the %s occurs %d times in %s (lines %s); it must occur exactly once: %s",
 				a.Name, e.name, n, t.value, lineList(lines, n), hint)
 			d.Detail = occurrenceDetail(content, t.value, lines, n)
 			d.Related = related(f, t.value)
 		default:
-			if matchAll {
-				content = strings.ReplaceAll(content, e.find, e.replace)
-			} else {
-				content = strings.Replace(content, e.find, e.replace, 1)
+			switch {
+			case n > 1: // match all
+				content = content[:at] + strings.ReplaceAll(content[at:], e.find, e.replace)
+			default: // one copy of the file per edit, no second scan
+				content = content[:at] + e.replace + content[at+len(e.find):]
 			}
 			changed = true
 		}
 	}
 	if changed {
-		c.files[t.rel] = &vfile{exists: true, known: true, content: content, size: int64(len(content)), by: a, how: "edited"}
+		c.set(t.rel, &vfile{exists: true, known: true, content: content, size: int64(len(content)), by: a, how: "edited"})
 	}
 }
 

@@ -158,7 +158,9 @@ func DefaultEffects() Effects {
 	}
 }
 
-// DefaultMaxFileSize is the largest file whose content is checked.
+// DefaultMaxFileSize is the largest file whose content is checked (16 MiB);
+// Options.MaxFileSize changes it. Only regular files are ever read: a named
+// pipe, a device or a socket in the workspace is reported as unreadable.
 const DefaultMaxFileSize = 16 << 20
 
 // Options configures Check.
@@ -169,7 +171,9 @@ type Options struct {
 	Schema *schema.Schema
 	// Effects says what each action does; nil means DefaultEffects().
 	Effects Effects
-	// MaxFileSize bounds the files whose content is read (0: 16 MiB).
+	// MaxFileSize bounds the files whose content is read (0:
+	// DefaultMaxFileSize, 16 MiB). A larger file is not read: the rules
+	// that need its content report CodeFileUnreadable.
 	MaxFileSize int64
 }
 
@@ -204,8 +208,12 @@ type checker struct {
 	effects Effects
 	maxSize int64
 	files   map[string]*vfile // by slash path relative to root
-	diags   []*ast.Diagnostic
-	ran     *ast.Action // the last command-running action so far
+	// below counts, per directory (slash path relative to root), the files
+	// under it that exist because of an earlier action; it makes "does the
+	// plan create files under this directory" one map lookup (set keeps it).
+	below map[string]int
+	diags []*ast.Diagnostic
+	ran   *ast.Action // the last command-running action so far
 }
 
 // vfile is what the checker knows about one path.
@@ -271,7 +279,7 @@ func newChecker(doc *ast.Document, root string, opts Options) (*checker, error) 
 	if limit <= 0 {
 		limit = DefaultMaxFileSize
 	}
-	return &checker{root: resolved, schema: s, effects: eff, maxSize: limit, files: map[string]*vfile{}}, nil
+	return &checker{root: resolved, schema: s, effects: eff, maxSize: limit, files: map[string]*vfile{}, below: map[string]int{}}, nil
 }
 
 func unwrapPathError(err error) error {
@@ -323,7 +331,7 @@ func (c *checker) action(ctx context.Context, a *ast.Action) {
 		c.read(a, target)
 	case OpDelete:
 		if f := c.needFile(a, target, "delete"); f != nil {
-			c.files[target.rel] = &vfile{by: a, how: "deleted"}
+			c.set(target.rel, &vfile{by: a, how: "deleted"})
 		}
 	case OpMove:
 		c.move(a, paths)
@@ -439,33 +447,55 @@ func (c *checker) file(rel string) *vfile {
 		f.exists, f.problem = true, unwrapPathError(err).Error()
 	case st.IsDir():
 		f.exists, f.dir = true, true
-	case st.Size() > c.maxSize:
-		f.exists, f.size, f.large = true, st.Size(), true
-		f.problem = fmt.Sprintf("it has %d bytes, more than the limit of %d", st.Size(), c.maxSize)
+	case !st.Mode().IsRegular():
+		// Not even opened: opening a device can have effects of its own.
+		f.exists, f.problem = true, fmt.Sprintf("it is %s, not a regular file", fileKind(st.Mode()))
 	default:
-		data, err := os.ReadFile(full)
-		if err != nil {
-			f.exists, f.problem = true, unwrapPathError(err).Error()
-		} else {
-			f.exists, f.known, f.content, f.size = true, true, string(data), int64(len(data))
+		f.exists = true
+		data, size, err := readRegular(full, c.maxSize)
+		var big *tooLargeError
+		switch {
+		case errors.As(err, &big):
+			f.size, f.large = big.size, true
+			f.problem = err.Error()
+		case err != nil:
+			f.problem = unwrapPathError(err).Error()
+		default:
+			f.known, f.content, f.size = true, string(data), size
 		}
 	}
-	c.files[rel] = f
+	c.set(rel, f)
 	return f
 }
 
 // overlayDir reports whether an earlier action created a file below rel.
 func (c *checker) overlayDir(rel string) bool {
-	prefix := rel + "/"
-	if rel == "." {
-		return true
-	}
-	for p, f := range c.files {
-		if f.exists && f.by != nil && strings.HasPrefix(p, prefix) {
-			return true
+	return rel == "." || c.below[rel] > 0
+}
+
+// set records the new state of rel in the overlay and keeps c.below up to
+// date: one step per directory level of rel.
+func (c *checker) set(rel string, f *vfile) {
+	created := func(f *vfile) bool { return f != nil && f.exists && f.by != nil && !f.dir }
+	old := c.files[rel]
+	if d := btoi(created(f)) - btoi(created(old)); d != 0 {
+		for dir := rel; ; {
+			i := strings.LastIndexByte(dir, '/')
+			if i < 0 {
+				break
+			}
+			dir = dir[:i]
+			c.below[dir] += d
 		}
 	}
-	return false
+	c.files[rel] = f
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // needFile returns the existing regular file at target, or reports why
@@ -532,7 +562,7 @@ func (c *checker) write(a *ast.Action, t *pathArg) {
 	if hasContent {
 		nf.known, nf.content, nf.size = true, text, int64(len(text))
 	}
-	c.files[t.rel] = nf
+	c.set(t.rel, nf)
 }
 
 func (c *checker) appendTo(a *ast.Action, t *pathArg) {
@@ -553,7 +583,7 @@ func (c *checker) appendTo(a *ast.Action, t *pathArg) {
 		nf.problem = f.problem
 	}
 	nf.size = int64(len(nf.content))
-	c.files[t.rel] = nf
+	c.set(t.rel, nf)
 }
 
 func (c *checker) move(a *ast.Action, paths []pathArg) {
@@ -575,8 +605,8 @@ func (c *checker) move(a *ast.Action, paths []pathArg) {
 	}
 	moved := *f
 	moved.by, moved.how = a, "moved"
-	c.files[dst.rel] = &moved
-	c.files[src.rel] = &vfile{by: a, how: "moved away"}
+	c.set(dst.rel, &moved)
+	c.set(src.rel, &vfile{by: a, how: "moved away"})
 }
 
 // hasParam reports whether the action's schema declares the parameter.

@@ -3,8 +3,11 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/plangram/plangram/stream"
 )
 
 // TestStreamGolden checks that `plangram stream` prints exactly the events
@@ -20,8 +23,8 @@ func TestStreamGolden(t *testing.T) {
 			t.Fatal(err)
 		}
 		args := []string{"stream", "--chunk", "1000000"}
-		if strings.HasPrefix(name, "acts_") {
-			args = append(args, "--dialect", "acts")
+		if syn, _, ok := strings.Cut(name, "_"); ok && slices.Contains(stream.SyntaxNames(), syn) {
+			args = append(args, "--syntax", syn)
 		}
 		_, out, _ := runCLI(t, string(in), args...)
 		if out != string(want) {
@@ -51,7 +54,11 @@ func TestStreamCLI(t *testing.T) {
 		{"<ping><n>12</n></ping>", []string{"--schema", schemaFile}, exitOK, `"params":{"n":12}`, ""},
 		{"<ping><n>x</n></ping>", []string{"--schema", schemaFile}, exitError, `"kind":"bad-value"`, ""},
 		{"", []string{"--schema", filepath.Join(t.TempDir(), "missing.json")}, exitUsage, "", "missing.json"},
-		{"", []string{"--dialect", "plan"}, exitUsage, "", "--dialect must be one of tools, acts"},
+		{"", []string{"--dialect", "plan"}, exitUsage, "", `unknown --syntax "plan"`},
+		{"", []string{"--syntax", "tools", "--dialect", "acts"}, exitUsage, "", "disagree"},
+		{"<think>a</think>b", []string{"--syntax", "auto"}, exitOK, `"syntax":"auto"`, ""},
+		{"x <read_file><path>a</path></read_file>", []string{"--syntax", "auto"}, exitOK, `"syntax":"tools"`, ""},
+		{"a</think>b", []string{"--in-thinking"}, exitOK, `{"type":"thinking","text":"a","raw":"a</think>"`, ""},
 		{"", []string{"--chunk", "0"}, exitUsage, "", "--chunk must be at least 1"},
 		{"", []string{"file.txt"}, exitUsage, "", "takes no FILE"},
 		{"", []string{"--frobnicate"}, exitUsage, "", "flag provided but not defined"},

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -20,8 +21,9 @@ func TestGeneratedFresh(t *testing.T) {
 	gentest.CheckFresh(t, "tools", "tools", "tools_gen.go")
 }
 
-// TestDecodeStreamGolden streams every tools input of the stream corpus
-// (golden/stream/*.txt but acts_*) and pins each tool call decoded into
+// TestDecodeStreamGolden streams every input of the stream corpus
+// (golden/stream/*.txt but acts_*) in its syntax (SYNTAX_case.txt, else
+// tools; all read the tools schema) and pins each tool call decoded into
 // its typed form (golden/typed/tools.golden). Calls the stream reports no
 // error for must decode.
 func TestDecodeStreamGolden(t *testing.T) {
@@ -31,7 +33,11 @@ func TestDecodeStreamGolden(t *testing.T) {
 	}
 	var all strings.Builder
 	for _, f := range files {
-		if strings.HasPrefix(filepath.Base(f), "acts_") {
+		syntax := "tools"
+		if pre, _, ok := strings.Cut(filepath.Base(f), "_"); ok && slices.Contains(stream.SyntaxNames(), pre) {
+			syntax = pre
+		}
+		if syntax == "acts" {
 			continue
 		}
 		src, err := os.ReadFile(f)
@@ -42,7 +48,7 @@ func TestDecodeStreamGolden(t *testing.T) {
 		failed := map[int]bool{} // calls with error events
 		var calls []*ast.Action
 		var ids []int
-		err = stream.Parse(context.Background(), bytes.NewReader(src), 0, stream.Options{}, func(e stream.Event) error {
+		err = stream.Parse(context.Background(), bytes.NewReader(src), 0, stream.Options{Syntax: syntax}, func(e stream.Event) error {
 			switch e.Type {
 			case stream.Error:
 				failed[e.ID] = true

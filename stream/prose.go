@@ -1,0 +1,333 @@
+package stream
+
+import (
+	"fmt"
+
+	"github.com/plangram/plangram/ast"
+)
+
+// maxMarkerSpace is the most white space a space in a marker stands for.
+const maxMarkerSpace = 32
+
+// matchMarker matches b against marker m (see Syntax.Markers): it returns
+// the length of the match, or whether b is a proper prefix of a match.
+func matchMarker(b []byte, m string) (n int, full, part bool) {
+	i := 0
+	for j := 0; j < len(m); j++ {
+		switch m[j] {
+		case ' ':
+			k := 0
+			for i < len(b) && k < maxMarkerSpace && isSpace(b[i]) {
+				i++
+				k++
+			}
+			if i == len(b) && j+1 < len(m) {
+				return 0, false, true
+			}
+		case '*':
+			if i == len(b) {
+				return 0, false, true
+			}
+			if !isName(b[i]) {
+				return 0, false, false
+			}
+			i++
+		default:
+			if i == len(b) {
+				return 0, false, true
+			}
+			if b[i] != m[j] {
+				return 0, false, false
+			}
+			i++
+		}
+	}
+	return i, true, false
+}
+
+// prose scans the text between a syntax's calls: it emits Text events,
+// turns thinking blocks (<think>…</think>, Options.ThinkingTags) into
+// Thinking events, and stops at the first of the syntax's markers. A
+// syntax calls next in its text state and, once its call is read, resumes
+// prose with skip.
+type prose struct {
+	tags  []string // the markers, then the thinking blocks' opening tags
+	marks int      // how many of tags are markers
+	close [][]string
+	first [256]bool // bytes a tag starts with
+	hide  bool
+
+	out, pos int // bytes before out are emitted; bytes before pos decided
+	in       bool
+	th       thinking
+}
+
+// newProse returns a prose scanner starting at offset start that stops at
+// marks (markers as in Syntax.Markers).
+func newProse(o Options, start int, marks []string) *prose {
+	x := &prose{tags: append([]string(nil), marks...), marks: len(marks), hide: o.HideThinking, out: start, pos: start}
+	names := o.ThinkingTags
+	if names == nil {
+		names = []string{"thinking", "think"}
+	}
+	var all []string
+	for _, n := range names {
+		if n != "" {
+			x.tags = append(x.tags, "<"+n+">")
+			x.close = append(x.close, []string{"</" + n + ">"})
+			all = append(all, "</"+n+">")
+		}
+	}
+	for _, t := range x.tags {
+		if t != "" {
+			x.first[t[0]] = true
+		}
+	}
+	if o.InThinking && len(all) > 0 {
+		x.in = true
+		x.th = thinking{start: start, startPos: ast.Pos{Offset: start, Line: 1, Col: start + 1}, content: start, close: all}
+	}
+	return x
+}
+
+// keep returns the earliest offset prose still needs.
+func (x *prose) keep() int {
+	if x.in {
+		return x.th.start
+	}
+	return x.out
+}
+
+// skip resumes prose at offset off, the end of what the syntax read.
+func (x *prose) skip(off int) { x.out, x.pos = off, off }
+
+// next emits text and thinking up to the next marker and returns the
+// marker's index in marks and its extent [at, end). k < 0 means more bytes
+// are needed (at eof: everything was emitted, an open thinking block
+// reported as unterminated).
+func (x *prose) next(p *Parser, eof bool) (k, at, end int, err error) {
+	for {
+		if x.in {
+			more, err := x.thinking(p, eof)
+			if err != nil || !more {
+				return -1, 0, 0, err
+			}
+		}
+		b := p.bytes(x.pos, p.end())
+		i, k, n := x.find(b, eof)
+		at := x.pos + i
+		if err := p.text(p.pos(x.out), at, false); err != nil {
+			return -1, 0, 0, err
+		}
+		x.out, x.pos = at, at
+		if k == cutMarker {
+			return -1, 0, 0, x.cutTag(p, at)
+		}
+		if k < 0 {
+			return -1, 0, 0, nil
+		}
+		if k < x.marks {
+			return k, at, at + n, nil
+		}
+		x.in, x.pos = true, at+n
+		x.th = thinking{start: at, startPos: p.pos(at), content: at + n, close: x.close[k-x.marks]}
+	}
+}
+
+// cutMarker is find's k for a marker cut off by the end of the stream.
+const cutMarker = -2
+
+// find returns the index in b of the first tag, its index in x.tags and
+// its length; k < 0 when there is none, i being where a tag may still
+// start (held back) or len(b). At eof, a proper prefix of a marker longer
+// than one byte at the end of b is k == cutMarker.
+func (x *prose) find(b []byte, eof bool) (i, k, n int) {
+	for i := range b {
+		if !x.first[b[i]] {
+			continue
+		}
+		for k, t := range x.tags {
+			n, full, part := matchMarker(b[i:], t)
+			if full {
+				return i, k, n
+			}
+			if part && !eof {
+				return i, -1, 0
+			}
+			if part && k < x.marks && len(b)-i > 1 {
+				return i, cutMarker, 0
+			}
+		}
+	}
+	return len(b), -1, 0
+}
+
+// cutTag ends the stream, whose bytes from offset at on are a marker cut
+// off: a cut-tag error, then the bytes as markup (a Text event with empty
+// Text).
+func (x *prose) cutTag(p *Parser, at int) error {
+	end := p.end()
+	x.out, x.pos = end, end
+	raw := p.str(at, end)
+	err := p.send(&Event{Type: Error, Kind: KindCutTag, Raw: raw, Span: p.span(at, end),
+		Message: fmt.Sprintf("the stream ends inside the opening tag of a call: %q", raw)})
+	if err != nil {
+		return err
+	}
+	return p.text(p.pos(at), end, true)
+}
+
+// thinking emits the open thinking block up to its closing tag and reports
+// whether it closed.
+func (x *prose) thinking(p *Parser, eof bool) (bool, error) {
+	th := &x.th
+	i, k := find(p.bytes(x.pos, p.end()), th.close, eof)
+	at := x.pos + i
+	if k >= 0 {
+		end := at + len(th.close[k])
+		x.in, x.pos = false, end
+		return true, x.thought(p, end, at)
+	}
+	x.pos = at
+	if err := x.thought(p, at, at); err != nil || !eof {
+		return false, err
+	}
+	x.in = false
+	return false, p.send(&Event{Type: Error, Kind: KindUnterminated,
+		Message: fmt.Sprintf("thinking block is not closed by %s", th.close[0]),
+		Raw:     p.str(th.start, at), Span: ast.Span{Start: th.startPos, End: p.pos(at)}})
+}
+
+// thought emits the thinking block's bytes [x.out, to) whose content ends
+// at textEnd.
+func (x *prose) thought(p *Parser, to, textEnd int) error {
+	from := x.out
+	if to <= from {
+		return nil
+	}
+	x.out = to
+	if x.hide {
+		return nil
+	}
+	raw := p.str(from, to)
+	lo := max(from, x.th.content)
+	text := ""
+	if textEnd > lo {
+		text = raw[lo-from : textEnd-from]
+	}
+	return p.send(&Event{Type: Thinking, Text: text, Raw: raw, Span: p.span(from, to)})
+}
+
+// auto is the scanner of --syntax auto: prose until the first marker of
+// any registered syntax, then that syntax's scanner from the marker on.
+type auto struct {
+	opts  Options
+	x     *prose
+	syns  []*Syntax
+	owner []int // per marker: its syntax in syns
+	syn   *Syntax
+	d     scanner
+}
+
+func newAuto(o Options) (*auto, error) {
+	a := &auto{opts: o}
+	var marks []string
+	for _, syn := range Syntaxes() {
+		if syn.Markers == nil {
+			continue
+		}
+		s, err := schemaFor(syn, o)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range syn.Markers(s) {
+			marks = append(marks, m)
+			a.owner = append(a.owner, len(a.syns))
+		}
+		a.syns = append(a.syns, syn)
+	}
+	a.x = newProse(o, 0, marks)
+	return a, nil
+}
+
+func (a *auto) keep() int {
+	if a.d != nil {
+		return a.d.keep()
+	}
+	return a.x.keep()
+}
+
+func (a *auto) scan(p *Parser, eof bool) error {
+	if a.d == nil {
+		k, at, _, err := a.x.next(p, eof)
+		if err != nil || k < 0 {
+			return err
+		}
+		a.syn = a.syns[a.owner[k]]
+		o := a.opts
+		o.InThinking = false // any thinking block before the marker is over
+		if a.d, err = open(a.syn, o, at); err != nil {
+			return err
+		}
+	}
+	return a.d.scan(p, eof)
+}
+
+// leading is a scanner for a syntax without thinking blocks of its own
+// (acts): a reasoning block at the very start of the stream (after white
+// space), or the one Options.InThinking opens, becomes Thinking events;
+// the syntax's scanner reads the rest from the block's end on.
+type leading struct {
+	x    *prose
+	tags []string // the thinking blocks' opening tags
+	open func(start int) scanner
+	d    scanner
+}
+
+func newLeading(o Options, start int, open func(start int) scanner) *leading {
+	l := &leading{x: newProse(o, start, nil), open: open}
+	l.tags = l.x.tags[l.x.marks:]
+	return l
+}
+
+func (l *leading) keep() int {
+	if l.d != nil {
+		return l.d.keep()
+	}
+	return l.x.keep()
+}
+
+func (l *leading) scan(p *Parser, eof bool) error {
+	if l.d == nil && !l.x.in {
+		b := p.bytes(l.x.pos, p.end())
+		b = b[:min(len(b), maxMarkerSpace+16)] // bounded: no rescan of a long run of spaces
+		i := skipSpace(b)
+		k, part := prefix(b[i:], l.tags)
+		switch {
+		case i > maxMarkerSpace:
+			l.d = l.open(l.x.out)
+		case k >= 0:
+			at := l.x.pos + i
+			if err := p.text(p.pos(l.x.out), at, false); err != nil {
+				return err
+			}
+			end := at + len(l.tags[k])
+			l.x.in, l.x.out, l.x.pos = true, at, end
+			l.x.th = thinking{start: at, startPos: p.pos(at), content: end, close: l.x.close[k]}
+		case (part || i == len(b)) && !eof:
+			return nil
+		default:
+			l.d = l.open(l.x.out)
+		}
+	}
+	if l.d == nil {
+		if _, err := l.x.thinking(p, eof); err != nil {
+			return err
+		}
+		if l.x.in {
+			return nil
+		}
+		l.d = l.open(l.x.pos)
+	}
+	return l.d.scan(p, eof)
+}

@@ -1,0 +1,213 @@
+package stream
+
+import (
+	"github.com/plangram/plangram/schema"
+)
+
+// xmlForm says which XML call forms a syntax reads. The tools scanner
+// reads them all: Cline-style <TOOL> calls (bare), and named calls, whose
+// opening tag names the tool (<invoke name="…">, <function=…>), inside a
+// wrapper (<function_calls>) or, when loose, also outside one.
+type xmlForm struct {
+	bare      bool   // <TOOL>…</TOOL> calls in text
+	wrapOpen  string // the wrapper of named calls; "" for none
+	wrapClose string
+	// call matches a named call's opening tag at the start of b: the
+	// tool's name and the tag's length, or whether more bytes could still
+	// make it match.
+	call      func(b []byte) (name []byte, n int, more bool)
+	callTag   string // the fixed start of call's tag (loose calls)
+	loose     bool   // named calls also outside the wrapper
+	callClose string
+	// param matches a parameter's opening tag in a named call, as call.
+	param       func(b []byte) (name []byte, n int, more bool)
+	paramPrefix string // the fixed start of param's tag
+	paramClose  string
+}
+
+// The <function_calls><invoke name="…"><parameter name="…"> markup.
+const (
+	wrapperOpen  = "<function_calls>"
+	wrapperClose = "</function_calls>"
+	invokeOpen   = `<invoke name=`
+	invokeClose  = "</invoke>"
+	paramOpen    = `<parameter name=`
+	paramClose   = "</parameter>"
+)
+
+// invokeForm is the <invoke> form inside the wrapper open … close.
+func invokeForm(open, close string) xmlForm {
+	return xmlForm{wrapOpen: open, wrapClose: close,
+		call:        func(b []byte) ([]byte, int, bool) { return attrNamed(b, invokeOpen) },
+		callClose:   invokeClose,
+		param:       func(b []byte) ([]byte, int, bool) { return attrNamed(b, paramOpen) },
+		paramPrefix: paramOpen, paramClose: paramClose}
+}
+
+// attrNamed matches pre NAME> where NAME is in double quotes, single
+// quotes or none (pre ends in "name="), as MiniMax's reference parser
+// reads it.
+func attrNamed(b []byte, pre string) ([]byte, int, bool) {
+	i, ok, more := seq(b, 0, pre)
+	if !ok {
+		return nil, 0, more
+	}
+	if i == len(b) {
+		return nil, 0, true
+	}
+	q := ""
+	if b[i] == '"' || b[i] == '\'' {
+		q = string(b[i])
+		i++
+	}
+	j := i
+	for j < len(b) && j-i < maxName && isName(b[j]) {
+		j++
+	}
+	if j == len(b) && j-i < maxName {
+		return nil, 0, true
+	}
+	if j == i {
+		return nil, 0, false
+	}
+	k, ok, more := seq(b, j, q+">")
+	if !ok {
+		return nil, 0, more
+	}
+	return b[i:j], k, false
+}
+
+// xmlSyntax returns a syntax read by the tools scanner with form f.
+func xmlSyntax(name, summary string, f xmlForm, markers func(*schema.Schema) []string) *Syntax {
+	return &Syntax{Name: name, Schema: "tools", Summary: summary, Markers: markers,
+		open: func(c *config) (scanner, error) { return newTools(c.schema, c.opts, c.start, f), nil }}
+}
+
+// Tools registers the tools syntax.
+func (registry) Tools() *Syntax {
+	f := invokeForm(wrapperOpen, wrapperClose)
+	f.bare = true
+	return xmlSyntax("tools", "Cline-style tags <TOOL><PARAM>…</PARAM></TOOL>, also <function_calls><invoke …>", f, toolMarkers)
+}
+
+// AnthropicXML registers the anthropic-xml syntax: the
+// <function_calls><invoke …> form of the tools syntax only.
+func (registry) AnthropicXML() *Syntax {
+	return xmlSyntax("anthropic-xml", `<function_calls><invoke name="…"><parameter name="…">…</parameter></invoke></function_calls>`,
+		invokeForm(wrapperOpen, wrapperClose), staticMarkers(wrapperOpen))
+}
+
+// MiniMax registers the minimax syntax: <invoke> calls in a
+// <minimax:tool_call> wrapper (MiniMax-M2).
+func (registry) MiniMax() *Syntax {
+	const open = "<minimax:tool_call>"
+	return xmlSyntax("minimax", `<minimax:tool_call><invoke name="…"><parameter name="…">…</parameter></invoke></minimax:tool_call>`,
+		invokeForm(open, "</minimax:tool_call>"), staticMarkers(open))
+}
+
+// Qwen3Coder registers the qwen3-coder syntax (Qwen3-Coder's chat
+// template): <tool_call><function=NAME><parameter=P>value</parameter>…
+// </function></tool_call>; like vLLM's parser, a <function=…> outside a
+// <tool_call> is a call too.
+func (registry) Qwen3Coder() *Syntax {
+	const fn, prm = "<function=", "<parameter="
+	f := xmlForm{wrapOpen: "<tool_call>", wrapClose: "</tool_call>",
+		call:        func(b []byte) ([]byte, int, bool) { return named(b, fn, ">") },
+		callTag:     fn,
+		loose:       true,
+		callClose:   "</function>",
+		param:       func(b []byte) ([]byte, int, bool) { return named(b, prm, ">") },
+		paramPrefix: prm, paramClose: "</parameter>"}
+	return xmlSyntax("qwen3-coder", "<tool_call><function=NAME><parameter=P>value</parameter></function></tool_call>", f,
+		staticMarkers("<tool_call> <function=", fn))
+}
+
+// GLM registers the glm syntax (GLM-4.5/4.6/4.7):
+// <tool_call>NAME<arg_key>k</arg_key><arg_value>v</arg_value>…</tool_call>,
+// with or without white space between the parts.
+func (registry) GLM() *Syntax {
+	const tc = "<tool_call>"
+	f := xmlForm{call: glmCall, callTag: tc, loose: true, callClose: "</tool_call>",
+		param: glmParam, paramPrefix: "<arg_key>", paramClose: "</arg_value>"}
+	return xmlSyntax("glm", "<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>", f,
+		staticMarkers("<tool_call> *"))
+}
+
+// glmCall matches "<tool_call>", optional white space and a name followed
+// by white space or '<' (which is not part of the match).
+func glmCall(b []byte) ([]byte, int, bool) {
+	i, ok, more := seq(b, 0, "<tool_call>")
+	if !ok {
+		return nil, 0, more
+	}
+	i, more = spaces(b, i)
+	if more {
+		return nil, 0, true
+	}
+	j := i
+	for j < len(b) && j-i < maxName && isName(b[j]) {
+		j++
+	}
+	switch {
+	case j == len(b) && j-i < maxName:
+		return nil, 0, true
+	case j == i || j == len(b) || !isSpace(b[j]) && b[j] != '<':
+		return nil, 0, false
+	}
+	return b[i:j], j, false
+}
+
+// glmParam matches <arg_key>NAME</arg_key> <arg_value>, white space
+// allowed around NAME and between the tags.
+func glmParam(b []byte) ([]byte, int, bool) {
+	i, ok, more := seq(b, 0, "<arg_key>")
+	if !ok {
+		return nil, 0, more
+	}
+	if i, more = spaces(b, i); more {
+		return nil, 0, true
+	}
+	j := i
+	for j < len(b) && j-i < maxName && isName(b[j]) {
+		j++
+	}
+	if j == len(b) && j-i < maxName {
+		return nil, 0, true
+	}
+	if j == i {
+		return nil, 0, false
+	}
+	name := b[i:j]
+	for _, part := range []string{"", "</arg_key>", "", "<arg_value>"} {
+		if part == "" {
+			if j, more = spaces(b, j); more {
+				return nil, 0, true
+			}
+			continue
+		}
+		if j, ok, more = seq(b, j, part); !ok {
+			return nil, 0, more
+		}
+	}
+	return name, j, false
+}
+
+// seq matches s at b[i:]: the offset after it, or whether b ends in a
+// proper prefix of it.
+func seq(b []byte, i int, s string) (int, bool, bool) {
+	full, part := match(b[i:], s)
+	if !full {
+		return i, false, part
+	}
+	return i + len(s), true, false
+}
+
+// spaces skips up to maxMarkerSpace bytes of white space at b[i:]; more
+// reports that b ends while they may go on.
+func spaces(b []byte, i int) (int, bool) {
+	k := i
+	for k < len(b) && k-i < maxMarkerSpace && isSpace(b[k]) {
+		k++
+	}
+	return k, k == len(b) && k-i < maxMarkerSpace
+}

@@ -1,0 +1,64 @@
+package stream
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestCutEverywhere cuts a sample of each XML syntax at every byte: every
+// prefix keeps the chunking property, and one that holds a call's opening
+// marker but not its closing tag is never silent (an unterminated or
+// cut-tag error), while one that holds the whole call has it.
+func TestCutEverywhere(t *testing.T) {
+	for _, tc := range []struct{ syntax, file, open, close string }{
+		{"tools", "split_tag", "<write_to_file>", "</write_to_file>"},
+		{"anthropic-xml", "anthropic-xml_basic", "<function_calls>", "</invoke>"},
+		{"minimax", "minimax_basic", "<minimax:tool_call>", "</invoke>"},
+		{"qwen3-coder", "qwen3-coder_basic", "<tool_call>", "</function>"},
+		{"glm", "glm_basic", "<tool_call>r", "</tool_call>"},
+	} {
+		in, err := os.ReadFile("../golden/stream/" + tc.file + ".txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		open := strings.Index(string(in), tc.open)
+		close := strings.Index(string(in), tc.close) + len(tc.close)
+		for n := range len(in) + 1 {
+			evs := checkChunks(t, Options{Syntax: tc.syntax}, in[:n], uint64(n))
+			var calls, errs int
+			for _, e := range evs {
+				switch {
+				case e.Type == ToolCall:
+					calls++
+				case e.Type == Error && (e.Kind == KindUnterminated || e.Kind == KindCutTag):
+					errs++
+				}
+			}
+			switch {
+			case n >= close && calls == 0:
+				t.Errorf("%s cut at %d: no tool_call in %s", tc.syntax, n, jsonl(t, evs))
+			case n > open+1 && n < close && errs == 0:
+				t.Errorf("%s cut at %d (%q): silent: %s", tc.syntax, n, in[:n], jsonl(t, evs))
+			}
+		}
+	}
+}
+
+// FuzzXMLCut cuts fuzzed XML-syntax input at a fuzzed byte and checks the
+// chunking property of the prefix in every XML syntax.
+func FuzzXMLCut(f *testing.F) {
+	for _, name := range []string{"anthropic-xml_basic", "minimax_basic", "qwen3-coder_basic", "qwen3-coder_several", "glm_several", "glm_unicode_errors"} {
+		in, err := os.ReadFile("../golden/stream/" + name + ".txt")
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(in, uint16(len(in)/2), uint64(1))
+	}
+	f.Fuzz(func(t *testing.T, in []byte, cut uint16, seed uint64) {
+		in = in[:int(cut)%(len(in)+1)]
+		for _, s := range []string{"tools", "anthropic-xml", "minimax", "qwen3-coder", "glm"} {
+			checkChunks(t, Options{Syntax: s, MaxCallSize: 300}, in, seed)
+		}
+	})
+}
