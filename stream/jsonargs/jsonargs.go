@@ -206,7 +206,7 @@ type Parser struct {
 
 	// The string being read.
 	srole   role
-	isKey  bool   // the string is a key
+	isKey   bool   // the string is a key
 	sval    []byte // decoded text of a key or an argument
 	esc     [12]byte
 	nesc    int
