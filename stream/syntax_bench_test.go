@@ -107,8 +107,8 @@ func feedSyntax(b *testing.B, opts Options, in []byte, chunk int) int {
 	return calls
 }
 
-// BenchmarkSyntaxes parses each XML-family syntax at 50 KiB and 10 MB in
-// 20-byte chunks, beside re-parsing the accumulated text on every chunk
+// BenchmarkSyntaxes parses each XML-family syntax at 50 KiB and 2.5, 5 and
+// 10 MB (n, 2n, 4n) in 20-byte chunks, beside re-parsing the accumulated text on every chunk
 // (what most servers do; the schema is loaded once) at 12 KiB and 50 KiB.
 // ns/chunk is the cost of
 // one 20-byte chunk: flat in the input size for the incremental parser,
@@ -121,7 +121,7 @@ func BenchmarkSyntaxes(b *testing.B) {
 	}
 	for _, syntax := range []string{"tools", "anthropic-xml", "minimax", "qwen3-coder", "glm"} {
 		opts := Options{Syntax: syntax, Schema: tools}
-		for _, size := range []int{50 << 10, 10 << 20} {
+		for _, size := range []int{50 << 10, 10 << 20 / 4, 10 << 20 / 2, 10 << 20} { // 2.5, 5, 10 MB: n, 2n, 4n
 			in := syntaxAnswer(syntax, size)
 			b.Run(fmt.Sprintf("%s/%s/20-byte-chunks", syntax, sizeName(size)), func(b *testing.B) {
 				b.SetBytes(int64(len(in)))
@@ -151,7 +151,7 @@ func BenchmarkSyntaxes(b *testing.B) {
 
 func sizeName(n int) string {
 	if n >= 1<<20 {
-		return fmt.Sprintf("%dMB", n>>20)
+		return fmt.Sprintf("%gMB", float64(n)/(1<<20))
 	}
 	return fmt.Sprintf("%dKiB", n>>10)
 }
