@@ -97,6 +97,9 @@ func (c *apiCall) feed(p *Parser, sp ast.Span, end ast.Pos) error {
 	if len(c.frag) == 0 {
 		return nil
 	}
+	if c.args.Failed() {
+		return nil // reported with the call, which has ended
+	}
 	c.lastEnd = sp.End
 	c.text.Write(c.frag)
 	rest := c.frag
@@ -107,7 +110,7 @@ func (c *apiCall) feed(p *Parser, sp ast.Span, end ast.Pos) error {
 			return err
 		}
 		if c.args.Failed() {
-			return nil
+			return c.finish(p, end)
 		}
 		if c.done && !c.ended {
 			if err := c.finish(p, end); err != nil {

@@ -173,8 +173,11 @@ func providerError(s *sse, p *Parser, e *sseEvent, perr *jnode) error {
 	if msg == "" {
 		msg, _ = perr.str(e.data)
 	}
-	if t, ok := perr.get("type").str(e.data); ok && t != "" {
-		msg = t + ": " + msg
+	for _, k := range []string{"type", "code"} {
+		if t, ok := perr.get(k).str(e.data); ok && t != "" && t != "error" {
+			msg = t + ": " + msg
+			break
+		}
 	}
 	return s.fail(p, e, 0, KindProviderError, fmt.Sprintf("the API reported an error: %s", msg),
 		e.span(e.start, e.end), string(e.data))
