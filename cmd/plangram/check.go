@@ -12,7 +12,7 @@ import (
 	"github.com/plangram/plangram/workspace"
 )
 
-const checkUsage = "[--dialect auto|acts|plan] [--fence auto|backtick|tilde] [--schema FILE] [--root DIR] [--format text|json|sarif|llm] PATH..."
+const checkUsage = "[--dialect auto|acts|plan|search-replace|udiff|apply-patch] [--fence auto|backtick|tilde] [--schema FILE] [--root DIR] [--format text|json|sarif|llm] PATH..."
 
 // cmdCheck checks plans and reports every diagnostic (docs/plan.md,
 // "plangram check"): text prints `FILE:LINE:COL: severity: message [code]`
@@ -25,14 +25,14 @@ const checkUsage = "[--dialect auto|acts|plan] [--fence auto|backtick|tilde] [--
 // without errors, 1 with errors, 2 for usage or I/O errors.
 func cmdCheck(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "check", checkUsage)
-	pf := addParserFlags(fs, "input dialect: auto, acts or plan")
+	pf := addParserFlags(fs, "input dialect: auto, acts, plan, search-replace, udiff or apply-patch")
 	format := fs.String("format", rpt.Text, "output format: "+strings.Join(rpt.Formats(), ", "))
 	root := fs.String("root", "", "project directory: also run the workspace rules (docs/check.md)")
 	paths, err := parseFlags(fs, args)
 	if err != nil {
 		return exitUsage
 	}
-	if err := oneOf("dialect", *pf.dialect, grammar.DialectAuto, grammar.DialectActs, grammar.DialectPlan); err != nil {
+	if err := oneOf("dialect", *pf.dialect, append([]string{grammar.DialectAuto}, grammar.Dialects()...)...); err != nil {
 		return usageError(e, err)
 	}
 	if err := oneOf("format", *format, rpt.Formats()...); err != nil {

@@ -13,7 +13,7 @@ import (
 	"github.com/plangram/plangram/internal/safewrite"
 )
 
-const fmtUsage = "[-w] [-d] [--dialect auto|acts|plan] [--fence auto|backtick|tilde] [--schema FILE] [FILE...]"
+const fmtUsage = "[-w] [-d] [--dialect auto|acts|plan|search-replace|udiff|apply-patch] [--fence auto|backtick|tilde] [--schema FILE] [FILE...]"
 
 // cmdFmt prints plans in canonical form (docs/fmt.md). Without FILE it
 // reads standard input. -w rewrites changed files in place, atomically; -d
@@ -24,7 +24,7 @@ func cmdFmt(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "fmt", fmtUsage)
 	write := fs.Bool("w", false, "write the result to each FILE instead of standard output")
 	diff := fs.Bool("d", false, "print a unified diff of the changes instead of the result")
-	pf := addParserFlags(fs, "input dialect: auto, acts or plan")
+	pf := addParserFlags(fs, "input dialect: auto, acts, plan, search-replace, udiff or apply-patch")
 	files, err := parseFlags(fs, args)
 	if err != nil {
 		return exitUsage

@@ -14,11 +14,11 @@ import (
 	"github.com/plangram/plangram/schema"
 )
 
-const parseUsage = "[--dialect auto|acts|plan] [--fence auto|backtick|tilde] [--format json|repr] [--schema FILE] [--fix] [FILE|-]"
+const parseUsage = "[--dialect auto|acts|plan|search-replace|udiff|apply-patch] [--fence auto|backtick|tilde] [--format json|repr] [--schema FILE] [--fix] [FILE|-]"
 
 func cmdParse(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "parse", parseUsage)
-	pf := addParserFlags(fs, "input dialect: auto, acts or plan")
+	pf := addParserFlags(fs, "input dialect: auto, acts, plan, search-replace, udiff or apply-patch")
 	format := fs.String("format", "json", "output format: json or repr")
 	doFix := fs.Bool("fix", false, "repair what LLMs typically break (plangram fix) in memory first; each repair is a warning")
 	pos, err := parseFlags(fs, args)
