@@ -36,6 +36,14 @@ type Options struct {
 	Jobs int
 	// Stdin is read for the path "-".
 	Stdin io.Reader
+	// Disable lists diagnostic codes left out of the result (`check
+	// --disable`); directive comments in a plan silence codes too
+	// (Suppress).
+	Disable []string
+	// Progress, when set, is called after each file of Run with the number
+	// of files done and the total (from the checking goroutines, one call
+	// at a time).
+	Progress func(done, total int)
 }
 
 // Stdin is the path that names standard input, and StdinName the name its
@@ -65,7 +73,7 @@ func Source(ctx context.Context, name string, src []byte, opts Options) (*ast.Do
 		}
 	}
 	ast.SortDiagnostics(diags)
-	return doc, diags, nil
+	return doc, Suppress(doc, src, diags, opts.Disable), nil
 }
 
 // Expand turns command-line PATH arguments into the files to check: a file
@@ -147,12 +155,20 @@ func Run(ctx context.Context, paths []string, opts Options) ([]*report.File, err
 	}
 	work := make(chan int)
 	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
 	for w := 0; w < min(jobs, len(files)); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range work {
 				results[i], errs[i] = checkFile(ctx, files[i], stdin, opts)
+				if opts.Progress != nil {
+					mu.Lock()
+					done++
+					opts.Progress(done, len(files))
+					mu.Unlock()
+				}
 			}
 		}()
 	}

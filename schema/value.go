@@ -43,7 +43,7 @@ func (p *Param) Value(text string) (any, error) {
 	if t != List {
 		return convert(p, t, text)
 	}
-	items, err := listItems(strings.TrimSpace(text))
+	items, err := listItems(strings.TrimSpace(text), p.ItemType())
 	if err != nil {
 		return nil, err
 	}
@@ -129,13 +129,30 @@ func convert(p *Param, t Type, text string) (any, error) {
 	return s, nil // path, resource and types a dialect adds
 }
 
-// listItems reads a JSON array of strings, or else one element per
-// non-blank line, trimmed.
-func listItems(s string) ([]string, error) {
+// listItems reads a JSON array, or else one element per non-blank line,
+// trimmed. The elements of a JSON array are strings when elements of type
+// item are strings (string, path, resource, enum), else the JSON text of
+// each element ([1, 2] for a list of int).
+func listItems(s string, item Type) ([]string, error) {
 	if strings.HasPrefix(s, "[") {
-		var out []string
-		if err := json.Unmarshal([]byte(s), &out); err != nil {
-			return nil, fmt.Errorf("want a JSON array of strings: %w", err)
+		var raw []json.RawMessage
+		if err := json.Unmarshal([]byte(s), &raw); err != nil {
+			return nil, fmt.Errorf("want a JSON array: %w", err)
+		}
+		out := make([]string, len(raw))
+		for i, r := range raw {
+			if len(r) > 0 && r[0] == '"' {
+				if err := json.Unmarshal(r, &out[i]); err != nil {
+					return nil, fmt.Errorf("element %d: %w", i+1, err)
+				}
+				continue
+			}
+			switch item {
+			case Bool, Int, Number, JSON:
+				out[i] = string(r)
+			default:
+				return nil, fmt.Errorf("want a JSON array of strings, element %d is %s", i+1, r)
+			}
 		}
 		return out, nil
 	}

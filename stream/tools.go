@@ -31,7 +31,6 @@ type tool struct {
 	close  string                   // "</name>"
 	params map[string]*schema.Param // by parameter name and alias
 	opens  []opener                 // "<param>" tags
-	named  []opener                 // the named form's opening tags (<parameter name="param">)
 }
 
 // opener is a tag that opens a known parameter.
@@ -40,13 +39,12 @@ type opener struct {
 	tag   string
 }
 
-func newTool(a *schema.Action, name string, f *xmlForm) *tool {
+func newTool(a *schema.Action, name string) *tool {
 	tl := &tool{act: a, close: "</" + name + ">", params: map[string]*schema.Param{}}
 	for _, sp := range a.Params {
 		for _, n := range append([]string{sp.Name}, sp.Aliases...) {
 			tl.params[n] = sp
 			tl.opens = append(tl.opens, opener{sp, "<" + n + ">"})
-			tl.named = append(tl.named, opener{sp, f.paramTag(n)})
 		}
 	}
 	return tl
@@ -104,12 +102,12 @@ type call struct {
 	id       int
 	name     string
 	tool     *tool // nil for an <invoke> of an unknown tool
-	invoke   bool // the named form (<invoke name="…">)
-	wrapped  bool // inside the wrapper
+	invoke   bool  // the named form (<invoke name="…">)
+	wrapped  bool  // inside the wrapper
 	start    int
 	startPos ast.Pos
 	end      string    // the call's closing tag
-	stop     [2]string // the current value's closing tag, then the call's
+	stop     [3]string // the current value's closing tag, the call's, the start of a named parameter's opening tag
 	follow   []string  // raw value: tags that may follow its closing tag
 	vals     []value
 	errs     []Event
@@ -132,8 +130,8 @@ type value struct {
 	start, end int
 	startPos   ast.Pos
 	span       ast.Span
-	unclosed   bool
-	lead       bool // raw value: the line ending after its opening tag is decided
+	before     string // unclosed: what ended it
+	lead       bool   // raw value: the line ending after its opening tag is decided
 }
 
 func newTools(s *schema.Schema, o Options, start int, f xmlForm) *tools {
@@ -143,7 +141,7 @@ func newTools(s *schema.Schema, o Options, start int, f xmlForm) *tools {
 	}
 	for _, a := range s.Actions {
 		for _, n := range append([]string{a.Name}, a.Aliases...) {
-			tl := newTool(a, n, &t.f)
+			tl := newTool(a, n)
 			t.byName[n] = tl
 			if f.bare {
 				t.tags = append(t.tags, "<"+n+">")
@@ -494,9 +492,9 @@ func (t *tools) openValue(p *Parser, name string, n int) {
 			v.param, v.name = sp, sp.Name
 		}
 	}
-	c.stop = [2]string{t.f.paramClose, c.end}
+	c.stop = [3]string{t.f.paramClose, c.end, t.f.paramPrefix}
 	if !c.invoke {
-		c.stop[0] = "</" + name + ">"
+		c.stop = [3]string{"</" + name + ">", c.end}
 	}
 	if v.param != nil && t.given(v.param) < 0 {
 		c.given = append(c.given, len(c.vals))
@@ -505,12 +503,8 @@ func (t *tools) openValue(p *Parser, name string, n int) {
 	c.sent, c.cand = start, -1
 	if v.param != nil && v.param.Raw {
 		c.follow = append(c.follow[:0], c.end)
-		ops := c.tool.opens
-		if c.invoke {
-			ops = c.tool.named
-		}
-		for _, o := range ops {
-			if t.given(o.param) < 0 {
+		for _, o := range c.tool.opens {
+			if !c.invoke && t.given(o.param) < 0 {
 				c.follow = append(c.follow, o.tag)
 			}
 		}
@@ -553,9 +547,12 @@ func (t *tools) value(p *Parser, eof bool) (bool, error) {
 	}
 	for {
 		if c.cand < 0 {
-			stops := c.stop[:]
-			if raw && c.rej < 0 {
+			stops := c.stop[:2]
+			switch {
+			case raw && c.rej < 0:
 				stops = stops[:1]
+			case !raw && c.stop[2] != "":
+				stops = c.stop[:]
 			}
 			i, k := find(p.bytes(t.pos, lim), stops, false)
 			t.pos += i
@@ -572,8 +569,19 @@ func (t *tools) value(p *Parser, eof bool) (bool, error) {
 			if k < 0 {
 				return t.starve(p, eof, lim, t.pos)
 			}
+			if k == 2 { // a named parameter's tag may end an unclosed value
+				_, n, more := t.f.param(p.bytes(t.pos, lim))
+				switch {
+				case n > 0:
+					return true, t.endValue(p, 2)
+				case more:
+					return t.starve(p, eof, lim, t.pos)
+				}
+				t.pos++
+				continue
+			}
 			if !raw {
-				return true, t.endValue(p, k == 1)
+				return true, t.endValue(p, k)
 			}
 			if k == 1 {
 				return true, t.recover(p)
@@ -590,7 +598,14 @@ func (t *tools) value(p *Parser, eof bool) (bool, error) {
 		if b[0] == '<' {
 			k, part := prefix(b, c.follow)
 			if k >= 0 {
-				return true, t.endValue(p, false)
+				return true, t.endValue(p, 0)
+			}
+			if c.invoke { // a named parameter not given yet
+				name, n, more := t.f.param(b)
+				if sp := c.tool.params[string(name)]; n > 0 && sp != nil && t.given(sp) < 0 {
+					return true, t.endValue(p, 0)
+				}
+				part = part || more
 			}
 			if part {
 				return t.starve(p, eof, lim, c.cand)
@@ -625,7 +640,7 @@ func (t *tools) recover(p *Parser) error {
 	c := &t.c
 	at := t.pos
 	t.pos = c.rej
-	if err := t.endValue(p, false); err != nil {
+	if err := t.endValue(p, 0); err != nil {
 		return err
 	}
 	v := &c.vals[len(c.vals)-1]
@@ -658,8 +673,11 @@ func describe(b []byte) string {
 }
 
 // endValue ends the current value at t.pos, where its closing tag starts
-// (or, unclosed, the call's).
-func (t *tools) endValue(p *Parser, unclosed bool) error {
+// (or, unclosed, the call's or the next parameter's).
+//
+// by says what ends it: 0 its closing tag, 1 the call's closing tag
+// (unclosed), 2 the opening tag of the next parameter (unclosed).
+func (t *tools) endValue(p *Parser, by int) error {
 	c := &t.c
 	v := &c.vals[len(c.vals)-1]
 	end := t.pos
@@ -669,16 +687,21 @@ func (t *tools) endValue(p *Parser, unclosed bool) error {
 	if err := t.delta(p, end); err != nil {
 		return err
 	}
-	v.end, v.unclosed = end, unclosed
+	v.end = end
 	if !c.over {
 		v.span = ast.Span{Start: v.startPos, End: p.pos(end)}
 	}
 	c.cand = -1
-	if unclosed {
-		return t.finish(p, t.pos, t.pos+len(c.end))
-	}
 	t.mode = inCall
-	t.pos += len(c.stop[0])
+	switch by {
+	case 1:
+		v.before = c.end
+		return t.finish(p, t.pos, t.pos+len(c.end))
+	case 2:
+		v.before = "the next parameter"
+	default:
+		t.pos += len(c.stop[0])
+	}
 	return nil
 }
 
@@ -782,8 +805,8 @@ func (t *tools) build(raw string, closing ast.Span) ast.Params {
 	seen := map[string]bool{}
 	for i := range c.vals {
 		v := &c.vals[i]
-		if v.unclosed {
-			fail(KindUnclosedParam, v.name, fmt.Sprintf("parameter %s is not closed before %s", v.name, c.end), text(v), v.span)
+		if v.before != "" {
+			fail(KindUnclosedParam, v.name, fmt.Sprintf("parameter %s is not closed before %s", v.name, v.before), text(v), v.span)
 		}
 		switch {
 		case c.tool != nil && v.param == nil:

@@ -20,29 +20,61 @@ type xmlForm struct {
 	loose     bool   // named calls also outside the wrapper
 	callClose string
 	// param matches a parameter's opening tag in a named call, as call.
-	param      func(b []byte) (name []byte, n int, more bool)
-	paramTag   func(name string) string // the opening tag of parameter name
-	paramClose string
+	param       func(b []byte) (name []byte, n int, more bool)
+	paramPrefix string // the fixed start of param's tag
+	paramClose  string
 }
 
 // The <function_calls><invoke name="…"><parameter name="…"> markup.
 const (
 	wrapperOpen  = "<function_calls>"
 	wrapperClose = "</function_calls>"
-	invokeOpen   = `<invoke name="`
+	invokeOpen   = `<invoke name=`
 	invokeClose  = "</invoke>"
-	paramOpen    = `<parameter name="`
+	paramOpen    = `<parameter name=`
 	paramClose   = "</parameter>"
-	attrEnd      = `">`
 )
 
 // invokeForm is the <invoke> form inside the wrapper open … close.
 func invokeForm(open, close string) xmlForm {
 	return xmlForm{wrapOpen: open, wrapClose: close,
-		call:      func(b []byte) ([]byte, int, bool) { return named(b, invokeOpen, attrEnd) },
-		callClose: invokeClose,
-		param:     func(b []byte) ([]byte, int, bool) { return named(b, paramOpen, attrEnd) },
-		paramTag:  func(n string) string { return paramOpen + n + attrEnd }, paramClose: paramClose}
+		call:        func(b []byte) ([]byte, int, bool) { return attrNamed(b, invokeOpen) },
+		callClose:   invokeClose,
+		param:       func(b []byte) ([]byte, int, bool) { return attrNamed(b, paramOpen) },
+		paramPrefix: paramOpen, paramClose: paramClose}
+}
+
+// attrNamed matches pre NAME> where NAME is in double quotes, single
+// quotes or none (pre ends in "name="), as MiniMax's reference parser
+// reads it.
+func attrNamed(b []byte, pre string) ([]byte, int, bool) {
+	i, ok, more := seq(b, 0, pre)
+	if !ok {
+		return nil, 0, more
+	}
+	if i == len(b) {
+		return nil, 0, true
+	}
+	q := ""
+	if b[i] == '"' || b[i] == '\'' {
+		q = string(b[i])
+		i++
+	}
+	j := i
+	for j < len(b) && j-i < maxName && isName(b[j]) {
+		j++
+	}
+	if j == len(b) && j-i < maxName {
+		return nil, 0, true
+	}
+	if j == i {
+		return nil, 0, false
+	}
+	k, ok, more := seq(b, j, q+">")
+	if !ok {
+		return nil, 0, more
+	}
+	return b[i:j], k, false
 }
 
 // xmlSyntax returns a syntax read by the tools scanner with form f.
@@ -80,12 +112,12 @@ func (registry) MiniMax() *Syntax {
 func (registry) Qwen3Coder() *Syntax {
 	const fn, prm = "<function=", "<parameter="
 	f := xmlForm{wrapOpen: "<tool_call>", wrapClose: "</tool_call>",
-		call:      func(b []byte) ([]byte, int, bool) { return named(b, fn, ">") },
-		callTag:   fn,
-		loose:     true,
-		callClose: "</function>",
-		param:     func(b []byte) ([]byte, int, bool) { return named(b, prm, ">") },
-		paramTag:  func(n string) string { return prm + n + ">" }, paramClose: "</parameter>"}
+		call:        func(b []byte) ([]byte, int, bool) { return named(b, fn, ">") },
+		callTag:     fn,
+		loose:       true,
+		callClose:   "</function>",
+		param:       func(b []byte) ([]byte, int, bool) { return named(b, prm, ">") },
+		paramPrefix: prm, paramClose: "</parameter>"}
 	return xmlSyntax("qwen3-coder", "<tool_call><function=NAME><parameter=P>value</parameter></function></tool_call>", f,
 		staticMarkers("<tool_call> <function=", fn))
 }
@@ -96,7 +128,7 @@ func (registry) Qwen3Coder() *Syntax {
 func (registry) GLM() *Syntax {
 	const tc = "<tool_call>"
 	f := xmlForm{call: glmCall, callTag: tc, loose: true, callClose: "</tool_call>",
-		param: glmParam, paramTag: func(n string) string { return "<arg_key>" + n + "</arg_key>" }, paramClose: "</arg_value>"}
+		param: glmParam, paramPrefix: "<arg_key>", paramClose: "</arg_value>"}
 	return xmlSyntax("glm", "<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>", f,
 		staticMarkers("<tool_call> *"))
 }

@@ -1,9 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
-	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/plangram/plangram/grammar"
@@ -12,22 +13,28 @@ import (
 	"github.com/plangram/plangram/workspace"
 )
 
-const checkUsage = "[--dialect auto|acts|plan|search-replace|udiff|apply-patch] [--fence auto|backtick|tilde] [--schema FILE] [--root DIR] [--format text|json|sarif|llm] PATH..."
+const checkUsage = "[--dialect auto|acts|plan|search-replace|udiff|apply-patch] [--fence auto|backtick|tilde] [--schema FILE] [--root DIR] [--format text|json|sarif|llm] [--strict] [--disable CODE,...] [--summary] [--compact] [PATH...|-]"
 
-// cmdCheck checks plans and reports every diagnostic (docs/plan.md,
-// "plangram check"): text prints `FILE:LINE:COL: severity: message [code]`
-// sorted by position, each structural error followed by its AST diff; json
-// the diagnostics with their spans, per file; sarif SARIF 2.1.0; llm the
-// correction message an agent sends back to the model (the errors, the AST
-// view and the original plan). PATH is a file, "-" for standard input, or a
+// cmdCheck checks plans and reports every diagnostic (docs/check.md). Its
+// report is its result, so it goes to standard output: text prints
+// `FILE:LINE:COL: severity: message [code]` sorted by position, each
+// structural error followed by its AST diff; json the diagnostics with
+// their spans, per file; sarif SARIF 2.1.0; llm the correction message an
+// agent sends back to the model (the errors, the AST view and the original
+// plan). PATH is a file, "-" for standard input (also without PATH), or a
 // directory (its *.md files); files are checked in parallel (package lint)
 // and printed in order by one writer per format (package report). Exit 0
-// without errors, 1 with errors, 2 for usage or I/O errors.
+// without errors, 1 with errors (or warnings under --strict), 2 for usage
+// or I/O errors.
 func cmdCheck(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "check", checkUsage)
 	pf := addParserFlags(fs, "input dialect: auto, acts, plan, search-replace, udiff or apply-patch")
 	format := fs.String("format", rpt.Text, "output format: "+strings.Join(rpt.Formats(), ", "))
 	root := fs.String("root", "", "project directory: also run the workspace rules (docs/check.md)")
+	strict := fs.Bool("strict", false, "warnings fail too (exit 1)")
+	disable := fs.String("disable", "", "comma-separated diagnostic codes to leave out (see also the plangram-disable comment, docs/check.md)")
+	summary := fs.Bool("summary", false, "end text output with a summary line (default: only on a terminal)")
+	compact := fs.Bool("compact", false, "print json and sarif output on one line (default: indented)")
 	paths, err := parseFlags(fs, args)
 	if err != nil {
 		return exitUsage
@@ -39,24 +46,32 @@ func cmdCheck(ctx context.Context, e *env, args []string) int {
 		return usageError(e, err)
 	}
 	if len(paths) == 0 {
-		return usageError(e, errors.New("check needs at least one PATH (a file, a directory or - for stdin)"))
+		paths = []string{lint.Stdin}
 	}
 	popts, ok := pf.options(e)
 	if !ok {
 		return exitUsage
 	}
 	opts := lint.Options{Parse: popts, Root: *root, Stdin: e.stdin}
+	if *disable != "" {
+		opts.Disable = strings.Split(*disable, ",")
+	}
 	if *root != "" {
 		if err := workspace.ValidateRoot(*root); err != nil {
 			return usageError(e, err)
 		}
+	}
+	if n, err := lint.Expand(paths); err == nil {
+		pr := newProgress(e, len(n))
+		opts.Progress = func(done, _ int) { pr.step(done) }
+		defer pr.end()
 	}
 	files, runErr := lint.Run(ctx, paths, opts)
 	if ctx.Err() != nil {
 		fmt.Fprintf(e.stderr, "plangram: %v\n", ctx.Err())
 		return exitUsage
 	}
-	if err := rpt.Write(e.stdout, *format, files, rpt.Options{SourceRoot: "."}); err != nil {
+	if err := writeReport(e, *format, files, *compact, *summary || e.outTTY); err != nil {
 		fmt.Fprintf(e.stderr, "plangram: %v\n", err)
 		return exitUsage
 	}
@@ -64,8 +79,41 @@ func cmdCheck(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "plangram: %v\n", runErr)
 		return exitUsage
 	}
-	if errs, _ := rpt.Count(files); errs > 0 {
+	errs, warns := rpt.Count(files)
+	if errs > 0 || *strict && warns > 0 {
 		return exitError
 	}
 	return exitOK
+}
+
+// writeReport writes check's report to standard output: text coloured on
+// a terminal (unless NO_COLOR) and followed by the summary line when asked;
+// json and sarif compacted to one line with --compact.
+func writeReport(e *env, format string, files []*rpt.File, compact, summary bool) error {
+	opts := rpt.Options{SourceRoot: ".", ToolVersion: readVersion().Short()}
+	if compact && (format == rpt.JSON || format == rpt.SARIF) {
+		var b bytes.Buffer
+		if err := rpt.Write(&b, format, files, opts); err != nil {
+			return err
+		}
+		return compactJSON(e.stdout, b.Bytes())
+	}
+	var w io.Writer = e.stdout
+	var cw *colorWriter
+	if format == rpt.Text && e.color() {
+		cw = &colorWriter{w: e.stdout}
+		w = cw
+	}
+	if err := rpt.Write(w, format, files, opts); err != nil {
+		return err
+	}
+	if format == rpt.Text && summary {
+		if _, err := fmt.Fprintln(w, summaryLine(files)); err != nil {
+			return err
+		}
+	}
+	if cw != nil {
+		return cw.Flush()
+	}
+	return nil
 }

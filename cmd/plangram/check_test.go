@@ -36,7 +36,6 @@ func TestCheckExitCodes(t *testing.T) {
 		{[]string{"check", "--format", "sarif", bad}, exitError, `"ruleId": "unknown-action"`},
 		{[]string{"check", "--dialect", "plan", ok, bad}, exitError, "bad.md:12:1"},
 		{[]string{"check", dir}, exitError, "bad.md:12:1"},
-		{[]string{"check"}, exitUsage, ""},
 		{[]string{"check", "--format", "yaml", ok}, exitUsage, ""},
 		{[]string{"check", "--dialect", "klingon", ok}, exitUsage, ""},
 		{[]string{"check", filepath.Join(dir, "missing.md")}, exitUsage, ""},
@@ -104,7 +103,7 @@ func TestFixCommand(t *testing.T) {
 	if code, out, _ := runCLI(t, broken, "fix", "-d", "--dialect", "plan"); code != exitOK || !strings.Contains(out, "+````markdown") {
 		t.Fatalf("fix -d: exit %d\n%s", code, out)
 	}
-	for _, args := range [][]string{{"fix", "-w"}, {"fix", p, p}, {"fix", "--dialect", "x"}, {"fix", filepath.Join(dir, "nope.md")}} {
+	for _, args := range [][]string{{"fix", "-w"}, {"fix", "-w", "-", p}, {"fix", "--dialect", "x"}, {"fix", filepath.Join(dir, "nope.md")}} {
 		if code, _, _ := runCLI(t, "", args...); code != exitUsage {
 			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
 		}

@@ -16,7 +16,12 @@ func newFlags(e *env, name, usage string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(e.stderr, "usage: plangram %s %s\n", name, usage)
+		w := fs.Output()
+		fmt.Fprintf(w, "usage: plangram %s %s\n", name, usage)
+		if c, ok := commands()[name]; ok {
+			fmt.Fprintf(w, "\n%s (docs/cli.md)\n", c.summary)
+		}
+		fmt.Fprintln(w, "\nflags:")
 		fs.PrintDefaults()
 	}
 	return fs

@@ -138,8 +138,8 @@ func TestRenderCommand(t *testing.T) {
 		t.Fatalf("render stdin: exit %d", code)
 	}
 	for _, args := range [][]string{
-		{"render"},
-		{"render", ok, ok},
+		{"render", ok, bad},
+		{"render", dir},
 		{"render", filepath.Join(dir, "missing.md")},
 		{"render", "--dialect", "klingon", ok},
 		{"render", "-o", filepath.Join(dir, "no/such/dir/x.html"), ok},

@@ -52,6 +52,7 @@ func cmdLSP(ctx context.Context, e *env, args []string) int {
 		NoWorkspace: *noWorkspace,
 		Debounce:    *debounce,
 		Fix:         lsp.DefaultFix(popts.Dialect),
+		Version:     readVersion().Short(),
 	}
 	if *logFile != "" {
 		f, err := os.OpenFile(*logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)

@@ -45,7 +45,6 @@ func TestParseExitCodes(t *testing.T) {
 		{[]string{"parse", "--format", "yaml", ok}, exitUsage, ""},
 		{[]string{"parse", "--fence", "dots", ok}, exitUsage, ""},
 		{[]string{"parse", "--dialect", "klingon", ok}, exitUsage, ""},
-		{[]string{"parse", ok, ok}, exitUsage, ""},
 		{[]string{"frobnicate"}, exitUsage, ""},
 		{[]string{}, exitUsage, ""},
 		{[]string{"help"}, exitOK, ""},

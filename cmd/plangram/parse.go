@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 
@@ -10,16 +12,22 @@ import (
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/fix"
 	"github.com/plangram/plangram/grammar"
-	rpt "github.com/plangram/plangram/report"
+	"github.com/plangram/plangram/lint"
 	"github.com/plangram/plangram/schema"
 )
 
-const parseUsage = "[--dialect auto|acts|plan|search-replace|udiff|apply-patch] [--fence auto|backtick|tilde] [--format json|repr] [--schema FILE] [--fix] [FILE|-]"
+const parseUsage = "[--dialect auto|acts|plan|search-replace|udiff|apply-patch] [--fence auto|backtick|tilde] [--format json|repr] [--compact] [--schema FILE] [--fix] [PATH...|-]"
 
+// cmdParse parses plans and prints their AST. One input (a file, or
+// standard input without PATH or with "-") prints its document; several
+// inputs (or a directory) print NDJSON: one line per input,
+// {"file": NAME, "document": DOC}, in input order. Diagnostics print to
+// standard error; the exit code is the worst of the inputs'.
 func cmdParse(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "parse", parseUsage)
 	pf := addParserFlags(fs, "input dialect: auto, acts, plan, search-replace, udiff or apply-patch")
 	format := fs.String("format", "json", "output format: json or repr")
+	compact := fs.Bool("compact", false, "print JSON on one line (default: indented; several inputs always print one line each)")
 	doFix := fs.Bool("fix", false, "repair what LLMs typically break (plangram fix) in memory first; each repair is a warning")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -28,51 +36,82 @@ func cmdParse(ctx context.Context, e *env, args []string) int {
 	if err := oneOf("format", *format, "json", "repr"); err != nil {
 		return usageError(e, err)
 	}
-	if len(pos) > 1 {
-		return usageError(e, fmt.Errorf("parse takes one FILE (or - for stdin), got %d", len(pos)))
-	}
 	opts, ok := pf.options(e)
 	if !ok {
 		return exitUsage
 	}
-	path := "-"
-	if len(pos) == 1 {
-		path = pos[0]
-	}
-	name, src, err := readInput(e, path)
+	ins, err := expandInputs(pos)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "plangram: %v\n", err)
-		return exitUsage
+		return usageError(e, err)
 	}
-	var repairs []*ast.Diagnostic
-	if *doFix {
-		src, repairs = fix.Apply(src, opts.Dialect)
+	// A directory argument means several documents even when it holds one.
+	multi := len(ins) > 1 || len(pos) > 0 && len(ins) == 1 && ins[0].base != ""
+	sd := &stdinData{r: e.stdin}
+	code := exitOK
+	for _, in := range ins {
+		if ctx.Err() != nil {
+			return usageError(e, ctx.Err())
+		}
+		src, err := in.read(sd)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "plangram: %v\n", err)
+			code = exitUsage
+			continue
+		}
+		var repairs []*ast.Diagnostic
+		if *doFix {
+			src, repairs = fix.Apply(src, opts.Dialect)
+		}
+		doc, err := grammar.Parse(ctx, in.name, src, opts)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "plangram: %v\n", err)
+			code = exitUsage
+			continue
+		}
+		if len(repairs) > 0 {
+			doc.Diagnostics = append(repairs, doc.Diagnostics...)
+			ast.SortDiagnostics(doc.Diagnostics)
+		}
+		doc.Diagnostics = lint.Suppress(doc, src, doc.Diagnostics, nil)
+		if err := writeDoc(e, in.name, doc, *format, multi, *compact); err != nil {
+			fmt.Fprintf(e.stderr, "plangram: %v\n", err)
+			return exitUsage
+		}
+		code = max(code, printDiags(e, in.name, doc.Diagnostics))
 	}
-	doc, err := grammar.Parse(ctx, name, src, opts)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "plangram: %v\n", err)
-		return exitUsage
-	}
-	if len(repairs) > 0 {
-		doc.Diagnostics = append(repairs, doc.Diagnostics...)
-		ast.SortDiagnostics(doc.Diagnostics)
-	}
-	if err := writeDoc(e, doc, *format); err != nil {
-		fmt.Fprintf(e.stderr, "plangram: %v\n", err)
-		return exitUsage
-	}
-	return report(e, name, doc.Diagnostics)
+	return code
 }
 
-// writeDoc prints the document in the chosen format.
-func writeDoc(e *env, doc *ast.Document, format string) error {
+// writeDoc prints the document in the chosen format; multi prints a JSON
+// document as one NDJSON line {"file", "document"} and a repr dump after a
+// "// FILE" line.
+func writeDoc(e *env, name string, doc *ast.Document, format string, multi, compact bool) error {
 	if format == "repr" {
+		if multi {
+			fmt.Fprintf(e.stdout, "// %s\n", name)
+		}
 		_, err := fmt.Fprintln(e.stdout, repr.String(doc, repr.Indent("  "), repr.OmitEmpty(true)))
+		return err
+	}
+	if multi {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(struct {
+			File     string        `json:"file"`
+			Document *ast.Document `json:"document"`
+		}{name, doc}); err != nil {
+			return err
+		}
+		_, err := e.stdout.Write(b.Bytes())
 		return err
 	}
 	data, err := ast.JSON(doc)
 	if err != nil {
 		return err
+	}
+	if compact {
+		return compactJSON(e.stdout, data)
 	}
 	_, err = e.stdout.Write(data)
 	return err
@@ -80,14 +119,7 @@ func writeDoc(e *env, doc *ast.Document, format string) error {
 
 // report prints diagnostics to stderr and returns the exit code they imply.
 func report(e *env, name string, diags []*ast.Diagnostic) int {
-	code := exitOK
-	for _, d := range rpt.OnceDetail(diags) {
-		fmt.Fprintln(e.stderr, d.Format(name))
-		if d.Severity == ast.Error {
-			code = exitError
-		}
-	}
-	return code
+	return printDiags(e, name, diags)
 }
 
 func usageError(e *env, err error) int {

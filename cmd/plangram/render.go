@@ -2,22 +2,29 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/plangram/plangram/grammar"
 	"github.com/plangram/plangram/internal/safewrite"
+	"github.com/plangram/plangram/lint"
 	"github.com/plangram/plangram/render"
 )
 
-const renderUsage = "[--dialect auto|acts|plan|search-replace|udiff|apply-patch|markdown] [--fence auto|backtick|tilde] [--schema FILE] [--no-highlight] [-o OUT.html] FILE|-"
+const renderUsage = "[--dialect auto|acts|plan|search-replace|udiff|apply-patch|markdown] [--fence auto|backtick|tilde] [--schema FILE] [--no-highlight] [-o OUT.html|-o DIR] [PATH...|-]"
 
 // cmdRender writes a self-contained HTML preview of a plan (docs/render.md).
+// One input (a file, or standard input without PATH or with "-") writes its
+// page to standard output or the -o file; several inputs (or a directory)
+// need -o DIR and write one page per input there (inputs.outputPath),
+// creating DIR and its subdirectories. Diagnostics print to stderr.
 func cmdRender(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "render", renderUsage)
 	pf := addParserFlags(fs, "input dialect: auto, acts, plan, search-replace, udiff, apply-patch or markdown (a plain page)")
 	noHighlight := fs.Bool("no-highlight", false, "show code without syntax colours")
-	out := fs.String("o", "", "write the page to this file (default: standard output)")
+	out := fs.String("o", "", "write the page to this file (default: standard output); with several inputs, the directory to write the pages to")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return exitUsage
@@ -25,23 +32,75 @@ func cmdRender(ctx context.Context, e *env, args []string) int {
 	if err := oneOf("dialect", *pf.dialect, append(append([]string{grammar.DialectAuto}, grammar.Dialects()...), "markdown")...); err != nil {
 		return usageError(e, err)
 	}
-	if len(pos) != 1 {
-		return usageError(e, fmt.Errorf("render takes one FILE (or - for stdin), got %d", len(pos)))
-	}
 	popts, ok := pf.options(e)
 	if !ok {
 		return exitUsage
 	}
-	ropts := render.Options{NoHighlight: *noHighlight, Schema: popts.Schema}
-	name, src, err := readInput(e, pos[0])
+	ins, err := expandInputs(pos)
 	if err != nil {
 		return usageError(e, err)
 	}
-	ropts.Filename, ropts.Title = name, filepath.Base(name)
-	if name == "<stdin>" {
+	multi := len(ins) > 1 || len(pos) > 0 && len(ins) == 1 && ins[0].base != ""
+	targets := make([]string, len(ins))
+	if multi {
+		if *out == "" || *out == "-" {
+			return usageError(e, errors.New("render of several inputs needs -o DIR (one page per input)"))
+		}
+		seen := map[string]string{}
+		for i, in := range ins {
+			targets[i] = in.outputPath(*out)
+			if prev, dup := seen[targets[i]]; dup {
+				return usageError(e, fmt.Errorf("render: %s and %s would both be written to %s", prev, in.name, targets[i]))
+			}
+			seen[targets[i]] = in.name
+		}
+	} else if len(ins) == 1 && *out != "-" {
+		targets[0] = *out
+	}
+	sd := &stdinData{r: e.stdin}
+	code := exitOK
+	for i, in := range ins {
+		if ctx.Err() != nil {
+			return usageError(e, ctx.Err())
+		}
+		src, err := in.read(sd)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "plangram: %v\n", err)
+			code = exitUsage
+			continue
+		}
+		page, c, err := renderPage(ctx, e, in, src, popts, *noHighlight)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "plangram: %s: %v\n", in.name, err)
+			code = exitUsage
+			continue
+		}
+		code = max(code, c)
+		if targets[i] == "" {
+			if _, err := e.stdout.Write(page); err != nil {
+				return usageError(e, err)
+			}
+			continue
+		}
+		if multi {
+			if err := os.MkdirAll(filepath.Dir(targets[i]), 0o755); err != nil {
+				return usageError(e, err)
+			}
+		}
+		if err := safewrite.WriteFile(targets[i], page); err != nil {
+			fmt.Fprintf(e.stderr, "plangram: %v\n", err)
+			code = exitUsage
+		}
+	}
+	return code
+}
+
+// renderPage renders one input and prints its diagnostics.
+func renderPage(ctx context.Context, e *env, in input, src []byte, popts grammar.Options, noHighlight bool) ([]byte, int, error) {
+	ropts := render.Options{NoHighlight: noHighlight, Schema: popts.Schema, Filename: in.name, Title: filepath.Base(in.name)}
+	if in.stdin() {
 		ropts.Title = ""
 	}
-
 	// In auto mode a document without an act block that Markdown readers
 	// would see (a README, a page about acts) renders as a plain page.
 	d := popts.Dialect
@@ -50,31 +109,19 @@ func cmdRender(ctx context.Context, e *env, args []string) int {
 			d = "markdown"
 		}
 	}
-	var page []byte
-	code := exitOK
 	if d == "markdown" {
-		if page, err = render.Markdown(src, ropts); err != nil {
-			return usageError(e, err)
-		}
-	} else {
-		popts.Dialect = d
-		doc, err := grammar.Parse(ctx, name, src, popts)
-		if err != nil {
-			return usageError(e, err)
-		}
-		if page, err = render.HTML(doc, src, ropts); err != nil {
-			return usageError(e, err)
-		}
-		code = report(e, name, doc.Diagnostics)
+		page, err := render.Markdown(src, ropts)
+		return page, exitOK, err
 	}
-	if *out == "" {
-		if _, err := e.stdout.Write(page); err != nil {
-			return usageError(e, err)
-		}
-		return code
+	popts.Dialect = d
+	doc, err := grammar.Parse(ctx, in.name, src, popts)
+	if err != nil {
+		return nil, exitUsage, err
 	}
-	if err := safewrite.WriteFile(*out, page); err != nil {
-		return usageError(e, err)
+	doc.Diagnostics = lint.Suppress(doc, src, doc.Diagnostics, nil)
+	page, err := render.HTML(doc, src, ropts)
+	if err != nil {
+		return nil, exitUsage, err
 	}
-	return code
+	return page, printDiags(e, in.name, doc.Diagnostics), nil
 }

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// cmdCompletion prints a completion script for bash, zsh or fish: command
+// names after `plangram`, each command's flags after it (taken from the
+// flag sets themselves, so the scripts cannot drift), file names otherwise.
+func cmdCompletion(ctx context.Context, e *env, args []string) int {
+	fs := newFlags(e, "completion", "bash|zsh|fish")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if len(pos) != 1 {
+		return usageError(e, fmt.Errorf("completion takes one SHELL: bash, zsh or fish"))
+	}
+	cmds := commands()
+	names := make([]string, 0, len(cmds)+1)
+	for n := range cmds {
+		names = append(names, n)
+	}
+	names = append(names, "help")
+	sort.Strings(names)
+	flags := map[string][]string{}
+	for _, n := range names {
+		flags[n] = commandFlags(ctx, e, cmds, n)
+	}
+	var script string
+	switch pos[0] {
+	case "bash":
+		script = bashCompletion(names, flags)
+	case "zsh":
+		script = "#compdef plangram\n# zsh completion for plangram: plangram completion zsh > \"${fpath[1]}/_plangram\"\nautoload -U bashcompinit && bashcompinit\n" + bashCompletion(names, flags)
+	case "fish":
+		script = fishCompletion(names, flags)
+	default:
+		return usageError(e, fmt.Errorf("completion: unknown shell %q (want bash, zsh or fish)", pos[0]))
+	}
+	fmt.Fprint(e.stdout, script)
+	return exitOK
+}
+
+// commandFlags returns the "--name" flags of a command, read from its
+// help output.
+func commandFlags(ctx context.Context, e *env, cmds map[string]command, name string) []string {
+	c, ok := cmds[name]
+	if !ok || name == "completion" {
+		return nil
+	}
+	var b strings.Builder
+	he := &env{stdout: &b, stderr: &b}
+	c.run(ctx, he, []string{"-h"})
+	var out []string
+	for _, line := range strings.Split(b.String(), "\n") {
+		if f, ok := strings.CutPrefix(line, "  -"); ok {
+			f, _, _ = strings.Cut(f, " ")
+			f, _, _ = strings.Cut(f, "\t")
+			if len(f) == 1 {
+				out = append(out, "-"+f)
+			} else {
+				out = append(out, "--"+f)
+			}
+		}
+	}
+	return out
+}
+
+func bashCompletion(names []string, flags map[string][]string) string {
+	var b strings.Builder
+	b.WriteString("# bash completion for plangram: source <(plangram completion bash)\n")
+	b.WriteString("_plangram() {\n  local cur=${COMP_WORDS[COMP_CWORD]}\n")
+	b.WriteString("  if [ \"$COMP_CWORD\" -eq 1 ]; then\n")
+	fmt.Fprintf(&b, "    COMPREPLY=($(compgen -W %q -- \"$cur\"))\n    return\n  fi\n", strings.Join(names, " "))
+	b.WriteString("  local words\n  case ${COMP_WORDS[1]} in\n")
+	for _, n := range names {
+		w := flags[n]
+		switch n {
+		case "help":
+			w = names
+		case "completion":
+			w = []string{"bash", "zsh", "fish"}
+		}
+		fmt.Fprintf(&b, "    %s) words=%q ;;\n", n, strings.Join(w, " "))
+	}
+	b.WriteString("  esac\n")
+	b.WriteString("  if [[ $cur == -* || ${COMP_WORDS[1]} == help || ${COMP_WORDS[1]} == completion ]]; then\n")
+	b.WriteString("    COMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n  else\n    COMPREPLY=($(compgen -f -- \"$cur\"))\n  fi\n}\n")
+	b.WriteString("complete -o filenames -F _plangram plangram\n")
+	return b.String()
+}
+
+func fishCompletion(names []string, flags map[string][]string) string {
+	var b strings.Builder
+	b.WriteString("# fish completion for plangram: plangram completion fish > ~/.config/fish/completions/plangram.fish\n")
+	fmt.Fprintf(&b, "complete -c plangram -n __fish_use_subcommand -f -a %q\n", strings.Join(names, " "))
+	for _, n := range names {
+		switch n {
+		case "help":
+			fmt.Fprintf(&b, "complete -c plangram -n '__fish_seen_subcommand_from help' -f -a %q\n", strings.Join(names, " "))
+			continue
+		case "completion":
+			b.WriteString("complete -c plangram -n '__fish_seen_subcommand_from completion' -f -a 'bash zsh fish'\n")
+			continue
+		}
+		for _, f := range flags[n] {
+			if long, ok := strings.CutPrefix(f, "--"); ok {
+				fmt.Fprintf(&b, "complete -c plangram -n '__fish_seen_subcommand_from %s' -l %s\n", n, long)
+			} else {
+				fmt.Fprintf(&b, "complete -c plangram -n '__fish_seen_subcommand_from %s' -s %s\n", n, strings.TrimPrefix(f, "-"))
+			}
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/plangram/plangram/lint"
+)
+
+// input is one document a command reads: a file, or standard input.
+type input struct {
+	// path is the file's path as given or found, or "-" for standard input.
+	path string
+	// name is what diagnostics and listings print: path, or "<stdin>".
+	name string
+	// base is the directory argument path was found under ("" for a file
+	// or standard input named directly); render -o DIR mirrors the tree
+	// below it.
+	base string
+}
+
+func (in input) stdin() bool { return in.path == lint.Stdin }
+
+// expandInputs is the one input layer of every command that reads plans
+// (parse, check, fmt, fix, render): no argument or "-" is standard input
+// (named "<stdin>"); a file stands for itself; a directory for every `*.md`
+// file below it, recursively in lexical order, skipping directories whose
+// name starts with a dot and not following symbolic links (lint.Expand). A
+// file named twice is read once. A path that does not exist is an error
+// (exit 2) before anything is read.
+func expandInputs(args []string) ([]input, error) {
+	if len(args) == 0 {
+		args = []string{lint.Stdin}
+	}
+	var out []input
+	seen := map[string]bool{}
+	for _, a := range args {
+		if a == lint.Stdin {
+			if !seen[a] {
+				seen[a] = true
+				out = append(out, input{path: a, name: lint.StdinName})
+			}
+			continue
+		}
+		st, err := os.Stat(a)
+		if err != nil {
+			return nil, err
+		}
+		files, err := lint.Expand([]string{a})
+		if err != nil {
+			return nil, err
+		}
+		base := ""
+		if st.IsDir() {
+			base = a
+		}
+		for _, f := range files {
+			if !seen[f] {
+				seen[f] = true
+				out = append(out, input{path: f, name: f, base: base})
+			}
+		}
+	}
+	return out, nil
+}
+
+// stdinData reads standard input at most once per command run, so that
+// "-" named twice (or a command that reads it for several purposes) sees
+// the same bytes.
+type stdinData struct {
+	r    io.Reader
+	data []byte
+	err  error
+	done bool
+}
+
+func (s *stdinData) read() ([]byte, error) {
+	if !s.done {
+		s.done = true
+		if s.r == nil {
+			s.err = fmt.Errorf("no standard input to read")
+		} else {
+			s.data, s.err = io.ReadAll(s.r)
+			if s.err != nil {
+				s.err = fmt.Errorf("reading standard input: %w", s.err)
+			}
+		}
+	}
+	return s.data, s.err
+}
+
+// read returns the input's bytes.
+func (in input) read(s *stdinData) ([]byte, error) {
+	if in.stdin() {
+		return s.read()
+	}
+	return os.ReadFile(in.path)
+}
+
+// outputPath is where render -o DIR writes the page of in: the path below
+// the directory argument it was found under, or the file's base name for a
+// file named directly ("stdin" for standard input), with .md replaced by
+// .html.
+func (in input) outputPath(dir string) string {
+	rel := filepath.Base(in.path)
+	switch {
+	case in.stdin():
+		rel = "stdin"
+	case in.base != "":
+		if r, err := filepath.Rel(in.base, in.path); err == nil && !strings.HasPrefix(r, "..") {
+			rel = r
+		}
+	}
+	return filepath.Join(dir, strings.TrimSuffix(rel, ".md")+".html")
+}

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+
+	"github.com/plangram/plangram/internal/linediff"
+	"github.com/plangram/plangram/internal/safewrite"
+)
+
+// rewriteFlags are fmt's and fix's -l, -d and -w, with gofmt's meaning.
+type rewriteFlags struct {
+	list, diff, write *bool
+}
+
+func addRewriteFlags(fs *flag.FlagSet, what string) rewriteFlags {
+	return rewriteFlags{
+		list:  fs.Bool("l", false, "list the files whose "+what+" differs (exit 1 if any) instead of printing the result"),
+		diff:  fs.Bool("d", false, "print a unified diff of the changes instead of the result"),
+		write: fs.Bool("w", false, "rewrite each changed file in place, atomically, instead of printing the result"),
+	}
+}
+
+// transform turns one input into its rewritten form, printing its
+// diagnostics to standard error, and returns the exit code they imply.
+type transform func(ctx context.Context, in input, src []byte) (out []byte, code int, err error)
+
+// rewriteInputs runs fmt or fix over the inputs (files, directories, "-";
+// see expandInputs). Without -l, -d or -w it prints each result in turn (as
+// gofmt does); -l prints the name of each input whose result differs, -d a
+// unified diff of it, -w rewrites it in place (standard input cannot be
+// rewritten). The exit code is the worst of: the transform's, 1 under -l
+// when an input differs, 2 when an input cannot be read or written.
+func rewriteInputs(ctx context.Context, e *env, name string, pos []string, rf rewriteFlags, t transform) int {
+	ins, err := expandInputs(pos)
+	if err != nil {
+		return usageError(e, err)
+	}
+	if *rf.write {
+		for _, in := range ins {
+			if in.stdin() {
+				return usageError(e, fmt.Errorf("%s -w cannot rewrite standard input: give FILE or DIR arguments", name))
+			}
+		}
+	}
+	pr := newProgress(e, len(ins))
+	if !*rf.write || *rf.list || *rf.diff {
+		pr.on = false // the counter would mix with the output on a terminal
+	}
+	defer pr.end()
+	sd := &stdinData{r: e.stdin}
+	code := exitOK
+	for i, in := range ins {
+		if err := ctx.Err(); err != nil {
+			return usageError(e, err)
+		}
+		pr.step(i + 1)
+		src, err := in.read(sd)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "plangram: %v\n", err)
+			code = exitUsage
+			continue
+		}
+		out, c, err := t(ctx, in, src)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "plangram: %s: %v\n", in.name, err)
+			code = exitUsage
+			continue
+		}
+		code = max(code, c)
+		changed := !bytes.Equal(src, out)
+		if *rf.list && changed {
+			fmt.Fprintln(e.stdout, in.name)
+			code = max(code, exitError)
+		}
+		if *rf.diff && changed {
+			if err := linediff.Unified(e.stdout, in.name+".orig", in.name, src, out, 3); err != nil {
+				return usageError(e, err)
+			}
+		}
+		if *rf.write && changed {
+			if err := safewrite.WriteFile(in.path, out); err != nil {
+				fmt.Fprintf(e.stderr, "plangram: %v\n", err)
+				code = exitUsage
+			}
+		}
+		if !*rf.list && !*rf.diff && !*rf.write {
+			if _, err := e.stdout.Write(out); err != nil {
+				return usageError(e, err)
+			}
+		}
+	}
+	return code
+}

@@ -1,0 +1,156 @@
+package lint
+
+import (
+	"bytes"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/plangram/plangram/ast"
+)
+
+// Directive comments silence rules from inside a plan (docs/check.md,
+// "Silencing rules"). Each is an HTML comment alone on a line outside any
+// fenced block:
+//
+//	<!-- plangram-disable CODE[,CODE…] -->           from this line on (to an enable)
+//	<!-- plangram-enable CODE[,CODE…] -->            ends a disable
+//	<!-- plangram-disable-next-line CODE[,CODE…] --> the next line, or the whole
+//	                                                  fenced block opening on it
+//
+// A diagnostic is silenced when its code is named and its first line is in
+// the range. A directive without codes is itself a warning (bad-directive):
+// silencing everything by accident would let a broken plan pass.
+var directiveRE = regexp.MustCompile(`^[ \t]*<!--[ \t]*plangram-(disable-next-line|disable|enable)\b(.*?)-->[ \t]*\r?$`)
+
+// CodeBadDirective is the code of a directive comment that names no rule.
+const CodeBadDirective = "bad-directive"
+
+type lineRange struct{ from, to int } // 1-based lines, to inclusive
+
+// Suppress returns diags (in order) without those silenced by disable
+// (codes turned off for the whole input, `check --disable`) or by the
+// directive comments in src; doc (may be nil) gives the fenced blocks whose
+// lines are content, not directives. Malformed directives add a
+// bad-directive warning. Time is linear in src and diags.
+func Suppress(doc *ast.Document, src []byte, diags []*ast.Diagnostic, disable []string) []*ast.Diagnostic {
+	off := map[string]bool{}
+	for _, c := range disable {
+		if c = strings.TrimSpace(c); c != "" {
+			off[c] = true
+		}
+	}
+	ranges, bad := directives(doc, src)
+	if len(off) == 0 && len(ranges) == 0 && len(bad) == 0 {
+		return diags
+	}
+	out := make([]*ast.Diagnostic, 0, len(diags)+len(bad))
+	for _, d := range diags {
+		if off[d.Code] || silenced(ranges[d.Code], d.Span.Start.Line) {
+			continue
+		}
+		out = append(out, d)
+	}
+	if len(bad) > 0 && !off[CodeBadDirective] {
+		out = append(out, bad...)
+		ast.SortDiagnostics(out)
+	}
+	return out
+}
+
+func silenced(rs []lineRange, line int) bool {
+	for _, r := range rs {
+		if line >= r.from && (r.to == 0 || line <= r.to) {
+			return true
+		}
+	}
+	return false
+}
+
+// directives finds the directive comments of src outside fenced blocks and
+// returns the silenced line ranges per code (to == 0: to the end).
+func directives(doc *ast.Document, src []byte) (map[string][]lineRange, []*ast.Diagnostic) {
+	if !bytes.Contains(src, []byte("plangram-")) {
+		return nil, nil
+	}
+	blocks := blockSpans(doc)
+	blockEnd := map[int]int{} // first line → last line of each block
+	for _, b := range blocks {
+		last := b.End.Line
+		if b.End.Col == 1 && last > b.Start.Line {
+			last-- // the span ends after the closing line's line ending
+		}
+		blockEnd[b.Start.Line] = max(blockEnd[b.Start.Line], last)
+	}
+	ranges := map[string][]lineRange{}
+	var bad []*ast.Diagnostic
+	line, bi := 0, 0
+	for start := 0; start < len(src); {
+		end := bytes.IndexByte(src[start:], '\n')
+		next := len(src)
+		if end >= 0 {
+			next = start + end + 1
+			end = start + end
+		} else {
+			end = len(src)
+		}
+		line++
+		for bi < len(blocks) && blocks[bi].End.Offset <= start {
+			bi++
+		}
+		inBlock := bi < len(blocks) && blocks[bi].Start.Offset <= start
+		if !inBlock && bytes.Contains(src[start:end], []byte("plangram-")) {
+			if m := directiveRE.FindSubmatch(src[start:end]); m != nil {
+				kind := string(m[1])
+				codes := strings.FieldsFunc(string(m[2]), func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
+				if len(codes) == 0 {
+					sp := ast.Span{Start: ast.Pos{Offset: start, Line: line, Col: 1}, End: ast.Pos{Offset: end, Line: line, Col: end - start + 1}}
+					bad = append(bad, &ast.Diagnostic{Severity: ast.Warning, Code: CodeBadDirective, Span: sp,
+						Message: "plangram-" + kind + " names no rule: write the codes to silence, e.g. <!-- plangram-" + kind + " unknown-action -->"})
+				}
+				for _, c := range codes {
+					rs := ranges[c]
+					switch kind {
+					case "disable-next-line":
+						ranges[c] = append(rs, lineRange{line + 1, max(line+1, blockEnd[line+1])})
+					case "disable":
+						ranges[c] = append(rs, lineRange{line, 0})
+					case "enable":
+						for i := len(rs) - 1; i >= 0; i-- {
+							if rs[i].to == 0 {
+								rs[i].to = line
+								break
+							}
+						}
+					}
+				}
+			}
+		}
+		start = next
+	}
+	return ranges, bad
+}
+
+// blockSpans returns the spans of the document's fenced blocks, sorted.
+func blockSpans(doc *ast.Document) []ast.Span {
+	if doc == nil {
+		return nil
+	}
+	var out []ast.Span
+	add := func(b *ast.Block) {
+		if b != nil {
+			out = append(out, b.Span)
+		}
+	}
+	for _, b := range doc.Blocks {
+		add(b)
+	}
+	for _, a := range doc.Actions {
+		add(a.Head)
+		for _, b := range a.Blocks {
+			add(b)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Start.Offset < out[j].Start.Offset })
+	return out
+}
