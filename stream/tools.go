@@ -66,6 +66,7 @@ type tools struct {
 	max    int
 	hide   bool
 	f      xmlForm
+	reread int // bytes read again after an unterminated call (reopen)
 	// The open wrapper: its offset and position, its calls so far.
 	wrapAt  int
 	wrapPos ast.Pos
@@ -757,6 +758,9 @@ func (t *tools) starve(p *Parser, eof bool, lim, hold int) (bool, error) {
 		return false, nil
 	}
 	end := p.end()
+	if t.mode == inValue && c.rej >= 0 && t.reread+end-c.rejNext <= end {
+		return true, t.reopen(p, end)
+	}
 	raw := p.str(c.start, end)
 	sp := ast.Span{Start: c.startPos, End: p.pos(end)}
 	t.mode, t.out, t.pos = inText, end, end
@@ -766,6 +770,28 @@ func (t *tools) starve(p *Parser, eof bool, lim, hold int) (bool, error) {
 		return false, err
 	}
 	return false, p.send(&Event{Type: Text, Text: raw, Raw: raw, Span: sp})
+}
+
+// reopen handles a call left open at the end of the stream (end) in a raw
+// value whose closing tag was ruled out: the call is unterminated up to
+// what followed its last closing tag, and the stream is read again from
+// there as text, so that later calls are not lost. The bytes read again add
+// up to at most the stream's length (t.reread), which keeps the work linear.
+func (t *tools) reopen(p *Parser, end int) error {
+	c := &t.c
+	stop := c.rejNext
+	t.reread += end - stop
+	raw := p.str(c.start, stop)
+	sp := ast.Span{Start: c.startPos, End: p.pos(stop)}
+	t.mode, t.out, t.pos = inText, stop, stop
+	v := &c.vals[len(c.vals)-1]
+	err := p.send(&Event{Type: Error, ID: c.id, Name: c.name, Param: v.name, Kind: KindUnterminated, Raw: raw, Span: sp,
+		Message: fmt.Sprintf("call is not closed by %s; its %s ends at its last %s, which is followed by %s: the call's text follows as text, what follows is read again",
+			c.end, v.name, c.stop[0], describe(p.bytes(stop, end)))})
+	if err != nil {
+		return err
+	}
+	return p.send(&Event{Type: Text, Text: raw, Raw: raw, Span: sp})
 }
 
 // finish ends the call whose closing tag is [at, end): its errors, then the
