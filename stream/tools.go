@@ -517,14 +517,16 @@ func (t *tools) openValue(p *Parser, name string, n int) {
 // raw parameter only where that tag is followed by optional spaces and the
 // call's closing tag or a tag opening a parameter not given yet. Once such a
 // closing tag was ruled out (c.rej), the call's closing tag also ends a raw
-// value: at its last closing tag (recover). A raw value loses one line
-// ending right after its opening tag and one right before its closing tag.
+// value: at its last closing tag (recover). A raw value, and any value of
+// a named call, loses one line ending right after its opening tag and one
+// right before its closing tag.
 func (t *tools) value(p *Parser, eof bool) (bool, error) {
 	c := &t.c
 	v := &c.vals[len(c.vals)-1]
 	raw := v.param != nil && v.param.Raw
+	edges := raw || c.invoke // loses a line ending at each edge
 	lim := t.limit(p)
-	if raw && !v.lead {
+	if edges && !v.lead {
 		b := p.bytes(t.pos, lim)
 		n := 0
 		switch {
@@ -558,7 +560,7 @@ func (t *tools) value(p *Parser, eof bool) (bool, error) {
 			i, k := find(p.bytes(t.pos, lim), stops, false)
 			t.pos += i
 			to := t.pos
-			if raw {
+			if edges {
 				if c.rej >= 0 {
 					to = c.rej
 				}
@@ -682,7 +684,7 @@ func (t *tools) endValue(p *Parser, by int) error {
 	c := &t.c
 	v := &c.vals[len(c.vals)-1]
 	end := t.pos
-	if v.param != nil && v.param.Raw {
+	if v.param != nil && v.param.Raw || c.invoke {
 		end = t.trimEOL(p, end, false)
 	}
 	if err := t.delta(p, end); err != nil {
