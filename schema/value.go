@@ -26,7 +26,9 @@ func (p *Param) ItemType() Type {
 // typed value a parser puts into the AST:
 //
 //   - string: the text unchanged, byte for byte;
-//   - path, resource: the text trimmed of surrounding white space;
+//   - path, resource: the text trimmed of surrounding white space, which
+//     must follow the path rule (CheckPath; a resource may instead be a
+//     URL, IsURL) — the one place every dialect's paths are checked;
 //   - bool: true or false, any case (trimmed);
 //   - int: a base-10 int64; number: a finite float64;
 //   - enum: one of the declared values, compared exactly (trimmed);
@@ -125,6 +127,16 @@ func convert(p *Param, t Type, text string) (any, error) {
 			return nil, fmt.Errorf("want JSON: %w", err)
 		}
 		return v, nil
+	case Path:
+		if err := CheckPath(s); err != nil {
+			return s, err
+		}
+	case Resource:
+		if !IsURL(s) {
+			if err := CheckPath(s); err != nil {
+				return s, err
+			}
+		}
 	}
 	return s, nil // path, resource and types a dialect adds
 }
