@@ -331,36 +331,8 @@ func plainValue(v boundVal) any {
 	return v.value
 }
 
-// typedValue converts a JSON argument to its parameter's type. A JSON
-// string is the parameter's text (so "3" is an int 3, as models often
-// quote numbers); a number, a boolean, an array or an object converts
-// from its JSON text; a string parameter takes only a string.
+// typedValue converts a JSON argument to its parameter's type, as every
+// JSON-argument syntax does (jsonValue).
 func typedValue(sp *schema.Param, v boundVal) (any, error) {
-	t := sp.TypeOrDefault()
-	if s, ok := v.value.(string); ok && v.raw == "" {
-		if t == schema.JSON {
-			return s, nil
-		}
-		if t == schema.String {
-			return s, nil
-		}
-		return sp.Value(s)
-	}
-	raw := v.raw
-	if raw == "" {
-		b, err := json.Marshal(v.value)
-		if err != nil {
-			return nil, err
-		}
-		raw = string(b)
-	}
-	switch t {
-	case schema.String, schema.Path, schema.Resource, schema.Enum:
-		return nil, fmt.Errorf("want a string, got %s", raw)
-	case schema.List:
-		if !strings.HasPrefix(strings.TrimSpace(raw), "[") {
-			return nil, fmt.Errorf("want an array, got %s", raw)
-		}
-	}
-	return sp.Value(raw)
+	return jsonValue(sp, jsonargs.Event{Kind: jsonargs.Value, Key: v.key, Value: v.value, Raw: v.raw})
 }

@@ -15,9 +15,6 @@ const (
 	KindBadEvent = "bad-event"
 	// KindProviderError: the API reported an error in the stream.
 	KindProviderError = "provider-error"
-	// KindBadJSON: a call's arguments are not a JSON object (their JSON
-	// is malformed, or text follows it).
-	KindBadJSON = "bad-json"
 	// KindOrphanDelta: an argument fragment or a call end for a call the
 	// stream never started.
 	KindOrphanDelta = "orphan-delta"
