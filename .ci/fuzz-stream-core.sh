@@ -1,5 +1,5 @@
 # Sourced by .ci/run: stream-core's fuzz targets, with short exec counts
 # (chunk invariance of every registered syntax incl. non-ASCII input, and
 # XML-family calls cut at fuzzed bytes).
-fuzz ./stream FuzzSyntax 3000
-fuzz ./stream FuzzXMLCut 1500
+fuzz ./stream FuzzSyntax 2000
+fuzz ./stream FuzzXMLCut 1000

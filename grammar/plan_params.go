@@ -2,6 +2,7 @@ package grammar
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -576,6 +577,7 @@ func (x *actionBinder) source(p *schema.Param) (value, bool) {
 	case fromCwd:
 		if h := x.script(); h != nil && h.hasCwd {
 			sp := h.cwdSpan
+			x.checkPath(p.KeyOrName(), h.cwd, sp)
 			return value{h.cwd, &sp}, true
 		}
 		return x.meta(p)
@@ -723,6 +725,15 @@ func (x *actionBinder) meta(p *schema.Param) (value, bool) {
 	return v, ok
 }
 
+// checkPath reports a path value that breaks the path rule (schema.CheckPath,
+// the rule every dialect shares) with the rule's own code; the value is kept.
+func (x *actionBinder) checkPath(key, v string, sp ast.Span) {
+	var pe *schema.PathError
+	if err := schema.CheckPath(v); errors.As(err, &pe) {
+		x.b.report(ast.Error, pe.Code, sp, "%s's %s: %s", x.def.Name, key, pe.Msg)
+	}
+}
+
 // convert turns a metadata item into a value of type typ, reporting values
 // that do not fit.
 func (x *actionBinder) convert(p *schema.Param, typ schema.Type, e *entry) (value, bool) {
@@ -747,6 +758,9 @@ func (x *actionBinder) convert(p *schema.Param, typ schema.Type, e *entry) (valu
 		if url && typ == schema.Path {
 			b.report(ast.Error, CodeURLNotAllowed, sp, "%s's %s must be a project path, not a URL (%s)%s", x.def.Name, e.key, v, x.urlHint(p))
 			return value{}, false
+		}
+		if !url || !schema.IsURL(v) {
+			x.checkPath(e.key, v, sp)
 		}
 		return value{v, &sp}, true
 	case schema.Bool, schema.Int, schema.Number, schema.Enum:
@@ -795,6 +809,9 @@ func (x *actionBinder) convert(p *schema.Param, typ schema.Type, e *entry) (valu
 				v, url := normPath(text, it.link)
 				if url && p.Items == schema.Path {
 					return bad("%s must be a project path, not a URL", quoted(v))
+				}
+				if !url || !schema.IsURL(v) {
+					x.checkPath(e.key, v, sp)
 				}
 				out = append(out, v)
 			default:

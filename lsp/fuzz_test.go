@@ -2,7 +2,9 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"testing"
+	"time"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -45,6 +47,61 @@ func FuzzHandlers(f *testing.F) {
 			TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: pos.TextDocument, Version: 2},
 			ContentChanges: []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangePartial{Range: r, Text: "x😀"}}}); err != nil {
 			t.Fatal(err)
+		}
+	})
+}
+
+// FuzzMessages sends one arbitrary, well-framed message between initialize
+// and shutdown: whatever it is, the session survives it (only exit ends
+// it) and still answers shutdown.
+func FuzzMessages(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","method":"$/unknownNotification","params":{}}`,
+		`{"jsonrpc":"2.0","method":"workspace/didChangeConfiguration","params":null}`,
+		`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":5}}`,
+		`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///a.md","version":1,"text":"~~~act\nx\n~~~\n"}}}`,
+		`{"jsonrpc":"2.0","id":7,"method":"textDocument/hover","params":{"textDocument":{"uri":"file:///a.md"},"position":{"line":1,"character":1}}}`,
+		`{"jsonrpc":"2.0","id":"s","method":"foo"}`,
+		`{"jsonrpc":"2.0","id":1.5,"method":"initialize"}`,
+		`[{"jsonrpc":"2.0","id":8,"method":"shutdown"},1]`,
+		`{"jsonrpc":"2.0","id":9,"result":null}`,
+		`{"id":`,
+		``,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		c := startRaw(t, serveLSP(Options{NoWorkspace: true}))
+		c.send(`{"jsonrpc":"2.0","id":-1,"method":"initialize","params":{}}`)
+		c.response(-1)
+		c.send(body)
+		if !c.trySend(`{"jsonrpc":"2.0","id":-2,"method":"shutdown"}`) {
+			if err := <-c.done; err != nil && !errors.Is(err, ErrExitWithoutShutdown) {
+				t.Fatalf("session ended: %v", err)
+			}
+			return
+		}
+		timeout := time.After(20 * time.Second)
+		for {
+			select {
+			case m, ok := <-c.in:
+				if !ok { // the fuzzed message was exit
+					if err := <-c.done; err != nil && !errors.Is(err, ErrExitWithoutShutdown) {
+						t.Fatalf("session ended: %v", err)
+					}
+					return
+				}
+				if id, _ := m["id"].(float64); id == -2 {
+					return
+				}
+			case err := <-c.done:
+				if err != nil && !errors.Is(err, ErrExitWithoutShutdown) {
+					t.Fatalf("session ended: %v", err)
+				}
+				return
+			case <-timeout:
+				t.Fatal("no answer to shutdown")
+			}
 		}
 	})
 }

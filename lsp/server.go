@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -93,9 +94,10 @@ var ErrExitWithoutShutdown = errors.New("lsp: exit without shutdown")
 func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(rwc), jsonrpc2.WithCodec(codec{}))
-	s := newServer(ctx, protocol.ClientDispatcher(conn), opts)
-	conn.Go(ctx, protocol.CancelHandler(ordered(protocol.ServerHandler(s, jsonrpc2.MethodNotFoundHandler))))
+	s := newServer(ctx, nil, opts)
+	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(newGuard(rwc, s.log)), jsonrpc2.WithCodec(codec{}))
+	s.client = protocol.ClientDispatcher(conn)
+	conn.Go(ctx, robust(s.log, isServerMethod, protocol.CancelHandler(ordered(protocol.ServerHandler(s, jsonrpc2.MethodNotFoundHandler)))))
 	var err error
 	select {
 	case <-s.exited:
@@ -345,8 +347,27 @@ func (s *Server) update(u uri.URI, version int32, text []byte) {
 	go func() {
 		defer s.checks.Done()
 		defer cancel()
+		defer s.recoverCheck(u, version)
 		s.check(ctx, u, version, seq, text, root)
 	}()
+}
+
+// recoverCheck turns a panic in a document's check into a logged error and
+// one diagnostic on the document, so that a bug costs one check, never the
+// session.
+func (s *Server) recoverCheck(u uri.URI, version int32) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	s.log.Error("check panicked", "uri", u, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+	d := &ast.Diagnostic{Severity: ast.Error, Code: "internal-error",
+		Message: fmt.Sprintf("internal error while checking this document: %v", r)}
+	params := &protocol.PublishDiagnosticsParams{URI: u, Version: protocol.NewOptional(version),
+		Diagnostics: toDiagnostics(u, textpos.New(nil), []*ast.Diagnostic{d})}
+	if err := s.client.PublishDiagnostics(s.base, params); err != nil {
+		s.log.Error("publish", "uri", u, "err", err)
+	}
 }
 
 // check runs the parser and the workspace rules over one version of a

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"fmt"
 	"html"
 	"html/template"
 	"strings"
@@ -12,6 +13,8 @@ import (
 	grender "github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
+
+	"github.com/plangram/plangram/lexer"
 )
 
 // newMarkdown returns the goldmark converter for prose: GitHub-flavoured
@@ -34,13 +37,146 @@ func (r *renderer) newMarkdown() goldmark.Markdown {
 	)
 }
 
-// markdown converts Markdown source to HTML.
+// markdown converts Markdown source to HTML. Lines nesting deeper than
+// maxNesting are flattened first (see flattenNesting), with a note saying
+// which.
 func (r *renderer) markdown(src []byte) (template.HTML, error) {
 	var buf bytes.Buffer
-	if err := r.md.Convert(src, &buf); err != nil {
+	flat, n, first := flattenNesting(src)
+	if n > 0 {
+		fmt.Fprintf(&buf, "<p class=\"note\">%s from line %d nest too deep for the Markdown renderer, whose time grows faster than the input with the depth: they are shown with at most %d columns of indentation and %d nested lists or block quotes opened on one line; their text is all there.</p>\n",
+			lineCount(n), first, maxIndent, maxNesting)
+	}
+	if err := r.md.Convert(flat, &buf); err != nil {
 		return "", err
 	}
 	return template.HTML(buf.String()), nil
+}
+
+func lineCount(n int) string {
+	if n == 1 {
+		return "1 line"
+	}
+	return fmt.Sprintf("%d lines", n)
+}
+
+// maxNesting is the most list items and block quotes one line may open
+// (`- - - x`, `> > x`) when it is given to goldmark, whose parser rescans
+// the rest of the line for every container it opens there: 64 KB of `- `
+// on one line took 5 s, 1 MB would take minutes.
+const maxNesting = 32
+
+// maxIndent is the most indentation (in columns) a line outside fenced
+// blocks keeps when it is given to goldmark. Each line costs goldmark the
+// number of containers open times the indentation it measures for each, so
+// a list nested by indentation alone, 1,000 levels deep, grew with the
+// power 1.5 of its size.
+const maxIndent = 4 * maxNesting
+
+// flattenNesting returns src as plangram gives it to goldmark: outside
+// fenced blocks, a line indented more than maxIndent columns keeps
+// maxIndent columns of spaces, and a line opening more than maxNesting
+// containers keeps its first maxNesting markers; the text of every line is
+// kept. It returns how many lines it changed and the first of them
+// (1-based); src itself when none.
+func flattenNesting(src []byte) (out []byte, changed, first int) {
+	out = src
+	line := 1
+	var fence lexer.MdFenceLine
+	inFence := false
+	pad := []byte(strings.Repeat(" ", maxIndent))
+	for start := 0; start < len(src); line++ {
+		end := bytes.IndexByte(src[start:], '\n')
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += start + 1
+		}
+		l := src[start:end]
+		var indent, cut, text int
+		switch {
+		case inFence:
+			inFence = !fence.Closes(string(l))
+		default:
+			if f, ok := lexer.ParseMdFence(string(l)); ok {
+				fence, inFence = f, true
+				break
+			}
+			w, i := 0, 0
+			for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
+				if l[i] == '\t' {
+					w += 4 - w%4
+				} else {
+					w++
+				}
+				i++
+			}
+			if w > maxIndent {
+				indent = i
+			}
+			cut, text = deepMarkers(l[indent:])
+		}
+		if indent == 0 && cut == 0 {
+			if changed > 0 {
+				out = append(out, l...)
+			}
+			start = end
+			continue
+		}
+		if changed == 0 {
+			out = append(make([]byte, 0, len(src)), src[:start]...)
+			first = line
+		}
+		changed++
+		if indent > 0 {
+			out = append(out, pad...)
+			l = l[indent:]
+		}
+		if cut > 0 {
+			out = append(out, l[:cut]...)
+			l = l[text:]
+		}
+		out = append(out, l...)
+		start = end
+	}
+	return out, changed, first
+}
+
+// deepMarkers reads the container markers at the start of line: `>`, a
+// bullet (`-`, `*`, `+`) or an ordered marker (`1.`, `1)`) followed by a
+// space or tab. When there are more than maxNesting, it returns the offset
+// of the first marker past them and of the text after the last one; else
+// 0, 0.
+func deepMarkers(line []byte) (cut, text int) {
+	i, n := 0, 0
+	for {
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+			i++
+		}
+		at := i
+		switch {
+		case i < len(line) && line[i] == '>':
+			i++
+		case i+1 < len(line) && (line[i] == '-' || line[i] == '*' || line[i] == '+') && (line[i+1] == ' ' || line[i+1] == '\t'):
+			i++
+		default:
+			j := i
+			for j < len(line) && j-i < 9 && line[j] >= '0' && line[j] <= '9' {
+				j++
+			}
+			if j == i || j+1 >= len(line) || (line[j] != '.' && line[j] != ')') || (line[j+1] != ' ' && line[j+1] != '\t') {
+				if n > maxNesting {
+					return cut, at
+				}
+				return 0, 0
+			}
+			i = j + 1
+		}
+		n++
+		if n == maxNesting+1 {
+			cut = at
+		}
+	}
 }
 
 // mdNodes is the goldmark NodeRenderer for the nodes plangram renders itself.
@@ -190,6 +326,7 @@ func (m *mdNodes) codeBlock(w util.BufWriter, src []byte, node gast.Node, enteri
 // headingText returns the text of the first level-1 heading of src, "" when
 // there is none.
 func headingText(md goldmark.Markdown, src []byte) string {
+	src, _, _ = flattenNesting(src)
 	doc := md.Parser().Parse(text.NewReader(src))
 	var title string
 	_ = gast.Walk(doc, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
@@ -226,6 +363,7 @@ func plainText(n gast.Node, src []byte) string {
 // A document that only shows acts inside other code blocks (a page about
 // acts, such as docs/acts.md) has none and renders as a plain page.
 func HasActBlocks(src []byte) bool {
+	src, _, _ = flattenNesting(src) // linear time, as for rendering
 	md := goldmark.New(goldmark.WithExtensions(extension.GFM))
 	doc := md.Parser().Parse(text.NewReader(src))
 	found := false

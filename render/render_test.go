@@ -2,6 +2,7 @@ package render
 
 import (
 	"context"
+	"fmt"
 	"html"
 	"os"
 	"path/filepath"
@@ -383,6 +384,61 @@ func TestDocsExamples(t *testing.T) {
 			default:
 				t.Errorf("example %d: bad expectation line %q", i+1, line)
 			}
+		}
+	}
+}
+
+// TestFlattenNesting pins the cap on containers one line opens (issue 10:
+// goldmark is quadratic in that depth): lines past maxNesting keep their
+// first maxNesting markers and their text; other lines are untouched.
+func TestFlattenNesting(t *testing.T) {
+	deep := strings.Repeat("- ", maxNesting+8) + "x\n"
+	quote := strings.Repeat("> ", maxNesting+1) + "q\n"
+	ordered := strings.Repeat("1. ", maxNesting+2) + "o"
+	for _, c := range []struct {
+		in, want    string
+		changed, at int
+	}{
+		{"- - x\n> > y\n", "- - x\n> > y\n", 0, 0},
+		{strings.Repeat("- ", maxNesting) + "x\n", strings.Repeat("- ", maxNesting) + "x\n", 0, 0},
+		{"a\n" + deep, "a\n" + strings.Repeat("- ", maxNesting) + "x\n", 1, 2},
+		{quote + "b\n" + ordered, strings.Repeat("> ", maxNesting) + "q\nb\n" + strings.Repeat("1. ", maxNesting) + "o", 2, 1},
+		{strings.Repeat("- ", maxNesting+3) + "\n", strings.Repeat("- ", maxNesting) + "\n", 1, 1}, // a thematic break stays one
+		// Indentation past maxIndent columns is cut to maxIndent, outside fences only.
+		{strings.Repeat(" ", maxIndent) + "- a\n" + strings.Repeat("\t", maxIndent/4+1) + "- b\n",
+			strings.Repeat(" ", maxIndent) + "- a\n" + strings.Repeat(" ", maxIndent) + "- b\n", 1, 2},
+		{"```\n" + strings.Repeat(" ", maxIndent+1) + "code\n```\n" + strings.Repeat(" ", maxIndent+1) + "x",
+			"```\n" + strings.Repeat(" ", maxIndent+1) + "code\n```\n" + strings.Repeat(" ", maxIndent) + "x", 1, 4},
+	} {
+		out, n, at := flattenNesting([]byte(c.in))
+		if string(out) != c.want || n != c.changed || at != c.at {
+			t.Errorf("flattenNesting(%.40q) = %.60q, %d, %d; want %.60q, %d, %d", c.in, out, n, at, c.want, c.changed, c.at)
+		}
+	}
+}
+
+// BenchmarkRenderNested renders Markdown of n, 2n and 4n nested list items,
+// opened on one line (`- - - x`, capped at maxNesting) and one per line,
+// each indented further: time must double with n.
+func BenchmarkRenderNested(b *testing.B) {
+	for _, n := range []int{4000, 8000, 16000} {
+		oneLine := []byte("# T\n\n" + strings.Repeat("- ", n) + "x\n")
+		var sb strings.Builder
+		sb.WriteString("# T\n\n")
+		for d := 0; sb.Len() < 2*n*8; d++ {
+			sb.WriteString(strings.Repeat("  ", d%500) + "- x\n")
+		}
+		perLine := []byte(sb.String())
+		for name, src := range map[string][]byte{"one-line": oneLine, "per-line": perLine} {
+			b.Run(fmt.Sprintf("%s/n=%d", name, n), func(b *testing.B) {
+				b.SetBytes(int64(len(src)))
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := Markdown(src, Options{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
 		}
 	}
 }

@@ -53,3 +53,37 @@ func ExampleParam_Value() {
 	// tags: []string{"a", "b"} <nil>
 	// mode: <nil> want one of fast, safe, got "slow"
 }
+
+// FromTools converts a tools registry (here an Anthropic tools array) into
+// an action schema whose parameters are typed and checked.
+func ExampleFromTools() {
+	tools, err := schema.FromTools("tools.json", []byte(`[{"name": "get_stock_price",
+	  "description": "Current price of a stock.",
+	  "input_schema": {"type": "object", "properties": {
+	    "ticker": {"type": "string", "description": "e.g. AAPL"},
+	    "exchange": {"type": "string", "enum": ["NYSE", "NASDAQ"]},
+	    "days": {"type": "integer", "minimum": 1}},
+	  "required": ["ticker"]}}]`))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(tools.Family)
+	for _, d := range tools.Diagnostics {
+		fmt.Println(d)
+	}
+	a := tools.Schema.Lookup("get_stock_price")
+	fmt.Println(a.Signature())
+	for _, p := range a.Params {
+		fmt.Println(p.Name, p.Type, p.Enum)
+	}
+	_, err = a.Param("exchange").Value("LSE")
+	fmt.Println(err)
+	// Output:
+	// anthropic
+	// tools.json:6:45: warning: keyword minimum of parameter days is not checked (kept in its doc) (at [0].input_schema.properties.days.minimum) [unchecked]
+	// get_stock_price(ticker, exchange?, days?)
+	// ticker string []
+	// exchange enum [NYSE NASDAQ]
+	// days int []
+	// want one of NYSE, NASDAQ, got "LSE"
+}

@@ -27,7 +27,7 @@ type Schema struct {
 	Version   int    `json:"version"`
 	Dialect   string `json:"dialect"`
 	// Syntax names the built-in grammar that reads this dialect's documents
-	// (acts, plan or tools); empty means Dialect, which must then be a
+	// (acts, plan, tools or an edit format); empty means Dialect, which must then be a
 	// built-in dialect. A custom dialect sets it (docs/schema.md).
 	Syntax      string    `json:"syntax,omitempty"`
 	Description string    `json:"description,omitempty"`
@@ -102,7 +102,10 @@ var types = []Type{String, Path, Bool, Int, Number, Enum, List, JSON, Resource}
 
 // Param describes one parameter.
 type Param struct {
-	// Name is the parameter's name in JSON output and generated code (snake_case).
+	// Name is the parameter's name in JSON output (a tool's argument key)
+	// and, CamelCased, in generated code: a letter or _, then letters,
+	// digits, _ - . (snake_case is recommended; tools converted from a
+	// registry keep their argument keys, e.g. filePath).
 	Name string `json:"name"`
 	// Key is the name as written in a plan's metadata list ("File Path");
 	// empty means Name.
@@ -275,14 +278,20 @@ func Distance(a, b string) int {
 	return prev[len(b)]
 }
 
-// Error is a problem in a schema file, positioned like any other input.
+// Error is a problem in a schema file (or a tools registry), positioned
+// like any other input.
 type Error struct {
-	File   string
-	Offset int // byte offset
-	Line   int // 1-based
-	Col    int // 1-based, bytes
-	Path   string
-	Msg    string
+	// Severity is "error" when empty; FromTools also reports "warning"s
+	// and "note"s about what a conversion does not check.
+	Severity string
+	File     string
+	Offset   int // byte offset
+	Line     int // 1-based
+	Col      int // 1-based, bytes
+	Path     string
+	Msg      string
+	// Code is the diagnostic code; empty means "bad-schema".
+	Code string
 }
 
 func (e *Error) Error() string {
@@ -290,7 +299,14 @@ func (e *Error) Error() string {
 	if e.Path != "" {
 		where = " (at " + e.Path + ")"
 	}
-	return fmt.Sprintf("%s:%d:%d: error: %s%s [bad-schema]", e.File, e.Line, e.Col, e.Msg, where)
+	sev, code := e.Severity, "bad-schema"
+	if sev == "" {
+		sev = "error"
+	}
+	if e.Code != "" {
+		code = e.Code
+	}
+	return fmt.Sprintf("%s:%d:%d: %s: %s%s [%s]", e.File, e.Line, e.Col, sev, e.Msg, where, code)
 }
 
 // Parse reads a schema file (JSON). Every problem is returned as an *Error
@@ -332,7 +348,7 @@ func Parse(file string, data []byte) (*Schema, error) {
 
 type problem struct{ path, msg string }
 
-var snake = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+var paramName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]*$`)
 
 func (s *Schema) check() []problem {
 	var ps []problem
@@ -379,8 +395,8 @@ func (s *Schema) check() []problem {
 				add(pp, "parameter must be an object")
 				continue
 			}
-			if !snake.MatchString(p.Name) {
-				add(pp+".name", "parameter name %q must be snake_case", p.Name)
+			if !paramName.MatchString(p.Name) {
+				add(pp+".name", "parameter name %q must be a letter or _ followed by letters, digits, _ - or .", p.Name)
 			}
 			if pseen[p.Name] {
 				add(pp+".name", "parameter %q declared twice", p.Name)

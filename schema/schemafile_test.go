@@ -88,7 +88,7 @@ func TestSchemaFilesRejected(t *testing.T) {
 		{"unknown field", `{"version": 1, "dialect": "acts", "colour": "red", "actions": [{"name": "a"}]}`},
 		{"bad type", `{"version": 1, "dialect": "acts", "actions": [{"name": "a", "params": [{"name": "p", "type": "colour"}]}]}`},
 		{"enum without values", `{"version": 1, "dialect": "acts", "actions": [{"name": "a", "params": [{"name": "p", "type": "enum"}]}]}`},
-		{"CamelCase param", `{"version": 1, "dialect": "acts", "actions": [{"name": "a", "params": [{"name": "filePath"}]}]}`},
+		{"bad param name", `{"version": 1, "dialect": "acts", "actions": [{"name": "a", "params": [{"name": "file path"}]}]}`},
 		{"two-word action", `{"version": 1, "dialect": "acts", "actions": [{"name": "write file"}]}`},
 		{"bad args", `{"version": 1, "dialect": "acts", "actions": [{"name": "a", "args": "both"}]}`},
 		{"bad entities", `{"version": 1, "dialect": "tools", "actions": [{"name": "a", "params": [{"name": "p", "entities": "strip"}]}]}`},

@@ -26,7 +26,9 @@ func (p *Param) ItemType() Type {
 // typed value a parser puts into the AST:
 //
 //   - string: the text unchanged, byte for byte;
-//   - path, resource: the text trimmed of surrounding white space;
+//   - path, resource: the text trimmed of surrounding white space, which
+//     must follow the path rule (CheckPath; a resource may instead be a
+//     URL, IsURL) — the one place every dialect's paths are checked;
 //   - bool: true or false, any case (trimmed);
 //   - int: a base-10 int64; number: a finite float64;
 //   - enum: one of the declared values, compared exactly (trimmed);
@@ -43,7 +45,7 @@ func (p *Param) Value(text string) (any, error) {
 	if t != List {
 		return convert(p, t, text)
 	}
-	items, err := listItems(strings.TrimSpace(text))
+	items, err := listItems(strings.TrimSpace(text), p.ItemType())
 	if err != nil {
 		return nil, err
 	}
@@ -125,17 +127,44 @@ func convert(p *Param, t Type, text string) (any, error) {
 			return nil, fmt.Errorf("want JSON: %w", err)
 		}
 		return v, nil
+	case Path:
+		if err := CheckPath(s); err != nil {
+			return s, err
+		}
+	case Resource:
+		if !IsURL(s) {
+			if err := CheckPath(s); err != nil {
+				return s, err
+			}
+		}
 	}
 	return s, nil // path, resource and types a dialect adds
 }
 
-// listItems reads a JSON array of strings, or else one element per
-// non-blank line, trimmed.
-func listItems(s string) ([]string, error) {
+// listItems reads a JSON array, or else one element per non-blank line,
+// trimmed. The elements of a JSON array are strings when elements of type
+// item are strings (string, path, resource, enum), else the JSON text of
+// each element ([1, 2] for a list of int).
+func listItems(s string, item Type) ([]string, error) {
 	if strings.HasPrefix(s, "[") {
-		var out []string
-		if err := json.Unmarshal([]byte(s), &out); err != nil {
-			return nil, fmt.Errorf("want a JSON array of strings: %w", err)
+		var raw []json.RawMessage
+		if err := json.Unmarshal([]byte(s), &raw); err != nil {
+			return nil, fmt.Errorf("want a JSON array: %w", err)
+		}
+		out := make([]string, len(raw))
+		for i, r := range raw {
+			if len(r) > 0 && r[0] == '"' {
+				if err := json.Unmarshal(r, &out[i]); err != nil {
+					return nil, fmt.Errorf("element %d: %w", i+1, err)
+				}
+				continue
+			}
+			switch item {
+			case Bool, Int, Number, JSON:
+				out[i] = string(r)
+			default:
+				return nil, fmt.Errorf("want a JSON array of strings, element %d is %s", i+1, r)
+			}
 		}
 		return out, nil
 	}

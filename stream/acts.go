@@ -45,10 +45,13 @@ type acts struct {
 }
 
 // Acts registers the acts syntax. It is never detected by --syntax auto:
-// its act fences only count at the start of a line.
+// its act fences only count at the start of a line. A reasoning block at
+// the start of the stream is thinking (see leading).
 func (registry) Acts() *Syntax {
 	return &Syntax{Name: "acts", Schema: "acts", Summary: "the fenced-acts dialect (docs/acts.md)",
-		open: func(c *config) (scanner, error) { return newActs(c.schema, c.start), nil }}
+		open: func(c *config) (scanner, error) {
+			return newLeading(c.opts, c.start, func(start int) scanner { return newActs(c.schema, start) }), nil
+		}}
 }
 
 // pending is the action being read.

@@ -109,3 +109,33 @@ func ExampleSyntaxes() {
 	// tool_call read_file a.go
 	// end anthropic-xml
 }
+
+// A Qwen3-Coder answer whose chat template opened the reasoning block: the
+// stream starts with thinking and a bare </think>.
+func ExampleLookupSyntax() {
+	s, err := stream.LookupSyntax("qwen3-coder")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(s.Name, "-", s.Summary)
+	in := "Need the file.</think>\n<tool_call>\n<function=read_file>\n<parameter=path>\nmain.go\n</parameter>\n</function>\n</tool_call>"
+	opts := stream.Options{Syntax: s.Name, InThinking: true}
+	err = stream.Parse(context.Background(), strings.NewReader(in), 7, opts, func(e stream.Event) error {
+		switch e.Type {
+		case stream.Thinking:
+			fmt.Printf("thinking %q\n", e.Text)
+		case stream.ToolCall:
+			fmt.Println("tool_call", e.Name, e.Params.String("path"))
+		}
+		return nil
+	})
+	if err != nil {
+		panic(err)
+	}
+	// Output:
+	// qwen3-coder - <tool_call><function=NAME><parameter=P>value</parameter></function></tool_call>
+	// thinking "Need th"
+	// thinking "e file."
+	// thinking ""
+	// tool_call read_file main.go
+}

@@ -272,3 +272,62 @@ func (a *auto) scan(p *Parser, eof bool) error {
 	}
 	return a.d.scan(p, eof)
 }
+
+// leading is a scanner for a syntax without thinking blocks of its own
+// (acts): a reasoning block at the very start of the stream (after white
+// space), or the one Options.InThinking opens, becomes Thinking events;
+// the syntax's scanner reads the rest from the block's end on.
+type leading struct {
+	x    *prose
+	tags []string // the thinking blocks' opening tags
+	open func(start int) scanner
+	d    scanner
+}
+
+func newLeading(o Options, start int, open func(start int) scanner) *leading {
+	l := &leading{x: newProse(o, start, nil), open: open}
+	l.tags = l.x.tags[l.x.marks:]
+	return l
+}
+
+func (l *leading) keep() int {
+	if l.d != nil {
+		return l.d.keep()
+	}
+	return l.x.keep()
+}
+
+func (l *leading) scan(p *Parser, eof bool) error {
+	if l.d == nil && !l.x.in {
+		b := p.bytes(l.x.pos, p.end())
+		b = b[:min(len(b), maxMarkerSpace+16)] // bounded: no rescan of a long run of spaces
+		i := skipSpace(b)
+		k, part := prefix(b[i:], l.tags)
+		switch {
+		case i > maxMarkerSpace:
+			l.d = l.open(l.x.out)
+		case k >= 0:
+			at := l.x.pos + i
+			if err := p.text(p.pos(l.x.out), at, false); err != nil {
+				return err
+			}
+			end := at + len(l.tags[k])
+			l.x.in, l.x.out, l.x.pos = true, at, end
+			l.x.th = thinking{start: at, startPos: p.pos(at), content: end, close: l.x.close[k]}
+		case (part || i == len(b)) && !eof:
+			return nil
+		default:
+			l.d = l.open(l.x.out)
+		}
+	}
+	if l.d == nil {
+		if _, err := l.x.thinking(p, eof); err != nil {
+			return err
+		}
+		if l.x.in {
+			return nil
+		}
+		l.d = l.open(l.x.pos)
+	}
+	return l.d.scan(p, eof)
+}

@@ -31,7 +31,8 @@ import (
 	"github.com/plangram/plangram/schema"
 )
 
-// minBlock is the least capacity of a new buffer.
+// minBlock is the least capacity of a new buffer once the stream has grown
+// past the first small blocks.
 const minBlock = 64 << 10
 
 // DefaultMaxCallSize is the MaxCallSize used when Options leave it zero.
@@ -305,7 +306,10 @@ func (p *Parser) grow(n int) {
 	keep := min(p.d.keep(), p.off)
 	live := p.buf[keep-p.base:]
 	need := len(live) + n
-	buf := make([]byte, len(live), need+max(need/2, minBlock))
+	// Blocks start at 4 KiB and double up to minBlock, so that a short
+	// stream does not pay for a large block.
+	blk := min(minBlock, max(4<<10, 2*cap(p.buf)))
+	buf := make([]byte, len(live), need+max(need/2, blk))
 	copy(buf, live)
 	p.buf, p.base = buf, keep
 }

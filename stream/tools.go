@@ -66,6 +66,7 @@ type tools struct {
 	max    int
 	hide   bool
 	f      xmlForm
+	reread int // bytes read again after an unterminated call (reopen)
 	// The open wrapper: its offset and position, its calls so far.
 	wrapAt  int
 	wrapPos ast.Pos
@@ -516,14 +517,16 @@ func (t *tools) openValue(p *Parser, name string, n int) {
 // raw parameter only where that tag is followed by optional spaces and the
 // call's closing tag or a tag opening a parameter not given yet. Once such a
 // closing tag was ruled out (c.rej), the call's closing tag also ends a raw
-// value: at its last closing tag (recover). A raw value loses one line
-// ending right after its opening tag and one right before its closing tag.
+// value: at its last closing tag (recover). A raw value, and any value of
+// a named call, loses one line ending right after its opening tag and one
+// right before its closing tag.
 func (t *tools) value(p *Parser, eof bool) (bool, error) {
 	c := &t.c
 	v := &c.vals[len(c.vals)-1]
 	raw := v.param != nil && v.param.Raw
+	edges := raw || c.invoke // loses a line ending at each edge
 	lim := t.limit(p)
-	if raw && !v.lead {
+	if edges && !v.lead {
 		b := p.bytes(t.pos, lim)
 		n := 0
 		switch {
@@ -557,7 +560,7 @@ func (t *tools) value(p *Parser, eof bool) (bool, error) {
 			i, k := find(p.bytes(t.pos, lim), stops, false)
 			t.pos += i
 			to := t.pos
-			if raw {
+			if edges {
 				if c.rej >= 0 {
 					to = c.rej
 				}
@@ -681,7 +684,7 @@ func (t *tools) endValue(p *Parser, by int) error {
 	c := &t.c
 	v := &c.vals[len(c.vals)-1]
 	end := t.pos
-	if v.param != nil && v.param.Raw {
+	if v.param != nil && v.param.Raw || c.invoke {
 		end = t.trimEOL(p, end, false)
 	}
 	if err := t.delta(p, end); err != nil {
@@ -757,6 +760,9 @@ func (t *tools) starve(p *Parser, eof bool, lim, hold int) (bool, error) {
 		return false, nil
 	}
 	end := p.end()
+	if t.mode == inValue && c.rej >= 0 && t.reread+end-c.rejNext <= end {
+		return true, t.reopen(p, end)
+	}
 	raw := p.str(c.start, end)
 	sp := ast.Span{Start: c.startPos, End: p.pos(end)}
 	t.mode, t.out, t.pos = inText, end, end
@@ -766,6 +772,28 @@ func (t *tools) starve(p *Parser, eof bool, lim, hold int) (bool, error) {
 		return false, err
 	}
 	return false, p.send(&Event{Type: Text, Text: raw, Raw: raw, Span: sp})
+}
+
+// reopen handles a call left open at the end of the stream (end) in a raw
+// value whose closing tag was ruled out: the call is unterminated up to
+// what followed its last closing tag, and the stream is read again from
+// there as text, so that later calls are not lost. The bytes read again add
+// up to at most the stream's length (t.reread), which keeps the work linear.
+func (t *tools) reopen(p *Parser, end int) error {
+	c := &t.c
+	stop := c.rejNext
+	t.reread += end - stop
+	raw := p.str(c.start, stop)
+	sp := ast.Span{Start: c.startPos, End: p.pos(stop)}
+	t.mode, t.out, t.pos = inText, stop, stop
+	v := &c.vals[len(c.vals)-1]
+	err := p.send(&Event{Type: Error, ID: c.id, Name: c.name, Param: v.name, Kind: KindUnterminated, Raw: raw, Span: sp,
+		Message: fmt.Sprintf("call is not closed by %s; its %s ends at its last %s, which is followed by %s: the call's text follows as text, what follows is read again",
+			c.end, v.name, c.stop[0], describe(p.bytes(stop, end)))})
+	if err != nil {
+		return err
+	}
+	return p.send(&Event{Type: Text, Text: raw, Raw: raw, Span: sp})
 }
 
 // finish ends the call whose closing tag is [at, end): its errors, then the

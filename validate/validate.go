@@ -4,6 +4,7 @@
 package validate
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -107,7 +108,12 @@ func BindAct(a *ast.Action, s *schema.Schema) []*ast.Diagnostic {
 			Span:    a.NameSpan})
 	}
 	badValue := func(p *schema.Param, sp *ast.Span, err error) {
-		d := &ast.Diagnostic{Severity: ast.Error, Code: CodeBadValue,
+		code := CodeBadValue
+		var pe *schema.PathError
+		if errors.As(err, &pe) { // the path rule has its own codes
+			code = pe.Code
+		}
+		d := &ast.Diagnostic{Severity: ast.Error, Code: code,
 			Message: fmt.Sprintf("%s's %s: %v", a.Name, p.Name, err), Span: a.NameSpan}
 		if sp != nil {
 			d.Span = *sp

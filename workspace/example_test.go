@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
 	"github.com/plangram/plangram/workspace"
 )
@@ -20,7 +21,11 @@ func ExampleCheck() {
 	plan := "~~~act\npatch_file main.go\n~~~\n~~~\n    println(1)\n~~~\n~~~\n\tprintln(2)\n~~~\n" +
 		"~~~act\nread_file ../etc/passwd\n~~~\n"
 	doc, _ := grammar.Parse(context.Background(), "plan.md", []byte(plan), grammar.Options{})
-	for _, d := range workspace.Check(context.Background(), doc, root, workspace.Options{}) {
+	// The parser reports what is wrong with the paths in any workspace
+	// (the path rule); Check adds what is wrong in this one.
+	diags := append(doc.Diagnostics, workspace.Check(context.Background(), doc, root, workspace.Options{})...)
+	ast.SortDiagnostics(diags)
+	for _, d := range diags {
 		fmt.Println(d.Format("plan.md"))
 	}
 	// Output:
@@ -31,5 +36,5 @@ func ExampleCheck() {
 	//     -    println(1)
 	//     +	println(1)
 	//     white space: old text line 1 is indented with 4 spaces, file line 2 with 1 tab
-	// plan.md:11:11: error: read_file path "../etc/passwd" leaves the project root (`..` goes above it) [path-escapes-root]
+	// plan.md:11:11: error: read_file's path: the path "../etc/passwd" leaves the project root (`..` goes above it) [path-escapes-root]
 }

@@ -1,28 +1,41 @@
 package workspace
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/schema"
 )
 
-// resolvePath checks one path value: URLs are skipped, absolute paths and
-// paths that leave the root (by `..` or through a symbolic link) are
-// reported; a usable path gets its slash form relative to the root in p.rel.
+// resolvePath checks one path value: a resource's URL is skipped; the path
+// rule every dialect shares (schema.CheckPath: empty, control characters,
+// absolute, `..` above the root) is applied, then the path is resolved on
+// disk, where a symbolic link may lead out of the root. A usable path gets
+// its slash form relative to the root in p.rel.
 func (c *checker) resolvePath(p *pathArg, a *ast.Action) {
 	v := p.value
-	if isURL(v) {
+	if p.resource && schema.IsURL(v) {
 		return
 	}
 	what := "path"
 	if p.param == "cwd" {
 		what = "cwd"
 	}
-	if isAbsolute(v) {
-		c.add(ast.Error, CodeAbsolutePath, p.span,
-			"%s %s %q is absolute; paths in a plan are relative to the project root", a.Name, what, v)
+	var pe *schema.PathError
+	if err := schema.CheckPath(v); errors.As(err, &pe) {
+		switch pe.Code {
+		case CodeAbsolutePath:
+			c.addPath(CodeAbsolutePath, p.span,
+				"%s %s %q is absolute; paths in a plan are relative to the project root", a.Name, what, v)
+		case CodePathEscapes:
+			c.addPath(CodePathEscapes, p.span,
+				"%s %s %q leaves the project root (`..` goes above it)", a.Name, what, v)
+		default:
+			c.addPath(pe.Code, p.span, "%s %s: %s", a.Name, what, pe.Msg)
+		}
 		return
 	}
 	rel, link, ok := c.walk(v)
@@ -37,6 +50,22 @@ func (c *checker) resolvePath(p *pathArg, a *ast.Action) {
 		return
 	}
 	p.rel, p.ok = rel, true
+}
+
+// addPath reports a breach of the static path rule unless the parser
+// already reported it at the same place with the same code (the document's
+// own diagnostics): `check --root` says it once.
+func (c *checker) addPath(code string, span ast.Span, format string, args ...any) {
+	if c.static[staticKey{span.Start.Offset, span.End.Offset, code}] {
+		return
+	}
+	c.add(ast.Error, code, span, format, args...)
+}
+
+// staticKey identifies a parser diagnostic of the path rule.
+type staticKey struct {
+	start, end int
+	code       string
 }
 
 // walk resolves v component by component the way the operating system
@@ -99,34 +128,3 @@ func within(root, p string) bool {
 	r, err := filepath.Rel(root, p)
 	return err == nil && r != ".." && !strings.HasPrefix(r, "../")
 }
-
-// isAbsolute reports a path that does not depend on the project root: a
-// leading slash or backslash, a drive letter, or a home directory (~).
-func isAbsolute(v string) bool {
-	switch {
-	case strings.HasPrefix(v, "/"), strings.HasPrefix(v, `\`), filepath.IsAbs(v):
-		return true
-	case v == "~", strings.HasPrefix(v, "~/"), strings.HasPrefix(v, `~\`):
-		return true
-	case len(v) >= 2 && v[1] == ':' && isLetter(v[0]):
-		return true
-	}
-	return false
-}
-
-// isURL reports a value such as https://example.com/x (scheme "://").
-func isURL(v string) bool {
-	i := strings.Index(v, "://")
-	if i <= 0 {
-		return false
-	}
-	for j := 0; j < i; j++ {
-		b := v[j]
-		if !isLetter(b) && (j == 0 || !(b >= '0' && b <= '9' || b == '+' || b == '-' || b == '.')) {
-			return false
-		}
-	}
-	return true
-}
-
-func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }

@@ -48,11 +48,15 @@ const (
 	CodeFileExists = "file-exists"
 	// CodeNotAFile: an action that reads or writes a file names a directory.
 	CodeNotAFile = "not-a-file"
-	// CodeAbsolutePath: a path or cwd is absolute (or starts with ~).
-	CodeAbsolutePath = "absolute-path"
+	// CodeAbsolutePath: a path or cwd is absolute (or starts with ~); the
+	// path rule every dialect shares (schema.CheckPath).
+	CodeAbsolutePath = schema.CodeAbsolutePath
 	// CodePathEscapes: a path or cwd leaves the project root through `..`
-	// or a symbolic link.
-	CodePathEscapes = "path-escapes-root"
+	// (the path rule) or a symbolic link (only the workspace can tell).
+	CodePathEscapes = schema.CodePathEscapes
+	// CodeBadPath: a path is empty or contains a control character (the
+	// path rule).
+	CodeBadPath = schema.CodeBadPath
 	// CodeFileUnreadable: a file exists but cannot be checked (permissions,
 	// size); the rules that need its content are skipped.
 	CodeFileUnreadable = "file-unreadable"
@@ -86,7 +90,9 @@ func Rules() []Rule {
 		{CodeAbsolutePath, ast.Error, "a path or cwd is absolute",
 			"Paths in a plan are relative to the project root so that the plan means the same thing on every machine. Remove the leading `/` (or drive, or `~`)."},
 		{CodePathEscapes, ast.Error, "a path or cwd leaves the project root",
-			"After `..` components and symbolic links are resolved, the path must stay inside the project root."},
+			"After `..` components and symbolic links are resolved, the path must stay inside the project root. A scheme-like prefix (`ab://`) is an ordinary path component."},
+		{CodeBadPath, ast.Error, "a path is empty or contains a control character",
+			"A path must not be empty nor contain NUL, a line break, a tab or any other control character."},
 		{CodeFileUnreadable, ast.Warning, "a file cannot be checked",
 			"The file exists but could not be read (permissions) or is larger than the checker's limit; the rules that need its content were skipped for it."},
 		{CodeBadRoot, ast.Error, "the workspace root cannot be used",
@@ -212,8 +218,10 @@ type checker struct {
 	// under it that exist because of an earlier action; it makes "does the
 	// plan create files under this directory" one map lookup (set keeps it).
 	below map[string]int
-	diags []*ast.Diagnostic
-	ran   *ast.Action // the last command-running action so far
+	// static holds the path-rule diagnostics the parser already reported.
+	static map[staticKey]bool
+	diags  []*ast.Diagnostic
+	ran    *ast.Action // the last command-running action so far
 }
 
 // vfile is what the checker knows about one path.
@@ -279,7 +287,15 @@ func newChecker(doc *ast.Document, root string, opts Options) (*checker, error) 
 	if limit <= 0 {
 		limit = DefaultMaxFileSize
 	}
-	return &checker{root: resolved, schema: s, effects: eff, maxSize: limit, files: map[string]*vfile{}, below: map[string]int{}}, nil
+	static := map[staticKey]bool{}
+	for _, d := range doc.Diagnostics {
+		switch d.Code {
+		case CodeAbsolutePath, CodePathEscapes, CodeBadPath:
+			static[staticKey{d.Span.Start.Offset, d.Span.End.Offset, d.Code}] = true
+		}
+	}
+	return &checker{root: resolved, schema: s, effects: eff, maxSize: limit, files: map[string]*vfile{},
+		below: map[string]int{}, static: static}, nil
 }
 
 func unwrapPathError(err error) error {
@@ -297,6 +313,8 @@ type pathArg struct {
 	span  ast.Span
 	rel   string // resolved slash path relative to the root, "" when unusable
 	ok    bool
+	// resource: the parameter's type is resource, which may be a URL.
+	resource bool
 }
 
 // action checks one action and applies its effect to the overlay.
@@ -347,26 +365,26 @@ func (c *checker) pathArgs(a *ast.Action) []pathArg {
 		def = c.schema.Lookup(a.Name)
 	}
 	var out []pathArg
-	add := func(p ast.Param, v any) {
+	// Empty values are kept: the path rule reports them (bad-path).
+	add := func(p ast.Param, v any, resource bool) {
 		span := a.NameSpan
 		if p.Span != nil {
 			span = *p.Span
 		}
+		one := func(s string) {
+			out = append(out, pathArg{param: p.Name, value: strings.TrimSpace(s), span: span, resource: resource})
+		}
 		switch v := v.(type) {
 		case string:
-			if strings.TrimSpace(v) != "" {
-				out = append(out, pathArg{param: p.Name, value: strings.TrimSpace(v), span: span})
-			}
+			one(v)
 		case []string:
 			for _, s := range v {
-				if strings.TrimSpace(s) != "" {
-					out = append(out, pathArg{param: p.Name, value: strings.TrimSpace(s), span: span})
-				}
+				one(s)
 			}
 		case []any:
 			for _, x := range v {
-				if s, ok := x.(string); ok && strings.TrimSpace(s) != "" {
-					out = append(out, pathArg{param: p.Name, value: strings.TrimSpace(s), span: span})
+				if s, ok := x.(string); ok {
+					one(s)
 				}
 			}
 		}
@@ -374,8 +392,10 @@ func (c *checker) pathArgs(a *ast.Action) []pathArg {
 	if def == nil {
 		for _, p := range a.Params {
 			switch p.Name {
-			case "path", "file_path", "cwd", "resource", "src", "dest":
-				add(p, p.Value)
+			case "path", "file_path", "cwd", "src", "dest":
+				add(p, p.Value, false)
+			case "resource":
+				add(p, p.Value, true)
 			}
 		}
 		return out
@@ -386,7 +406,7 @@ func (c *checker) pathArgs(a *ast.Action) []pathArg {
 		}
 		for _, p := range a.Params {
 			if p.Name == sp.Name {
-				add(p, p.Value)
+				add(p, p.Value, sp.TypeOrDefault() == schema.Resource || sp.Items == schema.Resource)
 			}
 		}
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/plangram/plangram/schema"
 )
 
-const schemaUsage = "[--dialect D | --schema FILE] [-o FILE]"
+const schemaUsage = "[--dialect D | --schema FILE | --tools FILE [--json-schema]] [-o FILE]"
 
 // cmdSchema prints the JSON Schema (2020-12) of `plangram parse`'s JSON
 // output for a dialect.
@@ -18,12 +18,20 @@ func cmdSchema(ctx context.Context, e *env, args []string) int {
 	dialect := fs.String("dialect", "", "built-in dialect ("+strings.Join(schema.Dialects(), ", ")+"); with --schema, the grammar that reads it")
 	schemaFile := fs.String("schema", "", "action schema file (docs/schema.md)")
 	out := fs.String("o", "", "write to FILE instead of standard output")
+	toolsFile := fs.String("tools", "", "tools registry (OpenAI, Anthropic or MCP tools) to convert: prints its action schema")
+	jsonSchema := fs.Bool("json-schema", false, "with --tools: print the JSON Schema of the converted dialect instead")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return exitUsage
 	}
 	if len(pos) > 0 {
 		return usageError(e, fmt.Errorf("schema takes no arguments, got %q", pos[0]))
+	}
+	if *toolsFile != "" {
+		return printTools(e, *toolsFile, *dialect, *schemaFile, *jsonSchema, *out)
+	}
+	if *jsonSchema {
+		return usageError(e, fmt.Errorf("--json-schema goes with --tools"))
 	}
 	s, _, code := resolveSchema(e, *dialect, *schemaFile)
 	if s == nil {

@@ -12,7 +12,7 @@ import (
 	"github.com/plangram/plangram/stream"
 )
 
-const streamUsage = "[--syntax NAME|auto] [--schema FILE] [--chunk N] [--no-thinking] [--in-thinking] < INPUT"
+const streamUsage = "[--syntax NAME|auto] [--schema FILE | --tools FILE] [--chunk N] [--no-thinking] [--in-thinking] < INPUT"
 
 // cmdStream parses standard input as it arrives and writes one JSON event
 // per line, flushed as soon as the event is decided (docs/stream.md). Error
@@ -24,6 +24,7 @@ func cmdStream(ctx context.Context, e *env, args []string) int {
 	syntax := fs.String("syntax", "", "stream syntax: "+names+" (default tools, or the --schema file's syntax)")
 	dialect := fs.String("dialect", "", "former name of --syntax")
 	schemaFile := fs.String("schema", "", "action schema file replacing the dialect's built-in one")
+	toolsFile := fs.String("tools", "", "tools registry (OpenAI, Anthropic or MCP tools) converted to the action schema")
 	chunk := fs.Int("chunk", 4096, "read at most N bytes at a time (small values show the streaming)")
 	noThinking := fs.Bool("no-thinking", false, "leave thinking events out")
 	inThinking := fs.Bool("in-thinking", false, "the stream starts inside a thinking block (the chat template opened <think>)")
@@ -47,10 +48,19 @@ func cmdStream(ctx context.Context, e *env, args []string) int {
 		return usageError(e, fmt.Errorf("--chunk must be at least 1, got %d", *chunk))
 	}
 	opts := stream.Options{Syntax: *syntax, HideThinking: *noThinking, InThinking: *inThinking}
+	if *schemaFile != "" && *toolsFile != "" {
+		return usageError(e, fmt.Errorf("give --schema or --tools, not both"))
+	}
 	if *schemaFile != "" {
 		if opts.Schema, err = loadSchema(*schemaFile); err != nil {
 			fmt.Fprintln(e.stderr, err)
 			return exitUsage
+		}
+	}
+	if *toolsFile != "" {
+		var code int
+		if opts.Schema, code = loadTools(e, *toolsFile); opts.Schema == nil {
+			return code
 		}
 	}
 	out := bufio.NewWriter(e.stdout)

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestToolsFlag checks `plangram schema --tools FILE` (the converted action
+// schema pinned by golden/tools/, its warnings on stderr) and `plangram
+// stream --tools FILE` (calls typed and checked by the converted schema).
+func TestToolsFlag(t *testing.T) {
+	t.Chdir("../..")
+	golden, err := os.ReadFile("golden/tools/openai_chat.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := string(golden[strings.Index(string(golden), "\n{")+1:])
+	code, stdout, stderr := runCLI(t, "", "schema", "--tools", "golden/tools/openai_chat.json")
+	if code != exitOK || stdout != want {
+		t.Errorf("schema --tools: exit %d, stdout %q", code, stdout)
+	}
+	if !strings.Contains(stderr, "golden/tools/openai_chat.json:12:83: warning: keyword minimum of parameter days is not checked") {
+		t.Errorf("schema --tools: stderr %q lacks the positioned warning", stderr)
+	}
+	code, stdout, _ = runCLI(t, "", "schema", "--tools", "golden/tools/mcp.json", "--json-schema")
+	if code != exitOK || !strings.Contains(stdout, `"params.read_text_file"`) || !json.Valid([]byte(stdout)) {
+		t.Errorf("schema --tools --json-schema: exit %d, %q", code, stdout)
+	}
+	for _, args := range [][]string{
+		{"schema", "--tools", "golden/tools/bad_types.json"},
+		{"schema", "--tools", "golden/tools/openai_chat.json", "--dialect", "acts"},
+		{"schema", "--dialect", "acts", "--json-schema"},
+		{"stream", "--tools", "golden/tools/mcp.json", "--schema", "golden/custom/kv.json"},
+	} {
+		if code, _, _ := runCLI(t, "", args...); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
+		}
+	}
+	code, stdout, stderr = runCLI(t, "<get_weather><location>Paris</location><days>2</days><unit>kelvin</unit></get_weather>",
+		"stream", "--tools", "golden/tools/openai_chat.json")
+	if code != exitError || !strings.Contains(stdout, `"params":{"location":"Paris","days":2}`) ||
+		!strings.Contains(stderr, `want one of celsius, fahrenheit, got "kelvin" [bad-value]`) {
+		t.Errorf("stream --tools: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}

@@ -1,0 +1,296 @@
+package lsp
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+)
+
+// rawClient speaks framed JSON-RPC over a pipe, byte for byte, so that
+// tests can send what a protocol client never would.
+type rawClient struct {
+	t    testing.TB
+	conn net.Conn
+	in   chan map[string]any
+	done chan error
+}
+
+func startRaw(t testing.TB, serve func(context.Context, io.ReadWriteCloser) error) *rawClient {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	a, b := net.Pipe()
+	c := &rawClient{t: t, conn: b, in: make(chan map[string]any, 256), done: make(chan error, 1)}
+	go func() { c.done <- serve(ctx, a) }()
+	go func() {
+		defer close(c.in)
+		r := bufio.NewReader(b)
+		for {
+			n := -1
+			for {
+				line, err := r.ReadString('\n')
+				if err != nil {
+					return
+				}
+				line = strings.TrimSpace(line)
+				if line == "" {
+					break
+				}
+				if v, ok := strings.CutPrefix(line, "Content-Length: "); ok {
+					n, _ = strconv.Atoi(v)
+				}
+			}
+			body := make([]byte, n)
+			if _, err := io.ReadFull(r, body); err != nil {
+				return
+			}
+			var m map[string]any
+			if err := json.Unmarshal(body, &m); err != nil {
+				m = map[string]any{"raw": string(body)}
+			}
+			c.in <- m
+		}
+	}()
+	t.Cleanup(func() {
+		cancel()
+		_ = b.Close()
+	})
+	return c
+}
+
+// send writes one frame with body as it is.
+func (c *rawClient) send(body string) {
+	c.t.Helper()
+	if err := c.conn.SetWriteDeadline(time.Now().Add(10 * time.Second)); err != nil {
+		c.t.Fatal(err)
+	}
+	if _, err := fmt.Fprintf(c.conn, "Content-Length: %d\r\n\r\n%s", len(body), body); err != nil {
+		c.t.Fatalf("send %q: %v", body, err)
+	}
+}
+
+// trySend writes one frame and reports whether the server was still
+// reading.
+func (c *rawClient) trySend(body string) bool {
+	if err := c.conn.SetWriteDeadline(time.Now().Add(10 * time.Second)); err != nil {
+		return false
+	}
+	_, err := fmt.Fprintf(c.conn, "Content-Length: %d\r\n\r\n%s", len(body), body)
+	return err == nil
+}
+
+// response waits for the response with id (a JSON number), skipping
+// notifications and other responses.
+func (c *rawClient) response(id float64) map[string]any {
+	c.t.Helper()
+	timeout := time.After(20 * time.Second)
+	for {
+		select {
+		case m, ok := <-c.in:
+			if !ok {
+				c.t.Fatalf("connection closed before the response to %v", id)
+			}
+			if got, ok := m["id"].(float64); ok && got == id {
+				return m
+			}
+		case <-timeout:
+			c.t.Fatalf("no response to %v", id)
+		}
+	}
+}
+
+// errorCode returns a response's error code (0 when it has none).
+func errorCode(m map[string]any) int {
+	e, ok := m["error"].(map[string]any)
+	if !ok {
+		return 0
+	}
+	code, _ := e["code"].(float64)
+	return int(code)
+}
+
+func (c *rawClient) notification(method string) map[string]any {
+	c.t.Helper()
+	timeout := time.After(20 * time.Second)
+	for {
+		select {
+		case m, ok := <-c.in:
+			if !ok {
+				c.t.Fatalf("connection closed before %s", method)
+			}
+			if m["method"] == method {
+				return m
+			}
+		case <-timeout:
+			c.t.Fatalf("no %s", method)
+		}
+	}
+}
+
+func serveLSP(opts Options) func(context.Context, io.ReadWriteCloser) error {
+	return func(ctx context.Context, rwc io.ReadWriteCloser) error { return Serve(ctx, rwc, opts) }
+}
+
+// TestRobustMessages sends, over a pipe, what issue 10 found ending the
+// session, and more: every notification is survived, every bad call is
+// answered with the code the LSP and JSON-RPC specifications name, and the
+// session still checks documents and shuts down cleanly afterwards.
+func TestRobustMessages(t *testing.T) {
+	c := startRaw(t, serveLSP(Options{NoWorkspace: true}))
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`)
+	if code := errorCode(c.response(1)); code != 0 {
+		t.Fatalf("initialize failed: %d", code)
+	}
+	c.send(`{"jsonrpc":"2.0","method":"initialized","params":{}}`)
+	for _, note := range []string{
+		`{"jsonrpc":"2.0","method":"$/unknownNotification","params":{}}`,
+		`{"jsonrpc":"2.0","method":"foo/bar","params":{"x":1}}`,
+		`{"jsonrpc":"2.0","method":"foo/bar"}`,
+		`{"jsonrpc":"2.0","method":"workspace/didChangeConfiguration","params":null}`,
+		`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":5}}`,
+		`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":null}`,
+		`{"jsonrpc":"2.0","method":"textDocument/didChange","params":[1,2]}`,
+		`{"jsonrpc":"2.0","method":"textDocument/didClose","params":"x"}`,
+		`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":{}}}`,
+		`{"jsonrpc":"2.0","method":"$/setTrace","params":{"value":7}}`,
+	} {
+		c.send(note)
+	}
+	calls := []struct {
+		body string
+		code int
+	}{
+		{`{"jsonrpc":"2.0","id":10,"method":"foo/req","params":{}}`, int(jsonrpc2.MethodNotFound)},
+		{`{"jsonrpc":"2.0","id":11,"method":"$/unknownRequest"}`, int(jsonrpc2.MethodNotFound)},
+		{`{"jsonrpc":"2.0","id":12,"method":"textDocument/hover","params":{"textDocument":5}}`, int(jsonrpc2.InvalidParams)},
+		{`{"jsonrpc":"2.0","id":13,"method":"textDocument/documentSymbol","params":null}`, int(jsonrpc2.InvalidParams)},
+		{`{"jsonrpc":"2.0","id":14,"method":"textDocument/completion","params":{"textDocument":{"uri":"file:///x.md"},"position":"here"}}`, int(jsonrpc2.InvalidParams)},
+		{`{"jsonrpc":"2.0","id":15,"method":"ini`, int(jsonrpc2.ParseError)},   // not JSON: id unknown
+		{`{"jsonrpc":"2.0","id":16}`, int(jsonrpc2.InvalidRequest)},            // neither call nor response
+		{`{"jsonrpc":"2.0","id":17,"method":5}`, int(jsonrpc2.InvalidRequest)}, // method not a string
+	}
+	for _, call := range calls {
+		c.send(call.body)
+		var id float64
+		fmt.Sscanf(call.body[strings.Index(call.body, `"id":`)+5:], "%g", &id)
+		if call.code == int(jsonrpc2.ParseError) {
+			id = -1 // answered with id null: matched below
+		}
+		if id < 0 {
+			continue
+		}
+		if got := errorCode(c.response(id)); got != call.code {
+			t.Errorf("%s: error code %d, want %d", call.body, got, call.code)
+		}
+	}
+	// The session is alive: a document is checked and published.
+	c.send(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///tmp/a.md","languageId":"markdown","version":1,"text":"~~~act\nrun_comand ls\n~~~\n"}}}`)
+	if p := c.notification("textDocument/publishDiagnostics"); p["params"] == nil {
+		t.Fatal("no diagnostics params")
+	}
+	c.send(`{"jsonrpc":"2.0","id":98,"method":"shutdown"}`)
+	if code := errorCode(c.response(98)); code != 0 {
+		t.Fatalf("shutdown failed: %d", code)
+	}
+	c.send(`{"jsonrpc":"2.0","method":"exit"}`)
+	select {
+	case err := <-c.done:
+		if err != nil {
+			t.Fatalf("Serve: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("Serve did not return after exit")
+	}
+}
+
+// TestParseErrorAnsweredWithNullID: a body that is not JSON is answered
+// with ParseError and id null (JSON-RPC 2.0, section 5).
+func TestParseErrorAnsweredWithNullID(t *testing.T) {
+	c := startRaw(t, serveLSP(Options{NoWorkspace: true}))
+	c.send(`{"jsonrpc":"2.0","id":15,"method":"ini`)
+	select {
+	case m := <-c.in:
+		if m["id"] != nil || errorCode(m) != int(jsonrpc2.ParseError) {
+			t.Fatalf("got %v, want a ParseError with id null", m)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("no answer")
+	}
+}
+
+// TestBrokenFramingEndsSession: only a broken transport ends the session.
+func TestBrokenFramingEndsSession(t *testing.T) {
+	c := startRaw(t, serveLSP(Options{NoWorkspace: true}))
+	if _, err := io.WriteString(c.conn, "Content-Type: x\r\n\r\n{}"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-c.done:
+		if !errors.Is(err, errFraming) {
+			t.Fatalf("Serve: %v, want a framing error", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("Serve did not end on broken framing")
+	}
+}
+
+// TestHandlerPanicAnswered: a panicking handler answers its call with
+// InternalError and the connection keeps serving; a panicking notification
+// is logged and dropped.
+func TestHandlerPanicAnswered(t *testing.T) {
+	h := func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+		if req.Method() == "boom" {
+			panic("kaboom")
+		}
+		return "ok", nil
+	}
+	c := startRaw(t, func(ctx context.Context, rwc io.ReadWriteCloser) error {
+		conn := jsonrpc2.NewConn(jsonrpc2.NewStream(newGuard(rwc, slog.New(slog.DiscardHandler))))
+		conn.Go(ctx, robust(slog.New(slog.DiscardHandler), func(string) bool { return true }, h))
+		select {
+		case <-conn.Done():
+			return conn.Err()
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	})
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"boom"}`)
+	if got := errorCode(c.response(1)); got != int(jsonrpc2.InternalError) {
+		t.Fatalf("panicking call: code %d, want %d", got, jsonrpc2.InternalError)
+	}
+	c.send(`{"jsonrpc":"2.0","method":"boom"}`)
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"fine"}`)
+	if m := c.response(2); m["result"] != "ok" {
+		t.Fatalf("after panics: %v", m)
+	}
+}
+
+// TestCheckPanicReported: a panic while checking a document becomes an
+// internal-error diagnostic; the server keeps running.
+func TestCheckPanicReported(t *testing.T) {
+	tc := &testClient{diags: make(chan *protocol.PublishDiagnosticsParams, 4)}
+	s := newServer(context.Background(), tc, Options{NoWorkspace: true})
+	func() {
+		defer s.recoverCheck("file:///x.md", 3)
+		panic("bug")
+	}()
+	select {
+	case p := <-tc.diags:
+		if len(p.Diagnostics) != 1 || !strings.Contains(fmt.Sprint(p.Diagnostics[0].Message), "internal error") {
+			t.Fatalf("got %+v", p.Diagnostics)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no diagnostic")
+	}
+}

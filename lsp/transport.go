@@ -1,0 +1,186 @@
+package lsp
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strconv"
+	"strings"
+	"sync"
+
+	"go.lsp.dev/jsonrpc2"
+)
+
+// maxMessageSize bounds one message's body. A larger message is skipped
+// (read and discarded) and answered with an InvalidRequest error.
+const maxMessageSize = 64 << 20
+
+// guard sits between the connection and the transport. It reads the LSP
+// frames itself and lets through only messages the JSON-RPC layer can
+// decode: a well-framed message whose body is not JSON (ParseError, -32700),
+// is not a request, notification or response (InvalidRequest, -32600), or
+// is larger than maxMessageSize is answered here, with the message's id
+// when it has a usable one, and the session goes on. Only a broken frame (a
+// header without Content-Length, a body cut short) or a failing transport
+// ends the session (docs/editors.md, "Robustness").
+type guard struct {
+	rwc     io.ReadWriteCloser
+	in      *bufio.Reader
+	log     *slog.Logger
+	mu      sync.Mutex // serialises writes: the connection's and the guard's own
+	pending []byte     // a re-framed message not yet handed to the reader
+}
+
+func newGuard(rwc io.ReadWriteCloser, log *slog.Logger) *guard {
+	return &guard{rwc: rwc, in: bufio.NewReader(rwc), log: log}
+}
+
+// Read hands the connection whole re-framed messages.
+func (g *guard) Read(p []byte) (int, error) {
+	for len(g.pending) == 0 {
+		if err := g.next(); err != nil {
+			return 0, err
+		}
+	}
+	n := copy(p, g.pending)
+	g.pending = g.pending[n:]
+	return n, nil
+}
+
+// Write sends one frame (the connection writes each frame with one call).
+func (g *guard) Write(p []byte) (int, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.rwc.Write(p)
+}
+
+// Close closes the transport.
+func (g *guard) Close() error { return g.rwc.Close() }
+
+// errFraming is a broken frame: the transport cannot be resynchronised.
+var errFraming = errors.New("lsp: broken message framing")
+
+// next reads one frame and either queues it for the connection or answers
+// it with an error response.
+func (g *guard) next() error {
+	length := -1
+	sawHeader := false
+	for {
+		line, err := g.in.ReadString('\n')
+		if err != nil {
+			if err == io.EOF && !sawHeader && line == "" {
+				return io.EOF
+			}
+			if err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return err
+		}
+		line = strings.TrimRight(line, "\r\n")
+		if line == "" {
+			if !sawHeader {
+				continue // blank lines between frames are tolerated
+			}
+			break
+		}
+		sawHeader = true
+		if len(line) > 4096 {
+			return fmt.Errorf("%w: header line of %d bytes", errFraming, len(line))
+		}
+		name, value, ok := strings.Cut(line, ":")
+		if !ok {
+			return fmt.Errorf("%w: header line %q", errFraming, line)
+		}
+		if strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
+			n, err := strconv.Atoi(strings.TrimSpace(value))
+			if err != nil || n < 0 {
+				return fmt.Errorf("%w: Content-Length %q", errFraming, strings.TrimSpace(value))
+			}
+			length = n
+		}
+	}
+	if length < 0 {
+		return fmt.Errorf("%w: header without Content-Length", errFraming)
+	}
+	if length > maxMessageSize {
+		if _, err := io.CopyN(io.Discard, g.in, int64(length)); err != nil {
+			return fmt.Errorf("%w: message body cut short: %w", errFraming, unexpected(err))
+		}
+		g.log.Warn("message too large, skipped", "bytes", length)
+		return g.reply(nil, jsonrpc2.InvalidRequest, fmt.Sprintf("message of %d bytes is larger than %d", length, maxMessageSize))
+	}
+	body := make([]byte, length)
+	if _, err := io.ReadFull(g.in, body); err != nil {
+		return fmt.Errorf("%w: message body cut short: %w", errFraming, unexpected(err))
+	}
+	if !json.Valid(body) {
+		g.log.Warn("message is not JSON, answered with ParseError", "bytes", length)
+		return g.reply(nil, jsonrpc2.ParseError, jsonrpc2.ErrParse.Error())
+	}
+	if t := bytes.TrimLeft(body, " \t\r\n"); t[0] != '[' { // a batch is checked member by member by the connection
+		if _, err := jsonrpc2.DecodeMessage(body); err != nil {
+			g.log.Warn("invalid message answered with an error", "err", err, "bytes", length)
+			return g.reply(messageID(body), jsonrpc2.InvalidRequest, err.Error())
+		}
+	}
+	g.pending = append(append([]byte(nil), "Content-Length: "+strconv.Itoa(length)+"\r\n\r\n"...), body...)
+	return nil
+}
+
+func unexpected(err error) error {
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+// messageID returns a message's id when it is a number or a string, else
+// nil (JSON null).
+func messageID(body []byte) json.RawMessage {
+	var m struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(body, &m) != nil || len(m.ID) == 0 {
+		return nil
+	}
+	switch m.ID[0] {
+	case '"':
+		var s string
+		if json.Unmarshal(m.ID, &s) == nil {
+			return m.ID
+		}
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		if _, err := strconv.ParseInt(string(m.ID), 10, 64); err == nil {
+			return m.ID
+		}
+	}
+	return nil
+}
+
+// reply writes an error response.
+func (g *guard) reply(id json.RawMessage, code jsonrpc2.Code, msg string) error {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	body, err := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   struct {
+			Code    int64  `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}{JSONRPC: "2.0", ID: id, Error: struct {
+		Code    int64  `json:"code"`
+		Message string `json:"message"`
+	}{int64(code), msg}})
+	if err != nil {
+		return err
+	}
+	frame := append([]byte("Content-Length: "+strconv.Itoa(len(body))+"\r\n\r\n"), body...)
+	_, err = g.Write(frame)
+	return err
+}

@@ -1,0 +1,164 @@
+package schema
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Diagnostic codes of the path rule (docs/check.md, "Paths").
+const (
+	// CodeBadPath: a path is empty or contains a control character (NUL,
+	// a line break, a tab, DEL, a C1 control, U+2028/U+2029).
+	CodeBadPath = "bad-path"
+	// CodeAbsolutePath: a path starts with `/`, `\`, a drive letter (`C:`)
+	// or `~`.
+	CodeAbsolutePath = "absolute-path"
+	// CodePathEscapes: a path's `..` components go above the directory it
+	// is relative to.
+	CodePathEscapes = "path-escapes-root"
+)
+
+// PathError is the error CheckPath (and Value, for parameters of type path
+// and resource) returns for a path that breaks the path rule. Code is one of
+// CodeBadPath, CodeAbsolutePath, CodePathEscapes; Offset is the byte offset
+// in the value of the offending character (0 for the whole value).
+type PathError struct {
+	Code   string
+	Offset int
+	Msg    string
+}
+
+func (e *PathError) Error() string { return e.Msg }
+
+// CheckPath applies the path rule, the static facts every dialect's path
+// parameters must satisfy whether or not a workspace is given:
+//
+//   - the path is not empty (nor only white space);
+//   - it contains no control character: no NUL, no line break (LF, CR,
+//     U+2028, U+2029), no tab, no DEL, no C0 or C1 control;
+//   - it is relative: it does not start with `/` or `\`, a drive letter
+//     (`C:`), or `~` (a home directory);
+//   - cleaned the way an executor resolves it, it does not leave the
+//     directory it is relative to: `\` counts as a separator, every `..`
+//     removes the component before it, and a `..` with nothing left to
+//     remove is an escape. A prefix that looks like a URL scheme is not
+//     special: `ab://../../x` is the components `ab:`, `..`, `..`, `x` and
+//     leaves the root.
+//
+// Resolving symbolic links needs the workspace and is the job of package
+// workspace (`check --root`). The value is checked as given: callers trim
+// surrounding white space first, as Value does.
+func CheckPath(p string) error {
+	if strings.TrimSpace(p) == "" {
+		return &PathError{Code: CodeBadPath, Msg: "the path is empty"}
+	}
+	for i := 0; i < len(p); {
+		r, n := utf8.DecodeRuneInString(p[i:])
+		if r == '\u2028' || r == '\u2029' || unicode.IsControl(r) {
+			return &PathError{Code: CodeBadPath, Offset: i,
+				Msg: fmt.Sprintf("the path %s contains the control character %s at byte %d", quotePath(p), runeName(r), i)}
+		}
+		i += n
+	}
+	if isAbsolutePath(p) {
+		return &PathError{Code: CodeAbsolutePath,
+			Msg: fmt.Sprintf("the path %s is absolute; paths are relative to the project root", quotePath(p))}
+	}
+	if CleanPath(p) == ".." || strings.HasPrefix(CleanPath(p), "../") {
+		return &PathError{Code: CodePathEscapes,
+			Msg: fmt.Sprintf("the path %s leaves the project root (`..` goes above it)", quotePath(p))}
+	}
+	return nil
+}
+
+// CleanPath returns the slash-separated, lexically cleaned form of a
+// relative path as CheckPath sees it: `\` becomes `/`, empty and `.`
+// components go, each `..` removes the component before it; `..` components
+// that go above the start are kept at the front. The clean form of an empty
+// path is ".".
+func CleanPath(p string) string {
+	parts := strings.Split(strings.ReplaceAll(p, `\`, "/"), "/")
+	out := make([]string, 0, len(parts))
+	up := 0 // leading ".." components kept in out
+	for _, c := range parts {
+		switch c {
+		case "", ".":
+		case "..":
+			if len(out) > up {
+				out = out[:len(out)-1]
+			} else {
+				out = append(out, "..")
+				up++
+			}
+		default:
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		return "."
+	}
+	return strings.Join(out, "/")
+}
+
+// IsURL reports whether a resource value is a URL rather than a path: a
+// scheme of at least two characters followed by `://` and a host that does
+// not start with `.` or `/`, a protocol-relative `//host`, or `mailto:`.
+// Only parameters of type resource accept URLs; for a path, a scheme-like
+// prefix is an ordinary path component.
+func IsURL(v string) bool {
+	if strings.HasPrefix(strings.ToLower(v), "mailto:") {
+		return true
+	}
+	rest, ok := strings.CutPrefix(v, "//")
+	if !ok {
+		i := 0
+		for i < len(v) && (isASCIILetter(v[i]) || i > 0 && (v[i] >= '0' && v[i] <= '9' || v[i] == '+' || v[i] == '-' || v[i] == '.')) {
+			i++
+		}
+		if i < 2 || !strings.HasPrefix(v[i:], "://") {
+			return false
+		}
+		rest = v[i+3:]
+	}
+	return rest != "" && rest[0] != '.' && rest[0] != '/' && rest[0] != '\\'
+}
+
+// isAbsolutePath reports a path that does not depend on the project root.
+func isAbsolutePath(v string) bool {
+	switch {
+	case strings.HasPrefix(v, "/"), strings.HasPrefix(v, `\`):
+		return true
+	case v == "~", strings.HasPrefix(v, "~/"), strings.HasPrefix(v, `~\`):
+		return true
+	case len(v) >= 2 && v[1] == ':' && isASCIILetter(v[0]):
+		return true
+	}
+	return false
+}
+
+func isASCIILetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
+
+// runeName names a control character for messages: U+000A (line feed).
+func runeName(r rune) string {
+	names := map[rune]string{0: "NUL", '\t': "tab", '\n': "line feed", '\r': "carriage return",
+		0x7f: "DEL", 0x1b: "escape", '\u2028': "line separator", '\u2029': "paragraph separator"}
+	if n, ok := names[r]; ok {
+		return fmt.Sprintf("U+%04X (%s)", r, n)
+	}
+	return fmt.Sprintf("U+%04X", r)
+}
+
+// quotePath quotes a path for a message, control characters escaped,
+// shortened past 200 bytes.
+func quotePath(p string) string {
+	if len(p) > 200 {
+		cut := 200
+		for cut > 0 && !utf8.RuneStart(p[cut]) {
+			cut--
+		}
+		return fmt.Sprintf("%q…", p[:cut])
+	}
+	return fmt.Sprintf("%q", p)
+}

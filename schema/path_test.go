@@ -1,0 +1,158 @@
+package schema
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func TestCheckPath(t *testing.T) {
+	for _, c := range []struct {
+		path, code string
+	}{
+		{"src/a.go", ""},
+		{"sub/../file.txt", ""},
+		{"./a", ""},
+		{"a..b/...", ""},
+		{"ab://x/y", ""}, // the path ab:/x/y
+		{"漢字.txt", ""},
+		{"", CodeBadPath},
+		{"   ", CodeBadPath},
+		{"a\x00b", CodeBadPath},
+		{"a\nb", CodeBadPath},
+		{"a\rb", CodeBadPath},
+		{"a\tb", CodeBadPath},
+		{"a\x7fb", CodeBadPath},
+		{"a\u0085b", CodeBadPath},
+		{"a\u2028b", CodeBadPath},
+		{"/etc/passwd", CodeAbsolutePath},
+		{`\Windows`, CodeAbsolutePath},
+		{`C:\Windows`, CodeAbsolutePath},
+		{"c:x", CodeAbsolutePath},
+		{"~", CodeAbsolutePath},
+		{"~/.ssh/id_rsa", CodeAbsolutePath},
+		{"..", CodePathEscapes},
+		{"../x", CodePathEscapes},
+		{"a/../../x", CodePathEscapes},
+		{`a\..\..\x`, CodePathEscapes},
+		{"ab://../../outside/pwn.txt", CodePathEscapes},
+		{"x/./../..", CodePathEscapes},
+	} {
+		err := CheckPath(c.path)
+		var pe *PathError
+		switch {
+		case c.code == "" && err != nil:
+			t.Errorf("CheckPath(%q) = %v, want nil", c.path, err)
+		case c.code != "" && !errors.As(err, &pe):
+			t.Errorf("CheckPath(%q) = %v, want %s", c.path, err, c.code)
+		case c.code != "" && pe.Code != c.code:
+			t.Errorf("CheckPath(%q) code %s, want %s (%v)", c.path, pe.Code, c.code, err)
+		}
+	}
+	err := CheckPath("ok/\x00")
+	var pe *PathError
+	if !errors.As(err, &pe) || pe.Offset != 3 || !strings.Contains(err.Error(), "U+0000 (NUL) at byte 3") {
+		t.Errorf("NUL: %v", err)
+	}
+}
+
+func TestCleanPath(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                "",
+		"a/b":             "a/b",
+		"a//b/./c/":       "a/b/c",
+		`a\b`:             "a/b",
+		"a/../b":          "b",
+		"../../x":         "../../x",
+		"a/../../x":       "../x",
+		"ab://../../x":    "../x",
+		"ab://x/../y":     "ab:/y",
+		"x/..":            "",
+		"../a/../../b/..": "../..",
+	} {
+		if want == "" {
+			want = "."
+		}
+		if got := CleanPath(in); got != want {
+			t.Errorf("CleanPath(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestIsURL(t *testing.T) {
+	for v, want := range map[string]bool{
+		"https://example.com/x": true,
+		"//example.com/x":       true,
+		"mailto:a@b.c":          true,
+		"git+ssh://host/repo":   true,
+		"ab://../../x":          false,
+		"ab:///etc/passwd":      false,
+		"a://host":              false, // one letter: a drive
+		"docs/x.md":             false,
+		"https://":              false,
+	} {
+		if got := IsURL(v); got != want {
+			t.Errorf("IsURL(%q) = %v, want %v", v, got, want)
+		}
+	}
+}
+
+// TestValuePathRule: Value, the conversion every dialect's parameters go
+// through, applies the path rule to path and resource parameters and keeps
+// the value with the error.
+func TestValuePathRule(t *testing.T) {
+	path := &Param{Name: "path", Type: Path}
+	res := &Param{Name: "resource", Type: Resource}
+	list := &Param{Name: "files", Type: List, Items: Path}
+	v, err := path.Value("  ../x ")
+	var pe *PathError
+	if !errors.As(err, &pe) || pe.Code != CodePathEscapes || v != "../x" {
+		t.Errorf("path ../x: %v %v", v, err)
+	}
+	if _, err := res.Value("https://example.com/a"); err != nil {
+		t.Errorf("resource URL: %v", err)
+	}
+	if _, err := res.Value("ab://../../x"); !errors.As(err, &pe) || pe.Code != CodePathEscapes {
+		t.Errorf("resource ab://../../x: %v", err)
+	}
+	if _, err := list.Value("a.txt\n/b.txt"); !errors.As(err, &pe) || pe.Code != CodeAbsolutePath {
+		t.Errorf("list of paths: %v", err)
+	}
+	if _, err := (&Param{Name: "s", Type: String}).Value("../x"); err != nil {
+		t.Errorf("a string is not a path: %v", err)
+	}
+}
+
+// FuzzCheckPath: a path the rule accepts is relative, free of control
+// characters and stays below the root once cleaned.
+func FuzzCheckPath(f *testing.F) {
+	for _, s := range []string{"a/b", "../x", "ab://../../x", "a\x00", "C:x", `a\..\..\b`, "~/x", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		err := CheckPath(p)
+		c := CleanPath(p)
+		if err != nil {
+			var pe *PathError
+			if !errors.As(err, &pe) || pe.Offset < 0 || pe.Offset > len(p) {
+				t.Fatalf("CheckPath(%q) = %#v", p, err)
+			}
+			return
+		}
+		if c == ".." || strings.HasPrefix(c, "../") || strings.HasPrefix(p, "/") || strings.ContainsAny(p, "\x00\n\r") {
+			t.Fatalf("CheckPath(%q) accepted a path that escapes (clean %q)", p, c)
+		}
+	})
+}
+
+func ExampleCheckPath() {
+	for _, p := range []string{"src/app.py", "ab://../../outside/pwn.txt", "/etc/motd", "a\nb"} {
+		fmt.Println(CheckPath(p))
+	}
+	// Output:
+	// <nil>
+	// the path "ab://../../outside/pwn.txt" leaves the project root (`..` goes above it)
+	// the path "/etc/motd" is absolute; paths are relative to the project root
+	// the path "a\nb" contains the control character U+000A (line feed) at byte 1
+}

@@ -1,0 +1,1183 @@
+// Package jsonargs reads the JSON arguments of a tool call while they
+// arrive, in any chunking, and reports them member by member.
+//
+// It is the one incremental JSON reader under every JSON-argument syntax
+// of package stream (hermes, kimi-k2, deepseek, mistral, llama, harmony)
+// and under the argument fragments of provider APIs. Fed the bytes of a
+// JSON object, a Parser emits:
+//
+//   - Key when an argument's key has been read;
+//   - Delta pieces of a string argument's decoded text as soon as they are
+//     certain (escapes such as \n, \u00e9 and surrogate pairs are decoded
+//     even when a chunk ends inside them), so that a "content" argument
+//     streams into an editor;
+//   - Value when an argument is complete: a string, a json.Number, a bool,
+//     nil for null, or a json.RawMessage holding an object's or an array's
+//     JSON text as written;
+//   - Field for the other members of an envelope (Options.Envelope), such
+//     as the "name" of {"name": …, "arguments": {…}};
+//   - Error with the position of the offending byte: a syntax error, or
+//     JSON that ends before the object is complete (unterminated, after a
+//     Value marked Partial holding what was read of the open argument);
+//   - Done when the top-level value is complete.
+//
+// Arguments may also be given as a JSON string holding the JSON object
+// ("{\"path\": \"a.go\"}"), as models often write them: the string's
+// decoded text is read as the arguments, and positions still point into
+// the source bytes.
+//
+// The events of any chunking equal those of the whole input in one Write
+// once adjacent Delta events of one argument are merged. Every byte is
+// looked at once: the work is linear in the input whatever the chunking,
+// and the memory is that of the argument being read (its decoded text or,
+// for an object, number or literal, its JSON text).
+//
+// Strings are decoded as encoding/json decodes them (a lone surrogate
+// escape becomes U+FFFD), with two documented leniencies that lose no
+// data: bytes that are not valid UTF-8 are passed through unchanged, and
+// raw control characters (a literal newline or tab, which models write)
+// are taken as written. On valid UTF-8 JSON the values agree with
+// encoding/json.
+package jsonargs
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/plangram/plangram/ast"
+)
+
+// Kind is the kind of an Event.
+type Kind uint8
+
+// Event kinds.
+const (
+	// Key: an argument's key was read (Key; Span is the quoted key).
+	Key Kind = iota + 1
+	// Delta: a piece of a string argument's decoded text (Key, Text; Span
+	// is the source bytes the piece was decoded from).
+	Delta
+	// Value: an argument is complete (Key, Value, Raw, Span of the value).
+	Value
+	// Field: an envelope member other than the arguments is complete (Key,
+	// Value, Raw, Span of the value).
+	Field
+	// Error: Code, Message, Span and the Raw text concerned.
+	Error
+	// Done: the top-level value is complete (Span of the whole value).
+	Done
+)
+
+var kindNames = [...]string{"", "key", "delta", "value", "field", "error", "done"}
+
+// String returns the kind's name (key, delta, value, field, error, done).
+func (k Kind) String() string {
+	if int(k) < len(kindNames) && k > 0 {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("kind(%d)", int(k))
+}
+
+// Error codes (Event.Code).
+const (
+	// CodeSyntax: a byte that JSON does not allow where it stands. Reading
+	// stops there (Feed consumes nothing more).
+	CodeSyntax = "syntax"
+	// CodeUnterminated: the input ended before the top-level value was
+	// complete.
+	CodeUnterminated = "unterminated"
+	// CodeNotObject: the arguments are not a JSON object (nor a string
+	// holding one). Reading stops there.
+	CodeNotObject = "not-object"
+	// CodeTrailing: text after the top-level value (Write only; Feed stops
+	// at the value's end).
+	CodeTrailing = "trailing-text"
+)
+
+// Event is one thing the Parser decided. Span locates it in the source:
+// byte offset, 1-based line and byte column, counted from Options.Start.
+type Event struct {
+	Kind Kind
+	// Key is the argument's (or envelope member's) decoded key.
+	Key string
+	// Text is a Delta's decoded text.
+	Text string
+	// Value is the decoded value of a Value or Field: string, json.Number,
+	// bool, nil (null) or json.RawMessage (an object or array as written).
+	Value any
+	// Raw is the JSON text of a number, literal, object or array value
+	// (empty for a string, whose decoded text is Value), or the text an
+	// Error concerns.
+	Raw string
+	// Partial marks the Value of the argument still open when the input
+	// ended: Value holds its decoded text so far (a string) or Raw its
+	// JSON text so far (Value nil).
+	Partial bool
+	// Code and Message describe an Error.
+	Code    string
+	Message string
+	Span    ast.Span
+}
+
+// Options configure a Parser.
+type Options struct {
+	// Start is the position of the first byte fed; the zero value means
+	// offset 0, line 1, column 1.
+	Start ast.Pos
+	// Envelope, when not empty, names the members of the top-level object
+	// that hold the arguments, e.g. "arguments" and "parameters" for
+	// {"name": "f", "arguments": {…}}: the first such member whose value is
+	// an object (or a string holding one) gives the arguments; every other
+	// member is reported as a Field. When empty, the top-level object is
+	// the arguments.
+	Envelope []string
+}
+
+// state is what the reader expects next.
+type state uint8
+
+const (
+	stValue      state = iota // a value
+	stKeyOrEnd                // after '{': a key or '}'
+	stKey                     // after ',' in an object: a key
+	stColon                   // after a key
+	stObjNext                 // after a member: ',' or '}'
+	stValueOrEnd              // after '[': a value or ']'
+	stArrNext                 // after an element: ',' or ']'
+	stString                  // inside a string
+	stNumber                  // inside a number
+	stLiteral                 // inside true, false or null
+	stDone                    // the top-level value is complete
+	stFailed                  // a syntax error stopped the reader
+)
+
+// role is what the string being read is.
+type role uint8
+
+const (
+	rOther  role = iota // inside a captured value, or a key
+	rKey                // a member's key
+	rArg                // an argument's string value: Delta and Value
+	rNested             // a string holding the arguments as JSON
+)
+
+// Number sub-states: the part of the number being read.
+const (
+	nSign  = iota // after '-'
+	nZero         // after a leading 0
+	nInt          // in the integer digits
+	nDot          // after '.'
+	nFrac         // in the fraction digits
+	nE            // after 'e' or 'E'
+	nESign        // after the exponent's sign
+	nExp          // in the exponent digits
+)
+
+// Parser is an incremental JSON argument reader. It is not safe for
+// concurrent use.
+type Parser struct {
+	emit     func(Event)
+	envelope []string
+	up       *Parser // the parser whose nested string feeds this one
+
+	st    state
+	stack []byte // open containers: '{' or '['
+	// The position of the next byte.
+	off, line, col int
+	started        bool
+	startPos       ast.Pos // of the top-level value
+
+	argsDepth int  // stack depth of the arguments object, 0 while not open
+	argsSeen  bool // the envelope's arguments member was taken
+
+	// The member being read at the arguments (or envelope) level.
+	key       []byte
+	keyS      string // key as a string, once read
+	keyStart  ast.Pos
+	member    role // rArg: an argument; rOther with capture: a Field
+	memberLvl int  // stack depth the member lives at
+	capture   bool // raw bytes are appended to raw
+	raw       []byte
+	valStart  ast.Pos
+	isField   bool
+
+	// The string being read.
+	srole   role
+	isKey   bool   // the string is a key
+	sval    []byte // decoded text of a key or an argument
+	esc     [12]byte
+	nesc    int
+	escPos  ast.Pos // of the pending escape's backslash
+	sent    int     // bytes of sval already emitted as Delta
+	piece   ast.Pos // source position where the next Delta starts
+	nest    *nested
+	numSt   uint8
+	lit     string // the literal being read
+	litN    int
+	trail   []byte // Write: text after the top-level value
+	scratch [4]byte
+	trailAt ast.Pos
+}
+
+// nested is a string holding the arguments as JSON.
+type nested struct {
+	child *Parser
+	start ast.Pos // of the string's first content byte
+	dec   int     // decoded bytes so far
+	segs  []seg
+}
+
+// seg maps decoded bytes [dec, dec+n) of a nested string that do not come
+// one for one from the source: an escape, or a raw newline.
+type seg struct {
+	dec, n     int
+	start, end ast.Pos
+}
+
+// New returns a Parser that calls emit for each event.
+func New(opts Options, emit func(Event)) *Parser {
+	p := &Parser{emit: emit, envelope: opts.Envelope}
+	p.Reset(opts.Start)
+	return p
+}
+
+// Reset makes the parser ready for a new value whose first byte is at
+// start (the zero value: offset 0, line 1, column 1), keeping its options
+// and reusing its memory.
+func (p *Parser) Reset(start ast.Pos) {
+	if start.Line == 0 {
+		start = ast.Pos{Offset: start.Offset, Line: 1, Col: 1}
+	}
+	*p = Parser{emit: p.emit, envelope: p.envelope, up: p.up,
+		stack: p.stack[:0], key: p.key[:0], raw: p.raw[:0], sval: p.sval[:0], trail: p.trail[:0],
+		off: start.Offset, line: start.Line, col: start.Col}
+}
+
+// Pos returns the position of the next byte to be fed.
+func (p *Parser) Pos() ast.Pos { return ast.Pos{Offset: p.off, Line: p.line, Col: p.col} }
+
+// Done reports whether the top-level value is complete.
+func (p *Parser) Done() bool { return p.st == stDone }
+
+// Failed reports whether a syntax error stopped the reader.
+func (p *Parser) Failed() bool { return p.st == stFailed }
+
+// Started reports whether the top-level value has begun (a byte other than
+// white space was read).
+func (p *Parser) Started() bool { return p.started }
+
+// Feed reads the bytes of b up to the end of the top-level value and
+// returns how many it consumed: all of b, or fewer when the value ended
+// (Done) or a syntax error stopped the reader (Failed) inside b. White
+// space before the value is consumed; white space after it is not.
+func (p *Parser) Feed(b []byte) int {
+	n := p.feed(b)
+	p.flush()
+	return n
+}
+
+// Write feeds b whole (it implements io.Writer and never fails): text after
+// the top-level value other than white space is reported by Close as
+// trailing-text; bytes after a syntax error are ignored.
+func (p *Parser) Write(b []byte) (int, error) {
+	n := p.Feed(b)
+	p.trailing(b[n:])
+	return len(b), nil
+}
+
+func (p *Parser) trailing(b []byte) {
+	if p.st != stDone {
+		return
+	}
+	if len(p.trail) == 0 {
+		i := 0
+		for i < len(b) && isSpace(b[i]) {
+			i++
+		}
+		p.advance(b[:i])
+		b = b[i:]
+		if len(b) == 0 {
+			return
+		}
+		p.trailAt = p.Pos()
+	}
+	p.trail = append(p.trail, b...)
+	p.advance(b)
+}
+
+// Close ends the input. A value still open is reported: the open
+// argument's Value marked Partial, then an unterminated Error spanning the
+// top-level value so far. Input of only white space is an empty object
+// (Done, no error).
+func (p *Parser) Close() {
+	p.flush()
+	end := p.Pos()
+	switch {
+	case p.st == stDone:
+		if len(p.trail) > 0 {
+			p.send(Event{Kind: Error, Code: CodeTrailing, Message: "text after the JSON value",
+				Raw: string(p.trail), Span: ast.Span{Start: p.trailAt, End: end}})
+		}
+		return
+	case p.st == stFailed:
+		return
+	case !p.started:
+		p.st = stDone
+		p.send(Event{Kind: Done, Span: ast.Span{Start: end, End: end}})
+		return
+	}
+	if p.st == stString && p.srole == rNested {
+		done := p.nest.child.st == stDone
+		p.endNested()
+		if !done { // the child reported where its value is cut
+			p.st = stFailed
+			return
+		}
+	}
+	if p.st == stNumber && (p.numSt == nZero || p.numSt == nInt || p.numSt == nFrac || p.numSt == nExp) {
+		p.endNumber() // a complete number: what is missing comes after it
+		end = p.Pos()
+	}
+	if p.inMember() {
+		e := Event{Kind: Value, Key: p.keyS, Partial: true, Span: ast.Span{Start: p.valStart, End: end}}
+		if p.isField {
+			e.Kind = Field
+		}
+		if p.st == stString && p.srole == rArg {
+			e.Value = string(p.sval)
+		} else if p.capture {
+			e.Raw = string(p.raw)
+		}
+		p.send(e)
+	}
+	want := p.want()
+	p.st = stFailed
+	p.send(Event{Kind: Error, Code: CodeUnterminated, Message: "JSON ends before the value is complete (want " + want + ")",
+		Span: ast.Span{Start: p.startPos, End: end}})
+}
+
+// inMember reports whether an argument or a field value is being read.
+func (p *Parser) inMember() bool {
+	if p.capture {
+		return true
+	}
+	return p.st == stString && p.srole == rArg
+}
+
+// want describes what the reader expects next, for messages.
+func (p *Parser) want() string {
+	switch p.st {
+	case stValue, stValueOrEnd:
+		return "a value"
+	case stKeyOrEnd, stKey:
+		return "a key"
+	case stColon:
+		return "':'"
+	case stObjNext:
+		return "',' or '}'"
+	case stArrNext:
+		return "',' or ']'"
+	case stString:
+		return "the closing '\"'"
+	case stNumber:
+		return "more of the number"
+	case stLiteral:
+		return p.lit
+	}
+	return "nothing"
+}
+
+func (p *Parser) send(e Event) {
+	if p.up != nil {
+		p.up.fromChild(e)
+		return
+	}
+	p.emit(e)
+}
+
+// advance moves the position over b, appending it to the captured raw
+// text when a value is captured.
+func (p *Parser) advance(b []byte) {
+	if p.capture {
+		p.raw = append(p.raw, b...)
+	}
+	p.off += len(b)
+	for {
+		i := indexByte(b, '\n')
+		if i < 0 {
+			p.col += len(b)
+			return
+		}
+		p.line++
+		p.col = 1
+		b = b[i+1:]
+	}
+}
+
+func (p *Parser) advance1(c byte) {
+	if p.capture {
+		p.raw = append(p.raw, c)
+	}
+	p.off++
+	if c == '\n' {
+		p.line++
+		p.col = 1
+	} else {
+		p.col++
+	}
+}
+
+func indexByte(b []byte, c byte) int {
+	for i, x := range b {
+		if x == c {
+			return i
+		}
+	}
+	return -1
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// feed is Feed without emitting the pending Delta.
+func (p *Parser) feed(b []byte) int {
+	i := 0
+	for i < len(b) {
+		switch p.st {
+		case stDone, stFailed:
+			return i
+		case stString:
+			i += p.str(b[i:])
+			continue
+		case stNumber:
+			if p.number(b[i]) {
+				p.advance1(b[i])
+				i++
+			}
+			continue
+		case stLiteral:
+			if b[i] != p.lit[p.litN] {
+				p.fail(b[i:], "want "+p.lit)
+				return i
+			}
+			p.advance1(b[i])
+			i++
+			if p.litN++; p.litN == len(p.lit) {
+				var v any
+				switch p.lit {
+				case "true":
+					v = true
+				case "false":
+					v = false
+				}
+				p.complete(v)
+			}
+			continue
+		}
+		c := b[i]
+		if isSpace(c) {
+			j := i + 1
+			for j < len(b) && isSpace(b[j]) {
+				j++
+			}
+			p.advance(b[i:j])
+			i = j
+			continue
+		}
+		if !p.structural(b[i:]) {
+			return i
+		}
+		i++
+	}
+	return i
+}
+
+// structural reads b[0], which is not white space, outside strings,
+// numbers and literals. It returns false when it stops the reader.
+func (p *Parser) structural(b []byte) bool {
+	c := b[0]
+	switch p.st {
+	case stValue, stValueOrEnd:
+		if c == ']' && p.st == stValueOrEnd {
+			return p.close(c)
+		}
+		return p.begin(b)
+	case stKeyOrEnd, stKey:
+		if c == '}' && p.st == stKeyOrEnd {
+			return p.close(c)
+		}
+		if c != '"' {
+			p.fail(b, "want a key")
+			return false
+		}
+		p.srole, p.isKey = rOther, true
+		if len(p.stack) == p.level() && !p.capture {
+			p.key = p.key[:0]
+			p.keyStart = p.Pos()
+			p.srole = rKey
+		}
+		p.st = stString
+		p.advance1(c)
+		return true
+	case stColon:
+		if c != ':' {
+			p.fail(b, "want ':'")
+			return false
+		}
+		p.advance1(c)
+		p.st = stValue
+		return true
+	case stObjNext, stArrNext:
+		want := byte('}')
+		if p.st == stArrNext {
+			want = ']'
+		}
+		switch c {
+		case ',':
+			p.advance1(c)
+			p.st = stKey
+			if want == ']' {
+				p.st = stValue
+			}
+			return true
+		case want:
+			return p.close(c)
+		}
+		p.fail(b, "want ',' or '"+string(want)+"'")
+		return false
+	}
+	return false
+}
+
+// level returns the stack depth whose members are reported: that of the
+// arguments object, or 1 (the envelope) while no arguments are open.
+func (p *Parser) level() int {
+	if p.argsDepth > 0 {
+		return p.argsDepth
+	}
+	return 1
+}
+
+// begin starts the value whose first byte is b[0].
+func (p *Parser) begin(b []byte) bool {
+	c := b[0]
+	d := len(p.stack)
+	if d == 0 {
+		p.started = true
+		p.startPos = p.Pos()
+		switch c {
+		case '{':
+			if len(p.envelope) == 0 {
+				p.argsDepth = 1
+			}
+			return p.open(c)
+		case '"':
+			return p.openNested(c)
+		}
+		p.st = stFailed
+		raw, _ := badByte(c)
+		p.send(Event{Kind: Error, Code: CodeNotObject, Message: "the arguments are not a JSON object",
+			Raw: raw, Span: p.span1(b[0])})
+		return false
+	}
+	if d == p.level() && p.stack[d-1] == '{' && !p.capture {
+		p.memberLvl = d
+		p.valStart = p.Pos()
+		p.isField = p.argsDepth <= 0
+		if p.isField && !p.argsSeen && p.isArgsKey() && (c == '{' || c == '"') {
+			p.argsSeen = true
+			if c == '"' {
+				return p.openNested(c)
+			}
+			p.argsDepth = d + 1
+			return p.open(c)
+		}
+		if c == '"' && !p.isField {
+			p.srole, p.st = rArg, stString
+			p.sval, p.sent = p.sval[:0], 0
+			p.advance1(c)
+			p.piece = p.Pos()
+			return true
+		}
+		p.capture = true
+		p.raw = p.raw[:0]
+	}
+	switch c {
+	case '{', '[':
+		return p.open(c)
+	case '"':
+		p.srole, p.st = rOther, stString
+		p.advance1(c)
+		return true
+	case 't', 'f', 'n':
+		p.lit, p.litN, p.st = "null", 1, stLiteral
+		if c == 't' {
+			p.lit = "true"
+		} else if c == 'f' {
+			p.lit = "false"
+		}
+		p.advance1(c)
+		return true
+	case '-':
+		p.numSt, p.st = nSign, stNumber
+		p.advance1(c)
+		return true
+	}
+	if '0' <= c && c <= '9' {
+		p.numSt, p.st = nInt, stNumber
+		if c == '0' {
+			p.numSt = nZero
+		}
+		p.advance1(c)
+		return true
+	}
+	p.capture = false
+	p.fail(b, "want a value")
+	return false
+}
+
+func (p *Parser) isArgsKey() bool {
+	for _, k := range p.envelope {
+		if string(p.key) == k {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *Parser) open(c byte) bool {
+	p.stack = append(p.stack, c)
+	p.advance1(c)
+	p.st = stKeyOrEnd
+	if c == '[' {
+		p.st = stValueOrEnd
+	}
+	return true
+}
+
+func (p *Parser) close(c byte) bool {
+	p.advance1(c)
+	d := len(p.stack)
+	p.stack = p.stack[:d-1]
+	if d == p.argsDepth && d > 1 {
+		p.argsDepth = -1 // the envelope's arguments are closed: later members are fields
+	}
+	var v any
+	if p.capture && len(p.stack) == p.memberLvl {
+		v = json.RawMessage(p.raw)
+	}
+	p.complete(v)
+	return true
+}
+
+// complete ends the value just read (its decoded value is v).
+func (p *Parser) complete(v any) {
+	d := len(p.stack)
+	switch {
+	case d == 0:
+		p.st = stDone
+		p.send(Event{Kind: Done, Span: ast.Span{Start: p.startPos, End: p.Pos()}})
+		return
+	case p.capture && d == p.memberLvl:
+		p.capture = false
+		e := Event{Kind: Value, Key: p.keyS, Value: v, Raw: string(p.raw), Span: ast.Span{Start: p.valStart, End: p.Pos()}}
+		if p.isField {
+			e.Kind = Field
+		}
+		if s, ok := v.(string); ok {
+			e.Value, e.Raw = s, ""
+		} else if _, ok := v.(json.RawMessage); ok {
+			e.Value = json.RawMessage(e.Raw)
+		}
+		p.send(e)
+	}
+	p.st = stObjNext
+	if p.stack[d-1] == '[' {
+		p.st = stArrNext
+	}
+}
+
+// number reads c as part of a number; at a byte that ends the number it
+// completes the value and returns false without consuming c.
+func (p *Parser) number(c byte) bool {
+	digit := '0' <= c && c <= '9'
+	switch p.numSt {
+	case nSign:
+		if digit {
+			p.numSt = nInt
+			if c == '0' {
+				p.numSt = nZero
+			}
+			return true
+		}
+	case nZero, nInt:
+		switch {
+		case digit && p.numSt == nInt:
+			return true
+		case c == '.':
+			p.numSt = nDot
+			return true
+		case c == 'e' || c == 'E':
+			p.numSt = nE
+			return true
+		case digit:
+		default:
+			return p.endNumber()
+		}
+	case nDot, nFrac:
+		if digit {
+			p.numSt = nFrac
+			return true
+		}
+		if p.numSt == nFrac {
+			if c == 'e' || c == 'E' {
+				p.numSt = nE
+				return true
+			}
+			return p.endNumber()
+		}
+	case nE, nESign:
+		if digit {
+			p.numSt = nExp
+			return true
+		}
+		if p.numSt == nE && (c == '+' || c == '-') {
+			p.numSt = nESign
+			return true
+		}
+	case nExp:
+		if digit {
+			return true
+		}
+		return p.endNumber()
+	}
+	p.fail([]byte{c}, "a number")
+	return false
+}
+
+func (p *Parser) endNumber() bool {
+	var v any
+	if p.capture && len(p.stack) == p.memberLvl {
+		v = json.Number(p.raw)
+	}
+	p.complete(v)
+	return false
+}
+
+// fail stops the reader at b[0] with a syntax error.
+func (p *Parser) fail(b []byte, want string) {
+	st := p.st
+	if st == stString && p.srole == rArg {
+		p.flushArg(false) // what was decoded before the error
+	}
+	p.st = stFailed
+	raw, got := badByte(b[0])
+	msg := fmt.Sprintf("unexpected %s: %s", got, want)
+	if st == stNumber {
+		msg = fmt.Sprintf("unexpected %s in %s", got, want)
+	}
+	p.send(Event{Kind: Error, Code: CodeSyntax, Message: msg, Raw: raw, Span: p.span1(b[0])})
+}
+
+// span1 is the span of the byte c at the current position. Errors point
+// at one byte, whatever the chunking (a byte of a multi-byte character
+// would need the next chunk).
+func (p *Parser) span1(c byte) ast.Span {
+	s := p.Pos()
+	e := ast.Pos{Offset: s.Offset + 1, Line: s.Line, Col: s.Col + 1}
+	if c == '\n' {
+		e.Line, e.Col = s.Line+1, 1
+	}
+	return ast.Span{Start: s, End: e}
+}
+
+// badByte returns an unexpected byte as the Raw text of its error (empty
+// for a byte of a multi-byte character) and as shown in the message.
+func badByte(c byte) (raw, shown string) {
+	if c >= 0x80 {
+		return "", fmt.Sprintf("byte 0x%02X", c)
+	}
+	return string(c), fmt.Sprintf("%q", string(c))
+}
+
+// str reads string bytes from b up to and including the closing quote and
+// returns how many it consumed.
+func (p *Parser) str(b []byte) int {
+	i := 0
+	for i < len(b) && p.st == stString {
+		if p.nesc > 0 {
+			if !p.escape(b[i]) {
+				return i
+			}
+			i++
+			continue
+		}
+		c := b[i]
+		switch c {
+		case '"':
+			if p.srole == rArg {
+				p.flushArg(true)
+			}
+			p.advance1(c)
+			p.endString()
+			return i + 1
+		case '\\':
+			p.escPos = p.Pos()
+			p.esc[0], p.nesc = c, 1
+			p.advance1(c)
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(b) && b[j] != '"' && b[j] != '\\' && b[j] != '\n' {
+			j++
+		}
+		if c == '\n' && p.srole == rNested {
+			start := p.Pos()
+			p.advance1(c)
+			p.nest.segs = append(p.nest.segs, seg{dec: p.nest.dec, n: 1, start: start, end: p.Pos()})
+			p.text(b[i:i+1], false)
+			i++
+			continue
+		}
+		p.text(b[i:j], true)
+		i = j
+	}
+	return i
+}
+
+// text takes decoded bytes of the string; adv says they are the source
+// bytes too (the position moves over them). A nested string's text goes to
+// its child parser.
+func (p *Parser) text(t []byte, adv bool) {
+	if adv {
+		p.advance(t)
+	}
+	switch p.srole {
+	case rKey:
+		p.key = append(p.key, t...)
+	case rArg:
+		p.sval = append(p.sval, t...)
+	case rNested:
+		n := p.nest
+		n.dec += len(t)
+		n.child.feed(t)
+	}
+}
+
+// escape reads c as the next byte of the pending escape; it returns false
+// when c is not consumed (the escape was decided without it).
+func (p *Parser) escape(c byte) bool {
+	e := p.esc[:p.nesc]
+	switch {
+	case p.nesc == 1:
+		var r byte
+		switch c {
+		case '"', '\\', '/':
+			r = c
+		case 'b':
+			r = '\b'
+		case 'f':
+			r = '\f'
+		case 'n':
+			r = '\n'
+		case 'r':
+			r = '\r'
+		case 't':
+			r = '\t'
+		case 'u':
+			p.esc[1], p.nesc = c, 2
+			p.advance1(c)
+			return true
+		default:
+			p.fail([]byte{c}, `want an escape (\" \\ \/ \b \f \n \r \t \uXXXX)`)
+			return false
+		}
+		p.advance1(c)
+		p.scratch[0] = r
+		p.decoded(p.scratch[:1], 2)
+		return true
+	case p.nesc < 6 || 7 < p.nesc && p.nesc < 12:
+		if unhex(c) < 0 {
+			p.fail([]byte{c}, `want a hex digit in \uXXXX`)
+			return false
+		}
+		p.esc[p.nesc] = c
+		p.nesc++
+		p.advance1(c)
+		if p.nesc == 6 {
+			r := hex4(e[2:6], c)
+			if !utf16.IsSurrogate(r) {
+				p.decoded(utf8.AppendRune(p.scratch[:0], r), 6)
+			}
+		} else if p.nesc == 12 {
+			r1, r2 := hex4(e[2:6], 0), hex4(e[8:11], c)
+			if r := utf16.DecodeRune(r1, r2); r != utf8.RuneError {
+				p.decoded(utf8.AppendRune(p.scratch[:0], r), 12)
+			} else {
+				p.lone()
+				return p.replay(e[6:11], c)
+			}
+		}
+		return true
+	case p.nesc == 6:
+		if c != '\\' {
+			p.lone()
+			return false
+		}
+	case p.nesc == 7:
+		if c != 'u' {
+			p.lone()
+			return p.replay(e[6:7], c)
+		}
+	}
+	p.esc[p.nesc] = c
+	p.nesc++
+	p.advance1(c)
+	return true
+}
+
+// lone decodes a surrogate escape that has no pair as U+FFFD.
+func (p *Parser) lone() {
+	p.decodedAt(utf8.AppendRune(p.scratch[:0], utf8.RuneError), p.escPos, p.escAfter6())
+}
+
+// escAfter6 is the position just after the first six bytes of the escape
+// (escapes hold no newline).
+func (p *Parser) escAfter6() ast.Pos {
+	e := p.escPos
+	e.Offset += 6
+	e.Col += 6
+	return e
+}
+
+// replay re-reads the escape bytes that follow a lone surrogate (already
+// consumed as source bytes) and then c, which is not consumed yet.
+func (p *Parser) replay(rest []byte, c byte) bool {
+	pos := p.escAfter6()
+	var buf [6]byte
+	n := copy(buf[:], rest)
+	p.nesc = 0
+	// The bytes were consumed already: rewind the position to re-read
+	// them, the capture keeps them once.
+	capture := p.capture
+	p.capture = false
+	if capture {
+		p.raw = p.raw[:len(p.raw)-n]
+	}
+	p.off, p.line, p.col = pos.Offset, pos.Line, pos.Col
+	p.capture = capture
+	if n > 0 {
+		p.escPos = p.Pos()
+		p.esc[0], p.nesc = buf[0], 1
+		p.advance1(buf[0])
+		for _, b := range buf[1:n] {
+			if !p.escape(b) {
+				return false
+			}
+		}
+	}
+	return p.escape(c)
+}
+
+// decoded takes the text an escape of n source bytes decodes to.
+func (p *Parser) decoded(t []byte, n int) {
+	e := p.escPos
+	e.Offset += n
+	e.Col += n
+	p.decodedAt(t, p.escPos, e)
+}
+
+func (p *Parser) decodedAt(t []byte, start, end ast.Pos) {
+	p.nesc = 0
+	if p.srole == rNested {
+		p.nest.segs = append(p.nest.segs, seg{dec: p.nest.dec, n: len(t), start: start, end: end})
+	}
+	p.text(t, false)
+}
+
+func unhex(c byte) rune {
+	switch {
+	case '0' <= c && c <= '9':
+		return rune(c - '0')
+	case 'a' <= c && c <= 'f':
+		return rune(c - 'a' + 10)
+	case 'A' <= c && c <= 'F':
+		return rune(c - 'A' + 10)
+	}
+	return -1
+}
+
+// hex4 decodes four hex digits: h (three or four bytes) and, when h has
+// three, last.
+func hex4(h []byte, last byte) rune {
+	var r rune
+	for _, c := range h {
+		r = r<<4 | unhex(c)
+	}
+	if len(h) == 3 {
+		r = r<<4 | unhex(last)
+	}
+	return r
+}
+
+// endString ends the string whose closing quote was just read.
+func (p *Parser) endString() {
+	switch p.srole {
+	case rKey:
+		p.st, p.isKey = stColon, false
+		p.keyS = string(p.key)
+		if p.argsDepth > 0 {
+			p.send(Event{Kind: Key, Key: p.keyS, Span: ast.Span{Start: p.keyStart, End: p.Pos()}})
+		}
+		return
+	case rArg:
+		end := p.Pos()
+		p.st = stObjNext
+		p.send(Event{Kind: Value, Key: p.keyS, Value: string(p.sval), Span: ast.Span{Start: p.valStart, End: end}})
+		return
+	case rNested:
+		p.endNested()
+		p.complete(nil)
+		return
+	}
+	if p.isKey {
+		p.st, p.isKey = stColon, false
+		return
+	}
+	var v any
+	if p.capture && len(p.stack) == p.memberLvl {
+		var s string
+		if err := json.Unmarshal(p.raw, &s); err == nil {
+			v = s
+		}
+	}
+	p.complete(v)
+}
+
+// flush emits the argument string's decoded text not yet emitted as a
+// Delta: all of it but a pending escape and an incomplete UTF-8 sequence
+// at its end.
+func (p *Parser) flush() {
+	if p.st == stString && p.srole == rNested {
+		p.nest.child.flush()
+		return
+	}
+	if p.st == stString && p.srole == rArg {
+		p.flushArg(false)
+	}
+}
+
+// flushArg emits the argument string's pending Delta; final says the
+// string is closed.
+func (p *Parser) flushArg(final bool) {
+	end := p.Pos()
+	n := len(p.sval)
+	if !final {
+		if p.nesc > 0 {
+			end = p.escPos
+		} else if k := partialRune(p.sval[p.sent:]); k > 0 {
+			n -= k
+			end.Offset -= k
+			end.Col -= k
+		}
+	}
+	if n <= p.sent {
+		return
+	}
+	t := string(p.sval[p.sent:n])
+	p.sent = n
+	p.send(Event{Kind: Delta, Key: p.keyS, Text: t, Span: ast.Span{Start: p.piece, End: end}})
+	p.piece = end
+}
+
+// partialRune returns the length of an incomplete UTF-8 sequence at the
+// end of b, or 0.
+func partialRune(b []byte) int {
+	for k := 1; k <= 3 && k <= len(b); k++ {
+		c := b[len(b)-k]
+		if c < 0x80 {
+			return 0
+		}
+		if c >= 0xC0 { // a leading byte
+			if !utf8.FullRune(b[len(b)-k:]) {
+				return k
+			}
+			return 0
+		}
+	}
+	return 0
+}
+
+// openNested starts a string that holds the arguments (or, at the top
+// level of an envelope parser, the envelope) as JSON.
+func (p *Parser) openNested(c byte) bool {
+	p.advance1(c)
+	env := p.envelope
+	if len(p.stack) > 0 {
+		env = nil
+	}
+	if p.nest == nil {
+		p.nest = &nested{child: &Parser{up: p}}
+	}
+	n := p.nest
+	n.child.envelope = env
+	n.child.Reset(ast.Pos{})
+	n.start, n.dec, n.segs = p.Pos(), 0, n.segs[:0]
+	p.srole, p.st = rNested, stString
+	return true
+}
+
+// endNested closes the child parser of a nested string.
+func (p *Parser) endNested() {
+	c := p.nest.child
+	if c.st != stDone && c.st != stFailed {
+		c.Close()
+	} else if c.st == stDone {
+		c.Close() // trailing text
+	}
+}
+
+// fromChild forwards an event of the nested string's parser, its spans
+// mapped to the source.
+func (p *Parser) fromChild(e Event) {
+	if e.Kind == Done {
+		return
+	}
+	e.Span = ast.Span{Start: p.mapPos(e.Span.Start.Offset), End: p.mapPos(e.Span.End.Offset)}
+	p.send(e)
+}
+
+// mapPos returns the source position of the nested string's decoded
+// offset x.
+func (p *Parser) mapPos(x int) ast.Pos {
+	n := p.nest
+	k := sort.Search(len(n.segs), func(i int) bool { return n.segs[i].dec > x }) - 1
+	base, d := n.start, x
+	if k >= 0 {
+		s := n.segs[k]
+		if x < s.dec+s.n {
+			return s.start
+		}
+		base, d = s.end, x-s.dec-s.n
+	}
+	return ast.Pos{Offset: base.Offset + d, Line: base.Line, Col: base.Col + d}
+}
+
+// Decode parses a whole argument text and returns its arguments in order
+// and the errors; a convenience over New, Write and Close.
+func Decode(text string) (args []Event, errs []Event) {
+	p := New(Options{}, func(e Event) {
+		switch e.Kind {
+		case Value:
+			args = append(args, e)
+		case Error:
+			errs = append(errs, e)
+		}
+	})
+	p.Write([]byte(text))
+	p.Close()
+	return args, errs
+}
