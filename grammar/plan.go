@@ -91,6 +91,7 @@ const (
 	CodeDuplicateKey      = "duplicate-key"
 	CodeNestedFence       = "improperly-nested-fence"
 	CodeFenceTrailingText = "fence-trailing-text"
+	CodeHeadingLevel      = "wrong-heading-level"
 )
 
 // PlanParser parses structured Markdown plans; it is safe for concurrent use.
@@ -211,6 +212,9 @@ func (n *pnode) because(reason string) {
 type ppart struct {
 	head *pnode
 	body []*pnode
+	// level is the heading level of an action heading written at another
+	// level than 3 (`## EDIT`, `#### READ`); 0 for a heading 3.
+	level uint8
 }
 
 type psection struct {
