@@ -47,6 +47,15 @@ func TestPlanGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkPlanLossless(t, src, doc)
+			details := 0
+			for _, d := range doc.Diagnostics {
+				if strings.HasPrefix(d.Detail, "Expected:") {
+					details++
+				}
+			}
+			if details > 1 {
+				t.Errorf("%d diagnostics carry the AST diff; one does", details)
+			}
 			js, diags := goldenDoc(t, base, doc)
 			g.Assert(t, name+".json", js)
 			if len(doc.Diagnostics) > 0 {
