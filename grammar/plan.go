@@ -263,11 +263,12 @@ type followOn struct {
 // closing fence reads (plangram fix reads as many).
 const followOnLimit = 10000
 
-// isFenceError reports whether a structural error is about one fence line
-// rather than the document's shape (those carry their lines as notes, not
-// the AST diff).
-func isFenceError(d *ast.Diagnostic) bool {
-	return d.Code == CodeNestedFence || d.Code == CodeFenceTrailingText
+// isLineError reports whether a structural error is about one line that
+// its message says how to correct — a fence, a heading's level — rather
+// than the document's shape: those carry their lines as notes, not the AST
+// diff.
+func isLineError(d *ast.Diagnostic) bool {
+	return d.Code == CodeNestedFence || d.Code == CodeFenceTrailingText || d.Code == CodeHeadingLevel
 }
 
 // collapse turns the diagnostics inside each follow-on range into notes of
@@ -649,7 +650,7 @@ func (b *planBuilder) finish() {
 	b.collapse()
 	var first *ast.Diagnostic
 	for _, d := range b.structural {
-		if !isFenceError(d) && (first == nil || d.Span.Start.Offset < first.Span.Start.Offset) {
+		if !isLineError(d) && (first == nil || d.Span.Start.Offset < first.Span.Start.Offset) {
 			first = d
 		}
 	}
