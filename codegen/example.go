@@ -11,8 +11,8 @@ import (
 )
 
 // Example returns a canonical example document of the dialect s describes,
-// written in the syntax of its grammar (s.SyntaxName(): acts, plan or
-// tools): every action once, in schema order, each parameter filled with a
+// written in the syntax of its grammar (s.SyntaxName(): acts, plan,
+// tools, or a fixed document for the edit formats): every action once, in schema order, each parameter filled with a
 // placeholder of its type (Placeholder), each action introduced by its
 // description. It is meant for prompts: it shows a model the whole format,
 // and it parses with no diagnostics.
@@ -25,6 +25,12 @@ func Example(s *schema.Schema) ([]byte, error) {
 		exampleTools(&b, s)
 	case "plan":
 		examplePlan(&b, s)
+	case "search-replace":
+		exampleSearchReplace(&b)
+	case "udiff":
+		exampleUdiff(&b)
+	case "apply-patch":
+		exampleApplyPatch(&b)
 	default:
 		return nil, fmt.Errorf("codegen: no example writer for syntax %q", syn)
 	}

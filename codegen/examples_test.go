@@ -15,8 +15,11 @@ import (
 	"github.com/plangram/plangram/schema"
 	"github.com/plangram/plangram/stream"
 	"github.com/plangram/plangram/typed/acts"
+	"github.com/plangram/plangram/typed/applypatch"
 	"github.com/plangram/plangram/typed/plan"
+	"github.com/plangram/plangram/typed/searchreplace"
 	"github.com/plangram/plangram/typed/tools"
+	"github.com/plangram/plangram/typed/udiff"
 )
 
 // TestExampleBuiltins pins the canonical example of each built-in dialect
@@ -82,6 +85,12 @@ func TestExampleBuiltins(t *testing.T) {
 					_, err = plan.DecodeAction(a)
 				case "tools":
 					_, err = tools.DecodeAction(a)
+				case "search-replace":
+					_, err = searchreplace.DecodeAction(a)
+				case "udiff":
+					_, err = udiff.DecodeAction(a)
+				case "apply-patch":
+					_, err = applypatch.DecodeAction(a)
 				default:
 					t.Fatalf("no typed package for dialect %s", d)
 				}

@@ -35,6 +35,12 @@ func document(ctx context.Context, doc *ast.Document, src []byte, opts grammar.O
 	switch doc.Dialect {
 	case grammar.DialectActs:
 		return acts(doc, src), nil
+	case grammar.DialectSearchReplace:
+		return searchReplace(doc, src), nil
+	case grammar.DialectUdiff:
+		return udiff(doc, src), nil
+	case grammar.DialectApplyPatch:
+		return applyPatch(doc, src), nil
 	case grammar.DialectPlan:
 		opts.Dialect = grammar.DialectPlan
 		s := opts.Schema

@@ -22,7 +22,7 @@ const (
 
 // Options configures Parse.
 type Options struct {
-	// Dialect is "auto" (default), "acts" or "plan".
+	// Dialect is "auto" (default) or one of Dialects().
 	Dialect string
 	// Fence forces the acts dialect's fence character (lexer.Backtick or
 	// lexer.Tilde); 0 detects it from the document's first act block.
@@ -58,8 +58,20 @@ func Parse(ctx context.Context, filename string, src []byte, opts Options) (*ast
 		return ParseActs(ctx, filename, src, opts.Fence, s)
 	case DialectPlan:
 		return ParsePlan(ctx, filename, src, opts.Schema)
+	case DialectSearchReplace:
+		return ParseSearchReplace(ctx, filename, src)
+	case DialectUdiff:
+		return ParseUdiff(ctx, filename, src)
+	case DialectApplyPatch:
+		return ParseApplyPatch(ctx, filename, src)
 	}
-	return nil, fmt.Errorf("unknown dialect %q (want auto, acts or plan)", opts.Dialect)
+	return nil, fmt.Errorf("unknown dialect %q (want auto, %s)", opts.Dialect, strings.Join(Dialects(), ", "))
+}
+
+// Dialects returns the names of the dialects Parse reads, in the order
+// help texts list them.
+func Dialects() []string {
+	return []string{DialectActs, DialectPlan, DialectSearchReplace, DialectUdiff, DialectApplyPatch}
 }
 
 // Detect guesses the dialect of src: "plan" for a structured Markdown plan,
@@ -69,6 +81,9 @@ func Parse(ctx context.Context, filename string, src []byte, opts Options) (*ast
 // `## Message` heading, and no block whose info string is `act`: a
 // fenced-acts script with such headings in its prose stays acts, and a plan
 // showing an act block inside one of its blocks stays a plan.
+//
+// A document that is not a plan and has no act block is an edit-format
+// document when it holds one (DetectEditFormat); else it is acts.
 func Detect(src []byte) string {
 	text := string(src)
 	title, section := false, false
@@ -92,6 +107,9 @@ func Detect(src []byte) string {
 	}
 	if title && section {
 		return DialectPlan
+	}
+	if d := DetectEditFormat(src); d != "" {
+		return d
 	}
 	return DialectActs
 }

@@ -11,9 +11,9 @@ import (
 func TestFormatChecks(t *testing.T) {
 	for _, tc := range []struct{ name, src, want string }{
 		{"custom dialect without syntax", `{"version": 1, "dialect": "deploy", "actions": [{"name": "a"}]}`,
-			`f.json:1:16: error: dialect "deploy" is not built-in (acts, plan, tools): set "syntax" to the built-in grammar that reads it (at dialect) [bad-schema]`},
+			`f.json:1:16: error: dialect "deploy" is not built-in (acts, apply-patch, plan, search-replace, tools, udiff): set "syntax" to the built-in grammar that reads it (at dialect) [bad-schema]`},
 		{"unknown syntax", `{"version": 1, "dialect": "deploy", "syntax": "yaml", "actions": [{"name": "a"}]}`,
-			`f.json:1:37: error: syntax must be one of acts, plan, tools, got "yaml" (at syntax) [bad-schema]`},
+			`f.json:1:37: error: syntax must be one of acts, apply-patch, plan, search-replace, tools, udiff, got "yaml" (at syntax) [bad-schema]`},
 		{"default of the wrong type", "{\"version\": 1, \"dialect\": \"acts\", \"actions\": [{\"name\": \"a\", \"params\": [\n  {\"name\": \"n\", \"type\": \"int\", \"default\": \"ten\"}]}]}",
 			`f.json:2:32: error: default must be of type int, got a string (at actions[0].params[0].default) [bad-schema]`},
 		{"fractional int default", `{"version": 1, "dialect": "acts", "actions": [{"name": "a", "params": [{"name": "n", "type": "int", "default": 1.5}]}]}`,

@@ -27,7 +27,7 @@ type Schema struct {
 	Version   int    `json:"version"`
 	Dialect   string `json:"dialect"`
 	// Syntax names the built-in grammar that reads this dialect's documents
-	// (acts, plan or tools); empty means Dialect, which must then be a
+	// (acts, plan, tools or an edit format); empty means Dialect, which must then be a
 	// built-in dialect. A custom dialect sets it (docs/schema.md).
 	Syntax      string    `json:"syntax,omitempty"`
 	Description string    `json:"description,omitempty"`

@@ -13,7 +13,7 @@ import (
 	"github.com/plangram/plangram/workspace"
 )
 
-const checkUsage = "[--dialect auto|acts|plan] [--fence auto|backtick|tilde] [--schema FILE] [--root DIR] [--format text|json|sarif|llm] [--strict] [--disable CODE,...] [--summary] [--compact] [PATH...|-]"
+const checkUsage = "[--dialect auto|acts|plan|search-replace|udiff|apply-patch] [--fence auto|backtick|tilde] [--schema FILE] [--root DIR] [--format text|json|sarif|llm] [--strict] [--disable CODE,...] [--summary] [--compact] [PATH...|-]"
 
 // cmdCheck checks plans and reports every diagnostic (docs/check.md). Its
 // report is its result, so it goes to standard output: text prints
@@ -28,7 +28,7 @@ const checkUsage = "[--dialect auto|acts|plan] [--fence auto|backtick|tilde] [--
 // or I/O errors.
 func cmdCheck(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "check", checkUsage)
-	pf := addParserFlags(fs, "input dialect: auto, acts or plan")
+	pf := addParserFlags(fs, "input dialect: auto, acts, plan, search-replace, udiff or apply-patch")
 	format := fs.String("format", rpt.Text, "output format: "+strings.Join(rpt.Formats(), ", "))
 	root := fs.String("root", "", "project directory: also run the workspace rules (docs/check.md)")
 	strict := fs.Bool("strict", false, "warnings fail too (exit 1)")
@@ -39,7 +39,7 @@ func cmdCheck(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return exitUsage
 	}
-	if err := oneOf("dialect", *pf.dialect, grammar.DialectAuto, grammar.DialectActs, grammar.DialectPlan); err != nil {
+	if err := oneOf("dialect", *pf.dialect, append([]string{grammar.DialectAuto}, grammar.Dialects()...)...); err != nil {
 		return usageError(e, err)
 	}
 	if err := oneOf("format", *format, rpt.Formats()...); err != nil {

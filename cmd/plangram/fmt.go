@@ -7,7 +7,7 @@ import (
 	"github.com/plangram/plangram/format"
 )
 
-const fmtUsage = "[-l] [-d] [-w] [--dialect auto|acts|plan] [--fence auto|backtick|tilde] [--schema FILE] [PATH...|-]"
+const fmtUsage = "[-l] [-d] [-w] [--dialect auto|acts|plan|search-replace|udiff|apply-patch] [--fence auto|backtick|tilde] [--schema FILE] [PATH...|-]"
 
 // cmdFmt prints plans in canonical form (docs/fmt.md). PATH is a file, a
 // directory (its *.md files, recursively) or "-"; without PATH it reads
@@ -19,7 +19,7 @@ const fmtUsage = "[-l] [-d] [-w] [--dialect auto|acts|plan] [--fence auto|backti
 func cmdFmt(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "fmt", fmtUsage)
 	rf := addRewriteFlags(fs, "canonical form")
-	pf := addParserFlags(fs, "input dialect: auto, acts or plan")
+	pf := addParserFlags(fs, "input dialect: auto, acts, plan, search-replace, udiff or apply-patch")
 	files, err := parseFlags(fs, args)
 	if err != nil {
 		return exitUsage

@@ -14,7 +14,7 @@ import (
 	"github.com/plangram/plangram/workspace"
 )
 
-const lspUsage = "[--dialect auto|acts|plan] [--fence auto|backtick|tilde] [--schema FILE] [--root DIR] [--no-workspace] [--debounce DURATION] [--log FILE]"
+const lspUsage = "[--dialect auto|acts|plan|search-replace|udiff|apply-patch] [--fence auto|backtick|tilde] [--schema FILE] [--root DIR] [--no-workspace] [--debounce DURATION] [--log FILE]"
 
 // cmdLSP runs the language server on the command's standard input and
 // output (docs/editors.md). It exits 0 after the client's shutdown and
@@ -22,7 +22,7 @@ const lspUsage = "[--dialect auto|acts|plan] [--fence auto|backtick|tilde] [--sc
 // usage or connection error.
 func cmdLSP(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "lsp", lspUsage)
-	pf := addParserFlags(fs, "input dialect: auto, acts or plan")
+	pf := addParserFlags(fs, "input dialect: auto, acts, plan, search-replace, udiff or apply-patch")
 	root := fs.String("root", "", "project directory for the workspace rules (default: the editor's workspace folder)")
 	noWorkspace := fs.Bool("no-workspace", false, "run the parser's rules only, not the workspace rules")
 	debounce := fs.Duration("debounce", 150*time.Millisecond, "wait this long after a change before checking")
@@ -34,7 +34,7 @@ func cmdLSP(ctx context.Context, e *env, args []string) int {
 	if len(pos) > 0 {
 		return usageError(e, fmt.Errorf("lsp takes no arguments, got %q", pos))
 	}
-	if err := oneOf("dialect", *pf.dialect, grammar.DialectAuto, grammar.DialectActs, grammar.DialectPlan); err != nil {
+	if err := oneOf("dialect", *pf.dialect, append([]string{grammar.DialectAuto}, grammar.Dialects()...)...); err != nil {
 		return usageError(e, err)
 	}
 	popts, ok := pf.options(e)

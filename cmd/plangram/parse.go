@@ -16,7 +16,7 @@ import (
 	"github.com/plangram/plangram/schema"
 )
 
-const parseUsage = "[--dialect auto|acts|plan] [--fence auto|backtick|tilde] [--format json|repr] [--compact] [--schema FILE] [--fix] [PATH...|-]"
+const parseUsage = "[--dialect auto|acts|plan|search-replace|udiff|apply-patch] [--fence auto|backtick|tilde] [--format json|repr] [--compact] [--schema FILE] [--fix] [PATH...|-]"
 
 // cmdParse parses plans and prints their AST. One input (a file, or
 // standard input without PATH or with "-") prints its document; several
@@ -25,7 +25,7 @@ const parseUsage = "[--dialect auto|acts|plan] [--fence auto|backtick|tilde] [--
 // standard error; the exit code is the worst of the inputs'.
 func cmdParse(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "parse", parseUsage)
-	pf := addParserFlags(fs, "input dialect: auto, acts or plan")
+	pf := addParserFlags(fs, "input dialect: auto, acts, plan, search-replace, udiff or apply-patch")
 	format := fs.String("format", "json", "output format: json or repr")
 	compact := fs.Bool("compact", false, "print JSON on one line (default: indented; several inputs always print one line each)")
 	doFix := fs.Bool("fix", false, "repair what LLMs typically break (plangram fix) in memory first; each repair is a warning")

@@ -13,7 +13,7 @@ import (
 	"github.com/plangram/plangram/render"
 )
 
-const renderUsage = "[--dialect auto|acts|plan|markdown] [--fence auto|backtick|tilde] [--schema FILE] [--no-highlight] [-o OUT.html|-o DIR] [PATH...|-]"
+const renderUsage = "[--dialect auto|acts|plan|search-replace|udiff|apply-patch|markdown] [--fence auto|backtick|tilde] [--schema FILE] [--no-highlight] [-o OUT.html|-o DIR] [PATH...|-]"
 
 // cmdRender writes a self-contained HTML preview of a plan (docs/render.md).
 // One input (a file, or standard input without PATH or with "-") writes its
@@ -22,14 +22,14 @@ const renderUsage = "[--dialect auto|acts|plan|markdown] [--fence auto|backtick|
 // creating DIR and its subdirectories. Diagnostics print to stderr.
 func cmdRender(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "render", renderUsage)
-	pf := addParserFlags(fs, "input dialect: auto, acts, plan or markdown (a plain page)")
+	pf := addParserFlags(fs, "input dialect: auto, acts, plan, search-replace, udiff, apply-patch or markdown (a plain page)")
 	noHighlight := fs.Bool("no-highlight", false, "show code without syntax colours")
 	out := fs.String("o", "", "write the page to this file (default: standard output); with several inputs, the directory to write the pages to")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return exitUsage
 	}
-	if err := oneOf("dialect", *pf.dialect, "auto", "acts", "plan", "markdown"); err != nil {
+	if err := oneOf("dialect", *pf.dialect, append(append([]string{grammar.DialectAuto}, grammar.Dialects()...), "markdown")...); err != nil {
 		return usageError(e, err)
 	}
 	popts, ok := pf.options(e)

@@ -42,7 +42,7 @@ func TestSchemaGenExample(t *testing.T) {
 		{args: []string{"parse", "golden/custom/kv_ok.md", "--schema", "golden/custom/kv.json"}, stdout: read("golden/custom/kv_ok.json.golden")},
 
 		{args: []string{"schema"}, code: exitUsage, stderr: "give --dialect"},
-		{args: []string{"schema", "--dialect", "klingon"}, code: exitUsage, stderr: "--dialect must be one of acts, plan, tools"},
+		{args: []string{"schema", "--dialect", "klingon"}, code: exitUsage, stderr: "--dialect must be one of acts, apply-patch, plan, search-replace, tools, udiff"},
 		{args: []string{"schema", "--schema", badSchema}, code: exitUsage, stderr: badSchema + ":2:42: error: unknown type \"colour\""},
 		{args: []string{"schema", "--schema", filepath.Join(dir, "missing.json")}, code: exitUsage, stderr: "no such file"},
 		{args: []string{"schema", "--dialect", "acts", "extra"}, code: exitUsage},

@@ -1,0 +1,201 @@
+package format
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/grammar"
+)
+
+// The edit formats' canonical form (docs/fmt.md) rewrites only the lines
+// that are markup, never a byte of prose or of a SEARCH, REPLACE or hunk
+// body:
+//
+//   - search-replace: markers are exactly `<<<<<<< SEARCH`, `=======` and
+//     `>>>>>>> REPLACE` at column 1 (aider accepts 5 to 9 characters and
+//     white space around them); a REPLACE section ended by a second
+//     `=======` gets `>>>>>>> REPLACE`.
+//   - udiff: hunk headers with line numbers get the counts of their body
+//     (`@@ -l,s +l,s @@`, a count of 1 left out as diff does).
+//   - apply-patch: envelope and operation lines lose surrounding white
+//     space (`*** Begin Patch`, `*** Add File: path`, `*** End of File`…),
+//     a bare `@@` its trailing white space.
+//
+// Each rewritten line keeps its own line ending.
+
+// lineEdit replaces the text of one line (without its line ending).
+type lineEdit struct {
+	start, end int
+	text       string
+}
+
+// lineAt returns the text span [start, end) of the line starting at off,
+// without its line ending.
+func lineAt(src []byte, off int) (int, int) {
+	end := off
+	for end < len(src) && src[end] != '\n' {
+		end++
+	}
+	if end > off && src[end-1] == '\r' {
+		end--
+	}
+	return off, end
+}
+
+// lastLineStart returns the start of the last line of [start, end).
+func lastLineStart(src []byte, start, end int) int {
+	e := end
+	if e > start && src[e-1] == '\n' {
+		e--
+	}
+	for e > start && src[e-1] != '\n' {
+		e--
+	}
+	return e
+}
+
+func applyLineEdits(src []byte, edits []lineEdit) []byte {
+	sort.Slice(edits, func(i, j int) bool { return edits[i].start < edits[j].start })
+	var b strings.Builder
+	b.Grow(len(src) + 16)
+	prev := 0
+	for _, e := range edits {
+		if e.start < prev {
+			continue
+		}
+		b.Write(src[prev:e.start])
+		b.WriteString(e.text)
+		prev = e.end
+	}
+	b.Write(src[prev:])
+	return []byte(b.String())
+}
+
+func editLine(src []byte, off int, text string) lineEdit {
+	s, e := lineAt(src, off)
+	return lineEdit{s, e, text}
+}
+
+func searchReplace(doc *ast.Document, src []byte) []byte {
+	var edits []lineEdit
+	for _, a := range doc.Actions {
+		if len(a.Blocks) == 0 {
+			continue
+		}
+		edits = append(edits, editLine(src, a.Blocks[0].Span.Start.Offset, "<<<<<<< SEARCH"))
+		if len(a.Blocks) < 2 {
+			continue
+		}
+		r := a.Blocks[1]
+		edits = append(edits, editLine(src, r.Span.Start.Offset, "======="))
+		if !r.Unclosed {
+			edits = append(edits, editLine(src, lastLineStart(src, r.Span.Start.Offset, r.Span.End.Offset), ">>>>>>> REPLACE"))
+		}
+	}
+	return applyLineEdits(src, edits)
+}
+
+func hunkRange(start, n int) string {
+	if n == 1 {
+		return fmt.Sprint(start)
+	}
+	return fmt.Sprintf("%d,%d", start, n)
+}
+
+var hunkHeader = regexp.MustCompile(`^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@ ?(.*)$`)
+
+func udiff(doc *ast.Document, src []byte) []byte {
+	var edits []lineEdit
+	for _, a := range doc.Actions {
+		for _, b := range a.Blocks {
+			s, e := lineAt(src, b.Span.Start.Offset)
+			m := hunkHeader.FindStringSubmatch(string(src[s:e]))
+			if m == nil {
+				continue
+			}
+			nOld, nNew := 0, 0
+			for _, l := range strings.SplitAfter(b.Content, "\n") {
+				if l == "" {
+					continue
+				}
+				switch l[0] {
+				case '-':
+					nOld++
+				case '+':
+					nNew++
+				case '\\':
+				default: // ' ', or an empty context line
+					nOld++
+					nNew++
+				}
+			}
+			oldStart, _ := strconv.Atoi(m[1])
+			newStart, _ := strconv.Atoi(m[2])
+			text := fmt.Sprintf("@@ -%s +%s @@", hunkRange(oldStart, nOld), hunkRange(newStart, nNew))
+			if m[3] != "" {
+				text += " " + m[3]
+			}
+			edits = append(edits, lineEdit{s, e, text})
+		}
+	}
+	return applyLineEdits(src, edits)
+}
+
+func applyPatch(doc *ast.Document, src []byte) []byte {
+	var edits []lineEdit
+	markers := []string{"*** Begin Patch", "*** End Patch"}
+	for _, p := range doc.Prose {
+		for off := p.Span.Start.Offset; off < p.Span.End.Offset; {
+			s, e := lineAt(src, off)
+			t := strings.TrimSpace(string(src[s:e]))
+			for _, m := range markers {
+				if t == m && string(src[s:e]) != m {
+					edits = append(edits, lineEdit{s, e, m})
+				}
+			}
+			off = e
+			for off < len(src) && src[off] != '\n' {
+				off++
+			}
+			off++
+		}
+	}
+	header := map[string]string{grammar.ActionAddFile: "*** Add File: ", grammar.ActionDeleteFile: "*** Delete File: ", grammar.ActionUpdateFile: "*** Update File: "}
+	for _, a := range doc.Actions {
+		if a.Head == nil {
+			continue
+		}
+		if p := a.Params.String("path"); p != "" {
+			edits = append(edits, editLine(src, a.Head.Span.Start.Offset, header[a.Name]+p))
+		}
+		if m := a.Params.String("move_to"); m != "" {
+			s, _ := lineAt(src, a.Head.Span.Start.Offset)
+			next := s
+			for next < len(src) && src[next] != '\n' {
+				next++
+			}
+			edits = append(edits, editLine(src, next+1, "*** Move to: "+m))
+		}
+		if a.Name != grammar.ActionUpdateFile {
+			continue
+		}
+		v, _ := a.Params.Get("hunks")
+		hunks, _ := v.([]any)
+		for i, b := range a.Blocks {
+			s, e := lineAt(src, b.Span.Start.Offset)
+			if line := string(src[s:e]); strings.HasPrefix(line, "@@") && strings.TrimRight(line, " \t") == "@@" && line != "@@" {
+				edits = append(edits, lineEdit{s, e, "@@"})
+			}
+			if i < len(hunks) {
+				if h, ok := hunks[i].(grammar.Hunk); ok && h.EndOfFile {
+					edits = append(edits, editLine(src, lastLineStart(src, b.Span.Start.Offset, b.Span.End.Offset), "*** End of File"))
+				}
+			}
+		}
+	}
+	return applyLineEdits(src, edits)
+}

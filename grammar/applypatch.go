@@ -1,0 +1,342 @@
+package grammar
+
+import (
+	"context"
+	"strings"
+	"unsafe"
+
+	"github.com/plangram/plangram/ast"
+)
+
+// DialectApplyPatch is OpenAI codex's apply_patch format
+// (docs/apply-patch.md).
+const DialectApplyPatch = "apply-patch"
+
+// Diagnostic codes of the apply-patch dialect (docs/apply-patch.md).
+const (
+	// CodeMissingEndPatch: `*** Begin Patch` without `*** End Patch`.
+	CodeMissingEndPatch = "missing-end-patch"
+	// CodeBadHunkHeader: a line inside a patch that is not a file
+	// operation header where one is expected.
+	CodeBadHunkHeader = "bad-hunk-header"
+	// CodeBadHunkLine: an Update File hunk line that starts with none of
+	// ' ', '-', '+'.
+	CodeBadHunkLine = "bad-hunk-line"
+	// CodeEmptyUpdate: an Update File with no hunk.
+	CodeEmptyUpdate = "empty-update"
+	// CodeEmptyPath: a file operation header with no path.
+	CodeEmptyPath = "empty-path"
+)
+
+const (
+	apBegin  = "*** Begin Patch"
+	apEnd    = "*** End Patch"
+	apAdd    = "*** Add File:"
+	apDelete = "*** Delete File:"
+	apUpdate = "*** Update File:"
+	apMove   = "*** Move to:"
+	apEOF    = "*** End of File"
+)
+
+// ParseApplyPatch parses codex apply_patch envelopes anywhere in the input
+// (bare, in a fenced block, or in a heredoc such as `apply_patch <<'EOF'`):
+//
+//	Patch  = "*** Begin Patch" LF { Op } "*** End Patch" .
+//	Op     = Add | Delete | Update .
+//	Add    = "*** Add File: " Path LF { "+" Line } .
+//	Delete = "*** Delete File: " Path LF .
+//	Update = "*** Update File: " Path LF [ "*** Move to: " Path LF ] Chunk { Chunk } .
+//	Chunk  = [ "@@" [ " " Context ] LF ] { (" " | "-" | "+") Line | "" LF } [ "*** End of File" LF ] .
+//
+// As in codex, markers are recognised with surrounding white space, the
+// first chunk of an Update may omit its `@@` line and an empty line in a
+// chunk is an empty context line. Each operation is one action (add_file,
+// delete_file, update_file); each chunk a block and an element of hunks.
+func ParseApplyPatch(ctx context.Context, filename string, src []byte) (*ast.Document, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	text := unsafe.String(unsafe.SliceData(src), len(src))
+	lines := ast.NewLines(src)
+	doc := &ast.Document{Dialect: DialectApplyPatch, Span: lines.Span(0, len(src))}
+	p := &apParser{doc: doc, lines: lines, src: text, ls: splitSrcLines(text)}
+	p.prose = newProse(doc, lines, text)
+	for i := 0; i < len(p.ls); {
+		if i%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		if strings.TrimSpace(p.ls[i].text) == apBegin {
+			i = p.patch(i)
+			continue
+		}
+		p.prose.add(p.ls[i].start, p.ls[i].end)
+		i++
+	}
+	p.prose.flush()
+	ast.SortDiagnostics(doc.Diagnostics)
+	return doc, nil
+}
+
+type apParser struct {
+	doc   *ast.Document
+	lines *ast.Lines
+	src   string
+	ls    []srcLine
+	prose *proseBuilder
+}
+
+func (p *apParser) lineSpan(i int) ast.Span {
+	l := p.ls[i]
+	s, e := trimmedSpan(l, 0)
+	if s == e {
+		return p.lines.Span(l.start, l.start)
+	}
+	return p.lines.Span(s, e)
+}
+
+// opHeader reports whether line i is a file operation header.
+func (p *apParser) opHeader(i int) bool {
+	t := strings.TrimSpace(p.ls[i].text)
+	return strings.HasPrefix(t, apAdd) || strings.HasPrefix(t, apDelete) || strings.HasPrefix(t, apUpdate)
+}
+
+// patch reads one envelope from its Begin line and returns the next line.
+func (p *apParser) patch(begin int) int {
+	p.prose.add(p.ls[begin].start, p.ls[begin].end)
+	i := begin + 1
+	for i < len(p.ls) {
+		t := strings.TrimSpace(p.ls[i].text)
+		switch {
+		case t == apEnd:
+			p.prose.add(p.ls[i].start, p.ls[i].end)
+			return i + 1
+		case t == apBegin:
+			p.doc.Add(ast.Error, CodeMissingEndPatch, p.lineSpan(i),
+				"a new `*** Begin Patch` before the `*** End Patch` of the patch opened at line %d", p.lines.Pos(p.ls[begin].start).Line)
+			return i
+		case strings.HasPrefix(t, apAdd):
+			i = p.add(i)
+		case strings.HasPrefix(t, apDelete):
+			i = p.del(i)
+		case strings.HasPrefix(t, apUpdate):
+			i = p.update(i)
+		case t == "":
+			p.prose.add(p.ls[i].start, p.ls[i].end)
+			i++
+		default:
+			p.doc.Add(ast.Error, CodeBadHunkHeader, p.lineSpan(i),
+				"%q is not a valid file operation: expected `*** Add File: path`, `*** Delete File: path`, `*** Update File: path` or `*** End Patch`", t)
+			// the lines up to the next marker line belong to the bad one
+			p.prose.add(p.ls[i].start, p.ls[i].end)
+			for i++; i < len(p.ls) && !strings.HasPrefix(strings.TrimSpace(p.ls[i].text), "***"); i++ {
+				p.prose.add(p.ls[i].start, p.ls[i].end)
+			}
+		}
+	}
+	end := len(p.src)
+	p.doc.Add(ast.Error, CodeMissingEndPatch, p.lines.Span(end, end),
+		"the patch opened at line %d has no `*** End Patch`: the input ends first", p.lines.Pos(p.ls[begin].start).Line)
+	return i
+}
+
+// header starts an action at header line i with the path after marker.
+func (p *apParser) header(i int, name, marker string) *ast.Action {
+	p.prose.flush()
+	l := p.ls[i]
+	lead := len(l.text) - len(strings.TrimLeft(l.text, " \t"))
+	s, e := trimmedSpan(l, lead+len(marker))
+	a := &ast.Action{Name: name, NameSpan: p.lines.Span(l.start+lead, l.start+lead+len(marker)-1)}
+	a.Head = headBlock(p.lines, p.src, strings.TrimSuffix(marker, ":"), l.start, l.end)
+	a.Span = p.lines.Span(l.start, l.end)
+	path := p.src[s:e]
+	if path == "" {
+		p.doc.Add(ast.Error, CodeEmptyPath, p.lineSpan(i), "%s names no file", strings.TrimSuffix(marker, ":"))
+	} else {
+		a.Params.Set("path", path, spanPtr(p.lines, s, e))
+	}
+	p.doc.Actions = append(p.doc.Actions, a)
+	return a
+}
+
+func (p *apParser) add(i int) int {
+	a := p.header(i, ActionAddFile, apAdd)
+	j := i + 1
+	for j < len(p.ls) && strings.HasPrefix(p.ls[j].text, "+") {
+		j++
+	}
+	if j > i+1 {
+		start, end := p.ls[i+1].start, p.ls[j-1].end
+		var b strings.Builder
+		for k := i + 1; k < j; k++ {
+			b.WriteString(p.ls[k].text[1:])
+			b.WriteString(eolOf(p.src, p.ls[k]))
+		}
+		blk := &ast.Block{Fence: "+", Label: "content", Content: p.src[start:end], Span: p.lines.Span(start, end), ContentSpan: p.lines.Span(start, end)}
+		a.Blocks = append(a.Blocks, blk)
+		a.Params.Set("content", b.String(), &blk.ContentSpan)
+		a.Span.End = blk.Span.End
+	} else {
+		a.Params.Set("content", "", nil)
+	}
+	return j
+}
+
+func (p *apParser) del(i int) int {
+	p.header(i, ActionDeleteFile, apDelete)
+	return i + 1
+}
+
+func (p *apParser) update(i int) int {
+	a := p.header(i, ActionUpdateFile, apUpdate)
+	j := i + 1
+	if j < len(p.ls) {
+		l := p.ls[j]
+		t := strings.TrimLeft(l.text, " \t")
+		if strings.HasPrefix(t, apMove) {
+			lead := len(l.text) - len(t)
+			s, e := trimmedSpan(l, lead+len(apMove))
+			if s < e {
+				a.Params.Set("move_to", p.src[s:e], spanPtr(p.lines, s, e))
+			} else {
+				p.doc.Add(ast.Error, CodeEmptyPath, p.lineSpan(j), "*** Move to names no file")
+			}
+			a.Head = headBlock(p.lines, p.src, "Update File", p.ls[i].start, l.end)
+			a.Span.End = a.Head.Span.End
+			j++
+		}
+	}
+	var hunks []Hunk
+	for j < len(p.ls) {
+		t := p.ls[j].text
+		if strings.TrimSpace(t) == "" {
+			// blank lines between chunks
+			k := j
+			for k < len(p.ls) && strings.TrimSpace(p.ls[k].text) == "" {
+				k++
+			}
+			if k == len(p.ls) || strings.HasPrefix(strings.TrimSpace(p.ls[k].text), "***") {
+				break
+			}
+			p.prose.add(p.ls[j].start, p.ls[k-1].end)
+			j = k
+			continue
+		}
+		if strings.HasPrefix(strings.TrimSpace(t), "***") {
+			break
+		}
+		h, blk, next, ok, stop := p.chunk(j, len(hunks) == 0)
+		if !ok {
+			// the line is reported; it is kept as prose and the update ends
+			p.prose.add(p.ls[j].start, p.ls[j].end)
+			j++
+			break
+		}
+		hunks = append(hunks, h)
+		a.Blocks = append(a.Blocks, blk)
+		a.Span.End = blk.Span.End
+		if stop { // a bad line after an empty chunk: reported, kept as prose
+			p.prose.add(p.ls[next].start, p.ls[next].end)
+			j = next + 1
+			break
+		}
+		j = next
+	}
+	if len(hunks) == 0 && a.Params.String("move_to") == "" {
+		p.doc.Add(ast.Error, CodeEmptyUpdate, a.NameSpan, "this Update File has no hunk: add `@@` and the lines to change")
+	}
+	a.Params.Set("hunks", hunksValue(hunks), nil)
+	return j
+}
+
+// chunk reads one update chunk at line i. first says it is the update's
+// first chunk, which may omit its `@@` line. It returns the hunk, its
+// block and the next line; ok is false when line i starts no chunk (it is
+// reported); stop says the next line is a bad line, reported, that ends the
+// update.
+func (p *apParser) chunk(i int, first bool) (h Hunk, blk *ast.Block, next int, ok, stop bool) {
+	l := p.ls[i]
+	t := l.text
+	j := i
+	label := ""
+	switch {
+	case strings.TrimRight(t, " \t") == "@@":
+		j++
+		label = "@@"
+	case strings.HasPrefix(t, "@@ "):
+		h.Context = t[3:]
+		j++
+		label = strings.TrimRight(t, " \t")
+	case !first:
+		p.doc.Add(ast.Error, CodeBadHunkLine, p.lineSpan(i),
+			"expected a hunk to start with `@@` or `@@ context line`, got %q", t)
+		return h, nil, i, false, false
+	}
+	k := j // the first body line
+	eof := false
+	for j < len(p.ls) {
+		t := p.ls[j].text
+		if strings.TrimSpace(t) == apEOF {
+			eof = true
+			break
+		}
+		if t == "" || t[0] == ' ' || t[0] == '-' || t[0] == '+' {
+			j++
+			continue
+		}
+		if j == k {
+			p.doc.Add(ast.Error, CodeBadHunkLine, p.lineSpan(j),
+				"%q starts with none of ' ' (context), '-' (removed) or '+' (added)", t)
+			if j == i {
+				return h, nil, i, false, false
+			}
+			stop = true
+		}
+		break
+	}
+	bodyEnd := j
+	if !eof { // trailing blank lines separate chunks; they are not context
+		for bodyEnd > k && p.ls[bodyEnd-1].text == "" {
+			bodyEnd--
+		}
+	}
+	var body hunkLines
+	for x := k; x < bodyEnd; x++ {
+		t := p.ls[x].text
+		if t == "" {
+			body.add(' ', "", eolOf(p.src, p.ls[x]))
+		} else {
+			body.add(t[0], t[1:], eolOf(p.src, p.ls[x]))
+		}
+	}
+	n := bodyEnd - k
+	var endLine int
+	next, endLine = bodyEnd, bodyEnd-1
+	if eof {
+		h.EndOfFile = true
+		next, endLine = j+1, j
+	}
+	end := p.ls[i].end
+	if endLine >= i {
+		end = p.ls[endLine].end
+	}
+	bodyStart := end
+	if k < len(p.ls) && p.ls[k].start < end {
+		bodyStart = p.ls[k].start
+	}
+	bodyStop := end
+	if eof {
+		bodyStop = p.ls[j].start
+	}
+	h.Old, h.New = body.old.String(), body.new.String()
+	if label == "" {
+		label = "@@"
+	}
+	blk = &ast.Block{Fence: "@@", Label: label, Info: h.Context, Content: p.src[bodyStart:bodyStop],
+		Span: p.lines.Span(l.start, end), ContentSpan: p.lines.Span(bodyStart, bodyStop)}
+	if n == 0 && !stop {
+		p.doc.Add(ast.Error, CodeEmptyHunk, p.lineSpan(i), "hunk with no lines: a hunk needs context, removed or added lines")
+	}
+	return h, blk, next, true, stop
+}

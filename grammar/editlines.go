@@ -1,0 +1,111 @@
+package grammar
+
+import (
+	"strings"
+
+	"github.com/plangram/plangram/ast"
+)
+
+// The edit-format dialects (search-replace, udiff, apply-patch) are
+// line-oriented and parsed by hand-written line state machines: each line
+// is classified once (a marker, a header, a body line or prose) and the
+// state machine that consumes the classes is the grammar, written out in
+// EBNF in each dialect's doc comment. A participle grammar over whole-line
+// tokens would add nothing these formats need (no nesting, no lookahead
+// beyond one line) and would make error recovery — keep going after a bad
+// line, report it at its exact position — harder.
+
+// srcLine is one line of the source: [start, end) includes its line ending;
+// text is the line without "\n" or "\r\n".
+type srcLine struct {
+	start, end int
+	text       string
+}
+
+// splitSrcLines returns every line of text, in order; the last line may
+// have no line ending. Empty input has no lines.
+func splitSrcLines(text string) []srcLine {
+	lines := make([]srcLine, 0, strings.Count(text, "\n")+1)
+	for off := 0; off < len(text); {
+		i := strings.IndexByte(text[off:], '\n')
+		end := len(text)
+		if i >= 0 {
+			end = off + i + 1
+		}
+		t := text[off:end]
+		t = strings.TrimSuffix(t, "\n")
+		t = strings.TrimSuffix(t, "\r")
+		lines = append(lines, srcLine{start: off, end: end, text: t})
+		off = end
+	}
+	return lines
+}
+
+// proseBuilder collects the source ranges that belong to no action into
+// prose nodes, merging adjacent ranges.
+type proseBuilder struct {
+	doc   *ast.Document
+	lines *ast.Lines
+	src   string
+	start int // start of the pending range, -1 when none
+	end   int
+}
+
+func newProse(doc *ast.Document, lines *ast.Lines, src string) *proseBuilder {
+	return &proseBuilder{doc: doc, lines: lines, src: src, start: -1}
+}
+
+// add marks [start, end) as prose.
+func (p *proseBuilder) add(start, end int) {
+	if start >= end {
+		return
+	}
+	if p.start >= 0 && p.end == start {
+		p.end = end
+		return
+	}
+	p.flush()
+	p.start, p.end = start, end
+}
+
+// flush emits the pending range.
+func (p *proseBuilder) flush() {
+	if p.start < 0 {
+		return
+	}
+	p.doc.Prose = append(p.doc.Prose, &ast.Prose{Kind: "text", Text: p.src[p.start:p.end], Span: p.lines.Span(p.start, p.end)})
+	p.start = -1
+}
+
+// spanPtr returns a pointer to the span of [start, end).
+func spanPtr(l *ast.Lines, start, end int) *ast.Span {
+	s := l.Span(start, end)
+	return &s
+}
+
+// isFenceLine reports whether a line (trimmed) opens or closes a Markdown
+// fence: three or more backticks or tildes. It returns the run and the rest.
+func isFenceLine(t string) (run, info string, ok bool) {
+	t = strings.Trim(t, " \t")
+	if len(t) < 3 || (t[0] != '`' && t[0] != '~') {
+		return "", "", false
+	}
+	n := 0
+	for n < len(t) && t[n] == t[0] {
+		n++
+	}
+	if n < 3 {
+		return "", "", false
+	}
+	return t[:n], strings.TrimSpace(t[n:]), true
+}
+
+// trimmedSpan returns the offsets of line text without surrounding spaces
+// and tabs (for a value's span).
+func trimmedSpan(l srcLine, from int) (int, int) {
+	t := l.text[from:]
+	lead := len(t) - len(strings.TrimLeft(t, " \t"))
+	v := strings.TrimSpace(t)
+	s := l.start + from + lead
+	return s, s + len(v)
+}

@@ -1,0 +1,372 @@
+package grammar
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"unsafe"
+
+	"github.com/plangram/plangram/ast"
+)
+
+// DialectUdiff is the unified diff format (docs/udiff.md).
+const DialectUdiff = "udiff"
+
+// Diagnostic codes of the udiff dialect (docs/udiff.md).
+const (
+	// CodeHunkCount: a hunk header's line counts disagree with its body.
+	CodeHunkCount = "hunk-count-mismatch"
+	// CodeEmptyHunk: a hunk header with no body lines.
+	CodeEmptyHunk = "empty-hunk"
+	// CodeStrayHunk: a hunk with no file header before it.
+	CodeStrayHunk = "stray-hunk"
+	// CodeBadDiffHeader: a file header without a usable path.
+	CodeBadDiffHeader = "bad-diff-header"
+	// CodeNoLineNumbers: an `@@ ... @@` header without line numbers
+	// (aider's form): the hunk is placed by its content alone.
+	CodeNoLineNumbers = "hunk-without-line-numbers"
+)
+
+var hunkHeaderRE = regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*)$`)
+
+// gitHeaderPrefixes are the extended header lines of `git diff` between
+// `diff --git` and `---`.
+var gitHeaderPrefixes = []string{"index ", "new file mode ", "deleted file mode ", "old mode ", "new mode ",
+	"similarity index ", "dissimilarity index ", "rename from ", "rename to ", "copy from ", "copy to ", "Binary files "}
+
+// ParseUdiff parses unified diffs, bare or in fenced blocks:
+//
+//	File    = { Prose | FileDiff } .
+//	FileDiff = [ "diff --git" Line { GitHeader } ] [ "--- " Path LF "+++ " Path LF ] { Hunk } .
+//	Hunk    = "@@" [ " -l[,s] +l[,s] @@" Section ] LF { (" " | "-" | "+") Line | "" LF | "\ No newline at end of file" } .
+//
+// Each file diff is one action: add_file (`--- /dev/null`), delete_file
+// (`+++ /dev/null`) or update_file (with move_to for a rename). Every hunk
+// is a block of the action and an element of its hunks parameter. Hunk
+// bodies are read by their line kinds, not by the header's counts (models
+// often miscount them): a disagreement is a warning.
+func ParseUdiff(ctx context.Context, filename string, src []byte) (*ast.Document, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	text := unsafe.String(unsafe.SliceData(src), len(src))
+	lines := ast.NewLines(src)
+	doc := &ast.Document{Dialect: DialectUdiff, Span: lines.Span(0, len(src))}
+	p := &udParser{doc: doc, lines: lines, src: text, ls: splitSrcLines(text)}
+	p.prose = newProse(doc, lines, text)
+	for i := 0; i < len(p.ls); {
+		if i%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		switch {
+		case strings.HasPrefix(p.ls[i].text, "diff --git "), p.fileHeaderAt(i):
+			i = p.file(i)
+		case strings.HasPrefix(p.ls[i].text, "@@"):
+			if a := p.lastUpdate(); a != nil && p.onlyBlankSince(a) {
+				i = p.hunks(a, i)
+				continue
+			}
+			d := p.doc.Add(ast.Error, CodeStrayHunk, p.lineSpan(i), "hunk header with no `--- a/path` and `+++ b/path` file header before it: the hunk belongs to no file")
+			_ = d
+			p.prose.add(p.ls[i].start, p.ls[i].end)
+			i++
+		default:
+			p.prose.add(p.ls[i].start, p.ls[i].end)
+			i++
+		}
+	}
+	p.prose.flush()
+	ast.SortDiagnostics(doc.Diagnostics)
+	return doc, nil
+}
+
+type udParser struct {
+	doc   *ast.Document
+	lines *ast.Lines
+	src   string
+	ls    []srcLine
+	prose *proseBuilder
+	// file holds per action its parse state
+	cur *udFile
+}
+
+// udFile is the action being built.
+type udFile struct {
+	action *ast.Action
+	hunks  []Hunk
+	endOff int // end of the last consumed line
+}
+
+func (p *udParser) lineSpan(i int) ast.Span {
+	l := p.ls[i]
+	return p.lines.Span(l.start, l.start+len(l.text))
+}
+
+// fileHeaderAt reports a `--- ` line followed by a `+++ ` line.
+func (p *udParser) fileHeaderAt(i int) bool {
+	return strings.HasPrefix(p.ls[i].text, "--- ") && i+1 < len(p.ls) && strings.HasPrefix(p.ls[i+1].text, "+++ ")
+}
+
+func (p *udParser) lastUpdate() *udFile {
+	if p.cur != nil && p.cur.action.Name == ActionUpdateFile {
+		return p.cur
+	}
+	return nil
+}
+
+// onlyBlankSince reports whether only blank lines lie between the end of
+// the file's last hunk and the pending prose.
+func (p *udParser) onlyBlankSince(f *udFile) bool {
+	if p.prose.start < 0 {
+		return true
+	}
+	return p.prose.start == f.endOff && strings.TrimSpace(p.src[p.prose.start:p.prose.end]) == ""
+}
+
+// diffPath reads a path of a `---`/`+++` line: a trailing tab and
+// timestamp is dropped, a quoted path unquoted; it returns the value and
+// its offsets.
+func diffPath(l srcLine, from int) (string, int, int) {
+	t := l.text[from:]
+	if i := strings.IndexByte(t, '\t'); i >= 0 {
+		t = t[:i]
+	}
+	lead := len(t) - len(strings.TrimLeft(t, " "))
+	v := strings.TrimRight(t[lead:], " ")
+	s := l.start + from + lead
+	e := s + len(v)
+	if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
+		if u, err := strconv.Unquote(v); err == nil {
+			return u, s, e
+		}
+	}
+	return v, s, e
+}
+
+// file reads one file diff starting at line i and returns the next line.
+func (p *udParser) file(i int) int {
+	p.prose.flush()
+	start := i
+	var oldPath, newPath string
+	var oldSpan, newSpan *ast.Span
+	var renameFrom, renameTo string
+	var renameFromSpan, renameToSpan *ast.Span
+	newMode, deletedMode := false, false
+	git := strings.HasPrefix(p.ls[i].text, "diff --git ")
+	nameSpan := p.lineSpan(i)
+	if git {
+		i++
+		for i < len(p.ls) && hasAnyPrefix(p.ls[i].text, gitHeaderPrefixes) {
+			t := p.ls[i].text
+			switch {
+			case strings.HasPrefix(t, "rename from "), strings.HasPrefix(t, "copy from "):
+				v, s, e := diffPath(p.ls[i], strings.Index(t, "from ")+5)
+				renameFrom, renameFromSpan = v, spanPtr(p.lines, s, e)
+			case strings.HasPrefix(t, "rename to "), strings.HasPrefix(t, "copy to "):
+				v, s, e := diffPath(p.ls[i], strings.Index(t, "to ")+3)
+				renameTo, renameToSpan = v, spanPtr(p.lines, s, e)
+			case strings.HasPrefix(t, "new file mode "):
+				newMode = true
+			case strings.HasPrefix(t, "deleted file mode "):
+				deletedMode = true
+			}
+			i++
+		}
+	}
+	hasHeader := i < len(p.ls) && p.fileHeaderAt(i)
+	if hasHeader {
+		o, os, oe := diffPath(p.ls[i], 4)
+		n, ns, ne := diffPath(p.ls[i+1], 4)
+		if !git {
+			nameSpan = p.lineSpan(i)
+		}
+		// a/ and b/ prefixes (git's) go when the sides agree on them.
+		oa, nb := strings.HasPrefix(o, "a/"), strings.HasPrefix(n, "b/")
+		if (oa || o == "/dev/null") && (nb || n == "/dev/null") && (oa || nb) {
+			if oa {
+				o, os = o[2:], os+2
+			}
+			if nb {
+				n, ns = n[2:], ns+2
+			}
+		}
+		oldPath, oldSpan = o, spanPtr(p.lines, os, oe)
+		newPath, newSpan = n, spanPtr(p.lines, ns, ne)
+		i += 2
+	} else if git {
+		// `diff --git a/x b/x` alone (mode change, rename, empty new file)
+		l := p.ls[start]
+		rest := l.text[len("diff --git "):]
+		if h := len(rest) / 2; len(rest)%2 == 1 && rest[h] == ' ' && strings.HasPrefix(rest, "a/") && strings.HasPrefix(rest[h+1:], "b/") && rest[2:h] == rest[h+3:] {
+			s := l.start + len("diff --git ")
+			oldPath, oldSpan = rest[2:h], spanPtr(p.lines, s+2, s+h)
+			newPath, newSpan = rest[h+3:], spanPtr(p.lines, s+h+3, s+len(rest))
+		}
+		if newMode {
+			oldPath = "/dev/null"
+		}
+		if deletedMode {
+			newPath = "/dev/null"
+		}
+	}
+	if renameFrom != "" {
+		oldPath, oldSpan = renameFrom, renameFromSpan
+	}
+	if renameTo != "" {
+		newPath, newSpan = renameTo, renameToSpan
+	}
+	a := &ast.Action{NameSpan: nameSpan}
+	f := &udFile{action: a}
+	switch {
+	case oldPath == "" && newPath == "", oldPath == "/dev/null" && newPath == "/dev/null":
+		a.Name = ActionUpdateFile
+		p.doc.Add(ast.Error, CodeBadDiffHeader, nameSpan, "this file diff names no file: `--- a/path` and `+++ b/path` must name it")
+	case oldPath == "/dev/null":
+		a.Name = ActionAddFile
+		a.Params.Set("path", newPath, newSpan)
+	case newPath == "/dev/null":
+		a.Name = ActionDeleteFile
+		a.Params.Set("path", oldPath, oldSpan)
+	default:
+		a.Name = ActionUpdateFile
+		a.Params.Set("path", oldPath, oldSpan)
+		if newPath != oldPath {
+			a.Params.Set("move_to", newPath, newSpan)
+		}
+	}
+	headEnd := p.ls[i-1].end
+	a.Head = headBlock(p.lines, p.src, "header", p.ls[start].start, headEnd)
+	f.endOff = headEnd
+	p.cur = f
+	p.doc.Actions = append(p.doc.Actions, a)
+	i = p.hunks(f, i)
+	return i
+}
+
+func hasAnyPrefix(s string, ps []string) bool {
+	for _, p := range ps {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// hunks reads the hunks starting at line i (each must start with "@@")
+// into f and returns the next line.
+func (p *udParser) hunks(f *udFile, i int) int {
+	a := f.action
+	for i < len(p.ls) && strings.HasPrefix(p.ls[i].text, "@@") {
+		// blank lines between hunks (already collected as prose) go back
+		p.dropPendingBlank(f)
+		hl := p.ls[i]
+		var h Hunk
+		m := hunkHeaderRE.FindStringSubmatch(hl.text)
+		numbered := m != nil
+		if numbered {
+			num := func(s string, def int) *int {
+				if s == "" {
+					return &def
+				}
+				n, err := strconv.Atoi(s)
+				if err != nil {
+					n = def
+				}
+				return &n
+			}
+			h.OldStart, h.OldLines = num(m[1], 0), num(m[2], 1)
+			h.NewStart, h.NewLines = num(m[3], 0), num(m[4], 1)
+			h.Section = m[5]
+		} else {
+			p.doc.Add(ast.Info, CodeNoLineNumbers, p.lineSpan(i),
+				"hunk header without line numbers: the hunk is placed by its context and removed lines alone")
+		}
+		j := i + 1
+		var body hunkLines
+		lastBody := i // last line that is certainly part of the body
+		for j < len(p.ls) {
+			t := p.ls[j].text
+			if strings.HasPrefix(t, "@@") || strings.HasPrefix(t, "diff --git ") || p.fileHeaderAt(j) {
+				break
+			}
+			if t == "" {
+				j++ // an empty line: context if more body follows
+				continue
+			}
+			c := t[0]
+			if c != ' ' && c != '-' && c != '+' && c != '\\' {
+				break
+			}
+			// empty lines before this one were context lines
+			for k := lastBody + 1; k < j; k++ {
+				body.add(' ', "", eolOf(p.src, p.ls[k]))
+			}
+			if c == '\\' {
+				body.noNewline()
+			} else {
+				body.add(c, t[1:], eolOf(p.src, p.ls[j]))
+			}
+			lastBody = j
+			j++
+		}
+		end := p.ls[lastBody].end
+		bodyStart := hl.end
+		blk := &ast.Block{Fence: "@@", Label: strings.TrimSpace(hl.text), Content: p.src[bodyStart:end],
+			Span: p.lines.Span(hl.start, end), ContentSpan: p.lines.Span(bodyStart, end)}
+		if numbered {
+			blk.Info = h.Section
+		}
+		h.Old, h.New = body.old.String(), body.new.String()
+		switch {
+		case lastBody == i:
+			p.doc.Add(ast.Error, CodeEmptyHunk, p.lineSpan(i), "hunk with no lines: a hunk needs context, removed or added lines after its header")
+		case numbered && (body.nOld != *h.OldLines || body.nNew != *h.NewLines):
+			p.doc.Add(ast.Warning, CodeHunkCount, p.lineSpan(i),
+				"hunk header says %d old and %d new lines, but its body has %d old (context and -) and %d new (context and +) lines; the body is used",
+				*h.OldLines, *h.NewLines, body.nOld, body.nNew)
+		}
+		a.Blocks = append(a.Blocks, blk)
+		f.hunks = append(f.hunks, h)
+		f.endOff = end
+		i = lastBody + 1
+	}
+	a.Span = p.lines.Span(a.Head.Span.Start.Offset, f.endOff)
+	switch a.Name {
+	case ActionUpdateFile:
+		if len(f.hunks) > 0 || a.Params.String("move_to") == "" {
+			a.Params.Set("hunks", hunksValue(f.hunks), nil)
+		}
+	case ActionAddFile:
+		var b strings.Builder
+		for _, h := range f.hunks {
+			b.WriteString(h.New)
+		}
+		var span *ast.Span
+		if len(a.Blocks) > 0 {
+			span = spanPtr(p.lines, a.Blocks[0].ContentSpan.Start.Offset, a.Blocks[len(a.Blocks)-1].ContentSpan.End.Offset)
+		}
+		a.Params.Set("content", b.String(), span)
+	}
+	return i
+}
+
+// dropPendingBlank takes back blank prose lines right after the file's last
+// hunk when another hunk of the file follows: they separate its hunks.
+func (p *udParser) dropPendingBlank(f *udFile) {
+	if p.prose.start >= 0 && p.prose.start == f.endOff && strings.TrimSpace(p.src[p.prose.start:p.prose.end]) == "" {
+		// keep them as prose: they are between two blocks
+		p.prose.flush()
+	}
+}
+
+// String forms for messages.
+func hunkHeaderString(h Hunk) string {
+	if h.OldStart == nil {
+		return "@@ ... @@"
+	}
+	return fmt.Sprintf("@@ -%d,%d +%d,%d @@", *h.OldStart, *h.OldLines, *h.NewStart, *h.NewLines)
+}
