@@ -157,10 +157,11 @@ func (f *fixer) repairBlock(off, end int) bool {
 	closed := last >= first && first < len(tok) && open.Closes(tok[last:])
 	if closed {
 		inner, ok := lexer.MisnestedFence(tok)
-		// A line before any nested opening line that would close the
-		// block but for the text after its run: the block ran on to a
-		// later fence (the fence-trailing-text error).
-		if at, withText := lexer.FenceWithText(tok, true); withText && (!ok || at < inner) {
+		// A line that would close the block but for the text after its
+		// run — before the nested opening line, if any, and then only a
+		// remark, not an info string: the block ran on to a later fence
+		// (the fence-trailing-text error).
+		if at, withText := lexer.FenceWithText(tok, true); withText && (!ok || at < inner && !lexer.LooksLikeInfo(infoAt(tok, at))) {
 			return f.stripTrailing(off, at, lineEnd(tok, at), open, false)
 		}
 		if !ok {
@@ -173,6 +174,14 @@ func (f *fixer) repairBlock(off, end int) bool {
 		return true
 	}
 	return f.stripTrailing(off, first, len(tok), open, false)
+}
+
+// infoAt returns the text after the fence run of the line at offset at of
+// tok.
+func infoAt(tok string, at int) string {
+	line, _ := body(tok[at:lineEnd(tok, at)])
+	g, _ := lexer.ParseMdFence(line)
+	return g.Info
 }
 
 // stripTrailing finds, among the content lines [first, stop) of the block at
@@ -241,28 +250,9 @@ func plausibleInfo(s string) bool {
 func (f *fixer) lengthen(openOff, innerOff, closeOff int, open lexer.MdFenceLine) {
 	text := f.text
 	startContent := lineEnd(text, openOff)
-	maxRun := 0
-	intended := -1
-	var stack []int
-	scanned := 0
-	for p := startContent; p < len(text) && scanned < searchLimit; p, scanned = lineEnd(text, p), scanned+1 {
-		line, _ := body(text[p:lineEnd(text, p)])
-		g, ok := lexer.ParseMdFence(line)
-		if !ok || g.Char != open.Char {
-			continue
-		}
-		switch {
-		case g.Info != "":
-			stack = append(stack, g.Run)
-		case len(stack) > 0 && g.Run >= stack[len(stack)-1]:
-			stack = stack[:len(stack)-1]
-		case g.Run >= open.Run && g.Indent <= open.Indent+3:
-			intended = p
-		}
-		if intended >= 0 {
-			break
-		}
-		maxRun = max(maxRun, g.Run)
+	intended, maxRun, ok := lexer.IntendedClose(text, startContent, open, searchLimit)
+	if !ok {
+		intended = -1
 	}
 	closeAt := intended
 	if intended < 0 {
