@@ -8,6 +8,8 @@
 //     when the block is otherwise unclosed, improperly nested, or closed
 //     only by a later, longer fence (the `fence-trailing-text` error);
 //   - adds the space in a `#Title` line;
+//   - makes an action heading written at another level a heading 3
+//     (`## EDIT` becomes `### EDIT`, the `wrong-heading-level` error);
 //   - removes whitespace-only lines at the end of the document.
 //
 // Repairs never add or remove a line except those trailing lines, so line
@@ -18,6 +20,7 @@
 package fix
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -31,6 +34,7 @@ const (
 	CodeNestedFence   = "fixed-nested-fence"
 	CodeTrailingText  = "fixed-fence-trailing-text"
 	CodeTitleSpace    = "fixed-title-space"
+	CodeHeadingLevel  = "fixed-heading-level"
 	CodeTrailingBlank = "fixed-trailing-blank-lines"
 )
 
@@ -64,6 +68,7 @@ func Apply(src []byte, dialect string) (fixed []byte, repairs []*ast.Diagnostic)
 	if dialect == grammar.DialectPlan {
 		f.fences()
 		f.title()
+		f.headingLevels()
 	}
 	f.trailingBlank(dialect)
 	if len(f.repairs) == 0 {
@@ -277,6 +282,36 @@ func (f *fixer) lengthen(openOff, innerOff, closeOff int, open lexer.MdFenceLine
 		r.msg = fmt.Sprintf("lengthened the fences of the block opened here to %s; no closing fence for it follows the nested block opened at line %d, so that line stays content and the block still ends at line %d", fence, innerLine, closeLine)
 	}
 	f.add(r)
+}
+
+// headingLevels makes each action heading the plan parser finds at a level
+// other than 3 (wrong-heading-level, built-in plan schema) a heading 3:
+// only its run of #s changes.
+func (f *fixer) headingLevels() {
+	doc, err := grammar.ParsePlan(context.Background(), "", []byte(f.text), nil)
+	if err != nil {
+		return
+	}
+	// Later lines first, so the offsets of earlier ones stay valid.
+	for i := len(doc.Diagnostics) - 1; i >= 0; i-- {
+		d := doc.Diagnostics[i]
+		if d.Code != grammar.CodeHeadingLevel {
+			continue
+		}
+		off := d.Span.Start.Offset
+		line, _ := body(f.text[off:lineEnd(f.text, off)])
+		j := strings.IndexByte(line, '#')
+		k := j
+		for k < len(line) && line[k] == '#' {
+			k++
+		}
+		if j < 0 || k-j == 3 {
+			continue
+		}
+		f.replaceLine(off, line[:j]+"###"+line[k:])
+		f.add(repair{code: CodeHeadingLevel, line: d.Span.Start.Line,
+			msg: fmt.Sprintf("made the action heading %q a level-3 heading", strings.TrimSpace(line))})
+	}
 }
 
 // title adds the space in a `#Title` line: the first level-1 heading before

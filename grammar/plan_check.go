@@ -711,6 +711,9 @@ func (b *planBuilder) bind(head *pnode, body []*pnode, name string, nameSpan ast
 		return
 	}
 	def := b.schema.Lookup(name)
+	if def == nil && !raw && strings.EqualFold(name, messageAction) {
+		def = b.schema.Lookup(messageAction) // `### Message`: reported as MESSAGE below
+	}
 	if def == nil {
 		reason := fmt.Sprintf("unknown action %q", name)
 		if sug := b.schema.Suggest(name); sug != "" {
@@ -752,7 +755,7 @@ func (b *planBuilder) bind(head *pnode, body []*pnode, name string, nameSpan ast
 		// would put a message inside (or beside) an action plan.
 		a.Name = def.Name
 		b.fail(head, CodePlanAndMessage, "a message is the `## Message` section, not an action",
-			"a `### %s` heading is not an action: a message and an action plan are mutually exclusive; write the message as the `## Message` section in place of `## Action Plan`, or leave it out", def.Name)
+			"a `### %s` heading is not an action: a message and an action plan are mutually exclusive; write the message as the `## Message` section in place of `## Action Plan`, or leave it out", name)
 		b.placeAll(a, body)
 		return
 	}

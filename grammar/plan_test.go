@@ -354,6 +354,12 @@ func TestPlanSemantics(t *testing.T) {
 			t.Fatalf("diagnostics %v", got)
 		}
 	})
+	t.Run("a message heading 3 in any case is plan-and-message", func(t *testing.T) {
+		doc := parse(t, head+"### READ\n- **Resource:** a\n\n### Message\nhello\n")
+		if len(doc.Diagnostics) != 1 || doc.Diagnostics[0].Code != CodePlanAndMessage || !strings.Contains(doc.Diagnostics[0].Message, "`### Message`") {
+			t.Fatalf("%v", doc.Diagnostics)
+		}
+	})
 	t.Run("the first structural error alone carries the AST diff", func(t *testing.T) {
 		doc := parse(t, "Hello\n\n"+strings.Replace(head, "## Rationale", "Some text\n\n## Rationale", 1)+"### CRATE\n")
 		var errs []*ast.Diagnostic

@@ -192,3 +192,20 @@ func TestArtifactURI(t *testing.T) {
 		}
 	}
 }
+
+func TestBoundDetail(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		max  int
+		want string
+	}{
+		{"a\nb\n", 2, "a\nb"},
+		{"a\nb\nc", 2, "a\nb\n… 1 more lines"},
+		{strings.Repeat("x\n", 1500), 1, "x\n… 1,499 more lines"},
+		{"", 3, ""},
+	} {
+		if got := BoundDetail(c.in, c.max); got != c.want {
+			t.Errorf("BoundDetail(%.20q, %d) = %q, want %q", c.in, c.max, got, c.want)
+		}
+	}
+}
