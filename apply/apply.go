@@ -171,7 +171,7 @@ func Apply(ctx context.Context, docs []*ast.Document, root string, opts Options)
 type txn struct {
 	root  string
 	fail  func(path string) error
-	perms map[string]fs.FileMode // mode of a moved file's source, by path
+	moved map[string]fs.FileInfo // a moved file's source as it was, by destination
 	undos []func() error
 	// backups are the renamed-away files of deletions, removed on commit.
 	backups []string
@@ -183,12 +183,12 @@ func (t *txn) full(rel string) string { return filepath.Join(t.root, filepath.Fr
 // verify checks that the workspace still is what the simulation read, and
 // records the modes of moved files' sources.
 func (t *txn) verify(changes []workspace.Change) error {
-	t.perms = map[string]fs.FileMode{}
+	t.moved = map[string]fs.FileInfo{}
 	for _, ch := range changes {
 		p := t.full(ch.Path)
 		if ch.MovedFrom != "" {
 			if fi, err := os.Stat(t.full(ch.MovedFrom)); err == nil {
-				t.perms[ch.Path] = fi.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
+				t.moved[ch.Path] = fi
 			}
 		}
 		if !ch.Existed {
@@ -244,11 +244,7 @@ func (t *txn) write(ctx context.Context, changes []workspace.Change) error {
 			if err := t.inside(filepath.Dir(p)); err != nil {
 				return err
 			}
-			perm, ok := t.perms[ch.Path]
-			if !ok {
-				perm = 0o644
-			}
-			if err := create(p, []byte(ch.New), perm); err != nil {
+			if err := create(p, []byte(ch.New), t.moved[ch.Path]); err != nil {
 				return err
 			}
 			t.undos = append(t.undos, func() error { return os.Remove(p) })
@@ -257,12 +253,16 @@ func (t *txn) write(ctx context.Context, changes []workspace.Change) error {
 	return nil
 }
 
-// create writes a new file; it fails when the path exists by now.
-func create(p string, data []byte, perm fs.FileMode) error {
+// create writes a new file; it fails when the path exists by now. A moved
+// file (like != nil) keeps its source's mode and, when possible, owner.
+func create(p string, data []byte, like fs.FileInfo) error {
+	if like != nil {
+		return safewrite.CreateLike(p, data, like)
+	}
 	if _, err := os.Lstat(p); err == nil {
 		return fmt.Errorf("%s: %w", p, fs.ErrExist)
 	}
-	return safewrite.WriteFileMode(p, data, perm)
+	return safewrite.WriteFile(p, data)
 }
 
 // inside checks that dir, resolved on disk now, is still inside the root:

@@ -96,6 +96,9 @@ func TestApplyActs(t *testing.T) {
 	os.Chmod(app, 0o640)
 	os.Chmod(filepath.Join(root, "run.sh"), 0o755)
 	if os.Geteuid() == 0 {
+		if err := os.Chown(filepath.Join(root, "run.sh"), 1234, 5678); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.Chown(app, 4321, 8765); err != nil {
 			t.Fatal(err)
 		}
@@ -131,6 +134,8 @@ func TestApplyActs(t *testing.T) {
 	}
 	if fi, _ := os.Stat(filepath.Join(root, "bin/run.sh")); fi.Mode().Perm() != 0o755 {
 		t.Errorf("moved run.sh mode %v, want 0755 (kept from the source)", fi.Mode())
+	} else if st := fi.Sys().(*syscall.Stat_t); os.Geteuid() == 0 && (st.Uid != 1234 || st.Gid != 5678) {
+		t.Errorf("moved run.sh owner %d:%d, want 1234:5678 (kept from the source)", st.Uid, st.Gid)
 	}
 	// No backup or temporary file is left behind.
 	if s := snapshot(t, root); strings.Contains(s, ".plangram-") {
