@@ -353,7 +353,7 @@ func apiBenchParts(size int) []apiPart {
 			parts = append(parts, apiPart{kind: "call", name: "read_file", args: fmt.Sprintf(`{"path": "src/f%d.go"}`, r.IntN(100))})
 		case 2:
 			var c strings.Builder
-			for c.Len() < 2000+r.IntN(18000) {
+			for c.Len() < min(2000, size/8)+r.IntN(min(18000, size/4)) {
 				fmt.Fprintf(&c, "func f%d(v []int) bool { return len(v) < %d } // \"quoted\"\n", r.IntN(1000), r.IntN(99))
 			}
 			args, _ := json.Marshal(map[string]string{"path": "src/g.go", "content": c.String()})
@@ -366,8 +366,15 @@ func apiBenchParts(size int) []apiPart {
 
 // apiBenchInput is an SSE stream of about size bytes.
 func apiBenchInput(syntax string, size int) []byte {
-	// SSE framing roughly triples the answer; aim at size stream bytes.
-	return apiAnswer(syntax, apiBenchParts(size/3))
+	// The SSE framing multiplies the answer's size by a factor of the
+	// syntax and the answer: correct the answer's size twice.
+	n := size / 3
+	var in []byte
+	for range 3 {
+		in = apiAnswer(syntax, apiBenchParts(n))
+		n = int(float64(n) * float64(size) / float64(len(in)))
+	}
+	return in
 }
 
 // BenchmarkAPISyntaxes parses each API syntax's SSE stream at 50 KiB and
