@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -94,5 +95,72 @@ func TestDocsCLIExamples(t *testing.T) {
 				t.Errorf("%s:%d: $ %s\ngot (exit %d):\n%s\nthe doc says (exit %d):\n%s", name, ex.line, ex.command, code, out.String(), ex.exit, ex.output)
 			}
 		}
+	}
+}
+
+var outputMarkerRE = regexp.MustCompile("(?m)^<!-- (?:output|file): (\\S+) -->\n```[a-z]*\n")
+
+// TestDocsOutputBlocks checks each block of docs/*.md that follows an
+// `<!-- output: PATH -->` or `<!-- file: PATH -->` marker is the file PATH (a golden file the tool's
+// tests pin), byte for byte; `go test ./cmd/plangram/ -update` rewrites
+// the blocks from the files.
+func TestDocsOutputBlocks(t *testing.T) {
+	docs, _ := filepath.Glob("../../docs/*.md")
+	n := 0
+	update := false
+	if f := flag.Lookup("update"); f != nil {
+		update = f.Value.String() == "true"
+	}
+	for _, path := range docs {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc := string(data)
+		var b strings.Builder
+		last := 0
+		for _, m := range outputMarkerRE.FindAllStringSubmatchIndex(doc, -1) {
+			n++
+			file := doc[m[2]:m[3]]
+			body := m[1]
+			end := strings.Index(doc[body:], "\n```\n")
+			if end < 0 {
+				t.Fatalf("%s: the block after the marker for %s is not closed", path, file)
+			}
+			want, err := os.ReadFile(filepath.Join("../..", file))
+			if err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+			got := doc[body : body+end+1]
+			b.WriteString(doc[last:body])
+			b.Write(want)
+			last = body + end + 1
+			if got != string(want) && !update {
+				t.Errorf("%s shows %s differently from the file (run go test ./cmd/plangram/ -update to copy it):\n%s", path, file, got)
+			}
+		}
+		b.WriteString(doc[last:])
+		if update && b.String() != doc {
+			if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no output markers in docs/*.md")
+	}
+}
+
+// TestDocsDeployBad: the deploy plan's diagnostics docs/schema.md shows
+// are what `plangram check --schema deploy.json deploy_bad.md` prints.
+func TestDocsDeployBad(t *testing.T) {
+	want, err := os.ReadFile("../../golden/custom/deploy_bad.diag.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir("../../golden/custom")
+	code, out, stderr := runCLI(t, "", "check", "--schema", "deploy.json", "deploy_bad.md")
+	if code != exitError || out != string(want) {
+		t.Fatalf("exit %d, stderr %q, stdout:\n%s\nwant:\n%s", code, stderr, out, want)
 	}
 }
