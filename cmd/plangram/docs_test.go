@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
 	"os"
@@ -162,5 +163,53 @@ func TestDocsDeployBad(t *testing.T) {
 	code, out, stderr := runCLI(t, "", "check", "--schema", "deploy.json", "deploy_bad.md")
 	if code != exitError || out != string(want) {
 		t.Fatalf("exit %d, stderr %q, stdout:\n%s\nwant:\n%s", code, stderr, out, want)
+	}
+}
+
+// TestDocsSchemaInline runs the inline examples of docs/schema.md: the
+// params the kv and deploy dialects give and the kv error message.
+func TestDocsSchemaInline(t *testing.T) {
+	data, err := os.ReadFile("../../docs/schema.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := strings.Join(strings.Fields(string(data)), " ") // inline text wraps
+	params := func(schemaFile, src string, name ...string) (string, string) {
+		t.Helper()
+		_, out, stderr := runCLI(t, src, "parse", "--compact", "--schema", schemaFile, "-")
+		var d struct {
+			Actions []struct {
+				Name   string          `json:"name"`
+				Params json.RawMessage `json:"params"`
+			} `json:"actions"`
+		}
+		if err := json.Unmarshal([]byte(out), &d); err != nil || len(d.Actions) == 0 {
+			t.Fatalf("%v: %s %s", err, out, stderr)
+		}
+		a := d.Actions[0]
+		for _, x := range d.Actions {
+			if len(name) > 0 && x.Name == name[0] {
+				a = x
+			}
+		}
+		// The doc writes JSON with a space after ':' and ','.
+		p := strings.NewReplacer(`":`, `": `, `,"`, `, "`).Replace(string(a.Params))
+		return p, stderr
+	}
+	kv := "../../golden/custom/kv.json"
+	if p, _ := params(kv, "~~~act\nSET greeting \"hello world\" 3600\n~~~\n"); !strings.Contains(doc, "parses to `"+p+"`") {
+		t.Errorf("docs/schema.md does not show SET's params %s", p)
+	}
+	_, stderr := params(kv, "~~~act\nINCR visits 1.5\n~~~\n")
+	msg := regexp.MustCompile(`error: (.*) \[bad-value\]`).FindStringSubmatch(stderr)
+	if msg == nil || !strings.Contains(doc, "to a `bad-value` error: `"+msg[1]+"`") {
+		t.Errorf("docs/schema.md does not show INCR's error %q", stderr)
+	}
+	snippet := regexp.MustCompile("(?s)A plan in the dialect.*?````markdown\n(.*?)````\n").FindStringSubmatch(string(data))
+	if snippet == nil {
+		t.Fatal("docs/schema.md: no deploy plan snippet")
+	}
+	if p, _ := params("../../golden/custom/deploy.json", snippet[1], "DEPLOY"); !strings.Contains(doc, "to typed params — `"+p+"`") {
+		t.Errorf("docs/schema.md does not show DEPLOY's params %s", p)
 	}
 }
