@@ -67,3 +67,26 @@ func TestSuppressLinear(t *testing.T) {
 		t.Fatalf("%v allocs for 4000 directives", allocs)
 	}
 }
+
+// FuzzSuppress: directives never panic, and every diagnostic kept is one
+// of the parser's or a bad-directive warning.
+func FuzzSuppress(f *testing.F) {
+	f.Add("<!-- plangram-disable-next-line wrong-arg-count -->\n~~~act\nwrite_file\n~~~\n")
+	f.Add("<!-- plangram-disable a,b -->\n~~~act\nwrite_file\n~~~\n<!-- plangram-enable a -->\n<!-- plangram-disable -->\n")
+	f.Add("~~~\n<!-- plangram-disable x -->\n")
+	f.Fuzz(func(t *testing.T, src string) {
+		doc, diags, err := Source(context.Background(), "f.md", []byte(src), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		known := map[*ast.Diagnostic]bool{}
+		for _, d := range doc.Diagnostics {
+			known[d] = true
+		}
+		for _, d := range diags {
+			if !known[d] && d.Code != CodeBadDirective {
+				t.Fatalf("unknown diagnostic %+v", d)
+			}
+		}
+	})
+}
