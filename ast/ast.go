@@ -11,8 +11,10 @@ import (
 // Document is the root of every parsed input, whatever its dialect.
 //
 // Nothing of the source is dropped: every byte belongs to an action's head
-// block, an argument block, a stray block (Blocks) or a prose node (Prose);
-// dialects with headings and lists (plan) keep their structure in Nodes.
+// block, an argument block, a stray block (Blocks) or a prose node (Prose).
+// The plan dialect keeps its headings, lists, blank lines and paragraphs as
+// Prose nodes of those kinds (Prose.Kind) and reads Title, Metadata,
+// Rationale, Memos and the actions from them.
 type Document struct {
 	Dialect string `json:"dialect"`
 	// Title, Metadata, Rationale and Memos are set by the plan dialect.
