@@ -452,3 +452,23 @@ func TestAPILinear(t *testing.T) {
 		}
 	}
 }
+
+// TestAPIObjectArguments: arguments sent as a JSON object (as some
+// OpenAI-compatible servers do), even over several data lines, are read
+// and positioned in the stream.
+func TestAPIObjectArguments(t *testing.T) {
+	in := []byte("data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c\",\"function\":{\"name\":\"read_file\",\n" +
+		"data: \"arguments\":{\"path\":\n" +
+		"data: \"x.go\"}}}]}}]}\n\ndata: [DONE]\n\n")
+	evs := checkChunks(t, Options{Syntax: "openai-chat"}, in, 5)
+	var got []string
+	for _, e := range evs {
+		if e.Type == ParamDelta || e.Type == ToolCall {
+			got = append(got, fmt.Sprintf("%s %q %d:%d", e.Type, e.Text+e.Raw, e.Span.Start.Line, e.Span.Start.Col))
+		}
+	}
+	want := []string{`param_delta "x.go" 3:8`, `tool_call "{\"path\":\n\"x.go\"}" 1:1`}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
