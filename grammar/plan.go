@@ -57,9 +57,10 @@ type planPart struct {
 }
 
 // Diagnostic codes of the plan dialect (docs/plan.md lists each with an
-// example). CodeUnclosedFence, CodeEmptyActionName and CodeParse are shared
-// with the acts dialect; unknown actions use validate.CodeUnknownAction's
-// code, as an error.
+// example). CodeUnclosedFence and CodeEmptyActionName are shared with the
+// acts dialect (the plan dialect reads every input, so it never reports
+// CodeParse); unknown actions use validate.CodeUnknownAction's code, as an
+// error.
 const (
 	CodePreamble          = "preamble"
 	CodeTitleSpace        = "title-missing-space"

@@ -113,7 +113,7 @@ func (a *anthropic) event(s *sse, p *Parser, e *sseEvent) error {
 				break
 			}
 			delete(a.starts, key)
-			if err := c.feedString(p, e, d.get("partial_json")); err != nil {
+			if err := c.feedArgs(p, e, d.get("partial_json")); err != nil {
 				return err
 			}
 		}

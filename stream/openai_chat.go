@@ -127,7 +127,7 @@ func (o *openaiChat) fragment(p *Parser, e *sseEvent, key string, id, fn *jnode)
 	if err := c.start(p, e.span(e.start, e.end)); err != nil {
 		return err
 	}
-	return c.feedString(p, e, fn.get("arguments"))
+	return c.feedArgs(p, e, fn.get("arguments"))
 }
 
 // endChoice ends the open calls of a choice, in start order.

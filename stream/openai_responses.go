@@ -65,7 +65,7 @@ func (o *openaiResponses) event(s *sse, p *Parser, e *sseEvent) error {
 			if err := c.start(p, e.span(e.start, e.end)); err != nil {
 				return err
 			}
-			if err := c.feedString(p, e, item.get("arguments")); err != nil {
+			if err := c.feedArgs(p, e, item.get("arguments")); err != nil {
 				return err
 			}
 		}
@@ -78,7 +78,7 @@ func (o *openaiResponses) event(s *sse, p *Parser, e *sseEvent) error {
 			}
 			break
 		}
-		if err := c.feedString(p, e, root.get("delta")); err != nil {
+		if err := c.feedArgs(p, e, root.get("delta")); err != nil {
 			return err
 		}
 	case "response.function_call_arguments.done", "response.output_item.done":
@@ -96,7 +96,7 @@ func (o *openaiResponses) event(s *sse, p *Parser, e *sseEvent) error {
 			break // already ended by function_call_arguments.done
 		}
 		if !c.fed {
-			if err := c.feedString(p, e, args); err != nil { // no delta came: the whole arguments
+			if err := c.feedArgs(p, e, args); err != nil { // no delta came: the whole arguments
 				return err
 			}
 		}

@@ -1,14 +1,18 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net/textproto"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -238,13 +242,41 @@ func TestBinaryCommands(t *testing.T) {
 	if err := json.Unmarshal([]byte(sarif.stdout), &log); err != nil || len(log.Runs) != 1 || !strings.HasPrefix(log.Runs[0].Tool.Driver.Version, ver) {
 		t.Errorf("SARIF driver version %+v, want %s… (%v)", log, ver, err)
 	}
-	frame := func(s string) string { return fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(s), s) }
-	in := frame(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}`) +
-		frame(`{"jsonrpc":"2.0","method":"initialized","params":{}}`) +
-		frame(`{"jsonrpc":"2.0","id":2,"method":"shutdown"}`) +
-		frame(`{"jsonrpc":"2.0","method":"exit"}`)
-	lsp := runBinary(t, bin, dir, in, "lsp", "--no-workspace")
-	if lsp.code != 0 || !regexp.MustCompile(`"serverInfo":\{"name":"plangram","version":"`+regexp.QuoteMeta(ver)).MatchString(lsp.stdout) {
-		t.Errorf("lsp: exit %d\n%s\n%s", lsp.code, lsp.stdout, lsp.stderr)
+	// The language server, over pipes, as an editor talks to it: each
+	// request waits for its response.
+	cmd := exec.Command(bin, "lsp", "--no-workspace")
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	rd := bufio.NewReader(stdout)
+	call := func(msg string) string {
+		t.Helper()
+		fmt.Fprintf(stdin, "Content-Length: %d\r\n\r\n%s", len(msg), msg)
+		if !strings.Contains(msg, `"id"`) {
+			return ""
+		}
+		h, err := textproto.NewReader(rd).ReadMIMEHeader()
+		if err != nil {
+			t.Fatalf("lsp: %v", err)
+		}
+		n, _ := strconv.Atoi(h.Get("Content-Length"))
+		body := make([]byte, n)
+		if _, err := io.ReadFull(rd, body); err != nil {
+			t.Fatalf("lsp: %v", err)
+		}
+		return string(body)
+	}
+	init := call(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}`)
+	if !regexp.MustCompile(`"serverInfo":\{"name":"plangram","version":"` + regexp.QuoteMeta(ver)).MatchString(init) {
+		t.Errorf("lsp initialize: %s", init)
+	}
+	call(`{"jsonrpc":"2.0","method":"initialized","params":{}}`)
+	call(`{"jsonrpc":"2.0","id":2,"method":"shutdown"}`)
+	call(`{"jsonrpc":"2.0","method":"exit"}`)
+	stdin.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("lsp exit: %v", err)
 	}
 }
