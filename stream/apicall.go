@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -82,10 +83,30 @@ func (c *apiCall) feedString(p *Parser, e *sseEvent, n *jnode) error {
 	return c.feed(p, e.dataSpan(n.start+1, n.end-1), e.pos(e.end))
 }
 
+// feedArgs feeds the arguments node n of event e: a JSON string holding
+// a fragment of the arguments' text (what the APIs send), or an object
+// written as it is (what some compatible servers send).
+func (c *apiCall) feedArgs(p *Parser, e *sseEvent, n *jnode) error {
+	switch {
+	case n == nil:
+		return nil
+	case n.kind == '{':
+		return c.feedRaw(p, e, n.start, n.end)
+	}
+	return c.feedString(p, e, n)
+}
+
 // feedRaw feeds JSON text written as it is in event e (an object given
 // whole, as Anthropic's content_block_start input), data bytes [from, to).
 func (c *apiCall) feedRaw(p *Parser, e *sseEvent, from, to int) error {
-	c.segs = append(c.segs, argSeg{arg: c.text.Len(), n: to - from, src: e.pos(e.src(from)), sn: to - from})
+	for at := from; at < to; { // one segment per data line
+		end := to
+		if i := bytes.IndexByte(e.data[at:to], '\n'); i >= 0 {
+			end = at + i + 1
+		}
+		c.segs = append(c.segs, argSeg{arg: c.text.Len() + at - from, n: end - at, src: e.pos(e.src(at)), sn: end - at})
+		at = end
+	}
 	c.frag = append(c.frag[:0], e.data[from:to]...)
 	return c.feed(p, e.dataSpan(from, to), e.pos(e.end))
 }

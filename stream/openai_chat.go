@@ -13,7 +13,8 @@ import (
 // that copy it: vLLM, llama.cpp, Ollama, OpenRouter, DeepSeek…).
 func (registry) OpenAIChat() *Syntax {
 	return &Syntax{Name: "openai-chat", Summary: "OpenAI Chat Completions SSE (data: {choices[].delta…}, data: [DONE])",
-		Schema: "tools", open: openAPI(func(c *config) sseHandler { return &openaiChat{schema: c.opts.Schema, calls: map[string]*apiCall{}} })}
+		Schema: "tools", Markers: staticMarkers(`data: {"id":"chatcmpl-`, `data: {"choices":[`, `data: {"object":"chat.completion.chunk"`),
+		open: openAPI(func(c *config) sseHandler { return &openaiChat{schema: c.opts.Schema, calls: map[string]*apiCall{}} })}
 }
 
 // openAPI returns the open function of an SSE syntax.
@@ -127,7 +128,7 @@ func (o *openaiChat) fragment(p *Parser, e *sseEvent, key string, id, fn *jnode)
 	if err := c.start(p, e.span(e.start, e.end)); err != nil {
 		return err
 	}
-	return c.feedString(p, e, fn.get("arguments"))
+	return c.feedArgs(p, e, fn.get("arguments"))
 }
 
 // endChoice ends the open calls of a choice, in start order.

@@ -11,7 +11,8 @@ import (
 // Events of OpenAI's Responses API with "stream": true.
 func (registry) OpenAIResponses() *Syntax {
 	return &Syntax{Name: "openai-responses", Summary: "OpenAI Responses API SSE (response.output_text.delta, response.function_call_arguments.delta…)",
-		Schema: "tools", open: openAPI(func(c *config) sseHandler {
+		Schema: "tools", Markers: staticMarkers("event: response.created", `data: {"type":"response.created"`),
+		open: openAPI(func(c *config) sseHandler {
 			return &openaiResponses{schema: c.opts.Schema, calls: map[string]*apiCall{}}
 		})}
 }
@@ -65,7 +66,7 @@ func (o *openaiResponses) event(s *sse, p *Parser, e *sseEvent) error {
 			if err := c.start(p, e.span(e.start, e.end)); err != nil {
 				return err
 			}
-			if err := c.feedString(p, e, item.get("arguments")); err != nil {
+			if err := c.feedArgs(p, e, item.get("arguments")); err != nil {
 				return err
 			}
 		}
@@ -78,7 +79,7 @@ func (o *openaiResponses) event(s *sse, p *Parser, e *sseEvent) error {
 			}
 			break
 		}
-		if err := c.feedString(p, e, root.get("delta")); err != nil {
+		if err := c.feedArgs(p, e, root.get("delta")); err != nil {
 			return err
 		}
 	case "response.function_call_arguments.done", "response.output_item.done":
@@ -96,7 +97,7 @@ func (o *openaiResponses) event(s *sse, p *Parser, e *sseEvent) error {
 			break // already ended by function_call_arguments.done
 		}
 		if !c.fed {
-			if err := c.feedString(p, e, args); err != nil { // no delta came: the whole arguments
+			if err := c.feedArgs(p, e, args); err != nil { // no delta came: the whole arguments
 				return err
 			}
 		}

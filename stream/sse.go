@@ -92,6 +92,7 @@ type sse struct {
 	lines []dataLine
 	nl    []int
 	any   bool // the event has a data field
+	jr    jreader
 	cur   sseEvent
 }
 
@@ -231,7 +232,7 @@ func (s *sse) fail(p *Parser, e *sseEvent, id int, kind, msg string, sp ast.Span
 // parseData reads the event's data as JSON; a data that is not JSON is a
 // bad-event error (nil node).
 func (s *sse) parseData(p *Parser, e *sseEvent) (*jnode, error) {
-	n, off, msg := parseJSON(e.data)
+	n, off, msg := s.jr.parse(e.data)
 	if n != nil {
 		return n, nil
 	}

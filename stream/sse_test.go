@@ -353,7 +353,7 @@ func apiBenchParts(size int) []apiPart {
 			parts = append(parts, apiPart{kind: "call", name: "read_file", args: fmt.Sprintf(`{"path": "src/f%d.go"}`, r.IntN(100))})
 		case 2:
 			var c strings.Builder
-			for c.Len() < 2000+r.IntN(18000) {
+			for c.Len() < min(2000, size/8)+r.IntN(min(18000, size/4)) {
 				fmt.Fprintf(&c, "func f%d(v []int) bool { return len(v) < %d } // \"quoted\"\n", r.IntN(1000), r.IntN(99))
 			}
 			args, _ := json.Marshal(map[string]string{"path": "src/g.go", "content": c.String()})
@@ -366,8 +366,15 @@ func apiBenchParts(size int) []apiPart {
 
 // apiBenchInput is an SSE stream of about size bytes.
 func apiBenchInput(syntax string, size int) []byte {
-	// SSE framing roughly triples the answer; aim at size stream bytes.
-	return apiAnswer(syntax, apiBenchParts(size/3))
+	// The SSE framing multiplies the answer's size by a factor of the
+	// syntax and the answer: correct the answer's size twice.
+	n := size / 3
+	var in []byte
+	for range 3 {
+		in = apiAnswer(syntax, apiBenchParts(n))
+		n = int(float64(n) * float64(size) / float64(len(in)))
+	}
+	return in
 }
 
 // BenchmarkAPISyntaxes parses each API syntax's SSE stream at 50 KiB and
@@ -442,6 +449,48 @@ func TestAPILinear(t *testing.T) {
 		}
 		if a, b := allocs(small), allocs(big); b > 5*a {
 			t.Errorf("%s: %.0f allocations for 64 KiB, %.0f for 256 KiB", syntax, a, b)
+		}
+	}
+}
+
+// TestAPIObjectArguments: arguments sent as a JSON object (as some
+// OpenAI-compatible servers do), even over several data lines, are read
+// and positioned in the stream.
+func TestAPIObjectArguments(t *testing.T) {
+	in := []byte("data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c\",\"function\":{\"name\":\"read_file\",\n" +
+		"data: \"arguments\":{\"path\":\n" +
+		"data: \"x.go\"}}}]}}]}\n\ndata: [DONE]\n\n")
+	evs := checkChunks(t, Options{Syntax: "openai-chat"}, in, 5)
+	var got []string
+	for _, e := range evs {
+		if e.Type == ParamDelta || e.Type == ToolCall {
+			got = append(got, fmt.Sprintf("%s %q %d:%d", e.Type, e.Text+e.Raw, e.Span.Start.Line, e.Span.Start.Col))
+		}
+	}
+	want := []string{`param_delta "x.go" 3:8`, `tool_call "{\"path\":\n\"x.go\"}" 1:1`}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestAPIAuto: --syntax auto detects each API syntax from the start of
+// its stream and gives the same events as naming it.
+func TestAPIAuto(t *testing.T) {
+	// (openai-chat_parallel_crlf starts with a comment: before the marker
+	// it is text, as everything before a marker is.)
+	for _, name := range []string{"openai-chat_basic", "anthropic_basic", "openai-responses_basic"} {
+		in, err := os.ReadFile("../golden/stream/" + name + ".txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		syntax := goldenSyntax(name)
+		want := merge(collect(t, Options{Syntax: syntax}, in, nil))
+		got := checkChunks(t, Options{Syntax: Auto}, in, 4)
+		if got[len(got)-1].Syntax != syntax {
+			t.Errorf("%s: detected %q", name, got[len(got)-1].Syntax)
+		}
+		if summary(got) != summary(want) {
+			t.Errorf("%s: auto gives\n%s\nwant\n%s", name, summary(got), summary(want))
 		}
 	}
 }

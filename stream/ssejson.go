@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // jnode is a JSON value of an SSE event's data, read whole (an event is
@@ -129,7 +130,20 @@ func hex4(h []byte) rune {
 // parseJSON reads data as one JSON value with white space around it. On
 // failure it returns nil, the offset of the offending byte and a message.
 func parseJSON(data []byte) (*jnode, int, string) {
-	r := &jreader{b: data}
+	var r jreader
+	return r.parse(data)
+}
+
+// parse is parseJSON reusing the reader's memory: the nodes and keys it
+// returns are valid until the next parse (and the keys until data
+// changes), which is all an SSE event needs.
+func (r *jreader) parse(data []byte) (*jnode, int, string) {
+	r.b, r.i, r.err = data, 0, ""
+	r.used = 0
+	if k := len(r.slabs); k > 0 { // keep the largest slab
+		r.slabs[0], r.slabs[k-1] = r.slabs[k-1][:0], r.slabs[0]
+		r.slabs = r.slabs[:1]
+	}
 	r.space()
 	n := r.value(0)
 	if r.err == "" {
@@ -145,9 +159,25 @@ func parseJSON(data []byte) (*jnode, int, string) {
 }
 
 type jreader struct {
-	b   []byte
-	i   int
-	err string
+	b     []byte
+	i     int
+	err   string
+	slabs [][]jnode // node memory, reused by the next parse
+	used  int
+}
+
+// node returns a zeroed node from the reader's slabs.
+func (r *jreader) node() *jnode {
+	k := len(r.slabs) - 1
+	if k < 0 || len(r.slabs[k]) == cap(r.slabs[k]) {
+		r.slabs = append(r.slabs, make([]jnode, 0, 32<<min(k+1, 6)))
+		k++
+	}
+	sl := r.slabs[k][:len(r.slabs[k])+1]
+	r.slabs[k] = sl
+	n := &sl[len(sl)-1]
+	*n = jnode{keys: n.keys[:0], vals: n.vals[:0]} // reuse the member slices of a previous parse
+	return n
 }
 
 const maxDepth = 512
@@ -172,7 +202,8 @@ func (r *jreader) value(depth int) *jnode {
 	if depth > maxDepth {
 		return r.fail("nested too deeply")
 	}
-	n := &jnode{start: r.i}
+	n := r.node()
+	n.start = r.i
 	switch c := r.b[r.i]; {
 	case c == '{' || c == '[':
 		n.kind = c
@@ -196,7 +227,12 @@ func (r *jreader) value(depth int) *jnode {
 				if k == nil {
 					return nil
 				}
-				key, _ := k.str(r.b)
+				key := ""
+				if k.esc {
+					key, _ = k.str(r.b)
+				} else if k.end-k.start > 2 {
+					key = unsafe.String(&r.b[k.start+1], k.end-k.start-2) // only read while the event is handled
+				}
 				n.keys = append(n.keys, key)
 				r.space()
 				if r.i >= len(r.b) || r.b[r.i] != ':' {

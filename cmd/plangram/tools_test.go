@@ -64,3 +64,17 @@ func TestStreamFormatOpenAI(t *testing.T) {
 		t.Errorf("--format xml: exit %d", code)
 	}
 }
+
+// TestDocsFormatOpenAI checks the --format openai output docs/stream.md
+// shows is what the CLI writes.
+func TestDocsFormatOpenAI(t *testing.T) {
+	t.Chdir("../..")
+	docs, err := os.ReadFile("docs/stream.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, _ := runCLI(t, "I'll read it.<read_file><path>a.go</path></read_file>", "stream", "--format", "openai")
+	if code != exitOK || !strings.Contains(string(docs), "```\n"+strings.TrimSuffix(stdout, "\n")+"```\n") {
+		t.Errorf("docs/stream.md does not show the output:\n%s", stdout)
+	}
+}
