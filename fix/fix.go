@@ -5,7 +5,8 @@
 //   - lengthens the fences of a block whose nested block closed it early
 //     (the `improperly-nested-fence` error), so the nested block nests;
 //   - strips trailing text after a closing fence run (“``` end of file”),
-//     when the block is otherwise unclosed or improperly nested;
+//     when the block is otherwise unclosed, improperly nested, or closed
+//     only by a later, longer fence (the `fence-trailing-text` error);
 //   - adds the space in a `#Title` line;
 //   - removes whitespace-only lines at the end of the document.
 //
@@ -156,6 +157,12 @@ func (f *fixer) repairBlock(off, end int) bool {
 	closed := last >= first && first < len(tok) && open.Closes(tok[last:])
 	if closed {
 		inner, ok := lexer.MisnestedFence(tok)
+		// A line before any nested opening line that would close the
+		// block but for the text after its run: the block ran on to a
+		// later fence (the fence-trailing-text error).
+		if at, withText := lexer.FenceWithText(tok, true); withText && (!ok || at < inner) {
+			return f.stripTrailing(off, at, lineEnd(tok, at), open, false)
+		}
 		if !ok {
 			return false
 		}

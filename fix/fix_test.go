@@ -32,7 +32,8 @@ func codes(doc *ast.Document) map[string]int {
 }
 
 // checkProperties asserts what every repair keeps: the result has no
-// improperly nested fence, a second pass changes nothing, line numbers are
+// improperly nested fence and no closing fence with text that a later fence
+// made content, a second pass changes nothing, line numbers are
 // kept, and blocks before the first repaired line keep their content.
 func checkProperties(t testing.TB, src []byte) ([]byte, []*ast.Diagnostic) {
 	t.Helper()
@@ -40,6 +41,9 @@ func checkProperties(t testing.TB, src []byte) ([]byte, []*ast.Diagnostic) {
 	doc := parsePlan(t, fixed)
 	if n := codes(doc)[grammar.CodeNestedFence]; n > 0 {
 		t.Fatalf("fixed text still has %d improperly nested fence(s):\n%s", n, fixed)
+	}
+	if n := codes(doc)[grammar.CodeFenceTrailingText]; n > 0 {
+		t.Fatalf("fixed text still has %d closing fence(s) with text:\n%s", n, fixed)
 	}
 	again, more := Apply(fixed, grammar.DialectPlan)
 	if !bytes.Equal(again, fixed) || len(more) > 0 {

@@ -90,6 +90,7 @@ const (
 	CodeUnknownKey        = "unknown-key"
 	CodeDuplicateKey      = "duplicate-key"
 	CodeNestedFence       = "improperly-nested-fence"
+	CodeFenceTrailingText = "fence-trailing-text"
 )
 
 // PlanParser parses structured Markdown plans; it is safe for concurrent use.
@@ -449,7 +450,12 @@ func (b *planBuilder) block(n *pnode) *ast.Block {
 				cend--
 			}
 		}
-		if inner, ok := lexer.MisnestedFence(v); ok {
+		inner, nested := lexer.MisnestedFence(v)
+		at, withText := lexer.FenceWithText(v, true)
+		if withText && nested && at < inner {
+			nested = false // the block should have closed before the nested one opened
+		}
+		if nested {
 			closeLine := b.lines.Span(off+last, off+lineContentEnd(v, last))
 			innerLine := b.lines.Span(off+inner, off+lineContentEnd(v, inner))
 			g, _ := lexer.ParseMdFence(v[inner:lineContentEnd(v, inner)])
@@ -465,15 +471,51 @@ func (b *planBuilder) block(n *pnode) *ast.Block {
 				}
 				b.structural = append(b.structural, d)
 			}
+		} else if withText {
+			text, textSpan := b.fenceText(off, v, at)
+			closeLine := b.lines.Span(off+last, off+lineContentEnd(v, last))
+			d := b.report(ast.Error, CodeFenceTrailingText, textSpan,
+				"the text %q after this fence keeps it from closing the block opened at line %d, which runs on to the fence at line %d: remove the text to close the block here (plangram fix does), or, if this line is content, make the block's fences longer than it",
+				text, blk.Span.Start.Line, closeLine.Start.Line)
+			n.mark = failed
+			n.because(fmt.Sprintf("not closed at L%d: text after the fence there; runs on to L%d", textSpan.Start.Line, closeLine.Start.Line))
+			if d != nil {
+				d.Related = []ast.Related{
+					{Message: "the block opens here", Span: b.lines.Span(off, off+lineContentEnd(v, 0))},
+					{Message: "the block closes here instead", Span: closeLine},
+				}
+				b.structural = append(b.structural, d)
+			}
 		}
 	} else {
 		blk.Unclosed = true
-		b.report(ast.Error, CodeUnclosedFence, b.lines.Span(off, off+lineContentEnd(v, 0)),
+		d := b.report(ast.Error, CodeUnclosedFence, b.lines.Span(off, off+lineContentEnd(v, 0)),
 			"fence %q opened here is never closed; its block runs to the end of the input", blk.Fence)
+		if at, ok := lexer.FenceWithText(v, false); ok && d != nil {
+			text, textSpan := b.fenceText(off, v, at)
+			d.Related = append(d.Related, ast.Related{Span: textSpan,
+				Message: fmt.Sprintf("the text %q after this fence keeps it from closing the block (plangram fix removes it)", text)})
+		}
 	}
 	blk.Content = v[cstart:cend]
 	blk.ContentSpan = b.lines.Span(off+cstart, off+cend)
 	return blk
+}
+
+// fenceText returns the text after the fence run of the line at offset at
+// of the fence token v (which starts at off), and its span.
+func (b *planBuilder) fenceText(off int, v string, at int) (string, ast.Span) {
+	line := v[at:lineContentEnd(v, at)]
+	g, _ := lexer.ParseMdFence(line)
+	start := g.At + g.Run
+	for start < len(line) && (line[start] == ' ' || line[start] == '\t') {
+		start++
+	}
+	end := len(line)
+	for end > start && (line[end-1] == ' ' || line[end-1] == '\t') {
+		end--
+	}
+	return line[start:end], b.lines.Span(off+at+start, off+at+end)
 }
 
 // lineContentEnd returns the end of the line starting at i in v, without its

@@ -408,3 +408,34 @@ func MisnestedFence(v string) (inner int, ok bool) {
 	}
 	return 0, false
 }
+
+// FenceWithText returns the byte offset in v (a fence token: its opening
+// line, its content and, when closed, its closing line) of the first
+// content line that reads as a closing fence with text after it: a run of
+// the opening character at least as long as the opening run, indented at
+// most three columns more than the opening line, then more than spaces
+// (“``` end of code”). CommonMark does not close a block there — a
+// closing fence carries nothing after its run — so the block runs on to a
+// later, longer fence or to the end of the input. Such a line can never
+// open a nested block either (its closing fence would close the outer
+// one). closed says whether v's last line is its closing line, which is
+// not searched.
+func FenceWithText(v string, closed bool) (line int, ok bool) {
+	first := strings.IndexByte(v, '\n')
+	if first < 0 {
+		return 0, false
+	}
+	open, _ := ParseMdFence(strings.TrimPrefix(v[:first], bom))
+	stop := len(v)
+	if closed {
+		stop = strings.LastIndexByte(strings.TrimSuffix(v, "\n"), '\n') + 1
+	}
+	for p := first + 1; p < stop; {
+		e := lineEnd(v, p)
+		if g, isFence := ParseMdFence(v[p:e]); isFence && g.Char == open.Char && g.Run >= open.Run && g.Info != "" && g.Indent <= open.Indent+3 {
+			return p, true
+		}
+		p = e
+	}
+	return 0, false
+}
