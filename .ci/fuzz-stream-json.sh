@@ -2,3 +2,4 @@
 # invariance, agreement with encoding/json, spans) and the JSON tool-call
 # syntaxes of package stream.
 fuzz ./stream/jsonargs FuzzJSONArgs 20000
+fuzz ./stream FuzzJSONSyntax 1500

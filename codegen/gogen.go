@@ -66,6 +66,7 @@ func Go(s *schema.Schema, opts GoOptions) ([]byte, error) {
 // goGen holds the Go names chosen for a schema and the output.
 type goGen struct {
 	s       *schema.Schema
+	unknown string // the Go name of the unknown-action type (schema.UnknownAllow)
 	top     scope
 	actions []*goAction
 	enums   bool
@@ -102,6 +103,9 @@ func (g *goGen) plan() error {
 			ga.fields = append(ga.fields, f)
 		}
 		g.actions = append(g.actions, ga)
+	}
+	if g.s.AllowsUnknownActions() {
+		g.unknown = g.top.claim("Unknown", "Action")
 	}
 	return nil
 }
@@ -301,10 +305,18 @@ func DecodeAction(a *ast.Action) (Action, error) {
 		}
 		g.p("\tcase %s:\n\t\tx = decode%s(d)\n", strings.Join(labels, ", "), a.name)
 	}
-	g.p(`	default:
+	if g.s.AllowsUnknownActions() {
+		g.p(`	default:
+		return &%s{Name: a.Name, src: a}, nil // the schema allows unknown actions
+	}
+`, g.unknown)
+	} else {
+		g.p(`	default:
 		return nil, &Error{Action: a.Name, Span: d.span(nil), Msg: fmt.Sprintf("unknown action %%q", a.Name)}
 	}
-	if err := d.finish(); err != nil {
+`)
+	}
+	g.p(`	if err := d.finish(); err != nil {
 		return nil, err
 	}
 	return x, nil
@@ -312,6 +324,27 @@ func DecodeAction(a *ast.Action) (Action, error) {
 `)
 	for _, a := range g.actions {
 		g.emitAction(a)
+	}
+	if g.s.AllowsUnknownActions() {
+		g.p(`
+// %[1]s is an action the schema does not declare: the schema allows unknown
+// actions (plug-in actions), so DecodeAction returns it rather than an
+// error. Its inline arguments and blocks are in Source().
+type %[1]s struct {
+	// Name is the action's name as written.
+	Name string `+"`json:\"name\"`"+`
+
+	src *ast.Action
+}
+
+// ActionName returns the action's name as written.
+func (x *%[1]s) ActionName() string { return x.Name }
+
+// Source returns the parsed action.
+func (x *%[1]s) Source() *ast.Action { return x.src }
+
+func (*%[1]s) isAction() {}
+`, g.unknown)
 	}
 	g.emitHelpers()
 }

@@ -29,5 +29,5 @@ func ExampleParse() {
 	//   path = "src/app.py" (7:1-7:11)
 	//   content = "    indented, kept exactly" (10:1-10:27)
 	// move_fil at 12:1
-	// plan.md:13:1: warning: unknown action "move_fil"; did you mean "move_file"? [unknown-action]
+	// plan.md:13:1: error: unknown action "move_fil"; did you mean "move_file"? [unknown-action]
 }

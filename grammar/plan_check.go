@@ -6,6 +6,7 @@ import (
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/schema"
+	"github.com/plangram/plangram/validate"
 )
 
 // Section kinds of a plan, by their heading 2 text.
@@ -645,6 +646,17 @@ func (b *planBuilder) bind(head *pnode, body []*pnode, name string, nameSpan ast
 			}
 			return msg
 		})
+		if owner == "" && b.schema.AllowsUnknownActions() {
+			// A plug-in action (docs/schema.md, "Unknown actions"): kept
+			// unbound; only a name close to a declared one is reported.
+			b.ok(head)
+			if d := validate.UnknownAction(b.schema, name, b.firstLine(head)); d != nil {
+				b.note(head, reason)
+				b.report(d.Severity, CodeUnknownPlanAction, d.Span, "%s", d.Message)
+			}
+			b.placeAll(a, body)
+			return
+		}
 		if owner != "" {
 			reason += fmt.Sprintf("; write it as #### `%s` inside %s", label, owner)
 		}

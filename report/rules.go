@@ -37,7 +37,7 @@ func KnownRules() []Rule {
 			Help: "Inline arguments are split like a shell would; an unterminated quote takes the rest of the line literally."},
 		{ID: "parse-error", Severity: ast.Error, Summary: "internal parse error",
 			Help: "The parser failed; please report the input."},
-		{ID: "unknown-action", Severity: ast.Warning, Summary: "the action is not in the schema",
+		{ID: "unknown-action", Severity: ast.Error, Summary: "the action is not in the schema",
 			Help: "The action name is not declared by the dialect's schema; check the spelling (the message suggests the closest name)."},
 		{ID: "wrong-arg-count", Severity: ast.Error, Summary: "wrong number of arguments",
 			Help: "The action takes the parameters its schema declares; the message names them."},

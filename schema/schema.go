@@ -31,9 +31,26 @@ type Schema struct {
 	// built-in dialect. A custom dialect sets it (docs/schema.md).
 	Syntax      string    `json:"syntax,omitempty"`
 	Description string    `json:"description,omitempty"`
-	Actions     []*Action `json:"actions"`
+	// UnknownActions says what an action the schema does not declare is:
+	// UnknownError ("error", the default when empty) or UnknownAllow
+	// ("allow": plug-in actions, kept with their arguments and no params).
+	// docs/schema.md, "Unknown actions".
+	UnknownActions string    `json:"unknown_actions,omitempty"`
+	Actions        []*Action `json:"actions"`
 
 	index map[string]*Action
+}
+
+// Values of Schema.UnknownActions.
+const (
+	UnknownError = "error"
+	UnknownAllow = "allow"
+)
+
+// AllowsUnknownActions reports whether the schema declares that actions it
+// does not know are allowed (plug-in actions). A nil schema allows none.
+func (s *Schema) AllowsUnknownActions() bool {
+	return s != nil && s.UnknownActions == UnknownAllow
 }
 
 // SyntaxName returns the grammar that reads the dialect: Syntax, or Dialect
@@ -358,6 +375,11 @@ func (s *Schema) check() []problem {
 	}
 	if strings.TrimSpace(s.Dialect) == "" {
 		add("dialect", "dialect must be set")
+	}
+	switch s.UnknownActions {
+	case "", UnknownError, UnknownAllow:
+	default:
+		add("unknown_actions", "unknown_actions must be %q or %q, got %q", UnknownError, UnknownAllow, s.UnknownActions)
 	}
 	ps = append(ps, checkFormat(s)...) // syntax, defaults, block counts (format.go)
 	if len(s.Actions) == 0 {

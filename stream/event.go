@@ -78,7 +78,7 @@ type Event struct {
 	Name    string     // the tool or action name
 	Param   string     // ParamDelta, and an Error about one parameter
 	Text    string     // Text, Thinking, ParamDelta
-	Params  ast.Params // ToolCall: the typed parameters in schema order
+	Params  ast.Params // ToolCall: the typed parameters in schema order; the unterminated Error of a JSON call: what was read
 	Raw     string     // the source text (Text, Thinking, ToolCall) or the text an Error concerns
 	Kind    string     // Error: one of the Kind constants, or a diagnostic code in the acts dialect
 	Message string     // Error
@@ -126,6 +126,9 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		j.Text = &e.Text
 	case Error:
 		j.Severity = &e.Severity
+		if e.Params != nil { // an unterminated JSON call: what was read
+			j.Params = &e.Params
+		}
 	case ToolCall:
 		j.Params = &e.Params
 	}

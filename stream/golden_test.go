@@ -24,6 +24,9 @@ var goldenCases = map[string]struct {
 	"qwen3-coder_several": {chunk: 5}, // markers split across chunks
 	"glm_several":         {chunk: 3},
 	"minimax_basic":       {chunk: 7},
+	"hermes_split":        {chunk: 3}, // markers and escapes split across chunks
+	"kimi-k2_split":       {chunk: 3},
+	"deepseek_split":      {chunk: 2},
 }
 
 // TestGolden pins the event stream of each golden input (regenerate with

@@ -34,6 +34,15 @@ var benchWriters = map[string]func(b *strings.Builder, c benchCall){
 		}
 		b.WriteString("</function>\n</tool_call>\n")
 	},
+	"hermes": func(b *strings.Builder, c benchCall) {
+		fmt.Fprintf(b, "<tool_call>\n{\"name\": %q, \"arguments\": %s}\n</tool_call>\n", c.name, jsonArgs(c))
+	},
+	"kimi-k2": func(b *strings.Builder, c benchCall) {
+		fmt.Fprintf(b, "<|tool_calls_section_begin|><|tool_call_begin|>functions.%s:0<|tool_call_argument_begin|>%s<|tool_call_end|><|tool_calls_section_end|>\n", c.name, jsonArgs(c))
+	},
+	"deepseek": func(b *strings.Builder, c benchCall) {
+		fmt.Fprintf(b, "%s%sfunction%s%s\n```json\n%s\n```%s%s\n", dsCallsBegin, dsCallBegin, dsSep, c.name, jsonArgs(c), dsCallEnd, dsCallsEnd)
+	},
 	"glm": func(b *strings.Builder, c benchCall) {
 		fmt.Fprintf(b, "<tool_call>%s\n", c.name)
 		for _, p := range c.params {

@@ -30,8 +30,9 @@ const (
 // a list. Values convert to their declared types (schema.Param.Value): a
 // path is trimmed, a string kept byte for byte, a bool, int, number, enum,
 // list or json value parsed, and a value that does not convert is a
-// bad-value error. An action the schema does not know is a warning and keeps its
-// arguments with no named params. a.Params is replaced.
+// bad-value error. An action the schema does not know keeps its arguments
+// with no named params and is reported by UnknownAction. a.Params is
+// replaced.
 func BindAct(a *ast.Action, s *schema.Schema) []*ast.Diagnostic {
 	a.Params = nil
 	if a.Name == "" {
@@ -39,11 +40,10 @@ func BindAct(a *ast.Action, s *schema.Schema) []*ast.Diagnostic {
 	}
 	def := s.Lookup(a.Name)
 	if def == nil {
-		msg := fmt.Sprintf("unknown action %q", a.Name)
-		if sug := s.Suggest(a.Name); sug != "" {
-			msg += fmt.Sprintf("; did you mean %q?", sug)
+		if d := UnknownAction(s, a.Name, a.NameSpan); d != nil {
+			return []*ast.Diagnostic{d}
 		}
-		return []*ast.Diagnostic{{Severity: ast.Warning, Code: CodeUnknownAction, Message: msg, Span: a.NameSpan}}
+		return nil
 	}
 	var diags []*ast.Diagnostic
 	type value struct {
@@ -186,4 +186,26 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// UnknownAction returns the diagnostic for an action name the schema does
+// not declare, at span: an error with a "did you mean" suggestion when a
+// declared name is close. When the schema allows unknown actions
+// (schema.UnknownAllow, for plug-in actions) a name close to a declared one
+// is a warning, as it is most likely a typo, and any other name gets no
+// diagnostic (nil).
+func UnknownAction(s *schema.Schema, name string, span ast.Span) *ast.Diagnostic {
+	msg := fmt.Sprintf("unknown action %q", name)
+	sug := s.Suggest(name)
+	if sug != "" {
+		msg += fmt.Sprintf("; did you mean %q?", sug)
+	}
+	if s.AllowsUnknownActions() {
+		if sug == "" {
+			return nil
+		}
+		return &ast.Diagnostic{Severity: ast.Warning, Code: CodeUnknownAction, Span: span,
+			Message: msg + " (the schema allows unknown actions, so it is kept as a plug-in action)"}
+	}
+	return &ast.Diagnostic{Severity: ast.Error, Code: CodeUnknownAction, Message: msg, Span: span}
 }

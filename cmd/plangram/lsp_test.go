@@ -66,7 +66,7 @@ func TestLSPWire(t *testing.T) {
 		t.Fatalf("got %v", pub)
 	}
 	js, _ := json.Marshal(pub["params"])
-	want := `{"diagnostics":[{"code":"unknown-action","message":"unknown action \"😀\"","range":{"end":{"character":2,"line":1},"start":{"character":0,"line":1}},"severity":2,"source":"plangram"}],"uri":"file:///tmp/x.md","version":1}`
+	want := `{"diagnostics":[{"code":"unknown-action","message":"unknown action \"😀\"","range":{"end":{"character":2,"line":1},"start":{"character":0,"line":1}},"severity":1,"source":"plangram"}],"uri":"file:///tmp/x.md","version":1}`
 	if string(js) != want {
 		t.Errorf("publishDiagnostics params\n%s\nwant\n%s", js, want)
 	}

@@ -30,7 +30,7 @@ func TestParseExitCodes(t *testing.T) {
 		return p
 	}
 	ok := write("ok.md", "~~~act\necho\n~~~\n~~~\nhi\n~~~\n")
-	warn := write("warn.md", "~~~act\nfrobnicate\n~~~\n")
+	warn := write("warn.md", "~~~\nstray\n~~~\n~~~act\necho\n~~~\n~~~\nhi\n~~~\n")
 	bad := write("bad.md", "~~~act\nwrite_file\n~~~\n")
 	for _, tc := range []struct {
 		args   []string
@@ -38,7 +38,7 @@ func TestParseExitCodes(t *testing.T) {
 		stderr string
 	}{
 		{[]string{"parse", ok}, exitOK, ""},
-		{[]string{"parse", warn}, exitOK, warn + ":2:1: warning: unknown action \"frobnicate\" [unknown-action]\n"},
+		{[]string{"parse", warn}, exitOK, warn + ":1:1: warning: block before the first act belongs to no action (info \"\") [block-before-act]\n"},
 		{[]string{"parse", bad}, exitError, bad + ":2:1: error: write_file expects 2 arguments (path, content), got 0 arguments [wrong-arg-count]\n"},
 		{[]string{"parse", bad, "--format", "repr"}, exitError, ""},
 		{[]string{"parse", filepath.Join(dir, "missing.md")}, exitUsage, ""},

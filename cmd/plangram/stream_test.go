@@ -50,7 +50,7 @@ func TestStreamCLI(t *testing.T) {
 		{"a <thinking>x</thinking>", []string{"--no-thinking"}, exitOK, `{"type":"text","text":"a "`, ""},
 		{"<list_files><path>.</path><recursive>yes</recursive></list_files>", []string{"--chunk", "3"}, exitError,
 			`"kind":"bad-value"`, "<stdin>:1:38: error: parameter recursive: want true or false, got \"yes\" [bad-value]\n"},
-		{"~~~act\nfrobnicate\n~~~\n", []string{"--dialect", "acts"}, exitOK, `"severity":"warning"`, "warning: unknown action"},
+		{"~~~act\nfrobnicate\n~~~\n", []string{"--dialect", "acts"}, exitError, `"severity":"error"`, "error: unknown action"},
 		{"<ping><n>12</n></ping>", []string{"--schema", schemaFile}, exitOK, `"params":{"n":12}`, ""},
 		{"<ping><n>x</n></ping>", []string{"--schema", schemaFile}, exitError, `"kind":"bad-value"`, ""},
 		{"", []string{"--schema", filepath.Join(t.TempDir(), "missing.json")}, exitUsage, "", "missing.json"},

@@ -1181,3 +1181,7 @@ func Decode(text string) (args []Event, errs []Event) {
 	p.Close()
 	return args, errs
 }
+
+// Fail stops the reader as a syntax error would, without an event: the
+// caller reports why the value cannot be read.
+func (p *Parser) Fail() { p.st = stFailed }

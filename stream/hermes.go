@@ -1,0 +1,112 @@
+package stream
+
+// The hermes syntax's markup.
+const (
+	hermesOpen  = "<tool_call>"
+	hermesClose = "</tool_call>"
+)
+
+// Hermes registers the hermes syntax: <tool_call>{"name": …, "arguments":
+// {…}}</tool_call>, the default tool-call format of the Hermes models and
+// of the Qwen2.5 and Qwen3 chat templates, with any white space around
+// the JSON and several calls in a row.
+func (registry) Hermes() *Syntax {
+	return &Syntax{Name: "hermes", Schema: "tools",
+		Summary: `<tool_call>{"name": …, "arguments": {…}}</tool_call> (Hermes, Qwen2.5, Qwen3)`,
+		Markers: staticMarkers("<tool_call> {"),
+		open: func(c *config) (scanner, error) {
+			return &hermes{x: newProse(c.opts, c.start, []string{hermesOpen}), c: newJCall(c.schema)}, nil
+		}}
+}
+
+// hermes is the scanner of the hermes syntax.
+type hermes struct {
+	x   *prose
+	c   *jcall
+	st  uint8 // 0 text, 1 after <tool_call>, 2 in the JSON, 3 after it
+	at  int   // where <tool_call> starts
+	pos int
+}
+
+func (h *hermes) keep() int {
+	switch h.st {
+	case 0:
+		return h.x.keep()
+	case 1:
+		return h.at
+	}
+	return h.c.start
+}
+
+func (h *hermes) scan(p *Parser, eof bool) error {
+	for {
+		switch h.st {
+		case 0:
+			k, at, end, err := h.x.next(p, eof)
+			if err != nil || k < 0 {
+				return err
+			}
+			h.st, h.at, h.pos = 1, at, end
+		case 1:
+			// <tool_call> opens a call when JSON follows it; anything else
+			// (another syntax's <tool_call>NAME) leaves it as text.
+			b := p.bytes(h.pos, p.end())
+			i := skipSpace(b)
+			switch {
+			case i < len(b) && (b[i] == '{' || b[i] == '"'):
+				h.c.begin(p, h.at)
+				h.c.json(p, h.pos+i, true)
+				h.st = 2
+			case i < len(b):
+				if err := p.text(p.pos(h.at), h.pos+i, false); err != nil {
+					return err
+				}
+				h.x.skip(h.pos + i)
+				h.st = 0
+			case !eof:
+				return nil
+			default:
+				h.c.begin(p, h.at)
+				return h.end(p, h.c.abort(p, p.end(), hermesClose))
+			}
+		case 2:
+			done, err := h.c.feed(p, eof)
+			if err != nil || !done {
+				return err
+			}
+			h.st, h.pos = 3, h.c.jpos
+		case 3:
+			at, ok := closeAfter(p, h.c, h.pos, hermesClose, eof)
+			if !ok {
+				h.pos = at
+				if !eof {
+					return nil
+				}
+				return h.end(p, h.c.abort(p, p.end(), hermesClose))
+			}
+			if err := h.end(p, h.c.finish(p, at+len(hermesClose))); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// end returns to text after the call.
+func (h *hermes) end(p *Parser, err error) error {
+	h.st = 0
+	h.x.skip(h.c.endOff(p))
+	return err
+}
+
+// closeAfter looks for the call's closing marker from offset pos on, after
+// its JSON: it returns the marker's offset, or (how far the bytes are
+// decided, false). Text before the marker other than white space is stray
+// (reported once), unless the JSON stopped at a syntax error.
+func closeAfter(p *Parser, c *jcall, pos int, close string, eof bool) (int, bool) {
+	b := p.bytes(pos, p.end())
+	i, k := find(b, []string{close}, eof)
+	if j := skipSpace(b[:i]); j < i && !c.jp.Failed() {
+		c.strayText(pos+j, pos+i)
+	}
+	return pos + i, k >= 0
+}

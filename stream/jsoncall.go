@@ -1,0 +1,428 @@
+package stream
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/schema"
+	"github.com/plangram/plangram/stream/jsonargs"
+)
+
+// KindBadJSON is the error kind of JSON arguments that are not valid JSON,
+// not an object, or followed by stray text inside the call's markup.
+const KindBadJSON = "bad-json"
+
+// KindNoName is the error kind of a JSON call that names no tool.
+const KindNoName = "no-name"
+
+// envelopeKeys are the members of a {"name": …, "arguments": {…}}
+// envelope that hold the arguments.
+var envelopeKeys = []string{"arguments", "parameters"}
+
+// jtools looks up a schema's tools and their parameters by name and alias.
+type jtools struct {
+	acts   map[string]*schema.Action
+	params map[*schema.Action]map[string]*schema.Param
+}
+
+func newJTools(s *schema.Schema) *jtools {
+	t := &jtools{acts: map[string]*schema.Action{}, params: map[*schema.Action]map[string]*schema.Param{}}
+	for _, a := range s.Actions {
+		for _, n := range append([]string{a.Name}, a.Aliases...) {
+			if t.acts[n] == nil {
+				t.acts[n] = a
+			}
+		}
+		ps := map[string]*schema.Param{}
+		for _, sp := range a.Params {
+			for _, n := range append([]string{sp.Name}, sp.Aliases...) {
+				if ps[n] == nil {
+					ps[n] = sp
+				}
+			}
+		}
+		t.params[a] = ps
+	}
+	return t
+}
+
+// jcall reads the calls of a JSON-argument syntax: the syntax's scanner
+// finds the markup and hands the JSON to it. One call is open at a time.
+type jcall struct {
+	tools    *jtools
+	env, arg *jsonargs.Parser // the readers of an envelope and of bare arguments
+	jp       *jsonargs.Parser // the current one
+	evs      []jsonargs.Event
+
+	open     bool
+	id       int
+	name     string
+	act      *schema.Action
+	start    int
+	startPos ast.Pos
+	sent     bool             // ToolCallStart was emitted
+	held     []jsonargs.Event // Delta events before the name was known
+	vals     []jsonargs.Event // complete arguments, in order
+	partial  []jsonargs.Event // the argument cut by the end of the stream
+	errs     []Event          // the call's errors, emitted before it
+	jpos     int              // the JSON read cursor
+	stray    int              // start of stray text after the JSON, -1 when none
+	strayEnd int
+	end      int // where the last call ended
+}
+
+func newJCall(s *schema.Schema) *jcall {
+	c := &jcall{tools: newJTools(s), stray: -1}
+	c.env = jsonargs.New(jsonargs.Options{Envelope: envelopeKeys}, c.collect)
+	c.arg = jsonargs.New(jsonargs.Options{}, c.collect)
+	return c
+}
+
+func (c *jcall) collect(e jsonargs.Event) { c.evs = append(c.evs, e) }
+
+// begin opens a call whose source starts at offset at.
+func (c *jcall) begin(p *Parser, at int) {
+	*c = jcall{tools: c.tools, env: c.env, arg: c.arg, evs: c.evs[:0], held: c.held[:0], vals: c.vals[:0],
+		partial: c.partial[:0], errs: c.errs[:0], open: true, id: p.nextID(), start: at, startPos: p.pos(at), stray: -1}
+}
+
+// named sets the call's tool name, read from markup ending at offset end,
+// and emits ToolCallStart.
+func (c *jcall) named(p *Parser, name string, end int) error {
+	if c.sent {
+		return nil
+	}
+	c.sent = true
+	c.name = name
+	if a := c.tools.acts[name]; a != nil {
+		c.act, c.name = a, a.Name
+	}
+	sp := ast.Span{Start: c.startPos, End: p.pos(end)}
+	if c.act == nil {
+		c.errs = append(c.errs, Event{Type: Error, ID: c.id, Name: c.name, Kind: KindUnknownTool,
+			Message: fmt.Sprintf("unknown tool %q", name), Raw: p.str(c.start, end), Span: sp})
+	}
+	if err := p.send(&Event{Type: ToolCallStart, ID: c.id, Name: c.name, Span: sp}); err != nil {
+		return err
+	}
+	for _, e := range c.held {
+		if err := c.delta(p, e); err != nil {
+			return err
+		}
+	}
+	c.held = c.held[:0]
+	return nil
+}
+
+// json starts reading the call's JSON at offset off: an envelope
+// ({"name": …, "arguments": {…}}) or bare arguments.
+func (c *jcall) json(p *Parser, off int, envelope bool) {
+	c.jp = c.arg
+	if envelope {
+		c.jp = c.env
+	}
+	c.jp.Reset(p.pos(off))
+	c.jpos = off
+}
+
+// feed reads the JSON from c.jpos on and reports whether it is over
+// (complete, or stopped by a syntax error). At eof an open value is
+// closed: its complete arguments and the one it cuts are kept for the
+// unterminated error.
+func (c *jcall) feed(p *Parser, eof bool) (bool, error) {
+	if c.jp.Done() || c.jp.Failed() {
+		return true, nil
+	}
+	n := c.jp.Feed(p.bytes(c.jpos, p.end()))
+	c.jpos += n
+	if eof && !c.jp.Done() && !c.jp.Failed() {
+		c.jp.Close()
+	}
+	if err := c.drain(p); err != nil {
+		return false, err
+	}
+	return c.jp.Done() || c.jp.Failed(), nil
+}
+
+// drain turns the reader's events into the call's.
+func (c *jcall) drain(p *Parser) error {
+	for _, e := range c.evs {
+		switch e.Kind {
+		case jsonargs.Field:
+			switch {
+			case e.Key == "name":
+				s, ok := e.Value.(string)
+				if !ok {
+					c.fail(p, KindBadJSON, "the call's name is not a JSON string", e.Span)
+					continue
+				}
+				if err := c.named(p, s, e.Span.End.Offset); err != nil {
+					return err
+				}
+			case slices.Contains(envelopeKeys, e.Key) && e.Value != nil:
+				c.fail(p, KindBadJSON, fmt.Sprintf("%q is not a JSON object", e.Key), e.Span)
+			}
+		case jsonargs.Delta:
+			if !c.sent {
+				c.held = append(c.held, e)
+				continue
+			}
+			if err := c.delta(p, e); err != nil {
+				return err
+			}
+		case jsonargs.Value:
+			if e.Partial {
+				c.partial = append(c.partial, e)
+			} else {
+				c.vals = append(c.vals, e)
+			}
+		case jsonargs.Error:
+			if e.Code == jsonargs.CodeUnterminated {
+				continue // the call's own unterminated error says it
+			}
+			c.errs = append(c.errs, Event{Type: Error, ID: c.id, Name: c.name, Kind: KindBadJSON,
+				Message: "arguments: " + e.Message, Raw: e.Raw, Span: e.Span})
+		}
+	}
+	c.evs = c.evs[:0]
+	return nil
+}
+
+func (c *jcall) delta(p *Parser, e jsonargs.Event) error {
+	param := e.Key
+	if c.act != nil {
+		if sp := c.tools.params[c.act][e.Key]; sp != nil {
+			param = sp.Name
+		}
+	}
+	return p.send(&Event{Type: ParamDelta, ID: c.id, Name: c.name, Param: param, Text: e.Text, Span: e.Span})
+}
+
+// fail records an error of the call on the source span sp.
+func (c *jcall) fail(p *Parser, kind, msg string, sp ast.Span) {
+	c.errs = append(c.errs, Event{Type: Error, ID: c.id, Name: c.name, Kind: kind, Message: msg,
+		Raw: p.str(sp.Start.Offset, sp.End.Offset), Span: sp})
+}
+
+// strayText records bytes [from, to) inside the call's markup that belong
+// to nothing; consecutive pieces make one error.
+func (c *jcall) strayText(from, to int) {
+	if c.stray < 0 {
+		c.stray = from
+	}
+	c.strayEnd = to
+}
+
+func (c *jcall) endStray(p *Parser) {
+	if c.stray < 0 {
+		return
+	}
+	end := c.stray + lastNonSpace(p.bytes(c.stray, c.strayEnd))
+	c.fail(p, KindBadJSON, "text after the arguments is not part of the call", p.span(c.stray, end))
+	c.stray = -1
+}
+
+// finish ends the call, whose source is [c.start, end): its errors, then
+// the ToolCall; a call that never named its tool is reported and its
+// source emitted as text.
+func (c *jcall) finish(p *Parser, end int) error {
+	c.open, c.end = false, end
+	c.endStray(p)
+	sp := ast.Span{Start: c.startPos, End: p.pos(end)}
+	raw := p.str(c.start, end)
+	if !c.sent {
+		c.errs = append(c.errs, Event{Type: Error, ID: c.id, Kind: KindNoName,
+			Message: "the call names no tool: its text follows as text", Raw: raw, Span: sp})
+		if err := c.sendErrs(p); err != nil {
+			return err
+		}
+		return p.send(&Event{Type: Text, Text: raw, Raw: raw, Span: sp})
+	}
+	params := c.build(p, c.vals, sp)
+	if err := c.sendErrs(p); err != nil {
+		return err
+	}
+	return p.send(&Event{Type: ToolCall, ID: c.id, Name: c.name, Params: params, Raw: raw, Span: sp})
+}
+
+// abort ends a call cut by the end of the stream at end: its JSON errors,
+// an unterminated error whose Params hold what was read (the argument cut
+// short with its text so far), then its source as text.
+func (c *jcall) abort(p *Parser, end int, closing string) error {
+	c.open, c.end = false, end
+	c.endStray(p)
+	sp := ast.Span{Start: c.startPos, End: p.pos(end)}
+	raw := p.str(c.start, end)
+	var params ast.Params
+	if c.act != nil || c.sent {
+		errs := len(c.errs)
+		params = c.build(p, append(c.vals, c.partial...), sp)
+		c.errs = c.errs[:errs] // the call is not complete: its checks do not apply
+	}
+	if err := c.sendErrs(p); err != nil {
+		return err
+	}
+	err := p.send(&Event{Type: Error, ID: c.id, Name: c.name, Kind: KindUnterminated, Params: params,
+		Message: fmt.Sprintf("call is not closed by %s: its text follows as text", closing), Raw: raw, Span: sp})
+	if err != nil {
+		return err
+	}
+	return p.send(&Event{Type: Text, Text: raw, Raw: raw, Span: sp})
+}
+
+func (c *jcall) sendErrs(p *Parser) error {
+	slices.SortStableFunc(c.errs, func(a, b Event) int { return a.Span.Start.Offset - b.Span.Start.Offset })
+	for i := range c.errs {
+		c.errs[i].Name = c.name
+		if err := p.send(&c.errs[i]); err != nil {
+			return err
+		}
+	}
+	c.errs = c.errs[:0]
+	return nil
+}
+
+// build converts the arguments to typed parameters in schema order,
+// recording errors; call is the call's span (missing parameters).
+func (c *jcall) build(p *Parser, vals []jsonargs.Event, call ast.Span) ast.Params {
+	var ps ast.Params
+	seen := map[string]bool{}
+	given := map[*schema.Param]int{}
+	for i, v := range vals {
+		raw := p.str(v.Span.Start.Offset, v.Span.End.Offset)
+		if c.act == nil {
+			if !seen[v.Key] {
+				seen[v.Key] = true
+				sp := v.Span
+				ps = append(ps, ast.Param{Name: v.Key, Value: v.Value, Span: &sp})
+			}
+			continue
+		}
+		sp := c.tools.params[c.act][v.Key]
+		switch _, dup := given[sp]; {
+		case sp == nil:
+			c.errs = append(c.errs, Event{Type: Error, ID: c.id, Param: v.Key, Kind: KindUnknownParam,
+				Message: fmt.Sprintf("%s has no parameter %s", c.name, v.Key), Raw: raw, Span: v.Span})
+		case dup:
+			c.errs = append(c.errs, Event{Type: Error, ID: c.id, Param: sp.Name, Kind: KindDuplicateParam,
+				Message: fmt.Sprintf("parameter %s is given twice; the first is kept", sp.Name), Raw: raw, Span: v.Span})
+		case v.Value == nil && !v.Partial:
+			// null: the parameter is not given
+		default:
+			given[sp] = i
+		}
+	}
+	if c.act == nil {
+		return ps
+	}
+	for _, sp := range c.act.Params {
+		i, ok := given[sp]
+		if !ok {
+			if sp.Required {
+				c.errs = append(c.errs, Event{Type: Error, ID: c.id, Param: sp.Name, Kind: KindMissingParam,
+					Message: fmt.Sprintf("%s needs parameter %s", c.name, sp.Name), Span: ast.Span{Start: call.End, End: call.End}})
+			}
+			continue
+		}
+		v := vals[i]
+		val, err := jsonValue(sp, v)
+		if err != nil {
+			c.errs = append(c.errs, Event{Type: Error, ID: c.id, Param: sp.Name, Kind: KindBadValue,
+				Message: fmt.Sprintf("parameter %s: %v", sp.Name, err), Raw: p.str(v.Span.Start.Offset, v.Span.End.Offset), Span: v.Span})
+			continue
+		}
+		span := v.Span
+		ps = append(ps, ast.Param{Name: sp.Name, Value: val, Span: &span})
+	}
+	return ps
+}
+
+// jsonValue converts a JSON argument to its parameter's type: a string
+// parameter (string, path, resource, enum) takes a JSON string; bool, int
+// and number take their JSON type or a string that converts; list takes
+// an array (or a string, one item per line); json takes any value. A
+// partial value (cut by the end of the stream) is kept as read.
+func jsonValue(sp *schema.Param, v jsonargs.Event) (any, error) {
+	if v.Partial {
+		if s, ok := v.Value.(string); ok {
+			return s, nil
+		}
+		return v.Raw, nil
+	}
+	t := sp.TypeOrDefault()
+	switch x := v.Value.(type) {
+	case string:
+		if t == schema.JSON {
+			return x, nil
+		}
+		return sp.Value(x)
+	case json.Number:
+		switch t {
+		case schema.Int, schema.Number, schema.JSON:
+			return sp.Value(string(x))
+		}
+	case bool:
+		switch t {
+		case schema.Bool:
+			return x, nil
+		case schema.JSON:
+			return x, nil
+		}
+	case json.RawMessage:
+		switch t {
+		case schema.JSON:
+			return sp.Value(string(x))
+		case schema.List:
+			if strings.HasPrefix(string(x), "[") {
+				return sp.Value(string(x))
+			}
+		}
+	case nil:
+		if t == schema.JSON {
+			return nil, nil
+		}
+	}
+	return nil, fmt.Errorf("want %s, got %s", wantType(sp), jsonKind(v))
+}
+
+func wantType(sp *schema.Param) string {
+	switch t := sp.TypeOrDefault(); t {
+	case schema.String, schema.Path, schema.Resource:
+		return "a JSON string (" + string(t) + ")"
+	case schema.Enum:
+		return "a JSON string, one of " + strings.Join(sp.Enum, ", ")
+	case schema.Bool:
+		return "true or false"
+	case schema.Int:
+		return "an integer"
+	case schema.Number:
+		return "a number"
+	case schema.List:
+		return "a JSON array"
+	}
+	return "a JSON value"
+}
+
+func jsonKind(v jsonargs.Event) string {
+	switch x := v.Value.(type) {
+	case json.Number:
+		return "number " + string(x)
+	case bool:
+		return fmt.Sprint(x)
+	case json.RawMessage:
+		if strings.HasPrefix(string(x), "[") {
+			return "an array"
+		}
+		return "an object"
+	case nil:
+		return "null"
+	}
+	return "a string"
+}
+
+// endOff returns the offset after the last call ended (finish or abort):
+// where text resumes.
+func (c *jcall) endOff(p *Parser) int { return c.end }

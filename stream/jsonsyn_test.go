@@ -1,0 +1,164 @@
+package stream
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/plangram/plangram/schema"
+)
+
+// jsonSyntaxes are the JSON-argument syntaxes, each with its golden
+// sample and the markers that open and close its first call.
+var jsonSyntaxes = []struct{ syntax, file, open, close string }{
+	{"hermes", "hermes_basic", "<tool_call>", "</tool_call>"},
+	{"kimi-k2", "kimi-k2_basic", "<|tool_call_begin|>", "<|tool_call_end|>"},
+	{"deepseek", "deepseek_basic", dsCallBegin, dsCallEnd},
+}
+
+// TestJSONCutEverywhere cuts each JSON syntax's sample at every byte:
+// every prefix keeps the chunking property and never panics; one that
+// holds a call's opening marker but not its closing one reports an
+// unterminated (or cut-tag) error, one that holds the whole call has it.
+func TestJSONCutEverywhere(t *testing.T) {
+	for _, tc := range jsonSyntaxes {
+		in, err := os.ReadFile("../golden/stream/" + tc.file + ".txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		open := strings.Index(string(in), tc.open)
+		close := strings.Index(string(in), tc.close) + len(tc.close)
+		for n := range len(in) + 1 {
+			evs := checkChunks(t, Options{Syntax: tc.syntax}, in[:n], uint64(n))
+			var calls, errs int
+			for _, e := range evs {
+				switch {
+				case e.Type == ToolCall:
+					calls++
+				case e.Type == Error && (e.Kind == KindUnterminated || e.Kind == KindCutTag):
+					errs++
+				}
+			}
+			switch {
+			case n >= close && calls == 0:
+				t.Errorf("%s cut at %d: no tool_call in %s", tc.syntax, n, jsonl(t, evs))
+			case n > open+1 && n < close && errs == 0:
+				t.Errorf("%s cut at %d (%q): silent: %s", tc.syntax, n, in[:n], jsonl(t, evs))
+			}
+		}
+	}
+}
+
+// jsonSamples are extra inputs of the JSON syntaxes for the chunking
+// property: variants models emit and broken markup.
+var jsonSamples = []string{
+	"<tool_call>{\"name\": \"read_file\", \"arguments\": {\"path\": \"a\"}}</tool_call><tool_call>{\"name\": \"read_file\", \"arguments\": {}}</tool_call>",
+	"<tool_call>\n<function=read_file>\n</tool_call> text",
+	"<tool_call>  \n",
+	"<tool_call>{\"name\": \"x\"} trailing </tool_call>",
+	"<tool_call>{\"arguments\": {\"content\": \"early\\n\"}, \"name\": \"write_to_file\"}</tool_call>",
+	"<tool_call>\"{\\\"name\\\": \\\"read_file\\\", \\\"arguments\\\": {\\\"path\\\": \\\"q\\\"}}\"</tool_call>",
+	"<|tool_call_begin|>functions.read_file:0<|tool_call_argument_begin|>{}<|tool_call_end|>",
+	"<|tool_calls_section_begin|> prose <|tool_call_begin|>x",
+	"<|tool_calls_section_begin|><|tool_call_begin|>" + strings.Repeat("n", 300) + "<|tool_call_end|>",
+	"<|tool_calls_section_begin|><|tool_call_begin|>functions.read_file:0<|tool_call_argument_begin|>[1]<|tool_call_end|><|tool_calls_section_end|>",
+	dsCallsBegin + dsCallBegin + "function" + dsSep + "read_file\n```json\n{\"path\": \"x\"}\n```" + dsCallEnd + dsCallsEnd,
+	dsCallsBegin + dsCallBegin + "function" + dsSep + "read_file\n{\"path\": \"x\"}" + dsCallEnd,
+	dsCallBegin + "function" + dsSep + "read_file\nnot json" + dsCallEnd + " after",
+	dsCallBegin + "read_file" + dsSep + "{\"path\": \"é\"}",
+}
+
+func TestJSONSyntaxesChunking(t *testing.T) {
+	for _, tc := range jsonSyntaxes {
+		for i, s := range append(jsonSamples, syntaxSamples...) {
+			checkChunks(t, Options{Syntax: tc.syntax}, []byte(s), uint64(i))
+			checkChunks(t, Options{Syntax: tc.syntax, HideThinking: true, InThinking: true}, []byte(s), uint64(i))
+		}
+	}
+}
+
+// FuzzJSONSyntax checks the chunking property of every JSON syntax on
+// fuzzed input cut at a fuzzed byte (a call cut anywhere never panics).
+func FuzzJSONSyntax(f *testing.F) {
+	for _, tc := range jsonSyntaxes {
+		for _, kind := range []string{"basic", "errors", "crlf"} {
+			in, err := os.ReadFile("../golden/stream/" + tc.syntax + "_" + kind + ".txt")
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(in, uint16(len(in)), uint64(1))
+			f.Add(in, uint16(len(in)/2), uint64(2))
+		}
+	}
+	for i, s := range jsonSamples {
+		f.Add([]byte(s), uint16(len(s)), uint64(i))
+	}
+	f.Fuzz(func(t *testing.T, in []byte, cut uint16, seed uint64) {
+		in = in[:int(cut)%(len(in)+1)]
+		for _, tc := range jsonSyntaxes {
+			checkChunks(t, Options{Syntax: tc.syntax}, in, seed)
+		}
+	})
+}
+
+// jsonArgs renders a call's parameters as a JSON object.
+func jsonArgs(c benchCall) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, p := range c.params {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		k, _ := json.Marshal(p[0])
+		v, _ := json.Marshal(p[1])
+		if p[1] == "true" || p[1] == "false" {
+			v = []byte(p[1])
+		}
+		fmt.Fprintf(&b, "%s: %s", k, v)
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+// BenchmarkJSONSyntaxes parses each JSON syntax's answer at 50 KiB and
+// 2.5, 5 and 10 MB (n, 2n, 4n) in 20-byte chunks, beside re-parsing the
+// accumulated text on every chunk at 12 KiB and 50 KiB. ns/chunk is flat
+// in the input size for the incremental parser and grows with it for the
+// re-parse.
+func BenchmarkJSONSyntaxes(b *testing.B) {
+	const chunk = 20
+	tools, err := schema.Builtin("tools")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, tc := range jsonSyntaxes {
+		opts := Options{Syntax: tc.syntax, Schema: tools}
+		for _, size := range []int{50 << 10, 10 << 20 / 4, 10 << 20 / 2, 10 << 20} {
+			in := syntaxAnswer(tc.syntax, size)
+			b.Run(fmt.Sprintf("%s/%s/20-byte-chunks", tc.syntax, sizeName(size)), func(b *testing.B) {
+				b.SetBytes(int64(len(in)))
+				b.ReportAllocs()
+				calls := 0
+				for b.Loop() {
+					calls = feedSyntax(b, opts, in, chunk)
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64((len(in)+chunk-1)/chunk), "ns/chunk")
+				b.ReportMetric(float64(calls), "calls")
+			})
+		}
+		for _, size := range []int{12 << 10, 50 << 10} {
+			in := syntaxAnswer(tc.syntax, size)
+			b.Run(fmt.Sprintf("%s/%s/reparse-per-chunk", tc.syntax, sizeName(size)), func(b *testing.B) {
+				b.SetBytes(int64(len(in)))
+				for b.Loop() {
+					for i := chunk; i < len(in)+chunk; i += chunk {
+						feedSyntax(b, opts, in[:min(i, len(in))], len(in))
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64((len(in)+chunk-1)/chunk), "ns/chunk")
+			})
+		}
+	}
+}

@@ -1,0 +1,317 @@
+package stream
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+)
+
+// markedForm is a tool-call syntax of special tokens: calls inside an
+// optional section, each a header naming the tool, a separator and the
+// JSON arguments (kimi-k2, deepseek).
+type markedForm struct {
+	secOpen, secClose   string
+	callOpen, callClose string
+	sep                 string // ends the header
+	// name returns the tool's name in a header.
+	name func(header string) string
+	// fenced: the V3 form of DeepSeek may follow the separator: the
+	// header is the call's type, and the name, a line ending and a ```json
+	// fence come before the JSON (and a closing ``` after it).
+	fenced bool
+}
+
+// maxHeader bounds a call's header (the text before its separator).
+const maxHeader = 256
+
+// marked is the scanner of a markedForm syntax.
+type marked struct {
+	f   *markedForm
+	x   *prose
+	c   *jcall
+	st  uint8
+	sec bool // inside the section
+	pos int
+	hdr int // start of the header, then of the name line
+	hs  string
+	fen bool // the JSON is in a ``` fence
+}
+
+// marked's states.
+const (
+	mkText    = iota
+	mkSection // between the calls of a section
+	mkHeader  // reading the header up to the separator
+	mkAfter   // after the separator (fenced forms)
+	mkName    // fenced: the name line
+	mkFence   // fenced: the opening fence
+	mkJSON
+	mkFenceEnd // fenced: the closing fence
+	mkClose    // up to the call's closing marker
+)
+
+func newMarked(f *markedForm, c *config) *marked {
+	return &marked{f: f, x: newProse(c.opts, c.start, []string{f.secOpen, f.callOpen}), c: newJCall(c.schema)}
+}
+
+func (m *marked) keep() int {
+	switch m.st {
+	case mkText:
+		return m.x.keep()
+	case mkSection:
+		return m.pos
+	}
+	return m.c.start
+}
+
+func (m *marked) scan(p *Parser, eof bool) error {
+	for {
+		more, err := m.step(p, eof)
+		if err != nil || !more {
+			return err
+		}
+	}
+}
+
+// step advances the scanner once; false means more bytes are needed.
+func (m *marked) step(p *Parser, eof bool) (bool, error) {
+	f := m.f
+	switch m.st {
+	case mkText:
+		k, at, end, err := m.x.next(p, eof)
+		if err != nil || k < 0 {
+			return false, err
+		}
+		if k == 0 {
+			m.sec, m.st, m.pos = true, mkSection, end
+			return true, p.text(p.pos(at), end, true)
+		}
+		m.open(p, at, end)
+	case mkSection:
+		b := p.bytes(m.pos, p.end())
+		i := skipSpace(b)
+		if err := p.text(p.pos(m.pos), m.pos+i, true); err != nil {
+			return false, err
+		}
+		m.pos += i
+		b = b[i:]
+		if full, part := match(b, f.callOpen); full {
+			m.open(p, m.pos, m.pos+len(f.callOpen))
+			return true, nil
+		} else if part && !eof {
+			return false, nil
+		}
+		if full, part := match(b, f.secClose); full {
+			end := m.pos + len(f.secClose)
+			m.sec = false
+			return true, m.text(p, end, p.text(p.pos(m.pos), end, true))
+		} else if part && !eof || len(b) == 0 && !eof {
+			return false, nil
+		}
+		m.sec = false
+		return true, m.text(p, m.pos, nil)
+	case mkHeader:
+		b := p.bytes(m.pos, p.end())
+		i, k := find(b, []string{f.sep}, eof)
+		if m.pos+i-m.hdr > maxHeader {
+			m.pos = m.hdr + maxHeader // the same span whatever the chunking
+			return true, m.bad(p, fmt.Sprintf("no %s after the call's header", f.sep))
+		}
+		m.pos += i
+		if k < 0 {
+			return m.starve(p, eof)
+		}
+		m.hs = strings.TrimSpace(string(p.bytes(m.hdr, m.pos)))
+		m.pos += len(f.sep)
+		if !f.fenced {
+			return true, m.json(p, m.pos, f.name(m.hs), m.pos-len(f.sep))
+		}
+		m.st = mkAfter
+	case mkAfter:
+		b := p.bytes(m.pos, p.end())
+		i := skipSpace(b)
+		if i == len(b) {
+			return m.starve(p, eof)
+		}
+		if b[i] == '{' || b[i] == '"' { // V3.1: NAME<sep>{json}
+			return true, m.json(p, m.pos+i, f.name(m.hs), m.pos)
+		}
+		m.st, m.hdr = mkName, m.pos
+	case mkName:
+		b := p.bytes(m.pos, p.end())
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			if m.pos+len(b)-m.hdr > maxHeader {
+				m.pos = m.hdr + maxHeader
+				return true, m.bad(p, "the tool's name is not followed by a line ending")
+			}
+			m.pos += len(b)
+			return m.starve(p, eof)
+		}
+		m.pos += i
+		name := strings.TrimSpace(string(p.bytes(m.hdr, m.pos)))
+		if err := m.c.named(p, name, m.pos); err != nil {
+			return false, err
+		}
+		m.st = mkFence
+	case mkFence:
+		b := p.bytes(m.pos, p.end())
+		i := skipSpace(b)
+		if i == len(b) {
+			return m.starve(p, eof)
+		}
+		if b[i] == '{' || b[i] == '"' {
+			m.fen = false
+			m.c.json(p, m.pos+i, false)
+			m.st = mkJSON
+			return true, nil
+		}
+		full, part := match(b[i:], "```")
+		if !full {
+			if part && !eof {
+				return false, nil
+			}
+			return true, m.bad(p, "want a ```json fence or the JSON arguments")
+		}
+		j := bytes.IndexByte(b[i:], '\n')
+		if j < 0 {
+			if len(b)-i > maxHeader {
+				return true, m.bad(p, "the fence's line does not end")
+			}
+			return m.starve(p, eof)
+		}
+		m.fen = true
+		m.c.json(p, m.pos+i+j+1, false)
+		m.st = mkJSON
+	case mkJSON:
+		done, err := m.c.feed(p, eof)
+		if err != nil || !done {
+			return false, err
+		}
+		m.pos, m.st = m.c.jpos, mkClose
+		if m.fen && !m.c.jp.Failed() {
+			m.st = mkFenceEnd
+		}
+	case mkFenceEnd:
+		b := p.bytes(m.pos, p.end())
+		i := skipSpace(b)
+		full, part := match(b[i:], "```")
+		switch {
+		case full:
+			m.pos += i + 3
+		case (part || i == len(b)) && !eof:
+			return false, nil
+		}
+		m.st = mkClose
+	case mkClose:
+		at, ok := closeAfter(p, m.c, m.pos, f.callClose, eof)
+		if !ok {
+			m.pos = at
+			return m.starve(p, eof)
+		}
+		err := m.c.finish(p, at+len(f.callClose))
+		return true, m.after(p, err)
+	}
+	return true, nil
+}
+
+// open starts a call whose opening marker is [at, end).
+func (m *marked) open(p *Parser, at, end int) {
+	m.c.begin(p, at)
+	m.st, m.pos, m.hdr = mkHeader, end, end
+}
+
+// json reads the arguments from offset off of a call named name, whose
+// name ends at offset nameEnd.
+func (m *marked) json(p *Parser, off int, name string, nameEnd int) error {
+	if err := m.c.named(p, name, nameEnd); err != nil {
+		return err
+	}
+	m.fen = false
+	m.c.json(p, off, false)
+	m.st = mkJSON
+	return nil
+}
+
+// bad records a malformed call's markup and looks for its closing marker.
+func (m *marked) bad(p *Parser, msg string) error {
+	m.c.fail(p, KindBadJSON, msg, p.span(m.c.start, m.pos))
+	m.c.json(p, m.pos, false)
+	m.c.jp.Fail()
+	m.st = mkClose
+	return nil
+}
+
+// starve waits for more bytes; at eof the open call is unterminated.
+func (m *marked) starve(p *Parser, eof bool) (bool, error) {
+	if !eof {
+		return false, nil
+	}
+	if m.st == mkJSON {
+		return true, nil // feed closes the JSON
+	}
+	return false, m.after(p, m.c.abort(p, p.end(), m.f.callClose))
+}
+
+// after resumes after a call: in its section, or in text.
+func (m *marked) after(p *Parser, err error) error {
+	m.pos = m.c.end
+	if m.sec {
+		m.st = mkSection
+		return err
+	}
+	return m.text(p, m.pos, err)
+}
+
+// text resumes text at offset off.
+func (m *marked) text(p *Parser, off int, err error) error {
+	m.st = mkText
+	m.x.skip(off)
+	return err
+}
+
+// KimiK2 registers the kimi-k2 syntax (Kimi K2's chat template):
+// <|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:IDX
+// <|tool_call_argument_begin|>{json}<|tool_call_end|>…
+// <|tool_calls_section_end|>.
+func (registry) KimiK2() *Syntax {
+	f := &markedForm{secOpen: "<|tool_calls_section_begin|>", secClose: "<|tool_calls_section_end|>",
+		callOpen: "<|tool_call_begin|>", callClose: "<|tool_call_end|>", sep: "<|tool_call_argument_begin|>",
+		name: kimiName}
+	return &Syntax{Name: "kimi-k2", Schema: "tools",
+		Summary: "<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{…}<|tool_call_end|>",
+		Markers: staticMarkers(f.secOpen, f.callOpen),
+		open:    func(c *config) (scanner, error) { return newMarked(f, c), nil }}
+}
+
+// kimiName returns the tool of a Kimi call id, functions.NAME:IDX.
+func kimiName(id string) string {
+	if i := strings.LastIndexByte(id, ':'); i >= 0 {
+		id = id[:i]
+	}
+	return strings.TrimPrefix(id, "functions.")
+}
+
+// The DeepSeek tokens: full-width vertical bars (U+FF5C) and U+2581 for
+// the spaces.
+const (
+	dsCallsBegin = "<\uff5ctool\u2581calls\u2581begin\uff5c>"
+	dsCallsEnd   = "<\uff5ctool\u2581calls\u2581end\uff5c>"
+	dsCallBegin  = "<\uff5ctool\u2581call\u2581begin\uff5c>"
+	dsCallEnd    = "<\uff5ctool\u2581call\u2581end\uff5c>"
+	dsSep        = "<\uff5ctool\u2581sep\uff5c>"
+)
+
+// DeepSeek registers the deepseek syntax: DeepSeek V3 and R1
+// (<｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME, a line ending, a
+// ```json fenced object, <｜tool▁call▁end｜>) and V3.1
+// (<｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{json}<｜tool▁call▁end｜>), inside
+// <｜tool▁calls▁begin｜>…<｜tool▁calls▁end｜>.
+func (registry) DeepSeek() *Syntax {
+	f := &markedForm{secOpen: dsCallsBegin, secClose: dsCallsEnd, callOpen: dsCallBegin, callClose: dsCallEnd,
+		sep: dsSep, name: func(h string) string { return h }, fenced: true}
+	return &Syntax{Name: "deepseek", Schema: "tools",
+		Summary: "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜> (V3.1; V3's function<｜tool▁sep｜>NAME ```json)",
+		Markers: staticMarkers(dsCallsBegin, dsCallBegin),
+		open:    func(c *config) (scanner, error) { return newMarked(f, c), nil }}
+}
