@@ -11,7 +11,8 @@ import (
 // Anthropic's Messages API with "stream": true.
 func (registry) Anthropic() *Syntax {
 	return &Syntax{Name: "anthropic", Summary: "Anthropic Messages SSE (content_block_start/delta/stop: text_delta, thinking_delta, input_json_delta)",
-		Schema: "tools", open: openAPI(func(c *config) sseHandler { return &anthropic{schema: c.opts.Schema, calls: map[string]*apiCall{}} })}
+		Schema: "tools", Markers: staticMarkers("event: message_start", `data: {"type":"message_start"`),
+		open: openAPI(func(c *config) sseHandler { return &anthropic{schema: c.opts.Schema, calls: map[string]*apiCall{}} })}
 }
 
 // anthropic reads message_start, content_block_start (a text, thinking or

@@ -139,7 +139,7 @@ func checkOne(t testing.TB, opts Options, in []byte, cuts []int) []Event {
 	// A provider API syntax reads a transport (SSE): its text and thinking
 	// events cover the bytes, while a call's raw is its decoded argument
 	// text and a param_delta's text is decoded from a JSON string.
-	framed := isFramed(syntaxOf(opts))
+	framed := isFramed(syntaxOf(opts)) || len(evs) > 0 && isFramed(evs[len(evs)-1].Syntax) // also as detected by auto
 	fail := func(e Event, f string, a ...any) {
 		t.Helper()
 		t.Fatalf("syntax %s, input %q cuts %v: %s in %s", syntaxOf(opts), in, cuts, fmt.Sprintf(f, a...), jsonl(t, []Event{e}))

@@ -13,7 +13,8 @@ import (
 // that copy it: vLLM, llama.cpp, Ollama, OpenRouter, DeepSeek…).
 func (registry) OpenAIChat() *Syntax {
 	return &Syntax{Name: "openai-chat", Summary: "OpenAI Chat Completions SSE (data: {choices[].delta…}, data: [DONE])",
-		Schema: "tools", open: openAPI(func(c *config) sseHandler { return &openaiChat{schema: c.opts.Schema, calls: map[string]*apiCall{}} })}
+		Schema: "tools", Markers: staticMarkers(`data: {"id":"chatcmpl-`, `data: {"choices":[`, `data: {"object":"chat.completion.chunk"`),
+		open: openAPI(func(c *config) sseHandler { return &openaiChat{schema: c.opts.Schema, calls: map[string]*apiCall{}} })}
 }
 
 // openAPI returns the open function of an SSE syntax.

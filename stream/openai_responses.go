@@ -11,7 +11,8 @@ import (
 // Events of OpenAI's Responses API with "stream": true.
 func (registry) OpenAIResponses() *Syntax {
 	return &Syntax{Name: "openai-responses", Summary: "OpenAI Responses API SSE (response.output_text.delta, response.function_call_arguments.delta…)",
-		Schema: "tools", open: openAPI(func(c *config) sseHandler {
+		Schema: "tools", Markers: staticMarkers("event: response.created", `data: {"type":"response.created"`),
+		open: openAPI(func(c *config) sseHandler {
 			return &openaiResponses{schema: c.opts.Schema, calls: map[string]*apiCall{}}
 		})}
 }

@@ -472,3 +472,25 @@ func TestAPIObjectArguments(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestAPIAuto: --syntax auto detects each API syntax from the start of
+// its stream and gives the same events as naming it.
+func TestAPIAuto(t *testing.T) {
+	// (openai-chat_parallel_crlf starts with a comment: before the marker
+	// it is text, as everything before a marker is.)
+	for _, name := range []string{"openai-chat_basic", "anthropic_basic", "openai-responses_basic"} {
+		in, err := os.ReadFile("../golden/stream/" + name + ".txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		syntax := goldenSyntax(name)
+		want := merge(collect(t, Options{Syntax: syntax}, in, nil))
+		got := checkChunks(t, Options{Syntax: Auto}, in, 4)
+		if got[len(got)-1].Syntax != syntax {
+			t.Errorf("%s: detected %q", name, got[len(got)-1].Syntax)
+		}
+		if summary(got) != summary(want) {
+			t.Errorf("%s: auto gives\n%s\nwant\n%s", name, summary(got), summary(want))
+		}
+	}
+}

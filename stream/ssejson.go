@@ -2,9 +2,9 @@ package stream
 
 import (
 	"strconv"
-	"unsafe"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // jnode is a JSON value of an SSE event's data, read whole (an event is

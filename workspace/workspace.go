@@ -248,7 +248,7 @@ type Change struct {
 // When ctx is cancelled it stops and returns what it found so far.
 func Simulate(ctx context.Context, docs []*ast.Document, root string, opts Options) *Simulation {
 	sim := &Simulation{Diagnostics: make([][]*ast.Diagnostic, len(docs)), Commands: make([][]*ast.Action, len(docs))}
-	c, err := newChecker(root, opts)
+	c, err := newChecker(nil, root, opts)
 	if err != nil {
 		for i, doc := range docs {
 			if doc != nil {
@@ -391,7 +391,9 @@ func resolveRoot(root string) (string, error) {
 	return resolved, nil
 }
 
-func newChecker(root string, opts Options) (*checker, error) {
+// newChecker returns a checker for root; with doc, ready to check it as
+// document 0 (Simulate passes nil and calls begin per document).
+func newChecker(doc *ast.Document, root string, opts Options) (*checker, error) {
 	resolved, err := resolveRoot(root)
 	if err != nil {
 		return nil, err
@@ -400,8 +402,12 @@ func newChecker(root string, opts Options) (*checker, error) {
 	if limit <= 0 {
 		limit = DefaultMaxFileSize
 	}
-	return &checker{root: resolved, maxSize: limit, strict: opts.Strict, files: map[string]*vfile{},
-		disk: map[string]*vfile{}, below: map[string]int{}}, nil
+	c := &checker{root: resolved, maxSize: limit, strict: opts.Strict, files: map[string]*vfile{},
+		disk: map[string]*vfile{}, below: map[string]int{}}
+	if doc != nil {
+		c.begin(0, doc, opts)
+	}
+	return c, nil
 }
 
 // begin starts checking document i: its schema and effects, and the path
