@@ -6,13 +6,17 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/plangram/plangram/internal/jsonw"
 )
 
 // Document is the root of every parsed input, whatever its dialect.
 //
 // Nothing of the source is dropped: every byte belongs to an action's head
-// block, an argument block, a stray block (Blocks) or a prose node (Prose);
-// dialects with headings and lists (plan) keep their structure in Nodes.
+// block, an argument block, a stray block (Blocks) or a prose node (Prose).
+// The plan dialect keeps its headings, lists, blank lines and paragraphs as
+// Prose nodes of those kinds (Prose.Kind) and reads Title, Metadata,
+// Rationale, Memos and the actions from them.
 type Document struct {
 	Dialect string `json:"dialect"`
 	// Title, Metadata, Rationale and Memos are set by the plan dialect.
@@ -33,28 +37,20 @@ type Document struct {
 
 // MarshalJSON writes empty lists as [] rather than null so consumers can
 // iterate without checks.
+// It writes directly (WriteJSON), without HTML escaping: plans are full of
+// code, so < > & stay readable in the output.
 func (d *Document) MarshalJSON() ([]byte, error) {
-	type plain Document
-	c := plain(*d)
-	if c.Actions == nil {
-		c.Actions = []*Action{}
-	}
-	if c.Diagnostics == nil {
-		c.Diagnostics = []*Diagnostic{}
-	}
-	return marshal(&c)
+	return marshalWith(d.WriteJSON)
 }
 
-// marshal is json.Marshal without HTML escaping: plans are full of code, so
-// < > & stay readable in the output.
-func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+// marshalWith returns what write writes, compact.
+func marshalWith(write func(*jsonw.W)) ([]byte, error) {
+	w := &jsonw.W{}
+	write(w)
+	if err := w.Err(); err != nil {
 		return nil, err
 	}
-	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'}), nil
+	return w.B, nil
 }
 
 // Memo is one `[+] fact` or `[-] fact` line of a plan's Memos section.
@@ -99,18 +95,7 @@ type Action struct {
 
 // MarshalJSON writes empty lists and params as [] and {}.
 func (a *Action) MarshalJSON() ([]byte, error) {
-	type plain Action
-	c := plain(*a)
-	if c.Args == nil {
-		c.Args = []string{}
-	}
-	if c.Blocks == nil {
-		c.Blocks = []*Block{}
-	}
-	if c.Params == nil {
-		c.Params = Params{}
-	}
-	return marshal(&c)
+	return marshalWith(a.WriteJSON)
 }
 
 // Prose is text outside any block, kept with its span. Its Kind says what a
@@ -164,26 +149,7 @@ func (ps *Params) Set(name string, v any, span *Span) {
 
 // MarshalJSON writes the params as one object in list order.
 func (ps Params) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false) // plans are full of code: keep < > & readable
-	b.WriteByte('{')
-	for i, p := range ps {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		if err := enc.Encode(p.Name); err != nil {
-			return nil, err
-		}
-		b.Truncate(b.Len() - 1) // Encode's newline
-		b.WriteByte(':')
-		if err := enc.Encode(p.Value); err != nil {
-			return nil, fmt.Errorf("param %q: %w", p.Name, err)
-		}
-		b.Truncate(b.Len() - 1)
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	return marshalWith(ps.WriteJSON)
 }
 
 // UnmarshalJSON reads an object, keeping key order.
@@ -317,6 +283,13 @@ func SortDiagnostics(ds []*Diagnostic) {
 // without HTML escaping, ending in a newline. Golden files use it too, so
 // they hold exactly what the CLI prints.
 func JSON(v any) ([]byte, error) {
+	if d, ok := v.(*Document); ok && d != nil {
+		var b bytes.Buffer
+		if err := WriteJSON(&b, d, false); err != nil {
+			return nil, err
+		}
+		return b.Bytes(), nil
+	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")

@@ -8,6 +8,8 @@
 //     when the block is otherwise unclosed, improperly nested, or closed
 //     only by a later, longer fence (the `fence-trailing-text` error);
 //   - adds the space in a `#Title` line;
+//   - makes an action heading written at another level a heading 3
+//     (`## EDIT` becomes `### EDIT`, the `wrong-heading-level` error);
 //   - removes whitespace-only lines at the end of the document.
 //
 // Repairs never add or remove a line except those trailing lines, so line
@@ -18,6 +20,7 @@
 package fix
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -31,6 +34,7 @@ const (
 	CodeNestedFence   = "fixed-nested-fence"
 	CodeTrailingText  = "fixed-fence-trailing-text"
 	CodeTitleSpace    = "fixed-title-space"
+	CodeHeadingLevel  = "fixed-heading-level"
 	CodeTrailingBlank = "fixed-trailing-blank-lines"
 )
 
@@ -64,6 +68,7 @@ func Apply(src []byte, dialect string) (fixed []byte, repairs []*ast.Diagnostic)
 	if dialect == grammar.DialectPlan {
 		f.fences()
 		f.title()
+		f.headingLevels()
 	}
 	f.trailingBlank(dialect)
 	if len(f.repairs) == 0 {
@@ -157,10 +162,11 @@ func (f *fixer) repairBlock(off, end int) bool {
 	closed := last >= first && first < len(tok) && open.Closes(tok[last:])
 	if closed {
 		inner, ok := lexer.MisnestedFence(tok)
-		// A line before any nested opening line that would close the
-		// block but for the text after its run: the block ran on to a
-		// later fence (the fence-trailing-text error).
-		if at, withText := lexer.FenceWithText(tok, true); withText && (!ok || at < inner) {
+		// A line that would close the block but for the text after its
+		// run — before the nested opening line, if any, and then only a
+		// remark, not an info string: the block ran on to a later fence
+		// (the fence-trailing-text error).
+		if at, withText := lexer.FenceWithText(tok, true); withText && (!ok || at < inner && !lexer.LooksLikeInfo(infoAt(tok, at))) {
 			return f.stripTrailing(off, at, lineEnd(tok, at), open, false)
 		}
 		if !ok {
@@ -173,6 +179,14 @@ func (f *fixer) repairBlock(off, end int) bool {
 		return true
 	}
 	return f.stripTrailing(off, first, len(tok), open, false)
+}
+
+// infoAt returns the text after the fence run of the line at offset at of
+// tok.
+func infoAt(tok string, at int) string {
+	line, _ := body(tok[at:lineEnd(tok, at)])
+	g, _ := lexer.ParseMdFence(line)
+	return g.Info
 }
 
 // stripTrailing finds, among the content lines [first, stop) of the block at
@@ -241,28 +255,9 @@ func plausibleInfo(s string) bool {
 func (f *fixer) lengthen(openOff, innerOff, closeOff int, open lexer.MdFenceLine) {
 	text := f.text
 	startContent := lineEnd(text, openOff)
-	maxRun := 0
-	intended := -1
-	var stack []int
-	scanned := 0
-	for p := startContent; p < len(text) && scanned < searchLimit; p, scanned = lineEnd(text, p), scanned+1 {
-		line, _ := body(text[p:lineEnd(text, p)])
-		g, ok := lexer.ParseMdFence(line)
-		if !ok || g.Char != open.Char {
-			continue
-		}
-		switch {
-		case g.Info != "":
-			stack = append(stack, g.Run)
-		case len(stack) > 0 && g.Run >= stack[len(stack)-1]:
-			stack = stack[:len(stack)-1]
-		case g.Run >= open.Run && g.Indent <= open.Indent+3:
-			intended = p
-		}
-		if intended >= 0 {
-			break
-		}
-		maxRun = max(maxRun, g.Run)
+	intended, maxRun, ok := lexer.IntendedClose(text, startContent, open, searchLimit)
+	if !ok {
+		intended = -1
 	}
 	closeAt := intended
 	if intended < 0 {
@@ -287,6 +282,61 @@ func (f *fixer) lengthen(openOff, innerOff, closeOff int, open lexer.MdFenceLine
 		r.msg = fmt.Sprintf("lengthened the fences of the block opened here to %s; no closing fence for it follows the nested block opened at line %d, so that line stays content and the block still ends at line %d", fence, innerLine, closeLine)
 	}
 	f.add(r)
+}
+
+// headingLevels makes each action heading the plan parser finds at a level
+// other than 3 (wrong-heading-level, built-in plan schema) a heading 3:
+// only its run of #s changes.
+func (f *fixer) headingLevels() {
+	if !f.capsHeading() {
+		return // no heading could name a built-in action: skip the parse
+	}
+	doc, err := grammar.ParsePlan(context.Background(), "", []byte(f.text), nil)
+	if err != nil {
+		return
+	}
+	// Later lines first, so the offsets of earlier ones stay valid.
+	for i := len(doc.Diagnostics) - 1; i >= 0; i-- {
+		d := doc.Diagnostics[i]
+		if d.Code != grammar.CodeHeadingLevel {
+			continue
+		}
+		off := d.Span.Start.Offset
+		line, _ := body(f.text[off:lineEnd(f.text, off)])
+		j := strings.IndexByte(line, '#')
+		k := j
+		for k < len(line) && line[k] == '#' {
+			k++
+		}
+		if j < 0 || k-j == 3 {
+			continue
+		}
+		f.replaceLine(off, line[:j]+"###"+line[k:])
+		f.add(repair{code: CodeHeadingLevel, line: d.Span.Start.Line,
+			msg: fmt.Sprintf("made the action heading %q a level-3 heading", strings.TrimSpace(line))})
+	}
+}
+
+// capsHeading reports whether a heading of another level than 3 has a text
+// of capital letters and underscores only (once backticks, asterisks,
+// numbering and a colon are trimmed), as every built-in action name has.
+func (f *fixer) capsHeading() bool {
+	for off := 0; off < len(f.text); {
+		typ, end := lexer.ScanMarkdown(f.text, off)
+		if l := lexer.HeadingLevel(typ); l != 0 && l != 3 {
+			line, _ := body(f.text[off:end])
+			t := strings.Trim(strings.TrimLeft(line, " \t#"), " \t#`*:0123456789.)")
+			caps := t != ""
+			for i := 0; i < len(t) && caps; i++ {
+				caps = t[i] >= 'A' && t[i] <= 'Z' || t[i] == '_' || t[i] == '`' || t[i] == '*' || t[i] == ' '
+			}
+			if caps {
+				return true
+			}
+		}
+		off = end
+	}
+	return false
 }
 
 // title adds the space in a `#Title` line: the first level-1 heading before

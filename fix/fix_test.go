@@ -42,6 +42,9 @@ func checkProperties(t testing.TB, src []byte) ([]byte, []*ast.Diagnostic) {
 	if n := codes(doc)[grammar.CodeNestedFence]; n > 0 {
 		t.Fatalf("fixed text still has %d improperly nested fence(s):\n%s", n, fixed)
 	}
+	if n := codes(doc)[grammar.CodeHeadingLevel]; n > 0 {
+		t.Fatalf("fixed text still has %d action heading(s) at the wrong level:\n%s", n, fixed)
+	}
 	if n := codes(doc)[grammar.CodeFenceTrailingText]; n > 0 {
 		t.Fatalf("fixed text still has %d closing fence(s) with text:\n%s", n, fixed)
 	}

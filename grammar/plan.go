@@ -57,9 +57,10 @@ type planPart struct {
 }
 
 // Diagnostic codes of the plan dialect (docs/plan.md lists each with an
-// example). CodeUnclosedFence, CodeEmptyActionName and CodeParse are shared
-// with the acts dialect; unknown actions use validate.CodeUnknownAction's
-// code, as an error.
+// example). CodeUnclosedFence and CodeEmptyActionName are shared with the
+// acts dialect (the plan dialect reads every input, so it never reports
+// CodeParse); unknown actions use validate.CodeUnknownAction's code, as an
+// error.
 const (
 	CodePreamble          = "preamble"
 	CodeTitleSpace        = "title-missing-space"
@@ -91,6 +92,7 @@ const (
 	CodeDuplicateKey      = "duplicate-key"
 	CodeNestedFence       = "improperly-nested-fence"
 	CodeFenceTrailingText = "fence-trailing-text"
+	CodeHeadingLevel      = "wrong-heading-level"
 )
 
 // PlanParser parses structured Markdown plans; it is safe for concurrent use.
@@ -211,6 +213,9 @@ func (n *pnode) because(reason string) {
 type ppart struct {
 	head *pnode
 	body []*pnode
+	// level is the heading level of an action heading written at another
+	// level than 3 (`## EDIT`, `#### READ`); 0 for a heading 3.
+	level uint8
 }
 
 type psection struct {
@@ -240,6 +245,84 @@ type planBuilder struct {
 	// they are summed up in overflow instead (see report).
 	perCode  map[string]int
 	overflow map[string]*overflow
+	// followOns are the ranges whose diagnostics become notes of a fence
+	// error (collapse).
+	followOns []followOn
+}
+
+// followOn is the range [from, to) after an improperly nested fence, up to
+// the fence meant to close the outer block (and, when that fence opens a
+// block of its own, to the end of that block), whose diagnostics only
+// follow from that one mistake.
+type followOn struct {
+	d        *ast.Diagnostic
+	from, to int
+	at       int // the intended closing line
+}
+
+// followOnLimit bounds how many lines the search for a block's intended
+// closing fence reads (plangram fix reads as many).
+const followOnLimit = 10000
+
+// isLineError reports whether a structural error is about one line that
+// its message says how to correct — a fence, a heading's level — rather
+// than the document's shape: those carry their lines as notes, not the AST
+// diff.
+func isLineError(d *ast.Diagnostic) bool {
+	return d.Code == CodeNestedFence || d.Code == CodeFenceTrailingText || d.Code == CodeHeadingLevel
+}
+
+// collapse turns the diagnostics inside each follow-on range into notes of
+// the fence error that caused them, in position order, so that one nested
+// fence mistake reads as one problem. Ranges are in source order; a range
+// starting inside an earlier one is absorbed by it.
+func (b *planBuilder) collapse() {
+	if len(b.followOns) == 0 {
+		return
+	}
+	// The intended closing line was read as the opening line of a block
+	// of its own: all of that block is follow-on too.
+	for i := range b.followOns {
+		r := &b.followOns[i]
+		k := sort.Search(len(b.nodes), func(k int) bool { return b.nodes[k].start >= r.at })
+		if k < len(b.nodes) && b.nodes[k].start == r.at && b.nodes[k].kind == kFence {
+			r.to = max(r.to, b.nodes[k].end)
+		}
+	}
+	gone := map[*ast.Diagnostic]bool{}
+	var cur *followOn
+	j := 0
+	for _, d := range b.doc.Diagnostics {
+		off := d.Span.Start.Offset
+		if cur != nil && off >= cur.to {
+			cur = nil
+		}
+		for ; j < len(b.followOns) && b.followOns[j].from <= off; j++ {
+			if r := &b.followOns[j]; cur == nil && off < r.to && !gone[r.d] {
+				cur = r
+			}
+		}
+		if cur == nil || d == cur.d || gone[cur.d] {
+			continue
+		}
+		gone[d] = true
+		msg := "follow-on: " + d.Message
+		if d.Code != "" {
+			msg += " [" + d.Code + "]"
+		}
+		cur.d.Related = append(cur.d.Related, ast.Related{Message: msg, Span: d.Span})
+	}
+	keep := func(ds []*ast.Diagnostic) []*ast.Diagnostic {
+		out := ds[:0]
+		for _, d := range ds {
+			if !gone[d] {
+				out = append(out, d)
+			}
+		}
+		return out
+	}
+	b.doc.Diagnostics = keep(b.doc.Diagnostics)
+	b.structural = keep(b.structural)
 }
 
 // maxPerCode is how many diagnostics of one code a plan reports one by one;
@@ -452,8 +535,8 @@ func (b *planBuilder) block(n *pnode) *ast.Block {
 		}
 		inner, nested := lexer.MisnestedFence(v)
 		at, withText := lexer.FenceWithText(v, true)
-		if withText && nested && at < inner {
-			nested = false // the block should have closed before the nested one opened
+		if withText && nested && at < inner && !lexer.LooksLikeInfo(fenceInfo(v, at)) {
+			nested = false // a remark, not an info string: the block should have closed there
 		}
 		if nested {
 			closeLine := b.lines.Span(off+last, off+lineContentEnd(v, last))
@@ -470,6 +553,13 @@ func (b *planBuilder) block(n *pnode) *ast.Block {
 					{Message: "the outer block opens here", Span: b.lines.Span(off, off+lineContentEnd(v, 0))},
 				}
 				b.structural = append(b.structural, d)
+				// What lies between here and the fence meant to close the
+				// outer block is its content read as plan: follow-ons.
+				if at, _, ok := lexer.IntendedClose(b.src, off+first, f, followOnLimit); ok && at >= off+len(v) {
+					end := at + lineContentEnd(b.src[at:], 0)
+					d.Related = append(d.Related, ast.Related{Message: "the outer block was meant to close here", Span: b.lines.Span(at, end)})
+					b.followOns = append(b.followOns, followOn{d: d, from: off + len(v), to: min(len(b.src), end+1), at: at})
+				}
 			}
 		} else if withText {
 			text, textSpan := b.fenceText(off, v, at)
@@ -502,6 +592,13 @@ func (b *planBuilder) block(n *pnode) *ast.Block {
 	return blk
 }
 
+// fenceInfo returns the text after the fence run of the line at offset at
+// of v.
+func fenceInfo(v string, at int) string {
+	g, _ := lexer.ParseMdFence(v[at:lineContentEnd(v, at)])
+	return g.Info
+}
+
 // fenceText returns the text after the fence run of the line at offset at
 // of the fence token v (which starts at off), and its span.
 func (b *planBuilder) fenceText(off int, v string, at int) (string, ast.Span) {
@@ -532,9 +629,10 @@ func lineContentEnd(v string, i int) int {
 }
 
 // finish places the blocks no action took, sums up what overflowed
-// maxPerCode, orders everything by position and gives the first structural
-// error the AST diff: one view per document, whatever the number of errors
-// it shows, so the output stays linear in the input.
+// maxPerCode, orders everything by position, collapses the follow-ons of
+// fence errors into notes and gives the first structural error about the
+// document's shape the AST diff: one view per document, whatever the
+// number of errors it shows, so the output stays linear in the input.
 func (b *planBuilder) finish() {
 	for _, n := range b.nodes {
 		if n.kind == kFence && !n.placed {
@@ -550,13 +648,14 @@ func (b *planBuilder) finish() {
 	})
 	b.summarise()
 	ast.SortDiagnostics(b.doc.Diagnostics)
-	if len(b.structural) > 0 {
-		first := b.structural[0]
-		for _, d := range b.structural[1:] {
-			if d.Span.Start.Offset < first.Span.Start.Offset {
-				first = d
-			}
+	b.collapse()
+	var first *ast.Diagnostic
+	for _, d := range b.structural {
+		if !isLineError(d) && (first == nil || d.Span.Start.Offset < first.Span.Start.Offset) {
+			first = d
 		}
+	}
+	if first != nil {
 		first.Detail = b.view()
 	}
 }

@@ -196,6 +196,21 @@ func (b *planBuilder) check(t *ptree) error {
 			break
 		}
 		if k == secUnknown {
+			if b.levelAction(sec.head) {
+				// `## EDIT`: an action at the wrong level, read as one.
+				ps := b.split(&ppart{head: sec.head, body: sec.intro, level: sec.head.level})
+				for _, p := range sec.parts {
+					ps = append(ps, b.split(p)...)
+				}
+				if planSec == nil {
+					outside = append(outside, ps...)
+					continue
+				}
+				for _, p := range ps {
+					b.part(p)
+				}
+				continue
+			}
 			unknown = append(unknown, sec)
 			continue
 		}
@@ -458,7 +473,19 @@ func (b *planBuilder) memos(blk *ast.Block) {
 // actionPlan checks the `## Action Plan` section: breaks and blank lines
 // before the first action, then one or more actions.
 func (b *planBuilder) actionPlan(sec *psection) {
-	for _, n := range sec.intro {
+	intro, parts := sec.intro, []*ppart(nil)
+	for i, n := range intro {
+		if b.levelAction(n) {
+			intro = intro[:i]
+			parts = b.split(&ppart{head: n, body: sec.intro[i+1:], level: n.level})
+			break
+		}
+	}
+	for _, p := range sec.parts {
+		parts = append(parts, b.split(p)...)
+	}
+	sec.parts = parts
+	for _, n := range intro {
 		b.stray(n, expectAction)
 	}
 	if len(sec.parts) == 0 {
@@ -495,10 +522,66 @@ func (b *planBuilder) message(sec *psection, later []*psection) {
 	b.bind(sec.head, body, messageAction, b.lines.Span(start, end), true)
 }
 
-// part binds one `### ACTION` section.
+// part binds one `### ACTION` section. An action heading at another level
+// is reported once, saying which heading to write, and bound all the same.
 func (b *planBuilder) part(p *ppart) {
 	name, nameSpan := b.actionName(p.head)
+	if p.level != 0 {
+		text := b.headingText(p.head)
+		b.fail(p.head, CodeHeadingLevel, fmt.Sprintf("action heading at level %d; write ### %s", p.level, text),
+			"the heading %q names the action %s at level %d; an action is a level-3 heading: write %q", strings.Repeat("#", int(p.level))+" "+text, name, p.level, "### "+text)
+	}
 	b.bind(p.head, p.body, name, nameSpan, false)
+}
+
+// levelAction reports whether n is a heading at a level other than 3 whose
+// whole text names an action of the schema (`## EDIT`, #### `READ`): an
+// action heading written at the wrong level. Headings with more text (a
+// `#### READ THIS` inside a prompt) are not taken for one.
+func (b *planBuilder) levelAction(n *pnode) bool {
+	if n.kind != kHeading || n.level == 3 {
+		return false
+	}
+	name, span := b.actionName(n)
+	if name == "" || b.schema.Lookup(name) == nil {
+		return false
+	}
+	_, start, end := b.headingSpan(n)
+	rest := strings.Trim(b.src[start:span.Start.Offset], "0123456789.) \t`*") + strings.Trim(b.src[span.End.Offset:end], " \t`*:")
+	return rest == ""
+}
+
+// split cuts p where its body holds an action heading at a level other
+// than 3 that is not one of p's block labels, so that each becomes an
+// action of its own.
+func (b *planBuilder) split(p *ppart) []*ppart {
+	var labels []string
+	if name, _ := b.actionName(p.head); name != "" {
+		if def := b.schema.Lookup(name); def != nil && def.Blocks != nil {
+			labels = def.Blocks.Labels
+		}
+	}
+	out := []*ppart{p}
+	body := p.body
+	for i := 0; i < len(body); i++ {
+		n := body[i]
+		if b.levelAction(n) && labelIn(b.headingText(n), labels) == "" {
+			cur := out[len(out)-1]
+			cur.body = cur.body[:len(cur.body)-(len(body)-i)]
+			out = append(out, &ppart{head: n, body: body[i+1:], level: n.level})
+			labels = nil
+			if def := b.schema.Lookup(b.mustName(n)); def.Blocks != nil {
+				labels = def.Blocks.Labels
+			}
+		}
+	}
+	return out
+}
+
+// mustName returns the action name of a heading levelAction accepted.
+func (b *planBuilder) mustName(n *pnode) string {
+	name, _ := b.actionName(n)
+	return name
 }
 
 // actionName reads an action heading: `### CREATE`, ### `CREATE` or
@@ -628,6 +711,9 @@ func (b *planBuilder) bind(head *pnode, body []*pnode, name string, nameSpan ast
 		return
 	}
 	def := b.schema.Lookup(name)
+	if def == nil && !raw && strings.EqualFold(name, messageAction) {
+		def = b.schema.Lookup(messageAction) // `### Message`: reported as MESSAGE below
+	}
 	if def == nil {
 		reason := fmt.Sprintf("unknown action %q", name)
 		if sug := b.schema.Suggest(name); sug != "" {
@@ -669,7 +755,7 @@ func (b *planBuilder) bind(head *pnode, body []*pnode, name string, nameSpan ast
 		// would put a message inside (or beside) an action plan.
 		a.Name = def.Name
 		b.fail(head, CodePlanAndMessage, "a message is the `## Message` section, not an action",
-			"a `### %s` heading is not an action: a message and an action plan are mutually exclusive; write the message as the `## Message` section in place of `## Action Plan`, or leave it out", def.Name)
+			"a `### %s` heading is not an action: a message and an action plan are mutually exclusive; write the message as the `## Message` section in place of `## Action Plan`, or leave it out", name)
 		b.placeAll(a, body)
 		return
 	}

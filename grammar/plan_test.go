@@ -47,6 +47,15 @@ func TestPlanGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkPlanLossless(t, src, doc)
+			details := 0
+			for _, d := range doc.Diagnostics {
+				if strings.HasPrefix(d.Detail, "Expected:") {
+					details++
+				}
+			}
+			if details > 1 {
+				t.Errorf("%d diagnostics carry the AST diff; one does", details)
+			}
 			js, diags := goldenDoc(t, base, doc)
 			g.Assert(t, name+".json", js)
 			if len(doc.Diagnostics) > 0 {
@@ -319,6 +328,36 @@ func TestPlanSemantics(t *testing.T) {
 		bs := doc.Actions[0].Blocks
 		if len(bs) != 2 || bs[0].Label != "FIND:" || bs[1].Label != "REPLACE:" || len(doc.Diagnostics) != 0 {
 			t.Fatalf("blocks %+v %v", bs, doc.Diagnostics)
+		}
+	})
+	t.Run("a nested fence mistake is one error with its follow-ons as notes", func(t *testing.T) {
+		create := "### CREATE\n- **File Path:** a.md\n\n```markdown\n# A\n```bash\nx\n```\nThen run it.\n```\n\n"
+		doc := parse(t, head+"### CRATE\n\n"+create)
+		var got []string
+		for _, d := range doc.Diagnostics {
+			got = append(got, d.Code)
+			if d.Code == CodeNestedFence {
+				follow := 0
+				for _, r := range d.Related {
+					if strings.HasPrefix(r.Message, "follow-on: ") {
+						follow++
+					}
+				}
+				if follow != 3 || d.Detail != "" {
+					t.Errorf("%d follow-on notes (want 3), detail %q: %+v", follow, d.Detail, d.Related)
+				}
+			}
+		}
+		// The unknown action before the broken block is a problem of its
+		// own, with the AST diff.
+		if strings.Join(got, " ") != "unknown-action improperly-nested-fence" || doc.Diagnostics[0].Detail == "" {
+			t.Fatalf("diagnostics %v", got)
+		}
+	})
+	t.Run("a message heading 3 in any case is plan-and-message", func(t *testing.T) {
+		doc := parse(t, head+"### READ\n- **Resource:** a\n\n### Message\nhello\n")
+		if len(doc.Diagnostics) != 1 || doc.Diagnostics[0].Code != CodePlanAndMessage || !strings.Contains(doc.Diagnostics[0].Message, "`### Message`") {
+			t.Fatalf("%v", doc.Diagnostics)
 		}
 	})
 	t.Run("the first structural error alone carries the AST diff", func(t *testing.T) {

@@ -439,3 +439,54 @@ func FenceWithText(v string, closed bool) (line int, ok bool) {
 	}
 	return 0, false
 }
+
+// IntendedClose reads on from offset start of src (the first content line
+// of a block opened by open, which a nested block's fence closed early) for
+// the fence the author meant to close it: opening lines of open's character
+// with an info string open a nested block, bare fences at least as long as
+// the innermost open one close it, and the first bare fence at least as
+// long as open's run, indented at most three columns more, with no nested
+// block open, is the intended closing fence. It returns that line's offset
+// and the longest run of open's character on the lines before it, reading
+// at most limit lines (so that adversarial input stays linear).
+func IntendedClose(src string, start int, open MdFenceLine, limit int) (at, maxRun int, ok bool) {
+	var stack []int
+	for p, n := start, 0; p < len(src) && n < limit; p, n = lineEnd(src, p), n+1 {
+		e := lineEnd(src, p)
+		g, isFence := ParseMdFence(src[p:e])
+		if !isFence || g.Char != open.Char {
+			continue
+		}
+		switch {
+		case g.Info != "":
+			stack = append(stack, g.Run)
+		case len(stack) > 0 && g.Run >= stack[len(stack)-1]:
+			stack = stack[:len(stack)-1]
+		case g.Run >= open.Run && g.Indent <= open.Indent+3:
+			return p, maxRun, true
+		}
+		maxRun = max(maxRun, g.Run)
+	}
+	return 0, 0, false
+}
+
+// LooksLikeInfo reports whether the text after a fence run reads like an
+// info string rather than a remark: one word of letters, digits and
+// `_ + - . #` (python, c++, objective-c, python.old) or an attribute block
+// (`{.python}`).
+func LooksLikeInfo(s string) bool {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return false
+	}
+	if s[0] == '{' {
+		return true
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("_+-.#", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}

@@ -58,13 +58,28 @@ func Suppress(doc *ast.Document, src []byte, diags []*ast.Diagnostic, disable []
 	return out
 }
 
+// silenced reports whether line is in one of rs, which merge sorted and
+// disjoint (binary search: linear-logarithmic time however many directives
+// and diagnostics a plan has).
 func silenced(rs []lineRange, line int) bool {
+	i := sort.Search(len(rs), func(i int) bool { return rs[i].from > line }) - 1
+	return i >= 0 && (rs[i].to == 0 || line <= rs[i].to)
+}
+
+// merge sorts ranges by start and joins overlapping ones (to == 0: open).
+func merge(rs []lineRange) []lineRange {
+	sort.Slice(rs, func(i, j int) bool { return rs[i].from < rs[j].from })
+	out := rs[:0]
 	for _, r := range rs {
-		if line >= r.from && (r.to == 0 || line <= r.to) {
-			return true
+		if n := len(out); n > 0 && (out[n-1].to == 0 || r.from <= out[n-1].to+1) {
+			if out[n-1].to != 0 && (r.to == 0 || r.to > out[n-1].to) {
+				out[n-1].to = r.to
+			}
+			continue
 		}
+		out = append(out, r)
 	}
-	return false
+	return out
 }
 
 // directives finds the directive comments of src outside fenced blocks and
@@ -127,6 +142,9 @@ func directives(doc *ast.Document, src []byte) (map[string][]lineRange, []*ast.D
 			}
 		}
 		start = next
+	}
+	for c, rs := range ranges {
+		ranges[c] = merge(rs)
 	}
 	return ranges, bad
 }

@@ -1,13 +1,12 @@
 package lsp
 
 import (
-	"strings"
-
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/internal/textpos"
+	"github.com/plangram/plangram/report"
 )
 
 // position converts a byte offset to an LSP position (UTF-16 columns).
@@ -40,14 +39,19 @@ func severity(s ast.Severity) protocol.DiagnosticSeverity {
 	return protocol.DiagnosticSeverityInformation
 }
 
+// maxDetailLines bounds the detail an LSP diagnostic message carries
+// (`plangram check` prints it whole).
+const maxDetailLines = 100
+
 // toDiagnostics converts plangram diagnostics to LSP ones: the detail (an
-// AST or text diff) follows the message, notes become related information.
+// AST or text diff, at most maxDetailLines lines) follows the message,
+// notes become related information.
 func toDiagnostics(u uri.URI, tx *textpos.Text, ds []*ast.Diagnostic) []protocol.Diagnostic {
 	out := make([]protocol.Diagnostic, 0, len(ds))
 	for _, d := range ds {
 		msg := d.Message
 		if d.Detail != "" {
-			msg += "\n" + strings.TrimRight(d.Detail, "\n")
+			msg += "\n" + report.BoundDetail(d.Detail, maxDetailLines)
 		}
 		pd := protocol.Diagnostic{
 			Range:    toRange(tx, d.Span),

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"html"
@@ -174,6 +175,10 @@ func TestPlanCorpus(t *testing.T) {
 	for _, file := range files {
 		out, doc := renderFile(t, file)
 		checkPage(t, out, doc)
+		// The AST diff is on the page once, however many errors it shows.
+		if n := bytes.Count(out, []byte("Expected:  [0] Heading 1")); n > 1 {
+			t.Errorf("%s: the AST diff is on the page %d times", file, n)
+		}
 	}
 }
 

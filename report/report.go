@@ -153,3 +153,35 @@ func WriteJSON(w io.Writer, files []*File) error {
 	enc.SetIndent("", "  ")
 	return enc.Encode(r)
 }
+
+// BoundDetail returns detail cut to at most maxLines lines, the last one
+// saying how many were left out ("… 1,234 more lines"): for places where a
+// detail (an AST diff, a text diff of a large file) must stay small, such as
+// an editor's hover.
+func BoundDetail(detail string, maxLines int) string {
+	detail = strings.TrimRight(detail, "\n")
+	i, n := 0, 0
+	for n < maxLines {
+		j := strings.IndexByte(detail[i:], '\n')
+		if j < 0 {
+			return detail
+		}
+		i += j + 1
+		n++
+	}
+	rest := strings.Count(detail[i:], "\n") + 1
+	return detail[:i] + "… " + thousands(rest) + " more lines"
+}
+
+// thousands writes n with commas between groups of three digits.
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	var b strings.Builder
+	for i := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}

@@ -192,3 +192,64 @@ func TestArtifactURI(t *testing.T) {
 		}
 	}
 }
+
+func TestBoundDetail(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		max  int
+		want string
+	}{
+		{"a\nb\n", 2, "a\nb"},
+		{"a\nb\nc", 2, "a\nb\n… 1 more lines"},
+		{strings.Repeat("x\n", 1500), 1, "x\n… 1,499 more lines"},
+		{"", 3, ""},
+	} {
+		if got := BoundDetail(c.in, c.max); got != c.want {
+			t.Errorf("BoundDetail(%.20q, %d) = %q, want %q", c.in, c.max, got, c.want)
+		}
+	}
+}
+
+// TestFollowOnsAsRelated pins how one nested-fence mistake reaches every
+// format as one problem: its follow-ons are notes in text, related
+// locations in SARIF.
+func TestFollowOnsAsRelated(t *testing.T) {
+	src, err := os.ReadFile("../golden/plan/nested_fence.llm.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := grammar.Parse(context.Background(), "p.md", src, grammar.Options{Dialect: grammar.DialectPlan})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := []*File{{Path: "p.md", Source: src, Diagnostics: doc.Diagnostics}}
+	if e, w := Count(files); e != 1 || w != 0 {
+		t.Fatalf("%d errors, %d warnings; want 1 error", e, w)
+	}
+	var text, sarif bytes.Buffer
+	if err := WriteText(&text, files); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(text.String(), ": note: follow-on: "); n != 3 {
+		t.Errorf("%d follow-on notes in the text:\n%s", n, text.String())
+	}
+	if err := WriteSARIF(&sarif, files, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				RelatedLocations []struct {
+					Message struct{ Text string }
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(sarif.Bytes(), &log); err != nil {
+		t.Fatal(err)
+	}
+	rs := log.Runs[0].Results
+	if len(rs) != 1 || len(rs[0].RelatedLocations) != 6 || !strings.HasPrefix(rs[0].RelatedLocations[5].Message.Text, "follow-on: ") {
+		t.Errorf("SARIF results: %+v", rs)
+	}
+}

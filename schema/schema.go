@@ -29,8 +29,8 @@ type Schema struct {
 	// Syntax names the built-in grammar that reads this dialect's documents
 	// (acts, plan, tools or an edit format); empty means Dialect, which must then be a
 	// built-in dialect. A custom dialect sets it (docs/schema.md).
-	Syntax      string    `json:"syntax,omitempty"`
-	Description string    `json:"description,omitempty"`
+	Syntax      string `json:"syntax,omitempty"`
+	Description string `json:"description,omitempty"`
 	// UnknownActions says what an action the schema does not declare is:
 	// UnknownError ("error", the default when empty) or UnknownAllow
 	// ("allow": plug-in actions, kept with their arguments and no params).

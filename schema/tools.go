@@ -446,7 +446,7 @@ func (c *toolsConv) jsonType(n *node, path, name string) (string, bool) {
 			}
 		}
 		if len(types) == 1 && len(t.vals) == 2 {
-			c.warn("warning", t, path+".type", "parameter %s may be null: it is made optional, and a null value is not accepted for type %s (leave it out instead)", name, types[0])
+			c.warn("warning", t, path+".type", "parameter %s may be null: it is made optional, and a null value is read as no value (type %s)", name, types[0])
 			return types[0], true
 		}
 		c.warn("warning", t, path+".type", "parameter %s has several types: kept as JSON", name)

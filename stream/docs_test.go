@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/plangram/plangram/schema"
 )
 
 // docExample matches an example of docs/stream.md: a marker comment with
@@ -65,6 +67,20 @@ func docFlags(t *testing.T, s string) (Options, int) {
 			opts.HideThinking = true
 		case "--in-thinking":
 			opts.InThinking = true
+		case "--tools": // a tools registry, relative to the repository root
+			if i+1 == len(args) {
+				t.Fatalf("flag %s needs a value", args[i])
+			}
+			data, err := os.ReadFile("../" + args[i+1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			tools, err := schema.FromTools(args[i+1], data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts.Schema = tools.Schema
+			i++
 		case "--dialect", "--syntax", "--chunk":
 			if i+1 == len(args) {
 				t.Fatalf("flag %s needs a value", args[i])

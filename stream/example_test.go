@@ -3,6 +3,7 @@ package stream_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/plangram/plangram/stream"
@@ -105,9 +106,28 @@ func ExampleSyntaxes() {
 	}
 	// Output:
 	// acts
-	// anthropic-xml
+	// anthropic
 	// tool_call read_file a.go
 	// end anthropic-xml
+}
+
+// OpenAIWriter turns the events of any syntax into OpenAI Chat
+// Completions chunks: here a Cline-style call becomes delta.tool_calls
+// with its typed arguments.
+func ExampleOpenAIWriter() {
+	w := stream.NewOpenAIWriter(os.Stdout, "chatcmpl-1", "local", 0)
+	in := "On it.<read_file><path>a.go</path></read_file>"
+	if err := stream.Parse(context.Background(), strings.NewReader(in), 8, stream.Options{}, w.Write); err != nil {
+		panic(err)
+	}
+	// Output:
+	// data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":0,"model":"local","choices":[{"index":0,"delta":{"role":"assistant","content":"On it."},"finish_reason":null}]}
+	//
+	// data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":0,"model":"local","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"read_file","arguments":"{\"path\":\"a.go\"}"}}]},"finish_reason":null}]}
+	//
+	// data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":0,"model":"local","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}
+	//
+	// data: [DONE]
 }
 
 // A Qwen3-Coder answer whose chat template opened the reasoning block: the

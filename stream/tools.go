@@ -845,7 +845,11 @@ func (t *tools) build(raw string, closing ast.Span) ast.Params {
 			seen[v.name] = true
 			if c.tool == nil {
 				sp := v.span
-				ps = append(ps, ast.Param{Name: v.name, Value: strings.TrimSpace(text(v)), Span: &sp})
+				val := text(v)
+				if !t.f.rawText {
+					val = strings.TrimSpace(val)
+				}
+				ps = append(ps, ast.Param{Name: v.name, Value: val, Span: &sp})
 			}
 		}
 	}
@@ -865,7 +869,12 @@ func (t *tools) build(raw string, closing ast.Span) ast.Params {
 			continue
 		}
 		v := &c.vals[i]
-		val, err := convert(sp, text(v))
+		s := text(v)
+		if t.f.rawText && sp.TypeOrDefault() == schema.String && !sp.Raw {
+			// kept as written, like a raw value; the entity policy applies
+			sp = &schema.Param{Name: sp.Name, Type: schema.String, Raw: true, Entities: sp.Entities}
+		}
+		val, err := convert(sp, s)
 		if err != nil {
 			fail(KindBadValue, sp.Name, fmt.Sprintf("parameter %s: %v", sp.Name, err), text(v), v.span)
 			continue

@@ -23,6 +23,10 @@ type xmlForm struct {
 	param       func(b []byte) (name []byte, n int, more bool)
 	paramPrefix string // the fixed start of param's tag
 	paramClose  string
+	// rawText keeps string values as written (less the line ending at
+	// each edge) instead of trimming them: Qwen3-Coder's values are raw
+	// text typed by the schema.
+	rawText bool
 }
 
 // The <function_calls><invoke name="…"><parameter name="…"> markup.
@@ -117,7 +121,7 @@ func (registry) Qwen3Coder() *Syntax {
 		loose:       true,
 		callClose:   "</function>",
 		param:       func(b []byte) ([]byte, int, bool) { return named(b, prm, ">") },
-		paramPrefix: prm, paramClose: "</parameter>"}
+		paramPrefix: prm, paramClose: "</parameter>", rawText: true}
 	return xmlSyntax("qwen3-coder", "<tool_call><function=NAME><parameter=P>value</parameter></function></tool_call>", f,
 		staticMarkers("<tool_call> <function=", fn))
 }

@@ -84,8 +84,12 @@ func (c *checker) edit(ctx context.Context, a *ast.Action, t *pathArg, all bool)
 		return
 	}
 	if !f.known {
+		sev := ast.Warning
+		if c.strict { // the edit cannot be made
+			sev = ast.Error
+		}
 		if f.problem != "" {
-			c.add(ast.Warning, CodeFileUnreadable, t.span, "%s: %s cannot be checked: %s", a.Name, t.value, f.problem)
+			c.add(sev, CodeFileUnreadable, t.span, "%s: %s cannot be checked: %s", a.Name, t.value, f.problem)
 		}
 		return
 	}
@@ -134,7 +138,7 @@ func (c *checker) edit(ctx context.Context, a *ast.Action, t *pathArg, all bool)
 		}
 	}
 	if changed {
-		c.set(t.rel, &vfile{exists: true, known: true, content: content, size: int64(len(content)), by: a, how: "edited"})
+		c.set(t.rel, &vfile{exists: true, known: true, content: content, size: int64(len(content)), by: a, how: "edited", origin: f.origin})
 	}
 }
 

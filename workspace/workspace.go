@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/plangram/plangram/ast"
@@ -177,6 +178,11 @@ type Options struct {
 	Schema *schema.Schema
 	// Effects says what each action does; nil means DefaultEffects().
 	Effects Effects
+	// Strict is for applying a document rather than checking it: commands
+	// are never run, so a file missing after one is still an error, and a
+	// file whose content cannot be read makes an edit of it an error
+	// (package apply sets it).
+	Strict bool
 	// MaxFileSize bounds the files whose content is read (0:
 	// DefaultMaxFileSize, 16 MiB). A larger file is not read: the rules
 	// that need its content report CodeFileUnreadable.
@@ -191,19 +197,125 @@ func Check(ctx context.Context, doc *ast.Document, root string, opts Options) []
 	if doc == nil {
 		return nil
 	}
-	c, err := newChecker(doc, root, opts)
+	return Simulate(ctx, []*ast.Document{doc}, root, opts).Diagnostics[0]
+}
+
+// Simulation is what Simulate found: the diagnostics of each document, the
+// net change to each file, and the actions that run commands.
+type Simulation struct {
+	// Diagnostics[i] are the workspace diagnostics of docs[i], sorted.
+	Diagnostics [][]*ast.Diagnostic
+	// Changes are the files the documents create, change or delete, by
+	// path: the net effect of all their actions, in the order of Path.
+	Changes []Change
+	// Commands[i] are the actions of docs[i] that run commands (OpRun).
+	// Simulate never runs them; their effect on the files is unknown.
+	Commands [][]*ast.Action
+}
+
+// Change is the net effect of the simulated documents on one file.
+type Change struct {
+	// Path is the slash path relative to the root, symbolic links inside
+	// the root resolved: the file that would be written.
+	Path string
+	// Existed says a regular file was at Path before; Old is its content
+	// when OldKnown.
+	Existed  bool
+	Old      string
+	OldKnown bool
+	// Exists says a file is at Path afterwards (false: deleted or moved
+	// away); New is its content when NewKnown.
+	Exists   bool
+	New      string
+	NewKnown bool
+	// Problem says why a content is unknown (too large, unreadable, a
+	// write without content).
+	Problem string
+	// MovedFrom is the path the file at Path was moved from (its mode is
+	// the one to keep), "" when it was not moved here.
+	MovedFrom string
+	// Action is the last action that changed the file, in Doc
+	// (an index into the documents).
+	Action *ast.Action
+	Doc    int
+}
+
+// Simulate runs the workspace rules over the documents' actions in order,
+// one after the other against one virtual file system (the second document
+// sees what the first did), and returns the diagnostics per document and
+// the net change per file. It only reads the workspace. An unusable root
+// gives one CodeBadRoot diagnostic on the first document and no changes.
+// When ctx is cancelled it stops and returns what it found so far.
+func Simulate(ctx context.Context, docs []*ast.Document, root string, opts Options) *Simulation {
+	sim := &Simulation{Diagnostics: make([][]*ast.Diagnostic, len(docs)), Commands: make([][]*ast.Action, len(docs))}
+	c, err := newChecker(nil, root, opts)
 	if err != nil {
-		return []*ast.Diagnostic{{Severity: ast.Error, Code: CodeBadRoot, Message: err.Error(),
-			Span: ast.Span{Start: doc.Span.Start, End: doc.Span.Start}}}
-	}
-	for _, a := range doc.Actions {
-		if ctx.Err() != nil {
-			break
+		for i, doc := range docs {
+			if doc != nil {
+				sim.Diagnostics[i] = []*ast.Diagnostic{{Severity: ast.Error, Code: CodeBadRoot, Message: err.Error(),
+					Span: ast.Span{Start: doc.Span.Start, End: doc.Span.Start}}}
+				break
+			}
 		}
-		c.action(ctx, a)
+		return sim
 	}
-	ast.SortDiagnostics(c.diags)
-	return c.diags
+	for i, doc := range docs {
+		if doc == nil || ctx.Err() != nil {
+			continue
+		}
+		c.begin(i, doc, opts)
+		for _, a := range doc.Actions {
+			if ctx.Err() != nil {
+				break
+			}
+			if c.effects[a.Name] == OpRun {
+				sim.Commands[i] = append(sim.Commands[i], a)
+			}
+			c.action(ctx, a)
+		}
+		ast.SortDiagnostics(c.diags)
+		sim.Diagnostics[i] = c.diags
+	}
+	sim.Changes = c.changes()
+	return sim
+}
+
+// changes lists the net change of every file an action touched.
+func (c *checker) changes() []Change {
+	var out []Change
+	for rel, f := range c.files {
+		if f.by == nil {
+			continue // as on disk, or a directory
+		}
+		ch := Change{Path: rel, Exists: f.exists, Action: f.by, Doc: f.doc}
+		if d := c.disk[rel]; d != nil && d.exists && !d.dir {
+			ch.Existed, ch.Old, ch.OldKnown = true, d.content, d.known
+			if !d.known {
+				ch.Problem = d.problem
+			}
+		}
+		if !ch.Existed && !ch.Exists {
+			continue // created and removed again
+		}
+		if f.exists {
+			ch.New, ch.NewKnown = f.content, f.known
+			if !f.known {
+				ch.Problem = f.problem
+				if ch.Problem == "" {
+					ch.Problem = "its content is unknown"
+				}
+			}
+			if f.origin != "" && f.origin != rel {
+				ch.MovedFrom = f.origin
+			}
+		}
+		if ch.Existed && ch.Exists && ch.OldKnown && ch.NewKnown && ch.Old == ch.New && ch.MovedFrom == "" {
+			continue // edited back to what it was
+		}
+		out = append(out, ch)
+	}
+	slices.SortFunc(out, func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
+	return out
 }
 
 // checker holds the state of one Check: the virtual file system and the
@@ -218,6 +330,11 @@ type checker struct {
 	// under it that exist because of an earlier action; it makes "does the
 	// plan create files under this directory" one map lookup (set keeps it).
 	below map[string]int
+	// disk holds what was on disk at each path the checker looked at.
+	disk map[string]*vfile
+	// cur is the index of the document being checked; strict: Options.Strict.
+	cur    int
+	strict bool
 	// static holds the path-rule diagnostics the parser already reported.
 	static map[staticKey]bool
 	diags  []*ast.Diagnostic
@@ -237,6 +354,10 @@ type vfile struct {
 	// how says what it did ("created", "edited", …).
 	by  *ast.Action
 	how string
+	doc int // the document of by
+	// origin is the path whose disk file this content descends from
+	// (through edits and moves), "" for a file the plan wrote afresh.
+	origin string
 }
 
 // ValidateRoot reports why dir cannot be a workspace root (it does not
@@ -270,11 +391,28 @@ func resolveRoot(root string) (string, error) {
 	return resolved, nil
 }
 
+// newChecker returns a checker for root; with doc, ready to check it as
+// document 0 (Simulate passes nil and calls begin per document).
 func newChecker(doc *ast.Document, root string, opts Options) (*checker, error) {
 	resolved, err := resolveRoot(root)
 	if err != nil {
 		return nil, err
 	}
+	limit := opts.MaxFileSize
+	if limit <= 0 {
+		limit = DefaultMaxFileSize
+	}
+	c := &checker{root: resolved, maxSize: limit, strict: opts.Strict, files: map[string]*vfile{},
+		disk: map[string]*vfile{}, below: map[string]int{}}
+	if doc != nil {
+		c.begin(0, doc, opts)
+	}
+	return c, nil
+}
+
+// begin starts checking document i: its schema and effects, and the path
+// rule breaches its parser already reported.
+func (c *checker) begin(i int, doc *ast.Document, opts Options) {
 	s := opts.Schema
 	if s == nil {
 		s, _ = schema.Builtin(doc.Dialect) // nil for a dialect without one
@@ -283,10 +421,6 @@ func newChecker(doc *ast.Document, root string, opts Options) (*checker, error) 
 	if eff == nil {
 		eff = DefaultEffects()
 	}
-	limit := opts.MaxFileSize
-	if limit <= 0 {
-		limit = DefaultMaxFileSize
-	}
 	static := map[staticKey]bool{}
 	for _, d := range doc.Diagnostics {
 		switch d.Code {
@@ -294,8 +428,7 @@ func newChecker(doc *ast.Document, root string, opts Options) (*checker, error) 
 			static[staticKey{d.Span.Start.Offset, d.Span.End.Offset, d.Code}] = true
 		}
 	}
-	return &checker{root: resolved, schema: s, effects: eff, maxSize: limit, files: map[string]*vfile{},
-		below: map[string]int{}, static: static}, nil
+	c.cur, c.schema, c.effects, c.static, c.diags, c.ran = i, s, eff, static, nil, nil
 }
 
 func unwrapPathError(err error) error {
@@ -484,6 +617,10 @@ func (c *checker) file(rel string) *vfile {
 			f.known, f.content, f.size = true, string(data), size
 		}
 	}
+	if f.exists && !f.dir {
+		f.origin = rel
+	}
+	c.disk[rel] = f // never changed in place: actions set new vfiles
 	c.set(rel, f)
 	return f
 }
@@ -508,6 +645,9 @@ func (c *checker) set(rel string, f *vfile) {
 			c.below[dir] += d
 		}
 	}
+	if f != nil && f.by != nil {
+		f.doc = c.cur
+	}
 	c.files[rel] = f
 }
 
@@ -525,7 +665,7 @@ func (c *checker) needFile(a *ast.Action, t *pathArg, verb string) *vfile {
 	switch {
 	case !f.exists:
 		sev, tail := ast.Error, ""
-		if c.ran != nil {
+		if c.ran != nil && !c.strict {
 			sev = ast.Warning
 			tail = fmt.Sprintf(" (unless the command of %s creates it)", describe(c.ran))
 		}
@@ -593,7 +733,7 @@ func (c *checker) appendTo(a *ast.Action, t *pathArg) {
 	}
 	content, _ := a.Params.Get("content")
 	text, _ := content.(string)
-	nf := &vfile{exists: true, by: a, how: "appended to"}
+	nf := &vfile{exists: true, by: a, how: "appended to", origin: f.origin}
 	switch {
 	case !f.exists:
 		nf.known, nf.content, nf.how = true, text, "created"

@@ -70,6 +70,13 @@ func TestLSPWire(t *testing.T) {
 	if string(js) != want {
 		t.Errorf("publishDiagnostics params\n%s\nwant\n%s", js, want)
 	}
+	// A directive comment silences the rule in the editor too.
+	send(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///tmp/y.md","languageId":"markdown","version":1,"text":"<!-- plangram-disable-next-line unknown-action -->\n~~~act\n😀 frobnicate\n~~~\n"}}}`)
+	pub = recv()
+	js, _ = json.Marshal(pub["params"])
+	if want := `{"diagnostics":[],"uri":"file:///tmp/y.md","version":1}`; string(js) != want {
+		t.Errorf("publishDiagnostics with a directive\n%s\nwant\n%s", js, want)
+	}
 	send(`{"jsonrpc":"2.0","id":2,"method":"shutdown"}`)
 	if res := recv(); res["id"] != float64(2) || res["error"] != nil {
 		t.Errorf("shutdown response = %v", res)

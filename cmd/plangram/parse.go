@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 
@@ -12,6 +10,7 @@ import (
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/fix"
 	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/internal/jsonw"
 	"github.com/plangram/plangram/lint"
 	"github.com/plangram/plangram/schema"
 )
@@ -94,27 +93,20 @@ func writeDoc(e *env, name string, doc *ast.Document, format string, multi, comp
 		return err
 	}
 	if multi {
-		var b bytes.Buffer
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(struct {
-			File     string        `json:"file"`
-			Document *ast.Document `json:"document"`
-		}{name, doc}); err != nil {
+		// One NDJSON line, written directly as encoding/json would write
+		// {"file": NAME, "document": DOC} (ast.WriteJSON).
+		b := jsonw.AppendString([]byte(`{"file":`), name)
+		b = append(b, `,"document":`...)
+		b, err := ast.AppendJSON(b, doc, true)
+		if err != nil {
 			return err
 		}
-		_, err := e.stdout.Write(b.Bytes())
+		_, err = e.stdout.Write(append(b, "}\n"...))
 		return err
 	}
-	data, err := ast.JSON(doc)
-	if err != nil {
-		return err
-	}
-	if compact {
-		return compactJSON(e.stdout, data)
-	}
-	_, err = e.stdout.Write(data)
-	return err
+	// Written directly through a 64 KiB buffer, byte for byte what
+	// ast.JSON returns (compact: what compactJSON makes of it).
+	return ast.WriteJSON(e.stdout, doc, compact)
 }
 
 // report prints diagnostics to stderr and returns the exit code they imply.

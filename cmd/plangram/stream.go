@@ -12,7 +12,7 @@ import (
 	"github.com/plangram/plangram/stream"
 )
 
-const streamUsage = "[--syntax NAME|auto] [--schema FILE | --tools FILE] [--chunk N] [--no-thinking] [--in-thinking] < INPUT"
+const streamUsage = "[--syntax NAME|auto] [--schema FILE | --tools FILE] [--chunk N] [--format json|openai] [--no-thinking] [--in-thinking] < INPUT"
 
 // cmdStream parses standard input as it arrives and writes one JSON event
 // per line, flushed as soon as the event is decided (docs/stream.md). Error
@@ -25,6 +25,7 @@ func cmdStream(ctx context.Context, e *env, args []string) int {
 	dialect := fs.String("dialect", "", "former name of --syntax")
 	schemaFile := fs.String("schema", "", "action schema file replacing the dialect's built-in one")
 	toolsFile := fs.String("tools", "", "tools registry (OpenAI, Anthropic or MCP tools) converted to the action schema")
+	format := fs.String("format", "json", "output: json (one event per line) or openai (Chat Completions chunks as SSE)")
 	chunk := fs.Int("chunk", 4096, "read at most N bytes at a time (small values show the streaming)")
 	noThinking := fs.Bool("no-thinking", false, "leave thinking events out")
 	inThinking := fs.Bool("in-thinking", false, "the stream starts inside a thinking block (the chat template opened <think>)")
@@ -43,6 +44,9 @@ func cmdStream(ctx context.Context, e *env, args []string) int {
 	}
 	if *syntax != "" && !slices.Contains(stream.SyntaxNames(), *syntax) {
 		return usageError(e, fmt.Errorf("unknown --syntax %q (want one of %s)", *syntax, names))
+	}
+	if err := oneOf("format", *format, "json", "openai"); err != nil {
+		return usageError(e, err)
 	}
 	if *chunk < 1 {
 		return usageError(e, fmt.Errorf("--chunk must be at least 1, got %d", *chunk))
@@ -66,6 +70,10 @@ func cmdStream(ctx context.Context, e *env, args []string) int {
 	out := bufio.NewWriter(e.stdout)
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
+	var oa *stream.OpenAIWriter
+	if *format == "openai" {
+		oa = stream.NewOpenAIWriter(out, "chatcmpl-plangram", "plangram", 0)
+	}
 	code := exitOK
 	err = stream.Parse(ctx, e.stdin, *chunk, opts, func(ev stream.Event) error {
 		if ev.Type == stream.Error {
@@ -75,7 +83,11 @@ func cmdStream(ctx context.Context, e *env, args []string) int {
 				code = exitError
 			}
 		}
-		if err := enc.Encode(ev); err != nil {
+		if oa != nil {
+			if err := oa.Write(ev); err != nil {
+				return err
+			}
+		} else if err := enc.Encode(ev); err != nil {
 			return err
 		}
 		return out.Flush()

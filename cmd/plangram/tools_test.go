@@ -45,3 +45,36 @@ func TestToolsFlag(t *testing.T) {
 		t.Errorf("stream --tools: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 }
+
+// TestStreamFormatOpenAI checks `plangram stream --format openai` (chunks
+// that `--syntax openai-chat` reads back into the same call) and the
+// usage error of a bad format.
+func TestStreamFormatOpenAI(t *testing.T) {
+	t.Chdir("../..")
+	code, stdout, _ := runCLI(t, "Hi<list_files><path>src</path><recursive>true</recursive></list_files>", "stream", "--format", "openai", "--chunk", "5")
+	if code != exitOK || !strings.HasSuffix(stdout, "data: [DONE]\n\n") ||
+		!strings.Contains(stdout, `"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"list_files","arguments":"{\"path\":\"src\",\"recursive\":true}"}}]`) {
+		t.Fatalf("exit %d:\n%s", code, stdout)
+	}
+	code, back, _ := runCLI(t, stdout, "stream", "--syntax", "openai-chat", "--schema", "schema/builtin/tools.json")
+	if code != exitOK || !strings.Contains(back, `"type":"tool_call","id":1,"name":"list_files","params":{"path":"src","recursive":true}`) {
+		t.Errorf("read back: exit %d\n%s", code, back)
+	}
+	if code, _, _ := runCLI(t, "", "stream", "--format", "xml"); code != exitUsage {
+		t.Errorf("--format xml: exit %d", code)
+	}
+}
+
+// TestDocsFormatOpenAI checks the --format openai output docs/stream.md
+// shows is what the CLI writes.
+func TestDocsFormatOpenAI(t *testing.T) {
+	t.Chdir("../..")
+	docs, err := os.ReadFile("docs/stream.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, _ := runCLI(t, "I'll read it.<read_file><path>a.go</path></read_file>", "stream", "--format", "openai")
+	if code != exitOK || !strings.Contains(string(docs), "```\n"+strings.TrimSuffix(stdout, "\n")+"```\n") {
+		t.Errorf("docs/stream.md does not show the output:\n%s", stdout)
+	}
+}

@@ -83,6 +83,22 @@ func WriteFileMode(path string, data []byte, perm fs.FileMode) error {
 	return err
 }
 
+// CreateLike creates the file path, which must not exist, with data and the
+// mode of like (a moved file keeps its mode); when the process may (root),
+// also like's owner and group. An existing path is an error wrapping
+// fs.ErrExist. The file is created atomically like every new file.
+func CreateLike(path string, data []byte, like fs.FileInfo) error {
+	if _, err := os.Lstat(path); err == nil {
+		return fmt.Errorf("%s: %w", path, fs.ErrExist)
+	}
+	mode := like.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
+	err := replace(path, data, mode, like)
+	if errors.Is(err, errKeepInPlace) { // the owner cannot be given: keep the mode only
+		return replace(path, data, mode, nil)
+	}
+	return err
+}
+
 // Resolve follows the symbolic links of path's last element, one at a time,
 // and returns the path of the file a write would change. A dangling link
 // resolves to the missing file it names; a chain longer than 40 links is an

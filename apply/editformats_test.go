@@ -1,0 +1,72 @@
+package apply
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/workspace"
+)
+
+// TestApplyEditFormats: the search-replace, udiff and apply-patch dialects'
+// actions are applied through the same overlay as acts and plan: creates,
+// edits, moves and deletes, all or nothing.
+func TestApplyEditFormats(t *testing.T) {
+	if _, ok := workspace.DefaultEffects()["update_file"]; !ok {
+		// The edit formats' effects land in workspace (edits.go) with the
+		// edit-formats work; this test runs as soon as they are there.
+		t.Skip("workspace does not know the edit formats' actions yet")
+	}
+	const app = "import os\n\ndef main():\n    print(\"hi\")\n\nmain()\n"
+	for _, c := range []struct {
+		dialect, src string
+		want         map[string]string // path → content; "" = must not exist
+	}{
+		{grammar.DialectSearchReplace,
+			"src/app.py\n```python\n<<<<<<< SEARCH\n    print(\"hi\")\n=======\n    print(\"hello\")\n>>>>>>> REPLACE\n```\n\n" +
+				"src/new.py\n```python\n<<<<<<< SEARCH\n=======\nNEW = 1\n>>>>>>> REPLACE\n```\n",
+			map[string]string{"src/app.py": "import os\n\ndef main():\n    print(\"hello\")\n\nmain()\n", "src/new.py": "NEW = 1\n"}},
+		{grammar.DialectUdiff,
+			"```diff\n--- a/src/app.py\n+++ b/src/app.py\n@@ -3,2 +3,2 @@\n def main():\n-    print(\"hi\")\n+    print(\"hello\")\n--- /dev/null\n+++ b/src/new.py\n@@ -0,0 +1 @@\n+NEW = 1\n--- a/old.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-bye\n```\n",
+			map[string]string{"src/app.py": "import os\n\ndef main():\n    print(\"hello\")\n\nmain()\n", "src/new.py": "NEW = 1\n", "old.txt": ""}},
+		{grammar.DialectApplyPatch,
+			"*** Begin Patch\n*** Update File: src/app.py\n*** Move to: src/main.py\n@@ def main():\n-    print(\"hi\")\n+    print(\"hello\")\n*** Add File: src/new.py\n+NEW = 1\n*** Delete File: old.txt\n*** End Patch\n",
+			map[string]string{"src/main.py": "import os\n\ndef main():\n    print(\"hello\")\n\nmain()\n", "src/app.py": "", "src/new.py": "NEW = 1\n", "old.txt": ""}},
+	} {
+		t.Run(c.dialect, func(t *testing.T) {
+			root := t.TempDir()
+			files(t, root, map[string]string{"src/app.py": app, "old.txt": "bye\n"})
+			doc, err := grammar.Parse(context.Background(), "edit.md", []byte(c.src), grammar.Options{Dialect: c.dialect})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := Apply(context.Background(), []*ast.Document{doc}, root, Options{})
+			if err != nil {
+				for _, d := range res.Diagnostics[0] {
+					t.Log(d.Format("edit.md"))
+				}
+				t.Fatal(err)
+			}
+			for p, want := range c.want {
+				data, err := os.ReadFile(filepath.Join(root, p))
+				switch {
+				case want == "" && err == nil:
+					t.Errorf("%s still exists", p)
+				case want != "" && string(data) != want:
+					t.Errorf("%s = %q, want %q (%v)", p, data, want, err)
+				}
+			}
+			// Applying again is refused and changes nothing.
+			before := snapshot(t, root)
+			if _, err := Apply(context.Background(), []*ast.Document{doc}, root, Options{}); err == nil {
+				t.Error("a second apply of the same edits was not refused")
+			}
+			if snapshot(t, root) != before {
+				t.Error("the refused second apply changed the workspace")
+			}
+		})
+	}
+}

@@ -1,0 +1,64 @@
+package apply
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/grammar"
+)
+
+// FuzzApply: parse any document (auto dialect) and apply it in a temporary
+// root: no panic, and nothing outside the root is ever created, changed or
+// removed (a sibling directory, a symbolic link inside the root pointing to
+// it, and the root's parent are watched).
+func FuzzApply(f *testing.F) {
+	for _, s := range []string{
+		actsPlan,
+		"~~~act\nwrite_file \"ab://../../outside/pwn.txt\"\n~~~\n~~~\nx\n~~~\n",
+		"~~~act\nwrite_file link/pwn.txt\n~~~\n~~~\nx\n~~~\n",
+		"~~~act\nmove_file a.txt ../b.txt\n~~~\n",
+		"~~~act\ndelete_file link\n~~~\n",
+		"~~~act\nappend_file link/keep.txt\n~~~\n~~~\nx\n~~~\n",
+		"~~~act\nwrite_file sub/../../x\n~~~\n~~~\nx\n~~~\n",
+		"~~~act\npatch_file a.txt\n~~~\n~~~\na\n~~~\n~~~\nb\n~~~\n~~~act\nmove_file a.txt c/d.txt\n~~~\n",
+		"# P\n\n## Rationale\n\n```\nx\n```\n\n## Action Plan\n\n### `CREATE`\n\n- **File Path:** ../x\n\n```\nx\n```\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		base := t.TempDir()
+		root := filepath.Join(base, "root")
+		outside := filepath.Join(base, "outside")
+		files(t, root, map[string]string{"a.txt": "a\n", "sub/b.txt": "b\n"})
+		files(t, outside, map[string]string{"keep.txt": "keep\n"})
+		if err := os.Symlink(outside, filepath.Join(root, "link")); err != nil {
+			t.Fatal(err)
+		}
+		before := snapshot(t, outside)
+		doc, err := grammar.Parse(context.Background(), "fuzz.md", []byte(src), grammar.Options{})
+		if err != nil {
+			return
+		}
+		res, _ := Apply(context.Background(), []*ast.Document{doc}, root, Options{})
+		if after := snapshot(t, outside); after != before {
+			t.Fatalf("apply changed a directory outside the root:\nbefore:\n%s\nafter:\n%s", before, after)
+		}
+		ents, _ := os.ReadDir(base)
+		for _, e := range ents {
+			if e.Name() != "root" && e.Name() != "outside" {
+				t.Fatalf("apply created %s next to the root", e.Name())
+			}
+		}
+		if res != nil {
+			for _, ch := range res.Changes {
+				if strings.HasPrefix(ch.Path, "..") || filepath.IsAbs(ch.Path) {
+					t.Fatalf("a change outside the root: %q", ch.Path)
+				}
+			}
+		}
+	})
+}

@@ -1,0 +1,281 @@
+package ast
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+
+	"github.com/plangram/plangram/internal/jsonw"
+)
+
+// WriteJSON writes doc as `plangram parse` prints it, byte for byte what
+// JSON(doc) returns: indented by two spaces (one line when compact), no
+// HTML escaping, ending in a newline. It writes directly, without
+// reflection, through a 64 KiB buffer, so memory stays near the size of
+// the tree rather than of the output.
+func WriteJSON(out io.Writer, doc *Document, compact bool) error {
+	bw := bufio.NewWriterSize(out, jsonw.FlushSize)
+	w := &jsonw.W{B: make([]byte, 0, jsonw.FlushSize+1024), Indent: !compact, Out: bw}
+	if doc == nil {
+		w.Null()
+	} else {
+		doc.WriteJSON(w)
+	}
+	w.B = append(w.B, '\n')
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// AppendJSON appends doc's JSON to dst (compact or indented as JSON
+// indents it, without the final newline).
+func AppendJSON(dst []byte, doc *Document, compact bool) ([]byte, error) {
+	w := &jsonw.W{B: dst, Indent: !compact}
+	doc.WriteJSON(w)
+	return w.B, w.Err()
+}
+
+// WriteJSON writes the document as one JSON value to w: empty action and
+// diagnostic lists as [], the other empty fields left out.
+func (d *Document) WriteJSON(w *jsonw.W) {
+	w.BeginObject()
+	w.Key("dialect")
+	w.String(d.Dialect)
+	if d.Title != "" {
+		w.Key("title")
+		w.String(d.Title)
+	}
+	if len(d.Metadata) > 0 {
+		w.Key("metadata")
+		d.Metadata.WriteJSON(w)
+	}
+	if d.Rationale != nil {
+		w.Key("rationale")
+		w.String(*d.Rationale)
+	}
+	if len(d.Memos) > 0 {
+		w.Key("memos")
+		w.BeginArray()
+		for _, m := range d.Memos {
+			if m == nil {
+				w.Null()
+				continue
+			}
+			w.BeginObject()
+			w.Key("add")
+			w.Bool(m.Add)
+			w.Key("text")
+			w.String(m.Text)
+			w.Key("span")
+			m.Span.WriteJSON(w)
+			w.EndObject()
+		}
+		w.EndArray()
+	}
+	w.Key("actions")
+	w.BeginArray()
+	for _, a := range d.Actions {
+		a.WriteJSON(w)
+		w.MaybeFlush()
+	}
+	w.EndArray()
+	if len(d.Blocks) > 0 {
+		w.Key("blocks")
+		writeBlocks(w, d.Blocks)
+	}
+	if len(d.Prose) > 0 {
+		w.Key("prose")
+		w.BeginArray()
+		for _, p := range d.Prose {
+			p.WriteJSON(w)
+			w.MaybeFlush()
+		}
+		w.EndArray()
+	}
+	w.Key("diagnostics")
+	w.BeginArray()
+	for _, x := range d.Diagnostics {
+		x.WriteJSON(w)
+		w.MaybeFlush()
+	}
+	w.EndArray()
+	w.Key("span")
+	d.Span.WriteJSON(w)
+	w.EndObject()
+}
+
+func writeBlocks(w *jsonw.W, bs []*Block) {
+	if bs == nil {
+		w.Null()
+		return
+	}
+	w.BeginArray()
+	for _, b := range bs {
+		b.WriteJSON(w)
+		w.MaybeFlush()
+	}
+	w.EndArray()
+}
+
+// WriteJSON writes the action as one JSON value to w: empty args and
+// blocks as [], empty params as {}.
+func (a *Action) WriteJSON(w *jsonw.W) {
+	if a == nil {
+		w.Null()
+		return
+	}
+	w.BeginObject()
+	w.Key("name")
+	w.String(a.Name)
+	w.Key("args")
+	w.BeginArray()
+	for _, s := range a.Args {
+		w.String(s)
+	}
+	w.EndArray()
+	if len(a.ArgSpans) > 0 {
+		w.Key("arg_spans")
+		w.BeginArray()
+		for _, s := range a.ArgSpans {
+			s.WriteJSON(w)
+		}
+		w.EndArray()
+	}
+	w.Key("params")
+	a.Params.WriteJSON(w)
+	w.Key("blocks")
+	if a.Blocks == nil {
+		w.BeginArray()
+		w.EndArray()
+	} else {
+		writeBlocks(w, a.Blocks)
+	}
+	if a.Head != nil {
+		w.Key("head")
+		a.Head.WriteJSON(w)
+	}
+	w.Key("name_span")
+	a.NameSpan.WriteJSON(w)
+	w.Key("span")
+	a.Span.WriteJSON(w)
+	w.EndObject()
+}
+
+// WriteJSON writes the block as one JSON value to w.
+func (b *Block) WriteJSON(w *jsonw.W) {
+	if b == nil {
+		w.Null()
+		return
+	}
+	w.BeginObject()
+	w.Key("fence")
+	w.String(b.Fence)
+	w.Key("info")
+	w.String(b.Info)
+	if b.Label != "" {
+		w.Key("label")
+		w.String(b.Label)
+	}
+	w.Key("content")
+	w.String(b.Content)
+	if b.Unclosed {
+		w.Key("unclosed")
+		w.Bool(true)
+	}
+	w.Key("span")
+	b.Span.WriteJSON(w)
+	w.Key("content_span")
+	b.ContentSpan.WriteJSON(w)
+	w.EndObject()
+}
+
+// WriteJSON writes the prose node as one JSON value to w.
+func (p *Prose) WriteJSON(w *jsonw.W) {
+	if p == nil {
+		w.Null()
+		return
+	}
+	w.BeginObject()
+	if p.Kind != "" {
+		w.Key("kind")
+		w.String(p.Kind)
+	}
+	w.Key("text")
+	w.String(p.Text)
+	w.Key("span")
+	p.Span.WriteJSON(w)
+	w.EndObject()
+}
+
+// WriteJSON writes the diagnostic as one JSON value to w.
+func (d *Diagnostic) WriteJSON(w *jsonw.W) {
+	if d == nil {
+		w.Null()
+		return
+	}
+	w.BeginObject()
+	w.Key("severity")
+	w.String(d.Severity.String())
+	w.Key("code")
+	w.String(d.Code)
+	w.Key("message")
+	w.String(d.Message)
+	w.Key("span")
+	d.Span.WriteJSON(w)
+	if len(d.Related) > 0 {
+		w.Key("related")
+		w.BeginArray()
+		for _, r := range d.Related {
+			w.BeginObject()
+			w.Key("message")
+			w.String(r.Message)
+			w.Key("span")
+			r.Span.WriteJSON(w)
+			w.EndObject()
+		}
+		w.EndArray()
+	}
+	if d.Detail != "" {
+		w.Key("detail")
+		w.String(d.Detail)
+	}
+	w.EndObject()
+}
+
+// WriteJSON writes the params as one object in list order: a param's span
+// is not part of it.
+func (ps Params) WriteJSON(w *jsonw.W) {
+	w.BeginObject()
+	for _, p := range ps {
+		w.Key(p.Name)
+		ok := w.Err() == nil
+		w.Value(p.Value)
+		if ok && w.Err() != nil {
+			w.Wrap(fmt.Sprintf("param %q", p.Name))
+		}
+	}
+	w.EndObject()
+}
+
+// WriteJSON writes the span as one JSON value to w.
+func (s Span) WriteJSON(w *jsonw.W) {
+	w.BeginObject()
+	w.Key("start")
+	s.Start.WriteJSON(w)
+	w.Key("end")
+	s.End.WriteJSON(w)
+	w.EndObject()
+}
+
+// WriteJSON writes the position as one JSON value to w.
+func (p Pos) WriteJSON(w *jsonw.W) {
+	w.BeginObject()
+	w.Key("offset")
+	w.Int(int64(p.Offset))
+	w.Key("line")
+	w.Int(int64(p.Line))
+	w.Key("col")
+	w.Int(int64(p.Col))
+	w.EndObject()
+}

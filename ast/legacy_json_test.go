@@ -1,0 +1,136 @@
+package ast
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+)
+
+// LegacyJSON is the encoder path the direct writer replaced, kept as the
+// reference it must match byte for byte: encoding/json (indented by two
+// spaces, no HTML escaping) over mirror types that reflect builds from the
+// ast types — the same fields with the same tags, so a field added to ast
+// is in the reference at once — with the rules of the former custom
+// MarshalJSON methods: a Document's nil actions and diagnostics and an
+// Action's nil args and blocks as [], nil params as {}, params as an object
+// in list order (legacyParams).
+func LegacyJSON(doc *Document) ([]byte, error) {
+	m := &mirror{types: map[reflect.Type]reflect.Type{}}
+	v := m.copy(reflect.ValueOf(doc))
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v.Interface()); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// legacyParams is the former Params.MarshalJSON, verbatim.
+type legacyParams []Param
+
+func (ps legacyParams) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	b.WriteByte('{')
+	for i, p := range ps {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if err := enc.Encode(p.Name); err != nil {
+			return nil, err
+		}
+		b.Truncate(b.Len() - 1)
+		b.WriteByte(':')
+		if err := enc.Encode(p.Value); err != nil {
+			return nil, fmt.Errorf("param %q: %w", p.Name, err)
+		}
+		b.Truncate(b.Len() - 1)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+var (
+	paramsType = reflect.TypeFor[Params]()
+	astPkg     = reflect.TypeFor[Document]().PkgPath()
+	// emptyAsList names the fields the former MarshalJSON methods wrote as
+	// [] or {} when nil.
+	emptyAsList = map[reflect.Type][]string{
+		reflect.TypeFor[Document](): {"Actions", "Diagnostics"},
+		reflect.TypeFor[Action]():   {"Args", "Blocks", "Params"},
+	}
+)
+
+type mirror struct{ types map[reflect.Type]reflect.Type }
+
+// typ returns the method-less mirror of an ast type.
+func (m *mirror) typ(t reflect.Type) reflect.Type {
+	if mt, ok := m.types[t]; ok {
+		return mt
+	}
+	var mt reflect.Type
+	switch {
+	case t == paramsType:
+		mt = reflect.TypeFor[legacyParams]()
+	case t.Kind() == reflect.Pointer:
+		mt = reflect.PointerTo(m.typ(t.Elem()))
+	case t.Kind() == reflect.Slice:
+		mt = reflect.SliceOf(m.typ(t.Elem()))
+	case t.Kind() == reflect.Struct && t.PkgPath() == astPkg && t != reflect.TypeFor[Param]():
+		var fs []reflect.StructField
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if !f.IsExported() {
+				continue
+			}
+			fs = append(fs, reflect.StructField{Name: f.Name, Type: m.typ(f.Type), Tag: f.Tag})
+		}
+		mt = reflect.StructOf(fs)
+	default:
+		mt = t
+	}
+	m.types[t] = mt
+	return mt
+}
+
+// copy returns v as a value of its mirror type.
+func (m *mirror) copy(v reflect.Value) reflect.Value {
+	t := v.Type()
+	mt := m.typ(t)
+	if mt == t {
+		return v
+	}
+	out := reflect.New(mt).Elem()
+	switch {
+	case t == paramsType:
+		out.Set(v.Convert(mt))
+	case t.Kind() == reflect.Pointer:
+		if !v.IsNil() {
+			out.Set(m.copy(v.Elem()).Addr())
+		}
+	case t.Kind() == reflect.Slice:
+		if !v.IsNil() {
+			out.Set(reflect.MakeSlice(mt, v.Len(), v.Len()))
+			for i := range v.Len() {
+				out.Index(i).Set(m.copy(v.Index(i)))
+			}
+		}
+	case t.Kind() == reflect.Struct:
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if f.IsExported() {
+				out.FieldByName(f.Name).Set(m.copy(v.Field(i)))
+			}
+		}
+		for _, name := range emptyAsList[t] {
+			if f := out.FieldByName(name); f.IsNil() {
+				f.Set(reflect.MakeSlice(f.Type(), 0, 0))
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/plangram/plangram/apply"
+	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/internal/linediff"
+	"github.com/plangram/plangram/workspace"
+)
+
+const applyUsage = "--root DIR [--dry-run] [-d] [--dialect D] [--fence F] [--schema FILE] FILE..."
+
+// cmdApply applies the file edits of plans to a workspace, all or nothing
+// (docs/apply.md): every check must pass first, then each file is written
+// atomically, keeping owner, mode and hard links; a failure part-way undoes
+// what was written. Commands are listed, never run. Exit 0 applied (or
+// would apply, with --dry-run), 1 refused with diagnostics, 2 usage or I/O.
+func cmdApply(ctx context.Context, e *env, args []string) int {
+	fs := newFlags(e, "apply", applyUsage)
+	pf := addParserFlags(fs, "input dialect: auto or a dialect name (acts, plan, …)")
+	root := fs.String("root", "", "project directory the edits apply to (required)")
+	dry := fs.Bool("dry-run", false, "check and report, write nothing")
+	diff := fs.Bool("d", false, "print the unified diff of every file change")
+	paths, err := parseFlags(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if *root == "" {
+		return usageError(e, errors.New("apply needs --root DIR"))
+	}
+	if len(paths) == 0 {
+		return usageError(e, errors.New("apply needs at least one FILE (or - for standard input)"))
+	}
+	if err := workspace.ValidateRoot(*root); err != nil {
+		return usageError(e, err)
+	}
+	popts, ok := pf.options(e)
+	if !ok {
+		return exitUsage
+	}
+	docs := make([]*ast.Document, len(paths))
+	names := make([]string, len(paths))
+	stdin := false
+	for i, p := range paths {
+		if p == "-" {
+			if stdin {
+				return usageError(e, errors.New("standard input (-) can be read once"))
+			}
+			stdin = true
+		}
+		name, src, err := readInput(e, p)
+		if err != nil {
+			return usageError(e, err)
+		}
+		if docs[i], err = grammar.Parse(ctx, name, src, popts); err != nil {
+			return usageError(e, fmt.Errorf("%s: %w", name, err))
+		}
+		names[i] = name
+	}
+	res, err := apply.Apply(ctx, docs, *root, apply.Options{Workspace: workspace.Options{Schema: popts.Schema}, DryRun: *dry})
+	if res != nil {
+		for i, ds := range res.Diagnostics {
+			printDiags(e, names[i], ds)
+		}
+	}
+	if errors.Is(err, apply.ErrRefused) {
+		fmt.Fprintln(e.stderr, "plangram: apply refused: nothing was written")
+		return exitError
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "plangram: apply: %v\n", err)
+		return exitUsage
+	}
+	for _, ch := range res.Changes {
+		if *diff {
+			a, b := "a/"+ch.Path, "b/"+ch.Path
+			if !ch.Existed {
+				a = "/dev/null"
+			}
+			if !ch.Exists {
+				b = "/dev/null"
+			}
+			// A move is a deletion and a creation, so that the diff
+			// applies with patch -p1 as it is.
+			if err := linediff.Unified(e.stdout, a, b, []byte(ch.Old), []byte(ch.New), 3); err != nil {
+				return usageError(e, err)
+			}
+			continue
+		}
+		fmt.Fprintln(e.stdout, changeLine(ch))
+	}
+	return exitOK
+}
+
+// changeLine describes one change: "A path", "M path", "D path",
+// "A path (moved from src)".
+func changeLine(ch workspace.Change) string {
+	kind := "M"
+	switch {
+	case !ch.Exists:
+		kind = "D"
+	case !ch.Existed:
+		kind = "A"
+	}
+	s := kind + " " + ch.Path
+	if ch.MovedFrom != "" {
+		s += " (moved from " + ch.MovedFrom + ")"
+	}
+	return s
+}

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/sebdah/goldie/v2"
+)
+
+// TestApplyDocExample runs the example of docs/apply.md: the workspace
+// file, the plan, the dry-run diff, the note on standard error and the
+// change list of the real apply.
+func TestApplyDocExample(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/apply.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fence := regexp.MustCompile("(?ms)^(`{3,})([^\n]*)\n(.*?)\n^`{3,}$")
+	var fileName, fileBody, plan, diff string
+	var texts []string
+	for _, m := range fence.FindAllStringSubmatch(string(doc), -1) {
+		info, body := m[2], m[3]
+		switch {
+		case strings.HasPrefix(info, "file "):
+			fileName, fileBody = strings.TrimPrefix(info, "file "), body+"\n"
+		case info == "markdown plan.md":
+			plan = body + "\n"
+		case info == "diff":
+			diff = body + "\n"
+		case info == "text":
+			texts = append(texts, body+"\n")
+		}
+	}
+	if fileName == "" || plan == "" || diff == "" || len(texts) != 2 {
+		t.Fatalf("docs/apply.md: example blocks not found (file %q, plan %d bytes, diff %d bytes, %d text blocks)", fileName, len(plan), len(diff), len(texts))
+	}
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	writeTemp(t, dir, "plan.md", plan, 0o644)
+	if err := os.MkdirAll(filepath.Join(root, filepath.Dir(fileName)), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeTemp(t, root, fileName, fileBody, 0o644)
+	t.Chdir(dir)
+
+	code, out, stderr := runCLI(t, "", "apply", "--root", "root", "--dry-run", "-d", "plan.md")
+	if code != exitOK || out != diff || stderr != texts[0] {
+		t.Fatalf("apply --dry-run -d: exit %d\nstdout:\n%s\nwant:\n%s\nstderr:\n%s\nwant:\n%s", code, out, diff, stderr, texts[0])
+	}
+	if data, _ := os.ReadFile(filepath.Join(root, fileName)); string(data) != fileBody {
+		t.Fatal("--dry-run wrote")
+	}
+	code, out, _ = runCLI(t, "", "apply", "--root", "root", "plan.md")
+	if code != exitOK || out != texts[1] {
+		t.Fatalf("apply: exit %d\n%s\nwant:\n%s", code, out, texts[1])
+	}
+	// Applied: applying again is refused (the FIND text is gone, the
+	// test file exists) and changes nothing.
+	code, _, stderr = runCLI(t, "", "apply", "--root", "root", "plan.md")
+	if code != exitError || !strings.Contains(stderr, "[find-not-found]") || !strings.Contains(stderr, "apply refused: nothing was written") {
+		t.Fatalf("second apply: exit %d\n%s", code, stderr)
+	}
+}
+
+// TestApplyCommand pins apply's exit codes and its refusal output.
+func TestApplyCommand(t *testing.T) {
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	os.MkdirAll(root, 0o755)
+	writeTemp(t, root, "a.txt", "one\n", 0o644)
+	bad := writeTemp(t, dir, "bad.md", "~~~act\nwrite_file b.txt\n~~~\n~~~\nb\n~~~\n~~~act\npatch_file a.txt\n~~~\n~~~\ntwo\n~~~\n~~~\nthree\n~~~\n~~~act\nwrite_file \"ab://../../pwn.txt\"\n~~~\n~~~\nx\n~~~\n", 0o644)
+	code, out, stderr := runCLI(t, "", "apply", "--root", root, bad)
+	if code != exitError || out != "" {
+		t.Fatalf("refused apply: exit %d %q", code, out)
+	}
+	if _, err := os.Lstat(filepath.Join(root, "b.txt")); err == nil {
+		t.Fatal("a refused apply wrote b.txt")
+	}
+	g := goldie.New(t, goldie.WithFixtureDir("../../golden/cli"), goldie.WithNameSuffix(".golden"))
+	g.Assert(t, "apply_refused", []byte(strings.ReplaceAll(stderr, dir, "DIR")))
+
+	// Standard input, a read-only target (I/O: exit 2, nothing left).
+	writeTemp(t, root, "ro.txt", "ro\n", 0o444)
+	code, _, stderr = runCLI(t, "~~~act\nwrite_file c.txt\n~~~\n~~~\nc\n~~~\n~~~act\npatch_file ro.txt\n~~~\n~~~\nro\n~~~\n~~~\nrw\n~~~\n", "apply", "--root", root, "-")
+	if code != exitUsage || !strings.Contains(stderr, "read-only") {
+		t.Fatalf("read-only: exit %d %s", code, stderr)
+	}
+	if _, err := os.Lstat(filepath.Join(root, "c.txt")); err == nil {
+		t.Fatal("c.txt was not removed when the apply failed")
+	}
+	for _, args := range [][]string{
+		{"apply", bad},
+		{"apply", "--root", root},
+		{"apply", "--root", filepath.Join(dir, "missing"), bad},
+		{"apply", "--root", root, filepath.Join(dir, "missing.md")},
+		{"apply", "--root", root, "--dialect", "klingon", bad},
+		{"apply", "--root", root, "-", "-"},
+	} {
+		if code, _, _ := runCLI(t, "", args...); code != exitUsage {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+}

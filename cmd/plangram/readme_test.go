@@ -1,0 +1,48 @@
+package main
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestReadme keeps the README's promises checkable: exactly two fenced
+// set-up commands (one runs plangram on a bundled example, one runs the
+// tests), the Go version go.mod states, and the install line naming the
+// module's command.
+func TestReadme(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gomod, err := os.ReadFile("../../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := regexp.MustCompile("(?ms)^```[a-z]*\n(.*?)^```\n").FindAllStringSubmatch(string(readme), -1)
+	if len(blocks) != 2 || blocks[0][1] != "go run ./cmd/plangram parse examples/acts.md\n" || blocks[1][1] != "go test ./...\n" {
+		t.Fatalf("README's fenced blocks: %q", blocks)
+	}
+	goVer := regexp.MustCompile(`(?m)^go (\S+)$`).FindStringSubmatch(string(gomod))
+	module := regexp.MustCompile(`(?m)^module (\S+)$`).FindStringSubmatch(string(gomod))
+	if goVer == nil || module == nil {
+		t.Fatal("go.mod lacks module or go line")
+	}
+	for _, w := range []string{"Go " + goVer[1] + " or later", "`go " + goVer[1] + "`", "go install " + module[1] + "/cmd/plangram@latest", "Chromium", "Neovim"} {
+		if !strings.Contains(string(readme), w) {
+			t.Errorf("README lacks %q", w)
+		}
+	}
+}
+
+// TestExamplesCanonical: the bundled examples are in the canonical format
+// (`plangram fmt -l examples/` prints nothing) and check clean.
+func TestExamplesCanonical(t *testing.T) {
+	if code, out, stderr := runCLI(t, "", "fmt", "-l", "../../examples"); code != exitOK || out != "" {
+		t.Errorf("fmt -l examples: exit %d\n%s%s", code, out, stderr)
+	}
+	if code, out, stderr := runCLI(t, "", "check", "--strict", "../../examples"); code != exitOK {
+		t.Errorf("check --strict examples: exit %d\n%s%s", code, out, stderr)
+	}
+}

@@ -1,0 +1,318 @@
+// Package jsonw is an append-style JSON writer that produces exactly the
+// bytes encoding/json's Encoder writes with SetEscapeHTML(false) (and, when
+// indenting, SetIndent("", "  ")), without reflection and without the
+// re-validation and re-indentation a custom MarshalJSON costs. The ast and
+// stream packages write their JSON through it.
+package jsonw
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+)
+
+// FlushSize is the buffer size at which a W with an output writer passes its
+// bytes on.
+const FlushSize = 64 << 10
+
+// W appends JSON to B. Open/close objects and arrays with BeginObject,
+// EndObject, BeginArray and EndArray, name members with Key and write
+// values with the value methods; W places commas, colons and (with Indent)
+// line breaks and two-space indentation as encoding/json does.
+type W struct {
+	B      []byte
+	Indent bool      // two-space indentation, as json.Encoder.SetIndent("", "  ")
+	Out    io.Writer // where Flush and MaybeFlush write B; nil keeps everything in B
+	stack  []bool    // per open container: whether it has an element yet
+	key    bool      // a key was written; the next value follows its colon
+	err    error
+}
+
+// Err returns the first error met (a value that does not marshal, or a
+// failed write to Out).
+func (w *W) Err() error { return w.err }
+
+// Fail records err as the writer's error unless one is recorded already.
+func (w *W) Fail(err error) {
+	if w.err == nil {
+		w.err = err
+	}
+}
+
+// Wrap prefixes the recorded error with context ("context: error").
+func (w *W) Wrap(context string) {
+	if w.err != nil {
+		w.err = fmt.Errorf("%s: %w", context, w.err)
+	}
+}
+
+// MaybeFlush writes B to Out once it holds FlushSize bytes or more.
+func (w *W) MaybeFlush() {
+	if w.Out != nil && len(w.B) >= FlushSize {
+		w.Flush()
+	}
+}
+
+// Flush writes B to Out and empties it.
+func (w *W) Flush() error {
+	if w.Out == nil || w.err != nil {
+		return w.err
+	}
+	if len(w.B) > 0 {
+		if _, err := w.Out.Write(w.B); err != nil {
+			w.Fail(err)
+		}
+		w.B = w.B[:0]
+	}
+	return w.err
+}
+
+func (w *W) newline() {
+	w.B = append(w.B, '\n')
+	for range len(w.stack) {
+		w.B = append(w.B, ' ', ' ')
+	}
+}
+
+// elem prepares for a value or a key: after a key nothing, in a container
+// a comma after the first element and, indenting, a new line.
+func (w *W) elem() {
+	if w.key {
+		w.key = false
+		return
+	}
+	if n := len(w.stack); n > 0 {
+		if w.stack[n-1] {
+			w.B = append(w.B, ',')
+		}
+		w.stack[n-1] = true
+		if w.Indent {
+			w.newline()
+		}
+	}
+}
+
+// Key writes an object member's name; the next value is its value.
+func (w *W) Key(k string) {
+	w.elem()
+	w.B = AppendString(w.B, k)
+	w.B = append(w.B, ':')
+	if w.Indent {
+		w.B = append(w.B, ' ')
+	}
+	w.key = true
+}
+
+// BeginObject opens an object.
+func (w *W) BeginObject() { w.begin('{') }
+
+// EndObject closes an object.
+func (w *W) EndObject() { w.end('}') }
+
+// BeginArray opens an array.
+func (w *W) BeginArray() { w.begin('[') }
+
+// EndArray closes an array.
+func (w *W) EndArray() { w.end(']') }
+
+func (w *W) begin(c byte) {
+	w.elem()
+	w.B = append(w.B, c)
+	w.stack = append(w.stack, false)
+}
+
+func (w *W) end(c byte) {
+	n := len(w.stack) - 1
+	had := w.stack[n]
+	w.stack = w.stack[:n]
+	if had && w.Indent {
+		w.newline()
+	}
+	w.B = append(w.B, c)
+}
+
+// String writes a string value.
+func (w *W) String(s string) {
+	w.elem()
+	w.B = AppendString(w.B, s)
+}
+
+// Int writes an integer value.
+func (w *W) Int(i int64) {
+	w.elem()
+	w.B = strconv.AppendInt(w.B, i, 10)
+}
+
+// Bool writes true or false.
+func (w *W) Bool(b bool) {
+	w.elem()
+	w.B = strconv.AppendBool(w.B, b)
+}
+
+// Null writes null.
+func (w *W) Null() {
+	w.elem()
+	w.B = append(w.B, "null"...)
+}
+
+// Value writes any Go value as encoding/json would: the common dynamic
+// types (string, bool, integers, nil, []string, []any, map[string]any)
+// directly, anything else through encoding/json, re-indented in place.
+func (w *W) Value(v any) {
+	switch x := v.(type) {
+	case nil:
+		w.Null()
+	case string:
+		w.String(x)
+	case bool:
+		w.Bool(x)
+	case int:
+		w.Int(int64(x))
+	case int64:
+		w.Int(x)
+	case int32:
+		w.Int(int64(x))
+	case []string:
+		if x == nil {
+			w.Null()
+			return
+		}
+		w.BeginArray()
+		for _, s := range x {
+			w.String(s)
+		}
+		w.EndArray()
+	case []any:
+		if x == nil {
+			w.Null()
+			return
+		}
+		w.BeginArray()
+		for _, e := range x {
+			w.Value(e)
+		}
+		w.EndArray()
+	case map[string]any:
+		if x == nil {
+			w.Null()
+			return
+		}
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		w.BeginObject()
+		for _, k := range keys {
+			w.Key(k)
+			w.Value(x[k])
+		}
+		w.EndObject()
+	default:
+		w.Marshal(v)
+	}
+}
+
+// Marshal writes v through encoding/json (HTML escaping off), indented to
+// the current depth when the writer indents.
+func (w *W) Marshal(v any) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		w.Fail(err)
+		w.Null()
+		return
+	}
+	w.Raw(bytes.TrimSuffix(b.Bytes(), []byte{'\n'}))
+}
+
+// Raw writes compact, valid JSON as one value, indented to the current
+// depth when the writer indents.
+func (w *W) Raw(raw []byte) {
+	w.elem()
+	if !w.Indent {
+		w.B = append(w.B, raw...)
+		return
+	}
+	prefix := make([]byte, 2*len(w.stack))
+	for i := range prefix {
+		prefix[i] = ' '
+	}
+	var b bytes.Buffer
+	if err := json.Indent(&b, raw, string(prefix), "  "); err != nil {
+		w.Fail(fmt.Errorf("jsonw: %w", err))
+		w.B = append(w.B, "null"...)
+		return
+	}
+	w.B = append(w.B, b.Bytes()...)
+}
+
+const hex = "0123456789abcdef"
+
+// safe reports the ASCII bytes encoding/json writes as they are (with HTML
+// escaping off): everything printable but '"' and '\\'.
+var safe = func() (t [utf8.RuneSelf]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// AppendString appends s as a JSON string exactly as encoding/json writes it
+// with HTML escaping off: invalid UTF-8 becomes \ufffd, U+2028 and U+2029
+// are escaped, control bytes use \b \f \n \r \t or \u00XX.
+func AppendString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if safe[c] {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '\\', '"':
+				dst = append(dst, '\\', c)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}

@@ -1,0 +1,92 @@
+package lint
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/plangram/plangram/ast"
+)
+
+func TestSuppressDirectives(t *testing.T) {
+	src := strings.Join([]string{
+		"~~~act", "write_file", "~~~", // 1-3: wrong-arg-count at 2
+		"<!-- plangram-disable wrong-arg-count -->", // 4
+		"~~~act", "write_file", "~~~", // 5-7: silenced (6)
+		"<!-- plangram-enable wrong-arg-count -->", // 8
+		"~~~act", "write_file", "~~~", // 9-11: reported (10)
+		"<!-- plangram-disable-next-line wrong-arg-count, other -->", // 12
+		"~~~act", "write_file", "~~~", // 13-15: silenced (the block on the next line)
+		"~~~act", "write_file", "~~~", // 16-18: reported (17)
+		"<!-- plangram-disable-next-line -->", // 19: bad-directive
+		"",
+	}, "\n")
+	_, diags, err := Source(context.Background(), "p.md", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range diags {
+		got = append(got, d.Span.Start.String()+" "+d.Code)
+	}
+	want := "2:1 wrong-arg-count|10:1 wrong-arg-count|17:1 wrong-arg-count|19:1 bad-directive"
+	if strings.Join(got, "|") != want {
+		t.Fatalf("got  %s\nwant %s", strings.Join(got, "|"), want)
+	}
+	// --disable drops a code everywhere, bad-directive included.
+	_, diags, _ = Source(context.Background(), "p.md", []byte(src), Options{Disable: []string{"wrong-arg-count", "bad-directive"}})
+	if len(diags) != 0 {
+		t.Fatalf("--disable left %v", diags)
+	}
+}
+
+func TestMergeRanges(t *testing.T) {
+	got := merge([]lineRange{{5, 6}, {1, 2}, {3, 3}, {8, 0}, {9, 12}, {20, 21}})
+	want := []lineRange{{1, 3}, {5, 6}, {8, 0}}
+	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
+		t.Fatalf("merge: %v", got)
+	}
+	for line, s := range map[int]bool{0: false, 1: true, 3: true, 4: false, 6: true, 7: false, 8: true, 1000: true} {
+		if silenced(got, line) != s {
+			t.Errorf("line %d: silenced %v", line, !s)
+		}
+	}
+}
+
+func TestSuppressLinear(t *testing.T) {
+	// Many directives and diagnostics: ranges per code stay short lists
+	// because each enable closes one.
+	var b strings.Builder
+	for range 2000 {
+		b.WriteString("<!-- plangram-disable x -->\n<!-- plangram-enable x -->\n")
+	}
+	allocs := testing.AllocsPerRun(3, func() {
+		Suppress(nil, []byte(b.String()), []*ast.Diagnostic{{Code: "y"}}, nil)
+	})
+	if allocs > 20000 {
+		t.Fatalf("%v allocs for 4000 directives", allocs)
+	}
+}
+
+// FuzzSuppress: directives never panic, and every diagnostic kept is one
+// of the parser's or a bad-directive warning.
+func FuzzSuppress(f *testing.F) {
+	f.Add("<!-- plangram-disable-next-line wrong-arg-count -->\n~~~act\nwrite_file\n~~~\n")
+	f.Add("<!-- plangram-disable a,b -->\n~~~act\nwrite_file\n~~~\n<!-- plangram-enable a -->\n<!-- plangram-disable -->\n")
+	f.Add("~~~\n<!-- plangram-disable x -->\n")
+	f.Fuzz(func(t *testing.T, src string) {
+		doc, diags, err := Source(context.Background(), "f.md", []byte(src), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		known := map[*ast.Diagnostic]bool{}
+		for _, d := range doc.Diagnostics {
+			known[d] = true
+		}
+		for _, d := range diags {
+			if !known[d] && d.Code != CodeBadDirective {
+				t.Fatalf("unknown diagnostic %+v", d)
+			}
+		}
+	})
+}

@@ -1,0 +1,359 @@
+package stream
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/schema"
+	"github.com/plangram/plangram/stream/jsonargs"
+)
+
+// apiCall is a tool call of a provider API stream: its arguments arrive
+// as JSON text in fragments (each a JSON string in an SSE event), read by
+// the shared incremental JSON parser. Its positions map the decoded
+// argument text back to the SSE bytes.
+type apiCall struct {
+	id       int
+	name     string
+	key      string // the provider's key: index, item id or block index
+	callID   string // the provider's call id (call_…, toolu_…)
+	started  bool   // ToolCallStart was emitted
+	startPos ast.Pos
+	schema   *schema.Schema
+
+	args    *jsonargs.Parser
+	evs     []jsonargs.Event // events of the last Feed
+	frag    []byte           // the fragment being fed, decoded
+	text    strings.Builder  // the decoded argument text
+	segs    []argSeg
+	fed     bool
+	done    bool // the arguments' JSON value is complete (or failed)
+	vals    []boundVal
+	errs    []Event
+	ended   bool
+	lastEnd ast.Pos // the end of the last fragment
+}
+
+// argSeg maps decoded argument bytes [arg, arg+n) to source bytes
+// starting at src (one line): n source bytes for literal text, sn source
+// bytes for one escape.
+type argSeg struct {
+	arg, n int
+	src    ast.Pos
+	sn     int
+}
+
+type boundVal struct {
+	key   string
+	value any
+	raw   string
+	span  ast.Span
+}
+
+func newAPICall(p *Parser, s *schema.Schema, key string, at ast.Pos) *apiCall {
+	c := &apiCall{id: p.nextID(), key: key, startPos: at, schema: s}
+	c.args = jsonargs.New(jsonargs.Options{}, func(e jsonargs.Event) { c.evs = append(c.evs, e) })
+	return c
+}
+
+// start emits ToolCallStart once the call's name is known.
+func (c *apiCall) start(p *Parser, sp ast.Span) error {
+	if c.started || c.name == "" {
+		return nil
+	}
+	c.started = true
+	return p.send(&Event{Type: ToolCallStart, ID: c.id, Name: c.name, Span: sp})
+}
+
+// feedString feeds the arguments fragment held by JSON string node n of
+// event e.
+func (c *apiCall) feedString(p *Parser, e *sseEvent, n *jnode) error {
+	if n == nil || n.kind != '"' {
+		return nil
+	}
+	c.frag = c.frag[:0]
+	decodeString(e.data[n.start+1:n.end-1], n.start+1, func(dec []byte, from, to int) {
+		c.segs = append(c.segs, argSeg{arg: c.text.Len() + len(c.frag), n: len(dec), src: e.pos(e.src(from)), sn: to - from})
+		c.frag = append(c.frag, dec...)
+	})
+	return c.feed(p, e.dataSpan(n.start+1, n.end-1), e.pos(e.end))
+}
+
+// feedArgs feeds the arguments node n of event e: a JSON string holding
+// a fragment of the arguments' text (what the APIs send), or an object
+// written as it is (what some compatible servers send).
+func (c *apiCall) feedArgs(p *Parser, e *sseEvent, n *jnode) error {
+	switch {
+	case n == nil:
+		return nil
+	case n.kind == '{':
+		return c.feedRaw(p, e, n.start, n.end)
+	}
+	return c.feedString(p, e, n)
+}
+
+// feedRaw feeds JSON text written as it is in event e (an object given
+// whole, as Anthropic's content_block_start input), data bytes [from, to).
+func (c *apiCall) feedRaw(p *Parser, e *sseEvent, from, to int) error {
+	for at := from; at < to; { // one segment per data line
+		end := to
+		if i := bytes.IndexByte(e.data[at:to], '\n'); i >= 0 {
+			end = at + i + 1
+		}
+		c.segs = append(c.segs, argSeg{arg: c.text.Len() + at - from, n: end - at, src: e.pos(e.src(at)), sn: end - at})
+		at = end
+	}
+	c.frag = append(c.frag[:0], e.data[from:to]...)
+	return c.feed(p, e.dataSpan(from, to), e.pos(e.end))
+}
+
+// feed reads the decoded fragment c.frag, whose source is sp, in the
+// event ending at end. The call is finished as soon as its arguments'
+// JSON value is complete: a client can run it before the stream ends.
+func (c *apiCall) feed(p *Parser, sp ast.Span, end ast.Pos) error {
+	if len(c.frag) == 0 {
+		return nil
+	}
+	if c.args.Failed() {
+		return nil // reported with the call, which has ended
+	}
+	c.lastEnd = sp.End
+	c.text.Write(c.frag)
+	rest := c.frag
+	if !c.done {
+		c.fed = true
+		rest = rest[c.args.Feed(c.frag):]
+		if err := c.drain(p); err != nil {
+			return err
+		}
+		if c.args.Failed() {
+			return c.finish(p, end)
+		}
+		if c.done && !c.ended {
+			if err := c.finish(p, end); err != nil {
+				return err
+			}
+		}
+	}
+	return c.after(p, rest, sp)
+}
+
+// after handles a fragment that comes after the arguments' JSON value:
+// white space is fine, anything else is an error.
+func (c *apiCall) after(p *Parser, body []byte, sp ast.Span) error {
+	if len(body) == skipSpace(body) {
+		return nil
+	}
+	return p.send(&Event{Type: Error, ID: c.id, Name: c.name, Kind: KindBadJSON, Severity: ast.Error,
+		Message: "argument text after the complete JSON value", Raw: string(body), Span: sp})
+}
+
+// mapPos returns the source position of decoded offset x; end says x ends
+// a span (it is placed after the byte before it).
+func (c *apiCall) mapPos(x int, end bool) ast.Pos {
+	if len(c.segs) == 0 {
+		return c.startPos
+	}
+	if end && x > 0 {
+		x--
+	}
+	i, found := slices.BinarySearchFunc(c.segs, x, func(s argSeg, x int) int {
+		switch {
+		case x < s.arg:
+			return 1
+		case x >= s.arg+s.n:
+			return -1
+		}
+		return 0
+	})
+	if !found {
+		if i >= len(c.segs) {
+			return c.lastEnd
+		}
+		return c.segs[i].src
+	}
+	s := c.segs[i]
+	d := x - s.arg
+	if s.n != s.sn { // an escape: its start, or its end
+		d = 0
+		if end {
+			d = s.sn
+		}
+	} else if end {
+		d++
+	}
+	return ast.Pos{Offset: s.src.Offset + d, Line: s.src.Line, Col: s.src.Col + d}
+}
+
+func (c *apiCall) mapSpan(sp ast.Span) ast.Span {
+	return ast.Span{Start: c.mapPos(sp.Start.Offset, false), End: c.mapPos(sp.End.Offset, sp.End.Offset > sp.Start.Offset)}
+}
+
+// drain turns the JSON parser's events into stream events.
+func (c *apiCall) drain(p *Parser) error {
+	evs := c.evs
+	c.evs = c.evs[:0]
+	for _, je := range evs {
+		switch je.Kind {
+		case jsonargs.Delta:
+			if je.Text == "" {
+				continue
+			}
+			if err := p.send(&Event{Type: ParamDelta, ID: c.id, Name: c.name, Param: je.Key, Text: je.Text, Span: c.mapSpan(je.Span)}); err != nil {
+				return err
+			}
+		case jsonargs.Value:
+			if !je.Partial {
+				c.vals = append(c.vals, boundVal{key: je.Key, value: je.Value, raw: je.Raw, span: c.mapSpan(je.Span)})
+			}
+		case jsonargs.Error:
+			kind := KindBadJSON
+			msg := "arguments: " + je.Message
+			raw := je.Raw
+			if je.Code == jsonargs.CodeUnterminated {
+				kind, raw = KindUnterminated, c.text.String()
+				msg = "arguments end before their JSON value is complete: " + je.Message
+			}
+			c.errs = append(c.errs, Event{Type: Error, ID: c.id, Name: c.name, Kind: kind, Severity: ast.Error,
+				Message: msg, Raw: raw, Span: c.mapSpan(je.Span)})
+			c.done = true
+		case jsonargs.Done:
+			c.done = true
+		}
+	}
+	return nil
+}
+
+// finish ends the call at the end of the SSE event that ends it (at):
+// the arguments' errors, then the ToolCall, unless the arguments are
+// unterminated (the stream or the call ended inside them): then only the
+// unterminated error, carrying the text read.
+func (c *apiCall) finish(p *Parser, at ast.Pos) error {
+	if c.ended {
+		return nil
+	}
+	c.ended = true
+	if err := c.start(p, ast.Span{Start: c.startPos, End: c.startPos}); err != nil {
+		return err
+	}
+	if !c.done {
+		c.args.Close()
+		if err := c.drain(p); err != nil {
+			return err
+		}
+	}
+	end := ast.Span{Start: at, End: at}
+	if c.name == "" {
+		c.errs = append(c.errs, Event{Type: Error, ID: c.id, Kind: KindBadEvent, Severity: ast.Error,
+			Message: "tool call without a name", Span: end})
+	}
+	unterminated := slices.ContainsFunc(c.errs, func(e Event) bool { return e.Kind == KindUnterminated })
+	var params ast.Params
+	if !unterminated {
+		params = c.bind(end)
+	}
+	slices.SortStableFunc(c.errs, func(a, b Event) int { return a.Span.Start.Offset - b.Span.Start.Offset })
+	for i := range c.errs {
+		if err := p.send(&c.errs[i]); err != nil {
+			return err
+		}
+	}
+	if unterminated {
+		return nil
+	}
+	return p.send(&Event{Type: ToolCall, ID: c.id, Name: c.name, Params: params, Raw: c.text.String(),
+		Span: ast.Span{Start: c.startPos, End: at}})
+}
+
+// bind types the call's arguments by the schema: in schema order, each
+// converted to its parameter's type; unknown, duplicate, missing and
+// badly typed parameters are errors. Without a schema (no registry was
+// given) or for a tool the schema does not declare (unknown-tool), the
+// arguments are kept as decoded JSON, in their order.
+func (c *apiCall) bind(end ast.Span) ast.Params {
+	fail := func(kind, param, msg, raw string, sp ast.Span) {
+		c.errs = append(c.errs, Event{Type: Error, ID: c.id, Name: c.name, Param: param, Kind: kind,
+			Severity: ast.Error, Message: msg, Raw: raw, Span: sp})
+	}
+	var act *schema.Action
+	if c.schema != nil {
+		act = c.schema.Lookup(c.name)
+		if act == nil && c.name != "" {
+			fail(KindUnknownTool, "", fmt.Sprintf("unknown tool %q", c.name), "", ast.Span{Start: c.startPos, End: c.startPos})
+		}
+	}
+	seen := map[string]int{}
+	for i, v := range c.vals {
+		if _, dup := seen[v.key]; dup {
+			fail(KindDuplicateParam, v.key, fmt.Sprintf("parameter %s is given twice; the first is kept", v.key), rawOf(v), v.span)
+			continue
+		}
+		seen[v.key] = i
+		if act != nil && act.Param(v.key) == nil {
+			fail(KindUnknownParam, v.key, fmt.Sprintf("%s has no parameter %s", c.name, v.key), rawOf(v), v.span)
+		}
+	}
+	var ps ast.Params
+	if act == nil {
+		for i, v := range c.vals {
+			if seen[v.key] == i {
+				sp := v.span
+				ps = append(ps, ast.Param{Name: v.key, Value: plainValue(v), Span: &sp})
+			}
+		}
+		return ps
+	}
+	for _, sp := range act.Params {
+		i, ok := seen[sp.Name]
+		if ok && c.vals[i].value == nil && c.vals[i].raw == "null" && sp.TypeOrDefault() != schema.JSON {
+			ok = false // null is no value
+		}
+		if !ok {
+			if sp.Required {
+				fail(KindMissingParam, sp.Name, fmt.Sprintf("%s needs parameter %s", c.name, sp.Name), "", end)
+			} else if sp.Default != nil {
+				ps = append(ps, ast.Param{Name: sp.Name, Value: sp.Default})
+			}
+			continue
+		}
+		v := c.vals[i]
+		val, err := typedValue(sp, v)
+		if err != nil {
+			fail(KindBadValue, sp.Name, fmt.Sprintf("parameter %s: %v", sp.Name, err), rawOf(v), v.span)
+			continue
+		}
+		span := v.span
+		ps = append(ps, ast.Param{Name: sp.Name, Value: val, Span: &span})
+	}
+	return ps
+}
+
+func rawOf(v boundVal) string {
+	if s, ok := v.value.(string); ok && v.raw == "" {
+		return s
+	}
+	return v.raw
+}
+
+// plainValue is an untyped argument's value: strings, bools and null as
+// they are, numbers as json.Number, objects and arrays decoded.
+func plainValue(v boundVal) any {
+	if r, ok := v.value.(json.RawMessage); ok {
+		var x any
+		if err := json.Unmarshal(r, &x); err != nil {
+			return string(r)
+		}
+		return x
+	}
+	return v.value
+}
+
+// typedValue converts a JSON argument to its parameter's type, as every
+// JSON-argument syntax does (jsonValue).
+func typedValue(sp *schema.Param, v boundVal) (any, error) {
+	return jsonValue(sp, jsonargs.Event{Kind: jsonargs.Value, Key: v.key, Value: v.value, Raw: v.raw})
+}

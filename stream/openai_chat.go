@@ -1,0 +1,185 @@
+package stream
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/schema"
+)
+
+// OpenAIChat registers the openai-chat syntax: the Server-Sent Events of
+// OpenAI's Chat Completions API with "stream": true (and of the servers
+// that copy it: vLLM, llama.cpp, Ollama, OpenRouter, DeepSeek…).
+func (registry) OpenAIChat() *Syntax {
+	return &Syntax{Name: "openai-chat", Summary: "OpenAI Chat Completions SSE (data: {choices[].delta…}, data: [DONE])",
+		Schema: "tools", Markers: staticMarkers(`data: {"id":"chatcmpl-`, `data: {"choices":[`, `data: {"object":"chat.completion.chunk"`),
+		open: openAPI(func(c *config) sseHandler { return &openaiChat{schema: c.opts.Schema, calls: map[string]*apiCall{}} })}
+}
+
+// openAPI returns the open function of an SSE syntax.
+func openAPI(h func(c *config) sseHandler) func(c *config) (scanner, error) {
+	return func(c *config) (scanner, error) { return newSSE(h(c), c), nil }
+}
+
+// openaiChat reads chat.completion.chunk objects: each choice's delta
+// carries content (text), reasoning_content or reasoning (thinking), and
+// tool_calls fragments keyed by index — the first with the call's id and
+// function name, the next with pieces of function.arguments — and the
+// choice's finish_reason ends its calls. data: [DONE] ends the stream.
+type openaiChat struct {
+	schema *schema.Schema // nil: calls are not typed (no registry given)
+	calls  map[string]*apiCall
+	order  []*apiCall // open calls in start order
+}
+
+func (o *openaiChat) event(s *sse, p *Parser, e *sseEvent) error {
+	if e.data == nil || string(e.data) == "[DONE]" {
+		if e.data != nil {
+			if err := o.endAll(p, e.pos(e.end)); err != nil {
+				return err
+			}
+		}
+		return s.cover(p, e, "", false)
+	}
+	root, err := s.parseData(p, e)
+	if err != nil || root == nil {
+		if err != nil {
+			return err
+		}
+		return s.cover(p, e, "", false)
+	}
+	if perr := root.get("error"); perr != nil {
+		if err := providerError(s, p, e, perr); err != nil {
+			return err
+		}
+		return s.cover(p, e, "", false)
+	}
+	var text, thinking string
+	choices := root.get("choices")
+	if choices != nil && choices.kind == '[' {
+		for _, ch := range choices.vals {
+			delta := ch.get("delta")
+			for _, k := range []string{"reasoning_content", "reasoning"} {
+				if t, ok := delta.get(k).str(e.data); ok {
+					thinking += t
+				}
+			}
+			if t, ok := delta.get("content").str(e.data); ok {
+				text += t
+			}
+			if t, ok := delta.get("refusal").str(e.data); ok {
+				text += t
+			}
+			choice := strconv.Itoa(max(ch.get("index").int(e.data), 0))
+			if tcs := delta.get("tool_calls"); tcs != nil && tcs.kind == '[' {
+				for i, tc := range tcs.vals {
+					idx := tc.get("index").int(e.data)
+					if idx < 0 {
+						idx = i
+					}
+					if err := o.fragment(p, e, choice+"."+strconv.Itoa(idx), tc.get("id"), tc.get("function")); err != nil {
+						return err
+					}
+				}
+			}
+			if fc := delta.get("function_call"); fc != nil { // the deprecated single call
+				if err := o.fragment(p, e, choice+".fc", nil, fc); err != nil {
+					return err
+				}
+			}
+			if fr := ch.get("finish_reason"); fr != nil && fr.kind == '"' {
+				if err := o.endChoice(p, choice, e.pos(e.end)); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	// The event's bytes: thinking and text it carries, else markup.
+	if thinking != "" && text != "" {
+		if err := s.piece(p, e, thinking, true); err != nil {
+			return err
+		}
+		return s.cover(p, e, text, false)
+	}
+	if thinking != "" {
+		if s.hide {
+			return s.cover(p, e, "", false)
+		}
+		return s.cover(p, e, thinking, true)
+	}
+	return s.cover(p, e, text, false)
+}
+
+// fragment reads one tool_calls element of call key.
+func (o *openaiChat) fragment(p *Parser, e *sseEvent, key string, id, fn *jnode) error {
+	c := o.calls[key]
+	if c == nil {
+		c = newAPICall(p, o.schema, key, e.startPos)
+		o.calls[key] = c
+		o.order = append(o.order, c)
+	}
+	if v, ok := id.str(e.data); ok && c.callID == "" {
+		c.callID = v
+	}
+	if v, ok := fn.get("name").str(e.data); ok && !c.started {
+		c.name += v
+	}
+	if err := c.start(p, e.span(e.start, e.end)); err != nil {
+		return err
+	}
+	return c.feedArgs(p, e, fn.get("arguments"))
+}
+
+// endChoice ends the open calls of a choice, in start order.
+func (o *openaiChat) endChoice(p *Parser, choice string, at ast.Pos) error {
+	kept := o.order[:0]
+	var done []*apiCall
+	for _, c := range o.order {
+		if len(c.key) > len(choice) && c.key[:len(choice)+1] == choice+"." {
+			done = append(done, c)
+			delete(o.calls, c.key)
+			continue
+		}
+		kept = append(kept, c)
+	}
+	o.order = kept
+	for _, c := range done {
+		if err := c.finish(p, at); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (o *openaiChat) endAll(p *Parser, at ast.Pos) error {
+	for _, c := range o.order {
+		if err := c.finish(p, at); err != nil {
+			return err
+		}
+	}
+	o.order = o.order[:0]
+	clear(o.calls)
+	return nil
+}
+
+// end: calls still open when the stream ends without a finish_reason or
+// [DONE] are finished there (their arguments are unterminated unless
+// their JSON is complete).
+func (o *openaiChat) end(s *sse, p *Parser, at ast.Pos) error { return o.endAll(p, at) }
+
+// providerError reports an error object the API sent in the stream.
+func providerError(s *sse, p *Parser, e *sseEvent, perr *jnode) error {
+	msg, _ := perr.get("message").str(e.data)
+	if msg == "" {
+		msg, _ = perr.str(e.data)
+	}
+	for _, k := range []string{"type", "code"} {
+		if t, ok := perr.get(k).str(e.data); ok && t != "" && t != "error" {
+			msg = t + ": " + msg
+			break
+		}
+	}
+	return s.fail(p, e, 0, KindProviderError, fmt.Sprintf("the API reported an error: %s", msg),
+		e.span(e.start, e.end), string(e.data))
+}

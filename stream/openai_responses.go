@@ -1,0 +1,178 @@
+package stream
+
+import (
+	"strconv"
+
+	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/schema"
+)
+
+// OpenAIResponses registers the openai-responses syntax: the Server-Sent
+// Events of OpenAI's Responses API with "stream": true.
+func (registry) OpenAIResponses() *Syntax {
+	return &Syntax{Name: "openai-responses", Summary: "OpenAI Responses API SSE (response.output_text.delta, response.function_call_arguments.delta…)",
+		Schema: "tools", Markers: staticMarkers("event: response.created", `data: {"type":"response.created"`),
+		open: openAPI(func(c *config) sseHandler {
+			return &openaiResponses{schema: c.opts.Schema, calls: map[string]*apiCall{}}
+		})}
+}
+
+// openaiResponses reads typed events: response.output_text.delta and
+// response.refusal.delta (text), response.reasoning_summary_text.delta and
+// response.reasoning_text.delta (thinking), response.output_item.added of
+// a function_call item (a call: name, call_id), its
+// response.function_call_arguments.delta fragments, and
+// response.function_call_arguments.done or response.output_item.done
+// (the call's end). Calls are keyed by item id, else output index. The
+// other events (response.created, …, response.completed) are markup.
+type openaiResponses struct {
+	schema *schema.Schema
+	calls  map[string]*apiCall
+	order  []*apiCall
+}
+
+func (o *openaiResponses) event(s *sse, p *Parser, e *sseEvent) error {
+	if e.data == nil || string(e.data) == "[DONE]" {
+		return s.cover(p, e, "", false)
+	}
+	root, err := s.parseData(p, e)
+	if err != nil || root == nil {
+		if err != nil {
+			return err
+		}
+		return s.cover(p, e, "", false)
+	}
+	typ, _ := root.get("type").str(e.data)
+	if typ == "" {
+		typ = e.name
+	}
+	delta, _ := root.get("delta").str(e.data)
+	switch typ {
+	case "response.output_text.delta", "response.refusal.delta":
+		return s.cover(p, e, delta, false)
+	case "response.reasoning_summary_text.delta", "response.reasoning_text.delta":
+		if !s.hide {
+			return s.cover(p, e, delta, true)
+		}
+	case "response.output_item.added":
+		item := root.get("item")
+		if t, _ := item.get("type").str(e.data); t == "function_call" || t == "custom_tool_call" {
+			key := o.key(e, item.get("id"), root)
+			c := newAPICall(p, o.schema, key, e.startPos)
+			c.name, _ = item.get("name").str(e.data)
+			c.callID, _ = item.get("call_id").str(e.data)
+			o.calls[key] = c
+			o.order = append(o.order, c)
+			if err := c.start(p, e.span(e.start, e.end)); err != nil {
+				return err
+			}
+			if err := c.feedArgs(p, e, item.get("arguments")); err != nil {
+				return err
+			}
+		}
+	case "response.function_call_arguments.delta", "response.custom_tool_call_input.delta":
+		c := o.find(e, root)
+		if c == nil {
+			if err := s.fail(p, e, 0, KindOrphanDelta, "arguments for a function_call item the stream did not add",
+				e.span(e.start, e.end), string(e.data)); err != nil {
+				return err
+			}
+			break
+		}
+		if err := c.feedArgs(p, e, root.get("delta")); err != nil {
+			return err
+		}
+	case "response.function_call_arguments.done", "response.output_item.done":
+		args := root.get("arguments")
+		if typ == "response.output_item.done" {
+			item := root.get("item")
+			if t, _ := item.get("type").str(e.data); t != "function_call" {
+				break
+			}
+			args = item.get("arguments")
+			root = item
+		}
+		c := o.find(e, root)
+		if c == nil {
+			break // already ended by function_call_arguments.done
+		}
+		if !c.fed {
+			if err := c.feedArgs(p, e, args); err != nil { // no delta came: the whole arguments
+				return err
+			}
+		}
+		if err := o.endCall(p, c, e.pos(e.end)); err != nil {
+			return err
+		}
+	case "error":
+		perr := root.get("error")
+		if perr == nil {
+			perr = root
+		}
+		if err := providerError(s, p, e, perr); err != nil {
+			return err
+		}
+	case "response.failed", "response.incomplete":
+		if err := o.endAll(p, e.pos(e.end)); err != nil {
+			return err
+		}
+		if perr := root.path("response", "error"); perr != nil && perr.kind == '{' {
+			if err := providerError(s, p, e, perr); err != nil {
+				return err
+			}
+		}
+	case "response.completed":
+		if err := o.endAll(p, e.pos(e.end)); err != nil {
+			return err
+		}
+	}
+	return s.cover(p, e, "", false)
+}
+
+// key is the key of a call: its item id, else its output index.
+func (o *openaiResponses) key(e *sseEvent, id, root *jnode) string {
+	if v, ok := id.str(e.data); ok && v != "" {
+		return "id:" + v
+	}
+	return "out:" + strconv.Itoa(root.get("output_index").int(e.data))
+}
+
+// find returns the open call an event (or item) n concerns.
+func (o *openaiResponses) find(e *sseEvent, n *jnode) *apiCall {
+	for _, k := range []*jnode{n.get("item_id"), n.get("id")} {
+		if v, ok := k.str(e.data); ok && v != "" {
+			if c := o.calls["id:"+v]; c != nil {
+				return c
+			}
+		}
+	}
+	idx := n.get("output_index").int(e.data)
+	for _, c := range o.order {
+		if c.key == "out:"+strconv.Itoa(idx) {
+			return c
+		}
+	}
+	return nil
+}
+
+func (o *openaiResponses) endCall(p *Parser, c *apiCall, at ast.Pos) error {
+	delete(o.calls, c.key)
+	for i, x := range o.order {
+		if x == c {
+			o.order = append(o.order[:i], o.order[i+1:]...)
+			break
+		}
+	}
+	return c.finish(p, at)
+}
+
+func (o *openaiResponses) endAll(p *Parser, at ast.Pos) error {
+	for len(o.order) > 0 {
+		if err := o.endCall(p, o.order[0], at); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (o *openaiResponses) end(s *sse, p *Parser, at ast.Pos) error { return o.endAll(p, at) }

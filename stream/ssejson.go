@@ -1,0 +1,336 @@
+package stream
+
+import (
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// jnode is a JSON value of an SSE event's data, read whole (an event is
+// complete when it is dispatched) with the offsets of its bytes in the
+// data, so that the events it carries are positioned in the stream. It
+// reads the API envelope only: a call's arguments are read by the shared
+// incremental parser (stream/jsonargs), fragment by fragment.
+type jnode struct {
+	kind       byte // '{' '[' '"' 'n' (number) 't' 'f' '0' (null)
+	start, end int  // data offsets
+	keys       []string
+	vals       []*jnode // object members' values, array elements
+	esc        bool     // a string with escapes
+}
+
+func (n *jnode) get(key string) *jnode {
+	if n == nil || n.kind != '{' {
+		return nil
+	}
+	for i, k := range n.keys {
+		if k == key {
+			return n.vals[i]
+		}
+	}
+	return nil
+}
+
+// path follows object keys.
+func (n *jnode) path(keys ...string) *jnode {
+	for _, k := range keys {
+		n = n.get(k)
+	}
+	return n
+}
+
+// str returns a string node's decoded value.
+func (n *jnode) str(data []byte) (string, bool) {
+	if n == nil || n.kind != '"' {
+		return "", false
+	}
+	if !n.esc {
+		return string(data[n.start+1 : n.end-1]), true
+	}
+	var b []byte
+	decodeString(data[n.start+1:n.end-1], n.start+1, func(dec []byte, _, _ int) { b = append(b, dec...) })
+	return string(b), true
+}
+
+// int returns a number node's integer value, or -1.
+func (n *jnode) int(data []byte) int {
+	if n == nil || n.kind != 'n' {
+		return -1
+	}
+	v, err := strconv.Atoi(string(data[n.start:n.end]))
+	if err != nil || v < 0 {
+		return -1
+	}
+	return v
+}
+
+// decodeString decodes the body of a valid JSON string literal that
+// starts at data offset base, calling piece for each run of decoded bytes
+// with the data offsets [from, to) it comes from: a run of literal bytes,
+// or one escape (a surrogate pair is one escape).
+func decodeString(b []byte, base int, piece func(dec []byte, from, to int)) {
+	var buf [utf8.UTFMax]byte
+	lit := 0
+	for i := 0; i < len(b); {
+		if b[i] != '\\' {
+			i++
+			continue
+		}
+		if lit < i {
+			piece(b[lit:i], base+lit, base+i)
+		}
+		n := 2
+		var r rune
+		switch c := b[i+1]; c {
+		case 'b':
+			r = '\b'
+		case 'f':
+			r = '\f'
+		case 'n':
+			r = '\n'
+		case 'r':
+			r = '\r'
+		case 't':
+			r = '\t'
+		case 'u':
+			r, n = hex4(b[i+2:i+6]), 6
+			if utf16.IsSurrogate(r) {
+				r2 := rune(-1)
+				if i+12 <= len(b) && b[i+6] == '\\' && b[i+7] == 'u' {
+					r2 = hex4(b[i+8 : i+12])
+				}
+				if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
+					r, n = d, 12
+				} else {
+					r = utf8.RuneError
+				}
+			}
+		default: // " \ /
+			r = rune(c)
+		}
+		k := utf8.EncodeRune(buf[:], r)
+		piece(buf[:k], base+i, base+i+n)
+		i += n
+		lit = i
+	}
+	if lit < len(b) {
+		piece(b[lit:], base+lit, base+len(b))
+	}
+}
+
+func hex4(h []byte) rune {
+	v, err := strconv.ParseUint(string(h), 16, 32)
+	if err != nil {
+		return utf8.RuneError
+	}
+	return rune(v)
+}
+
+// parseJSON reads data as one JSON value with white space around it. On
+// failure it returns nil, the offset of the offending byte and a message.
+func parseJSON(data []byte) (*jnode, int, string) {
+	var r jreader
+	return r.parse(data)
+}
+
+// parse is parseJSON reusing the reader's memory: the nodes and keys it
+// returns are valid until the next parse (and the keys until data
+// changes), which is all an SSE event needs.
+func (r *jreader) parse(data []byte) (*jnode, int, string) {
+	r.b, r.i, r.err = data, 0, ""
+	r.used = 0
+	if k := len(r.slabs); k > 0 { // keep the largest slab
+		r.slabs[0], r.slabs[k-1] = r.slabs[k-1][:0], r.slabs[0]
+		r.slabs = r.slabs[:1]
+	}
+	r.space()
+	n := r.value(0)
+	if r.err == "" {
+		r.space()
+		if r.i < len(data) {
+			r.fail("text after the JSON value")
+		}
+	}
+	if r.err != "" {
+		return nil, r.i, r.err
+	}
+	return n, 0, ""
+}
+
+type jreader struct {
+	b     []byte
+	i     int
+	err   string
+	slabs [][]jnode // node memory, reused by the next parse
+	used  int
+}
+
+// node returns a zeroed node from the reader's slabs.
+func (r *jreader) node() *jnode {
+	k := len(r.slabs) - 1
+	if k < 0 || len(r.slabs[k]) == cap(r.slabs[k]) {
+		r.slabs = append(r.slabs, make([]jnode, 0, 32<<min(k+1, 6)))
+		k++
+	}
+	sl := r.slabs[k][:len(r.slabs[k])+1]
+	r.slabs[k] = sl
+	n := &sl[len(sl)-1]
+	*n = jnode{keys: n.keys[:0], vals: n.vals[:0]} // reuse the member slices of a previous parse
+	return n
+}
+
+const maxDepth = 512
+
+func (r *jreader) fail(msg string) *jnode {
+	if r.err == "" {
+		r.err = msg
+	}
+	return nil
+}
+
+func (r *jreader) space() {
+	for r.i < len(r.b) && isSpace(r.b[r.i]) {
+		r.i++
+	}
+}
+
+func (r *jreader) value(depth int) *jnode {
+	if r.i >= len(r.b) {
+		return r.fail("unexpected end of data")
+	}
+	if depth > maxDepth {
+		return r.fail("nested too deeply")
+	}
+	n := r.node()
+	n.start = r.i
+	switch c := r.b[r.i]; {
+	case c == '{' || c == '[':
+		n.kind = c
+		r.i++
+		r.space()
+		closing := byte('}')
+		if c == '[' {
+			closing = ']'
+		}
+		if r.i < len(r.b) && r.b[r.i] == closing {
+			r.i++
+			break
+		}
+		for {
+			if c == '{' {
+				r.space()
+				if r.i >= len(r.b) || r.b[r.i] != '"' {
+					return r.fail("want a member name")
+				}
+				k := r.value(depth + 1)
+				if k == nil {
+					return nil
+				}
+				key := ""
+				if k.esc {
+					key, _ = k.str(r.b)
+				} else if k.end-k.start > 2 {
+					key = unsafe.String(&r.b[k.start+1], k.end-k.start-2) // only read while the event is handled
+				}
+				n.keys = append(n.keys, key)
+				r.space()
+				if r.i >= len(r.b) || r.b[r.i] != ':' {
+					return r.fail("want ':'")
+				}
+				r.i++
+				r.space()
+			}
+			v := r.value(depth + 1)
+			if v == nil {
+				return nil
+			}
+			n.vals = append(n.vals, v)
+			r.space()
+			if r.i < len(r.b) && r.b[r.i] == ',' {
+				r.i++
+				r.space()
+				continue
+			}
+			if r.i < len(r.b) && r.b[r.i] == closing {
+				r.i++
+				break
+			}
+			return r.fail("want ',' or '" + string(closing) + "'")
+		}
+	case c == '"':
+		n.kind = '"'
+		r.i++
+		for {
+			if r.i >= len(r.b) {
+				return r.fail("unterminated string")
+			}
+			c := r.b[r.i]
+			if c == '"' {
+				r.i++
+				break
+			}
+			if c < 0x20 {
+				return r.fail("control character in string")
+			}
+			if c == '\\' {
+				n.esc = true
+				if r.i+1 >= len(r.b) {
+					return r.fail("unterminated string")
+				}
+				switch r.b[r.i+1] {
+				case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+					r.i += 2
+				case 'u':
+					if r.i+6 > len(r.b) || !isHex4(r.b[r.i+2:r.i+6]) {
+						return r.fail("bad \\u escape")
+					}
+					r.i += 6
+				default:
+					return r.fail("bad escape")
+				}
+				continue
+			}
+			r.i++
+		}
+	case c == '-' || '0' <= c && c <= '9':
+		n.kind = 'n'
+		j := r.i
+		for j < len(r.b) && (r.b[j] == '-' || r.b[j] == '+' || r.b[j] == '.' || r.b[j] == 'e' || r.b[j] == 'E' || '0' <= r.b[j] && r.b[j] <= '9') {
+			j++
+		}
+		if _, err := strconv.ParseFloat(string(r.b[r.i:j]), 64); err != nil && !isRangeErr(err) {
+			return r.fail("bad number")
+		}
+		r.i = j
+	default:
+		for _, lit := range []string{"true", "false", "null"} {
+			if len(r.b)-r.i >= len(lit) && string(r.b[r.i:r.i+len(lit)]) == lit {
+				n.kind = lit[0]
+				if lit == "null" {
+					n.kind = '0'
+				}
+				r.i += len(lit)
+				n.end = r.i
+				return n
+			}
+		}
+		return r.fail("want a JSON value")
+	}
+	n.end = r.i
+	return n
+}
+
+func isRangeErr(err error) bool {
+	ne, ok := err.(*strconv.NumError)
+	return ok && ne.Err == strconv.ErrRange
+}
+
+func isHex4(b []byte) bool {
+	for _, c := range b {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
