@@ -40,6 +40,12 @@ const (
 	CodeEmptyActionName = "empty-action-name"
 	CodeUnterminated    = "unterminated-quote"
 	CodeParse           = "parse-error"
+	// CodeOtherFenceAct: an act block written with the document's other
+	// fence character, which the fence rule reads as prose (docs/acts.md).
+	CodeOtherFenceAct = "other-fence-act"
+	// CodeNoPlan: a document with no act block at all gets this one note
+	// rather than a warning per code block (docs/check.md).
+	CodeNoPlan = "no-plan"
 )
 
 // actsParser builds the participle parser for one fence character (0:
@@ -97,9 +103,22 @@ func (p *ActsParser) Parse(ctx context.Context, filename string, src []byte) (*a
 	for _, it := range tree.Lead {
 		if blk := b.item(it); blk != nil {
 			doc.Blocks = append(doc.Blocks, blk)
-			doc.Add(ast.Warning, CodeBlockBeforeAct, blk.Span,
-				"block before the first act belongs to no action (info %q)", blk.Info)
+			if len(tree.Acts) > 0 { // with no act at all, one no-plan note says it (below)
+				doc.Add(ast.Warning, CodeBlockBeforeAct, blk.Span,
+					"block before the first act belongs to no action (info %q)", blk.Info)
+			}
 		}
+	}
+	others := p.otherFenceActs(filename, text, tree, &b)
+	if len(tree.Acts) == 0 && others == 0 {
+		kept := "only prose"
+		if len(src) == 0 {
+			kept = "the input is empty"
+		} else if n := len(doc.Blocks); n > 0 {
+			kept = fmt.Sprintf("its %d fenced %s and its prose are kept as they are", n, plural(n, "block"))
+		}
+		doc.Add(ast.Info, CodeNoPlan, lines.Span(0, 0),
+			"no plan: the document has no %s block (%s)", fenceWords(p.activeFence(src)), kept)
 	}
 	for i, act := range tree.Acts {
 		if i%256 == 0 {
@@ -222,4 +241,84 @@ func (b *actsBuilder) action(t plex.Token) *ast.Action {
 			"act block names no action: its first non-blank line must start with the action name")
 	}
 	return a
+}
+
+// activeFence returns the fence character the parser reads src with.
+func (p *ActsParser) activeFence(src []byte) byte {
+	if p.fence != 0 {
+		return p.fence
+	}
+	return lexer.Detect(src)
+}
+
+// fenceWords names a fence character's act block: "```act" or "~~~act".
+func fenceWords(c byte) string {
+	return strings.Repeat(string(c), 3) + "act"
+}
+
+// fenceName is the --fence value of a fence character.
+func fenceName(c byte) string {
+	if c == lexer.Tilde {
+		return "tilde"
+	}
+	return "backtick"
+}
+
+// otherFenceActs warns about every act block written with the fence
+// character the document does not use, which the one-character fence rule
+// reads as prose: the warning spans the whole block, as the other
+// character's rules delimit it, and names --fence. Blocks of the other
+// character inside a block of the active one are content, not reported.
+// It returns the number of such blocks. One pass over the source.
+func (p *ActsParser) otherFenceActs(filename, text string, tree *actsFile, b *actsBuilder) int {
+	active := p.activeFence(unsafe.Slice(unsafe.StringData(text), len(text)))
+	other := lexer.Tilde
+	if active == lexer.Tilde {
+		other = lexer.Backtick
+	}
+	if !strings.Contains(text, strings.Repeat(string(other), 3)) {
+		return 0
+	}
+	// The prose regions of the parse, in source order.
+	var prose []plex.Token
+	for _, t := range tree.Lead {
+		if t.Type == lexer.Text {
+			prose = append(prose, t)
+		}
+	}
+	for _, a := range tree.Acts {
+		for _, t := range a.Items {
+			if t.Type == lexer.Text {
+				prose = append(prose, t)
+			}
+		}
+	}
+	why := "--fence " + fenceName(active) + " is in effect"
+	if p.fence == 0 && len(tree.Acts) > 0 {
+		why = fmt.Sprintf("this document's act blocks use %s (from its first act block, line %d)",
+			fenceWords(active), tree.Acts[0].Head.Pos.Line)
+	}
+	n, i := 0, 0
+	sc := lexer.NewScanner(filename, text, other, true)
+	for {
+		t, _ := sc.Next()
+		if t.EOF() {
+			break
+		}
+		if t.Type != lexer.ActBlock {
+			continue
+		}
+		off := t.Pos.Offset
+		for i < len(prose) && prose[i].Pos.Offset+len(prose[i].Value) <= off {
+			i++
+		}
+		if i == len(prose) || prose[i].Pos.Offset > off {
+			continue // inside a block of the active character: content
+		}
+		n++
+		b.doc.Add(ast.Warning, CodeOtherFenceAct, b.lines.Span(off, off+len(t.Value)),
+			"act block written with %s is read as prose, not as an action: %s; write every act block with one fence character, or read the %s blocks with --fence %s",
+			fenceWords(other), why, fenceWords(other), fenceName(other))
+	}
+	return n
 }

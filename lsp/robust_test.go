@@ -16,6 +16,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 )
 
 // rawClient speaks framed JSON-RPC over a pipe, byte for byte, so that
@@ -293,4 +294,20 @@ func TestCheckPanicReported(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("no diagnostic")
 	}
+}
+
+// TestNoPlanOneNote: ordinary Markdown with code blocks (the server is
+// attached to every Markdown buffer) gets one no-plan note, not a warning
+// per block.
+func TestNoPlanOneNote(t *testing.T) {
+	s := start(t, Options{NoWorkspace: true})
+	s.initialize("")
+	u := uri.URI("file:///tmp/README.md")
+	s.open(u, "# Readme\n\n```sh\ngo test ./...\n```\n\n```sh\nmake\n```\n")
+	p := s.waitDiags(u, 1)
+	if len(p.Diagnostics) != 1 || p.Diagnostics[0].Code != protocol.String("no-plan") ||
+		p.Diagnostics[0].Severity != protocol.DiagnosticSeverityInformation {
+		t.Fatalf("diagnostics = %+v, want one no-plan information", p.Diagnostics)
+	}
+	s.exit()
 }
