@@ -75,6 +75,7 @@ func ParseApplyPatch(ctx context.Context, filename string, src []byte) (*ast.Doc
 		i++
 	}
 	p.prose.flush()
+	checkEditPaths(doc)
 	ast.SortDiagnostics(doc.Diagnostics)
 	return doc, nil
 }

@@ -1,9 +1,11 @@
 package grammar
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/schema"
 )
 
 // The edit-format dialects (search-replace, udiff, apply-patch) are
@@ -108,4 +110,36 @@ func trimmedSpan(l srcLine, from int) (int, int) {
 	v := strings.TrimSpace(t)
 	s := l.start + from + lead
 	return s, s + len(v)
+}
+
+// checkEditPaths applies the path rule every dialect shares
+// (schema.CheckPath) to the path and move_to parameters of doc's actions,
+// reporting a breach with the rule's own code; the value is kept.
+func checkEditPaths(doc *ast.Document) {
+	type key struct {
+		off  int
+		code string
+	}
+	seen := map[key]bool{} // a path line several blocks share is reported once
+	for _, a := range doc.Actions {
+		for _, p := range a.Params {
+			if p.Name != "path" && p.Name != "move_to" {
+				continue
+			}
+			v, _ := p.Value.(string)
+			var pe *schema.PathError
+			if err := schema.CheckPath(v); errors.As(err, &pe) {
+				span := a.NameSpan
+				if p.Span != nil {
+					span = *p.Span
+				}
+				if k := (key{span.Start.Offset, pe.Code}); seen[k] {
+					continue
+				} else {
+					seen[k] = true
+				}
+				doc.Add(ast.Error, pe.Code, span, "%s's %s: %s", a.Name, p.Name, pe.Msg)
+			}
+		}
+	}
 }

@@ -146,10 +146,6 @@ func (p *PlanParser) Parse(ctx context.Context, filename string, src []byte) (*a
 	lines := ast.NewLines(src)
 	doc := &ast.Document{Dialect: DialectPlan, Span: lines.Span(0, len(src))}
 	b := &planBuilder{ctx: ctx, src: text, lines: lines, doc: doc, schema: p.schema, keys: p.keys}
-	// A node is at least one line: room for one per line saves the copies
-	// of growing these two lists, the largest ones of a heading-heavy plan.
-	b.nodes = make([]*pnode, 0, lines.Count())
-	doc.Prose = make([]*ast.Prose, 0, lines.Count())
 	t := b.outline()
 	if err := b.check(t); err != nil {
 		return nil, err
@@ -173,6 +169,9 @@ const (
 	kFence
 	kBreak
 	kEOF // the end of the input, where missing things are reported
+	// kFolded is a run of unknown sections that hold nothing but headings
+	// and blank lines, folded into one node (see planBuilder.outline).
+	kFolded
 )
 
 // mark is a node's state in the AST view.
@@ -196,6 +195,7 @@ type pnode struct {
 	idx        int   // index in planBuilder.nodes
 	view       int   // index in the AST view; -1 for blank lines
 	start, end int
+	lines      int        // folded runs: how many headings they hold
 	items      [][2]int   // lists: the item tokens
 	block      *ast.Block // fences
 	reason     string     // why the node is marked, reasons joined by "; "
@@ -383,13 +383,45 @@ func (b *planBuilder) summarise() {
 // section (or of the file before the first section), every other token
 // belongs to the body of the latest of them. It turns the tokens into
 // nodes, keeping every byte: fences become blocks, everything else prose.
+//
+// Unknown sections are reported by their heading only: nothing in them is
+// checked (but for the first one, which may stand for the missing Action
+// Plan). So an unknown section that follows another one and holds only
+// headings (of any level) and blank lines, and the like sections after it,
+// are folded into one node of kind kFolded, a section of its own: one
+// prose, one row of the AST view, and an unknown-section error per heading
+// 2 it holds (see checkFolded). A document of nothing but headings thus
+// costs a few nodes, not two per heading. When other text follows a
+// folded heading, it goes to an unchecked section of its own, as it would
+// have gone to the unknown section before it.
 func (b *planBuilder) outline() *ptree {
 	t := &ptree{}
 	body, parts := &t.intro, &t.parts
 	var buf []plex.Token // the current body's tokens, reused
+	var run *pnode       // the folded run being read
+	var sink []*pnode    // the body of text after a folded run (unchecked)
+	var sinkParts []*ppart
+	var none []*pnode
+	var noneParts []*ppart
+	lastUnknown, message := false, false // the last section is unknown; a Message section was seen
 	sc := lexer.NewMarkdownScanner("", b.src)
 	for {
 		tok, _ := sc.Next()
+		if run != nil {
+			if foldable(tok.Type) || tok.Type == lexer.MdH2 && b.unknownH2(tok) {
+				run.end = tok.Pos.Offset + len(tok.Value)
+				if tok.Type != lexer.MdBlank {
+					run.lines++
+				}
+				continue
+			}
+			b.closeRun(run)
+			run = nil
+			if tok.Type != plex.EOF && tok.Type != lexer.MdH2 {
+				sink, sinkParts = sink[:0], sinkParts[:0]
+				body, parts = &sink, &sinkParts
+			}
+		}
 		if tok.Type == plex.EOF || tok.Type == lexer.MdH2 || tok.Type == lexer.MdH3 {
 			*body = b.nodeList(buf)
 			buf = buf[:0]
@@ -399,7 +431,16 @@ func (b *planBuilder) outline() *ptree {
 			b.number()
 			return t
 		case lexer.MdH2:
+			unknown := !message && b.unknownH2(tok)
+			if unknown && lastUnknown {
+				run = b.add(&pnode{kind: kFolded, start: tok.Pos.Offset, end: tok.Pos.Offset + len(tok.Value), lines: 1})
+				t.sections = append(t.sections, &psection{head: run})
+				body, parts = &none, &noneParts // the run has neither
+				continue
+			}
+			lastUnknown = unknown
 			sec := &psection{head: b.tokNode(tok)}
+			message = message || sectionKind(b.headingText(sec.head)) == secMessage
 			t.sections = append(t.sections, sec)
 			body, parts = &sec.intro, &sec.parts
 		case lexer.MdH3:
@@ -412,6 +453,31 @@ func (b *planBuilder) outline() *ptree {
 	}
 }
 
+// closeRun sets the prose of a folded run, the latest prose made, to the
+// run's text once its end is known.
+func (b *planBuilder) closeRun(run *pnode) {
+	p := b.doc.Prose[len(b.doc.Prose)-1]
+	p.Text, p.Span = b.src[run.start:run.end], b.lines.Span(run.start, run.end)
+}
+
+// foldable reports whether a token may be part of a folded run of unknown
+// sections besides their headings 2: another heading or a blank line.
+func foldable(t plex.TokenType) bool {
+	switch t {
+	case lexer.MdBlank, lexer.MdH1, lexer.MdH3, lexer.MdH4, lexer.MdH5, lexer.MdH6:
+		return true
+	}
+	return false
+}
+
+// unknownH2 reports whether a heading 2 token starts an unknown section
+// (not Rationale, Memos, Action Plan or Message, and no action heading
+// written at level 2).
+func (b *planBuilder) unknownH2(tok plex.Token) bool {
+	n := pnode{kind: kHeading, level: 2, start: tok.Pos.Offset, end: tok.Pos.Offset + len(tok.Value)}
+	return sectionKind(b.headingText(&n)) == secUnknown && !b.levelAction(&n)
+}
+
 // number gives the nodes their index in the AST view and makes the EOF node.
 func (b *planBuilder) number() {
 	view := 0
@@ -419,7 +485,7 @@ func (b *planBuilder) number() {
 		n.view = -1
 		if n.kind != kBlank {
 			n.view = view
-			view++
+			view += max(1, n.lines)
 		}
 	}
 	b.eof = &pnode{kind: kEOF, start: len(b.src), end: len(b.src), view: view}
@@ -491,7 +557,7 @@ func (b *planBuilder) add(n *pnode) *pnode {
 	n.idx = len(b.nodes)
 	b.nodes = append(b.nodes, n)
 	if n.kind != kFence {
-		kind := [...]string{kBlank: "blank", kHeading: "heading", kTight: "heading", kList: "list", kPara: "text", kBreak: "break"}[n.kind]
+		kind := [...]string{kBlank: "blank", kHeading: "heading", kTight: "heading", kList: "list", kPara: "text", kBreak: "break", kFolded: "heading"}[n.kind]
 		b.doc.Prose = append(b.doc.Prose, &ast.Prose{Kind: kind, Text: b.src[n.start:n.end], Span: b.lines.Span(n.start, n.end)})
 	}
 	return n

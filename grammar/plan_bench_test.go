@@ -150,6 +150,34 @@ func TestPlanHeadingsLinear(t *testing.T) {
 		t.Errorf("no summary of the left-out diagnostics: %s", last.Message)
 	}
 
+	// The shortest headings, headings of levels 2–6 mixed and headings
+	// between blank lines: unknown sections of only headings are folded
+	// (planBuilder.outline), every line still in the prose, every heading
+	// 2 still counted in the summary.
+	for name, unit := range map[string]string{
+		"shortest": "## x\n",
+		"mixed":    "## x\n### x\n#### x\n##### x\n###### x\n",
+		"blank":    "## x\n\n",
+	} {
+		src := []byte("# T\n" + strings.Repeat(unit, (200<<10)/len(unit)))
+		n, doc := allocated(t, p, src)
+		t.Logf("%s: %d bytes allocated %.1f× the input", name, len(src), float64(n)/float64(len(src)))
+		if n >= 10*uint64(len(src)) {
+			t.Errorf("%s: %d bytes of headings allocated %d bytes (%.1f×), want under 10×", name, len(src), n, float64(n)/float64(len(src)))
+		}
+		covered := 0
+		for _, pr := range doc.Prose {
+			covered += len(pr.Text)
+		}
+		if covered != len(src) {
+			t.Errorf("%s: the prose covers %d of %d bytes", name, covered, len(src))
+		}
+		want := thousands((200<<10)/len(unit) - maxPerCode - 1)
+		if last := doc.Diagnostics[len(doc.Diagnostics)-1]; !strings.Contains(last.Message, want+" more unknown-section") {
+			t.Errorf("%s: want %s more unknown sections summed up, last diagnostic: %s", name, want, last.Message)
+		}
+	}
+
 	small, _ := allocated(t, p, []byte("# T\n"+strings.Repeat("## x\n", 10000)))
 	large, _ := allocated(t, p, []byte("# T\n"+strings.Repeat("## x\n", 40000)))
 	if large > 5*small {

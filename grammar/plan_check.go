@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"strings"
 
+	plex "github.com/alecthomas/participle/v2/lexer"
+
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/lexer"
 	"github.com/plangram/plangram/schema"
 	"github.com/plangram/plangram/validate"
 )
@@ -267,6 +270,10 @@ func (b *planBuilder) check(t *ptree) error {
 			"the plan has no `## Action Plan` section (or `## Message` instead of one)")
 	}
 	for _, sec := range unknown {
+		if sec.head.kind == kFolded {
+			b.checkFolded(sec.head)
+			continue
+		}
 		b.fail(sec.head, CodeUnknownSection, "unknown section; expected: "+expectPlan,
 			"unknown section %s: a plan has the sections `## Rationale`, `## Memos`, `## Action Plan` or `## Message`", quoted(b.headingText(sec.head)))
 	}
@@ -283,6 +290,37 @@ func (b *planBuilder) check(t *ptree) error {
 		b.part(p)
 	}
 	return nil
+}
+
+// checkFolded reports each heading 2 of a folded run of unknown sections
+// (see planBuilder.outline) as an unknown section, as if it were a section
+// of its own. Past maxPerCode of them, each costs a count, not a
+// diagnostic or its message.
+func (b *planBuilder) checkFolded(n *pnode) {
+	n.mark = failed
+	n.because(fmt.Sprintf("%s folded: unknown sections holding only headings; expected: %s", count(n.lines, "heading"), expectPlan))
+	sc := lexer.NewMarkdownScanner("", b.src[n.start:n.end])
+	for {
+		tok, _ := sc.Next()
+		if tok.Type == plex.EOF {
+			return
+		}
+		if tok.Type != lexer.MdH2 {
+			continue
+		}
+		h := pnode{kind: kHeading, level: 2, start: n.start + tok.Pos.Offset, end: n.start + tok.Pos.Offset + len(tok.Value)}
+		span := b.firstLine(&h)
+		var d *ast.Diagnostic
+		if b.perCode[CodeUnknownSection] < maxPerCode {
+			d = b.report(ast.Error, CodeUnknownSection, span,
+				"unknown section %s: a plan has the sections `## Rationale`, `## Memos`, `## Action Plan` or `## Message`", quoted(b.headingText(&h)))
+		} else {
+			d = b.report(ast.Error, CodeUnknownSection, span, "")
+		}
+		if d != nil {
+			b.structural = append(b.structural, d)
+		}
+	}
 }
 
 // stageExpectation says what the plan expects once it has reached stage k.

@@ -14,6 +14,8 @@ import (
 	"github.com/sebdah/goldie/v2"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/lexer"
+	"github.com/plangram/plangram/schema"
 )
 
 // undetectable lists the golden plans that lack what Detect looks for (a
@@ -174,6 +176,10 @@ func outlineShape(intro [2]int, parts, sections [][3]int, sectionParts [][][3]in
 		part(p)
 	}
 	for i, s := range sections {
+		if s[2] == -2 {
+			fmt.Fprintf(&b, " F%d-%d", s[0], s[1])
+			continue
+		}
 		fmt.Fprintf(&b, " S%d[%d,%d)", s[0], s[1], s[2])
 		for _, p := range sectionParts[i] {
 			part(p)
@@ -204,17 +210,46 @@ func checkOutline(t testing.TB, g *participle.Parser[planFile], src []byte) {
 		}
 		return out
 	}
+	b := &planBuilder{ctx: context.Background(), src: string(src), lines: ast.NewLines(src), doc: &ast.Document{}, schema: planSchema(t)}
+	tr := b.outline()
+	// A folded run stands for the grammar's sections whose heads it holds
+	// (and whose rest, after the run, is not checked): both sides show it
+	// as F<start>-<end>.
+	folded := func(off int) (int, int, bool) {
+		for _, s := range tr.sections {
+			if s.head.kind == kFolded && off >= s.head.start && off < s.head.end {
+				return s.head.start, s.head.end, true
+			}
+		}
+		return 0, 0, false
+	}
+	for _, s := range tr.sections {
+		if s.head.kind != kFolded {
+			continue
+		}
+		sc := lexer.NewMarkdownScanner("", string(src[s.head.start:s.head.end]))
+		for tok, _ := sc.Next(); tok.Type != plex.EOF; tok, _ = sc.Next() {
+			if !foldable(tok.Type) && tok.Type != lexer.MdH2 {
+				t.Fatalf("folded run at %d holds a %v token at %d", s.head.start, tok.Type, s.head.start+tok.Pos.Offset)
+			}
+		}
+	}
 	var secs [][3]int
 	var secParts [][][3]int
 	for _, s := range f.Sections {
+		if start, end, ok := folded(s.Head.Pos.Offset); ok {
+			if start == s.Head.Pos.Offset {
+				secs = append(secs, [3]int{start, end, -2})
+				secParts = append(secParts, nil)
+			}
+			continue
+		}
 		secs = append(secs, toks(s.Head.Pos.Offset, s.Intro))
 		secParts = append(secParts, tokParts(s.Parts))
 	}
 	in := toks(0, f.Intro)
 	want := outlineShape([2]int{in[1], in[2]}, tokParts(f.Parts), secs, secParts)
 
-	b := &planBuilder{ctx: context.Background(), src: string(src), lines: ast.NewLines(src), doc: &ast.Document{}}
-	tr := b.outline()
 	nodes := func(head int, ns []*pnode) [3]int {
 		if len(ns) == 0 {
 			return [3]int{head, -1, -1}
@@ -230,6 +265,14 @@ func checkOutline(t testing.TB, g *participle.Parser[planFile], src []byte) {
 	}
 	secs, secParts = nil, nil
 	for _, s := range tr.sections {
+		if s.head.kind == kFolded {
+			if len(s.intro) > 0 || len(s.parts) > 0 {
+				t.Fatalf("folded run at %d has a body", s.head.start)
+			}
+			secs = append(secs, [3]int{s.head.start, s.head.end, -2})
+			secParts = append(secParts, nil)
+			continue
+		}
 		secs = append(secs, nodes(s.head.start, s.intro))
 		secParts = append(secParts, nodeParts(s.parts))
 	}
@@ -237,6 +280,16 @@ func checkOutline(t testing.TB, g *participle.Parser[planFile], src []byte) {
 	if got := outlineShape([2]int{in[1], in[2]}, nodeParts(tr.parts), secs, secParts); got != want {
 		t.Fatalf("outline %s, the grammar gives %s", got, want)
 	}
+}
+
+// planSchema returns the built-in plan schema.
+func planSchema(t testing.TB) *schema.Schema {
+	t.Helper()
+	s, err := schema.Builtin(DialectPlan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 // TestPlanOutlineMatchesGrammar checks the one-pass outline against the
@@ -249,6 +302,7 @@ func TestPlanOutlineMatchesGrammar(t *testing.T) {
 	files, _ := filepath.Glob("../golden/plan/*.md")
 	inputs := map[string][]byte{
 		"headings":   []byte("# T\n" + strings.Repeat("## x\n### y\n\ntext\n", 50)),
+		"folded":     []byte("# T\n## a\n" + strings.Repeat("## x\n### y\n\n#### z\n", 5) + "text\n### p\n- i\n## b\n## c\n\n## Action Plan\n## d\n## e\n```\n## f\n```\n## g\n## Message\n## h\n## i\n"),
 		"parts":      []byte("### a\n- x\n### b\n## s\n\n### c\n```\n## not\n```\n"),
 		"empty":      nil,
 		"only blank": []byte("\n\n"),

@@ -65,6 +65,12 @@ func (b *planBuilder) itemText(it [2]int) string {
 	return strings.TrimSpace(t)
 }
 
+// lastLine returns the last line of a node that is not blank.
+func (b *planBuilder) lastLine(n *pnode) string {
+	text := strings.TrimRight(b.src[n.start:n.end], " \t\r\n")
+	return strings.TrimSpace(text[strings.LastIndexByte(text, '\n')+1:])
+}
+
 // describe renders a node's kind and preview for the AST view.
 func (b *planBuilder) describe(n *pnode) string {
 	switch n.kind {
@@ -96,6 +102,8 @@ func (b *planBuilder) describe(n *pnode) string {
 		return "Thematic break: " + preview(b.src[n.start:n.end])
 	case kEOF:
 		return "End of file"
+	case kFolded:
+		return fmt.Sprintf("Headings (%s of unknown sections, folded): %s … %s", thousands(n.lines), preview(b.headingText(n)), preview(b.lastLine(n)))
 	}
 	return ""
 }

@@ -113,6 +113,7 @@ func ParseSearchReplace(ctx context.Context, filename string, src []byte) (*ast.
 		return nil, err
 	}
 	p.prose.flush()
+	checkEditPaths(doc)
 	ast.SortDiagnostics(doc.Diagnostics)
 	return doc, nil
 }

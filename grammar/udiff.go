@@ -80,6 +80,7 @@ func ParseUdiff(ctx context.Context, filename string, src []byte) (*ast.Document
 		}
 	}
 	p.prose.flush()
+	checkEditPaths(doc)
 	ast.SortDiagnostics(doc.Diagnostics)
 	return doc, nil
 }

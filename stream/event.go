@@ -1,11 +1,10 @@
 package stream
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/internal/jsonw"
 )
 
 // Type is the kind of an Event.
@@ -95,48 +94,78 @@ type Event struct {
 	Action *ast.Action
 }
 
-// jsonEvent is the JSON form of an Event: one object per line in the CLI.
-type jsonEvent struct {
-	Type     Type          `json:"type"`
-	ID       int           `json:"id,omitempty"`
-	Name     string        `json:"name,omitempty"`
-	Param    string        `json:"param,omitempty"`
-	Text     *string       `json:"text,omitempty"`
-	Params   *ast.Params   `json:"params,omitempty"`
-	Severity *ast.Severity `json:"severity,omitempty"`
-	Kind     string        `json:"kind,omitempty"`
-	Message  string        `json:"message,omitempty"`
-	Raw      string        `json:"raw,omitempty"`
-	Syntax   string        `json:"syntax,omitempty"`
-	Span     ast.Span      `json:"span"`
-}
-
 // MarshalJSON writes the event with snake_case fields, leaving out the ones
 // its type does not use. A text event has "raw" only when it differs from
-// "text".
+// "text". It is AppendJSON's output.
 func (e Event) MarshalJSON() ([]byte, error) {
-	j := jsonEvent{Type: e.Type, ID: e.ID, Name: e.Name, Param: e.Param, Kind: e.Kind, Message: e.Message, Raw: e.Raw, Syntax: e.Syntax, Span: e.Span}
+	return e.AppendJSON(nil)
+}
+
+// AppendJSON appends the event's JSON object (one line, no line ending) to
+// dst, written directly, byte for byte what encoding/json makes of it with
+// HTML escaping off: tags stay readable ("<path>", not "\u003cpath\u003e").
+func (e *Event) AppendJSON(dst []byte) ([]byte, error) {
+	w := &jsonw.W{B: dst}
+	e.WriteJSON(w)
+	return w.B, w.Err()
+}
+
+// WriteJSON writes the event's JSON object to w (see MarshalJSON).
+func (e *Event) WriteJSON(w *jsonw.W) {
+	w.BeginObject()
+	w.Key("type")
+	w.String(e.Type.String())
+	if e.ID != 0 {
+		w.Key("id")
+		w.Int(int64(e.ID))
+	}
+	if e.Name != "" {
+		w.Key("name")
+		w.String(e.Name)
+	}
+	if e.Param != "" {
+		w.Key("param")
+		w.String(e.Param)
+	}
+	raw := e.Raw
 	switch e.Type {
 	case Text:
-		j.Text = &e.Text
+		w.Key("text")
+		w.String(e.Text)
 		if e.Raw == e.Text {
-			j.Raw = ""
+			raw = ""
 		}
 	case Thinking, ParamDelta:
-		j.Text = &e.Text
-	case Error:
-		j.Severity = &e.Severity
-		if e.Params != nil { // an unterminated JSON call: what was read
-			j.Params = &e.Params
-		}
+		w.Key("text")
+		w.String(e.Text)
 	case ToolCall:
-		j.Params = &e.Params
+		w.Key("params")
+		e.Params.WriteJSON(w)
+	case Error:
+		if e.Params != nil { // an unterminated JSON call: what was read
+			w.Key("params")
+			e.Params.WriteJSON(w)
+		}
+		w.Key("severity")
+		w.String(e.Severity.String())
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false) // tags stay readable: "<path>", not "\u003cpath\u003e"
-	if err := enc.Encode(j); err != nil {
-		return nil, err
+	if e.Kind != "" {
+		w.Key("kind")
+		w.String(e.Kind)
 	}
-	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'}), nil
+	if e.Message != "" {
+		w.Key("message")
+		w.String(e.Message)
+	}
+	if raw != "" {
+		w.Key("raw")
+		w.String(raw)
+	}
+	if e.Syntax != "" {
+		w.Key("syntax")
+		w.String(e.Syntax)
+	}
+	w.Key("span")
+	e.Span.WriteJSON(w)
+	w.EndObject()
 }

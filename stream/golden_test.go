@@ -27,6 +27,8 @@ var goldenCases = map[string]struct {
 	"hermes_split":        {chunk: 3}, // markers and escapes split across chunks
 	"kimi-k2_split":       {chunk: 3},
 	"deepseek_split":      {chunk: 2},
+	"mistral_split":       {chunk: 3},
+	"harmony_split":       {chunk: 3},
 }
 
 // TestGolden pins the event stream of each golden input (regenerate with

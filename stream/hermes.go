@@ -76,7 +76,7 @@ func (h *hermes) scan(p *Parser, eof bool) error {
 			}
 			h.st, h.pos = 3, h.c.jpos
 		case 3:
-			at, ok := closeAfter(p, h.c, h.pos, hermesClose, eof)
+			at, ok := closeAfter(p, h.c, h.pos, []string{hermesClose}, eof)
 			if !ok {
 				h.pos = at
 				if !eof {
@@ -98,13 +98,14 @@ func (h *hermes) end(p *Parser, err error) error {
 	return err
 }
 
-// closeAfter looks for the call's closing marker from offset pos on, after
+// closeAfter looks for the call's closing marker (one of closes) from
+// offset pos on, after
 // its JSON: it returns the marker's offset, or (how far the bytes are
 // decided, false). Text before the marker other than white space is stray
 // (reported once), unless the JSON stopped at a syntax error.
-func closeAfter(p *Parser, c *jcall, pos int, close string, eof bool) (int, bool) {
+func closeAfter(p *Parser, c *jcall, pos int, closes []string, eof bool) (int, bool) {
 	b := p.bytes(pos, p.end())
-	i, k := find(b, []string{close}, eof)
+	i, k := find(b, closes, eof)
 	if j := skipSpace(b[:i]); j < i && !c.jp.Failed() {
 		c.strayText(pos+j, pos+i)
 	}

@@ -71,7 +71,8 @@ type jcall struct {
 	jpos     int              // the JSON read cursor
 	stray    int              // start of stray text after the JSON, -1 when none
 	strayEnd int
-	end      int // where the last call ended
+	end      int  // where the last call ended
+	cut      bool // the end of the stream cut the JSON
 }
 
 func newJCall(s *schema.Schema) *jcall {
@@ -140,6 +141,7 @@ func (c *jcall) feed(p *Parser, eof bool) (bool, error) {
 	c.jpos += n
 	if eof && !c.jp.Done() && !c.jp.Failed() {
 		c.jp.Close()
+		c.cut = true
 	}
 	if err := c.drain(p); err != nil {
 		return false, err
@@ -248,7 +250,8 @@ func (c *jcall) finish(p *Parser, end int) error {
 	return p.send(&Event{Type: ToolCall, ID: c.id, Name: c.name, Params: params, Raw: raw, Span: sp})
 }
 
-// abort ends a call cut by the end of the stream at end: its JSON errors,
+// abort ends a call cut by the end of the stream at end (closing is the
+// marker it lacks, "" for a call that ends with its JSON): its JSON errors,
 // an unterminated error whose Params hold what was read (the argument cut
 // short with its text so far), then its source as text.
 func (c *jcall) abort(p *Parser, end int, closing string) error {
@@ -265,8 +268,12 @@ func (c *jcall) abort(p *Parser, end int, closing string) error {
 	if err := c.sendErrs(p); err != nil {
 		return err
 	}
+	msg := fmt.Sprintf("call is not closed by %s: its text follows as text", closing)
+	if closing == "" {
+		msg = "the stream ends inside the call's JSON arguments: its text follows as text"
+	}
 	err := p.send(&Event{Type: Error, ID: c.id, Name: c.name, Kind: KindUnterminated, Params: params,
-		Message: fmt.Sprintf("call is not closed by %s: its text follows as text", closing), Raw: raw, Span: sp})
+		Message: msg, Raw: raw, Span: sp})
 	if err != nil {
 		return err
 	}

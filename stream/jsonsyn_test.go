@@ -16,6 +16,10 @@ var jsonSyntaxes = []struct{ syntax, file, open, close string }{
 	{"hermes", "hermes_basic", "<tool_call>", "</tool_call>"},
 	{"kimi-k2", "kimi-k2_basic", "<|tool_call_begin|>", "<|tool_call_end|>"},
 	{"deepseek", "deepseek_basic", dsCallBegin, dsCallEnd},
+	{"mistral", "mistral_basic", "[TOOL_CALLS]", "}},"},
+	// A harmony header is a call once it names a recipient; <|call|> may
+	// be left out (servers strip it as a stop token).
+	{"harmony", "harmony_basic", "=functions.read_file", `"}`},
 }
 
 // TestJSONCutEverywhere cuts each JSON syntax's sample at every byte:
@@ -42,7 +46,7 @@ func TestJSONCutEverywhere(t *testing.T) {
 				}
 			}
 			switch {
-			case n >= close && calls == 0:
+			case n >= close && calls == 0 && errs == 0: // a cut closing marker is unterminated
 				t.Errorf("%s cut at %d: no tool_call in %s", tc.syntax, n, jsonl(t, evs))
 			case n > open+1 && n < close && errs == 0:
 				t.Errorf("%s cut at %d (%q): silent: %s", tc.syntax, n, in[:n], jsonl(t, evs))
@@ -68,6 +72,15 @@ var jsonSamples = []string{
 	dsCallsBegin + dsCallBegin + "function" + dsSep + "read_file\n{\"path\": \"x\"}" + dsCallEnd,
 	dsCallBegin + "function" + dsSep + "read_file\nnot json" + dsCallEnd + " after",
 	dsCallBegin + "read_file" + dsSep + "{\"path\": \"é\"}",
+	"[TOOL_CALLS] [{\"name\": \"read_file\", \"arguments\": {\"path\": \"a\"}}]\nextra trailing data",
+	"[TOOL_CALLS]read_file",
+	"[TOOL_CALLS] [\n{\"name\": \"read_file\", \"arguments\": {}},\n",
+	"[TOOL_CALLS] not json at all",
+	"[TOOL_CALLS]read_file{\"path\": \"a\"}[TOOL_CALLS]read_file{\"path\": \"b\"}",
+	"<|channel|>final<|message|>hi",
+	"<|start|>assistant<|channel|>commentary to=functions.read_file json<|message|>{\"path\": \"x\"}",
+	"<|start|>assistant to=functions.read_f",
+	"<|channel|>analysis<|message|>thinking cut",
 }
 
 func TestJSONSyntaxesChunking(t *testing.T) {

@@ -204,7 +204,7 @@ func (m *marked) step(p *Parser, eof bool) (bool, error) {
 		}
 		m.st = mkClose
 	case mkClose:
-		at, ok := closeAfter(p, m.c, m.pos, f.callClose, eof)
+		at, ok := closeAfter(p, m.c, m.pos, []string{f.callClose}, eof)
 		if !ok {
 			m.pos = at
 			return m.starve(p, eof)

@@ -43,6 +43,12 @@ var benchWriters = map[string]func(b *strings.Builder, c benchCall){
 	"deepseek": func(b *strings.Builder, c benchCall) {
 		fmt.Fprintf(b, "%s%sfunction%s%s\n```json\n%s\n```%s%s\n", dsCallsBegin, dsCallBegin, dsSep, c.name, jsonArgs(c), dsCallEnd, dsCallsEnd)
 	},
+	"mistral": func(b *strings.Builder, c benchCall) {
+		fmt.Fprintf(b, "[TOOL_CALLS]%s[ARGS]%s\n", c.name, jsonArgs(c))
+	},
+	"harmony": func(b *strings.Builder, c benchCall) {
+		fmt.Fprintf(b, "<|start|>assistant<|channel|>commentary to=functions.%s <|constrain|>json<|message|>%s<|call|>\n", c.name, jsonArgs(c))
+	},
 	"glm": func(b *strings.Builder, c benchCall) {
 		fmt.Fprintf(b, "<tool_call>%s\n", c.name)
 		for _, p := range c.params {

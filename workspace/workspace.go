@@ -96,6 +96,8 @@ func Rules() []Rule {
 			"A path must not be empty nor contain NUL, a line break, a tab or any other control character."},
 		{CodeFileUnreadable, ast.Warning, "a file cannot be checked",
 			"The file exists but could not be read (permissions) or is larger than the checker's limit; the rules that need its content were skipped for it."},
+		{CodeHunkDrift, ast.Info, "a udiff hunk's header line number is not where its context is",
+			"Models often get hunk header line numbers wrong. plangram places a hunk by its context and removed lines (which must occur exactly once after the previous hunk) and notes where the header was off; fix the numbers if another tool will apply the diff."},
 		{CodeBadRoot, ast.Error, "the workspace root cannot be used",
 			"The --root directory does not exist or is not a directory."},
 	}
@@ -131,6 +133,17 @@ const (
 	// OpRun runs a command (in `cwd`): the files it touches are unknown,
 	// so later missing files are warnings, not errors.
 	OpRun
+	// OpCreate creates the target with `content`; an existing target is
+	// an error (edit formats' add_file, edits.go).
+	OpCreate
+	// OpSearchReplace replaces the `search` lines, which must occur
+	// exactly once as whole lines, by `replace`; an empty search creates
+	// or appends (search-replace's search_replace, edits.go).
+	OpSearchReplace
+	// OpPatch applies `hunks` in order to the existing target and moves it
+	// to `move_to` when set (udiff's and apply-patch's update_file,
+	// edits.go).
+	OpPatch
 )
 
 // Effects maps action names to what they do. It is the one table of
@@ -144,6 +157,9 @@ type Effects map[string]Op
 //	      replace ReplaceAll, read_file Read, delete_file Delete,
 //	      move_file Move, run_command Run
 //	plan: CREATE Write, EDIT Edit, READ Read, EXECUTE Run
+//	search-replace: search_replace SearchReplace
+//	udiff, apply-patch: add_file Create, delete_file Delete,
+//	      update_file Patch
 //
 // Every other action (list_files, PRUNE, INVOKE, …) has its paths checked
 // only.
@@ -162,6 +178,10 @@ func DefaultEffects() Effects {
 		"EDIT":    OpEdit,
 		"READ":    OpRead,
 		"EXECUTE": OpRun,
+
+		"search_replace": OpSearchReplace,
+		"add_file":       OpCreate,
+		"update_file":    OpPatch,
 	}
 }
 
@@ -486,6 +506,12 @@ func (c *checker) action(ctx context.Context, a *ast.Action) {
 		}
 	case OpMove:
 		c.move(a, paths)
+	case OpCreate:
+		c.create(a, target)
+	case OpSearchReplace:
+		c.searchReplace(ctx, a, target)
+	case OpPatch:
+		c.patch(ctx, a, paths)
 	}
 }
 

@@ -179,7 +179,7 @@ func TestRulesDocumented(t *testing.T) {
 }
 
 // TestGolden checks each case directory under golden/workspace: plan.md
-// parsed (dialect from the name prefix: acts_ or plan_) and checked against
+// parsed (dialect from the name prefix: acts_, plan_, sr_, udiff_ or ap_) and checked against
 // a copy of _root/; the workspace diagnostics are pinned in <case>.golden,
 // and the copy must be unchanged afterwards.
 func TestGolden(t *testing.T) {
@@ -193,8 +193,11 @@ func TestGolden(t *testing.T) {
 		name := filepath.Base(caseDir)
 		t.Run(name, func(t *testing.T) {
 			dialect := grammar.DialectActs
-			if strings.HasPrefix(name, "plan_") {
-				dialect = grammar.DialectPlan
+			for prefix, d := range map[string]string{"plan_": grammar.DialectPlan, "sr_": grammar.DialectSearchReplace,
+				"udiff_": grammar.DialectUdiff, "ap_": grammar.DialectApplyPatch} {
+				if strings.HasPrefix(name, prefix) {
+					dialect = d
+				}
 			}
 			src, err := os.ReadFile(planPath)
 			if err != nil {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -35,4 +36,44 @@ func BenchmarkParseFiles(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkStreamCLI runs `plangram stream` in process on a 10 MB answer
+// in the tools syntax (prose, calls, thinking), in one chunk and in
+// 20-byte chunks: parsing, event JSON and the buffered output together.
+// writes/op counts the writes to standard output.
+func BenchmarkStreamCLI(b *testing.B) {
+	unit := "Let me look at the code first, then fix the <b>bug</b> in a->b.\n\n" +
+		"<read_file>\n<path>src/main.go</path>\n</read_file>\n\n" +
+		"<thinking>The loop is off by one: i < n - 1 should be i < n.</thinking>\n" +
+		"<replace_in_file>\n<path>src/main.go</path>\n<diff>\n<<<<<<< SEARCH\nfor i := 0; i < n-1; i++ {\n=======\nfor i := 0; i < n; i++ {\n>>>>>>> REPLACE\n</diff>\n</replace_in_file>\n\n"
+	in := strings.Repeat(unit, (10<<20)/len(unit)+1)
+	for _, bc := range []struct {
+		name  string
+		chunk int
+	}{{"one-chunk", len(in)}, {"20-byte-chunks", 20}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(in)))
+			b.ReportAllocs()
+			out := &writeCounter{}
+			for b.Loop() {
+				*out = writeCounter{}
+				e := &env{stdin: strings.NewReader(in), stdout: out, stderr: io.Discard}
+				if code := run(context.Background(), e, []string{"stream", "--chunk", strconv.Itoa(bc.chunk)}); code != exitOK {
+					b.Fatalf("exit %d", code)
+				}
+			}
+			b.ReportMetric(float64(out.writes), "writes/op")
+			b.ReportMetric(float64(out.bytes), "out-bytes/op")
+		})
+	}
+}
+
+// writeCounter counts the writes and bytes written to it.
+type writeCounter struct{ writes, bytes int }
+
+func (w *writeCounter) Write(p []byte) (int, error) {
+	w.writes++
+	w.bytes += len(p)
+	return len(p), nil
 }

@@ -3,8 +3,9 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
+	"io"
+	"os"
 	"slices"
 	"strings"
 
@@ -15,7 +16,8 @@ import (
 const streamUsage = "[--syntax NAME|auto] [--schema FILE | --tools FILE] [--chunk N] [--format json|openai] [--no-thinking] [--in-thinking] < INPUT"
 
 // cmdStream parses standard input as it arrives and writes one JSON event
-// per line, flushed as soon as the event is decided (docs/stream.md). Error
+// per line, flushed as soon as the input read so far is processed
+// (docs/stream.md). Error
 // events also print to stderr as diagnostics; the exit code is 1 when one of
 // them is an error.
 func cmdStream(ctx context.Context, e *env, args []string) int {
@@ -26,7 +28,7 @@ func cmdStream(ctx context.Context, e *env, args []string) int {
 	schemaFile := fs.String("schema", "", "action schema file replacing the dialect's built-in one")
 	toolsFile := fs.String("tools", "", "tools registry (OpenAI, Anthropic or MCP tools) converted to the action schema")
 	format := fs.String("format", "json", "output: json (one event per line) or openai (Chat Completions chunks as SSE)")
-	chunk := fs.Int("chunk", 4096, "read at most N bytes at a time (small values show the streaming)")
+	chunk := fs.Int("chunk", 4096, "feed the parser at most N bytes at a time (small values show the streaming)")
 	noThinking := fs.Bool("no-thinking", false, "leave thinking events out")
 	inThinking := fs.Bool("in-thinking", false, "the stream starts inside a thinking block (the chat template opened <think>)")
 	pos, err := parseFlags(fs, args)
@@ -67,15 +69,19 @@ func cmdStream(ctx context.Context, e *env, args []string) int {
 			return code
 		}
 	}
-	out := bufio.NewWriter(e.stdout)
-	enc := json.NewEncoder(out)
-	enc.SetEscapeHTML(false)
+	// Events are written directly (Event.AppendJSON) into one buffer,
+	// flushed before each read that may wait for input (flushReader) and at
+	// the end: every event is out as soon as the input read so far is
+	// processed, with one write per read rather than per event.
+	out := bufio.NewWriterSize(e.stdout, 64<<10)
 	var oa *stream.OpenAIWriter
 	if *format == "openai" {
 		oa = stream.NewOpenAIWriter(out, "chatcmpl-plangram", "plangram", 0)
 	}
+	in := newFlushReader(e.stdin, *chunk, out)
+	var line []byte
 	code := exitOK
-	err = stream.Parse(ctx, e.stdin, *chunk, opts, func(ev stream.Event) error {
+	err = stream.Parse(ctx, in, *chunk, opts, func(ev stream.Event) error {
 		if ev.Type == stream.Error {
 			d := ast.Diagnostic{Severity: ev.Severity, Code: ev.Kind, Message: ev.Message, Span: ev.Span}
 			fmt.Fprintln(e.stderr, d.Format("<stdin>"))
@@ -84,17 +90,64 @@ func cmdStream(ctx context.Context, e *env, args []string) int {
 			}
 		}
 		if oa != nil {
-			if err := oa.Write(ev); err != nil {
-				return err
-			}
-		} else if err := enc.Encode(ev); err != nil {
+			return oa.Write(ev)
+		}
+		var err error
+		if line, err = ev.AppendJSON(line[:0]); err != nil {
 			return err
 		}
-		return out.Flush()
+		line = append(line, '\n')
+		_, err = out.Write(line)
+		return err
 	})
+	if ferr := out.Flush(); err == nil && ferr != nil {
+		err = ferr
+	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "plangram: %v\n", err)
 		return exitUsage
 	}
 	return code
+}
+
+// flushReader feeds the parser from standard input through a 64 KiB read
+// buffer and flushes the output w before each read that may wait for
+// input: everything the input read so far produced is written before
+// waiting for more, with one write per read of standard input rather than
+// one per event or per chunk.
+//
+// From a regular file (reads never wait) each Read fills p, as a direct
+// read of the file would, so the chunks and with them the events are the
+// same as without the buffer. From a pipe or terminal a Read returns what
+// has arrived (at most len(p)), as a direct read would.
+type flushReader struct {
+	r    *bufio.Reader
+	w    *bufio.Writer
+	full bool // standard input is a regular file
+}
+
+func newFlushReader(in io.Reader, chunk int, w *bufio.Writer) *flushReader {
+	f := &flushReader{r: bufio.NewReaderSize(in, max(chunk, 64<<10)), w: w}
+	if file, ok := in.(*os.File); ok {
+		if fi, err := file.Stat(); err == nil && fi.Mode().IsRegular() {
+			f.full = true
+		}
+	}
+	return f
+}
+
+func (f *flushReader) Read(p []byte) (int, error) {
+	if f.r.Buffered() == 0 {
+		if err := f.w.Flush(); err != nil {
+			return 0, fmt.Errorf("write: %w", err)
+		}
+	}
+	if !f.full {
+		return f.r.Read(p)
+	}
+	n, err := io.ReadFull(f.r, p)
+	if err == io.ErrUnexpectedEOF {
+		err = nil // a last short chunk; the next Read says EOF
+	}
+	return n, err
 }

@@ -1,0 +1,6 @@
+def greet():
+    print("hi")
+
+
+def main():
+    greet()

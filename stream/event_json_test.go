@@ -1,0 +1,139 @@
+package stream
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/plangram/plangram/ast"
+)
+
+// legacyEvent and legacyMarshal are the former Event.MarshalJSON (an
+// encoding/json encoder over this struct), kept as the reference the direct
+// writer must match byte for byte.
+type legacyEvent struct {
+	Type     Type          `json:"type"`
+	ID       int           `json:"id,omitempty"`
+	Name     string        `json:"name,omitempty"`
+	Param    string        `json:"param,omitempty"`
+	Text     *string       `json:"text,omitempty"`
+	Params   *ast.Params   `json:"params,omitempty"`
+	Severity *ast.Severity `json:"severity,omitempty"`
+	Kind     string        `json:"kind,omitempty"`
+	Message  string        `json:"message,omitempty"`
+	Raw      string        `json:"raw,omitempty"`
+	Syntax   string        `json:"syntax,omitempty"`
+	Span     ast.Span      `json:"span"`
+}
+
+func legacyMarshal(e Event) ([]byte, error) {
+	j := legacyEvent{Type: e.Type, ID: e.ID, Name: e.Name, Param: e.Param, Kind: e.Kind, Message: e.Message, Raw: e.Raw, Syntax: e.Syntax, Span: e.Span}
+	switch e.Type {
+	case Text:
+		j.Text = &e.Text
+		if e.Raw == e.Text {
+			j.Raw = ""
+		}
+	case Thinking, ParamDelta:
+		j.Text = &e.Text
+	case Error:
+		j.Severity = &e.Severity
+		if e.Params != nil {
+			j.Params = &e.Params
+		}
+	case ToolCall:
+		j.Params = &e.Params
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(j); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'}), nil
+}
+
+func checkEventJSON(t *testing.T, name string, e Event) {
+	t.Helper()
+	want, err := legacyMarshal(e)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	got, err := e.AppendJSON(nil)
+	if err != nil || !bytes.Equal(got, want) {
+		t.Errorf("%s: AppendJSON (err %v)\n got: %s\nwant: %s", name, err, got, want)
+	}
+	if m, err := json.Marshal(e); err != nil || !bytes.Equal(m, htmlEscape(want)) {
+		t.Errorf("%s: json.Marshal (err %v)\n got: %s\nwant: %s", name, err, m, htmlEscape(want))
+	}
+}
+
+func htmlEscape(b []byte) []byte {
+	var out bytes.Buffer
+	json.HTMLEscape(&out, b)
+	return out.Bytes()
+}
+
+// TestEventJSONGolden compares the direct writer with the former encoder on
+// every event of the golden stream corpus, fed as TestGolden feeds it.
+func TestEventJSONGolden(t *testing.T) {
+	files, err := filepath.Glob("../golden/stream/*.txt")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden inputs: %v", err)
+	}
+	n := 0
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".txt")
+		in, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := goldenCases[name]
+		if c.opts.Syntax == "" {
+			c.opts.Syntax = goldenSyntax(name)
+		}
+		var cuts []int
+		for i := c.chunk; c.chunk > 0 && i < len(in); i += c.chunk {
+			cuts = append(cuts, i)
+		}
+		for i, e := range collect(t, c.opts, in, cuts) {
+			checkEventJSON(t, name+"#"+string(rune('0'+i%10)), e)
+			n++
+		}
+	}
+	if n < 100 {
+		t.Fatalf("only %d golden events", n)
+	}
+}
+
+// TestEventJSONEveryField sets every field of an Event, for every type, and
+// compares; it fails when Event gains a field that neither writer knows
+// (add it to both and to the list here).
+func TestEventJSONEveryField(t *testing.T) {
+	var fields []string
+	for f := range reflect.TypeFor[Event]().Fields() {
+		fields = append(fields, f.Name)
+	}
+	known := []string{"Type", "ID", "Name", "Param", "Text", "Params", "Raw", "Kind", "Message", "Severity", "Span", "Syntax", "Action"}
+	if !slices.Equal(fields, known) {
+		t.Fatalf("Event fields %v, the JSON writers know %v: write the new field in Event.WriteJSON and legacyEvent", fields, known)
+	}
+	s := "a<b>&\"\\\n\t\x01 é \u2028 \xff"
+	sp := ast.Span{Start: ast.Pos{Offset: 1, Line: 2, Col: 3}, End: ast.Pos{Offset: 4, Line: 5, Col: 6}}
+	for typ := Type(0); typ <= End+1; typ++ {
+		full := Event{Type: typ, ID: 7, Name: s, Param: s, Text: s, Raw: s + "r", Kind: s, Message: s, Severity: ast.Warning, Span: sp, Syntax: s,
+			Params: ast.Params{{Name: "a<", Value: s}, {Name: "n", Value: int64(3)}, {Name: "l", Value: []any{1.5, nil, map[string]any{"k": true}}}},
+			Action: &ast.Action{Name: "x"}}
+		checkEventJSON(t, typ.String()+"/full", full)
+		checkEventJSON(t, typ.String()+"/zero", Event{Type: typ})
+		same := full
+		same.Raw = same.Text
+		same.Params = ast.Params{}
+		checkEventJSON(t, typ.String()+"/raw=text", same)
+	}
+}

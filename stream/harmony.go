@@ -1,0 +1,221 @@
+package stream
+
+import "strings"
+
+// The harmony format's tokens (gpt-oss).
+const (
+	hmStart     = "<|start|>"
+	hmChannel   = "<|channel|>"
+	hmMessage   = "<|message|>"
+	hmEnd       = "<|end|>"
+	hmCall      = "<|call|>"
+	hmReturn    = "<|return|>"
+	hmConstrain = "<|constrain|>"
+)
+
+// hmEnders end a message's body: the first three are part of it, the
+// others begin the next message.
+var hmEnders = []string{hmEnd, hmCall, hmReturn, hmStart, hmChannel}
+
+// Harmony registers the harmony syntax (OpenAI's gpt-oss): messages
+// <|start|>assistant<|channel|>CHANNEL<|message|>…<|end|>; the analysis
+// channel is thinking, final (and commentary without a recipient) is
+// text, and a message with a recipient (to=functions.NAME, in the role
+// part or after the channel, optionally <|constrain|>json) is a call whose
+// body is the JSON arguments, ended by <|call|>.
+func (registry) Harmony() *Syntax {
+	return &Syntax{Name: "harmony", Schema: "tools",
+		Summary: "<|channel|>analysis<|message|>…<|end|>, <|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{…}<|call|> (gpt-oss)",
+		Markers: staticMarkers(hmStart, hmChannel),
+		open: func(c *config) (scanner, error) {
+			return &harmony{x: newProse(c.opts, c.start, []string{hmStart, hmChannel}), c: newJCall(c.schema), hide: c.opts.HideThinking}, nil
+		}}
+}
+
+// harmony is the scanner of the harmony syntax.
+type harmony struct {
+	x     *prose
+	c     *jcall
+	hide  bool
+	st    uint8
+	at    int // where the message's header starts
+	pos   int
+	think bool // the body is thinking (analysis channel)
+}
+
+// harmony's states.
+const (
+	hmText = iota
+	hmHeader
+	hmBody
+	hmJSON
+	hmClose
+)
+
+func (h *harmony) keep() int {
+	switch h.st {
+	case hmText:
+		return h.x.keep()
+	case hmHeader:
+		return h.at
+	case hmBody:
+		return h.pos
+	}
+	return h.c.start
+}
+
+func (h *harmony) scan(p *Parser, eof bool) error {
+	for {
+		more, err := h.step(p, eof)
+		if err != nil || !more {
+			return err
+		}
+	}
+}
+
+func (h *harmony) step(p *Parser, eof bool) (bool, error) {
+	switch h.st {
+	case hmText:
+		k, at, end, err := h.x.next(p, eof)
+		if err != nil || k < 0 {
+			return false, err
+		}
+		h.st, h.at, h.pos = hmHeader, at, end
+	case hmHeader:
+		b := p.bytes(h.pos, p.end())
+		i, k := find(b, []string{hmMessage}, eof)
+		if k < 0 && (h.pos+i-h.at > maxHeader || eof) {
+			// not a message header: its first token is text
+			end := h.pos
+			if h.pos+i-h.at > maxHeader {
+				end = h.at + len(hmStart)
+				if strings.HasPrefix(string(p.bytes(h.at, h.pos)), hmChannel) {
+					end = h.at + len(hmChannel)
+				}
+			} else {
+				end = p.end()
+				if _, to := hmHeaderFields(string(p.bytes(h.at, end))); to != "" {
+					h.c.begin(p, h.at) // a call cut in its header
+					return false, h.after(h.c.abort(p, end, hmMessage))
+				}
+			}
+			if err := p.text(p.pos(h.at), end, false); err != nil {
+				return false, err
+			}
+			h.st = hmText
+			h.x.skip(end)
+			return true, nil
+		}
+		if k < 0 {
+			h.pos += i
+			return false, nil
+		}
+		end := h.pos + i + len(hmMessage)
+		channel, to := hmHeaderFields(string(p.bytes(h.at, h.pos+i)))
+		h.pos = end
+		if to != "" {
+			h.c.begin(p, h.at)
+			if err := h.c.named(p, strings.TrimPrefix(to, "functions."), end); err != nil {
+				return false, err
+			}
+			h.c.json(p, end, false)
+			h.st = hmJSON
+			return true, nil
+		}
+		h.think = channel == "analysis"
+		h.st = hmBody
+		return true, h.emit(p, h.at, end, "")
+	case hmBody:
+		b := p.bytes(h.pos, p.end())
+		i, k := find(b, hmEnders, eof)
+		at := h.pos + i
+		if err := h.emit(p, h.pos, at, string(b[:i])); err != nil {
+			return false, err
+		}
+		h.pos = at
+		switch {
+		case k < 0 && !eof:
+			return false, nil
+		case k < 0:
+			h.st = hmText
+			h.x.skip(at)
+			return false, nil
+		case k < 3:
+			end := at + len(hmEnders[k])
+			if err := h.emit(p, at, end, ""); err != nil {
+				return false, err
+			}
+			h.pos = end
+		}
+		h.st = hmText
+		h.x.skip(h.pos)
+	case hmJSON:
+		done, err := h.c.feed(p, eof)
+		if err != nil || !done {
+			return false, err
+		}
+		h.st, h.pos = hmClose, h.c.jpos
+	case hmClose:
+		at, ok := closeAfter(p, h.c, h.pos, []string{hmCall, hmEnd}, eof)
+		if ok {
+			n := len(hmCall)
+			if strings.HasPrefix(string(p.bytes(at, p.end())), hmEnd) {
+				n = len(hmEnd)
+			}
+			return true, h.after(h.c.finish(p, at+n))
+		}
+		h.pos = at
+		if !eof {
+			return false, nil
+		}
+		if h.c.jp.Done() && !h.c.cut && h.c.stray < 0 {
+			// <|call|> is a stop token that servers often leave out
+			return false, h.after(h.c.finish(p, p.end()))
+		}
+		return false, h.after(h.c.abort(p, p.end(), hmCall))
+	}
+	return true, nil
+}
+
+// after returns to text after a call.
+func (h *harmony) after(err error) error {
+	h.st = hmText
+	h.x.skip(h.c.end)
+	return err
+}
+
+// emit sends the message bytes [from, to): body text s, or markup when s
+// is empty (a header or an end token), as thinking in the analysis
+// channel, else as text.
+func (h *harmony) emit(p *Parser, from, to int, s string) error {
+	if to <= from {
+		return nil
+	}
+	if !h.think {
+		return p.text(p.pos(from), to, s == "")
+	}
+	sp := p.span(from, to)
+	if h.hide {
+		return nil
+	}
+	return p.send(&Event{Type: Thinking, Text: s, Raw: p.str(from, to), Span: sp})
+}
+
+// hmHeaderFields returns the channel and the recipient of a message
+// header (the bytes before <|message|>).
+func hmHeaderFields(h string) (channel, to string) {
+	word := func(s string) string {
+		s = strings.TrimLeft(s, " \t\r\n")
+		if i := strings.IndexAny(s, " \t\r\n<"); i >= 0 {
+			s = s[:i]
+		}
+		return s
+	}
+	if _, rest, ok := strings.Cut(h, hmChannel); ok {
+		channel = word(rest)
+	}
+	if i := strings.Index(h, "to="); i >= 0 {
+		to = word(h[i+3:])
+	}
+	return channel, to
+}

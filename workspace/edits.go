@@ -1,0 +1,354 @@
+package workspace
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/grammar"
+)
+
+// The edit formats' workspace rules (docs/check.md, "Edit formats"): a
+// SEARCH text or a hunk's context and removed lines must occur exactly once,
+// as whole lines, in the file as it stands after the earlier edits of the
+// document; add_file needs a missing file, update_file and delete_file an
+// existing one. Each edit that matches is applied to the overlay, so later
+// ones (and package apply) see its result.
+
+// CodeHunkDrift is the note on a udiff hunk whose header's line number
+// differs from where its context was found; the hunk is placed by its
+// context.
+const CodeHunkDrift = "hunk-line-drift"
+
+// create checks an add_file: the target must not exist.
+func (c *checker) create(a *ast.Action, t *pathArg) {
+	f := c.file(t.rel)
+	switch {
+	case f.dir:
+		c.add(ast.Error, CodeNotAFile, t.span, "%s cannot create %s: it is a directory", a.Name, t.value)
+		return
+	case f.exists:
+		var d *ast.Diagnostic
+		if f.by != nil {
+			d = c.add(ast.Error, CodeFileExists, t.span, "%s cannot create %s: %s %s it; update it instead", a.Name, t.value, describe(f.by), f.how)
+		} else {
+			d = c.add(ast.Error, CodeFileExists, t.span, "%s cannot create %s: the file exists (%s); update it instead", a.Name, t.value, plural(f.size, "byte"))
+		}
+		d.Related = related(f, t.value)
+		return
+	}
+	text := a.Params.String("content")
+	c.set(t.rel, &vfile{exists: true, known: true, content: text, size: int64(len(text)), by: a, how: "created"})
+}
+
+// editable returns the target's vfile when its content can be edited, or
+// nil (after reporting why not).
+func (c *checker) editable(a *ast.Action, t *pathArg) *vfile {
+	f := c.needFile(a, t, "edit")
+	if f == nil {
+		return nil
+	}
+	if !f.known {
+		if f.problem != "" {
+			c.add(ast.Warning, CodeFileUnreadable, t.span, "%s: %s cannot be checked: %s", a.Name, t.value, f.problem)
+		}
+		return nil
+	}
+	return f
+}
+
+// edited records new content for the file f at t (keeping what else the
+// overlay knows of it).
+func (c *checker) edited(a *ast.Action, rel string, f *vfile, content string) {
+	nf := *f
+	nf.exists, nf.known, nf.content, nf.size, nf.by, nf.how = true, true, content, int64(len(content)), a, "edited"
+	c.set(rel, &nf)
+}
+
+// searchReplace checks a search_replace block.
+func (c *checker) searchReplace(ctx context.Context, a *ast.Action, t *pathArg) {
+	search, replace := a.Params.String("search"), a.Params.String("replace")
+	span := a.NameSpan
+	for _, p := range a.Params {
+		if p.Name == "search" && p.Span != nil {
+			span = *p.Span
+		}
+	}
+	if strings.TrimSpace(search) == "" {
+		// aider: an empty SEARCH starts a new file, or appends to an
+		// existing one
+		f := c.file(t.rel)
+		switch {
+		case f.dir:
+			c.add(ast.Error, CodeNotAFile, t.span, "%s cannot create %s: it is a directory", a.Name, t.value)
+		case !f.exists:
+			c.set(t.rel, &vfile{exists: true, known: true, content: replace, size: int64(len(replace)), by: a, how: "created"})
+		case !f.known:
+			if f.problem != "" {
+				c.add(ast.Warning, CodeFileUnreadable, t.span, "%s: %s cannot be checked: %s", a.Name, t.value, f.problem)
+			}
+		default:
+			c.add(ast.Info, CodeFileExists, span, "%s: the SEARCH text is empty and %s exists: the REPLACE text is appended to it (as aider does)", a.Name, t.value)
+			c.edited(a, t.rel, f, f.content+replace)
+		}
+		return
+	}
+	f := c.editable(a, t)
+	if f == nil || ctx.Err() != nil {
+		return
+	}
+	content := f.content
+	virtual := content != "" && !strings.HasSuffix(content, "\n") // aider matches as if it ended in "\n"
+	if virtual {
+		content += "\n"
+	}
+	at, n := lineMatch(content, search, 0)
+	e := edit{find: search, replace: replace, span: span, name: "SEARCH text"}
+	if !c.matched(a, t, f, e, content, n, 0) {
+		return
+	}
+	out := content[:at] + replace + content[at+len(search):]
+	if virtual && at+len(search) < len(content) && strings.HasSuffix(out, "\n") {
+		out = out[:len(out)-1]
+	}
+	c.edited(a, t.rel, f, out)
+}
+
+// matched reports a text that does not occur exactly once after offset
+// from (n is its number of occurrences there, capped at 2) and says
+// whether it does.
+func (c *checker) matched(a *ast.Action, t *pathArg, f *vfile, e edit, content string, n, from int) bool {
+	switch {
+	case n == 0 && strings.Contains(content[from:], e.find):
+		at := from + strings.Index(content[from:], e.find)
+		d := c.add(ast.Error, CodeFindNotFound, e.span, "%s: the %s occurs in %s only inside a line (line %d), not as whole lines: it must start at the start of a line and end at the end of one",
+			a.Name, e.name, t.value, lineOfOffset(content, at))
+		d.Related = related(f, t.value)
+		return false
+	case n == 0:
+		d := c.notFound(a, t, e, content)
+		if from > 0 {
+			d.Message += fmt.Sprintf(" (it is looked for after line %d, where the previous hunk ends)", lineOfOffset(content, from))
+		}
+		d.Related = related(f, t.value)
+		return false
+	case n > 1:
+		lines, total := lineMatches(content, e.find, from, maxListed)
+		where := "in"
+		if from > 0 {
+			where = fmt.Sprintf("after line %d of", lineOfOffset(content, from))
+		}
+		d := c.add(ast.Error, CodeFindAmbiguous, e.span, "%s: the %s occurs %d times %s %s (lines %s); it must occur exactly once: include more surrounding lines to make it unique",
+			a.Name, e.name, total, where, t.value, lineList(lines, total))
+		d.Detail = occurrenceDetail(content, t.value, lines, total)
+		d.Related = related(f, t.value)
+		return false
+	}
+	return true
+}
+
+// lineMatch finds find in content at or after offset from, starting at the
+// start of a line (find is whole lines: it ends in "\n", or at the end of
+// the file). It returns the first match and the number of matches, capped
+// at 2.
+func lineMatch(content, find string, from int) (at, n int) {
+	at = -1
+	for off := from; off <= len(content); {
+		i := strings.Index(content[off:], find)
+		if i < 0 {
+			break
+		}
+		p := off + i
+		if (p == 0 || content[p-1] == '\n') && (strings.HasSuffix(find, "\n") || p+len(find) == len(content)) {
+			if at < 0 {
+				at = p
+			}
+			n++
+			if n == 2 {
+				break
+			}
+			off = p + max(len(find), 1)
+			continue
+		}
+		off = p + 1
+	}
+	return at, n
+}
+
+// lineMatches lists the 1-based lines of the first limit whole-line
+// matches of find at or after from, and counts all of them.
+func lineMatches(content, find string, from, limit int) ([]int, int) {
+	var lines []int
+	total, line, counted := 0, 1, 0
+	for off := from; off <= len(content); {
+		i := strings.Index(content[off:], find)
+		if i < 0 {
+			break
+		}
+		p := off + i
+		if (p == 0 || content[p-1] == '\n') && (strings.HasSuffix(find, "\n") || p+len(find) == len(content)) {
+			total++
+			if len(lines) < limit {
+				line += strings.Count(content[counted:p], "\n")
+				counted = p
+				lines = append(lines, line)
+			}
+			off = p + max(len(find), 1)
+			continue
+		}
+		off = p + 1
+	}
+	return lines, total
+}
+
+// lineOfOffset returns the 1-based line of a byte offset.
+func lineOfOffset(s string, off int) int {
+	return strings.Count(s[:min(off, len(s))], "\n") + 1
+}
+
+// hunksOf decodes an action's hunks parameter (in memory or read back from
+// JSON).
+func hunksOf(a *ast.Action) []grammar.Hunk {
+	v, ok := a.Params.Get("hunks")
+	if !ok {
+		return nil
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	var hs []grammar.Hunk
+	if json.Unmarshal(data, &hs) != nil {
+		return nil
+	}
+	return hs
+}
+
+// patch checks an update_file: each hunk in order against the target's
+// content, then the move.
+func (c *checker) patch(ctx context.Context, a *ast.Action, paths []pathArg) {
+	if len(paths) == 0 || !paths[0].ok || paths[0].param != "path" {
+		return
+	}
+	t := &paths[0]
+	f := c.editable(a, t)
+	if f == nil {
+		return
+	}
+	content, ok := f.content, true
+	// codex matches lines, so a file without a final line ending matches
+	// as if it had one (aider's search-replace too); a unified diff says
+	// so with `\ No newline at end of file`.
+	virtual := c.schema != nil && c.schema.Dialect == grammar.DialectApplyPatch && content != "" && !strings.HasSuffix(content, "\n")
+	if virtual {
+		content += "\n"
+	}
+	touchedEnd := false
+	from, delta := 0, 0
+	for i, h := range hunksOf(a) {
+		if ctx.Err() != nil {
+			return
+		}
+		span := a.NameSpan
+		if i < len(a.Blocks) {
+			span = a.Blocks[i].Span
+		}
+		name := fmt.Sprintf("text of hunk %d", i+1)
+		if h.Context != "" {
+			ctxLine := h.Context + "\n"
+			at, n := lineMatch(content, ctxLine, from)
+			if n == 0 && !strings.HasSuffix(content, "\n") {
+				at, n = lineMatch(content+"\n", ctxLine, from)
+			}
+			if n == 0 {
+				e := edit{find: ctxLine, span: span, name: fmt.Sprintf("@@ context line of hunk %d", i+1)}
+				c.matched(a, t, f, e, content, 0, from)
+				ok = false
+				break
+			}
+			from = at + len(ctxLine) // codex: the first such line after the previous hunk
+			from = min(from, len(content))
+		}
+		if h.Old == "" {
+			// a pure addition: codex appends it at the end of the file;
+			// a numbered udiff hunk goes after line old_start
+			pos := len(content)
+			if h.OldStart != nil {
+				pos = lineStartOffset(content, *h.OldStart+delta+1)
+			}
+			if pos == len(content) && content != "" && !strings.HasSuffix(content, "\n") {
+				content += "\n"
+				pos = len(content)
+			}
+			touchedEnd = touchedEnd || pos == len(content)
+			content = content[:pos] + h.New + content[pos:]
+			from = pos + len(h.New)
+			continue
+		}
+		find := h.Old
+		if h.EndOfFile && !strings.HasSuffix(content, find) {
+			e := edit{find: find, span: span, name: name}
+			d := c.notFound(a, t, e, content)
+			d.Message += " (the hunk ends with *** End of File: it must be the end of the file)"
+			d.Related = related(f, t.value)
+			ok = false
+			break
+		}
+		at, n := lineMatch(content, find, from)
+		if h.EndOfFile {
+			at, n = len(content)-len(find), 1
+		}
+		e := edit{find: find, replace: h.New, span: span, name: name}
+		if !c.matched(a, t, f, e, content, n, from) {
+			ok = false
+			break
+		}
+		if h.OldStart != nil {
+			if got, want := lineOfOffset(content, at), *h.OldStart+delta; got != want && *h.OldLines > 0 {
+				c.add(ast.Info, CodeHunkDrift, span, "%s: hunk %d's header says line %d, but its context is at line %d of %s (%s); the hunk is placed by its context",
+					a.Name, i+1, want, got, t.value, drift(got-want))
+			}
+		}
+		touchedEnd = touchedEnd || at+len(find) == len(content)
+		content = content[:at] + h.New + content[at+len(find):]
+		from = at + len(h.New)
+		delta += strings.Count(h.New, "\n") - strings.Count(h.Old, "\n")
+	}
+	if !ok {
+		return // the file is left as it was: later edits see it unchanged
+	}
+	if virtual && !touchedEnd {
+		content = strings.TrimSuffix(content, "\n")
+	}
+	c.edited(a, t.rel, f, content)
+	if len(paths) > 1 && paths[1].param == "move_to" && paths[1].ok && paths[1].rel != t.rel {
+		c.move(a, paths[:2])
+		if nf := c.files[paths[1].rel]; nf != nil && nf.by == a {
+			nf.how = "edited and moved"
+		}
+	}
+}
+
+func drift(d int) string {
+	dir := "further down"
+	if d < 0 {
+		d, dir = -d, "further up"
+	}
+	return fmt.Sprintf("%s %s", plural(int64(d), "line"), dir)
+}
+
+// lineStartOffset returns the offset at which the 1-based line starts
+// (the length of s for a line after its end).
+func lineStartOffset(s string, line int) int {
+	off := 0
+	for l := 1; l < line; l++ {
+		i := strings.IndexByte(s[off:], '\n')
+		if i < 0 {
+			return len(s)
+		}
+		off += i + 1
+	}
+	return off
+}
