@@ -12,7 +12,7 @@ import (
 	"github.com/plangram/plangram/workspace"
 )
 
-const applyUsage = "--root DIR [--dry-run] [-d] [--dialect D] [--fence F] [--schema FILE] FILE..."
+const applyUsage = "--root DIR [--dry-run] [-d] [--dialect D] [--fence F] [--schema FILE] [PATH...|-]"
 
 // cmdApply applies the file edits of plans to a workspace, all or nothing
 // (docs/apply.md): every check must pass first, then each file is written
@@ -32,9 +32,6 @@ func cmdApply(ctx context.Context, e *env, args []string) int {
 	if *root == "" {
 		return usageError(e, errors.New("apply needs --root DIR"))
 	}
-	if len(paths) == 0 {
-		return usageError(e, errors.New("apply needs at least one FILE (or - for standard input)"))
-	}
 	if err := workspace.ValidateRoot(*root); err != nil {
 		return usageError(e, err)
 	}
@@ -42,24 +39,24 @@ func cmdApply(ctx context.Context, e *env, args []string) int {
 	if !ok {
 		return exitUsage
 	}
-	docs := make([]*ast.Document, len(paths))
-	names := make([]string, len(paths))
-	stdin := false
-	for i, p := range paths {
-		if p == "-" {
-			if stdin {
-				return usageError(e, errors.New("standard input (-) can be read once"))
-			}
-			stdin = true
-		}
-		name, src, err := readInput(e, p)
+	// The one input layer: no FILE or "-" is standard input, a directory
+	// every *.md below it; all of them are one transaction.
+	ins, err := expandInputs(paths)
+	if err != nil {
+		return usageError(e, err)
+	}
+	sd := &stdinData{r: e.stdin}
+	docs := make([]*ast.Document, len(ins))
+	names := make([]string, len(ins))
+	for i, in := range ins {
+		src, err := in.read(sd)
 		if err != nil {
 			return usageError(e, err)
 		}
-		if docs[i], err = grammar.Parse(ctx, name, src, popts); err != nil {
-			return usageError(e, fmt.Errorf("%s: %w", name, err))
+		if docs[i], err = grammar.Parse(ctx, in.name, src, popts); err != nil {
+			return usageError(e, fmt.Errorf("%s: %w", in.name, err))
 		}
-		names[i] = name
+		names[i] = in.name
 	}
 	res, err := apply.Apply(ctx, docs, *root, apply.Options{Workspace: workspace.Options{Schema: popts.Schema}, DryRun: *dry})
 	if res != nil {

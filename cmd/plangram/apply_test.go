@@ -93,14 +93,18 @@ func TestApplyCommand(t *testing.T) {
 	}
 	for _, args := range [][]string{
 		{"apply", bad},
-		{"apply", "--root", root},
 		{"apply", "--root", filepath.Join(dir, "missing"), bad},
 		{"apply", "--root", root, filepath.Join(dir, "missing.md")},
 		{"apply", "--root", root, "--dialect", "klingon", bad},
-		{"apply", "--root", root, "-", "-"},
 	} {
 		if code, _, _ := runCLI(t, "", args...); code != exitUsage {
 			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+	// No PATH is standard input, as in every command; "-" twice is read once.
+	for _, args := range [][]string{{"apply", "--root", root}, {"apply", "--root", root, "-", "-"}} {
+		if code, stdout, stderr := runCLI(t, "", args...); code != exitOK || stdout != "" {
+			t.Errorf("%v: exit %d, want 0\nstdout %q\nstderr %q", args, code, stdout, stderr)
 		}
 	}
 }

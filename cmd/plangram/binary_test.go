@@ -71,6 +71,7 @@ func TestBinaryInputs(t *testing.T) {
 		"plans/a.md":      okActs,
 		"plans/x/b.md":    messyActs,
 		"plans/.git/c.md": badActs,
+		"ws/.keep":        "",
 	})
 	errLine := "bad.md:2:1: error: "
 	type want struct {
@@ -115,6 +116,12 @@ func TestBinaryInputs(t *testing.T) {
 		{"", []string{"render", "ok.md"}, want{0, []string{"<title>ok.md"}, empty}},
 		{"", []string{"render", "ok.md", "bad.md"}, want{2, empty, []string{"needs -o DIR"}}},
 		{"", []string{"render", "-o", "pages", "plans", "ok.md"}, want{0, empty, empty}},
+		// apply: the same input layer; all inputs are one transaction.
+		{okActs, []string{"apply", "--root", "ws"}, want{0, empty, empty}},
+		{"~~~act\nwrite_file new.txt\n~~~\n~~~\nhi\n~~~\n", []string{"apply", "--root", "ws", "--dry-run", "-"}, want{0, []string{"A new.txt\n"}, empty}},
+		{"", []string{"apply", "--root", "ws", "--dry-run", "ok.md", "plans"}, want{0, empty, empty}},
+		{"", []string{"apply", "--root", "ws", "bad.md"}, want{1, empty, []string{errLine, "apply refused"}}},
+		{"", []string{"apply", "ok.md"}, want{2, empty, []string{"--root"}}},
 		// stream reads standard input only.
 		{"hello", []string{"stream"}, want{0, []string{`"type":"text"`}, empty}},
 		{"hello", []string{"stream", "-"}, want{0, []string{`"type":"text"`}, empty}},

@@ -3,8 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 
 	"github.com/plangram/plangram/grammar"
@@ -45,16 +43,6 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, rest[0])
 		args = rest[1:]
 	}
-}
-
-// readInput reads a file, or standard input for "-" or "".
-func readInput(e *env, path string) (name string, data []byte, err error) {
-	if path == "" || path == "-" {
-		data, err = io.ReadAll(e.stdin)
-		return "<stdin>", data, err
-	}
-	data, err = os.ReadFile(path)
-	return path, data, err
 }
 
 // oneOf checks a flag value against its allowed values.
