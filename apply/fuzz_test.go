@@ -11,7 +11,8 @@ import (
 	"github.com/plangram/plangram/grammar"
 )
 
-// FuzzApply: parse any document (auto dialect) and apply it in a temporary
+// FuzzApply: parse any document (auto dialect: acts, plan and the edit
+// formats) and apply it in a temporary
 // root: no panic, and nothing outside the root is ever created, changed or
 // removed (a sibling directory, a symbolic link inside the root pointing to
 // it, and the root's parent are watched).
@@ -25,6 +26,9 @@ func FuzzApply(f *testing.F) {
 		"~~~act\nappend_file link/keep.txt\n~~~\n~~~\nx\n~~~\n",
 		"~~~act\nwrite_file sub/../../x\n~~~\n~~~\nx\n~~~\n",
 		"~~~act\npatch_file a.txt\n~~~\n~~~\na\n~~~\n~~~\nb\n~~~\n~~~act\nmove_file a.txt c/d.txt\n~~~\n",
+		"../x.txt\n```\n<<<<<<< SEARCH\n=======\nx\n>>>>>>> REPLACE\n```\n",
+		"--- a/a.txt\n+++ b/../a.txt\n@@ -1 +1 @@\n-a\n+b\n",
+		"*** Begin Patch\n*** Update File: a.txt\n*** Move to: link/a.txt\n@@\n-a\n+b\n*** End Patch\n",
 		"# P\n\n## Rationale\n\n```\nx\n```\n\n## Action Plan\n\n### `CREATE`\n\n- **File Path:** ../x\n\n```\nx\n```\n",
 	} {
 		f.Add(s)

@@ -2,10 +2,12 @@ package ast
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/plangram/plangram/internal/jsonw"
 )
@@ -67,11 +69,36 @@ type Block struct {
 	Info  string `json:"info"`  // the trimmed rest of the opening fence line
 	// Label is the heading that introduces the block, where a dialect uses one
 	// (e.g. "FIND:" in a plan's EDIT action).
-	Label       string `json:"label,omitempty"`
-	Content     string `json:"content"`
-	Unclosed    bool   `json:"unclosed,omitempty"`
-	Span        Span   `json:"span"`         // whole lines, opening fence line to closing fence line (with its line ending)
-	ContentSpan Span   `json:"content_span"` // the content bytes
+	Label   string `json:"label,omitempty"`
+	Content string `json:"content"`
+	// ContentBase64 is set only when Content is not valid UTF-8 (a JSON
+	// string cannot carry such bytes: "content" shows U+FFFD in their place):
+	// the exact content bytes in standard, padded base64. SetContentBase64
+	// fills it; grammar.Parse does for every block it returns.
+	ContentBase64 string `json:"content_base64,omitempty"`
+	Unclosed      bool   `json:"unclosed,omitempty"`
+	Span          Span   `json:"span"`         // whole lines, opening fence line to closing fence line (with its line ending)
+	ContentSpan   Span   `json:"content_span"` // the content bytes
+}
+
+// SetContentBase64 sets ContentBase64 from Content when Content is not
+// valid UTF-8, and clears it otherwise.
+func (b *Block) SetContentBase64() {
+	b.ContentBase64 = ""
+	if !utf8.ValidString(b.Content) {
+		b.ContentBase64 = base64.StdEncoding.EncodeToString([]byte(b.Content))
+	}
+}
+
+// ExactContent returns the block's content bytes: decoded from
+// ContentBase64 when it is set (a block read back from JSON), else Content.
+func (b *Block) ExactContent() string {
+	if b.ContentBase64 != "" {
+		if raw, err := base64.StdEncoding.DecodeString(b.ContentBase64); err == nil {
+			return string(raw)
+		}
+	}
+	return b.Content
 }
 
 // Action is one operation of a plan: a fenced act with its argument blocks,

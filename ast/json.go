@@ -179,6 +179,10 @@ func (b *Block) WriteJSON(w *jsonw.W) {
 	}
 	w.Key("content")
 	w.String(b.Content)
+	if b.ContentBase64 != "" {
+		w.Key("content_base64")
+		w.String(b.ContentBase64)
+	}
 	if b.Unclosed {
 		w.Key("unclosed")
 		w.Bool(true)

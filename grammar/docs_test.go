@@ -18,7 +18,7 @@ var docExample = regexp.MustCompile("(?s)<!-- example -->\n(`{4,}|~{4,})[a-z]*\n
 // TestDocsExamples checks every example of the dialect docs, so docs/ cannot
 // drift from the parser.
 func TestDocsExamples(t *testing.T) {
-	for _, file := range []string{"../docs/acts.md"} {
+	for _, file := range []string{"../docs/acts.md", "../docs/search-replace.md", "../docs/udiff.md", "../docs/apply-patch.md"} {
 		data, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)

@@ -6,6 +6,7 @@ package grammar
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/plangram/plangram/ast"
@@ -46,6 +47,23 @@ func Parse(ctx context.Context, filename string, src []byte, opts Options) (*ast
 			dialect = s.SyntaxName() // the schema names the grammar of its dialect
 		}
 	}
+	doc, err := parseDialect(ctx, dialect, filename, src, opts)
+	if err != nil {
+		return nil, err
+	}
+	if extra := checkInput(src); len(extra) > 0 {
+		if extra[0].Severity == ast.Error { // unreadable input: that is the one thing to say, not "no plan"
+			doc.Diagnostics = slices.DeleteFunc(doc.Diagnostics, func(d *ast.Diagnostic) bool { return d.Code == CodeNoPlan })
+		}
+		doc.Diagnostics = append(doc.Diagnostics, extra...)
+		ast.SortDiagnostics(doc.Diagnostics)
+	}
+	setBase64(doc)
+	return doc, nil
+}
+
+// parseDialect runs one dialect's parser.
+func parseDialect(ctx context.Context, dialect, filename string, src []byte, opts Options) (*ast.Document, error) {
 	switch dialect {
 	case DialectActs:
 		s := opts.Schema

@@ -228,6 +228,7 @@ var astDocs = map[string]string{
 	"Block.info":           "The trimmed rest of the opening fence line.",
 	"Block.label":          "The heading that introduces the block, where a dialect uses one (e.g. \"FIND:\").",
 	"Block.content":        "The block's content, byte for byte.",
+	"Block.content_base64": "Set only when the content is not valid UTF-8: the exact content bytes, standard padded base64 (\"content\" then shows U+FFFD in their place).",
 	"Block.unclosed":       "The block runs to the end of the input (an unclosed-fence error reports it).",
 	"Block.span":           "Whole lines, opening fence line to closing fence line.",
 	"Block.content_span":   "The content bytes.",

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -9,7 +11,7 @@ import (
 	"github.com/plangram/plangram/schema"
 )
 
-const schemaUsage = "[--dialect D | --schema FILE | --tools FILE [--json-schema]] [-o FILE]"
+const schemaUsage = "[--dialect D | --schema FILE | --tools FILE [--json-schema]] [--compact] [-o FILE]"
 
 // cmdSchema prints the JSON Schema (2020-12) of `plangram parse`'s JSON
 // output for a dialect.
@@ -20,6 +22,7 @@ func cmdSchema(ctx context.Context, e *env, args []string) int {
 	out := fs.String("o", "", "write to FILE instead of standard output")
 	toolsFile := fs.String("tools", "", "tools registry (OpenAI, Anthropic or MCP tools) to convert: prints its action schema")
 	jsonSchema := fs.Bool("json-schema", false, "with --tools: print the JSON Schema of the converted dialect instead")
+	compact := fs.Bool("compact", false, "print the JSON on one line (default: indented)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return exitUsage
@@ -28,7 +31,7 @@ func cmdSchema(ctx context.Context, e *env, args []string) int {
 		return usageError(e, fmt.Errorf("schema takes no arguments, got %q", pos[0]))
 	}
 	if *toolsFile != "" {
-		return printTools(e, *toolsFile, *dialect, *schemaFile, *jsonSchema, *out)
+		return printTools(e, *toolsFile, *dialect, *schemaFile, *jsonSchema, *compact, *out)
 	}
 	if *jsonSchema {
 		return usageError(e, fmt.Errorf("--json-schema goes with --tools"))
@@ -41,7 +44,21 @@ func cmdSchema(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return usageError(e, err)
 	}
-	return writeOutput(e, *out, js)
+	return writeJSONOutput(e, *out, js, *compact)
+}
+
+// writeJSONOutput is writeOutput for one JSON value, on one line with
+// compact.
+func writeJSONOutput(e *env, file string, data []byte, compact bool) int {
+	if compact {
+		var b bytes.Buffer
+		if err := json.Compact(&b, data); err != nil {
+			return usageError(e, err)
+		}
+		b.WriteByte('\n')
+		data = b.Bytes()
+	}
+	return writeOutput(e, file, data)
 }
 
 // resolveSchema returns the schema named by --dialect or --schema and a

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,6 +35,7 @@ func TestSchemaGenExample(t *testing.T) {
 	}{
 		{args: []string{"schema", "--dialect", "acts"}, stdout: read("golden/schema/acts.json.golden")},
 		{args: []string{"schema", "--dialect", "plan"}, stdout: read("golden/schema/plan.json.golden")},
+		{args: []string{"schema", "--dialect", "plan", "--compact"}, stdout: compact(t, read("golden/schema/plan.json.golden"))},
 		{args: []string{"schema", "--schema", "golden/custom/deploy.json"}, stdout: read("golden/custom/deploy.jsonschema.golden")},
 		{args: []string{"gen", "go", "--dialect", "acts", "--package", "acts"}, stdout: read("typed/acts/acts_gen.go")},
 		{args: []string{"gen", "go", "--schema", "golden/custom/kv.json", "--package", "kv"}, stdout: read("golden/custom/kv.go.golden")},
@@ -66,4 +69,15 @@ func TestSchemaGenExample(t *testing.T) {
 	if got := read(outFile); got != read("typed/tools/tools_gen.go") {
 		t.Errorf("gen -o wrote %d bytes, not typed/tools/tools_gen.go", len(got))
 	}
+}
+
+// compact returns the one-line form of the JSON value s, as --compact
+// prints it.
+func compact(t *testing.T, s string) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := json.Compact(&b, []byte(s)); err != nil {
+		t.Fatal(err)
+	}
+	return b.String() + "\n"
 }

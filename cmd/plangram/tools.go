@@ -31,7 +31,7 @@ func loadTools(e *env, file string) (*schema.Schema, int) {
 // printTools is `plangram schema --tools FILE`: the converted action
 // schema (a schema file --schema reads), or with --json-schema the JSON
 // Schema of the dialect's parsed documents.
-func printTools(e *env, file, dialect, schemaFile string, jsonSchema bool, out string) int {
+func printTools(e *env, file, dialect, schemaFile string, jsonSchema, compact bool, out string) int {
 	if dialect != "" || schemaFile != "" {
 		return usageError(e, fmt.Errorf("--tools replaces --dialect and --schema"))
 	}
@@ -49,5 +49,5 @@ func printTools(e *env, file, dialect, schemaFile string, jsonSchema bool, out s
 	if err != nil {
 		return usageError(e, err)
 	}
-	return writeOutput(e, out, data)
+	return writeJSONOutput(e, out, data, compact)
 }

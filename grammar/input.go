@@ -1,0 +1,142 @@
+package grammar
+
+import (
+	"bytes"
+	"unicode/utf8"
+
+	"github.com/plangram/plangram/ast"
+)
+
+// Diagnostic codes of the input check every dialect shares (docs/acts.md,
+// "Input encoding").
+const (
+	// CodeUTF16: the input is UTF-16 (a byte-order mark, or NUL bytes in
+	// every other position); plangram reads UTF-8 and rejects it.
+	CodeUTF16 = "utf16-input"
+	// CodeBinary: the input holds a NUL byte and is not UTF-16.
+	CodeBinary = "binary-input"
+	// CodeCROnly: the first line ending is a lone CR (old Mac line endings).
+	CodeCROnly = "cr-line-endings"
+	// CodeInvalidUTF8: a byte sequence that is not UTF-8 (reported once, at
+	// the first bad byte); blocks keep the exact bytes (content_base64).
+	CodeInvalidUTF8 = "invalid-utf8"
+)
+
+// checkInput reports what makes src unreadable as a plan, or not byte-exact
+// in JSON, at the exact byte it concerns. It is run by Parse, the one entry
+// every command and the language server use, so they all agree. The input
+// is never rewritten: positions refer to the original bytes, and the
+// dialect still parses it (nothing is lost, the error makes the exit code
+// non-zero).
+func checkInput(src []byte) []*ast.Diagnostic {
+	if len(src) == 0 {
+		return nil // the dialect reports an empty document (no-plan)
+	}
+	var lines *ast.Lines
+	span := func(off, n int) ast.Span {
+		if lines == nil {
+			lines = ast.NewLines(src)
+		}
+		return lines.Span(off, off+n)
+	}
+	diag := func(sev ast.Severity, code string, sp ast.Span, msg string) []*ast.Diagnostic {
+		return []*ast.Diagnostic{{Severity: sev, Code: code, Span: sp, Message: msg}}
+	}
+	if order := utf16Order(src); order != "" {
+		return diag(ast.Error, CodeUTF16, span(0, 0),
+			"the input is UTF-16 ("+order+"); plangram reads UTF-8 only: convert the file (for example `iconv -f UTF-16 -t UTF-8`) and check it again")
+	}
+	if i := bytes.IndexByte(src, 0); i >= 0 {
+		return diag(ast.Error, CodeBinary, span(i, 1),
+			"the input is binary, not text: NUL byte here; a plan is UTF-8 text")
+	}
+	var out []*ast.Diagnostic
+	if i := loneCR(src); i >= 0 {
+		out = append(out, &ast.Diagnostic{Severity: ast.Error, Code: CodeCROnly, Span: span(i, 1),
+			Message: "the first line ends with a carriage return only (CR, old Mac style): plangram splits lines at LF, so these lines would run together; convert the line endings to LF or CRLF and check it again"})
+	}
+	if !utf8.Valid(src) {
+		i := firstInvalid(src)
+		out = append(out, &ast.Diagnostic{Severity: ast.Warning, Code: CodeInvalidUTF8, Span: span(i, 1),
+			Message: "invalid UTF-8 here (the first bad byte): blocks keep the exact bytes, which the JSON output gives in content_base64 (its \"content\" shows U+FFFD in their place)"})
+	}
+	return out
+}
+
+// firstInvalid returns the offset of the first byte that does not start a
+// valid UTF-8 sequence.
+func firstInvalid(src []byte) int {
+	for i := 0; i < len(src); {
+		r, n := utf8.DecodeRune(src[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return len(src)
+}
+
+// utf16Order recognises UTF-16: a byte-order mark, or, without one, NUL
+// bytes at every odd (little-endian) or even (big-endian) position of the
+// first 64 bytes while the other positions are not NUL. It returns a
+// description, or "".
+func utf16Order(src []byte) string {
+	switch {
+	case len(src) >= 2 && src[0] == 0xFF && src[1] == 0xFE:
+		return "little-endian, with a byte-order mark"
+	case len(src) >= 2 && src[0] == 0xFE && src[1] == 0xFF:
+		return "big-endian, with a byte-order mark"
+	}
+	n := min(len(src), 64) &^ 1
+	if n < 2 {
+		return ""
+	}
+	le, be := true, true
+	for i := 0; i < n; i += 2 {
+		le = le && src[i] != 0 && src[i+1] == 0
+		be = be && src[i] == 0 && src[i+1] != 0
+	}
+	switch {
+	case le:
+		return "little-endian, without a byte-order mark"
+	case be:
+		return "big-endian, without a byte-order mark"
+	}
+	return ""
+}
+
+// setBase64 gives every block of doc whose content is not valid UTF-8 its
+// exact bytes in ContentBase64.
+func setBase64(doc *ast.Document) {
+	set := func(bs []*ast.Block) {
+		for _, b := range bs {
+			if b != nil {
+				b.SetContentBase64()
+			}
+		}
+	}
+	set(doc.Blocks)
+	for _, a := range doc.Actions {
+		set(a.Blocks)
+		if a.Head != nil {
+			a.Head.SetContentBase64()
+		}
+	}
+}
+
+// loneCR returns the offset of the first CR that is not followed by LF when
+// it comes before the first LF (the input's first line ending is a lone
+// CR), else -1. A CR at the very end of the input, or inside lines that end
+// with LF, is content.
+func loneCR(src []byte) int {
+	lf := bytes.IndexByte(src, '\n')
+	if lf < 0 {
+		lf = len(src)
+	}
+	for i := 0; i < lf; i++ {
+		if src[i] == '\r' && i+1 < len(src) && src[i+1] != '\n' {
+			return i
+		}
+	}
+	return -1
+}
