@@ -769,9 +769,9 @@ func (p *Parser) endNumber() bool {
 // fail stops the reader at b[0] with a syntax error.
 func (p *Parser) fail(b []byte, want string) {
 	st := p.st
-	if st == stString && p.srole == rArg {
-		p.flushArg(false) // what was decoded before the error
-	}
+	// What was decoded before the error, also inside a nested string's
+	// child, whatever the chunking.
+	p.flush()
 	p.st = stFailed
 	raw, got := badByte(b[0])
 	msg := fmt.Sprintf("unexpected %s: %s", got, want)
