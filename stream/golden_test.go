@@ -25,6 +25,7 @@ var goldenCases = map[string]struct {
 	"glm_several":         {chunk: 3},
 	"minimax_basic":       {chunk: 7},
 	"hermes_split":        {chunk: 3}, // markers and escapes split across chunks
+	"llama_split":         {chunk: 3},
 	"kimi-k2_split":       {chunk: 3},
 	"deepseek_split":      {chunk: 2},
 	"mistral_split":       {chunk: 3},

@@ -17,6 +17,7 @@ var jsonSyntaxes = []struct{ syntax, file, open, close string }{
 	{"kimi-k2", "kimi-k2_basic", "<|tool_call_begin|>", "<|tool_call_end|>"},
 	{"deepseek", "deepseek_basic", dsCallBegin, dsCallEnd},
 	{"mistral", "mistral_basic", "[TOOL_CALLS]", "}},"},
+	{"llama", "llama_basic", "{\"name\": \"read_file\"", "\"}}"},
 	// A harmony header is a call once it names a recipient; <|call|> may
 	// be left out (servers strip it as a stop token).
 	{"harmony", "harmony_basic", "=functions.read_file", `"}`},
@@ -81,6 +82,12 @@ var jsonSamples = []string{
 	"<|start|>assistant<|channel|>commentary to=functions.read_file json<|message|>{\"path\": \"x\"}",
 	"<|start|>assistant to=functions.read_f",
 	"<|channel|>analysis<|message|>thinking cut",
+	"{\"name\": \"read_file\", \"parameters\": {\"path\": \"a\"}}; {\"name\": \"read_file\", \"arguments\": {}}\n\n",
+	"x {\"name\": \"read_file\"} and a set {1, 2}\n  \n{ \"name\"",
+	"<|python_tag|>  \n",
+	"<|python_tag|>{\"name\": \"read_file\", \"parameters\": {\"path\": \"q\"}} ; \n {\"other\": 1}",
+	"{\"name\": \"read_file\", \"parameters\": {\"path\": \"a\"}};",
+	"\n\n{\"na",
 }
 
 func TestJSONSyntaxesChunking(t *testing.T) {

@@ -140,7 +140,8 @@ const cutMarker = -2
 // find returns the index in b of the first tag, its index in x.tags and
 // its length; k < 0 when there is none, i being where a tag may still
 // start (held back) or len(b). At eof, a proper prefix of a marker longer
-// than one byte at the end of b is k == cutMarker.
+// than one byte (not counting white space) at the end of b is k ==
+// cutMarker.
 func (x *prose) find(b []byte, eof bool) (i, k, n int) {
 	for i := range b {
 		if !x.first[b[i]] {
@@ -154,7 +155,7 @@ func (x *prose) find(b []byte, eof bool) (i, k, n int) {
 			if part && !eof {
 				return i, -1, 0
 			}
-			if part && k < x.marks && len(b)-i > 1 {
+			if part && k < x.marks && len(b)-i-countSpace(b[i:]) > 1 {
 				return i, cutMarker, 0
 			}
 		}
@@ -169,12 +170,13 @@ func (x *prose) cutTag(p *Parser, at int) error {
 	end := p.end()
 	x.out, x.pos = end, end
 	raw := p.str(at, end)
+	start := p.pos(at) // before pos(end): the line tracker only moves forward
 	err := p.send(&Event{Type: Error, Kind: KindCutTag, Raw: raw, Span: p.span(at, end),
 		Message: fmt.Sprintf("the stream ends inside the opening tag of a call: %q", raw)})
 	if err != nil {
 		return err
 	}
-	return p.text(p.pos(at), end, true)
+	return p.text(start, end, true)
 }
 
 // thinking emits the open thinking block up to its closing tag and reports
@@ -330,4 +332,15 @@ func (l *leading) scan(p *Parser, eof bool) error {
 		l.d = l.open(l.x.pos)
 	}
 	return l.d.scan(p, eof)
+}
+
+// countSpace counts the white space bytes of b.
+func countSpace(b []byte) int {
+	n := 0
+	for _, c := range b {
+		if isSpace(c) {
+			n++
+		}
+	}
+	return n
 }

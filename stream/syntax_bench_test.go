@@ -43,6 +43,9 @@ var benchWriters = map[string]func(b *strings.Builder, c benchCall){
 	"deepseek": func(b *strings.Builder, c benchCall) {
 		fmt.Fprintf(b, "%s%sfunction%s%s\n```json\n%s\n```%s%s\n", dsCallsBegin, dsCallBegin, dsSep, c.name, jsonArgs(c), dsCallEnd, dsCallsEnd)
 	},
+	"llama": func(b *strings.Builder, c benchCall) {
+		fmt.Fprintf(b, "<|python_tag|>{\"name\": %q, \"parameters\": %s}\n", c.name, jsonArgs(c))
+	},
 	"mistral": func(b *strings.Builder, c benchCall) {
 		fmt.Fprintf(b, "[TOOL_CALLS]%s[ARGS]%s\n", c.name, jsonArgs(c))
 	},

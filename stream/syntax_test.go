@@ -164,6 +164,9 @@ func TestAuto(t *testing.T) {
 		{"just text <b>x</b> <tool", "auto", "just text <b>x</b> "},
 		{"<think>a <read_file> b</think>ok <read_file><path>a</path></read_file>", "tools", "<think>a <read_file> b</think>"},
 		{"pre <function_calls><invoke name=\"read_file\"><parameter name=\"path\">a</parameter></invoke></function_calls>", "anthropic-xml", "pre "},
+		{"pre\n{\"name\": \"read_file\", \"parameters\": {\"path\": \"a\"}}", "llama", "pre"},
+		{"<|python_tag|>{\"name\": \"read_file\", \"parameters\": {}}", "llama", ""},
+		{"a set {\"name\" in prose}", "llama", "a set "},
 	} {
 		evs := collect(t, Options{Syntax: Auto}, []byte(tc.in), nil)
 		last := evs[len(evs)-1]
