@@ -32,6 +32,11 @@ func document(ctx context.Context, doc *ast.Document, src []byte, opts grammar.O
 	if doc == nil {
 		return nil, errors.New("format: nil document")
 	}
+	if grammar.InputRejected(doc) {
+		// UTF-16, binary or CR-only input: its lines are not known, so it
+		// is printed as it is (the diagnostics say why), never rewritten.
+		return append([]byte(nil), src...), nil
+	}
 	switch doc.Dialect {
 	case grammar.DialectActs:
 		return acts(doc, src), nil

@@ -140,3 +140,16 @@ func loneCR(src []byte) int {
 	}
 	return -1
 }
+
+// InputRejected reports whether doc's input was rejected as unreadable
+// (UTF-16, binary, CR-only line endings): its lines cannot be told apart,
+// so a printer must leave such an input as it is.
+func InputRejected(doc *ast.Document) bool {
+	for _, d := range doc.Diagnostics {
+		switch d.Code {
+		case CodeUTF16, CodeBinary, CodeCROnly:
+			return true
+		}
+	}
+	return false
+}

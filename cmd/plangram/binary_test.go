@@ -105,6 +105,8 @@ func TestBinaryInputs(t *testing.T) {
 		{"", []string{"fmt", "-l", "plans"}, want{1, []string{"plans/x/b.md\n"}, empty}},
 		{"", []string{"fmt", "-d", "plans"}, want{0, []string{"--- plans/x/b.md.orig\n+++ plans/x/b.md\n"}, empty}},
 		{"", []string{"fmt", "bad.md"}, want{1, []string{badActs}, []string{errLine}}},
+		// An input rejected as unreadable (CR-only line endings) is printed as it is.
+		{"~~~act\recho hi\r~~~\r", []string{"fmt"}, want{1, []string{"~~~act\recho hi\r~~~\r"}, []string{"[cr-line-endings]"}}},
 		// fix: the same shape; repairs are warnings on stderr.
 		{"#Title\n", []string{"fix", "--dialect", "plan"}, want{0, []string{"# Title\n"}, []string{"<stdin>:1:1: warning: "}}},
 		{"", []string{"fix", "-l", "ok.md", "messy.md"}, want{1, []string{"messy.md\n"}, nil}},
