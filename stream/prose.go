@@ -195,29 +195,13 @@ func (x *prose) thinking(p *Parser, eof bool) (bool, error) {
 		return false, err
 	}
 	x.in = false
-	return false, p.send(&Event{Type: Error, Kind: KindUnterminated,
-		Message: fmt.Sprintf("thinking block is not closed by %s", th.close[0]),
-		Raw:     p.str(th.start, at), Span: ast.Span{Start: th.startPos, End: p.pos(at)}})
+	return false, th.unterminated(p, at)
 }
 
 // thought emits the thinking block's bytes [x.out, to) whose content ends
 // at textEnd.
 func (x *prose) thought(p *Parser, to, textEnd int) error {
-	from := x.out
-	if to <= from {
-		return nil
-	}
-	x.out = to
-	if x.hide {
-		return nil
-	}
-	raw := p.str(from, to)
-	lo := max(from, x.th.content)
-	text := ""
-	if textEnd > lo {
-		text = raw[lo-from : textEnd-from]
-	}
-	return p.send(&Event{Type: Thinking, Text: text, Raw: raw, Span: p.span(from, to)})
+	return x.th.emit(p, &x.out, x.hide, to, textEnd)
 }
 
 // auto is the scanner of --syntax auto: prose until the first marker of

@@ -98,6 +98,35 @@ type thinking struct {
 	close    []string // the closing tag
 }
 
+// emit sends the thinking block's bytes [*out, to), whose content ends at
+// textEnd, as a Thinking event (none when hide), and moves *out to to. The
+// tools scanner and the prose helper of every other syntax share it.
+func (th *thinking) emit(p *Parser, out *int, hide bool, to, textEnd int) error {
+	from := *out
+	if to <= from {
+		return nil
+	}
+	*out = to
+	if hide {
+		return nil
+	}
+	raw := p.str(from, to)
+	lo := max(from, th.content)
+	text := ""
+	if textEnd > lo {
+		text = raw[lo-from : textEnd-from]
+	}
+	return p.send(&Event{Type: Thinking, Text: text, Raw: raw, Span: p.span(from, to)})
+}
+
+// unterminated reports the block, still open at offset at when the stream
+// ends.
+func (th *thinking) unterminated(p *Parser, at int) error {
+	return p.send(&Event{Type: Error, Kind: KindUnterminated,
+		Message: fmt.Sprintf("thinking block is not closed by %s", th.close[0]),
+		Raw:     p.str(th.start, at), Span: ast.Span{Start: th.startPos, End: p.pos(at)}})
+}
+
 // call is the call being read.
 type call struct {
 	id       int
@@ -271,29 +300,13 @@ func (t *tools) thinking(p *Parser, eof bool) (bool, error) {
 		return false, err
 	}
 	t.mode = inText
-	return false, p.send(&Event{Type: Error, Kind: KindUnterminated,
-		Message: fmt.Sprintf("thinking block is not closed by %s", th.close[0]),
-		Raw:     p.str(th.start, at), Span: ast.Span{Start: th.startPos, End: p.pos(at)}})
+	return false, th.unterminated(p, at)
 }
 
 // thought emits the thinking block's bytes [t.out, to) whose content ends
 // at textEnd.
 func (t *tools) thought(p *Parser, to, textEnd int) error {
-	from := t.out
-	if to <= from {
-		return nil
-	}
-	t.out = to
-	if t.hide {
-		return nil
-	}
-	raw := p.str(from, to)
-	lo := max(from, t.think.content)
-	text := ""
-	if textEnd > lo {
-		text = raw[lo-from : textEnd-from]
-	}
-	return p.send(&Event{Type: Thinking, Text: text, Raw: raw, Span: p.span(from, to)})
+	return t.think.emit(p, &t.out, t.hide, to, textEnd)
 }
 
 // wrapper reads between the calls of a <function_calls> wrapper: spaces,
