@@ -269,8 +269,19 @@ func incomplete(b []byte) int {
 func (p *Parser) bytes(from, to int) []byte { return p.buf[from-p.base : to-p.base] }
 
 // pos returns the position of offset off. Offsets are asked for in
-// non-decreasing order, so the tracker counts every line ending once.
+// non-decreasing order almost always, so the tracker counts every line
+// ending once; an offset behind it (still in the buffer) is counted back.
 func (p *Parser) pos(off int) ast.Pos {
+	if off < p.off && off >= p.base {
+		// A position asked for late (a scanner that emits markup after
+		// an error that ends further on): count back instead of forward.
+		line := p.line - bytes.Count(p.bytes(off, p.off), []byte{'\n'})
+		start := p.start
+		if off < start {
+			start = p.base + bytes.LastIndexByte(p.bytes(p.base, off), '\n') + 1
+		}
+		return ast.Pos{Offset: off, Line: line, Col: off - start + 1}
+	}
 	if off > p.off {
 		seg := p.bytes(p.off, off)
 		if n := bytes.Count(seg, []byte{'\n'}); n > 0 {
