@@ -37,6 +37,19 @@ func document(ctx context.Context, doc *ast.Document, src []byte, opts grammar.O
 		// is printed as it is (the diagnostics say why), never rewritten.
 		return append([]byte(nil), src...), nil
 	}
+	out, err := print(ctx, doc, src, opts)
+	if err == nil && grammar.FirstLineEndsWithCR(out) {
+		// The input's first line ends with LF, but the canonical form
+		// (leading blank lines dropped) would start with a line that ends
+		// with a lone CR, which reads as old Mac line endings and is
+		// rejected: keep the input as it is, which still means the same.
+		return append([]byte(nil), src...), nil
+	}
+	return out, err
+}
+
+// print returns the canonical form of doc by its dialect's printer.
+func print(ctx context.Context, doc *ast.Document, src []byte, opts grammar.Options) ([]byte, error) {
 	switch doc.Dialect {
 	case grammar.DialectActs:
 		return acts(doc, src), nil

@@ -141,6 +141,12 @@ func loneCR(src []byte) int {
 	return -1
 }
 
+// FirstLineEndsWithCR reports whether src's first line ending is a lone CR
+// (not followed by LF), which Parse rejects as old Mac line endings
+// (cr-line-endings): a printer checks its output with it, so that it never
+// turns an accepted input into a rejected one.
+func FirstLineEndsWithCR(src []byte) bool { return loneCR(src) >= 0 }
+
 // InputRejected reports whether doc's input was rejected as unreadable
 // (UTF-16, binary, CR-only line endings): its lines cannot be told apart,
 // so a printer must leave such an input as it is.
