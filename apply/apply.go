@@ -208,9 +208,50 @@ func (t *txn) verify(changes []workspace.Change) error {
 	return nil
 }
 
-// write carries out the changes, recording how to undo each step.
+// write carries out the changes, recording how to undo each step. It
+// works in four passes so that the cost of flushing to disk does not grow
+// with the number of files: every new content is first staged in a
+// temporary file next to its target (missing directories are created),
+// then all of them are flushed to disk at once, then, change by change,
+// each is renamed into place (a deletion renames the file to a backup),
+// and last each directory whose entries changed is synced once. A failure
+// in any pass removes the staged files not yet in place; the caller undoes
+// the rest.
 func (t *txn) write(ctx context.Context, changes []workspace.Change) error {
-	for _, ch := range changes {
+	b := &safewrite.Batch{}
+	defer b.Abort()
+	staged := make([]*safewrite.Staged, len(changes))
+	for i, ch := range changes {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if !ch.Exists {
+			continue
+		}
+		p := t.full(ch.Path)
+		if err := t.inside(filepath.Dir(p)); err != nil {
+			return err
+		}
+		var err error
+		if ch.Existed {
+			staged[i], err = b.Write(p, []byte(ch.New))
+		} else {
+			if err := t.mkdirs(filepath.Dir(p), b); err != nil {
+				return err
+			}
+			if err := t.inside(filepath.Dir(p)); err != nil {
+				return err
+			}
+			staged[i], err = b.Create(p, []byte(ch.New), t.moved[ch.Path])
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if err := b.Sync(); err != nil {
+		return err
+	}
+	for i, ch := range changes {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -229,40 +270,23 @@ func (t *txn) write(ctx context.Context, changes []workspace.Change) error {
 			if err := os.Rename(p, bak); err != nil {
 				return err
 			}
+			b.Changed(filepath.Dir(p))
 			t.backups = append(t.backups, bak)
 			t.undos = append(t.undos, func() error { return os.Rename(bak, p) })
 		case ch.Existed:
-			if err := safewrite.WriteFile(p, []byte(ch.New)); err != nil {
+			if err := staged[i].Commit(); err != nil {
 				return err
 			}
 			old := ch.Old
 			t.undos = append(t.undos, func() error { return safewrite.WriteFile(p, []byte(old)) })
 		default:
-			if err := t.mkdirs(filepath.Dir(p)); err != nil {
-				return err
-			}
-			if err := t.inside(filepath.Dir(p)); err != nil {
-				return err
-			}
-			if err := create(p, []byte(ch.New), t.moved[ch.Path]); err != nil {
+			if err := staged[i].Commit(); err != nil {
 				return err
 			}
 			t.undos = append(t.undos, func() error { return os.Remove(p) })
 		}
 	}
-	return nil
-}
-
-// create writes a new file; it fails when the path exists by now. A moved
-// file (like != nil) keeps its source's mode and, when possible, owner.
-func create(p string, data []byte, like fs.FileInfo) error {
-	if like != nil {
-		return safewrite.CreateLike(p, data, like)
-	}
-	if _, err := os.Lstat(p); err == nil {
-		return fmt.Errorf("%s: %w", p, fs.ErrExist)
-	}
-	return safewrite.WriteFile(p, data)
+	return b.SyncDirs()
 }
 
 // inside checks that dir, resolved on disk now, is still inside the root:
@@ -290,8 +314,9 @@ func (t *txn) inside(dir string) error {
 	}
 }
 
-// mkdirs creates dir and its missing parents, recording their removal.
-func (t *txn) mkdirs(dir string) error {
+// mkdirs creates dir and its missing parents, recording their removal and
+// noting the changed directories in b.
+func (t *txn) mkdirs(dir string, b *safewrite.Batch) error {
 	var missing []string
 	for d := dir; ; d = filepath.Dir(d) {
 		if _, err := os.Lstat(d); err == nil {
@@ -307,6 +332,7 @@ func (t *txn) mkdirs(dir string) error {
 		if err := os.Mkdir(d, 0o755); err != nil {
 			return err
 		}
+		b.Changed(filepath.Dir(d))
 		t.undos = append(t.undos, func() error { return os.Remove(d) })
 	}
 	return nil

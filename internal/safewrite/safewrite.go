@@ -131,9 +131,26 @@ func Resolve(path string) (string, error) {
 // identity (owner, group) or cannot be created: write in place instead.
 var errKeepInPlace = errors.New("write in place")
 
-// replace writes data to a new temporary file next to path and renames it
-// over path. old is the file being replaced, nil when there is none.
+// replace writes data to a new temporary file next to path, syncs it and
+// renames it over path. old is the file being replaced, nil when there is
+// none.
 func replace(path string, data []byte, mode fs.FileMode, old fs.FileInfo) error {
+	name, err := stage(path, data, mode, old, true)
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(name, path); err != nil {
+		os.Remove(name)
+		return err
+	}
+	return nil
+}
+
+// stage writes data to a new temporary file next to path, with old's owner
+// and group (when old is not nil) and mode, and returns its name; sync
+// says the data is synced to disk before the file is closed. On error no
+// temporary file is left.
+func stage(path string, data []byte, mode fs.FileMode, old fs.FileInfo, sync bool) (string, error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -141,9 +158,9 @@ func replace(path string, data []byte, mode fs.FileMode, old fs.FileInfo) error 
 	tmp, err := createTemp(dir, base, mode.Perm())
 	if err != nil {
 		if old != nil && (errors.Is(err, fs.ErrPermission)) {
-			return errKeepInPlace
+			return "", errKeepInPlace
 		}
-		return err
+		return "", err
 	}
 	name := tmp.Name()
 	ok := false
@@ -157,32 +174,31 @@ func replace(path string, data []byte, mode fs.FileMode, old fs.FileInfo) error 
 		// Owner first: chown clears the setuid and setgid bits.
 		if err := keepOwner(tmp, old); err != nil {
 			if errors.Is(err, fs.ErrPermission) {
-				return errKeepInPlace
+				return "", errKeepInPlace
 			}
-			return fmt.Errorf("%s: keeping owner: %w", path, err)
+			return "", fmt.Errorf("%s: keeping owner: %w", path, err)
 		}
 		if err := tmp.Chmod(mode); err != nil {
-			return fmt.Errorf("%s: keeping mode: %w", path, err)
+			return "", fmt.Errorf("%s: keeping mode: %w", path, err)
 		}
 	} else if mode&(fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky) != 0 {
 		if err := tmp.Chmod(mode); err != nil {
-			return err
+			return "", err
 		}
 	}
 	if _, err := tmp.Write(data); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return "", fmt.Errorf("%s: %w", path, err)
 	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+	if sync {
+		if err := tmp.Sync(); err != nil {
+			return "", fmt.Errorf("%s: %w", path, err)
+		}
 	}
 	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err := os.Rename(name, path); err != nil {
-		return err
+		return "", fmt.Errorf("%s: %w", path, err)
 	}
 	ok = true
-	return nil
+	return name, nil
 }
 
 // createTemp creates a new file named .BASE.plangram-N in dir with the

@@ -1,0 +1,5 @@
+package safewrite
+
+import "syscall"
+
+const sysSyncfs = syscall.SYS_SYNCFS
