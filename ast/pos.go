@@ -60,6 +60,21 @@ func NewLines(src []byte) *Lines {
 	return &Lines{starts: starts, size: len(src)}
 }
 
+// Extend indexes more of the source: the bytes of more follow the ones
+// indexed so far (an incremental reader builds the index as its input
+// grows, in time linear in the input).
+func (l *Lines) Extend(more []byte) {
+	for off := 0; ; {
+		i := bytes.IndexByte(more[off:], '\n')
+		if i < 0 {
+			break
+		}
+		off += i + 1
+		l.starts = append(l.starts, l.size+off)
+	}
+	l.size += len(more)
+}
+
 // Pos returns the position of the byte offset. Offsets outside the source are
 // clamped to it.
 func (l *Lines) Pos(offset int) Pos {

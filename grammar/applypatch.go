@@ -3,7 +3,6 @@ package grammar
 import (
 	"context"
 	"strings"
-	"unsafe"
 
 	"github.com/plangram/plangram/ast"
 )
@@ -56,15 +55,22 @@ func ParseApplyPatch(ctx context.Context, filename string, src []byte) (*ast.Doc
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	text := unsafe.String(unsafe.SliceData(src), len(src))
-	lines := ast.NewLines(src)
-	doc := &ast.Document{Dialect: DialectApplyPatch, Span: lines.Span(0, len(src))}
-	p := &apParser{doc: doc, lines: lines, src: text, ls: splitSrcLines(text)}
-	p.prose = newProse(doc, lines, text)
-	for i := 0; i < len(p.ls); {
+	b := newEditBase(DialectApplyPatch, src)
+	if err := runApplyPatch(ctx, b); err != nil {
+		return nil, err
+	}
+	checkEditPaths(b.doc)
+	ast.SortDiagnostics(b.doc.Diagnostics)
+	return b.doc, nil
+}
+
+// runApplyPatch parses the lines of b.
+func runApplyPatch(ctx context.Context, b *editBase) error {
+	p := &apParser{editBase: b}
+	for i := 0; p.has(i); {
 		if i%4096 == 0 {
 			if err := ctx.Err(); err != nil {
-				return nil, err
+				return err
 			}
 		}
 		if strings.TrimSpace(p.ls[i].text) == apBegin {
@@ -75,17 +81,11 @@ func ParseApplyPatch(ctx context.Context, filename string, src []byte) (*ast.Doc
 		i++
 	}
 	p.prose.flush()
-	checkEditPaths(doc)
-	ast.SortDiagnostics(doc.Diagnostics)
-	return doc, nil
+	return nil
 }
 
 type apParser struct {
-	doc   *ast.Document
-	lines *ast.Lines
-	src   string
-	ls    []srcLine
-	prose *proseBuilder
+	*editBase
 }
 
 func (p *apParser) lineSpan(i int) ast.Span {
@@ -107,7 +107,7 @@ func (p *apParser) opHeader(i int) bool {
 func (p *apParser) patch(begin int) int {
 	p.prose.add(p.ls[begin].start, p.ls[begin].end)
 	i := begin + 1
-	for i < len(p.ls) {
+	for p.has(i) {
 		t := strings.TrimSpace(p.ls[i].text)
 		switch {
 		case t == apEnd:
@@ -131,7 +131,7 @@ func (p *apParser) patch(begin int) int {
 				"%q is not a valid file operation: expected `*** Add File: path`, `*** Delete File: path`, `*** Update File: path` or `*** End Patch`", t)
 			// the lines up to the next marker line belong to the bad one
 			p.prose.add(p.ls[i].start, p.ls[i].end)
-			for i++; i < len(p.ls) && !strings.HasPrefix(strings.TrimSpace(p.ls[i].text), "***"); i++ {
+			for i++; p.has(i) && !strings.HasPrefix(strings.TrimSpace(p.ls[i].text), "***"); i++ {
 				p.prose.add(p.ls[i].start, p.ls[i].end)
 			}
 		}
@@ -163,8 +163,11 @@ func (p *apParser) header(i int, name, marker string) *ast.Action {
 
 func (p *apParser) add(i int) int {
 	a := p.header(i, ActionAddFile, apAdd)
+	p.onBegin(a)
 	j := i + 1
-	for j < len(p.ls) && strings.HasPrefix(p.ls[j].text, "+") {
+	for p.has(j) && strings.HasPrefix(p.ls[j].text, "+") {
+		l := p.ls[j]
+		p.onDelta(a, "content", p.src[l.start+1:l.end], l.start+1, l.end)
 		j++
 	}
 	if j > i+1 {
@@ -181,18 +184,21 @@ func (p *apParser) add(i int) int {
 	} else {
 		a.Params.Set("content", "", nil)
 	}
+	p.onEnd(a)
 	return j
 }
 
 func (p *apParser) del(i int) int {
-	p.header(i, ActionDeleteFile, apDelete)
+	a := p.header(i, ActionDeleteFile, apDelete)
+	p.onBegin(a)
+	p.onEnd(a)
 	return i + 1
 }
 
 func (p *apParser) update(i int) int {
 	a := p.header(i, ActionUpdateFile, apUpdate)
 	j := i + 1
-	if j < len(p.ls) {
+	if p.has(j) {
 		l := p.ls[j]
 		t := strings.TrimLeft(l.text, " \t")
 		if strings.HasPrefix(t, apMove) {
@@ -208,16 +214,17 @@ func (p *apParser) update(i int) int {
 			j++
 		}
 	}
+	p.onBegin(a)
 	var hunks []Hunk
-	for j < len(p.ls) {
+	for p.has(j) {
 		t := p.ls[j].text
 		if strings.TrimSpace(t) == "" {
 			// blank lines between chunks
 			k := j
-			for k < len(p.ls) && strings.TrimSpace(p.ls[k].text) == "" {
+			for p.has(k) && strings.TrimSpace(p.ls[k].text) == "" {
 				k++
 			}
-			if k == len(p.ls) || strings.HasPrefix(strings.TrimSpace(p.ls[k].text), "***") {
+			if !p.has(k) || strings.HasPrefix(strings.TrimSpace(p.ls[k].text), "***") {
 				break
 			}
 			p.prose.add(p.ls[j].start, p.ls[k-1].end)
@@ -237,6 +244,7 @@ func (p *apParser) update(i int) int {
 		hunks = append(hunks, h)
 		a.Blocks = append(a.Blocks, blk)
 		a.Span.End = blk.Span.End
+		p.onHunk(a, h, blk)
 		if stop { // a bad line after an empty chunk: reported, kept as prose
 			p.prose.add(p.ls[next].start, p.ls[next].end)
 			j = next + 1
@@ -248,6 +256,7 @@ func (p *apParser) update(i int) int {
 		p.doc.Add(ast.Error, CodeEmptyUpdate, a.NameSpan, "this Update File has no hunk: add `@@` and the lines to change")
 	}
 	a.Params.Set("hunks", hunksValue(hunks), nil)
+	p.onEnd(a)
 	return j
 }
 
@@ -276,7 +285,7 @@ func (p *apParser) chunk(i int, first bool) (h Hunk, blk *ast.Block, next int, o
 	}
 	k := j // the first body line
 	eof := false
-	for j < len(p.ls) {
+	for p.has(j) {
 		t := p.ls[j].text
 		if strings.TrimSpace(t) == apEOF {
 			eof = true
@@ -323,7 +332,7 @@ func (p *apParser) chunk(i int, first bool) (h Hunk, blk *ast.Block, next int, o
 		end = p.ls[endLine].end
 	}
 	bodyStart := end
-	if k < len(p.ls) && p.ls[k].start < end {
+	if p.has(k) && p.ls[k].start < end {
 		bodyStart = p.ls[k].start
 	}
 	bodyStop := end

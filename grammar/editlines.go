@@ -44,17 +44,12 @@ func splitSrcLines(text string) []srcLine {
 }
 
 // proseBuilder collects the source ranges that belong to no action into
-// prose nodes, merging adjacent ranges.
+// prose nodes, merging adjacent ranges; a stream hears of each range as it
+// is added.
 type proseBuilder struct {
-	doc   *ast.Document
-	lines *ast.Lines
-	src   string
+	b     *editBase
 	start int // start of the pending range, -1 when none
 	end   int
-}
-
-func newProse(doc *ast.Document, lines *ast.Lines, src string) *proseBuilder {
-	return &proseBuilder{doc: doc, lines: lines, src: src, start: -1}
 }
 
 // add marks [start, end) as prose.
@@ -62,6 +57,7 @@ func (p *proseBuilder) add(start, end int) {
 	if start >= end {
 		return
 	}
+	p.b.onProse(start, end)
 	if p.start >= 0 && p.end == start {
 		p.end = end
 		return
@@ -75,7 +71,8 @@ func (p *proseBuilder) flush() {
 	if p.start < 0 {
 		return
 	}
-	p.doc.Prose = append(p.doc.Prose, &ast.Prose{Kind: "text", Text: p.src[p.start:p.end], Span: p.lines.Span(p.start, p.end)})
+	b := p.b
+	b.doc.Prose = append(b.doc.Prose, &ast.Prose{Kind: "text", Text: b.src[p.start:p.end], Span: b.lines.Span(p.start, p.end)})
 	p.start = -1
 }
 
@@ -112,34 +109,44 @@ func trimmedSpan(l srcLine, from int) (int, int) {
 	return s, s + len(v)
 }
 
+// pathSeen remembers the path breaches reported, by offset and code: a
+// path line several blocks share is reported once.
+type pathSeen map[pathKey]bool
+
+type pathKey struct {
+	off  int
+	code string
+}
+
 // checkEditPaths applies the path rule every dialect shares
 // (schema.CheckPath) to the path and move_to parameters of doc's actions,
 // reporting a breach with the rule's own code; the value is kept.
 func checkEditPaths(doc *ast.Document) {
-	type key struct {
-		off  int
-		code string
-	}
-	seen := map[key]bool{} // a path line several blocks share is reported once
+	seen := pathSeen{}
 	for _, a := range doc.Actions {
-		for _, p := range a.Params {
-			if p.Name != "path" && p.Name != "move_to" {
+		checkActionPaths(doc, a, seen)
+	}
+}
+
+// checkActionPaths applies the path rule to the action a of doc.
+func checkActionPaths(doc *ast.Document, a *ast.Action, seen pathSeen) {
+	for _, p := range a.Params {
+		if p.Name != "path" && p.Name != "move_to" {
+			continue
+		}
+		v, _ := p.Value.(string)
+		var pe *schema.PathError
+		if err := schema.CheckPath(v); errors.As(err, &pe) {
+			span := a.NameSpan
+			if p.Span != nil {
+				span = *p.Span
+			}
+			if k := (pathKey{span.Start.Offset, pe.Code}); seen[k] {
 				continue
+			} else {
+				seen[k] = true
 			}
-			v, _ := p.Value.(string)
-			var pe *schema.PathError
-			if err := schema.CheckPath(v); errors.As(err, &pe) {
-				span := a.NameSpan
-				if p.Span != nil {
-					span = *p.Span
-				}
-				if k := (key{span.Start.Offset, pe.Code}); seen[k] {
-					continue
-				} else {
-					seen[k] = true
-				}
-				doc.Add(ast.Error, pe.Code, span, "%s's %s: %s", a.Name, p.Name, pe.Msg)
-			}
+			doc.Add(ast.Error, pe.Code, span, "%s's %s: %s", a.Name, p.Name, pe.Msg)
 		}
 	}
 }

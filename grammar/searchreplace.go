@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"unsafe"
 
 	"github.com/plangram/plangram/ast"
 )
@@ -104,26 +103,27 @@ func ParseSearchReplace(ctx context.Context, filename string, src []byte) (*ast.
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	text := unsafe.String(unsafe.SliceData(src), len(src))
-	lines := ast.NewLines(src)
-	doc := &ast.Document{Dialect: DialectSearchReplace, Span: lines.Span(0, len(src))}
-	p := &srParser{doc: doc, lines: lines, src: text, ls: splitSrcLines(text)}
-	p.prose = newProse(doc, lines, text)
-	if err := p.run(ctx); err != nil {
+	b := newEditBase(DialectSearchReplace, src)
+	if err := runSearchReplace(ctx, b); err != nil {
 		return nil, err
 	}
+	checkEditPaths(b.doc)
+	ast.SortDiagnostics(b.doc.Diagnostics)
+	return b.doc, nil
+}
+
+// runSearchReplace parses the lines of b.
+func runSearchReplace(ctx context.Context, b *editBase) error {
+	p := &srParser{editBase: b}
+	if err := p.run(ctx); err != nil {
+		return err
+	}
 	p.prose.flush()
-	checkEditPaths(doc)
-	ast.SortDiagnostics(doc.Diagnostics)
-	return doc, nil
+	return nil
 }
 
 type srParser struct {
-	doc   *ast.Document
-	lines *ast.Lines
-	src   string
-	ls    []srcLine
-	prose *proseBuilder
+	*editBase
 
 	// the current file: the last path found, with its span
 	path     string
@@ -144,7 +144,7 @@ type srBlock struct {
 
 func (p *srParser) run(ctx context.Context) error {
 	var blk *srBlock
-	for i := 0; i < len(p.ls); i++ {
+	for i := 0; p.has(i); i++ {
 		if i%4096 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -200,6 +200,7 @@ func (p *srParser) run(ctx context.Context) error {
 			if blk.nearDivider < 0 && isNearDivider(l.text) {
 				blk.nearDivider = i
 			}
+			p.onDelta(blk.action, "search", p.src[l.start:l.end], l.start, l.end)
 			continue
 		}
 		// in REPLACE
@@ -226,6 +227,7 @@ func (p *srParser) run(ctx context.Context) error {
 				blk.nearEnd = i
 			}
 		}
+		p.onDelta(blk.action, "replace", p.src[l.start:l.end], l.start, l.end)
 	}
 	if blk != nil {
 		end := len(p.src)
@@ -287,11 +289,14 @@ func (p *srParser) open(i int) *srBlock {
 	if v, span, ok := p.findPath(i); ok {
 		p.path, p.pathSpan = v, span
 	}
+	if p.path != "" {
+		a.Params.Set("path", p.path, p.pathSpan)
+	}
+	a.Span = p.lines.Span(l.start, l.end)
+	p.onBegin(a)
 	if p.path == "" {
 		p.doc.Add(ast.Error, CodeMissingPath, a.NameSpan,
 			"this SEARCH/REPLACE block names no file: put the file path alone on the line before the opening fence (or before `<<<<<<< SEARCH`)")
-	} else {
-		a.Params.Set("path", p.path, p.pathSpan)
 	}
 	return &srBlock{head: i, divider: -1, nearDivider: -1, nearEnd: -1, action: a}
 }
@@ -366,10 +371,7 @@ func pathCandidate(l srcLine) (string, int, bool) {
 func (p *srParser) close(b *srBlock, end int, complete bool) {
 	a := b.action
 	headLine := p.ls[b.head]
-	endOff := len(p.src)
-	if end < len(p.ls) {
-		endOff = p.ls[end].start
-	}
+	endOff := p.ls[end-1].end // end > b.head
 	searchEnd := endOff
 	if b.divider >= 0 {
 		searchEnd = p.ls[b.divider].start
@@ -396,4 +398,5 @@ func (p *srParser) close(b *srBlock, end int, complete bool) {
 	a.Span = p.lines.Span(headLine.start, endOff)
 	p.doc.Actions = append(p.doc.Actions, a)
 	p.proseFrom = end
+	p.onEnd(a)
 }

@@ -6,7 +6,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"github.com/plangram/plangram/ast"
 )
@@ -51,46 +50,54 @@ func ParseUdiff(ctx context.Context, filename string, src []byte) (*ast.Document
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	text := unsafe.String(unsafe.SliceData(src), len(src))
-	lines := ast.NewLines(src)
-	doc := &ast.Document{Dialect: DialectUdiff, Span: lines.Span(0, len(src))}
-	p := &udParser{doc: doc, lines: lines, src: text, ls: splitSrcLines(text)}
-	p.prose = newProse(doc, lines, text)
-	for i := 0; i < len(p.ls); {
+	b := newEditBase(DialectUdiff, src)
+	if err := runUdiff(ctx, b); err != nil {
+		return nil, err
+	}
+	checkEditPaths(b.doc)
+	ast.SortDiagnostics(b.doc.Diagnostics)
+	return b.doc, nil
+}
+
+// runUdiff parses the lines of b.
+func runUdiff(ctx context.Context, b *editBase) error {
+	p := &udParser{editBase: b}
+	for i := 0; p.has(i); {
 		if i%4096 == 0 {
 			if err := ctx.Err(); err != nil {
-				return nil, err
+				return err
 			}
 		}
 		switch {
 		case strings.HasPrefix(p.ls[i].text, "diff --git "), p.fileHeaderAt(i):
+			p.endFile()
 			i = p.file(i)
 		case strings.HasPrefix(p.ls[i].text, "@@"):
 			if a := p.lastUpdate(); a != nil && p.onlyBlankSince(a) {
 				i = p.hunks(a, i)
 				continue
 			}
-			d := p.doc.Add(ast.Error, CodeStrayHunk, p.lineSpan(i), "hunk header with no `--- a/path` and `+++ b/path` file header before it: the hunk belongs to no file")
-			_ = d
+			p.endFile()
+			p.doc.Add(ast.Error, CodeStrayHunk, p.lineSpan(i), "hunk header with no `--- a/path` and `+++ b/path` file header before it: the hunk belongs to no file")
 			p.prose.add(p.ls[i].start, p.ls[i].end)
 			i++
 		default:
+			// blank lines after an update may still be followed by
+			// another of its hunks
+			if a := p.lastUpdate(); a == nil || strings.TrimSpace(p.ls[i].text) != "" || !p.onlyBlankSince(a) {
+				p.endFile()
+			}
 			p.prose.add(p.ls[i].start, p.ls[i].end)
 			i++
 		}
 	}
+	p.endFile()
 	p.prose.flush()
-	checkEditPaths(doc)
-	ast.SortDiagnostics(doc.Diagnostics)
-	return doc, nil
+	return nil
 }
 
 type udParser struct {
-	doc   *ast.Document
-	lines *ast.Lines
-	src   string
-	ls    []srcLine
-	prose *proseBuilder
+	*editBase
 	// file holds per action its parse state
 	cur *udFile
 }
@@ -99,7 +106,17 @@ type udParser struct {
 type udFile struct {
 	action *ast.Action
 	hunks  []Hunk
-	endOff int // end of the last consumed line
+	endOff int  // end of the last consumed line
+	ended  bool // no more hunks can follow
+}
+
+// endFile reports the current action complete: no more of its hunks can
+// follow.
+func (p *udParser) endFile() {
+	if f := p.cur; f != nil && !f.ended {
+		f.ended = true
+		p.onEnd(f.action)
+	}
 }
 
 func (p *udParser) lineSpan(i int) ast.Span {
@@ -109,7 +126,7 @@ func (p *udParser) lineSpan(i int) ast.Span {
 
 // fileHeaderAt reports a `--- ` line followed by a `+++ ` line.
 func (p *udParser) fileHeaderAt(i int) bool {
-	return strings.HasPrefix(p.ls[i].text, "--- ") && i+1 < len(p.ls) && strings.HasPrefix(p.ls[i+1].text, "+++ ")
+	return strings.HasPrefix(p.ls[i].text, "--- ") && p.has(i+1) && strings.HasPrefix(p.ls[i+1].text, "+++ ")
 }
 
 func (p *udParser) lastUpdate() *udFile {
@@ -130,7 +147,7 @@ func (p *udParser) onlyBlankSince(f *udFile) bool {
 
 // diffPath reads a path of a `---`/`+++` line: a trailing tab and
 // timestamp is dropped, a quoted path unquoted; it returns the value and
-// its offsets.
+// its offsets (for a quoted path, those of the text inside the quotes).
 func diffPath(l srcLine, from int) (string, int, int) {
 	t := l.text[from:]
 	if i := strings.IndexByte(t, '\t'); i >= 0 {
@@ -142,7 +159,7 @@ func diffPath(l srcLine, from int) (string, int, int) {
 	e := s + len(v)
 	if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
 		if u, err := strconv.Unquote(v); err == nil {
-			return u, s, e
+			return u, s + 1, e - 1 // the span is inside the quotes
 		}
 	}
 	return v, s, e
@@ -161,7 +178,7 @@ func (p *udParser) file(i int) int {
 	nameSpan := p.lineSpan(i)
 	if git {
 		i++
-		for i < len(p.ls) && hasAnyPrefix(p.ls[i].text, gitHeaderPrefixes) {
+		for p.has(i) && hasAnyPrefix(p.ls[i].text, gitHeaderPrefixes) {
 			t := p.ls[i].text
 			switch {
 			case strings.HasPrefix(t, "rename from "), strings.HasPrefix(t, "copy from "):
@@ -178,7 +195,7 @@ func (p *udParser) file(i int) int {
 			i++
 		}
 	}
-	hasHeader := i < len(p.ls) && p.fileHeaderAt(i)
+	hasHeader := p.has(i) && p.fileHeaderAt(i)
 	if hasHeader {
 		o, os, oe := diffPath(p.ls[i], 4)
 		n, ns, ne := diffPath(p.ls[i+1], 4)
@@ -244,6 +261,8 @@ func (p *udParser) file(i int) int {
 	f.endOff = headEnd
 	p.cur = f
 	p.doc.Actions = append(p.doc.Actions, a)
+	a.Span = a.Head.Span
+	p.onBegin(a)
 	i = p.hunks(f, i)
 	return i
 }
@@ -261,7 +280,7 @@ func hasAnyPrefix(s string, ps []string) bool {
 // into f and returns the next line.
 func (p *udParser) hunks(f *udFile, i int) int {
 	a := f.action
-	for i < len(p.ls) && strings.HasPrefix(p.ls[i].text, "@@") {
+	for p.has(i) && strings.HasPrefix(p.ls[i].text, "@@") {
 		// blank lines between hunks (already collected as prose) go back
 		p.dropPendingBlank(f)
 		hl := p.ls[i]
@@ -289,7 +308,18 @@ func (p *udParser) hunks(f *udFile, i int) int {
 		j := i + 1
 		var body hunkLines
 		lastBody := i // last line that is certainly part of the body
-		for j < len(p.ls) {
+		// A new file's content streams line by line; a line's ending is
+		// held back until the next line shows it is not cut off by
+		// `\ No newline at end of file`.
+		add := a.Name == ActionAddFile
+		eol, eolEnd := -1, -1
+		flushEOL := func() {
+			if eol >= 0 {
+				p.onDelta(a, "content", p.src[eol:eolEnd], eol, eolEnd)
+				eol = -1
+			}
+		}
+		for p.has(j) {
 			t := p.ls[j].text
 			if strings.HasPrefix(t, "@@") || strings.HasPrefix(t, "diff --git ") || p.fileHeaderAt(j) {
 				break
@@ -305,15 +335,30 @@ func (p *udParser) hunks(f *udFile, i int) int {
 			// empty lines before this one were context lines
 			for k := lastBody + 1; k < j; k++ {
 				body.add(' ', "", eolOf(p.src, p.ls[k]))
+				if add {
+					flushEOL()
+					eol, eolEnd = p.ls[k].start, p.ls[k].end
+				}
 			}
 			if c == '\\' {
+				if body.last != '-' {
+					eol = -1 // the last line's ending is not part of the text
+				}
 				body.noNewline()
 			} else {
 				body.add(c, t[1:], eolOf(p.src, p.ls[j]))
+				if add && c != '-' {
+					flushEOL()
+					l := p.ls[j]
+					te := l.start + len(l.text)
+					p.onDelta(a, "content", l.text[1:], l.start+1, te)
+					eol, eolEnd = te, l.end
+				}
 			}
 			lastBody = j
 			j++
 		}
+		flushEOL()
 		end := p.ls[lastBody].end
 		bodyStart := hl.end
 		blk := &ast.Block{Fence: "@@", Label: strings.TrimSpace(hl.text), Content: p.src[bodyStart:end],
@@ -333,6 +378,10 @@ func (p *udParser) hunks(f *udFile, i int) int {
 		a.Blocks = append(a.Blocks, blk)
 		f.hunks = append(f.hunks, h)
 		f.endOff = end
+		a.Span = p.lines.Span(a.Head.Span.Start.Offset, f.endOff)
+		if a.Name == ActionUpdateFile {
+			p.onHunk(a, h, blk)
+		}
 		i = lastBody + 1
 	}
 	a.Span = p.lines.Span(a.Head.Span.Start.Offset, f.endOff)

@@ -21,7 +21,8 @@ const (
 	// them.
 	Thinking
 	// ToolCallStart announces a call (ID, Name) as soon as its opening tag
-	// is read.
+	// is read. In the edit-format syntaxes its Params are the call's paths
+	// (path, and move_to for a rename), read from its header.
 	ToolCallStart
 	// ParamDelta is source text of parameter Param of call ID, emitted as
 	// soon as it can no longer turn into the parameter's end.
@@ -34,12 +35,18 @@ const (
 	// End is the last event of a stream; Syntax names the syntax that
 	// read it.
 	End
+	// Hunk is a complete hunk of an edit-format call (update_file in
+	// the udiff and apply-patch syntaxes), emitted as soon as the line
+	// after it shows it is complete: ID and Name are its call's, Param is
+	// "hunks", Params its fields (old, new, context, line numbers), Raw
+	// its source. Its JSON name is "hunk".
+	Hunk
 )
 
-var typeNames = [...]string{"", "text", "thinking", "tool_call_start", "param_delta", "tool_call", "error", "end"}
+var typeNames = [...]string{"", "text", "thinking", "tool_call_start", "param_delta", "tool_call", "error", "end", "hunk"}
 
 // String returns the type's JSON name (text, thinking, tool_call_start,
-// param_delta, tool_call, error, end).
+// param_delta, tool_call, error, end, hunk).
 func (t Type) String() string {
 	if int(t) < len(typeNames) && t > 0 {
 		return typeNames[t]
@@ -77,7 +84,7 @@ type Event struct {
 	Name    string     // the tool or action name
 	Param   string     // ParamDelta, and an Error about one parameter
 	Text    string     // Text, Thinking, ParamDelta
-	Params  ast.Params // ToolCall: the typed parameters in schema order; the unterminated Error of a JSON call: what was read
+	Params  ast.Params // ToolCall: the typed parameters in schema order; Hunk: the hunk's fields; ToolCallStart of an edit-format call: its paths; the unterminated Error of a JSON call: what was read
 	Raw     string     // the source text (Text, Thinking, ToolCall) or the text an Error concerns
 	Kind    string     // Error: one of the Kind constants, or a diagnostic code in the acts dialect
 	Message string     // Error
@@ -138,9 +145,14 @@ func (e *Event) WriteJSON(w *jsonw.W) {
 	case Thinking, ParamDelta:
 		w.Key("text")
 		w.String(e.Text)
-	case ToolCall:
+	case ToolCall, Hunk:
 		w.Key("params")
 		e.Params.WriteJSON(w)
+	case ToolCallStart:
+		if e.Params != nil { // an edit-format call's paths
+			w.Key("params")
+			e.Params.WriteJSON(w)
+		}
 	case Error:
 		if e.Params != nil { // an unterminated JSON call: what was read
 			w.Key("params")

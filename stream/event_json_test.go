@@ -46,8 +46,12 @@ func legacyMarshal(e Event) ([]byte, error) {
 		if e.Params != nil {
 			j.Params = &e.Params
 		}
-	case ToolCall:
+	case ToolCall, Hunk:
 		j.Params = &e.Params
+	case ToolCallStart:
+		if e.Params != nil {
+			j.Params = &e.Params
+		}
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)

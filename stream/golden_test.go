@@ -30,6 +30,10 @@ var goldenCases = map[string]struct {
 	"deepseek_split":      {chunk: 2},
 	"mistral_split":       {chunk: 3},
 	"harmony_split":       {chunk: 3},
+	// edit formats: a hunk is emitted once the line after it has arrived
+	"search-replace_basic": {chunk: 5},
+	"udiff_basic":          {chunk: 3},
+	"apply-patch_basic":    {chunk: 7},
 }
 
 // TestGolden pins the event stream of each golden input (regenerate with

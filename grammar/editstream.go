@@ -1,0 +1,338 @@
+package grammar
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"unsafe"
+
+	"github.com/plangram/plangram/ast"
+)
+
+// The edit-format parsers (search-replace, udiff, apply-patch) run the same
+// code on a whole document (ParseSearchReplace, ParseUdiff,
+// ParseApplyPatch) and on a stream (EditStream): they read their lines
+// through editBase.has, which in a stream suspends the parser (it runs as
+// a coroutine, iter.Pull) until the next line has arrived or the input has
+// ended, and they report what they decide through editBase's on* methods,
+// which a stream records as EditEvents. Lines are read once, so a stream
+// is parsed in time linear in its length whatever its chunking.
+
+// editBase is the state every edit-format parser shares.
+type editBase struct {
+	doc   *ast.Document
+	lines *ast.Lines
+	src   string    // the input so far (all of it for a whole document)
+	ls    []srcLine // its lines
+	prose *proseBuilder
+	in    *editInput // nil for a whole document
+}
+
+// newEditBase returns the state for parsing the whole document src.
+func newEditBase(dialect string, src []byte) *editBase {
+	text := unsafe.String(unsafe.SliceData(src), len(src))
+	lines := ast.NewLines(src)
+	b := &editBase{doc: &ast.Document{Dialect: dialect, Span: lines.Span(0, len(src))}, lines: lines, src: text, ls: splitSrcLines(text)}
+	b.prose = &proseBuilder{b: b, start: -1}
+	return b
+}
+
+// has reports whether line i exists, waiting for it in a stream.
+func (p *editBase) has(i int) bool {
+	for i >= len(p.ls) {
+		if p.in == nil || !p.in.more(p) {
+			return false
+		}
+		p.src, p.ls = p.in.src, p.in.ls
+	}
+	return true
+}
+
+// The on* methods report to a stream (they do nothing for a whole
+// document). Diagnostics added since the last report go first.
+func (p *editBase) record(r editRec) {
+	if p.in == nil || p.in.stopped {
+		return
+	}
+	p.in.diags(p)
+	p.in.recs = append(p.in.recs, r)
+}
+
+func (p *editBase) onProse(start, end int) { p.record(editRec{kind: recProse, start: start, end: end}) }
+func (p *editBase) onBegin(a *ast.Action) {
+	p.record(editRec{kind: recBegin, a: a, start: a.Span.Start.Offset, end: a.Span.End.Offset})
+}
+func (p *editBase) onEnd(a *ast.Action) {
+	if p.in != nil {
+		checkActionPaths(p.doc, a, p.in.seen)
+	}
+	p.record(editRec{kind: recEnd, a: a})
+}
+
+// onDelta reports text of parameter param of a, from the source range
+// [start, end).
+func (p *editBase) onDelta(a *ast.Action, param, text string, start, end int) {
+	if text != "" {
+		p.record(editRec{kind: recDelta, a: a, param: param, text: text, start: start, end: end})
+	}
+}
+
+// onHunk reports a complete hunk h of a, whose source is the block blk.
+func (p *editBase) onHunk(a *ast.Action, h Hunk, blk *ast.Block) {
+	p.record(editRec{kind: recHunk, a: a, hunk: h, blk: blk})
+}
+
+// editInput is a stream's input as the parser sees it.
+type editInput struct {
+	buf     []byte // every byte written; never modified once written
+	src     string // buf up to the end of its last complete line
+	ls      []srcLine
+	lines   *ast.Lines
+	eof     bool
+	stopped bool
+	yield   func(struct{}) bool
+	recs    []editRec
+	nd      int // diagnostics reported so far
+	seen    pathSeen
+}
+
+// more waits for lines p has not seen; it returns false at the end of
+// the input.
+func (in *editInput) more(p *editBase) bool {
+	for len(in.ls) == len(p.ls) {
+		if in.eof || in.stopped {
+			return false
+		}
+		in.diags(p)
+		if !in.yield(struct{}{}) {
+			in.stopped = true
+			return false
+		}
+	}
+	return true
+}
+
+// diags records the diagnostics added since the last call.
+func (in *editInput) diags(p *editBase) {
+	for ; in.nd < len(p.doc.Diagnostics); in.nd++ {
+		in.recs = append(in.recs, editRec{kind: recDiag, d: p.doc.Diagnostics[in.nd]})
+	}
+}
+
+type recKind uint8
+
+const (
+	recProse recKind = iota
+	recBegin
+	recDelta
+	recHunk
+	recEnd
+	recDiag
+)
+
+// editRec is one report of the parser, delivered to EditEvents.
+type editRec struct {
+	kind       recKind
+	a          *ast.Action
+	start, end int
+	param      string
+	text       string
+	hunk       Hunk
+	blk        *ast.Block
+	d          *ast.Diagnostic
+}
+
+// EditEvents receives what an EditStream decides, in input order, as soon
+// as it is decided; an error stops the stream. Offsets and spans are those of the stream's input.
+// An action passed to Begin is still being read: its Span, Blocks and
+// Params grow until End, after which it is final (it is the action the
+// whole document's parse would give, diagnostics included).
+type EditEvents interface {
+	// Prose reports that the source range [start, end) is prose. A range
+	// that lies inside an action's final span (blank lines between its
+	// hunks) is also part of that action.
+	Prose(start, end int) error
+	// Begin reports a new action once its header, the source range
+	// [start, end), is read: its Name, NameSpan and path parameters are
+	// set (and stay as they are).
+	Begin(a *ast.Action, start, end int) error
+	// Delta reports text of parameter param of the action being read
+	// (a SEARCH or REPLACE line, a line or hunk of a new file's content),
+	// read from the source range [start, end). Its deltas, concatenated,
+	// are the parameter's value.
+	Delta(a *ast.Action, param, text string, start, end int) error
+	// Hunk reports a complete hunk of an update_file action, and the block
+	// that is its source.
+	Hunk(a *ast.Action, h Hunk, blk *ast.Block) error
+	// End reports that action a is complete.
+	End(a *ast.Action) error
+	// Diagnostic reports a diagnostic as soon as it is found.
+	Diagnostic(d *ast.Diagnostic) error
+}
+
+// EditStream parses an edit-format document (search-replace, udiff,
+// apply-patch) while it arrives: Write feeds bytes, Close ends the input,
+// and the parser reports to an EditEvents each line's meaning as soon as
+// it is certain (a hunk when the line after it shows it is complete). It
+// runs the very parser of ParseSearchReplace, ParseUdiff and
+// ParseApplyPatch, so the actions, prose and diagnostics it reports are
+// those of parsing the whole document at once; the input is read once.
+//
+// The parser runs as a coroutine: Close (or an error) releases it. An
+// EditStream is not safe for concurrent use.
+type EditStream struct {
+	dialect string
+	ev      EditEvents
+	in      *editInput
+	base    *editBase
+	split   int // bytes of in.buf split into lines
+	next    func() (struct{}, bool)
+	stop    func()
+	closed  bool
+	err     error
+}
+
+// NewEditStream returns a stream parser of the edit-format dialect
+// (DialectSearchReplace, DialectUdiff or DialectApplyPatch) reporting to
+// ev.
+func NewEditStream(dialect string, ev EditEvents) (*EditStream, error) {
+	var run func(context.Context, *editBase) error
+	switch dialect {
+	case DialectSearchReplace:
+		run = runSearchReplace
+	case DialectUdiff:
+		run = runUdiff
+	case DialectApplyPatch:
+		run = runApplyPatch
+	default:
+		return nil, fmt.Errorf("grammar: %q is not an edit-format dialect", dialect)
+	}
+	if ev == nil {
+		return nil, errors.New("grammar: NewEditStream needs an EditEvents")
+	}
+	in := &editInput{lines: ast.NewLines(nil), seen: pathSeen{}}
+	b := &editBase{doc: &ast.Document{Dialect: dialect}, lines: in.lines, in: in}
+	b.prose = &proseBuilder{b: b, start: -1}
+	s := &EditStream{dialect: dialect, ev: ev, in: in, base: b}
+	s.next, s.stop = iter.Pull(func(yield func(struct{}) bool) {
+		in.yield = yield
+		run(context.Background(), b)
+		if !in.stopped {
+			in.diags(b)
+		}
+	})
+	return s, nil
+}
+
+// Source returns the input read so far, up to the end of its last
+// complete line (all of it after Close).
+func (s *EditStream) Source() string { return s.in.src }
+
+// Lines returns the line index of the input read so far.
+func (s *EditStream) Lines() *ast.Lines { return s.in.lines }
+
+// Document returns the document built so far; after Close it is the
+// document the whole-input parser returns, but for its diagnostics'
+// order (the order they were found in) and its span.
+func (s *EditStream) Document() *ast.Document { return s.base.doc }
+
+// Write feeds more input; the complete lines in it are parsed and what is
+// decided is reported before Write returns. An error of the EditEvents
+// stops the stream and is returned.
+func (s *EditStream) Write(b []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	if s.closed {
+		return 0, errors.New("grammar: EditStream is closed")
+	}
+	s.in.buf = append(s.in.buf, b...)
+	last := -1
+	for i := len(s.in.buf) - 1; i >= s.split && i >= len(s.in.buf)-len(b); i-- {
+		if s.in.buf[i] == '\n' {
+			last = i
+			break
+		}
+	}
+	if last < 0 {
+		return len(b), nil
+	}
+	s.lines(last + 1)
+	return len(b), s.resume()
+}
+
+// lines splits the bytes up to end into lines for the parser.
+func (s *EditStream) lines(end int) {
+	chunk := s.in.buf[s.split:end]
+	s.in.lines.Extend(chunk)
+	s.in.src = unsafe.String(unsafe.SliceData(s.in.buf), end)
+	for off := s.split; off < end; {
+		i := off
+		for i < end && s.in.buf[i] != '\n' {
+			i++
+		}
+		e := min(i+1, end)
+		t := s.in.src[off:e]
+		if len(t) > 0 && t[len(t)-1] == '\n' {
+			t = t[:len(t)-1]
+		}
+		if len(t) > 0 && t[len(t)-1] == '\r' {
+			t = t[:len(t)-1]
+		}
+		s.in.ls = append(s.in.ls, srcLine{start: off, end: e, text: t})
+		off = e
+	}
+	s.split = end
+}
+
+// Close ends the input: the last line, complete or not, is parsed and
+// everything still open is decided and reported.
+func (s *EditStream) Close() error {
+	if s.err != nil {
+		return s.err
+	}
+	if s.closed {
+		return errors.New("grammar: EditStream is closed")
+	}
+	s.closed = true
+	if s.split < len(s.in.buf) {
+		s.lines(len(s.in.buf))
+	}
+	s.in.eof = true
+	err := s.resume()
+	s.base.doc.Span = s.in.lines.Span(0, len(s.in.src))
+	s.stop()
+	return err
+}
+
+// resume runs the parser until it waits for more input, then delivers
+// its reports.
+func (s *EditStream) resume() error {
+	s.next()
+	recs := s.in.recs
+	s.in.recs = s.in.recs[:0]
+	for _, r := range recs {
+		var err error
+		switch r.kind {
+		case recProse:
+			err = s.ev.Prose(r.start, r.end)
+		case recBegin:
+			err = s.ev.Begin(r.a, r.start, r.end)
+		case recDelta:
+			err = s.ev.Delta(r.a, r.param, r.text, r.start, r.end)
+		case recHunk:
+			err = s.ev.Hunk(r.a, r.hunk, r.blk)
+		case recEnd:
+			err = s.ev.End(r.a)
+		case recDiag:
+			err = s.ev.Diagnostic(r.d)
+		}
+		if err != nil {
+			s.err = err
+			s.stop()
+			return err
+		}
+	}
+	return nil
+}

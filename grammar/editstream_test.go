@@ -1,0 +1,169 @@
+package grammar
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/plangram/plangram/ast"
+)
+
+// editLog records what an EditStream reports, and checks the order: every
+// action ends after it begins, before the next begins.
+type editLog struct {
+	t      testing.TB
+	src    func() string
+	open   *ast.Action
+	ends   int
+	hunks  int
+	deltas map[*ast.Action]map[string]string
+	prose  []int // start, end pairs
+}
+
+func (l *editLog) Prose(start, end int) error { l.prose = append(l.prose, start, end); return nil }
+func (l *editLog) Begin(a *ast.Action, start, end int) error {
+	if l.open != nil {
+		l.t.Errorf("%s begins while %s is open", a.Name, l.open.Name)
+	}
+	l.open = a
+	return nil
+}
+func (l *editLog) Delta(a *ast.Action, param, text string, start, end int) error {
+	if a != l.open {
+		l.t.Errorf("delta of %s outside its action", param)
+	}
+	if l.deltas == nil {
+		l.deltas = map[*ast.Action]map[string]string{}
+	}
+	if l.deltas[a] == nil {
+		l.deltas[a] = map[string]string{}
+	}
+	l.deltas[a][param] += text
+	return nil
+}
+func (l *editLog) Hunk(a *ast.Action, h Hunk, blk *ast.Block) error {
+	if a != l.open {
+		l.t.Errorf("hunk outside its action")
+	}
+	l.hunks++
+	return nil
+}
+func (l *editLog) End(a *ast.Action) error {
+	if a != l.open {
+		l.t.Errorf("end of %s, which is not open", a.Name)
+	}
+	l.open = nil
+	l.ends++
+	return nil
+}
+func (l *editLog) Diagnostic(d *ast.Diagnostic) error { return nil }
+
+// streamEdit parses src with an EditStream fed in the given chunk sizes
+// (cycled) and returns its document and log.
+func streamEdit(t testing.TB, dialect string, src []byte, sizes []int) (*ast.Document, *editLog) {
+	t.Helper()
+	log := &editLog{t: t}
+	s, err := NewEditStream(dialect, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, off := 0, 0; off < len(src); i++ {
+		n := min(max(sizes[i%len(sizes)], 1), len(src)-off)
+		if _, err := s.Write(src[off : off+n]); err != nil {
+			t.Fatal(err)
+		}
+		off += n
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if log.open != nil {
+		t.Errorf("%s never ended", log.open.Name)
+	}
+	doc := s.Document()
+	ast.SortDiagnostics(doc.Diagnostics)
+	return doc, log
+}
+
+var editParsers = map[string]func(context.Context, string, []byte) (*ast.Document, error){
+	DialectSearchReplace: ParseSearchReplace, DialectUdiff: ParseUdiff, DialectApplyPatch: ParseApplyPatch,
+}
+
+// checkEditStream: whatever the chunking, the stream's document is the
+// whole-document parse's, every action is reported begun and ended, the
+// deltas of a parameter are its value, and the prose ranges cover what
+// no action does.
+func checkEditStream(t testing.TB, dialect string, src []byte, seed uint64) {
+	t.Helper()
+	want, err := editParsers[dialect](context.Background(), "x.md", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantJSON, _ := json.Marshal(want)
+	r := rand.New(rand.NewPCG(seed, 1))
+	random := make([]int, 16)
+	for i := range random {
+		random[i] = 1 + r.IntN(40)
+	}
+	for _, sizes := range [][]int{{1}, {7}, {4096}, random} {
+		got, log := streamEdit(t, dialect, src, sizes)
+		if gotJSON, _ := json.Marshal(got); !bytes.Equal(gotJSON, wantJSON) {
+			t.Fatalf("%s, chunks %v: stream document differs from the parse:\n got %s\nwant %s", dialect, sizes, gotJSON, wantJSON)
+		}
+		if log.ends != len(got.Actions) {
+			t.Errorf("%s: %d actions ended, %d parsed", dialect, log.ends, len(got.Actions))
+		}
+		for _, a := range got.Actions {
+			for param, text := range log.deltas[a] {
+				if v := a.Params.String(param); v != text {
+					t.Errorf("%s: deltas of %s.%s = %q, value %q", dialect, a.Name, param, text, v)
+				}
+			}
+		}
+	}
+}
+
+// TestEditStreamAgrees runs checkEditStream over every edit-format golden
+// input, in each dialect.
+func TestEditStreamAgrees(t *testing.T) {
+	for dialect := range editParsers {
+		for _, dir := range []string{DialectSearchReplace, DialectUdiff, DialectApplyPatch} {
+			files, _ := filepath.Glob("../golden/" + dir + "/*.md")
+			if len(files) == 0 {
+				t.Fatalf("no golden inputs in %s", dir)
+			}
+			for _, file := range files {
+				src, err := os.ReadFile(file)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Run(dialect+"/"+filepath.Base(file), func(t *testing.T) {
+					checkEditStream(t, dialect, src, uint64(len(src)))
+				})
+			}
+		}
+	}
+}
+
+// FuzzEditStream: on any input, in each edit-format dialect, the stream
+// parser's document equals the whole-document parse's whatever the
+// chunking, and its reports are well ordered.
+func FuzzEditStream(f *testing.F) {
+	for _, dir := range []string{DialectSearchReplace, DialectUdiff, DialectApplyPatch} {
+		files, _ := filepath.Glob("../golden/" + dir + "/*.md")
+		for i, file := range files {
+			if data, err := os.ReadFile(file); err == nil {
+				f.Add(data, uint64(i))
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, src []byte, seed uint64) {
+		for dialect := range editParsers {
+			checkEditStream(t, dialect, src, seed)
+		}
+	})
+}
