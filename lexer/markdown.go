@@ -359,11 +359,25 @@ func ParseMdFence(line string) (MdFenceLine, bool) {
 	if j-i < 3 {
 		return MdFenceLine{}, false
 	}
-	rest := string(trim([]byte(line[j:])))
+	rest := trimString(line[j:])
 	if c == '`' && strings.IndexByte(rest, '`') >= 0 {
 		return MdFenceLine{}, false
 	}
 	return MdFenceLine{Char: c, Run: j - i, Indent: w, At: i, Info: rest}, true
+}
+
+// trimString is trim for a string: the line ending and surrounding spaces,
+// tabs and carriage returns removed, without a copy.
+func trimString(line string) string {
+	line = strings.TrimSuffix(line, "\n")
+	i, j := 0, len(line)
+	for i < j && isTrim(line[i]) {
+		i++
+	}
+	for j > i && isTrim(line[j-1]) {
+		j--
+	}
+	return line[i:j]
 }
 
 // Closes reports whether line closes a block opened by f: only a run of the

@@ -156,3 +156,29 @@ func ExampleCheckPath() {
 	// the path "/etc/motd" is absolute; paths are relative to the project root
 	// the path "a\nb" contains the control character U+000A (line feed) at byte 1
 }
+
+// TestCleanPathFast checks CleanPath's shortcut: a path isClean accepts is
+// its own clean form, and every path it refuses differs from it or needs
+// the full cleaning.
+func TestCleanPathFast(t *testing.T) {
+	parts := []string{"", ".", "..", "a", "b.go", "..x", ".x", `a\b`, "ab:", " ", "é"}
+	var paths []string
+	for _, a := range parts {
+		for _, b := range parts {
+			for _, c := range parts {
+				paths = append(paths, a, a+"/"+b, a+"/"+b+"/"+c, "/"+a+"/"+b, a+"//"+b+"/")
+			}
+		}
+	}
+	for _, p := range paths {
+		if isClean(p) && cleanPath(p) != p {
+			t.Errorf("isClean(%q) but its clean form is %q", p, cleanPath(p))
+		}
+		if !isClean(p) && cleanPath(p) == p && p != "." && p != ".." && !strings.HasPrefix(p, "../") && !strings.Contains(p, "/../") && !strings.HasSuffix(p, "/..") {
+			t.Errorf("isClean(%q) is false, but it is clean", p)
+		}
+		if CleanPath(p) != cleanPath(p) {
+			t.Errorf("CleanPath(%q) = %q, want %q", p, CleanPath(p), cleanPath(p))
+		}
+	}
+}
