@@ -366,20 +366,6 @@ func ParseMdFence(line string) (MdFenceLine, bool) {
 	return MdFenceLine{Char: c, Run: j - i, Indent: w, At: i, Info: rest}, true
 }
 
-// trimString is trim for a string: the line ending and surrounding spaces,
-// tabs and carriage returns removed, without a copy.
-func trimString(line string) string {
-	line = strings.TrimSuffix(line, "\n")
-	i, j := 0, len(line)
-	for i < j && isTrim(line[i]) {
-		i++
-	}
-	for j > i && isTrim(line[j-1]) {
-		j--
-	}
-	return line[i:j]
-}
-
 // Closes reports whether line closes a block opened by f: only a run of the
 // same character at least as long, indented at most three columns more than
 // the opening line, followed by nothing but spaces and tabs.

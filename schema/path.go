@@ -66,12 +66,9 @@ func CheckPath(p string) error {
 		return &PathError{Code: CodeAbsolutePath,
 			Msg: fmt.Sprintf("the path %s is absolute; paths are relative to the project root", quotePath(p))}
 	}
-	// Only a `..` component can leave the root.
-	if strings.Contains(p, "..") {
-		if c := CleanPath(p); c == ".." || strings.HasPrefix(c, "../") {
-			return &PathError{Code: CodePathEscapes,
-				Msg: fmt.Sprintf("the path %s leaves the project root (`..` goes above it)", quotePath(p))}
-		}
+	if escapesRoot(p) {
+		return &PathError{Code: CodePathEscapes,
+			Msg: fmt.Sprintf("the path %s leaves the project root (`..` goes above it)", quotePath(p))}
 	}
 	return nil
 }
@@ -82,14 +79,6 @@ func CheckPath(p string) error {
 // that go above the start are kept at the front. The clean form of an empty
 // path is ".".
 func CleanPath(p string) string {
-	if isClean(p) {
-		return p
-	}
-	return cleanPath(p)
-}
-
-// cleanPath is CleanPath for any p.
-func cleanPath(p string) string {
 	parts := strings.Split(strings.ReplaceAll(p, `\`, "/"), "/")
 	out := make([]string, 0, len(parts))
 	up := 0 // leading ".." components kept in out
@@ -113,26 +102,30 @@ func cleanPath(p string) string {
 	return strings.Join(out, "/")
 }
 
-// isClean reports whether CleanPath(p) is p: p is not empty, has no `\`,
-// no empty, `.` or `..` component.
-func isClean(p string) bool {
-	if p == "" {
-		return false
-	}
-	start := 0
-	for i := 0; i <= len(p); i++ {
-		if i < len(p) && p[i] != '/' {
-			if p[i] == '\\' {
-				return false
+// escapesRoot reports whether CleanPath(p) is ".." or starts with "../":
+// whether a `..` component comes when no component is left to remove. It
+// does not allocate (CheckPath runs for every path parameter).
+func escapesRoot(p string) bool {
+	depth := 0
+	for p != "" {
+		c := p
+		if i := strings.IndexAny(p, `/\`); i >= 0 {
+			c, p = p[:i], p[i+1:]
+		} else {
+			p = ""
+		}
+		switch c {
+		case "", ".":
+		case "..":
+			if depth == 0 {
+				return true
 			}
-			continue
+			depth--
+		default:
+			depth++
 		}
-		if c := p[start:i]; c == "" || c == "." || c == ".." {
-			return false
-		}
-		start = i + 1
 	}
-	return true
+	return false
 }
 
 // IsURL reports whether a resource value is a URL rather than a path: a

@@ -133,6 +133,9 @@ func FuzzCheckPath(f *testing.F) {
 	f.Fuzz(func(t *testing.T, p string) {
 		err := CheckPath(p)
 		c := CleanPath(p)
+		if got, want := escapesRoot(p), c == ".." || strings.HasPrefix(c, "../"); got != want {
+			t.Fatalf("escapesRoot(%q) = %v, but CleanPath gives %q", p, got, c)
+		}
 		if err != nil {
 			var pe *PathError
 			if !errors.As(err, &pe) || pe.Offset < 0 || pe.Offset > len(p) {
@@ -155,30 +158,4 @@ func ExampleCheckPath() {
 	// the path "ab://../../outside/pwn.txt" leaves the project root (`..` goes above it)
 	// the path "/etc/motd" is absolute; paths are relative to the project root
 	// the path "a\nb" contains the control character U+000A (line feed) at byte 1
-}
-
-// TestCleanPathFast checks CleanPath's shortcut: a path isClean accepts is
-// its own clean form, and every path it refuses differs from it or needs
-// the full cleaning.
-func TestCleanPathFast(t *testing.T) {
-	parts := []string{"", ".", "..", "a", "b.go", "..x", ".x", `a\b`, "ab:", " ", "é"}
-	var paths []string
-	for _, a := range parts {
-		for _, b := range parts {
-			for _, c := range parts {
-				paths = append(paths, a, a+"/"+b, a+"/"+b+"/"+c, "/"+a+"/"+b, a+"//"+b+"/")
-			}
-		}
-	}
-	for _, p := range paths {
-		if isClean(p) && cleanPath(p) != p {
-			t.Errorf("isClean(%q) but its clean form is %q", p, cleanPath(p))
-		}
-		if !isClean(p) && cleanPath(p) == p && p != "." && p != ".." && !strings.HasPrefix(p, "../") && !strings.Contains(p, "/../") && !strings.HasSuffix(p, "/..") {
-			t.Errorf("isClean(%q) is false, but it is clean", p)
-		}
-		if CleanPath(p) != cleanPath(p) {
-			t.Errorf("CleanPath(%q) = %q, want %q", p, CleanPath(p), cleanPath(p))
-		}
-	}
 }
