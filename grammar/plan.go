@@ -643,8 +643,14 @@ func (b *planBuilder) block(n *pnode) *ast.Block {
 				cend--
 			}
 		}
-		inner, nested := lexer.MisnestedFence(v)
-		at, withText := lexer.FenceWithText(v, true)
+		// Both look for fence lines of f.Char between the opening and the
+		// closing line: a block without three of them in a row has none.
+		var inner, at int
+		var nested, withText bool
+		if lexer.HasFenceRun(v[first:last], f.Char) {
+			inner, nested = lexer.MisnestedFence(v)
+			at, withText = lexer.FenceWithText(v, true)
+		}
 		if withText && nested && at < inner && !lexer.LooksLikeInfo(fenceInfo(v, at)) {
 			nested = false // a remark, not an info string: the block should have closed there
 		}
