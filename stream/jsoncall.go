@@ -280,6 +280,24 @@ func (c *jcall) abort(p *Parser, end int, closing string) error {
 	return p.send(&Event{Type: Text, Text: raw, Raw: raw, Span: sp})
 }
 
+// complete reports whether the call's JSON is complete and nothing stray
+// followed it: at the end of the stream such a call stands without its
+// closing marker (see finishUnclosed).
+func (c *jcall) complete() bool {
+	return c.jp.Done() && !c.jp.Failed() && !c.cut && c.stray < 0
+}
+
+// finishUnclosed ends a complete call (see complete) that the stream ends
+// before its closing marker: models stop, and servers strip stop tokens,
+// right after the JSON, so the call stands, with an unterminated warning
+// at the end of the stream.
+func (c *jcall) finishUnclosed(p *Parser, end int, closing string) error {
+	c.errs = append(c.errs, Event{Type: Error, ID: c.id, Kind: KindUnterminated, Severity: ast.Warning,
+		Message: fmt.Sprintf("the stream ends before the call's closing %s; its JSON arguments are complete", closing),
+		Span:    p.span(end, end)})
+	return c.finish(p, end)
+}
+
 func (c *jcall) sendErrs(p *Parser) error {
 	slices.SortStableFunc(c.errs, func(a, b Event) int { return a.Span.Start.Offset - b.Span.Start.Offset })
 	for i := range c.errs {
