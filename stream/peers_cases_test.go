@@ -101,6 +101,57 @@ var peerKimi = []peerCase{
 		note: "the peer streams the partial call; plangram streams its param_delta and reports it unterminated at the end"},
 }
 
+const vlKimiFile = "vllm tests/tool_use/test_kimi_k2_tool_parser.py "
+
+var peerKimiVLLM = []peerCase{
+	{src: vlKimiFile + "test_extract_tool_calls_no_tools", syntax: "kimi-k2", in: "This is a test", text: "This is a test"},
+	{src: vlKimiFile + "test_extract_tool_calls[tool_call_with_content_before]",
+		syntax: "kimi-k2",
+		in:     "I'll help you check the weather. " + kimiSec + " " + kimiCall + "\nfunctions.get_weather:0 " + kimiArgs + ` {"city": "Beijing"} ` + kimiEnd + " " + kimiSecEnd,
+		calls:  []peerCall{{"get_weather", `{"city": "Beijing"}`}},
+		text:   "I'll help you check the weather. "},
+	{src: vlKimiFile + "test_extract_tool_calls[multi_tool_call_with_content_before]",
+		syntax: "kimi-k2",
+		in: "I'll help you check the weather. " + kimiSec + " " + kimiCall + "\nfunctions.get_weather:0 " + kimiArgs + ` {"city": "Beijing"} ` + kimiEnd +
+			" " + kimiCall + "\nfunctions.get_weather:1 " + kimiArgs + ` {"city": "Shanghai"} ` + kimiEnd + " " + kimiSecEnd,
+		calls: []peerCall{{"get_weather", `{"city": "Beijing"}`}, {"get_weather", `{"city": "Shanghai"}`}},
+		text:  "I'll help you check the weather. "},
+	{src: vlKimiFile + "test_extract_tool_calls_invalid_json",
+		syntax: "kimi-k2",
+		in: "I'll help you check the weather. " + kimiSec + " " + kimiCall + "\nfunctions.invalid_get_weather:0 " + kimiArgs + ` {"city": "Beijing" ` + kimiEnd +
+			" " + kimiCall + "\nfunctions.valid_get_weather:1 " + kimiArgs + ` {"city": "Shanghai"} ` + kimiEnd + " " + kimiSecEnd,
+		calls: []peerCall{{"invalid_get_weather", `{"city": "Beijing"}`}, {"valid_get_weather", `{"city": "Shanghai"}`}},
+		text:  "I'll help you check the weather. ", errs: []string{KindBadJSON},
+		note: "both calls, as in vLLM; the first with the arguments read before the JSON error, which is reported"},
+	{src: vlKimiFile + "test_extract_tool_calls_invalid_funcall",
+		syntax: "kimi-k2",
+		in: "I'll help you check the weather. " + kimiSec + " " + kimiCall + "\nfunctions.invalid_get_weather.0 " + kimiArgs + ` {"city": "Beijing"} ` + kimiEnd +
+			" " + kimiCall + "\nfunctions.valid_get_weather:1 " + kimiArgs + ` {"city": "Shanghai"} ` + kimiEnd + " " + kimiSecEnd,
+		calls: []peerCall{{"invalid_get_weather.0", `{"city": "Beijing"}`}, {"valid_get_weather", `{"city": "Shanghai"}`}},
+		text:  "I'll help you check the weather. ",
+		note:  "vLLM drops the call whose id lacks :IDX; plangram keeps it (the id, less functions., names an unknown tool)"},
+	{src: vlKimiFile + "test_token_leak_between_section_and_tool_begin / test_section_begin_noise_tool_begin_same_chunk",
+		syntax: "kimi-k2",
+		in:     "I'll help you with that. " + kimiSec + " noise text " + kimiCall + "get_weather:0 " + kimiArgs + ` {"city": "Paris"} ` + kimiEnd + kimiSecEnd,
+		calls:  []peerCall{{"get_weather", `{"city": "Paris"}`}},
+		text:   "I'll help you with that. noise text",
+		note:   "vLLM suppresses text inside the section; plangram keeps it as text (nothing is dropped)"},
+	{src: vlKimiFile + "test_marker_variants (singular <|tool_call_section_begin|>)",
+		syntax: "kimi-k2",
+		in:     "Reasoning <|tool_call_section_begin|>" + kimiCall + "functions.get_weather:0" + kimiArgs + `{"city": "Paris"}` + kimiEnd + "<|tool_call_section_end|> Done",
+		calls:  []peerCall{{"get_weather", `{"city": "Paris"}`}},
+		text:   "Reasoning  Done"},
+	{src: vlKimiFile + "test_same_chunk_begin_content_end_markers",
+		syntax: "kimi-k2",
+		in:     "Reasoning " + kimiSec + "   " + kimiSecEnd + " Done",
+		text:   "Reasoning  Done"},
+	{src: vlKimiFile + "test_tool_call_end_and_section_end_same_chunk",
+		syntax: "kimi-k2",
+		in:     "Let me help. " + kimiSec + kimiCall + `get_weather:0 ` + kimiArgs + ` {"city": "Paris"} ` + kimiEnd + kimiSecEnd + " Done",
+		calls:  []peerCall{{"get_weather", `{"city": "Paris"}`}},
+		text:   "Let me help.  Done"},
+}
+
 var peerDeepSeek = []peerCase{
 	{src: sgFile + "TestDeepSeekV3Detector test_parse_streaming_multiple_tool_calls_with_multi_token_chunk",
 		syntax: "deepseek", tools: sgCityTools,
