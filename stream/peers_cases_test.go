@@ -278,3 +278,127 @@ var peerGLM = []peerCase{
 		in:    "<tool_call>todo_write\n<arg_key>todos</arg_key>\n<arg_value>[{\"id\": \"1\", \"task\": \"Check for hard-coded issues in the backend code\", \"status\": \"in_progress\"}, {\"id\": \"2\", \"task\": \"Check for hard-coded issues in the frontend code\", \"status\": \"pending\"}]</arg_value>\n</tool_call>",
 		calls: []peerCall{{"todo_write", `{"todos": [{"id": "1", "task": "Check for hard-coded issues in the backend code", "status": "in_progress"}, {"id": "2", "task": "Check for hard-coded issues in the frontend code", "status": "pending"}]}`}}},
 }
+
+const vlGLMFile = "vllm tests/tool_use/test_glm4_moe_tool_parser.py "
+
+// glmIndented is the call of vLLM's single_tool_call case, indented as in
+// its source.
+const glmIndented = "<tool_call>get_current_weather\n    <arg_key>city</arg_key>\n    <arg_value>Dallas</arg_value>\n    <arg_key>state</arg_key>\n    <arg_value>TX</arg_value>\n    <arg_key>unit</arg_key>\n    <arg_value>fahrenheit</arg_value>\n    </tool_call>"
+
+const glmBeijing2 = "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Beijing</arg_value>\n<arg_key>date</arg_key>\n<arg_value>2025-08-01</arg_value>\n</tool_call>"
+
+var peerGLMVLLM = []peerCase{
+	{src: vlGLMFile + "test_extract_tool_calls_no_tools", syntax: "glm", in: "This is a test", text: "This is a test"},
+	{src: vlGLMFile + "test_extract_tool_calls[single_tool_call]", syntax: "glm", in: glmIndented,
+		calls: []peerCall{{"get_current_weather", `{"city": "Dallas", "state": "TX", "unit": "fahrenheit"}`}}},
+	{src: vlGLMFile + "test_extract_tool_calls[multiple_tool_calls]", syntax: "glm",
+		in: glmIndented + "\n    " + strings.NewReplacer("Dallas", "Orlando", "TX", "FL").Replace(glmIndented),
+		calls: []peerCall{{"get_current_weather", `{"city": "Dallas", "state": "TX", "unit": "fahrenheit"}`},
+			{"get_current_weather", `{"city": "Orlando", "state": "FL", "unit": "fahrenheit"}`}}},
+	{src: vlGLMFile + "test_extract_tool_calls[tool_call_with_content_before]", syntax: "glm",
+		in:    "I'll help you check the weather. " + strings.NewReplacer("Dallas", "Seattle", "TX", "WA", "fahrenheit", "celsius").Replace(glmIndented),
+		calls: []peerCall{{"get_current_weather", `{"city": "Seattle", "state": "WA", "unit": "celsius"}`}},
+		text:  "I'll help you check the weather."},
+	{src: vlGLMFile + "test_extract_tool_calls[tool_call_with_mixed_args]", syntax: "glm",
+		in:    strings.NewReplacer("Dallas", "New York", "TX", "NY", "fahrenheit", "celsius").Replace(glmIndented),
+		calls: []peerCall{{"get_current_weather", `{"city": "New York", "state": "NY", "unit": "celsius"}`}}},
+	{src: vlGLMFile + "test_extract_tool_calls[tool_call_with_chinese_content]", syntax: "glm",
+		in:    "I will help you get the weather.<tool_call>get_weather\n    <arg_key>city</arg_key>\n    <arg_value>Beijing</arg_value>\n    <arg_key>date</arg_key>\n    <arg_value>2025-08-01</arg_value>\n    </tool_call>",
+		calls: []peerCall{{"get_weather", `{"city": "Beijing", "date": "2025-08-01"}`}},
+		text:  "I will help you get the weather."},
+	{src: vlGLMFile + "test_extract_tool_calls_with_thinking_tags", syntax: "glm",
+		in:       "<think>I want to get the weather.</think>\n\nI will help you get the weather.\n" + glmBeijing2,
+		calls:    []peerCall{{"get_weather", `{"city": "Beijing", "date": "2025-08-01"}`}},
+		text:     "I will help you get the weather.",
+		thinking: "I want to get the weather.",
+		note:     "vLLM's tool parser leaves the <think> block in the content; plangram makes it thinking, as a reasoning parser would"},
+	{src: vlGLMFile + "test_extract_tool_calls_malformed_xml", syntax: "glm",
+		in:    "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Seattle</arg_value>\n<arg_key>incomplete_arg\n<arg_value>value</arg_value>\n</tool_call>",
+		calls: []peerCall{{"get_weather", `{"city": "Seattle"}`}}, errs: []string{KindStrayText},
+		note: "the peer accepts any result; plangram keeps the well-formed argument and reports the malformed one"},
+	{src: vlGLMFile + "test_extract_tool_calls_empty_arguments", syntax: "glm",
+		in:    "<tool_call>get_current_time\n</tool_call>",
+		calls: []peerCall{{"get_current_time", `{}`}}},
+	{src: vlGLMFile + "test_extract_tool_calls_mixed_content", syntax: "glm",
+		in: "I will help you get the weather info.\n\n" + glmBeijing2 + "\n\nmeaningwhile, I will also check the weather in Shanghai.\n\n" + strings.Replace(glmBeijing2, "Beijing", "Shanghai", 1),
+		calls: []peerCall{{"get_weather", `{"city": "Beijing", "date": "2025-08-01"}`},
+			{"get_weather", `{"city": "Shanghai", "date": "2025-08-01"}`}},
+		text: "I will help you get the weather info.\n\n\n\nmeaningwhile, I will also check the weather in Shanghai.",
+		note: "vLLM returns only the text before the first call; plangram keeps the text between the calls too"},
+	{src: vlGLMFile + "test_extract_tool_calls_special_characters", syntax: "glm",
+		in:    "<tool_call>send_message\n<arg_key>recipient</arg_key>\n<arg_value>Amy</arg_value>\n<arg_key>message</arg_key>\n<arg_value>It is a nice day</arg_value>\n<arg_key>priority</arg_key>\n<arg_value>high</arg_value>\n</tool_call>",
+		calls: []peerCall{{"send_message", `{"recipient": "Amy", "message": "It is a nice day", "priority": "high"}`}}},
+	{src: vlGLMFile + "test_extract_tool_calls_incomplete_tool_call", syntax: "glm",
+		in:   "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Beijing</arg_value>\n<arg_key>date</arg_key>\n<arg_value>2025-08-01</arg_value>",
+		text: "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Beijing</arg_value>\n<arg_key>date</arg_key>\n<arg_value>2025-08-01</arg_value>",
+		errs: []string{KindUnterminated}},
+}
+
+const vlMiniMaxFile = "vllm tests/tool_use/test_minimax_m2_tool_parser.py "
+
+var peerMiniMaxVLLM = []peerCase{
+	{src: vlMiniMaxFile + "test_extract_tool_calls_streaming_incremental", syntax: "minimax",
+		in:    `<minimax:tool_call><invoke name="get_weather"><parameter name="city">Seattle</parameter></invoke></minimax:tool_call>`,
+		calls: []peerCall{{"get_weather", `{"city": "Seattle"}`}}},
+	{src: vlMiniMaxFile + "test_streaming_minimax_m2_multiple_invokes", syntax: "minimax",
+		in: `<minimax:tool_call><invoke name="search_web"><parameter name="query_tag">["technology", "events"]</parameter><parameter name="query_list">["OpenAI", "latest", "release"]</parameter></invoke>` +
+			`<invoke name="search_web"><parameter name="query_tag">["technology", "events"]</parameter><parameter name="query_list">["Gemini", "latest", "release"]</parameter></invoke></minimax:tool_call>`,
+		calls: []peerCall{{"search_web", `{"query_tag": "[\"technology\", \"events\"]", "query_list": "[\"OpenAI\", \"latest\", \"release\"]"}`},
+			{"search_web", `{"query_tag": "[\"technology\", \"events\"]", "query_list": "[\"Gemini\", \"latest\", \"release\"]"}`}}},
+	{src: vlMiniMaxFile + "test_minimax_m2_streaming_different_intervals_single_invoke", syntax: "minimax",
+		in:    "<minimax:tool_call>\n<invoke name=\"get_weather\"><parameter name=\"city\">Seattle</parameter>\n</invoke></minimax:tool_call>",
+		calls: []peerCall{{"get_weather", `{"city": "Seattle"}`}}},
+	{src: vlMiniMaxFile + "test_minimax_m2_streaming_different_intervals_multiple_invokes", syntax: "minimax",
+		in: "<minimax:tool_call>\n<invoke name=\"search_web\"><parameter name=\"query_tag\">[\"technology\", \"events\"]\n</parameter><parameter name=\"query_list\">[\"OpenAI\", \"latest\", \"release\"]\n</parameter></invoke><invoke name=\"search_web\"><parameter name=\"query_tag\">\n[\"technology\", \"events\"]</parameter><parameter name=\"query_list\">[\"Gemini\", \n\"latest\", \"release\"]</parameter></invoke></minimax:tool_call>",
+		calls: []peerCall{{"search_web", `{"query_tag": "[\"technology\", \"events\"]", "query_list": "[\"OpenAI\", \"latest\", \"release\"]"}`},
+			{"search_web", `{"query_tag": "[\"technology\", \"events\"]", "query_list": "[\"Gemini\", \n\"latest\", \"release\"]"}`}}},
+}
+
+const (
+	vlDSV31File = "vllm tests/tool_use/test_deepseekv31_tool_parser.py "
+	vlDSV3File  = "vllm tests/entrypoints/openai/tool_parsers/test_deepseekv3_tool_parser.py "
+)
+
+// dsV3 returns DeepSeek V3's markup of a call with a ```json fence.
+func dsV3(name, args string) string {
+	return dsCallBegin + "function" + dsSep + name + "\n```json\n" + args + "\n```" + dsCallEnd
+}
+
+var peerDeepSeekVLLM = []peerCase{
+	{src: vlDSV31File + "test_extract_tool_calls_with_tool", syntax: "deepseek",
+		in:    "normal text" + dsCallsBegin + dsCallBegin + `foo` + dsSep + `{"x":1}` + dsCallEnd + dsCallsEnd,
+		calls: []peerCall{{"foo", `{"x": 1}`}}, text: "normal text"},
+	{src: vlDSV31File + "test_extract_tool_calls_with_multiple_tools", syntax: "deepseek",
+		in:    "some prefix text" + dsCallsBegin + dsCallBegin + `foo` + dsSep + `{"x":1}` + dsCallEnd + dsCallBegin + `bar` + dsSep + `{"y":2}` + dsCallEnd + dsCallsEnd + " some suffix text",
+		calls: []peerCall{{"foo", `{"x": 1}`}, {"bar", `{"y": 2}`}},
+		text:  "some prefix text some suffix text",
+		note:  "vLLM returns the prefix only; plangram keeps the suffix too"},
+	{src: vlDSV3File + "no_tool_calls_output", syntax: "deepseek",
+		in: "How can I help you today? I can check weather for you.", text: "How can I help you today? I can check weather for you."},
+	{src: vlDSV3File + "single_tool_call_output", syntax: "deepseek",
+		in:    dsCallsBegin + dsV3("get_weather", `{"city": "Tokyo", "unit": "celsius"}`) + dsCallsEnd,
+		calls: []peerCall{{"get_weather", `{"city": "Tokyo", "unit": "celsius"}`}}},
+	{src: vlDSV3File + "parallel_tool_calls_output", syntax: "deepseek",
+		in:    dsCallsBegin + dsV3("get_weather", `{"city": "Tokyo", "unit": "celsius"}`) + dsV3("search_hotels", `{"location": "Tokyo", "check_in": "2025-01-15"}`) + dsCallsEnd,
+		calls: []peerCall{{"get_weather", `{"city": "Tokyo", "unit": "celsius"}`}, {"search_hotels", `{"location": "Tokyo", "check_in": "2025-01-15"}`}}},
+	{src: vlDSV3File + "various_data_types_output", syntax: "deepseek",
+		in:    dsCallsBegin + dsV3("test_function", `{"string_field": "hello", "int_field": 42, "float_field": 3.14, "bool_field": true, "null_field": null, "array_field": ["a", "b", "c"], "object_field": {"nested": "value"}, "empty_array": [], "empty_object": {}}`) + dsCallsEnd,
+		calls: []peerCall{{"test_function", `{"string_field": "hello", "int_field": 42, "float_field": 3.14, "bool_field": true, "null_field": null, "array_field": ["a", "b", "c"], "object_field": {"nested": "value"}, "empty_array": [], "empty_object": {}}`}}},
+	{src: vlDSV3File + "empty_arguments_output", syntax: "deepseek",
+		in:    dsCallsBegin + dsV3("get_current_time", `{}`) + dsCallsEnd,
+		calls: []peerCall{{"get_current_time", `{}`}}},
+	{src: vlDSV3File + "surrounding_text_output", syntax: "deepseek",
+		in:    "Let me check the weather for you." + dsCallsBegin + dsV3("get_weather", `{"city": "Paris"}`) + dsCallsEnd,
+		calls: []peerCall{{"get_weather", `{"city": "Paris"}`}}, text: "Let me check the weather for you."},
+	{src: vlDSV3File + "escaped_strings_output", syntax: "deepseek",
+		in:    dsCallsBegin + dsV3("send_message", `{"text": "He said \"hello\"", "path": "C:\\Users\\file", "newline": "line1\nline2"}`) + dsCallsEnd,
+		calls: []peerCall{{"send_message", `{"text": "He said \"hello\"", "path": "C:\\Users\\file", "newline": "line1\nline2"}`}}},
+	{src: vlDSV3File + "malformed_input_outputs[0]", syntax: "deepseek",
+		in:    dsCallsBegin + dsCallBegin + "function" + dsSep + "get_weather\n```json\n{\"city\": \"Tokyo\"\n```" + dsCallEnd + dsCallsEnd,
+		calls: []peerCall{{"get_weather", `{"city": "Tokyo"}`}}, errs: []string{KindBadJSON},
+		note: "the peer only asks for no crash; plangram keeps the argument read before the JSON error and reports it"},
+	{src: vlDSV3File + "malformed_input_outputs[1]", syntax: "deepseek",
+		in:   dsCallsBegin + "function" + dsSep + "get_weather\n```json\n{\"city\": \"Tokyo\"}\n```" + dsCallsEnd,
+		text: "function" + dsSep + "get_weather\n```json\n{\"city\": \"Tokyo\"}\n```" + dsCallsEnd,
+		note: "the peer only asks for no crash; without <｜tool▁call▁begin｜> there is no call, and the text is kept"},
+}

@@ -124,8 +124,9 @@ func runPeerCases(t *testing.T, cases []peerCase) {
 
 func TestPeers(t *testing.T) {
 	for name, cases := range map[string][]peerCase{
-		"hermes": peerHermes, "mistral": peerMistral, "kimi-k2": peerKimi, "kimi-k2-vllm": peerKimiVLLM, "deepseek": peerDeepSeek,
-		"qwen3-coder": peerQwen3Coder, "qwen3-coder-vllm": peerQwen3CoderVLLM, "glm": peerGLM,
+		"hermes": peerHermes, "mistral": peerMistral, "kimi-k2": peerKimi, "kimi-k2-vllm": peerKimiVLLM, "deepseek": peerDeepSeek, "deepseek-vllm": peerDeepSeekVLLM,
+		"qwen3-coder": peerQwen3Coder, "qwen3-coder-vllm": peerQwen3CoderVLLM, "glm": peerGLM, "glm-vllm": peerGLMVLLM,
+		"minimax-vllm": peerMiniMaxVLLM,
 	} {
 		t.Run(name, func(t *testing.T) { runPeerCases(t, cases) })
 	}
