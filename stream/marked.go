@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+
+	"github.com/plangram/plangram/ast"
 )
 
 // markedForm is a tool-call syntax of special tokens: calls inside an
@@ -140,6 +142,23 @@ func (m *marked) step(p *Parser, eof bool) (bool, error) {
 			}
 		}
 		if len(b) == 0 && !eof {
+			return false, nil
+		}
+		// Other text inside the section is markup when a call or the
+		// section's end follows within maxHeader bytes (stray tokens, as
+		// vLLM treats them); more of it ends the section, and it is prose.
+		i, k := find(b, append([]string{f.callOpen}, f.secCloses()...), eof)
+		switch {
+		case k >= 0 && i <= maxHeader:
+			raw := p.str(m.pos, m.pos+lastNonSpace(b[:i]))
+			sp := p.span(m.pos, m.pos+len(raw))
+			if err := p.text(sp.Start, m.pos+i, true); err != nil {
+				return false, err
+			}
+			m.pos += i
+			return true, p.send(&Event{Type: Error, Kind: KindStrayText, Severity: ast.Warning, Raw: raw, Span: sp,
+				Message: "text inside the tool-call section is not a call: it is left out of the text"})
+		case k < 0 && !eof && i <= maxHeader:
 			return false, nil
 		}
 		m.sec = false

@@ -134,8 +134,8 @@ var peerKimiVLLM = []peerCase{
 		syntax: "kimi-k2",
 		in:     "I'll help you with that. " + kimiSec + " noise text " + kimiCall + "get_weather:0 " + kimiArgs + ` {"city": "Paris"} ` + kimiEnd + kimiSecEnd,
 		calls:  []peerCall{{"get_weather", `{"city": "Paris"}`}},
-		text:   "I'll help you with that. noise text",
-		note:   "vLLM suppresses text inside the section; plangram keeps it as text (nothing is dropped)"},
+		text:   "I'll help you with that.", errs: []string{KindStrayText},
+		note: "as vLLM, text inside the section is not content; plangram keeps it as markup with a stray-text warning"},
 	{src: vlKimiFile + "test_marker_variants (singular <|tool_call_section_begin|>)",
 		syntax: "kimi-k2",
 		in:     "Reasoning <|tool_call_section_begin|>" + kimiCall + "functions.get_weather:0" + kimiArgs + `{"city": "Paris"}` + kimiEnd + "<|tool_call_section_end|> Done",
@@ -399,6 +399,190 @@ var peerDeepSeekVLLM = []peerCase{
 		note: "the peer only asks for no crash; plangram keeps the argument read before the JSON error and reports it"},
 	{src: vlDSV3File + "malformed_input_outputs[1]", syntax: "deepseek",
 		in:   dsCallsBegin + "function" + dsSep + "get_weather\n```json\n{\"city\": \"Tokyo\"}\n```" + dsCallsEnd,
-		text: "function" + dsSep + "get_weather\n```json\n{\"city\": \"Tokyo\"}\n```" + dsCallsEnd,
-		note: "the peer only asks for no crash; without <｜tool▁call▁begin｜> there is no call, and the text is kept"},
+		errs: []string{KindStrayText},
+		note: "the peer only asks for no crash; without <｜tool▁call▁begin｜> there is no call: the section's text is markup, with a stray-text warning"},
+}
+
+const vlMistralFile = "vllm tests/tool_use/test_mistral_tool_parser.py "
+
+var peerMistralVLLM = []peerCase{
+	{src: vlMistralFile + "test_extract_tool_calls_no_tools", syntax: "mistral", in: "This is a test", text: "This is a test"},
+	{src: vlMistralFile + "test_extract_tool_calls_pre_v11_tokenizer[single_tool_add]", syntax: "mistral",
+		in:    `[TOOL_CALLS][{"name": "add", "arguments":{"a": 3.5, "b": 4}}]`,
+		calls: []peerCall{{"add", `{"a": 3.5, "b": 4}`}}},
+	{src: vlMistralFile + "test_extract_tool_calls_pre_v11_tokenizer[single_tool_weather]", syntax: "mistral",
+		in:    `[TOOL_CALLS] [{"name": "get_current_weather", "arguments":{"city": "San Francisco", "state": "CA", "unit": "celsius"}}]`,
+		calls: []peerCall{{"get_current_weather", `{"city": "San Francisco", "state": "CA", "unit": "celsius"}`}}},
+	{src: vlMistralFile + "test_extract_tool_calls_pre_v11_tokenizer[argument_before_name]", syntax: "mistral",
+		in:    `[TOOL_CALLS] [{"arguments":{"city": "San Francisco", "state": "CA", "unit": "celsius"}, "name": "get_current_weather"}]`,
+		calls: []peerCall{{"get_current_weather", `{"city": "San Francisco", "state": "CA", "unit": "celsius"}`}}},
+	{src: vlMistralFile + "test_extract_tool_calls_pre_v11_tokenizer[argument_before_name_and_name_in_argument]", syntax: "mistral",
+		in:    `[TOOL_CALLS] [{"arguments":{"name": "John Doe"}, "name": "get_age"}]`,
+		calls: []peerCall{{"get_age", `{"name": "John Doe"}`}}},
+	{src: vlMistralFile + "test_extract_tool_calls[single_tool_add]", syntax: "mistral",
+		in:    `[TOOL_CALLS]add_this_and_that{"a": 3.5, "b": 4}`,
+		calls: []peerCall{{"add_this_and_that", `{"a": 3.5, "b": 4}`}}},
+	{src: vlMistralFile + "test_extract_tool_calls[single_tool_weather]", syntax: "mistral",
+		in:    `[TOOL_CALLS]get_current_weather{"city": "San Francisco", "state": "CA", "unit": "celsius"}`,
+		calls: []peerCall{{"get_current_weather", `{"city": "San Francisco", "state": "CA", "unit": "celsius"}`}}},
+	{src: vlMistralFile + "test_extract_tool_calls[multiple_tool_calls]", syntax: "mistral",
+		in:    `[TOOL_CALLS]add{"a": 3.5, "b": 4}[TOOL_CALLS]multiply{"a": 3, "b": 6}`,
+		calls: []peerCall{{"add", `{"a": 3.5, "b": 4}`}, {"multiply", `{"a": 3, "b": 6}`}}},
+	{src: vlMistralFile + "test_extract_tool_calls_streaming_pre_v11_tokenizer[single_tool_add]", syntax: "mistral",
+		in:    `[TOOL_CALLS]  [ {"name":"add" , "arguments" : {"a": 3, "b": 4} } ]`,
+		calls: []peerCall{{"add", `{"a": 3, "b": 4}`}}},
+	{src: vlMistralFile + "test_extract_tool_calls_streaming_pre_v11_tokenizer[single_tool_add_strings]", syntax: "mistral",
+		in:    `[TOOL_CALLS] [{"name": "add", "arguments":{"a": "3", "b": "4"}}]`,
+		calls: []peerCall{{"add", `{"a": "3", "b": "4"}`}}},
+	{src: vlMistralFile + "test_extract_tool_calls_streaming_pre_v11_tokenizer[multiple_tools]", syntax: "mistral",
+		in:    `[TOOL_CALLS] [{"name": "add", "arguments": {"a": 3.5, "b": 4}}, {"name": "get_current_weather", "arguments":{"city": "San Francisco", "state": "CA", "unit": "celsius"}}]`,
+		calls: []peerCall{{"add", `{"a": 3.5, "b": 4}`}, {"get_current_weather", `{"city": "San Francisco", "state": "CA", "unit": "celsius"}`}}},
+	{src: vlMistralFile + "test_extract_tool_calls_streaming_pre_v11_tokenizer_one_chunk[multiple_tools]", syntax: "mistral",
+		in:    `[TOOL_CALLS] [{"arguments": {"a": 3.5, "b": 4}, "name": "add"}, {"arguments":{"city": "San Francisco", "state": "CA", "unit": "celsius"}, "name": "get_current_weather"}]`,
+		calls: []peerCall{{"add", `{"a": 3.5, "b": 4}`}, {"get_current_weather", `{"city": "San Francisco", "state": "CA", "unit": "celsius"}`}}},
+	{src: vlMistralFile + "test_extract_tool_calls_streaming_one_chunk[content_before_tool]", syntax: "mistral",
+		in:    `bla[TOOL_CALLS]add_this_and_that{"a": 3.5, "b": 4}`,
+		calls: []peerCall{{"add_this_and_that", `{"a": 3.5, "b": 4}`}}, text: "bla"},
+}
+
+// llama.cpp tests/test-chat.cpp (tag v0.5.0) and bug reports, as quoted by
+// a conformance corpus (scripts/fixtures/qwen3-xml/import_qwen3_xml.py).
+const lcppFile = "llama.cpp tests/test-chat.cpp "
+
+var (
+	lcSpecial    = ptool("special_function", `"arg1": {"type": "integer"}`)
+	lcSpecialOpt = ptool("special_function_with_opt", `"arg1": {"type": "integer"}, "arg2": {"type": "integer"}`)
+	lcPython     = ptool("python", `"code": {"type": "string"}`)
+	lcTerminal   = ptool("run_in_terminal", `"command": {"type": "string"}`)
+)
+
+const (
+	qwCallSpecial1 = "<tool_call>\n<function=special_function>\n<parameter=arg1>\n1\n</parameter>\n</function>\n</tool_call>"
+	qwTerminalPwd  = "<tool_call>\n<function=run_in_terminal>\n<parameter=command>\npwd\n</parameter>\n</function>\n</tool_call>"
+)
+
+var peerQwen3CoderLlamaCpp = []peerCase{
+	{src: lcppFile + "L2164-L2174 (Qwen3.5, thinking prefilled)", syntax: "qwen3-coder", tools: ptools(lcSpecial), inThinking: true,
+		in:    "I'm\nthinking\n</think>\n\n" + qwCallSpecial1,
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}}, thinking: "I'm\nthinking"},
+	{src: lcppFile + "L2176-L2198 (Qwen3.5 parallel)", syntax: "qwen3-coder", tools: ptools(lcSpecial, lcSpecialOpt),
+		in:    qwCallSpecial1 + "\n<tool_call>\n<function=special_function_with_opt>\n<parameter=arg1>\n1\n</parameter>\n<parameter=arg2>\n2\n</parameter>\n</function>\n</tool_call>",
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}, {"special_function_with_opt", `{"arg1": 1, "arg2": 2}`}}},
+	{src: lcppFile + "L2200-L2219 (python multiline)", syntax: "qwen3-coder", tools: ptools(lcPython),
+		in:    "<tool_call>\n<function=python>\n<parameter=code>\ndef hello():\n    print(\"Hello, world!\")\n\nhello()\n</parameter>\n</function>\n</tool_call>",
+		calls: []peerCall{{"python", `{"code": "def hello():\n    print(\"Hello, world!\")\n\nhello()"}`}}},
+	{src: lcppFile + "L2245-L2273 (value ending in a newline)", syntax: "qwen3-coder",
+		tools: ptools(ptool("edit", `"filename": {"type": "string"}, "oldString": {"type": "string"}, "newString": {"type": "string"}`)),
+		in:    "<tool_call>\n<function=edit>\n<parameter=filename>\nfoo.c\n</parameter>\n<parameter=oldString>\n#iclunde\n</parameter>\n<parameter=newString>\n#include\n\n</parameter>\n</function>\n</tool_call>",
+		calls: []peerCall{{"edit", `{"filename": "foo.c", "oldString": "#iclunde", "newString": "#include\n"}`}}},
+	{src: lcppFile + "L2276-L2293 (leading indentation)", syntax: "qwen3-coder", tools: ptools(lcPython),
+		in:    "<tool_call>\n<function=python>\n<parameter=code>\n    print(\"Hello, world!\")\n</parameter>\n</function>\n</tool_call>",
+		calls: []peerCall{{"python", `{"code": "    print(\"Hello, world!\")"}`}}},
+	{src: lcppFile + "L2323-L2340 (a call ends the prefilled thinking block)", syntax: "qwen3-coder", tools: ptools(lcTerminal), inThinking: true,
+		in:    "Need to inspect the current directory.\n" + qwTerminalPwd,
+		calls: []peerCall{{"run_in_terminal", `{"command": "pwd"}`}}, thinking: "Need to inspect the current directory."},
+	{src: lcppFile + "L2342-L2352 (empty args)", syntax: "qwen3-coder", tools: ptools(ptool("empty_args", ``)),
+		in:    "<tool_call>\n<function=empty_args>\n</function>\n</tool_call>",
+		calls: []peerCall{{"empty_args", `{}`}}},
+	{src: lcppFile + "L2459-L2480 (reasoning, content, call)", syntax: "qwen3-coder", tools: ptools(lcTerminal), inThinking: true,
+		in:    "I should inspect the directory.\n</think>\n\nLet me inspect it now.\n" + qwTerminalPwd,
+		calls: []peerCall{{"run_in_terminal", `{"command": "pwd"}`}}, thinking: "I should inspect the directory.", text: "Let me inspect it now."},
+	{src: lcppFile + "L3559-L3569 (bare <function=>)", syntax: "qwen3-coder", tools: ptools(lcSpecial),
+		in:    "<function=special_function>\n<parameter=arg1>\n1\n</parameter>\n</function>\n</tool_call>",
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}}},
+	{src: lcppFile + "L3586-L3612 (bare <function=>, parallel)", syntax: "qwen3-coder", tools: ptools(lcSpecial, lcSpecialOpt),
+		in:    "<function=special_function>\n<parameter=arg1>\n1\n</parameter>\n</function>\n</tool_call>\n<tool_call>\n<function=special_function_with_opt>\n<parameter=arg1>\n1\n</parameter>\n<parameter=arg2>\n2\n</parameter>\n</function>\n</tool_call>",
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}, {"special_function_with_opt", `{"arg1": 1, "arg2": 2}`}}},
+	{src: lcppFile + "L3664-L3680 (CJK)", syntax: "qwen3-coder", tools: ptools(lcPython),
+		in:    "<tool_call>\n<function=python>\n<parameter=code>\n格\n</parameter>\n</function>\n</tool_call>",
+		calls: []peerCall{{"python", `{"code": "格"}`}}},
+	{src: lcppFile + "L3682-L3702 (HTML value)", syntax: "qwen3-coder", tools: ptools(ptool("html", `"markup": {"type": "string"}`)),
+		in:    "<tool_call>\n<function=html>\n<parameter=markup>\n<html>\n <head>\n  <title>Hello!</title>\n </head>\n</html>\n</parameter>\n</function>\n</tool_call>",
+		calls: []peerCall{{"html", `{"markup": "<html>\n <head>\n  <title>Hello!</title>\n </head>\n</html>"}`}}},
+	{src: lcppFile + "L3704-L3720 (array of objects)", syntax: "qwen3-coder", tools: ptools(ptool("todo_list", `"todos": {"type": "array"}`)),
+		in:    "<tool_call>\n<function=todo_list>\n<parameter=todos>\n[{\"item\": \"Check stuff\", \"selected\": false}, {\"item\": \"Prepare stuff\", \"selected\": true}]\n</parameter>\n</function>\n</tool_call>",
+		calls: []peerCall{{"todo_list", `{"todos": [{"item": "Check stuff", "selected": false}, {"item": "Prepare stuff", "selected": true}]}`}}},
+	{src: vlQwenFile + "test_extract_tool_calls_anyof_type_conversion", syntax: "qwen3-coder",
+		tools: ptools(ptool("test_anyof", `"anyof_int": {"anyOf": [{"type": "integer"}, {"type": "null"}], "default": 5}, "anyof_str": {"anyOf": [{"type": "string"}, {"type": "null"}]}, "anyof_array": {"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]}, "anyof_obj": {"anyOf": [{"type": "object"}, {"type": "null"}]}, "type_as_array": {"type": ["integer", "null"]}, "multi_non_null": {"anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "null"}]}`)),
+		in:    "<tool_call>\n<function=test_anyof>\n<parameter=anyof_int>\n5\n</parameter>\n<parameter=anyof_str>\nhello\n</parameter>\n<parameter=anyof_array>\n[\"a\", \"b\", \"c\"]\n</parameter>\n<parameter=anyof_obj>\n{\"key\": \"value\"}\n</parameter>\n<parameter=type_as_array>\n42\n</parameter>\n<parameter=multi_non_null>\nsome text\n</parameter>\n</function>\n</tool_call>",
+		calls: []peerCall{{"test_anyof", `{"anyof_int": 5, "anyof_str": "hello", "anyof_array": ["a", "b", "c"], "anyof_obj": {"key": "value"}, "type_as_array": 42, "multi_non_null": "some text"}`}}},
+	{src: "vllm issue 57699 (last parameter closed by </function>)", syntax: "qwen3-coder", tools: ptools(ptool("ThinQ_Connect", `"body": {"type": "object"}`)),
+		in:    "<tool_call>\n<function=ThinQ_Connect>\n<parameter=body>\n{\"airConJobMode\": \"AIR_CLEAN\", \"windStrength\": \"HIGH\", \"monitoringEnabled\": true}\n</function>\n</tool_call>",
+		calls: []peerCall{{"ThinQ_Connect", `{"body": {"airConJobMode": "AIR_CLEAN", "windStrength": "HIGH", "monitoringEnabled": true}}`}}, errs: []string{KindUnclosedParam}},
+	{src: "ollama issue 18530 (qwen3-coder:30b leaves out <tool_call>)", syntax: "qwen3-coder", tools: ptools(ptool("glob", `"pattern": {"type": "string"}`)),
+		in:    "I will first check for all Markdown files in the current directory and its subdirectories, and then list them using the glob tool.\n\n<function=glob>\n<parameter=pattern>\n**/*.md\n</parameter>\n</function>\n</tool_call>",
+		calls: []peerCall{{"glob", `{"pattern": "**/*.md"}`}},
+		text:  "I will first check for all Markdown files in the current directory and its subdirectories, and then list them using the glob tool."},
+	{src: "sglang issue 40739 (text after the call)", syntax: "qwen3-coder", tools: ptools(ptool("get_weather", `"city": {"type": "string"}`)),
+		in:    "before<tool_call><function=get_weather><parameter=city>Paris</parameter></function></tool_call>after",
+		calls: []peerCall{{"get_weather", `{"city": "Paris"}`}}, text: "beforeafter"},
+	{src: "ollama issue 18421 (a number outside int64)", syntax: "qwen3-coder", tools: ptools(ptool("calculate", `"x": {"type": "number"}`)),
+		in:    "<tool_call><function=calculate>\n<parameter=x>\n1e20\n</parameter>\n</function></tool_call>",
+		calls: []peerCall{{"calculate", `{"x": 1e20}`}}},
+}
+
+// vLLM v0.30.0 glm47 tests, Ollama's glm46 test and an SGLang issue, as
+// quoted by a conformance corpus (scripts/fixtures/glm/imported.py).
+const vlGLM47File = "vllm tests/tool_parsers/test_glm47_moe_tool_parser.py "
+
+var glm47Tools = ptools(ptool("get_current_date", ``), ptool("get_weather", `"city": {"type": "string"}, "date": {"type": "string"}`))
+
+var peerGLMCorpus = []peerCase{
+	{src: "vllm tests/tool_parsers/test_glm4_moe_tool_parser.py L162-L180 (schema types)", syntax: "glm",
+		tools: ptools(ptool("calculate", `"operation": {"type": "string"}, "a": {"type": "number"}, "b": {"type": "number"}, "enabled": {"type": "boolean"}`)),
+		in:    "<tool_call>calculate\n<arg_key>operation</arg_key><arg_value>add</arg_value>\n<arg_key>a</arg_key><arg_value>42</arg_value>\n<arg_key>b</arg_key><arg_value>3.14</arg_value>\n<arg_key>enabled</arg_key><arg_value>true</arg_value>\n</tool_call>",
+		calls: []peerCall{{"calculate", `{"operation": "add", "a": 42, "b": 3.14, "enabled": true}`}}},
+	{src: "ollama model/parsers/glm46_test.go L108-L119 (content after the call)", syntax: "glm",
+		tools: ptools(ptool("test", ``)),
+		in:    "<think>thinking</think><tool_call>test</tool_call>after tool",
+		calls: []peerCall{{"test", `{}`}}, text: "after tool", thinking: "thinking"},
+	{src: vlGLM47File + "L160-L164 (white space kept in a value)", syntax: "glm", tools: glm47Tools,
+		in:    "<tool_call>get_weather<arg_key>city</arg_key><arg_value>  Beijing  </arg_value></tool_call>",
+		calls: []peerCall{{"get_weather", `{"city": "  Beijing  "}`}}},
+	{src: vlGLM47File + "L166-L170 (content before, no space)", syntax: "glm", tools: glm47Tools,
+		in:    "Checking.<tool_call>get_current_date</tool_call>",
+		calls: []peerCall{{"get_current_date", `{}`}}, text: "Checking."},
+	{src: vlGLM47File + "L185-L188 (white space only before the call)", syntax: "glm", tools: glm47Tools,
+		in:    "  \n  <tool_call>get_current_date</tool_call>",
+		calls: []peerCall{{"get_current_date", `{}`}}},
+	{src: vlGLM47File + "L154-L158 (GLM-4.5 newlines)", syntax: "glm", tools: glm47Tools,
+		in:    "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Beijing</arg_value>\n</tool_call>",
+		calls: []peerCall{{"get_weather", `{"city": "Beijing"}`}}},
+	{src: "vllm tests/reasoning/test_glm4_moe_reasoning_parser.py L50-L55 (template opened <think>)", syntax: "glm", tools: glm47Tools, inThinking: true,
+		in:   "This is a reasoning section</think>This is the rest",
+		text: "This is the rest", thinking: "This is a reasoning section"},
+	{src: "sglang issue 33324 (three calls of one tool)", syntax: "glm",
+		tools: ptools(ptool("get_weather", `"city": {"type": "string"}`), ptool("search", `"query": {"type": "string"}`)),
+		in:    "<tool_call>get_weather<arg_key>city</arg_key><arg_value>A</arg_value></tool_call>\n<tool_call>get_weather<arg_key>city</arg_key><arg_value>B</arg_value></tool_call>\n<tool_call>get_weather<arg_key>city</arg_key><arg_value>C</arg_value></tool_call>",
+		calls: []peerCall{{"get_weather", `{"city": "A"}`}, {"get_weather", `{"city": "B"}`}, {"get_weather", `{"city": "C"}`}}},
+}
+
+// vLLM v0.30.0 kimi_k2 tests as quoted by a conformance corpus
+// (scripts/fixtures/kimi/imported.py); vLLM's helper writes a space after
+// the call id.
+const vlK2File = "vllm tests/tool_parsers/test_kimi_k2_tool_parser.py "
+
+func kimiTool(id, args string) string { return kimiCall + id + " " + kimiArgs + args + kimiEnd }
+
+var peerKimiCorpus = []peerCase{
+	{src: vlK2File + "L78-L96 (three calls)", syntax: "kimi-k2",
+		in: "Multiple tasks. " + kimiSec + kimiTool("functions.get_weather:0", `{"city": "New York"}`) + kimiTool("functions.get_news:1", `{"topic": "technology"}`) +
+			kimiTool("functions.send_email:2", `{"to": "user@example.com", "subject": "Daily Update"}`) + kimiSecEnd,
+		calls: []peerCall{{"get_weather", `{"city": "New York"}`}, {"get_news", `{"topic": "technology"}`}, {"send_email", `{"to": "user@example.com", "subject": "Daily Update"}`}},
+		text:  "Multiple tasks."},
+	{src: vlK2File + "L107-L119 (multi-line JSON)", syntax: "kimi-k2",
+		in:    "Formatted. " + kimiSec + kimiTool("functions.process_data:0", "{\n  \"name\": \"test\",\n  \"value\": 123\n}") + kimiSecEnd,
+		calls: []peerCall{{"process_data", `{"name": "test", "value": 123}`}}, text: "Formatted."},
+	{src: vlK2File + "L120-L126 (id without functions.)", syntax: "kimi-k2",
+		in:    "No prefix. " + kimiSec + kimiTool("get_weather:0", `{"city": "Tokyo"}`) + kimiSecEnd,
+		calls: []peerCall{{"get_weather", `{"city": "Tokyo"}`}}, text: "No prefix."},
+	{src: vlK2File + "L370-L386 (noise between the markers)", syntax: "kimi-k2",
+		in:    "Reasoning. " + kimiSec + " spurious noise " + kimiCall + "functions.test:0 " + kimiArgs + `{"k": "v"} ` + kimiEnd + kimiSecEnd,
+		calls: []peerCall{{"test", `{"k": "v"}`}}, text: "Reasoning.", errs: []string{KindStrayText}},
+	{src: vlK2File + "L388-L393 (empty section)", syntax: "kimi-k2",
+		in: "Reasoning. " + kimiSec + kimiSecEnd, text: "Reasoning."},
+	{src: vlK2File + "L435-L458 (content after the section)", syntax: "kimi-k2",
+		in:    "Before. " + kimiSec + kimiCall + "functions.get_weather:0 " + kimiArgs + `{"city": "Tokyo"} ` + kimiEnd + kimiSecEnd + " After tools.",
+		calls: []peerCall{{"get_weather", `{"city": "Tokyo"}`}}, text: "Before.  After tools.",
+		note: "vLLM drops the text after the section; plangram keeps it (as the corpus expects)"},
 }
