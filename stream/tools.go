@@ -790,7 +790,30 @@ func (t *tools) delta(p *Parser, to int) error {
 	from := c.sent
 	c.sent = to
 	return p.send(&Event{Type: ParamDelta, ID: c.id, Name: c.name, Param: c.vals[len(c.vals)-1].name,
-		Text: p.str(from, to), Span: p.span(from, to)})
+		Text: p.str(from, to), Span: p.span(from, to), Exact: t.exact()})
+}
+
+// exact reports whether the current value's text is kept as written in
+// the call's params (see Event.Exact): a string value that is neither
+// trimmed nor unescaped, of the first occurrence of its parameter.
+func (t *tools) exact() bool {
+	c := &t.c
+	i := len(c.vals) - 1
+	v := &c.vals[i]
+	if c.tool == nil {
+		if !t.f.rawText {
+			return false
+		}
+		for _, o := range c.vals[:i] {
+			if o.name == v.name {
+				return false
+			}
+		}
+		return true
+	}
+	sp := v.param
+	return sp != nil && t.given(sp) == i && sp.TypeOrDefault() == schema.String &&
+		(sp.Raw || t.f.rawText) && sp.Entities != "unescape"
 }
 
 // flush emits an oversized call's bytes up to offset to as Text.
