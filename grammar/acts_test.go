@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/sebdah/goldie/v2"
 
@@ -184,6 +185,15 @@ func FuzzActs(f *testing.F) {
 		checkLossless(t, src, doc)
 		if _, err := json.Marshal(doc); err != nil {
 			t.Fatal(err)
+		}
+		blocks := doc.Blocks
+		for _, a := range doc.Actions {
+			blocks = append(append(blocks, a.Head), a.Blocks...)
+		}
+		for _, b := range blocks {
+			if (b.ContentBase64 != "") == utf8.ValidString(b.Content) {
+				t.Fatalf("block at %v: content_base64 %q for content %q", b.Span, b.ContentBase64, b.Content)
+			}
 		}
 		// The hand-written path builds what the grammar of record builds,
 		// with the fence detected and with each one forced.
