@@ -25,6 +25,9 @@ const (
 	CodeEmptyUpdate = "empty-update"
 	// CodeEmptyPath: a file operation header with no path.
 	CodeEmptyPath = "empty-path"
+	// CodeEmptyPatch: a `*** Begin Patch` … `*** End Patch` envelope with
+	// no file operation (codex: "No files were modified.").
+	CodeEmptyPatch = "empty-patch"
 )
 
 const (
@@ -66,7 +69,7 @@ func ParseApplyPatch(ctx context.Context, filename string, src []byte) (*ast.Doc
 
 // runApplyPatch parses the lines of b.
 func runApplyPatch(ctx context.Context, b *editBase) error {
-	p := &apParser{editBase: b}
+	p := &apParser{editBase: b, lastEnd: map[int]bool{}}
 	for i := 0; p.has(i); {
 		if i%4096 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -86,6 +89,37 @@ func runApplyPatch(ctx context.Context, b *editBase) error {
 
 type apParser struct {
 	*editBase
+	// lastEnd caches endsPatch's answers, by line.
+	lastEnd map[int]bool
+}
+
+// endsPatch reports whether line i, read where a chunk line is expected,
+// is the envelope's end marker rather than a context line. codex takes the
+// patch's last line as its end whatever white space surrounds it, so an
+// indented `*** End Patch` is the end when no other one follows it in the
+// envelope (before the next `*** Begin Patch` or the end of the input); an
+// earlier one is a context line. The lines up to the next marker are read
+// once (a stream waits for them); the answer is kept.
+func (p *apParser) endsPatch(i int) bool {
+	if strings.TrimSpace(p.ls[i].text) != apEnd {
+		return false
+	}
+	if v, ok := p.lastEnd[i]; ok {
+		return v
+	}
+	last := true
+	for k := i + 1; p.has(k); k++ {
+		t := strings.TrimSpace(p.ls[k].text)
+		if t == apBegin {
+			break
+		}
+		if t == apEnd {
+			last = false
+			break
+		}
+	}
+	p.lastEnd[i] = last
+	return last
 }
 
 func (p *apParser) lineSpan(i int) ast.Span {
@@ -107,10 +141,16 @@ func (p *apParser) opHeader(i int) bool {
 func (p *apParser) patch(begin int) int {
 	p.prose.add(p.ls[begin].start, p.ls[begin].end)
 	i := begin + 1
+	empty := true // no line but blank ones so far
 	for p.has(i) {
 		t := strings.TrimSpace(p.ls[i].text)
+		empty = empty && (t == "" || t == apEnd)
 		switch {
 		case t == apEnd:
+			if empty {
+				p.doc.Add(ast.Error, CodeEmptyPatch, p.lineSpan(begin),
+					"this patch has no file operation: nothing to apply (codex refuses it with \"No files were modified\"); add `*** Add File:`, `*** Delete File:` or `*** Update File:` sections")
+			}
 			p.prose.add(p.ls[i].start, p.ls[i].end)
 			return i + 1
 		case t == apBegin:
@@ -284,16 +324,26 @@ func (p *apParser) chunk(i int, first bool) (h Hunk, blk *ast.Block, next int, o
 		return h, nil, i, false, false
 	}
 	k := j // the first body line
-	eof := false
+	eof, anchor := false, false
 	for p.has(j) {
 		t := p.ls[j].text
 		if strings.TrimSpace(t) == apEOF {
 			eof = true
 			break
 		}
+		if p.endsPatch(j) {
+			break
+		}
 		if t == "" || t[0] == ' ' || t[0] == '-' || t[0] == '+' {
 			j++
 			continue
+		}
+		if j == k && h.Context != "" && strings.HasPrefix(t, "@@") {
+			// `@@ class A` then `@@ def m():`: codex's instructions
+			// chain @@ lines to narrow the place; this one is an
+			// anchor, the next chunk is looked for after it.
+			anchor = true
+			break
 		}
 		if j == k {
 			p.doc.Add(ast.Error, CodeBadHunkLine, p.lineSpan(j),
@@ -345,7 +395,7 @@ func (p *apParser) chunk(i int, first bool) (h Hunk, blk *ast.Block, next int, o
 	}
 	blk = &ast.Block{Fence: "@@", Label: label, Info: h.Context, Content: p.src[bodyStart:bodyStop],
 		Span: p.lines.Span(l.start, end), ContentSpan: p.lines.Span(bodyStart, bodyStop)}
-	if n == 0 && !stop {
+	if n == 0 && !stop && !anchor {
 		p.doc.Add(ast.Error, CodeEmptyHunk, p.lineSpan(i), "hunk with no lines: a hunk needs context, removed or added lines")
 	}
 	return h, blk, next, true, stop

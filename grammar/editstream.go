@@ -61,7 +61,7 @@ func (p *editBase) record(r editRec) {
 
 func (p *editBase) onProse(start, end int) { p.record(editRec{kind: recProse, start: start, end: end}) }
 func (p *editBase) onBegin(a *ast.Action) {
-	p.record(editRec{kind: recBegin, a: a, start: a.Span.Start.Offset, end: a.Span.End.Offset})
+	p.record(editRec{kind: recBegin, a: a, text: a.Name, start: a.Span.Start.Offset, end: a.Span.End.Offset})
 }
 func (p *editBase) onEnd(a *ast.Action) {
 	if p.in != nil {
@@ -154,16 +154,17 @@ type EditEvents interface {
 	// hunks) is also part of that action.
 	Prose(start, end int) error
 	// Begin reports a new action once its header, the source range
-	// [start, end), is read: its Name, NameSpan and path parameters are
-	// set (and stay as they are).
-	Begin(a *ast.Action, start, end int) error
+	// [start, end), is read; name is its name as the header says (a
+	// `--- /dev/null` diff whose hunks have old lines turns out an
+	// update_file by its End), its path parameters are set.
+	Begin(a *ast.Action, name string, start, end int) error
 	// Delta reports text of parameter param of the action being read
-	// (a SEARCH or REPLACE line, a line or hunk of a new file's content),
+	// (a SEARCH or REPLACE line, a line of an apply-patch new file),
 	// read from the source range [start, end). Its deltas, concatenated,
 	// are the parameter's value.
 	Delta(a *ast.Action, param, text string, start, end int) error
-	// Hunk reports a complete hunk of an update_file action, and the block
-	// that is its source.
+	// Hunk reports a complete hunk (every hunk of a unified diff, each
+	// chunk of an apply-patch update), and the block that is its source.
 	Hunk(a *ast.Action, h Hunk, blk *ast.Block) error
 	// End reports that action a is complete.
 	End(a *ast.Action) error
@@ -318,7 +319,7 @@ func (s *EditStream) resume() error {
 		case recProse:
 			err = s.ev.Prose(r.start, r.end)
 		case recBegin:
-			err = s.ev.Begin(r.a, r.start, r.end)
+			err = s.ev.Begin(r.a, r.text, r.start, r.end)
 		case recDelta:
 			err = s.ev.Delta(r.a, r.param, r.text, r.start, r.end)
 		case recHunk:

@@ -11,8 +11,8 @@ import (
 type printEdits struct{}
 
 func (printEdits) Prose(start, end int) error { fmt.Println("prose", start, end); return nil }
-func (printEdits) Begin(a *ast.Action, start, end int) error {
-	fmt.Println("begin", a.Name, a.Params.String("path"))
+func (printEdits) Begin(a *ast.Action, name string, start, end int) error {
+	fmt.Println("begin", name, a.Params.String("path"))
 	return nil
 }
 func (printEdits) Delta(a *ast.Action, param, text string, start, end int) error {

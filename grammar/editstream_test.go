@@ -25,7 +25,7 @@ type editLog struct {
 }
 
 func (l *editLog) Prose(start, end int) error { l.prose = append(l.prose, start, end); return nil }
-func (l *editLog) Begin(a *ast.Action, start, end int) error {
+func (l *editLog) Begin(a *ast.Action, name string, start, end int) error {
 	if l.open != nil {
 		l.t.Errorf("%s begins while %s is open", a.Name, l.open.Name)
 	}

@@ -201,9 +201,9 @@ func (b *planBuilder) check(t *ptree) error {
 		if k == secUnknown {
 			if b.levelAction(sec.head) {
 				// `## EDIT`: an action at the wrong level, read as one.
-				ps := b.split(&ppart{head: sec.head, body: sec.intro, level: sec.head.level})
+				ps := b.split(nil, &ppart{head: sec.head, body: sec.intro, level: sec.head.level})
 				for _, p := range sec.parts {
-					ps = append(ps, b.split(p)...)
+					ps = b.split(ps, p)
 				}
 				if planSec == nil {
 					outside = append(outside, ps...)
@@ -515,12 +515,15 @@ func (b *planBuilder) actionPlan(sec *psection) {
 	for i, n := range intro {
 		if b.levelAction(n) {
 			intro = intro[:i]
-			parts = b.split(&ppart{head: n, body: sec.intro[i+1:], level: n.level})
+			parts = b.split(parts, &ppart{head: n, body: sec.intro[i+1:], level: n.level})
 			break
 		}
 	}
+	if parts == nil {
+		parts = make([]*ppart, 0, len(sec.parts))
+	}
 	for _, p := range sec.parts {
-		parts = append(parts, b.split(p)...)
+		parts = b.split(parts, p)
 	}
 	sec.parts = parts
 	for _, n := range intro {
@@ -580,26 +583,25 @@ func (b *planBuilder) levelAction(n *pnode) bool {
 	if n.kind != kHeading || n.level == 3 {
 		return false
 	}
-	name, span := b.actionName(n)
+	name, ns, ne := b.actionNameAt(n)
 	if name == "" || b.schema.Lookup(name) == nil {
 		return false
 	}
 	_, start, end := b.headingSpan(n)
-	rest := strings.Trim(b.src[start:span.Start.Offset], "0123456789.) \t`*") + strings.Trim(b.src[span.End.Offset:end], " \t`*:")
-	return rest == ""
+	return strings.Trim(b.src[start:ns], "0123456789.) \t`*") == "" && strings.Trim(b.src[ne:end], " \t`*:") == ""
 }
 
 // split cuts p where its body holds an action heading at a level other
 // than 3 that is not one of p's block labels, so that each becomes an
-// action of its own.
-func (b *planBuilder) split(p *ppart) []*ppart {
+// action of its own, and appends the parts to out.
+func (b *planBuilder) split(out []*ppart, p *ppart) []*ppart {
 	var labels []string
-	if name, _ := b.actionName(p.head); name != "" {
+	if name, _, _ := b.actionNameAt(p.head); name != "" {
 		if def := b.schema.Lookup(name); def != nil && def.Blocks != nil {
 			labels = def.Blocks.Labels
 		}
 	}
-	out := []*ppart{p}
+	out = append(out, p)
 	body := p.body
 	for i := 0; i < len(body); i++ {
 		n := body[i]
@@ -618,7 +620,7 @@ func (b *planBuilder) split(p *ppart) []*ppart {
 
 // mustName returns the action name of a heading levelAction accepted.
 func (b *planBuilder) mustName(n *pnode) string {
-	name, _ := b.actionName(n)
+	name, _, _ := b.actionNameAt(n)
 	return name
 }
 
@@ -626,6 +628,12 @@ func (b *planBuilder) mustName(n *pnode) string {
 // `### 1. CREATE`; the name is the code span's text, else the first word (a
 // trailing colon removed).
 func (b *planBuilder) actionName(n *pnode) (string, ast.Span) {
+	name, start, end := b.actionNameAt(n)
+	return name, b.lines.Span(start, end)
+}
+
+// actionNameAt is actionName with the name's byte range.
+func (b *planBuilder) actionNameAt(n *pnode) (string, int, int) {
 	text, start, _ := b.headingSpan(n)
 	i := 0
 	j := 0
@@ -658,7 +666,7 @@ func (b *planBuilder) actionName(n *pnode) (string, ast.Span) {
 	trimmed := strings.TrimSpace(name)
 	ns += strings.Index(name, trimmed)
 	ne = ns + len(trimmed)
-	return trimmed, b.lines.Span(start+i+ns, start+i+ne)
+	return trimmed, start + i + ns, start + i + ne
 }
 
 // headingText returns a heading's text: without indentation, the #s, the
@@ -670,6 +678,14 @@ func (b *planBuilder) headingText(n *pnode) string {
 
 // headingSpan returns a heading's text and its byte range in the source.
 func (b *planBuilder) headingSpan(n *pnode) (string, int, int) {
+	if n.he == 0 {
+		_, n.hs, n.he = b.readHeading(n)
+	}
+	return b.src[n.hs:n.he], n.hs, n.he
+}
+
+// readHeading is headingSpan, computed.
+func (b *planBuilder) readHeading(n *pnode) (string, int, int) {
 	line := b.src[n.start : n.start+lineContentEnd(b.src[n.start:n.end], 0)]
 	i := 0
 	if strings.HasPrefix(line, "\uFEFF") {

@@ -26,6 +26,9 @@ const (
 	// CodeNoLineNumbers: an `@@ ... @@` header without line numbers
 	// (aider's form): the hunk is placed by its content alone.
 	CodeNoLineNumbers = "hunk-without-line-numbers"
+	// CodeNewFileOldLines: a diff from /dev/null whose hunks have context
+	// or removed lines; it is read as an edit of the file (as aider does).
+	CodeNewFileOldLines = "new-file-with-old-lines"
 )
 
 var hunkHeaderRE = regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*)$`)
@@ -308,17 +311,6 @@ func (p *udParser) hunks(f *udFile, i int) int {
 		j := i + 1
 		var body hunkLines
 		lastBody := i // last line that is certainly part of the body
-		// A new file's content streams line by line; a line's ending is
-		// held back until the next line shows it is not cut off by
-		// `\ No newline at end of file`.
-		add := a.Name == ActionAddFile
-		eol, eolEnd := -1, -1
-		flushEOL := func() {
-			if eol >= 0 {
-				p.onDelta(a, "content", p.src[eol:eolEnd], eol, eolEnd)
-				eol = -1
-			}
-		}
 		for p.has(j) {
 			t := p.ls[j].text
 			if strings.HasPrefix(t, "@@") || strings.HasPrefix(t, "diff --git ") || p.fileHeaderAt(j) {
@@ -335,30 +327,15 @@ func (p *udParser) hunks(f *udFile, i int) int {
 			// empty lines before this one were context lines
 			for k := lastBody + 1; k < j; k++ {
 				body.add(' ', "", eolOf(p.src, p.ls[k]))
-				if add {
-					flushEOL()
-					eol, eolEnd = p.ls[k].start, p.ls[k].end
-				}
 			}
 			if c == '\\' {
-				if body.last != '-' {
-					eol = -1 // the last line's ending is not part of the text
-				}
 				body.noNewline()
 			} else {
 				body.add(c, t[1:], eolOf(p.src, p.ls[j]))
-				if add && c != '-' {
-					flushEOL()
-					l := p.ls[j]
-					te := l.start + len(l.text)
-					p.onDelta(a, "content", l.text[1:], l.start+1, te)
-					eol, eolEnd = te, l.end
-				}
 			}
 			lastBody = j
 			j++
 		}
-		flushEOL()
 		end := p.ls[lastBody].end
 		bodyStart := hl.end
 		blk := &ast.Block{Fence: "@@", Label: strings.TrimSpace(hl.text), Content: p.src[bodyStart:end],
@@ -379,9 +356,7 @@ func (p *udParser) hunks(f *udFile, i int) int {
 		f.hunks = append(f.hunks, h)
 		f.endOff = end
 		a.Span = p.lines.Span(a.Head.Span.Start.Offset, f.endOff)
-		if a.Name == ActionUpdateFile {
-			p.onHunk(a, h, blk)
-		}
+		p.onHunk(a, h, blk)
 		i = lastBody + 1
 	}
 	a.Span = p.lines.Span(a.Head.Span.Start.Offset, f.endOff)
@@ -391,6 +366,18 @@ func (p *udParser) hunks(f *udFile, i int) int {
 			a.Params.Set("hunks", hunksValue(f.hunks), nil)
 		}
 	case ActionAddFile:
+		if k := hunkWithOld(f.hunks); k >= 0 {
+			// `--- /dev/null` yet lines to find: read, as aider does, as
+			// an edit of the file, so no line of the hunk is dropped;
+			// check --root then needs the file and its lines.
+			path := a.Params.String("path")
+			a.Name = ActionUpdateFile
+			p.doc.Add(ast.Warning, CodeNewFileOldLines, p.lines.Span(a.Blocks[k].Span.Start.Offset, a.Blocks[k].ContentSpan.Start.Offset),
+				"`--- /dev/null` makes %s a new file, but hunk %d has context or removed lines: it is read as an edit of %s (as aider does); write `--- a/%s` for an edit, or only `+` lines for a new file",
+				path, k+1, path, path)
+			a.Params.Set("hunks", hunksValue(f.hunks), nil)
+			break
+		}
 		var b strings.Builder
 		for _, h := range f.hunks {
 			b.WriteString(h.New)
@@ -402,6 +389,17 @@ func (p *udParser) hunks(f *udFile, i int) int {
 		a.Params.Set("content", b.String(), span)
 	}
 	return i
+}
+
+// hunkWithOld returns the index of the first hunk with context or removed
+// lines, or -1.
+func hunkWithOld(hs []Hunk) int {
+	for i, h := range hs {
+		if h.Old != "" {
+			return i
+		}
+	}
+	return -1
 }
 
 // dropPendingBlank takes back blank prose lines right after the file's last

@@ -95,12 +95,27 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s := newServer(ctx, nil, opts)
-	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(newGuard(rwc, s.log)), jsonrpc2.WithCodec(codec{}))
+	g := newGuard(rwc, s.log)
+	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(g), jsonrpc2.WithCodec(codec{}))
 	s.client = protocol.ClientDispatcher(conn)
 	conn.Go(ctx, robust(s.log, isServerMethod, protocol.CancelHandler(ordered(protocol.ServerHandler(s, jsonrpc2.MethodNotFoundHandler)))))
 	var err error
 	select {
 	case <-s.exited:
+		// exit is handled on the read loop, so every message before it has
+		// been dispatched, but the calls among them (initialize, shutdown…)
+		// run on their own goroutines and their answers are written after
+		// their handlers return. A client that sends its last messages in
+		// one write still gets every answer: wait for them, bounded.
+		t := time.NewTimer(exitWait)
+		select {
+		case <-g.allAnswered():
+		case <-conn.Done():
+		case <-ctx.Done():
+		case <-t.C:
+			s.log.Warn("exit: calls still unanswered", "waited", exitWait)
+		}
+		t.Stop()
 		err = s.exitErr()
 	case <-conn.Done():
 		err = conn.Err()
@@ -122,6 +137,9 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 	}
 	return err
 }
+
+// exitWait bounds how long exit waits for the answers to earlier calls.
+const exitWait = 5 * time.Second
 
 // codec marshals LSP payloads with the protocol package's union-aware codec
 // (the same as protocol.NewServer installs).

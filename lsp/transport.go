@@ -33,6 +33,13 @@ type guard struct {
 	log     *slog.Logger
 	mu      sync.Mutex // serialises writes: the connection's and the guard's own
 	pending []byte     // a re-framed message not yet handed to the reader
+
+	// The calls handed to the connection and not answered yet: the
+	// connection answers calls on their own goroutines, after the handler
+	// returns, so only the transport sees when an answer has been written.
+	cmu   sync.Mutex
+	open  int           // calls read and not answered
+	quiet chan struct{} // closed when open drops to 0; nil while open == 0
 }
 
 func newGuard(rwc io.ReadWriteCloser, log *slog.Logger) *guard {
@@ -51,11 +58,109 @@ func (g *guard) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// Write sends one frame (the connection writes each frame with one call).
+// Write sends one frame of the connection's (it writes each frame with one
+// call) and counts the answers it carries.
 func (g *guard) Write(p []byte) (int, error) {
+	n, err := g.write(p)
+	g.answered(answers(p))
+	return n, err
+}
+
+// write sends one frame.
+func (g *guard) write(p []byte) (int, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.rwc.Write(p)
+}
+
+// called counts n calls handed to the connection.
+func (g *guard) called(n int) {
+	if n <= 0 {
+		return
+	}
+	g.cmu.Lock()
+	defer g.cmu.Unlock()
+	if g.open == 0 {
+		g.quiet = make(chan struct{})
+	}
+	g.open += n
+}
+
+// answered counts n responses written. A response to a call that was not
+// counted (one the connection made up, such as the answer to an empty
+// batch) cannot make the count negative.
+func (g *guard) answered(n int) {
+	if n <= 0 {
+		return
+	}
+	g.cmu.Lock()
+	defer g.cmu.Unlock()
+	if g.open == 0 {
+		return
+	}
+	g.open = max(g.open-n, 0)
+	if g.open == 0 {
+		close(g.quiet)
+		g.quiet = nil
+	}
+}
+
+// allAnswered returns a channel that is closed once every call read so far
+// has been answered.
+func (g *guard) allAnswered() <-chan struct{} {
+	g.cmu.Lock()
+	defer g.cmu.Unlock()
+	if g.open == 0 {
+		done := make(chan struct{})
+		close(done)
+		return done
+	}
+	return g.quiet
+}
+
+// batchCalls returns how many calls (requests with an id) a batch holds.
+func batchCalls(body []byte) int {
+	ms, err := jsonrpc2.ParseRequests(body)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, m := range ms {
+		if _, ok := m.Msg.(*jsonrpc2.Call); ok {
+			n++
+		}
+	}
+	return n
+}
+
+// answers returns how many responses a frame the connection writes holds:
+// one or none for a single message, the response members for a batch.
+func answers(frame []byte) int {
+	body := frame
+	if i := bytes.Index(frame, []byte("\r\n\r\n")); i >= 0 {
+		body = frame[i+4:]
+	}
+	isAnswer := func(m []byte) bool {
+		v, err := jsonrpc2.ScanMessageView(m)
+		return err == nil && (v.Kind == jsonrpc2.MessageViewResponseResult || v.Kind == jsonrpc2.MessageViewResponseError)
+	}
+	if t := bytes.TrimLeft(body, " \t\r\n"); len(t) > 0 && t[0] == '[' {
+		var ms []json.RawMessage
+		if json.Unmarshal(body, &ms) != nil {
+			return 0
+		}
+		n := 0
+		for _, m := range ms {
+			if isAnswer(m) {
+				n++
+			}
+		}
+		return n
+	}
+	if isAnswer(body) {
+		return 1
+	}
+	return 0
 }
 
 // Close closes the transport.
@@ -122,10 +227,16 @@ func (g *guard) next() error {
 		return g.reply(nil, jsonrpc2.ParseError, jsonrpc2.ErrParse.Error())
 	}
 	if t := bytes.TrimLeft(body, " \t\r\n"); t[0] != '[' { // a batch is checked member by member by the connection
-		if _, err := jsonrpc2.DecodeMessage(body); err != nil {
+		msg, err := jsonrpc2.DecodeMessage(body)
+		if err != nil {
 			g.log.Warn("invalid message answered with an error", "err", err, "bytes", length)
 			return g.reply(messageID(body), jsonrpc2.InvalidRequest, err.Error())
 		}
+		if _, ok := msg.(*jsonrpc2.Call); ok {
+			g.called(1)
+		}
+	} else {
+		g.called(batchCalls(body))
 	}
 	g.pending = append(append([]byte(nil), "Content-Length: "+strconv.Itoa(length)+"\r\n\r\n"...), body...)
 	return nil
@@ -181,6 +292,6 @@ func (g *guard) reply(id json.RawMessage, code jsonrpc2.Code, msg string) error 
 		return err
 	}
 	frame := append([]byte("Content-Length: "+strconv.Itoa(len(body))+"\r\n\r\n"), body...)
-	_, err = g.Write(frame)
+	_, err = g.write(frame) // answers a message the connection never sees
 	return err
 }

@@ -49,6 +49,7 @@ type edits struct {
 	// the action being read, its id, and the prose reported while it is
 	// open (blank lines between hunks may still turn out to be inside it)
 	open *ast.Action
+	name string // its name as its header says
 	id   int
 	held [][2]int
 }
@@ -114,8 +115,8 @@ func (e *edits) text(start, end int) error {
 // Params; each path read from the call's own header whose value is its
 // source text (not a quoted path with escapes) is also a ParamDelta (a
 // SEARCH/REPLACE block's path line comes before the block: it is text).
-func (e *edits) Begin(a *ast.Action, start, end int) error {
-	e.open, e.id = a, e.p.nextID()
+func (e *edits) Begin(a *ast.Action, name string, start, end int) error {
+	e.open, e.name, e.id = a, name, e.p.nextID()
 	var paths ast.Params
 	var deltas []*Event
 	for _, prm := range a.Params {
@@ -128,12 +129,12 @@ func (e *edits) Begin(a *ast.Action, start, end int) error {
 			s := e.shift(*span)
 			span = &s
 			if prm.Span.Start.Offset >= start && e.src(prm.Span.Start.Offset, prm.Span.End.Offset) == v && v != "" {
-				deltas = append(deltas, &Event{Type: ParamDelta, ID: e.id, Name: a.Name, Param: prm.Name, Text: v, Span: s})
+				deltas = append(deltas, &Event{Type: ParamDelta, ID: e.id, Name: e.name, Param: prm.Name, Text: v, Span: s})
 			}
 		}
 		paths = append(paths, ast.Param{Name: prm.Name, Value: v, Span: span})
 	}
-	if err := e.p.send(&Event{Type: ToolCallStart, ID: e.id, Name: a.Name, Params: paths, Span: e.span(start, end)}); err != nil {
+	if err := e.p.send(&Event{Type: ToolCallStart, ID: e.id, Name: e.name, Params: paths, Span: e.span(start, end)}); err != nil {
 		return err
 	}
 	for _, d := range deltas {
@@ -146,12 +147,12 @@ func (e *edits) Begin(a *ast.Action, start, end int) error {
 
 // Delta implements grammar.EditEvents.
 func (e *edits) Delta(a *ast.Action, param, text string, start, end int) error {
-	return e.p.send(&Event{Type: ParamDelta, ID: e.id, Name: a.Name, Param: param, Text: text, Span: e.span(start, end)})
+	return e.p.send(&Event{Type: ParamDelta, ID: e.id, Name: e.name, Param: param, Text: text, Span: e.span(start, end)})
 }
 
 // Hunk implements grammar.EditEvents: one event per complete hunk.
 func (e *edits) Hunk(a *ast.Action, h grammar.Hunk, blk *ast.Block) error {
-	return e.p.send(&Event{Type: Hunk, ID: e.id, Name: a.Name, Param: "hunks", Params: hunkParams(h),
+	return e.p.send(&Event{Type: Hunk, ID: e.id, Name: e.name, Param: "hunks", Params: hunkParams(h),
 		Raw: e.src(blk.Span.Start.Offset, blk.Span.End.Offset), Span: e.shift(blk.Span)})
 }
 
@@ -213,7 +214,7 @@ func (e *edits) Diagnostic(d *ast.Diagnostic) error {
 	ev := &Event{Type: Error, Severity: d.Severity, Kind: d.Code, Message: d.Message,
 		Raw: e.src(d.Span.Start.Offset, d.Span.End.Offset), Span: e.shift(d.Span)}
 	if e.open != nil {
-		ev.ID, ev.Name = e.id, e.open.Name
+		ev.ID, ev.Name = e.id, e.name
 	}
 	return e.p.send(ev)
 }

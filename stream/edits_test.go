@@ -70,8 +70,8 @@ func checkEditAgrees(t testing.TB, dialect string, in []byte, evs []Event) {
 		if string(got) != string(want) {
 			t.Fatalf("%s: call %d params %s, want %s", dialect, i+1, got, want)
 		}
-		if a.Name == grammar.ActionUpdateFile {
-			wantHunks = append(wantHunks, a.Blocks...)
+		if dialect == grammar.DialectUdiff || a.Name == grammar.ActionUpdateFile {
+			wantHunks = append(wantHunks, a.Blocks...) // every udiff hunk; apply-patch's update chunks
 		}
 		for j := a.Span.Start.Offset; j < a.Span.End.Offset; j++ {
 			inAction[j] = true

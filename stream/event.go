@@ -35,8 +35,8 @@ const (
 	// End is the last event of a stream; Syntax names the syntax that
 	// read it.
 	End
-	// Hunk is a complete hunk of an edit-format call (update_file in
-	// the udiff and apply-patch syntaxes), emitted as soon as the line
+	// Hunk is a complete hunk of an edit-format call (every hunk in the
+	// udiff syntax, an update_file chunk in apply-patch), emitted as soon as the line
 	// after it shows it is complete: ID and Name are its call's, Param is
 	// "hunks", Params its fields (old, new, context, line numbers), Raw
 	// its source. Its JSON name is "hunk".
@@ -99,6 +99,24 @@ type Event struct {
 	// Action is the acts dialect's parsed action (inline arguments and
 	// blocks) on its ToolCall event; it is not part of the JSON form.
 	Action *ast.Action
+	// CallID is the call's id given by the provider API (tool_calls[].id,
+	// call_id, content_block.id) or by the model's own markup (Mistral's
+	// [CALL_ID]), on ToolCallStart and ToolCall; empty when the stream
+	// gives none. JSON: "call_id" ("id" is ID).
+	CallID string
+	// Choice is the index of the completion choice an event belongs to
+	// (OpenAI Chat Completions with n > 1); 0 everywhere else. JSON:
+	// "choice", left out when 0.
+	Choice int
+	// Exact marks a ParamDelta whose Text is exactly the next piece of the
+	// parameter's value in the ToolCall (a string value kept as decoded
+	// or written): the Exact deltas of a parameter concatenate to a prefix
+	// of its final value, unless a syntax error (bad-json, bad-python)
+	// cuts the value short, which then is not in the call's params. Others
+	// (a value that is trimmed, unescaped, converted to another type, or
+	// not kept) may differ from it. Not part of the JSON form;
+	// OpenAIWriter streams Exact deltas only.
+	Exact bool
 }
 
 // MarshalJSON writes the event with snake_case fields, leaving out the ones
@@ -122,9 +140,17 @@ func (e *Event) WriteJSON(w *jsonw.W) {
 	w.BeginObject()
 	w.Key("type")
 	w.String(e.Type.String())
+	if e.Choice != 0 {
+		w.Key("choice")
+		w.Int(int64(e.Choice))
+	}
 	if e.ID != 0 {
 		w.Key("id")
 		w.Int(int64(e.ID))
+	}
+	if e.CallID != "" {
+		w.Key("call_id")
+		w.String(e.CallID)
 	}
 	if e.Name != "" {
 		w.Key("name")

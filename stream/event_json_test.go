@@ -18,7 +18,9 @@ import (
 // writer must match byte for byte.
 type legacyEvent struct {
 	Type     Type          `json:"type"`
+	Choice   int           `json:"choice,omitempty"`
 	ID       int           `json:"id,omitempty"`
+	CallID   string        `json:"call_id,omitempty"`
 	Name     string        `json:"name,omitempty"`
 	Param    string        `json:"param,omitempty"`
 	Text     *string       `json:"text,omitempty"`
@@ -32,7 +34,7 @@ type legacyEvent struct {
 }
 
 func legacyMarshal(e Event) ([]byte, error) {
-	j := legacyEvent{Type: e.Type, ID: e.ID, Name: e.Name, Param: e.Param, Kind: e.Kind, Message: e.Message, Raw: e.Raw, Syntax: e.Syntax, Span: e.Span}
+	j := legacyEvent{Type: e.Type, Choice: e.Choice, ID: e.ID, CallID: e.CallID, Name: e.Name, Param: e.Param, Kind: e.Kind, Message: e.Message, Raw: e.Raw, Syntax: e.Syntax, Span: e.Span}
 	switch e.Type {
 	case Text:
 		j.Text = &e.Text
@@ -123,14 +125,14 @@ func TestEventJSONEveryField(t *testing.T) {
 	for f := range reflect.TypeFor[Event]().Fields() {
 		fields = append(fields, f.Name)
 	}
-	known := []string{"Type", "ID", "Name", "Param", "Text", "Params", "Raw", "Kind", "Message", "Severity", "Span", "Syntax", "Action"}
+	known := []string{"Type", "ID", "Name", "Param", "Text", "Params", "Raw", "Kind", "Message", "Severity", "Span", "Syntax", "Action", "CallID", "Choice", "Exact"}
 	if !slices.Equal(fields, known) {
 		t.Fatalf("Event fields %v, the JSON writers know %v: write the new field in Event.WriteJSON and legacyEvent", fields, known)
 	}
 	s := "a<b>&\"\\\n\t\x01 é \u2028 \xff"
 	sp := ast.Span{Start: ast.Pos{Offset: 1, Line: 2, Col: 3}, End: ast.Pos{Offset: 4, Line: 5, Col: 6}}
 	for typ := Type(0); typ <= End+1; typ++ {
-		full := Event{Type: typ, ID: 7, Name: s, Param: s, Text: s, Raw: s + "r", Kind: s, Message: s, Severity: ast.Warning, Span: sp, Syntax: s,
+		full := Event{Type: typ, ID: 7, CallID: s, Choice: 2, Exact: true, Name: s, Param: s, Text: s, Raw: s + "r", Kind: s, Message: s, Severity: ast.Warning, Span: sp, Syntax: s,
 			Params: ast.Params{{Name: "a<", Value: s}, {Name: "n", Value: int64(3)}, {Name: "l", Value: []any{1.5, nil, map[string]any{"k": true}}}},
 			Action: &ast.Action{Name: "x"}}
 		checkEventJSON(t, typ.String()+"/full", full)

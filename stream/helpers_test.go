@@ -45,7 +45,7 @@ func merge(evs []Event) []Event {
 	for _, e := range evs {
 		if n := len(out); n > 0 {
 			l := &out[n-1]
-			if l.Type == e.Type && (e.Type == Text || e.Type == Thinking || e.Type == ParamDelta && l.ID == e.ID && l.Param == e.Param) {
+			if l.Type == e.Type && l.Choice == e.Choice && (e.Type == Text || e.Type == Thinking || e.Type == ParamDelta && l.ID == e.ID && l.Param == e.Param) {
 				l.Text += e.Text
 				l.Raw += e.Raw
 				l.Span.End = e.Span.End
@@ -164,7 +164,7 @@ func checkOne(t testing.TB, opts Options, in []byte, cuts []int) []Event {
 				covered[j]++
 			}
 		case ParamDelta:
-			if !framed && e.Text != at && !jsonDecodes(at, e.Text) {
+			if !framed && e.Text != at && !jsonDecodes(at, e.Text) && !pyDecodes(at, e.Text) {
 				fail(e, "text is not the source of its span %q", at)
 			}
 		case Error:
@@ -181,6 +181,10 @@ func checkOne(t testing.TB, opts Options, in []byte, cuts []int) []Event {
 			fail(e, "End must be the last event, and only it")
 		}
 	}
+	checkOpenAIArgs(t, evs, func(f string, a ...any) {
+		t.Helper()
+		t.Fatalf("syntax %s, input %q cuts %v: --format openai: %s", syntaxOf(opts), in, cuts, fmt.Sprintf(f, a...))
+	})
 	switch {
 	case syntaxOf(opts) == "acts":
 		for i, n := range covered {
@@ -215,4 +219,22 @@ func jsonDecodes(src, text string) bool {
 		src = s
 	}
 	return false
+}
+
+// pyDecodes reports whether src, the source of a pythonic call's
+// param_delta (llama syntax), decodes to text with Python's string
+// escapes.
+func pyDecodes(src, text string) bool {
+	var dec []byte
+	for i := 0; i < len(src); {
+		if src[i] != '\\' {
+			dec = append(dec, src[i])
+			i++
+			continue
+		}
+		d, n, _ := pyEscape([]byte(src[i:]), true)
+		dec = append(dec, d...)
+		i += n
+	}
+	return string(dec) == text
 }

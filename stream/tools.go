@@ -71,6 +71,13 @@ type tools struct {
 	wrapAt  int
 	wrapPos ast.Pos
 	wrapN   int
+	// afterLoose: text resumes right after a loose call, where the
+	// wrapper's closing tag of a model that left out the opening one is
+	// markup.
+	afterLoose bool
+	// pre: the open thinking block is the one the chat template opened
+	// (Options.InThinking); a call's opening tag ends it too.
+	pre bool
 
 	mode  mode
 	out   int // bytes before out are emitted or belong to the open call
@@ -203,7 +210,7 @@ func newTools(s *schema.Schema, o Options, start int, f xmlForm) *tools {
 			all = append(all, in.close...)
 		}
 		if len(all) > 0 {
-			t.mode = inThinking
+			t.mode, t.pre = inThinking, true
 			t.think = thinking{start: start, startPos: ast.Pos{Offset: start, Line: 1, Col: start + 1}, content: start, close: all}
 		}
 	}
@@ -244,6 +251,11 @@ func (t *tools) scan(p *Parser, eof bool) error {
 
 // text emits text up to the next known tag and enters what it opens.
 func (t *tools) text(p *Parser, eof bool) (bool, error) {
+	if t.afterLoose {
+		if more, err := t.looseClose(p, eof); more || err != nil {
+			return false, err
+		}
+	}
 	b := p.bytes(t.pos, p.end())
 	i, k := find(b, t.tags, eof)
 	if k < 0 && eof {
@@ -285,12 +297,44 @@ func (t *tools) text(p *Parser, eof bool) (bool, error) {
 	return true, p.text(t.wrapPos, end, true)
 }
 
+// looseClose reads, right after a loose call (outside a wrapper), the
+// wrapper's closing tag after up to maxMarkerSpace bytes of white space
+// as markup: Qwen3-Coder sometimes leaves out <tool_call> but not
+// </tool_call>. more reports that the bytes cannot tell yet.
+func (t *tools) looseClose(p *Parser, eof bool) (more bool, err error) {
+	b := p.bytes(t.pos, p.end())
+	i := 0
+	for i < len(b) && i < maxMarkerSpace && isSpace(b[i]) {
+		i++
+	}
+	full, part := match(b[i:], t.f.wrapClose)
+	switch {
+	case full:
+		end := t.pos + i + len(t.f.wrapClose)
+		err = p.text(p.pos(t.out), end, true)
+		t.out, t.pos = end, end
+	case (part || i == len(b) && i < maxMarkerSpace) && !eof:
+		return true, nil
+	}
+	t.afterLoose = false
+	return false, err
+}
+
 // thinking emits thinking up to its closing tag.
 func (t *tools) thinking(p *Parser, eof bool) (bool, error) {
 	th := &t.think
-	i, k := find(p.bytes(t.pos, p.end()), th.close, eof)
+	stops := th.close
+	if t.pre {
+		stops = append(stops[:len(stops):len(stops)], t.callTags()...)
+	}
+	i, k := find(p.bytes(t.pos, p.end()), stops, eof)
 	at := t.pos + i
+	if k >= len(th.close) { // a call's opening tag ends the template's block
+		t.mode, t.pre, t.pos = inText, false, at
+		return true, t.thought(p, at, at)
+	}
 	if k >= 0 {
+		t.pre = false
 		end := at + len(th.close[k])
 		t.mode, t.pos = inText, end
 		return true, t.thought(p, end, at)
@@ -301,6 +345,19 @@ func (t *tools) thinking(p *Parser, eof bool) (bool, error) {
 	}
 	t.mode = inText
 	return false, th.unterminated(p, at)
+}
+
+// callTags returns the tags in text that open named calls: the wrapper's
+// and a loose call's (not a bare tool's tag such as <read_file>, which
+// reasoning mentions too often).
+func (t *tools) callTags() []string {
+	var tags []string
+	for k, in := range t.info {
+		if in.close == nil && in.tool == nil {
+			tags = append(tags, t.tags[k])
+		}
+	}
+	return tags
 }
 
 // thought emits the thinking block's bytes [t.out, to) whose content ends
@@ -733,7 +790,30 @@ func (t *tools) delta(p *Parser, to int) error {
 	from := c.sent
 	c.sent = to
 	return p.send(&Event{Type: ParamDelta, ID: c.id, Name: c.name, Param: c.vals[len(c.vals)-1].name,
-		Text: p.str(from, to), Span: p.span(from, to)})
+		Text: p.str(from, to), Span: p.span(from, to), Exact: t.exact()})
+}
+
+// exact reports whether the current value's text is kept as written in
+// the call's params (see Event.Exact): a string value that is neither
+// trimmed nor unescaped, of the first occurrence of its parameter.
+func (t *tools) exact() bool {
+	c := &t.c
+	i := len(c.vals) - 1
+	v := &c.vals[i]
+	if c.tool == nil {
+		if !t.f.rawText {
+			return false
+		}
+		for _, o := range c.vals[:i] {
+			if o.name == v.name {
+				return false
+			}
+		}
+		return true
+	}
+	sp := v.param
+	return sp != nil && t.given(sp) == i && sp.TypeOrDefault() == schema.String &&
+		(sp.Raw || t.f.rawText) && sp.Entities != "unescape"
 }
 
 // flush emits an oversized call's bytes up to offset to as Text.
@@ -816,6 +896,8 @@ func (t *tools) finish(p *Parser, at, end int) error {
 	t.mode, t.pos = inText, end
 	if c.wrapped {
 		t.mode = inWrapper
+	} else {
+		t.afterLoose = t.f.loose && c.invoke && t.f.wrapClose != ""
 	}
 	if c.over {
 		return t.flush(p, end)
@@ -888,6 +970,19 @@ func (t *tools) build(raw string, closing ast.Span) ast.Params {
 			sp = &schema.Param{Name: sp.Name, Type: schema.String, Raw: true, Entities: sp.Entities}
 		}
 		val, err := convert(sp, s)
+		if ty := sp.TypeOrDefault(); err != nil && (ty == schema.JSON || ty == schema.List) {
+			if js, ok := pyLiteral(strings.TrimSpace(s)); ok {
+				if v, e := convert(sp, js); e == nil {
+					val, err = v, nil
+				}
+			}
+			if v := strings.TrimSpace(s); err != nil && ty == schema.JSON && v != "" && !strings.ContainsRune("{[\"", rune(v[0])) {
+				// a json parameter takes any value: text that does not try
+				// to be JSON is a string (an anyOf of string and other
+				// types); broken JSON stays an error
+				val, err = v, nil
+			}
+		}
 		if err != nil {
 			fail(KindBadValue, sp.Name, fmt.Sprintf("parameter %s: %v", sp.Name, err), text(v), v.span)
 			continue
