@@ -21,7 +21,8 @@ const (
 	// CodeCROnly: the first line ending is a lone CR (old Mac line endings).
 	CodeCROnly = "cr-line-endings"
 	// CodeInvalidUTF8: a byte sequence that is not UTF-8 (reported once, at
-	// the first bad byte); blocks keep the exact bytes (content_base64).
+	// the first bad byte); every string keeps the exact bytes, which the
+	// JSON output gives in *_base64 members (ast's exact.go).
 	CodeInvalidUTF8 = "invalid-utf8"
 )
 
@@ -65,7 +66,7 @@ func checkInput(src []byte) []*ast.Diagnostic {
 	if !utf8.Valid(src) {
 		i := firstInvalid(src)
 		out = append(out, &ast.Diagnostic{Severity: ast.Warning, Code: CodeInvalidUTF8, Span: span(i, 1),
-			Message: "invalid UTF-8 here (the first bad byte): blocks keep the exact bytes, which the JSON output gives in content_base64 (its \"content\" shows U+FFFD in their place)"})
+			Message: "invalid UTF-8 here (the first bad byte): the AST keeps the exact bytes; the JSON output shows U+FFFD in their place and gives them in base64 beside each such string (content_base64, args_base64, params_base64, …)"})
 	}
 	return out
 }

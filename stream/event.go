@@ -119,32 +119,32 @@ func (e *Event) WriteJSON(w *jsonw.W) {
 		w.Key("id")
 		w.Int(int64(e.ID))
 	}
+	// Strings from the input that are not valid UTF-8 get their exact
+	// bytes beside them (name_base64, …; docs/acts.md, "Exact bytes in JSON").
 	if e.Name != "" {
-		w.Key("name")
-		w.String(e.Name)
+		ast.WriteExactString(w, "name", e.Name)
 	}
 	if e.Param != "" {
-		w.Key("param")
-		w.String(e.Param)
+		ast.WriteExactString(w, "param", e.Param)
 	}
 	raw := e.Raw
 	switch e.Type {
 	case Text:
-		w.Key("text")
-		w.String(e.Text)
+		ast.WriteExactString(w, "text", e.Text)
 		if e.Raw == e.Text {
 			raw = ""
 		}
 	case Thinking, ParamDelta:
-		w.Key("text")
-		w.String(e.Text)
+		ast.WriteExactString(w, "text", e.Text)
 	case ToolCall:
 		w.Key("params")
 		e.Params.WriteJSON(w)
+		ast.WriteParamsBase64(w, "params", e.Params)
 	case Error:
 		if e.Params != nil { // an unterminated JSON call: what was read
 			w.Key("params")
 			e.Params.WriteJSON(w)
+			ast.WriteParamsBase64(w, "params", e.Params)
 		}
 		w.Key("severity")
 		w.String(e.Severity.String())
@@ -158,8 +158,7 @@ func (e *Event) WriteJSON(w *jsonw.W) {
 		w.String(e.Message)
 	}
 	if raw != "" {
-		w.Key("raw")
-		w.String(raw)
+		ast.WriteExactString(w, "raw", raw)
 	}
 	if e.Syntax != "" {
 		w.Key("syntax")
