@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/alecthomas/participle/v2"
@@ -49,27 +50,36 @@ const (
 )
 
 // actsParser builds the participle parser for one fence character (0:
-// detect per document). Building costs microseconds; callers parsing many
-// documents can keep one ActsParser.
+// detect per document).
 func actsParser(fence byte) (*participle.Parser[actsFile], error) {
 	return participle.Build[actsFile](participle.Lexer(lexer.Coarse(fence)))
 }
 
 // ActsParser parses fenced-acts documents; it is safe for concurrent use.
+//
+// Parse runs a hand-written pass over the coarse lexer's tokens that
+// builds the document as it goes (no token buffer, positions from a
+// forward line cursor). The participle grammar above (actsFile) is its
+// specification: TestActsPathsAgree and FuzzActs check that parsing with
+// the grammar (parseGrammar) builds the same document, diagnostics
+// included (docs/benchmarks.md, "Which acts path runs").
 type ActsParser struct {
-	p      *participle.Parser[actsFile]
-	schema *schema.Schema
-	fence  byte
+	grammar func() (*participle.Parser[actsFile], error) // built on first use
+	schema  *schema.Schema
+	fence   byte
 }
 
 // NewActsParser returns a parser for fence character fence (0: detect per
 // document) binding actions with schema s.
 func NewActsParser(fence byte, s *schema.Schema) (*ActsParser, error) {
-	p, err := actsParser(fence)
-	if err != nil {
-		return nil, fmt.Errorf("building acts grammar: %w", err)
-	}
-	return &ActsParser{p: p, schema: s, fence: fence}, nil
+	grammar := sync.OnceValues(func() (*participle.Parser[actsFile], error) {
+		p, err := actsParser(fence)
+		if err != nil {
+			return nil, fmt.Errorf("building acts grammar: %w", err)
+		}
+		return p, nil
+	})
+	return &ActsParser{grammar: grammar, schema: s, fence: fence}, nil
 }
 
 // ParseActs parses a fenced-acts document with a one-off parser.
@@ -83,15 +93,76 @@ func ParseActs(ctx context.Context, filename string, src []byte, fence byte, s *
 
 // Parse parses one document. Bad input never fails: it yields diagnostics.
 // The document's strings share memory with src (no copy is made), so src
-// must not be modified while the document is in use.
+// must not be modified while the document is in use. Time and memory are
+// linear in the input; the only error is ctx's.
 func (p *ActsParser) Parse(ctx context.Context, filename string, src []byte) (*ast.Document, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	text := unsafe.String(unsafe.SliceData(src), len(src))
+	fence := p.activeFence(src)
+	doc := &ast.Document{Dialect: DialectActs}
+	cur := &lineCursor{src: text, line: 1}
+	b := actsBuilder{doc: doc, pos: cur, schema: p.schema}
+	var (
+		act  *ast.Action
+		lead []*ast.Block // blocks before the first act
+		acts int
+	)
+	for off := 0; off < len(text); {
+		typ, end := lexer.CoarseToken(text, off, fence)
+		switch typ {
+		case lexer.ActBlock:
+			if acts%256 == 0 {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+			}
+			acts++
+			if act == nil { // the first act: the blocks before it belong to none
+				b.leadWarnings(lead)
+			} else {
+				b.finish(act)
+			}
+			act = b.action(text[off:end], off)
+		case lexer.Block:
+			blk := b.block(text[off:end], off, nil)
+			if act == nil {
+				doc.Blocks = append(doc.Blocks, blk)
+				lead = append(lead, blk)
+			} else {
+				act.Blocks = append(act.Blocks, blk)
+				act.Span.End = blk.Span.End
+			}
+		default:
+			b.prose(text[off:end], off)
+		}
+		off = end
+	}
+	if act != nil {
+		b.finish(act)
+	}
+	doc.Span = ast.Span{Start: ast.Pos{Offset: 0, Line: 1, Col: 1}, End: cur.Pos(len(text))}
+	b.pos = &lineCursor{src: text, line: 1} // the other fence's pass starts again at offset 0
+	p.finishDocument(text, fence, &b)
+	return doc, nil
+}
+
+// parseGrammar parses one document with the participle grammar (actsFile),
+// the specification Parse is tested against; positions come from a line
+// index (binary search) rather than Parse's forward cursor.
+func (p *ActsParser) parseGrammar(ctx context.Context, filename string, src []byte) (*ast.Document, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	gp, err := p.grammar()
+	if err != nil {
+		return nil, err
+	}
+	text := unsafe.String(unsafe.SliceData(src), len(src))
 	lines := ast.NewLines(src)
 	doc := &ast.Document{Dialect: DialectActs, Span: lines.Span(0, len(src))}
-	tree, err := p.p.ParseString(filename, text)
+	tree, err := gp.ParseString(filename, text)
 	if err != nil {
 		// The grammar accepts every token sequence; an error here is a bug,
 		// but it is reported, never hidden, and the input is kept as prose.
@@ -99,26 +170,19 @@ func (p *ActsParser) Parse(ctx context.Context, filename string, src []byte) (*a
 		doc.Prose = append(doc.Prose, &ast.Prose{Kind: "text", Text: text, Span: lines.Span(0, len(src))})
 		return doc, nil
 	}
-	b := actsBuilder{doc: doc, lines: lines, src: text}
+	b := actsBuilder{doc: doc, pos: lines, schema: p.schema}
+	var lead []*ast.Block
 	for _, it := range tree.Lead {
-		if blk := b.item(it); blk != nil {
-			doc.Blocks = append(doc.Blocks, blk)
-			if len(tree.Acts) > 0 { // with no act at all, one no-plan note says it (below)
-				doc.Add(ast.Warning, CodeBlockBeforeAct, blk.Span,
-					"block before the first act belongs to no action (info %q)", blk.Info)
-			}
+		if it.Type == lexer.Text {
+			b.prose(it.Value, it.Pos.Offset)
+			continue
 		}
+		blk := b.block(it.Value, it.Pos.Offset, nil)
+		doc.Blocks = append(doc.Blocks, blk)
+		lead = append(lead, blk)
 	}
-	others := p.otherFenceActs(filename, text, tree, &b)
-	if len(tree.Acts) == 0 && others == 0 {
-		kept := "only prose"
-		if len(src) == 0 {
-			kept = "the input is empty"
-		} else if n := len(doc.Blocks); n > 0 {
-			kept = fmt.Sprintf("its %d fenced %s and its prose are kept as they are", n, plural(n, "block"))
-		}
-		doc.Add(ast.Info, CodeNoPlan, lines.Span(0, 0),
-			"no plan: the document has no %s block (%s)", fenceWords(p.activeFence(src)), kept)
+	if len(tree.Acts) > 0 {
+		b.leadWarnings(lead)
 	}
 	for i, act := range tree.Acts {
 		if i%256 == 0 {
@@ -126,48 +190,123 @@ func (p *ActsParser) Parse(ctx context.Context, filename string, src []byte) (*a
 				return nil, err
 			}
 		}
-		a := b.action(act.Head)
+		a := b.action(act.Head.Value, act.Head.Pos.Offset)
 		for _, it := range act.Items {
-			if blk := b.item(it); blk != nil {
-				a.Blocks = append(a.Blocks, blk)
-				a.Span.End = blk.Span.End
+			if it.Type == lexer.Text {
+				b.prose(it.Value, it.Pos.Offset)
+				continue
 			}
+			blk := b.block(it.Value, it.Pos.Offset, nil)
+			a.Blocks = append(a.Blocks, blk)
+			a.Span.End = blk.Span.End
 		}
-		doc.Diagnostics = append(doc.Diagnostics, validate.BindAct(a, p.schema)...)
-		doc.Actions = append(doc.Actions, a)
+		b.finish(a)
 	}
-	ast.SortDiagnostics(doc.Diagnostics)
+	p.finishDocument(text, p.activeFence(src), &b)
 	return doc, nil
 }
 
-type actsBuilder struct {
-	doc   *ast.Document
-	lines *ast.Lines
-	src   string
-}
-
-// item turns a Text token into prose (returning nil) or a Block token into a block.
-func (b *actsBuilder) item(t plex.Token) *ast.Block {
-	if t.Type == lexer.Text {
-		b.doc.Prose = append(b.doc.Prose, &ast.Prose{Kind: "text", Text: t.Value, Span: b.lines.Span(t.Pos.Offset, t.Pos.Offset+len(t.Value))})
-		return nil
+// finishDocument adds what is said about the document as a whole: act
+// blocks of the other fence character and, when there is no act block at
+// all, the no-plan note; then it sorts the diagnostics.
+func (p *ActsParser) finishDocument(text string, fence byte, b *actsBuilder) {
+	doc := b.doc
+	others := p.otherFenceActs(text, fence, b)
+	if len(doc.Actions) == 0 && others == 0 {
+		kept := "only prose"
+		if len(text) == 0 {
+			kept = "the input is empty"
+		} else if n := len(doc.Blocks); n > 0 {
+			kept = fmt.Sprintf("its %d fenced %s and its prose are kept as they are", n, plural(n, "block"))
+		}
+		doc.Add(ast.Info, CodeNoPlan, ast.Span{Start: startPos, End: startPos},
+			"no plan: the document has no %s block (%s)", fenceWords(fence), kept)
 	}
-	return b.block(t)
+	ast.SortDiagnostics(doc.Diagnostics)
 }
 
-// block analyses a whole-block token: its opening line, its content and
-// whether a closing line ends it.
-func (b *actsBuilder) block(t plex.Token) *ast.Block {
-	v, off := t.Value, t.Pos.Offset
+// startPos is the position of a source's first byte.
+var startPos = ast.Pos{Offset: 0, Line: 1, Col: 1}
+
+// positions gives the line:col position of byte offsets of one source.
+type positions interface {
+	Pos(offset int) ast.Pos
+}
+
+// lineCursor gives positions by counting line endings from the last offset
+// it was asked for, forwards (or, rarely, backwards), with no line index:
+// asked in source order, it reads the source once in all.
+type lineCursor struct {
+	src   string
+	off   int // the last offset asked for
+	line  int // its line
+	start int // the offset at which its line starts
+}
+
+// Pos returns the position of offset (clamped to the source).
+func (c *lineCursor) Pos(offset int) ast.Pos {
+	offset = max(0, min(offset, len(c.src)))
+	if offset >= c.off {
+		seg := c.src[c.off:offset]
+		if n := strings.Count(seg, "\n"); n > 0 {
+			c.line += n
+			c.start = c.off + strings.LastIndexByte(seg, '\n') + 1
+		}
+	} else if offset < c.start {
+		c.line -= strings.Count(c.src[offset:c.start], "\n")
+		c.start = strings.LastIndexByte(c.src[:offset], '\n') + 1
+	}
+	c.off = offset
+	return ast.Pos{Offset: offset, Line: c.line, Col: offset - c.start + 1}
+}
+
+// actsBuilder turns tokens into the document's nodes. It asks pos for
+// positions in source order, so that a forward cursor serves it.
+type actsBuilder struct {
+	doc    *ast.Document
+	pos    positions
+	schema *schema.Schema
+	words  []word // readAct's scratch
+}
+
+// span returns the span of [start, end).
+func (b *actsBuilder) span(start, end int) ast.Span {
+	return ast.Span{Start: b.pos.Pos(start), End: b.pos.Pos(end)}
+}
+
+// prose adds a Text token's prose node.
+func (b *actsBuilder) prose(v string, off int) {
+	b.doc.Prose = append(b.doc.Prose, &ast.Prose{Kind: "text", Text: v, Span: b.span(off, off+len(v))})
+}
+
+// leadWarnings says that each block before the first act belongs to no
+// action (with no act at all, one no-plan note says it instead).
+func (b *actsBuilder) leadWarnings(lead []*ast.Block) {
+	for _, blk := range lead {
+		b.doc.Add(ast.Warning, CodeBlockBeforeAct, blk.Span,
+			"block before the first act belongs to no action (info %q)", blk.Info)
+	}
+}
+
+// finish binds an action's arguments to its parameters and adds it.
+func (b *actsBuilder) finish(a *ast.Action) {
+	b.doc.Diagnostics = append(b.doc.Diagnostics, validate.BindAct(a, b.schema)...)
+	b.doc.Actions = append(b.doc.Actions, a)
+}
+
+// block analyses a whole-block token v at offset off: its opening line,
+// its content and whether a closing line ends it. With a non-nil a, v is
+// a's act block, whose content names the action (readAct).
+func (b *actsBuilder) block(v string, off int, a *ast.Action) *ast.Block {
 	first := len(v)
 	if i := strings.IndexByte(v, '\n'); i >= 0 {
 		first = i + 1
 	}
-	run, info, _ := lexer.OpenFence([]byte(v[:first]), fenceChar(v[:first]))
-	blk := &ast.Block{Fence: run, Info: info, Span: b.lines.Span(off, off+len(v))}
+	run, info, _ := lexer.OpenFenceString(v[:first], fenceChar(v[:first]))
+	blk := &ast.Block{Fence: run, Info: info}
 	cstart, cend := first, len(v)
 	last := strings.LastIndexByte(strings.TrimSuffix(v, "\n"), '\n') + 1 // start of the last line
-	if last >= first && first < len(v) && lexer.ClosesFence([]byte(v[last:]), run) {
+	if last >= first && first < len(v) && lexer.ClosesFenceString(v[last:], run) {
 		cend = last
 		if cend > cstart { // drop the one line ending before the closing fence
 			cend--
@@ -177,11 +316,20 @@ func (b *actsBuilder) block(t plex.Token) *ast.Block {
 		}
 	} else {
 		blk.Unclosed = true
-		b.doc.Add(ast.Error, CodeUnclosedFence, b.lines.Span(off, off+first),
-			"fence %q opened here is never closed; its block runs to the end of the input", run)
 	}
 	blk.Content = v[cstart:cend]
-	blk.ContentSpan = b.lines.Span(off+cstart, off+cend)
+	// Positions in source order.
+	blk.Span.Start = b.pos.Pos(off)
+	if blk.Unclosed {
+		b.doc.Add(ast.Error, CodeUnclosedFence, ast.Span{Start: blk.Span.Start, End: b.pos.Pos(off + first)},
+			"fence %q opened here is never closed; its block runs to the end of the input", run)
+	}
+	blk.ContentSpan.Start = b.pos.Pos(off + cstart)
+	if a != nil {
+		b.readAct(a, blk.Content, off+cstart)
+	}
+	blk.ContentSpan.End = b.pos.Pos(off + cend)
+	blk.Span.End = b.pos.Pos(off + len(v))
 	return blk
 }
 
@@ -194,14 +342,27 @@ func fenceChar(line string) byte {
 	return lexer.Backtick
 }
 
-// action reads an act block: the first word of its first non-blank line is
-// the action name; the rest of that line, split like a shell would, and each
-// further non-blank line, trimmed, are inline arguments.
-func (b *actsBuilder) action(t plex.Token) *ast.Action {
-	head := b.block(t)
-	a := &ast.Action{Head: head, Span: head.Span, NameSpan: head.Span}
-	base := head.ContentSpan.Start.Offset
-	content := head.Content
+// action reads an act block v at offset off: the first word of its first
+// non-blank line is the action name; the rest of that line, split like a
+// shell would, and each further non-blank line, trimmed, are inline
+// arguments.
+func (b *actsBuilder) action(v string, off int) *ast.Action {
+	a := &ast.Action{}
+	head := b.block(v, off, a)
+	a.Head, a.Span = head, head.Span
+	if a.NameSpan == (ast.Span{}) { // no non-blank line
+		a.NameSpan = head.Span
+	}
+	if a.Name == "" {
+		b.doc.Add(ast.Error, CodeEmptyActionName, ast.Span{Start: head.Span.Start, End: head.ContentSpan.Start},
+			"act block names no action: its first non-blank line must start with the action name")
+	}
+	return a
+}
+
+// readAct reads the name and inline arguments of a from an act block's
+// content, which starts at offset base.
+func (b *actsBuilder) readAct(a *ast.Action, content string, base int) {
 	first := true
 	for pos := 0; pos < len(content); {
 		end := strings.IndexByte(content[pos:], '\n')
@@ -219,28 +380,24 @@ func (b *actsBuilder) action(t plex.Token) *ast.Action {
 		}
 		if first {
 			first = false
-			words, open := shellSplit(line)
+			words, open := shellSplitInto(b.words[:0], line)
+			b.words = words
 			if open {
-				b.doc.Add(ast.Warning, CodeUnterminated, b.lines.Span(base+lineStart, base+end),
+				b.doc.Add(ast.Warning, CodeUnterminated, b.span(base+lineStart, base+end),
 					"unterminated quote in act line; the rest of the line is taken literally")
 			}
 			a.Name = words[0].text
-			a.NameSpan = b.lines.Span(base+lineStart+words[0].start, base+lineStart+words[0].end)
+			a.NameSpan = b.span(base+lineStart+words[0].start, base+lineStart+words[0].end)
 			for _, w := range words[1:] {
 				a.Args = append(a.Args, w.text)
-				a.ArgSpans = append(a.ArgSpans, b.lines.Span(base+lineStart+w.start, base+lineStart+w.end))
+				a.ArgSpans = append(a.ArgSpans, b.span(base+lineStart+w.start, base+lineStart+w.end))
 			}
 			continue
 		}
 		lead := strings.Index(line, trimmed)
 		a.Args = append(a.Args, trimmed)
-		a.ArgSpans = append(a.ArgSpans, b.lines.Span(base+lineStart+lead, base+lineStart+lead+len(trimmed)))
+		a.ArgSpans = append(a.ArgSpans, b.span(base+lineStart+lead, base+lineStart+lead+len(trimmed)))
 	}
-	if a.Name == "" {
-		b.doc.Add(ast.Error, CodeEmptyActionName, b.lines.Span(head.Span.Start.Offset, head.ContentSpan.Start.Offset),
-			"act block names no action: its first non-blank line must start with the action name")
-	}
-	return a
 }
 
 // activeFence returns the fence character the parser reads src with.
@@ -269,9 +426,9 @@ func fenceName(c byte) string {
 // reads as prose: the warning spans the whole block, as the other
 // character's rules delimit it, and names --fence. Blocks of the other
 // character inside a block of the active one are content, not reported.
-// It returns the number of such blocks. One pass over the source.
-func (p *ActsParser) otherFenceActs(filename, text string, tree *actsFile, b *actsBuilder) int {
-	active := p.activeFence(unsafe.Slice(unsafe.StringData(text), len(text)))
+// It returns the number of such blocks. One pass over the source, after
+// the document's prose (in source order) is built.
+func (p *ActsParser) otherFenceActs(text string, active byte, b *actsBuilder) int {
 	other := lexer.Tilde
 	if active == lexer.Tilde {
 		other = lexer.Backtick
@@ -279,44 +436,29 @@ func (p *ActsParser) otherFenceActs(filename, text string, tree *actsFile, b *ac
 	if !strings.Contains(text, strings.Repeat(string(other), 3)) {
 		return 0
 	}
-	// The prose regions of the parse, in source order.
-	var prose []plex.Token
-	for _, t := range tree.Lead {
-		if t.Type == lexer.Text {
-			prose = append(prose, t)
-		}
-	}
-	for _, a := range tree.Acts {
-		for _, t := range a.Items {
-			if t.Type == lexer.Text {
-				prose = append(prose, t)
-			}
-		}
-	}
+	doc := b.doc
 	why := "--fence " + fenceName(active) + " is in effect"
-	if p.fence == 0 && len(tree.Acts) > 0 {
+	if p.fence == 0 && len(doc.Actions) > 0 {
 		why = fmt.Sprintf("this document's act blocks use %s (from its first act block, line %d)",
-			fenceWords(active), tree.Acts[0].Head.Pos.Line)
+			fenceWords(active), doc.Actions[0].Head.Span.Start.Line)
 	}
+	prose := doc.Prose // the prose regions, in source order
 	n, i := 0, 0
-	sc := lexer.NewScanner(filename, text, other, true)
-	for {
-		t, _ := sc.Next()
-		if t.EOF() {
-			break
-		}
-		if t.Type != lexer.ActBlock {
+	for off := 0; off < len(text); {
+		typ, end := lexer.CoarseToken(text, off, other)
+		start := off
+		off = end
+		if typ != lexer.ActBlock {
 			continue
 		}
-		off := t.Pos.Offset
-		for i < len(prose) && prose[i].Pos.Offset+len(prose[i].Value) <= off {
+		for i < len(prose) && prose[i].Span.End.Offset <= start {
 			i++
 		}
-		if i == len(prose) || prose[i].Pos.Offset > off {
+		if i == len(prose) || prose[i].Span.Start.Offset > start {
 			continue // inside a block of the active character: content
 		}
 		n++
-		b.doc.Add(ast.Warning, CodeOtherFenceAct, b.lines.Span(off, off+len(t.Value)),
+		doc.Add(ast.Warning, CodeOtherFenceAct, b.span(start, end),
 			"act block written with %s is read as prose, not as an action: %s; write every act block with one fence character, or read the %s blocks with --fence %s",
 			fenceWords(other), why, fenceWords(other), fenceName(other))
 	}

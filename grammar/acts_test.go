@@ -7,11 +7,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/sebdah/goldie/v2"
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/lexer"
+	"github.com/plangram/plangram/schema"
 )
 
 // goldenDoc renders what golden files pin for a document: its JSON and its
@@ -171,6 +173,10 @@ func FuzzActs(f *testing.F) {
 		}
 	}
 	ctx := context.Background()
+	s, err := schema.Builtin(DialectActs)
+	if err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		doc, err := Parse(ctx, "fuzz.md", src, Options{Dialect: DialectActs})
 		if err != nil {
@@ -180,5 +186,18 @@ func FuzzActs(f *testing.F) {
 		if _, err := json.Marshal(doc); err != nil {
 			t.Fatal(err)
 		}
+		blocks := doc.Blocks
+		for _, a := range doc.Actions {
+			blocks = append(append(blocks, a.Head), a.Blocks...)
+		}
+		for _, b := range blocks {
+			if (b.ContentBase64 != "") == utf8.ValidString(b.Content) {
+				t.Fatalf("block at %v: content_base64 %q for content %q", b.Span, b.ContentBase64, b.Content)
+			}
+		}
+		// The hand-written path builds what the grammar of record builds,
+		// with the fence detected and with each one forced.
+		fence := [3]byte{0, lexer.Tilde, lexer.Backtick}[len(src)%3]
+		comparePaths(t, "fuzz.md", src, fence, s)
 	})
 }

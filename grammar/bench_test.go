@@ -2,6 +2,7 @@ package grammar
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/yuin/goldmark"
@@ -23,16 +24,27 @@ func BenchmarkActs(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	p, err := NewActsParser(0, s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
 	b.Run("plangram", func(b *testing.B) {
-		p, err := NewActsParser(0, s)
-		if err != nil {
-			b.Fatal(err)
-		}
-		ctx := context.Background()
 		b.SetBytes(int64(len(src)))
 		b.ReportAllocs()
 		for b.Loop() {
 			doc, err := p.Parse(ctx, "bench.md", src)
+			if err != nil || len(doc.Actions) == 0 {
+				b.Fatal(err)
+			}
+		}
+	})
+	// The participle grammar of record, which Parse is tested against.
+	b.Run("grammar", func(b *testing.B) {
+		b.SetBytes(int64(len(src)))
+		b.ReportAllocs()
+		for b.Loop() {
+			doc, err := p.parseGrammar(ctx, "bench.md", src)
 			if err != nil || len(doc.Actions) == 0 {
 				b.Fatal(err)
 			}
@@ -62,4 +74,30 @@ func BenchmarkActs(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkActsScaling parses acts documents of n, 2n and 4n bytes: the
+// time and the allocations per op double with the input (linear).
+func BenchmarkActsScaling(b *testing.B) {
+	s, err := schema.Builtin(DialectActs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := NewActsParser(0, s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, n := range []int{1 << 20, 2 << 20, 4 << 20} {
+		src := corpus.Acts(n)
+		b.Run(fmt.Sprintf("%dMiB", n>>20), func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := p.Parse(ctx, "bench.md", src); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

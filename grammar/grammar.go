@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/lexer"
@@ -51,14 +52,20 @@ func Parse(ctx context.Context, filename string, src []byte, opts Options) (*ast
 	if err != nil {
 		return nil, err
 	}
-	if extra := checkInput(src); len(extra) > 0 {
+	extra := checkInput(src)
+	if len(extra) > 0 {
 		if extra[0].Severity == ast.Error { // unreadable input: that is the one thing to say, not "no plan"
 			doc.Diagnostics = slices.DeleteFunc(doc.Diagnostics, func(d *ast.Diagnostic) bool { return d.Code == CodeNoPlan })
 		}
 		doc.Diagnostics = append(doc.Diagnostics, extra...)
 		ast.SortDiagnostics(doc.Diagnostics)
 	}
-	setBase64(doc)
+	// With no input diagnostic the source is valid UTF-8, and so is every
+	// acts block's content: it starts and ends at line boundaries. Other
+	// dialects' blocks are checked one by one.
+	if len(extra) > 0 || dialect != DialectActs {
+		setBase64(doc)
+	}
 	return doc, nil
 }
 
@@ -103,7 +110,7 @@ func Dialects() []string {
 // A document that is not a plan and has no act block is an edit-format
 // document when it holds one (DetectEditFormat); else it is acts.
 func Detect(src []byte) string {
-	text := string(src)
+	text := unsafe.String(unsafe.SliceData(src), len(src)) // read only: no copy of the input
 	title, section := false, false
 	for off := 0; off < len(text); {
 		typ, end := lexer.ScanMarkdown(text, off)

@@ -34,11 +34,15 @@ import (
 // diff. (Declaring lists and paragraphs as grammar rules as well made
 // participle allocate 80% more per parse in BenchmarkPlan.)
 //
-// The grammar is the executable spec; Parse builds the same outline with
-// planBuilder.outline, a single pass over the tokens, because participle's
-// reflective parse allocated about 2.4 KB per section — 500 times the input
-// for a document of short headings. TestPlanOutlineMatchesGrammar and
-// FuzzPlan check that both give the same tree.
+// The grammar is the executable spec; Parse builds the same outline and
+// nodes with planBuilder.outline, a single pass over coarse tokens
+// (lexer.RunScanner: one token per list and per paragraph, so no token is
+// made for the lines inside them), because participle's reflective parse
+// allocated about 2.4 KB per section — 500 times the input for a document
+// of short headings — and cost about 1 µs per token.
+// TestPlanOutlineMatchesGrammar (on every Markdown input of the golden
+// corpus) and FuzzPlan check that both give the same tree and the same
+// nodes; docs/benchmarks.md records what this path costs next to goldmark.
 type planFile struct {
 	Intro    []plex.Token   `parser:"@((~(H2 | H3))*)"`
 	Parts    []*planPart    `parser:"@@*"`
@@ -143,7 +147,7 @@ func (p *PlanParser) Parse(ctx context.Context, filename string, src []byte) (*a
 		return nil, err
 	}
 	text := unsafe.String(unsafe.SliceData(src), len(src))
-	lines := ast.NewLines(src)
+	lines := newPlanLines(src)
 	doc := &ast.Document{Dialect: DialectPlan, Span: lines.Span(0, len(src))}
 	b := &planBuilder{ctx: ctx, src: text, lines: lines, doc: doc, schema: p.schema, keys: p.keys}
 	t := b.outline()
@@ -195,6 +199,7 @@ type pnode struct {
 	idx        int   // index in planBuilder.nodes
 	view       int   // index in the AST view; -1 for blank lines
 	start, end int
+	hs, he     int        // headings: the text's byte range, once read (headingSpan); he is 0 before
 	lines      int        // folded runs: how many headings they hold
 	items      [][2]int   // lists: the item tokens
 	block      *ast.Block // fences
@@ -233,12 +238,24 @@ type ptree struct {
 type planBuilder struct {
 	ctx    context.Context
 	src    string
-	lines  *ast.Lines
+	lines  *planLines
 	doc    *ast.Document
 	schema *schema.Schema
 	keys   map[*schema.Action]map[string]keyRef
 	nodes  []*pnode // every node in source order, blank lines included
-	eof    *pnode
+	// Slabs the builder takes its many small values from, one
+	// allocation per many values (see slab).
+	nodeSlab  slab[pnode]
+	proseSlab slab[ast.Prose]
+	blockSlab slab[ast.Block]
+	spanSlab  slab[ast.Span]
+	entrySlab slab[entry]
+	partSlab  slab[ppart]
+	items     [][2]int          // item ranges of lists (itemSlab)
+	normKeys  map[string]string // normKey's answers for the keys seen
+	vals      []value           // actionBinder.params' scratch space
+	set       []bool
+	eof       *pnode
 	// structural errors; the first of them carries the AST diff
 	structural []*ast.Diagnostic
 	// perCode counts the diagnostics reported per code; past maxPerCode
@@ -396,61 +413,124 @@ func (b *planBuilder) summarise() {
 // have gone to the unknown section before it.
 func (b *planBuilder) outline() *ptree {
 	t := &ptree{}
+	// A body is the nodes from index from of b.nodes up to the next head:
+	// a slice of b.nodes, set when it ends.
 	body, parts := &t.intro, &t.parts
-	var buf []plex.Token // the current body's tokens, reused
-	var run *pnode       // the folded run being read
-	var sink []*pnode    // the body of text after a folded run (unchecked)
+	from := 0
+	end := func() {
+		if n := len(b.nodes); n > from {
+			*body = b.nodes[from:n:n]
+		}
+	}
+	var run *pnode    // the folded run being read
+	var sink []*pnode // the body of text after a folded run (unchecked)
 	var sinkParts []*ppart
 	var none []*pnode
 	var noneParts []*ppart
 	lastUnknown, message := false, false // the last section is unknown; a Message section was seen
-	sc := lexer.NewMarkdownScanner("", b.src)
+	sc := lexer.NewRunScanner(b.src)
 	for {
-		tok, _ := sc.Next()
+		typ, start, stop := sc.Next()
 		if run != nil {
-			if foldable(tok.Type) || tok.Type == lexer.MdH2 && b.unknownH2(tok) {
-				run.end = tok.Pos.Offset + len(tok.Value)
-				if tok.Type != lexer.MdBlank {
+			if foldable(typ) || typ == lexer.MdH2 && b.unknownH2(start, stop) {
+				run.end = stop
+				if typ != lexer.MdBlank {
 					run.lines++
 				}
 				continue
 			}
 			b.closeRun(run)
 			run = nil
-			if tok.Type != plex.EOF && tok.Type != lexer.MdH2 {
-				sink, sinkParts = sink[:0], sinkParts[:0]
-				body, parts = &sink, &sinkParts
+			if typ != plex.EOF && typ != lexer.MdH2 {
+				sink, sinkParts = nil, sinkParts[:0]
+				body, parts, from = &sink, &sinkParts, len(b.nodes)
 			}
 		}
-		if tok.Type == plex.EOF || tok.Type == lexer.MdH2 || tok.Type == lexer.MdH3 {
-			*body = b.nodeList(buf)
-			buf = buf[:0]
-		}
-		switch tok.Type {
+		switch typ {
 		case plex.EOF:
+			end()
 			b.number()
 			return t
 		case lexer.MdH2:
-			unknown := !message && b.unknownH2(tok)
+			end()
+			unknown := !message && b.unknownH2(start, stop)
 			if unknown && lastUnknown {
-				run = b.add(&pnode{kind: kFolded, start: tok.Pos.Offset, end: tok.Pos.Offset + len(tok.Value), lines: 1})
+				run = b.newNode(kFolded, start, stop)
+				run.lines = 1
+				b.add(run)
 				t.sections = append(t.sections, &psection{head: run})
-				body, parts = &none, &noneParts // the run has neither
+				body, parts, from = &none, &noneParts, len(b.nodes) // the run has neither
 				continue
 			}
 			lastUnknown = unknown
-			sec := &psection{head: b.tokNode(tok)}
+			sec := &psection{head: b.tokNode(typ, start, stop)}
 			message = message || sectionKind(b.headingText(sec.head)) == secMessage
 			t.sections = append(t.sections, sec)
-			body, parts = &sec.intro, &sec.parts
+			body, parts, from = &sec.intro, &sec.parts, len(b.nodes)
 		case lexer.MdH3:
-			p := &ppart{head: b.tokNode(tok)}
+			end()
+			p := b.partSlab.new(len(b.nodes) / 4)
+			p.head = b.tokNode(typ, start, stop)
 			*parts = append(*parts, p)
-			body = &p.body
+			body, from = &p.body, len(b.nodes)
+		case lexer.MdItem:
+			// A list: the scanner read the run of items and the blank
+			// lines between them (lexer.RunScanner).
+			n := b.newNode(kList, start, stop)
+			n.items = b.itemSlab(sc.Items())
+			b.add(n)
+		case lexer.MdLine:
+			b.add(b.newNode(kPara, start, stop))
 		default:
-			buf = append(buf, tok)
+			b.tokNode(typ, start, stop)
 		}
 	}
+}
+
+// slab hands out pointers to zero values of T taken from chunks: one
+// allocation for up to maxSlab values. A chunk lives as long as any value
+// taken from it; the builder's values all live as long as the document
+// (nodes, parts and entries as long as the parse).
+type slab[T any] struct{ free []T }
+
+const maxSlab = 1024
+
+// new returns a pointer to a zero T; hint is how many were taken so far,
+// so that chunks grow with the document.
+func (s *slab[T]) new(hint int) *T {
+	if len(s.free) == 0 {
+		s.free = make([]T, min(max(16, hint), maxSlab))
+	}
+	p := &s.free[0]
+	s.free = s.free[1:]
+	return p
+}
+
+// newNode returns a node of the given kind over [start, end).
+func (b *planBuilder) newNode(kind nodeKind, start, end int) *pnode {
+	n := b.nodeSlab.new(len(b.nodes))
+	n.kind, n.start, n.end = kind, start, end
+	return n
+}
+
+// newBlock returns an empty block.
+func (b *planBuilder) newBlock() *ast.Block { return b.blockSlab.new(len(b.nodes) / 4) }
+
+// spanOf returns a pointer to a copy of sp.
+func (b *planBuilder) spanOf(sp ast.Span) *ast.Span {
+	p := b.spanSlab.new(len(b.nodes) / 2)
+	*p = sp
+	return p
+}
+
+// itemSlab copies a list's item ranges into a shared slab.
+func (b *planBuilder) itemSlab(items [][2]int) [][2]int {
+	if len(items) > cap(b.items)-len(b.items) {
+		b.items = make([][2]int, 0, max(len(items), min(max(64, 2*cap(b.items)), 4096)))
+	}
+	n := len(b.items)
+	b.items = append(b.items, items...)
+	return b.items[n:len(b.items):len(b.items)]
 }
 
 // closeRun sets the prose of a folded run, the latest prose made, to the
@@ -473,8 +553,8 @@ func foldable(t plex.TokenType) bool {
 // unknownH2 reports whether a heading 2 token starts an unknown section
 // (not Rationale, Memos, Action Plan or Message, and no action heading
 // written at level 2).
-func (b *planBuilder) unknownH2(tok plex.Token) bool {
-	n := pnode{kind: kHeading, level: 2, start: tok.Pos.Offset, end: tok.Pos.Offset + len(tok.Value)}
+func (b *planBuilder) unknownH2(start, end int) bool {
+	n := pnode{kind: kHeading, level: 2, start: start, end: end}
 	return sectionKind(b.headingText(&n)) == secUnknown && !b.levelAction(&n)
 }
 
@@ -491,74 +571,37 @@ func (b *planBuilder) number() {
 	b.eof = &pnode{kind: kEOF, start: len(b.src), end: len(b.src), view: view}
 }
 
-// nodeList reads a body's tokens as Markdown nodes: a run of Item tokens
-// (blank lines between them included) is one list, a run of Line tokens one
-// paragraph, every other token a node of its own.
-func (b *planBuilder) nodeList(ts []plex.Token) []*pnode {
-	if len(ts) == 0 {
-		return nil
-	}
-	out := make([]*pnode, 0, len(ts))
-	for i := 0; i < len(ts); i++ {
-		t := ts[i]
-		switch t.Type {
-		case lexer.MdItem:
-			pn := &pnode{kind: kList, start: t.Pos.Offset}
-			j := i
-			for j < len(ts) {
-				if ts[j].Type == lexer.MdItem {
-					pn.items = append(pn.items, [2]int{ts[j].Pos.Offset, ts[j].Pos.Offset + len(ts[j].Value)})
-					i = j
-				} else if ts[j].Type != lexer.MdBlank {
-					break
-				}
-				j++
-			}
-			last := ts[i]
-			pn.end = last.Pos.Offset + len(last.Value)
-			out = append(out, b.add(pn))
-		case lexer.MdLine:
-			j := i
-			for j+1 < len(ts) && ts[j+1].Type == lexer.MdLine {
-				j++
-			}
-			out = append(out, b.add(&pnode{kind: kPara, start: t.Pos.Offset, end: ts[j].Pos.Offset + len(ts[j].Value)}))
-			i = j
-		default:
-			out = append(out, b.tokNode(t))
-		}
-	}
-	return out
-}
-
 // tokNode makes the node of a single token.
-func (b *planBuilder) tokNode(t plex.Token) *pnode {
-	n := &pnode{start: t.Pos.Offset, end: t.Pos.Offset + len(t.Value)}
-	switch t.Type {
+func (b *planBuilder) tokNode(typ plex.TokenType, start, end int) *pnode {
+	n := b.newNode(kHeading, start, end)
+	switch typ {
 	case lexer.MdBlank:
 		n.kind = kBlank
 	case lexer.MdTight:
 		n.kind = kTight
-		n.level = uint8(len(headingMarks(t.Value)))
+		n.level = uint8(len(headingMarks(b.src[start:end])))
 	case lexer.MdFence:
 		n.kind = kFence
 		n.block = b.block(n)
 	case lexer.MdBreak:
 		n.kind = kBreak
 	default:
-		n.kind = kHeading
-		n.level = uint8(lexer.HeadingLevel(t.Type))
+		n.level = uint8(lexer.HeadingLevel(typ))
 	}
 	return b.add(n)
 }
 
-// add records a node and its prose.
+// proseKinds names the prose of each node kind.
+var proseKinds = [...]string{kBlank: "blank", kHeading: "heading", kTight: "heading", kList: "list", kPara: "text", kBreak: "break", kFolded: "heading"}
+
+// add records a node and its prose (from a slab of prose nodes).
 func (b *planBuilder) add(n *pnode) *pnode {
 	n.idx = len(b.nodes)
 	b.nodes = append(b.nodes, n)
 	if n.kind != kFence {
-		kind := [...]string{kBlank: "blank", kHeading: "heading", kTight: "heading", kList: "list", kPara: "text", kBreak: "break", kFolded: "heading"}[n.kind]
-		b.doc.Prose = append(b.doc.Prose, &ast.Prose{Kind: kind, Text: b.src[n.start:n.end], Span: b.lines.Span(n.start, n.end)})
+		p := b.proseSlab.new(len(b.nodes))
+		p.Kind, p.Text, p.Span = proseKinds[n.kind], b.src[n.start:n.end], b.lines.Span(n.start, n.end)
+		b.doc.Prose = append(b.doc.Prose, p)
 	}
 	return n
 }
@@ -588,7 +631,8 @@ func (b *planBuilder) block(n *pnode) *ast.Block {
 		open = strings.TrimPrefix(open, "\uFEFF")
 	}
 	f, _ := lexer.ParseMdFence(open)
-	blk := &ast.Block{Fence: f.Fence(), Info: f.Info, Span: b.lines.Span(off, off+len(v))}
+	blk := b.newBlock()
+	blk.Fence, blk.Info, blk.Span = open[f.At:f.At+f.Run], f.Info, b.lines.Span(off, off+len(v))
 	cstart, cend := first, len(v)
 	last := strings.LastIndexByte(strings.TrimSuffix(v, "\n"), '\n') + 1 // start of the last line
 	if last >= first && first < len(v) && f.Closes(v[last:]) {

@@ -57,31 +57,104 @@ func BenchmarkPlan(b *testing.B) {
 		b.SetBytes(int64(len(src)))
 		b.ReportAllocs()
 		for b.Loop() {
-			root := md.Parser().Parse(text.NewReader(src))
-			nodes, size := 0, 0
-			_ = gast.Walk(root, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
-				if !entering {
-					return gast.WalkContinue, nil
-				}
-				switch n := n.(type) {
-				case *gast.Heading, *gast.ListItem:
-					nodes++
-				case *gast.FencedCodeBlock:
-					nodes++
-					_ = n.Language(src)
-					lines := n.Lines()
-					for i := 0; i < lines.Len(); i++ {
-						seg := lines.At(i)
-						size += len(seg.Value(src))
-					}
-				}
-				return gast.WalkContinue, nil
-			})
-			if nodes == 0 {
+			if goldmarkWalk(md, src) == 0 {
 				b.Fatal("no nodes")
 			}
 		}
 	})
+}
+
+// goldmarkWalk is the baseline: goldmark parses src and walks its AST to
+// every heading, list item and fenced block, reading the blocks' content.
+// It returns the number of nodes it visited.
+func goldmarkWalk(md goldmark.Markdown, src []byte) int {
+	root := md.Parser().Parse(text.NewReader(src))
+	nodes, size := 0, 0
+	_ = gast.Walk(root, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
+		if !entering {
+			return gast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *gast.Heading, *gast.ListItem:
+			nodes++
+		case *gast.FencedCodeBlock:
+			nodes++
+			_ = n.Language(src)
+			lines := n.Lines()
+			for i := 0; i < lines.Len(); i++ {
+				seg := lines.At(i)
+				size += len(seg.Value(src))
+			}
+		}
+		return gast.WalkContinue, nil
+	})
+	return nodes
+}
+
+// planHeader is the start of a valid plan: title, metadata, rationale,
+// memos and the Action Plan heading.
+const planHeader = "# T\n\n- **Status:** Green 🟢\n- **Agent:** Developer\n\n## Rationale\n```text\nwhy\n```\n\n## Memos\n```text\n[+] m\n```\n\n## Action Plan\n\n"
+
+// planFamilies are the input families whose parse must scale linearly
+// (BenchmarkPlanScaling): each returns a plan of about size bytes.
+var planFamilies = []struct {
+	name string
+	gen  func(size int) []byte
+}{
+	// realistic plans: more actions
+	{"actions", corpus.Plan},
+	// the shortest headings, each an unknown section
+	{"headings", func(size int) []byte { return []byte("# T\n" + strings.Repeat("## x\n", size/5)) }},
+	// four lines of size/4 bytes each: a metadata value, a code line, a
+	// paragraph and a list item
+	{"longlines", func(size int) []byte {
+		long := strings.Repeat("abcdefgh ", size/4/9)
+		return []byte(planHeader + "### `CREATE`\n- **File Path:** a.txt\n- **Description:** " + long + "\n\n```text\n" + long + "\n```\n\n" +
+			"### `CHAT_WITH_USER`\n" + long + "\n\n- " + long + "\n")
+	}},
+	// one action with a list of many items
+	{"items", func(size int) []byte {
+		item := "  - [src/pkg/file.py](/src/pkg/file.py)\n"
+		return []byte(planHeader + "### `INVOKE`\n- **Agent:** Reviewer\n- **Description:** Review.\n- **Handoff Resources:**\n" + strings.Repeat(item, size/len(item)) + "\nPlease check.\n")
+	}},
+	// one action with many paragraphs of short lines
+	{"paragraphs", func(size int) []byte {
+		para := "Should this module keep its old name\nfor compatibility with the callers?\n\n"
+		return []byte(planHeader + "### `CHAT_WITH_USER`\n" + strings.Repeat(para, size/len(para)))
+	}},
+}
+
+// BenchmarkPlanScaling parses every input family at n, 2n and 4n bytes
+// with plangram and, side by side, with goldmark walking its AST: time
+// and bytes per op must double with the input.
+func BenchmarkPlanScaling(b *testing.B) {
+	p, err := NewPlanParser(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, fam := range planFamilies {
+		for _, size := range []int{256 << 10, 512 << 10, 1 << 20} {
+			src := fam.gen(size)
+			b.Run(fmt.Sprintf("%s/n=%dK/plangram", fam.name, size>>10), func(b *testing.B) {
+				b.SetBytes(int64(len(src)))
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := p.Parse(ctx, "s.md", src); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			b.Run(fmt.Sprintf("%s/n=%dK/goldmark", fam.name, size>>10), func(b *testing.B) {
+				md := goldmark.New()
+				b.SetBytes(int64(len(src)))
+				b.ReportAllocs()
+				for b.Loop() {
+					goldmarkWalk(md, src)
+				}
+			})
+		}
+	}
 }
 
 // headingPlan returns a plan of about size bytes: a title, then level-2

@@ -580,13 +580,12 @@ func (b *planBuilder) levelAction(n *pnode) bool {
 	if n.kind != kHeading || n.level == 3 {
 		return false
 	}
-	name, span := b.actionName(n)
+	name, ns, ne := b.actionNameAt(n)
 	if name == "" || b.schema.Lookup(name) == nil {
 		return false
 	}
 	_, start, end := b.headingSpan(n)
-	rest := strings.Trim(b.src[start:span.Start.Offset], "0123456789.) \t`*") + strings.Trim(b.src[span.End.Offset:end], " \t`*:")
-	return rest == ""
+	return strings.Trim(b.src[start:ns], "0123456789.) \t`*") == "" && strings.Trim(b.src[ne:end], " \t`*:") == ""
 }
 
 // split cuts p where its body holds an action heading at a level other
@@ -594,7 +593,7 @@ func (b *planBuilder) levelAction(n *pnode) bool {
 // action of its own.
 func (b *planBuilder) split(p *ppart) []*ppart {
 	var labels []string
-	if name, _ := b.actionName(p.head); name != "" {
+	if name, _, _ := b.actionNameAt(p.head); name != "" {
 		if def := b.schema.Lookup(name); def != nil && def.Blocks != nil {
 			labels = def.Blocks.Labels
 		}
@@ -618,7 +617,7 @@ func (b *planBuilder) split(p *ppart) []*ppart {
 
 // mustName returns the action name of a heading levelAction accepted.
 func (b *planBuilder) mustName(n *pnode) string {
-	name, _ := b.actionName(n)
+	name, _, _ := b.actionNameAt(n)
 	return name
 }
 
@@ -626,6 +625,12 @@ func (b *planBuilder) mustName(n *pnode) string {
 // `### 1. CREATE`; the name is the code span's text, else the first word (a
 // trailing colon removed).
 func (b *planBuilder) actionName(n *pnode) (string, ast.Span) {
+	name, start, end := b.actionNameAt(n)
+	return name, b.lines.Span(start, end)
+}
+
+// actionNameAt is actionName with the name's byte range.
+func (b *planBuilder) actionNameAt(n *pnode) (string, int, int) {
 	text, start, _ := b.headingSpan(n)
 	i := 0
 	j := 0
@@ -658,7 +663,7 @@ func (b *planBuilder) actionName(n *pnode) (string, ast.Span) {
 	trimmed := strings.TrimSpace(name)
 	ns += strings.Index(name, trimmed)
 	ne = ns + len(trimmed)
-	return trimmed, b.lines.Span(start+i+ns, start+i+ne)
+	return trimmed, start + i + ns, start + i + ne
 }
 
 // headingText returns a heading's text: without indentation, the #s, the
@@ -670,6 +675,14 @@ func (b *planBuilder) headingText(n *pnode) string {
 
 // headingSpan returns a heading's text and its byte range in the source.
 func (b *planBuilder) headingSpan(n *pnode) (string, int, int) {
+	if n.he == 0 {
+		_, n.hs, n.he = b.readHeading(n)
+	}
+	return b.src[n.hs:n.he], n.hs, n.he
+}
+
+// readHeading is headingSpan, computed.
+func (b *planBuilder) readHeading(n *pnode) (string, int, int) {
 	line := b.src[n.start : n.start+lineContentEnd(b.src[n.start:n.end], 0)]
 	i := 0
 	if strings.HasPrefix(line, "\uFEFF") {

@@ -52,13 +52,15 @@ type elem struct {
 	start, end int
 }
 
-func (e *entry) valueSpan(l *ast.Lines) ast.Span { return l.Span(e.valStart, e.valEnd) }
+func (e *entry) valueSpan(l *planLines) ast.Span { return l.Span(e.valStart, e.valEnd) }
 
 // entries reads a list's items. An item that is not `Key: value` following
 // a key whose value is empty (`- **Handoff Resources:**` then `- [a](a.md)`)
 // is an element of that key, as if nested.
-func (b *planBuilder) entries(n *pnode) []*entry {
-	var out []*entry
+func (b *planBuilder) entries(n *pnode) []*entry { return b.appendEntries(nil, n) }
+
+// appendEntries appends a list's entries (see entries) to out.
+func (b *planBuilder) appendEntries(out []*entry, n *pnode) []*entry {
 	var collecting *entry
 	for _, it := range n.items {
 		e := b.item(it[0], it[1])
@@ -92,9 +94,10 @@ func (b *planBuilder) item(s, e int) *entry {
 	}
 	i = min(i, len(line))
 	text := strings.TrimRight(line[i:], " \t")
-	ent := &entry{start: s, end: e}
+	ent := b.entrySlab.new(len(b.nodes) / 4)
+	ent.start, ent.end = s, e
 	if key, ks, ke, vs, ok := parseKV(text); ok {
-		ent.key, ent.keyStart, ent.keyEnd, ent.norm = key, s+i+ks, s+i+ke, normKey(key)
+		ent.key, ent.keyStart, ent.keyEnd, ent.norm = key, s+i+ks, s+i+ke, b.normKey(key)
 		val := text[vs:]
 		lead := len(val) - len(strings.TrimLeft(val, " \t"))
 		ent.value = strings.TrimSpace(val)
@@ -106,7 +109,8 @@ func (b *planBuilder) item(s, e int) *entry {
 	}
 	// Continuation lines: each trimmed, joined with "\n", added to the value
 	// or, after a nested item, to that item.
-	var value []string
+	var buf [4]string
+	value := buf[:0]
 	if ent.value != "" {
 		value = append(value, ent.value)
 	}
@@ -252,6 +256,25 @@ func normKey(k string) string {
 	return sb.String()
 }
 
+// normKey is normKey, remembering its answers: a plan repeats a few keys
+// many times.
+func (b *planBuilder) normKey(k string) string {
+	if n, ok := b.normKeys[k]; ok {
+		return n
+	}
+	if b.normKeys == nil {
+		b.normKeys = map[string]string{}
+	}
+	n := normKey(k)
+	if len(b.normKeys) < maxNormKeys {
+		b.normKeys[k] = n
+	}
+	return n
+}
+
+// maxNormKeys bounds the keys planBuilder.normKey remembers.
+const maxNormKeys = 256
+
 // keyRef is what a normalised metadata key names in one action.
 type keyRef struct {
 	param *schema.Param
@@ -340,16 +363,19 @@ func (x *actionBinder) body(body []*pnode) {
 				x.md = append(x.md, n)
 			}
 		case kList:
-			es := b.entries(n)
+			k := len(x.entries)
+			x.entries = b.appendEntries(x.entries, n)
+			es := x.entries[k:]
 			switch {
 			case len(es) > 0 && !es[0].bad && (!x.hasMD || x.knownKey(es[0])):
 				n.meta = true
 				b.ok(n)
-				x.entries = append(x.entries, es...)
 			case x.hasMD:
+				x.entries = x.entries[:k]
 				b.ok(n)
 				x.md = append(x.md, n)
 			default:
+				x.entries = x.entries[:k]
 				b.fail(n, CodeStrayList, "items are not `Key: value`; expected: "+expect(),
 					"stray list %s in %s: an action's list holds its metadata, `- **Key:** value`", quoted(b.itemText(n.items[0])), def.Name)
 			}
@@ -405,6 +431,9 @@ func (x *actionBinder) body(body []*pnode) {
 		x.blockErr = true
 		b.failAt(x.next, b.firstLine(pending), CodeMissingBlock, fmt.Sprintf("expected: Code block after %q (line %d)", pendingLabel, b.line(pending)),
 			"the %q heading at line %d has no code block after it", pendingLabel, b.line(pending))
+	}
+	if len(x.bound) > 0 {
+		x.a.Blocks = make([]*ast.Block, 0, len(x.bound))
 	}
 	for _, bd := range x.bound {
 		bd.n.placed = true
@@ -521,8 +550,13 @@ type value struct {
 // params fills the action's params from their sources, in schema order.
 func (x *actionBinder) params() {
 	b, def := x.b, x.def
-	vals := make([]value, len(def.Params)) // index for index with def.Params
-	set := make([]bool, len(def.Params))
+	// index for index with def.Params, in the builder's scratch space
+	vals, set := b.vals[:0], b.set[:0]
+	for range def.Params {
+		vals, set = append(vals, value{}), append(set, false)
+	}
+	defer func() { clear(vals); b.vals, b.set = vals, set }()
+	x.a.Params = make(ast.Params, 0, len(def.Params))
 	for i, p := range def.Params {
 		vals[i], set[i] = x.source(p)
 	}
@@ -567,18 +601,18 @@ func (x *actionBinder) source(p *schema.Param) (value, bool) {
 		if len(x.bound) > 0 {
 			blk := x.bound[0].n.block
 			sp := blk.ContentSpan
-			return value{blk.Content, &sp}, true
+			return value{blk.Content, x.b.spanOf(sp)}, true
 		}
 	case fromScript:
 		if h := x.script(); h != nil {
 			sp := h.cmdSpan
-			return value{h.command, &sp}, true
+			return value{h.command, x.b.spanOf(sp)}, true
 		}
 	case fromCwd:
 		if h := x.script(); h != nil && h.hasCwd {
 			sp := h.cwdSpan
 			x.checkPath(p.KeyOrName(), h.cwd, sp)
-			return value{h.cwd, &sp}, true
+			return value{h.cwd, x.b.spanOf(sp)}, true
 		}
 		return x.meta(p)
 	case fromEnv:
@@ -614,7 +648,7 @@ func (x *actionBinder) source(p *schema.Param) (value, bool) {
 		}
 		if len(lines) > 0 {
 			sp := x.bound[0].n.block.ContentSpan
-			return value{lines, &sp}, true
+			return value{lines, x.b.spanOf(sp)}, true
 		}
 	case fromMarkdown:
 		return x.markdown()
@@ -762,7 +796,7 @@ func (x *actionBinder) convert(p *schema.Param, typ schema.Type, e *entry) (valu
 		if !url || !schema.IsURL(v) {
 			x.checkPath(e.key, v, sp)
 		}
-		return value{v, &sp}, true
+		return value{v, x.b.spanOf(sp)}, true
 	case schema.Bool, schema.Int, schema.Number, schema.Enum:
 		q := *p // the schema's conversion, for the type the key gives
 		q.Type = typ
@@ -770,7 +804,7 @@ func (x *actionBinder) convert(p *schema.Param, typ schema.Type, e *entry) (valu
 		if err != nil {
 			return bad("%v", err)
 		}
-		return value{v, &sp}, true
+		return value{v, x.b.spanOf(sp)}, true
 	case schema.List:
 		var items []listItem
 		if raw != "" {
@@ -818,7 +852,7 @@ func (x *actionBinder) convert(p *schema.Param, typ schema.Type, e *entry) (valu
 				out = append(out, text)
 			}
 		}
-		return value{out, &sp}, true
+		return value{out, x.b.spanOf(sp)}, true
 	case schema.JSON:
 		t := strings.TrimSpace(raw)
 		if strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
@@ -835,9 +869,9 @@ func (x *actionBinder) convert(p *schema.Param, typ schema.Type, e *entry) (valu
 						sm[k] = fmt.Sprint(mv)
 					}
 				}
-				return value{sm, &sp}, true
+				return value{sm, x.b.spanOf(sp)}, true
 			}
-			return value{v, &sp}, true
+			return value{v, x.b.spanOf(sp)}, true
 		}
 		m, ok := kvMap(t, e.elems)
 		if !ok {
@@ -846,9 +880,9 @@ func (x *actionBinder) convert(p *schema.Param, typ schema.Type, e *entry) (valu
 		if len(e.elems) > 0 {
 			sp.End = b.lines.Pos(e.elems[len(e.elems)-1].end)
 		}
-		return value{m, &sp}, true
+		return value{m, x.b.spanOf(sp)}, true
 	}
-	return value{raw, &sp}, true
+	return value{raw, x.b.spanOf(sp)}, true
 }
 
 // urlHint suggests the key that accepts URLs when a parameter's alias did not.
@@ -1029,7 +1063,7 @@ type scriptHead struct {
 // lines among them are skipped; the first other line ends the header. A line
 // with shell syntax beyond plain words (`;`, `&`, `|`, `<`, `>`, `$`, `(`,
 // `)`, a backquote) is not a header line. The rest, trimmed, is the command.
-func parseScriptHead(blk *ast.Block, lines *ast.Lines) *scriptHead {
+func parseScriptHead(blk *ast.Block, lines *planLines) *scriptHead {
 	c := blk.Content
 	base := blk.ContentSpan.Start.Offset
 	h := &scriptHead{}
@@ -1114,30 +1148,42 @@ func (x *actionBinder) markdown() (value, bool) {
 		return value{}, false
 	}
 	b := x.b
-	in := make(map[*pnode]bool, len(md))
-	for _, n := range md {
-		in[n] = true
-	}
-	var sb strings.Builder
-	prev := false
-	for i := md[0].idx; i <= md[len(md)-1].idx; i++ {
-		n := b.nodes[i]
-		switch {
-		case in[n]:
-			sb.WriteString(b.src[n.start:n.end])
-			prev = true
-		case n.kind == kBlank:
-			if prev {
-				sb.WriteString(b.src[n.start:n.end])
+	// The text is the nodes of md (in source order) and the blank lines
+	// after each: one run of the source when nothing else lies between
+	// them, else a copy.
+	first, lastIdx := md[0].idx, md[len(md)-1].idx
+	read := func(write func(n *pnode)) (whole bool) {
+		whole = true
+		prev, j := false, 0
+		for i := first; i <= lastIdx; i++ {
+			n := b.nodes[i]
+			switch {
+			case j < len(md) && md[j] == n:
+				j++
+				write(n)
+				prev = true
+			case n.kind == kBlank:
+				if prev {
+					write(n)
+				} else {
+					whole = false
+				}
+			default:
+				prev, whole = false, false
 			}
-		default:
-			prev = false
 		}
+		return whole
 	}
-	text := strings.TrimSuffix(sb.String(), "\n")
+	text := b.src[b.nodes[first].start:b.nodes[lastIdx].end]
+	if !read(func(*pnode) {}) {
+		var sb strings.Builder
+		read(func(n *pnode) { sb.WriteString(b.src[n.start:n.end]) })
+		text = sb.String()
+	}
+	text = strings.TrimSuffix(text, "\n")
 	text = strings.TrimSuffix(text, "\r")
 	last := md[len(md)-1]
 	end := last.start + len(strings.TrimSuffix(strings.TrimSuffix(b.src[last.start:last.end], "\n"), "\r"))
 	sp := b.lines.Span(md[0].start, end)
-	return value{text, &sp}, true
+	return value{text, x.b.spanOf(sp)}, true
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -210,7 +211,7 @@ func checkOutline(t testing.TB, g *participle.Parser[planFile], src []byte) {
 		}
 		return out
 	}
-	b := &planBuilder{ctx: context.Background(), src: string(src), lines: ast.NewLines(src), doc: &ast.Document{}, schema: planSchema(t)}
+	b := &planBuilder{ctx: context.Background(), src: string(src), lines: newPlanLines(src), doc: &ast.Document{}, schema: planSchema(t)}
 	tr := b.outline()
 	// A folded run stands for the grammar's sections whose heads it holds
 	// (and whose rest, after the run, is not checked): both sides show it
@@ -280,6 +281,105 @@ func checkOutline(t testing.TB, g *participle.Parser[planFile], src []byte) {
 	if got := outlineShape([2]int{in[1], in[2]}, nodeParts(tr.parts), secs, secParts); got != want {
 		t.Fatalf("outline %s, the grammar gives %s", got, want)
 	}
+
+	// The nodes: the grammar's tokens, in the order of its tree, grouped
+	// by the rule of docs/plan.md (specNodes), are the builder's nodes,
+	// but for the folded runs, which stand for the nodes they cover.
+	var all []plex.Token
+	all = append(all, f.Intro...)
+	addParts := func(ps []*planPart) {
+		for _, p := range ps {
+			all = append(all, p.Head)
+			all = append(all, p.Body...)
+		}
+	}
+	addParts(f.Parts)
+	for _, s := range f.Sections {
+		all = append(all, s.Head)
+		all = append(all, s.Intro...)
+		addParts(s.Parts)
+	}
+	var spec []string
+	for _, sn := range specNodes(all) {
+		if start, end, ok := folded(sn.start); ok {
+			if sn.start == start {
+				spec = append(spec, fmt.Sprintf("folded[%d,%d)", start, end))
+			}
+			continue
+		}
+		spec = append(spec, sn.String())
+	}
+	var got []string
+	for _, n := range b.nodes {
+		got = append(got, specNode{kind: n.kind, level: n.level, start: n.start, end: n.end, items: n.items}.String())
+	}
+	if g, w := strings.Join(got, " "), strings.Join(spec, " "); g != w {
+		t.Fatalf("nodes:\n%s\nthe grammar's tokens give:\n%s", g, w)
+	}
+}
+
+// specNode is a Markdown node of a plan as the spec reads it.
+type specNode struct {
+	kind       nodeKind
+	level      uint8
+	start, end int
+	items      [][2]int
+}
+
+func (n specNode) String() string {
+	name := [...]string{kBlank: "blank", kHeading: "h", kTight: "tight", kList: "list", kPara: "para", kFence: "fence", kBreak: "break", kFolded: "folded"}[n.kind]
+	if n.kind == kHeading || n.kind == kTight {
+		name += fmt.Sprint(n.level)
+	}
+	s := fmt.Sprintf("%s[%d,%d)", name, n.start, n.end)
+	for _, it := range n.items {
+		s += fmt.Sprintf("{%d,%d}", it[0], it[1])
+	}
+	return s
+}
+
+// specNodes reads the grammar's tokens as Markdown nodes by the rule of
+// docs/plan.md (the spec of lexer.RunScanner and planBuilder.outline): a run
+// of Item tokens (blank lines between them included, not after the last)
+// is one list, a run of Line tokens one paragraph, every other token a
+// node of its own.
+func specNodes(ts []plex.Token) []specNode {
+	var out []specNode
+	end := func(t plex.Token) int { return t.Pos.Offset + len(t.Value) }
+	for i := 0; i < len(ts); i++ {
+		t := ts[i]
+		n := specNode{start: t.Pos.Offset, end: end(t)}
+		switch t.Type {
+		case lexer.MdItem:
+			n.kind = kList
+			for j := i; j < len(ts); j++ {
+				if ts[j].Type == lexer.MdItem {
+					n.items = append(n.items, [2]int{ts[j].Pos.Offset, end(ts[j])})
+					n.end, i = end(ts[j]), j
+				} else if ts[j].Type != lexer.MdBlank {
+					break
+				}
+			}
+		case lexer.MdLine:
+			n.kind = kPara
+			for i+1 < len(ts) && ts[i+1].Type == lexer.MdLine {
+				i++
+				n.end = end(ts[i])
+			}
+		case lexer.MdBlank:
+			n.kind = kBlank
+		case lexer.MdTight:
+			n.kind, n.level = kTight, uint8(len(headingMarks(t.Value)))
+		case lexer.MdFence:
+			n.kind = kFence
+		case lexer.MdBreak:
+			n.kind = kBreak
+		default:
+			n.kind, n.level = kHeading, uint8(lexer.HeadingLevel(t.Type))
+		}
+		out = append(out, n)
+	}
+	return out
 }
 
 // planSchema returns the built-in plan schema.
@@ -292,14 +392,16 @@ func planSchema(t testing.TB) *schema.Schema {
 	return s
 }
 
-// TestPlanOutlineMatchesGrammar checks the one-pass outline against the
-// participle grammar on every golden plan and on heading-heavy inputs.
+// TestPlanOutlineMatchesGrammar checks the one-pass outline and its nodes
+// against the participle grammar (and the node rule of specNodes) on every
+// Markdown input of the golden corpus and on heading-heavy inputs. check
+// and finish are the same code for both, so the same outline and nodes
+// make the same document.
 func TestPlanOutlineMatchesGrammar(t *testing.T) {
 	g, err := planGrammar()
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, _ := filepath.Glob("../golden/plan/*.md")
 	inputs := map[string][]byte{
 		"headings":   []byte("# T\n" + strings.Repeat("## x\n### y\n\ntext\n", 50)),
 		"folded":     []byte("# T\n## a\n" + strings.Repeat("## x\n### y\n\n#### z\n", 5) + "text\n### p\n- i\n## b\n## c\n\n## Action Plan\n## d\n## e\n```\n## f\n```\n## g\n## Message\n## h\n## i\n"),
@@ -307,12 +409,26 @@ func TestPlanOutlineMatchesGrammar(t *testing.T) {
 		"empty":      nil,
 		"only blank": []byte("\n\n"),
 	}
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
+	// Every Markdown input of the golden corpus, of every dialect: the
+	// grammar reads any text, and the plan dialect parses any text given
+	// --dialect plan.
+	plans := 0
+	err = filepath.WalkDir("../golden", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".md") {
+			return err
 		}
-		inputs[filepath.Base(f)] = data
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		inputs[filepath.ToSlash(path)] = data
+		if strings.HasPrefix(filepath.ToSlash(path), "../golden/plan/") {
+			plans++
+		}
+		return nil
+	})
+	if err != nil || plans < 50 {
+		t.Fatalf("%d golden plans: %v", plans, err)
 	}
 	for name, src := range inputs {
 		t.Run(name, func(t *testing.T) { checkOutline(t, g, src) })

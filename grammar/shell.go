@@ -14,6 +14,12 @@ type word struct {
 // backslash escapes the next byte. unterminated reports a quote left open
 // (the rest of the line is then taken literally into the last word).
 func shellSplit(line string) (words []word, unterminated bool) {
+	return shellSplitInto(nil, line)
+}
+
+// shellSplitInto is shellSplit appending the words to dst.
+func shellSplitInto(dst []word, line string) (words []word, unterminated bool) {
+	words = dst
 	i := 0
 	for i < len(line) {
 		for i < len(line) && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r' || line[i] == '\n') {
@@ -23,6 +29,15 @@ func shellSplit(line string) (words []word, unterminated bool) {
 			break
 		}
 		start := i
+		j := i // most words have no quote or escape: they are their own text
+		for j < len(line) && !isBlankOrQuote(line[j]) {
+			j++
+		}
+		if j == len(line) || line[j] == ' ' || line[j] == '\t' || line[j] == '\r' || line[j] == '\n' {
+			words = append(words, word{text: line[start:j], start: start, end: j})
+			i = j
+			continue
+		}
 		var b []byte
 	word:
 		for i < len(line) {
@@ -82,4 +97,14 @@ func shellSplit(line string) (words []word, unterminated bool) {
 		words = append(words, word{text: text, start: start, end: i})
 	}
 	return words, unterminated
+}
+
+// isBlankOrQuote reports a byte that ends a word or needs shellSplit's
+// quote and escape rules.
+func isBlankOrQuote(c byte) bool {
+	switch c {
+	case ' ', '\t', '\r', '\n', '\'', '"', '\\':
+		return true
+	}
+	return false
 }

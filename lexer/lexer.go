@@ -107,6 +107,34 @@ func OpenFence(line []byte, c byte) (run, info string, ok bool) {
 	return string(t[:n]), string(trim(t[n:])), true
 }
 
+// OpenFenceString is OpenFence over a string: run and info are substrings
+// of line (no copies).
+func OpenFenceString(line string, c byte) (run, info string, ok bool) {
+	line = strings.TrimPrefix(line, bom)
+	t := trimString(line)
+	n := 0
+	for n < len(t) && t[n] == c {
+		n++
+	}
+	if n < 3 {
+		return "", "", false
+	}
+	return t[:n], trimString(t[n:]), true
+}
+
+// trimString is trim over a string.
+func trimString(line string) string {
+	line = strings.TrimSuffix(line, "\n")
+	i, j := 0, len(line)
+	for i < j && isTrim(line[i]) {
+		i++
+	}
+	for j > i && isTrim(line[j-1]) {
+		j--
+	}
+	return line[i:j]
+}
+
 // IsAct reports whether an info string names an act block (`act`, any case).
 func IsAct(info string) bool { return strings.EqualFold(info, "act") }
 
@@ -114,6 +142,9 @@ func IsAct(info string) bool { return strings.EqualFold(info, "act") }
 func ClosesFence(line []byte, run string) bool {
 	return string(trim(line)) == run
 }
+
+// ClosesFenceString is ClosesFence over a string.
+func ClosesFenceString(line, run string) bool { return trimString(line) == run }
 
 // openRun is OpenFence without allocating: it returns the run length and
 // whether the info string is "act".
@@ -164,21 +195,32 @@ func closes(line []byte, c byte, n int) bool {
 
 // Detect returns the fence character of a document: the character of the
 // first line (in source order, at any indentation) that opens a fence whose
-// info string is `act`; Backtick when there is none.
+// info string is `act`; Backtick when there is none. It reads only the
+// lines that hold three fence characters in a row.
 func Detect(src []byte) byte {
-	for len(src) > 0 {
-		end := bytes.IndexByte(src, '\n')
-		line := src
-		if end >= 0 {
-			line, src = src[:end+1], src[end+1:]
-		} else {
-			src = nil
+	s := unsafeString(src)
+	next := [2]int{-1, -1} // the next "```" and "~~~" at or after p (-1: to find; len(s): none)
+	for p := 0; p < len(s); {
+		for k, c := range [2]byte{Backtick, Tilde} {
+			if next[k] < p {
+				next[k] = len(s)
+				if i := strings.Index(s[p:], fence3(c)); i >= 0 {
+					next[k] = p + i
+				}
+			}
 		}
+		at := min(next[0], next[1])
+		if at == len(s) {
+			break
+		}
+		start := p + strings.LastIndexByte(s[p:at], '\n') + 1
+		line := unsafeBytes(s[start : start+lineLen(s, start)])
 		for _, c := range [2]byte{Backtick, Tilde} {
 			if n, act := openRun(line, c); n > 0 && act {
 				return c
 			}
 		}
+		p = start + len(line)
 	}
 	return Backtick
 }
@@ -264,13 +306,16 @@ func NewScanner(filename, src string, c byte, coarse bool) *Scanner {
 // Fence returns the fence character in use.
 func (s *Scanner) Fence() byte { return s.fence }
 
-// line returns the length of the line starting at offset off.
-func (s *Scanner) line(off int) int {
-	if i := strings.IndexByte(s.src[off:], '\n'); i >= 0 {
+// lineLen returns the length of the line of src starting at offset off.
+func lineLen(src string, off int) int {
+	if i := strings.IndexByte(src[off:], '\n'); i >= 0 {
 		return i + 1
 	}
-	return len(s.src) - off
+	return len(src) - off
 }
+
+// line returns the length of the line starting at offset off.
+func (s *Scanner) line(off int) int { return lineLen(s.src, off) }
 
 // Next implements lexer.Lexer.
 func (s *Scanner) Next() (plex.Token, error) {
@@ -321,29 +366,80 @@ func (s *Scanner) advance(end int) {
 
 // coarseToken scans one coarse token starting at off.
 func (s *Scanner) coarseToken(off int) (plex.TokenType, int) {
-	n := s.line(off)
-	if r, act := openRun(unsafeBytes(s.src[off:off+n]), s.fence); r > 0 {
+	return CoarseToken(s.src, off, s.fence)
+}
+
+// CoarseToken scans the coarse token of src that starts at offset off
+// (off < len(src), at the start of a line) with fence character c: its type
+// (Text, ActBlock or Block) and the offset where it ends. It is what a
+// Coarse scanner emits, without the line and column tracking: a parser
+// that computes positions itself calls it in a loop from offset 0, each
+// call starting at the previous call's end.
+//
+// Only a line holding three fence characters in a row can open or close a
+// block, so the scan jumps from one such line to the next rather than
+// reading every line.
+func CoarseToken(src string, off int, c byte) (plex.TokenType, int) {
+	n := lineLen(src, off)
+	if r, act := openRun(unsafeBytes(src[off:off+n]), c); r > 0 {
 		typ := Block
 		if act {
 			typ = ActBlock
 		}
-		p := off + n
-		for p < len(s.src) {
-			m := s.line(p)
-			if closes(unsafeBytes(s.src[p:p+m]), s.fence, r) {
-				return typ, p + m
-			}
-			p += m
-		}
-		return typ, len(s.src)
+		return typ, closingEnd(src, off+n, c, r)
 	}
-	p := off + n
-	for p < len(s.src) {
-		m := s.line(p)
-		if r, _ := openRun(unsafeBytes(s.src[p:p+m]), s.fence); r > 0 {
+	return Text, nextOpening(src, off+n, c)
+}
+
+// fence3 is three fence characters c.
+func fence3(c byte) string {
+	if c == Tilde {
+		return "~~~"
+	}
+	return "```"
+}
+
+// nextFenceLine returns the start and length of the first line at or
+// after p (a line start) that holds three fence characters c in a row, or
+// ok false.
+func nextFenceLine(src string, p int, c byte) (start, n int, ok bool) {
+	i := strings.Index(src[p:], fence3(c))
+	if i < 0 {
+		return 0, 0, false
+	}
+	start = p + strings.LastIndexByte(src[p:p+i], '\n') + 1
+	return start, lineLen(src, start), true
+}
+
+// nextOpening returns the start of the first line at or after p (a line
+// start) that opens a block with fence character c, or len(src).
+func nextOpening(src string, p int, c byte) int {
+	for p < len(src) {
+		start, n, ok := nextFenceLine(src, p, c)
+		if !ok {
 			break
 		}
-		p += m
+		if r, _ := openRun(unsafeBytes(src[start:start+n]), c); r > 0 {
+			return start
+		}
+		p = start + n
 	}
-	return Text, p
+	return len(src)
+}
+
+// closingEnd returns the end of the first line at or after p (a line
+// start) that closes a block opened with a run of r characters c, or
+// len(src).
+func closingEnd(src string, p int, c byte, r int) int {
+	for p < len(src) {
+		start, n, ok := nextFenceLine(src, p, c)
+		if !ok {
+			break
+		}
+		if closes(unsafeBytes(src[start:start+n]), c, r) {
+			return start + n
+		}
+		p = start + n
+	}
+	return len(src)
 }

@@ -194,3 +194,86 @@ func FuzzLexer(f *testing.F) {
 		}
 	})
 }
+
+// coarseLines is CoarseToken as a plain line-by-line scan: the reference
+// for the scan that jumps between lines holding fence characters.
+func coarseLines(src string, off int, c byte) (plex.TokenType, int) {
+	n := lineLen(src, off)
+	if r, act := openRun(unsafeBytes(src[off:off+n]), c); r > 0 {
+		typ := Block
+		if act {
+			typ = ActBlock
+		}
+		for p := off + n; p < len(src); {
+			m := lineLen(src, p)
+			if closes(unsafeBytes(src[p:p+m]), c, r) {
+				return typ, p + m
+			}
+			p += m
+		}
+		return typ, len(src)
+	}
+	p := off + n
+	for p < len(src) {
+		m := lineLen(src, p)
+		if r, _ := openRun(unsafeBytes(src[p:p+m]), c); r > 0 {
+			break
+		}
+		p += m
+	}
+	return Text, p
+}
+
+// detectLines is Detect as a plain line-by-line scan.
+func detectLines(src string) byte {
+	for p := 0; p < len(src); {
+		m := lineLen(src, p)
+		for _, c := range [2]byte{Backtick, Tilde} {
+			if n, act := openRun(unsafeBytes(src[p:p+m]), c); n > 0 && act {
+				return c
+			}
+		}
+		p += m
+	}
+	return Backtick
+}
+
+// checkJumps compares CoarseToken and Detect with their line-by-line
+// references on src.
+func checkJumps(t testing.TB, src string) {
+	t.Helper()
+	if got, want := Detect([]byte(src)), detectLines(src); got != want {
+		t.Fatalf("Detect(%q) = %q, line by line %q", src, got, want)
+	}
+	for _, c := range []byte{Backtick, Tilde} {
+		for off := 0; off < len(src); {
+			typ, end := CoarseToken(src, off, c)
+			wtyp, wend := coarseLines(src, off, c)
+			if typ != wtyp || end != wend || end <= off {
+				t.Fatalf("fence %q, %q at %d: CoarseToken = %v %d, line by line %v %d", c, src, off, typ, end, wtyp, wend)
+			}
+			off = end
+		}
+	}
+}
+
+func TestCoarseTokenJumps(t *testing.T) {
+	for _, src := range samples {
+		checkJumps(t, src)
+	}
+	for _, src := range []string{
+		"a ``` b\n```\nx ``` \n ```` \n```\n", "~~~~\n~~~~~\n~~~ ~\n  ~~~~\r\n", "````act\n```\n``````\n````\n",
+		"x\n```` act\n", "```", "\n```act", "~~~act\n```act\n", "``", "a~~~\n~~~~act\n", "\uFEFF```act\n",
+	} {
+		checkJumps(t, src)
+	}
+}
+
+func FuzzCoarseToken(f *testing.F) {
+	for _, s := range samples {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		checkJumps(t, src)
+	})
+}

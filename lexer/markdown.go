@@ -359,7 +359,7 @@ func ParseMdFence(line string) (MdFenceLine, bool) {
 	if j-i < 3 {
 		return MdFenceLine{}, false
 	}
-	rest := string(trim([]byte(line[j:])))
+	rest := trimString(line[j:])
 	if c == '`' && strings.IndexByte(rest, '`') >= 0 {
 		return MdFenceLine{}, false
 	}

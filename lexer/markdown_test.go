@@ -134,5 +134,6 @@ func FuzzMarkdown(f *testing.F) {
 		if b.String() != src {
 			t.Fatalf("round trip lost bytes")
 		}
+		checkRuns(t, src)
 	})
 }

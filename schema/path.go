@@ -73,7 +73,7 @@ func CheckPath(p string) error {
 		return &PathError{Code: CodeAbsolutePath,
 			Msg: fmt.Sprintf("the path %s is absolute; paths are relative to the project root", quotePath(p))}
 	}
-	if CleanPath(p) == ".." || strings.HasPrefix(CleanPath(p), "../") {
+	if escapesRoot(p) {
 		return &PathError{Code: CodePathEscapes,
 			Msg: fmt.Sprintf("the path %s leaves the project root (`..` goes above it)", quotePath(p))}
 	}
@@ -107,6 +107,32 @@ func CleanPath(p string) string {
 		return "."
 	}
 	return strings.Join(out, "/")
+}
+
+// escapesRoot reports whether CleanPath(p) is ".." or starts with "../":
+// whether a `..` component comes when no component is left to remove. It
+// does not allocate (CheckPath runs for every path parameter).
+func escapesRoot(p string) bool {
+	depth := 0
+	for p != "" {
+		c := p
+		if i := strings.IndexAny(p, `/\`); i >= 0 {
+			c, p = p[:i], p[i+1:]
+		} else {
+			p = ""
+		}
+		switch c {
+		case "", ".":
+		case "..":
+			if depth == 0 {
+				return true
+			}
+			depth--
+		default:
+			depth++
+		}
+	}
+	return false
 }
 
 // IsURL reports whether a resource value is a URL rather than a path: a

@@ -136,6 +136,9 @@ func FuzzCheckPath(f *testing.F) {
 	f.Fuzz(func(t *testing.T, p string) {
 		err := CheckPath(p)
 		c := CleanPath(p)
+		if got, want := escapesRoot(p), c == ".." || strings.HasPrefix(c, "../"); got != want {
+			t.Fatalf("escapesRoot(%q) = %v, but CleanPath gives %q", p, got, c)
+		}
 		if err != nil {
 			var pe *PathError
 			if !errors.As(err, &pe) || pe.Offset < 0 || pe.Offset > len(p) {

@@ -21,6 +21,7 @@ type apiCall struct {
 	name     string
 	key      string // the provider's key: index, item id or block index
 	callID   string // the provider's call id (call_…, toolu_…)
+	choice   int    // the completion choice (openai-chat, n > 1)
 	started  bool   // ToolCallStart was emitted
 	startPos ast.Pos
 	schema   *schema.Schema
@@ -66,7 +67,7 @@ func (c *apiCall) start(p *Parser, sp ast.Span) error {
 		return nil
 	}
 	c.started = true
-	return p.send(&Event{Type: ToolCallStart, ID: c.id, Name: c.name, Span: sp})
+	return p.send(&Event{Type: ToolCallStart, ID: c.id, CallID: c.callID, Choice: c.choice, Name: c.name, Span: sp})
 }
 
 // feedString feeds the arguments fragment held by JSON string node n of
@@ -148,7 +149,7 @@ func (c *apiCall) after(p *Parser, body []byte, sp ast.Span) error {
 	if len(body) == skipSpace(body) {
 		return nil
 	}
-	return p.send(&Event{Type: Error, ID: c.id, Name: c.name, Kind: KindBadJSON, Severity: ast.Error,
+	return p.send(&Event{Type: Error, ID: c.id, Choice: c.choice, Name: c.name, Kind: KindBadJSON, Severity: ast.Error,
 		Message: "argument text after the complete JSON value", Raw: string(body), Span: sp})
 }
 
@@ -203,7 +204,8 @@ func (c *apiCall) drain(p *Parser) error {
 			if je.Text == "" {
 				continue
 			}
-			if err := p.send(&Event{Type: ParamDelta, ID: c.id, Name: c.name, Param: je.Key, Text: je.Text, Span: c.mapSpan(je.Span)}); err != nil {
+			if err := p.send(&Event{Type: ParamDelta, ID: c.id, Choice: c.choice, Name: c.name, Param: je.Key, Text: je.Text,
+				Span: c.mapSpan(je.Span), Exact: c.exact(je.Key)}); err != nil {
 				return err
 			}
 		case jsonargs.Value:
@@ -226,6 +228,27 @@ func (c *apiCall) drain(p *Parser) error {
 		}
 	}
 	return nil
+}
+
+// exact reports whether a string argument key is kept as decoded in the
+// call's params (see Event.Exact): no schema, a tool the schema does not
+// declare, or a string (or json) parameter; and no earlier argument of
+// the same key (the first is kept).
+func (c *apiCall) exact(key string) bool {
+	for _, v := range c.vals {
+		if v.key == key {
+			return false
+		}
+	}
+	if c.schema == nil {
+		return true
+	}
+	act := c.schema.Lookup(c.name)
+	if act == nil {
+		return true
+	}
+	sp := act.Param(key)
+	return sp != nil && keepsString(sp)
 }
 
 // finish ends the call at the end of the SSE event that ends it (at):
@@ -258,6 +281,7 @@ func (c *apiCall) finish(p *Parser, at ast.Pos) error {
 	}
 	slices.SortStableFunc(c.errs, func(a, b Event) int { return a.Span.Start.Offset - b.Span.Start.Offset })
 	for i := range c.errs {
+		c.errs[i].Choice = c.choice
 		if err := p.send(&c.errs[i]); err != nil {
 			return err
 		}
@@ -265,7 +289,7 @@ func (c *apiCall) finish(p *Parser, at ast.Pos) error {
 	if unterminated {
 		return nil
 	}
-	return p.send(&Event{Type: ToolCall, ID: c.id, Name: c.name, Params: params, Raw: c.text.String(),
+	return p.send(&Event{Type: ToolCall, ID: c.id, CallID: c.callID, Choice: c.choice, Name: c.name, Params: params, Raw: c.text.String(),
 		Span: ast.Span{Start: c.startPos, End: at}})
 }
 

@@ -92,6 +92,22 @@ type Event struct {
 	// Action is the acts dialect's parsed action (inline arguments and
 	// blocks) on its ToolCall event; it is not part of the JSON form.
 	Action *ast.Action
+	// CallID is the call's id given by the provider API (tool_calls[].id,
+	// call_id, content_block.id) or by the model's own markup (Mistral's
+	// [CALL_ID]), on ToolCallStart and ToolCall; empty when the stream
+	// gives none. JSON: "call_id" ("id" is ID).
+	CallID string
+	// Choice is the index of the completion choice an event belongs to
+	// (OpenAI Chat Completions with n > 1); 0 everywhere else. JSON:
+	// "choice", left out when 0.
+	Choice int
+	// Exact marks a ParamDelta whose Text is exactly the next piece of the
+	// parameter's value in the ToolCall (a string value kept as decoded
+	// or written): the Exact deltas of a parameter concatenate to a prefix
+	// of its final value. Others (a value that is trimmed, unescaped,
+	// converted to another type, or not kept) may differ from it. Not part
+	// of the JSON form; OpenAIWriter streams Exact deltas only.
+	Exact bool
 }
 
 // MarshalJSON writes the event with snake_case fields, leaving out the ones
@@ -115,12 +131,19 @@ func (e *Event) WriteJSON(w *jsonw.W) {
 	w.BeginObject()
 	w.Key("type")
 	w.String(e.Type.String())
+	if e.Choice != 0 {
+		w.Key("choice")
+		w.Int(int64(e.Choice))
+	}
 	if e.ID != 0 {
 		w.Key("id")
 		w.Int(int64(e.ID))
 	}
 	// Strings from the input that are not valid UTF-8 get their exact
 	// bytes beside them (name_base64, …; docs/acts.md, "Exact bytes in JSON").
+	if e.CallID != "" {
+		ast.WriteExactString(w, "call_id", e.CallID)
+	}
 	if e.Name != "" {
 		ast.WriteExactString(w, "name", e.Name)
 	}

@@ -20,27 +20,30 @@ import (
 // encoding/json encoder over this struct), kept as the reference the direct
 // writer must match byte for byte.
 type legacyEvent struct {
-	Type     Type            `json:"type"`
-	ID       int             `json:"id,omitempty"`
-	Name     string          `json:"name,omitempty"`
-	NameB64  string          `json:"name_base64,omitempty"`
-	Param    string          `json:"param,omitempty"`
-	ParamB64 string          `json:"param_base64,omitempty"`
-	Text     *string         `json:"text,omitempty"`
-	TextB64  string          `json:"text_base64,omitempty"`
-	Params   *ast.Params     `json:"params,omitempty"`
-	ParamsB  json.RawMessage `json:"params_base64,omitempty"`
-	Severity *ast.Severity   `json:"severity,omitempty"`
-	Kind     string          `json:"kind,omitempty"`
-	Message  string          `json:"message,omitempty"`
-	Raw      string          `json:"raw,omitempty"`
-	RawB64   string          `json:"raw_base64,omitempty"`
-	Syntax   string          `json:"syntax,omitempty"`
-	Span     ast.Span        `json:"span"`
+	Type      Type            `json:"type"`
+	Choice    int             `json:"choice,omitempty"`
+	ID        int             `json:"id,omitempty"`
+	CallID    string          `json:"call_id,omitempty"`
+	CallIDB64 string          `json:"call_id_base64,omitempty"`
+	Name      string          `json:"name,omitempty"`
+	NameB64   string          `json:"name_base64,omitempty"`
+	Param     string          `json:"param,omitempty"`
+	ParamB64  string          `json:"param_base64,omitempty"`
+	Text      *string         `json:"text,omitempty"`
+	TextB64   string          `json:"text_base64,omitempty"`
+	Params    *ast.Params     `json:"params,omitempty"`
+	ParamsB   json.RawMessage `json:"params_base64,omitempty"`
+	Severity  *ast.Severity   `json:"severity,omitempty"`
+	Kind      string          `json:"kind,omitempty"`
+	Message   string          `json:"message,omitempty"`
+	Raw       string          `json:"raw,omitempty"`
+	RawB64    string          `json:"raw_base64,omitempty"`
+	Syntax    string          `json:"syntax,omitempty"`
+	Span      ast.Span        `json:"span"`
 }
 
 func legacyMarshal(e Event) ([]byte, error) {
-	j := legacyEvent{Type: e.Type, ID: e.ID, Name: e.Name, Param: e.Param, Kind: e.Kind, Message: e.Message, Raw: e.Raw, Syntax: e.Syntax, Span: e.Span}
+	j := legacyEvent{Type: e.Type, Choice: e.Choice, ID: e.ID, CallID: e.CallID, Name: e.Name, Param: e.Param, Kind: e.Kind, Message: e.Message, Raw: e.Raw, Syntax: e.Syntax, Span: e.Span}
 	switch e.Type {
 	case Text:
 		j.Text = &e.Text
@@ -64,7 +67,7 @@ func legacyMarshal(e Event) ([]byte, error) {
 		}
 		return base64.StdEncoding.EncodeToString([]byte(s))
 	}
-	j.NameB64, j.ParamB64, j.RawB64 = b64(j.Name), b64(j.Param), b64(j.Raw)
+	j.NameB64, j.ParamB64, j.RawB64, j.CallIDB64 = b64(j.Name), b64(j.Param), b64(j.Raw), b64(j.CallID)
 	if j.Text != nil {
 		j.TextB64 = b64(*j.Text)
 	}
@@ -149,14 +152,14 @@ func TestEventJSONEveryField(t *testing.T) {
 	for f := range reflect.TypeFor[Event]().Fields() {
 		fields = append(fields, f.Name)
 	}
-	known := []string{"Type", "ID", "Name", "Param", "Text", "Params", "Raw", "Kind", "Message", "Severity", "Span", "Syntax", "Action"}
+	known := []string{"Type", "ID", "Name", "Param", "Text", "Params", "Raw", "Kind", "Message", "Severity", "Span", "Syntax", "Action", "CallID", "Choice", "Exact"}
 	if !slices.Equal(fields, known) {
 		t.Fatalf("Event fields %v, the JSON writers know %v: write the new field in Event.WriteJSON and legacyEvent", fields, known)
 	}
 	s := "a<b>&\"\\\n\t\x01 é \u2028 \xff"
 	sp := ast.Span{Start: ast.Pos{Offset: 1, Line: 2, Col: 3}, End: ast.Pos{Offset: 4, Line: 5, Col: 6}}
 	for typ := Type(0); typ <= End+1; typ++ {
-		full := Event{Type: typ, ID: 7, Name: s, Param: s, Text: s, Raw: s + "r", Kind: s, Message: s, Severity: ast.Warning, Span: sp, Syntax: s,
+		full := Event{Type: typ, ID: 7, CallID: s, Choice: 2, Exact: true, Name: s, Param: s, Text: s, Raw: s + "r", Kind: s, Message: s, Severity: ast.Warning, Span: sp, Syntax: s,
 			Params: ast.Params{{Name: "a<", Value: s}, {Name: "n", Value: int64(3)}, {Name: "l", Value: []any{1.5, nil, map[string]any{"k": true}}}},
 			Action: &ast.Action{Name: "x"}}
 		checkEventJSON(t, typ.String()+"/full", full)

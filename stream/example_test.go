@@ -112,18 +112,25 @@ func ExampleSyntaxes() {
 }
 
 // OpenAIWriter turns the events of any syntax into OpenAI Chat
-// Completions chunks: here a Cline-style call becomes delta.tool_calls
-// with its typed arguments.
+// Completions chunks: here a Cline-style call becomes delta.tool_calls, its
+// content streamed as argument fragments while it arrives (the path, which
+// is trimmed and checked, comes with the end of the call).
 func ExampleOpenAIWriter() {
 	w := stream.NewOpenAIWriter(os.Stdout, "chatcmpl-1", "local", 0)
-	in := "On it.<read_file><path>a.go</path></read_file>"
-	if err := stream.Parse(context.Background(), strings.NewReader(in), 8, stream.Options{}, w.Write); err != nil {
+	in := "On it.<write_to_file><path>a.go</path><content>package a\n</content></write_to_file>"
+	if err := stream.Parse(context.Background(), strings.NewReader(in), 50, stream.Options{}, w.Write); err != nil {
 		panic(err)
 	}
 	// Output:
 	// data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":0,"model":"local","choices":[{"index":0,"delta":{"role":"assistant","content":"On it."},"finish_reason":null}]}
 	//
-	// data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":0,"model":"local","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"read_file","arguments":"{\"path\":\"a.go\"}"}}]},"finish_reason":null}]}
+	// data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":0,"model":"local","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"write_to_file","arguments":""}}]},"finish_reason":null}]}
+	//
+	// data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":0,"model":"local","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"content\":\"pac"}}]},"finish_reason":null}]}
+	//
+	// data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":0,"model":"local","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"kage a"}}]},"finish_reason":null}]}
+	//
+	// data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":0,"model":"local","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"\",\"path\":\"a.go\"}"}}]},"finish_reason":null}]}
 	//
 	// data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":0,"model":"local","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}
 	//

@@ -45,7 +45,7 @@ func merge(evs []Event) []Event {
 	for _, e := range evs {
 		if n := len(out); n > 0 {
 			l := &out[n-1]
-			if l.Type == e.Type && (e.Type == Text || e.Type == Thinking || e.Type == ParamDelta && l.ID == e.ID && l.Param == e.Param) {
+			if l.Type == e.Type && l.Choice == e.Choice && (e.Type == Text || e.Type == Thinking || e.Type == ParamDelta && l.ID == e.ID && l.Param == e.Param) {
 				l.Text += e.Text
 				l.Raw += e.Raw
 				l.Span.End = e.Span.End
@@ -181,6 +181,10 @@ func checkOne(t testing.TB, opts Options, in []byte, cuts []int) []Event {
 			fail(e, "End must be the last event, and only it")
 		}
 	}
+	checkOpenAIArgs(t, evs, func(f string, a ...any) {
+		t.Helper()
+		t.Fatalf("syntax %s, input %q cuts %v: --format openai: %s", syntaxOf(opts), in, cuts, fmt.Sprintf(f, a...))
+	})
 	switch {
 	case syntaxOf(opts) == "acts":
 		for i, n := range covered {

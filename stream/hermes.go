@@ -26,6 +26,9 @@ type hermes struct {
 	st  uint8 // 0 text, 1 after <tool_call>, 2 in the JSON, 3 after it
 	at  int   // where <tool_call> starts
 	pos int
+	// next: right after a call's JSON, where another call's JSON may
+	// follow inside the same <tool_call> (after white space or a comma).
+	next bool
 }
 
 func (h *hermes) keep() int {
@@ -74,13 +77,25 @@ func (h *hermes) scan(p *Parser, eof bool) error {
 			if err != nil || !done {
 				return err
 			}
-			h.st, h.pos = 3, h.c.jpos
+			h.st, h.pos, h.next = 3, h.c.jpos, h.c.complete()
 		case 3:
+			if h.next {
+				more, err := h.another(p, eof)
+				if err != nil || more {
+					return err
+				}
+				if h.st == 2 {
+					continue
+				}
+			}
 			at, ok := closeAfter(p, h.c, h.pos, []string{hermesClose}, eof)
 			if !ok {
 				h.pos = at
 				if !eof {
 					return nil
+				}
+				if h.c.complete() {
+					return h.end(p, h.c.finishUnclosed(p, p.end(), hermesClose))
 				}
 				return h.end(p, h.c.abort(p, p.end(), hermesClose))
 			}
@@ -89,6 +104,38 @@ func (h *hermes) scan(p *Parser, eof bool) error {
 			}
 		}
 	}
+}
+
+// another looks right after a call's JSON for the JSON of another call in
+// the same <tool_call> ({…}, {…} or {…}\n{…}, as models sometimes write
+// several calls): it ends the call there and starts the next one. more
+// reports that the bytes so far cannot tell yet. The look is bounded, so
+// no byte is scanned more than a bounded number of times.
+func (h *hermes) another(p *Parser, eof bool) (more bool, err error) {
+	b := p.bytes(h.pos, p.end())
+	const limit = 2*maxMarkerSpace + 1
+	i, comma := 0, false
+	for i < len(b) && i < limit && (isSpace(b[i]) || b[i] == ',' && !comma) {
+		comma = comma || b[i] == ','
+		i++
+	}
+	switch {
+	case i == len(b) && i < limit && !eof:
+		return true, nil
+	case i == len(b) || b[i] != '{':
+		h.next = false
+		return false, nil
+	}
+	if err := h.c.finish(p, h.pos); err != nil {
+		return false, err
+	}
+	if err := p.text(p.pos(h.pos), h.pos+i, true); err != nil {
+		return false, err
+	}
+	h.c.begin(p, h.pos+i)
+	h.c.json(p, h.pos+i, true)
+	h.st, h.next = 2, false
+	return false, nil
 }
 
 // end returns to text after the call.

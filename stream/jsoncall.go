@@ -64,7 +64,7 @@ type jcall struct {
 	start    int
 	startPos ast.Pos
 	sent     bool             // ToolCallStart was emitted
-	held     []jsonargs.Event // Delta events before the name was known
+	held     []heldDelta      // Delta events before the name was known
 	vals     []jsonargs.Event // complete arguments, in order
 	partial  []jsonargs.Event // the argument cut by the end of the stream
 	errs     []Event          // the call's errors, emitted before it
@@ -73,6 +73,13 @@ type jcall struct {
 	strayEnd int
 	end      int  // where the last call ended
 	cut      bool // the end of the stream cut the JSON
+}
+
+// heldDelta is a Delta read before the call's name, with the number of
+// complete arguments before it.
+type heldDelta struct {
+	e      jsonargs.Event
+	before int
 }
 
 func newJCall(s *schema.Schema) *jcall {
@@ -109,8 +116,8 @@ func (c *jcall) named(p *Parser, name string, end int) error {
 	if err := p.send(&Event{Type: ToolCallStart, ID: c.id, Name: c.name, Span: sp}); err != nil {
 		return err
 	}
-	for _, e := range c.held {
-		if err := c.delta(p, e); err != nil {
+	for _, h := range c.held {
+		if err := c.delta(p, h.e, h.before); err != nil {
 			return err
 		}
 	}
@@ -169,10 +176,10 @@ func (c *jcall) drain(p *Parser) error {
 			}
 		case jsonargs.Delta:
 			if !c.sent {
-				c.held = append(c.held, e)
+				c.held = append(c.held, heldDelta{e, len(c.vals)})
 				continue
 			}
-			if err := c.delta(p, e); err != nil {
+			if err := c.delta(p, e, len(c.vals)); err != nil {
 				return err
 			}
 		case jsonargs.Value:
@@ -193,14 +200,37 @@ func (c *jcall) drain(p *Parser) error {
 	return nil
 }
 
-func (c *jcall) delta(p *Parser, e jsonargs.Event) error {
+// delta emits a piece of a string argument; before is the number of
+// complete arguments read before it (exactness depends on them).
+func (c *jcall) delta(p *Parser, e jsonargs.Event, before int) error {
 	param := e.Key
+	exact := true
+	var sp *schema.Param
 	if c.act != nil {
-		if sp := c.tools.params[c.act][e.Key]; sp != nil {
+		sp = c.tools.params[c.act][e.Key]
+		exact = sp != nil && keepsString(sp)
+		if sp != nil {
 			param = sp.Name
 		}
 	}
-	return p.send(&Event{Type: ParamDelta, ID: c.id, Name: c.name, Param: param, Text: e.Text, Span: e.Span})
+	for _, v := range c.vals[:before] {
+		if !exact {
+			break
+		}
+		if sp == nil {
+			exact = v.Key != e.Key
+		} else if c.tools.params[c.act][v.Key] == sp && (v.Value != nil || v.Partial) {
+			exact = false // a duplicate: the first is kept
+		}
+	}
+	return p.send(&Event{Type: ParamDelta, ID: c.id, Name: c.name, Param: param, Text: e.Text, Span: e.Span, Exact: exact})
+}
+
+// keepsString reports whether a JSON string argument of parameter sp is
+// kept as decoded (see Event.Exact): string and json parameters.
+func keepsString(sp *schema.Param) bool {
+	t := sp.TypeOrDefault()
+	return t == schema.String || t == schema.JSON
 }
 
 // fail records an error of the call on the source span sp.
@@ -278,6 +308,24 @@ func (c *jcall) abort(p *Parser, end int, closing string) error {
 		return err
 	}
 	return p.send(&Event{Type: Text, Text: raw, Raw: raw, Span: sp})
+}
+
+// complete reports whether the call's JSON is complete and nothing stray
+// followed it: at the end of the stream such a call stands without its
+// closing marker (see finishUnclosed).
+func (c *jcall) complete() bool {
+	return c.jp.Done() && !c.jp.Failed() && !c.cut && c.stray < 0
+}
+
+// finishUnclosed ends a complete call (see complete) that the stream ends
+// before its closing marker: models stop, and servers strip stop tokens,
+// right after the JSON, so the call stands, with an unterminated warning
+// at the end of the stream.
+func (c *jcall) finishUnclosed(p *Parser, end int, closing string) error {
+	c.errs = append(c.errs, Event{Type: Error, ID: c.id, Kind: KindUnterminated, Severity: ast.Warning,
+		Message: fmt.Sprintf("the stream ends before the call's closing %s; its JSON arguments are complete", closing),
+		Span:    p.span(end, end)})
+	return c.finish(p, end)
 }
 
 func (c *jcall) sendErrs(p *Parser) error {

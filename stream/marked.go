@@ -250,6 +250,9 @@ func (m *marked) starve(p *Parser, eof bool) (bool, error) {
 	if m.st == mkJSON {
 		return true, nil // feed closes the JSON
 	}
+	if m.st == mkClose && m.c.complete() {
+		return false, m.after(p, m.c.finishUnclosed(p, p.end(), m.f.callClose))
+	}
 	return false, m.after(p, m.c.abort(p, p.end(), m.f.callClose))
 }
 

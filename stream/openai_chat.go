@@ -55,11 +55,31 @@ func (o *openaiChat) event(s *sse, p *Parser, e *sseEvent) error {
 		}
 		return s.cover(p, e, "", false)
 	}
-	var text, thinking string
+	// What the event says to the reader, per choice in the order given:
+	// thinking before text within a choice.
+	var pieces []chatPiece
+	add := func(choice int, text string, thinking bool) {
+		if text == "" {
+			return
+		}
+		if n := len(pieces); n > 0 && pieces[n-1].choice == choice && pieces[n-1].thinking == thinking {
+			pieces[n-1].text += text
+			return
+		}
+		pieces = append(pieces, chatPiece{choice, text, thinking})
+	}
+	only := -1 // the one choice the event concerns, -1 when none or several
 	choices := root.get("choices")
 	if choices != nil && choices.kind == '[' {
-		for _, ch := range choices.vals {
+		for i, ch := range choices.vals {
+			index := max(ch.get("index").int(e.data), 0)
+			if i == 0 {
+				only = index
+			} else if only != index {
+				only = -1
+			}
 			delta := ch.get("delta")
+			var text, thinking string
 			for _, k := range []string{"reasoning_content", "reasoning"} {
 				if t, ok := delta.get(k).str(e.data); ok {
 					thinking += t
@@ -71,20 +91,24 @@ func (o *openaiChat) event(s *sse, p *Parser, e *sseEvent) error {
 			if t, ok := delta.get("refusal").str(e.data); ok {
 				text += t
 			}
-			choice := strconv.Itoa(max(ch.get("index").int(e.data), 0))
+			if !s.hide {
+				add(index, thinking, true)
+			}
+			add(index, text, false)
+			choice := strconv.Itoa(index)
 			if tcs := delta.get("tool_calls"); tcs != nil && tcs.kind == '[' {
 				for i, tc := range tcs.vals {
 					idx := tc.get("index").int(e.data)
 					if idx < 0 {
 						idx = i
 					}
-					if err := o.fragment(p, e, choice+"."+strconv.Itoa(idx), tc.get("id"), tc.get("function")); err != nil {
+					if err := o.fragment(p, e, index, choice+"."+strconv.Itoa(idx), tc.get("id"), tc.get("function")); err != nil {
 						return err
 					}
 				}
 			}
 			if fc := delta.get("function_call"); fc != nil { // the deprecated single call
-				if err := o.fragment(p, e, choice+".fc", nil, fc); err != nil {
+				if err := o.fragment(p, e, index, choice+".fc", nil, fc); err != nil {
 					return err
 				}
 			}
@@ -95,27 +119,33 @@ func (o *openaiChat) event(s *sse, p *Parser, e *sseEvent) error {
 			}
 		}
 	}
-	// The event's bytes: thinking and text it carries, else markup.
-	if thinking != "" && text != "" {
-		if err := s.piece(p, e, thinking, true); err != nil {
+	// The event's bytes: the last piece it carries covers them (the others
+	// come before it with an empty span at the event's start), else markup.
+	if len(pieces) == 0 {
+		return s.coverChoice(p, e, "", false, max(only, 0))
+	}
+	for _, pc := range pieces[:len(pieces)-1] {
+		if err := s.piece(p, e, pc.text, pc.thinking, pc.choice); err != nil {
 			return err
 		}
-		return s.cover(p, e, text, false)
 	}
-	if thinking != "" {
-		if s.hide {
-			return s.cover(p, e, "", false)
-		}
-		return s.cover(p, e, thinking, true)
-	}
-	return s.cover(p, e, text, false)
+	last := pieces[len(pieces)-1]
+	return s.coverChoice(p, e, last.text, last.thinking, last.choice)
+}
+
+// chatPiece is text or thinking of one choice carried by an event.
+type chatPiece struct {
+	choice   int
+	text     string
+	thinking bool
 }
 
 // fragment reads one tool_calls element of call key.
-func (o *openaiChat) fragment(p *Parser, e *sseEvent, key string, id, fn *jnode) error {
+func (o *openaiChat) fragment(p *Parser, e *sseEvent, choice int, key string, id, fn *jnode) error {
 	c := o.calls[key]
 	if c == nil {
 		c = newAPICall(p, o.schema, key, e.startPos)
+		c.choice = choice
 		o.calls[key] = c
 		o.order = append(o.order, c)
 	}

@@ -5,7 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
+	"strings"
+
+	"github.com/plangram/plangram/internal/jsonw"
 )
 
 // OpenAIWriter writes a parser's events as an OpenAI Chat Completions
@@ -15,35 +19,65 @@ import (
 //
 //   - Text becomes delta.content, Thinking delta.reasoning_content (empty
 //     pieces, such as markup, are left out).
-//   - A ToolCall becomes one delta.tool_calls element {index, id, type:
-//     "function", function: {name, arguments}}: the call's index counts
-//     complete calls from 0, its id is "call_" and the call's ID (stable
-//     for a given input, whatever the chunking), and arguments is the JSON
-//     object of its typed params (in schema order), sent whole: it is
-//     valid JSON once the call is complete and checked. ToolCallStart and
-//     ParamDelta are not sent, so a call that never completes (an
-//     unterminated one) never reaches the client.
-//   - End writes the last chunk, with finish_reason "tool_calls" when a
-//     call was written and "stop" otherwise, then data: [DONE].
+//   - A call is streamed as OpenAI streams one: ToolCallStart writes a
+//     delta.tool_calls element {index, id, type: "function", function:
+//     {name, arguments: ""}}; each ParamDelta that is Exact (a string
+//     value kept as written) writes the next fragment of
+//     function.arguments; the ToolCall writes the rest. The fragments of a
+//     complete call concatenate to valid JSON equal to the JSON object of
+//     its typed params (the streamed members first, in the order they
+//     came, then the others in schema order). The index counts the calls
+//     of a choice from 0; the id is the provider's call id (Event.CallID)
+//     when the input gave one, else "call_" and the call's ID (stable for a
+//     given input, whatever the chunking).
+//   - A call that never completes (cut by the end of the stream, too
+//     large) keeps the arguments written so far, unfinished, as OpenAI's
+//     own stream does when it is cut; the choice's finish_reason is then
+//     "length".
+//   - End writes the last chunk of each choice, with finish_reason
+//     "length" as above, "tool_calls" when a call was written and "stop"
+//     otherwise, then data: [DONE].
+//   - Event.Choice is the chunk's choice index (0 unless the input was an
+//     OpenAI stream with several choices).
 //   - Error events have no place in the chunk format; they are not
 //     written (the CLI prints them to stderr).
 //
-// Write is an emit function for New. The first chunk's delta carries
-// "role": "assistant", as OpenAI's does.
+// Write is an emit function for New. The first chunk of each choice
+// carries "role": "assistant", as OpenAI's does.
 type OpenAIWriter struct {
 	w       io.Writer
 	id      string
 	model   string
 	created int64
-	calls   int
-	role    bool
+	choices []*oaChoiceState // by first appearance
+	calls   map[int]*oaCall  // open calls by Event.ID
 	buf     bytes.Buffer
+	frag    []byte
+}
+
+// oaChoiceState is what the writer knows of one choice.
+type oaChoiceState struct {
+	index int
+	role  bool // the role was written
+	calls int  // calls started
+	done  int  // calls completed
+}
+
+// oaCall is a call being streamed.
+type oaCall struct {
+	index   int
+	choice  *oaChoiceState
+	members int      // members opened in the arguments
+	open    string   // the string member being streamed, "" when none
+	sent    []string // the streamed members' names
+	texts   []string // and their text so far (pend included)
+	pend    []byte   // an incomplete UTF-8 character held back
 }
 
 // NewOpenAIWriter returns a writer of chunks with the given completion
 // id, model name and creation time (Unix seconds) in every chunk.
 func NewOpenAIWriter(w io.Writer, id, model string, created int64) *OpenAIWriter {
-	return &OpenAIWriter{w: w, id: id, model: model, created: created}
+	return &OpenAIWriter{w: w, id: id, model: model, created: created, calls: map[int]*oaCall{}}
 }
 
 type oaChunk struct {
@@ -68,15 +102,27 @@ type oaDelta struct {
 }
 
 type oaToolCall struct {
-	Index    int        `json:"index"`
-	ID       string     `json:"id"`
-	Type     string     `json:"type"`
-	Function oaFunction `json:"function"`
+	Index    int         `json:"index"`
+	ID       string      `json:"id,omitempty"`
+	Type     string      `json:"type,omitempty"`
+	Function *oaFunction `json:"function"`
 }
 
 type oaFunction struct {
-	Name      string `json:"name"`
+	Name      string `json:"name,omitempty"`
 	Arguments string `json:"arguments"`
+}
+
+// choice returns the state of choice i.
+func (o *OpenAIWriter) choice(i int) *oaChoiceState {
+	for _, c := range o.choices {
+		if c.index == i {
+			return c
+		}
+	}
+	c := &oaChoiceState{index: i}
+	o.choices = append(o.choices, c)
+	return c
 }
 
 // Write writes the chunk an event makes, if any.
@@ -93,39 +139,171 @@ func (o *OpenAIWriter) Write(e Event) error {
 			return nil
 		}
 		d.ReasoningContent = &e.Text
+	case ToolCallStart:
+		d.ToolCalls = []oaToolCall{o.start(e)}
+	case ParamDelta:
+		c := o.calls[e.ID]
+		if c == nil || !e.Exact || !c.delta(o, e.Param, e.Text) {
+			return nil
+		}
+		d.ToolCalls = []oaToolCall{{Index: c.index, Function: &oaFunction{Arguments: string(o.frag)}}}
 	case ToolCall:
-		args, err := json.Marshal(e.Params)
-		if err != nil {
+		var tcs []oaToolCall
+		c := o.calls[e.ID]
+		if c == nil { // a call without its start (not made by a Parser)
+			tcs = append(tcs, o.start(e))
+			c = o.calls[e.ID]
+		}
+		if err := c.finish(o, e); err != nil {
 			return fmt.Errorf("stream: openai chunk of call %d: %w", e.ID, err)
 		}
-		if e.Params == nil {
-			args = []byte("{}")
+		if len(tcs) > 0 {
+			tcs[0].Function.Arguments = string(o.frag)
+		} else {
+			tcs = []oaToolCall{{Index: c.index, Function: &oaFunction{Arguments: string(o.frag)}}}
 		}
-		d.ToolCalls = []oaToolCall{{Index: o.calls, ID: "call_" + strconv.Itoa(e.ID), Type: "function",
-			Function: oaFunction{Name: e.Name, Arguments: string(args)}}}
-		o.calls++
+		d.ToolCalls = tcs
+		delete(o.calls, e.ID)
+		c.choice.done++
 	case End:
-		reason := "stop"
-		if o.calls > 0 {
-			reason = "tool_calls"
+		if len(o.choices) == 0 {
+			o.choice(0)
 		}
-		if err := o.chunk(oaDelta{}, &reason); err != nil {
-			return err
+		for _, ch := range o.choices {
+			reason := "stop"
+			switch {
+			case ch.done < ch.calls:
+				reason = "length"
+			case ch.done > 0:
+				reason = "tool_calls"
+			}
+			if err := o.chunk(ch.index, oaDelta{}, &reason); err != nil {
+				return err
+			}
 		}
 		_, err := io.WriteString(o.w, "data: [DONE]\n\n")
 		return err
 	default:
 		return nil
 	}
-	return o.chunk(d, nil)
+	return o.chunk(e.Choice, d, nil)
 }
 
-func (o *OpenAIWriter) chunk(d oaDelta, finish *string) error {
-	if !o.role {
-		o.role, d.Role = true, "assistant"
+// start opens call e and returns its first tool_calls element.
+func (o *OpenAIWriter) start(e Event) oaToolCall {
+	ch := o.choice(e.Choice)
+	c := &oaCall{index: ch.calls, choice: ch}
+	ch.calls++
+	o.calls[e.ID] = c
+	id := e.CallID
+	if id == "" {
+		id = "call_" + strconv.Itoa(e.ID)
+	}
+	return oaToolCall{Index: c.index, ID: id, Type: "function", Function: &oaFunction{Name: e.Name}}
+}
+
+// delta puts into o.frag the arguments fragment that streams text of the
+// string member param, and reports whether there is one.
+func (c *oaCall) delta(o *OpenAIWriter, param, text string) bool {
+	o.frag = o.frag[:0]
+	if param != c.open {
+		if slices.Contains(c.sent, param) {
+			return false // its text is written whole with the call
+		}
+		o.frag = c.closeOpen(o.frag)
+		o.frag = c.member(o.frag, param)
+		o.frag = append(o.frag, '"')
+		c.open = param
+		c.sent = append(c.sent, param)
+		c.texts = append(c.texts, "")
+	}
+	c.texts[len(c.texts)-1] += text
+	o.frag = c.appendText(o.frag, text)
+	return len(o.frag) > 0
+}
+
+// appendText appends text, JSON-escaped without its quotes, to dst; an
+// incomplete UTF-8 character at its end is held back until the next text
+// completes it (escaping a character cut in two would not give the
+// escaping of the whole).
+func (c *oaCall) appendText(dst []byte, text string) []byte {
+	b := append(c.pend, text...)
+	n := incomplete(b)
+	c.pend = append(c.pend[:0:0], b[len(b)-n:]...)
+	b = b[:len(b)-n]
+	if len(b) == 0 {
+		return dst
+	}
+	s := jsonw.AppendString(nil, string(b))
+	return append(dst, s[1:len(s)-1]...)
+}
+
+// closeOpen ends the string member being streamed.
+func (c *oaCall) closeOpen(dst []byte) []byte {
+	if c.open == "" {
+		return dst
+	}
+	if len(c.pend) > 0 {
+		s := jsonw.AppendString(nil, string(c.pend))
+		dst = append(dst, s[1:len(s)-1]...)
+		c.pend = c.pend[:0]
+	}
+	c.open = ""
+	return append(dst, '"')
+}
+
+// member opens member name: its key after "{" or ",".
+func (c *oaCall) member(dst []byte, name string) []byte {
+	if c.members == 0 {
+		dst = append(dst, '{')
+	} else {
+		dst = append(dst, ',')
+	}
+	c.members++
+	dst = jsonw.AppendString(dst, name)
+	return append(dst, ':')
+}
+
+// finish puts into o.frag the rest of the arguments of the complete call
+// e: the rest of the member being streamed, the members not streamed, the
+// closing brace.
+func (c *oaCall) finish(o *OpenAIWriter, e Event) error {
+	o.frag = o.frag[:0]
+	if c.open != "" {
+		sent := c.texts[len(c.texts)-1]
+		v, _ := e.Params.Get(c.open)
+		if s, ok := v.(string); ok && strings.HasPrefix(s, sent) {
+			c.pend = c.pend[:0]
+			o.frag = c.appendText(o.frag, s[len(sent)-len(c.pend):])
+		}
+		o.frag = c.closeOpen(o.frag)
+	}
+	for _, p := range e.Params {
+		if slices.Contains(c.sent, p.Name) {
+			continue
+		}
+		o.frag = c.member(o.frag, p.Name)
+		w := jsonw.W{B: o.frag}
+		w.Value(p.Value)
+		if err := w.Err(); err != nil {
+			return fmt.Errorf("param %q: %w", p.Name, err)
+		}
+		o.frag = w.B
+	}
+	if c.members == 0 {
+		o.frag = append(o.frag, '{')
+	}
+	o.frag = append(o.frag, '}')
+	return nil
+}
+
+func (o *OpenAIWriter) chunk(choice int, d oaDelta, finish *string) error {
+	ch := o.choice(choice)
+	if !ch.role {
+		ch.role, d.Role = true, "assistant"
 	}
 	c := oaChunk{ID: o.id, Object: "chat.completion.chunk", Created: o.created, Model: o.model,
-		Choices: []oaChoice{{Delta: d, FinishReason: finish}}}
+		Choices: []oaChoice{{Index: choice, Delta: d, FinishReason: finish}}}
 	o.buf.Reset()
 	o.buf.WriteString("data: ")
 	enc := json.NewEncoder(&o.buf)

@@ -197,7 +197,12 @@ func (s *sse) dispatch(p *Parser, end int) error {
 // cover emits the event's bytes as a Text event (text is what it says to
 // the reader, "" for markup) or, with thinking set, as a Thinking event.
 func (s *sse) cover(p *Parser, e *sseEvent, text string, thinking bool) error {
-	ev := Event{Type: Text, Text: text, Raw: p.str(e.start, e.end), Span: e.span(e.start, e.end)}
+	return s.coverChoice(p, e, text, thinking, 0)
+}
+
+// coverChoice is cover for an event of completion choice choice.
+func (s *sse) coverChoice(p *Parser, e *sseEvent, text string, thinking bool, choice int) error {
+	ev := Event{Type: Text, Text: text, Raw: p.str(e.start, e.end), Span: e.span(e.start, e.end), Choice: choice}
 	if thinking {
 		ev.Type = Thinking
 		if s.hide {
@@ -210,11 +215,11 @@ func (s *sse) cover(p *Parser, e *sseEvent, text string, thinking bool) error {
 // piece emits text or thinking carried by an event before the one that
 // covers it: an empty span at the event's start (the raw bytes are the
 // covering event's).
-func (s *sse) piece(p *Parser, e *sseEvent, text string, thinking bool) error {
+func (s *sse) piece(p *Parser, e *sseEvent, text string, thinking bool, choice int) error {
 	if text == "" {
 		return nil
 	}
-	ev := Event{Type: Text, Text: text, Span: e.span(e.start, e.start)}
+	ev := Event{Type: Text, Text: text, Span: e.span(e.start, e.start), Choice: choice}
 	if thinking {
 		if s.hide {
 			return nil

@@ -71,6 +71,10 @@ type tools struct {
 	wrapAt  int
 	wrapPos ast.Pos
 	wrapN   int
+	// afterLoose: text resumes right after a loose call, where the
+	// wrapper's closing tag of a model that left out the opening one is
+	// markup.
+	afterLoose bool
 
 	mode  mode
 	out   int // bytes before out are emitted or belong to the open call
@@ -244,6 +248,11 @@ func (t *tools) scan(p *Parser, eof bool) error {
 
 // text emits text up to the next known tag and enters what it opens.
 func (t *tools) text(p *Parser, eof bool) (bool, error) {
+	if t.afterLoose {
+		if more, err := t.looseClose(p, eof); more || err != nil {
+			return false, err
+		}
+	}
 	b := p.bytes(t.pos, p.end())
 	i, k := find(b, t.tags, eof)
 	if k < 0 && eof {
@@ -283,6 +292,29 @@ func (t *tools) text(p *Parser, eof bool) (bool, error) {
 	t.mode, t.out, t.pos = inWrapper, end, end
 	t.wrapAt, t.wrapPos, t.wrapN = at, p.pos(at), 0
 	return true, p.text(t.wrapPos, end, true)
+}
+
+// looseClose reads, right after a loose call (outside a wrapper), the
+// wrapper's closing tag after up to maxMarkerSpace bytes of white space
+// as markup: Qwen3-Coder sometimes leaves out <tool_call> but not
+// </tool_call>. more reports that the bytes cannot tell yet.
+func (t *tools) looseClose(p *Parser, eof bool) (more bool, err error) {
+	b := p.bytes(t.pos, p.end())
+	i := 0
+	for i < len(b) && i < maxMarkerSpace && isSpace(b[i]) {
+		i++
+	}
+	full, part := match(b[i:], t.f.wrapClose)
+	switch {
+	case full:
+		end := t.pos + i + len(t.f.wrapClose)
+		err = p.text(p.pos(t.out), end, true)
+		t.out, t.pos = end, end
+	case (part || i == len(b) && i < maxMarkerSpace) && !eof:
+		return true, nil
+	}
+	t.afterLoose = false
+	return false, err
 }
 
 // thinking emits thinking up to its closing tag.
@@ -733,7 +765,30 @@ func (t *tools) delta(p *Parser, to int) error {
 	from := c.sent
 	c.sent = to
 	return p.send(&Event{Type: ParamDelta, ID: c.id, Name: c.name, Param: c.vals[len(c.vals)-1].name,
-		Text: p.str(from, to), Span: p.span(from, to)})
+		Text: p.str(from, to), Span: p.span(from, to), Exact: t.exact()})
+}
+
+// exact reports whether the current value's text is kept as written in
+// the call's params (see Event.Exact): a string value that is neither
+// trimmed nor unescaped, of the first occurrence of its parameter.
+func (t *tools) exact() bool {
+	c := &t.c
+	i := len(c.vals) - 1
+	v := &c.vals[i]
+	if c.tool == nil {
+		if !t.f.rawText {
+			return false
+		}
+		for _, o := range c.vals[:i] {
+			if o.name == v.name {
+				return false
+			}
+		}
+		return true
+	}
+	sp := v.param
+	return sp != nil && t.given(sp) == i && sp.TypeOrDefault() == schema.String &&
+		(sp.Raw || t.f.rawText) && sp.Entities != "unescape"
 }
 
 // flush emits an oversized call's bytes up to offset to as Text.
@@ -816,6 +871,8 @@ func (t *tools) finish(p *Parser, at, end int) error {
 	t.mode, t.pos = inText, end
 	if c.wrapped {
 		t.mode = inWrapper
+	} else {
+		t.afterLoose = t.f.loose && c.invoke && t.f.wrapClose != ""
 	}
 	if c.over {
 		return t.flush(p, end)
@@ -888,6 +945,13 @@ func (t *tools) build(raw string, closing ast.Span) ast.Params {
 			sp = &schema.Param{Name: sp.Name, Type: schema.String, Raw: true, Entities: sp.Entities}
 		}
 		val, err := convert(sp, s)
+		if ty := sp.TypeOrDefault(); err != nil && (ty == schema.JSON || ty == schema.List) {
+			if js, ok := pyLiteral(strings.TrimSpace(s)); ok {
+				if v, e := convert(sp, js); e == nil {
+					val, err = v, nil
+				}
+			}
+		}
 		if err != nil {
 			fail(KindBadValue, sp.Name, fmt.Sprintf("parameter %s: %v", sp.Name, err), text(v), v.span)
 			continue

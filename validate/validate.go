@@ -50,22 +50,32 @@ func BindAct(a *ast.Action, s *schema.Schema) []*ast.Diagnostic {
 		text string
 		span *ast.Span
 	}
-	vals := make([]value, 0, len(a.Args)+len(a.Blocks))
+	var buf [8]value
+	vals := buf[:0]
+	// The params' spans are copies (a param does not alias the action's
+	// nodes), held in one array: cap is exact, so &spans[k] stays valid.
+	spans := make([]ast.Span, 0, min(len(a.Args), len(a.ArgSpans))+len(a.Blocks))
 	addArgs := func() {
 		for i, arg := range a.Args {
 			var sp *ast.Span
 			if i < len(a.ArgSpans) {
-				s := a.ArgSpans[i]
-				sp = &s
+				spans = append(spans, a.ArgSpans[i])
+				sp = &spans[len(spans)-1]
 			}
 			vals = append(vals, value{arg, sp})
 		}
 	}
 	addBlocks := func() {
 		for _, b := range a.Blocks {
-			sp := b.ContentSpan
-			vals = append(vals, value{b.Content, &sp})
+			spans = append(spans, b.ContentSpan)
+			vals = append(vals, value{b.Content, &spans[len(spans)-1]})
 		}
+	}
+	addParam := func(p ast.Param) {
+		if a.Params == nil {
+			a.Params = make(ast.Params, 0, len(def.Params))
+		}
+		a.Params = append(a.Params, p)
 	}
 	switch def.Mode() {
 	case schema.ArgsInline:
@@ -135,7 +145,7 @@ func BindAct(a *ast.Action, s *schema.Schema) []*ast.Diagnostic {
 				badValue(p, sp, err)
 				v = trimAll(items)
 			}
-			a.Params = append(a.Params, ast.Param{Name: p.Name, Value: v, Span: sp})
+			addParam(ast.Param{Name: p.Name, Value: v, Span: sp})
 			break
 		}
 		if i >= len(vals) {
@@ -146,7 +156,7 @@ func BindAct(a *ast.Action, s *schema.Schema) []*ast.Diagnostic {
 			badValue(p, vals[i].span, err)
 			v = strings.TrimSpace(vals[i].text)
 		}
-		a.Params = append(a.Params, ast.Param{Name: p.Name, Value: v, Span: vals[i].span})
+		addParam(ast.Param{Name: p.Name, Value: v, Span: vals[i].span})
 	}
 	return diags
 }

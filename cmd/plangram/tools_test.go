@@ -53,11 +53,12 @@ func TestStreamFormatOpenAI(t *testing.T) {
 	t.Chdir("../..")
 	code, stdout, _ := runCLI(t, "Hi<list_files><path>src</path><recursive>true</recursive></list_files>", "stream", "--format", "openai", "--chunk", "5")
 	if code != exitOK || !strings.HasSuffix(stdout, "data: [DONE]\n\n") ||
-		!strings.Contains(stdout, `"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"list_files","arguments":"{\"path\":\"src\",\"recursive\":true}"}}]`) {
+		!strings.Contains(stdout, `"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"list_files","arguments":""}}]`) ||
+		!strings.Contains(stdout, `"tool_calls":[{"index":0,"function":{"arguments":"{\"path\":\"src\",\"recursive\":true}"}}]`) {
 		t.Fatalf("exit %d:\n%s", code, stdout)
 	}
 	code, back, _ := runCLI(t, stdout, "stream", "--syntax", "openai-chat", "--schema", "schema/builtin/tools.json")
-	if code != exitOK || !strings.Contains(back, `"type":"tool_call","id":1,"name":"list_files","params":{"path":"src","recursive":true}`) {
+	if code != exitOK || !strings.Contains(back, `"type":"tool_call","id":1,"call_id":"call_1","name":"list_files","params":{"path":"src","recursive":true}`) {
 		t.Errorf("read back: exit %d\n%s", code, back)
 	}
 	if code, _, _ := runCLI(t, "", "stream", "--format", "xml"); code != exitUsage {
@@ -73,7 +74,7 @@ func TestDocsFormatOpenAI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, _ := runCLI(t, "I'll read it.<read_file><path>a.go</path></read_file>", "stream", "--format", "openai")
+	code, stdout, _ := runCLI(t, "I'll write it.<write_to_file><path>a.go</path><content>package a</content></write_to_file>", "stream", "--format", "openai")
 	if code != exitOK || !strings.Contains(string(docs), "```\n"+strings.TrimSuffix(stdout, "\n")+"```\n") {
 		t.Errorf("docs/stream.md does not show the output:\n%s", stdout)
 	}

@@ -1,0 +1,183 @@
+package stream
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// checkOpenAIArgs writes the events evs (one parse, unmerged) with an
+// OpenAIWriter and checks the chunks: every data line is a chunk (the
+// last is [DONE]); the argument fragments of each complete call
+// concatenate to valid JSON equal to the JSON of the call's params; its
+// id is the provider's call id, else call_ID; each choice ends once, with
+// finish_reason length when a call it started never completed.
+func checkOpenAIArgs(t testing.TB, evs []Event, fail func(f string, a ...any)) {
+	t.Helper()
+	var out bytes.Buffer
+	w := NewOpenAIWriter(&out, "c", "m", 0)
+	type key struct{ choice, index int }
+	calls := map[int]key{}
+	next := map[int]int{}
+	want := map[key]string{}
+	wantID := map[key]string{}
+	open := map[int]int{} // calls started and not completed, per choice
+	for _, e := range evs {
+		if _, ok := calls[e.ID]; !ok && (e.Type == ToolCallStart || e.Type == ToolCall) {
+			k := key{e.Choice, next[e.Choice]}
+			next[e.Choice]++
+			calls[e.ID] = k
+			open[e.Choice]++
+			wantID[k] = e.CallID
+			if e.CallID == "" {
+				wantID[k] = "call_" + itoa(e.ID)
+			}
+		}
+		if e.Type == ToolCall {
+			js, err := json.Marshal(e.Params)
+			if err != nil {
+				fail("params do not marshal: %v", err)
+			}
+			if e.Params == nil {
+				js = []byte("{}")
+			}
+			want[calls[e.ID]] = string(js)
+			open[e.Choice]--
+		}
+		if err := w.Write(e); err != nil {
+			fail("OpenAIWriter: %v", err)
+		}
+	}
+	got := map[key]*strings.Builder{}
+	gotID := map[key]string{}
+	finish := map[int]string{}
+	lines := strings.Split(out.String(), "\n\n")
+	if len(lines) < 3 || lines[len(lines)-1] != "" || lines[len(lines)-2] != "data: [DONE]" {
+		fail("the chunks do not end with data: [DONE]: %q", out.String())
+	}
+	for _, l := range lines[:len(lines)-2] {
+		var c struct {
+			Choices []struct {
+				Index int `json:"index"`
+				Delta struct {
+					ToolCalls []struct {
+						Index    int    `json:"index"`
+						ID       string `json:"id"`
+						Function struct {
+							Arguments *string `json:"arguments"`
+						} `json:"function"`
+					} `json:"tool_calls"`
+				} `json:"delta"`
+				FinishReason *string `json:"finish_reason"`
+			} `json:"choices"`
+		}
+		data, ok := strings.CutPrefix(l, "data: ")
+		if !ok || json.Unmarshal([]byte(data), &c) != nil || len(c.Choices) != 1 {
+			fail("not a chunk: %q", l)
+		}
+		ch := c.Choices[0]
+		if _, done := finish[ch.Index]; done {
+			fail("a chunk of choice %d after its finish_reason: %q", ch.Index, l)
+		}
+		if ch.FinishReason != nil {
+			finish[ch.Index] = *ch.FinishReason
+		}
+		for _, tc := range ch.Delta.ToolCalls {
+			k := key{ch.Index, tc.Index}
+			if got[k] == nil {
+				got[k] = &strings.Builder{}
+				gotID[k] = tc.ID
+			} else if tc.ID != "" {
+				fail("call %v: a second id %q", k, tc.ID)
+			}
+			if tc.Function.Arguments == nil {
+				fail("call %v: a fragment without arguments: %q", k, l)
+			}
+			got[k].WriteString(*tc.Function.Arguments)
+		}
+	}
+	for k, js := range want {
+		if got[k] == nil {
+			fail("call %v is not written", k)
+		}
+		if gotID[k] != wantID[k] {
+			fail("call %v: id %q, want %q", k, gotID[k], wantID[k])
+		}
+		var a, b any
+		if err := decodeNumbers(got[k].String(), &a); err != nil {
+			fail("call %v: the arguments %q are not valid JSON: %v", k, got[k].String(), err)
+		}
+		if err := decodeNumbers(js, &b); err != nil || !reflect.DeepEqual(a, b) {
+			fail("call %v: the arguments %s differ from the params %s (%v)", k, got[k].String(), js, err)
+		}
+	}
+	for ch, n := range open {
+		reason, ok := finish[ch]
+		if !ok {
+			fail("choice %d has no finish_reason", ch)
+		}
+		if (n > 0) != (reason == "length") {
+			fail("choice %d: finish_reason %q with %d calls not completed", ch, reason, n)
+		}
+	}
+}
+
+func decodeNumbers(s string, v *any) error {
+	d := json.NewDecoder(strings.NewReader(s))
+	d.UseNumber()
+	if err := d.Decode(v); err != nil {
+		return err
+	}
+	if d.More() {
+		return json.Unmarshal([]byte(s), v) // reports the trailing text
+	}
+	return nil
+}
+
+func itoa(i int) string {
+	b, _ := json.Marshal(i)
+	return string(b)
+}
+
+// TestOpenAIChatChoices: the choices of an n > 1 stream stay apart — each
+// event names its choice — and OpenAIWriter writes them back apart, so
+// reading its output gives the same text per choice and the same calls.
+func TestOpenAIChatChoices(t *testing.T) {
+	in, err := os.ReadFile("../golden/stream/openai-chat_choices.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := checkChunks(t, Options{Syntax: "openai-chat"}, in, 1)
+	var out bytes.Buffer
+	w := NewOpenAIWriter(&out, "c", "m", 0)
+	for _, e := range first {
+		if err := w.Write(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	second := checkChunks(t, Options{Syntax: "openai-chat"}, out.Bytes(), 2)
+	summary := func(evs []Event) map[string]string {
+		m := map[string]string{}
+		for _, e := range evs {
+			k := fmt.Sprintf("%d %s", e.Choice, e.Type)
+			switch e.Type {
+			case Text:
+				m[k] += e.Text
+			case ToolCall:
+				ps, _ := json.Marshal(e.Params)
+				m[k] += fmt.Sprintf("%s %s %s;", e.CallID, e.Name, ps)
+			}
+		}
+		return m
+	}
+	a, b := summary(first), summary(second)
+	want := map[string]string{"0 text": "Paris is sunny.", "1 text": "Let me check.",
+		"1 tool_call": `call_x1 get_weather {"location":"Paris"};`}
+	if !reflect.DeepEqual(a, want) || !reflect.DeepEqual(b, want) {
+		t.Fatalf("choices:\n read: %v\n back: %v\n want: %v", a, b, want)
+	}
+}
