@@ -77,7 +77,7 @@ func writeArgsBase64(w *jsonw.W, args []string) {
 // overlay of ps (see above) when a parameter's value holds a string that is
 // not valid UTF-8, and nothing otherwise.
 func WriteParamsBase64(w *jsonw.W, key string, ps Params) {
-	if !HasInvalidUTF8(ps) {
+	if !paramsInvalid(ps) {
 		return
 	}
 	w.Key(key + Base64Suffix)
@@ -97,8 +97,31 @@ func HasInvalidUTF8(v any) bool {
 		return slices.ContainsFunc(x, func(s string) bool { return !utf8.ValidString(s) })
 	case bool, int, int64, float64, json.Number:
 		return false
+	case []any:
+		return slices.ContainsFunc(x, HasInvalidUTF8)
+	case map[string]any:
+		for _, e := range x {
+			if HasInvalidUTF8(e) {
+				return true
+			}
+		}
+		return false
+	case Params:
+		return paramsInvalid(x)
 	}
 	return hasInvalid(reflect.ValueOf(v))
+}
+
+// paramsInvalid reports whether a parameter's value holds a string that is
+// not valid UTF-8 (without boxing ps: the JSON writer calls it for every
+// action).
+func paramsInvalid(ps Params) bool {
+	for i := range ps {
+		if HasInvalidUTF8(ps[i].Value) {
+			return true
+		}
+	}
+	return false
 }
 
 var paramsRType = reflect.TypeFor[Params]()
@@ -108,12 +131,7 @@ func hasInvalid(v reflect.Value) bool {
 		return false
 	}
 	if v.Type() == paramsRType {
-		for _, p := range v.Interface().(Params) {
-			if HasInvalidUTF8(p.Value) {
-				return true
-			}
-		}
-		return false
+		return paramsInvalid(v.Interface().(Params))
 	}
 	switch v.Kind() {
 	case reflect.String:

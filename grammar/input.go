@@ -209,6 +209,22 @@ func loneCR(src []byte) int {
 // turns an accepted input into a rejected one.
 func FirstLineEndsWithCR(src []byte) bool { return loneCR(src) >= 0 }
 
+// Rejects reports whether Parse rejects src as unreadable (utf16-input,
+// binary-input, cr-line-endings). A rewriter (fmt, fix) checks its output
+// with it: shortening a text input can raise its share of bytes that are
+// not text past the binary threshold, or bring a lone CR to the first
+// line; such an output is not used.
+func Rejects(src []byte) bool {
+	if len(src) == 0 {
+		return false
+	}
+	if utf16Order(src) != "" || bytes.IndexByte(src, 0) >= 0 || loneCR(src) >= 0 {
+		return true
+	}
+	_, _, first := binarySample(src)
+	return first >= 0
+}
+
 // InputRejected reports whether doc's input was rejected as unreadable
 // (UTF-16, binary, CR-only line endings): its lines cannot be told apart,
 // so a printer must leave such an input as it is.
