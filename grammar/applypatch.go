@@ -26,6 +26,9 @@ const (
 	CodeEmptyUpdate = "empty-update"
 	// CodeEmptyPath: a file operation header with no path.
 	CodeEmptyPath = "empty-path"
+	// CodeEmptyPatch: a `*** Begin Patch` … `*** End Patch` envelope with
+	// no file operation (codex: "No files were modified.").
+	CodeEmptyPatch = "empty-patch"
 )
 
 const (
@@ -61,6 +64,7 @@ func ParseApplyPatch(ctx context.Context, filename string, src []byte) (*ast.Doc
 	doc := &ast.Document{Dialect: DialectApplyPatch, Span: lines.Span(0, len(src))}
 	p := &apParser{doc: doc, lines: lines, src: text, ls: splitSrcLines(text)}
 	p.prose = newProse(doc, lines, text)
+	p.lastEnd = lastEndMarkers(p.ls)
 	for i := 0; i < len(p.ls); {
 		if i%4096 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -86,6 +90,35 @@ type apParser struct {
 	src   string
 	ls    []srcLine
 	prose *proseBuilder
+	// lastEnd[i] says line i is an `*** End Patch` line (white space
+	// around it allowed) with no other one after it before the next
+	// `*** Begin Patch` or the end of the input.
+	lastEnd []bool
+}
+
+// lastEndMarkers computes apParser.lastEnd in one backward pass.
+func lastEndMarkers(ls []srcLine) []bool {
+	out := make([]bool, len(ls))
+	seen := false
+	for i := len(ls) - 1; i >= 0; i-- {
+		switch strings.TrimSpace(ls[i].text) {
+		case apBegin:
+			seen = false
+		case apEnd:
+			out[i] = !seen
+			seen = true
+		}
+	}
+	return out
+}
+
+// endsPatch reports whether line i, read where a chunk line is expected,
+// is the envelope's end marker rather than a context line. codex takes the
+// patch's last line as its end whatever white space surrounds it, so an
+// indented `*** End Patch` is the end when no other one follows it in the
+// envelope; an earlier one is a context line.
+func (p *apParser) endsPatch(i int) bool {
+	return p.lastEnd[i]
 }
 
 func (p *apParser) lineSpan(i int) ast.Span {
@@ -107,10 +140,16 @@ func (p *apParser) opHeader(i int) bool {
 func (p *apParser) patch(begin int) int {
 	p.prose.add(p.ls[begin].start, p.ls[begin].end)
 	i := begin + 1
+	empty := true // no line but blank ones so far
 	for i < len(p.ls) {
 		t := strings.TrimSpace(p.ls[i].text)
+		empty = empty && (t == "" || t == apEnd)
 		switch {
 		case t == apEnd:
+			if empty {
+				p.doc.Add(ast.Error, CodeEmptyPatch, p.lineSpan(begin),
+					"this patch has no file operation: nothing to apply (codex refuses it with \"No files were modified\"); add `*** Add File:`, `*** Delete File:` or `*** Update File:` sections")
+			}
 			p.prose.add(p.ls[i].start, p.ls[i].end)
 			return i + 1
 		case t == apBegin:
@@ -275,16 +314,26 @@ func (p *apParser) chunk(i int, first bool) (h Hunk, blk *ast.Block, next int, o
 		return h, nil, i, false, false
 	}
 	k := j // the first body line
-	eof := false
+	eof, anchor := false, false
 	for j < len(p.ls) {
 		t := p.ls[j].text
 		if strings.TrimSpace(t) == apEOF {
 			eof = true
 			break
 		}
+		if p.endsPatch(j) {
+			break
+		}
 		if t == "" || t[0] == ' ' || t[0] == '-' || t[0] == '+' {
 			j++
 			continue
+		}
+		if j == k && h.Context != "" && strings.HasPrefix(t, "@@") {
+			// `@@ class A` then `@@ def m():`: codex's instructions
+			// chain @@ lines to narrow the place; this one is an
+			// anchor, the next chunk is looked for after it.
+			anchor = true
+			break
 		}
 		if j == k {
 			p.doc.Add(ast.Error, CodeBadHunkLine, p.lineSpan(j),
@@ -336,7 +385,7 @@ func (p *apParser) chunk(i int, first bool) (h Hunk, blk *ast.Block, next int, o
 	}
 	blk = &ast.Block{Fence: "@@", Label: label, Info: h.Context, Content: p.src[bodyStart:bodyStop],
 		Span: p.lines.Span(l.start, end), ContentSpan: p.lines.Span(bodyStart, bodyStop)}
-	if n == 0 && !stop {
+	if n == 0 && !stop && !anchor {
 		p.doc.Add(ast.Error, CodeEmptyHunk, p.lineSpan(i), "hunk with no lines: a hunk needs context, removed or added lines")
 	}
 	return h, blk, next, true, stop

@@ -27,6 +27,9 @@ const (
 	// CodeNoLineNumbers: an `@@ ... @@` header without line numbers
 	// (aider's form): the hunk is placed by its content alone.
 	CodeNoLineNumbers = "hunk-without-line-numbers"
+	// CodeNewFileOldLines: a diff from /dev/null whose hunks have context
+	// or removed lines; it is read as an edit of the file (as aider does).
+	CodeNewFileOldLines = "new-file-with-old-lines"
 )
 
 var hunkHeaderRE = regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*)$`)
@@ -342,6 +345,18 @@ func (p *udParser) hunks(f *udFile, i int) int {
 			a.Params.Set("hunks", hunksValue(f.hunks), nil)
 		}
 	case ActionAddFile:
+		if k := hunkWithOld(f.hunks); k >= 0 {
+			// `--- /dev/null` yet lines to find: read, as aider does, as
+			// an edit of the file, so no line of the hunk is dropped;
+			// check --root then needs the file and its lines.
+			path := a.Params.String("path")
+			a.Name = ActionUpdateFile
+			p.doc.Add(ast.Warning, CodeNewFileOldLines, p.lines.Span(a.Blocks[k].Span.Start.Offset, a.Blocks[k].ContentSpan.Start.Offset),
+				"`--- /dev/null` makes %s a new file, but hunk %d has context or removed lines: it is read as an edit of %s (as aider does); write `--- a/%s` for an edit, or only `+` lines for a new file",
+				path, k+1, path, path)
+			a.Params.Set("hunks", hunksValue(f.hunks), nil)
+			break
+		}
 		var b strings.Builder
 		for _, h := range f.hunks {
 			b.WriteString(h.New)
@@ -353,6 +368,17 @@ func (p *udParser) hunks(f *udFile, i int) int {
 		a.Params.Set("content", b.String(), span)
 	}
 	return i
+}
+
+// hunkWithOld returns the index of the first hunk with context or removed
+// lines, or -1.
+func hunkWithOld(hs []Hunk) int {
+	for i, h := range hs {
+		if h.Old != "" {
+			return i
+		}
+	}
+	return -1
 }
 
 // dropPendingBlank takes back blank prose lines right after the file's last

@@ -21,6 +21,47 @@ import (
 // context.
 const CodeHunkDrift = "hunk-line-drift"
 
+// CodeHunkByLine is the note on a udiff hunk whose context occurs several
+// times and which is placed at the occurrence its header's line number
+// names (as git apply and GNU patch do).
+const CodeHunkByLine = "hunk-placed-by-line-number"
+
+// CodeAnchorWhitespace is the note on an apply-patch `@@ line` found only
+// when surrounding white space is ignored (codex's rule for it: the line is
+// an anchor, nothing of it is replaced).
+const CodeAnchorWhitespace = "anchor-whitespace"
+
+// CodeCRLFKept is the note on an edit written with LF line endings for a
+// file that has CRLF ones: it is matched line by line and the file keeps
+// its CRLF line endings (codex and aider do the same).
+const CodeCRLFKept = "crlf-kept"
+
+// crlfFile reports whether content ends every line with CRLF (and has at
+// least one line ending): such a file is edited with LF-only edit texts by
+// matching line by line and writing CRLF back (toLF / fromLF).
+func crlfFile(content string) bool {
+	n := strings.Count(content, "\n")
+	return n > 0 && strings.Count(content, "\r\n") == n
+}
+
+func toLF(s string) string   { return strings.ReplaceAll(s, "\r\n", "\n") }
+func fromLF(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") }
+
+// lfEdit reports whether an edit's texts have no CR at all.
+func lfEdit(texts ...string) bool {
+	for _, t := range texts {
+		if strings.Contains(t, "\r") {
+			return false
+		}
+	}
+	return true
+}
+
+// noteCRLF adds the crlf-kept note.
+func (c *checker) noteCRLF(a *ast.Action, span ast.Span, file string) {
+	c.add(ast.Info, CodeCRLFKept, span, "%s: %s has CRLF line endings and the edit LF ones: it is matched line by line, and the file keeps CRLF line endings", a.Name, file)
+}
+
 // create checks an add_file: the target must not exist.
 func (c *checker) create(a *ast.Action, t *pathArg) {
 	f := c.file(t.rel)
@@ -90,6 +131,9 @@ func (c *checker) searchReplace(ctx context.Context, a *ast.Action, t *pathArg) 
 			}
 		default:
 			c.add(ast.Info, CodeFileExists, span, "%s: the SEARCH text is empty and %s exists: the REPLACE text is appended to it (as aider does)", a.Name, t.value)
+			if crlfFile(f.content) && lfEdit(replace) {
+				replace = fromLF(replace)
+			}
 			c.edited(a, t.rel, f, f.content+replace)
 		}
 		return
@@ -99,6 +143,10 @@ func (c *checker) searchReplace(ctx context.Context, a *ast.Action, t *pathArg) 
 		return
 	}
 	content := f.content
+	crlf := crlfFile(content) && lfEdit(search, replace)
+	if crlf {
+		content = toLF(content)
+	}
 	virtual := content != "" && !strings.HasSuffix(content, "\n") // aider matches as if it ended in "\n"
 	if virtual {
 		content += "\n"
@@ -111,6 +159,10 @@ func (c *checker) searchReplace(ctx context.Context, a *ast.Action, t *pathArg) 
 	out := content[:at] + replace + content[at+len(search):]
 	if virtual && at+len(search) < len(content) && strings.HasSuffix(out, "\n") {
 		out = out[:len(out)-1]
+	}
+	if crlf {
+		c.noteCRLF(a, span, t.value)
+		out = fromLF(out)
 	}
 	c.edited(a, t.rel, f, out)
 }
@@ -233,6 +285,14 @@ func (c *checker) patch(ctx context.Context, a *ast.Action, paths []pathArg) {
 		return
 	}
 	content, ok := f.content, true
+	hunks := hunksOf(a)
+	crlf := crlfFile(content)
+	for _, h := range hunks {
+		crlf = crlf && lfEdit(h.Old, h.New, h.Context)
+	}
+	if crlf {
+		content = toLF(content)
+	}
 	// codex matches lines, so a file without a final line ending matches
 	// as if it had one (aider's search-replace too); a unified diff says
 	// so with `\ No newline at end of file`.
@@ -242,7 +302,11 @@ func (c *checker) patch(ctx context.Context, a *ast.Action, paths []pathArg) {
 	}
 	touchedEnd := false
 	from, delta := 0, 0
-	for i, h := range hunksOf(a) {
+	// Pure additions placed by no line number go at the end of the file
+	// once every other hunk is placed (codex: at the end of the original
+	// file, not moving the place later hunks are looked for from).
+	var tail strings.Builder
+	for i, h := range hunks {
 		if ctx.Err() != nil {
 			return
 		}
@@ -258,6 +322,16 @@ func (c *checker) patch(ctx context.Context, a *ast.Action, paths []pathArg) {
 				at, n = lineMatch(content+"\n", ctxLine, from)
 			}
 			if n == 0 {
+				// codex then ignores white space around the line: it is
+				// an anchor only, nothing of it is replaced
+				if l, ok := trimmedLineMatch(content, h.Context, from); ok {
+					at, n = l, 1
+					c.add(ast.Info, CodeAnchorWhitespace, span, "%s: hunk %d's @@ line is at line %d of %s only when white space around it is ignored; the hunk is looked for after it",
+						a.Name, i+1, lineOfOffset(content, at), t.value)
+					ctxLine = content[at:min(len(content), lineStartOffset(content[at:], 2)+at)]
+				}
+			}
+			if n == 0 {
 				e := edit{find: ctxLine, span: span, name: fmt.Sprintf("@@ context line of hunk %d", i+1)}
 				c.matched(a, t, f, e, content, 0, from)
 				ok = false
@@ -266,13 +340,15 @@ func (c *checker) patch(ctx context.Context, a *ast.Action, paths []pathArg) {
 			from = at + len(ctxLine) // codex: the first such line after the previous hunk
 			from = min(from, len(content))
 		}
+		if h.Old == "" && h.OldStart == nil {
+			// a pure addition: codex appends it at the end of the file
+			// (an `@@ line` followed by another is an anchor, no text)
+			tail.WriteString(h.New)
+			continue
+		}
 		if h.Old == "" {
-			// a pure addition: codex appends it at the end of the file;
 			// a numbered udiff hunk goes after line old_start
-			pos := len(content)
-			if h.OldStart != nil {
-				pos = lineStartOffset(content, *h.OldStart+delta+1)
-			}
+			pos := lineStartOffset(content, *h.OldStart+delta+1)
 			if pos == len(content) && content != "" && !strings.HasSuffix(content, "\n") {
 				content += "\n"
 				pos = len(content)
@@ -295,6 +371,15 @@ func (c *checker) patch(ctx context.Context, a *ast.Action, paths []pathArg) {
 		if h.EndOfFile {
 			at, n = len(content)-len(find), 1
 		}
+		if n > 1 && h.OldStart != nil && *h.OldLines > 0 {
+			// git apply and patch: of several places, the one the
+			// header's line number names
+			line := *h.OldStart + delta
+			if off := lineStartOffset(content, line); off >= from && off < len(content) && strings.HasPrefix(content[off:], find) && lineOfOffset(content, off) == line {
+				at, n = off, 1
+				c.add(ast.Info, CodeHunkByLine, span, "%s: hunk %d's lines occur several times in %s; it is placed at line %d, the one its header names", a.Name, i+1, t.value, line)
+			}
+		}
 		e := edit{find: find, replace: h.New, span: span, name: name}
 		if !c.matched(a, t, f, e, content, n, from) {
 			ok = false
@@ -314,8 +399,19 @@ func (c *checker) patch(ctx context.Context, a *ast.Action, paths []pathArg) {
 	if !ok {
 		return // the file is left as it was: later edits see it unchanged
 	}
+	if tail.Len() > 0 {
+		if content != "" && !strings.HasSuffix(content, "\n") {
+			content += "\n"
+		}
+		content += tail.String()
+		touchedEnd = true
+	}
 	if virtual && !touchedEnd {
 		content = strings.TrimSuffix(content, "\n")
+	}
+	if crlf {
+		c.noteCRLF(a, a.NameSpan, t.value)
+		content = fromLF(content)
 	}
 	c.edited(a, t.rel, f, content)
 	if len(paths) > 1 && paths[1].param == "move_to" && paths[1].ok && paths[1].rel != t.rel {
@@ -324,6 +420,28 @@ func (c *checker) patch(ctx context.Context, a *ast.Action, paths []pathArg) {
 			nf.how = "edited and moved"
 		}
 	}
+}
+
+// trimmedLineMatch finds the first line at or after offset from whose
+// text, white space around it ignored, is text's; it returns the line's
+// offset.
+func trimmedLineMatch(content, text string, from int) (int, bool) {
+	want := strings.TrimSpace(text)
+	if want == "" {
+		return 0, false
+	}
+	for off := from; off < len(content); {
+		end := strings.IndexByte(content[off:], '\n')
+		next := len(content)
+		if end >= 0 {
+			next = off + end + 1
+		}
+		if (off == 0 || content[off-1] == '\n') && strings.TrimSpace(content[off:next]) == want {
+			return off, true
+		}
+		off = next
+	}
+	return 0, false
 }
 
 func drift(d int) string {

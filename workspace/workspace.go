@@ -98,6 +98,12 @@ func Rules() []Rule {
 			"The file exists but could not be read (permissions) or is larger than the checker's limit; the rules that need its content were skipped for it."},
 		{CodeHunkDrift, ast.Info, "a udiff hunk's header line number is not where its context is",
 			"Models often get hunk header line numbers wrong. plangram places a hunk by its context and removed lines (which must occur exactly once after the previous hunk) and notes where the header was off; fix the numbers if another tool will apply the diff."},
+		{CodeHunkByLine, ast.Info, "a udiff hunk whose lines occur several times is placed by its header's line number",
+			"When a hunk's context and removed lines occur several times after the previous hunk and one occurrence starts exactly at the line the hunk header names, the hunk goes there, as git apply and GNU patch place it."},
+		{CodeAnchorWhitespace, ast.Info, "an apply-patch @@ line matches only with white space ignored",
+			"The `@@ line` a hunk must come after is found only when white space around it is ignored (codex's rule for it). It is an anchor, nothing of it is replaced; fix its indentation if another tool will apply the patch."},
+		{CodeCRLFKept, ast.Info, "an LF edit of a CRLF file keeps the file's CRLF line endings",
+			"The file ends every line with CRLF and the edit has no CR: the edit is matched line by line and written with CRLF line endings."},
 		{CodeBadRoot, ast.Error, "the workspace root cannot be used",
 			"The --root directory does not exist or is not a directory."},
 	}
