@@ -93,9 +93,9 @@ type Event struct {
 	// blocks) on its ToolCall event; it is not part of the JSON form.
 	Action *ast.Action
 	// CallID is the call's id given by the provider API (tool_calls[].id,
-	// call_id, content_block.id) or by the model's own markup (Mistral's
-	// [CALL_ID]), on ToolCallStart and ToolCall; empty when the stream
-	// gives none. JSON: "call_id" ("id" is ID).
+	// call_id, content_block.id: the openai-chat, openai-responses and
+	// anthropic syntaxes), on ToolCallStart and ToolCall; empty when the
+	// stream gives none. JSON: "call_id" ("id" is ID).
 	CallID string
 	// Choice is the index of the completion choice an event belongs to
 	// (OpenAI Chat Completions with n > 1); 0 everywhere else. JSON:
