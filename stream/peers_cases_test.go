@@ -586,3 +586,117 @@ var peerKimiCorpus = []peerCase{
 		calls: []peerCall{{"get_weather", `{"city": "Tokyo"}`}}, text: "Before.  After tools.",
 		note: "vLLM drops the text after the section; plangram keeps it (as the corpus expects)"},
 }
+
+// gpt-oss output as openai/harmony renders the messages of vLLM's
+// tests/tool_use/test_openai_tool_parser.py after the <|start|>assistant
+// generation prompt, and openai/harmony's own tests (tests/test_harmony.py,
+// test-data/*.txt).
+const (
+	vlHarmonyFile = "vllm tests/tool_use/test_openai_tool_parser.py "
+	hmTestsFile   = "openai/harmony tests/test_harmony.py "
+	hmAnalysisTk  = "<|channel|>analysis<|message|>User asks: \"What is the weather in Tokyo?\" We need to use get_current_weather tool.<|end|>"
+)
+
+func hmCallMsg(name, ctype, body string) string {
+	return "<|start|>assistant to=functions." + name + "<|channel|>commentary" + ctype + "<|message|>" + body + "<|call|>"
+}
+
+var peerHarmony = []peerCase{
+	{src: vlHarmonyFile + "test_extract_tool_calls_no_tools", syntax: "harmony",
+		in: "<|channel|>final<|message|>This is a test<|return|>", text: "This is a test"},
+	{src: vlHarmonyFile + "test_extract_tool_calls_single_tool[0]", syntax: "harmony",
+		in:       hmAnalysisTk + hmCallMsg("get_current_weather", " <|constrain|>json", `{"location": "Tokyo"}`),
+		calls:    []peerCall{{"get_current_weather", `{"location": "Tokyo"}`}},
+		thinking: `User asks: "What is the weather in Tokyo?" We need to use get_current_weather tool.`},
+	{src: vlHarmonyFile + "test_extract_tool_calls_single_tool[1]", syntax: "harmony",
+		in:       hmAnalysisTk + hmCallMsg("get_current_weather", " <|constrain|>json", "{\n\"location\": \"Tokyo\"\n}"),
+		calls:    []peerCall{{"get_current_weather", `{"location": "Tokyo"}`}},
+		thinking: `User asks: "What is the weather in Tokyo?" We need to use get_current_weather tool.`},
+	{src: vlHarmonyFile + "test_extract_tool_calls_multiple_tools", syntax: "harmony",
+		in: hmAnalysisTk + hmCallMsg("get_current_weather", " <|constrain|>json", `{"location": "Tokyo"}`) +
+			hmCallMsg("get_user_location", " <|constrain|>json", `{"location": "Tokyo"}`) + hmCallMsg("no_content_type", "", `{"location": "Tokyo"}`) +
+			hmCallMsg("not_json_no_content_type", "", "foo") + hmCallMsg("empty_args", " <|constrain|>json", "{}") + hmCallMsg("no_args", " <|constrain|>json", ""),
+		calls: []peerCall{{"get_current_weather", `{"location": "Tokyo"}`}, {"get_user_location", `{"location": "Tokyo"}`},
+			{"no_content_type", `{"location": "Tokyo"}`}, {"not_json_no_content_type", `{}`}, {"empty_args", `{}`}, {"no_args", `{}`}},
+		thinking: `User asks: "What is the weather in Tokyo?" We need to use get_current_weather tool.`, errs: []string{KindBadJSON},
+		note: "vLLM passes the body foo on as the arguments; plangram reports it (bad-json) and the call has no arguments"},
+	{src: vlHarmonyFile + "test_extract_tool_calls_with_content", syntax: "harmony",
+		in:       hmAnalysisTk + hmCallMsg("get_current_weather", " <|constrain|>json", `{"location": "Tokyo"}`) + "<|start|>assistant<|channel|>final<|message|>This tool call will get the weather.<|return|>",
+		calls:    []peerCall{{"get_current_weather", `{"location": "Tokyo"}`}},
+		thinking: `User asks: "What is the weather in Tokyo?" We need to use get_current_weather tool.`, text: "This tool call will get the weather."},
+	{src: hmTestsFile + "test_tool_call_with_constrain_marker_adjacent", syntax: "harmony",
+		in:    hmCallMsg("get_weather", "<|constrain|>json", `{"location": "Tokyo"}`),
+		calls: []peerCall{{"get_weather", `{"location": "Tokyo"}`}}},
+	{src: hmTestsFile + "test_tool_call_with_channel_before_recipient_and_constrain_adjacent", syntax: "harmony",
+		in:    `<|start|>assistant<|channel|>commentary to=functions.get_weather<|constrain|>json<|message|>{"latitude":48.8566,"longitude":2.3522}<|call|>`,
+		calls: []peerCall{{"get_weather", `{"latitude": 48.8566, "longitude": 2.3522}`}}},
+	{src: hmTestsFile + "test_streamable_parser_missing_message_token", syntax: "harmony",
+		in:   "I must refuse<|end|><|start|>assistant<|channel|>analysis<|message|>We must refuse<|end|><|start|>assistant<|channel|>final<|message|>I'm sorry, but I can't help with that.<|return|>",
+		text: "I must refuseI'm sorry, but I can't help with that.", thinking: "We must refuse"},
+	{src: hmTestsFile + "test_streamable_parser_missing_message_token_other_initial_headers", syntax: "harmony",
+		in:   "<|channel|>analysis I must refuse<|end|><|start|>assistant<|channel|>analysis<|message|>We must refuse<|end|><|start|>assistant<|channel|>final<|message|>I'm sorry, but I can't help with that.<|return|>",
+		text: "I'm sorry, but I can't help with that.", thinking: "I must refuseWe must refuse"},
+	{src: hmTestsFile + "test_streamable_parser_missing_message_token_tool_call", syntax: "harmony",
+		in:    "... Let's use the tool.<|end|><|start|>assistant to=functions.get_weather<|channel|>commentary json<|message|>{\"location\": \"Tokyo\"}<|call|>",
+		calls: []peerCall{{"get_weather", `{"location": "Tokyo"}`}}, text: "... Let's use the tool."},
+	{src: "openai/harmony test-data/test_streamable_parser.txt (a built-in tool and its output)", syntax: "harmony",
+		in:       "<|channel|>analysis<|message|>Let's browse to confirm.<|end|><|start|>assistant<|channel|>commentary to=browser.search code<|message|>{\"query\": \"current US president July 2025\", \"topn\": 10, \"source\": \"news\"}<|call|><|start|>browser.search to=assistant<|channel|>commentary<|message|>{\"result\": \"https://openai.com/\"}<|end|>",
+		thinking: "Let's browse to confirm.", text: `{"result": "https://openai.com/"}`,
+		note: "a message to a built-in tool (browser.search) is not a function call (markup, with a warning); the tool's answer to=assistant is text"},
+	{src: "openai/harmony test-data/test_does_not_drop_if_ongoing_analysis.txt", syntax: "harmony",
+		in:       "<|channel|>analysis<|message|>User asks: “What is the weather in SF?” We need to use lookup_weather tool.<|end|><|start|>assistant to=functions.lookup_weather<|channel|>commentary <|constrain|>json<|message|>{\"location\": \"San Francisco\"}<|call|>",
+		calls:    []peerCall{{"lookup_weather", `{"location": "San Francisco"}`}},
+		thinking: "User asks: “What is the weather in SF?” We need to use lookup_weather tool."},
+}
+
+// vLLM's tests/parser/test_harmony.py, llama.cpp's test-chat.cpp and the
+// Harmony spec, as a conformance corpus quotes them (its gpt-oss import
+// script): the generation prompt <|start|>assistant and a final stop token
+// removed.
+const hmCorpus = "harmony corpus: "
+
+var hmTSpecial = ptools(lcSpecial)
+
+var peerHarmonyCorpus = []peerCase{
+	{src: hmCorpus + "vllm test_harmony.py L490-L505 (preamble, call closed by <|end|>)", syntax: "harmony",
+		in:    "<|channel|>commentary<|message|>Let me check the weather.<|end|><|start|>assistant to=functions.get_weather<|channel|>commentary<|message|>{\"location\": \"SF\"}<|end|>",
+		calls: []peerCall{{"get_weather", `{"location": "SF"}`}}, text: "Let me check the weather."},
+	{src: hmCorpus + "vllm test_harmony.py L580-L612 (a call on the analysis channel)", syntax: "harmony",
+		in:    "<|channel|>analysis<|message|>Thinking<|end|><|start|>assistant to=functions.get_weather<|channel|>analysis<|constrain|>json<|message|>{\"location\": \"Paris\"}",
+		calls: []peerCall{{"get_weather", `{"location": "Paris"}`}}, thinking: "Thinking"},
+	{src: hmCorpus + "vllm test_harmony.py L723-L745 (sequential calls)", syntax: "harmony",
+		in:    "<|channel|>analysis<|message|>Thinking<|end|><|start|>assistant to=functions.get_weather<|channel|>commentary<|constrain|>json<|message|>{\"location\": \"Paris\"}<|call|><|start|>assistant to=functions.get_time<|channel|>commentary<|constrain|>json<|message|>{\"timezone\": \"UTC\"}",
+		calls: []peerCall{{"get_weather", `{"location": "Paris"}`}, {"get_time", `{"timezone": "UTC"}`}}, thinking: "Thinking"},
+	{src: hmCorpus + "vllm test_harmony.py L703-L718 (call then final)", syntax: "harmony",
+		in:    "<|channel|>analysis<|message|>Reasoning about query...<|end|><|start|>assistant to=functions.search<|channel|>commentary<|constrain|>json<|message|>{\"query\": \"vllm\"}<|call|><|start|>assistant<|channel|>final<|message|>Done",
+		calls: []peerCall{{"search", `{"query": "vllm"}`}}, thinking: "Reasoning about query...", text: "Done"},
+	{src: hmCorpus + "vllm test_harmony.py L427-L441 (truncated final)", syntax: "harmony",
+		in:   "<|channel|>analysis<|message|>I'm thinking.<|end|><|start|>assistant<|channel|>final<|message|>I'm in the middle of answering",
+		text: "I'm in the middle of answering", thinking: "I'm thinking."},
+	{src: hmCorpus + "vllm test_harmony.py L79-L85 (malformed header)", syntax: "harmony",
+		in:   "<|channel|>analysis<|message|>thinking<|end|><|start|>assistant<|channel|>commentary<|message|>thinking<|end|><|start|>assistant<|channel|>final {\"answer\": \"hi\"}",
+		text: `thinking{"answer": "hi"}`, thinking: "thinking"},
+	{src: hmCorpus + "llama.cpp L6437-L6442 (recipient in the channel header, analysis)", syntax: "harmony", tools: hmTSpecial,
+		in:    `<|channel|>analysis to=functions.special_function<|message|>{"arg1": 1}`,
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}}},
+	{src: hmCorpus + "llama.cpp L6444-L6449 (the output goes on with the prompt's header)", syntax: "harmony", tools: hmTSpecial,
+		in:    ` to=functions.special_function<|channel|>analysis <|constrain|>json<|message|>{"arg1": 1}`,
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}}},
+	{src: hmCorpus + "llama.cpp L6467-L6502 (code in arguments)", syntax: "harmony",
+		tools: ptools(ptool("edit", `"oldString": {"type": "string"}, "newString": {"type": "string"}, "replaceAll": {"type": "boolean"}`)),
+		in:    `<|channel|>analysis<|message|>Thinking about edit...<|end|><|start|>assistant<|channel|>commentary to=functions.edit <|constrain|>json<|message|>{"oldString": "if (part < railCount - 1) {", "newString": "if (part < 4) {", "replaceAll": false}`,
+		calls: []peerCall{{"edit", `{"oldString": "if (part < railCount - 1) {", "newString": "if (part < 4) {", "replaceAll": false}`}}, thinking: "Thinking about edit..."},
+	{src: hmCorpus + "llama.cpp L6529-L6536 (built-in python recipient)", syntax: "harmony", tools: hmTSpecial,
+		in:       `<|channel|>analysis<|message|>I will execute python to say hello<|end|><|start|>assistant<|channel|>commentary to=python <|constrain|>code<|message|>print("hello")`,
+		thinking: "I will execute python to say hello", errs: []string{KindUnknownTool}},
+	{src: hmCorpus + "llama.cpp L6540-L6546 (stray header to=assistant)", syntax: "harmony", tools: hmTSpecial,
+		in:       "<|channel|>commentary to=assistant<|channel|>analysis<|message|>I'm\nthinking<|end|><|start|>assistant<|channel|>final<|message|>Hello, world!\nWhat's up?",
+		thinking: "I'm\nthinking", text: "Hello, world!\nWhat's up?"},
+	{src: hmCorpus + "Harmony spec, preamble", syntax: "harmony", tools: ptools(ptool("generate_file", `"template": {"type": "string"}, "path": {"type": "string"}`)),
+		in:       "<|channel|>analysis<|message|>{long chain of thought}<|end|><|start|>assistant<|channel|>commentary<|message|>**Action plan**:\n1. Generate an HTML file\n---\nWill start executing the plan step by step<|end|><|start|>assistant<|channel|>commentary to=functions.generate_file<|constrain|>json<|message|>{\"template\": \"basic_html\", \"path\": \"index.html\"}",
+		calls:    []peerCall{{"generate_file", `{"template": "basic_html", "path": "index.html"}`}},
+		thinking: "{long chain of thought}", text: "**Action plan**:\n1. Generate an HTML file\n---\nWill start executing the plan step by step"},
+	{src: hmCorpus + "llama.cpp issue 27720 (garbled channel)", syntax: "harmony",
+		in:       "<|channel|>??<|end|><|start|>assistant<|channel|>analysis<|message|>We must comply with the gating rules.",
+		thinking: "We must comply with the gating rules."},
+}
