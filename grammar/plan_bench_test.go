@@ -278,3 +278,31 @@ func BenchmarkPlanHeadings(b *testing.B) {
 		})
 	}
 }
+
+// TestPlanScalingLinear bounds the bytes one parse of each input family
+// of BenchmarkPlanScaling allocates: 4× the input costs at most 6× the
+// bytes (linear, allowing for slices that double past a size class), and
+// no family allocates more than 12× its input. Every family but headings
+// is a valid plan.
+func TestPlanScalingLinear(t *testing.T) {
+	p, err := NewPlanParser(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fam := range planFamilies {
+		small, large := fam.gen(64<<10), fam.gen(256<<10)
+		a, _ := allocated(t, p, small)
+		c, doc := allocated(t, p, large)
+		ratio := float64(c) / float64(a) / (float64(len(large)) / float64(len(small)))
+		t.Logf("%s: %d bytes allocate %.1f× the input, 4× the input %.2f× that per byte", fam.name, len(large), float64(c)/float64(len(large)), ratio)
+		if ratio > 1.5 { // slices that double may reach a larger size class
+			t.Errorf("%s: %d bytes allocated %d, %d bytes %d: not linear", fam.name, len(small), a, len(large), c)
+		}
+		if c > 12*uint64(len(large)) {
+			t.Errorf("%s: %d bytes allocated %d (%.1f×)", fam.name, len(large), c, float64(c)/float64(len(large)))
+		}
+		if fam.name != "headings" && len(doc.Diagnostics) > 0 {
+			t.Errorf("%s: the family is not a valid plan: %s", fam.name, doc.Diagnostics[0].Format("f.md"))
+		}
+	}
+}
