@@ -103,6 +103,7 @@ const (
 type PlanParser struct {
 	schema *schema.Schema
 	keys   map[*schema.Action]map[string]keyRef
+	snake  map[string]string // snakeCase of every block label of the schema
 }
 
 // NewPlanParser returns a plan parser binding actions with schema s (the
@@ -114,7 +115,15 @@ func NewPlanParser(s *schema.Schema) (*PlanParser, error) {
 			return nil, err
 		}
 	}
-	return &PlanParser{schema: s, keys: keyIndex(s)}, nil
+	snake := map[string]string{}
+	for _, a := range s.Actions {
+		if a.Blocks != nil {
+			for _, l := range a.Blocks.Labels {
+				snake[l] = snakeCase(l)
+			}
+		}
+	}
+	return &PlanParser{schema: s, keys: keyIndex(s), snake: snake}, nil
 }
 
 // planGrammar builds the participle parser of the plan grammar, the spec
@@ -149,7 +158,7 @@ func (p *PlanParser) Parse(ctx context.Context, filename string, src []byte) (*a
 	text := unsafe.String(unsafe.SliceData(src), len(src))
 	lines := newPlanLines(src)
 	doc := &ast.Document{Dialect: DialectPlan, Span: lines.Span(0, len(src))}
-	b := &planBuilder{ctx: ctx, src: text, lines: lines, doc: doc, schema: p.schema, keys: p.keys}
+	b := &planBuilder{ctx: ctx, src: text, lines: lines, doc: doc, schema: p.schema, keys: p.keys, snake: p.snake}
 	t := b.outline()
 	if err := b.check(t); err != nil {
 		return nil, err
@@ -242,6 +251,7 @@ type planBuilder struct {
 	doc    *ast.Document
 	schema *schema.Schema
 	keys   map[*schema.Action]map[string]keyRef
+	snake  map[string]string
 	nodes  []*pnode // every node in source order, blank lines included
 	// Slabs the builder takes its many small values from, one
 	// allocation per many values (see slab).
@@ -643,8 +653,14 @@ func (b *planBuilder) block(n *pnode) *ast.Block {
 				cend--
 			}
 		}
-		inner, nested := lexer.MisnestedFence(v)
-		at, withText := lexer.FenceWithText(v, true)
+		// Both look for fence lines of f.Char between the opening and the
+		// closing line: a block without three of them in a row has none.
+		var inner, at int
+		var nested, withText bool
+		if lexer.HasFenceRun(v[first:last], f.Char) {
+			inner, nested = lexer.MisnestedFence(v)
+			at, withText = lexer.FenceWithText(v, true)
+		}
 		if withText && nested && at < inner && !lexer.LooksLikeInfo(fenceInfo(v, at)) {
 			nested = false // a remark, not an info string: the block should have closed there
 		}

@@ -201,9 +201,9 @@ func (b *planBuilder) check(t *ptree) error {
 		if k == secUnknown {
 			if b.levelAction(sec.head) {
 				// `## EDIT`: an action at the wrong level, read as one.
-				ps := b.split(&ppart{head: sec.head, body: sec.intro, level: sec.head.level})
+				ps := b.split(nil, &ppart{head: sec.head, body: sec.intro, level: sec.head.level})
 				for _, p := range sec.parts {
-					ps = append(ps, b.split(p)...)
+					ps = b.split(ps, p)
 				}
 				if planSec == nil {
 					outside = append(outside, ps...)
@@ -515,12 +515,15 @@ func (b *planBuilder) actionPlan(sec *psection) {
 	for i, n := range intro {
 		if b.levelAction(n) {
 			intro = intro[:i]
-			parts = b.split(&ppart{head: n, body: sec.intro[i+1:], level: n.level})
+			parts = b.split(parts, &ppart{head: n, body: sec.intro[i+1:], level: n.level})
 			break
 		}
 	}
+	if parts == nil {
+		parts = make([]*ppart, 0, len(sec.parts))
+	}
 	for _, p := range sec.parts {
-		parts = append(parts, b.split(p)...)
+		parts = b.split(parts, p)
 	}
 	sec.parts = parts
 	for _, n := range intro {
@@ -590,15 +593,15 @@ func (b *planBuilder) levelAction(n *pnode) bool {
 
 // split cuts p where its body holds an action heading at a level other
 // than 3 that is not one of p's block labels, so that each becomes an
-// action of its own.
-func (b *planBuilder) split(p *ppart) []*ppart {
+// action of its own, and appends the parts to out.
+func (b *planBuilder) split(out []*ppart, p *ppart) []*ppart {
 	var labels []string
 	if name, _, _ := b.actionNameAt(p.head); name != "" {
 		if def := b.schema.Lookup(name); def != nil && def.Blocks != nil {
 			labels = def.Blocks.Labels
 		}
 	}
-	out := []*ppart{p}
+	out = append(out, p)
 	body := p.body
 	for i := 0; i < len(body); i++ {
 		n := body[i]

@@ -45,6 +45,8 @@ type entry struct {
 	start, end       int  // the whole item
 	bad              bool // not `Key: value`; value holds the item's text
 	used             bool // a parameter took it
+	known            bool // the action has the key: ref is what it names
+	ref              keyRef
 }
 
 type elem struct {
@@ -326,10 +328,7 @@ type actionBinder struct {
 	header   *scriptHead            // the first block's POSIX header, once parsed
 }
 
-func (x *actionBinder) knownKey(e *entry) bool {
-	_, ok := x.keys[e.norm]
-	return ok
-}
+func (x *actionBinder) knownKey(e *entry) bool { return e.known }
 
 // body sorts the action's nodes into metadata, Markdown text, bound blocks
 // and strays, following the schema's blocks constraints.
@@ -366,6 +365,9 @@ func (x *actionBinder) body(body []*pnode) {
 			k := len(x.entries)
 			x.entries = b.appendEntries(x.entries, n)
 			es := x.entries[k:]
+			for _, e := range es {
+				e.ref, e.known = x.keys[e.norm]
+			}
 			switch {
 			case len(es) > 0 && !es[0].bad && (!x.hasMD || x.knownKey(es[0])):
 				n.meta = true
@@ -493,7 +495,11 @@ func (x *actionBinder) pairs(labels []string) {
 			start = bd.head
 		}
 		sp := bd.n.block.ContentSpan
-		cur.Set(snakeCase(bd.label), bd.n.block.Content, &sp)
+		name, ok := b.snake[bd.label]
+		if !ok {
+			name = snakeCase(bd.label)
+		}
+		cur.Set(name, bd.n.block.Content, &sp)
 		k++
 		if k == len(labels) {
 			x.groups = append(x.groups, cur)
@@ -689,11 +695,16 @@ func (x *actionBinder) missing(p *schema.Param) {
 // unknownKeys warns about metadata keys the action does not declare.
 func (x *actionBinder) unknownKeys() {
 	var known []string
-	for _, p := range x.def.Params {
-		if readsMeta(p) {
-			known = append(known, p.KeyOrName())
-			known = append(known, p.Aliases...)
+	knownKeys := func() []string {
+		if known == nil {
+			for _, p := range x.def.Params {
+				if readsMeta(p) {
+					known = append(known, p.KeyOrName())
+					known = append(known, p.Aliases...)
+				}
+			}
 		}
+		return known
 	}
 	for _, e := range x.entries {
 		if e.used || e.bad || x.knownKey(e) {
@@ -701,6 +712,7 @@ func (x *actionBinder) unknownKeys() {
 		}
 		msg := fmt.Sprintf("%s has no metadata key %q", x.def.Name, e.key)
 		best, bestD := "", len(e.key)/3+2
+		known := knownKeys()
 		for _, k := range known {
 			if d := schema.Distance(normKey(e.key), normKey(k)); d < bestD {
 				best, bestD = k, d
@@ -730,8 +742,8 @@ func (x *actionBinder) meta(p *schema.Param) (value, bool) {
 		if e.bad {
 			continue
 		}
-		ref, ok := x.keys[e.norm]
-		if !ok || ref.param != p {
+		ref := e.ref
+		if !e.known || ref.param != p {
 			continue
 		}
 		e.used = true

@@ -154,7 +154,15 @@ func ScanMarkdown(src string, off int) (plex.TokenType, int) {
 		}
 	case MdFence:
 		f, _ := ParseMdFence(line)
+		// Only a line holding three fence characters in a row can close
+		// the block: jump from one such line to the next.
+		run := fenceRun3(f.Char)
 		for p := end; p < len(src); {
+			i := strings.Index(src[p:], run)
+			if i < 0 {
+				break
+			}
+			p = strings.LastIndexByte(src[:p+i], '\n') + 1 // that line's start (p is a line start)
 			e := lineEnd(src, p)
 			if f.Closes(src[p:e]) {
 				return MdFence, e
@@ -167,6 +175,18 @@ func ScanMarkdown(src string, off int) (plex.TokenType, int) {
 	}
 	return typ, end
 }
+
+// fenceRun3 returns three fence characters c in a row.
+func fenceRun3(c byte) string {
+	if c == '~' {
+		return "~~~"
+	}
+	return "```"
+}
+
+// HasFenceRun reports whether s holds three fence characters c in a row:
+// without them no line of s is a fence line of c.
+func HasFenceRun(s string, c byte) bool { return strings.Contains(s, fenceRun3(c)) }
 
 // lineEnd returns the offset just after the line starting at off (after its
 // '\n', or the end of src).

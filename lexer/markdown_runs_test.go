@@ -92,3 +92,44 @@ func TestRunScanner(t *testing.T) {
 		checkRuns(t, src)
 	}
 }
+
+// checkFenceEnds checks that each fence token ends where a line-by-line
+// search for its closing line ends it (ScanMarkdown jumps between lines
+// holding three fence characters).
+func checkFenceEnds(t testing.TB, src string) {
+	t.Helper()
+	sc := NewMarkdownScanner("", src)
+	for tk, _ := sc.Next(); tk.Type != EOF; tk, _ = sc.Next() {
+		if tk.Type != MdFence {
+			continue
+		}
+		off := tk.Pos.Offset
+		first := lineEnd(src, off)
+		line := src[off:first]
+		if off == 0 {
+			line = strings.TrimPrefix(line, bom)
+		}
+		f, _ := ParseMdFence(line)
+		want := len(src)
+		for p := first; p < len(src); p = lineEnd(src, p) {
+			if f.Closes(src[p:lineEnd(src, p)]) {
+				want = lineEnd(src, p)
+				break
+			}
+		}
+		if got := off + len(tk.Value); got != want {
+			t.Fatalf("fence at %d of %q ends at %d, the line-by-line search at %d", off, src, got, want)
+		}
+	}
+}
+
+func TestFenceEnds(t *testing.T) {
+	for _, src := range append(mdSamples,
+		"```\na ``` b\n  ```\n",
+		"~~~~\n~~~\nx~~~~\n ~~~~~\n",
+		"```\n``` x\n````\n",
+		"```\nno close ``` here\n",
+	) {
+		checkFenceEnds(t, src)
+	}
+}

@@ -135,5 +135,6 @@ func FuzzMarkdown(f *testing.F) {
 			t.Fatalf("round trip lost bytes")
 		}
 		checkRuns(t, src)
+		checkFenceEnds(t, src)
 	})
 }
