@@ -38,19 +38,32 @@ func (r *renderer) newMarkdown() goldmark.Markdown {
 }
 
 // markdown converts Markdown source to HTML. Lines nesting deeper than
-// maxNesting are flattened first (see flattenNesting), with a note saying
-// which.
+// maxNesting are flattened first (see flattenNesting), and chunks whose
+// inline Markdown would cost more than inlineBudget per byte are shown as
+// plain text (see guardInline), each with a note saying which.
 func (r *renderer) markdown(src []byte) (template.HTML, error) {
+	h, _, _, err := r.markdownDoc(src)
+	return h, err
+}
+
+// markdownDoc is markdown that also returns the parsed document and the
+// source it refers to, so that the caller needs no second parse.
+func (r *renderer) markdownDoc(src []byte) (template.HTML, gast.Node, []byte, error) {
 	var buf bytes.Buffer
 	flat, n, first := flattenNesting(src)
 	if n > 0 {
 		fmt.Fprintf(&buf, "<p class=\"note\">%s from line %d nest too deep for the Markdown renderer, whose time grows faster than the input with the depth: they are shown with at most %d columns of indentation and %d nested lists or block quotes opened on one line; their text is all there.</p>\n",
 			lineCount(n), first, maxIndent, maxNesting)
 	}
-	if err := r.md.Convert(flat, &buf); err != nil {
-		return "", err
+	flat, guarded := guardInline(r.blocks, flat)
+	if len(guarded) > 0 {
+		buf.WriteString(guardNote(guarded))
 	}
-	return template.HTML(buf.String()), nil
+	doc := r.md.Parser().Parse(text.NewReader(flat))
+	if err := r.md.Renderer().Render(&buf, flat, doc); err != nil {
+		return "", nil, nil, err
+	}
+	return template.HTML(buf.String()), doc, flat, nil
 }
 
 func lineCount(n int) string {
@@ -323,11 +336,9 @@ func (m *mdNodes) codeBlock(w util.BufWriter, src []byte, node gast.Node, enteri
 	return gast.WalkSkipChildren, nil
 }
 
-// headingText returns the text of the first level-1 heading of src, "" when
-// there is none.
-func headingText(md goldmark.Markdown, src []byte) string {
-	src, _, _ = flattenNesting(src)
-	doc := md.Parser().Parse(text.NewReader(src))
+// headingText returns the text of the first level-1 heading of doc, parsed
+// from src; "" when there is none.
+func headingText(doc gast.Node, src []byte) string {
 	var title string
 	_ = gast.Walk(doc, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
 		if h, ok := n.(*gast.Heading); ok && entering && h.Level == 1 {
@@ -364,8 +375,9 @@ func plainText(n gast.Node, src []byte) string {
 // acts, such as docs/acts.md) has none and renders as a plain page.
 func HasActBlocks(src []byte) bool {
 	src, _, _ = flattenNesting(src) // linear time, as for rendering
-	md := goldmark.New(goldmark.WithExtensions(extension.GFM))
-	doc := md.Parser().Parse(text.NewReader(src))
+	// Only blocks matter here: goldmark's block parsing is linear once the
+	// nesting is flattened, and the inline Markdown is not read at all.
+	doc := newBlockParser(false).Parse(text.NewReader(src))
 	found := false
 	_ = gast.Walk(doc, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
 		if f, ok := n.(*gast.FencedCodeBlock); ok && entering && f.Info != nil {

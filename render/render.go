@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/parser"
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/internal/linediff"
@@ -52,6 +53,7 @@ type Options struct {
 type renderer struct {
 	opts    Options
 	md      goldmark.Markdown
+	blocks  parser.Parser // block structure only, with the inline guard
 	schema  *schema.Schema
 	hlBytes int
 	hlTime  time.Duration
@@ -60,6 +62,7 @@ type renderer struct {
 func newRenderer(opts Options) *renderer {
 	r := &renderer{opts: opts}
 	r.md = r.newMarkdown()
+	r.blocks = newBlockParser(true)
 	return r
 }
 
@@ -88,11 +91,11 @@ func HTML(doc *ast.Document, src []byte, opts Options) ([]byte, error) {
 // page with the same look and the same safety rules as a plan.
 func Markdown(src []byte, opts Options) ([]byte, error) {
 	r := newRenderer(opts)
-	body, err := r.markdown(src)
+	body, doc, parsed, err := r.markdownDoc(src)
 	if err != nil {
 		return nil, fmt.Errorf("render: %w", err)
 	}
-	title := headingText(r.md, src)
+	title := headingText(doc, parsed)
 	if title == "" {
 		title = opts.Title
 	}

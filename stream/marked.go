@@ -4,13 +4,18 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+
+	"github.com/plangram/plangram/ast"
 )
 
 // markedForm is a tool-call syntax of special tokens: calls inside an
 // optional section, each a header naming the tool, a separator and the
 // JSON arguments (kimi-k2, deepseek).
 type markedForm struct {
+	// secOpen and secClose are the section's markers; secAlt are other
+	// spellings of each, pairwise (Kimi's singular <|tool_call_section_…|>).
 	secOpen, secClose   string
+	secAlt              [][2]string
 	callOpen, callClose string
 	sep                 string // ends the header
 	// name returns the tool's name in a header.
@@ -35,6 +40,9 @@ type marked struct {
 	hdr int // start of the header, then of the name line
 	hs  string
 	fen bool // the JSON is in a ``` fence
+	// loose: text resumes after a call outside a section, where a
+	// section's closing marker (of a section ended by prose) is markup.
+	loose bool
 }
 
 // marked's states.
@@ -51,7 +59,25 @@ const (
 )
 
 func newMarked(f *markedForm, c *config) *marked {
-	return &marked{f: f, x: newProse(c.opts, c.start, []string{f.secOpen, f.callOpen}), c: newJCall(c.schema)}
+	return &marked{f: f, x: newProse(c.opts, c.start, append(f.secOpens(), f.callOpen)), c: newJCall(c.schema)}
+}
+
+// secOpens returns the section's opening markers, secCloses its closing
+// ones, in the same order.
+func (f *markedForm) secOpens() []string {
+	m := []string{f.secOpen}
+	for _, a := range f.secAlt {
+		m = append(m, a[0])
+	}
+	return m
+}
+
+func (f *markedForm) secCloses() []string {
+	m := []string{f.secClose}
+	for _, a := range f.secAlt {
+		m = append(m, a[1])
+	}
+	return m
 }
 
 func (m *marked) keep() int {
@@ -78,11 +104,16 @@ func (m *marked) step(p *Parser, eof bool) (bool, error) {
 	f := m.f
 	switch m.st {
 	case mkText:
+		if m.loose {
+			if more, err := m.sectionEnd(p, eof); more || err != nil {
+				return false, err
+			}
+		}
 		k, at, end, err := m.x.next(p, eof)
 		if err != nil || k < 0 {
 			return false, err
 		}
-		if k == 0 {
+		if k <= len(f.secAlt) {
 			m.sec, m.st, m.pos = true, mkSection, end
 			return true, p.text(p.pos(at), end, true)
 		}
@@ -101,11 +132,33 @@ func (m *marked) step(p *Parser, eof bool) (bool, error) {
 		} else if part && !eof {
 			return false, nil
 		}
-		if full, part := match(b, f.secClose); full {
-			end := m.pos + len(f.secClose)
-			m.sec = false
-			return true, m.text(p, end, p.text(p.pos(m.pos), end, true))
-		} else if part && !eof || len(b) == 0 && !eof {
+		for _, sc := range f.secCloses() {
+			if full, part := match(b, sc); full {
+				end := m.pos + len(sc)
+				m.sec = false
+				return true, m.text(p, end, p.text(p.pos(m.pos), end, true))
+			} else if part && !eof {
+				return false, nil
+			}
+		}
+		if len(b) == 0 && !eof {
+			return false, nil
+		}
+		// Other text inside the section is markup when a call or the
+		// section's end follows within maxHeader bytes (stray tokens, as
+		// vLLM treats them); more of it ends the section, and it is prose.
+		i, k := find(b, append([]string{f.callOpen}, f.secCloses()...), eof)
+		switch {
+		case k >= 0 && i <= maxHeader:
+			raw := p.str(m.pos, m.pos+lastNonSpace(b[:i]))
+			sp := p.span(m.pos, m.pos+len(raw))
+			if err := p.text(sp.Start, m.pos+i, true); err != nil {
+				return false, err
+			}
+			m.pos += i
+			return true, p.send(&Event{Type: Error, Kind: KindStrayText, Severity: ast.Warning, Raw: raw, Span: sp,
+				Message: "text inside the tool-call section is not a call: it is left out of the text"})
+		case k < 0 && !eof && i <= maxHeader:
 			return false, nil
 		}
 		m.sec = false
@@ -263,6 +316,7 @@ func (m *marked) after(p *Parser, err error) error {
 		m.st = mkSection
 		return err
 	}
+	m.loose = true
 	return m.text(p, m.pos, err)
 }
 
@@ -273,17 +327,47 @@ func (m *marked) text(p *Parser, off int, err error) error {
 	return err
 }
 
+// sectionEnd reads, right after a call outside a section, a section's
+// closing marker after up to maxMarkerSpace bytes of white space as
+// markup (the section was ended by prose, or its opening marker left
+// out). more reports that the bytes cannot tell yet.
+func (m *marked) sectionEnd(p *Parser, eof bool) (more bool, err error) {
+	b := p.bytes(m.pos, p.end())
+	i := 0
+	for i < len(b) && i < maxMarkerSpace && isSpace(b[i]) {
+		i++
+	}
+	for _, sc := range m.f.secCloses() {
+		full, part := match(b[i:], sc)
+		switch {
+		case full:
+			m.loose = false
+			end := m.pos + i + len(sc)
+			m.x.skip(end)
+			return false, p.text(p.pos(m.pos), end, true)
+		case part && !eof:
+			return true, nil
+		}
+	}
+	if i == len(b) && i < maxMarkerSpace && !eof {
+		return true, nil
+	}
+	m.loose = false
+	return false, nil
+}
+
 // KimiK2 registers the kimi-k2 syntax (Kimi K2's chat template):
 // <|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:IDX
 // <|tool_call_argument_begin|>{json}<|tool_call_end|>…
 // <|tool_calls_section_end|>.
 func (registry) KimiK2() *Syntax {
 	f := &markedForm{secOpen: "<|tool_calls_section_begin|>", secClose: "<|tool_calls_section_end|>",
+		secAlt:   [][2]string{{"<|tool_call_section_begin|>", "<|tool_call_section_end|>"}},
 		callOpen: "<|tool_call_begin|>", callClose: "<|tool_call_end|>", sep: "<|tool_call_argument_begin|>",
 		name: kimiName}
 	return &Syntax{Name: "kimi-k2", Schema: "tools",
 		Summary: "<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{…}<|tool_call_end|>",
-		Markers: staticMarkers(f.secOpen, f.callOpen),
+		Markers: staticMarkers(append(f.secOpens(), f.callOpen)...),
 		open:    func(c *config) (scanner, error) { return newMarked(f, c), nil }}
 }
 

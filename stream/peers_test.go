@@ -39,6 +39,8 @@ type peerCase struct {
 	// errs are the error kinds plangram reports besides unknown-tool,
 	// sorted and without repeats.
 	errs []string
+	// inThinking: the chat template opened the thinking block.
+	inThinking bool
 	// note explains a deliberate difference from the peer's expectation.
 	note string
 }
@@ -74,7 +76,7 @@ func runPeerCases(t *testing.T, cases []peerCase) {
 	t.Helper()
 	for i, tc := range cases {
 		t.Run(tc.syntax+"/"+tc.src, func(t *testing.T) {
-			opts := Options{Syntax: tc.syntax, Schema: peerSchema(t, tc.tools)}
+			opts := Options{Syntax: tc.syntax, Schema: peerSchema(t, tc.tools), InThinking: tc.inThinking}
 			evs := checkChunks(t, opts, []byte(tc.in), uint64(i))
 			var calls []peerCall
 			var text, thinking strings.Builder
@@ -124,8 +126,10 @@ func runPeerCases(t *testing.T, cases []peerCase) {
 
 func TestPeers(t *testing.T) {
 	for name, cases := range map[string][]peerCase{
-		"hermes": peerHermes, "mistral": peerMistral, "kimi-k2": peerKimi, "deepseek": peerDeepSeek,
-		"qwen3-coder": peerQwen3Coder, "qwen3-coder-vllm": peerQwen3CoderVLLM, "glm": peerGLM,
+		"hermes": peerHermes, "mistral": peerMistral, "mistral-vllm": peerMistralVLLM, "kimi-k2": peerKimi, "kimi-k2-vllm": peerKimiVLLM, "deepseek": peerDeepSeek, "deepseek-vllm": peerDeepSeekVLLM,
+		"qwen3-coder": peerQwen3Coder, "qwen3-coder-vllm": peerQwen3CoderVLLM,
+		"qwen3-coder-llama.cpp": peerQwen3CoderLlamaCpp, "glm": peerGLM, "glm-vllm": peerGLMVLLM, "glm-corpus": peerGLMCorpus, "kimi-k2-corpus": peerKimiCorpus,
+		"minimax-vllm": peerMiniMaxVLLM,
 	} {
 		t.Run(name, func(t *testing.T) { runPeerCases(t, cases) })
 	}

@@ -60,6 +60,9 @@ type prose struct {
 	out, pos int // bytes before out are emitted; bytes before pos decided
 	in       bool
 	th       thinking
+	// pre: the open thinking block is the one the chat template opened
+	// (Options.InThinking); a call's marker ends it too.
+	pre bool
 }
 
 // newProse returns a prose scanner starting at offset start that stops at
@@ -84,7 +87,7 @@ func newProse(o Options, start int, marks []string) *prose {
 		}
 	}
 	if o.InThinking && len(all) > 0 {
-		x.in = true
+		x.in, x.pre = true, true
 		x.th = thinking{start: start, startPos: ast.Pos{Offset: start, Line: 1, Col: start + 1}, content: start, close: all}
 	}
 	return x
@@ -183,9 +186,18 @@ func (x *prose) cutTag(p *Parser, at int) error {
 // whether it closed.
 func (x *prose) thinking(p *Parser, eof bool) (bool, error) {
 	th := &x.th
-	i, k := find(p.bytes(x.pos, p.end()), th.close, eof)
+	stops := th.close
+	if x.pre {
+		stops = append(stops[:len(stops):len(stops)], x.tags[:x.marks]...)
+	}
+	i, k := find(p.bytes(x.pos, p.end()), stops, eof)
 	at := x.pos + i
+	if k >= len(th.close) { // a call's marker ends the template's block
+		x.in, x.pre, x.pos = false, false, at
+		return true, x.thought(p, at, at)
+	}
 	if k >= 0 {
+		x.pre = false
 		end := at + len(th.close[k])
 		x.in, x.pos = false, end
 		return true, x.thought(p, end, at)
@@ -233,6 +245,7 @@ func newAuto(o Options) (*auto, error) {
 		a.syns = append(a.syns, syn)
 	}
 	a.x = newProse(o, 0, marks)
+	a.x.pre = false // a marker inside thinking never decides the syntax
 	return a, nil
 }
 

@@ -75,6 +75,9 @@ type tools struct {
 	// wrapper's closing tag of a model that left out the opening one is
 	// markup.
 	afterLoose bool
+	// pre: the open thinking block is the one the chat template opened
+	// (Options.InThinking); a call's opening tag ends it too.
+	pre bool
 
 	mode  mode
 	out   int // bytes before out are emitted or belong to the open call
@@ -207,7 +210,7 @@ func newTools(s *schema.Schema, o Options, start int, f xmlForm) *tools {
 			all = append(all, in.close...)
 		}
 		if len(all) > 0 {
-			t.mode = inThinking
+			t.mode, t.pre = inThinking, true
 			t.think = thinking{start: start, startPos: ast.Pos{Offset: start, Line: 1, Col: start + 1}, content: start, close: all}
 		}
 	}
@@ -320,9 +323,18 @@ func (t *tools) looseClose(p *Parser, eof bool) (more bool, err error) {
 // thinking emits thinking up to its closing tag.
 func (t *tools) thinking(p *Parser, eof bool) (bool, error) {
 	th := &t.think
-	i, k := find(p.bytes(t.pos, p.end()), th.close, eof)
+	stops := th.close
+	if t.pre {
+		stops = append(stops[:len(stops):len(stops)], t.callTags()...)
+	}
+	i, k := find(p.bytes(t.pos, p.end()), stops, eof)
 	at := t.pos + i
+	if k >= len(th.close) { // a call's opening tag ends the template's block
+		t.mode, t.pre, t.pos = inText, false, at
+		return true, t.thought(p, at, at)
+	}
 	if k >= 0 {
+		t.pre = false
 		end := at + len(th.close[k])
 		t.mode, t.pos = inText, end
 		return true, t.thought(p, end, at)
@@ -333,6 +345,19 @@ func (t *tools) thinking(p *Parser, eof bool) (bool, error) {
 	}
 	t.mode = inText
 	return false, th.unterminated(p, at)
+}
+
+// callTags returns the tags in text that open named calls: the wrapper's
+// and a loose call's (not a bare tool's tag such as <read_file>, which
+// reasoning mentions too often).
+func (t *tools) callTags() []string {
+	var tags []string
+	for k, in := range t.info {
+		if in.close == nil && in.tool == nil {
+			tags = append(tags, t.tags[k])
+		}
+	}
+	return tags
 }
 
 // thought emits the thinking block's bytes [t.out, to) whose content ends
@@ -950,6 +975,12 @@ func (t *tools) build(raw string, closing ast.Span) ast.Params {
 				if v, e := convert(sp, js); e == nil {
 					val, err = v, nil
 				}
+			}
+			if v := strings.TrimSpace(s); err != nil && ty == schema.JSON && v != "" && !strings.ContainsRune("{[\"", rune(v[0])) {
+				// a json parameter takes any value: text that does not try
+				// to be JSON is a string (an anyOf of string and other
+				// types); broken JSON stays an error
+				val, err = v, nil
 			}
 		}
 		if err != nil {

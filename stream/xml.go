@@ -132,7 +132,7 @@ func (registry) Qwen3Coder() *Syntax {
 func (registry) GLM() *Syntax {
 	const tc = "<tool_call>"
 	f := xmlForm{call: glmCall, callTag: tc, loose: true, callClose: "</tool_call>",
-		param: glmParam, paramPrefix: "<arg_key>", paramClose: "</arg_value>"}
+		param: glmParam, paramPrefix: "<arg_key>", paramClose: "</arg_value>", rawText: true}
 	return xmlSyntax("glm", "<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>", f,
 		staticMarkers("<tool_call> *"))
 }

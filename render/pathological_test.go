@@ -1,0 +1,185 @@
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"html"
+	"strings"
+	"testing"
+
+	gast "github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
+)
+
+// pathological is a corpus of inputs on which Markdown parsers have been
+// slower than linear: commonmark/cmark's and cmark-gfm's
+// test/pathological_tests.py, the md4c, pulldown-cmark and markdown-it
+// reports (mostly by andersk), goldmark's own issues (#555) and what
+// plangram's guard found in goldmark itself (email linkify scans, table
+// padding). Each builds an input of about n units.
+var pathological = []struct {
+	name string
+	gen  func(n int) string
+}{
+	{"nested strong emph", func(n int) string { return strings.Repeat("*a **a ", n) + "b" + strings.Repeat(" a** a*", n) }},
+	{"emph closers no openers", func(n int) string { return strings.Repeat("a_ ", n) }},
+	{"emph openers no closers", func(n int) string { return strings.Repeat("_a ", n) }},
+	{"link closers no openers", func(n int) string { return strings.Repeat("a]", n) }},
+	{"link openers no closers", func(n int) string { return strings.Repeat("[a", n) }},
+	{"mismatched openers closers", func(n int) string { return strings.Repeat("*a_ ", n) }},
+	{"cmark issue 389", func(n int) string { return strings.Repeat("*a ", n) + strings.Repeat("_a*_ ", n) }},
+	{"openers closers multiple of 3", func(n int) string { return "a**b" + strings.Repeat("c* ", n) }},
+	{"link openers emph closers", func(n int) string { return strings.Repeat("[ a_", n) }},
+	{"pattern [ (]( repeated", func(n int) string { return strings.Repeat("[ (](", n) }},
+	{"pattern ![[]() repeated", func(n int) string { return strings.Repeat("![[]()", n) }},
+	{"nested brackets", func(n int) string { return strings.Repeat("[", n) + "a" + strings.Repeat("]", n) }},
+	{"backticks", func(n int) string {
+		var b strings.Builder
+		for i := 1; b.Len() < 4*n; i++ {
+			b.WriteString("e" + strings.Repeat("`", i))
+		}
+		return b.String()
+	}},
+	{"unclosed links A", func(n int) string { return strings.Repeat("[a](<b", n) }},
+	{"unclosed links B", func(n int) string { return strings.Repeat("[a](b", n) }},
+	{"unclosed links C", func(n int) string { return strings.Repeat("[a](", n) }},
+	{"unclosed link lines", func(n int) string { return strings.Repeat("]([\n", n) }},
+	{"unclosed <!--", func(n int) string { return "</" + strings.Repeat("<!--", n) }},
+	{"processing instructions", func(n int) string { return "a" + strings.Repeat("<?", n) }},
+	{"declarations", func(n int) string { return "a" + strings.Repeat("<!D ", n) }},
+	{"cdata", func(n int) string { return "a" + strings.Repeat("<![CDATA[", n) }},
+	{"empty tags <>", func(n int) string { return strings.Repeat("<>", n) }},
+	{"many <", func(n int) string { return strings.Repeat("<a", n) }},
+	{"escaped backticks", func(n int) string { return strings.Repeat("\\``", n) }},
+	{"backticks escaped", func(n int) string { return strings.Repeat("``\\", n) }},
+	{"a***", func(n int) string { return strings.Repeat("a***", n) }},
+	{"[*_a", func(n int) string { return strings.Repeat("[*_a", n) }},
+	{"[](", func(n int) string { return strings.Repeat("[](", n) }},
+	{"**_* ", func(n int) string { return strings.Repeat("**_* ", n) }},
+	{"goldmark 555", func(n int) string { return strings.Repeat("*a_b*c_d**e_f*g**h*i_j**", n/8+1) }},
+	{"emph in deep blockquote", func(n int) string { return strings.Repeat(">", n) + strings.Repeat("a*", n) }},
+	{"email linkify", func(n int) string { return strings.Repeat("a_", n) }},
+	{"www linkify", func(n int) string { return strings.Repeat("~www.a", n) }},
+	{"strikethrough", func(n int) string { return strings.Repeat("~a~~", n) }},
+	{"link titles", func(n int) string { return strings.Repeat("[a](b \"", n) }},
+	{"reference uses", func(n int) string {
+		return strings.Repeat("[a]: /u\n", n/4) + "\n" + strings.Repeat("[a] ", n)
+	}},
+	{"reference definitions", func(n int) string { return strings.Repeat("[a]: /u\n", n) }},
+	{"multi-line code span", func(n int) string { return strings.Repeat("`a\n", n) }},
+	{"table padding", func(n int) string {
+		k := isqrt(n)
+		return "|" + strings.Repeat("a|", k) + "\n|" + strings.Repeat("-|", k) + "\n" + strings.Repeat("x\n", n)
+	}},
+	{"heading links", func(n int) string { return "# " + strings.Repeat("[a](", n) }},
+	{"table cell links", func(n int) string { return "|a|\n|-|\n|" + strings.Repeat("[a](", n) + "|\n" }},
+	{"list item links", func(n int) string { return "- " + strings.Repeat("[a](", n) }},
+}
+
+func isqrt(n int) int {
+	k := 1
+	for (k+1)*(k+1) <= n {
+		k++
+	}
+	return k
+}
+
+// goldmarkPrice is what the guard's price says goldmark's inline parsing
+// of src costs once plangram has prepared it (flattened and guarded): the
+// sum over goldmark's inline chunks of inlineCost.
+func goldmarkPrice(t testing.TB, src []byte) (price int, guarded int) {
+	t.Helper()
+	flat, _, _ := flattenNesting(src)
+	flat, ranges := guardInline(newBlockParser(true), flat)
+	doc := newBlockParser(true).Parse(text.NewReader(flat))
+	_ = gast.Walk(doc, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
+		if entering && n.Type() == gast.TypeBlock && !n.IsRaw() && n.Lines().Len() > 0 {
+			price += inlineCost(flat, n.Lines().Sliced(0, n.Lines().Len()))
+		}
+		return gast.WalkContinue, nil
+	})
+	return price, len(ranges)
+}
+
+// TestPathologicalLinear pins that rendering prose stays linear (issue 10)
+// on every input of the corpus: at 4n the inline price of what goldmark is
+// given stays within inlineBudget per byte and about 4 times that at n, and
+// so do the page's allocations and size. Nothing here is timed.
+func TestPathologicalLinear(t *testing.T) {
+	const n = 2000
+	const perByte = 256 // the documented budget, fixed here on purpose
+	for _, p := range pathological {
+		t.Run(p.name, func(t *testing.T) {
+			small, large := []byte(p.gen(n)), []byte(p.gen(4*n))
+			ps, _ := goldmarkPrice(t, small)
+			pl, guarded := goldmarkPrice(t, large)
+			if pl > perByte*len(large) {
+				t.Errorf("price %d at %d bytes: over %d per byte", pl, len(large), perByte)
+			}
+			ratio := float64(len(large)) / float64(len(small))
+			if float64(pl) > 1.25*ratio*float64(ps)+float64(perByte*len(large))/4 {
+				t.Errorf("price grows from %d to %d for %.1f times the input", ps, pl, ratio)
+			}
+			var outL []byte
+			as := testing.AllocsPerRun(1, func() { _, _ = Markdown(small, Options{}) })
+			al := testing.AllocsPerRun(1, func() { outL, _ = Markdown(large, Options{}) })
+			if al > 1.25*ratio*as+1000 {
+				t.Errorf("allocations grow from %.0f to %.0f for %.1f times the input", as, al, ratio)
+			}
+			if len(outL) > 40*len(large)+20000 {
+				t.Errorf("page of %d bytes for %d bytes of input", len(outL), len(large))
+			}
+			checkPage(t, outL, nil)
+			// No byte is lost: every input line's text is on the page (a
+			// guarded chunk is shown as written).
+			if guarded > 0 && !bytes.Contains(outL, []byte("shown as plain text")) {
+				t.Errorf("%d chunks guarded, no note", guarded)
+			}
+		})
+	}
+}
+
+// TestGuardKeepsText pins the guarded chunk's rendering: the note names the
+// lines, the text appears as written (escaped for HTML only), and the
+// prose around it is rendered as Markdown.
+func TestGuardKeepsText(t *testing.T) {
+	bad := strings.Repeat("[a](<b `x *y_ ", 300)
+	src := "# Title\n\nSome *emphasis* before.\n\n" + bad + "\n\nAfter, `code` and [a link](https://example.com).\n"
+	out, err := Markdown([]byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(out)
+	for _, want := range []string{
+		"The paragraph, heading or table cell at line 5 holds so many Markdown markers",
+		"<em>emphasis</em>", "<code>code</code>", `href="https://example.com"`,
+		html.EscapeString(strings.TrimSpace(bad)),
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %.80q", want)
+		}
+	}
+	// An escaped chunk costs goldmark nothing more.
+	if p, _ := goldmarkPrice(t, []byte(src)); p > inlineBudget*len(src) {
+		t.Errorf("price %d after guarding", p)
+	}
+}
+
+// BenchmarkRenderPathological renders each input of the corpus at n, 2n and
+// 4n: time per byte must stay flat (docs/benchmarks.md).
+func BenchmarkRenderPathological(b *testing.B) {
+	for _, p := range pathological {
+		for _, n := range []int{4000, 8000, 16000} {
+			src := []byte(p.gen(n))
+			b.Run(fmt.Sprintf("%s/n=%d", p.name, n), func(b *testing.B) {
+				b.SetBytes(int64(len(src)))
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := Markdown(src, Options{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
