@@ -77,7 +77,9 @@ func (c *apiCall) feedString(p *Parser, e *sseEvent, n *jnode) error {
 		return nil
 	}
 	c.frag = c.frag[:0]
-	decodeString(e.data[n.start+1:n.end-1], n.start+1, func(dec []byte, from, to int) {
+	base := n.start + 1
+	jsonargs.DecodeString(e.data[base:n.end-1], func(dec []byte, from, to int) {
+		from, to = base+from, base+to
 		c.segs = append(c.segs, argSeg{arg: c.text.Len() + len(c.frag), n: len(dec), src: e.pos(e.src(from)), sn: to - from})
 		c.frag = append(c.frag, dec...)
 	})

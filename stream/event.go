@@ -104,9 +104,11 @@ type Event struct {
 	// Exact marks a ParamDelta whose Text is exactly the next piece of the
 	// parameter's value in the ToolCall (a string value kept as decoded
 	// or written): the Exact deltas of a parameter concatenate to a prefix
-	// of its final value. Others (a value that is trimmed, unescaped,
-	// converted to another type, or not kept) may differ from it. Not part
-	// of the JSON form; OpenAIWriter streams Exact deltas only.
+	// of its final value, unless a syntax error (bad-json, bad-python)
+	// cuts the value short, which then is not in the call's params. Others
+	// (a value that is trimmed, unescaped, converted to another type, or
+	// not kept) may differ from it. Not part of the JSON form;
+	// OpenAIWriter streams Exact deltas only.
 	Exact bool
 }
 

@@ -17,19 +17,20 @@ var goldenCases = map[string]struct {
 	opts  Options
 	chunk int // bytes per Write; 0: the whole input at once
 }{
-	"split_tag":           {chunk: 7},
-	"lt_at_chunk_end":     {chunk: 6},
-	"too_large":           {opts: Options{MaxCallSize: 100}},
-	"utf8_split":          {chunk: 1},
-	"qwen3-coder_several": {chunk: 5}, // markers split across chunks
-	"glm_several":         {chunk: 3},
-	"minimax_basic":       {chunk: 7},
-	"hermes_split":        {chunk: 3}, // markers and escapes split across chunks
-	"llama_split":         {chunk: 3},
-	"kimi-k2_split":       {chunk: 3},
-	"deepseek_split":      {chunk: 2},
-	"mistral_split":       {chunk: 3},
-	"harmony_split":       {chunk: 3},
+	"split_tag":            {chunk: 7},
+	"lt_at_chunk_end":      {chunk: 6},
+	"too_large":            {opts: Options{MaxCallSize: 100}},
+	"utf8_split":           {chunk: 1},
+	"qwen3-coder_several":  {chunk: 5}, // markers split across chunks
+	"glm_several":          {chunk: 3},
+	"minimax_basic":        {chunk: 7},
+	"hermes_split":         {chunk: 3}, // markers and escapes split across chunks
+	"llama_split":          {chunk: 3},
+	"llama_pythonic_split": {chunk: 3}, // markers, names and escapes split across chunks
+	"kimi-k2_split":        {chunk: 3},
+	"deepseek_split":       {chunk: 2},
+	"mistral_split":        {chunk: 3},
+	"harmony_split":        {chunk: 3},
 }
 
 // TestGolden pins the event stream of each golden input (regenerate with

@@ -164,7 +164,7 @@ func checkOne(t testing.TB, opts Options, in []byte, cuts []int) []Event {
 				covered[j]++
 			}
 		case ParamDelta:
-			if !framed && e.Text != at && !jsonDecodes(at, e.Text) {
+			if !framed && e.Text != at && !jsonDecodes(at, e.Text) && !pyDecodes(at, e.Text) {
 				fail(e, "text is not the source of its span %q", at)
 			}
 		case Error:
@@ -219,4 +219,22 @@ func jsonDecodes(src, text string) bool {
 		src = s
 	}
 	return false
+}
+
+// pyDecodes reports whether src, the source of a pythonic call's
+// param_delta (llama syntax), decodes to text with Python's string
+// escapes.
+func pyDecodes(src, text string) bool {
+	var dec []byte
+	for i := 0; i < len(src); {
+		if src[i] != '\\' {
+			dec = append(dec, src[i])
+			i++
+			continue
+		}
+		d, n, _ := pyEscape([]byte(src[i:]), true)
+		dec = append(dec, d...)
+		i += n
+	}
+	return string(dec) == text
 }

@@ -2,35 +2,52 @@ package stream
 
 import "bytes"
 
-// The llama syntax's markup. In llamaLine and llamaCall a space stands
-// for optional white space (see matchMarker).
+// The llama syntax's markup. In markers a space stands for optional white
+// space (see matchMarker).
 const (
 	llamaTag = "<|python_tag|>"
-	// llamaLine opens a call at the start of a line.
+	// llamaPyStart and llamaPyEnd wrap Llama 4's pythonic calls.
+	llamaPyStart = "<|python_start|>"
+	llamaPyEnd   = " <|python_end|>"
+	// llamaLine opens a call at the start of a line (the form --syntax
+	// auto detects).
 	llamaLine = "\n { \"name\""
-	// llamaCall is a call's start at the start of the stream or after a
-	// call.
-	llamaCall = ` { "name"`
-	// llamaNext is the next call after a call and a ';'.
-	llamaNext = ` ; { "name"`
 	// llamaAuto is what --syntax auto takes for a llama call at the start
 	// of the stream (one in the middle of a line is then text).
 	llamaAuto = `{ "name"`
 )
 
+// llamaJSON are the starts of a Llama 3.x JSON call: the envelope's first
+// key is "name", the arguments' key, or "type": "function" (a wrapper some
+// models write).
+var llamaJSON = []string{`{ "name"`, `{ "parameters"`, `{ "arguments"`, `{ "type" : "function"`}
+
+// llamaMarks are the prose markers of the llama syntax: the tags, then the
+// line starts that may begin a call (a JSON call or a pythonic list).
+func llamaMarks() []string {
+	m := []string{llamaTag, llamaPyStart}
+	for _, j := range llamaJSON {
+		m = append(m, "\n "+j)
+	}
+	return append(m, "\n [ *")
+}
+
 // Llama registers the llama syntax: the JSON tool calls of Llama 3.x,
-// {"name": …, "parameters": {…}} ("arguments" is read too), optionally
-// after <|python_tag|>, several separated by ';' or white space. A call
-// starts at <|python_tag|> or at a '{' that begins the stream or a line
-// (after white space) and is followed by "name"; any other '{' is text.
-// Each call ends with its JSON. The pythonic form [f(a=1)] of Llama 4 is
-// not read (it is text).
+// {"name": …, "parameters": {…}} ("arguments" is read too, the keys in any
+// order), optionally after <|python_tag|>, several separated by ';' or
+// white space; and the pythonic calls of Llama 3.2/4 and others,
+// [f(a=1, b="x"), g()], optionally between <|python_start|> and
+// <|python_end|>. A call starts at a tag, or at a '{' or '[' that begins
+// the stream or a line (after white space) and is followed by a call's
+// start; anything else is text.
 func (registry) Llama() *Syntax {
 	return &Syntax{Name: "llama", Schema: "tools",
-		Summary: `{"name": …, "parameters": {…}} at a line start or after <|python_tag|> (Llama 3.x)`,
-		Markers: staticMarkers(llamaTag, llamaLine, llamaAuto),
+		Summary: `{"name": …, "parameters": {…}} or [f(a=1)] at a line start, after <|python_tag|> or <|python_start|> (Llama 3.x, 4)`,
+		Markers: staticMarkers(llamaTag, llamaLine, llamaAuto, llamaPyStart),
 		open: func(c *config) (scanner, error) {
-			return &llama{x: newProse(c.opts, c.start, []string{llamaTag, llamaLine}), c: newJCall(c.schema), pos: c.start}, nil
+			l := &llama{x: newProse(c.opts, c.start, llamaMarks()), c: newJCall(c.schema), pos: c.start}
+			l.y.c = l.c
+			return l, nil
 		}}
 }
 
@@ -38,18 +55,22 @@ func (registry) Llama() *Syntax {
 type llama struct {
 	x   *prose
 	c   *jcall
+	y   pycall
 	st  uint8
-	at  int // where <|python_tag|> starts
+	at  int // where <|python_tag|> or <|python_start|> starts
 	pos int
 }
 
 // llama's states.
 const (
-	llInit  = iota // at the start: a call may begin at once
-	llText         // prose
-	llTag          // after <|python_tag|>
-	llJSON         // in a call's JSON
-	llAfter        // after a call: another may follow
+	llInit   = iota // at the start: a call may begin at once
+	llText          // prose
+	llTag           // after <|python_tag|> or <|python_start|>
+	llJSON          // in a call's JSON
+	llAfter         // after a call: another may follow
+	llPyCall        // in a pythonic call's arguments
+	llPyList        // in a pythonic list, after a call: ',' or ']'
+	llPyEnd         // after a pythonic list: <|python_end|> may follow
 )
 
 func (l *llama) keep() int {
@@ -58,7 +79,7 @@ func (l *llama) keep() int {
 		return l.x.keep()
 	case llTag:
 		return l.at
-	case llJSON:
+	case llJSON, llPyCall:
 		return l.c.start
 	}
 	return l.pos
@@ -83,11 +104,16 @@ func (l *llama) step(p *Parser, eof bool) (bool, error) {
 		// may begin anywhere) or the end of a call: a call may follow,
 		// after white space (and a ';' after a call).
 		b := p.bytes(l.pos, p.end())
-		marks := []string{llamaCall}
-		if l.st == llAfter {
-			marks = append(marks, llamaNext)
-		} else if p.pos(l.pos).Col != 1 {
+		var marks []string
+		if l.st == llInit && p.pos(l.pos).Col != 1 {
 			marks = []string{llamaLine} // --syntax auto stopped at a line's end
+		} else {
+			for _, j := range llamaJSON {
+				marks = append(marks, " "+j)
+				if l.st == llAfter {
+					marks = append(marks, " ; "+j)
+				}
+			}
 		}
 		for _, m := range marks {
 			n, full, part := matchMarker(b, m)
@@ -105,6 +131,16 @@ func (l *llama) step(p *Parser, eof bool) (bool, error) {
 				return true, nil
 			}
 		}
+		if len(marks) > 1 { // a pythonic list
+			i := min(skipSpace(b), maxMarkerSpace)
+			started, wait, err := l.pyList(p, l.pos+i, eof, l.st == llAfter)
+			if err != nil || wait {
+				return false, err
+			}
+			if started {
+				return true, nil
+			}
+		}
 		l.x.skip(l.pos)
 		l.st = llText
 	case llText:
@@ -112,7 +148,7 @@ func (l *llama) step(p *Parser, eof bool) (bool, error) {
 		if err != nil || k < 0 {
 			return false, err
 		}
-		if k == 1 { // a line starts with {"name"
+		if k >= 2 { // a line starts with what may be a call
 			l.x.skip(at + 1)
 			l.pos = at + 1
 			if err := p.text(p.pos(at), at+1, false); err != nil {
@@ -130,12 +166,16 @@ func (l *llama) step(p *Parser, eof bool) (bool, error) {
 			l.c.begin(p, l.at)
 			l.c.json(p, l.pos+i, true)
 			l.st = llJSON
-		case i < len(b): // not a JSON call: the tag is text
-			if err := p.text(p.pos(l.at), l.pos+i, false); err != nil {
+		case i < len(b) && b[i] == '[':
+			started, wait, err := l.pyList(p, l.pos+i, eof, true)
+			if err != nil || wait {
 				return false, err
 			}
-			l.x.skip(l.pos + i)
-			l.st = llText
+			if !started {
+				return true, l.tagText(p, l.pos+i)
+			}
+		case i < len(b): // not a call: the tag is text
+			return true, l.tagText(p, l.pos+i)
 		case !eof:
 			return false, nil
 		default:
@@ -157,8 +197,114 @@ func (l *llama) step(p *Parser, eof bool) (bool, error) {
 		}
 		l.st = llAfter
 		return true, err
+	case llPyCall:
+		done, err := l.y.feed(p, eof)
+		if err != nil {
+			return false, err
+		}
+		if !done {
+			if eof {
+				return false, l.text(l.c.abort(p, p.end(), ")"))
+			}
+			return false, nil
+		}
+		err = l.c.finish(p, l.y.pos)
+		l.pos = l.y.pos
+		if l.y.st == pyFailed {
+			return true, l.text(err)
+		}
+		l.st = llPyList
+		return true, err
+	case llPyList:
+		b := p.bytes(l.pos, p.end())
+		i := skipSpace(b)
+		switch {
+		case i == len(b) && !eof:
+			return false, nil
+		case i < len(b) && b[i] == ',':
+			j := i + 1 + skipSpace(b[i+1:])
+			name, n, full, part := pyCallStart(b[j:], false)
+			if part && !eof {
+				return false, nil
+			}
+			if !full {
+				break
+			}
+			if err := p.text(p.pos(l.pos), l.pos+j, true); err != nil {
+				return false, err
+			}
+			return true, l.pyCall(p, l.pos+j, name, n)
+		case i < len(b) && b[i] == ']':
+			if err := p.text(p.pos(l.pos), l.pos+i+1, true); err != nil {
+				return false, err
+			}
+			l.pos += i + 1
+			l.st = llPyEnd
+			return true, nil
+		}
+		// Anything else ends the list: text from here.
+		l.x.skip(l.pos)
+		l.st = llText
+	case llPyEnd:
+		n, full, part := matchMarker(p.bytes(l.pos, p.end()), llamaPyEnd)
+		if part && !eof {
+			return false, nil
+		}
+		if full {
+			if err := p.text(p.pos(l.pos), l.pos+n, true); err != nil {
+				return false, err
+			}
+			l.pos += n
+		}
+		l.st = llAfter
 	}
 	return true, nil
+}
+
+// pyList starts a pythonic list at offset at (its '['), when a call
+// follows: the bytes from l.at (a tag) or l.pos to the call are markup
+// (after a call or a tag, white space included) or text.
+func (l *llama) pyList(p *Parser, at int, eof, markup bool) (started, wait bool, err error) {
+	b := p.bytes(at, p.end())
+	name, n, full, part := pyCallStart(b, true)
+	if part && !eof {
+		return false, true, nil
+	}
+	if !full {
+		return false, false, nil
+	}
+	from := l.pos
+	if l.st == llTag {
+		from = l.at
+	} else if !markup {
+		if err := p.text(p.pos(l.pos), at, false); err != nil {
+			return false, false, err
+		}
+		from = at
+	}
+	if err := p.text(p.pos(from), at+name[0], true); err != nil {
+		return false, false, err
+	}
+	return true, false, l.pyCall(p, at, name, n)
+}
+
+// pyCall starts the pythonic call whose name is b[name[0]:name[1]] and
+// whose arguments start at b[n:], b being the bytes from offset at.
+func (l *llama) pyCall(p *Parser, at int, name [2]int, n int) error {
+	l.c.begin(p, at+name[0])
+	l.y.begin(at + n)
+	l.st = llPyCall
+	return l.c.named(p, p.str(at+name[0], at+name[1]), at+n)
+}
+
+// tagText emits a tag not followed by a call, up to offset to, as text.
+func (l *llama) tagText(p *Parser, to int) error {
+	if err := p.text(p.pos(l.at), to, false); err != nil {
+		return err
+	}
+	l.x.skip(to)
+	l.st = llText
+	return nil
 }
 
 // llamaEnd: a llama call has no closing marker (see jcall.abort).

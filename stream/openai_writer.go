@@ -26,7 +26,9 @@ import (
 //     function.arguments; the ToolCall writes the rest. The fragments of a
 //     complete call concatenate to valid JSON equal to the JSON object of
 //     its typed params (the streamed members first, in the order they
-//     came, then the others in schema order). The index counts the calls
+//     came, then the others in schema order); a string argument cut by a
+//     syntax error, which is not in the params, keeps the text streamed.
+//     The index counts the calls
 //     of a choice from 0; the id is the provider's call id (Event.CallID)
 //     when the input gave one, else "call_" and the call's ID (stable for a
 //     given input, whatever the chunking).

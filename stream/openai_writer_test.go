@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/plangram/plangram/ast"
 )
 
 // checkOpenAIArgs writes the events evs (one parse, unmerged) with an
@@ -25,8 +27,23 @@ func checkOpenAIArgs(t testing.TB, evs []Event, fail func(f string, a ...any)) {
 	next := map[int]int{}
 	want := map[key]string{}
 	wantID := map[key]string{}
-	open := map[int]int{} // calls started and not completed, per choice
+	open := map[int]int{}                   // calls started and not completed, per choice
+	streamed := map[int]map[string]string{} // the Exact deltas of each call, per parameter
+	order := map[int][]string{}
+	cut := map[int]bool{} // calls whose arguments a syntax error cut
 	for _, e := range evs {
+		switch {
+		case e.Type == ParamDelta && e.Exact:
+			if streamed[e.ID] == nil {
+				streamed[e.ID] = map[string]string{}
+			}
+			if _, ok := streamed[e.ID][e.Param]; !ok {
+				order[e.ID] = append(order[e.ID], e.Param)
+			}
+			streamed[e.ID][e.Param] += e.Text
+		case e.Type == Error && (e.Kind == KindBadJSON || e.Kind == KindBadPython):
+			cut[e.ID] = true
+		}
 		if _, ok := calls[e.ID]; !ok && (e.Type == ToolCallStart || e.Type == ToolCall) {
 			k := key{e.Choice, next[e.Choice]}
 			next[e.Choice]++
@@ -38,11 +55,21 @@ func checkOpenAIArgs(t testing.TB, evs []Event, fail func(f string, a ...any)) {
 			}
 		}
 		if e.Type == ToolCall {
-			js, err := json.Marshal(e.Params)
+			ps := e.Params
+			if cut[e.ID] {
+				// A string cut by a syntax error is not in the params, but
+				// its text was streamed: the arguments hold it as read.
+				for _, k := range order[e.ID] {
+					if _, ok := ps.Get(k); !ok {
+						ps = append(ps[:len(ps):len(ps)], ast.Param{Name: k, Value: streamed[e.ID][k]})
+					}
+				}
+			}
+			js, err := json.Marshal(ps)
 			if err != nil {
 				fail("params do not marshal: %v", err)
 			}
-			if e.Params == nil {
+			if ps == nil {
 				js = []byte("{}")
 			}
 			want[calls[e.ID]] = string(js)

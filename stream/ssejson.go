@@ -2,9 +2,9 @@ package stream
 
 import (
 	"strconv"
-	"unicode/utf16"
-	"unicode/utf8"
 	"unsafe"
+
+	"github.com/plangram/plangram/stream/jsonargs"
 )
 
 // jnode is a JSON value of an SSE event's data, read whole (an event is
@@ -49,7 +49,7 @@ func (n *jnode) str(data []byte) (string, bool) {
 		return string(data[n.start+1 : n.end-1]), true
 	}
 	var b []byte
-	decodeString(data[n.start+1:n.end-1], n.start+1, func(dec []byte, _, _ int) { b = append(b, dec...) })
+	jsonargs.DecodeString(data[n.start+1:n.end-1], func(dec []byte, _, _ int) { b = append(b, dec...) })
 	return string(b), true
 }
 
@@ -63,68 +63,6 @@ func (n *jnode) int(data []byte) int {
 		return -1
 	}
 	return v
-}
-
-// decodeString decodes the body of a valid JSON string literal that
-// starts at data offset base, calling piece for each run of decoded bytes
-// with the data offsets [from, to) it comes from: a run of literal bytes,
-// or one escape (a surrogate pair is one escape).
-func decodeString(b []byte, base int, piece func(dec []byte, from, to int)) {
-	var buf [utf8.UTFMax]byte
-	lit := 0
-	for i := 0; i < len(b); {
-		if b[i] != '\\' {
-			i++
-			continue
-		}
-		if lit < i {
-			piece(b[lit:i], base+lit, base+i)
-		}
-		n := 2
-		var r rune
-		switch c := b[i+1]; c {
-		case 'b':
-			r = '\b'
-		case 'f':
-			r = '\f'
-		case 'n':
-			r = '\n'
-		case 'r':
-			r = '\r'
-		case 't':
-			r = '\t'
-		case 'u':
-			r, n = hex4(b[i+2:i+6]), 6
-			if utf16.IsSurrogate(r) {
-				r2 := rune(-1)
-				if i+12 <= len(b) && b[i+6] == '\\' && b[i+7] == 'u' {
-					r2 = hex4(b[i+8 : i+12])
-				}
-				if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
-					r, n = d, 12
-				} else {
-					r = utf8.RuneError
-				}
-			}
-		default: // " \ /
-			r = rune(c)
-		}
-		k := utf8.EncodeRune(buf[:], r)
-		piece(buf[:k], base+i, base+i+n)
-		i += n
-		lit = i
-	}
-	if lit < len(b) {
-		piece(b[lit:], base+lit, base+len(b))
-	}
-}
-
-func hex4(h []byte) rune {
-	v, err := strconv.ParseUint(string(h), 16, 32)
-	if err != nil {
-		return utf8.RuneError
-	}
-	return rune(v)
 }
 
 // parseJSON reads data as one JSON value with white space around it. On

@@ -72,8 +72,10 @@ func invokeWriter(b *strings.Builder, c benchCall, wrapper string) {
 // syntaxAnswer generates an answer of about size bytes in a syntax: prose
 // with stray '<', thinking, and calls, some writing large files whose
 // content holds tags and the parameter's own closing tag.
-func syntaxAnswer(syntax string, size int) []byte {
-	w := benchWriters[syntax]
+func syntaxAnswer(syntax string, size int) []byte { return answerWith(benchWriters[syntax], size) }
+
+// answerWith is syntaxAnswer with the calls written by w.
+func answerWith(w func(b *strings.Builder, c benchCall), size int) []byte {
 	r := rand.New(rand.NewPCG(4, 2))
 	words := strings.Fields("the a file we then Vec<u8> <b>bold</b> if x < y and a->b fn main() 漢字 résumé path write read 1 2 3")
 	var b strings.Builder

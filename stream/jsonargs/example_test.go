@@ -57,3 +57,17 @@ func Example_nested() {
 	// value path = "src/ma" partial=true
 	// 1:37-1:56: JSON ends before the value is complete (want the closing '"') [unterminated]
 }
+
+// DecodeString decodes a whole JSON string body, piece by piece, with the
+// offsets each piece comes from: what a reader of complete JSON (an SSE
+// event) shares with the incremental Parser.
+func ExampleDecodeString() {
+	jsonargs.DecodeString([]byte(`caf\u00e9\n!`), func(dec []byte, from, to int) {
+		fmt.Printf("%q from [%d, %d)\n", dec, from, to)
+	})
+	// Output:
+	// "caf" from [0, 3)
+	// "é" from [3, 9)
+	// "\n" from [9, 11)
+	// "!" from [11, 12)
+}

@@ -873,25 +873,13 @@ func (p *Parser) escape(c byte) bool {
 	e := p.esc[:p.nesc]
 	switch {
 	case p.nesc == 1:
-		var r byte
-		switch c {
-		case '"', '\\', '/':
-			r = c
-		case 'b':
-			r = '\b'
-		case 'f':
-			r = '\f'
-		case 'n':
-			r = '\n'
-		case 'r':
-			r = '\r'
-		case 't':
-			r = '\t'
-		case 'u':
+		if c == 'u' {
 			p.esc[1], p.nesc = c, 2
 			p.advance1(c)
 			return true
-		default:
+		}
+		r, ok := simpleEscape(c)
+		if !ok {
 			p.fail([]byte{c}, `want an escape (\" \\ \/ \b \f \n \r \t \uXXXX)`)
 			return false
 		}
@@ -996,6 +984,79 @@ func (p *Parser) decodedAt(t []byte, start, end ast.Pos) {
 		p.nest.segs = append(p.nest.segs, seg{dec: p.nest.dec, n: len(t), start: start, end: end})
 	}
 	p.text(t, false)
+}
+
+// simpleEscape returns the byte a one-letter escape \c stands for.
+func simpleEscape(c byte) (byte, bool) {
+	switch c {
+	case '"', '\\', '/':
+		return c, true
+	case 'b':
+		return '\b', true
+	case 'f':
+		return '\f', true
+	case 'n':
+		return '\n', true
+	case 'r':
+		return '\r', true
+	case 't':
+		return '\t', true
+	}
+	return 0, false
+}
+
+// DecodeString decodes the body of a JSON string literal (the bytes
+// between its quotes) that a JSON reader has found valid, as the Parser
+// decodes strings (a lone surrogate escape becomes U+FFFD; bytes that are
+// not UTF-8 pass unchanged). It calls piece for each run of decoded bytes
+// with the body offsets [from, to) it comes from: a run of literal bytes,
+// or one escape (a surrogate pair is one escape). dec is only valid
+// during the call. It is what a reader that holds a whole string (an SSE
+// event's JSON) shares with the incremental Parser.
+func DecodeString(body []byte, piece func(dec []byte, from, to int)) {
+	var buf [utf8.UTFMax]byte
+	lit := 0
+	for i := 0; i < len(body); {
+		if body[i] != '\\' || i+1 >= len(body) {
+			i++
+			continue
+		}
+		if lit < i {
+			piece(body[lit:i], lit, i)
+		}
+		n := 2
+		var r rune
+		c := body[i+1]
+		if b, ok := simpleEscape(c); ok {
+			r = rune(b)
+		} else if c == 'u' && i+6 <= len(body) {
+			r, n = hex4(body[i+2:i+6], 0), 6
+			if utf16.IsSurrogate(r) {
+				r2 := rune(-1)
+				if i+12 <= len(body) && body[i+6] == '\\' && body[i+7] == 'u' {
+					r2 = hex4(body[i+8:i+12], 0)
+				}
+				if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
+					r, n = d, 12
+				} else {
+					r = utf8.RuneError
+				}
+			}
+		} else { // not valid JSON: kept as written
+			i += 2
+			continue
+		}
+		if r < 0 {
+			r = utf8.RuneError // a bad hex digit (not valid JSON)
+		}
+		k := utf8.EncodeRune(buf[:], r)
+		piece(buf[:k], i, i+n)
+		i += n
+		lit = i
+	}
+	if lit < len(body) {
+		piece(body[lit:], lit, len(body))
+	}
 }
 
 func unhex(c byte) rune {

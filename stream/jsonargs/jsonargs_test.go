@@ -419,6 +419,9 @@ func FuzzJSONArgs(f *testing.F) {
 		}
 		nested := env || bytes.HasPrefix(bytes.Trim(in, jsonSpace), []byte(`"`))
 		checkSpans(t, in, want, nested)
+		if !nested {
+			checkDecodeString(t, in, want)
+		}
 		if !env {
 			checkAgreement(t, in, want)
 		}
@@ -428,3 +431,38 @@ func FuzzJSONArgs(f *testing.F) {
 // jsonSpace is JSON's white space (RFC 8259: space, tab, LF, CR), narrower
 // than bytes.TrimSpace's.
 const jsonSpace = " \t\r\n"
+
+// checkDecodeString: DecodeString, given the body of each complete string
+// argument, decodes it as the Parser did, in pieces that cover the body
+// in order.
+func checkDecodeString(t *testing.T, in []byte, evs []Event) {
+	t.Helper()
+	for _, e := range evs {
+		v, ok := e.Value.(string)
+		if e.Kind != Value || !ok || e.Partial {
+			continue
+		}
+		src := in[e.Span.Start.Offset:e.Span.End.Offset]
+		if len(src) < 2 || src[0] != '"' || src[len(src)-1] != '"' {
+			t.Fatalf("string argument %s: source %q is not a string literal", e.Key, src)
+		}
+		var dec []byte
+		at := 0
+		DecodeString(src[1:len(src)-1], func(d []byte, from, to int) {
+			if from != at || to <= from {
+				t.Fatalf("string argument %s: piece [%d, %d) after %d", e.Key, from, to, at)
+			}
+			at = to
+			dec = append(dec, d...)
+		})
+		if at != len(src)-2 || string(dec) != v {
+			t.Fatalf("string argument %s: DecodeString(%q) = %q up to %d, the Parser read %q", e.Key, src, dec, at, v)
+		}
+	}
+}
+
+func TestDecodeString(t *testing.T) {
+	for _, in := range []string{`{"a": "x\u00e9\n\ud83d\ude00 \ud800\u0041 caf\u00e9 \" \\ \/ \b\f\r\t é", "b": "\udc00\ud800", "c": ""}`} {
+		checkDecodeString(t, []byte(in), run(Options{}, []byte(in), nil))
+	}
+}
