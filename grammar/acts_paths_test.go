@@ -50,15 +50,29 @@ func actsInputs(t testing.TB) map[string][]byte {
 	return out
 }
 
-// comparePaths parses src with the hand-written path (Parse) and with the
-// participle grammar of record (parseGrammar) and reports any difference
-// in the documents they build, diagnostics included.
-func comparePaths(t testing.TB, name string, src []byte, fence byte, s *schema.Schema) {
+// actsParsers returns parsers with the built-in schema for the fence
+// detected, tilde and backtick.
+func actsParsers(t testing.TB) [3]*ActsParser {
 	t.Helper()
-	p, err := NewActsParser(fence, s)
+	s, err := schema.Builtin(DialectActs)
 	if err != nil {
 		t.Fatal(err)
 	}
+	var out [3]*ActsParser
+	for i, fence := range []byte{0, lexer.Tilde, lexer.Backtick} {
+		if out[i], err = NewActsParser(fence, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+// comparePaths parses src with the hand-written path (Parse) and with the
+// participle grammar of record (parseGrammar) and reports any difference
+// in the documents they build, diagnostics included.
+func comparePaths(t testing.TB, name string, src []byte, p *ActsParser) {
+	t.Helper()
+	fence := p.fence
 	ctx := context.Background()
 	fast, err := p.Parse(ctx, name, src)
 	if err != nil {
@@ -107,13 +121,10 @@ func excerpt(b []byte, i int) []byte {
 // that they build the same document: the same nodes, spans and
 // diagnostics.
 func TestActsPathsAgree(t *testing.T) {
-	s, err := schema.Builtin(DialectActs)
-	if err != nil {
-		t.Fatal(err)
-	}
+	parsers := actsParsers(t)
 	for name, src := range actsInputs(t) {
-		for _, fence := range []byte{0, lexer.Tilde, lexer.Backtick} {
-			comparePaths(t, name, src, fence, s)
+		for _, p := range parsers {
+			comparePaths(t, name, src, p)
 		}
 	}
 	// Edge cases: no trailing newline, CRLF, BOM, empty, blank-only act
@@ -127,8 +138,8 @@ func TestActsPathsAgree(t *testing.T) {
 		"~~~act\necho " + strings.Repeat("x", 70_000) + "\n~~~\n" + strings.Repeat("y\n", 1000),
 		"x\n~~~~act\nrun_command \"a b\" c\\ d\n  more  \n~~~~\n~~~\nunclosed\n",
 	} {
-		for _, fence := range []byte{0, lexer.Tilde, lexer.Backtick} {
-			comparePaths(t, "edge.md", []byte(src), fence, s)
+		for _, p := range parsers {
+			comparePaths(t, "edge.md", []byte(src), p)
 		}
 	}
 }

@@ -13,7 +13,6 @@ import (
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/lexer"
-	"github.com/plangram/plangram/schema"
 )
 
 // goldenDoc renders what golden files pin for a document: its JSON and its
@@ -173,10 +172,7 @@ func FuzzActs(f *testing.F) {
 		}
 	}
 	ctx := context.Background()
-	s, err := schema.Builtin(DialectActs)
-	if err != nil {
-		f.Fatal(err)
-	}
+	parsers := actsParsers(f)
 	f.Fuzz(func(t *testing.T, src []byte) {
 		doc, err := Parse(ctx, "fuzz.md", src, Options{Dialect: DialectActs})
 		if err != nil {
@@ -197,7 +193,6 @@ func FuzzActs(f *testing.F) {
 		}
 		// The hand-written path builds what the grammar of record builds,
 		// with the fence detected and with each one forced.
-		fence := [3]byte{0, lexer.Tilde, lexer.Backtick}[len(src)%3]
-		comparePaths(t, "fuzz.md", src, fence, s)
+		comparePaths(t, "fuzz.md", src, parsers[len(src)%3])
 	})
 }

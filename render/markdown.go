@@ -356,7 +356,7 @@ func plainText(n gast.Node, src []byte) string {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		switch t := c.(type) {
 		case *gast.Text:
-			b.Write(t.Segment.Value(src))
+			b.Write(util.UnescapePunctuations(t.Segment.Value(src)))
 			if t.SoftLineBreak() {
 				b.WriteByte(' ')
 			}

@@ -183,3 +183,65 @@ func BenchmarkRenderPathological(b *testing.B) {
 		}
 	}
 }
+
+// TestGuardedTitle pins that a page's title taken from a heading shows its
+// text as written, guarded or not (a backslash escape is not shown).
+func TestGuardedTitle(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"# a \\* b\n", "<title>a * b · plangram</title>"},
+		{"# " + strings.Repeat("[a](", 300) + "\n", "<title>" + html.EscapeString(strings.Repeat("[a](", 300)) + " · plangram</title>"},
+	} {
+		out, err := Markdown([]byte(c.src), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(out), c.want) {
+			t.Errorf("Markdown(%.30q): no %.60q", c.src, c.want)
+		}
+	}
+}
+
+// blockKinds lists the kinds of the blocks of src, in order.
+func blockKinds(src []byte) string {
+	var b strings.Builder
+	doc := newBlockParser(false).Parse(text.NewReader(src))
+	_ = gast.Walk(doc, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
+		if entering && n.Type() == gast.TypeBlock {
+			b.WriteString(n.Kind().String() + " ")
+		}
+		return gast.WalkContinue, nil
+	})
+	return b.String()
+}
+
+// TestGuardKeepsBlocks pins that escaping a chunk's punctuation changes no
+// block around it: in a list item, a block quote or a heading, the guarded
+// source has the same blocks as the original.
+func TestGuardKeepsBlocks(t *testing.T) {
+	compared := 0
+	for _, p := range pathological {
+		if p.name == "table padding" || p.name == "reference definitions" || p.name == "reference uses" {
+			continue // guarded whole: the table or definitions become a paragraph
+		}
+		body := p.gen(2000)
+		for _, src := range []string{
+			body,
+			"- x\n- " + strings.ReplaceAll(body, "\n", "\n  ") + "\n- y\n",
+			"> " + strings.ReplaceAll(body, "\n", "\n> ") + "\n\nafter\n",
+			"# " + strings.ReplaceAll(body, "\n", " ") + "\n" + body + "\n===\n",
+		} {
+			flat, _, _ := flattenNesting([]byte(src))
+			guarded, ranges := guardInline(newBlockParser(true), flat)
+			if len(ranges) == 0 {
+				continue
+			}
+			compared++
+			if a, b := blockKinds(flat), blockKinds(guarded); a != b {
+				t.Errorf("%s: blocks %.120s became %.120s", p.name, a, b)
+			}
+		}
+	}
+	if compared < 100 {
+		t.Errorf("only %d guarded inputs compared", compared)
+	}
+}

@@ -28,7 +28,7 @@ func (registry) Harmony() *Syntax {
 		Summary: "<|channel|>analysis<|message|>…<|end|>, <|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{…}<|call|> (gpt-oss)",
 		Markers: staticMarkers(hmStart, hmChannel),
 		open: func(c *config) (scanner, error) {
-			return &harmony{x: newProse(c.opts, c.start, []string{hmStart, hmChannel}), c: newJCall(c.schema), hide: c.opts.HideThinking}, nil
+			return &harmony{x: newProse(c.opts, c.start, []string{hmStart, hmChannel, hmEnd, hmCall, hmReturn}), c: newJCall(c.schema), hide: c.opts.HideThinking}, nil
 		}}
 }
 
@@ -80,10 +80,17 @@ func (h *harmony) step(p *Parser, eof bool) (bool, error) {
 		if err != nil || k < 0 {
 			return false, err
 		}
+		if k >= 2 { // a stray end token (after a message whose header was prefilled): markup
+			h.x.skip(end)
+			return true, p.text(p.pos(at), end, true)
+		}
 		h.st, h.at, h.pos = hmHeader, at, end
 	case hmHeader:
 		b := p.bytes(h.pos, p.end())
-		i, k := find(b, []string{hmMessage}, eof)
+		i, k := find(b, hmHeaderEnds, eof)
+		if k > 0 && h.pos+i-h.at <= maxHeader {
+			return true, h.noMessage(p, h.pos+i)
+		}
 		if k < 0 && (h.pos+i-h.at > maxHeader || eof) {
 			// not a message header: its first token is text
 			end := h.pos
@@ -113,7 +120,7 @@ func (h *harmony) step(p *Parser, eof bool) (bool, error) {
 		end := h.pos + i + len(hmMessage)
 		channel, to := hmHeaderFields(string(p.bytes(h.at, h.pos+i)))
 		h.pos = end
-		if to != "" {
+		if to != "" && !hmToolMessage(string(p.bytes(h.at, end))) {
 			h.c.begin(p, h.at)
 			if err := h.c.named(p, strings.TrimPrefix(to, "functions."), end); err != nil {
 				return false, err
@@ -150,6 +157,25 @@ func (h *harmony) step(p *Parser, eof bool) (bool, error) {
 		h.st = hmText
 		h.x.skip(h.pos)
 	case hmJSON:
+		if h.c.jpos == h.pos { // an empty body is no arguments
+			b := p.bytes(h.pos, p.end())
+			i := skipSpace(b)
+			switch {
+			case i > maxMarkerSpace: // a long run of white space: the JSON reader takes it
+			case i == len(b) && !eof:
+				return false, nil
+			case i < len(b) && b[i] == '<':
+				j, k := find(b[i:], []string{hmCall, hmEnd}, eof)
+				if j == 0 && k < 0 && !eof {
+					return false, nil // a cut token
+				}
+				if j == 0 && k >= 0 {
+					h.c.jp.Fail() // no JSON: nothing to read
+					h.st, h.pos = hmClose, h.pos+i
+					return true, nil
+				}
+			}
+		}
 		done, err := h.c.feed(p, eof)
 		if err != nil || !done {
 			return false, err
@@ -199,6 +225,60 @@ func (h *harmony) emit(p *Parser, from, to int, s string) error {
 		return nil
 	}
 	return p.send(&Event{Type: Thinking, Text: s, Raw: p.str(from, to), Span: sp})
+}
+
+// hmHeaderEnds end a message header: <|message|>, or (a header the model
+// wrote without it) an end token or the next message.
+var hmHeaderEnds = []string{hmMessage, hmEnd, hmCall, hmReturn, hmStart}
+
+// noMessage reads a message whose header [h.at, at) has no <|message|>
+// (the model left it out): as openai/harmony's non-strict parser, the
+// header's channel is the channel and the rest of it the content. A
+// header naming a recipient is left as text.
+func (h *harmony) noMessage(p *Parser, at int) error {
+	hdr := string(p.bytes(h.at, at))
+	channel, to := hmHeaderFields(hdr)
+	body := 0
+	if j := strings.Index(hdr, hmChannel); j >= 0 {
+		body = j + len(hmChannel)
+		body += len(hdr[body:]) - len(strings.TrimLeft(hdr[body:], " \t\r\n"))
+		body += len(channel)
+	} else if strings.HasPrefix(hdr, hmStart) {
+		body = len(hmStart) + len("assistant")
+		if !strings.HasPrefix(hdr[len(hmStart):], "assistant") {
+			body = len(hmStart)
+		}
+	}
+	if to != "" {
+		body = len(hdr)
+	}
+	for body < len(hdr) && isSpace(hdr[body]) {
+		body++
+	}
+	h.think = channel == "analysis" && to == ""
+	if err := h.emit(p, h.at, h.at+body, ""); err != nil {
+		return err
+	}
+	h.st, h.pos = hmBody, h.at+body
+	return nil
+}
+
+// hmToolMessage reports whether a message header is a tool's output to
+// the assistant (to=assistant, or a role other than assistant), not a
+// call.
+func hmToolMessage(hdr string) bool {
+	_, to := hmHeaderFields(hdr)
+	if to == "assistant" {
+		return true
+	}
+	if rest, ok := strings.CutPrefix(hdr, hmStart); ok {
+		role := rest
+		if i := strings.IndexAny(role, " \t\r\n<"); i >= 0 {
+			role = role[:i]
+		}
+		return role != "" && role != "assistant"
+	}
+	return false
 }
 
 // hmHeaderFields returns the channel and the recipient of a message

@@ -586,3 +586,66 @@ var peerKimiCorpus = []peerCase{
 		calls: []peerCall{{"get_weather", `{"city": "Tokyo"}`}}, text: "Before.  After tools.",
 		note: "vLLM drops the text after the section; plangram keeps it (as the corpus expects)"},
 }
+
+// gpt-oss output as openai/harmony renders the messages of vLLM's
+// tests/tool_use/test_openai_tool_parser.py after the <|start|>assistant
+// generation prompt, and openai/harmony's own tests (tests/test_harmony.py,
+// test-data/*.txt).
+const (
+	vlHarmonyFile = "vllm tests/tool_use/test_openai_tool_parser.py "
+	hmTestsFile   = "openai/harmony tests/test_harmony.py "
+	hmAnalysisTk  = "<|channel|>analysis<|message|>User asks: \"What is the weather in Tokyo?\" We need to use get_current_weather tool.<|end|>"
+)
+
+func hmCallMsg(name, ctype, body string) string {
+	return "<|start|>assistant to=functions." + name + "<|channel|>commentary" + ctype + "<|message|>" + body + "<|call|>"
+}
+
+var peerHarmony = []peerCase{
+	{src: vlHarmonyFile + "test_extract_tool_calls_no_tools", syntax: "harmony",
+		in: "<|channel|>final<|message|>This is a test<|return|>", text: "This is a test"},
+	{src: vlHarmonyFile + "test_extract_tool_calls_single_tool[0]", syntax: "harmony",
+		in:       hmAnalysisTk + hmCallMsg("get_current_weather", " <|constrain|>json", `{"location": "Tokyo"}`),
+		calls:    []peerCall{{"get_current_weather", `{"location": "Tokyo"}`}},
+		thinking: `User asks: "What is the weather in Tokyo?" We need to use get_current_weather tool.`},
+	{src: vlHarmonyFile + "test_extract_tool_calls_single_tool[1]", syntax: "harmony",
+		in:       hmAnalysisTk + hmCallMsg("get_current_weather", " <|constrain|>json", "{\n\"location\": \"Tokyo\"\n}"),
+		calls:    []peerCall{{"get_current_weather", `{"location": "Tokyo"}`}},
+		thinking: `User asks: "What is the weather in Tokyo?" We need to use get_current_weather tool.`},
+	{src: vlHarmonyFile + "test_extract_tool_calls_multiple_tools", syntax: "harmony",
+		in: hmAnalysisTk + hmCallMsg("get_current_weather", " <|constrain|>json", `{"location": "Tokyo"}`) +
+			hmCallMsg("get_user_location", " <|constrain|>json", `{"location": "Tokyo"}`) + hmCallMsg("no_content_type", "", `{"location": "Tokyo"}`) +
+			hmCallMsg("not_json_no_content_type", "", "foo") + hmCallMsg("empty_args", " <|constrain|>json", "{}") + hmCallMsg("no_args", " <|constrain|>json", ""),
+		calls: []peerCall{{"get_current_weather", `{"location": "Tokyo"}`}, {"get_user_location", `{"location": "Tokyo"}`},
+			{"no_content_type", `{"location": "Tokyo"}`}, {"not_json_no_content_type", `{}`}, {"empty_args", `{}`}, {"no_args", `{}`}},
+		thinking: `User asks: "What is the weather in Tokyo?" We need to use get_current_weather tool.`, errs: []string{KindBadJSON},
+		note: "vLLM passes the body foo on as the arguments; plangram reports it (bad-json) and the call has no arguments"},
+	{src: vlHarmonyFile + "test_extract_tool_calls_with_content", syntax: "harmony",
+		in:       hmAnalysisTk + hmCallMsg("get_current_weather", " <|constrain|>json", `{"location": "Tokyo"}`) + "<|start|>assistant<|channel|>final<|message|>This tool call will get the weather.<|return|>",
+		calls:    []peerCall{{"get_current_weather", `{"location": "Tokyo"}`}},
+		thinking: `User asks: "What is the weather in Tokyo?" We need to use get_current_weather tool.`, text: "This tool call will get the weather."},
+	{src: hmTestsFile + "test_tool_call_with_constrain_marker_adjacent", syntax: "harmony",
+		in:    hmCallMsg("get_weather", "<|constrain|>json", `{"location": "Tokyo"}`),
+		calls: []peerCall{{"get_weather", `{"location": "Tokyo"}`}}},
+	{src: hmTestsFile + "test_tool_call_with_channel_before_recipient_and_constrain_adjacent", syntax: "harmony",
+		in:    `<|start|>assistant<|channel|>commentary to=functions.get_weather<|constrain|>json<|message|>{"latitude":48.8566,"longitude":2.3522}<|call|>`,
+		calls: []peerCall{{"get_weather", `{"latitude": 48.8566, "longitude": 2.3522}`}}},
+	{src: hmTestsFile + "test_streamable_parser_missing_message_token", syntax: "harmony",
+		in:   "I must refuse<|end|><|start|>assistant<|channel|>analysis<|message|>We must refuse<|end|><|start|>assistant<|channel|>final<|message|>I'm sorry, but I can't help with that.<|return|>",
+		text: "I must refuseI'm sorry, but I can't help with that.", thinking: "We must refuse"},
+	{src: hmTestsFile + "test_streamable_parser_missing_message_token_other_initial_headers", syntax: "harmony",
+		in:   "<|channel|>analysis I must refuse<|end|><|start|>assistant<|channel|>analysis<|message|>We must refuse<|end|><|start|>assistant<|channel|>final<|message|>I'm sorry, but I can't help with that.<|return|>",
+		text: "I'm sorry, but I can't help with that.", thinking: "I must refuseWe must refuse"},
+	{src: hmTestsFile + "test_streamable_parser_missing_message_token_tool_call", syntax: "harmony",
+		in:    "... Let's use the tool.<|end|><|start|>assistant to=functions.get_weather<|channel|>commentary json<|message|>{\"location\": \"Tokyo\"}<|call|>",
+		calls: []peerCall{{"get_weather", `{"location": "Tokyo"}`}}, text: "... Let's use the tool."},
+	{src: "openai/harmony test-data/test_streamable_parser.txt (a built-in tool and its output)", syntax: "harmony",
+		in:       "<|channel|>analysis<|message|>Let's browse to confirm.<|end|><|start|>assistant<|channel|>commentary to=browser.search code<|message|>{\"query\": \"current US president July 2025\", \"topn\": 10, \"source\": \"news\"}<|call|><|start|>browser.search to=assistant<|channel|>commentary<|message|>{\"result\": \"https://openai.com/\"}<|end|>",
+		calls:    []peerCall{{"browser.search", `{"query": "current US president July 2025", "topn": 10, "source": "news"}`}},
+		thinking: "Let's browse to confirm.", text: `{"result": "https://openai.com/"}`,
+		note: "a built-in tool's recipient (browser.search) is a call too; the tool's answer to=assistant is text, not a call"},
+	{src: "openai/harmony test-data/test_does_not_drop_if_ongoing_analysis.txt", syntax: "harmony",
+		in:       "<|channel|>analysis<|message|>User asks: “What is the weather in SF?” We need to use lookup_weather tool.<|end|><|start|>assistant to=functions.lookup_weather<|channel|>commentary <|constrain|>json<|message|>{\"location\": \"San Francisco\"}<|call|>",
+		calls:    []peerCall{{"lookup_weather", `{"location": "San Francisco"}`}},
+		thinking: "User asks: “What is the weather in SF?” We need to use lookup_weather tool."},
+}
