@@ -1,6 +1,11 @@
 package stream
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/plangram/plangram/ast"
+)
 
 // The harmony format's tokens (gpt-oss).
 const (
@@ -28,7 +33,7 @@ func (registry) Harmony() *Syntax {
 		Summary: "<|channel|>analysis<|message|>…<|end|>, <|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{…}<|call|> (gpt-oss)",
 		Markers: staticMarkers(hmStart, hmChannel),
 		open: func(c *config) (scanner, error) {
-			return &harmony{x: newProse(c.opts, c.start, []string{hmStart, hmChannel, hmEnd, hmCall, hmReturn}), c: newJCall(c.schema), hide: c.opts.HideThinking}, nil
+			return &harmony{start: c.start, x: newProse(c.opts, c.start, []string{hmStart, hmChannel, hmEnd, hmCall, hmReturn}), c: newJCall(c.schema), hide: c.opts.HideThinking}, nil
 		}}
 }
 
@@ -41,6 +46,11 @@ type harmony struct {
 	at    int // where the message's header starts
 	pos   int
 	think bool // the body is thinking (analysis channel)
+	mute  bool // the body is markup (a message to a built-in tool)
+	// start is where the scanner begins; begun is set once the stream's
+	// first bytes were checked for a header the template began.
+	start int
+	begun bool
 }
 
 // harmony's states.
@@ -76,6 +86,24 @@ func (h *harmony) scan(p *Parser, eof bool) error {
 func (h *harmony) step(p *Parser, eof bool) (bool, error) {
 	switch h.st {
 	case hmText:
+		if !h.begun {
+			// The generation prompt ends with <|start|>assistant: the
+			// output may go on with the header (" to=functions.f<|channel|>…").
+			b := p.bytes(h.start, p.end())
+			i := 0
+			for i < len(b) && i < maxMarkerSpace && isSpace(b[i]) {
+				i++
+			}
+			full, part := match(b[i:], "to=")
+			if part && !eof && i < maxMarkerSpace {
+				return false, nil
+			}
+			h.begun = true
+			if full {
+				h.st, h.at, h.pos = hmHeader, h.start, h.start+i+3
+				return true, nil
+			}
+		}
 		k, at, end, err := h.x.next(p, eof)
 		if err != nil || k < 0 {
 			return false, err
@@ -105,6 +133,9 @@ func (h *harmony) step(p *Parser, eof bool) (bool, error) {
 					h.c.begin(p, h.at) // a call cut in its header
 					return false, h.after(h.c.abort(p, end, hmMessage))
 				}
+				if strings.Contains(string(p.bytes(h.at, end)), hmChannel) {
+					return true, h.noMessage(p, end) // the header names a channel: its message
+				}
 			}
 			if err := p.text(p.pos(h.at), end, false); err != nil {
 				return false, err
@@ -120,6 +151,18 @@ func (h *harmony) step(p *Parser, eof bool) (bool, error) {
 		end := h.pos + i + len(hmMessage)
 		channel, to := hmHeaderFields(string(p.bytes(h.at, h.pos+i)))
 		h.pos = end
+		h.mute = false
+		if to != "" && !hmToolMessage(string(p.bytes(h.at, end))) && !strings.HasPrefix(to, "functions.") {
+			// a built-in tool (python, browser.search…), not a function
+			// the client declared: no call, the message is markup
+			h.think, h.mute, h.st = false, true, hmBody
+			sp := p.span(h.at, end)
+			if err := h.emit(p, h.at, end, ""); err != nil {
+				return false, err
+			}
+			return true, p.send(&Event{Type: Error, Kind: KindUnknownTool, Severity: ast.Warning, Raw: p.str(h.at, end), Span: sp,
+				Message: fmt.Sprintf("a message to the built-in tool %s is not a function call: it is left out of the text", to)})
+		}
 		if to != "" && !hmToolMessage(string(p.bytes(h.at, end))) {
 			h.c.begin(p, h.at)
 			if err := h.c.named(p, strings.TrimPrefix(to, "functions."), end); err != nil {
@@ -136,7 +179,11 @@ func (h *harmony) step(p *Parser, eof bool) (bool, error) {
 		b := p.bytes(h.pos, p.end())
 		i, k := find(b, hmEnders, eof)
 		at := h.pos + i
-		if err := h.emit(p, h.pos, at, string(b[:i])); err != nil {
+		body := string(b[:i])
+		if h.mute {
+			body = ""
+		}
+		if err := h.emit(p, h.pos, at, body); err != nil {
 			return false, err
 		}
 		h.pos = at
@@ -291,8 +338,8 @@ func hmHeaderFields(h string) (channel, to string) {
 		}
 		return s
 	}
-	if _, rest, ok := strings.Cut(h, hmChannel); ok {
-		channel = word(rest)
+	if i := strings.LastIndex(h, hmChannel); i >= 0 { // a stray header may come before
+		channel = word(h[i+len(hmChannel):])
 	}
 	if i := strings.Index(h, "to="); i >= 0 {
 		to = word(h[i+3:])

@@ -641,11 +641,62 @@ var peerHarmony = []peerCase{
 		calls: []peerCall{{"get_weather", `{"location": "Tokyo"}`}}, text: "... Let's use the tool."},
 	{src: "openai/harmony test-data/test_streamable_parser.txt (a built-in tool and its output)", syntax: "harmony",
 		in:       "<|channel|>analysis<|message|>Let's browse to confirm.<|end|><|start|>assistant<|channel|>commentary to=browser.search code<|message|>{\"query\": \"current US president July 2025\", \"topn\": 10, \"source\": \"news\"}<|call|><|start|>browser.search to=assistant<|channel|>commentary<|message|>{\"result\": \"https://openai.com/\"}<|end|>",
-		calls:    []peerCall{{"browser.search", `{"query": "current US president July 2025", "topn": 10, "source": "news"}`}},
 		thinking: "Let's browse to confirm.", text: `{"result": "https://openai.com/"}`,
-		note: "a built-in tool's recipient (browser.search) is a call too; the tool's answer to=assistant is text, not a call"},
+		note: "a message to a built-in tool (browser.search) is not a function call (markup, with a warning); the tool's answer to=assistant is text"},
 	{src: "openai/harmony test-data/test_does_not_drop_if_ongoing_analysis.txt", syntax: "harmony",
 		in:       "<|channel|>analysis<|message|>User asks: “What is the weather in SF?” We need to use lookup_weather tool.<|end|><|start|>assistant to=functions.lookup_weather<|channel|>commentary <|constrain|>json<|message|>{\"location\": \"San Francisco\"}<|call|>",
 		calls:    []peerCall{{"lookup_weather", `{"location": "San Francisco"}`}},
 		thinking: "User asks: “What is the weather in SF?” We need to use lookup_weather tool."},
+}
+
+// vLLM's tests/parser/test_harmony.py, llama.cpp's test-chat.cpp and the
+// Harmony spec, as a conformance corpus quotes them (its gpt-oss import
+// script): the generation prompt <|start|>assistant and a final stop token
+// removed.
+const hmCorpus = "harmony corpus: "
+
+var hmTSpecial = ptools(lcSpecial)
+
+var peerHarmonyCorpus = []peerCase{
+	{src: hmCorpus + "vllm test_harmony.py L490-L505 (preamble, call closed by <|end|>)", syntax: "harmony",
+		in:    "<|channel|>commentary<|message|>Let me check the weather.<|end|><|start|>assistant to=functions.get_weather<|channel|>commentary<|message|>{\"location\": \"SF\"}<|end|>",
+		calls: []peerCall{{"get_weather", `{"location": "SF"}`}}, text: "Let me check the weather."},
+	{src: hmCorpus + "vllm test_harmony.py L580-L612 (a call on the analysis channel)", syntax: "harmony",
+		in:    "<|channel|>analysis<|message|>Thinking<|end|><|start|>assistant to=functions.get_weather<|channel|>analysis<|constrain|>json<|message|>{\"location\": \"Paris\"}",
+		calls: []peerCall{{"get_weather", `{"location": "Paris"}`}}, thinking: "Thinking"},
+	{src: hmCorpus + "vllm test_harmony.py L723-L745 (sequential calls)", syntax: "harmony",
+		in:    "<|channel|>analysis<|message|>Thinking<|end|><|start|>assistant to=functions.get_weather<|channel|>commentary<|constrain|>json<|message|>{\"location\": \"Paris\"}<|call|><|start|>assistant to=functions.get_time<|channel|>commentary<|constrain|>json<|message|>{\"timezone\": \"UTC\"}",
+		calls: []peerCall{{"get_weather", `{"location": "Paris"}`}, {"get_time", `{"timezone": "UTC"}`}}, thinking: "Thinking"},
+	{src: hmCorpus + "vllm test_harmony.py L703-L718 (call then final)", syntax: "harmony",
+		in:    "<|channel|>analysis<|message|>Reasoning about query...<|end|><|start|>assistant to=functions.search<|channel|>commentary<|constrain|>json<|message|>{\"query\": \"vllm\"}<|call|><|start|>assistant<|channel|>final<|message|>Done",
+		calls: []peerCall{{"search", `{"query": "vllm"}`}}, thinking: "Reasoning about query...", text: "Done"},
+	{src: hmCorpus + "vllm test_harmony.py L427-L441 (truncated final)", syntax: "harmony",
+		in:   "<|channel|>analysis<|message|>I'm thinking.<|end|><|start|>assistant<|channel|>final<|message|>I'm in the middle of answering",
+		text: "I'm in the middle of answering", thinking: "I'm thinking."},
+	{src: hmCorpus + "vllm test_harmony.py L79-L85 (malformed header)", syntax: "harmony",
+		in:   "<|channel|>analysis<|message|>thinking<|end|><|start|>assistant<|channel|>commentary<|message|>thinking<|end|><|start|>assistant<|channel|>final {\"answer\": \"hi\"}",
+		text: `thinking{"answer": "hi"}`, thinking: "thinking"},
+	{src: hmCorpus + "llama.cpp L6437-L6442 (recipient in the channel header, analysis)", syntax: "harmony", tools: hmTSpecial,
+		in:    `<|channel|>analysis to=functions.special_function<|message|>{"arg1": 1}`,
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}}},
+	{src: hmCorpus + "llama.cpp L6444-L6449 (the output goes on with the prompt's header)", syntax: "harmony", tools: hmTSpecial,
+		in:    ` to=functions.special_function<|channel|>analysis <|constrain|>json<|message|>{"arg1": 1}`,
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}}},
+	{src: hmCorpus + "llama.cpp L6467-L6502 (code in arguments)", syntax: "harmony",
+		tools: ptools(ptool("edit", `"oldString": {"type": "string"}, "newString": {"type": "string"}, "replaceAll": {"type": "boolean"}`)),
+		in:    `<|channel|>analysis<|message|>Thinking about edit...<|end|><|start|>assistant<|channel|>commentary to=functions.edit <|constrain|>json<|message|>{"oldString": "if (part < railCount - 1) {", "newString": "if (part < 4) {", "replaceAll": false}`,
+		calls: []peerCall{{"edit", `{"oldString": "if (part < railCount - 1) {", "newString": "if (part < 4) {", "replaceAll": false}`}}, thinking: "Thinking about edit..."},
+	{src: hmCorpus + "llama.cpp L6529-L6536 (built-in python recipient)", syntax: "harmony", tools: hmTSpecial,
+		in:       `<|channel|>analysis<|message|>I will execute python to say hello<|end|><|start|>assistant<|channel|>commentary to=python <|constrain|>code<|message|>print("hello")`,
+		thinking: "I will execute python to say hello", errs: []string{KindUnknownTool}},
+	{src: hmCorpus + "llama.cpp L6540-L6546 (stray header to=assistant)", syntax: "harmony", tools: hmTSpecial,
+		in:       "<|channel|>commentary to=assistant<|channel|>analysis<|message|>I'm\nthinking<|end|><|start|>assistant<|channel|>final<|message|>Hello, world!\nWhat's up?",
+		thinking: "I'm\nthinking", text: "Hello, world!\nWhat's up?"},
+	{src: hmCorpus + "Harmony spec, preamble", syntax: "harmony", tools: ptools(ptool("generate_file", `"template": {"type": "string"}, "path": {"type": "string"}`)),
+		in:       "<|channel|>analysis<|message|>{long chain of thought}<|end|><|start|>assistant<|channel|>commentary<|message|>**Action plan**:\n1. Generate an HTML file\n---\nWill start executing the plan step by step<|end|><|start|>assistant<|channel|>commentary to=functions.generate_file<|constrain|>json<|message|>{\"template\": \"basic_html\", \"path\": \"index.html\"}",
+		calls:    []peerCall{{"generate_file", `{"template": "basic_html", "path": "index.html"}`}},
+		thinking: "{long chain of thought}", text: "**Action plan**:\n1. Generate an HTML file\n---\nWill start executing the plan step by step"},
+	{src: hmCorpus + "llama.cpp issue 27720 (garbled channel)", syntax: "harmony",
+		in:       "<|channel|>??<|end|><|start|>assistant<|channel|>analysis<|message|>We must comply with the gating rules.",
+		thinking: "We must comply with the gating rules."},
 }
