@@ -326,3 +326,30 @@ func TestApplyChangedAfterCheck(t *testing.T) {
 		t.Errorf("verify: %v", err)
 	}
 }
+
+// TestApplyExactBytes: FIND/REPLACE texts and diff hunks that are not UTF-8
+// (a Latin-1 file) are matched and written byte for byte, not as U+FFFD.
+func TestApplyExactBytes(t *testing.T) {
+	root := t.TempDir()
+	files(t, root, map[string]string{"a.txt": "caf\xe9 = 1\n", "b.txt": "na\xefve\nx\n"})
+	plan := parse(t, "# Plan\n\n- **Goal:** Latin-1\n\n## Rationale\n\n```text\nWhy.\n```\n\n## Action Plan\n\n"+
+		"### `EDIT`\n\n- **File Path:** a.txt\n\n#### `FIND:`\n\n```text\ncaf\xe9 = 1\n```\n\n#### `REPLACE:`\n\n```text\ncaf\xe9 = 2\n```\n")
+	diff, err := grammar.Parse(context.Background(), "b.diff", []byte("--- a/b.txt\n+++ b/b.txt\n@@ -1,2 +1,2 @@\n-na\xefve\n+na\xefve \xff\n x\n"), grammar.Options{Dialect: "udiff"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Apply(context.Background(), []*ast.Document{plan, diff}, root, Options{})
+	if err != nil {
+		for _, ds := range res.Diagnostics {
+			for _, d := range ds {
+				t.Log(d.Format("plan.md"))
+			}
+		}
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{"a.txt": "caf\xe9 = 2\n", "b.txt": "na\xefve \xff\nx\n"} {
+		if got := read(t, filepath.Join(root, name)); got != want {
+			t.Errorf("%s = %q, want %q", name, got, want)
+		}
+	}
+}

@@ -74,7 +74,9 @@ type Block struct {
 	// ContentBase64 is set only when Content is not valid UTF-8 (a JSON
 	// string cannot carry such bytes: "content" shows U+FFFD in their place):
 	// the exact content bytes in standard, padded base64. SetContentBase64
-	// fills it; grammar.Parse does for every block it returns.
+	// fills it; grammar.Parse does for every block it returns, and the JSON
+	// writer writes it for any block whose content is not valid UTF-8
+	// (exact.go: every string from the input gets such a member).
 	ContentBase64 string `json:"content_base64,omitempty"`
 	Unclosed      bool   `json:"unclosed,omitempty"`
 	Span          Span   `json:"span"`         // whole lines, opening fence line to closing fence line (with its line ending)

@@ -43,16 +43,15 @@ func (d *Document) WriteJSON(w *jsonw.W) {
 	w.Key("dialect")
 	w.String(d.Dialect)
 	if d.Title != "" {
-		w.Key("title")
-		w.String(d.Title)
+		writeExact(w, "title", d.Title)
 	}
 	if len(d.Metadata) > 0 {
 		w.Key("metadata")
 		d.Metadata.WriteJSON(w)
+		WriteParamsBase64(w, "metadata", d.Metadata)
 	}
 	if d.Rationale != nil {
-		w.Key("rationale")
-		w.String(*d.Rationale)
+		writeExact(w, "rationale", *d.Rationale)
 	}
 	if len(d.Memos) > 0 {
 		w.Key("memos")
@@ -65,8 +64,7 @@ func (d *Document) WriteJSON(w *jsonw.W) {
 			w.BeginObject()
 			w.Key("add")
 			w.Bool(m.Add)
-			w.Key("text")
-			w.String(m.Text)
+			writeExact(w, "text", m.Text)
 			w.Key("span")
 			m.Span.WriteJSON(w)
 			w.EndObject()
@@ -126,14 +124,14 @@ func (a *Action) WriteJSON(w *jsonw.W) {
 		return
 	}
 	w.BeginObject()
-	w.Key("name")
-	w.String(a.Name)
+	writeExact(w, "name", a.Name)
 	w.Key("args")
 	w.BeginArray()
 	for _, s := range a.Args {
 		w.String(s)
 	}
 	w.EndArray()
+	writeArgsBase64(w, a.Args)
 	if len(a.ArgSpans) > 0 {
 		w.Key("arg_spans")
 		w.BeginArray()
@@ -144,6 +142,7 @@ func (a *Action) WriteJSON(w *jsonw.W) {
 	}
 	w.Key("params")
 	a.Params.WriteJSON(w)
+	WriteParamsBase64(w, "params", a.Params)
 	w.Key("blocks")
 	if a.Blocks == nil {
 		w.BeginArray()
@@ -171,17 +170,18 @@ func (b *Block) WriteJSON(w *jsonw.W) {
 	w.BeginObject()
 	w.Key("fence")
 	w.String(b.Fence)
-	w.Key("info")
-	w.String(b.Info)
+	writeExact(w, "info", b.Info)
 	if b.Label != "" {
-		w.Key("label")
-		w.String(b.Label)
+		writeExact(w, "label", b.Label)
 	}
-	w.Key("content")
-	w.String(b.Content)
-	if b.ContentBase64 != "" {
-		w.Key("content_base64")
+	switch {
+	case b.ContentBase64 != "": // read back from JSON
+		w.Key("content")
+		w.String(b.Content)
+		w.Key("content" + Base64Suffix)
 		w.String(b.ContentBase64)
+	default:
+		writeExact(w, "content", b.Content)
 	}
 	if b.Unclosed {
 		w.Key("unclosed")
@@ -205,8 +205,7 @@ func (p *Prose) WriteJSON(w *jsonw.W) {
 		w.Key("kind")
 		w.String(p.Kind)
 	}
-	w.Key("text")
-	w.String(p.Text)
+	writeExact(w, "text", p.Text)
 	w.Key("span")
 	p.Span.WriteJSON(w)
 	w.EndObject()

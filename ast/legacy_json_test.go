@@ -2,9 +2,15 @@ package ast
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/plangram/plangram/internal/jsonw"
 )
 
 // LegacyJSON is the encoder path the direct writer replaced, kept as the
@@ -26,6 +32,62 @@ func LegacyJSON(doc *Document) ([]byte, error) {
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// exactExtra names, per ast type, the fields whose exact bytes the JSON
+// gives beside them when they are not valid UTF-8 (exact.go): the mirror
+// gets an extra field "<json name>_base64" right after each.
+var exactExtra = map[reflect.Type]map[string]bool{
+	reflect.TypeFor[Document](): {"Title": true, "Rationale": true, "Metadata": true},
+	reflect.TypeFor[Memo]():     {"Text": true},
+	reflect.TypeFor[Action]():   {"Name": true, "Args": true, "Params": true},
+	reflect.TypeFor[Block]():    {"Info": true, "Label": true},
+	reflect.TypeFor[Prose]():    {"Text": true},
+}
+
+// exactValue computes an extra field's value: base64 of a string (or of
+// the string a pointer holds), the args' array, the params' overlay.
+func exactValue(v reflect.Value, mt reflect.Type) reflect.Value {
+	out := reflect.New(mt).Elem()
+	switch x := v.Interface().(type) {
+	case string:
+		if !utf8.ValidString(x) {
+			out.SetString(base64.StdEncoding.EncodeToString([]byte(x)))
+		}
+	case *string:
+		if x != nil && !utf8.ValidString(*x) {
+			out.SetString(base64.StdEncoding.EncodeToString([]byte(*x)))
+		}
+	case []string:
+		if slices.ContainsFunc(x, func(s string) bool { return !utf8.ValidString(s) }) {
+			list := make([]*string, len(x))
+			for i, s := range x {
+				if !utf8.ValidString(s) {
+					b := base64.StdEncoding.EncodeToString([]byte(s))
+					list[i] = &b
+				}
+			}
+			out.Set(reflect.ValueOf(list))
+		}
+	case Params:
+		if HasInvalidUTF8(x) {
+			w := &jsonw.W{}
+			writeOverlay(w, reflect.ValueOf(x))
+			out.Set(reflect.ValueOf(json.RawMessage(w.B)))
+		}
+	}
+	return out
+}
+
+// exactType is the type of an extra field.
+func exactType(t reflect.Type) reflect.Type {
+	switch t {
+	case reflect.TypeFor[[]string]():
+		return reflect.TypeFor[[]*string]()
+	case paramsType:
+		return reflect.TypeFor[json.RawMessage]()
+	}
+	return reflect.TypeFor[string]()
 }
 
 // legacyParams is the former Params.MarshalJSON, verbatim.
@@ -88,6 +150,11 @@ func (m *mirror) typ(t reflect.Type) reflect.Type {
 				continue
 			}
 			fs = append(fs, reflect.StructField{Name: f.Name, Type: m.typ(f.Type), Tag: f.Tag})
+			if exactExtra[t][f.Name] {
+				name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+				fs = append(fs, reflect.StructField{Name: f.Name + "Base64X", Type: exactType(f.Type),
+					Tag: reflect.StructTag(`json:"` + name + `_base64,omitempty"`)})
+			}
 		}
 		mt = reflect.StructOf(fs)
 	default:
@@ -125,6 +192,13 @@ func (m *mirror) copy(v reflect.Value) reflect.Value {
 			if f.IsExported() {
 				out.FieldByName(f.Name).Set(m.copy(v.Field(i)))
 			}
+			if exactExtra[t][f.Name] {
+				x := out.FieldByName(f.Name + "Base64X")
+				x.Set(exactValue(v.Field(i), x.Type()))
+			}
+		}
+		if t == reflect.TypeFor[Block]() && v.FieldByName("ContentBase64").String() == "" {
+			out.FieldByName("ContentBase64").Set(exactValue(v.FieldByName("Content"), reflect.TypeFor[string]()))
 		}
 		for _, name := range emptyAsList[t] {
 			if f := out.FieldByName(name); f.IsNil() {

@@ -75,6 +75,12 @@ func Apply(src []byte, dialect string) (fixed []byte, repairs []*ast.Diagnostic)
 		return src, nil
 	}
 	out := []byte(f.text)
+	if grammar.Rejects(out) && !grammar.Rejects(src) {
+		// Shorter text can raise the share of bytes that are not text past
+		// the binary threshold, or bring a lone CR to the first line: a
+		// repair never makes a readable input unreadable.
+		return src, nil
+	}
 	lines := ast.NewLines(out)
 	span := func(line int) ast.Span {
 		start := lines.LineStart(line)

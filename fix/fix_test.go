@@ -206,3 +206,17 @@ func TestPropertiesRandomFences(t *testing.T) {
 		checkProperties(t, []byte(b.String()))
 	}
 }
+
+// TestFixNeverMakesUnreadable: removing trailing blank lines raises the
+// share of bytes that are not text; a repair that would push the input
+// past the binary threshold (binary-input) is not made.
+func TestFixNeverMakesUnreadable(t *testing.T) {
+	src := []byte("```act\nend\n```\n\xfd\xfc\xfb\xfa\xf9\xf8\xf7\xf6\xf5\n\n\n\n\n\n\n\n\n")
+	if grammar.Rejects(src) {
+		t.Fatal("the input itself is rejected")
+	}
+	out, _ := Apply(src, "acts")
+	if grammar.Rejects(out) {
+		t.Fatalf("fix turned %q into %q, which is rejected", src, out)
+	}
+}

@@ -38,11 +38,12 @@ func document(ctx context.Context, doc *ast.Document, src []byte, opts grammar.O
 		return append([]byte(nil), src...), nil
 	}
 	out, err := print(ctx, doc, src, opts)
-	if err == nil && grammar.FirstLineEndsWithCR(out) {
-		// The input's first line ends with LF, but the canonical form
-		// (leading blank lines dropped) would start with a line that ends
-		// with a lone CR, which reads as old Mac line endings and is
-		// rejected: keep the input as it is, which still means the same.
+	if err == nil && grammar.Rejects(out) {
+		// The input is read, but its canonical form would be rejected: a
+		// first line that ends with a lone CR once leading blank lines are
+		// dropped (old Mac line endings), or a share of bytes that are not
+		// text raised past the binary threshold by shorter text: keep the
+		// input as it is, which still means the same.
 		return append([]byte(nil), src...), nil
 	}
 	return out, err

@@ -311,3 +311,17 @@ func TestDocsExamples(t *testing.T) {
 		}
 	}
 }
+
+// TestFmtNeverMakesBinary: dropping blank lines raises the share of bytes
+// that are not text; past the binary threshold the output would be
+// rejected (binary-input), so fmt keeps such an input as it is.
+func TestFmtNeverMakesBinary(t *testing.T) {
+	src := []byte("\xfd\xfc\xfb\xfa\n\n\n\n\n\n\n\n\n")
+	if grammar.Rejects(src) {
+		t.Fatal("the input itself is rejected")
+	}
+	out := checkRoundTrip(t, src, actsOpts)
+	if grammar.Rejects(out) {
+		t.Fatalf("fmt turned %q into %q, which is rejected", src, out)
+	}
+}

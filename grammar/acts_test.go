@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -179,8 +180,31 @@ func FuzzActs(f *testing.F) {
 			t.Fatal(err)
 		}
 		checkLossless(t, src, doc)
-		if _, err := json.Marshal(doc); err != nil {
+		data, err := json.Marshal(doc)
+		if err != nil {
 			t.Fatal(err)
+		}
+		// Read back, the JSON gives every action's name, args and string
+		// params byte for byte (the *_base64 members, docs/acts.md).
+		var back ast.Document
+		if err := json.Unmarshal(data, &back); err != nil {
+			t.Fatal(err)
+		}
+		for i, a := range doc.Actions {
+			b := back.Actions[i]
+			if b.Name != a.Name || !slices.Equal(b.Args, a.Args) {
+				t.Fatalf("action %d read back: %q %q, want %q %q", i, b.Name, b.Args, a.Name, a.Args)
+			}
+			for _, p := range a.Params {
+				var want, got string
+				if ast.DecodeValue(p.Value, &want) != nil {
+					continue
+				}
+				v, _ := b.Params.Get(p.Name)
+				if err := ast.DecodeValue(v, &got); err != nil || got != want {
+					t.Fatalf("action %d param %s read back: %q, want %q (%v)", i, p.Name, got, want, err)
+				}
+			}
 		}
 		blocks := doc.Blocks
 		for _, a := range doc.Actions {

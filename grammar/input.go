@@ -2,6 +2,7 @@ package grammar
 
 import (
 	"bytes"
+	"fmt"
 	"unicode/utf8"
 
 	"github.com/plangram/plangram/ast"
@@ -13,12 +14,15 @@ const (
 	// CodeUTF16: the input is UTF-16 (a byte-order mark, or NUL bytes in
 	// every other position); plangram reads UTF-8 and rejects it.
 	CodeUTF16 = "utf16-input"
-	// CodeBinary: the input holds a NUL byte and is not UTF-16.
+	// CodeBinary: the input is not UTF-16 and holds a NUL byte, or more
+	// than a third of its first 8 KiB are bytes that are not text (see
+	// binarySample).
 	CodeBinary = "binary-input"
 	// CodeCROnly: the first line ending is a lone CR (old Mac line endings).
 	CodeCROnly = "cr-line-endings"
 	// CodeInvalidUTF8: a byte sequence that is not UTF-8 (reported once, at
-	// the first bad byte); blocks keep the exact bytes (content_base64).
+	// the first bad byte); every string keeps the exact bytes, which the
+	// JSON output gives in *_base64 members (ast's exact.go).
 	CodeInvalidUTF8 = "invalid-utf8"
 )
 
@@ -50,6 +54,10 @@ func checkInput(src []byte) []*ast.Diagnostic {
 		return diag(ast.Error, CodeBinary, span(i, 1),
 			"the input is binary, not text: NUL byte here; a plan is UTF-8 text")
 	}
+	if bad, n, first := binarySample(src); first >= 0 {
+		return diag(ast.Error, CodeBinary, span(first, 1),
+			fmt.Sprintf("the input is binary, not text: %d of its first %d bytes are not UTF-8 text (invalid UTF-8 or control bytes), the first here; a plan is UTF-8 text", bad, n))
+	}
 	var out []*ast.Diagnostic
 	if i := loneCR(src); i >= 0 {
 		out = append(out, &ast.Diagnostic{Severity: ast.Error, Code: CodeCROnly, Span: span(i, 1),
@@ -58,9 +66,63 @@ func checkInput(src []byte) []*ast.Diagnostic {
 	if !utf8.Valid(src) {
 		i := firstInvalid(src)
 		out = append(out, &ast.Diagnostic{Severity: ast.Warning, Code: CodeInvalidUTF8, Span: span(i, 1),
-			Message: "invalid UTF-8 here (the first bad byte): blocks keep the exact bytes, which the JSON output gives in content_base64 (its \"content\" shows U+FFFD in their place)"})
+			Message: "invalid UTF-8 here (the first bad byte): the AST keeps the exact bytes; the JSON output shows U+FFFD in their place and gives them in base64 beside each such string (content_base64, args_base64, params_base64, …)"})
 	}
 	return out
+}
+
+// binaryWindow is how much of the input binarySample looks at, as git's
+// and file(1)'s tests do (git: 8000 bytes).
+const binaryWindow = 8 << 10
+
+// binarySample tells binary input without a NUL byte: in the first
+// binaryWindow bytes (cut back to a character boundary), the bytes that are
+// not text — bytes of invalid UTF-8 sequences, and control bytes other than
+// BEL, BS, tab, LF, VT, FF, CR and ESC (file(1)'s text characters) — are
+// counted. More than a third of them, and at least 4, make the input binary
+// (Perl's -B rule, with valid UTF-8 as text). It returns their count, the
+// sample's size and the offset of the first, or first = -1 when the input
+// is text. Valid UTF-8 of any script (CJK, emoji) counts as text; a plan
+// with a few bad bytes stays text (it gets invalid-utf8).
+func binarySample(src []byte) (bad, n, first int) {
+	sample := src[:min(len(src), binaryWindow)]
+	if len(sample) < len(src) {
+		// Do not count a sequence cut by the window as invalid.
+		for k := 1; k < utf8.UTFMax && k <= len(sample); k++ {
+			if utf8.RuneStart(sample[len(sample)-k]) {
+				if !utf8.FullRune(sample[len(sample)-k:]) {
+					sample = sample[:len(sample)-k]
+				}
+				break
+			}
+		}
+	}
+	first = -1
+	for i := 0; i < len(sample); {
+		c := sample[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 && c != 0x07 && c != 0x08 && (c < '\t' || c > '\r') && c != 0x1b || c == 0x7f {
+				bad++
+				if first < 0 {
+					first = i
+				}
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(sample[i:])
+		if r == utf8.RuneError && size <= 1 {
+			bad++
+			if first < 0 {
+				first = i
+			}
+		}
+		i += max(size, 1)
+	}
+	if bad < 4 || bad*3 <= len(sample) {
+		return bad, len(sample), -1
+	}
+	return bad, len(sample), first
 }
 
 // firstInvalid returns the offset of the first byte that does not start a
@@ -146,6 +208,22 @@ func loneCR(src []byte) int {
 // (cr-line-endings): a printer checks its output with it, so that it never
 // turns an accepted input into a rejected one.
 func FirstLineEndsWithCR(src []byte) bool { return loneCR(src) >= 0 }
+
+// Rejects reports whether Parse rejects src as unreadable (utf16-input,
+// binary-input, cr-line-endings). A rewriter (fmt, fix) checks its output
+// with it: shortening a text input can raise its share of bytes that are
+// not text past the binary threshold, or bring a lone CR to the first
+// line; such an output is not used.
+func Rejects(src []byte) bool {
+	if len(src) == 0 {
+		return false
+	}
+	if utf16Order(src) != "" || bytes.IndexByte(src, 0) >= 0 || loneCR(src) >= 0 {
+		return true
+	}
+	_, _, first := binarySample(src)
+	return first >= 0
+}
 
 // InputRejected reports whether doc's input was rejected as unreadable
 // (UTF-16, binary, CR-only line endings): its lines cannot be told apart,

@@ -242,6 +242,26 @@ var astDocs = map[string]string{
 	"Pos":                  "A position: byte offset (0-based), line and column (1-based, in bytes).",
 }
 
+// exactBase64 is what every *_base64 member's description ends with.
+const exactBase64 = "standard padded base64, set only where the input's bytes are not valid UTF-8 (the string beside it then shows U+FFFD in their place)."
+
+// exactMember describes the member that gives the exact bytes of the
+// member name of an AST type when they are not valid UTF-8 (ast.WriteJSON,
+// docs/acts.md "Exact bytes in JSON"), or returns nil.
+func exactMember(typ, name string) *jsNode {
+	switch typ + "." + name {
+	case "Document.title", "Document.rationale", "Memo.text", "Action.name", "Block.info", "Block.label", "Prose.text":
+		return &jsNode{Type: "string", Description: "The exact bytes of " + name + ", " + exactBase64}
+	case "Action.args":
+		return &jsNode{Type: "array", Items: &jsNode{OneOf: []*jsNode{{Type: "string"}, {Type: "null"}}},
+			Description: "Index for index with args: the exact bytes of each argument that is not valid UTF-8, null for the others; " + exactBase64}
+	case "Action.params", "Document.metadata":
+		return &jsNode{Type: "object",
+			Description: "For each " + map[string]string{"params": "parameter", "metadata": "metadata entry"}[name] + " whose value holds a string that is not valid UTF-8: the value's shape with the exact bytes of each such string, null for the other elements of an array, without the other members of an object; " + exactBase64}
+	}
+	return nil
+}
+
 // structSchema describes a struct type from its fields' JSON tags: fields
 // without omitempty are required, and no other property is allowed.
 func (g *jsGen) structSchema(t reflect.Type) *jsNode {
@@ -262,6 +282,9 @@ func (g *jsGen) structSchema(t reflect.Type) *jsNode {
 		n.Properties.set(name, fs)
 		if !strings.Contains(opts, "omitempty") {
 			n.Required = append(n.Required, name)
+		}
+		if x := exactMember(t.Name(), name); x != nil {
+			n.Properties.set(name+ast.Base64Suffix, x)
 		}
 	}
 	return n

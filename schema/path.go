@@ -9,8 +9,9 @@ import (
 
 // Diagnostic codes of the path rule (docs/check.md, "Paths").
 const (
-	// CodeBadPath: a path is empty or contains a control character (NUL,
-	// a line break, a tab, DEL, a C1 control, U+2028/U+2029).
+	// CodeBadPath: a path is empty, is not valid UTF-8, or contains a
+	// control character (NUL, a line break, a tab, DEL, a C1 control,
+	// U+2028/U+2029).
 	CodeBadPath = "bad-path"
 	// CodeAbsolutePath: a path starts with `/`, `\`, a drive letter (`C:`)
 	// or `~`.
@@ -36,6 +37,8 @@ func (e *PathError) Error() string { return e.Msg }
 // parameters must satisfy whether or not a workspace is given:
 //
 //   - the path is not empty (nor only white space);
+//   - it is valid UTF-8 (a name with other bytes cannot be written in
+//     JSON, nor created on every file system);
 //   - it contains no control character: no NUL, no line break (LF, CR,
 //     U+2028, U+2029), no tab, no DEL, no C0 or C1 control;
 //   - it is relative: it does not start with `/` or `\`, a drive letter
@@ -56,6 +59,10 @@ func CheckPath(p string) error {
 	}
 	for i := 0; i < len(p); {
 		r, n := utf8.DecodeRuneInString(p[i:])
+		if r == utf8.RuneError && n == 1 {
+			return &PathError{Code: CodeBadPath, Offset: i,
+				Msg: fmt.Sprintf("the path %s is not valid UTF-8 (byte 0x%02X at byte %d): a file name must be text that every system and the JSON output can name", quotePath(p), p[i], i)}
+		}
 		if r == '\u2028' || r == '\u2029' || unicode.IsControl(r) {
 			return &PathError{Code: CodeBadPath, Offset: i,
 				Msg: fmt.Sprintf("the path %s contains the control character %s at byte %d", quotePath(p), runeName(r), i)}

@@ -26,6 +26,9 @@ func TestCheckPath(t *testing.T) {
 		{"a\x7fb", CodeBadPath},
 		{"a\u0085b", CodeBadPath},
 		{"a\u2028b", CodeBadPath},
+		{"a\xffb", CodeBadPath},      // not UTF-8
+		{"caf\xe9.txt", CodeBadPath}, // Latin-1
+		{"\xe6\xbc", CodeBadPath},    // a cut UTF-8 sequence
 		{"/etc/passwd", CodeAbsolutePath},
 		{`\Windows`, CodeAbsolutePath},
 		{`C:\Windows`, CodeAbsolutePath},

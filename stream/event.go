@@ -93,9 +93,9 @@ type Event struct {
 	// blocks) on its ToolCall event; it is not part of the JSON form.
 	Action *ast.Action
 	// CallID is the call's id given by the provider API (tool_calls[].id,
-	// call_id, content_block.id) or by the model's own markup (Mistral's
-	// [CALL_ID]), on ToolCallStart and ToolCall; empty when the stream
-	// gives none. JSON: "call_id" ("id" is ID).
+	// call_id, content_block.id: the openai-chat, openai-responses and
+	// anthropic syntaxes), on ToolCallStart and ToolCall; empty when the
+	// stream gives none. JSON: "call_id" ("id" is ID).
 	CallID string
 	// Choice is the index of the completion choice an event belongs to
 	// (OpenAI Chat Completions with n > 1); 0 everywhere else. JSON:
@@ -141,36 +141,35 @@ func (e *Event) WriteJSON(w *jsonw.W) {
 		w.Key("id")
 		w.Int(int64(e.ID))
 	}
+	// Strings from the input that are not valid UTF-8 get their exact
+	// bytes beside them (name_base64, …; docs/acts.md, "Exact bytes in JSON").
 	if e.CallID != "" {
-		w.Key("call_id")
-		w.String(e.CallID)
+		ast.WriteExactString(w, "call_id", e.CallID)
 	}
 	if e.Name != "" {
-		w.Key("name")
-		w.String(e.Name)
+		ast.WriteExactString(w, "name", e.Name)
 	}
 	if e.Param != "" {
-		w.Key("param")
-		w.String(e.Param)
+		ast.WriteExactString(w, "param", e.Param)
 	}
 	raw := e.Raw
 	switch e.Type {
 	case Text:
-		w.Key("text")
-		w.String(e.Text)
+		ast.WriteExactString(w, "text", e.Text)
 		if e.Raw == e.Text {
 			raw = ""
 		}
 	case Thinking, ParamDelta:
-		w.Key("text")
-		w.String(e.Text)
+		ast.WriteExactString(w, "text", e.Text)
 	case ToolCall:
 		w.Key("params")
 		e.Params.WriteJSON(w)
+		ast.WriteParamsBase64(w, "params", e.Params)
 	case Error:
 		if e.Params != nil { // an unterminated JSON call: what was read
 			w.Key("params")
 			e.Params.WriteJSON(w)
+			ast.WriteParamsBase64(w, "params", e.Params)
 		}
 		w.Key("severity")
 		w.String(e.Severity.String())
@@ -184,8 +183,7 @@ func (e *Event) WriteJSON(w *jsonw.W) {
 		w.String(e.Message)
 	}
 	if raw != "" {
-		w.Key("raw")
-		w.String(raw)
+		ast.WriteExactString(w, "raw", raw)
 	}
 	if e.Syntax != "" {
 		w.Key("syntax")

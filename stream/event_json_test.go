@@ -2,6 +2,7 @@ package stream
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -9,28 +10,36 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/internal/jsonw"
 )
 
 // legacyEvent and legacyMarshal are the former Event.MarshalJSON (an
 // encoding/json encoder over this struct), kept as the reference the direct
 // writer must match byte for byte.
 type legacyEvent struct {
-	Type     Type          `json:"type"`
-	Choice   int           `json:"choice,omitempty"`
-	ID       int           `json:"id,omitempty"`
-	CallID   string        `json:"call_id,omitempty"`
-	Name     string        `json:"name,omitempty"`
-	Param    string        `json:"param,omitempty"`
-	Text     *string       `json:"text,omitempty"`
-	Params   *ast.Params   `json:"params,omitempty"`
-	Severity *ast.Severity `json:"severity,omitempty"`
-	Kind     string        `json:"kind,omitempty"`
-	Message  string        `json:"message,omitempty"`
-	Raw      string        `json:"raw,omitempty"`
-	Syntax   string        `json:"syntax,omitempty"`
-	Span     ast.Span      `json:"span"`
+	Type      Type            `json:"type"`
+	Choice    int             `json:"choice,omitempty"`
+	ID        int             `json:"id,omitempty"`
+	CallID    string          `json:"call_id,omitempty"`
+	CallIDB64 string          `json:"call_id_base64,omitempty"`
+	Name      string          `json:"name,omitempty"`
+	NameB64   string          `json:"name_base64,omitempty"`
+	Param     string          `json:"param,omitempty"`
+	ParamB64  string          `json:"param_base64,omitempty"`
+	Text      *string         `json:"text,omitempty"`
+	TextB64   string          `json:"text_base64,omitempty"`
+	Params    *ast.Params     `json:"params,omitempty"`
+	ParamsB   json.RawMessage `json:"params_base64,omitempty"`
+	Severity  *ast.Severity   `json:"severity,omitempty"`
+	Kind      string          `json:"kind,omitempty"`
+	Message   string          `json:"message,omitempty"`
+	Raw       string          `json:"raw,omitempty"`
+	RawB64    string          `json:"raw_base64,omitempty"`
+	Syntax    string          `json:"syntax,omitempty"`
+	Span      ast.Span        `json:"span"`
 }
 
 func legacyMarshal(e Event) ([]byte, error) {
@@ -50,6 +59,28 @@ func legacyMarshal(e Event) ([]byte, error) {
 		}
 	case ToolCall:
 		j.Params = &e.Params
+	}
+	// Exact bytes of strings that are not valid UTF-8 (docs/json.md).
+	b64 := func(s string) string {
+		if utf8.ValidString(s) {
+			return ""
+		}
+		return base64.StdEncoding.EncodeToString([]byte(s))
+	}
+	j.NameB64, j.ParamB64, j.RawB64, j.CallIDB64 = b64(j.Name), b64(j.Param), b64(j.Raw), b64(j.CallID)
+	if j.Text != nil {
+		j.TextB64 = b64(*j.Text)
+	}
+	if j.Params != nil && ast.HasInvalidUTF8(*j.Params) {
+		w := &jsonw.W{}
+		w.BeginObject()
+		ast.WriteParamsBase64(w, "params", *j.Params)
+		w.EndObject()
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(w.B, &m); err != nil {
+			return nil, err
+		}
+		j.ParamsB = m["params_base64"]
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)

@@ -157,16 +157,7 @@ func BenchmarkJSONSyntaxes(b *testing.B) {
 		opts := Options{Syntax: tc.syntax, Schema: tools}
 		for _, size := range []int{50 << 10, 10 << 20 / 4, 10 << 20 / 2, 10 << 20} {
 			in := syntaxAnswer(tc.syntax, size)
-			b.Run(fmt.Sprintf("%s/%s/20-byte-chunks", tc.syntax, sizeName(size)), func(b *testing.B) {
-				b.SetBytes(int64(len(in)))
-				b.ReportAllocs()
-				calls := 0
-				for b.Loop() {
-					calls = feedSyntax(b, opts, in, chunk)
-				}
-				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64((len(in)+chunk-1)/chunk), "ns/chunk")
-				b.ReportMetric(float64(calls), "calls")
-			})
+			b.Run(fmt.Sprintf("%s/%s/20-byte-chunks", tc.syntax, sizeName(size)), func(b *testing.B) { benchChunks(b, opts, in, chunk) })
 		}
 		for _, size := range []int{12 << 10, 50 << 10} {
 			in := syntaxAnswer(tc.syntax, size)

@@ -409,6 +409,7 @@ func (y *pycall) value(p *Parser) {
 	js, ok := pyLiteral(raw)
 	if !ok {
 		y.c.fail(p, KindBadPython, fmt.Sprintf("pythonic call: the value of %s is not a Python literal", y.key), sp)
+		y.c.errs[len(y.c.errs)-1].Param = y.key
 		return
 	}
 	var v any

@@ -143,16 +143,7 @@ func BenchmarkSyntaxes(b *testing.B) {
 		opts := Options{Syntax: syntax, Schema: tools}
 		for _, size := range []int{50 << 10, 10 << 20 / 4, 10 << 20 / 2, 10 << 20} { // 2.5, 5, 10 MB: n, 2n, 4n
 			in := syntaxAnswer(syntax, size)
-			b.Run(fmt.Sprintf("%s/%s/20-byte-chunks", syntax, sizeName(size)), func(b *testing.B) {
-				b.SetBytes(int64(len(in)))
-				b.ReportAllocs()
-				calls := 0
-				for b.Loop() {
-					calls = feedSyntax(b, opts, in, chunk)
-				}
-				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64((len(in)+chunk-1)/chunk), "ns/chunk")
-				b.ReportMetric(float64(calls), "calls")
-			})
+			b.Run(fmt.Sprintf("%s/%s/20-byte-chunks", syntax, sizeName(size)), func(b *testing.B) { benchChunks(b, opts, in, chunk) })
 		}
 		for _, size := range []int{12 << 10, 50 << 10} {
 			in := syntaxAnswer(syntax, size)
@@ -167,6 +158,20 @@ func BenchmarkSyntaxes(b *testing.B) {
 			})
 		}
 	}
+}
+
+// benchChunks is one incremental benchmark: in fed to a parser in chunks
+// of the given size, with its throughput, allocations, ns per chunk and
+// the number of calls.
+func benchChunks(b *testing.B, opts Options, in []byte, chunk int) {
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	calls := 0
+	for b.Loop() {
+		calls = feedSyntax(b, opts, in, chunk)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64((len(in)+chunk-1)/chunk), "ns/chunk")
+	b.ReportMetric(float64(calls), "calls")
 }
 
 func sizeName(n int) string {

@@ -2,7 +2,6 @@ package workspace
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -267,12 +266,8 @@ func hunksOf(a *ast.Action) []grammar.Hunk {
 	if !ok {
 		return nil
 	}
-	data, err := json.Marshal(v)
-	if err != nil {
-		return nil
-	}
 	var hs []grammar.Hunk
-	if json.Unmarshal(data, &hs) != nil {
+	if ast.DecodeValue(v, &hs) != nil { // exact bytes, not a lossy JSON round trip
 		return nil
 	}
 	return hs

@@ -2,7 +2,6 @@ package workspace
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -41,15 +40,11 @@ func editsOf(a *ast.Action) []edit {
 	if !ok {
 		return nil
 	}
-	data, err := json.Marshal(v)
-	if err != nil {
-		return nil
-	}
 	var list []struct {
 		Find    string `json:"find"`
 		Replace string `json:"replace"`
 	}
-	if json.Unmarshal(data, &list) != nil {
+	if ast.DecodeValue(v, &list) != nil { // exact bytes, not a lossy JSON round trip
 		return nil
 	}
 	var finds []*ast.Block

@@ -55,8 +55,8 @@ const (
 	// CodePathEscapes: a path or cwd leaves the project root through `..`
 	// (the path rule) or a symbolic link (only the workspace can tell).
 	CodePathEscapes = schema.CodePathEscapes
-	// CodeBadPath: a path is empty or contains a control character (the
-	// path rule).
+	// CodeBadPath: a path is empty, not valid UTF-8 or contains a control
+	// character (the path rule).
 	CodeBadPath = schema.CodeBadPath
 	// CodeFileUnreadable: a file exists but cannot be checked (permissions,
 	// size); the rules that need its content are skipped.

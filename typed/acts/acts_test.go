@@ -116,3 +116,35 @@ func asError(err error, target **acts.Error) bool {
 	*target = e
 	return ok
 }
+
+// TestDecodeExactBytes: strings that are not UTF-8 reach the typed structs
+// byte for byte, parsed or read back from the JSON output (whose
+// args_base64 and params_base64 carry them; docs/acts.md "Exact bytes in
+// JSON").
+func TestDecodeExactBytes(t *testing.T) {
+	src := []byte("```act\nwrite_file notes.txt\n```\n```\nR\xe9sum\xe9\n```\n\n```act\necho \"na\xefve \xff\"\n```\n")
+	doc, err := grammar.Parse(context.Background(), "x.md", src, grammar.Options{Dialect: "acts"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := ast.JSON(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back ast.Document
+	if err := json.Unmarshal(js, &back); err != nil {
+		t.Fatal(err)
+	}
+	for name, d := range map[string]*ast.Document{"parsed": doc, "from JSON": &back} {
+		as, err := acts.Decode(d)
+		if err != nil || len(as) != 2 {
+			t.Fatalf("%s: %v, %v", name, as, err)
+		}
+		if w, ok := as[0].(*acts.WriteFile); !ok || w.Content != "R\xe9sum\xe9" {
+			t.Errorf("%s: write_file = %#v", name, as[0])
+		}
+		if e, ok := as[1].(*acts.Echo); !ok || e.Text != "na\xefve \xff" {
+			t.Errorf("%s: echo = %#v", name, as[1])
+		}
+	}
+}

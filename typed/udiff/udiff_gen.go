@@ -184,11 +184,10 @@ func param[T any](d *decoder, name, want string, required bool, dst *T) bool {
 		if p.Name != name || p.Value == nil {
 			continue
 		}
-		data, err := json.Marshal(p.Value)
-		if err == nil {
-			err = json.Unmarshal(data, dst)
-		}
-		if err != nil {
+		// DecodeValue is a JSON round trip that keeps the exact bytes of
+		// strings that are not UTF-8.
+		if err := ast.DecodeValue(p.Value, dst); err != nil {
+			data, _ := json.Marshal(p.Value)
 			got := string(data)
 			if len(got) > 60 {
 				got = got[:57] + "..."

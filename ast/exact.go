@@ -1,0 +1,368 @@
+package ast
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/plangram/plangram/internal/jsonw"
+)
+
+// Exact bytes in JSON (docs/acts.md, "Exact bytes in JSON").
+//
+// A JSON string cannot carry bytes that are not UTF-8: the writer puts
+// U+FFFD in their place. Every string the AST takes from the input keeps
+// its exact bytes in memory, and the JSON output gives them back beside
+// the lossy string, in standard padded base64, only where the string is not
+// valid UTF-8:
+//
+//   - a string member "x" (a block's content, info and label, an action's
+//     name, a prose node's text, a memo's text, a document's title and
+//     rationale, a stream event's text, raw, name and param) gets a member
+//     "x_base64";
+//   - "args" gets "args_base64", an array as long as args holding the
+//     base64 of each argument that is not valid UTF-8 and null for the
+//     others;
+//   - "params" (and a plan's "metadata") gets "params_base64"
+//     ("metadata_base64"), an object with one member per parameter whose
+//     value holds such a string: the value's base64 overlay, the value's
+//     shape with the base64 of each such string, null for the other
+//     elements of an array, and without the other members of an object.
+//
+// Action.UnmarshalJSON applies args_base64 and params_base64, so an action
+// read back from JSON holds the exact bytes again.
+
+// Base64Suffix is appended to a JSON member's name for the member that
+// holds its exact bytes.
+const Base64Suffix = "_base64"
+
+// writeExact writes key: s, and key_base64 with s's bytes when s is not
+// valid UTF-8.
+func writeExact(w *jsonw.W, key, s string) {
+	w.Key(key)
+	w.String(s)
+	if !utf8.ValidString(s) {
+		w.Key(key + Base64Suffix)
+		w.String(base64.StdEncoding.EncodeToString([]byte(s)))
+	}
+}
+
+// WriteExactString writes the object member key: s and, when s is not
+// valid UTF-8, the member key_base64 with its exact bytes (for JSON
+// writers outside this package, such as stream events).
+func WriteExactString(w *jsonw.W, key, s string) { writeExact(w, key, s) }
+
+// writeArgsBase64 writes "args_base64" when an argument is not valid UTF-8.
+func writeArgsBase64(w *jsonw.W, args []string) {
+	if !slices.ContainsFunc(args, func(s string) bool { return !utf8.ValidString(s) }) {
+		return
+	}
+	w.Key("args" + Base64Suffix)
+	w.BeginArray()
+	for _, s := range args {
+		if utf8.ValidString(s) {
+			w.Null()
+		} else {
+			w.String(base64.StdEncoding.EncodeToString([]byte(s)))
+		}
+	}
+	w.EndArray()
+}
+
+// WriteParamsBase64 writes the member key_base64 holding the base64
+// overlay of ps (see above) when a parameter's value holds a string that is
+// not valid UTF-8, and nothing otherwise.
+func WriteParamsBase64(w *jsonw.W, key string, ps Params) {
+	if !paramsInvalid(ps) {
+		return
+	}
+	w.Key(key + Base64Suffix)
+	writeOverlay(w, reflect.ValueOf(ps))
+}
+
+// HasInvalidUTF8 reports whether v holds a string that is not valid UTF-8:
+// v itself, or an element, member or field of it, as encoding/json would
+// write it (byte slices are base64 in JSON already and are not looked at).
+func HasInvalidUTF8(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return false
+	case string:
+		return !utf8.ValidString(x)
+	case []string:
+		return slices.ContainsFunc(x, func(s string) bool { return !utf8.ValidString(s) })
+	case bool, int, int64, float64, json.Number:
+		return false
+	case []any:
+		return slices.ContainsFunc(x, HasInvalidUTF8)
+	case map[string]any:
+		for _, e := range x {
+			if HasInvalidUTF8(e) {
+				return true
+			}
+		}
+		return false
+	case Params:
+		return paramsInvalid(x)
+	}
+	return hasInvalid(reflect.ValueOf(v))
+}
+
+// paramsInvalid reports whether a parameter's value holds a string that is
+// not valid UTF-8 (without boxing ps: the JSON writer calls it for every
+// action).
+func paramsInvalid(ps Params) bool {
+	for i := range ps {
+		if HasInvalidUTF8(ps[i].Value) {
+			return true
+		}
+	}
+	return false
+}
+
+var paramsRType = reflect.TypeFor[Params]()
+
+func hasInvalid(v reflect.Value) bool {
+	if !v.IsValid() {
+		return false
+	}
+	if v.Type() == paramsRType {
+		return paramsInvalid(v.Interface().(Params))
+	}
+	switch v.Kind() {
+	case reflect.String:
+		return !utf8.ValidString(v.String())
+	case reflect.Interface, reflect.Pointer:
+		return !v.IsNil() && hasInvalid(v.Elem())
+	case reflect.Slice, reflect.Array:
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			return false
+		}
+		for i := range v.Len() {
+			if hasInvalid(v.Index(i)) {
+				return true
+			}
+		}
+	case reflect.Map:
+		if v.Type().Key().Kind() != reflect.String {
+			return false
+		}
+		for it := v.MapRange(); it.Next(); {
+			if hasInvalid(it.Value()) {
+				return true
+			}
+		}
+	case reflect.Struct:
+		found := false
+		eachField(v, func(_ string, f reflect.Value) {
+			found = found || hasInvalid(f)
+		})
+		return found
+	}
+	return false
+}
+
+// eachField calls fn with the JSON name and value of each field of a
+// struct that encoding/json writes (embedded structs flattened).
+func eachField(v reflect.Value, fn func(name string, f reflect.Value)) {
+	t := v.Type()
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		if name == "-" || !sf.IsExported() && !sf.Anonymous {
+			continue
+		}
+		f := v.Field(i)
+		if sf.Anonymous && name == "" {
+			for f.Kind() == reflect.Pointer && !f.IsNil() {
+				f = f.Elem()
+			}
+			if f.Kind() == reflect.Struct {
+				eachField(f, fn)
+				continue
+			}
+			if !sf.IsExported() {
+				continue
+			}
+		}
+		if name == "" {
+			name = sf.Name
+		}
+		fn(name, f)
+	}
+}
+
+// writeOverlay writes the base64 overlay of v, which holds a string that is
+// not valid UTF-8.
+func writeOverlay(w *jsonw.W, v reflect.Value) {
+	if v.Type() == paramsRType {
+		w.BeginObject()
+		for _, p := range v.Interface().(Params) {
+			if HasInvalidUTF8(p.Value) {
+				w.Key(p.Name)
+				writeOverlay(w, reflect.ValueOf(p.Value))
+			}
+		}
+		w.EndObject()
+		return
+	}
+	switch v.Kind() {
+	case reflect.String:
+		w.String(base64.StdEncoding.EncodeToString([]byte(v.String())))
+	case reflect.Interface, reflect.Pointer:
+		writeOverlay(w, v.Elem())
+	case reflect.Slice, reflect.Array:
+		w.BeginArray()
+		for i := range v.Len() {
+			if e := v.Index(i); hasInvalid(e) {
+				writeOverlay(w, e)
+			} else {
+				w.Null()
+			}
+		}
+		w.EndArray()
+	case reflect.Map:
+		keys := make([]string, 0, v.Len())
+		for it := v.MapRange(); it.Next(); {
+			if hasInvalid(it.Value()) {
+				keys = append(keys, it.Key().String())
+			}
+		}
+		slices.Sort(keys)
+		w.BeginObject()
+		for _, k := range keys {
+			w.Key(k)
+			writeOverlay(w, v.MapIndex(reflect.ValueOf(k).Convert(v.Type().Key())))
+		}
+		w.EndObject()
+	case reflect.Struct:
+		w.BeginObject()
+		eachField(v, func(name string, f reflect.Value) {
+			if hasInvalid(f) {
+				w.Key(name)
+				writeOverlay(w, f)
+			}
+		})
+		w.EndObject()
+	default:
+		w.Null()
+	}
+}
+
+// ApplyBase64 returns v, a value read back from JSON (string, []any,
+// map[string]any, …), with the exact bytes of its base64 overlay (see
+// above) put back in place: a string of the overlay replaces the string at
+// the same place in v. Places the overlay does not reach stay as they are.
+func ApplyBase64(v, overlay any) (any, error) {
+	switch o := overlay.(type) {
+	case nil:
+		return v, nil
+	case string:
+		raw, err := base64.StdEncoding.DecodeString(o)
+		if err != nil {
+			return v, fmt.Errorf("ast: base64 overlay: %w", err)
+		}
+		return string(raw), nil
+	case []any:
+		switch x := v.(type) {
+		case []any:
+			out := slices.Clone(x)
+			for i := range min(len(o), len(out)) {
+				e, err := ApplyBase64(out[i], o[i])
+				if err != nil {
+					return v, err
+				}
+				out[i] = e
+			}
+			return out, nil
+		case []string:
+			out := slices.Clone(x)
+			for i := range min(len(o), len(out)) {
+				e, err := ApplyBase64(out[i], o[i])
+				if err != nil {
+					return v, err
+				}
+				out[i], _ = e.(string)
+			}
+			return out, nil
+		}
+	case map[string]any:
+		if x, ok := v.(map[string]any); ok {
+			out := make(map[string]any, len(x))
+			for k, e := range x {
+				out[k] = e
+			}
+			for k, sub := range o {
+				if e, ok := out[k]; ok {
+					e, err := ApplyBase64(e, sub)
+					if err != nil {
+						return v, err
+					}
+					out[k] = e
+				}
+			}
+			return out, nil
+		}
+		if ps, ok := v.(Params); ok {
+			out := slices.Clone(ps)
+			for i := range out {
+				if sub, ok := o[out[i].Name]; ok {
+					e, err := ApplyBase64(out[i].Value, sub)
+					if err != nil {
+						return v, err
+					}
+					out[i].Value = e
+				}
+			}
+			return out, nil
+		}
+	}
+	return v, nil
+}
+
+// UnmarshalJSON reads an action as MarshalJSON writes it and puts the
+// exact bytes of args_base64 and params_base64 back into Args and Params
+// (and of name_base64 into Name; a head or argument block keeps its
+// content_base64, see Block.ExactContent).
+func (a *Action) UnmarshalJSON(data []byte) error {
+	type plain Action
+	var x struct {
+		*plain
+		NameBase64   *string        `json:"name_base64"`
+		ArgsBase64   []*string      `json:"args_base64"`
+		ParamsBase64 map[string]any `json:"params_base64"`
+	}
+	x.plain = (*plain)(a)
+	if err := json.Unmarshal(data, &x); err != nil {
+		return err
+	}
+	if x.NameBase64 != nil {
+		raw, err := base64.StdEncoding.DecodeString(*x.NameBase64)
+		if err != nil {
+			return fmt.Errorf("ast: name_base64: %w", err)
+		}
+		a.Name = string(raw)
+	}
+	for i, b := range x.ArgsBase64 {
+		if b == nil || i >= len(a.Args) {
+			continue
+		}
+		raw, err := base64.StdEncoding.DecodeString(*b)
+		if err != nil {
+			return fmt.Errorf("ast: args_base64[%d]: %w", i, err)
+		}
+		a.Args[i] = string(raw)
+	}
+	if x.ParamsBase64 != nil {
+		ps, err := ApplyBase64(a.Params, x.ParamsBase64)
+		if err != nil {
+			return fmt.Errorf("ast: params_base64: %w", err)
+		}
+		a.Params = ps.(Params)
+	}
+	return nil
+}
