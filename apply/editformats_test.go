@@ -70,3 +70,44 @@ func TestApplyEditFormats(t *testing.T) {
 		})
 	}
 }
+
+// TestApplyEditFormatsCRLF: an LF edit of a file whose lines all end in
+// CRLF keeps the file's CRLF line endings in every edit format (crlf-kept);
+// a file with mixed line endings is matched byte for byte.
+func TestApplyEditFormatsCRLF(t *testing.T) {
+	for _, c := range []struct {
+		dialect, src string
+	}{
+		{grammar.DialectSearchReplace, "f.txt\n<<<<<<< SEARCH\nb\nc\n=======\nB\nnew\nc\n>>>>>>> REPLACE\n"},
+		{grammar.DialectUdiff, "--- a/f.txt\n+++ b/f.txt\n@@ -2,2 +2,3 @@\n-b\n+B\n+new\n c\n"},
+		{grammar.DialectApplyPatch, "*** Begin Patch\n*** Update File: f.txt\n@@ a\n-b\n+B\n+new\n c\n*** End Patch\n"},
+	} {
+		t.Run(c.dialect, func(t *testing.T) {
+			doc, err := grammar.Parse(context.Background(), "edit.md", []byte(c.src), grammar.Options{Dialect: c.dialect})
+			if err != nil {
+				t.Fatal(err)
+			}
+			root := t.TempDir()
+			files(t, root, map[string]string{"f.txt": "a\r\nb\r\nc\r\nd"})
+			res, err := Apply(context.Background(), []*ast.Document{doc}, root, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := read(t, filepath.Join(root, "f.txt")), "a\r\nB\r\nnew\r\nc\r\nd"; got != want {
+				t.Errorf("f.txt = %q, want %q", got, want)
+			}
+			noted := false
+			for _, d := range res.Diagnostics[0] {
+				noted = noted || d.Code == workspace.CodeCRLFKept
+			}
+			if !noted {
+				t.Error("no crlf-kept note")
+			}
+			root = t.TempDir()
+			files(t, root, map[string]string{"f.txt": "a\r\nb\nc\r\nd"})
+			if _, err := Apply(context.Background(), []*ast.Document{doc}, root, Options{}); err == nil {
+				t.Error("an LF edit of a file with mixed line endings was applied")
+			}
+		})
+	}
+}

@@ -28,6 +28,9 @@ func FuzzApply(f *testing.F) {
 		"../x.txt\n```\n<<<<<<< SEARCH\n=======\nx\n>>>>>>> REPLACE\n```\n",
 		"--- a/a.txt\n+++ b/../a.txt\n@@ -1 +1 @@\n-a\n+b\n",
 		"*** Begin Patch\n*** Update File: a.txt\n*** Move to: link/a.txt\n@@\n-a\n+b\n*** End Patch\n",
+		"*** Begin Patch\n*** Update File: c.txt\n@@\n+x\n@@ c\n@@ d\n-e\n+E\n *** End Patch\n",
+		"c.txt\n<<<<<<< SEARCH\nd\n=======\nD\n>>>>>>> REPLACE\n",
+		"--- /dev/null\n+++ b/c.txt\n@@ -4,1 +4,1 @@\n c\n-d\n+D\n",
 		"# P\n\n## Rationale\n\n```\nx\n```\n\n## Action Plan\n\n### `CREATE`\n\n- **File Path:** ../x\n\n```\nx\n```\n",
 	} {
 		f.Add(s)
@@ -36,7 +39,7 @@ func FuzzApply(f *testing.F) {
 		base := t.TempDir()
 		root := filepath.Join(base, "root")
 		outside := filepath.Join(base, "outside")
-		files(t, root, map[string]string{"a.txt": "a\n", "sub/b.txt": "b\n"})
+		files(t, root, map[string]string{"a.txt": "a\n", "sub/b.txt": "b\n", "c.txt": "c\r\nd\r\ne\r\nc\r\nd\r\n"})
 		files(t, outside, map[string]string{"keep.txt": "keep\n"})
 		if err := os.Symlink(outside, filepath.Join(root, "link")); err != nil {
 			t.Fatal(err)

@@ -159,6 +159,11 @@ func (p *PlanParser) Parse(ctx context.Context, filename string, src []byte) (*a
 	lines := newPlanLines(src)
 	doc := &ast.Document{Dialect: DialectPlan, Span: lines.Span(0, len(src))}
 	b := &planBuilder{ctx: ctx, src: text, lines: lines, doc: doc, schema: p.schema, keys: p.keys, snake: p.snake}
+	// Every node holds at least one line, and most plans hold fewer nodes
+	// than half their lines (code blocks): sized so, the node and prose
+	// lists rarely grow, and never to more than twice the lines.
+	est := len(lines.starts)/2 + 16
+	b.nodes, doc.Prose = make([]*pnode, 0, est), make([]*ast.Prose, 0, est)
 	t := b.outline()
 	if err := b.check(t); err != nil {
 		return nil, err
@@ -760,6 +765,9 @@ func lineContentEnd(v string, i int) int {
 // document's shape the AST diff: one view per document, whatever the
 // number of errors it shows, so the output stays linear in the input.
 func (b *planBuilder) finish() {
+	if len(b.doc.Prose) == 0 {
+		b.doc.Prose = nil // as before it was sized (Parse)
+	}
 	for _, n := range b.nodes {
 		if n.kind == kFence && !n.placed {
 			b.doc.Blocks = append(b.doc.Blocks, n.block)

@@ -45,6 +45,7 @@ func BenchmarkPlan(b *testing.B) {
 		ctx := context.Background()
 		b.SetBytes(int64(len(src)))
 		b.ReportAllocs()
+		defer reportCPU(b)()
 		for b.Loop() {
 			doc, err := p.Parse(ctx, "bench.md", src)
 			if err != nil || len(doc.Actions) == 0 || len(doc.Diagnostics) > 0 {
@@ -56,12 +57,27 @@ func BenchmarkPlan(b *testing.B) {
 		md := goldmark.New()
 		b.SetBytes(int64(len(src)))
 		b.ReportAllocs()
+		defer reportCPU(b)()
 		for b.Loop() {
 			if goldmarkWalk(md, src) == 0 {
 				b.Fatal("no nodes")
 			}
 		}
 	})
+}
+
+// reportCPU reports, when the returned function runs after the loop, the
+// CPU time the process used per op (cpu-ns/op: the parse and the garbage
+// collector's work it causes). On a machine shared with other work, wall
+// time per op swings with the load while CPU time moves much less, so
+// compare both within one run.
+func reportCPU(b *testing.B) func() {
+	start, ok := cpuTime()
+	return func() {
+		if end, ok2 := cpuTime(); ok && ok2 && b.N > 0 {
+			b.ReportMetric(float64(end-start)/float64(b.N), "cpu-ns/op")
+		}
+	}
 }
 
 // goldmarkWalk is the baseline: goldmark parses src and walks its AST to
@@ -139,6 +155,7 @@ func BenchmarkPlanScaling(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/n=%dK/plangram", fam.name, size>>10), func(b *testing.B) {
 				b.SetBytes(int64(len(src)))
 				b.ReportAllocs()
+				defer reportCPU(b)()
 				for b.Loop() {
 					if _, err := p.Parse(ctx, "s.md", src); err != nil {
 						b.Fatal(err)
@@ -149,6 +166,7 @@ func BenchmarkPlanScaling(b *testing.B) {
 				md := goldmark.New()
 				b.SetBytes(int64(len(src)))
 				b.ReportAllocs()
+				defer reportCPU(b)()
 				for b.Loop() {
 					goldmarkWalk(md, src)
 				}
@@ -276,5 +294,33 @@ func BenchmarkPlanHeadings(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestPlanScalingLinear bounds the bytes one parse of each input family
+// of BenchmarkPlanScaling allocates: 4× the input costs at most 6× the
+// bytes (linear, allowing for slices that double past a size class), and
+// no family allocates more than 12× its input. Every family but headings
+// is a valid plan.
+func TestPlanScalingLinear(t *testing.T) {
+	p, err := NewPlanParser(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fam := range planFamilies {
+		small, large := fam.gen(64<<10), fam.gen(256<<10)
+		a, _ := allocated(t, p, small)
+		c, doc := allocated(t, p, large)
+		ratio := float64(c) / float64(a) / (float64(len(large)) / float64(len(small)))
+		t.Logf("%s: %d bytes allocate %.1f× the input, 4× the input %.2f× that per byte", fam.name, len(large), float64(c)/float64(len(large)), ratio)
+		if ratio > 1.5 { // slices that double may reach a larger size class
+			t.Errorf("%s: %d bytes allocated %d, %d bytes %d: not linear", fam.name, len(small), a, len(large), c)
+		}
+		if c > 12*uint64(len(large)) {
+			t.Errorf("%s: %d bytes allocated %d (%.1f×)", fam.name, len(large), c, float64(c)/float64(len(large)))
+		}
+		if fam.name != "headings" && len(doc.Diagnostics) > 0 {
+			t.Errorf("%s: the family is not a valid plan: %s", fam.name, doc.Diagnostics[0].Format("f.md"))
+		}
 	}
 }

@@ -403,7 +403,42 @@ func whitespaceKind(a, b []string) string {
 	if squash(a) == squash(b) {
 		return "white space"
 	}
+	if same(asciiPunct) {
+		return typographicDiff(a, b)
+	}
 	return ""
+}
+
+// asciiPunct maps the typographic dashes, quotes and spaces models type as
+// ASCII ones (the set codex's apply_patch treats as equal) to ASCII.
+func asciiPunct(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case '\u2010', '\u2011', '\u2012', '\u2013', '\u2014', '\u2015', '\u2212':
+			return '-'
+		case '\u2018', '\u2019', '\u201A', '\u201B':
+			return '\''
+		case '\u201C', '\u201D', '\u201E', '\u201F':
+			return '"'
+		case '\u00A0', '\u2002', '\u2003', '\u2004', '\u2005', '\u2006', '\u2007', '\u2008', '\u2009', '\u200A', '\u202F', '\u205F', '\u3000':
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// typographicDiff names the first pair of characters that differ between
+// lines equal under asciiPunct.
+func typographicDiff(a, b []string) string {
+	for i := range a {
+		ra, rb := []rune(a[i]), []rune(b[i])
+		for j := 0; j < len(ra) && j < len(rb); j++ {
+			if ra[j] != rb[j] {
+				return fmt.Sprintf("typographic punctuation (the file has %q U+%04X where the text has %q)", rb[j], rb[j], ra[j])
+			}
+		}
+	}
+	return "typographic punctuation"
 }
 
 // tabsVsSpaces reports whether one side indents with tabs where the other

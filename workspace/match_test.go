@@ -84,6 +84,7 @@ func FuzzFindReport(f *testing.F) {
 	f.Add("\tx\r\n  y \n", "    x\ny")
 	f.Add("", "x")
 	f.Add("😀漢\n\xff\n", "漢")
+	f.Add("a \u2013 b\n\u201cq\u201d\n", "a - b\n\"q\"\n")
 	f.Fuzz(func(t *testing.T, content, find string) {
 		fl, kl := splitLines(content), splitLines(find)
 		r, ok := closest(fl, kl)
