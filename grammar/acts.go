@@ -448,14 +448,22 @@ func (p *ActsParser) otherFenceActs(text string, active byte, b *actsBuilder) in
 		typ, end := lexer.CoarseToken(text, off, other)
 		start := off
 		off = end
-		if typ != lexer.ActBlock {
-			continue
-		}
 		for i < len(prose) && prose[i].Span.End.Offset <= start {
 			i++
 		}
 		if i == len(prose) || prose[i].Span.Start.Offset > start {
-			continue // inside a block of the active character: content
+			// Inside a block of the active character: content. A fence
+			// of the other character there opens nothing, so the scan
+			// goes on where the prose does, not where that fence's
+			// block would end.
+			if i == len(prose) {
+				break
+			}
+			off = prose[i].Span.Start.Offset
+			continue
+		}
+		if typ != lexer.ActBlock {
+			continue
 		}
 		n++
 		doc.Add(ast.Warning, CodeOtherFenceAct, b.span(start, end),
