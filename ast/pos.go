@@ -46,6 +46,13 @@ type Lines struct {
 
 // NewLines indexes the line starts of src. A line ends after each '\n'.
 func NewLines(src []byte) *Lines {
+	return &Lines{starts: LineStarts(src), size: len(src)}
+}
+
+// LineStarts returns the byte offset at which each line of src starts (0
+// first; a line ends after each '\n'): the index NewLines is built on, for
+// position lookups of another shape.
+func LineStarts(src []byte) []int {
 	// Counting first sizes the index exactly: growing it by appends
 	// allocated about twice its size, 16 bytes per line.
 	starts := make([]int, 1, 1+bytes.Count(src, []byte{'\n'}))
@@ -57,7 +64,7 @@ func NewLines(src []byte) *Lines {
 		off += i + 1
 		starts = append(starts, off)
 	}
-	return &Lines{starts: starts, size: len(src)}
+	return starts
 }
 
 // Extend indexes more of the source: the bytes of more follow the ones

@@ -1,8 +1,6 @@
 package grammar
 
 import (
-	"bytes"
-
 	"github.com/plangram/plangram/ast"
 )
 
@@ -20,17 +18,7 @@ type planLines struct {
 }
 
 func newPlanLines(src []byte) *planLines {
-	// Counting first sizes the index exactly.
-	starts := make([]int, 1, 1+bytes.Count(src, []byte{'\n'}))
-	for off := 0; ; {
-		i := bytes.IndexByte(src[off:], '\n')
-		if i < 0 {
-			break
-		}
-		off += i + 1
-		starts = append(starts, off)
-	}
-	return &planLines{starts: starts, size: len(src)}
+	return &planLines{starts: ast.LineStarts(src), size: len(src)}
 }
 
 // Pos returns the position of the byte offset, clamped to the source.
