@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"unsafe"
 )
 
 // TestFileSameAsReadFile reads files around the sizes where the buffer
@@ -30,20 +29,6 @@ func TestFileSameAsReadFile(t *testing.T) {
 		}
 		if !bytes.Equal(got, data) {
 			t.Errorf("%d bytes: read %d bytes that differ", n, len(got))
-		}
-	}
-}
-
-// TestAlloc checks the buffer: empty, of the capacity asked, and on a
-// huge-page boundary when large.
-func TestAlloc(t *testing.T) {
-	for _, n := range []int{1, 512, hugeMin - 1, hugeMin, 5*hugePage + 3} {
-		b := alloc(n)
-		if len(b) != 0 || cap(b) != n {
-			t.Errorf("alloc(%d): len %d cap %d", n, len(b), cap(b))
-		}
-		if p := uintptr(unsafe.Pointer(unsafe.SliceData(b))); n >= hugeMin && p%hugePage != 0 {
-			t.Errorf("alloc(%d) at %#x, not on a %d boundary", n, p, hugePage)
 		}
 	}
 }
