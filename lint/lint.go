@@ -18,6 +18,7 @@ import (
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/internal/readall"
 	"github.com/plangram/plangram/report"
 	"github.com/plangram/plangram/workspace"
 )
@@ -36,7 +37,8 @@ type Options struct {
 	Jobs int
 	// Stdin is read for the path "-".
 	Stdin io.Reader
-	// ReadFile reads a file to check (nil: os.ReadFile). Run keeps what it
+	// ReadFile reads a file to check (nil: readall.File, which reads as
+	// os.ReadFile does). Run keeps what it
 	// returns, unchanged, as the file's report.File.Source. `plangram
 	// check` passes a reader whose buffers lie outside the garbage-collected
 	// heap (docs/benchmarks.md, "check memory").
@@ -205,7 +207,7 @@ func checkFile(ctx context.Context, path string, stdin []byte, opts Options) (*r
 		var err error
 		read := opts.ReadFile
 		if read == nil {
-			read = os.ReadFile
+			read = readall.File
 		}
 		if src, err = read(path); err != nil {
 			return nil, err

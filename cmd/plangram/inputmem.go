@@ -4,6 +4,8 @@ import (
 	"io"
 	"os"
 	"sync"
+
+	"github.com/plangram/plangram/internal/readall"
 )
 
 // inputArena reads the files `plangram check` checks. Each file is read
@@ -43,9 +45,10 @@ func (a *inputArena) read(name string) ([]byte, error) {
 		return readRest(f, nil, size)
 	}
 	buf, err := mapAnon(int(size))
-	if err != nil { // no map: read it onto the heap as os.ReadFile would
+	if err != nil { // no map: read it onto the heap as readall.File would
 		return readRest(f, nil, size)
 	}
+	readall.AdviseHuge(buf) // fewer page faults while reading (readall)
 	n, err := io.ReadFull(f, buf)
 	if err == io.ErrUnexpectedEOF { // the file shrank since Stat
 		err = nil
