@@ -101,11 +101,8 @@ func (m *mistral) step(p *Parser, eof bool) (bool, error) {
 			m.c.json(p, m.pos+i, true)
 			m.st = msJSON
 		case isName(b[i]) && i == 0:
-			j := i
-			for j < len(b) && j-i < maxName && isName(b[j]) {
-				j++
-			}
-			if j == len(b) && j-i < maxName && !eof {
+			j, more := nameEnd(b, i)
+			if more && !eof {
 				return false, nil
 			}
 			m.arr = false

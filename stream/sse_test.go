@@ -394,15 +394,7 @@ func BenchmarkAPISyntaxes(b *testing.B) {
 		}
 		for _, size := range []int{12 << 10, 50 << 10} {
 			in := apiBenchInput(syntax, size)
-			b.Run(fmt.Sprintf("%s/%s/reparse-per-chunk", syntax, sizeName(size)), func(b *testing.B) {
-				b.SetBytes(int64(len(in)))
-				for b.Loop() {
-					for i := chunk; i < len(in)+chunk; i += chunk {
-						feedSyntax(b, opts, in[:min(i, len(in))], len(in))
-					}
-				}
-				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64((len(in)+chunk-1)/chunk), "ns/chunk")
-			})
+			b.Run(fmt.Sprintf("%s/%s/reparse-per-chunk", syntax, sizeName(size)), func(b *testing.B) { benchReparse(b, opts, in, chunk) })
 		}
 	}
 }
@@ -428,19 +420,7 @@ func BenchmarkAPIScaling(b *testing.B) {
 // costs at most 5× the allocations.
 func TestAPILinear(t *testing.T) {
 	for _, syntax := range apiSyntaxes {
-		small, big := apiBenchInput(syntax, 64<<10), apiBenchInput(syntax, 256<<10)
-		allocs := func(in []byte) float64 {
-			return testing.AllocsPerRun(2, func() {
-				p, _ := New(Options{Syntax: syntax}, func(Event) error { return nil })
-				for i := 0; i < len(in); i += 20 {
-					_, _ = p.Write(in[i:min(i+20, len(in))])
-				}
-				_ = p.Close()
-			})
-		}
-		if a, b := allocs(small), allocs(big); b > 5*a {
-			t.Errorf("%s: %.0f allocations for 64 KiB, %.0f for 256 KiB", syntax, a, b)
-		}
+		checkAllocsLinear(t, syntax, apiBenchInput(syntax, 64<<10), apiBenchInput(syntax, 256<<10))
 	}
 }
 
