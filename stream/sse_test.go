@@ -37,28 +37,19 @@ func registrySchema(t testing.TB) *schema.Schema {
 // (golden/stream-api/SYNTAX_NAME.txt): the built-in tools schema, or with
 // "registry" in the name the tools of golden/tools/openai_chat.json.
 func TestAPITyped(t *testing.T) {
-	files, err := filepath.Glob("../golden/stream-api/*.txt")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no inputs: %v", err)
-	}
-	g := goldie.New(t, goldie.WithFixtureDir("../golden/stream-api"), goldie.WithNameSuffix(".golden"))
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".txt")
-		t.Run(name, func(t *testing.T) {
-			in, err := os.ReadFile(f)
-			if err != nil {
+	eachGolden(t, "../golden/stream-api", func(t *testing.T, g *goldie.Goldie, name string, in []byte) {
+		opts := Options{Syntax: goldenSyntax(name)}
+		if strings.Contains(name, "registry") {
+			opts.Schema = registrySchema(t)
+		} else {
+			var err error
+			if opts.Schema, err = schema.Builtin("tools"); err != nil {
 				t.Fatal(err)
 			}
-			opts := Options{Syntax: goldenSyntax(name)}
-			if strings.Contains(name, "registry") {
-				opts.Schema = registrySchema(t)
-			} else if opts.Schema, err = schema.Builtin("tools"); err != nil {
-				t.Fatal(err)
-			}
-			g.Assert(t, name, jsonl(t, collect(t, opts, in, nil)))
-			checkChunks(t, opts, in, 1)
-		})
-	}
+		}
+		g.Assert(t, name, jsonl(t, collect(t, opts, in, nil)))
+		checkChunks(t, opts, in, 1)
+	})
 }
 
 // apiAnswer renders text, thinking and calls (JSON arguments) as the SSE
