@@ -211,12 +211,11 @@ func (p *udParser) file(i int) int {
 		}
 	}
 	hasHeader := p.has(i) && p.fileHeaderAt(i)
+	var o, n string
+	var os, oe, ns, ne int
 	if hasHeader {
-		o, os, oe := diffPath(p.ls[i], 4)
-		n, ns, ne := diffPath(p.ls[i+1], 4)
-		if !git {
-			nameSpan = p.lineSpan(i)
-		}
+		o, os, oe = diffPath(p.ls[i], 4)
+		n, ns, ne = diffPath(p.ls[i+1], 4)
 		// a/ and b/ prefixes (git's) go when the sides agree on them.
 		oa, nb := strings.HasPrefix(o, "a/"), strings.HasPrefix(n, "b/")
 		if (oa || o == "/dev/null") && (nb || n == "/dev/null") && (oa || nb) {
@@ -226,6 +225,18 @@ func (p *udParser) file(i int) int {
 			if nb {
 				n, ns = n[2:], ns+2
 			}
+		}
+		// A `---`/`+++` pair whose paths contradict the `diff --git` line
+		// is the next file diff: this one has no hunks (an empty new file,
+		// a deletion, a rename or mode change written by git alone).
+		if gOld, gNew, ok := gitLinePaths(p.ls[start].text); git && ok &&
+			(o != "/dev/null" && o != gOld || n != "/dev/null" && n != gNew) {
+			hasHeader = false
+		}
+	}
+	if hasHeader {
+		if !git {
+			nameSpan = p.lineSpan(i)
 		}
 		oldPath, oldSpan = o, spanPtr(p.lines, os, oe)
 		newPath, newSpan = n, spanPtr(p.lines, ns, ne)
@@ -321,6 +332,23 @@ func orUnknown(s string) string {
 		return "an unknown mode"
 	}
 	return s
+}
+
+// gitLinePaths reads the two paths of a `diff --git a/OLD b/NEW` line when
+// they can be told apart: the same path twice, or exactly one " b/" in it.
+func gitLinePaths(line string) (oldPath, newPath string, ok bool) {
+	rest, found := strings.CutPrefix(line, "diff --git ")
+	if !found || !strings.HasPrefix(rest, "a/") {
+		return "", "", false
+	}
+	if h := len(rest) / 2; len(rest)%2 == 1 && rest[h] == ' ' && strings.HasPrefix(rest[h+1:], "b/") && rest[2:h] == rest[h+3:] {
+		return rest[2:h], rest[h+3:], true
+	}
+	if strings.Count(rest, " b/") != 1 {
+		return "", "", false
+	}
+	a, b, _ := strings.Cut(rest, " b/")
+	return a[2:], b, true
 }
 
 func hasAnyPrefix(s string, ps []string) bool {
