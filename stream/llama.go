@@ -18,9 +18,10 @@ const (
 )
 
 // llamaJSON are the starts of a Llama 3.x JSON call: the envelope's first
-// key is "name", the arguments' key, or "type": "function" (a wrapper some
-// models write).
-var llamaJSON = []string{`{ "name"`, `{ "parameters"`, `{ "arguments"`, `{ "type" : "function"`}
+// key is "name", the arguments' key, "type": "function" or "function": {
+// (OpenAI's wrapper {"type": "function", "function": {"name": …}}, which
+// some models write).
+var llamaJSON = []string{`{ "name"`, `{ "parameters"`, `{ "arguments"`, `{ "type" : "function"`, `{ "function" : {`}
 
 // llamaMarks are the prose markers of the llama syntax: the tags, then the
 // line starts that may begin a call (a JSON call or a pythonic list).

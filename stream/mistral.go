@@ -108,9 +108,8 @@ func (m *mistral) step(p *Parser, eof bool) (bool, error) {
 			m.arr = false
 			m.c.begin(p, m.at)
 			m.pos += j
-			if err := m.c.named(p, string(b[i:j]), m.pos); err != nil {
-				return false, err
-			}
+			// ToolCallStart waits for [ARGS]: a [CALL_ID] may come first
+			m.c.setName(p, string(b[i:j]), m.pos)
 			m.st = msName
 		default: // not a call: the marker is text
 			if err := p.text(p.pos(m.at), m.pos, false); err != nil {
@@ -170,7 +169,7 @@ func (m *mistral) step(p *Parser, eof bool) (bool, error) {
 		case b[0] == '{' || b[0] == '"':
 			m.c.json(p, m.pos, false)
 			m.st = msJSON
-			return true, nil
+			return true, m.c.sendStart(p)
 		}
 		for _, tag := range []string{mistralArgs, mistralCallID} {
 			full, part := match(b, tag)
@@ -179,9 +178,9 @@ func (m *mistral) step(p *Parser, eof bool) (bool, error) {
 				if tag == mistralArgs {
 					m.c.json(p, m.pos, false)
 					m.st = msJSON
-				} else {
-					m.st = msID
+					return true, m.c.sendStart(p)
 				}
+				m.st = msID
 				return true, nil
 			}
 			if part && !eof {
@@ -204,9 +203,11 @@ func (m *mistral) step(p *Parser, eof bool) (bool, error) {
 			}
 			return m.starve(p, eof)
 		}
+		m.c.callID = string(bytes.TrimSpace(b[:j]))
 		m.pos += j + len(mistralArgs)
 		m.c.json(p, m.pos, false)
 		m.st = msJSON
+		return true, m.c.sendStart(p)
 	case msJSON:
 		done, err := m.c.feed(p, eof)
 		if err != nil || !done {
