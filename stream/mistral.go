@@ -83,7 +83,7 @@ func (m *mistral) step(p *Parser, eof bool) (bool, error) {
 		m.st, m.at, m.pos = msAfter, at, end
 	case msAfter:
 		b := p.bytes(m.pos, p.end())
-		i := skipSpace(b)
+		i := p.spaces(m.pos)
 		switch {
 		case i == len(b) && !eof:
 			return false, nil
@@ -192,11 +192,15 @@ func (m *mistral) step(p *Parser, eof bool) (bool, error) {
 		m.c.jp.Fail()
 		return true, m.finish(p, m.pos)
 	case msID:
-		b := p.bytes(m.pos, p.end())
+		// the id is at most maxHeader bytes: [ARGS] is looked for no further
+		b, _ := window(p.bytes(m.pos, p.end()), maxHeader+len(mistralArgs))
 		j := bytes.Index(b, []byte(mistralArgs))
+		if j > maxHeader {
+			j = -1
+		}
 		if j < 0 {
-			if len(b) > maxHeader {
-				m.c.fail(p, KindBadJSON, "no [ARGS] after [CALL_ID]", p.span(m.pos, m.pos))
+			if len(b) == maxHeader+len(mistralArgs) { // none can start within the bound now
+				m.c.fail(p, KindBadJSON, "no [ARGS] within 256 bytes after [CALL_ID]", p.span(m.pos, m.pos))
 				m.c.json(p, m.pos, false)
 				m.c.jp.Fail()
 				return true, m.finish(p, m.pos)
