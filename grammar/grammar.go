@@ -66,6 +66,7 @@ func Parse(ctx context.Context, filename string, src []byte, opts Options) (*ast
 	if len(extra) > 0 || dialect != DialectActs {
 		setBase64(doc)
 	}
+	ast.EscapeDiagnostics(doc.Diagnostics)
 	return doc, nil
 }
 
