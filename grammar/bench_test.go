@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/yuin/goldmark"
-	gast "github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/text"
 
+	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/internal/benchutil"
 	"github.com/plangram/plangram/internal/corpus"
 	"github.com/plangram/plangram/schema"
 )
@@ -29,47 +29,27 @@ func BenchmarkActs(b *testing.B) {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
-	b.Run("plangram", func(b *testing.B) {
-		b.SetBytes(int64(len(src)))
-		b.ReportAllocs()
-		for b.Loop() {
-			doc, err := p.Parse(ctx, "bench.md", src)
-			if err != nil || len(doc.Actions) == 0 {
-				b.Fatal(err)
+	parse := func(parse func(context.Context, string, []byte) (*ast.Document, error)) func(*testing.B) {
+		return func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				doc, err := parse(ctx, "bench.md", src)
+				if err != nil || len(doc.Actions) == 0 {
+					b.Fatal(err)
+				}
 			}
 		}
-	})
+	}
+	b.Run("plangram", parse(p.Parse))
 	// The participle grammar of record, which Parse is tested against.
-	b.Run("grammar", func(b *testing.B) {
-		b.SetBytes(int64(len(src)))
-		b.ReportAllocs()
-		for b.Loop() {
-			doc, err := p.parseGrammar(ctx, "bench.md", src)
-			if err != nil || len(doc.Actions) == 0 {
-				b.Fatal(err)
-			}
-		}
-	})
+	b.Run("grammar", parse(p.parseGrammar))
 	b.Run("goldmark", func(b *testing.B) {
 		md := goldmark.New()
 		b.SetBytes(int64(len(src)))
 		b.ReportAllocs()
 		for b.Loop() {
-			root := md.Parser().Parse(text.NewReader(src))
-			blocks, size := 0, 0
-			_ = gast.Walk(root, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
-				if fc, ok := n.(*gast.FencedCodeBlock); ok && entering {
-					blocks++
-					_ = fc.Language(src)
-					lines := fc.Lines()
-					for i := 0; i < lines.Len(); i++ {
-						seg := lines.At(i)
-						size += len(seg.Value(src))
-					}
-				}
-				return gast.WalkContinue, nil
-			})
-			if blocks == 0 {
+			if blocks, _ := benchutil.GoldmarkFences(md, src); blocks == 0 {
 				b.Fatal("no blocks")
 			}
 		}

@@ -6,10 +6,9 @@ import (
 	"testing"
 
 	"github.com/yuin/goldmark"
-	gast "github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/text"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/internal/benchutil"
 	"github.com/plangram/plangram/internal/corpus"
 )
 
@@ -52,19 +51,7 @@ func BenchmarkParseJSON(b *testing.B) {
 		b.SetBytes(int64(len(src)))
 		b.ReportAllocs()
 		for b.Loop() {
-			root := md.Parser().Parse(text.NewReader(src))
-			size := 0
-			_ = gast.Walk(root, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
-				if fc, ok := n.(*gast.FencedCodeBlock); ok && entering {
-					_ = fc.Language(src)
-					lines := fc.Lines()
-					for i := 0; i < lines.Len(); i++ {
-						seg := lines.At(i)
-						size += len(seg.Value(src))
-					}
-				}
-				return gast.WalkContinue, nil
-			})
+			_, size := benchutil.GoldmarkFences(md, src)
 			if size == 0 {
 				b.Fatal("no blocks")
 			}

@@ -29,6 +29,10 @@ const (
 	// CodeNewFileOldLines: a diff from /dev/null whose hunks have context
 	// or removed lines; it is read as an edit of the file (as aider does).
 	CodeNewFileOldLines = "new-file-with-old-lines"
+	// CodeUnsupportedDiff: a git extended header or body that plangram does
+	// not apply (a copy, a mode change, a new symbolic link or executable, a
+	// binary patch). It is an error so that nothing is applied without it.
+	CodeUnsupportedDiff = "unsupported-diff"
 )
 
 var hunkHeaderRE = regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*)$`)
@@ -181,6 +185,7 @@ func (p *udParser) file(i int) int {
 	nameSpan := p.lineSpan(i)
 	if git {
 		i++
+		oldMode, oldModeLine := "", -1
 		for p.has(i) && hasAnyPrefix(p.ls[i].text, gitHeaderPrefixes) {
 			t := p.ls[i].text
 			switch {
@@ -194,17 +199,23 @@ func (p *udParser) file(i int) int {
 				newMode = true
 			case strings.HasPrefix(t, "deleted file mode "):
 				deletedMode = true
+			case strings.HasPrefix(t, "old mode "):
+				oldMode, oldModeLine = strings.TrimSpace(t[len("old mode "):]), i
 			}
+			p.unsupportedHeader(i, oldMode, oldModeLine)
 			i++
+		}
+		if p.has(i) && strings.HasPrefix(p.ls[i].text, "GIT binary patch") {
+			p.doc.Add(ast.Error, CodeUnsupportedDiff, p.lineSpan(i),
+				"binary patches are not applied: plangram edits text files only; nothing of this file diff is applied (its lines are kept as prose)")
 		}
 	}
 	hasHeader := p.has(i) && p.fileHeaderAt(i)
+	var o, n string
+	var os, oe, ns, ne int
 	if hasHeader {
-		o, os, oe := diffPath(p.ls[i], 4)
-		n, ns, ne := diffPath(p.ls[i+1], 4)
-		if !git {
-			nameSpan = p.lineSpan(i)
-		}
+		o, os, oe = diffPath(p.ls[i], 4)
+		n, ns, ne = diffPath(p.ls[i+1], 4)
 		// a/ and b/ prefixes (git's) go when the sides agree on them.
 		oa, nb := strings.HasPrefix(o, "a/"), strings.HasPrefix(n, "b/")
 		if (oa || o == "/dev/null") && (nb || n == "/dev/null") && (oa || nb) {
@@ -214,6 +225,18 @@ func (p *udParser) file(i int) int {
 			if nb {
 				n, ns = n[2:], ns+2
 			}
+		}
+		// A `---`/`+++` pair whose paths contradict the `diff --git` line
+		// is the next file diff: this one has no hunks (an empty new file,
+		// a deletion, a rename or mode change written by git alone).
+		if gOld, gNew, ok := gitLinePaths(p.ls[start].text); git && ok &&
+			(o != "/dev/null" && o != gOld || n != "/dev/null" && n != gNew) {
+			hasHeader = false
+		}
+	}
+	if hasHeader {
+		if !git {
+			nameSpan = p.lineSpan(i)
 		}
 		oldPath, oldSpan = o, spanPtr(p.lines, os, oe)
 		newPath, newSpan = n, spanPtr(p.lines, ns, ne)
@@ -268,6 +291,64 @@ func (p *udParser) file(i int) int {
 	p.onBegin(a)
 	i = p.hunks(f, i)
 	return i
+}
+
+// unsupportedHeader reports a git extended header line (line i) that
+// plangram does not apply: a copy (read like a rename it would delete the
+// source), a mode change, a new file that is not a plain 100644 file (an
+// executable, a symbolic link whose "content" is its target), a binary
+// file. oldMode is the value of the `old mode` line before it, if any.
+func (p *udParser) unsupportedHeader(i int, oldMode string, oldModeLine int) {
+	t := p.ls[i].text
+	msg := ""
+	switch {
+	case strings.HasPrefix(t, "copy from "), strings.HasPrefix(t, "copy to "):
+		if strings.HasPrefix(t, "copy to ") {
+			return // one diagnostic per copy, at its `copy from`
+		}
+		msg = "git copies are not applied (read as a rename, the source would be deleted): write the new file as a diff from /dev/null"
+	case strings.HasPrefix(t, "new mode "):
+		if v := strings.TrimSpace(t[len("new mode "):]); v != oldMode || oldModeLine < 0 {
+			msg = fmt.Sprintf("mode changes are not applied (%s to %s): apply keeps a file's mode; change it yourself (chmod)", orUnknown(oldMode), v)
+		}
+	case strings.HasPrefix(t, "new file mode "):
+		switch v := strings.TrimSpace(t[len("new file mode "):]); v {
+		case "100644", "644":
+		case "120000":
+			msg = "new symbolic links are not applied: apply would write the link's target as the content of a regular file"
+		default:
+			msg = fmt.Sprintf("new files with mode %s are not applied: apply creates plain files (100644); create it with a 100644 header and change the mode yourself", v)
+		}
+	case strings.HasPrefix(t, "Binary files "):
+		msg = "binary files are not applied: plangram edits text files only"
+	}
+	if msg != "" {
+		p.doc.Add(ast.Error, CodeUnsupportedDiff, p.lineSpan(i), "%s", msg)
+	}
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "an unknown mode"
+	}
+	return s
+}
+
+// gitLinePaths reads the two paths of a `diff --git a/OLD b/NEW` line when
+// they can be told apart: the same path twice, or exactly one " b/" in it.
+func gitLinePaths(line string) (oldPath, newPath string, ok bool) {
+	rest, found := strings.CutPrefix(line, "diff --git ")
+	if !found || !strings.HasPrefix(rest, "a/") {
+		return "", "", false
+	}
+	if h := len(rest) / 2; len(rest)%2 == 1 && rest[h] == ' ' && strings.HasPrefix(rest[h+1:], "b/") && rest[2:h] == rest[h+3:] {
+		return rest[2:h], rest[h+3:], true
+	}
+	if strings.Count(rest, " b/") != 1 {
+		return "", "", false
+	}
+	a, b, _ := strings.Cut(rest, " b/")
+	return a[2:], b, true
 }
 
 func hasAnyPrefix(s string, ps []string) bool {

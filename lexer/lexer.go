@@ -26,7 +26,6 @@
 package lexer
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -79,8 +78,12 @@ const bom = "\uFEFF"
 
 func isTrim(c byte) bool { return c == ' ' || c == '\t' || c == '\r' }
 
-func trim(line []byte) []byte {
-	line = bytes.TrimSuffix(line, []byte{'\n'})
+// trim returns line without its "\n" terminator and without the spaces,
+// tabs and carriage returns around it: a subslice or substring of line.
+func trim[T ~string | ~[]byte](line T) T {
+	if n := len(line); n > 0 && line[n-1] == '\n' {
+		line = line[:n-1]
+	}
 	i, j := 0, len(line)
 	for i < j && isTrim(line[i]) {
 		i++
@@ -95,44 +98,31 @@ func trim(line []byte) []byte {
 // block with fence character c, and returns the fence run and the trimmed
 // info string.
 func OpenFence(line []byte, c byte) (run, info string, ok bool) {
-	line = bytes.TrimPrefix(line, []byte(bom))
+	r, i, ok := openFence(line, c)
+	return string(r), string(i), ok
+}
+
+// OpenFenceString is OpenFence over a string: run and info are substrings
+// of line (no copies).
+func OpenFenceString(line string, c byte) (run, info string, ok bool) {
+	return openFence(line, c)
+}
+
+// openFence is OpenFence over either form of line; run and info are parts
+// of line.
+func openFence[T ~string | ~[]byte](line T, c byte) (run, info T, ok bool) {
+	if len(line) >= len(bom) && string(line[:len(bom)]) == bom {
+		line = line[len(bom):]
+	}
 	t := trim(line)
 	n := 0
 	for n < len(t) && t[n] == c {
 		n++
 	}
 	if n < 3 {
-		return "", "", false
+		return run, info, false
 	}
-	return string(t[:n]), string(trim(t[n:])), true
-}
-
-// OpenFenceString is OpenFence over a string: run and info are substrings
-// of line (no copies).
-func OpenFenceString(line string, c byte) (run, info string, ok bool) {
-	line = strings.TrimPrefix(line, bom)
-	t := trimString(line)
-	n := 0
-	for n < len(t) && t[n] == c {
-		n++
-	}
-	if n < 3 {
-		return "", "", false
-	}
-	return t[:n], trimString(t[n:]), true
-}
-
-// trimString is trim over a string.
-func trimString(line string) string {
-	line = strings.TrimSuffix(line, "\n")
-	i, j := 0, len(line)
-	for i < j && isTrim(line[i]) {
-		i++
-	}
-	for j > i && isTrim(line[j-1]) {
-		j--
-	}
-	return line[i:j]
+	return t[:n], trim(t[n:]), true
 }
 
 // IsAct reports whether an info string names an act block (`act`, any case).
@@ -144,7 +134,7 @@ func ClosesFence(line []byte, run string) bool {
 }
 
 // ClosesFenceString is ClosesFence over a string.
-func ClosesFenceString(line, run string) bool { return trimString(line) == run }
+func ClosesFenceString(line, run string) bool { return trim(line) == run }
 
 // openRun is OpenFence without allocating: it returns the run length and
 // whether the info string is "act".

@@ -379,7 +379,7 @@ func ParseMdFence(line string) (MdFenceLine, bool) {
 	if j-i < 3 {
 		return MdFenceLine{}, false
 	}
-	rest := trimString(line[j:])
+	rest := trim(line[j:])
 	if c == '`' && strings.IndexByte(rest, '`') >= 0 {
 		return MdFenceLine{}, false
 	}

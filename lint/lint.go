@@ -18,6 +18,7 @@ import (
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/internal/readall"
 	"github.com/plangram/plangram/report"
 	"github.com/plangram/plangram/workspace"
 )
@@ -198,7 +199,7 @@ func checkFile(ctx context.Context, path string, stdin []byte, opts Options) (*r
 		name = StdinName
 	} else {
 		var err error
-		if src, err = os.ReadFile(path); err != nil {
+		if src, err = readall.File(path); err != nil {
 			return nil, err
 		}
 	}

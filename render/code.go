@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/lexers"
 )
 
 // Highlighting limits: larger blocks, and blocks after the document's budget
@@ -81,7 +80,7 @@ func (r *renderer) highlight(content string, o codeOpts) (pieces []piece) {
 		r.hlBytes+len(content) > maxHighlightDoc || r.hlTime > highlightBudget {
 		return plain
 	}
-	lx := pickLexer(o)
+	lx := r.pickLexer(o)
 	if lx == nil {
 		return plain
 	}
@@ -124,8 +123,18 @@ func (r *renderer) highlight(content string, o codeOpts) (pieces []piece) {
 }
 
 // pickLexer chooses a lexer from the info string's first word (`python.old`
-// -> python), else from the file path, else from the fallback language.
-func pickLexer(o codeOpts) chroma.Lexer {
+// -> python), else from the file path, else from the fallback language;
+// nil when none fits. The languages are those of render/internal/lexers
+// (docs/render.md, "Syntax colours"); the others are shown without colours.
+func (r *renderer) pickLexer(o codeOpts) chroma.Lexer {
+	// The set's definitions are embedded and tested, so a lexer that fails
+	// to build is a bug in this package; the block is shown without colours.
+	get := func(lx chroma.Lexer, err error) chroma.Lexer {
+		if err != nil || lx == nil {
+			return nil
+		}
+		return chroma.Coalesce(lx)
+	}
 	if f := strings.Fields(o.info); len(f) > 0 {
 		name := strings.ToLower(f[0])
 		for _, cut := range []string{".", "-old", "-new", "_old", "_new"} {
@@ -137,19 +146,17 @@ func pickLexer(o codeOpts) chroma.Lexer {
 		case "text", "txt", "plain", "plaintext", "act":
 			return nil
 		}
-		if lx := lexers.Get(name); lx != nil {
-			return chroma.Coalesce(lx)
+		if lx := get(r.lexers.Get(name)); lx != nil {
+			return lx
 		}
 	}
 	if o.path != "" {
-		if lx := lexers.Match(path.Base(strings.ReplaceAll(o.path, `\`, "/"))); lx != nil {
-			return chroma.Coalesce(lx)
+		if lx := get(r.lexers.Match(path.Base(strings.ReplaceAll(o.path, `\`, "/")))); lx != nil {
+			return lx
 		}
 	}
 	if o.lang != "" {
-		if lx := lexers.Get(o.lang); lx != nil {
-			return chroma.Coalesce(lx)
-		}
+		return get(r.lexers.Get(o.lang))
 	}
 	return nil
 }

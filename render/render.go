@@ -31,6 +31,7 @@ import (
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/internal/linediff"
+	"github.com/plangram/plangram/render/internal/lexers"
 	"github.com/plangram/plangram/schema"
 )
 
@@ -57,6 +58,7 @@ type renderer struct {
 	schema  *schema.Schema
 	hlBytes int
 	hlTime  time.Duration
+	lexers  lexers.Set // syntax highlighters, built as blocks need them
 }
 
 func newRenderer(opts Options) *renderer {

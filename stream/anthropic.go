@@ -39,12 +39,9 @@ func (a *anthropic) event(s *sse, p *Parser, e *sseEvent) error {
 	if e.data == nil {
 		return s.cover(p, e, "", false)
 	}
-	root, err := s.parseData(p, e)
-	if err != nil || root == nil {
-		if err != nil {
-			return err
-		}
-		return s.cover(p, e, "", false)
+	root, done, err := s.eventRoot(p, e)
+	if done {
+		return err
 	}
 	typ, _ := root.get("type").str(e.data)
 	if typ == "" {

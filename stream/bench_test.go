@@ -56,25 +56,6 @@ func answer(size int) []byte {
 	return []byte(b.String())
 }
 
-// feed parses in with chunks of the given size and returns the number of
-// events.
-func feed(b *testing.B, in []byte, chunk int) int {
-	n := 0
-	p, err := New(Options{}, func(Event) error { n++; return nil })
-	if err != nil {
-		b.Fatal(err)
-	}
-	for i := 0; i < len(in); i += chunk {
-		if _, err := p.Write(in[i:min(i+chunk, len(in))]); err != nil {
-			b.Fatal(err)
-		}
-	}
-	if err := p.Close(); err != nil {
-		b.Fatal(err)
-	}
-	return n
-}
-
 // BenchmarkStream parses a 10 MB answer in one chunk and in 20-byte chunks,
 // and a 50 KiB answer in 20-byte chunks, both with this parser and with
 // the naive baseline (re-parse everything per chunk).
@@ -94,7 +75,7 @@ func BenchmarkStream(b *testing.B) {
 			b.ReportAllocs()
 			events := 0
 			for b.Loop() {
-				events = feed(b, bc.in, bc.chunk)
+				events, _ = feedChunks(b, Options{}, bc.in, bc.chunk)
 			}
 			b.ReportMetric(float64(events), "events")
 		})

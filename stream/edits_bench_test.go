@@ -61,16 +61,7 @@ func BenchmarkEditSyntaxes(b *testing.B) {
 	for _, syntax := range editSyntaxes {
 		for _, size := range []int{5 << 20 / 4, 5 << 20 / 2, 5 << 20} {
 			in := editAnswer(syntax, size)
-			b.Run(fmt.Sprintf("%s/%s/20-byte-chunks", syntax, sizeName(size)), func(b *testing.B) {
-				b.SetBytes(int64(len(in)))
-				b.ReportAllocs()
-				calls := 0
-				for b.Loop() {
-					calls = feedSyntax(b, Options{Syntax: syntax}, in, chunk)
-				}
-				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64((len(in)+chunk-1)/chunk), "ns/chunk")
-				b.ReportMetric(float64(calls), "calls")
-			})
+			b.Run(fmt.Sprintf("%s/%s/20-byte-chunks", syntax, sizeName(size)), func(b *testing.B) { benchChunks(b, Options{Syntax: syntax}, in, chunk) })
 		}
 	}
 }
@@ -81,18 +72,7 @@ func BenchmarkEditSyntaxes(b *testing.B) {
 func TestEditSyntaxesLinear(t *testing.T) {
 	for _, syntax := range editSyntaxes {
 		small, big := editAnswer(syntax, 64<<10), editAnswer(syntax, 256<<10)
-		allocs := func(in []byte) float64 {
-			return testing.AllocsPerRun(2, func() {
-				p, _ := New(Options{Syntax: syntax}, func(Event) error { return nil })
-				for i := 0; i < len(in); i += 20 {
-					_, _ = p.Write(in[i:min(i+20, len(in))])
-				}
-				_ = p.Close()
-			})
-		}
-		if a, b := allocs(small), allocs(big); b > 5*a {
-			t.Errorf("%s: %.0f allocations for 64 KiB, %.0f for 256 KiB", syntax, a, b)
-		}
+		checkAllocsLinear(t, syntax, small, big)
 		evs := merge(collect(t, Options{Syntax: syntax}, small, nil))
 		checkEditAgrees(t, syntax, small, evs)
 		for _, e := range evs {

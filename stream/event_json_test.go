@@ -119,9 +119,9 @@ func htmlEscape(b []byte) []byte {
 // TestEventJSONGolden compares the direct writer with the former encoder on
 // every event of the golden stream corpus, fed as TestGolden feeds it.
 func TestEventJSONGolden(t *testing.T) {
-	files, err := filepath.Glob("../golden/stream/*.txt")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no golden inputs: %v", err)
+	files, err := goldenInputs("../golden/stream")
+	if err != nil {
+		t.Fatal(err)
 	}
 	n := 0
 	for _, f := range files {
@@ -130,15 +130,8 @@ func TestEventJSONGolden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := goldenCases[name]
-		if c.opts.Syntax == "" {
-			c.opts.Syntax = goldenSyntax(name)
-		}
-		var cuts []int
-		for i := c.chunk; c.chunk > 0 && i < len(in); i += c.chunk {
-			cuts = append(cuts, i)
-		}
-		for i, e := range collect(t, c.opts, in, cuts) {
+		opts, cuts := goldenFeed(name, in)
+		for i, e := range collect(t, opts, in, cuts) {
 			checkEventJSON(t, name+"#"+string(rune('0'+i%10)), e)
 			n++
 		}

@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -20,6 +21,7 @@ var goldenCases = map[string]struct {
 	"split_tag":            {chunk: 7},
 	"lt_at_chunk_end":      {chunk: 6},
 	"too_large":            {opts: Options{MaxCallSize: 100}},
+	"llama_in_thinking":    {opts: Options{InThinking: true}}, // a call at the start ends the template's block
 	"utf8_split":           {chunk: 1},
 	"qwen3-coder_several":  {chunk: 5}, // markers split across chunks
 	"glm_several":          {chunk: 3},
@@ -40,11 +42,22 @@ var goldenCases = map[string]struct {
 // TestGolden pins the event stream of each golden input (regenerate with
 // go test ./stream/ -update) and checks the chunking property on it.
 func TestGolden(t *testing.T) {
-	files, err := filepath.Glob("../golden/stream/*.txt")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no golden inputs: %v", err)
+	eachGolden(t, "../golden/stream", func(t *testing.T, g *goldie.Goldie, name string, in []byte) {
+		opts, cuts := goldenFeed(name, in)
+		g.Assert(t, name, jsonl(t, collect(t, opts, in, cuts)))
+		checkAll(t, opts, in)
+	})
+}
+
+// eachGolden runs fn, as a subtest named NAME, on every golden input
+// dir/NAME.txt with its bytes and a goldie checker of dir/NAME.golden.
+func eachGolden(t *testing.T, dir string, fn func(t *testing.T, g *goldie.Goldie, name string, in []byte)) {
+	t.Helper()
+	files, err := goldenInputs(dir)
+	if err != nil {
+		t.Fatal(err)
 	}
-	g := goldie.New(t, goldie.WithFixtureDir("../golden/stream"), goldie.WithNameSuffix(".golden"))
+	g := goldie.New(t, goldie.WithFixtureDir(dir), goldie.WithNameSuffix(".golden"))
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".txt")
 		t.Run(name, func(t *testing.T) {
@@ -52,18 +65,34 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c := goldenCases[name]
-			if c.opts.Syntax == "" {
-				c.opts.Syntax = goldenSyntax(name)
-			}
-			var cuts []int
-			for i := c.chunk; c.chunk > 0 && i < len(in); i += c.chunk {
-				cuts = append(cuts, i)
-			}
-			g.Assert(t, name, jsonl(t, collect(t, c.opts, in, cuts)))
-			checkAll(t, c.opts, in)
+			fn(t, g, name, in)
 		})
 	}
+}
+
+// goldenInputs returns the golden inputs dir/*.txt, or an error when there
+// are none.
+func goldenInputs(dir string) ([]string, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.txt"))
+	if err == nil && len(files) == 0 {
+		err = fmt.Errorf("no golden inputs in %s", dir)
+	}
+	return files, err
+}
+
+// goldenFeed says how TestGolden feeds the golden stream input in of the
+// case name (goldenCases): the options and the offsets at which the input
+// is cut into chunks.
+func goldenFeed(name string, in []byte) (Options, []int) {
+	c := goldenCases[name]
+	if c.opts.Syntax == "" {
+		c.opts.Syntax = goldenSyntax(name)
+	}
+	var cuts []int
+	for i := c.chunk; c.chunk > 0 && i < len(in); i += c.chunk {
+		cuts = append(cuts, i)
+	}
+	return c.opts, cuts
 }
 
 // goldenSyntax returns the syntax of the golden case called name.

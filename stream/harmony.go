@@ -114,15 +114,26 @@ func (h *harmony) step(p *Parser, eof bool) (bool, error) {
 		}
 		h.st, h.at, h.pos = hmHeader, at, end
 	case hmHeader:
+		// A header's end must start within maxHeader bytes of the header:
+		// look no further, so that a long header is decided the same way
+		// in every chunking and no byte is scanned twice per header.
 		b := p.bytes(h.pos, p.end())
-		i, k := find(b, hmHeaderEnds, eof)
-		if k > 0 && h.pos+i-h.at <= maxHeader {
+		cut := false
+		if lim := h.at + maxHeader + hmHeaderEndMax - h.pos; len(b) > lim {
+			b, cut = b[:lim], true
+		}
+		i, k := find(b, hmHeaderEnds, eof || cut)
+		long := h.pos+i-h.at > maxHeader
+		if long {
+			k = -1
+		}
+		if k > 0 {
 			return true, h.noMessage(p, h.pos+i)
 		}
-		if k < 0 && (h.pos+i-h.at > maxHeader || eof) {
+		if k < 0 && (long || eof) {
 			// not a message header: its first token is text
 			end := h.pos
-			if h.pos+i-h.at > maxHeader {
+			if long {
 				end = h.at + len(hmStart)
 				if strings.HasPrefix(string(p.bytes(h.at, h.pos)), hmChannel) {
 					end = h.at + len(hmChannel)
@@ -206,7 +217,7 @@ func (h *harmony) step(p *Parser, eof bool) (bool, error) {
 	case hmJSON:
 		if h.c.jpos == h.pos { // an empty body is no arguments
 			b := p.bytes(h.pos, p.end())
-			i := skipSpace(b)
+			i := p.spaces(h.pos)
 			switch {
 			case i > maxMarkerSpace: // a long run of white space: the JSON reader takes it
 			case i == len(b) && !eof:
@@ -277,6 +288,9 @@ func (h *harmony) emit(p *Parser, from, to int, s string) error {
 // hmHeaderEnds end a message header: <|message|>, or (a header the model
 // wrote without it) an end token or the next message.
 var hmHeaderEnds = []string{hmMessage, hmEnd, hmCall, hmReturn, hmStart}
+
+// hmHeaderEndMax is the length of the longest of hmHeaderEnds.
+const hmHeaderEndMax = len(hmMessage)
 
 // noMessage reads a message whose header [h.at, at) has no <|message|>
 // (the model left it out): as openai/harmony's non-strict parser, the

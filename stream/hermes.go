@@ -54,7 +54,7 @@ func (h *hermes) scan(p *Parser, eof bool) error {
 			// <tool_call> opens a call when JSON follows it; anything else
 			// (another syntax's <tool_call>NAME) leaves it as text.
 			b := p.bytes(h.pos, p.end())
-			i := skipSpace(b)
+			i := p.spaces(h.pos)
 			switch {
 			case i < len(b) && (b[i] == '{' || b[i] == '"'):
 				h.c.begin(p, h.at)

@@ -22,6 +22,15 @@ const KindNoName = "no-name"
 // envelope that hold the arguments.
 var envelopeKeys = []string{"arguments", "parameters"}
 
+// envelopeWrapper is the member of an OpenAI-style envelope {"type":
+// "function", "function": {"name": …, "arguments": …}} that holds the
+// envelope's members.
+const envelopeWrapper = "function"
+
+// envelopeID is the envelope member that holds the call's id
+// ({"name": …, "arguments": {…}, "id": "…"}, Mistral's [TOOL_CALLS] array).
+const envelopeID = "id"
+
 // jtools looks up a schema's tools and their parameters by name and alias.
 type jtools struct {
 	acts   map[string]*schema.Action
@@ -59,10 +68,13 @@ type jcall struct {
 
 	open     bool
 	id       int
+	callID   string // the call's id given by the input (Event.CallID)
 	name     string
 	act      *schema.Action
 	start    int
 	startPos ast.Pos
+	named1   bool             // the name is known
+	nameEnd  int              // where the markup or member naming the tool ends
 	sent     bool             // ToolCallStart was emitted
 	held     []heldDelta      // Delta events before the name was known
 	vals     []jsonargs.Event // complete arguments, in order
@@ -84,7 +96,7 @@ type heldDelta struct {
 
 func newJCall(s *schema.Schema) *jcall {
 	c := &jcall{tools: newJTools(s), stray: -1}
-	c.env = jsonargs.New(jsonargs.Options{Envelope: envelopeKeys}, c.collect)
+	c.env = jsonargs.New(jsonargs.Options{Envelope: envelopeKeys, Wrapper: envelopeWrapper}, c.collect)
 	c.arg = jsonargs.New(jsonargs.Options{}, c.collect)
 	return c
 }
@@ -100,20 +112,37 @@ func (c *jcall) begin(p *Parser, at int) {
 // named sets the call's tool name, read from markup ending at offset end,
 // and emits ToolCallStart.
 func (c *jcall) named(p *Parser, name string, end int) error {
-	if c.sent {
-		return nil
+	c.setName(p, name, end)
+	return c.sendStart(p)
+}
+
+// setName sets the call's tool name, read from markup ending at offset
+// end, without emitting ToolCallStart yet (an envelope's id may follow the
+// name); the first name given is kept.
+func (c *jcall) setName(p *Parser, name string, end int) {
+	if c.named1 {
+		return
 	}
-	c.sent = true
+	c.named1, c.nameEnd = true, end
 	c.name = name
 	if a := c.tools.acts[name]; a != nil {
 		c.act, c.name = a, a.Name
 	}
-	sp := ast.Span{Start: c.startPos, End: p.pos(end)}
 	if c.act == nil {
 		c.errs = append(c.errs, Event{Type: Error, ID: c.id, Name: c.name, Kind: KindUnknownTool,
-			Message: fmt.Sprintf("unknown tool %q", name), Raw: p.str(c.start, end), Span: sp})
+			Message: fmt.Sprintf("unknown tool %q", name), Raw: p.str(c.start, end), Span: ast.Span{Start: c.startPos, End: p.pos(end)}})
 	}
-	if err := p.send(&Event{Type: ToolCallStart, ID: c.id, Name: c.name, Span: sp}); err != nil {
+}
+
+// sendStart emits ToolCallStart once the name is known (its span ends
+// where the name does), then the argument pieces read before it.
+func (c *jcall) sendStart(p *Parser) error {
+	if c.sent || !c.named1 {
+		return nil
+	}
+	c.sent = true
+	sp := ast.Span{Start: c.startPos, End: p.pos(c.nameEnd)}
+	if err := p.send(&Event{Type: ToolCallStart, ID: c.id, CallID: c.callID, Name: c.name, Span: sp}); err != nil {
 		return err
 	}
 	for _, h := range c.held {
@@ -168,13 +197,26 @@ func (c *jcall) drain(p *Parser) error {
 					c.fail(p, KindBadJSON, "the call's name is not a JSON string", e.Span)
 					continue
 				}
-				if err := c.named(p, s, e.Span.End.Offset); err != nil {
-					return err
+				// ToolCallStart waits for the arguments: an id may come first
+				c.setName(p, s, e.Span.End.Offset)
+			case e.Key == envelopeID:
+				if s, ok := e.Value.(string); ok && c.callID == "" && !e.Partial {
+					c.callID = s
 				}
+			case e.Key == envelopeWrapper:
+				// not read as the wrapper: not an object, or a second one
+				c.fail(p, KindBadJSON, fmt.Sprintf("%q is not read: the call is one JSON object holding its name and arguments", e.Key), e.Span)
 			case slices.Contains(envelopeKeys, e.Key) && e.Value != nil:
 				c.fail(p, KindBadJSON, fmt.Sprintf("%q is not a JSON object", e.Key), e.Span)
 			}
+		case jsonargs.Key:
+			if err := c.sendStart(p); err != nil {
+				return err
+			}
 		case jsonargs.Delta:
+			if err := c.sendStart(p); err != nil {
+				return err
+			}
 			if !c.sent {
 				c.held = append(c.held, heldDelta{e, len(c.vals)})
 				continue
@@ -183,6 +225,9 @@ func (c *jcall) drain(p *Parser) error {
 				return err
 			}
 		case jsonargs.Value:
+			if err := c.sendStart(p); err != nil {
+				return err
+			}
 			if e.Partial {
 				c.partial = append(c.partial, e)
 			} else {
@@ -261,6 +306,9 @@ func (c *jcall) endStray(p *Parser) {
 // the ToolCall; a call that never named its tool is reported and its
 // source emitted as text.
 func (c *jcall) finish(p *Parser, end int) error {
+	if err := c.sendStart(p); err != nil {
+		return err
+	}
 	c.open, c.end = false, end
 	c.endStray(p)
 	sp := ast.Span{Start: c.startPos, End: p.pos(end)}
@@ -277,7 +325,7 @@ func (c *jcall) finish(p *Parser, end int) error {
 	if err := c.sendErrs(p); err != nil {
 		return err
 	}
-	return p.send(&Event{Type: ToolCall, ID: c.id, Name: c.name, Params: params, Raw: raw, Span: sp})
+	return p.send(&Event{Type: ToolCall, ID: c.id, CallID: c.callID, Name: c.name, Params: params, Raw: raw, Span: sp})
 }
 
 // abort ends a call cut by the end of the stream at end (closing is the
@@ -285,6 +333,9 @@ func (c *jcall) finish(p *Parser, end int) error {
 // an unterminated error whose Params hold what was read (the argument cut
 // short with its text so far), then its source as text.
 func (c *jcall) abort(p *Parser, end int, closing string) error {
+	if err := c.sendStart(p); err != nil {
+		return err
+	}
 	c.open, c.end = false, end
 	c.endStray(p)
 	sp := ast.Span{Start: c.startPos, End: p.pos(end)}

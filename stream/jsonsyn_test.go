@@ -29,30 +29,7 @@ var jsonSyntaxes = []struct{ syntax, file, open, close string }{
 // unterminated (or cut-tag) error, one that holds the whole call has it.
 func TestJSONCutEverywhere(t *testing.T) {
 	for _, tc := range jsonSyntaxes {
-		in, err := os.ReadFile("../golden/stream/" + tc.file + ".txt")
-		if err != nil {
-			t.Fatal(err)
-		}
-		open := strings.Index(string(in), tc.open)
-		close := strings.Index(string(in), tc.close) + len(tc.close)
-		for n := range len(in) + 1 {
-			evs := checkChunks(t, Options{Syntax: tc.syntax}, in[:n], uint64(n))
-			var calls, errs int
-			for _, e := range evs {
-				switch {
-				case e.Type == ToolCall:
-					calls++
-				case e.Type == Error && (e.Kind == KindUnterminated || e.Kind == KindCutTag):
-					errs++
-				}
-			}
-			switch {
-			case n >= close && calls == 0 && errs == 0: // a cut closing marker is unterminated
-				t.Errorf("%s cut at %d: no tool_call in %s", tc.syntax, n, jsonl(t, evs))
-			case n > open+1 && n < close && errs == 0:
-				t.Errorf("%s cut at %d (%q): silent: %s", tc.syntax, n, in[:n], jsonl(t, evs))
-			}
-		}
+		checkCutEverywhere(t, tc.syntax, tc.file, tc.open, tc.close, true)
 	}
 }
 
@@ -161,15 +138,7 @@ func BenchmarkJSONSyntaxes(b *testing.B) {
 		}
 		for _, size := range []int{12 << 10, 50 << 10} {
 			in := syntaxAnswer(tc.syntax, size)
-			b.Run(fmt.Sprintf("%s/%s/reparse-per-chunk", tc.syntax, sizeName(size)), func(b *testing.B) {
-				b.SetBytes(int64(len(in)))
-				for b.Loop() {
-					for i := chunk; i < len(in)+chunk; i += chunk {
-						feedSyntax(b, opts, in[:min(i, len(in))], len(in))
-					}
-				}
-				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64((len(in)+chunk-1)/chunk), "ns/chunk")
-			})
+			b.Run(fmt.Sprintf("%s/%s/reparse-per-chunk", tc.syntax, sizeName(size)), func(b *testing.B) { benchReparse(b, opts, in, chunk) })
 		}
 	}
 }

@@ -18,9 +18,10 @@ const (
 )
 
 // llamaJSON are the starts of a Llama 3.x JSON call: the envelope's first
-// key is "name", the arguments' key, or "type": "function" (a wrapper some
-// models write).
-var llamaJSON = []string{`{ "name"`, `{ "parameters"`, `{ "arguments"`, `{ "type" : "function"`}
+// key is "name", the arguments' key, "type": "function" or "function": {
+// (OpenAI's wrapper {"type": "function", "function": {"name": …}}, which
+// some models write).
+var llamaJSON = []string{`{ "name"`, `{ "parameters"`, `{ "arguments"`, `{ "type" : "function"`, `{ "function" : {`}
 
 // llamaMarks are the prose markers of the llama syntax: the tags, then the
 // line starts that may begin a call (a JSON call or a pythonic list).
@@ -125,6 +126,7 @@ func (l *llama) step(p *Parser, eof bool) (bool, error) {
 				if err := p.text(p.pos(l.pos), brace, l.st == llAfter); err != nil {
 					return false, err
 				}
+				l.x.endPre()
 				l.c.begin(p, brace)
 				l.c.json(p, brace, true)
 				l.st = llJSON
@@ -132,7 +134,7 @@ func (l *llama) step(p *Parser, eof bool) (bool, error) {
 			}
 		}
 		if len(marks) > 1 { // a pythonic list
-			i := min(skipSpace(b), maxMarkerSpace)
+			i := min(p.spaces(l.pos), maxMarkerSpace)
 			started, wait, err := l.pyList(p, l.pos+i, eof, l.st == llAfter)
 			if err != nil || wait {
 				return false, err
@@ -160,7 +162,7 @@ func (l *llama) step(p *Parser, eof bool) (bool, error) {
 		l.st, l.at, l.pos = llTag, at, end
 	case llTag:
 		b := p.bytes(l.pos, p.end())
-		i := skipSpace(b)
+		i := p.spaces(l.pos)
 		switch {
 		case i < len(b) && b[i] == '{':
 			l.c.begin(p, l.at)
@@ -217,12 +219,12 @@ func (l *llama) step(p *Parser, eof bool) (bool, error) {
 		return true, err
 	case llPyList:
 		b := p.bytes(l.pos, p.end())
-		i := skipSpace(b)
+		i := p.spaces(l.pos)
 		switch {
 		case i == len(b) && !eof:
 			return false, nil
 		case i < len(b) && b[i] == ',':
-			j := i + 1 + skipSpace(b[i+1:])
+			j := i + 1 + p.spaces(l.pos+i+1)
 			name, n, full, part := pyCallStart(b[j:], false)
 			if part && !eof {
 				return false, nil
@@ -291,6 +293,7 @@ func (l *llama) pyList(p *Parser, at int, eof, markup bool) (started, wait bool,
 // pyCall starts the pythonic call whose name is b[name[0]:name[1]] and
 // whose arguments start at b[n:], b being the bytes from offset at.
 func (l *llama) pyCall(p *Parser, at int, name [2]int, n int) error {
+	l.x.endPre()
 	l.c.begin(p, at+name[0])
 	l.y.begin(at + n)
 	l.st = llPyCall

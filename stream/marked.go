@@ -147,7 +147,9 @@ func (m *marked) step(p *Parser, eof bool) (bool, error) {
 		// Other text inside the section is markup when a call or the
 		// section's end follows within maxHeader bytes (stray tokens, as
 		// vLLM treats them); more of it ends the section, and it is prose.
-		i, k := find(b, append([]string{f.callOpen}, f.secCloses()...), eof)
+		tags := append([]string{f.callOpen}, f.secCloses()...)
+		w, cut := window(b, maxHeader+longest(tags))
+		i, k := find(w, tags, eof || cut)
 		switch {
 		case k >= 0 && i <= maxHeader:
 			raw := p.str(m.pos, m.pos+lastNonSpace(b[:i]))
@@ -164,11 +166,11 @@ func (m *marked) step(p *Parser, eof bool) (bool, error) {
 		m.sec = false
 		return true, m.text(p, m.pos, nil)
 	case mkHeader:
-		b := p.bytes(m.pos, p.end())
-		i, k := find(b, []string{f.sep}, eof)
+		b, cut := window(p.bytes(m.pos, p.end()), m.hdr+maxHeader+len(f.sep)-m.pos)
+		i, k := find(b, []string{f.sep}, eof || cut)
 		if m.pos+i-m.hdr > maxHeader {
 			m.pos = m.hdr + maxHeader // the same span whatever the chunking
-			return true, m.bad(p, fmt.Sprintf("no %s after the call's header", f.sep))
+			return true, m.bad(p, fmt.Sprintf("no %s within 256 bytes of the call's header", f.sep))
 		}
 		m.pos += i
 		if k < 0 {
@@ -182,7 +184,7 @@ func (m *marked) step(p *Parser, eof bool) (bool, error) {
 		m.st = mkAfter
 	case mkAfter:
 		b := p.bytes(m.pos, p.end())
-		i := skipSpace(b)
+		i := p.spaces(m.pos)
 		if i == len(b) {
 			return m.starve(p, eof)
 		}
@@ -191,12 +193,12 @@ func (m *marked) step(p *Parser, eof bool) (bool, error) {
 		}
 		m.st, m.hdr = mkName, m.pos
 	case mkName:
-		b := p.bytes(m.pos, p.end())
+		b, _ := window(p.bytes(m.pos, p.end()), m.hdr+maxHeader+1-m.pos)
 		i := bytes.IndexByte(b, '\n')
 		if i < 0 {
 			if m.pos+len(b)-m.hdr > maxHeader {
 				m.pos = m.hdr + maxHeader
-				return true, m.bad(p, "the tool's name is not followed by a line ending")
+				return true, m.bad(p, "the tool's name is not followed by a line ending within 256 bytes")
 			}
 			m.pos += len(b)
 			return m.starve(p, eof)
@@ -209,7 +211,7 @@ func (m *marked) step(p *Parser, eof bool) (bool, error) {
 		m.st = mkFence
 	case mkFence:
 		b := p.bytes(m.pos, p.end())
-		i := skipSpace(b)
+		i := p.spaces(m.pos)
 		if i == len(b) {
 			return m.starve(p, eof)
 		}
@@ -226,10 +228,11 @@ func (m *marked) step(p *Parser, eof bool) (bool, error) {
 			}
 			return true, m.bad(p, "want a ```json fence or the JSON arguments")
 		}
-		j := bytes.IndexByte(b[i:], '\n')
+		line, _ := window(b[i:], maxHeader+1)
+		j := bytes.IndexByte(line, '\n')
 		if j < 0 {
-			if len(b)-i > maxHeader {
-				return true, m.bad(p, "the fence's line does not end")
+			if len(line) > maxHeader {
+				return true, m.bad(p, "the fence's line does not end within 256 bytes")
 			}
 			return m.starve(p, eof)
 		}
@@ -247,7 +250,7 @@ func (m *marked) step(p *Parser, eof bool) (bool, error) {
 		}
 	case mkFenceEnd:
 		b := p.bytes(m.pos, p.end())
-		i := skipSpace(b)
+		i := p.spaces(m.pos)
 		full, part := match(b[i:], "```")
 		switch {
 		case full:
@@ -266,6 +269,25 @@ func (m *marked) step(p *Parser, eof bool) (bool, error) {
 		return true, m.after(p, err)
 	}
 	return true, nil
+}
+
+// window returns b cut to at most n bytes, and whether it was cut. A
+// marker or a line ending is looked for only as far as it may be: the
+// same decision in every chunking, and no byte scanned again and again.
+func window(b []byte, n int) ([]byte, bool) {
+	if len(b) > max(n, 0) {
+		return b[:max(n, 0)], true
+	}
+	return b, false
+}
+
+// longest returns the length of the longest of tags.
+func longest(tags []string) int {
+	n := 0
+	for _, t := range tags {
+		n = max(n, len(t))
+	}
+	return n
 }
 
 // open starts a call whose opening marker is [at, end).

@@ -83,7 +83,7 @@ func (m *mistral) step(p *Parser, eof bool) (bool, error) {
 		m.st, m.at, m.pos = msAfter, at, end
 	case msAfter:
 		b := p.bytes(m.pos, p.end())
-		i := skipSpace(b)
+		i := p.spaces(m.pos)
 		switch {
 		case i == len(b) && !eof:
 			return false, nil
@@ -101,19 +101,15 @@ func (m *mistral) step(p *Parser, eof bool) (bool, error) {
 			m.c.json(p, m.pos+i, true)
 			m.st = msJSON
 		case isName(b[i]) && i == 0:
-			j := i
-			for j < len(b) && j-i < maxName && isName(b[j]) {
-				j++
-			}
-			if j == len(b) && j-i < maxName && !eof {
+			j, more := nameEnd(b, i)
+			if more && !eof {
 				return false, nil
 			}
 			m.arr = false
 			m.c.begin(p, m.at)
 			m.pos += j
-			if err := m.c.named(p, string(b[i:j]), m.pos); err != nil {
-				return false, err
-			}
+			// ToolCallStart waits for [ARGS]: a [CALL_ID] may come first
+			m.c.setName(p, string(b[i:j]), m.pos)
 			m.st = msName
 		default: // not a call: the marker is text
 			if err := p.text(p.pos(m.at), m.pos, false); err != nil {
@@ -173,7 +169,7 @@ func (m *mistral) step(p *Parser, eof bool) (bool, error) {
 		case b[0] == '{' || b[0] == '"':
 			m.c.json(p, m.pos, false)
 			m.st = msJSON
-			return true, nil
+			return true, m.c.sendStart(p)
 		}
 		for _, tag := range []string{mistralArgs, mistralCallID} {
 			full, part := match(b, tag)
@@ -182,9 +178,9 @@ func (m *mistral) step(p *Parser, eof bool) (bool, error) {
 				if tag == mistralArgs {
 					m.c.json(p, m.pos, false)
 					m.st = msJSON
-				} else {
-					m.st = msID
+					return true, m.c.sendStart(p)
 				}
+				m.st = msID
 				return true, nil
 			}
 			if part && !eof {
@@ -196,20 +192,26 @@ func (m *mistral) step(p *Parser, eof bool) (bool, error) {
 		m.c.jp.Fail()
 		return true, m.finish(p, m.pos)
 	case msID:
-		b := p.bytes(m.pos, p.end())
+		// the id is at most maxHeader bytes: [ARGS] is looked for no further
+		b, _ := window(p.bytes(m.pos, p.end()), maxHeader+len(mistralArgs))
 		j := bytes.Index(b, []byte(mistralArgs))
+		if j > maxHeader {
+			j = -1
+		}
 		if j < 0 {
-			if len(b) > maxHeader {
-				m.c.fail(p, KindBadJSON, "no [ARGS] after [CALL_ID]", p.span(m.pos, m.pos))
+			if len(b) == maxHeader+len(mistralArgs) { // none can start within the bound now
+				m.c.fail(p, KindBadJSON, "no [ARGS] within 256 bytes after [CALL_ID]", p.span(m.pos, m.pos))
 				m.c.json(p, m.pos, false)
 				m.c.jp.Fail()
 				return true, m.finish(p, m.pos)
 			}
 			return m.starve(p, eof)
 		}
+		m.c.callID = string(bytes.TrimSpace(b[:j]))
 		m.pos += j + len(mistralArgs)
 		m.c.json(p, m.pos, false)
 		m.st = msJSON
+		return true, m.c.sendStart(p)
 	case msJSON:
 		done, err := m.c.feed(p, eof)
 		if err != nil || !done {

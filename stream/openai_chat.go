@@ -42,12 +42,9 @@ func (o *openaiChat) event(s *sse, p *Parser, e *sseEvent) error {
 		}
 		return s.cover(p, e, "", false)
 	}
-	root, err := s.parseData(p, e)
-	if err != nil || root == nil {
-		if err != nil {
-			return err
-		}
-		return s.cover(p, e, "", false)
+	root, done, err := s.eventRoot(p, e)
+	if done {
+		return err
 	}
 	if perr := root.get("error"); perr != nil {
 		if err := providerError(s, p, e, perr); err != nil {

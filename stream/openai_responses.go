@@ -35,12 +35,9 @@ func (o *openaiResponses) event(s *sse, p *Parser, e *sseEvent) error {
 	if e.data == nil || string(e.data) == "[DONE]" {
 		return s.cover(p, e, "", false)
 	}
-	root, err := s.parseData(p, e)
-	if err != nil || root == nil {
-		if err != nil {
-			return err
-		}
-		return s.cover(p, e, "", false)
+	root, done, err := s.eventRoot(p, e)
+	if done {
+		return err
 	}
 	typ, _ := root.get("type").str(e.data)
 	if typ == "" {

@@ -62,6 +62,7 @@ type OpenAIWriter struct {
 	frag    []byte
 	lossy   int      // events written with bytes that are not UTF-8
 	first   ast.Span // the first of them
+	seq     int      // calls started
 }
 
 // CodeNotUTF8OpenAI is the code of the warning that the OpenAI chunk format
@@ -108,6 +109,13 @@ type oaCall struct {
 	sent    []string // the streamed members' names
 	texts   []string // and their text so far (pend included)
 	pend    []byte   // an incomplete UTF-8 character held back
+	// head is the call's first element while it is held: a call started
+	// without an id is written at its first fragment, at its end, or
+	// before any other chunk, whichever comes first, so that an id the
+	// input gives after the name (and before any fragment) is the one
+	// written.
+	head  *oaToolCall
+	order int // start order
 }
 
 // NewOpenAIWriter returns a writer of chunks with the given completion
@@ -169,6 +177,9 @@ func (o *OpenAIWriter) Write(e Event) error {
 		}
 		o.lossy++
 	}
+	if err := o.flushStarts(e); err != nil {
+		return err
+	}
 	var d oaDelta
 	switch e.Type {
 	case Text:
@@ -182,11 +193,22 @@ func (o *OpenAIWriter) Write(e Event) error {
 		}
 		d.ReasoningContent = &e.Text
 	case ToolCallStart:
-		d.ToolCalls = []oaToolCall{o.start(e)}
+		tc := o.start(e)
+		if e.CallID == "" {
+			// the input may give the call's id later (Mistral's
+			// [TOOL_CALLS] array writes it after the arguments): the
+			// element waits for the call's first fragment or its end
+			o.calls[e.ID].head = &tc
+			return nil
+		}
+		d.ToolCalls = []oaToolCall{tc}
 	case ParamDelta:
 		c := o.calls[e.ID]
 		if c == nil || !e.Exact || !c.delta(o, e.Param, e.Text) {
 			return nil
+		}
+		if err := o.writeHead(c, ""); err != nil {
+			return err
 		}
 		d.ToolCalls = []oaToolCall{{Index: c.index, Function: &oaFunction{Arguments: string(o.frag)}}}
 	case ToolCall:
@@ -195,6 +217,9 @@ func (o *OpenAIWriter) Write(e Event) error {
 		if c == nil { // a call without its start (not made by a Parser)
 			tcs = append(tcs, o.start(e))
 			c = o.calls[e.ID]
+		}
+		if err := o.writeHead(c, e.CallID); err != nil {
+			return err
 		}
 		if err := c.finish(o, e); err != nil {
 			return fmt.Errorf("stream: openai chunk of call %d: %w", e.ID, err)
@@ -231,10 +256,58 @@ func (o *OpenAIWriter) Write(e Event) error {
 	return o.chunk(e.Choice, d, nil)
 }
 
+// flushStarts writes the held first elements of the open calls (see
+// oaCall.head) before a chunk of anything else than their own call: the
+// chunks keep the order of the events.
+func (o *OpenAIWriter) flushStarts(e Event) error {
+	if len(o.calls) == 0 {
+		return nil
+	}
+	switch e.Type {
+	case ParamDelta, ToolCall, Error:
+		if len(o.calls) == 1 && o.calls[e.ID] != nil {
+			return nil
+		}
+	}
+	var held []*oaCall
+	for id, c := range o.calls {
+		if c.head != nil && (id != e.ID || e.Type == Text || e.Type == Thinking || e.Type == End) {
+			held = append(held, c)
+		}
+	}
+	slices.SortFunc(held, func(a, b *oaCall) int { return a.order - b.order })
+	for _, c := range held {
+		if err := o.writeHead(c, ""); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeHead writes the held first element of call c, if any, with the
+// call's id: callID when the input gave it by the end of the call, else
+// the one known at its start.
+func (o *OpenAIWriter) writeHead(c *oaCall, callID string) error {
+	if c.head == nil {
+		return nil
+	}
+	tc := *c.head
+	c.head = nil
+	if callID != "" {
+		tc.ID = callID
+	}
+	frag := o.frag
+	o.frag = nil
+	err := o.chunk(c.choice.index, oaDelta{ToolCalls: []oaToolCall{tc}}, nil)
+	o.frag = frag
+	return err
+}
+
 // start opens call e and returns its first tool_calls element.
 func (o *OpenAIWriter) start(e Event) oaToolCall {
 	ch := o.choice(e.Choice)
-	c := &oaCall{index: ch.calls, choice: ch}
+	o.seq++
+	c := &oaCall{index: ch.calls, choice: ch, order: o.seq}
 	ch.calls++
 	o.calls[e.ID] = c
 	id := e.CallID

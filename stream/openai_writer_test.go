@@ -17,7 +17,8 @@ import (
 // OpenAIWriter and checks the chunks: every data line is a chunk (the
 // last is [DONE]); the argument fragments of each complete call
 // concatenate to valid JSON equal to the JSON of the call's params; its
-// id is the provider's call id, else call_ID; each choice ends once, with
+// id is the input's call id (given at the start, or later but before any
+// argument fragment), else call_ID; each choice ends once, with
 // finish_reason length when a call it started never completed.
 func checkOpenAIArgs(t testing.TB, evs []Event, fail func(f string, a ...any)) {
 	t.Helper()
@@ -54,6 +55,11 @@ func checkOpenAIArgs(t testing.TB, evs []Event, fail func(f string, a ...any)) {
 			if e.CallID == "" {
 				wantID[k] = "call_" + itoa(e.ID)
 			}
+		}
+		if e.Type == ToolCall && e.CallID != "" && streamed[e.ID] == nil {
+			// an id the input gives after the name and before any
+			// fragment is the one written
+			wantID[calls[e.ID]] = e.CallID
 		}
 		if e.Type == ToolCall {
 			ps := e.Params
@@ -219,6 +225,39 @@ func TestOpenAIChatChoices(t *testing.T) {
 		"1 tool_call": `call_x1 get_weather {"location":"Paris"};`}
 	if !reflect.DeepEqual(a, want) || !reflect.DeepEqual(b, want) {
 		t.Fatalf("choices:\n read: %v\n back: %v\n want: %v", a, b, want)
+	}
+}
+
+// TestOpenAIWriterCallIDs: the ids the input gives — Mistral's [CALL_ID]
+// and the "id" of a [TOOL_CALLS] array's element, before the name or after
+// the arguments — are the ids of the written calls, else call_N.
+func TestOpenAIWriterCallIDs(t *testing.T) {
+	in, err := os.ReadFile("../golden/stream/mistral_call_ids.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, chunk := range []int{0, 1, 7} {
+		var cuts []int
+		for i := chunk; chunk > 0 && i < len(in); i += chunk {
+			cuts = append(cuts, i)
+		}
+		var out bytes.Buffer
+		w := NewOpenAIWriter(&out, "c", "m", 0)
+		for _, e := range collect(t, Options{Syntax: "mistral"}, in, cuts) {
+			if err := w.Write(e); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var ids []string
+		for _, e := range collect(t, Options{Syntax: "openai-chat"}, out.Bytes(), nil) {
+			if e.Type == ToolCall {
+				ids = append(ids, e.CallID+" "+e.Name)
+			}
+		}
+		want := []string{"123456789 read_file", "abcDEF123 write_to_file", "k9Lm2Np4Q list_files", "call_4 read_file"}
+		if !reflect.DeepEqual(ids, want) {
+			t.Errorf("chunk %d: ids %q, want %q\n%s", chunk, ids, want, out.String())
+		}
 	}
 }
 

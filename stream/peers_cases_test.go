@@ -700,3 +700,34 @@ var peerHarmonyCorpus = []peerCase{
 		in:       "<|channel|>??<|end|><|start|>assistant<|channel|>analysis<|message|>We must comply with the gating rules.",
 		thinking: "We must comply with the gating rules."},
 }
+
+// Mistral's call ids: llama.cpp tests/test-chat.cpp (message_assist_call_id,
+// the Mistral Nemo and Mistral Small 3.2 templates), and vLLM's v11 cases
+// with code in the arguments.
+var peerMistralIDs = []peerCase{
+	{src: lcppFile + "Mistral-Nemo-Instruct-2407 message_assist_call_id", syntax: "mistral",
+		in:    `[TOOL_CALLS][{"name": "special_function", "arguments": {"arg1": 1}, "id": "123456789"}]`,
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}}, ids: []string{"123456789"}},
+	{src: lcppFile + "test_parse_tool_call MistralNemo (Bleh)", syntax: "mistral",
+		in:    `Bleh[TOOL_CALLS][{"arguments": {"arg1": 1}, "name": "special_function", "id": "123456789"}]`,
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}}, ids: []string{"123456789"}, text: "Bleh"},
+	{src: lcppFile + "Mistral-Small-3.2-24B-Instruct-2506 FUNC_BRACKET_TAG [CALL_ID]", syntax: "mistral",
+		in:    `[TOOL_CALLS]special_function[CALL_ID]123456789[ARGS]{"arg1": 1}`,
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}}, ids: []string{"123456789"}},
+	{src: lcppFile + "unsloth-mistral-Devstral-Small-2507 FUNC_BRACKET_TAG (no id)", syntax: "mistral",
+		in:    `[TOOL_CALLS]special_function[ARGS]{"arg1": 1}`,
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}}, ids: []string{""}},
+	{src: "mistral-common experimental/tools.py _decode_tool_call_v11_with_call_id (parallel)", syntax: "mistral",
+		in:    `[TOOL_CALLS]special_function[CALL_ID]000000001[ARGS]{"arg1": 1}[TOOL_CALLS]special_function[CALL_ID]000000002[ARGS]{"arg1": 2}`,
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}, {"special_function", `{"arg1": 2}`}}, ids: []string{"000000001", "000000002"}},
+	{src: vlMistralFile + "test_extract_tool_calls[wrong_json]", syntax: "mistral",
+		in:    `hi{hi[TOOL_CALLS]bash{"command": "print(\"hello world!\")\nre.compile(r'{}')"}`,
+		calls: []peerCall{{"bash", `{"command": "print(\"hello world!\")\nre.compile(r'{}')"}`}}, text: "hi{hi"},
+	{src: vlMistralFile + "test_extract_tool_calls_pre_v11_tokenizer[trailing_data_after_json]", syntax: "mistral",
+		in:    `[TOOL_CALLS] [{"name": "get_current_weather", "arguments":{"city": "Dallas", "state": "TX", "unit": "fahrenheit"}}]` + "\nextra trailing data",
+		calls: []peerCall{{"get_current_weather", `{"city": "Dallas", "state": "TX", "unit": "fahrenheit"}`}}, text: "extra trailing data",
+		note: "vLLM's non-streaming parse drops the trailing text (content None); its streaming parse keeps it, as plangram does"},
+	{src: vlMistralFile + "test_extract_tool_calls_pre_v11_regex_fallback_fails", syntax: "mistral",
+		in: "[TOOL_CALLS] not json at all", text: "[TOOL_CALLS] not json at all",
+		note: "vLLM drops the marker from the content; plangram keeps every byte"},
+}

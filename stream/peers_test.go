@@ -39,6 +39,9 @@ type peerCase struct {
 	// errs are the error kinds plangram reports besides unknown-tool,
 	// sorted and without repeats.
 	errs []string
+	// ids, when not nil, are the calls' ids the peer's test expects
+	// (call_id).
+	ids []string
 	// inThinking: the chat template opened the thinking block.
 	inThinking bool
 	// note explains a deliberate difference from the peer's expectation.
@@ -79,6 +82,7 @@ func runPeerCases(t *testing.T, cases []peerCase) {
 			opts := Options{Syntax: tc.syntax, Schema: peerSchema(t, tc.tools), InThinking: tc.inThinking}
 			evs := checkChunks(t, opts, []byte(tc.in), uint64(i))
 			var calls []peerCall
+			var ids []string
 			var text, thinking strings.Builder
 			var errs []string
 			for _, e := range evs {
@@ -89,6 +93,7 @@ func runPeerCases(t *testing.T, cases []peerCase) {
 						t.Fatal(err)
 					}
 					calls = append(calls, peerCall{e.Name, string(b)})
+					ids = append(ids, e.CallID)
 				case Text:
 					text.WriteString(e.Text)
 				case Thinking:
@@ -108,6 +113,9 @@ func runPeerCases(t *testing.T, cases []peerCase) {
 			if !ok {
 				t.Errorf("calls %v, want %v", calls, tc.calls)
 			}
+			if tc.ids != nil && !slices.Equal(ids, tc.ids) {
+				t.Errorf("call ids %q, want %q", ids, tc.ids)
+			}
 			if got := strings.TrimSpace(text.String()); got != strings.TrimSpace(tc.text) {
 				t.Errorf("text %q, want %q", got, strings.TrimSpace(tc.text))
 			}
@@ -126,7 +134,7 @@ func runPeerCases(t *testing.T, cases []peerCase) {
 
 func TestPeers(t *testing.T) {
 	for name, cases := range map[string][]peerCase{
-		"hermes": peerHermes, "mistral": peerMistral, "mistral-vllm": peerMistralVLLM, "kimi-k2": peerKimi, "kimi-k2-vllm": peerKimiVLLM, "deepseek": peerDeepSeek, "deepseek-vllm": peerDeepSeekVLLM,
+		"hermes": peerHermes, "mistral": peerMistral, "mistral-vllm": peerMistralVLLM, "mistral-ids": peerMistralIDs, "kimi-k2": peerKimi, "kimi-k2-vllm": peerKimiVLLM, "deepseek": peerDeepSeek, "deepseek-vllm": peerDeepSeekVLLM,
 		"qwen3-coder": peerQwen3Coder, "qwen3-coder-vllm": peerQwen3CoderVLLM,
 		"qwen3-coder-llama.cpp": peerQwen3CoderLlamaCpp, "glm": peerGLM, "glm-vllm": peerGLMVLLM, "glm-corpus": peerGLMCorpus, "kimi-k2-corpus": peerKimiCorpus,
 		"minimax-vllm": peerMiniMaxVLLM, "harmony": peerHarmony, "harmony-corpus": peerHarmonyCorpus,

@@ -101,6 +101,16 @@ func (x *prose) keep() int {
 	return x.out
 }
 
+// endPre ends the thinking block the chat template opened
+// (Options.InThinking) when the syntax reads a call before prose did (a
+// call at the very start of the stream): a call ends that block, as its
+// marker does in prose (see thinking).
+func (x *prose) endPre() {
+	if x.pre {
+		x.in, x.pre = false, false
+	}
+}
+
 // skip resumes prose at offset off, the end of what the syntax read.
 func (x *prose) skip(off int) { x.out, x.pos = off, off }
 

@@ -90,19 +90,7 @@ func FuzzPythonic(f *testing.F) {
 // TestPythonicLinear bounds the allocations: 4× the input costs at most
 // 5× the allocations (they grow with the calls, not the chunks).
 func TestPythonicLinear(t *testing.T) {
-	small, big := answerWith(pyWriter, 64<<10), answerWith(pyWriter, 256<<10)
-	allocs := func(in []byte) float64 {
-		return testing.AllocsPerRun(2, func() {
-			p, _ := New(Options{Syntax: "llama"}, func(Event) error { return nil })
-			for i := 0; i < len(in); i += 20 {
-				_, _ = p.Write(in[i:min(i+20, len(in))])
-			}
-			_ = p.Close()
-		})
-	}
-	if a, b := allocs(small), allocs(big); b > 5*a {
-		t.Errorf("%.0f allocations for 64 KiB, %.0f for 256 KiB", a, b)
-	}
+	checkAllocsLinear(t, "llama", answerWith(pyWriter, 64<<10), answerWith(pyWriter, 256<<10))
 }
 
 // BenchmarkPythonic parses a pythonic answer (llama syntax) at 50 KiB and

@@ -249,6 +249,20 @@ func (s *sse) parseData(p *Parser, e *sseEvent) (*jnode, error) {
 		ast.Span{Start: at, End: e.pos(e.end)}, string(e.data))
 }
 
+// eventRoot is parseData for a provider's event handler: when the data is
+// not JSON, the event is reported (parseData) and its bytes are covered,
+// and done is true with the error to return.
+func (s *sse) eventRoot(p *Parser, e *sseEvent) (root *jnode, done bool, err error) {
+	root, err = s.parseData(p, e)
+	if err != nil {
+		return nil, true, err
+	}
+	if root == nil {
+		return nil, true, s.cover(p, e, "", false)
+	}
+	return root, false, nil
+}
+
 // isFramed reports whether syntax name reads a provider API's transport
 // (SSE) rather than model text: its Text and Thinking events cover the
 // bytes, a ToolCall's Raw is the call's decoded argument text, and a

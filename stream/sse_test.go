@@ -37,28 +37,19 @@ func registrySchema(t testing.TB) *schema.Schema {
 // (golden/stream-api/SYNTAX_NAME.txt): the built-in tools schema, or with
 // "registry" in the name the tools of golden/tools/openai_chat.json.
 func TestAPITyped(t *testing.T) {
-	files, err := filepath.Glob("../golden/stream-api/*.txt")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no inputs: %v", err)
-	}
-	g := goldie.New(t, goldie.WithFixtureDir("../golden/stream-api"), goldie.WithNameSuffix(".golden"))
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".txt")
-		t.Run(name, func(t *testing.T) {
-			in, err := os.ReadFile(f)
-			if err != nil {
+	eachGolden(t, "../golden/stream-api", func(t *testing.T, g *goldie.Goldie, name string, in []byte) {
+		opts := Options{Syntax: goldenSyntax(name)}
+		if strings.Contains(name, "registry") {
+			opts.Schema = registrySchema(t)
+		} else {
+			var err error
+			if opts.Schema, err = schema.Builtin("tools"); err != nil {
 				t.Fatal(err)
 			}
-			opts := Options{Syntax: goldenSyntax(name)}
-			if strings.Contains(name, "registry") {
-				opts.Schema = registrySchema(t)
-			} else if opts.Schema, err = schema.Builtin("tools"); err != nil {
-				t.Fatal(err)
-			}
-			g.Assert(t, name, jsonl(t, collect(t, opts, in, nil)))
-			checkChunks(t, opts, in, 1)
-		})
-	}
+		}
+		g.Assert(t, name, jsonl(t, collect(t, opts, in, nil)))
+		checkChunks(t, opts, in, 1)
+	})
 }
 
 // apiAnswer renders text, thinking and calls (JSON arguments) as the SSE
@@ -394,15 +385,7 @@ func BenchmarkAPISyntaxes(b *testing.B) {
 		}
 		for _, size := range []int{12 << 10, 50 << 10} {
 			in := apiBenchInput(syntax, size)
-			b.Run(fmt.Sprintf("%s/%s/reparse-per-chunk", syntax, sizeName(size)), func(b *testing.B) {
-				b.SetBytes(int64(len(in)))
-				for b.Loop() {
-					for i := chunk; i < len(in)+chunk; i += chunk {
-						feedSyntax(b, opts, in[:min(i, len(in))], len(in))
-					}
-				}
-				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64((len(in)+chunk-1)/chunk), "ns/chunk")
-			})
+			b.Run(fmt.Sprintf("%s/%s/reparse-per-chunk", syntax, sizeName(size)), func(b *testing.B) { benchReparse(b, opts, in, chunk) })
 		}
 	}
 }
@@ -428,19 +411,7 @@ func BenchmarkAPIScaling(b *testing.B) {
 // costs at most 5× the allocations.
 func TestAPILinear(t *testing.T) {
 	for _, syntax := range apiSyntaxes {
-		small, big := apiBenchInput(syntax, 64<<10), apiBenchInput(syntax, 256<<10)
-		allocs := func(in []byte) float64 {
-			return testing.AllocsPerRun(2, func() {
-				p, _ := New(Options{Syntax: syntax}, func(Event) error { return nil })
-				for i := 0; i < len(in); i += 20 {
-					_, _ = p.Write(in[i:min(i+20, len(in))])
-				}
-				_ = p.Close()
-			})
-		}
-		if a, b := allocs(small), allocs(big); b > 5*a {
-			t.Errorf("%s: %.0f allocations for 64 KiB, %.0f for 256 KiB", syntax, a, b)
-		}
+		checkAllocsLinear(t, syntax, apiBenchInput(syntax, 64<<10), apiBenchInput(syntax, 256<<10))
 	}
 }
 

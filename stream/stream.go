@@ -94,10 +94,27 @@ type Parser struct {
 	buf  []byte
 	base int
 	tail int
+	// tight (set by tests) makes every Write move the bytes still needed
+	// to a new buffer of their exact size, so that a scanner reading a
+	// byte before its keep() offset fails at once, whatever the input's
+	// size.
+	tight bool
 	// The line tracker: line is the 1-based line of offset off, which
 	// starts at offset start. It only moves forward.
 	off, line, start int
+	// baseStart is the offset where the line of offset base starts (it
+	// may be before base): the column of an offset behind the tracker
+	// is counted from it when no line ending lies between base and the
+	// offset.
+	baseStart int
+	// ws remembers the white space runs spaces measured last, so that a
+	// scanner waiting after white space does not count it again on every
+	// Write (which would be quadratic in the run's length).
+	ws [2]wsRun
 }
+
+// wsRun is a run of n white space bytes from offset at on.
+type wsRun struct{ at, n int }
 
 // New returns a parser that calls emit for each event. An error from emit
 // stops the parser and is returned (wrapped) by Write or Close.
@@ -176,7 +193,7 @@ func (p *Parser) Write(b []byte) (int, error) {
 	if p.closed {
 		return 0, ErrClosed
 	}
-	if len(p.buf)+len(b) > cap(p.buf) {
+	if len(p.buf)+len(b) > cap(p.buf) || p.tight {
 		p.grow(len(b))
 	}
 	p.buf = append(p.buf, b...)
@@ -279,7 +296,7 @@ func (p *Parser) pos(off int) ast.Pos {
 		line := p.line - bytes.Count(p.bytes(off, p.off), []byte{'\n'})
 		start := p.start
 		if off < start {
-			start = p.base + bytes.LastIndexByte(p.bytes(p.base, off), '\n') + 1
+			start = p.lineStart(off)
 		}
 		return ast.Pos{Offset: off, Line: line, Col: off - start + 1}
 	}
@@ -292,6 +309,32 @@ func (p *Parser) pos(off int) ast.Pos {
 		p.off = off
 	}
 	return ast.Pos{Offset: off, Line: p.line, Col: off - p.start + 1}
+}
+
+// spaces returns the number of white space bytes (space, tab, CR, LF)
+// from offset at on, as skipSpace(p.bytes(at, p.end())) does; it counts
+// each byte once however often it is asked while the run grows.
+func (p *Parser) spaces(at int) int {
+	r := &p.ws[0]
+	switch {
+	case r.at == at:
+	case p.ws[1].at == at:
+		p.ws[0], p.ws[1] = p.ws[1], p.ws[0]
+	default:
+		p.ws[1] = p.ws[0]
+		*r = wsRun{at: at}
+	}
+	r.n += skipSpace(p.bytes(at+r.n, p.end()))
+	return r.n
+}
+
+// lineStart returns the offset where the line of offset off (in the
+// buffer) starts, which may be before the buffer.
+func (p *Parser) lineStart(off int) int {
+	if i := bytes.LastIndexByte(p.bytes(p.base, off), '\n'); i >= 0 {
+		return p.base + i + 1
+	}
+	return p.baseStart
 }
 
 func (p *Parser) span(from, to int) ast.Span { return ast.Span{Start: p.pos(from), End: p.pos(to)} }
@@ -316,13 +359,21 @@ func (p *Parser) text(start ast.Pos, to int, markup bool) error {
 // the strings that use it. The copying stays linear in the stream length.
 func (p *Parser) grow(n int) {
 	keep := min(p.d.keep(), p.off)
+	if p.tight && keep < p.base { // tests: name the scanner that broke its contract
+		panic(fmt.Sprintf("stream: %T.keep() = %d, before bytes it let go (%d)", p.d, keep, p.base))
+	}
 	live := p.buf[keep-p.base:]
 	need := len(live) + n
 	// Blocks start at 4 KiB and double up to minBlock, so that a short
 	// stream does not pay for a large block.
 	blk := min(minBlock, max(4<<10, 2*cap(p.buf)))
-	buf := make([]byte, len(live), need+max(need/2, blk))
+	size := need + max(need/2, blk)
+	if p.tight {
+		size = need
+	}
+	buf := make([]byte, len(live), size)
 	copy(buf, live)
+	p.baseStart = p.lineStart(keep)
 	p.buf, p.base = buf, keep
 }
 

@@ -35,8 +35,16 @@ import (
 //     emits events with p.send / p.text; called after every Write and once
 //     with eof set at Close, when it must decide every remaining byte (an
 //     open call is an unterminated error, never silently dropped).
-//   - keep() returns the offset of the earliest byte still needed; bytes
-//     before it may leave the buffer.
+//   - keep() returns the offset of the earliest byte still needed — read,
+//     sliced into an event or asked for its position (p.pos) later; bytes
+//     before it may leave the buffer at the next Write. The tests' parsers
+//     (collect in helpers_test.go) drop them at every Write, so a scanner
+//     that reads before its keep() fails on small inputs, not only on
+//     streams large enough to move the buffer.
+//   - Where it waits on a run of white space, count it with p.spaces
+//     (counted once); where it waits for a marker that must come within a
+//     bound, look no further than the bound (window): a marker beyond it
+//     must not count in one chunking and not in another.
 //   - It begins at offset c.start (0, or the marker --syntax auto found):
 //     the bytes before are decided already.
 //   - Events cover the input: concatenating the Raw of Text, Thinking and

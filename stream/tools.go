@@ -223,6 +223,11 @@ func (t *tools) keep() int {
 		return t.think.start
 	case (t.mode == inCall || t.mode == inValue) && !t.c.over:
 		return t.c.start
+	case t.mode == inCall || t.mode == inValue:
+		// an oversized call's text is emitted, but a value's last line
+		// ending (up to two bytes before t.out) is still looked at
+		// (trimEOL)
+		return max(t.c.start, t.out-2)
 	}
 	return t.out
 }
@@ -380,7 +385,9 @@ func (t *tools) wrapper(p *Parser, eof bool) (bool, error) {
 	if len(b) == 0 {
 		if eof && t.wrapN == 0 {
 			t.mode = inText
-			return false, p.send(&Event{Type: Error, Kind: KindCutTag, Raw: p.str(t.wrapAt, t.pos),
+			// (the white space after the tag was emitted already and may
+			// have left the buffer: the raw is the tag)
+			return false, p.send(&Event{Type: Error, Kind: KindCutTag, Raw: t.f.wrapOpen,
 				Message: fmt.Sprintf("the stream ends after %s, before any call", t.f.wrapOpen),
 				Span:    ast.Span{Start: t.wrapPos, End: p.pos(t.pos)}})
 		}
@@ -693,6 +700,9 @@ func (t *tools) value(p *Parser, eof bool) (bool, error) {
 // within the current value; with open set (more bytes may follow to) also
 // less a final CR.
 func (t *tools) trimEOL(p *Parser, to int, open bool) int {
+	if t.c.over && to <= t.out {
+		return to // an oversized call's bytes before t.out are emitted (and may be gone)
+	}
 	lo := t.c.vals[len(t.c.vals)-1].start
 	if to > lo && open && p.bytes(to-1, to)[0] == '\r' {
 		return to - 1

@@ -64,11 +64,8 @@ func attrNamed(b []byte, pre string) ([]byte, int, bool) {
 		q = string(b[i])
 		i++
 	}
-	j := i
-	for j < len(b) && j-i < maxName && isName(b[j]) {
-		j++
-	}
-	if j == len(b) && j-i < maxName {
+	j, more := nameEnd(b, i)
+	if more {
 		return nil, 0, true
 	}
 	if j == i {
@@ -148,12 +145,9 @@ func glmCall(b []byte) ([]byte, int, bool) {
 	if more {
 		return nil, 0, true
 	}
-	j := i
-	for j < len(b) && j-i < maxName && isName(b[j]) {
-		j++
-	}
+	j, more := nameEnd(b, i)
 	switch {
-	case j == len(b) && j-i < maxName:
+	case more:
 		return nil, 0, true
 	case j == i || j == len(b) || !isSpace(b[j]) && b[j] != '<':
 		return nil, 0, false
@@ -171,11 +165,8 @@ func glmParam(b []byte) ([]byte, int, bool) {
 	if i, more = spaces(b, i); more {
 		return nil, 0, true
 	}
-	j := i
-	for j < len(b) && j-i < maxName && isName(b[j]) {
-		j++
-	}
-	if j == len(b) && j-i < maxName {
+	j, more := nameEnd(b, i)
+	if more {
 		return nil, 0, true
 	}
 	if j == i {
@@ -194,6 +185,17 @@ func glmParam(b []byte) ([]byte, int, bool) {
 		}
 	}
 	return name, j, false
+}
+
+// nameEnd returns the end of the name of at most maxName name bytes that
+// starts at b[i] (i itself when there is none), and whether b ends inside
+// it: more bytes could still make it longer.
+func nameEnd(b []byte, i int) (j int, more bool) {
+	j = i
+	for j < len(b) && j-i < maxName && isName(b[j]) {
+		j++
+	}
+	return j, j == len(b) && j-i < maxName
 }
 
 // seq matches s at b[i:]: the offset after it, or whether b ends in a

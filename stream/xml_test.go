@@ -18,29 +18,41 @@ func TestCutEverywhere(t *testing.T) {
 		{"qwen3-coder", "qwen3-coder_basic", "<tool_call>", "</function>"},
 		{"glm", "glm_basic", "<tool_call>r", "</tool_call>"},
 	} {
-		in, err := os.ReadFile("../golden/stream/" + tc.file + ".txt")
-		if err != nil {
-			t.Fatal(err)
-		}
-		open := strings.Index(string(in), tc.open)
-		close := strings.Index(string(in), tc.close) + len(tc.close)
-		for n := range len(in) + 1 {
-			evs := checkChunks(t, Options{Syntax: tc.syntax}, in[:n], uint64(n))
-			var calls, errs int
-			for _, e := range evs {
-				switch {
-				case e.Type == ToolCall:
-					calls++
-				case e.Type == Error && (e.Kind == KindUnterminated || e.Kind == KindCutTag):
-					errs++
-				}
-			}
+		checkCutEverywhere(t, tc.syntax, tc.file, tc.open, tc.close, false)
+	}
+}
+
+// checkCutEverywhere cuts the golden sample file (golden/stream/FILE.txt)
+// of syntax at every byte: every prefix keeps the chunking property; one
+// that holds the call's opening marker open (and a byte more) but not the
+// end of its closing marker close is never silent (an unterminated or
+// cut-tag error); one that holds the whole call has it, or, with
+// cutCloseErr, at least such an error (a cut closing marker may leave the
+// call unterminated).
+func checkCutEverywhere(t *testing.T, syntax, file, open, close string, cutCloseErr bool) {
+	t.Helper()
+	in, err := os.ReadFile("../golden/stream/" + file + ".txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	from := strings.Index(string(in), open)
+	to := strings.Index(string(in), close) + len(close)
+	for n := range len(in) + 1 {
+		evs := checkChunks(t, Options{Syntax: syntax}, in[:n], uint64(n))
+		var calls, errs int
+		for _, e := range evs {
 			switch {
-			case n >= close && calls == 0:
-				t.Errorf("%s cut at %d: no tool_call in %s", tc.syntax, n, jsonl(t, evs))
-			case n > open+1 && n < close && errs == 0:
-				t.Errorf("%s cut at %d (%q): silent: %s", tc.syntax, n, in[:n], jsonl(t, evs))
+			case e.Type == ToolCall:
+				calls++
+			case e.Type == Error && (e.Kind == KindUnterminated || e.Kind == KindCutTag):
+				errs++
 			}
+		}
+		switch {
+		case n >= to && calls == 0 && (!cutCloseErr || errs == 0):
+			t.Errorf("%s cut at %d: no tool_call in %s", syntax, n, jsonl(t, evs))
+		case n > from+1 && n < to && errs == 0:
+			t.Errorf("%s cut at %d (%q): silent: %s", syntax, n, in[:n], jsonl(t, evs))
 		}
 	}
 }

@@ -2,9 +2,11 @@ package workspace
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/schema"
@@ -39,6 +41,11 @@ func (c *checker) resolvePath(p *pathArg, a *ast.Action) {
 		return
 	}
 	rel, link, ok := c.walk(v)
+	if ok && link != "" {
+		c.add(ast.Error, CodePathUnusable, p.span,
+			"%s %s %q cannot be used: the symbolic link %q cannot be resolved: %s", a.Name, what, v, link, rel)
+		return
+	}
 	if !ok {
 		if link != "" {
 			c.add(ast.Error, CodePathEscapes, p.span,
@@ -73,7 +80,9 @@ type staticKey struct {
 // on the existing prefix) and `..` goes to the parent of what the prefix
 // resolved to. Components that do not exist yet are taken lexically. It
 // returns the slash path relative to the root, or ok=false when the path
-// leaves the root at any step (with the offending link, if one was).
+// leaves the root at any step (with the offending link, if one was). A link
+// that cannot be resolved for another reason than a missing target (a
+// loop) returns ok=true with link set and the error's text in rel.
 func (c *checker) walk(v string) (rel, link string, ok bool) {
 	cur := c.root
 	exists := true // cur exists on disk
@@ -97,6 +106,13 @@ func (c *checker) walk(v string) (rel, link string, ok bool) {
 				exists = false
 			} else if fi.Mode()&os.ModeSymlink != 0 {
 				resolved, err := filepath.EvalSymlinks(next)
+				if err != nil && !errors.Is(err, fs.ErrNotExist) {
+					why := unwrapPathError(err).Error()
+					if strings.HasSuffix(why, "too many links") { // EvalSymlinks' own error
+						why = "too many levels of symbolic links (a loop)"
+					}
+					return why, strings.Join(done, "/"), true
+				}
 				if err != nil { // a dangling link: judge its target lexically
 					target, rerr := os.Readlink(next)
 					if rerr != nil {
@@ -127,4 +143,62 @@ func (c *checker) walk(v string) (rel, link string, ok bool) {
 func within(root, p string) bool {
 	r, err := filepath.Rel(root, p)
 	return err == nil && r != ".." && !strings.HasPrefix(r, "../")
+}
+
+// unusableErr reports whether looking a path up failed for a reason no
+// plan can change: no file can ever be at the path.
+func unusableErr(err error) bool {
+	return errors.Is(err, syscall.ENAMETOOLONG) || errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.ENOTDIR)
+}
+
+// usable checks what the disk and the earlier actions say about the
+// directories above a resolved path, and the path itself: every parent
+// must be a directory (or not exist yet, then apply creates it), and the
+// system must be able to look the path up. A parent that is a file — in
+// the workspace, created by an earlier action, or a file an earlier action
+// deleted or moved away (apply does not replace a file by a directory) —
+// is CodeNotADirectory; an unusable path is CodePathUnusable. Each parent
+// is looked at once per check (c.file caches it).
+func (c *checker) usable(p *pathArg, a *ast.Action) bool {
+	what := "path"
+	if p.param == "cwd" {
+		what = "cwd"
+	}
+	rel := p.rel
+	for i := 0; i < len(rel); i++ {
+		if rel[i] != '/' {
+			continue
+		}
+		dir := rel[:i]
+		f := c.file(dir)
+		if f.dir {
+			continue
+		}
+		if f.unusable != "" {
+			c.add(ast.Error, CodePathUnusable, p.span, "%s %s %q cannot be used: %s: %s", a.Name, what, p.value, dir, f.unusable)
+			return false
+		}
+		var d *ast.Diagnostic
+		switch disk := c.disk[dir]; {
+		case f.exists && f.by != nil:
+			d = c.add(ast.Error, CodeNotADirectory, p.span, "%s %s %q goes through %s, which %s as a file, not a directory",
+				a.Name, what, p.value, dir, describe(f.by)+" "+f.how)
+		case f.exists:
+			d = c.add(ast.Error, CodeNotADirectory, p.span, "%s %s %q goes through %s, which is a file in the workspace, not a directory",
+				a.Name, what, p.value, dir)
+		case disk != nil && disk.exists && !disk.dir && f.by != nil:
+			d = c.add(ast.Error, CodeNotADirectory, p.span,
+				"%s %s %q goes through %s, a file that %s: a file is not replaced by a directory in one plan; apply this part as a second plan",
+				a.Name, what, p.value, dir, describe(f.by)+" "+f.how)
+		default:
+			return true // missing: everything below it is missing too
+		}
+		d.Related = related(f, dir)
+		return false
+	}
+	if f := c.file(rel); f.unusable != "" {
+		c.add(ast.Error, CodePathUnusable, p.span, "%s %s %q cannot be used: %s", a.Name, what, p.value, f.unusable)
+		return false
+	}
+	return true
 }

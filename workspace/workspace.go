@@ -61,6 +61,14 @@ const (
 	// CodeFileUnreadable: a file exists but cannot be checked (permissions,
 	// size); the rules that need its content are skipped.
 	CodeFileUnreadable = "file-unreadable"
+	// CodeNotADirectory: a path goes through a file as if it were a
+	// directory (`a/b` where `a` is a file in the workspace or one the plan
+	// creates, or a file the plan deletes: a file is never replaced by a
+	// directory).
+	CodeNotADirectory = "not-a-directory"
+	// CodePathUnusable: the operating system cannot use the path at all
+	// (a name too long, a loop of symbolic links).
+	CodePathUnusable = "path-unusable"
 	// CodeBadRoot: the workspace root itself cannot be used.
 	CodeBadRoot = "workspace-root"
 )
@@ -88,6 +96,10 @@ func Rules() []Rule {
 			"The file already exists in the workspace, or an earlier action created it. Set `Overwrite: true` when replacing it is intended, or EDIT it instead."},
 		{CodeNotAFile, ast.Error, "a file action names a directory",
 			"The path names a directory; file actions need a file path."},
+		{CodeNotADirectory, ast.Error, "a path goes through a file as if it were a directory",
+			"`a/b` needs `a` to be a directory, but `a` is a file in the workspace, a file an earlier action creates, or a file an earlier action deletes or moves away (a file is not replaced by a directory within one plan: apply writes all files at once). Choose another path, or split the plan in two."},
+		{CodePathUnusable, ast.Error, "the operating system cannot use the path",
+			"Looking the path up fails for a reason no plan can change: a component longer than the file system allows (ENAMETOOLONG), a loop of symbolic links (ELOOP). The message gives the system's error."},
 		{CodeAbsolutePath, ast.Error, "a path or cwd is absolute",
 			"Paths in a plan are relative to the project root so that the plan means the same thing on every machine. Remove the leading `/` (or drive, or `~`)."},
 		{CodePathEscapes, ast.Error, "a path or cwd leaves the project root",
@@ -376,6 +388,13 @@ type vfile struct {
 	size    int64
 	problem string // why the content is unknown
 	large   bool   // the problem is only the size limit
+	// unstat: the path could not even be looked at (problem says why), so
+	// whether a file is there is unknown; exists is set to be safe.
+	unstat bool
+	// unusable says why no file can be at this path (the operating
+	// system's error: a name too long, too many symbolic links, a file
+	// where a directory is needed); exists is false.
+	unusable string
 	// by is the action that last produced this state (nil: the disk), and
 	// how says what it did ("created", "edited", …).
 	by  *ast.Action
@@ -481,6 +500,9 @@ func (c *checker) action(ctx context.Context, a *ast.Action) {
 	paths := c.pathArgs(a)
 	for i := range paths {
 		c.resolvePath(&paths[i], a)
+		if paths[i].ok {
+			paths[i].ok = c.usable(&paths[i], a)
+		}
 	}
 	op := c.effects[a.Name]
 	var target *pathArg
@@ -617,6 +639,11 @@ func (c *checker) add(sev ast.Severity, code string, span ast.Span, format strin
 // file returns what is known of the path: the overlay, else the disk.
 func (c *checker) file(rel string) *vfile {
 	if f, ok := c.files[rel]; ok {
+		if !f.exists && f.unusable == "" && c.below[rel] > 0 {
+			// looked at while missing; since then an action created
+			// files below it, so it is a directory now
+			return &vfile{exists: true, dir: true}
+		}
 		return f
 	}
 	f := &vfile{}
@@ -628,8 +655,13 @@ func (c *checker) file(rel string) *vfile {
 		if c.overlayDir(rel) {
 			f.exists, f.dir = true, true
 		}
+	case err != nil && unusableErr(err):
+		// no file can ever be at this path (a name too long, a loop of
+		// symbolic links, a file where a directory is needed)
+		f.unusable = unwrapPathError(err).Error()
 	case err != nil:
-		f.exists, f.problem = true, unwrapPathError(err).Error()
+		// it may or may not exist (a directory that cannot be searched)
+		f.exists, f.unstat, f.problem = true, true, unwrapPathError(err).Error()
 	case st.IsDir():
 		f.exists, f.dir = true, true
 	case !st.Mode().IsRegular():
@@ -736,7 +768,9 @@ func (c *checker) write(a *ast.Action, t *pathArg) {
 		c.add(ast.Error, CodeNotAFile, t.span, "%s cannot write %s: it is a directory", a.Name, t.value)
 		return
 	}
-	if f.exists && !flag(a.Params, "overwrite") {
+	if f.unstat {
+		c.add(ast.Warning, CodeFileUnreadable, t.span, "%s: cannot tell whether %s exists: %s", a.Name, t.value, f.problem)
+	} else if f.exists && !flag(a.Params, "overwrite") {
 		how := "replaces"
 		fix := ""
 		if c.hasParam(a, "overwrite") {

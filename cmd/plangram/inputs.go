@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/plangram/plangram/internal/readall"
 	"github.com/plangram/plangram/lint"
 )
 
@@ -97,7 +98,7 @@ func (in input) read(s *stdinData) ([]byte, error) {
 	if in.stdin() {
 		return s.read()
 	}
-	return os.ReadFile(in.path)
+	return readall.File(in.path)
 }
 
 // outputPath is where render -o DIR writes the page of in: the path below

@@ -1,16 +1,23 @@
 // Package gentest holds test helpers for the generated typed packages
-// (typed/...): a staleness check and a golden summary of decoded actions.
+// (typed/...): a staleness check, a golden summary of decoded actions and
+// the golden test of a dialect's decoder over its corpus.
 package gentest
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/sebdah/goldie/v2"
+
+	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/codegen"
+	"github.com/plangram/plangram/grammar"
 	"github.com/plangram/plangram/schema"
 )
 
@@ -57,4 +64,35 @@ func Summary[A any](actions []A, err error) string {
 		fmt.Fprintf(&b, "error: %s\n", strings.ReplaceAll(err.Error(), "\n", "\n  "))
 	}
 	return b.String()
+}
+
+// DecodeGolden parses every document of a dialect's golden corpus
+// (golden/DIALECT/*.md, from a typed/PKG directory) and pins what summary
+// makes of each, after a "== FILE" line, in golden/typed/DIALECT.golden.
+// summary is Summary over the package's Decode. A document without error
+// diagnostics must decode.
+func DecodeGolden(t *testing.T, dialect string, summary func(*ast.Document) string) {
+	t.Helper()
+	files, err := filepath.Glob("../../golden/" + dialect + "/*.md")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden inputs: %v", err)
+	}
+	var all strings.Builder
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := grammar.Parse(context.Background(), filepath.Base(f), src, grammar.Options{Dialect: dialect})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := summary(doc)
+		if !doc.HasErrors() && strings.Contains(got, "error: ") {
+			t.Errorf("%s: a document without errors does not decode:\n%s", f, got)
+		}
+		all.WriteString("== " + filepath.Base(f) + "\n" + got)
+	}
+	g := goldie.New(t, goldie.WithFixtureDir("../../golden/typed"), goldie.WithNameSuffix(".golden"))
+	g.Assert(t, dialect, []byte(all.String()))
 }

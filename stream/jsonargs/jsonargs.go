@@ -135,6 +135,14 @@ type Options struct {
 	// member is reported as a Field. When empty, the top-level object is
 	// the arguments.
 	Envelope []string
+	// Wrapper, when not empty (and Envelope is not), names a member of the
+	// envelope whose object value is the envelope itself, as in OpenAI's
+	// {"type": "function", "function": {"name": "f", "arguments": {…}}}:
+	// the members of that object are read as the envelope's (its "name" a
+	// Field, its arguments member the arguments), and the members around
+	// it stay Fields. One level of wrapping is read, and only before the
+	// arguments were taken.
+	Wrapper string
 }
 
 // state is what the reader expects next.
@@ -182,6 +190,7 @@ const (
 type Parser struct {
 	emit     func(Event)
 	envelope []string
+	wrapper  string
 	up       *Parser // the parser whose nested string feeds this one
 
 	st    state
@@ -193,6 +202,8 @@ type Parser struct {
 
 	argsDepth int  // stack depth of the arguments object, 0 while not open
 	argsSeen  bool // the envelope's arguments member was taken
+	envDepth  int  // stack depth of the envelope's members when a Wrapper holds them, else 0
+	wrapped   bool // the Wrapper member was read
 
 	// The member being read at the arguments (or envelope) level.
 	key       []byte
@@ -240,7 +251,7 @@ type seg struct {
 
 // New returns a Parser that calls emit for each event.
 func New(opts Options, emit func(Event)) *Parser {
-	p := &Parser{emit: emit, envelope: opts.Envelope}
+	p := &Parser{emit: emit, envelope: opts.Envelope, wrapper: opts.Wrapper}
 	p.Reset(opts.Start)
 	return p
 }
@@ -252,7 +263,7 @@ func (p *Parser) Reset(start ast.Pos) {
 	if start.Line == 0 {
 		start = ast.Pos{Offset: start.Offset, Line: 1, Col: 1}
 	}
-	*p = Parser{emit: p.emit, envelope: p.envelope, up: p.up,
+	*p = Parser{emit: p.emit, envelope: p.envelope, wrapper: p.wrapper, up: p.up,
 		stack: p.stack[:0], key: p.key[:0], raw: p.raw[:0], sval: p.sval[:0], trail: p.trail[:0],
 		off: start.Offset, line: start.Line, col: start.Col}
 }
@@ -553,10 +564,14 @@ func (p *Parser) structural(b []byte) bool {
 }
 
 // level returns the stack depth whose members are reported: that of the
-// arguments object, or 1 (the envelope) while no arguments are open.
+// arguments object, or the envelope's while no arguments are open (1, or
+// 2 inside a Wrapper member).
 func (p *Parser) level() int {
 	if p.argsDepth > 0 {
 		return p.argsDepth
+	}
+	if p.envDepth > 0 {
+		return p.envDepth
 	}
 	return 1
 }
@@ -593,6 +608,10 @@ func (p *Parser) begin(b []byte) bool {
 				return p.openNested(c)
 			}
 			p.argsDepth = d + 1
+			return p.open(c)
+		}
+		if p.isField && !p.argsSeen && !p.wrapped && d == 1 && c == '{' && p.wrapper != "" && string(p.key) == p.wrapper {
+			p.wrapped, p.envDepth = true, d+1
 			return p.open(c)
 		}
 		if c == '"' && !p.isField {
@@ -664,6 +683,9 @@ func (p *Parser) close(c byte) bool {
 	p.stack = p.stack[:d-1]
 	if d == p.argsDepth && d > 1 {
 		p.argsDepth = -1 // the envelope's arguments are closed: later members are fields
+	}
+	if d == p.envDepth {
+		p.envDepth = 0 // the Wrapper member is closed: the members around it are fields
 	}
 	var v any
 	if p.capture && len(p.stack) == p.memberLvl {
@@ -1185,7 +1207,10 @@ func (p *Parser) openNested(c byte) bool {
 		p.nest = &nested{child: &Parser{up: p}}
 	}
 	n := p.nest
-	n.child.envelope = env
+	n.child.envelope, n.child.wrapper = env, ""
+	if env != nil {
+		n.child.wrapper = p.wrapper
+	}
 	n.child.Reset(ast.Pos{})
 	n.start, n.dec, n.segs = p.Pos(), 0, n.segs[:0]
 	p.srole, p.st = rNested, stString

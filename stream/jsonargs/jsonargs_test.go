@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -281,6 +282,12 @@ var samples = []string{
 }
 
 var envSamples = []string{
+	`{"type": "function", "function": {"name": "f", "arguments": {"path": "a.go"}}, "id": "c1"}`,
+	`{"id": "c1", "function": {"parameters": "{\"x\": \"y\"}", "name": "f"}, "type": "function"}`,
+	`{"function": {"name": "f", "arguments": {"a": 1}}, "function": {"name": "g"}, "arguments": {"b": 2}}`,
+	`{"function": "f", "arguments": {"a": 1}}`,
+	`"{\"type\": \"function\", \"function\": {\"name\": \"f\", \"arguments\": {\"a\": \"b\"}}}"`,
+	`{"function": {"name": "f", "arguments": {"a": "b"`,
 	`{"name": "read_file", "arguments": {"path": "a.go"}}`,
 	`{"arguments": {"path": "a.go", "content": "x\ny"}, "name": "write_file", "id": 7}`,
 	`{"name": "f", "arguments": "{\"path\": \"a.go\"}"}`,
@@ -299,7 +306,7 @@ func TestInvariance(t *testing.T) {
 		checkSpans(t, []byte(s), evs, strings.HasPrefix(s, `"`))
 		checkAgreement(t, []byte(s), evs)
 	}
-	env := Options{Envelope: []string{"arguments", "parameters"}}
+	env := Options{Envelope: []string{"arguments", "parameters"}, Wrapper: "function"}
 	for i, s := range envSamples {
 		evs := checkInvariance(t, env, []byte(s), uint64(i))
 		checkSpans(t, []byte(s), evs, true)
@@ -401,7 +408,7 @@ func FuzzJSONArgs(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte, seed uint64, env bool) {
 		opts := Options{}
 		if env {
-			opts.Envelope = []string{"arguments", "parameters"}
+			opts.Envelope, opts.Wrapper = []string{"arguments", "parameters"}, "function"
 		}
 		want := merged(run(opts, in, nil))
 		r := rand.New(rand.NewPCG(seed, 3))
@@ -464,5 +471,40 @@ func checkDecodeString(t *testing.T, in []byte, evs []Event) {
 func TestDecodeString(t *testing.T) {
 	for _, in := range []string{`{"a": "x\u00e9\n\ud83d\ude00 \ud800\u0041 caf\u00e9 \" \\ \/ \b\f\r\t é", "b": "\udc00\ud800", "c": ""}`} {
 		checkDecodeString(t, []byte(in), run(Options{}, []byte(in), nil))
+	}
+}
+
+// TestWrapper pins Options.Wrapper: the wrapper object's members are the
+// envelope's, the members around it Fields; only one wrapper is read, and
+// only an object.
+func TestWrapper(t *testing.T) {
+	opts := Options{Envelope: []string{"arguments", "parameters"}, Wrapper: "function"}
+	for _, c := range []struct{ in, want string }{
+		{`{"type": "function", "function": {"name": "f", "arguments": {"a": "b"}}, "id": "c1"}`,
+			"field type \"function\"\nfield name \"f\"\nkey a\nvalue a \"b\"\nfield id \"c1\"\n"},
+		{`{"function": {"parameters": "{\"a\": 1}", "name": "f"}}`, "key a\nvalue a 1\nfield name \"f\"\n"},
+		{`{"function": {"name": "f"}, "function": {"name": "g"}}`, "field name \"f\"\nfield function {\"name\": \"g\"}\n"},
+		{`{"function": "f", "arguments": {}}`, "field function \"f\"\n"},
+		{`{"arguments": {"a": 1}, "function": {"name": "f", "arguments": {"b": 2}}}`,
+			"key a\nvalue a 1\nfield function {\"name\": \"f\", \"arguments\": {\"b\": 2}}\n"},
+	} {
+		var b strings.Builder
+		for _, e := range run(opts, []byte(c.in), nil) {
+			switch e.Kind {
+			case Key:
+				fmt.Fprintf(&b, "key %s\n", e.Key)
+			case Value, Field:
+				v := e.Raw
+				if s, ok := e.Value.(string); ok {
+					v = strconv.Quote(s)
+				}
+				fmt.Fprintf(&b, "%s %s %s\n", e.Kind, e.Key, v)
+			case Error:
+				fmt.Fprintf(&b, "error %s\n", e.Message)
+			}
+		}
+		if b.String() != c.want {
+			t.Errorf("%s:\n got %s\nwant %s", c.in, b.String(), c.want)
+		}
 	}
 }

@@ -1,7 +1,9 @@
 // Command goldmarkwalk is the whole-process baseline of
 // BenchmarkProcess: it reads a Markdown file, parses it with goldmark and
 // walks the tree to every fenced block's info string and content, as a Go
-// user would in an afternoon. It prints the number of blocks and bytes.
+// user would in an afternoon (benchutil.GoldmarkFences, also the
+// in-process baseline of BenchmarkActs and BenchmarkParseJSON). It prints
+// the number of blocks and bytes.
 package main
 
 import (
@@ -9,8 +11,8 @@ import (
 	"os"
 
 	"github.com/yuin/goldmark"
-	gast "github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/text"
+
+	"github.com/plangram/plangram/internal/benchutil"
 )
 
 func main() {
@@ -23,19 +25,6 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
-	root := goldmark.New().Parser().Parse(text.NewReader(src))
-	blocks, size := 0, 0
-	_ = gast.Walk(root, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
-		if fc, ok := n.(*gast.FencedCodeBlock); ok && entering {
-			blocks++
-			_ = fc.Language(src)
-			lines := fc.Lines()
-			for i := 0; i < lines.Len(); i++ {
-				seg := lines.At(i)
-				size += len(seg.Value(src))
-			}
-		}
-		return gast.WalkContinue, nil
-	})
+	blocks, size := benchutil.GoldmarkFences(goldmark.New(), src)
 	fmt.Println(blocks, size)
 }

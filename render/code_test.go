@@ -1,0 +1,119 @@
+package render
+
+import (
+	"os"
+	"os/exec"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestDocsLanguages checks the language table of docs/render.md ("Syntax
+// colours"): every info string, alias and file pattern it lists gets a
+// lexer, the examples of how an info string is read hold, and the
+// languages it names as uncoloured get none.
+func TestDocsLanguages(t *testing.T) {
+	doc, err := os.ReadFile("../docs/render.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(doc), "\n## Syntax colours\n")
+	if !ok {
+		t.Fatal("docs/render.md has no Syntax colours section")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	code := regexp.MustCompile("`([^`]+)`")
+	r := newRenderer(Options{})
+	rows := 0
+	for _, line := range strings.Split(section, "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) != 5 || strings.HasPrefix(strings.TrimSpace(cells[1]), "---") || strings.TrimSpace(cells[1]) == "language" {
+			continue
+		}
+		rows++
+		for _, m := range code.FindAllStringSubmatch(cells[2], -1) {
+			if r.pickLexer(codeOpts{info: m[1]}) == nil {
+				t.Errorf("info string %q (%s) gets no lexer", m[1], strings.TrimSpace(cells[1]))
+			}
+		}
+		for _, m := range code.FindAllStringSubmatch(cells[3], -1) {
+			file := "dir/" + strings.ReplaceAll(m[1], "*", "x")
+			if r.pickLexer(codeOpts{path: file}) == nil {
+				t.Errorf("path %q (%s) gets no lexer", file, strings.TrimSpace(cells[1]))
+			}
+		}
+	}
+	if rows < 10 {
+		t.Fatalf("found %d rows in the language table", rows)
+	}
+	for info, want := range map[string]string{
+		"python.old": "Python", "go-new": "Go", "Python": "Python", "py title=x.py": "Python",
+		"text": "", "act": "", "elisp": "", "php": "", "objective-c": "", "nosuchlang": "",
+	} {
+		got := ""
+		if lx := r.pickLexer(codeOpts{info: info}); lx != nil {
+			got = lx.Config().Name
+		}
+		if got != want {
+			t.Errorf("info %q: lexer %q, want %q", info, got, want)
+		}
+	}
+	for _, c := range []struct {
+		o    codeOpts
+		want string
+	}{
+		{codeOpts{path: "src/x.py.orig"}, "Python"},
+		{codeOpts{path: `src\win\Dockerfile`}, "Docker"},
+		{codeOpts{lang: "bash"}, "Bash"},
+		{codeOpts{info: "elisp", path: "a.go"}, "Go"},
+	} {
+		got := ""
+		if lx := r.pickLexer(c.o); lx != nil {
+			got = lx.Config().Name
+		}
+		if got != c.want {
+			t.Errorf("%+v: lexer %q, want %q", c.o, got, c.want)
+		}
+	}
+}
+
+// TestUnknownLanguageKeepsText checks that a block in a language without a
+// lexer is shown byte for byte, without colour classes.
+func TestUnknownLanguageKeepsText(t *testing.T) {
+	r := newRenderer(Options{})
+	content := "(defun f (x) \"<b>\" x)\n;; é\n"
+	html := string(r.code(content, codeOpts{info: "elisp"}))
+	if strings.Contains(html, `class="t-`) {
+		t.Errorf("coloured: %s", html)
+	}
+	if !strings.Contains(html, "(defun f (x) &#34;&lt;b&gt;&#34; x)") && !strings.Contains(html, "(defun f (x) &quot;&lt;b&gt;&quot; x)") {
+		t.Errorf("text lost: %s", html)
+	}
+}
+
+// TestNoLexerRegistryAtStart checks that the plangram command does not
+// link chroma's lexers package, whose initialiser builds all ~300 lexers
+// on every start of every command (docs/render.md, "Syntax colours").
+func TestNoLexerRegistryAtStart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	out, err := exec.Command(goTool, "list", "-deps", "github.com/plangram/plangram/cmd/plangram").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	if !slices.Contains(deps, "github.com/plangram/plangram/render") {
+		t.Fatalf("go list -deps does not list render: %q", deps)
+	}
+	for _, d := range deps {
+		if strings.HasPrefix(d, "github.com/alecthomas/chroma/v2/lexers") {
+			t.Errorf("plangram links %s", d)
+		}
+	}
+}
