@@ -61,3 +61,18 @@ func TestGitCopyNotAMove(t *testing.T) {
 		})
 	}
 }
+
+// TestMoveOntoItself: `move_file a.txt a.txt` deleted a.txt with exit 0
+// (the destination written, then the source removed); it changes nothing.
+func TestMoveOntoItself(t *testing.T) {
+	root := t.TempDir()
+	files(t, root, map[string]string{"a.txt": "hello\n"})
+	before := snapshot(t, root)
+	res, err := Apply(context.Background(), []*ast.Document{parse(t, "~~~act\nmove_file a.txt ./a.txt\n~~~\n")}, root, Options{})
+	if err != nil || len(res.Changes) != 0 {
+		t.Fatalf("err %v, changes %+v", err, res.Changes)
+	}
+	if after := snapshot(t, root); after != before {
+		t.Errorf("workspace changed:\n%s\n%s", before, after)
+	}
+}

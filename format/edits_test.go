@@ -1,7 +1,6 @@
 package format
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -69,24 +68,7 @@ func editMeaning(t testing.TB, doc *ast.Document) string {
 // means the same and formatting it again changes nothing.
 func checkEditRoundTrip(t testing.TB, src []byte, dialect string) []byte {
 	t.Helper()
-	opts := grammar.Options{Dialect: dialect}
-	doc := parse(t, src, opts)
-	out, err := document(context.Background(), doc, src, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc2 := parse(t, out, opts)
-	if got, want := editMeaning(t, doc2), editMeaning(t, doc); got != want {
-		t.Fatalf("fmt changed the meaning\ninput:  %q\noutput: %q\nwant %s\ngot  %s", src, out, want, got)
-	}
-	again, err := document(context.Background(), doc2, out, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(again) != string(out) {
-		t.Fatalf("fmt is not idempotent\ninput:  %q\nfmt:    %q\nfmt^2:  %q", src, out, again)
-	}
-	return out
+	return checkMeaningRoundTrip(t, src, grammar.Options{Dialect: dialect}, func(t testing.TB, _ string, d *ast.Document) string { return editMeaning(t, d) })
 }
 
 // TestEditFormatsRoundTrip formats every golden input of the edit formats

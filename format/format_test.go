@@ -80,23 +80,30 @@ func meaning(t testing.TB, doc *ast.Document) string {
 // parse(fmt(x)) means what parse(x) means, and fmt(fmt(x)) == fmt(x).
 func checkRoundTrip(t testing.TB, src []byte, opts grammar.Options) []byte {
 	t.Helper()
+	return checkMeaningRoundTrip(t, src, opts, func(t testing.TB, dialect string, d *ast.Document) string {
+		if dialect != grammar.DialectPlan {
+			return meaning(t, d)
+		}
+		m, err := planMeaning(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	})
+}
+
+// checkMeaningRoundTrip checks that parse(fmt(src)) means what parse(src)
+// means, by mean (given the dialect src parses in), and that
+// fmt(fmt(src)) == fmt(src); it returns fmt(src).
+func checkMeaningRoundTrip(t testing.TB, src []byte, opts grammar.Options, mean func(t testing.TB, dialect string, d *ast.Document) string) []byte {
+	t.Helper()
 	doc := parse(t, src, opts)
 	out, err := document(context.Background(), doc, src, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	doc2 := parse(t, out, opts)
-	mean := meaning
-	if doc.Dialect == grammar.DialectPlan {
-		mean = func(t testing.TB, d *ast.Document) string {
-			m, err := planMeaning(d)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return m
-		}
-	}
-	if got, want := mean(t, doc2), mean(t, doc); got != want {
+	if got, want := mean(t, doc.Dialect, doc2), mean(t, doc.Dialect, doc); got != want {
 		t.Fatalf("fmt changed the meaning\ninput:  %q\noutput: %q\nwant %s\ngot  %s", src, out, want, got)
 	}
 	again, err := document(context.Background(), doc2, out, opts)

@@ -69,60 +69,6 @@ func TestActsGolden(t *testing.T) {
 	}
 }
 
-// checkLossless asserts the invariants every acts document keeps: block
-// content is exactly the source its span names, and head blocks, argument
-// blocks, stray blocks and prose tile the whole source in order.
-func checkLossless(t testing.TB, src []byte, doc *ast.Document) {
-	t.Helper()
-	type piece struct{ start, end int }
-	var pieces []piece
-	addBlock := func(b *ast.Block) {
-		if got := string(src[b.ContentSpan.Start.Offset:b.ContentSpan.End.Offset]); got != b.Content {
-			t.Fatalf("block at %v: content %q != source slice %q", b.Span, b.Content, got)
-		}
-		if b.ContentSpan.Start.Offset < b.Span.Start.Offset || b.ContentSpan.End.Offset > b.Span.End.Offset {
-			t.Fatalf("block content span %v outside block span %v", b.ContentSpan, b.Span)
-		}
-		pieces = append(pieces, piece{b.Span.Start.Offset, b.Span.End.Offset})
-	}
-	for _, b := range doc.Blocks {
-		addBlock(b)
-	}
-	for _, a := range doc.Actions {
-		addBlock(a.Head)
-		for _, b := range a.Blocks {
-			addBlock(b)
-		}
-	}
-	for _, p := range doc.Prose {
-		if got := string(src[p.Span.Start.Offset:p.Span.End.Offset]); got != p.Text {
-			t.Fatalf("prose %q != source slice %q", p.Text, got)
-		}
-		pieces = append(pieces, piece{p.Span.Start.Offset, p.Span.End.Offset})
-	}
-	covered := make([]int, len(src)+1)
-	for _, p := range pieces {
-		if p.start > p.end || p.end > len(src) {
-			t.Fatalf("bad span [%d,%d) for %d bytes", p.start, p.end, len(src))
-		}
-		covered[p.start]++
-		covered[p.end]--
-	}
-	n := 0
-	for i := 0; i < len(src); i++ {
-		n += covered[i]
-		if n != 1 {
-			t.Fatalf("byte %d covered %d times", i, n)
-		}
-	}
-	lines := ast.NewLines(src)
-	for _, d := range doc.Diagnostics {
-		if d.Span.Start != lines.Pos(d.Span.Start.Offset) {
-			t.Fatalf("diagnostic %q has inconsistent position %+v", d.Message, d.Span.Start)
-		}
-	}
-}
-
 func TestActsSemantics(t *testing.T) {
 	ctx := context.Background()
 	parse := func(src string) *ast.Document {

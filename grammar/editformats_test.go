@@ -39,7 +39,7 @@ func TestEditFormatsGolden(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				checkEditLossless(t, src, doc)
+				checkLossless(t, src, doc)
 				if !strings.Contains(name, ".nodetect") {
 					if got := Detect(src); got != dialect {
 						t.Errorf("Detect = %q, want %q", got, dialect)
@@ -53,11 +53,12 @@ func TestEditFormatsGolden(t *testing.T) {
 	}
 }
 
-// checkEditLossless asserts the invariants of an edit-format document:
-// head blocks, hunk blocks and prose tile the source in order; every block's
-// content is the source its content span names; every position agrees with
-// its offset; parameter spans lie inside the source.
-func checkEditLossless(t testing.TB, src []byte, doc *ast.Document) {
+// checkLossless asserts the invariants of an acts or edit-format document:
+// head blocks, argument or hunk blocks, stray blocks and prose tile the
+// source in order; every block's content is the source its content span
+// names; every position agrees with its offset; parameter spans lie inside
+// the source.
+func checkLossless(t testing.TB, src []byte, doc *ast.Document) {
 	t.Helper()
 	lines := ast.NewLines(src)
 	checkSpan := func(what string, s ast.Span) {
@@ -139,7 +140,7 @@ func FuzzEditFormats(f *testing.F) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkEditLossless(t, src, doc)
+			checkLossless(t, src, doc)
 			if _, err := json.Marshal(doc); err != nil {
 				t.Fatal(err)
 			}

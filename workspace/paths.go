@@ -40,6 +40,13 @@ func (c *checker) resolvePath(p *pathArg, a *ast.Action) {
 		}
 		return
 	}
+	if n := len(c.root) + 1 + len(v); n > maxPathLen {
+		// No system call takes it (ENAMETOOLONG), and resolving it
+		// component by component would cost its length squared.
+		c.add(ast.Error, CodePathUnusable, p.span, "%s %s cannot be used: with the root it is %d bytes long, more than the %d a file system accepts",
+			a.Name, what, n, maxPathLen)
+		return
+	}
 	rel, link, ok := c.walk(v)
 	if ok && link != "" {
 		c.add(ast.Error, CodePathUnusable, p.span,
@@ -84,53 +91,68 @@ type staticKey struct {
 // that cannot be resolved for another reason than a missing target (a
 // loop) returns ok=true with link set and the error's text in rel.
 func (c *checker) walk(v string) (rel, link string, ok bool) {
-	cur := c.root
-	exists := true // cur exists on disk
-	var done []string
+	cur := c.root // resolved so far; exists unless a dangling link led here
+	// tail holds the components below cur that do not exist: they are
+	// taken lexically (a `..` removes the last), and the walk on disk
+	// resumes when `..` has removed them all. Keeping them in a list, not
+	// joined to cur one by one, keeps a long path linear.
+	var tail []string
+	n := 0 // components walked, for the name of a link
 	for _, part := range strings.Split(v, "/") {
 		if part == "" || part == "." {
 			continue
 		}
-		done = append(done, part)
+		n++
 		if part == ".." {
+			if len(tail) > 0 {
+				tail = tail[:len(tail)-1]
+				continue
+			}
 			cur = filepath.Dir(cur)
 			if !within(c.root, cur) {
 				return "", "", false
 			}
 			continue
 		}
+		if len(tail) > 0 {
+			tail = append(tail, part)
+			continue
+		}
 		next := filepath.Join(cur, part)
-		if exists {
-			fi, err := os.Lstat(next)
-			if err != nil {
-				exists = false
-			} else if fi.Mode()&os.ModeSymlink != 0 {
-				resolved, err := filepath.EvalSymlinks(next)
-				if err != nil && !errors.Is(err, fs.ErrNotExist) {
-					why := unwrapPathError(err).Error()
-					if strings.HasSuffix(why, "too many links") { // EvalSymlinks' own error
-						why = "too many levels of symbolic links (a loop)"
-					}
-					return why, strings.Join(done, "/"), true
+		fi, err := os.Lstat(next)
+		if err != nil {
+			tail = append(tail, part)
+			continue
+		}
+		if fi.Mode()&os.ModeSymlink != 0 {
+			walked := func() string { return strings.Join(componentsOf(v)[:n], "/") }
+			resolved, err := filepath.EvalSymlinks(next)
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				why := unwrapPathError(err).Error()
+				if strings.HasSuffix(why, "too many links") { // EvalSymlinks' own error
+					why = "too many levels of symbolic links (a loop)"
 				}
-				if err != nil { // a dangling link: judge its target lexically
-					target, rerr := os.Readlink(next)
-					if rerr != nil {
-						return "", strings.Join(done, "/"), false
-					}
-					if !filepath.IsAbs(target) {
-						target = filepath.Join(cur, target)
-					}
-					resolved = filepath.Clean(target)
-					exists = false
-				}
-				if !within(c.root, resolved) {
-					return "", strings.Join(done, "/"), false
-				}
-				next = resolved
+				return why, walked(), true
 			}
+			if err != nil { // a dangling link: judge its target lexically
+				target, rerr := os.Readlink(next)
+				if rerr != nil {
+					return "", walked(), false
+				}
+				if !filepath.IsAbs(target) {
+					target = filepath.Join(cur, target)
+				}
+				resolved = filepath.Clean(target)
+			}
+			if !within(c.root, resolved) {
+				return "", walked(), false
+			}
+			next = resolved
 		}
 		cur = next
+	}
+	if len(tail) > 0 {
+		cur = filepath.Join(cur, filepath.FromSlash(strings.Join(tail, "/")))
 	}
 	r, err := filepath.Rel(c.root, cur)
 	if err != nil {
@@ -139,11 +161,28 @@ func (c *checker) walk(v string) (rel, link string, ok bool) {
 	return filepath.ToSlash(r), "", true
 }
 
+// componentsOf lists the components of a slash path, without empty ones
+// and ".".
+func componentsOf(v string) []string {
+	var out []string
+	for _, part := range strings.Split(v, "/") {
+		if part != "" && part != "." {
+			out = append(out, part)
+		}
+	}
+	return out
+}
+
 // within reports whether p is root or below it (both cleaned, absolute).
 func within(root, p string) bool {
 	r, err := filepath.Rel(root, p)
 	return err == nil && r != ".." && !strings.HasPrefix(r, "../")
 }
+
+// maxPathLen is the longest path a system call accepts (Linux's PATH_MAX,
+// terminating NUL included; macOS and the BSDs accept 1024, Windows'
+// long paths 32767): a longer path is path-unusable before it is resolved.
+const maxPathLen = 4096
 
 // unusableErr reports whether looking a path up failed for a reason no
 // plan can change: no file can ever be at the path.

@@ -90,3 +90,26 @@ func BenchmarkCheckRepeatedEdits(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCheckDeepPaths: 200 write_file actions whose paths have n
+// components (below the 4096-byte limit); the time grows linearly with n
+// (each component used to be joined to the path so far: quadratic).
+func BenchmarkCheckDeepPaths(b *testing.B) {
+	for _, n := range []int{400, 800, 1600} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			var sb strings.Builder
+			for i := 0; i < 200; i++ {
+				fmt.Fprintf(&sb, "~~~act\nwrite_file %sf%d.txt\n~~~\n~~~\nx\n~~~\n", strings.Repeat("d/", n), i)
+			}
+			doc := parseBench(b, []byte(sb.String()))
+			root := b.TempDir()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if ds := Check(context.Background(), doc, root, Options{}); len(ds) != 0 {
+					b.Fatalf("unexpected diagnostics: %s", ds[0].Format("plan.md"))
+				}
+			}
+		})
+	}
+}

@@ -69,6 +69,9 @@ const (
 	// CodePathUnusable: the operating system cannot use the path at all
 	// (a name too long, a loop of symbolic links).
 	CodePathUnusable = "path-unusable"
+	// CodeMoveOntoItself: a move whose destination is its source (after
+	// cleaning and resolving symbolic links): nothing is done.
+	CodeMoveOntoItself = "move-onto-itself"
 	// CodeBadRoot: the workspace root itself cannot be used.
 	CodeBadRoot = "workspace-root"
 )
@@ -100,6 +103,8 @@ func Rules() []Rule {
 			"`a/b` needs `a` to be a directory, but `a` is a file in the workspace, a file an earlier action creates, or a file an earlier action deletes or moves away (a file is not replaced by a directory within one plan: apply writes all files at once). Choose another path, or split the plan in two."},
 		{CodePathUnusable, ast.Error, "the operating system cannot use the path",
 			"Looking the path up fails for a reason no plan can change: a component longer than the file system allows (ENAMETOOLONG), a loop of symbolic links (ELOOP). The message gives the system's error."},
+		{CodeMoveOntoItself, ast.Warning, "a move's destination is its source",
+			"The destination names the same file as the source (`a.txt` and `./a.txt`, or through a symbolic link inside the root): the move does nothing. Check the destination."},
 		{CodeAbsolutePath, ast.Error, "a path or cwd is absolute",
 			"Paths in a plan are relative to the project root so that the plan means the same thing on every machine. Remove the leading `/` (or drive, or `~`)."},
 		{CodePathEscapes, ast.Error, "a path or cwd leaves the project root",
@@ -822,6 +827,12 @@ func (c *checker) move(a *ast.Action, paths []pathArg) {
 		return
 	}
 	dst := &paths[1]
+	if dst.rel == src.rel {
+		// a rename onto itself changes nothing (carried out as "write the
+		// destination, delete the source" it would delete the file)
+		c.add(ast.Warning, CodeMoveOntoItself, dst.span, "%s moves %s onto itself (%s): nothing to do", a.Name, src.value, dst.value)
+		return
+	}
 	if d := c.file(dst.rel); d.dir {
 		c.add(ast.Error, CodeNotAFile, dst.span, "%s cannot move %s to %s: the destination is a directory", a.Name, src.value, dst.value)
 		return
