@@ -96,6 +96,24 @@ func ParseActs(ctx context.Context, filename string, src []byte, fence byte, s *
 // must not be modified while the document is in use. Time and memory are
 // linear in the input; the only error is ctx's.
 func (p *ActsParser) Parse(ctx context.Context, filename string, src []byte) (*ast.Document, error) {
+	return p.ParseEach(ctx, filename, src, nil)
+}
+
+// ParseEach parses one document as Parse does, but when each is not nil it
+// hands every action to each as soon as the action is complete (bound to
+// the schema, its diagnostics in the document), in source order, and keeps
+// neither the actions nor the prose: the document it returns has empty
+// Actions and Prose. Memory is then the input, the diagnostics and the
+// action being read, however many actions the input holds (Options.OnAction).
+// The blocks' ContentBase64 is not set here (grammar.Parse sets it when the
+// input is not valid UTF-8).
+func (p *ActsParser) ParseEach(ctx context.Context, filename string, src []byte, each func(*ast.Action)) (*ast.Document, error) {
+	return p.parseEach(ctx, filename, src, each, false)
+}
+
+// parseEach is ParseEach; with reuse (Options.ReuseActions) the memory of
+// each action handed over is reused for the next one.
+func (p *ActsParser) parseEach(ctx context.Context, filename string, src []byte, each func(*ast.Action), reuse bool) (*ast.Document, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -103,7 +121,12 @@ func (p *ActsParser) Parse(ctx context.Context, filename string, src []byte) (*a
 	fence := p.activeFence(src)
 	doc := &ast.Document{Dialect: DialectActs}
 	cur := &lineCursor{src: text, line: 1}
-	b := actsBuilder{doc: doc, pos: cur, schema: p.schema}
+	b := actsBuilder{doc: doc, pos: cur, schema: p.schema, each: each, reuse: each != nil && reuse}
+	if each != nil {
+		// otherFenceActs needs the prose regions only when the other
+		// fence character's runs occur at all.
+		b.proseSpans = strings.Contains(text, strings.Repeat(string(otherFence(fence)), 3))
+	}
 	var (
 		act  *ast.Action
 		lead []*ast.Block // blocks before the first act
@@ -135,7 +158,7 @@ func (p *ActsParser) Parse(ctx context.Context, filename string, src []byte) (*a
 				act.Span.End = blk.Span.End
 			}
 		default:
-			b.prose(text[off:end], off)
+			b.addProse(text[off:end], off)
 		}
 		off = end
 	}
@@ -174,7 +197,7 @@ func (p *ActsParser) parseGrammar(ctx context.Context, filename string, src []by
 	var lead []*ast.Block
 	for _, it := range tree.Lead {
 		if it.Type == lexer.Text {
-			b.prose(it.Value, it.Pos.Offset)
+			b.addProse(it.Value, it.Pos.Offset)
 			continue
 		}
 		blk := b.block(it.Value, it.Pos.Offset, nil)
@@ -193,7 +216,7 @@ func (p *ActsParser) parseGrammar(ctx context.Context, filename string, src []by
 		a := b.action(act.Head.Value, act.Head.Pos.Offset)
 		for _, it := range act.Items {
 			if it.Type == lexer.Text {
-				b.prose(it.Value, it.Pos.Offset)
+				b.addProse(it.Value, it.Pos.Offset)
 				continue
 			}
 			blk := b.block(it.Value, it.Pos.Offset, nil)
@@ -212,7 +235,7 @@ func (p *ActsParser) parseGrammar(ctx context.Context, filename string, src []by
 func (p *ActsParser) finishDocument(text string, fence byte, b *actsBuilder) {
 	doc := b.doc
 	others := p.otherFenceActs(text, fence, b)
-	if len(doc.Actions) == 0 && others == 0 {
+	if b.acts == 0 && others == 0 {
 		kept := "only prose"
 		if len(text) == 0 {
 			kept = "the input is empty"
@@ -267,6 +290,44 @@ type actsBuilder struct {
 	pos    positions
 	schema *schema.Schema
 	words  []word // readAct's scratch
+	// each, when set, takes every finished action instead of the document
+	// (ParseEach); the prose is then not kept either, only its regions
+	// when proseSpans says otherFenceActs needs them (in prose).
+	each       func(*ast.Action)
+	proseSpans bool
+	prose      [][2]int // [start, end) of each prose token, with each set
+	// acts counts the actions read; firstLine is the line of the first.
+	acts, firstLine int
+	// reuse: each does not keep the actions it is handed
+	// (Options.ReuseActions), so the last one (spare) and its blocks
+	// (spareBlocks) are filled again for the next.
+	reuse       bool
+	spare       *ast.Action
+	spareBlocks []*ast.Block
+}
+
+// newBlock returns a zero block, a spare one when there is one.
+func (b *actsBuilder) newBlock() *ast.Block {
+	if n := len(b.spareBlocks); n > 0 {
+		blk := b.spareBlocks[n-1]
+		b.spareBlocks = b.spareBlocks[:n-1]
+		*blk = ast.Block{}
+		return blk
+	}
+	return &ast.Block{}
+}
+
+// newAction returns a zero action, the spare one (keeping the capacity of
+// its slices) when there is one.
+func (b *actsBuilder) newAction() *ast.Action {
+	a := b.spare
+	if a == nil {
+		return &ast.Action{}
+	}
+	b.spare = nil
+	clear(a.Blocks)
+	*a = ast.Action{Args: a.Args[:0], ArgSpans: a.ArgSpans[:0], Blocks: a.Blocks[:0]}
+	return a
 }
 
 // span returns the span of [start, end).
@@ -274,8 +335,14 @@ func (b *actsBuilder) span(start, end int) ast.Span {
 	return ast.Span{Start: b.pos.Pos(start), End: b.pos.Pos(end)}
 }
 
-// prose adds a Text token's prose node.
-func (b *actsBuilder) prose(v string, off int) {
+// addProse adds a Text token's prose node.
+func (b *actsBuilder) addProse(v string, off int) {
+	if b.each != nil {
+		if b.proseSpans {
+			b.prose = append(b.prose, [2]int{off, off + len(v)})
+		}
+		return
+	}
 	b.doc.Prose = append(b.doc.Prose, &ast.Prose{Kind: "text", Text: v, Span: b.span(off, off+len(v))})
 }
 
@@ -291,6 +358,21 @@ func (b *actsBuilder) leadWarnings(lead []*ast.Block) {
 // finish binds an action's arguments to its parameters and adds it.
 func (b *actsBuilder) finish(a *ast.Action) {
 	b.doc.Diagnostics = append(b.doc.Diagnostics, validate.BindAct(a, b.schema)...)
+	if b.acts == 0 {
+		b.firstLine = a.Head.Span.Start.Line
+	}
+	b.acts++
+	if b.each != nil {
+		b.each(a)
+		if b.reuse {
+			if a.Head != nil {
+				b.spareBlocks = append(b.spareBlocks, a.Head)
+			}
+			b.spareBlocks = append(b.spareBlocks, a.Blocks...)
+			b.spare = a
+		}
+		return
+	}
 	b.doc.Actions = append(b.doc.Actions, a)
 }
 
@@ -303,7 +385,8 @@ func (b *actsBuilder) block(v string, off int, a *ast.Action) *ast.Block {
 		first = i + 1
 	}
 	run, info, _ := lexer.OpenFenceString(v[:first], fenceChar(v[:first]))
-	blk := &ast.Block{Fence: run, Info: info}
+	blk := b.newBlock()
+	blk.Fence, blk.Info = run, info
 	cstart, cend := first, len(v)
 	last := strings.LastIndexByte(strings.TrimSuffix(v, "\n"), '\n') + 1 // start of the last line
 	if last >= first && first < len(v) && lexer.ClosesFenceString(v[last:], run) {
@@ -347,7 +430,7 @@ func fenceChar(line string) byte {
 // shell would, and each further non-blank line, trimmed, are inline
 // arguments.
 func (b *actsBuilder) action(v string, off int) *ast.Action {
-	a := &ast.Action{}
+	a := b.newAction()
 	head := b.block(v, off, a)
 	a.Head, a.Span = head, head.Span
 	if a.NameSpan == (ast.Span{}) { // no non-blank line
@@ -408,6 +491,14 @@ func (p *ActsParser) activeFence(src []byte) byte {
 	return lexer.Detect(src)
 }
 
+// otherFence returns the fence character that is not c.
+func otherFence(c byte) byte {
+	if c == lexer.Tilde {
+		return lexer.Backtick
+	}
+	return lexer.Tilde
+}
+
 // fenceWords names a fence character's act block: "```act" or "~~~act".
 func fenceWords(c byte) string {
 	return strings.Repeat(string(c), 3) + "act"
@@ -429,37 +520,48 @@ func fenceName(c byte) string {
 // It returns the number of such blocks. One pass over the source, after
 // the document's prose (in source order) is built.
 func (p *ActsParser) otherFenceActs(text string, active byte, b *actsBuilder) int {
-	other := lexer.Tilde
-	if active == lexer.Tilde {
-		other = lexer.Backtick
-	}
+	other := otherFence(active)
 	if !strings.Contains(text, strings.Repeat(string(other), 3)) {
 		return 0
 	}
 	doc := b.doc
 	why := "--fence " + fenceName(active) + " is in effect"
-	if p.fence == 0 && len(doc.Actions) > 0 {
+	if p.fence == 0 && b.acts > 0 {
 		why = fmt.Sprintf("this document's act blocks use %s (from its first act block, line %d)",
-			fenceWords(active), doc.Actions[0].Head.Span.Start.Line)
+			fenceWords(active), b.firstLine)
 	}
-	prose := doc.Prose // the prose regions, in source order
+	// The prose regions, in source order: the document's prose nodes, or
+	// only their offsets when ParseEach keeps no nodes.
+	nprose, prose := len(b.prose), func(i int) (int, int) { return b.prose[i][0], b.prose[i][1] }
+	if b.each == nil {
+		nprose, prose = len(doc.Prose), func(i int) (int, int) {
+			return doc.Prose[i].Span.Start.Offset, doc.Prose[i].Span.End.Offset
+		}
+	}
 	n, i := 0, 0
 	for off := 0; off < len(text); {
 		typ, end := lexer.CoarseToken(text, off, other)
 		start := off
 		off = end
-		for i < len(prose) && prose[i].Span.End.Offset <= start {
+		for i < nprose {
+			if _, e := prose(i); e > start {
+				break
+			}
 			i++
 		}
-		if i == len(prose) || prose[i].Span.Start.Offset > start {
+		ps := 0
+		if i < nprose {
+			ps, _ = prose(i)
+		}
+		if i == nprose || ps > start {
 			// Inside a block of the active character: content. A fence
 			// of the other character there opens nothing, so the scan
 			// goes on where the prose does, not where that fence's
 			// block would end.
-			if i == len(prose) {
+			if i == nprose {
 				break
 			}
-			off = prose[i].Span.Start.Offset
+			off = ps
 			continue
 		}
 		if typ != lexer.ActBlock {

@@ -32,6 +32,27 @@ type Options struct {
 	// Schema replaces the dialect's built-in action schema. With Dialect
 	// "auto", a schema whose syntax is acts or plan selects that grammar.
 	Schema *schema.Schema
+	// OnAction, when set, is called with each action in source order once
+	// it is complete: bound to the schema, its blocks' ContentBase64 set,
+	// its diagnostics already in the document. The returned document then
+	// holds no actions and no prose (Actions and Prose are empty; Span,
+	// Blocks, Diagnostics and the plan dialect's Title, Metadata,
+	// Rationale and Memos are kept). The acts dialect hands each action
+	// over as soon as it is read and keeps none, so a consumer that looks
+	// at each action once, as `plangram check` does, holds the input, the
+	// diagnostics and one action at a time instead of the whole tree
+	// (docs/benchmarks.md, "check memory"). The other dialects build the
+	// whole document first and then hand its actions over.
+	OnAction func(*ast.Action)
+	// ReuseActions, with OnAction, says that OnAction keeps neither the
+	// action it is handed nor anything the action points to (its blocks,
+	// argument slices and params) once it returns: the acts dialect then
+	// fills the same memory again for the next action, which cuts the
+	// garbage a check makes per action by about three quarters (fewer
+	// collections, a smaller peak heap). Strings and spans copied out of
+	// the action stay valid. Actions handed over this way may have empty
+	// rather than nil Args, ArgSpans and Blocks.
+	ReuseActions bool
 }
 
 // Parse parses src (named filename in positions) into a Document. It never
@@ -48,11 +69,21 @@ func Parse(ctx context.Context, filename string, src []byte, opts Options) (*ast
 			dialect = s.SyntaxName() // the schema names the grammar of its dialect
 		}
 	}
-	doc, err := parseDialect(ctx, dialect, filename, src, opts)
+	extra := checkInput(src)
+	each := opts.OnAction
+	if each != nil && len(extra) > 0 && dialect == DialectActs {
+		// The input is not valid UTF-8 everywhere: each action's blocks
+		// get their exact bytes before they are handed over, as setBase64
+		// below gives them to a whole document.
+		each = func(a *ast.Action) {
+			setActionBase64(a)
+			opts.OnAction(a)
+		}
+	}
+	doc, err := parseDialect(ctx, dialect, filename, src, opts, each)
 	if err != nil {
 		return nil, err
 	}
-	extra := checkInput(src)
 	if len(extra) > 0 {
 		if extra[0].Severity == ast.Error { // unreadable input: that is the one thing to say, not "no plan"
 			doc.Diagnostics = slices.DeleteFunc(doc.Diagnostics, func(d *ast.Diagnostic) bool { return d.Code == CodeNoPlan })
@@ -67,11 +98,18 @@ func Parse(ctx context.Context, filename string, src []byte, opts Options) (*ast
 		setBase64(doc)
 	}
 	ast.EscapeDiagnostics(doc.Diagnostics)
+	if opts.OnAction != nil {
+		for _, a := range doc.Actions { // the dialects that build the whole document
+			opts.OnAction(a)
+		}
+		doc.Actions, doc.Prose = nil, nil
+	}
 	return doc, nil
 }
 
-// parseDialect runs one dialect's parser.
-func parseDialect(ctx context.Context, dialect, filename string, src []byte, opts Options) (*ast.Document, error) {
+// parseDialect runs one dialect's parser. The acts parser hands its
+// actions to each as it reads them when each is not nil (Options.OnAction).
+func parseDialect(ctx context.Context, dialect, filename string, src []byte, opts Options, each func(*ast.Action)) (*ast.Document, error) {
 	switch dialect {
 	case DialectActs:
 		s := opts.Schema
@@ -81,7 +119,11 @@ func parseDialect(ctx context.Context, dialect, filename string, src []byte, opt
 				return nil, err
 			}
 		}
-		return ParseActs(ctx, filename, src, opts.Fence, s)
+		p, err := NewActsParser(opts.Fence, s)
+		if err != nil {
+			return nil, err
+		}
+		return p.parseEach(ctx, filename, src, each, opts.ReuseActions)
 	case DialectPlan:
 		return ParsePlan(ctx, filename, src, opts.Schema)
 	case DialectSearchReplace:

@@ -179,10 +179,19 @@ func setBase64(doc *ast.Document) {
 	}
 	set(doc.Blocks)
 	for _, a := range doc.Actions {
-		set(a.Blocks)
-		if a.Head != nil {
-			a.Head.SetContentBase64()
+		setActionBase64(a)
+	}
+}
+
+// setActionBase64 sets ContentBase64 of an action's blocks (setBase64).
+func setActionBase64(a *ast.Action) {
+	for _, b := range a.Blocks {
+		if b != nil {
+			b.SetContentBase64()
 		}
+	}
+	if a.Head != nil {
+		a.Head.SetContentBase64()
 	}
 }
 

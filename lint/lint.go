@@ -37,6 +37,12 @@ type Options struct {
 	Jobs int
 	// Stdin is read for the path "-".
 	Stdin io.Reader
+	// ReadFile reads a file to check (nil: readall.File, which reads as
+	// os.ReadFile does). Run keeps what it
+	// returns, unchanged, as the file's report.File.Source. `plangram
+	// check` passes a reader whose buffers lie outside the garbage-collected
+	// heap (docs/benchmarks.md, "check memory").
+	ReadFile func(name string) ([]byte, error)
 	// Disable lists diagnostic codes left out of the result (`check
 	// --disable`); directive comments in a plan silence codes too
 	// (Suppress).
@@ -199,13 +205,64 @@ func checkFile(ctx context.Context, path string, stdin []byte, opts Options) (*r
 		name = StdinName
 	} else {
 		var err error
-		if src, err = readall.File(path); err != nil {
+		read := opts.ReadFile
+		if read == nil {
+			read = readall.File
+		}
+		if src, err = read(path); err != nil {
 			return nil, err
 		}
 	}
-	_, diags, err := Source(ctx, name, src, opts)
+	diags, err := diagnostics(ctx, name, src, opts)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return &report.File{Path: name, Source: src, Diagnostics: diags}, nil
+}
+
+// diagnostics checks one document as Source does, for Run, which needs its
+// diagnostics only: without a root the parser hands each action over as
+// soon as it is read and keeps none (grammar.Options.OnAction), so a check
+// holds the input, the diagnostics and one action at a time rather than the
+// whole tree (docs/benchmarks.md, "check memory"). Only the spans of the
+// fenced blocks are kept, and only when a directive comment may need them.
+func diagnostics(ctx context.Context, name string, src []byte, opts Options) ([]*ast.Diagnostic, error) {
+	if opts.Root != "" {
+		_, diags, err := Source(ctx, name, src, opts)
+		return diags, err
+	}
+	popts := opts.Parse
+	// The actions are not kept (only their blocks' spans, copied), so the
+	// parser may reuse their memory, unless the caller's own OnAction
+	// asked to be handed them without ReuseActions.
+	popts.ReuseActions = opts.Parse.OnAction == nil || opts.Parse.ReuseActions
+	var spans []ast.Span
+	keep := hasDirective(src)
+	popts.OnAction = func(a *ast.Action) {
+		if keep {
+			spans = actionBlockSpans(spans, a)
+		}
+		if opts.Parse.OnAction != nil {
+			opts.Parse.OnAction(a)
+		}
+	}
+	doc, err := grammar.Parse(ctx, name, src, popts)
+	if err != nil {
+		return nil, err
+	}
+	diags := doc.Diagnostics
+	if diags == nil {
+		diags = []*ast.Diagnostic{} // as Source returns them
+	}
+	ast.SortDiagnostics(diags)
+	blocks := func() []ast.Span {
+		for _, b := range doc.Blocks {
+			if b != nil {
+				spans = append(spans, b.Span)
+			}
+		}
+		sortSpans(spans)
+		return spans
+	}
+	return suppress(blocks, src, diags, opts.Disable), nil
 }

@@ -34,13 +34,19 @@ type lineRange struct{ from, to int } // 1-based lines, to inclusive
 // lines are content, not directives. Malformed directives add a
 // bad-directive warning. Time is linear in src and diags.
 func Suppress(doc *ast.Document, src []byte, diags []*ast.Diagnostic, disable []string) []*ast.Diagnostic {
+	return suppress(func() []ast.Span { return blockSpans(doc) }, src, diags, disable)
+}
+
+// suppress is Suppress with the fenced blocks' spans given by blocks
+// (sorted; called only when src holds a directive).
+func suppress(blocks func() []ast.Span, src []byte, diags []*ast.Diagnostic, disable []string) []*ast.Diagnostic {
 	off := map[string]bool{}
 	for _, c := range disable {
 		if c = strings.TrimSpace(c); c != "" {
 			off[c] = true
 		}
 	}
-	ranges, bad := directives(doc, src)
+	ranges, bad := directives(blocks, src)
 	if len(off) == 0 && len(ranges) == 0 && len(bad) == 0 {
 		return diags
 	}
@@ -84,11 +90,11 @@ func merge(rs []lineRange) []lineRange {
 
 // directives finds the directive comments of src outside fenced blocks and
 // returns the silenced line ranges per code (to == 0: to the end).
-func directives(doc *ast.Document, src []byte) (map[string][]lineRange, []*ast.Diagnostic) {
-	if !bytes.Contains(src, []byte("plangram-")) {
+func directives(blockSpans func() []ast.Span, src []byte) (map[string][]lineRange, []*ast.Diagnostic) {
+	if !hasDirective(src) {
 		return nil, nil
 	}
-	blocks := blockSpans(doc)
+	blocks := blockSpans()
 	blockEnd := map[int]int{} // first line → last line of each block
 	for _, b := range blocks {
 		last := b.End.Line
@@ -149,26 +155,42 @@ func directives(doc *ast.Document, src []byte) (map[string][]lineRange, []*ast.D
 	return ranges, bad
 }
 
+// hasDirective reports whether src may hold a directive comment (only
+// then are the fenced blocks' spans needed).
+func hasDirective(src []byte) bool { return bytes.Contains(src, []byte("plangram-")) }
+
+// sortSpans sorts spans by start offset.
+func sortSpans(out []ast.Span) {
+	sort.Slice(out, func(i, j int) bool { return out[i].Start.Offset < out[j].Start.Offset })
+}
+
+// actionBlockSpans appends the spans of a's act block and argument blocks.
+func actionBlockSpans(out []ast.Span, a *ast.Action) []ast.Span {
+	if a.Head != nil {
+		out = append(out, a.Head.Span)
+	}
+	for _, b := range a.Blocks {
+		if b != nil {
+			out = append(out, b.Span)
+		}
+	}
+	return out
+}
+
 // blockSpans returns the spans of the document's fenced blocks, sorted.
 func blockSpans(doc *ast.Document) []ast.Span {
 	if doc == nil {
 		return nil
 	}
 	var out []ast.Span
-	add := func(b *ast.Block) {
+	for _, b := range doc.Blocks {
 		if b != nil {
 			out = append(out, b.Span)
 		}
 	}
-	for _, b := range doc.Blocks {
-		add(b)
-	}
 	for _, a := range doc.Actions {
-		add(a.Head)
-		for _, b := range a.Blocks {
-			add(b)
-		}
+		out = actionBlockSpans(out, a)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Start.Offset < out[j].Start.Offset })
+	sortSpans(out)
 	return out
 }

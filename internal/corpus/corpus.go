@@ -40,3 +40,16 @@ func Acts(size int) []byte {
 	}
 	return []byte(b.String())
 }
+
+// SmallActs returns a fenced-acts document of at least size bytes made of
+// many small actions: each a write_file act block naming its path and a
+// one-line content block (about 66 bytes an action, a blank line between
+// them). It is the worst case for memory per input byte: the tree of each
+// action is several times its text.
+func SmallActs(size int) []byte {
+	b := make([]byte, 0, size+128)
+	for i := 0; len(b) < size; i++ {
+		b = fmt.Appendf(b, "~~~act\nwrite_file src/pkg%d/file%d.txt\n~~~\n~~~\nline %d\n~~~\n\n", i%50, i, i)
+	}
+	return b
+}

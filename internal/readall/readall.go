@@ -65,6 +65,15 @@ func read(f *os.File) ([]byte, error) {
 	}
 }
 
+// AdviseHuge marks b, fresh memory about to be filled (such as a file's
+// buffer mapped outside the Go heap), for transparent huge pages as File
+// does for its own buffers: only from 4 MiB, and only where supported.
+func AdviseHuge(b []byte) {
+	if len(b) >= hugeMin {
+		adviseHuge(b)
+	}
+}
+
 // alloc returns an empty buffer of capacity size; one of hugeMin bytes
 // or more is advised to be backed by huge pages.
 func alloc(size int) []byte {

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/plangram/plangram/internal/corpus"
+)
+
+// memChildEnv names the file TestCheckPeakMemoryChild checks when the
+// test binary runs as TestCheckPeakMemory's child process.
+const memChildEnv = "PLANGRAM_TEST_MEM_CHILD"
+
+// TestCheckPeakMemory pins the peak memory of `plangram check` (issue 10,
+// issue 12: at most 3× the input) on the input that costs most memory per
+// byte, many small write_file actions (corpus.SmallActs; before the check
+// kept one action at a time, a 10 MB file of them peaked at 190 MB). Each
+// case runs in a fresh process (this test binary, re-run as
+// TestCheckPeakMemoryChild) that resets its peak resident set size
+// (/proc/self/clear_refs), runs the check command in process and reports
+// how far its peak rose above the resident size it started from. The
+// bound is the input plus 12 MiB: the input, resident once, plus the heap
+// of a check that holds one action at a time and reuses its memory (about
+// 5 MiB whatever the input size, 5.0–5.3 MiB in four runs at load 50);
+// keeping the tree (about 6× the input) or the input on the heap (which
+// the garbage collector's heap goal doubles: 2× the input + the heap)
+// fails it.
+// The process's fixed start-up cost is not counted (docs/benchmarks.md
+// gives whole-process figures). Memory, not time: the bound leaves room
+// for a loaded machine's slower collector.
+func TestCheckPeakMemory(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads the peak resident set size from /proc/self/status")
+	}
+	if testing.Short() {
+		t.Skip("checks 16 MiB documents in child processes")
+	}
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name string
+		src  []byte
+		args []string
+	}{
+		{"small-actions", corpus.SmallActs(16 << 20), []string{"check"}},
+		{"small-actions-json", corpus.SmallActs(16 << 20), []string{"check", "--format", "json"}},
+		{"acts", corpus.Acts(16 << 20), []string{"check"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			file := filepath.Join(dir, c.name+".md")
+			if err := os.WriteFile(file, c.src, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			size := len(c.src)
+			args := strings.Join(append(c.args, file), "\x1f")
+			cmd := exec.Command(os.Args[0], "-test.run=^TestCheckPeakMemoryChild$", "-test.v")
+			cmd.Env = append(os.Environ(), memChildEnv+"="+args, "GOGC=100", "GOMEMLIMIT=off")
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("child: %v\n%s%s", err, out, stderr.Bytes())
+			}
+			var grew, code int64 = -1, -1
+			sc := bufio.NewScanner(bytes.NewReader(out))
+			for sc.Scan() {
+				if f := strings.Fields(sc.Text()); len(f) == 3 && f[0] == "peak-growth" {
+					grew, _ = strconv.ParseInt(f[1], 10, 64)
+					code, _ = strconv.ParseInt(f[2], 10, 64)
+				}
+				if strings.HasPrefix(sc.Text(), "peak-skip") {
+					t.Skip(sc.Text())
+				}
+			}
+			if grew < 0 {
+				t.Fatalf("child printed no peak-growth line:\n%s", out)
+			}
+			if code != exitOK {
+				t.Fatalf("check exited %d, want %d", code, exitOK)
+			}
+			limit := int64(size) + 12<<20
+			t.Logf("%s: peak resident size rose %.1f MiB for %.1f MiB of input (%.2f×; bound %.1f MiB)",
+				c.name, float64(grew)/(1<<20), float64(size)/(1<<20), float64(grew)/float64(size), float64(limit)/(1<<20))
+			if grew > limit {
+				t.Errorf("peak resident size rose %d bytes, want at most %d (the input + 12 MiB)", grew, limit)
+			}
+		})
+	}
+}
+
+// TestCheckPeakMemoryChild is TestCheckPeakMemory's child process: it
+// runs the command line in memChildEnv (separated by U+001F) and prints
+// "peak-growth BYTES EXITCODE". Run on its own, it does nothing.
+func TestCheckPeakMemoryChild(t *testing.T) {
+	args := os.Getenv(memChildEnv)
+	if args == "" {
+		t.Skip("the child process of TestCheckPeakMemory")
+	}
+	runtime.GC()
+	debug.FreeOSMemory()
+	// Writing 5 to clear_refs resets the peak resident set size (VmHWM)
+	// to the current one.
+	if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
+		fmt.Printf("peak-skip cannot reset the peak resident size: %v\n", err)
+		return
+	}
+	before := procStatus(t, "VmRSS")
+	e := &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard}
+	code := run(context.Background(), e, strings.Split(args, "\x1f"))
+	peak := procStatus(t, "VmHWM")
+	fmt.Printf("peak-growth %d %d\n", peak-before, code)
+}
+
+// procStatus returns a size field of /proc/self/status in bytes.
+func procStatus(t *testing.T, field string) int64 {
+	t.Helper()
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, field+":"); ok {
+			f := strings.Fields(rest)
+			kib, err := strconv.ParseInt(f[0], 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return kib << 10
+		}
+	}
+	t.Fatalf("no %s in /proc/self/status", field)
+	return 0
+}
