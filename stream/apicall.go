@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/internal/jsonw"
 	"github.com/plangram/plangram/schema"
 	"github.com/plangram/plangram/stream/jsonargs"
 )
@@ -34,6 +35,7 @@ type apiCall struct {
 	fed     bool
 	done    bool // the arguments' JSON value is complete (or failed)
 	vals    []boundVal
+	keys    map[string]bool // the keys of vals
 	errs    []Event
 	ended   bool
 	lastEnd ast.Pos // the end of the last fragment
@@ -215,6 +217,10 @@ func (c *apiCall) drain(p *Parser) error {
 		case jsonargs.Value:
 			if !je.Partial {
 				c.vals = append(c.vals, boundVal{key: je.Key, value: je.Value, raw: je.Raw, span: c.mapSpan(je.Span)})
+				if c.keys == nil {
+					c.keys = map[string]bool{}
+				}
+				c.keys[je.Key] = true
 			}
 		case jsonargs.Error:
 			kind := KindBadJSON
@@ -239,10 +245,8 @@ func (c *apiCall) drain(p *Parser) error {
 // declare, or a string (or json) parameter; and no earlier argument of
 // the same key (the first is kept).
 func (c *apiCall) exact(key string) bool {
-	for _, v := range c.vals {
-		if v.key == key {
-			return false
-		}
+	if c.keys[key] {
+		return false
 	}
 	if c.schema == nil {
 		return true
@@ -322,7 +326,7 @@ func (c *apiCall) bind(end ast.Span) ast.Params {
 		}
 		seen[v.key] = i
 		if act != nil && act.Param(v.key) == nil {
-			fail(KindUnknownParam, v.key, fmt.Sprintf("%s has no parameter %s", c.name, v.key), rawOf(v), v.span)
+			fail(KindUnknownParam, v.key, fmt.Sprintf("%s has no parameter %s", ast.QuoteIfNeeded(c.name), ast.QuoteIfNeeded(v.key)), rawOf(v), v.span)
 		}
 	}
 	var ps ast.Params
@@ -372,7 +376,7 @@ func rawOf(v boundVal) string {
 func plainValue(v boundVal) any {
 	if r, ok := v.value.(json.RawMessage); ok {
 		var x any
-		if err := json.Unmarshal(r, &x); err != nil {
+		if err := jsonw.Unmarshal(r, &x); err != nil { // exact bytes (docs/acts.md)
 			return string(r)
 		}
 		return x
