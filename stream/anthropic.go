@@ -12,7 +12,7 @@ import (
 func (registry) Anthropic() *Syntax {
 	return &Syntax{Name: "anthropic", Summary: "Anthropic Messages SSE (content_block_start/delta/stop: text_delta, thinking_delta, input_json_delta)",
 		Schema: "tools", Markers: staticMarkers("event: message_start", `data: {"type":"message_start"`),
-		open: openAPI(func(c *config) sseHandler { return &anthropic{schema: c.opts.Schema, calls: map[string]*apiCall{}} })}
+		open: openAPI(func(c *config) sseHandler { return &anthropic{schema: c.opts.Schema} })}
 }
 
 // anthropic reads message_start, content_block_start (a text, thinking or
@@ -23,8 +23,7 @@ func (registry) Anthropic() *Syntax {
 // keyed by their index, so calls may interleave.
 type anthropic struct {
 	schema *schema.Schema
-	calls  map[string]*apiCall
-	order  []*apiCall
+	calls  openCalls
 	starts map[string]inputAt // tool_use blocks whose start gave a non-empty input
 }
 
@@ -60,13 +59,12 @@ func (a *anthropic) event(s *sse, p *Parser, e *sseEvent) error {
 			c := newAPICall(p, a.schema, key, e.startPos)
 			c.name, _ = cb.get("name").str(e.data)
 			c.callID, _ = cb.get("id").str(e.data)
-			if old := a.calls[key]; old != nil {
+			if old := a.calls.get(key); old != nil {
 				if err := a.endBlock(p, key, e.pos(e.start)); err != nil {
 					return err
 				}
 			}
-			a.calls[key] = c
-			a.order = append(a.order, c)
+			a.calls.add(c)
 			if err := c.start(p, e.span(e.start, e.end)); err != nil {
 				return err
 			}
@@ -102,7 +100,7 @@ func (a *anthropic) event(s *sse, p *Parser, e *sseEvent) error {
 			}
 			return s.cover(p, e, t, true)
 		case "input_json_delta":
-			c := a.calls[key]
+			c := a.calls.get(key)
 			if c == nil {
 				if err := s.fail(p, e, 0, KindOrphanDelta, "input_json_delta for content block "+key+", which is not an open tool_use block",
 					e.span(e.start, e.end), string(e.data)); err != nil {
@@ -129,17 +127,11 @@ func (a *anthropic) event(s *sse, p *Parser, e *sseEvent) error {
 
 // endBlock ends the call of content block key, if it is one.
 func (a *anthropic) endBlock(p *Parser, key string, at ast.Pos) error {
-	c := a.calls[key]
+	c := a.calls.get(key)
 	if c == nil {
 		return nil
 	}
-	delete(a.calls, key)
-	for i, x := range a.order {
-		if x == c {
-			a.order = append(a.order[:i], a.order[i+1:]...)
-			break
-		}
-	}
+	a.calls.remove(c)
 	if in, ok := a.starts[key]; ok && !c.fed {
 		delete(a.starts, key)
 		if err := c.feedRaw(p, in.ev, in.from, in.to); err != nil {
@@ -150,8 +142,8 @@ func (a *anthropic) endBlock(p *Parser, key string, at ast.Pos) error {
 }
 
 func (a *anthropic) endAll(p *Parser, at ast.Pos) error {
-	for len(a.order) > 0 {
-		if err := a.endBlock(p, a.order[0].key, at); err != nil {
+	for _, c := range a.calls.all() {
+		if err := a.endBlock(p, c.key, at); err != nil {
 			return err
 		}
 	}

@@ -37,6 +37,8 @@ type apiCall struct {
 	errs    []Event
 	ended   bool
 	lastEnd ast.Pos // the end of the last fragment
+	slot    int     // its index in openCalls.order, -1 when not there
+	out     int     // openai-responses: the item's output index, -1 when none
 }
 
 // argSeg maps decoded argument bytes [arg, arg+n) to source bytes
@@ -56,7 +58,7 @@ type boundVal struct {
 }
 
 func newAPICall(p *Parser, s *schema.Schema, key string, at ast.Pos) *apiCall {
-	c := &apiCall{id: p.nextID(), key: key, startPos: at, schema: s}
+	c := &apiCall{id: p.nextID(), key: key, startPos: at, schema: s, slot: -1, out: -1}
 	c.args = jsonargs.New(jsonargs.Options{}, func(e jsonargs.Event) { c.evs = append(c.evs, e) })
 	return c
 }
@@ -383,3 +385,64 @@ func plainValue(v boundVal) any {
 func typedValue(sp *schema.Param, v boundVal) (any, error) {
 	return jsonValue(sp, jsonargs.Event{Kind: jsonargs.Value, Key: v.key, Value: v.value, Raw: v.raw})
 }
+
+// openCalls is the set of a stream's open calls, keyed by the provider's
+// key, in start order: adding, finding and removing a call cost O(1)
+// (amortised), so that many calls open at once, or ended one by one in any
+// order, stay linear.
+type openCalls struct {
+	byKey map[string]*apiCall
+	order []*apiCall // start order; nil where a call was removed
+	dead  int        // how many of order are nil
+}
+
+func (o *openCalls) get(key string) *apiCall { return o.byKey[key] }
+
+func (o *openCalls) add(c *apiCall) {
+	if o.byKey == nil {
+		o.byKey = map[string]*apiCall{}
+	}
+	if old := o.byKey[c.key]; old != nil {
+		o.remove(old)
+	}
+	o.byKey[c.key] = c
+	c.slot = len(o.order)
+	o.order = append(o.order, c)
+}
+
+func (o *openCalls) remove(c *apiCall) {
+	if c.slot < 0 || c.slot >= len(o.order) || o.order[c.slot] != c {
+		return
+	}
+	if o.byKey[c.key] == c {
+		delete(o.byKey, c.key)
+	}
+	o.order[c.slot] = nil
+	c.slot = -1
+	o.dead++
+	if o.dead > len(o.order)/2 { // compact: each call moves O(1) times on average
+		kept := o.order[:0]
+		for _, x := range o.order {
+			if x != nil {
+				x.slot = len(kept)
+				kept = append(kept, x)
+			}
+		}
+		clear(o.order[len(kept):])
+		o.order, o.dead = kept, 0
+	}
+}
+
+// all returns the open calls in start order.
+func (o *openCalls) all() []*apiCall {
+	out := make([]*apiCall, 0, len(o.order)-o.dead)
+	for _, c := range o.order {
+		if c != nil {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// len returns the number of open calls.
+func (o *openCalls) len() int { return len(o.order) - o.dead }

@@ -2,6 +2,7 @@ package stream
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/plangram/plangram/ast"
@@ -14,7 +15,7 @@ import (
 func (registry) OpenAIChat() *Syntax {
 	return &Syntax{Name: "openai-chat", Summary: "OpenAI Chat Completions SSE (data: {choices[].delta…}, data: [DONE])",
 		Schema: "tools", Markers: staticMarkers(`data: {"id":"chatcmpl-`, `data: {"choices":[`, `data: {"object":"chat.completion.chunk"`),
-		open: openAPI(func(c *config) sseHandler { return &openaiChat{schema: c.opts.Schema, calls: map[string]*apiCall{}} })}
+		open: openAPI(func(c *config) sseHandler { return &openaiChat{schema: c.opts.Schema} })}
 }
 
 // openAPI returns the open function of an SSE syntax.
@@ -29,18 +30,28 @@ func openAPI(h func(c *config) sseHandler) func(c *config) (scanner, error) {
 // choice's finish_reason ends its calls. data: [DONE] ends the stream.
 type openaiChat struct {
 	schema *schema.Schema // nil: calls are not typed (no registry given)
-	calls  map[string]*apiCall
-	order  []*apiCall // open calls in start order
+	// choices holds each choice's open calls, keyed by choice.index: a
+	// finish_reason ends its choice's calls only.
+	choices map[int]*openCalls
+	done    bool // data: [DONE] came, and no event after it yet
 }
 
 func (o *openaiChat) event(s *sse, p *Parser, e *sseEvent) error {
 	if e.data == nil || string(e.data) == "[DONE]" {
 		if e.data != nil {
+			o.done = true
 			if err := o.endAll(p, e.pos(e.end)); err != nil {
 				return err
 			}
 		}
 		return s.cover(p, e, "", false)
+	}
+	if o.done { // read on: nothing is dropped, but the stream was said to be over
+		o.done = false
+		if err := p.send(&Event{Type: Error, Kind: KindBadEvent, Severity: ast.Warning, Span: e.span(e.start, e.start),
+			Message: "an event after data: [DONE], which ends the stream: it is read as the stream goes on"}); err != nil {
+			return err
+		}
 	}
 	root, done, err := s.eventRoot(p, e)
 	if done {
@@ -69,7 +80,10 @@ func (o *openaiChat) event(s *sse, p *Parser, e *sseEvent) error {
 	choices := root.get("choices")
 	if choices != nil && choices.kind == '[' {
 		for i, ch := range choices.vals {
-			index := max(ch.get("index").int(e.data), 0)
+			index, err := badIndex(p, e, ch.get("index"), 0, "choices[].index")
+			if err != nil {
+				return err
+			}
 			if i == 0 {
 				only = index
 			} else if only != index {
@@ -95,9 +109,9 @@ func (o *openaiChat) event(s *sse, p *Parser, e *sseEvent) error {
 			choice := strconv.Itoa(index)
 			if tcs := delta.get("tool_calls"); tcs != nil && tcs.kind == '[' {
 				for i, tc := range tcs.vals {
-					idx := tc.get("index").int(e.data)
-					if idx < 0 {
-						idx = i
+					idx, err := badIndex(p, e, tc.get("index"), i, "tool_calls[].index")
+					if err != nil {
+						return err
 					}
 					if err := o.fragment(p, e, index, choice+"."+strconv.Itoa(idx), tc.get("id"), tc.get("function")); err != nil {
 						return err
@@ -110,7 +124,7 @@ func (o *openaiChat) event(s *sse, p *Parser, e *sseEvent) error {
 				}
 			}
 			if fr := ch.get("finish_reason"); fr != nil && fr.kind == '"' {
-				if err := o.endChoice(p, choice, e.pos(e.end)); err != nil {
+				if err := o.endChoice(p, index, e.pos(e.end)); err != nil {
 					return err
 				}
 			}
@@ -137,17 +151,59 @@ type chatPiece struct {
 	thinking bool
 }
 
+// badIndex returns the value of an index member n: a non-negative
+// integer, else def — missing, or reported with a warning when it is
+// something else (negative, fractional, a string, too large).
+func badIndex(p *Parser, e *sseEvent, n *jnode, def int, what string) (int, error) {
+	if n == nil {
+		return def, nil
+	}
+	if v := n.int(e.data); v >= 0 {
+		return v, nil
+	}
+	raw := string(e.data[n.start:n.end])
+	return def, p.send(&Event{Type: Error, Kind: KindBadEvent, Severity: ast.Warning, Raw: raw, Span: e.dataSpan(n.start, n.end),
+		Message: fmt.Sprintf("%s %s is not a non-negative integer: %d is used", what, raw, def)})
+}
+
+// set returns the open calls of choice ch.
+func (o *openaiChat) set(ch int) *openCalls {
+	if o.choices == nil {
+		o.choices = map[int]*openCalls{}
+	}
+	s := o.choices[ch]
+	if s == nil {
+		s = &openCalls{}
+		o.choices[ch] = s
+	}
+	return s
+}
+
 // fragment reads one tool_calls element of call key.
+//
+// A fragment that names another call than the one open under its key — a
+// different id, or a name after that call's arguments are complete —
+// starts a new call (some servers give every call index 0); the open one
+// is finished first.
 func (o *openaiChat) fragment(p *Parser, e *sseEvent, choice int, key string, id, fn *jnode) error {
-	c := o.calls[key]
+	set := o.set(choice)
+	c := set.get(key)
+	idv, _ := id.str(e.data)
+	name, _ := fn.get("name").str(e.data)
+	if c != nil && (idv != "" && c.callID != "" && idv != c.callID || c.ended && name != "" && name != c.name) {
+		if err := c.finish(p, e.pos(e.start)); err != nil {
+			return err
+		}
+		set.remove(c)
+		c = nil
+	}
 	if c == nil {
 		c = newAPICall(p, o.schema, key, e.startPos)
 		c.choice = choice
-		o.calls[key] = c
-		o.order = append(o.order, c)
+		set.add(c)
 	}
-	if v, ok := id.str(e.data); ok && c.callID == "" {
-		c.callID = v
+	if idv != "" && c.callID == "" {
+		c.callID = idv
 	}
 	if v, ok := fn.get("name").str(e.data); ok && !c.started {
 		c.name += v
@@ -159,19 +215,13 @@ func (o *openaiChat) fragment(p *Parser, e *sseEvent, choice int, key string, id
 }
 
 // endChoice ends the open calls of a choice, in start order.
-func (o *openaiChat) endChoice(p *Parser, choice string, at ast.Pos) error {
-	kept := o.order[:0]
-	var done []*apiCall
-	for _, c := range o.order {
-		if len(c.key) > len(choice) && c.key[:len(choice)+1] == choice+"." {
-			done = append(done, c)
-			delete(o.calls, c.key)
-			continue
-		}
-		kept = append(kept, c)
+func (o *openaiChat) endChoice(p *Parser, choice int, at ast.Pos) error {
+	set := o.choices[choice]
+	if set == nil {
+		return nil
 	}
-	o.order = kept
-	for _, c := range done {
+	delete(o.choices, choice)
+	for _, c := range set.all() {
 		if err := c.finish(p, at); err != nil {
 			return err
 		}
@@ -179,14 +229,19 @@ func (o *openaiChat) endChoice(p *Parser, choice string, at ast.Pos) error {
 	return nil
 }
 
+// endAll ends every open call, in start order (ids grow with it).
 func (o *openaiChat) endAll(p *Parser, at ast.Pos) error {
-	for _, c := range o.order {
+	var all []*apiCall
+	for _, set := range o.choices {
+		all = append(all, set.all()...)
+	}
+	clear(o.choices)
+	slices.SortFunc(all, func(a, b *apiCall) int { return a.id - b.id })
+	for _, c := range all {
 		if err := c.finish(p, at); err != nil {
 			return err
 		}
 	}
-	o.order = o.order[:0]
-	clear(o.calls)
 	return nil
 }
 

@@ -13,7 +13,7 @@ func (registry) OpenAIResponses() *Syntax {
 	return &Syntax{Name: "openai-responses", Summary: "OpenAI Responses API SSE (response.output_text.delta, response.function_call_arguments.delta…)",
 		Schema: "tools", Markers: staticMarkers("event: response.created", `data: {"type":"response.created"`),
 		open: openAPI(func(c *config) sseHandler {
-			return &openaiResponses{schema: c.opts.Schema, calls: map[string]*apiCall{}}
+			return &openaiResponses{schema: c.opts.Schema, byOut: map[int]*apiCall{}}
 		})}
 }
 
@@ -27,8 +27,8 @@ func (registry) OpenAIResponses() *Syntax {
 // other events (response.created, …, response.completed) are markup.
 type openaiResponses struct {
 	schema *schema.Schema
-	calls  map[string]*apiCall
-	order  []*apiCall
+	calls  openCalls
+	byOut  map[int]*apiCall // open calls by output index
 }
 
 func (o *openaiResponses) event(s *sse, p *Parser, e *sseEvent) error {
@@ -58,8 +58,16 @@ func (o *openaiResponses) event(s *sse, p *Parser, e *sseEvent) error {
 			c := newAPICall(p, o.schema, key, e.startPos)
 			c.name, _ = item.get("name").str(e.data)
 			c.callID, _ = item.get("call_id").str(e.data)
-			o.calls[key] = c
-			o.order = append(o.order, c)
+			c.out = root.get("output_index").int(e.data)
+			if old := o.calls.get(key); old != nil {
+				if err := o.endCall(p, old, e.pos(e.start)); err != nil {
+					return err
+				}
+			}
+			o.calls.add(c)
+			if c.out >= 0 {
+				o.byOut[c.out] = c
+			}
 			if err := c.start(p, e.span(e.start, e.end)); err != nil {
 				return err
 			}
@@ -138,34 +146,28 @@ func (o *openaiResponses) key(e *sseEvent, id, root *jnode) string {
 func (o *openaiResponses) find(e *sseEvent, n *jnode) *apiCall {
 	for _, k := range []*jnode{n.get("item_id"), n.get("id")} {
 		if v, ok := k.str(e.data); ok && v != "" {
-			if c := o.calls["id:"+v]; c != nil {
+			if c := o.calls.get("id:" + v); c != nil {
 				return c
 			}
 		}
 	}
-	idx := n.get("output_index").int(e.data)
-	for _, c := range o.order {
-		if c.key == "out:"+strconv.Itoa(idx) {
-			return c
-		}
+	if idx := n.get("output_index").int(e.data); idx >= 0 {
+		return o.byOut[idx]
 	}
 	return nil
 }
 
 func (o *openaiResponses) endCall(p *Parser, c *apiCall, at ast.Pos) error {
-	delete(o.calls, c.key)
-	for i, x := range o.order {
-		if x == c {
-			o.order = append(o.order[:i], o.order[i+1:]...)
-			break
-		}
+	o.calls.remove(c)
+	if c.out >= 0 && o.byOut[c.out] == c {
+		delete(o.byOut, c.out)
 	}
 	return c.finish(p, at)
 }
 
 func (o *openaiResponses) endAll(p *Parser, at ast.Pos) error {
-	for len(o.order) > 0 {
-		if err := o.endCall(p, o.order[0], at); err != nil {
+	for _, c := range o.calls.all() {
+		if err := o.endCall(p, c, at); err != nil {
 			return err
 		}
 	}

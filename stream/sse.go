@@ -94,6 +94,17 @@ type sse struct {
 	any   bool // the event has a data field
 	jr    jreader
 	cur   sseEvent
+	// odd holds the event's lines whose field SSE does not define (not
+	// data, event, id or retry): ignored as the SSE standard says, and
+	// reported, since a misspelt "data" would otherwise drop a delta
+	// without a word.
+	odd []oddLine
+}
+
+// oddLine is a field line [from, to) of an unknown field.
+type oddLine struct {
+	from, to int
+	field    string
 }
 
 func newSSE(h sseHandler, c *config) *sse {
@@ -153,6 +164,12 @@ func (s *sse) scan(p *Parser, eof bool) error {
 
 // line reads one field line (without its line ending) at offset at.
 func (s *sse) line(b []byte, at int) {
+	if at == 0 && len(b) >= 3 && string(b[:3]) == "\ufeff" {
+		b, at = b[3:], 3 // a byte order mark starting the stream is not part of the field
+		if len(b) == 0 {
+			return
+		}
+	}
 	if b[0] == ':' {
 		return // comment
 	}
@@ -176,6 +193,9 @@ func (s *sse) line(b []byte, at int) {
 		s.any = true
 		s.lines = append(s.lines, dataLine{data: len(s.data), src: vat})
 		s.data = append(s.data, value...)
+	case "id", "retry":
+	default:
+		s.odd = append(s.odd, oddLine{from: at, to: at + len(b), field: string(field[:min(len(field), maxName)])})
 	}
 }
 
@@ -187,6 +207,13 @@ func (s *sse) dispatch(p *Parser, end int) error {
 	if !s.any {
 		e.data = nil
 	}
+	for _, l := range s.odd {
+		if err := p.send(&Event{Type: Error, Kind: KindBadEvent, Severity: ast.Warning, Raw: p.str(l.from, l.to), Span: e.span(l.from, l.to),
+			Message: fmt.Sprintf("SSE line with the unknown field %q is ignored (the fields are data, event, id and retry)", l.field)}); err != nil {
+			return err
+		}
+	}
+	s.odd = s.odd[:0]
 	err := s.h.event(s, p, e)
 	p.pos(end)
 	s.start = end

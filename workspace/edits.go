@@ -99,12 +99,41 @@ func (c *checker) editable(a *ast.Action, t *pathArg) *vfile {
 	return f
 }
 
-// edited records new content for the file f at t (keeping what else the
-// overlay knows of it).
-func (c *checker) edited(a *ast.Action, rel string, f *vfile, content string) {
+// edited records the new content buf for the file f at rel (keeping what
+// else the overlay knows of it).
+func (c *checker) edited(a *ast.Action, rel string, f *vfile, buf *text) {
 	nf := *f
-	nf.exists, nf.known, nf.content, nf.size, nf.by, nf.how = true, true, content, int64(len(content)), a, "edited"
+	nf.exists, nf.known, nf.content, nf.buf, nf.size, nf.by, nf.how = true, true, "", buf, int64(buf.Len()), a, "edited"
 	c.set(rel, &nf)
+}
+
+// lfView is a text's content as the diagnostics show it: with LF line
+// endings when the edit is matched in a CRLF file (crlf).
+func lfView(buf *text, crlf bool) string {
+	if crlf {
+		return toLF(buf.String())
+	}
+	return buf.String()
+}
+
+// lfOffset is the offset in lfView of the offset off (at a line start or
+// the end) of buf.
+func lfOffset(buf *text, crlf bool, off int) int {
+	if crlf {
+		return off - (buf.Line(off) - 1)
+	}
+	return off
+}
+
+// lineEnding is the line ending edits are matched with, and conv converts
+// an edit's LF text to it: a CRLF file edited with LF texts is matched
+// with the texts turned to CRLF (the same places as the file turned to LF,
+// without converting the file).
+func lineEnding(crlf bool) (nl string, conv func(string) string) {
+	if crlf {
+		return "\r\n", fromLF
+	}
+	return "\n", func(s string) string { return s }
 }
 
 // searchReplace checks a search_replace block.
@@ -131,10 +160,12 @@ func (c *checker) searchReplace(ctx context.Context, a *ast.Action, t *pathArg) 
 			}
 		default:
 			c.add(ast.Info, CodeFileExists, span, "%s: the SEARCH text is empty and %s exists: the REPLACE text is appended to it (as aider does)", a.Name, t.value)
-			if crlfFile(f.content) && lfEdit(replace) {
+			buf := textOf(f)
+			if buf.CRLF() && lfEdit(replace) {
 				replace = fromLF(replace)
 			}
-			c.edited(a, t.rel, f, f.content+replace)
+			buf.Replace(buf.Len(), buf.Len(), replace)
+			c.edited(a, t.rel, f, buf)
 		}
 		return
 	}
@@ -142,29 +173,33 @@ func (c *checker) searchReplace(ctx context.Context, a *ast.Action, t *pathArg) 
 	if f == nil || ctx.Err() != nil {
 		return
 	}
-	content := f.content
-	crlf := crlfFile(content) && lfEdit(search, replace)
-	if crlf {
-		content = toLF(content)
-	}
-	virtual := content != "" && !strings.HasSuffix(content, "\n") // aider matches as if it ended in "\n"
+	buf := textOf(f)
+	crlf := buf.CRLF() && lfEdit(search, replace)
+	nl, conv := lineEnding(crlf)
+	find, repl := conv(search), conv(replace)
+	buf.Mark()
+	virtual := buf.Len() > 0 && !buf.EndsWithNL() // aider matches as if it ended in "\n"
 	if virtual {
-		content += "\n"
+		buf.Replace(buf.Len(), buf.Len(), nl)
 	}
-	at, n := lineMatch(content, search, 0)
-	e := edit{find: search, replace: replace, span: span, name: "SEARCH text"}
-	if !c.matched(a, t, f, e, content, n, 0) {
+	at, n := buf.Match(find, 0)
+	if n != 1 {
+		e := edit{find: search, replace: replace, span: span, name: "SEARCH text"}
+		c.matched(a, t, f, e, lfView(buf, crlf), n, 0)
+		buf.Rollback()
 		return
 	}
-	out := content[:at] + replace + content[at+len(search):]
-	if virtual && at+len(search) < len(content) && strings.HasSuffix(out, "\n") {
-		out = out[:len(out)-1]
+	end := at + len(find)
+	reachesEnd := end == buf.Len()
+	buf.Replace(at, end, repl)
+	if virtual && !reachesEnd && buf.EndsWithNL() {
+		buf.Replace(buf.Len()-len(nl), buf.Len(), "")
 	}
+	buf.Commit()
 	if crlf {
 		c.noteCRLF(a, span, t.value)
-		out = fromLF(out)
 	}
-	c.edited(a, t.rel, f, out)
+	c.edited(a, t.rel, f, buf)
 }
 
 // matched reports a text that does not occur exactly once after offset
@@ -284,21 +319,25 @@ func (c *checker) patch(ctx context.Context, a *ast.Action, paths []pathArg) {
 	if f == nil {
 		return
 	}
-	content, ok := f.content, true
+	buf, ok := textOf(f), true
 	hunks := hunksOf(a)
-	crlf := crlfFile(content)
+	crlf := buf.CRLF()
 	for _, h := range hunks {
 		crlf = crlf && lfEdit(h.Old, h.New, h.Context)
 	}
-	if crlf {
-		content = toLF(content)
-	}
+	nl, conv := lineEnding(crlf)
+	buf.Mark()
 	// codex matches lines, so a file without a final line ending matches
 	// as if it had one (aider's search-replace too); a unified diff says
 	// so with `\ No newline at end of file`.
-	virtual := c.schema != nil && c.schema.Dialect == grammar.DialectApplyPatch && content != "" && !strings.HasSuffix(content, "\n")
+	virtual := c.schema != nil && c.schema.Dialect == grammar.DialectApplyPatch && buf.Len() > 0 && !buf.EndsWithNL()
 	if virtual {
-		content += "\n"
+		buf.Replace(buf.Len(), buf.Len(), nl)
+	}
+	appendNL := func() {
+		if buf.Len() > 0 && !buf.EndsWithNL() {
+			buf.Replace(buf.Len(), buf.Len(), nl)
+		}
 	}
 	touchedEnd := false
 	from, delta := 0, 0
@@ -308,6 +347,7 @@ func (c *checker) patch(ctx context.Context, a *ast.Action, paths []pathArg) {
 	var tail strings.Builder
 	for i, h := range hunks {
 		if ctx.Err() != nil {
+			buf.Rollback()
 			return
 		}
 		span := a.NameSpan
@@ -316,104 +356,109 @@ func (c *checker) patch(ctx context.Context, a *ast.Action, paths []pathArg) {
 		}
 		name := fmt.Sprintf("text of hunk %d", i+1)
 		if h.Context != "" {
-			ctxLine := h.Context + "\n"
-			at, n := lineMatch(content, ctxLine, from)
-			if n == 0 && !strings.HasSuffix(content, "\n") {
-				at, n = lineMatch(content+"\n", ctxLine, from)
+			ctxLine := conv(h.Context + "\n")
+			at, n := buf.Match(ctxLine, from)
+			if n == 0 && !buf.EndsWithNL() {
+				// the last line, as if it ended in a line break
+				at, n = buf.Match(strings.TrimSuffix(ctxLine, nl), from)
 			}
 			if n == 0 {
 				// codex then ignores white space around the line: it is
 				// an anchor only, nothing of it is replaced
-				if l, ok := trimmedLineMatch(content, h.Context, from); ok {
+				if l, ok := buf.TrimmedLine(h.Context, from); ok {
 					at, n = l, 1
 					c.add(ast.Info, CodeAnchorWhitespace, span, "%s: hunk %d's @@ line is at line %d of %s only when white space around it is ignored; the hunk is looked for after it",
-						a.Name, i+1, lineOfOffset(content, at), t.value)
-					ctxLine = content[at:min(len(content), lineStartOffset(content[at:], 2)+at)]
+						a.Name, i+1, buf.Line(at), t.value)
+					ctxLine = buf.Slice(at, min(buf.Len(), buf.LineStart(buf.Line(at)+1)))
 				}
 			}
 			if n == 0 {
-				e := edit{find: ctxLine, span: span, name: fmt.Sprintf("@@ context line of hunk %d", i+1)}
-				c.matched(a, t, f, e, content, 0, from)
+				e := edit{find: h.Context + "\n", span: span, name: fmt.Sprintf("@@ context line of hunk %d", i+1)}
+				c.matched(a, t, f, e, lfView(buf, crlf), 0, lfOffset(buf, crlf, from))
 				ok = false
 				break
 			}
 			from = at + len(ctxLine) // codex: the first such line after the previous hunk
-			from = min(from, len(content))
+			from = min(from, buf.Len())
 		}
 		if h.Old == "" && h.OldStart == nil {
 			// a pure addition: codex appends it at the end of the file
 			// (an `@@ line` followed by another is an anchor, no text)
-			tail.WriteString(h.New)
+			tail.WriteString(conv(h.New))
 			continue
 		}
 		if h.Old == "" {
 			// a numbered udiff hunk goes after line old_start
-			pos := lineStartOffset(content, *h.OldStart+delta+1)
-			if pos == len(content) && content != "" && !strings.HasSuffix(content, "\n") {
-				content += "\n"
-				pos = len(content)
+			pos := buf.LineStart(*h.OldStart + delta + 1)
+			if pos == buf.Len() {
+				appendNL()
+				pos = buf.Len()
 			}
-			touchedEnd = touchedEnd || pos == len(content)
-			content = content[:pos] + h.New + content[pos:]
-			from = pos + len(h.New)
+			touchedEnd = touchedEnd || pos == buf.Len()
+			nw := conv(h.New)
+			buf.Replace(pos, pos, nw)
+			from = pos + len(nw)
 			continue
 		}
-		find := h.Old
-		if h.EndOfFile && !strings.HasSuffix(content, find) {
-			e := edit{find: find, span: span, name: name}
-			d := c.notFound(a, t, e, content)
+		find := conv(h.Old)
+		if h.EndOfFile && !buf.HasSuffix(find) {
+			e := edit{find: h.Old, span: span, name: name}
+			d := c.notFound(a, t, e, lfView(buf, crlf))
 			d.Message += " (the hunk ends with *** End of File: it must be the end of the file)"
 			d.Related = related(f, t.value)
 			ok = false
 			break
 		}
-		at, n := lineMatch(content, find, from)
+		var at, n int
 		if h.EndOfFile {
-			at, n = len(content)-len(find), 1
+			at, n = buf.Len()-len(find), 1
+		} else {
+			at, n = buf.Match(find, from)
 		}
 		if n > 1 && h.OldStart != nil && *h.OldLines > 0 {
 			// git apply and patch: of several places, the one the
 			// header's line number names
 			line := *h.OldStart + delta
-			if off := lineStartOffset(content, line); off >= from && off < len(content) && strings.HasPrefix(content[off:], find) && lineOfOffset(content, off) == line {
+			if off := buf.LineStart(line); off >= from && off < buf.Len() && off+len(find) <= buf.Len() && buf.Slice(off, off+len(find)) == find && buf.Line(off) == line {
 				at, n = off, 1
 				c.add(ast.Info, CodeHunkByLine, span, "%s: hunk %d's lines occur several times in %s; it is placed at line %d, the one its header names", a.Name, i+1, t.value, line)
 			}
 		}
-		e := edit{find: find, replace: h.New, span: span, name: name}
-		if !c.matched(a, t, f, e, content, n, from) {
+		if n != 1 {
+			e := edit{find: h.Old, replace: h.New, span: span, name: name}
+			c.matched(a, t, f, e, lfView(buf, crlf), n, lfOffset(buf, crlf, from))
 			ok = false
 			break
 		}
 		if h.OldStart != nil {
-			if got, want := lineOfOffset(content, at), *h.OldStart+delta; got != want && *h.OldLines > 0 {
+			if got, want := buf.Line(at), *h.OldStart+delta; got != want && *h.OldLines > 0 {
 				c.add(ast.Info, CodeHunkDrift, span, "%s: hunk %d's header says line %d, but its context is at line %d of %s (%s); the hunk is placed by its context",
 					a.Name, i+1, want, got, t.value, drift(got-want))
 			}
 		}
-		touchedEnd = touchedEnd || at+len(find) == len(content)
-		content = content[:at] + h.New + content[at+len(find):]
-		from = at + len(h.New)
+		touchedEnd = touchedEnd || at+len(find) == buf.Len()
+		nw := conv(h.New)
+		buf.Replace(at, at+len(find), nw)
+		from = at + len(nw)
 		delta += strings.Count(h.New, "\n") - strings.Count(h.Old, "\n")
 	}
 	if !ok {
+		buf.Rollback()
 		return // the file is left as it was: later edits see it unchanged
 	}
 	if tail.Len() > 0 {
-		if content != "" && !strings.HasSuffix(content, "\n") {
-			content += "\n"
-		}
-		content += tail.String()
+		appendNL()
+		buf.Replace(buf.Len(), buf.Len(), tail.String())
 		touchedEnd = true
 	}
-	if virtual && !touchedEnd {
-		content = strings.TrimSuffix(content, "\n")
+	if virtual && !touchedEnd && buf.EndsWithNL() {
+		buf.Replace(buf.Len()-len(nl), buf.Len(), "")
 	}
+	buf.Commit()
 	if crlf {
 		c.noteCRLF(a, a.NameSpan, t.value)
-		content = fromLF(content)
 	}
-	c.edited(a, t.rel, f, content)
+	c.edited(a, t.rel, f, buf)
 	if len(paths) > 1 && paths[1].param == "move_to" && paths[1].ok && paths[1].rel != t.rel {
 		c.move(a, paths[:2])
 		if nf := c.files[paths[1].rel]; nf != nil && nf.by == a {

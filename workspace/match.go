@@ -89,7 +89,7 @@ func (c *checker) edit(ctx context.Context, a *ast.Action, t *pathArg, all bool)
 		return
 	}
 	matchAll := all || flag(a.Params, "match_all")
-	content, changed := f.content, false
+	buf, changed := textOf(f), false
 	for _, e := range editsOf(a) {
 		if ctx.Err() != nil {
 			return
@@ -98,44 +98,48 @@ func (c *checker) edit(ctx context.Context, a *ast.Action, t *pathArg, all bool)
 			c.add(ast.Error, CodeFindEmpty, e.span, "%s: the %s is empty; it would match everywhere in %s", a.Name, e.name, t.value)
 			continue
 		}
-		// One scan finds the first occurrence and whether there is a
-		// second; only an ambiguous FIND is counted and listed.
-		at := strings.Index(content, e.find)
-		n, second := 0, -1
-		if at >= 0 {
-			n = 1
-			if second = strings.Index(content[at+len(e.find):], e.find); second >= 0 {
-				n = 2
-			}
-		}
-		switch {
+		// The first occurrence and whether there is a second (after the
+		// first's end); only an ambiguous FIND is counted and listed.
+		occ := buf.Index(e.find, 0, 2)
+		switch n := len(occ); {
 		case n == 0:
-			d := c.notFound(a, t, e, content)
+			d := c.notFound(a, t, e, buf.String())
 			d.Related = related(f, t.value)
 		case n > 1 && !matchAll:
 			hint := "include more surrounding lines to make it unique"
 			if c.hasParam(a, "match_all") {
 				hint += ", or set Match All: true to replace every occurrence"
 			}
+			content := buf.String()
 			n, lines := occurrences(content, e.find, maxListed)
 			d := c.add(ast.Error, CodeFindAmbiguous, e.span, "%s: the %s occurs %d times in %s (lines %s); it must occur exactly once: %s",
 				a.Name, e.name, n, t.value, lineList(lines, n), hint)
 			d.Detail = occurrenceDetail(content, t.value, lines, n)
 			d.Related = related(f, t.value)
-		default:
-			switch {
-			case n > 1: // match all
-				content = content[:at] + strings.ReplaceAll(content[at:], e.find, e.replace)
-			default: // one copy of the file per edit, no second scan
-				content = content[:at] + e.replace + content[at+len(e.find):]
+		case n > 1: // match all: every occurrence after the first's start
+			all := buf.Index(e.find, occ[0], maxReplaced+1)
+			if len(all) <= maxReplaced {
+				for i := len(all) - 1; i >= 0; i-- {
+					buf.Replace(all[i], all[i]+len(e.find), e.replace)
+				}
+			} else { // many: one pass over the file
+				content := buf.String()
+				buf.Replace(occ[0], buf.Len(), strings.ReplaceAll(content[occ[0]:], e.find, e.replace))
 			}
+			changed = true
+		default:
+			buf.Replace(occ[0], occ[0]+len(e.find), e.replace)
 			changed = true
 		}
 	}
 	if changed {
-		c.set(t.rel, &vfile{exists: true, known: true, content: content, size: int64(len(content)), by: a, how: "edited", origin: f.origin})
+		c.set(t.rel, &vfile{exists: true, known: true, buf: buf, size: int64(buf.Len()), by: a, how: "edited", origin: f.origin})
 	}
 }
+
+// maxReplaced is the number of occurrences up to which a match-all edit
+// replaces each in place; more are replaced in one pass over the file.
+const maxReplaced = 16
 
 // maxListed bounds the occurrences listed in a find-ambiguous message.
 const maxListed = 10

@@ -341,7 +341,7 @@ func (c *checker) changes() []Change {
 			continue // created and removed again
 		}
 		if f.exists {
-			ch.New, ch.NewKnown = f.content, f.known
+			ch.New, ch.NewKnown = f.data(), f.known
 			if !f.known {
 				ch.Problem = f.problem
 				if ch.Problem == "" {
@@ -390,6 +390,10 @@ type vfile struct {
 	dir     bool
 	known   bool // content is known
 	content string
+	// buf, when set, holds the content instead (a file edited before):
+	// data() reads it, and the next edit changes it in place (the vfile
+	// that holds it is the path's current state, the only one that can).
+	buf     *text
 	size    int64
 	problem string // why the content is unknown
 	large   bool   // the problem is only the size limit
@@ -408,6 +412,24 @@ type vfile struct {
 	// origin is the path whose disk file this content descends from
 	// (through edits and moves), "" for a file the plan wrote afresh.
 	origin string
+}
+
+// data returns the file's content.
+func (f *vfile) data() string {
+	if f.buf != nil {
+		return f.buf.String()
+	}
+	return f.content
+}
+
+// textOf returns the text to edit f's content with: f's own when f was
+// edited before (f is the path's current state), else a new one (f may be
+// what is on disk, which never changes).
+func textOf(f *vfile) *text {
+	if f.buf != nil {
+		return f.buf
+	}
+	return newText(f.content)
 }
 
 // ValidateRoot reports why dir cannot be a workspace root (it does not
@@ -809,11 +831,16 @@ func (c *checker) appendTo(a *ast.Action, t *pathArg) {
 	case !f.exists:
 		nf.known, nf.content, nf.how = true, text, "created"
 	case f.known:
-		nf.known, nf.content = true, f.content+text
+		buf := textOf(f)
+		buf.Replace(buf.Len(), buf.Len(), text)
+		nf.known, nf.buf = true, buf
 	default:
 		nf.problem = f.problem
 	}
 	nf.size = int64(len(nf.content))
+	if nf.buf != nil {
+		nf.size = int64(nf.buf.Len())
+	}
 	c.set(t.rel, nf)
 }
 

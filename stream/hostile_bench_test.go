@@ -1,0 +1,104 @@
+package stream
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// hostileInputs are inputs that made a syntax's work grow faster than the
+// input (each fixed; see docs/stream.md, "Bounded look-ahead" and
+// "Provider APIs"): a marker whose bounded look-ahead was not bounded,
+// a wait on white space that counted the run again on every chunk, and
+// API streams with many calls open at once. Each takes a size in bytes.
+var hostileInputs = []struct {
+	name, syntax string
+	chunk        int
+	gen          func(n int) []byte
+}{
+	{"harmony-long-headers", "harmony", 1 << 20, func(n int) []byte {
+		return repeatTo("<|channel|>"+strings.Repeat("x", 300), n, "<|message|>")
+	}},
+	{"kimi-k2-long-sections", "kimi-k2", 1 << 20, func(n int) []byte {
+		return repeatTo("<|tool_calls_section_begin|>"+strings.Repeat("x", 300), n, "<|tool_call_end|>")
+	}},
+	{"kimi-k2-long-headers", "kimi-k2", 1 << 20, func(n int) []byte {
+		return repeatTo("<|tool_call_begin|>"+strings.Repeat("x", 300)+"<|tool_call_end|>", n, "<|tool_call_argument_begin|>")
+	}},
+	{"deepseek-long-names", "deepseek", 1 << 20, func(n int) []byte {
+		return repeatTo(dsCallBegin+"function"+dsSep+strings.Repeat("x", 300)+dsCallEnd, n, "\n")
+	}},
+	{"hermes-space-wait", "hermes", 1, func(n int) []byte { return spaceAfter("<tool_call>", n) }},
+	{"llama-space-wait", "llama", 1, func(n int) []byte { return spaceAfter("[read_file(path='a'),", n) }},
+	{"deepseek-space-wait", "deepseek", 1, func(n int) []byte { return spaceAfter(dsCallBegin+"function"+dsSep+"f\n", n) }},
+	{"mistral-space-wait", "mistral", 1, func(n int) []byte { return spaceAfter("[TOOL_CALLS]", n) }},
+	{"openai-chat-open-calls", "openai-chat", 1 << 20, func(n int) []byte {
+		var b strings.Builder
+		for i := 0; b.Len() < n/2; i++ { // calls of choice 0 left open, then finish_reasons of choice 1
+			fmt.Fprintf(&b, "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":%d,\"id\":\"c%d\",\"function\":{\"name\":\"f\",\"arguments\":\"{\"}}]}}]}\n\n", i, i)
+		}
+		for b.Len() < n {
+			b.WriteString("data: {\"choices\":[{\"index\":1,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n")
+		}
+		return []byte(b.String())
+	}},
+	{"anthropic-open-blocks", "anthropic", 1 << 20, func(n int) []byte {
+		var b strings.Builder
+		k := 0
+		for ; b.Len() < n/2; k++ {
+			fmt.Fprintf(&b, "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":%d,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t%d\",\"name\":\"f\",\"input\":{}}}\n\n", k, k)
+		}
+		for i := k - 1; i >= 0; i-- { // stopped last first
+			fmt.Fprintf(&b, "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":%d}\n\n", i)
+		}
+		return []byte(b.String())
+	}},
+	{"openai-responses-open-items", "openai-responses", 1 << 20, func(n int) []byte {
+		var b strings.Builder
+		k := 0
+		for ; b.Len() < n/2; k++ {
+			fmt.Fprintf(&b, "event: response.output_item.added\ndata: {\"type\":\"response.output_item.added\",\"output_index\":%d,\"item\":{\"type\":\"function_call\",\"call_id\":\"c%d\",\"name\":\"f\",\"arguments\":\"\"}}\n\n", k, k)
+		}
+		for i := 0; b.Len() < n; i = (i + 7) % k { // deltas found by output index
+			fmt.Fprintf(&b, "event: response.function_call_arguments.delta\ndata: {\"type\":\"response.function_call_arguments.delta\",\"output_index\":%d,\"delta\":\" \"}\n\n", i)
+		}
+		return []byte(b.String())
+	}},
+}
+
+// repeatTo repeats unit up to about n bytes and ends with tail.
+func repeatTo(unit string, n int, tail string) []byte {
+	return []byte(strings.Repeat(unit, max(1, n/len(unit))) + tail)
+}
+
+// spaceAfter is pre and white space up to about n bytes.
+func spaceAfter(pre string, n int) []byte {
+	return []byte(pre + strings.Repeat(" \n", max(0, n-len(pre))/2))
+}
+
+// BenchmarkHostile parses each hostile input at n, 2n and 4n bytes (64,
+// 128 and 256 KiB; 1-byte chunks where the input waits on white space,
+// one chunk where it is a look-ahead): the time per byte stays flat.
+func BenchmarkHostile(b *testing.B) {
+	for _, h := range hostileInputs {
+		for _, size := range []int{64 << 10, 128 << 10, 256 << 10} {
+			in := h.gen(size)
+			b.Run(fmt.Sprintf("%s/%dKiB", h.name, size>>10), func(b *testing.B) {
+				b.SetBytes(int64(len(in)))
+				b.ReportAllocs()
+				for b.Loop() {
+					feedChunks(b, Options{Syntax: h.syntax}, in, h.chunk)
+				}
+			})
+		}
+	}
+}
+
+// TestHostileChunking: the hostile inputs, cut short, keep the chunking
+// property (and so every byte accounted for).
+func TestHostileChunking(t *testing.T) {
+	for _, h := range hostileInputs {
+		in := h.gen(2 << 10)
+		checkChunks(t, Options{Syntax: h.syntax}, in, 1)
+	}
+}

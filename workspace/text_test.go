@@ -1,0 +1,152 @@
+package workspace
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// pieces are the lines random texts are made of: short and long ones (a
+// line of keyLen bytes or more is filed under its end), CRLF, white space,
+// and one without a line break.
+var testPieces = []string{"a\n", "b\n", "a", "\n", "ab\n", " a \n", "a\r\n", "\r\n", "xxxxxxxxa\n", "yxxxxxxxa\n", "xxxxxxxxa", "long line one\n", "long line two\n"}
+
+func randText(r *rand.Rand, n int) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		b.WriteString(testPieces[r.IntN(len(testPieces))])
+	}
+	return b.String()
+}
+
+// refIndex is Index on a string: strings.Index left to right.
+func refIndex(s, find string, from, limit int) []int {
+	var out []int
+	for off := from; limit < 0 || len(out) < limit; {
+		i := strings.Index(s[off:], find)
+		if i < 0 {
+			break
+		}
+		out = append(out, off+i)
+		off += i + len(find)
+	}
+	return out
+}
+
+// checkTextOps runs random operations on a text in tree mode and on a
+// plain string, and compares every answer.
+func checkTextOps(t *testing.T, seed uint64, steps int) {
+	r := rand.New(rand.NewPCG(seed, seed^0x5eed))
+	ref := randText(r, r.IntN(30))
+	tx := newText(ref)
+	if r.IntN(4) > 0 {
+		tx.Replace(0, 0, "") // from now on a tree
+	}
+	marked, atMark := false, ""
+	pick := func() string { // a text to look for: mostly from the content
+		if ref != "" && r.IntN(3) > 0 {
+			a := r.IntN(len(ref))
+			b := a + 1 + r.IntN(min(len(ref)-a, 40))
+			if r.IntN(2) == 0 { // whole lines
+				a = lineStartOffset(ref, lineOfOffset(ref, a))
+				b = min(len(ref), lineStartOffset(ref, lineOfOffset(ref, b-1)+1))
+			}
+			return ref[a:b]
+		}
+		return randText(r, 1+r.IntN(3))
+	}
+	for step := 0; step < steps; step++ {
+		n := len(ref)
+		if got := tx.String(); got != ref {
+			t.Fatalf("seed %d step %d: content %q, want %q", seed, step, got, ref)
+		}
+		if tx.Len() != n || tx.CRLF() != crlfFile(ref) || tx.EndsWithNL() != strings.HasSuffix(ref, "\n") {
+			t.Fatalf("seed %d step %d: Len/CRLF/EndsWithNL differ on %q", seed, step, ref)
+		}
+		switch op := r.IntN(9); op {
+		case 0, 1: // replace
+			a := r.IntN(n + 1)
+			b := a + r.IntN(n-a+1)
+			s := randText(r, r.IntN(3))
+			if r.IntN(3) == 0 && s != "" {
+				s = s[:len(s)-1] // often not ending a line
+			}
+			tx.Replace(a, b, s)
+			ref = ref[:a] + s + ref[b:]
+		case 2: // match whole lines
+			find, from := pick(), r.IntN(n+1)
+			at, k := tx.Match(find, from)
+			wat, wk := lineMatch(ref, find, from)
+			if at != wat || k != wk {
+				t.Fatalf("seed %d step %d: Match(%q, %d) in %q = %d, %d; want %d, %d", seed, step, find, from, ref, at, k, wat, wk)
+			}
+		case 3: // index any text
+			find, from, limit := pick(), r.IntN(n+1), r.IntN(4)-1
+			got, want := tx.Index(find, from, limit), refIndex(ref, find, from, limit)
+			if !equalInts(got, want) {
+				t.Fatalf("seed %d step %d: Index(%q, %d, %d) in %q = %v; want %v", seed, step, find, from, limit, ref, got, want)
+			}
+		case 4: // lines and offsets
+			off, line := r.IntN(n+1), 1+r.IntN(strings.Count(ref, "\n")+3)
+			if tx.Line(off) != lineOfOffset(ref, off) || tx.LineStart(line) != lineStartOffset(ref, line) {
+				t.Fatalf("seed %d step %d: Line(%d)=%d want %d, LineStart(%d)=%d want %d in %q", seed, step,
+					off, tx.Line(off), lineOfOffset(ref, off), line, tx.LineStart(line), lineStartOffset(ref, line), ref)
+			}
+			a := r.IntN(n + 1)
+			b := a + r.IntN(n-a+1)
+			if tx.Slice(a, b) != ref[a:b] {
+				t.Fatalf("seed %d step %d: Slice(%d, %d)", seed, step, a, b)
+			}
+		case 5: // suffixes and trimmed lines
+			s := pick()
+			if tx.HasSuffix(s) != strings.HasSuffix(ref, s) {
+				t.Fatalf("seed %d step %d: HasSuffix(%q) in %q", seed, step, s, ref)
+			}
+			from := r.IntN(n + 1)
+			at, ok := tx.TrimmedLine(s, from)
+			wat, wok := trimmedLineMatch(ref, s, from)
+			if at != wat || ok != wok {
+				t.Fatalf("seed %d step %d: TrimmedLine(%q, %d) in %q = %d %v; want %d %v", seed, step, s, from, ref, at, ok, wat, wok)
+			}
+		case 6: // mark
+			tx.Mark()
+			marked, atMark = true, ref
+		case 7: // roll back
+			if marked {
+				tx.Rollback()
+				ref, marked = atMark, false
+			}
+		case 8: // commit
+			tx.Commit()
+			marked = false
+		}
+	}
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestTextAgrees: the indexed text answers as the string functions the
+// simulation used before (lineMatch, strings.Index, lineOfOffset, …) over
+// random edits, matches and roll-backs.
+func TestTextAgrees(t *testing.T) {
+	for seed := uint64(0); seed < 400; seed++ {
+		checkTextOps(t, seed, 200)
+	}
+}
+
+func FuzzTextAgrees(f *testing.F) {
+	f.Add(uint64(1), uint8(50))
+	f.Fuzz(func(t *testing.T, seed uint64, steps uint8) {
+		checkTextOps(t, seed, int(steps))
+	})
+}
