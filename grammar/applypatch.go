@@ -63,6 +63,7 @@ func ParseApplyPatch(ctx context.Context, filename string, src []byte) (*ast.Doc
 		return nil, err
 	}
 	checkEditPaths(b.doc)
+	noEdits(b.doc, len(src))
 	ast.SortDiagnostics(b.doc.Diagnostics)
 	return b.doc, nil
 }

@@ -20,14 +20,7 @@ const benchSize = 5 << 20
 // every fenced block and reading its content.
 func BenchmarkActs(b *testing.B) {
 	src := corpus.Acts(benchSize)
-	s, err := schema.Builtin(DialectActs)
-	if err != nil {
-		b.Fatal(err)
-	}
-	p, err := NewActsParser(0, s)
-	if err != nil {
-		b.Fatal(err)
-	}
+	p := benchActsParser(b)
 	ctx := context.Background()
 	parse := func(parse func(context.Context, string, []byte) (*ast.Document, error)) func(*testing.B) {
 		return func(b *testing.B) {
@@ -59,14 +52,7 @@ func BenchmarkActs(b *testing.B) {
 // BenchmarkActsScaling parses acts documents of n, 2n and 4n bytes: the
 // time and the allocations per op double with the input (linear).
 func BenchmarkActsScaling(b *testing.B) {
-	s, err := schema.Builtin(DialectActs)
-	if err != nil {
-		b.Fatal(err)
-	}
-	p, err := NewActsParser(0, s)
-	if err != nil {
-		b.Fatal(err)
-	}
+	p := benchActsParser(b)
 	ctx := context.Background()
 	for _, n := range []int{1 << 20, 2 << 20, 4 << 20} {
 		src := corpus.Acts(n)
@@ -80,4 +66,18 @@ func BenchmarkActsScaling(b *testing.B) {
 			}
 		})
 	}
+}
+
+// benchActsParser returns an acts parser of the built-in acts schema that
+// detects the fence character.
+func benchActsParser(b *testing.B) *ActsParser {
+	s, err := schema.Builtin(DialectActs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := NewActsParser(0, s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return p
 }

@@ -120,6 +120,32 @@ type pathKey struct {
 	code string
 }
 
+// noEdits gives a document of an edit format that has no edit at all and
+// no error the one no-plan note the acts dialect gives, so that `--dialect udiff` on prose is not a silent exit
+// 0 with nothing applied.
+func noEdits(doc *ast.Document, srcLen int) {
+	if len(doc.Actions) > 0 {
+		return
+	}
+	for _, d := range doc.Diagnostics {
+		if d.Severity == ast.Error {
+			return
+		}
+	}
+	kept := "only prose"
+	if srcLen == 0 {
+		kept = "the input is empty"
+	}
+	doc.Add(ast.Info, CodeNoPlan, ast.Span{Start: startPos, End: startPos}, "no edits: the document has no %s (%s)", noEditsWhat[doc.Dialect], kept)
+}
+
+// noEditsWhat names what each edit format's no-plan note looked for.
+var noEditsWhat = map[string]string{
+	DialectUdiff:         "file diff (`--- a/path` and `+++ b/path` lines, or `diff --git`)",
+	DialectApplyPatch:    "patch (`*** Begin Patch` … `*** End Patch`)",
+	DialectSearchReplace: "SEARCH/REPLACE block (a path, then `<<<<<<< SEARCH` … `=======` … `>>>>>>> REPLACE`)",
+}
+
 // checkEditPaths applies the path rule every dialect shares
 // (schema.CheckPath) to the path and move_to parameters of doc's actions,
 // reporting a breach with the rule's own code; the value is kept.

@@ -220,6 +220,7 @@ func NewEditStream(dialect string, ev EditEvents) (*EditStream, error) {
 		in.yield = yield
 		run(context.Background(), b)
 		if !in.stopped {
+			noEdits(b.doc, len(in.src))
 			in.diags(b)
 		}
 	})

@@ -108,6 +108,7 @@ func ParseSearchReplace(ctx context.Context, filename string, src []byte) (*ast.
 		return nil, err
 	}
 	checkEditPaths(b.doc)
+	noEdits(b.doc, len(src))
 	ast.SortDiagnostics(b.doc.Diagnostics)
 	return b.doc, nil
 }

@@ -62,6 +62,7 @@ func ParseUdiff(ctx context.Context, filename string, src []byte) (*ast.Document
 		return nil, err
 	}
 	checkEditPaths(b.doc)
+	noEdits(b.doc, len(src))
 	ast.SortDiagnostics(b.doc.Diagnostics)
 	return b.doc, nil
 }

@@ -17,7 +17,7 @@ import (
 // Source's: the same diagnostics, in the same order, over every Markdown
 // input of golden/, examples/ and docs/, generated documents, and
 // directive comments that need the fenced blocks' lines, with and without
-// --disable.
+// --disable, and with a root (the workspace rules fed one action at a time).
 func TestRunDiagnosticsAsSource(t *testing.T) {
 	inputs := map[string][]byte{
 		"corpus.Acts":      corpus.Acts(100_000),
@@ -47,9 +47,16 @@ func TestRunDiagnosticsAsSource(t *testing.T) {
 		t.Fatalf("only %d inputs", len(inputs))
 	}
 	ctx := context.Background()
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "src", "pkg1"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "src", "pkg1", "file0.py"), []byte("        return value * 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for name, src := range inputs {
-		for _, disable := range [][]string{nil, {"wrong-arg-count"}} {
-			opts := Options{Disable: disable}
+		for _, o := range []Options{{}, {Disable: []string{"wrong-arg-count"}}, {Root: root}} {
+			opts, disable := o, o.Disable
 			_, want, err := Source(ctx, name, src, opts)
 			if err != nil {
 				t.Fatal(err)
@@ -59,7 +66,7 @@ func TestRunDiagnosticsAsSource(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !reflect.DeepEqual(got, want) {
-				t.Errorf("%s (disable %v):\n got %s\nwant %s", name, disable, diagList(got), diagList(want))
+				t.Errorf("%s (disable %v, root %q):\n got %s\nwant %s", name, disable, opts.Root, diagList(got), diagList(want))
 			}
 		}
 	}

@@ -221,26 +221,46 @@ func checkFile(ctx context.Context, path string, stdin []byte, opts Options) (*r
 }
 
 // diagnostics checks one document as Source does, for Run, which needs its
-// diagnostics only: without a root the parser hands each action over as
-// soon as it is read and keeps none (grammar.Options.OnAction), so a check
-// holds the input, the diagnostics and one action at a time rather than the
-// whole tree (docs/benchmarks.md, "check memory"). Only the spans of the
+// diagnostics only: the parser hands each action over as soon as it is
+// read and keeps none (grammar.Options.OnAction), to the workspace rules
+// too with a root (workspace.Checker), so a check holds the input, the
+// diagnostics, the overlay of a root and one action at a time rather than
+// the whole tree (docs/benchmarks.md, "check memory"). Only the spans of the
 // fenced blocks are kept, and only when a directive comment may need them.
 func diagnostics(ctx context.Context, name string, src []byte, opts Options) ([]*ast.Diagnostic, error) {
-	if opts.Root != "" {
-		_, diags, err := Source(ctx, name, src, opts)
-		return diags, err
-	}
 	popts := opts.Parse
 	// The actions are not kept (only their blocks' spans, copied), so the
 	// parser may reuse their memory, unless the caller's own OnAction
-	// asked to be handed them without ReuseActions.
-	popts.ReuseActions = opts.Parse.OnAction == nil || opts.Parse.ReuseActions
+	// asked to be handed them without ReuseActions. With a root, the
+	// workspace Checker is handed each action in turn; it keeps a copy of
+	// what it needs, but it is not tested against reused actions, which
+	// it does not need for its memory.
+	popts.ReuseActions = opts.Root == "" && (opts.Parse.OnAction == nil || opts.Parse.ReuseActions)
+	var ws *workspace.Checker
+	if opts.Root != "" {
+		wo := opts.Workspace
+		if wo.Schema == nil {
+			wo.Schema = opts.Parse.Schema
+		}
+		// The dialect is known once the parse has started: the checker is
+		// made at the first action (Detect's choice, as the document says).
+		dialect := opts.Parse.Dialect
+		if dialect == "" || dialect == grammar.DialectAuto {
+			dialect = grammar.Detect(src)
+			if s := opts.Parse.Schema; s != nil && (s.SyntaxName() == grammar.DialectActs || s.SyntaxName() == grammar.DialectPlan) {
+				dialect = s.SyntaxName()
+			}
+		}
+		ws = workspace.NewChecker(opts.Root, dialect, wo)
+	}
 	var spans []ast.Span
 	keep := hasDirective(src)
 	popts.OnAction = func(a *ast.Action) {
 		if keep {
 			spans = actionBlockSpans(spans, a)
+		}
+		if ws != nil {
+			ws.Action(ctx, a)
 		}
 		if opts.Parse.OnAction != nil {
 			opts.Parse.OnAction(a)
@@ -251,6 +271,12 @@ func diagnostics(ctx context.Context, name string, src []byte, opts Options) ([]
 		return nil, err
 	}
 	diags := doc.Diagnostics
+	if ws != nil {
+		diags = append(append([]*ast.Diagnostic{}, diags...), ws.Diagnostics(doc.Diagnostics, doc.Span.Start)...)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
 	if diags == nil {
 		diags = []*ast.Diagnostic{} // as Source returns them
 	}

@@ -95,20 +95,10 @@ func (c *rawClient) trySend(body string) bool {
 // notifications and other responses.
 func (c *rawClient) response(id float64) map[string]any {
 	c.t.Helper()
-	timeout := time.After(20 * time.Second)
-	for {
-		select {
-		case m, ok := <-c.in:
-			if !ok {
-				c.t.Fatalf("connection closed before the response to %v", id)
-			}
-			if got, ok := m["id"].(float64); ok && got == id {
-				return m
-			}
-		case <-timeout:
-			c.t.Fatalf("no response to %v", id)
-		}
-	}
+	return c.await(fmt.Sprintf("response to %v", id), func(m map[string]any) bool {
+		got, ok := m["id"].(float64)
+		return ok && got == id
+	})
 }
 
 // errorCode returns a response's error code (0 when it has none).
@@ -121,20 +111,29 @@ func errorCode(m map[string]any) int {
 	return int(code)
 }
 
+// notification waits for the notification of method, skipping other
+// messages.
 func (c *rawClient) notification(method string) map[string]any {
+	c.t.Helper()
+	return c.await(method, func(m map[string]any) bool { return m["method"] == method })
+}
+
+// await returns the first message that match accepts, waiting up to 20
+// seconds for it; what names it in the failure.
+func (c *rawClient) await(what string, match func(map[string]any) bool) map[string]any {
 	c.t.Helper()
 	timeout := time.After(20 * time.Second)
 	for {
 		select {
 		case m, ok := <-c.in:
 			if !ok {
-				c.t.Fatalf("connection closed before %s", method)
+				c.t.Fatalf("connection closed before %s", what)
 			}
-			if m["method"] == method {
+			if match(m) {
 				return m
 			}
 		case <-timeout:
-			c.t.Fatalf("no %s", method)
+			c.t.Fatalf("no %s", what)
 		}
 	}
 }

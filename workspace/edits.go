@@ -80,7 +80,7 @@ func (c *checker) create(a *ast.Action, t *pathArg) {
 		return
 	}
 	text := a.Params.String("content")
-	c.set(t.rel, &vfile{exists: true, known: true, content: text, size: int64(len(text)), by: a, how: "created"})
+	c.set(t.rel, &vfile{exists: true, known: true, content: text, size: int64(len(text)), by: c.ref(a), how: "created"})
 }
 
 // editable returns the target's vfile when its content can be edited, or
@@ -103,7 +103,7 @@ func (c *checker) editable(a *ast.Action, t *pathArg) *vfile {
 // else the overlay knows of it).
 func (c *checker) edited(a *ast.Action, rel string, f *vfile, buf *text) {
 	nf := *f
-	nf.exists, nf.known, nf.content, nf.buf, nf.size, nf.by, nf.how = true, true, "", buf, int64(buf.Len()), a, "edited"
+	nf.exists, nf.known, nf.content, nf.buf, nf.size, nf.by, nf.how = true, true, "", buf, int64(buf.Len()), c.ref(a), "edited"
 	c.set(rel, &nf)
 }
 
@@ -153,7 +153,7 @@ func (c *checker) searchReplace(ctx context.Context, a *ast.Action, t *pathArg) 
 		case f.dir:
 			c.add(ast.Error, CodeNotAFile, t.span, "%s cannot create %s: it is a directory", a.Name, t.value)
 		case !f.exists:
-			c.set(t.rel, &vfile{exists: true, known: true, content: replace, size: int64(len(replace)), by: a, how: "created"})
+			c.set(t.rel, &vfile{exists: true, known: true, content: replace, size: int64(len(replace)), by: c.ref(a), how: "created"})
 		case !f.known:
 			if f.problem != "" {
 				c.add(ast.Warning, CodeFileUnreadable, t.span, "%s: %s cannot be checked: %s", a.Name, t.value, f.problem)
@@ -461,7 +461,7 @@ func (c *checker) patch(ctx context.Context, a *ast.Action, paths []pathArg) {
 	c.edited(a, t.rel, f, buf)
 	if len(paths) > 1 && paths[1].param == "move_to" && paths[1].ok && paths[1].rel != t.rel {
 		c.move(a, paths[:2])
-		if nf := c.files[paths[1].rel]; nf != nil && nf.by == a {
+		if nf := c.files[paths[1].rel]; nf != nil && nf.by == c.ref(a) {
 			nf.how = "edited and moved"
 		}
 	}

@@ -133,7 +133,7 @@ func (c *checker) edit(ctx context.Context, a *ast.Action, t *pathArg, all bool)
 		}
 	}
 	if changed {
-		c.set(t.rel, &vfile{exists: true, known: true, buf: buf, size: int64(buf.Len()), by: a, how: "edited", origin: f.origin})
+		c.set(t.rel, &vfile{exists: true, known: true, buf: buf, size: int64(buf.Len()), by: c.ref(a), how: "edited", origin: f.origin})
 	}
 }
 

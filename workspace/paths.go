@@ -70,10 +70,14 @@ func (c *checker) resolvePath(p *pathArg, a *ast.Action) {
 // already reported it at the same place with the same code (the document's
 // own diagnostics): `check --root` says it once.
 func (c *checker) addPath(code string, span ast.Span, format string, args ...any) {
-	if c.static[staticKey{span.Start.Offset, span.End.Offset, code}] {
+	key := staticKey{span.Start.Offset, span.End.Offset, code}
+	if c.static[key] {
 		return
 	}
-	c.add(ast.Error, code, span, format, args...)
+	d := c.add(ast.Error, code, span, format, args...)
+	if c.pathDiags != nil { // a Checker: the parser's diagnostics come at the end
+		c.pathDiags[d] = key
+	}
 }
 
 // staticKey identifies a parser diagnostic of the path rule.

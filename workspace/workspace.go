@@ -382,6 +382,92 @@ type checker struct {
 	static map[staticKey]bool
 	diags  []*ast.Diagnostic
 	ran    *ast.Action // the last command-running action so far
+	// light is set for a Checker, which is handed actions it may not keep:
+	// the overlay keeps stub, a copy of the current action's name and name
+	// span (ref), and the path rule's breaches are added and marked in
+	// pathDiags, to be left out at the end if the parser reported them.
+	light     bool
+	stub      *ast.Action
+	pathDiags map[*ast.Diagnostic]staticKey
+}
+
+// ref returns what the overlay keeps of the action being checked: the
+// action itself, or, in a Checker, one stub per action with only what the
+// diagnostics that point back at it use (its name and name span).
+func (c *checker) ref(a *ast.Action) *ast.Action {
+	if !c.light {
+		return a
+	}
+	if c.stub == nil {
+		c.stub = &ast.Action{Name: a.Name, NameSpan: a.NameSpan}
+	}
+	return c.stub
+}
+
+// Checker runs the workspace rules over the actions of one document handed
+// to it one at a time, in order, and finds what Check finds for the whole
+// document, for a reader that does not keep the document
+// (grammar.Options.OnAction, as `plangram check --root` reads): of each
+// action it keeps only its name and name span, and only while a file the
+// action touched is in the overlay.
+type Checker struct {
+	c   *checker
+	err error // an unusable root
+}
+
+// NewChecker returns a Checker of a document of the dialect against root
+// (opts as for Check).
+func NewChecker(root, dialect string, opts Options) *Checker {
+	c, err := newChecker(nil, root, opts)
+	if err != nil {
+		return &Checker{err: err}
+	}
+	c.begin(0, &ast.Document{Dialect: dialect}, opts)
+	c.light, c.pathDiags = true, map[*ast.Diagnostic]staticKey{}
+	return &Checker{c: c}
+}
+
+// Action checks the document's next action and applies its effect to the
+// overlay. The Checker does not keep a or anything it points to.
+func (k *Checker) Action(ctx context.Context, a *ast.Action) {
+	if k.err != nil || ctx.Err() != nil {
+		return
+	}
+	k.c.action(ctx, a)
+	k.c.stub = nil
+}
+
+// Diagnostics returns the diagnostics found, sorted, as Check returns them
+// for the document whose parser diagnostics are parsed (a breach of the
+// path rule the parser reported is not said twice); with an unusable root,
+// one CodeBadRoot diagnostic at start.
+func (k *Checker) Diagnostics(parsed []*ast.Diagnostic, start ast.Pos) []*ast.Diagnostic {
+	if k.err != nil {
+		return []*ast.Diagnostic{{Severity: ast.Error, Code: CodeBadRoot, Message: k.err.Error(),
+			Span: ast.Span{Start: start, End: start}}}
+	}
+	static := staticOf(parsed)
+	out := k.c.diags[:0:0]
+	for _, d := range k.c.diags {
+		if key, ok := k.c.pathDiags[d]; ok && static[key] {
+			continue
+		}
+		out = append(out, d)
+	}
+	ast.SortDiagnostics(out)
+	return out
+}
+
+// staticOf returns the path rule's breaches among a parser's diagnostics.
+func staticOf(parsed []*ast.Diagnostic) map[staticKey]bool {
+	static := map[staticKey]bool{}
+	for _, d := range parsed {
+		switch d.Code {
+		case CodeAbsolutePath, CodePathEscapes, CodeBadPath:
+			static[staticKey{d.Span.Start.Offset, d.Span.End.Offset, d.Code}] = true
+		}
+	}
+	return static
 }
 
 // vfile is what the checker knows about one path.
@@ -493,13 +579,7 @@ func (c *checker) begin(i int, doc *ast.Document, opts Options) {
 	if eff == nil {
 		eff = DefaultEffects()
 	}
-	static := map[staticKey]bool{}
-	for _, d := range doc.Diagnostics {
-		switch d.Code {
-		case CodeAbsolutePath, CodePathEscapes, CodeBadPath:
-			static[staticKey{d.Span.Start.Offset, d.Span.End.Offset, d.Code}] = true
-		}
-	}
+	static := staticOf(doc.Diagnostics)
 	c.cur, c.schema, c.effects, c.static, c.diags, c.ran = i, s, eff, static, nil, nil
 }
 
@@ -538,7 +618,7 @@ func (c *checker) action(ctx context.Context, a *ast.Action) {
 	}
 	switch op {
 	case OpRun:
-		c.ran = a
+		c.ran = c.ref(a)
 		return
 	case OpNone:
 		return
@@ -557,7 +637,7 @@ func (c *checker) action(ctx context.Context, a *ast.Action) {
 		c.read(a, target)
 	case OpDelete:
 		if f := c.needFile(a, target, "delete"); f != nil {
-			c.set(target.rel, &vfile{by: a, how: "deleted"})
+			c.set(target.rel, &vfile{by: c.ref(a), how: "deleted"})
 		}
 	case OpMove:
 		c.move(a, paths)
@@ -811,7 +891,7 @@ func (c *checker) write(a *ast.Action, t *pathArg) {
 		}
 		d.Related = related(f, t.value)
 	}
-	nf := &vfile{exists: true, by: a, how: "created"}
+	nf := &vfile{exists: true, by: c.ref(a), how: "created"}
 	if hasContent {
 		nf.known, nf.content, nf.size = true, text, int64(len(text))
 	}
@@ -826,7 +906,7 @@ func (c *checker) appendTo(a *ast.Action, t *pathArg) {
 	}
 	content, _ := a.Params.Get("content")
 	text, _ := content.(string)
-	nf := &vfile{exists: true, by: a, how: "appended to", origin: f.origin}
+	nf := &vfile{exists: true, by: c.ref(a), how: "appended to", origin: f.origin}
 	switch {
 	case !f.exists:
 		nf.known, nf.content, nf.how = true, text, "created"
@@ -868,9 +948,9 @@ func (c *checker) move(a *ast.Action, paths []pathArg) {
 		diag.Related = related(d, dst.value)
 	}
 	moved := *f
-	moved.by, moved.how = a, "moved"
+	moved.by, moved.how = c.ref(a), "moved"
 	c.set(dst.rel, &moved)
-	c.set(src.rel, &vfile{by: a, how: "moved away"})
+	c.set(src.rel, &vfile{by: c.ref(a), how: "moved away"})
 }
 
 // hasParam reports whether the action's schema declares the parameter.

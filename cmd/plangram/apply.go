@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os/signal"
+	"syscall"
 
 	"github.com/plangram/plangram/apply"
 	"github.com/plangram/plangram/ast"
@@ -58,6 +60,11 @@ func cmdApply(ctx context.Context, e *env, args []string) int {
 		}
 		names[i] = in.name
 	}
+	// SIGTERM and SIGHUP (a closed terminal, a CI job cancelled) cancel
+	// the apply like SIGINT does: it stops between steps and undoes what
+	// it wrote, instead of dying with half of the files written.
+	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
 	res, err := apply.Apply(ctx, docs, *root, apply.Options{Workspace: workspace.Options{Schema: popts.Schema}, DryRun: *dry})
 	if res != nil {
 		for i, ds := range res.Diagnostics {

@@ -13,13 +13,7 @@ const validPlan = "# T\n\n- **Status:** Green\n\n## Rationale\n```text\nwhy\n```
 
 func TestCheckExitCodes(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, body string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, body string) string { return writeTemp(t, dir, name, body, 0o644) }
 	ok := write("ok.md", validPlan)
 	warn := write("warn.md", strings.Replace(validPlan, "# T", "#T", 1))
 	bad := write("bad.md", strings.Replace(validPlan, "`READ`", "`REED`", 1))

@@ -22,13 +22,7 @@ func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
 
 func TestParseExitCodes(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, body string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, body string) string { return writeTemp(t, dir, name, body, 0o644) }
 	ok := write("ok.md", "~~~act\necho\n~~~\n~~~\nhi\n~~~\n")
 	warn := write("warn.md", "~~~\nstray\n~~~\n~~~act\necho\n~~~\n~~~\nhi\n~~~\n")
 	bad := write("bad.md", "~~~act\nwrite_file\n~~~\n")
