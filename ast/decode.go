@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"reflect"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/plangram/plangram/internal/jsonw"
 )
 
 // DecodeValue stores a parameter value (as a dialect or Params.UnmarshalJSON
@@ -14,8 +15,10 @@ import (
 // (json.Marshal, then json.Unmarshal into dst) would, except that strings
 // keep their exact bytes: a JSON round trip puts U+FFFD in place of bytes
 // that are not UTF-8, DecodeValue does not. A string, bool or number
-// already of dst's type is assigned as it is. A json.RawMessage inside dst is JSON and cannot
-// carry such bytes: it gets U+FFFD in their place, as the JSON output does.
+// already of dst's type is assigned as it is. A json.RawMessage inside dst
+// is JSON, which cannot carry such bytes: it is written by RawExact, with
+// the exact bytes beside the strings and names that are not UTF-8; read
+// it with UnmarshalExact.
 //
 // The typed decoders (`plangram gen go`) and the workspace rules convert
 // parameters with it, so a file written from a plan gets the bytes the
@@ -30,7 +33,7 @@ func DecodeValue(v any, dst any) error {
 			}
 		}
 	}
-	if !HasInvalidUTF8(v) && !containsEscape(reflect.ValueOf(v)) {
+	if !HasInvalidUTF8(v) && !HasInvalidName(v) && !containsEscape(reflect.ValueOf(v)) {
 		data, err := json.Marshal(v)
 		if err != nil {
 			return err
@@ -44,75 +47,13 @@ func DecodeValue(v any, dst any) error {
 	if err := json.Unmarshal(data, dst); err != nil {
 		return err
 	}
-	unescapeIn(reflect.ValueOf(dst))
-	return nil
-}
-
-// The escape that carries bytes through JSON: escRune doubles itself, and
-// escRune followed by escByte+b stands for the byte b. Only strings that are
-// not valid UTF-8 or that hold escRune are escaped; unescape undoes it on
-// every string that holds escRune, so the round trip is exact.
-const (
-	escRune = '\uF8FF'
-	escByte = 0xF700 // escByte+b for b in 0..255 is a private-use rune other than escRune
-)
-
-func needsEscape(s string) bool {
-	return !utf8.ValidString(s) || strings.ContainsRune(s, escRune)
-}
-
-func escapeString(s string) string {
-	if !needsEscape(s) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n == 1:
-			b.WriteRune(escRune)
-			b.WriteRune(rune(escByte + int(s[i])))
-		case r == escRune:
-			b.WriteRune(escRune)
-			b.WriteRune(escRune)
-		default:
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
-}
-
-func unescapeString(s string) string {
-	if !strings.ContainsRune(s, escRune) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r != escRune || i+n >= len(s) {
-			b.WriteString(s[i : i+n])
-			i += n
-			continue
-		}
-		r2, n2 := utf8.DecodeRuneInString(s[i+n:])
-		switch {
-		case r2 == escRune:
-			b.WriteRune(escRune)
-		case r2 >= escByte && r2 <= escByte+0xFF:
-			b.WriteByte(byte(r2 - escByte))
-		default:
-			b.WriteString(s[i : i+n+n2])
-		}
-		i += n + n2
-	}
-	return b.String()
+	return unescapeIn(reflect.ValueOf(dst))
 }
 
 // containsEscape reports whether a string in v holds escRune.
 func containsEscape(v reflect.Value) bool {
 	found := false
-	walkStrings(v, func(s string) { found = found || strings.ContainsRune(s, escRune) })
+	walkStrings(v, func(s string) { found = found || strings.ContainsRune(s, jsonw.EscRune) })
 	return found
 }
 
@@ -123,7 +64,14 @@ func walkStrings(v reflect.Value, fn func(string)) {
 	}
 	if v.Type() == paramsRType {
 		for _, p := range v.Interface().(Params) {
+			fn(p.Name)
 			walkStrings(reflect.ValueOf(p.Value), fn)
+		}
+		return
+	}
+	if v.Type() == rawMessageType {
+		if x, err := jsonw.DecodeExact(v.Bytes()); err == nil {
+			walkStrings(reflect.ValueOf(x), fn)
 		}
 		return
 	}
@@ -162,16 +110,22 @@ func escapeCopy(v reflect.Value) any {
 	if v.Type() == paramsRType {
 		m := map[string]any{}
 		for _, p := range v.Interface().(Params) {
-			m[escapeString(p.Name)] = escapeCopy(reflect.ValueOf(p.Value))
+			m[jsonw.EscapeString(p.Name)] = escapeCopy(reflect.ValueOf(p.Value))
 		}
 		return m
 	}
 	if _, ok := v.Interface().(json.Number); ok {
 		return v.Interface()
 	}
+	if v.Type() == rawMessageType && !v.IsNil() {
+		if x, err := jsonw.DecodeExact(v.Bytes()); err == nil {
+			return escapeCopy(reflect.ValueOf(x))
+		}
+		return v.Interface()
+	}
 	switch v.Kind() {
 	case reflect.String:
-		return escapeString(v.String())
+		return jsonw.EscapeString(v.String())
 	case reflect.Interface, reflect.Pointer:
 		if v.IsNil() {
 			return nil
@@ -192,7 +146,7 @@ func escapeCopy(v reflect.Value) any {
 		}
 		m := make(map[string]any, v.Len())
 		for it := v.MapRange(); it.Next(); {
-			m[escapeString(it.Key().String())] = escapeCopy(it.Value())
+			m[jsonw.EscapeString(it.Key().String())] = escapeCopy(it.Value())
 		}
 		return m
 	case reflect.Struct:
@@ -207,62 +161,68 @@ var rawMessageType = reflect.TypeFor[json.RawMessage]()
 
 // unescapeIn undoes escapeString on every string reachable from v, in
 // place (map entries and interface values are replaced).
-func unescapeIn(v reflect.Value) {
+func unescapeIn(v reflect.Value) error {
 	if !v.IsValid() {
-		return
+		return nil
 	}
 	if v.Type() == rawMessageType {
-		if v.CanSet() && bytes.ContainsRune(v.Bytes(), escRune) {
+		if v.CanSet() && bytes.ContainsRune(v.Bytes(), jsonw.EscRune) {
 			dec := json.NewDecoder(bytes.NewReader(v.Bytes()))
 			dec.UseNumber()
 			var x any
 			if dec.Decode(&x) == nil {
-				unescapeIn(reflect.ValueOf(&x))
-				if raw, err := json.Marshal(x); err == nil {
-					v.SetBytes(raw)
+				raw, err := RawExact(jsonw.UnescapeAny(x))
+				if err != nil {
+					return err
 				}
+				v.SetBytes(raw)
 			}
 		}
-		return
+		return nil
 	}
 	switch v.Kind() {
 	case reflect.String:
 		if v.CanSet() {
-			v.SetString(unescapeString(v.String()))
+			v.SetString(jsonw.UnescapeString(v.String()))
 		}
 	case reflect.Pointer:
 		if !v.IsNil() {
-			unescapeIn(v.Elem())
+			return unescapeIn(v.Elem())
 		}
 	case reflect.Interface:
 		if v.IsNil() || !v.CanSet() {
-			return
+			return nil
 		}
 		c := reflect.New(v.Elem().Type()).Elem()
 		c.Set(v.Elem())
-		unescapeIn(c)
+		err := unescapeIn(c)
 		v.Set(c)
+		return err
 	case reflect.Slice, reflect.Array:
 		if v.Type().Elem().Kind() == reflect.Uint8 {
-			return
+			return nil
 		}
 		for i := range v.Len() {
-			unescapeIn(v.Index(i))
+			if err := unescapeIn(v.Index(i)); err != nil {
+				return err
+			}
 		}
 	case reflect.Map:
 		if v.IsNil() {
-			return
+			return nil
 		}
 		type kv struct{ k, v reflect.Value }
 		var entries []kv
 		for it := v.MapRange(); it.Next(); {
 			c := reflect.New(it.Value().Type()).Elem()
 			c.Set(it.Value())
-			unescapeIn(c)
+			if err := unescapeIn(c); err != nil {
+				return err
+			}
 			k := it.Key()
 			if k.Kind() == reflect.String {
 				nk := reflect.New(k.Type()).Elem()
-				nk.SetString(unescapeString(k.String()))
+				nk.SetString(jsonw.UnescapeString(k.String()))
 				k2 := k
 				k = nk
 				if k2.String() != k.String() {
@@ -277,8 +237,11 @@ func unescapeIn(v reflect.Value) {
 	case reflect.Struct:
 		for i := range v.NumField() {
 			if v.Type().Field(i).IsExported() {
-				unescapeIn(v.Field(i))
+				if err := unescapeIn(v.Field(i)); err != nil {
+					return err
+				}
 			}
 		}
 	}
+	return nil
 }

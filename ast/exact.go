@@ -108,6 +108,8 @@ func HasInvalidUTF8(v any) bool {
 		return false
 	case Params:
 		return paramsInvalid(x)
+	case json.RawMessage:
+		return !utf8.Valid(x)
 	}
 	return hasInvalid(reflect.ValueOf(v))
 }
@@ -132,6 +134,9 @@ func hasInvalid(v reflect.Value) bool {
 	}
 	if v.Type() == paramsRType {
 		return paramsInvalid(v.Interface().(Params))
+	}
+	if v.Type() == rawMessageType {
+		return !utf8.Valid(v.Bytes())
 	}
 	switch v.Kind() {
 	case reflect.String:
@@ -200,15 +205,27 @@ func eachField(v reflect.Value, fn func(name string, f reflect.Value)) {
 // not valid UTF-8.
 func writeOverlay(w *jsonw.W, v reflect.Value) {
 	if v.Type() == paramsRType {
+		ps := v.Interface().(Params)
+		ks := paramSuffixes(ps)
 		w.BeginObject()
-		for _, p := range v.Interface().(Params) {
+		for i, p := range ps {
 			if HasInvalidUTF8(p.Value) {
-				w.Key(p.Name)
+				if ks == nil {
+					w.Key(p.Name)
+				} else {
+					w.KeyN(p.Name, ks[i])
+				}
 				writeOverlay(w, reflect.ValueOf(p.Value))
 			}
 		}
 		w.EndObject()
 		return
+	}
+	if v.Type() == rawMessageType { // written as the value it holds (jsonw.W.Value)
+		if x, err := jsonw.DecodeExact(v.Bytes()); err == nil {
+			writeOverlay(w, reflect.ValueOf(x))
+			return
+		}
 	}
 	switch v.Kind() {
 	case reflect.String:
@@ -228,15 +245,22 @@ func writeOverlay(w *jsonw.W, v reflect.Value) {
 	case reflect.Map:
 		keys := make([]string, 0, v.Len())
 		for it := v.MapRange(); it.Next(); {
-			if hasInvalid(it.Value()) {
-				keys = append(keys, it.Key().String())
-			}
+			keys = append(keys, it.Key().String())
 		}
 		slices.Sort(keys)
+		ks := jsonw.NameSuffixes(keys) // members named as written
 		w.BeginObject()
-		for _, k := range keys {
-			w.Key(k)
-			writeOverlay(w, v.MapIndex(reflect.ValueOf(k).Convert(v.Type().Key())))
+		for i, k := range keys {
+			e := v.MapIndex(reflect.ValueOf(k).Convert(v.Type().Key()))
+			if !hasInvalid(e) {
+				continue
+			}
+			if ks == nil {
+				w.Key(k)
+			} else {
+				w.KeyN(k, ks[i])
+			}
+			writeOverlay(w, e)
 		}
 		w.EndObject()
 	case reflect.Struct:
@@ -325,7 +349,8 @@ func ApplyBase64(v, overlay any) (any, error) {
 }
 
 // UnmarshalJSON reads an action as MarshalJSON writes it and puts the
-// exact bytes of args_base64 and params_base64 back into Args and Params
+// exact bytes of args_base64, params_base64 and params_keys_base64 back
+// into Args and Params
 // (and of name_base64 into Name; a head or argument block keeps its
 // content_base64, see Block.ExactContent).
 func (a *Action) UnmarshalJSON(data []byte) error {
@@ -335,6 +360,7 @@ func (a *Action) UnmarshalJSON(data []byte) error {
 		NameBase64   *string        `json:"name_base64"`
 		ArgsBase64   []*string      `json:"args_base64"`
 		ParamsBase64 map[string]any `json:"params_base64"`
+		ParamsKeys   map[string]any `json:"params_keys_base64"`
 	}
 	x.plain = (*plain)(a)
 	if err := json.Unmarshal(data, &x); err != nil {
@@ -363,6 +389,11 @@ func (a *Action) UnmarshalJSON(data []byte) error {
 			return fmt.Errorf("ast: params_base64: %w", err)
 		}
 		a.Params = ps.(Params)
+	}
+	if x.ParamsKeys != nil {
+		if _, err := ApplyKeysBase64(a.Params, x.ParamsKeys); err != nil {
+			return fmt.Errorf("ast: params_keys_base64: %w", err)
+		}
 	}
 	return nil
 }

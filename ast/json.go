@@ -46,9 +46,7 @@ func (d *Document) WriteJSON(w *jsonw.W) {
 		writeExact(w, "title", d.Title)
 	}
 	if len(d.Metadata) > 0 {
-		w.Key("metadata")
-		d.Metadata.WriteJSON(w)
-		WriteParamsBase64(w, "metadata", d.Metadata)
+		WriteParams(w, "metadata", d.Metadata)
 	}
 	if d.Rationale != nil {
 		writeExact(w, "rationale", *d.Rationale)
@@ -140,9 +138,7 @@ func (a *Action) WriteJSON(w *jsonw.W) {
 		}
 		w.EndArray()
 	}
-	w.Key("params")
-	a.Params.WriteJSON(w)
-	WriteParamsBase64(w, "params", a.Params)
+	WriteParams(w, "params", a.Params)
 	w.Key("blocks")
 	if a.Blocks == nil {
 		w.BeginArray()
@@ -247,11 +243,17 @@ func (d *Diagnostic) WriteJSON(w *jsonw.W) {
 }
 
 // WriteJSON writes the params as one object in list order: a param's span
-// is not part of it.
+// is not part of it. A name that is not valid UTF-8 is written as
+// jsonw.NameSuffixes says (see WriteParams).
 func (ps Params) WriteJSON(w *jsonw.W) {
+	ks := paramSuffixes(ps)
 	w.BeginObject()
-	for _, p := range ps {
-		w.Key(p.Name)
+	for i, p := range ps {
+		if ks == nil {
+			w.Key(p.Name)
+		} else {
+			w.KeyN(p.Name, ks[i])
+		}
 		ok := w.Err() == nil
 		w.Value(p.Value)
 		if ok && w.Err() != nil {

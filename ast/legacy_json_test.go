@@ -98,6 +98,7 @@ func (ps legacyParams) MarshalJSON() ([]byte, error) {
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	b.WriteByte('{')
+	ks := paramSuffixes(Params(ps)) // names as written: docs/acts.md, "Exact bytes in JSON"
 	for i, p := range ps {
 		if i > 0 {
 			b.WriteByte(',')
@@ -106,6 +107,10 @@ func (ps legacyParams) MarshalJSON() ([]byte, error) {
 			return nil, err
 		}
 		b.Truncate(b.Len() - 1)
+		if ks != nil && ks[i] != 0 {
+			b.Truncate(b.Len() - 1)
+			fmt.Fprintf(&b, "#%d\"", ks[i])
+		}
 		b.WriteByte(':')
 		if err := enc.Encode(p.Value); err != nil {
 			return nil, fmt.Errorf("param %q: %w", p.Name, err)
@@ -154,6 +159,10 @@ func (m *mirror) typ(t reflect.Type) reflect.Type {
 				name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 				fs = append(fs, reflect.StructField{Name: f.Name + "Base64X", Type: exactType(f.Type),
 					Tag: reflect.StructTag(`json:"` + name + `_base64,omitempty"`)})
+				if f.Type == paramsType {
+					fs = append(fs, reflect.StructField{Name: f.Name + "KeysX", Type: reflect.TypeFor[json.RawMessage](),
+						Tag: reflect.StructTag(`json:"` + name + `_keys_base64,omitempty"`)})
+				}
 			}
 		}
 		mt = reflect.StructOf(fs)
@@ -195,6 +204,16 @@ func (m *mirror) copy(v reflect.Value) reflect.Value {
 			if exactExtra[t][f.Name] {
 				x := out.FieldByName(f.Name + "Base64X")
 				x.Set(exactValue(v.Field(i), x.Type()))
+				if ps, ok := v.Field(i).Interface().(Params); ok && HasInvalidName(ps) {
+					w := &jsonw.W{}
+					w.BeginObject()
+					walkNames(reflect.ValueOf(ps), "", func(ptr, name string) {
+						w.Key(ptr)
+						w.String(base64.StdEncoding.EncodeToString([]byte(name)))
+					})
+					w.EndObject()
+					out.FieldByName(f.Name + "KeysX").Set(reflect.ValueOf(json.RawMessage(w.B)))
+				}
 			}
 		}
 		if t == reflect.TypeFor[Block]() && v.FieldByName("ContentBase64").String() == "" {

@@ -97,6 +97,7 @@ func Parse(ctx context.Context, filename string, src []byte, opts Options) (*ast
 	if len(extra) > 0 || dialect != DialectActs {
 		setBase64(doc)
 	}
+	ast.EscapeDiagnostics(doc.Diagnostics)
 	if opts.OnAction != nil {
 		for _, a := range doc.Actions { // the dialects that build the whole document
 			opts.OnAction(a)

@@ -2,7 +2,10 @@ package grammar
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	plex "github.com/alecthomas/participle/v2/lexer"
 
@@ -730,7 +733,11 @@ func (b *planBuilder) fenceKind(n *pnode) string {
 	}
 	s := fmt.Sprintf("%d %s", len(blk.Fence), c)
 	if blk.Info != "" {
-		s += ", " + blk.Info
+		if utf8.ValidString(blk.Info) {
+			s += ", " + blk.Info
+		} else {
+			s += ", " + strconv.Quote(blk.Info) // escaped: diagnostic text is valid UTF-8
+		}
 	}
 	if blk.Unclosed {
 		s += ", unclosed"
@@ -856,16 +863,25 @@ func labelIn(text string, labels []string) string {
 }
 
 // snakeCase turns a metadata key into a JSON name: "File Path" -> "file_path".
+// A byte that is not part of valid UTF-8 is kept as it is (a word byte), so
+// the name keeps the key's exact bytes (docs/acts.md, "Exact bytes in JSON").
 func snakeCase(key string) string {
 	var sb strings.Builder
 	under := false
-	for _, r := range strings.ToLower(key) {
+	for i := 0; i < len(key); {
+		r, n := utf8.DecodeRuneInString(key[i:])
+		word := key[i : i+n]
+		if r != utf8.RuneError || n != 1 {
+			r = unicode.ToLower(r)
+			word = string(r)
+		}
+		i += n
 		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127 {
 			if under && sb.Len() > 0 {
 				sb.WriteByte('_')
 			}
 			under = false
-			sb.WriteRune(r)
+			sb.WriteString(word)
 		} else {
 			under = true
 		}

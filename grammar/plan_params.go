@@ -1,13 +1,13 @@
 package grammar
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/internal/jsonw"
 	"github.com/plangram/plangram/schema"
 )
 
@@ -869,7 +869,7 @@ func (x *actionBinder) convert(p *schema.Param, typ schema.Type, e *entry) (valu
 		t := strings.TrimSpace(raw)
 		if strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
 			var v any
-			if err := json.Unmarshal([]byte(t), &v); err != nil {
+			if err := jsonw.Unmarshal([]byte(t), &v); err != nil { // exact bytes (docs/acts.md)
 				return bad("invalid JSON: %v", err)
 			}
 			if m, ok := v.(map[string]any); ok {

@@ -285,6 +285,10 @@ func (g *jsGen) structSchema(t reflect.Type) *jsNode {
 		}
 		if x := exactMember(t.Name(), name); x != nil {
 			n.Properties.set(name+ast.Base64Suffix, x)
+			if f.Type == reflect.TypeFor[ast.Params]() {
+				n.Properties.set(name+ast.KeysBase64Suffix, &jsNode{Type: "object", AdditionalProperties: &jsNode{Type: "string"},
+					Description: "For each member name inside " + name + " that is not valid UTF-8 (written with U+FFFD, and #2, #3, … appended where that name is taken): its JSON Pointer (RFC 6901) into " + name + ", naming members as written, to the exact bytes of the name; " + exactBase64})
+			}
 		}
 	}
 	return n

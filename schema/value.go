@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/plangram/plangram/internal/jsonw"
 )
 
 // ItemType returns the type of one element of the parameter's value: Items
@@ -123,7 +125,7 @@ func convert(p *Param, t Type, text string) (any, error) {
 		return s, nil
 	case JSON:
 		var v any
-		if err := json.Unmarshal([]byte(s), &v); err != nil {
+		if err := jsonw.Unmarshal([]byte(s), &v); err != nil { // exact bytes (docs/acts.md)
 			return nil, fmt.Errorf("want JSON: %w", err)
 		}
 		return v, nil
@@ -154,7 +156,7 @@ func listItems(s string, item Type) ([]string, error) {
 		out := make([]string, len(raw))
 		for i, r := range raw {
 			if len(r) > 0 && r[0] == '"' {
-				if err := json.Unmarshal(r, &out[i]); err != nil {
+				if err := jsonw.Unmarshal(r, &out[i]); err != nil {
 					return nil, fmt.Errorf("element %d: %w", i+1, err)
 				}
 				continue

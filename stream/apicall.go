@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/internal/jsonw"
 	"github.com/plangram/plangram/schema"
 	"github.com/plangram/plangram/stream/jsonargs"
 )
@@ -322,7 +323,7 @@ func (c *apiCall) bind(end ast.Span) ast.Params {
 		}
 		seen[v.key] = i
 		if act != nil && act.Param(v.key) == nil {
-			fail(KindUnknownParam, v.key, fmt.Sprintf("%s has no parameter %s", c.name, v.key), rawOf(v), v.span)
+			fail(KindUnknownParam, v.key, fmt.Sprintf("%s has no parameter %s", ast.QuoteIfNeeded(c.name), ast.QuoteIfNeeded(v.key)), rawOf(v), v.span)
 		}
 	}
 	var ps ast.Params
@@ -372,7 +373,7 @@ func rawOf(v boundVal) string {
 func plainValue(v boundVal) any {
 	if r, ok := v.value.(json.RawMessage); ok {
 		var x any
-		if err := json.Unmarshal(r, &x); err != nil {
+		if err := jsonw.Unmarshal(r, &x); err != nil { // exact bytes (docs/acts.md)
 			return string(r)
 		}
 		return x

@@ -169,20 +169,14 @@ func (e *Event) WriteJSON(w *jsonw.W) {
 	case Thinking, ParamDelta:
 		ast.WriteExactString(w, "text", e.Text)
 	case ToolCall, Hunk:
-		w.Key("params")
-		e.Params.WriteJSON(w)
-		ast.WriteParamsBase64(w, "params", e.Params)
+		ast.WriteParams(w, "params", e.Params)
 	case ToolCallStart:
 		if e.Params != nil { // an edit-format call's paths
-			w.Key("params")
-			e.Params.WriteJSON(w)
-			ast.WriteParamsBase64(w, "params", e.Params)
+			ast.WriteParams(w, "params", e.Params)
 		}
 	case Error:
 		if e.Params != nil { // an unterminated JSON call: what was read
-			w.Key("params")
-			e.Params.WriteJSON(w)
-			ast.WriteParamsBase64(w, "params", e.Params)
+			ast.WriteParams(w, "params", e.Params)
 		}
 		w.Key("severity")
 		w.String(e.Severity.String())

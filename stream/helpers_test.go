@@ -172,6 +172,12 @@ func checkOne(t testing.TB, opts Options, in []byte, cuts []int) []Event {
 			if e.Raw != "" && !framed && !strings.Contains(at, e.Raw) {
 				fail(e, "raw is not within the source of its span %q", at)
 			}
+			if !utf8.ValidString(e.Message) {
+				fail(e, "message is not valid UTF-8")
+			}
+		}
+		if msg := checkEventExact(e); msg != "" {
+			fail(e, "JSON form: %s", msg)
 		}
 		if e.Type == Text || e.Type == Thinking || e.Type == ParamDelta {
 			if inner[e.Span.Start.Offset] || inner[e.Span.End.Offset] {
@@ -238,4 +244,59 @@ func pyDecodes(src, text string) bool {
 		i += n
 	}
 	return string(dec) == text
+}
+
+// checkEventExact checks that the event's JSON form is valid UTF-8 JSON
+// that gives back its strings and params byte for byte, through the
+// *_base64 members (docs/acts.md, "Exact bytes in JSON").
+func checkEventExact(e Event) string {
+	if utf8.ValidString(e.Text+e.Name+e.Param+e.CallID) && !ast.HasInvalidUTF8(e.Params) && !ast.HasInvalidName(e.Params) {
+		return "" // nothing to give back beside the strings
+	}
+	data, err := e.AppendJSON(nil)
+	if err != nil || !utf8.Valid(data) || !json.Valid(data) {
+		return fmt.Sprintf("%v: %q", err, data)
+	}
+	var x map[string]any
+	if err := ast.UnmarshalExact(data, &x); err != nil {
+		return err.Error()
+	}
+	for k, want := range map[string]string{"text": e.Text, "name": e.Name, "param": e.Param, "call_id": e.CallID} {
+		if got, _ := x[k].(string); want != "" && got != want {
+			return fmt.Sprintf("%s %q, want %q", k, got, want)
+		}
+	}
+	if e.Params == nil {
+		return ""
+	}
+	var got struct {
+		Params ast.Params     `json:"params"`
+		B64    map[string]any `json:"params_base64"`
+		Keys   map[string]any `json:"params_keys_base64"`
+	}
+	if err := json.Unmarshal(data, &got); err != nil {
+		return err.Error()
+	}
+	ps, err := ast.ApplyBase64(got.Params, got.B64)
+	if err != nil {
+		return err.Error()
+	}
+	if ps, err = ast.ApplyKeysBase64(ps, got.Keys); err != nil {
+		return err.Error()
+	}
+	canon := func(v any) any {
+		raw, err := ast.RawExact(v)
+		if err != nil {
+			return err.Error()
+		}
+		var out any
+		if err := ast.UnmarshalExact(raw, &out); err != nil {
+			return err.Error()
+		}
+		return out
+	}
+	if a, b := canon(ps), canon(e.Params); !reflect.DeepEqual(a, b) {
+		return fmt.Sprintf("params read back %#v, want %#v", a, b)
+	}
+	return ""
 }

@@ -411,7 +411,7 @@ func (c *jcall) build(p *Parser, vals []jsonargs.Event, call ast.Span) ast.Param
 		switch _, dup := given[sp]; {
 		case sp == nil:
 			c.errs = append(c.errs, Event{Type: Error, ID: c.id, Param: v.Key, Kind: KindUnknownParam,
-				Message: fmt.Sprintf("%s has no parameter %s", c.name, v.Key), Raw: raw, Span: v.Span})
+				Message: fmt.Sprintf("%s has no parameter %s", ast.QuoteIfNeeded(c.name), ast.QuoteIfNeeded(v.Key)), Raw: raw, Span: v.Span})
 		case dup:
 			c.errs = append(c.errs, Event{Type: Error, ID: c.id, Param: sp.Name, Kind: KindDuplicateParam,
 				Message: fmt.Sprintf("parameter %s is given twice; the first is kept", sp.Name), Raw: raw, Span: v.Span})

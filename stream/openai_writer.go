@@ -8,7 +8,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/internal/jsonw"
 )
 
@@ -43,6 +45,9 @@ import (
 //     OpenAI stream with several choices).
 //   - Error events have no place in the chunk format; they are not
 //     written (the CLI prints them to stderr).
+//   - Text, names and arguments that are not UTF-8 have no place in it
+//     either: they are written with U+FFFD, and NotUTF8 counts the events
+//     concerned (the CLI warns, not-utf8-openai).
 //
 // Write is an emit function for New. The first chunk of each choice
 // carries "role": "assistant", as OpenAI's does.
@@ -55,7 +60,36 @@ type OpenAIWriter struct {
 	calls   map[int]*oaCall  // open calls by Event.ID
 	buf     bytes.Buffer
 	frag    []byte
-	seq     int // calls started
+	lossy   int      // events written with bytes that are not UTF-8
+	first   ast.Span // the first of them
+	seq     int      // calls started
+}
+
+// CodeNotUTF8OpenAI is the code of the warning that the OpenAI chunk format
+// got text, a name or arguments that are not UTF-8, written as U+FFFD.
+const CodeNotUTF8OpenAI = "not-utf8-openai"
+
+// NotUTF8 returns the number of events written so far whose text, name or
+// arguments hold bytes that are not UTF-8, and the span of the first. The
+// chunk format has no place for their exact bytes: they are written as
+// U+FFFD, and the caller says so (the CLI prints a not-utf8-openai
+// warning; docs/stream.md).
+func (o *OpenAIWriter) NotUTF8() (n int, first ast.Span) { return o.lossy, o.first }
+
+// notUTF8 reports whether what the chunks write of e holds bytes that are
+// not UTF-8.
+func notUTF8(e *Event) bool {
+	switch e.Type {
+	case Text, Thinking:
+		return !utf8.ValidString(e.Text)
+	case ParamDelta: // written only when Exact
+		return e.Exact && (!utf8.ValidString(e.Text) || !utf8.ValidString(e.Param))
+	case ToolCallStart:
+		return !utf8.ValidString(e.Name) || !utf8.ValidString(e.CallID)
+	case ToolCall:
+		return !utf8.ValidString(e.Name) || !utf8.ValidString(e.CallID) || ast.HasInvalidUTF8(e.Params) || ast.HasInvalidName(e.Params)
+	}
+	return false
 }
 
 // oaChoiceState is what the writer knows of one choice.
@@ -137,6 +171,12 @@ func (o *OpenAIWriter) choice(i int) *oaChoiceState {
 
 // Write writes the chunk an event makes, if any.
 func (o *OpenAIWriter) Write(e Event) error {
+	if notUTF8(&e) {
+		if o.lossy == 0 {
+			o.first = e.Span
+		}
+		o.lossy++
+	}
 	if err := o.flushStarts(e); err != nil {
 		return err
 	}

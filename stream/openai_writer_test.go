@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/internal/jsonw"
 )
 
 // checkOpenAIArgs writes the events evs (one parse, unmerged) with an
@@ -71,12 +72,19 @@ func checkOpenAIArgs(t testing.TB, evs []Event, fail func(f string, a ...any)) {
 					}
 				}
 			}
-			js, err := json.Marshal(ps)
-			if err != nil {
-				fail("params do not marshal: %v", err)
+			// The chunks name members as written, one at a time: names
+			// that are not UTF-8 get U+FFFD and no "#k" (jsonw.NameSuffixes
+			// needs every name of the object first).
+			jw := &jsonw.W{}
+			jw.BeginObject()
+			for _, p := range ps {
+				jw.Key(p.Name)
+				jw.Value(p.Value)
 			}
-			if ps == nil {
-				js = []byte("{}")
+			jw.EndObject()
+			js := jw.B
+			if err := jw.Err(); err != nil {
+				fail("params do not marshal: %v", err)
 			}
 			want[calls[e.ID]] = string(js)
 			open[e.Choice]--
@@ -84,6 +92,11 @@ func checkOpenAIArgs(t testing.TB, evs []Event, fail func(f string, a ...any)) {
 		if err := w.Write(e); err != nil {
 			fail("OpenAIWriter: %v", err)
 		}
+	}
+	// Nothing is replaced silently: a byte written as U+FFFD (the escape
+	// \ufffd, which the writer makes only of such bytes) is counted.
+	if n, _ := w.NotUTF8(); n == 0 && strings.Contains(strings.ReplaceAll(out.String(), `\\`, ""), `\ufffd`) {
+		fail("U+FFFD written with no not-utf8-openai warning: %q", out.String())
 	}
 	got := map[key]*strings.Builder{}
 	gotID := map[key]string{}
@@ -244,6 +257,33 @@ func TestOpenAIWriterCallIDs(t *testing.T) {
 		want := []string{"123456789 read_file", "abcDEF123 write_to_file", "k9Lm2Np4Q list_files", "call_4 read_file"}
 		if !reflect.DeepEqual(ids, want) {
 			t.Errorf("chunk %d: ids %q, want %q\n%s", chunk, ids, want, out.String())
+		}
+	}
+}
+
+// TestOpenAINotUTF8: the chunk format cannot carry bytes that are not
+// UTF-8; OpenAIWriter counts the events it writes with U+FFFD in their
+// place (the CLI's not-utf8-openai warning), and no others.
+func TestOpenAINotUTF8(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int
+	}{
+		{"plain text <tool_call>\n{\"name\": \"write_to_file\", \"arguments\": {\"path\": \"a\", \"content\": \"b\"}}\n</tool_call>", 0},
+		{"caf\xe9 text", 1},
+		{"<tool_call>\n{\"name\": \"frob\", \"arguments\": {\"k\xe9\": 1}}\n</tool_call>", 1},
+		{"<tool_call>\n{\"name\": \"write_to_file\", \"arguments\": {\"path\": \"a\", \"content\": \"na\xefve\"}}\n</tool_call>", 2}, // the delta and the call
+	} {
+		evs := collect(t, Options{Syntax: "hermes"}, []byte(tc.in), nil)
+		var out bytes.Buffer
+		w := NewOpenAIWriter(&out, "c", "m", 0)
+		for _, e := range evs {
+			if err := w.Write(e); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if n, first := w.NotUTF8(); n != tc.want || n > 0 && first.End.Offset == 0 {
+			t.Errorf("%q: NotUTF8 = %d at %v, want %d", tc.in, n, first, tc.want)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/plangram/plangram/internal/jsonw"
 	"github.com/plangram/plangram/stream/jsonargs"
 )
 
@@ -425,7 +426,7 @@ func (y *pycall) value(p *Parser) {
 			v = json.RawMessage(js)
 		case '"':
 			var s string
-			if json.Unmarshal([]byte(js), &s) == nil {
+			if jsonw.Unmarshal([]byte(js), &s) == nil {
 				v = s
 			}
 		default:

@@ -257,6 +257,7 @@ func Parse(ctx context.Context, r io.Reader, chunk int, opts Options, emit func(
 }
 
 func (p *Parser) send(e *Event) error {
+	e.Message = ast.EscapeInvalidUTF8(e.Message) // diagnostic text is valid UTF-8 (docs/acts.md)
 	if err := p.emit(*e); err != nil {
 		return fmt.Errorf("stream: emit: %w", err)
 	}

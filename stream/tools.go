@@ -943,7 +943,7 @@ func (t *tools) build(raw string, closing ast.Span) ast.Params {
 		}
 		switch {
 		case c.tool != nil && v.param == nil:
-			fail(KindUnknownParam, v.name, fmt.Sprintf("%s has no parameter %s", c.name, v.name), text(v), v.span)
+			fail(KindUnknownParam, v.name, fmt.Sprintf("%s has no parameter %s", ast.QuoteIfNeeded(c.name), ast.QuoteIfNeeded(v.name)), text(v), v.span)
 		case seen[v.name]:
 			fail(KindDuplicateParam, v.name, fmt.Sprintf("parameter %s is given twice; the first is kept", v.name), text(v), v.span)
 		default:

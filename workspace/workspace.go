@@ -295,7 +295,7 @@ func Simulate(ctx context.Context, docs []*ast.Document, root string, opts Optio
 	if err != nil {
 		for i, doc := range docs {
 			if doc != nil {
-				sim.Diagnostics[i] = []*ast.Diagnostic{{Severity: ast.Error, Code: CodeBadRoot, Message: err.Error(),
+				sim.Diagnostics[i] = []*ast.Diagnostic{{Severity: ast.Error, Code: CodeBadRoot, Message: ast.EscapeInvalidUTF8(err.Error()),
 					Span: ast.Span{Start: doc.Span.Start, End: doc.Span.Start}}}
 				break
 			}
@@ -317,7 +317,7 @@ func Simulate(ctx context.Context, docs []*ast.Document, root string, opts Optio
 			c.action(ctx, a)
 		}
 		ast.SortDiagnostics(c.diags)
-		sim.Diagnostics[i] = c.diags
+		sim.Diagnostics[i] = ast.EscapeDiagnostics(c.diags)
 	}
 	sim.Changes = c.changes()
 	return sim

@@ -90,7 +90,14 @@ func cmdStream(ctx context.Context, e *env, args []string) int {
 			}
 		}
 		if oa != nil {
-			return oa.Write(ev)
+			n, _ := oa.NotUTF8()
+			err := oa.Write(ev)
+			if m, first := oa.NotUTF8(); n == 0 && m > 0 {
+				d := ast.Diagnostic{Severity: ast.Warning, Code: stream.CodeNotUTF8OpenAI, Span: first,
+					Message: "bytes that are not UTF-8 are written as U+FFFD: the OpenAI chunk format cannot carry them (--format json gives their exact bytes, docs/stream.md)"}
+				fmt.Fprintln(e.stderr, d.Format("<stdin>"))
+			}
+			return err
 		}
 		var err error
 		if line, err = ev.AppendJSON(line[:0]); err != nil {

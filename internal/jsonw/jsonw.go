@@ -160,8 +160,11 @@ func (w *W) Null() {
 }
 
 // Value writes any Go value as encoding/json would: the common dynamic
-// types (string, bool, integers, nil, []string, []any, map[string]any)
-// directly, anything else through encoding/json, re-indented in place.
+// types (string, bool, integers, nil, []string, []any, map[string]any,
+// map[string]string; json.RawMessage that is not UTF-8 as the value it
+// holds) directly, anything else through encoding/json, re-indented in
+// place. Member names that are not valid UTF-8 are written
+// as NameSuffixes says.
 func (w *W) Value(v any) {
 	switch x := v.(type) {
 	case nil:
@@ -206,12 +209,50 @@ func (w *W) Value(v any) {
 			keys = append(keys, k)
 		}
 		slices.Sort(keys)
+		ks := NameSuffixes(keys)
 		w.BeginObject()
-		for _, k := range keys {
-			w.Key(k)
+		for i, k := range keys {
+			if ks == nil {
+				w.Key(k)
+			} else {
+				w.KeyN(k, ks[i])
+			}
 			w.Value(x[k])
 		}
 		w.EndObject()
+	case map[string]string:
+		if x == nil {
+			w.Null()
+			return
+		}
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		ks := NameSuffixes(keys)
+		w.BeginObject()
+		for i, k := range keys {
+			if ks == nil {
+				w.Key(k)
+			} else {
+				w.KeyN(k, ks[i])
+			}
+			w.String(x[k])
+		}
+		w.EndObject()
+	case json.RawMessage:
+		// JSON text that is not UTF-8 (a tool call's object argument) is
+		// written as the value it holds, so its strings and member names
+		// are written as W writes them and the exact bytes can be given
+		// beside them.
+		if !utf8.Valid(x) {
+			if y, err := DecodeExact(x); err == nil {
+				w.Value(y)
+				return
+			}
+		}
+		w.Marshal(v)
 	default:
 		w.Marshal(v)
 	}
@@ -315,4 +356,100 @@ func AppendString(dst []byte, s string) []byte {
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
+}
+
+// Member names that are not valid UTF-8 (docs/acts.md, "Exact bytes in
+// JSON"). A JSON string cannot carry such a name: it is written with U+FFFD
+// for each byte that is not UTF-8, as AppendString writes any string. Two
+// names of one object can then read the same; so that no member hides
+// another, a name that is not valid UTF-8 and whose written form another
+// member of the object has already (any valid name of the object, or an
+// earlier such name) is written with "#k" appended, k ≥ 2 the smallest
+// number that makes it unique. The ast package gives the exact bytes of
+// each such name beside the object.
+
+// NameSuffixes returns, for the member names of one object in the order
+// they are written, the k each name is written with ("#k" appended), 0 for
+// a name written as it is; nil when every name is valid UTF-8.
+func NameSuffixes(names []string) []int {
+	invalid := false
+	for _, n := range names {
+		if !utf8.ValidString(n) {
+			invalid = true
+			break
+		}
+	}
+	if !invalid {
+		return nil
+	}
+	used := make(map[string]bool, len(names))
+	for _, n := range names {
+		if utf8.ValidString(n) {
+			used[n] = true
+		}
+	}
+	ks := make([]int, len(names))
+	for i, n := range names {
+		if utf8.ValidString(n) {
+			continue
+		}
+		w := Lossy(n)
+		if used[w] {
+			for k := 2; ; k++ {
+				if c := w + "#" + strconv.Itoa(k); !used[c] {
+					w, ks[i] = c, k
+					break
+				}
+			}
+		}
+		used[w] = true
+	}
+	return ks
+}
+
+// Lossy returns s as a JSON reader reads it back from AppendString: each
+// byte that is not part of valid UTF-8 replaced by U+FFFD.
+func Lossy(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	b := make([]byte, 0, len(s)+8)
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			b = utf8.AppendRune(b, utf8.RuneError)
+		} else {
+			b = append(b, s[i:i+n]...)
+		}
+		i += n
+	}
+	return string(b)
+}
+
+// WrittenName returns the member name a JSON reader reads for the name
+// written with suffix number k (see NameSuffixes).
+func WrittenName(name string, k int) string {
+	if k == 0 {
+		return Lossy(name)
+	}
+	return Lossy(name) + "#" + strconv.Itoa(k)
+}
+
+// KeyN writes an object member's name as Key does, with "#k" appended when
+// k is not 0 (see NameSuffixes).
+func (w *W) KeyN(name string, k int) {
+	if k == 0 {
+		w.Key(name)
+		return
+	}
+	w.elem()
+	w.B = AppendString(w.B, name)
+	w.B = w.B[:len(w.B)-1]
+	w.B = append(w.B, '#')
+	w.B = strconv.AppendInt(w.B, int64(k), 10)
+	w.B = append(w.B, '"', ':')
+	if w.Indent {
+		w.B = append(w.B, ' ')
+	}
+	w.key = true
 }

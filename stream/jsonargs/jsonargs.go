@@ -48,6 +48,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/internal/jsonw"
 )
 
 // Kind is the kind of an Event.
@@ -1133,7 +1134,7 @@ func (p *Parser) endString() {
 	var v any
 	if p.capture && len(p.stack) == p.memberLvl {
 		var s string
-		if err := json.Unmarshal(p.raw, &s); err == nil {
+		if err := jsonw.Unmarshal(p.raw, &s); err == nil {
 			v = s
 		}
 	}

@@ -37,13 +37,14 @@ type Error struct {
 	Msg    string   // what is wrong
 }
 
-// Error formats the problem as LINE:COL: action: parameter p: message.
+// Error formats the problem as LINE:COL: action: parameter p: message, in
+// valid UTF-8: a byte of a name that is not UTF-8 is written \xNN.
 func (e *Error) Error() string {
 	s := fmt.Sprintf("%d:%d: %s", e.Span.Start.Line, e.Span.Start.Col, e.Action)
 	if e.Param != "" {
 		s += ": parameter " + e.Param
 	}
-	return s + ": " + e.Msg
+	return ast.EscapeInvalidUTF8(s + ": " + e.Msg)
 }
 
 // Decode converts the actions of a parsed document to their typed form, in
@@ -569,8 +570,13 @@ func param[T any](d *decoder, name, want string, required bool, dst *T) bool {
 			continue
 		}
 		// DecodeValue is a JSON round trip that keeps the exact bytes of
-		// strings that are not UTF-8.
+		// strings that are not UTF-8 (in a json.RawMessage, beside them:
+		// read it with ast.UnmarshalExact).
 		if err := ast.DecodeValue(p.Value, dst); err != nil {
+			if errors.Is(err, ast.ErrRawNotUTF8) {
+				d.fail(name, p.Span, err.Error())
+				return false
+			}
 			data, _ := json.Marshal(p.Value)
 			got := string(data)
 			if len(got) > 60 {

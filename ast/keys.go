@@ -1,0 +1,309 @@
+package ast
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/plangram/plangram/internal/jsonw"
+)
+
+// Member names that are not valid UTF-8 (docs/acts.md, "Exact bytes in
+// JSON"): a parameter's name (a plan's metadata key, a tool call's
+// argument name) or a key of an object value.
+//
+// In the object such a name is written with U+FFFD for each byte that is
+// not UTF-8 and, should that clash with another member's name, "#k"
+// appended (jsonw.NameSuffixes), so no member hides another. Beside the
+// member x holding the object (params, metadata), the member
+// x_keys_base64 gives the exact bytes: an object whose member names are
+// JSON Pointers (RFC 6901) into x's value, naming each member as written,
+// and whose values are the base64 of the exact names, in the order the
+// members are written. x_base64 names members as written too.
+
+// KeysBase64Suffix is appended to a JSON member's name for the member that
+// holds the exact bytes of the member names inside its value.
+const KeysBase64Suffix = "_keys" + Base64Suffix
+
+// WriteParams writes the object member key: ps (Params.WriteJSON) and,
+// where needed, key_base64 (WriteParamsBase64) and key_keys_base64 (the
+// exact bytes of names that are not valid UTF-8).
+func WriteParams(w *jsonw.W, key string, ps Params) {
+	w.Key(key)
+	ps.WriteJSON(w)
+	WriteParamsBase64(w, key, ps)
+	if paramsInvalidName(ps) { // without boxing ps: called for every action
+		WriteKeysBase64(w, key, ps)
+	}
+}
+
+// paramsInvalidName is HasInvalidName for Params.
+func paramsInvalidName(ps Params) bool {
+	for i := range ps {
+		if !utf8.ValidString(ps[i].Name) || HasInvalidName(ps[i].Value) {
+			return true
+		}
+	}
+	return false
+}
+
+// paramSuffixes returns jsonw.NameSuffixes of the params' names, without
+// allocating when every name is valid UTF-8.
+func paramSuffixes(ps Params) []int {
+	for i := range ps {
+		if !utf8.ValidString(ps[i].Name) {
+			names := make([]string, len(ps))
+			for j := range ps {
+				names[j] = ps[j].Name
+			}
+			return jsonw.NameSuffixes(names)
+		}
+	}
+	return nil
+}
+
+// WriteKeysBase64 writes the member key_keys_base64 (see above) when a
+// member name inside v (Params, map[string]any, …) is not valid UTF-8, and
+// nothing otherwise.
+func WriteKeysBase64(w *jsonw.W, key string, v any) {
+	if !HasInvalidName(v) {
+		return
+	}
+	w.Key(key + KeysBase64Suffix)
+	w.BeginObject()
+	walkNames(reflect.ValueOf(v), "", func(ptr, name string) {
+		w.Key(ptr)
+		w.String(base64.StdEncoding.EncodeToString([]byte(name)))
+	})
+	w.EndObject()
+}
+
+// HasInvalidName reports whether v holds an object member name that is
+// not valid UTF-8: a parameter's name or a map key, at any depth.
+func HasInvalidName(v any) bool {
+	switch x := v.(type) {
+	case nil, string, bool, int, int64, float64, []string:
+		return false
+	case []any:
+		return slices.ContainsFunc(x, HasInvalidName)
+	case map[string]any:
+		for k, e := range x {
+			if !utf8.ValidString(k) || HasInvalidName(e) {
+				return true
+			}
+		}
+		return false
+	case map[string]string:
+		for k := range x {
+			if !utf8.ValidString(k) {
+				return true
+			}
+		}
+		return false
+	case Params:
+		return paramsInvalidName(x)
+	case json.RawMessage:
+		if utf8.Valid(x) {
+			return false
+		}
+		y, err := jsonw.DecodeExact(x)
+		return err == nil && HasInvalidName(y)
+	}
+	return hasInvalidName(reflect.ValueOf(v))
+}
+
+func hasInvalidName(v reflect.Value) bool {
+	if !v.IsValid() {
+		return false
+	}
+	if v.Type() == paramsRType || v.Type() == rawMessageType {
+		return HasInvalidName(v.Interface())
+	}
+	switch v.Kind() {
+	case reflect.Interface, reflect.Pointer:
+		return !v.IsNil() && hasInvalidName(v.Elem())
+	case reflect.Slice, reflect.Array:
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			return false
+		}
+		for i := range v.Len() {
+			if hasInvalidName(v.Index(i)) {
+				return true
+			}
+		}
+	case reflect.Map:
+		if v.Type().Key().Kind() != reflect.String {
+			return false
+		}
+		for it := v.MapRange(); it.Next(); {
+			if !utf8.ValidString(it.Key().String()) || hasInvalidName(it.Value()) {
+				return true
+			}
+		}
+	case reflect.Struct:
+		found := false
+		eachField(v, func(_ string, f reflect.Value) {
+			found = found || hasInvalidName(f)
+		})
+		return found
+	}
+	return false
+}
+
+// pointerToken escapes a member name as a JSON Pointer reference token.
+func pointerToken(s string) string {
+	if !strings.ContainsAny(s, "~/") {
+		return s
+	}
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+}
+
+// walkNames calls fn, in the order the JSON writer writes them, with the
+// JSON Pointer (below prefix) and the exact name of each member name in v
+// that is not valid UTF-8.
+func walkNames(v reflect.Value, prefix string, fn func(ptr, name string)) {
+	if !v.IsValid() {
+		return
+	}
+	if v.Type() == paramsRType {
+		ps := v.Interface().(Params)
+		ks := paramSuffixes(ps)
+		for i := range ps {
+			k := 0
+			if ks != nil {
+				k = ks[i]
+			}
+			ptr := prefix + "/" + pointerToken(jsonw.WrittenName(ps[i].Name, k))
+			if !utf8.ValidString(ps[i].Name) {
+				fn(ptr, ps[i].Name)
+			}
+			if HasInvalidName(ps[i].Value) {
+				walkNames(reflect.ValueOf(ps[i].Value), ptr, fn)
+			}
+		}
+		return
+	}
+	if v.Type() == rawMessageType { // written as the value it holds (jsonw.W.Value)
+		if !utf8.Valid(v.Bytes()) {
+			if x, err := jsonw.DecodeExact(v.Bytes()); err == nil {
+				walkNames(reflect.ValueOf(x), prefix, fn)
+			}
+		}
+		return
+	}
+	switch v.Kind() {
+	case reflect.Interface, reflect.Pointer:
+		if !v.IsNil() {
+			walkNames(v.Elem(), prefix, fn)
+		}
+	case reflect.Slice, reflect.Array:
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			return
+		}
+		for i := range v.Len() {
+			walkNames(v.Index(i), prefix+"/"+strconv.Itoa(i), fn)
+		}
+	case reflect.Map:
+		if v.Type().Key().Kind() != reflect.String {
+			return
+		}
+		keys := make([]string, 0, v.Len())
+		for it := v.MapRange(); it.Next(); {
+			keys = append(keys, it.Key().String())
+		}
+		slices.Sort(keys)
+		ks := jsonw.NameSuffixes(keys)
+		for i, k := range keys {
+			n := 0
+			if ks != nil {
+				n = ks[i]
+			}
+			ptr := prefix + "/" + pointerToken(jsonw.WrittenName(k, n))
+			if !utf8.ValidString(k) {
+				fn(ptr, k)
+			}
+			walkNames(v.MapIndex(reflect.ValueOf(k).Convert(v.Type().Key())), ptr, fn)
+		}
+	case reflect.Struct:
+		eachField(v, func(name string, f reflect.Value) {
+			walkNames(f, prefix+"/"+pointerToken(name), fn)
+		})
+	}
+}
+
+// ApplyKeysBase64 puts the exact names of keys (a key_keys_base64 object
+// as read back from JSON: JSON Pointer to base64) back into v, a value
+// read back from JSON (Params, map[string]any, []any, …), in place, and
+// returns v. Apply the value overlay (ApplyBase64) first: both name
+// members as written.
+func ApplyKeysBase64(v any, keys map[string]any) (any, error) {
+	type entry struct {
+		tokens []string
+		name   string
+	}
+	entries := make([]entry, 0, len(keys))
+	for ptr, b := range keys {
+		s, ok := b.(string)
+		if !ok {
+			return v, fmt.Errorf("ast: keys overlay %q: want a base64 string", ptr)
+		}
+		raw, err := base64.StdEncoding.DecodeString(s)
+		if err != nil {
+			return v, fmt.Errorf("ast: keys overlay %q: %w", ptr, err)
+		}
+		if !strings.HasPrefix(ptr, "/") {
+			return v, fmt.Errorf("ast: keys overlay %q: not a JSON Pointer", ptr)
+		}
+		toks := strings.Split(ptr[1:], "/")
+		for i, t := range toks {
+			toks[i] = strings.NewReplacer("~1", "/", "~0", "~").Replace(t)
+		}
+		entries = append(entries, entry{toks, string(raw)})
+	}
+	// Deepest first: a pointer names its parents as written.
+	slices.SortStableFunc(entries, func(a, b entry) int { return len(b.tokens) - len(a.tokens) })
+	for _, e := range entries {
+		parent := v
+		for _, t := range e.tokens[:len(e.tokens)-1] {
+			parent = child(parent, t)
+		}
+		last := e.tokens[len(e.tokens)-1]
+		switch p := parent.(type) {
+		case Params:
+			for i := range p {
+				if p[i].Name == last {
+					p[i].Name = e.name
+					break
+				}
+			}
+		case map[string]any:
+			if x, ok := p[last]; ok {
+				delete(p, last)
+				p[e.name] = x
+			}
+		}
+	}
+	return v, nil
+}
+
+// child returns the element or member tok of v (nil when there is none).
+func child(v any, tok string) any {
+	switch x := v.(type) {
+	case Params:
+		if e, ok := x.Get(tok); ok {
+			return e
+		}
+	case map[string]any:
+		return x[tok]
+	case []any:
+		if i, err := strconv.Atoi(tok); err == nil && i >= 0 && i < len(x) {
+			return x[i]
+		}
+	}
+	return nil
+}
