@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -160,6 +161,25 @@ func FuzzActs(f *testing.F) {
 			if (b.ContentBase64 != "") == utf8.ValidString(b.Content) {
 				t.Fatalf("block at %v: content_base64 %q for content %q", b.Span, b.ContentBase64, b.Content)
 			}
+		}
+		// Options.OnAction hands over the same actions, one at a time
+		// (with ReuseActions, in memory used again), and the document
+		// keeps the same diagnostics.
+		i := 0
+		lean, err := Parse(ctx, "fuzz.md", src, Options{Dialect: DialectActs, ReuseActions: len(src)%2 == 0,
+			OnAction: func(a *ast.Action) {
+				if i >= len(doc.Actions) {
+					t.Fatalf("OnAction: more than the document's %d actions", len(doc.Actions))
+				}
+				got, err1 := a.MarshalJSON()
+				want, err2 := doc.Actions[i].MarshalJSON()
+				if err1 != nil || err2 != nil || string(got) != string(want) {
+					t.Fatalf("OnAction: action %d is\n%s\nwant\n%s", i, got, want)
+				}
+				i++
+			}})
+		if err != nil || i != len(doc.Actions) || !reflect.DeepEqual(lean.Diagnostics, doc.Diagnostics) || len(lean.Prose) != 0 {
+			t.Fatalf("OnAction: %d of %d actions, diagnostics equal: %v (%v)", i, len(doc.Actions), reflect.DeepEqual(lean.Diagnostics, doc.Diagnostics), err)
 		}
 		// The hand-written path builds what the grammar of record builds,
 		// with the fence detected and with each one forced.

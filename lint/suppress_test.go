@@ -2,6 +2,7 @@ package lint
 
 import (
 	"context"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -87,6 +88,11 @@ func FuzzSuppress(f *testing.F) {
 			if !known[d] && d.Code != CodeBadDirective {
 				t.Fatalf("unknown diagnostic %+v", d)
 			}
+		}
+		// Run's check, which keeps no tree, says the same.
+		lean, err := diagnostics(context.Background(), "f.md", []byte(src), Options{})
+		if err != nil || !reflect.DeepEqual(lean, diags) {
+			t.Fatalf("without the tree:\n%s\nwith it:\n%s(%v)", diagList(lean), diagList(diags), err)
 		}
 	})
 }

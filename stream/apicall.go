@@ -35,6 +35,7 @@ type apiCall struct {
 	fed     bool
 	done    bool // the arguments' JSON value is complete (or failed)
 	vals    []boundVal
+	keys    map[string]bool // the keys of vals
 	errs    []Event
 	ended   bool
 	lastEnd ast.Pos // the end of the last fragment
@@ -216,6 +217,10 @@ func (c *apiCall) drain(p *Parser) error {
 		case jsonargs.Value:
 			if !je.Partial {
 				c.vals = append(c.vals, boundVal{key: je.Key, value: je.Value, raw: je.Raw, span: c.mapSpan(je.Span)})
+				if c.keys == nil {
+					c.keys = map[string]bool{}
+				}
+				c.keys[je.Key] = true
 			}
 		case jsonargs.Error:
 			kind := KindBadJSON
@@ -240,10 +245,8 @@ func (c *apiCall) drain(p *Parser) error {
 // declare, or a string (or json) parameter; and no earlier argument of
 // the same key (the first is kept).
 func (c *apiCall) exact(key string) bool {
-	for _, v := range c.vals {
-		if v.key == key {
-			return false
-		}
+	if c.keys[key] {
+		return false
 	}
 	if c.schema == nil {
 		return true

@@ -32,6 +32,16 @@ var hostileInputs = []struct {
 	{"llama-space-wait", "llama", 1, func(n int) []byte { return spaceAfter("[read_file(path='a'),", n) }},
 	{"deepseek-space-wait", "deepseek", 1, func(n int) []byte { return spaceAfter(dsCallBegin+"function"+dsSep+"f\n", n) }},
 	{"mistral-space-wait", "mistral", 1, func(n int) []byte { return spaceAfter("[TOOL_CALLS]", n) }},
+	{"hermes-many-params", "hermes", 1 << 20, func(n int) []byte {
+		return []byte(`<tool_call>{"name": "f", "arguments": {` + manyMembers(n, `"p%d": "v", `) + `"z": "v"}}</tool_call>`)
+	}},
+	{"anthropic-xml-many-params", "anthropic-xml", 1 << 20, func(n int) []byte {
+		return []byte(`<function_calls><invoke name="nope">` + manyMembers(n, `<parameter name="p%d">v</parameter>`) + `</invoke></function_calls>`)
+	}},
+	{"openai-chat-many-keys", "openai-chat", 1 << 20, func(n int) []byte {
+		return []byte(`data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c","function":{"name":"f","arguments":"{` +
+			manyMembers(n, `\"p%d\": \"v\", `) + `\"z\": 1}"}}]}}]}` + "\n\n")
+	}},
 	{"openai-chat-open-calls", "openai-chat", 1 << 20, func(n int) []byte {
 		var b strings.Builder
 		for i := 0; b.Len() < n/2; i++ { // calls of choice 0 left open, then finish_reasons of choice 1
@@ -64,6 +74,15 @@ var hostileInputs = []struct {
 		}
 		return []byte(b.String())
 	}},
+}
+
+// manyMembers writes format with 0, 1, 2… up to about n bytes.
+func manyMembers(n int, format string) string {
+	var b strings.Builder
+	for i := 0; b.Len() < n; i++ {
+		fmt.Fprintf(&b, format, i)
+	}
+	return b.String()
 }
 
 // repeatTo repeats unit up to about n bytes and ends with tail.

@@ -85,6 +85,17 @@ type jcall struct {
 	strayEnd int
 	end      int  // where the last call ended
 	cut      bool // the end of the stream cut the JSON
+	first    firsts
+}
+
+// firsts indexes a call's complete arguments for its deltas' Exact: the
+// first index in vals of each key and, for a known tool, of each parameter
+// given a value — so a delta costs O(1), not a pass over the arguments
+// before it (quadratic with many arguments).
+type firsts struct {
+	n     int // vals indexed so far
+	key   map[string]int
+	param map[*schema.Param]int
 }
 
 // heldDelta is a Delta read before the call's name, with the number of
@@ -105,8 +116,45 @@ func (c *jcall) collect(e jsonargs.Event) { c.evs = append(c.evs, e) }
 
 // begin opens a call whose source starts at offset at.
 func (c *jcall) begin(p *Parser, at int) {
+	f := c.first
+	clear(f.key)
+	clear(f.param)
+	f.n = 0
 	*c = jcall{tools: c.tools, env: c.env, arg: c.arg, evs: c.evs[:0], held: c.held[:0], vals: c.vals[:0],
-		partial: c.partial[:0], errs: c.errs[:0], open: true, id: p.nextID(), start: at, startPos: p.pos(at), stray: -1}
+		partial: c.partial[:0], errs: c.errs[:0], open: true, id: p.nextID(), start: at, startPos: p.pos(at), stray: -1,
+		first: f}
+}
+
+// earlier returns the index in vals of the first argument of key and, for
+// a known tool, of the first one of parameter sp given a value (-1 when
+// none). The tool is known when a delta asks (its name came first).
+func (c *jcall) earlier(key string, sp *schema.Param) (byKey, bySP int) {
+	f := &c.first
+	if f.key == nil {
+		f.key, f.param = map[string]int{}, map[*schema.Param]int{}
+	}
+	for ; f.n < len(c.vals); f.n++ {
+		v := &c.vals[f.n]
+		if _, ok := f.key[v.Key]; !ok {
+			f.key[v.Key] = f.n
+		}
+		if c.act == nil {
+			continue
+		}
+		if s := c.tools.params[c.act][v.Key]; s != nil && (v.Value != nil || v.Partial) {
+			if _, ok := f.param[s]; !ok {
+				f.param[s] = f.n
+			}
+		}
+	}
+	byKey, bySP = -1, -1
+	if i, ok := f.key[key]; ok {
+		byKey = i
+	}
+	if i, ok := f.param[sp]; ok && sp != nil {
+		bySP = i
+	}
+	return byKey, bySP
 }
 
 // named sets the call's tool name, read from markup ending at offset end,
@@ -258,14 +306,12 @@ func (c *jcall) delta(p *Parser, e jsonargs.Event, before int) error {
 			param = sp.Name
 		}
 	}
-	for _, v := range c.vals[:before] {
-		if !exact {
-			break
-		}
+	if exact {
+		byKey, bySP := c.earlier(e.Key, sp)
 		if sp == nil {
-			exact = v.Key != e.Key
-		} else if c.tools.params[c.act][v.Key] == sp && (v.Value != nil || v.Partial) {
-			exact = false // a duplicate: the first is kept
+			exact = byKey < 0 || byKey >= before
+		} else {
+			exact = bySP < 0 || bySP >= before // a duplicate: the first is kept
 		}
 	}
 	return p.send(&Event{Type: ParamDelta, ID: c.id, Name: c.name, Param: param, Text: e.Text, Span: e.Span, Exact: exact})

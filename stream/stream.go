@@ -94,11 +94,12 @@ type Parser struct {
 	buf  []byte
 	base int
 	tail int
-	// tight (set by tests) makes every Write move the bytes still needed
-	// to a new buffer of their exact size, so that a scanner reading a
-	// byte before its keep() offset fails at once, whatever the input's
-	// size.
+	// tight (set by tests) makes every Write treat the bytes before
+	// keep() as gone (floor): a scanner that reads one, slices it or asks
+	// its position fails at once, whatever the input's size, instead of
+	// only when a large stream moves the buffer.
 	tight bool
+	floor int
 	// The line tracker: line is the 1-based line of offset off, which
 	// starts at offset start. It only moves forward.
 	off, line, start int
@@ -193,7 +194,15 @@ func (p *Parser) Write(b []byte) (int, error) {
 	if p.closed {
 		return 0, ErrClosed
 	}
-	if len(p.buf)+len(b) > cap(p.buf) || p.tight {
+	if p.tight {
+		k := min(p.d.keep(), p.off)
+		if k < p.floor {
+			panic(fmt.Sprintf("stream: %T.keep() = %d, before bytes it let go (%d)", p.d, k, p.floor))
+		}
+		p.baseStart = p.lineStart(k)
+		p.floor = k
+	}
+	if len(p.buf)+len(b) > cap(p.buf) {
 		p.grow(len(b))
 	}
 	p.buf = append(p.buf, b...)
@@ -284,13 +293,21 @@ func incomplete(b []byte) int {
 }
 
 // bytes returns the received bytes [from, to) (offsets).
-func (p *Parser) bytes(from, to int) []byte { return p.buf[from-p.base : to-p.base] }
+func (p *Parser) bytes(from, to int) []byte {
+	if p.tight && from < p.floor {
+		panic(fmt.Sprintf("stream: %T read offset %d, before its keep() (%d)", p.d, from, p.floor))
+	}
+	return p.buf[from-p.base : to-p.base]
+}
 
 // pos returns the position of offset off. Offsets are asked for in
 // non-decreasing order almost always, so the tracker counts every line
 // ending once; an offset behind it (still in the buffer) is counted back.
 func (p *Parser) pos(off int) ast.Pos {
-	if off < p.off && off >= p.base {
+	if p.tight && off < p.floor && off < p.off {
+		panic(fmt.Sprintf("stream: %T asked the position of offset %d, before its keep() (%d)", p.d, off, p.floor))
+	}
+	if off < p.off && off >= max(p.base, p.floor) {
 		// A position asked for late (a scanner that emits markup after
 		// an error that ends further on): count back instead of forward.
 		line := p.line - bytes.Count(p.bytes(off, p.off), []byte{'\n'})
@@ -331,8 +348,9 @@ func (p *Parser) spaces(at int) int {
 // lineStart returns the offset where the line of offset off (in the
 // buffer) starts, which may be before the buffer.
 func (p *Parser) lineStart(off int) int {
-	if i := bytes.LastIndexByte(p.bytes(p.base, off), '\n'); i >= 0 {
-		return p.base + i + 1
+	base := max(p.base, p.floor) // (floor: the tests' tight parsers)
+	if i := bytes.LastIndexByte(p.bytes(base, off), '\n'); i >= 0 {
+		return base + i + 1
 	}
 	return p.baseStart
 }
@@ -359,19 +377,12 @@ func (p *Parser) text(start ast.Pos, to int, markup bool) error {
 // the strings that use it. The copying stays linear in the stream length.
 func (p *Parser) grow(n int) {
 	keep := min(p.d.keep(), p.off)
-	if p.tight && keep < p.base { // tests: name the scanner that broke its contract
-		panic(fmt.Sprintf("stream: %T.keep() = %d, before bytes it let go (%d)", p.d, keep, p.base))
-	}
 	live := p.buf[keep-p.base:]
 	need := len(live) + n
 	// Blocks start at 4 KiB and double up to minBlock, so that a short
 	// stream does not pay for a large block.
 	blk := min(minBlock, max(4<<10, 2*cap(p.buf)))
-	size := need + max(need/2, blk)
-	if p.tight {
-		size = need
-	}
-	buf := make([]byte, len(live), size)
+	buf := make([]byte, len(live), need+max(need/2, blk))
 	copy(buf, live)
 	p.baseStart = p.lineStart(keep)
 	p.buf, p.base = buf, keep

@@ -152,12 +152,13 @@ type call struct {
 	stray    int   // start of text between parameters, -1 when none
 	strayEnd int
 	strayPos ast.Pos
-	sent     int  // the current value is emitted as ParamDelta up to here
-	cand     int  // raw value: the candidate closing tag, -1 when none
-	look     int  // raw value: lookahead cursor after the candidate
-	rej      int  // raw value: the last closing tag ruled out, -1 when none
-	rejNext  int  // raw value: where what followed rej starts
-	over     bool // over MaxCallSize: its bytes are emitted as Text
+	sent     int             // the current value is emitted as ParamDelta up to here
+	cand     int             // raw value: the candidate closing tag, -1 when none
+	look     int             // raw value: lookahead cursor after the candidate
+	rej      int             // raw value: the last closing tag ruled out, -1 when none
+	rejNext  int             // raw value: where what followed rej starts
+	over     bool            // over MaxCallSize: its bytes are emitted as Text
+	names    map[string]bool // the names of vals (value.dup)
 }
 
 // value is one parameter value of a call: the text between its tags.
@@ -169,6 +170,7 @@ type value struct {
 	span       ast.Span
 	before     string // unclosed: what ended it
 	lead       bool   // raw value: the line ending after its opening tag is decided
+	dup        bool   // an earlier value of the call has the same name
 }
 
 func newTools(s *schema.Schema, o Options, start int, f xmlForm) *tools {
@@ -463,8 +465,10 @@ func (t *tools) open(p *Parser, tl *tool, name string, invoke, wrapped bool, at,
 		name = tl.act.Name // not an alias
 	}
 	c := &t.c
+	names := c.names
+	clear(names)
 	*c = call{id: id, name: name, tool: tl, invoke: invoke, wrapped: wrapped, start: at, startPos: p.pos(at),
-		stray: -1, cand: -1, vals: c.vals[:0], errs: c.errs[:0], follow: c.follow[:0], given: c.given[:0]}
+		stray: -1, cand: -1, vals: c.vals[:0], errs: c.errs[:0], follow: c.follow[:0], given: c.given[:0], names: names}
 	c.end = t.f.callClose
 	if !invoke {
 		c.end = tl.close
@@ -577,6 +581,11 @@ func (t *tools) openValue(p *Parser, name string, n int) {
 	if v.param != nil && t.given(v.param) < 0 {
 		c.given = append(c.given, len(c.vals))
 	}
+	if c.names == nil {
+		c.names = map[string]bool{}
+	}
+	v.dup = c.names[v.name]
+	c.names[v.name] = true
 	c.vals = append(c.vals, v)
 	c.sent, c.cand = start, -1
 	if v.param != nil && v.param.Raw {
@@ -814,12 +823,7 @@ func (t *tools) exact() bool {
 		if !t.f.rawText {
 			return false
 		}
-		for _, o := range c.vals[:i] {
-			if o.name == v.name {
-				return false
-			}
-		}
-		return true
+		return !v.dup
 	}
 	sp := v.param
 	return sp != nil && t.given(sp) == i && sp.TypeOrDefault() == schema.String &&

@@ -75,3 +75,20 @@ func TestApplyDiffRoundTrip(t *testing.T) {
 		t.Errorf("the plan gives\n%s\nits diff gives\n%s", a, b)
 	}
 }
+
+// TestRenderIntoDir: `render -o DIR FILE` with DIR an existing directory
+// writes DIR/FILE.html (it failed with "is a directory", exit 2).
+func TestRenderIntoDir(t *testing.T) {
+	dir := t.TempDir()
+	plan := writeTemp(t, dir, "plan.md", "~~~act\necho hi\n~~~\n", 0o644)
+	out := filepath.Join(dir, "out")
+	if err := os.Mkdir(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCLI(t, "", "render", "-o", out, plan); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if data, err := os.ReadFile(filepath.Join(out, "plan.html")); err != nil || !strings.Contains(string(data), "<!DOCTYPE html>") {
+		t.Errorf("out/plan.html: %v", err)
+	}
+}

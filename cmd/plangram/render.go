@@ -41,6 +41,11 @@ func cmdRender(ctx context.Context, e *env, args []string) int {
 		return usageError(e, err)
 	}
 	multi := len(ins) > 1 || len(pos) > 0 && len(ins) == 1 && ins[0].base != ""
+	if fi, err := os.Stat(*out); err == nil && fi.IsDir() && *out != "-" {
+		// -o naming an existing directory writes the page into it, for
+		// one input as for several (it used to fail: "is a directory").
+		multi = true
+	}
 	targets := make([]string, len(ins))
 	if multi {
 		if *out == "" || *out == "-" {
