@@ -1,6 +1,10 @@
 package stream
 
-import "bytes"
+import (
+	"bytes"
+	"slices"
+	"strings"
+)
 
 // The llama syntax's markup. In markers a space stands for optional white
 // space (see matchMarker).
@@ -24,13 +28,35 @@ const (
 var llamaJSON = []string{`{ "name"`, `{ "parameters"`, `{ "arguments"`, `{ "type" : "function"`, `{ "function" : {`}
 
 // llamaMarks are the prose markers of the llama syntax: the tags, then the
-// line starts that may begin a call (a JSON call or a pythonic list).
-func llamaMarks() []string {
+// line starts that may begin a call (a JSON call, a pythonic list, a bare
+// pythonic call of one of the tools).
+func llamaMarks(t *jtools) []string {
 	m := []string{llamaTag, llamaPyStart}
 	for _, j := range llamaJSON {
 		m = append(m, "\n "+j)
 	}
-	return append(m, "\n [ *")
+	m = append(m, "\n [ *")
+	names := make([]string, 0, len(t.acts))
+	for n := range t.acts {
+		if pyIdent(n) {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		m = append(m, "\n "+n+" (")
+	}
+	return m
+}
+
+// pyIdent reports whether s is a Python identifier (ASCII).
+func pyIdent(s string) bool {
+	for i := range len(s) {
+		if !isPyName(s[i], i == 0) || s[i] == '.' {
+			return false
+		}
+	}
+	return s != "" && len(s) <= maxPyName
 }
 
 // Llama registers the llama syntax: the JSON tool calls of Llama 3.x,
@@ -40,13 +66,16 @@ func llamaMarks() []string {
 // [f(a=1, b="x"), g()], optionally between <|python_start|> and
 // <|python_end|>. A call starts at a tag, or at a '{' or '[' that begins
 // the stream or a line (after white space) and is followed by a call's
-// start; anything else is text.
+// start; anything else is text. A pythonic call without the brackets is
+// read after a tag, and at a line start when it calls one of the schema's
+// tools (see pyBare).
 func (registry) Llama() *Syntax {
 	return &Syntax{Name: "llama", Schema: "tools",
 		Summary: `{"name": …, "parameters": {…}} or [f(a=1)] at a line start, after <|python_tag|> or <|python_start|> (Llama 3.x, 4)`,
 		Markers: staticMarkers(llamaTag, llamaLine, llamaAuto, llamaPyStart),
 		open: func(c *config) (scanner, error) {
-			l := &llama{x: newProse(c.opts, c.start, llamaMarks()), c: newJCall(c.schema), pos: c.start}
+			jc := newJCall(c.schema)
+			l := &llama{x: newProse(c.opts, c.start, llamaMarks(jc.tools)), c: jc, pos: c.start}
 			l.y.c = l.c
 			return l, nil
 		}}
@@ -60,6 +89,9 @@ type llama struct {
 	st  uint8
 	at  int // where <|python_tag|> or <|python_start|> starts
 	pos int
+	// bare: the pythonic calls are not in a [...] list; known: only calls
+	// of the schema's tools are read (a bare call at a line start).
+	bare, known bool
 }
 
 // llama's states.
@@ -133,9 +165,12 @@ func (l *llama) step(p *Parser, eof bool) (bool, error) {
 				return true, nil
 			}
 		}
-		if len(marks) > 1 { // a pythonic list
+		if len(marks) > 1 { // a pythonic list, or a bare call of a tool
 			i := min(p.spaces(l.pos), maxMarkerSpace)
 			started, wait, err := l.pyList(p, l.pos+i, eof, l.st == llAfter)
+			if err == nil && !wait && !started {
+				started, wait, err = l.pyBare(p, l.pos+i, eof, l.st == llAfter, true)
+			}
 			if err != nil || wait {
 				return false, err
 			}
@@ -170,6 +205,15 @@ func (l *llama) step(p *Parser, eof bool) (bool, error) {
 			l.st = llJSON
 		case i < len(b) && b[i] == '[':
 			started, wait, err := l.pyList(p, l.pos+i, eof, true)
+			if err != nil || wait {
+				return false, err
+			}
+			if !started {
+				return true, l.tagText(p, l.pos+i)
+			}
+		case i < len(b) && isPyName(b[i], true):
+			// a bare call, of any tool: f(a=1), brave_search.call(query="x")
+			started, wait, err := l.pyBare(p, l.pos+i, eof, true, false)
 			if err != nil || wait {
 				return false, err
 			}
@@ -229,18 +273,22 @@ func (l *llama) step(p *Parser, eof bool) (bool, error) {
 			if part && !eof {
 				return false, nil
 			}
-			if !full {
+			if !full || l.known && l.c.tools.acts[string(b[j+name[0]:j+name[1]])] == nil {
 				break
 			}
 			if err := p.text(p.pos(l.pos), l.pos+j, true); err != nil {
 				return false, err
 			}
 			return true, l.pyCall(p, l.pos+j, name, n)
-		case i < len(b) && b[i] == ']':
+		case i < len(b) && b[i] == ']' && !l.bare:
 			if err := p.text(p.pos(l.pos), l.pos+i+1, true); err != nil {
 				return false, err
 			}
 			l.pos += i + 1
+			l.st = llPyEnd
+			return true, nil
+		}
+		if l.bare { // bare calls end: <|python_end|> may follow
 			l.st = llPyEnd
 			return true, nil
 		}
@@ -287,6 +335,86 @@ func (l *llama) pyList(p *Parser, at int, eof, markup bool) (started, wait bool,
 	if err := p.text(p.pos(from), at+name[0], true); err != nil {
 		return false, false, err
 	}
+	l.bare, l.known = false, false
+	return true, false, l.pyCall(p, at, name, n)
+}
+
+// pyKeywordNext reports whether b, the bytes after a call's '(', starts
+// as the arguments of a tool call do: ')' or a keyword and '=' (white
+// space allowed), not code such as print(x) or f(a == b); more: b ends
+// before that is decided.
+func pyKeywordNext(b []byte) (kw, more bool) {
+	i := 0
+	for i < len(b) && isSpace(b[i]) && i < maxMarkerSpace {
+		i++
+	}
+	switch {
+	case i == len(b):
+		return false, true
+	case b[i] == ')':
+		return true, false
+	case !isPyName(b[i], true):
+		return false, false
+	}
+	j := i
+	for j < len(b) && isPyName(b[j], j == i) && b[j] != '.' && j-i < maxPyName {
+		j++
+	}
+	k := j
+	for k < len(b) && isSpace(b[k]) && k-j < maxMarkerSpace {
+		k++
+	}
+	switch {
+	case k == len(b):
+		return false, true
+	case b[k] != '=':
+		return false, false
+	case k+1 == len(b):
+		return false, true // = or ==
+	}
+	return b[k+1] != '=', false
+}
+
+// pyBare starts a bare pythonic call (no [...] around it) at offset at:
+// after a tag, of any tool (Llama 3.1's built-in NAME.call(…) names the
+// tool NAME); at a line start only of a tool the schema knows (known), so
+// that prose such as print(x) or main() stays text. The bytes from the
+// tag, or the white space after a call, are markup as in pyList.
+func (l *llama) pyBare(p *Parser, at int, eof, markup, known bool) (started, wait bool, err error) {
+	b := p.bytes(at, p.end())
+	name, n, full, part := pyCallStart(b, false)
+	if part && !eof {
+		return false, true, nil
+	}
+	if !full {
+		return false, false, nil
+	}
+	switch kw, more := pyKeywordNext(b[n:]); {
+	case more && !eof:
+		return false, true, nil
+	case !kw:
+		return false, false, nil
+	}
+	nm := string(b[name[0]:name[1]])
+	if known && l.c.tools.acts[nm] == nil {
+		return false, false, nil
+	}
+	if !known && l.c.tools.acts[nm] == nil && strings.HasSuffix(nm, ".call") {
+		name[1] -= len(".call")
+	}
+	from := l.pos
+	if l.st == llTag {
+		from = l.at
+	} else if !markup {
+		if err := p.text(p.pos(l.pos), at, false); err != nil {
+			return false, false, err
+		}
+		from = at
+	}
+	if err := p.text(p.pos(from), at+name[0], true); err != nil {
+		return false, false, err
+	}
+	l.bare, l.known = true, known
 	return true, false, l.pyCall(p, at, name, n)
 }
 

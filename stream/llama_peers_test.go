@@ -60,6 +60,16 @@ var peerLlama = []peerCase{
 		in: "Sure.\n{\"parameters\": {\"query\": \"x\"}, \"name\": \"searchTool\"}", text: "Sure.", calls: []peerCall{{"searchTool", `{"query": "x"}`}}},
 	{src: "llama3_json: a \"type\": \"function\" wrapper", syntax: "llama",
 		in: `{"type": "function", "name": "searchTool", "parameters": {"query": "x"}}`, calls: []peerCall{{"searchTool", `{"query": "x"}`}}},
+	{src: lcppFile + "Meta-Llama-3.1-8B-Instruct code_interpreter_message_assist_call", syntax: "llama",
+		in: `<|python_tag|>code_interpreter.call(code="print('hey')")`, calls: []peerCall{{"code_interpreter", `{"code": "print('hey')"}`}}},
+	{src: lcppFile + "Meta-Llama-3.1-8B-Instruct python_message_assist_call", syntax: "llama",
+		in: `<|python_tag|>python.call(code="print('hey')")`, calls: []peerCall{{"python", `{"code": "print('hey')"}`}}},
+	{src: "vllm test_pythonic_tool_parser.py simple, without its brackets", syntax: "llama",
+		tools: ptools(ptool("get_weather", `"city": {"type": "string"}, "metric": {"type": "string"}`)),
+		in:    pySimple, calls: []peerCall{{"get_weather", pySimpleArgs}},
+		note: "vLLM needs the [...]; a bare call of a declared tool at a line start is read here (BFCL reads both), one of an undeclared name stays text (docs/stream.md, llama)"},
+	{src: "vllm test_pythonic_tool_parser.py simple, without its brackets, undeclared", syntax: "llama",
+		in: pySimple, text: pySimple},
 }
 
 func TestPeersLlama(t *testing.T) { runPeerCases(t, peerLlama) }

@@ -137,7 +137,7 @@ func TestPeers(t *testing.T) {
 		"hermes": peerHermes, "mistral": peerMistral, "mistral-vllm": peerMistralVLLM, "mistral-ids": peerMistralIDs, "kimi-k2": peerKimi, "kimi-k2-vllm": peerKimiVLLM, "deepseek": peerDeepSeek, "deepseek-vllm": peerDeepSeekVLLM,
 		"qwen3-coder": peerQwen3Coder, "qwen3-coder-vllm": peerQwen3CoderVLLM,
 		"qwen3-coder-llama.cpp": peerQwen3CoderLlamaCpp, "glm": peerGLM, "glm-vllm": peerGLMVLLM, "glm-corpus": peerGLMCorpus, "kimi-k2-corpus": peerKimiCorpus,
-		"minimax-vllm": peerMiniMaxVLLM, "harmony": peerHarmony, "harmony-corpus": peerHarmonyCorpus,
+		"minimax-vllm": peerMiniMaxVLLM, "minimax-m2": peerMiniMaxM2, "anthropic-xml": peerAnthropicXML, "harmony": peerHarmony, "harmony-corpus": peerHarmonyCorpus,
 	} {
 		t.Run(name, func(t *testing.T) { runPeerCases(t, cases) })
 	}

@@ -24,8 +24,8 @@ type xmlForm struct {
 	paramPrefix string // the fixed start of param's tag
 	paramClose  string
 	// rawText keeps string values as written (less the line ending at
-	// each edge) instead of trimming them: Qwen3-Coder's values are raw
-	// text typed by the schema.
+	// each edge) instead of trimming them: Qwen3-Coder's, GLM's, MiniMax's
+	// and Anthropic's <invoke> values are raw text typed by the schema.
 	rawText bool
 }
 
@@ -94,16 +94,22 @@ func (registry) Tools() *Syntax {
 // AnthropicXML registers the anthropic-xml syntax: the
 // <function_calls><invoke …> form of the tools syntax only.
 func (registry) AnthropicXML() *Syntax {
+	f := invokeForm(wrapperOpen, wrapperClose)
+	// Anthropic's prompt-tool format: "spaces for string values are not
+	// stripped"
+	f.rawText = true
 	return xmlSyntax("anthropic-xml", `<function_calls><invoke name="…"><parameter name="…">…</parameter></invoke></function_calls>`,
-		invokeForm(wrapperOpen, wrapperClose), staticMarkers(wrapperOpen))
+		f, staticMarkers(wrapperOpen))
 }
 
 // MiniMax registers the minimax syntax: <invoke> calls in a
 // <minimax:tool_call> wrapper (MiniMax-M2).
 func (registry) MiniMax() *Syntax {
 	const open = "<minimax:tool_call>"
+	f := invokeForm(open, "</minimax:tool_call>")
+	f.rawText = true // as vLLM's minimax_m2 parser: one line ending off each edge
 	return xmlSyntax("minimax", `<minimax:tool_call><invoke name="…"><parameter name="…">…</parameter></invoke></minimax:tool_call>`,
-		invokeForm(open, "</minimax:tool_call>"), staticMarkers(open))
+		f, staticMarkers(open))
 }
 
 // Qwen3Coder registers the qwen3-coder syntax (Qwen3-Coder's chat
