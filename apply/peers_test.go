@@ -640,6 +640,18 @@ func udiffToolCases() []peerCase {
 		{name: g + "deleted_file", dialect: ud,
 			doc:    "diff --git a/old.txt b/old.txt\ndeleted file mode 100644\nindex 3b18e51..0000000\n--- a/old.txt\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-hello\n-world\n",
 			before: fileList{"old.txt": "hello\nworld\n"}, after: fileList{}},
+		// git apply: a deletion whose removed lines are not the file
+		// ("patch does not apply"), or that keeps lines ("removal patch
+		// leaves file contents").
+		{name: g + "deleted_file_differs", dialect: ud,
+			doc:    "--- a/old.txt\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-hello\n-world\n",
+			before: fileList{"old.txt": "hello\nWorld\n"}, code: workspace.CodeDeleteMismatch},
+		{name: g + "deleted_file_longer", dialect: ud,
+			doc:    "--- a/old.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-hello\n",
+			before: fileList{"old.txt": "hello\nworld\n"}, code: workspace.CodeDeleteMismatch},
+		{name: g + "deleted_file_keeps_lines", dialect: ud,
+			doc:    "--- a/old.txt\n+++ /dev/null\n@@ -1,2 +0,1 @@\n-hello\n world\n",
+			before: fileList{"old.txt": "hello\nworld\n"}, code: grammar.CodeDeleteKeepsLines},
 		{name: g + "pure_rename", dialect: ud,
 			doc:    "diff --git a/a.txt b/b.txt\nsimilarity index 100%\nrename from a.txt\nrename to b.txt\n",
 			before: fileList{"a.txt": "same\n"}, after: fileList{"b.txt": "same\n"}},

@@ -29,6 +29,10 @@ const (
 	// CodeNewFileOldLines: a diff from /dev/null whose hunks have context
 	// or removed lines; it is read as an edit of the file (as aider does).
 	CodeNewFileOldLines = "new-file-with-old-lines"
+	// CodeDeleteKeepsLines: a diff to /dev/null whose hunks have context
+	// or added lines, which a deleted file cannot keep (git apply refuses
+	// it too).
+	CodeDeleteKeepsLines = "deleted-file-keeps-lines"
 	// CodeUnsupportedDiff: a git extended header or body that plangram does
 	// not apply (a copy, a mode change, a new symbolic link or executable, a
 	// binary patch). It is an error so that nothing is applied without it.
@@ -446,6 +450,26 @@ func (p *udParser) hunks(f *udFile, i int) int {
 	case ActionUpdateFile:
 		if len(f.hunks) > 0 || a.Params.String("move_to") == "" {
 			a.Params.Set("hunks", hunksValue(f.hunks), nil)
+		}
+	case ActionDeleteFile:
+		if len(f.hunks) == 0 {
+			break
+		}
+		// the removed lines: check --root verifies they are the whole file
+		var b strings.Builder
+		keeps := -1
+		for k, h := range f.hunks {
+			b.WriteString(h.Old)
+			if h.New != "" && keeps < 0 {
+				keeps = k
+			}
+		}
+		a.Params.Set("old", b.String(), spanPtr(p.lines, a.Blocks[0].ContentSpan.Start.Offset, a.Blocks[len(a.Blocks)-1].ContentSpan.End.Offset))
+		if keeps >= 0 {
+			path := a.Params.String("path")
+			p.doc.Add(ast.Error, CodeDeleteKeepsLines, p.lines.Span(a.Blocks[keeps].Span.Start.Offset, a.Blocks[keeps].ContentSpan.Start.Offset),
+				"`+++ /dev/null` deletes %s, but hunk %d has context or added lines, which a deleted file cannot keep (git apply refuses it too): a deletion has only `-` lines; write `+++ b/%s` to change the file instead",
+				path, keeps+1, path)
 		}
 	case ActionAddFile:
 		if k := hunkWithOld(f.hunks); k >= 0 {

@@ -19,7 +19,8 @@
 // The fence rules (docs/acts.md): a fence line is a line whose text, after
 // leading and trailing spaces, tabs and carriage returns, starts with three or
 // more of the document's fence character; the run is the fence and the rest,
-// trimmed, is the info string. A byte-order mark before an opening fence is
+// trimmed, is the info string, which for a backtick fence may not contain a
+// backtick (CommonMark: such a line is inline code). A byte-order mark before an opening fence is
 // ignored. A block closes at the first later line whose trimmed text is
 // exactly the same run. Only one fence character is active per document;
 // fences of the other character are ordinary text.
@@ -96,7 +97,7 @@ func trim[T ~string | ~[]byte](line T) T {
 
 // OpenFence reports whether line (with or without its terminator) opens a
 // block with fence character c, and returns the fence run and the trimmed
-// info string.
+// info string. A backtick fence's info string holds no backtick.
 func OpenFence(line []byte, c byte) (run, info string, ok bool) {
 	r, i, ok := openFence(line, c)
 	return string(r), string(i), ok
@@ -119,10 +120,20 @@ func openFence[T ~string | ~[]byte](line T, c byte) (run, info T, ok bool) {
 	for n < len(t) && t[n] == c {
 		n++
 	}
-	if n < 3 {
+	if n < 3 || (c == Backtick && hasByte(t[n:], Backtick)) {
 		return run, info, false
 	}
 	return t[:n], trim(t[n:]), true
+}
+
+// hasByte reports whether s holds the byte c.
+func hasByte[T ~string | ~[]byte](s T, c byte) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			return true
+		}
+	}
+	return false
 }
 
 // IsAct reports whether an info string names an act block (`act`, any case).
@@ -151,7 +162,7 @@ func openRun(line []byte, c byte) (n int, act bool) {
 		i++
 	}
 	n = i - start
-	if n < 3 {
+	if n < 3 || (c == Backtick && hasByte(line[i:], Backtick)) {
 		return 0, false
 	}
 	rest := trim(line[i:])
@@ -221,14 +232,14 @@ func Detect(src []byte) byte {
 // opening fence line and never evicts them, so build a new definition per
 // document rather than sharing one in a long-lived process.
 func Stateful(c byte) *plex.StatefulDefinition {
-	f := "~"
+	f, info := "~", `[^\n]*`
 	if c == Backtick {
-		f = "`"
+		f, info = "`", "[^`\n]*" // a backtick fence's info string holds no backtick
 	}
 	return plex.MustStateful(plex.Rules{
 		"Root": {
 			{Name: "ActOpen", Pattern: `\x{FEFF}?[ \t\r]*(` + f + `{3,})[ \t\r]*(?i:act)[ \t\r]*(?:\n|$)`, Action: plex.Push("Block")},
-			{Name: "Open", Pattern: `\x{FEFF}?[ \t\r]*(` + f + `{3,})[^\n]*(?:\n|$)`, Action: plex.Push("Block")},
+			{Name: "Open", Pattern: `\x{FEFF}?[ \t\r]*(` + f + `{3,})` + info + `(?:\n|$)`, Action: plex.Push("Block")},
 			{Name: "Line", Pattern: `[^\n]*(?:\n|$)`},
 		},
 		"Block": {

@@ -163,6 +163,20 @@ func TestOpenFence(t *testing.T) {
 	if !ClosesFence([]byte(" ~~~~~ \n"), "~~~~~") || ClosesFence([]byte("~~~~~~\n"), "~~~~~") {
 		t.Fatal("ClosesFence")
 	}
+	// A backtick fence's info string holds no backtick (CommonMark): such a
+	// line is inline code, and reading it as a fence would swallow what
+	// follows. A tilde fence's info string may hold backticks.
+	for _, line := range []string{"``` ```\n", "``` aa ```\n", "```foo``\n", "```act`\n"} {
+		if _, _, ok := OpenFence([]byte(line), Backtick); ok {
+			t.Errorf("%q opened a backtick fence", line)
+		}
+		if r, _ := openRun([]byte(line), Backtick); r != 0 {
+			t.Errorf("openRun(%q) = %d", line, r)
+		}
+	}
+	if _, info, ok := OpenFence([]byte("~~~ aa ``` ~\n"), Tilde); !ok || info != "aa ``` ~" {
+		t.Errorf("tilde fence with backticks in its info string: %q %v", info, ok)
+	}
 }
 
 func FuzzLexer(f *testing.F) {

@@ -510,3 +510,73 @@ func lineStartOffset(s string, line int) int {
 	}
 	return off
 }
+
+// deleteFile checks a delete_file: the file must exist and, when the
+// action says what it removes (a udiff's `-` lines, param old), hold
+// exactly that, as git apply requires; then it is gone.
+func (c *checker) deleteFile(a *ast.Action, t *pathArg) {
+	f := c.needFile(a, t, "delete")
+	if f == nil {
+		return
+	}
+	if v, ok := a.Params.Get("old"); ok && f.known {
+		old, _ := v.(string)
+		span := a.NameSpan
+		for _, p := range a.Params {
+			if p.Name == "old" && p.Span != nil {
+				span = *p.Span
+			}
+		}
+		if !c.removesAll(a, t, f, old, span) {
+			return
+		}
+	}
+	c.set(t.rel, &vfile{by: c.ref(a), how: "deleted"})
+}
+
+// removesAll reports whether the removed lines old are the file's whole
+// content, and reports the first difference when they are not.
+func (c *checker) removesAll(a *ast.Action, t *pathArg, f *vfile, old string, span ast.Span) bool {
+	content := f.data()
+	if content == old {
+		return true
+	}
+	if crlfFile(content) && lfEdit(old) && toLF(content) == old {
+		c.add(ast.Info, CodeCRLFKept, span, "%s: %s has CRLF line endings and the diff LF ones: the removed lines are compared line by line", a.Name, t.value)
+		return true
+	}
+	want, got := splitLines(old), splitLines(content)
+	i := 0
+	for i < len(want) && i < len(got) && want[i] == got[i] {
+		i++
+	}
+	var what string
+	switch {
+	case i == len(want) && i == len(got):
+		what = "only the final line ending differs: the file ends in a line break and the removed lines do not (`\\ No newline at end of file`)"
+		if strings.HasSuffix(old, "\n") {
+			what = "only the final line ending differs: the removed lines end in a line break and the file does not (add `\\ No newline at end of file`)"
+		}
+	case i == len(want):
+		what = fmt.Sprintf("the file goes on after line %d, the last one the diff removes (%s more)", i, plural(int64(len(got)-i), "line"))
+	case i == len(got):
+		what = fmt.Sprintf("the file ends at line %d, but the diff removes %s more", i, plural(int64(len(want)-i), "line"))
+	default:
+		what = fmt.Sprintf("line %d differs", i+1)
+		if note := lineNote(want[i], got[i], "removed lines", i+1, i+1); note != "" {
+			what += " (" + note + ")"
+		} else {
+			what += fmt.Sprintf(" (the diff removes %q, the file has %q)", preview(want[i], 60), preview(got[i], 60))
+		}
+	}
+	msg := fmt.Sprintf("%s: %s is not what the diff removes (a deleted file's `-` lines must be all of it): %s", a.Name, t.value, what)
+	if kind := whitespaceKind(want, got); kind != "" && i < len(want) && i < len(got) {
+		msg += "; the file differs from them only in " + kind
+	}
+	d := c.add(ast.Error, CodeDeleteMismatch, span, "%s", msg)
+	if i < len(want) || i < len(got) {
+		d.Detail = diffDetail(want, got, 0, "removed lines", t.value, "the whole file")
+	}
+	d.Related = related(f, t.value)
+	return false
+}

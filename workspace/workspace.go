@@ -72,6 +72,9 @@ const (
 	// CodeMoveOntoItself: a move whose destination is its source (after
 	// cleaning and resolving symbolic links): nothing is done.
 	CodeMoveOntoItself = "move-onto-itself"
+	// CodeDeleteMismatch: a delete that says what it removes (a udiff's
+	// `-` lines, param old) names a file that holds something else.
+	CodeDeleteMismatch = "delete-content-differs"
 	// CodeBadRoot: the workspace root itself cannot be used.
 	CodeBadRoot = "workspace-root"
 )
@@ -121,6 +124,8 @@ func Rules() []Rule {
 			"The `@@ line` a hunk must come after is found only when white space around it is ignored (codex's rule for it). It is an anchor, nothing of it is replaced; fix its indentation if another tool will apply the patch."},
 		{CodeCRLFKept, ast.Info, "an LF edit of a CRLF file keeps the file's CRLF line endings",
 			"The file ends every line with CRLF and the edit has no CR: the edit is matched line by line and written with CRLF line endings."},
+		{CodeDeleteMismatch, ast.Error, "a udiff deletion's removed lines are not the file's content",
+			"A diff to `/dev/null` lists the lines it removes; as `git apply` requires, they must be the whole file, byte for byte. The diagnostic names the first line that differs (or the lines the file has beyond them), says when the difference is only white space, and carries a diff. An LF diff of a CRLF file matches line by line (`crlf-kept`)."},
 		{CodeBadRoot, ast.Error, "the workspace root cannot be used",
 			"The --root directory does not exist or is not a directory."},
 	}
@@ -636,9 +641,7 @@ func (c *checker) action(ctx context.Context, a *ast.Action) {
 	case OpRead:
 		c.read(a, target)
 	case OpDelete:
-		if f := c.needFile(a, target, "delete"); f != nil {
-			c.set(target.rel, &vfile{by: c.ref(a), how: "deleted"})
-		}
+		c.deleteFile(a, target)
 	case OpMove:
 		c.move(a, paths)
 	case OpCreate:

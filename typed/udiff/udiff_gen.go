@@ -112,11 +112,15 @@ func decodeAddFile(d *decoder) *AddFile {
 }
 
 // DeleteFile is the delete_file action. Delete a file (`+++ /dev/null`). The
-// file must exist.
+// file must exist and hold exactly the lines the hunks remove.
 type DeleteFile struct {
 	// Path (path, required): The file to delete (the `---` path without git's
 	// a/ prefix).
 	Path string `json:"path"`
+	// Old (string): The lines the hunks remove, byte for byte: the file's whole
+	// content, which check --root and apply verify (absent when the diff has no
+	// hunk).
+	Old string `json:"old,omitempty"`
 
 	src *ast.Action
 }
@@ -132,6 +136,7 @@ func (*DeleteFile) isAction() {}
 func decodeDeleteFile(d *decoder) *DeleteFile {
 	x := &DeleteFile{src: d.a}
 	param(d, "path", "a string", true, &x.Path)
+	param(d, "old", "a string", false, &x.Old)
 	return x
 }
 
