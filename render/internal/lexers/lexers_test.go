@@ -97,7 +97,14 @@ func TestSameAsChroma(t *testing.T) {
 			continue
 		}
 		for _, sample := range samples {
-			if g, w := tokens(t, lx, sample), tokens(t, want, sample); g != w {
+			// chroma gives each rule's regular expression a 250 ms wall-clock
+			// match timeout, so on a loaded machine one tokenisation can
+			// differ by chance; a real difference shows in every attempt.
+			g, w := tokens(t, lx, sample), tokens(t, want, sample)
+			for try := 0; g != w && try < 2; try++ {
+				g, w = tokens(t, lx, sample), tokens(t, want, sample)
+			}
+			if g != w {
 				t.Errorf("%s tokenises %q as\n%s\nchroma as\n%s", d.name, sample, g, w)
 			}
 		}
