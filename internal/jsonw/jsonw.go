@@ -200,47 +200,9 @@ func (w *W) Value(v any) {
 		}
 		w.EndArray()
 	case map[string]any:
-		if x == nil {
-			w.Null()
-			return
-		}
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		ks := NameSuffixes(keys)
-		w.BeginObject()
-		for i, k := range keys {
-			if ks == nil {
-				w.Key(k)
-			} else {
-				w.KeyN(k, ks[i])
-			}
-			w.Value(x[k])
-		}
-		w.EndObject()
+		writeMap(w, x, w.Value)
 	case map[string]string:
-		if x == nil {
-			w.Null()
-			return
-		}
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		ks := NameSuffixes(keys)
-		w.BeginObject()
-		for i, k := range keys {
-			if ks == nil {
-				w.Key(k)
-			} else {
-				w.KeyN(k, ks[i])
-			}
-			w.String(x[k])
-		}
-		w.EndObject()
+		writeMap(w, x, w.String)
 	case json.RawMessage:
 		// JSON text that is not UTF-8 (a tool call's object argument) is
 		// written as the value it holds, so its strings and member names
@@ -452,4 +414,30 @@ func (w *W) KeyN(name string, k int) {
 		w.B = append(w.B, ' ')
 	}
 	w.key = true
+}
+
+// writeMap writes m as an object with its keys sorted, each value by
+// value; names that write alike get their "#k" suffix (NameSuffixes). A
+// nil map is null.
+func writeMap[V any](w *W, m map[string]V, value func(V)) {
+	if m == nil {
+		w.Null()
+		return
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	ks := NameSuffixes(keys)
+	w.BeginObject()
+	for i, k := range keys {
+		if ks == nil {
+			w.Key(k)
+		} else {
+			w.KeyN(k, ks[i])
+		}
+		value(m[k])
+	}
+	w.EndObject()
 }
