@@ -323,20 +323,7 @@ func (l *llama) pyList(p *Parser, at int, eof, markup bool) (started, wait bool,
 	if !full {
 		return false, false, nil
 	}
-	from := l.pos
-	if l.st == llTag {
-		from = l.at
-	} else if !markup {
-		if err := p.text(p.pos(l.pos), at, false); err != nil {
-			return false, false, err
-		}
-		from = at
-	}
-	if err := p.text(p.pos(from), at+name[0], true); err != nil {
-		return false, false, err
-	}
-	l.bare, l.known = false, false
-	return true, false, l.pyCall(p, at, name, n)
+	return true, false, l.startPy(p, at, name, n, markup, false, false)
 }
 
 // pyKeywordNext reports whether b, the bytes after a call's '(', starts
@@ -402,20 +389,29 @@ func (l *llama) pyBare(p *Parser, at int, eof, markup, known bool) (started, wai
 	if !known && l.c.tools.acts[nm] == nil && strings.HasSuffix(nm, ".call") {
 		name[1] -= len(".call")
 	}
+	return true, false, l.startPy(p, at, name, n, markup, true, known)
+}
+
+// startPy starts the pythonic call whose name is at name (relative to at)
+// in the buffer: the bytes before it since l.at (a tag) or l.pos are
+// written as markup when markup or after a tag, else as text up to at and
+// markup from there; bare and known say how the call was found (without
+// a list; by a declared tool's name).
+func (l *llama) startPy(p *Parser, at int, name [2]int, n int, markup, bare, known bool) error {
 	from := l.pos
 	if l.st == llTag {
 		from = l.at
 	} else if !markup {
 		if err := p.text(p.pos(l.pos), at, false); err != nil {
-			return false, false, err
+			return err
 		}
 		from = at
 	}
 	if err := p.text(p.pos(from), at+name[0], true); err != nil {
-		return false, false, err
+		return err
 	}
-	l.bare, l.known = true, known
-	return true, false, l.pyCall(p, at, name, n)
+	l.bare, l.known = bare, known
+	return l.pyCall(p, at, name, n)
 }
 
 // pyCall starts the pythonic call whose name is b[name[0]:name[1]] and
