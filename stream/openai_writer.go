@@ -388,8 +388,11 @@ func (c *oaCall) finish(o *OpenAIWriter, e Event) error {
 		sent := c.texts[len(c.texts)-1]
 		v, _ := e.Params.Get(c.open)
 		if s, ok := v.(string); ok && strings.HasPrefix(s, sent) {
+			// sent ends with the held-back bytes: write them again with
+			// the rest of the final value
+			held := len(c.pend)
 			c.pend = c.pend[:0]
-			o.frag = c.appendText(o.frag, s[len(sent)-len(c.pend):])
+			o.frag = c.appendText(o.frag, s[len(sent)-held:])
 		}
 		o.frag = c.closeOpen(o.frag)
 	}

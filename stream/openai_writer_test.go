@@ -287,3 +287,50 @@ func TestOpenAINotUTF8(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenAIHeldByteAtEnd: a string argument that ends with an incomplete
+// UTF-8 character (held back while it streams) still writes it, as U+FFFD,
+// when the call ends (FuzzStream "<content>00000\xee</content>": the byte
+// was dropped).
+func TestOpenAIHeldByteAtEnd(t *testing.T) {
+	in := "<write_to_file><path>a</path><content>00000\xee</content></write_to_file>"
+	evs := collect(t, Options{}, []byte(in), nil)
+	var out bytes.Buffer
+	w := NewOpenAIWriter(&out, "c", "m", 0)
+	for _, e := range evs {
+		if err := w.Write(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var args strings.Builder
+	for line := range strings.Lines(out.String()) {
+		data, ok := strings.CutPrefix(strings.TrimSpace(line), "data: ")
+		if !ok || data == "[DONE]" {
+			continue
+		}
+		var c struct {
+			Choices []struct {
+				Delta struct {
+					ToolCalls []struct {
+						Function struct{ Arguments string } `json:"function"`
+					} `json:"tool_calls"`
+				} `json:"delta"`
+			} `json:"choices"`
+		}
+		if err := json.Unmarshal([]byte(data), &c); err != nil {
+			t.Fatal(err)
+		}
+		for _, ch := range c.Choices {
+			for _, tc := range ch.Delta.ToolCalls {
+				args.WriteString(tc.Function.Arguments)
+			}
+		}
+	}
+	var got map[string]string
+	if err := json.Unmarshal([]byte(args.String()), &got); err != nil {
+		t.Fatalf("arguments %q: %v", args.String(), err)
+	}
+	if got["content"] != "00000\ufffd" || got["path"] != "a" {
+		t.Errorf("arguments = %q, want content 00000\\ufffd and path a", args.String())
+	}
+}
