@@ -42,11 +42,11 @@ func (a *inputArena) read(name string) ([]byte, error) {
 	}
 	size := st.Size()
 	if !st.Mode().IsRegular() || size < minArenaFile || int64(int(size)) != size {
-		return readRest(f, nil, size)
+		return readall.Read(f)
 	}
 	buf, err := mapAnon(int(size))
 	if err != nil { // no map: read it onto the heap as readall.File would
-		return readRest(f, nil, size)
+		return readall.Read(f)
 	}
 	readall.AdviseHuge(buf) // fewer page faults while reading (readall)
 	n, err := io.ReadFull(f, buf)
@@ -60,7 +60,7 @@ func (a *inputArena) read(name string) ([]byte, error) {
 		if m, _ := f.Read(more[:]); m > 0 {
 			out := append(append(make([]byte, 0, n+1+4096), buf...), more[0])
 			_ = unmapAnon(buf)
-			return readRest(f, out, 0)
+			return readall.AppendRest(f, out)
 		}
 	}
 	if err != nil {
@@ -71,26 +71,6 @@ func (a *inputArena) read(name string) ([]byte, error) {
 	a.maps = append(a.maps, buf)
 	a.mu.Unlock()
 	return buf[:n:n], nil
-}
-
-// readRest appends the rest of f to b, sized by the hint.
-func readRest(f *os.File, b []byte, hint int64) ([]byte, error) {
-	if b == nil && hint > 0 && int64(int(hint)) == hint {
-		b = make([]byte, 0, int(hint)+1) // +1: EOF is seen without growing
-	}
-	for {
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-		n, err := f.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return b, err
-		}
-	}
 }
 
 // release frees the buffers read so far.

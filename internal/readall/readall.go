@@ -35,12 +35,12 @@ func File(name string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return read(f)
+	return Read(f)
 }
 
-// read reads f to its end into a buffer sized from f's size, advised to
-// use huge pages when it is large.
-func read(f *os.File) ([]byte, error) {
+// Read reads f to its end into a buffer sized from f's size, advised to
+// use huge pages when it is large, with the errors of os.ReadFile.
+func Read(f *os.File) ([]byte, error) {
 	size := 0
 	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && int64(int(st.Size())) == st.Size() {
 		size = int(st.Size())
@@ -49,8 +49,17 @@ func read(f *os.File) ([]byte, error) {
 	if size < 512 {
 		size = 512 // a size of 0 may be a file of /proc, which has more
 	}
-	data := alloc(size)
+	return AppendRest(f, alloc(size))
+}
+
+// AppendRest reads f to its end, appending to data (growing it when the
+// room it has runs out), and returns the result; the end of file is a nil
+// error.
+func AppendRest(f *os.File, data []byte) ([]byte, error) {
 	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)] // more room
+		}
 		n, err := f.Read(data[len(data):cap(data)])
 		data = data[:len(data)+n]
 		if err != nil {
@@ -58,9 +67,6 @@ func read(f *os.File) ([]byte, error) {
 				err = nil
 			}
 			return data, err
-		}
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)] // the file grew: more room
 		}
 	}
 }

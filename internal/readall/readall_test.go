@@ -58,7 +58,7 @@ func TestFileGrows(t *testing.T) {
 		_, _ = w.Write(data)
 		_ = w.Close()
 	}()
-	got, err := read(r)
+	got, err := Read(r)
 	_ = r.Close()
 	if err != nil || !bytes.Equal(got, data) {
 		t.Errorf("read %d bytes, err %v; want %d", len(got), err, len(data))
