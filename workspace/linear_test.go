@@ -200,7 +200,7 @@ func BenchmarkEditsOneFile(b *testing.B) {
 			lines, edits int
 		}{
 			{"n=2000", 2000, 2000}, {"n=4000", 4000, 4000}, {"n=8000", 8000, 8000},
-			{"edits=2000", 4000, 2000}, {"edits=4000", 4000, 4000}, {"edits=8000", 4000, 8000},
+			{"edits=2000", 8000, 2000}, {"edits=4000", 8000, 4000}, {"edits=8000", 8000, 8000},
 			{"lines=20000", 20000, 500}, {"lines=40000", 40000, 500}, {"lines=80000", 80000, 500},
 		} {
 			b.Run(fam.name+"/"+c.name, func(b *testing.B) {
