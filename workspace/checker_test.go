@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/plangram/plangram/ast"
@@ -49,13 +48,7 @@ func TestCheckerAsCheck(t *testing.T) {
 		caseDir := filepath.Dir(planPath)
 		name := filepath.Base(caseDir)
 		t.Run(name, func(t *testing.T) {
-			dialect := grammar.DialectActs
-			for prefix, d := range map[string]string{"plan_": grammar.DialectPlan, "sr_": grammar.DialectSearchReplace,
-				"udiff_": grammar.DialectUdiff, "ap_": grammar.DialectApplyPatch} {
-				if strings.HasPrefix(name, prefix) {
-					dialect = d
-				}
-			}
+			dialect := caseDialect(name)
 			src, err := os.ReadFile(planPath)
 			if err != nil {
 				t.Fatal(err)

@@ -192,13 +192,7 @@ func TestGolden(t *testing.T) {
 		caseDir := filepath.Dir(planPath)
 		name := filepath.Base(caseDir)
 		t.Run(name, func(t *testing.T) {
-			dialect := grammar.DialectActs
-			for prefix, d := range map[string]string{"plan_": grammar.DialectPlan, "sr_": grammar.DialectSearchReplace,
-				"udiff_": grammar.DialectUdiff, "ap_": grammar.DialectApplyPatch} {
-				if strings.HasPrefix(name, prefix) {
-					dialect = d
-				}
-			}
+			dialect := caseDialect(name)
 			src, err := os.ReadFile(planPath)
 			if err != nil {
 				t.Fatal(err)
@@ -229,4 +223,16 @@ func TestGolden(t *testing.T) {
 			g.Assert(t, name, render("plan.md", diags))
 		})
 	}
+}
+
+// caseDialect is the dialect of the golden workspace case name: its
+// prefix plan_, sr_, udiff_ or ap_ names one, else acts.
+func caseDialect(name string) string {
+	for prefix, d := range map[string]string{"plan_": grammar.DialectPlan, "sr_": grammar.DialectSearchReplace,
+		"udiff_": grammar.DialectUdiff, "ap_": grammar.DialectApplyPatch} {
+		if strings.HasPrefix(name, prefix) {
+			return d
+		}
+	}
+	return grammar.DialectActs
 }
