@@ -301,11 +301,11 @@ var cmDifferences = map[string]string{
 	"acts/263": cmNoReindent,
 	"plan/278": cmNoReindent,
 	"acts/278": cmNoReindent,
-	"plan/318": cmListMarker,
+	"plan/318": cmNoReindent,
 	"acts/318": cmListMarker,
 	"plan/321": cmNoReindent,
 	"acts/321": cmNoReindent,
-	"plan/324": cmListMarker,
+	"plan/324": cmNoReindent,
 	"acts/324": cmListMarker,
 	// goldmark's own extra cases (its _test/extra.txt, MIT) that hold a fence.
 	"plan/gm10": cmNoReindent,
