@@ -477,10 +477,10 @@ func ParseMdFence(line string) (MdFenceLine, bool) {
 // markerLen returns the length of the list item marker s starts with (a
 // bullet `-`, `*` or `+`, or one to nine digits and `.` or `)`) when a
 // space or a tab follows it, else 0.
-func markerLen(s string) int {
+func markerLen[T ~string | ~[]byte](s T) int {
 	n := 0
 	switch {
-	case s == "":
+	case len(s) == 0:
 		return 0
 	case s[0] == '-' || s[0] == '*' || s[0] == '+':
 		n = 1
