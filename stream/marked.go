@@ -69,7 +69,9 @@ const (
 )
 
 func newMarked(f *markedForm, c *config) *marked {
-	return &marked{f: f, x: newProse(c.opts, c.start, append(f.secOpens(), f.callOpen)), c: newJCall(c.schema)}
+	x := newProse(c.opts, c.start, append(f.secOpens(), f.callOpen))
+	x.special = true
+	return &marked{f: f, x: x, c: newJCall(c.schema)}
 }
 
 // secOpens returns the section's opening markers, secCloses its closing
@@ -283,8 +285,17 @@ func (m *marked) step(p *Parser, eof bool) (bool, error) {
 		}
 		m.st = mkClose
 	case mkClose:
-		at, ok := closeAfter(p, m.c, m.pos, []string{f.callClose}, eof)
-		if !ok {
+		// The markers are special tokens: the next call's opening marker or
+		// the section's closing one ends a call whose closing marker the
+		// model left out (Kimi-K2-Thinking calls so from its thinking).
+		closes := append([]string{f.callClose, f.callOpen}, f.secCloses()...)
+		b := p.bytes(m.pos, p.end())
+		i, k := find(b, closes, eof)
+		if j := skipSpace(b[:i]); j < i && !m.c.jp.Failed() {
+			m.c.strayText(m.pos+j, m.pos+i)
+		}
+		at := m.pos + i
+		if k < 0 {
 			m.pos = at
 			return m.starve(p, eof)
 		}
@@ -292,7 +303,14 @@ func (m *marked) step(p *Parser, eof bool) (bool, error) {
 			m.infer = false
 			m.c.inferName(p, m.inferAt)
 		}
-		err := m.c.finish(p, at+len(f.callClose))
+		end := at + len(f.callClose)
+		if k > 0 {
+			end = at
+			m.c.errs = append(m.c.errs, Event{Type: Error, ID: m.c.id, Kind: KindUnterminated, Severity: ast.Warning,
+				Message: fmt.Sprintf("the call is not closed by %s: the marker %s after it ends it", f.callClose, closes[k]),
+				Span:    p.span(at, at)})
+		}
+		err := m.c.finish(p, end)
 		return true, m.after(p, err)
 	}
 	return true, nil
