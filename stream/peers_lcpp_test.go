@@ -97,6 +97,16 @@ var peerDeepSeekLlamaCpp = []peerCase{
 	{src: lcDSV31 + "reasoning then content", syntax: "deepseek", inThinking: true,
 		in: "REASONING</think>\nCONTENT", thinking: "REASONING", text: "CONTENT"},
 	{src: lcDSV31 + "content, thinking off", syntax: "deepseek", in: "CONTENT", text: "CONTENT"},
+	{src: lcppNow + "llama-cpp-deepseek-r1 empty reasoning", syntax: "deepseek", inThinking: true,
+		in: "</think>" + lcHello, text: lcHello},
+	{src: lcppNow + "llama-cpp-deepseek-r1 reasoning", syntax: "deepseek", inThinking: true,
+		in: "I'm\nthinking</think>" + lcHello, thinking: "I'm\nthinking", text: lcHello},
+	{src: lcppNow + "llama-cpp-deepseek-r1 tool call (V3 form, fence closed on the JSON's line)", syntax: "deepseek", tools: ptools(lcSpecial), inThinking: true,
+		in:    "</think>" + dsCallsBegin + dsCallBegin + "function" + dsSep + "special_function\n```json\n{\"arg1\": 1}```" + dsCallEnd + dsCallsEnd,
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}}},
+	{src: lcppNow + "DeepSeek-R1-Distill-Qwen-32B tool call, thinking off", syntax: "deepseek", tools: ptools(lcSpecial),
+		in:    dsCallsBegin + dsCallBegin + "function" + dsSep + "special_function\n```json\n{\"arg1\": 1}```" + dsCallEnd + dsCallsEnd,
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}}},
 }
 
 // The tools of llama.cpp's Qwen3-Coder tests, as their expectations type
@@ -114,7 +124,19 @@ var (
 	lcEnumNoTy = ptool("set_unit", `"unit": {"enum": ["celsius", "fahrenheit"]}`)
 )
 
-const lcQwen = lcppNow + "Qwen3-Coder "
+const (
+	lcQwen = lcppNow + "Qwen3-Coder "
+	lcStep = lcppNow + "StepFun3.5-Flash (Qwen3-Coder's format, thinking opened) "
+)
+
+var (
+	lcMagic       = ptool("magic", `"name": {"type": "string"}, "ref": {"type": "string"}`)
+	lcMagicInt    = ptool("magic_int", `"ref": {"type": "integer"}, "name": {"type": "string"}`)
+	lcStringParam = ptool("string_param", `"text": {"type": "string"}`)
+	lcQuoted      = ptool("quoted_unquoted", `"quoted": {"type": "string"}, "unquoted": {"type": "string"}`)
+	lcAmount      = ptool("amount", `"orig": {"type": "number"}`)
+	lcImaginary   = ptool("imaginary_number", `"number": {"type": "object", "properties": {"real": {"type": "number"}, "imaginary": {"type": "number"}}}`)
+)
 
 // qwenParams returns a qwen3-coder call of name whose parameters (name,
 // value pairs) are each on their own lines.
@@ -181,6 +203,40 @@ var peerQwen3CoderLlamaCppNow = []peerCase{
 		in: qwenParams(true, "set_union", "value", "{not valid json", "amount", "42"), calls: []peerCall{{"set_union", `{"amount": 42}`}},
 		errs: []string{KindBadValue},
 		note: "an anyOf is not checked: the parameter takes any JSON value, and text that starts as JSON but is broken is a bad-value error carrying it, where llama.cpp falls back to the union's string"},
+	{src: lcStep + "reasoning then content", syntax: "qwen3-coder", inThinking: true,
+		in: "I was thinking\n</think>\nNow I'm not.", thinking: "I was thinking", text: "Now I'm not."},
+	{src: lcStep + "numeric-looking string values stay strings", syntax: "qwen3-coder", tools: ptools(lcMagic), inThinking: true,
+		in:    "Let me call the magic tool\n</think>\n" + qwenParams(true, "magic", "name", "fooBar", "ref", "5123123"),
+		calls: []peerCall{{"magic", `{"name": "fooBar", "ref": "5123123"}`}}, thinking: "Let me call the magic tool"},
+	{src: lcStep + "a number where the schema says integer", syntax: "qwen3-coder", tools: ptools(lcSpecial), inThinking: true,
+		in:    "Let me call the special function\n</think>\n" + qwenParams(true, "special_function", "arg1", "42555916"),
+		calls: []peerCall{{"special_function", `{"arg1": 42555916}`}}, thinking: "Let me call the special function"},
+	{src: lcStep + "an optional parameter left out", syntax: "qwen3-coder", tools: ptools(lcSpecialOpt), inThinking: true,
+		in:    "Let me call the special function with opt\n</think>\n" + qwenParams(true, "special_function_with_opt", "arg1", "42555916"),
+		calls: []peerCall{{"special_function_with_opt", `{"arg1": 42555916}`}}, thinking: "Let me call the special function with opt"},
+	{src: lcStep + "integer and string parameters", syntax: "qwen3-coder", tools: ptools(lcMagicInt), inThinking: true,
+		in:    "Let me call the magic_int function\n</think>\n" + qwenParams(true, "magic_int", "ref", "42555916", "name", "baz"),
+		calls: []peerCall{{"magic_int", `{"ref": 42555916, "name": "baz"}`}}, thinking: "Let me call the magic_int function"},
+	{src: lcStep + "empty text", syntax: "qwen3-coder", tools: ptools(lcStringParam), inThinking: true,
+		in:    "Call string_param with empty text\n</think>\n<tool_call>\n<function=string_param>\n<parameter=text>\n\n</parameter>\n</function>\n</tool_call>",
+		calls: []peerCall{{"string_param", `{"text": ""}`}}, thinking: "Call string_param with empty text"},
+	{src: lcStep + "simple quoted unquoted", syntax: "qwen3-coder", tools: ptools(lcQuoted), inThinking: true,
+		in:    "Test simple quoted unquoted\n</think>\n" + qwenParams(true, "quoted_unquoted", "quoted", `"foo"`, "unquoted", "foo"),
+		calls: []peerCall{{"quoted_unquoted", `{"quoted": "\"foo\"", "unquoted": "foo"}`}}, thinking: "Test simple quoted unquoted"},
+	{src: lcStep + "complex quoted unquoted", syntax: "qwen3-coder", tools: ptools(lcQuoted), inThinking: true,
+		in:    "Test complex quoted unquoted\n</think>\n" + qwenParams(true, "quoted_unquoted", "quoted", `"printf(\"foo\");"`, "unquoted", `printf("foo");`),
+		calls: []peerCall{{"quoted_unquoted", `{"quoted": "\"printf(\\\"foo\\\");\"", "unquoted": "printf(\"foo\");"}`}}, thinking: "Test complex quoted unquoted"},
+	{src: lcStep + "negative number", syntax: "qwen3-coder", tools: ptools(lcMagicInt), inThinking: true,
+		in:    "Test negative number\n</think>\n" + qwenParams(true, "magic_int", "ref", "-14"),
+		calls: []peerCall{{"magic_int", `{"ref": -14}`}}, thinking: "Test negative number"},
+	{src: lcStep + "decimal number", syntax: "qwen3-coder", tools: ptools(lcAmount), inThinking: true,
+		in:    "Test decimal number\n</think>\n" + qwenParams(true, "amount", "orig", "3.14"),
+		calls: []peerCall{{"amount", `{"orig": 3.14}`}}, thinking: "Test decimal number"},
+	{src: lcStep + "object parameter", syntax: "qwen3-coder", tools: ptools(lcImaginary), inThinking: true,
+		in:    "Test imaginary number\n</think>\n" + qwenParams(true, "imaginary_number", "number", `{ "real": 3.14, "imaginary": 2.71 }`),
+		calls: []peerCall{{"imaginary_number", `{"number": {"real": 3.14, "imaginary": 2.71}}`}}, thinking: "Test imaginary number"},
+	{src: lcStep + "continuation of a prefilled reasoning", syntax: "qwen3-coder", inThinking: true,
+		in: " thinking\n</think>\n" + lcHello, thinking: "thinking", text: lcHello},
 	{src: lcQwen + "enum without a type", syntax: "qwen3-coder", tools: ptools(lcEnumNoTy),
 		in: qwenParams(true, "set_unit", "unit", "celsius"), calls: []peerCall{{"set_unit", `{"unit": "celsius"}`}}},
 }
