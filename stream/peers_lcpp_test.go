@@ -241,8 +241,27 @@ var peerQwen3CoderLlamaCppNow = []peerCase{
 		in: qwenParams(true, "set_unit", "unit", "celsius"), calls: []peerCall{{"set_unit", `{"unit": "celsius"}`}}},
 }
 
+// GLM-4.6 and GLM-4.7-Flash, from the same file's earlier revision (the
+// current one moved them past what the index serves).
+const lcGLM = "llama.cpp tests/test-chat.cpp "
+
+var peerGLMLlamaCpp = []peerCase{
+	{src: lcGLM + "GLM-4.6 tool call", syntax: "glm", tools: ptools(lcSpecial),
+		in: "<tool_call>special_function\n<arg_key>arg1</arg_key>\n<arg_value>1</arg_value>\n</tool_call>", calls: []peerCall{{"special_function", `{"arg1": 1}`}}},
+	{src: lcGLM + "GLM-4.7-Flash pure content", syntax: "glm", in: lcHello, text: lcHello},
+	{src: lcGLM + "GLM-4.7-Flash reasoning with content (thinking opened)", syntax: "glm", inThinking: true,
+		in: "I'm\nthinking</think>" + lcHello, thinking: "I'm\nthinking", text: lcHello},
+	{src: lcGLM + "GLM-4.7-Flash tool call without reasoning", syntax: "glm", tools: ptools(lcSpecial),
+		in: glmTight("special_function", "arg1", "1"), calls: []peerCall{{"special_function", `{"arg1": 1}`}}},
+	{src: lcGLM + "GLM-4.7-Flash tool call with reasoning", syntax: "glm", tools: ptools(lcSpecial), inThinking: true,
+		in: "I'm\nthinking</think>" + glmTight("special_function", "arg1", "1"), calls: []peerCall{{"special_function", `{"arg1": 1}`}}, thinking: "I'm\nthinking"},
+	{src: lcGLM + "GLM-4.7-Flash parallel calls", syntax: "glm", tools: ptools(lcSpecial, lcSpecialOpt),
+		in:    glmTight("special_function", "arg1", "1") + glmTight("special_function_with_opt", "arg1", "1", "arg2", "2"),
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}, {"special_function_with_opt", `{"arg1": 1, "arg2": 2}`}}},
+}
+
 func TestPeersLlamaCpp(t *testing.T) {
-	for name, cases := range map[string][]peerCase{"kimi-k2": peerKimiLlamaCpp, "deepseek": peerDeepSeekLlamaCpp, "qwen3-coder": peerQwen3CoderLlamaCppNow} {
+	for name, cases := range map[string][]peerCase{"kimi-k2": peerKimiLlamaCpp, "deepseek": peerDeepSeekLlamaCpp, "qwen3-coder": peerQwen3CoderLlamaCppNow, "glm": peerGLMLlamaCpp} {
 		t.Run(name, func(t *testing.T) { runPeerCases(t, cases) })
 	}
 }
