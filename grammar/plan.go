@@ -309,6 +309,8 @@ type planBuilder struct {
 	region    viewRegion
 	streamed  int
 	cancelled bool
+	// emptyStream: streamSec ended without actions (see check).
+	emptyStream bool
 }
 
 // followOn is the range [from, to) after an improperly nested fence, up to

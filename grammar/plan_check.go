@@ -178,6 +178,12 @@ func (b *planBuilder) check(t *ptree) error {
 	if c == nil {
 		c = b.begin(t)
 	}
+	if b.emptyStream && !b.actionFollows(t.sections[c.checked:]) {
+		// The streamed Action Plan had no actions: empty unless an action
+		// heading at the wrong level follows (actionPlan's rule), which
+		// only the sections after it tell.
+		b.emptyPlan(b.streamSec)
+	}
 	if err := b.sections(c, t); err != nil {
 		return err
 	}
@@ -275,7 +281,7 @@ func (b *planBuilder) sections(c *checkState, t *ptree) error {
 				c.planSec = sec
 			}
 			if sec != b.streamSec { // the streaming parse checks its actions as it reads them
-				b.actionPlan(sec)
+				b.actionPlan(sec, b.actionFollows(t.sections[i+1:]))
 			}
 		}
 	}
@@ -550,8 +556,11 @@ func (b *planBuilder) memos(blk *ast.Block) {
 }
 
 // actionPlan checks the `## Action Plan` section: breaks and blank lines
-// before the first action, then one or more actions.
-func (b *planBuilder) actionPlan(sec *psection) {
+// before the first action, then one or more actions. later tells whether
+// an action heading at the wrong level (`## EDIT`) follows the section:
+// that action is the plan's, so the plan is not empty and the heading's
+// one wrong-heading-level error says all there is to say.
+func (b *planBuilder) actionPlan(sec *psection, later bool) {
 	intro, parts := sec.intro, []*ppart(nil)
 	for i, n := range intro {
 		if b.levelAction(n) {
@@ -570,7 +579,7 @@ func (b *planBuilder) actionPlan(sec *psection) {
 	for _, n := range intro {
 		b.stray(n, expectAction)
 	}
-	if len(sec.parts) == 0 {
+	if len(sec.parts) == 0 && !later {
 		b.emptyPlan(sec)
 	}
 	for i, p := range sec.parts {
@@ -585,6 +594,22 @@ func (b *planBuilder) actionPlan(sec *psection) {
 func (b *planBuilder) emptyPlan(sec *psection) {
 	b.fail(b.after(lastOf(sec.head, sec.intro)), CodeEmptyPlan, "expected: "+expectAction,
 		"the `## Action Plan` section has no actions: each action is a heading 3 naming it (### `CREATE`) followed by its metadata list and blocks")
+}
+
+// actionFollows reports whether one of the sections after the Action Plan,
+// up to a `## Message` (which ends the section loop), is an action heading
+// at the wrong level: the section loop binds such actions to the plan.
+func (b *planBuilder) actionFollows(later []*psection) bool {
+	for _, s := range later {
+		k := sectionKind(b.headingText(s.head))
+		if k == secMessage {
+			return false
+		}
+		if k == secUnknown && b.levelAction(s.head) {
+			return true
+		}
+	}
+	return false
 }
 
 // lastOf returns the last node of head followed by body.

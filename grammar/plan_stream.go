@@ -39,9 +39,9 @@ func (b *planBuilder) endStream(cur *ppart, next *pnode) {
 		b.release(next)
 	}
 	b.flushRing() // the region's last nodes: context for a flagged node after it
-	if b.streamed == 0 {
-		b.emptyPlan(b.streamSec)
-	}
+	// Without actions the section is empty, unless an action heading at
+	// the wrong level follows it: check decides, once it has read them.
+	b.emptyStream = b.streamed == 0
 }
 
 // streamIntro checks the streamed section's text before its first heading
