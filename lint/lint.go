@@ -37,6 +37,10 @@ type Options struct {
 	Jobs int
 	// Stdin is read for the path "-".
 	Stdin io.Reader
+	// ReadStdin reads Stdin whole (nil: io.ReadAll). Run keeps what it
+	// returns, unchanged, as the report.File.Source of "-"; `plangram
+	// check` reads a large standard input outside the heap, as its files.
+	ReadStdin func(r io.Reader) ([]byte, error)
 	// ReadFile reads a file to check (nil: readall.File, which reads as
 	// os.ReadFile does). Run keeps what it
 	// returns, unchanged, as the file's report.File.Source. `plangram
@@ -160,7 +164,11 @@ func Run(ctx context.Context, paths []string, opts Options) ([]*report.File, err
 			if opts.Stdin == nil {
 				return nil, errors.New("no standard input to read")
 			}
-			if stdin, err = io.ReadAll(opts.Stdin); err != nil {
+			read := opts.ReadStdin
+			if read == nil {
+				read = io.ReadAll
+			}
+			if stdin, err = read(opts.Stdin); err != nil {
 				return nil, fmt.Errorf("reading standard input: %w", err)
 			}
 		}
