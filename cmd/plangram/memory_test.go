@@ -63,6 +63,8 @@ func TestCheckPeakMemory(t *testing.T) {
 		// (inputArena.readStream): it was read onto the heap (37.4 MB
 		// whole process against 27.7 MB for the file, 10 MB of input).
 		{"small-actions-stdin-pipe", corpus.SmallActs(16 << 20), []string{"check", "-"}},
+		{"plan", corpus.Plan(16 << 20), []string{"check"}},
+		{"plan-json", corpus.Plan(16 << 20), []string{"check", "--format", "json"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			file := filepath.Join(dir, c.name+".md")
