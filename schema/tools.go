@@ -77,8 +77,10 @@ func FromTools(file string, data []byte) (*Tools, error) {
 			off = int(se.Offset) - 1
 		case errors.As(err, &te):
 			off = te.off
+		case len(bytes.TrimSpace(data)) == 0:
+			off, err = 0, errors.New("the tools file is empty (nothing but white space): it holds a JSON array of tools or an object with a \"tools\" array (docs/schema.md)")
 		case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
-			err = errors.New("JSON ends before the value is complete")
+			err = errors.New("JSON ends before the value is complete (is the file cut off?)")
 		}
 		e := newError(file, data, off, "", strings.TrimPrefix(err.Error(), "json: "))
 		e.Code = "bad-tools"
@@ -301,6 +303,14 @@ func (c *toolsConv) object(a *Action, n *node, path string) {
 	}
 }
 
+// typeAliases maps type names that tool definitions use although JSON
+// Schema does not (Python's and C's names; vLLM's and SGLang's parsers
+// accept them) to the JSON Schema type they mean.
+var typeAliases = map[string]string{
+	"float": "number", "double": "number", "int": "integer", "long": "integer",
+	"bool": "boolean", "str": "string", "dict": "object", "list": "array",
+}
+
 // scalarTypes maps JSON Schema scalar types to plangram types.
 var scalarTypes = map[string]Type{"string": String, "integer": Int, "number": Number, "boolean": Bool}
 
@@ -432,6 +442,10 @@ func (c *toolsConv) jsonType(n *node, path, name string) (string, bool) {
 			c.warn("warning", t, path+".type", "parameter %s of type null is kept as JSON", name)
 			return "", true
 		}
+		if std, ok := typeAliases[t.s]; ok {
+			c.warn("warning", t, path+".type", "parameter %s: %q is not a JSON Schema type: read as %s", name, t.s, std)
+			return std, true
+		}
 		c.fail(t, path+".type", "parameter %s: unknown JSON Schema type %q (want string, integer, number, boolean, array, object or null)", name, t.s)
 		return "", false
 	case t.kind == '[':
@@ -442,7 +456,11 @@ func (c *toolsConv) jsonType(n *node, path, name string) (string, bool) {
 				return "", false
 			}
 			if x.s != "null" {
-				types = append(types, x.s)
+				ty := x.s
+				if std, ok := typeAliases[ty]; ok {
+					ty = std
+				}
+				types = append(types, ty)
 			}
 		}
 		if len(types) == 1 && len(t.vals) == 2 {
