@@ -121,7 +121,7 @@ func (p *ActsParser) parseEach(ctx context.Context, filename string, src []byte,
 	fence := p.activeFence(src)
 	doc := &ast.Document{Dialect: DialectActs}
 	cur := &lineCursor{src: text, line: 1}
-	b := actsBuilder{doc: doc, pos: cur, schema: p.schema, each: each, reuse: each != nil && reuse}
+	b := actsBuilder{doc: doc, text: text, pos: cur, schema: p.schema, each: each, reuse: each != nil && reuse}
 	if each != nil {
 		// otherFenceActs needs the prose regions only when the other
 		// fence character's runs occur at all.
@@ -193,7 +193,7 @@ func (p *ActsParser) parseGrammar(ctx context.Context, filename string, src []by
 		doc.Prose = append(doc.Prose, &ast.Prose{Kind: "text", Text: text, Span: lines.Span(0, len(src))})
 		return doc, nil
 	}
-	b := actsBuilder{doc: doc, pos: lines, schema: p.schema}
+	b := actsBuilder{doc: doc, text: text, pos: lines, schema: p.schema}
 	var lead []*ast.Block
 	for _, it := range tree.Lead {
 		if it.Type == lexer.Text {
@@ -246,6 +246,7 @@ func (p *ActsParser) finishDocument(text string, fence byte, b *actsBuilder) {
 			"no plan: the document has no %s block (%s)", fenceWords(fence), kept)
 	}
 	ast.SortDiagnostics(doc.Diagnostics)
+	b.collapse()
 }
 
 // startPos is the position of a source's first byte.
@@ -287,6 +288,7 @@ func (c *lineCursor) Pos(offset int) ast.Pos {
 // positions in source order, so that a forward cursor serves it.
 type actsBuilder struct {
 	doc    *ast.Document
+	text   string // the source
 	pos    positions
 	schema *schema.Schema
 	words  []word // readAct's scratch
@@ -304,6 +306,16 @@ type actsBuilder struct {
 	reuse       bool
 	spare       *ast.Action
 	spareBlocks []*ast.Block
+	// followOns are the ranges whose diagnostics become notes of an
+	// improperly nested fence error (collapse), in source order; followAt
+	// indexes them by their intended closing line, where a block of its
+	// own may open (the range then runs to that block's end). actFollow is
+	// the index of the first range found in the current action's blocks;
+	// followOf maps a binding diagnostic those ranges caused to its error.
+	followOns []followOn
+	followAt  map[int]int
+	actFollow int
+	followOf  map[*ast.Diagnostic]*ast.Diagnostic
 }
 
 // newBlock returns a zero block, a spare one when there is one.
@@ -357,7 +369,12 @@ func (b *actsBuilder) leadWarnings(lead []*ast.Block) {
 
 // finish binds an action's arguments to its parameters and adds it.
 func (b *actsBuilder) finish(a *ast.Action) {
-	b.doc.Diagnostics = append(b.doc.Diagnostics, validate.BindAct(a, b.schema)...)
+	diags := validate.BindAct(a, b.schema)
+	if b.actFollow < len(b.followOns) && len(diags) > 0 {
+		b.bindFollowOns(a, diags)
+	}
+	b.actFollow = len(b.followOns)
+	b.doc.Diagnostics = append(b.doc.Diagnostics, diags...)
 	if b.acts == 0 {
 		b.firstLine = a.Head.Span.Start.Line
 	}
@@ -387,6 +404,7 @@ func (b *actsBuilder) block(v string, off int, a *ast.Action) *ast.Block {
 	if i := strings.IndexByte(v, '\n'); i >= 0 {
 		first = i + 1
 	}
+	start := off
 	if pre := lexer.MarkerPrefix(v[:first]); pre > 0 {
 		b.addProse(v[:pre], off)
 		v, off, first = v[pre:], off+pre, first-pre
@@ -396,6 +414,7 @@ func (b *actsBuilder) block(v string, off int, a *ast.Action) *ast.Block {
 	blk.Fence, blk.Info = run, info
 	cstart, cend := first, len(v)
 	last := strings.LastIndexByte(strings.TrimSuffix(v, "\n"), '\n') + 1 // start of the last line
+	nested, inner := false, 0
 	if last >= first && first < len(v) && lexer.ClosesFenceString(v[last:], run) {
 		cend = last
 		if cend > cstart { // drop the one line ending before the closing fence
@@ -403,6 +422,9 @@ func (b *actsBuilder) block(v string, off int, a *ast.Action) *ast.Block {
 			if cend > cstart && v[cend-1] == '\r' {
 				cend--
 			}
+		}
+		if a == nil {
+			inner, nested = misnested(v, first, last)
 		}
 	} else {
 		blk.Unclosed = true
@@ -420,7 +442,160 @@ func (b *actsBuilder) block(v string, off int, a *ast.Action) *ast.Block {
 	}
 	blk.ContentSpan.End = b.pos.Pos(off + cend)
 	blk.Span.End = b.pos.Pos(off + len(v))
+	if i, ok := b.followAt[start]; ok {
+		// This block opens at the fence meant to close an improperly
+		// nested block: all of it follows from that mistake.
+		b.followOns[i].to = max(b.followOns[i].to, off+len(v))
+	}
+	if nested {
+		b.nestedFence(v, off, first, last, inner, blk)
+	}
 	return blk
+}
+
+// misnested reports whether the closed block token v (content from offset
+// first, closing line at offset last) was closed early by the fence meant
+// for a nested block, as the plan dialect judges it (lexer.MisnestedFence):
+// a bare closing fence of the run of a still open inner line with an info
+// string. A content line that would close the block but for the remark
+// after its run (“``` end of code”), before that inner line, says the
+// block was meant to run on instead, unless the text reads like an info
+// string. It returns the offset in v of the nested opening line.
+func misnested(v string, first, last int) (int, bool) {
+	f, ok := lexer.ParseMdFence(strings.TrimPrefix(v[:lineContentEnd(v, 0)], "\uFEFF"))
+	if !ok || !lexer.HasFenceRun(v[first:last], f.Char) {
+		return 0, false
+	}
+	inner, nested := lexer.MisnestedFence(v)
+	if !nested {
+		return 0, false
+	}
+	if at, withText := lexer.FenceWithText(v, f, true); withText && at < inner && !lexer.LooksLikeInfo(fenceInfo(v, at)) {
+		return 0, false
+	}
+	return inner, true
+}
+
+// nestedFence reports the improperly nested block token v at offset off
+// (content from first, closing line at last, nested opening line at
+// inner) with the plan dialect's message, and records the range after it,
+// up to the fence meant to close it, whose diagnostics are its follow-ons.
+// Unlike the plan dialect, it reports only when such a fence follows: the
+// acts dialect closes a block only by its exact run, so without one the
+// document reads consistently as written (docs/acts.md).
+func (b *actsBuilder) nestedFence(v string, off, first, last, inner int, blk *ast.Block) {
+	f, _ := lexer.ParseMdFence(strings.TrimPrefix(v[:lineContentEnd(v, 0)], "\uFEFF"))
+	at, _, ok := lexer.IntendedClose(b.text, off+first, f, followOnLimit)
+	if !ok || at < off+len(v) {
+		// No later fence meant to close the block: it reads as written
+		// (a nested-looking line of the block's own run is content).
+		return
+	}
+	g, _ := lexer.ParseMdFence(v[inner:lineContentEnd(v, inner)])
+	innerText := strings.TrimSpace(v[inner:lineContentEnd(v, inner)])
+	closeLine := b.span(off+last, off+lineContentEnd(v, last))
+	innerLine := b.span(off+inner, off+lineContentEnd(v, inner))
+	d := b.doc.Add(ast.Error, CodeNestedFence, closeLine,
+		"this fence closes the block opened at line %d, not the nested block %q opened at line %d: a bare fence of the opening run ends the outer block; make the outer block's fences longer than every fence inside it (%s)",
+		blk.Span.Start.Line, innerText, innerLine.Start.Line, strings.Repeat(string(f.Char), max(f.Run, g.Run)+1))
+	d.Related = []ast.Related{
+		{Message: "the nested block opens here", Span: innerLine},
+		{Message: "the outer block opens here", Span: b.span(off, off+lineContentEnd(v, 0))},
+	}
+	end := at + lineContentEnd(b.text[at:], 0)
+	d.Related = append(d.Related, ast.Related{Message: "the outer block was meant to close here", Span: b.span(at, end)})
+	if b.followAt == nil {
+		b.followAt = map[int]int{}
+	}
+	b.followAt[at] = len(b.followOns)
+	b.followOns = append(b.followOns, followOn{d: d, from: off + len(v), to: min(len(b.text), end+1), at: at})
+}
+
+// bindFollowOns makes the binding diagnostics of a that only its blocks in
+// follow-on ranges cause (a stray block taken as one more argument:
+// wrong-arg-count, block-args-not-allowed) follow-ons of the fence error
+// of their range: a is bound again without those blocks, and a diagnostic
+// of a code that binding no longer reports is a follow-on.
+func (b *actsBuilder) bindFollowOns(a *ast.Action, diags []*ast.Diagnostic) {
+	var owner *ast.Diagnostic
+	kept := make([]*ast.Block, 0, len(a.Blocks))
+	j := b.actFollow
+	for _, blk := range a.Blocks {
+		o := blk.Span.Start.Offset
+		for j < len(b.followOns) && b.followOns[j].to <= o {
+			j++
+		}
+		if j < len(b.followOns) && b.followOns[j].from <= o {
+			if owner == nil {
+				owner = b.followOns[j].d
+			}
+			continue
+		}
+		kept = append(kept, blk)
+	}
+	if owner == nil {
+		return
+	}
+	c := *a
+	c.Blocks = kept
+	still := map[string]bool{}
+	for _, d := range validate.BindAct(&c, b.schema) {
+		still[d.Code] = true
+	}
+	for _, d := range diags {
+		if !still[d.Code] && (d.Code == validate.CodeArgCount || d.Code == validate.CodeBlockNotTaken) {
+			if b.followOf == nil {
+				b.followOf = map[*ast.Diagnostic]*ast.Diagnostic{}
+			}
+			b.followOf[d] = owner
+		}
+	}
+}
+
+// collapse turns the diagnostics that follow from an improperly nested
+// fence (those inside its follow-on range, and the binding diagnostics
+// bindFollowOns found) into notes of that error, in position order, as the
+// plan dialect does (docs/acts.md). diags are sorted; a range starting
+// inside an earlier one is absorbed by it.
+func (b *actsBuilder) collapse() {
+	if len(b.followOns) == 0 {
+		return
+	}
+	gone := map[*ast.Diagnostic]bool{}
+	var cur *followOn
+	j := 0
+	for _, d := range b.doc.Diagnostics {
+		off := d.Span.Start.Offset
+		if cur != nil && off >= cur.to {
+			cur = nil
+		}
+		for ; j < len(b.followOns) && b.followOns[j].from <= off; j++ {
+			if r := &b.followOns[j]; cur == nil && off < r.to && !gone[r.d] {
+				cur = r
+			}
+		}
+		owner := b.followOf[d]
+		if owner == nil && cur != nil && d != cur.d {
+			owner = cur.d
+		}
+		if owner == nil || gone[owner] {
+			continue
+		}
+		gone[d] = true
+		msg := "follow-on: " + d.Message
+		if d.Code != "" {
+			msg += " [" + d.Code + "]"
+		}
+		owner.Related = append(owner.Related, ast.Related{Message: msg, Span: d.Span})
+	}
+	out := b.doc.Diagnostics[:0]
+	for _, d := range b.doc.Diagnostics {
+		if !gone[d] {
+			out = append(out, d)
+		}
+	}
+	clear(b.doc.Diagnostics[len(out):])
+	b.doc.Diagnostics = out
 }
 
 // fenceChar returns the fence character an opening line starts with.

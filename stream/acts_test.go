@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/plangram/plangram/ast"
@@ -59,13 +60,26 @@ func checkParity(t testing.TB, in []byte) {
 			kinds = append(kinds, e.Kind)
 		}
 	}
+	nested := false
 	for _, d := range doc.Diagnostics {
 		switch d.Code {
 		case grammar.CodeBlockBeforeAct, grammar.CodeNoPlan, grammar.CodeOtherFenceAct:
 			// document-level: what they concern streams as text
+		case grammar.CodeNestedFence:
+			// The stream cannot know that a block was closed by the fence
+			// meant for a nested one until the fence meant to close it
+			// arrives, long after the block's events went out: it reports
+			// what parse collapses into follow-on notes, as they come
+			// (docs/acts.md, "Improperly nested fences").
+			codes = append(codes, followOnCodes(d)...)
+			nested = true
 		default:
 			codes = append(codes, d.Code)
 		}
+	}
+	if nested { // the follow-ons' order is the stream's, not the position order
+		slices.Sort(kinds)
+		slices.Sort(codes)
 	}
 	if len(acts) != len(doc.Actions) {
 		t.Fatalf("input %q: streamed %d actions, parse found %d", in, len(acts), len(doc.Actions))
@@ -78,4 +92,19 @@ func checkParity(t testing.TB, in []byte) {
 	if !slices.Equal(kinds, codes) {
 		t.Fatalf("input %q: streamed errors %v, parse diagnostics %v", in, kinds, codes)
 	}
+}
+
+// followOnCodes returns the codes of the follow-on notes of an improperly
+// nested fence error (their messages end in " [code]").
+func followOnCodes(d *ast.Diagnostic) []string {
+	var codes []string
+	for _, r := range d.Related {
+		if !strings.HasPrefix(r.Message, "follow-on: ") || !strings.HasSuffix(r.Message, "]") {
+			continue
+		}
+		if i := strings.LastIndex(r.Message, " ["); i >= 0 {
+			codes = append(codes, r.Message[i+2:len(r.Message)-1])
+		}
+	}
+	return codes
 }
