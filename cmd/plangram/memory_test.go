@@ -55,6 +55,8 @@ func TestCheckPeakMemory(t *testing.T) {
 		{"small-actions", corpus.SmallActs(16 << 20), []string{"check"}},
 		{"small-actions-json", corpus.SmallActs(16 << 20), []string{"check", "--format", "json"}},
 		{"acts", corpus.Acts(16 << 20), []string{"check"}},
+		{"plan", corpus.Plan(16 << 20), []string{"check"}},
+		{"plan-json", corpus.Plan(16 << 20), []string{"check", "--format", "json"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			file := filepath.Join(dir, c.name+".md")
