@@ -48,6 +48,7 @@ var samples = []string{
 // actsSamples are acts-dialect inputs for the chunking property.
 var actsSamples = []string{
 	"",
+	"```markdown\n```go\nx\n```\n```\n",
 	"```act\nwrite_file a.md\n```\n\n```markdown\n# Doc\n\n```go\nfmt.Println()\n```\n\nend\n```\n",
 	"prose only\nno newline",
 	"~~~act\nwrite_file src/a.py\n~~~\nprose\n~~~python\n    indented\n~~~\ntail\n",
