@@ -74,6 +74,9 @@ func Source(ctx context.Context, name string, src []byte, opts Options) (*ast.Do
 		if wo.Schema == nil {
 			wo.Schema = opts.Parse.Schema
 		}
+		if wo.Source == nil {
+			wo.Source = src // the overlay keeps offsets into it
+		}
 		diags = append(diags, workspace.Check(ctx, doc, opts.Root, wo)...)
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
@@ -232,15 +235,18 @@ func diagnostics(ctx context.Context, name string, src []byte, opts Options) ([]
 	// The actions are not kept (only their blocks' spans, copied), so the
 	// parser may reuse their memory, unless the caller's own OnAction
 	// asked to be handed them without ReuseActions. With a root, the
-	// workspace Checker is handed each action in turn; it keeps a copy of
-	// what it needs, but it is not tested against reused actions, which
-	// it does not need for its memory.
-	popts.ReuseActions = opts.Root == "" && (opts.Parse.OnAction == nil || opts.Parse.ReuseActions)
+	// workspace Checker is handed each action in turn and keeps nothing of
+	// it but offsets into src and copies (workspace:TestCheckerAsCheck
+	// runs it on reused actions).
+	popts.ReuseActions = opts.Parse.OnAction == nil || opts.Parse.ReuseActions
 	var ws *workspace.Checker
 	if opts.Root != "" {
 		wo := opts.Workspace
 		if wo.Schema == nil {
 			wo.Schema = opts.Parse.Schema
+		}
+		if wo.Source == nil {
+			wo.Source = src // the overlay keeps offsets into it
 		}
 		// The dialect is known once the parse has started: the checker is
 		// made at the first action (Detect's choice, as the document says).
@@ -273,6 +279,7 @@ func diagnostics(ctx context.Context, name string, src []byte, opts Options) ([]
 	diags := doc.Diagnostics
 	if ws != nil {
 		diags = append(append([]*ast.Diagnostic{}, diags...), ws.Diagnostics(doc.Diagnostics, doc.Span.Start)...)
+		ws.Close()
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}

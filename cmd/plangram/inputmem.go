@@ -5,12 +5,13 @@ import (
 	"os"
 	"sync"
 
+	"github.com/plangram/plangram/internal/anonmem"
 	"github.com/plangram/plangram/internal/readall"
 )
 
 // inputArena reads the files `plangram check` checks. Each file is read
 // once, into one buffer of its exact size; on systems with anonymous
-// memory maps (inputmem_mmap.go) a file of at least minArenaFile bytes is
+// memory maps (internal/anonmem) a file of at least minArenaFile bytes is
 // read into memory mapped for it rather than into the garbage-collected
 // heap. The garbage collector's heap goal is twice the live heap (GOGC
 // 100): an input held on the heap is counted there and doubles with it,
@@ -44,7 +45,7 @@ func (a *inputArena) read(name string) ([]byte, error) {
 	if !st.Mode().IsRegular() || size < minArenaFile || int64(int(size)) != size {
 		return readall.Read(f)
 	}
-	buf, err := mapAnon(int(size))
+	buf, err := anonmem.Map(int(size))
 	if err != nil { // no map: read it onto the heap as readall.File would
 		return readall.Read(f)
 	}
@@ -59,12 +60,12 @@ func (a *inputArena) read(name string) ([]byte, error) {
 		var more [1]byte
 		if m, _ := f.Read(more[:]); m > 0 {
 			out := append(append(make([]byte, 0, n+1+4096), buf...), more[0])
-			_ = unmapAnon(buf)
+			_ = anonmem.Unmap(buf)
 			return readall.AppendRest(f, out)
 		}
 	}
 	if err != nil {
-		_ = unmapAnon(buf)
+		_ = anonmem.Unmap(buf)
 		return nil, err
 	}
 	a.mu.Lock()
@@ -78,7 +79,7 @@ func (a *inputArena) release() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for _, b := range a.maps {
-		_ = unmapAnon(b)
+		_ = anonmem.Unmap(b)
 	}
 	a.maps = nil
 }
