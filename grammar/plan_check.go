@@ -243,7 +243,7 @@ func (b *planBuilder) check(t *ptree) error {
 			if planSec == nil {
 				planSec = sec
 			}
-			b.actionPlan(sec)
+			b.actionPlan(sec, b.actionFollows(t.sections[i+1:]))
 		}
 	}
 
@@ -512,8 +512,11 @@ func (b *planBuilder) memos(blk *ast.Block) {
 }
 
 // actionPlan checks the `## Action Plan` section: breaks and blank lines
-// before the first action, then one or more actions.
-func (b *planBuilder) actionPlan(sec *psection) {
+// before the first action, then one or more actions. later tells whether
+// an action heading at the wrong level (`## EDIT`) follows the section:
+// that action is the plan's, so the plan is not empty and the heading's
+// one wrong-heading-level error says all there is to say.
+func (b *planBuilder) actionPlan(sec *psection, later bool) {
 	intro, parts := sec.intro, []*ppart(nil)
 	for i, n := range intro {
 		if b.levelAction(n) {
@@ -532,7 +535,7 @@ func (b *planBuilder) actionPlan(sec *psection) {
 	for _, n := range intro {
 		b.stray(n, expectAction)
 	}
-	if len(sec.parts) == 0 {
+	if len(sec.parts) == 0 && !later {
 		b.fail(b.after(lastOf(sec.head, sec.intro)), CodeEmptyPlan, "expected: "+expectAction,
 			"the `## Action Plan` section has no actions: each action is a heading 3 naming it (### `CREATE`) followed by its metadata list and blocks")
 	}
@@ -542,6 +545,22 @@ func (b *planBuilder) actionPlan(sec *psection) {
 		}
 		b.part(p)
 	}
+}
+
+// actionFollows reports whether one of the sections after the Action Plan,
+// up to a `## Message` (which ends the section loop), is an action heading
+// at the wrong level: the section loop binds such actions to the plan.
+func (b *planBuilder) actionFollows(later []*psection) bool {
+	for _, s := range later {
+		k := sectionKind(b.headingText(s.head))
+		if k == secMessage {
+			return false
+		}
+		if k == secUnknown && b.levelAction(s.head) {
+			return true
+		}
+	}
+	return false
 }
 
 // lastOf returns the last node of head followed by body.

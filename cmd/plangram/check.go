@@ -66,12 +66,16 @@ func cmdCheck(ctx context.Context, e *env, args []string) int {
 			return usageError(e, err)
 		}
 	}
+	// The report is written once the run is over: the counter is cleared
+	// first, so it shows whether or not standard output is the terminal.
+	pr := &progress{}
 	if n, err := lint.Expand(paths); err == nil {
-		pr := newProgress(e, len(n))
+		pr, e = newProgress(e, len(n), false)
 		opts.Progress = func(done, _ int) { pr.step(done) }
-		defer pr.end()
 	}
+	defer pr.end()
 	files, runErr := lint.Run(ctx, paths, opts)
+	pr.end()
 	if ctx.Err() != nil {
 		fmt.Fprintf(e.stderr, "plangram: %v\n", ctx.Err())
 		return exitUsage

@@ -213,3 +213,186 @@ func TestDocsSchemaInline(t *testing.T) {
 		t.Errorf("docs/schema.md does not show DEPLOY's params %s", p)
 	}
 }
+
+// cliDoc returns the text of docs/cli.md.
+func cliDoc(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile("../../docs/cli.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// usageLine is the first line `plangram help NAME` prints, without
+// "usage: ".
+func usageLine(t *testing.T, name string) string {
+	t.Helper()
+	code, out, _ := runCLI(t, "", "help", name)
+	first, _, _ := strings.Cut(out, "\n")
+	if code != exitOK || !strings.HasPrefix(first, "usage: ") {
+		t.Fatalf("help %s: exit %d %q", name, code, out)
+	}
+	return strings.TrimPrefix(first, "usage: ")
+}
+
+var synopsisRE = regexp.MustCompile("(?m)^```\n((?:plangram [^\n]*\n(?: +[^\n]*\n)*)+)```$")
+
+// TestDocsSynopsis checks that docs/cli.md shows every command's synopsis
+// exactly as `plangram help COMMAND` prints it (wrapped lines joined), so
+// the flags the doc lists are the flags the binary takes.
+func TestDocsSynopsis(t *testing.T) {
+	doc := cliDoc(t)
+	inDoc := map[string]string{}
+	for _, m := range synopsisRE.FindAllStringSubmatch(doc, -1) {
+		for _, c := range regexp.MustCompile(`\n(?:plangram )`).Split("\n"+m[1], -1) {
+			if c = strings.Join(strings.Fields(c), " "); c != "" {
+				name, _, _ := strings.Cut(c, " ")
+				inDoc[name] = "plangram " + c
+			}
+		}
+	}
+	for name := range commands() {
+		want := "plangram " + name + strings.TrimPrefix(usageLine(t, name), "plangram "+name)
+		if got, ok := inDoc[name]; !ok {
+			t.Errorf("docs/cli.md has no synopsis block for %s; want:\n%s", name, want)
+		} else if got != want {
+			t.Errorf("docs/cli.md synopsis of %s:\n%s\nplangram help %s:\n%s", name, got, name, want)
+		}
+	}
+}
+
+// TestDocsCommandTable checks the table "Commands at a glance" of
+// docs/cli.md against the commands as built: one row per command, and each
+// row's claims — standard input, files, directories, rewrite flags —
+// hold when the command is run with that input.
+func TestDocsCommandTable(t *testing.T) {
+	doc := cliDoc(t)
+	start := strings.Index(doc, "| command | stdin | files | dirs | -l -d -w |")
+	if start < 0 {
+		t.Fatal("docs/cli.md: no command table")
+	}
+	dir := tree(t, map[string]string{"ok.md": okActs, "plans/a.md": okActs, "plans/x/b.md": okActs, "ws/.keep": ""})
+	// Flags a command needs to run at all; render needs -o DIR for a
+	// directory, as documented.
+	need := map[string][]string{
+		"apply":      {"--root", filepath.Join(dir, "ws"), "--dry-run"},
+		"schema":     {"--dialect", "acts"},
+		"example":    {"--dialect", "acts"},
+		"gen":        {"go", "--dialect", "acts", "--package", "x"},
+		"completion": {"bash"},
+	}
+	rows := map[string]bool{}
+	for _, line := range strings.Split(doc[start:], "\n")[2:] {
+		if !strings.HasPrefix(line, "| `") {
+			break
+		}
+		cells := strings.Split(strings.Trim(line, "|"), " | ")
+		for i := range cells {
+			cells[i] = strings.TrimSpace(cells[i])
+		}
+		name := strings.Trim(cells[0], "`")
+		rows[name] = true
+		if _, ok := commands()[name]; !ok && name != "help" {
+			t.Errorf("table row %q: no such command", name)
+			continue
+		}
+		stdin, files, dirs, rewrite := cells[1], cells[2], cells[3], cells[4]
+		var stderr string
+		try := func(stdinText string, args ...string) int {
+			t.Helper()
+			var code int
+			code, _, stderr = runCLI(t, stdinText, append(append([]string{name}, need[name]...), args...)...)
+			return code
+		}
+		usable := func(code int) bool { return code != exitUsage }
+		switch stdin {
+		case "yes", "only":
+			if name != "lsp" { // lsp would serve the protocol
+				if c := try(okActs); !usable(c) {
+					t.Errorf("%s: stdin %s, but no PATH exits %d: %s", name, stdin, c, stderr)
+				}
+				if c := try(okActs, "-"); !usable(c) {
+					t.Errorf("%s: stdin %s, but - exits %d: %s", name, stdin, c, stderr)
+				}
+			}
+		case "no":
+			if c := try(okActs, "-"); usable(c) {
+				t.Errorf("%s: stdin no, but - exits %d", name, c)
+			}
+		default:
+			t.Errorf("%s: stdin cell %q is not yes, only or no", name, stdin)
+		}
+		for _, tc := range []struct {
+			cell    string
+			several bool
+			args    []string
+		}{
+			{files, false, []string{filepath.Join(dir, "ok.md")}},
+			{files, true, []string{filepath.Join(dir, "ok.md"), filepath.Join(dir, "plans/a.md")}},
+			{dirs, true, []string{filepath.Join(dir, "plans")}},
+		} {
+			if name == "render" && tc.several {
+				tc.args = append([]string{"-o", t.TempDir()}, tc.args...) // several pages need -o DIR
+			}
+			c := try("", tc.args...)
+			switch tc.cell {
+			case "yes":
+				if !usable(c) {
+					t.Errorf("%s %s: the table says yes, exit %d: %s", name, tc.args, c, stderr)
+				}
+			case "no":
+				if usable(c) {
+					t.Errorf("%s %s: the table says no, exit %d", name, tc.args, c)
+				}
+			default:
+				t.Errorf("%s: cell %q is not yes or no", name, tc.cell)
+			}
+		}
+		// The exit-1 column: errors (error events for stream, a refusal for
+		// apply), -l and a change, --strict and a warning.
+		exit1 := cells[6]
+		if stdin != "no" && name != "lsp" {
+			args := []string{}
+			if name == "stream" {
+				args = []string{"--syntax", "acts"}
+			}
+			errs := strings.Contains(exit1, "has errors") || strings.Contains(exit1, "error events") || strings.Contains(exit1, "refused")
+			if c := try(badActs, args...); (c == exitError) != errs {
+				t.Errorf("%s: input with an error exits %d; the table says %q", name, c, exit1)
+			}
+		}
+		if strings.Contains(exit1, "with `-l` an input would change") {
+			if c := try(messyActs, "-l"); c != exitError {
+				t.Errorf("%s -l: a changed input exits %d", name, c)
+			}
+		}
+		if strings.Contains(exit1, "with `--strict` also warnings") {
+			const warn = "~~~\nstray\n~~~\n" + okActs // block-before-act: a warning
+			if c := try(warn); c != exitOK {
+				t.Errorf("%s: a warning exits %d", name, c)
+			}
+			if c := try(warn, "--strict"); c != exitError {
+				t.Errorf("%s --strict: a warning exits %d", name, c)
+			}
+		}
+		if name == "help" {
+			continue
+		}
+		_, help, _ := runCLI(t, "", "help", name)
+		for _, f := range []string{"l", "d", "w"} {
+			has := regexp.MustCompile(`(?m)^  -` + f + `\b`).MatchString(help)
+			if claims := strings.Contains(" "+rewrite+" ", " -"+f+" "); has != claims {
+				t.Errorf("%s: -%s in the table: %v, in plangram help %s: %v", name, f, claims, name, has)
+			}
+		}
+	}
+	for name := range commands() {
+		if !rows[name] {
+			t.Errorf("docs/cli.md command table has no row for %s", name)
+		}
+	}
+	if !rows["help"] {
+		t.Error("docs/cli.md command table has no row for help")
+	}
+}

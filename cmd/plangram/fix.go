@@ -27,7 +27,7 @@ func cmdFix(ctx context.Context, e *env, args []string) int {
 	if err := oneOf("dialect", *dialect, "auto", "acts", "plan"); err != nil {
 		return usageError(e, err)
 	}
-	return rewriteInputs(ctx, e, "fix", files, rf, func(_ context.Context, in input, src []byte) ([]byte, int, error) {
+	return rewriteInputs(ctx, e, "fix", files, rf, func(_ context.Context, e *env, in input, src []byte) ([]byte, int, error) {
 		out, repairs := fix.Apply(src, *dialect)
 		printDiags(e, in.name, repairs)
 		return out, exitOK, nil

@@ -15,7 +15,7 @@ func newFlags(e *env, name, usage string) *flag.FlagSet {
 	fs.SetOutput(e.stderr)
 	fs.Usage = func() {
 		w := fs.Output()
-		fmt.Fprintf(w, "usage: plangram %s %s\n", name, usage)
+		fmt.Fprintln(w, strings.TrimSpace("usage: plangram "+name+" "+usage))
 		if c, ok := commands()[name]; ok {
 			fmt.Fprintf(w, "\n%s (docs/cli.md)\n", c.summary)
 		}

@@ -28,7 +28,7 @@ func cmdFmt(ctx context.Context, e *env, args []string) int {
 	if !ok {
 		return exitUsage
 	}
-	return rewriteInputs(ctx, e, "fmt", files, rf, func(ctx context.Context, in input, src []byte) ([]byte, int, error) {
+	return rewriteInputs(ctx, e, "fmt", files, rf, func(ctx context.Context, e *env, in input, src []byte) ([]byte, int, error) {
 		out, doc, err := format.Source(ctx, in.name, src, opts)
 		if err != nil {
 			return nil, exitUsage, err

@@ -32,7 +32,7 @@ func cmdLSP(ctx context.Context, e *env, args []string) int {
 		return exitUsage
 	}
 	if len(pos) > 0 {
-		return usageError(e, fmt.Errorf("lsp takes no arguments, got %q", pos))
+		return usageError(e, fmt.Errorf("lsp takes no arguments, got %q", pos[0]))
 	}
 	if err := oneOf("dialect", *pf.dialect, append([]string{grammar.DialectAuto}, grammar.Dialects()...)...); err != nil {
 		return usageError(e, err)

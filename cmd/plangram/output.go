@@ -8,6 +8,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/plangram/plangram/ast"
 	rpt "github.com/plangram/plangram/report"
@@ -137,29 +138,70 @@ func compactJSON(w io.Writer, data []byte) error {
 }
 
 // progress prints "plangram: N/TOTAL files" on standard error, rewriting one
-// line, when standard error is a terminal and there are at least
-// progressMin files; otherwise it prints nothing.
+// line, for runs over progressMin files or more when standard error is a
+// terminal and the command does not write to that terminal's standard
+// output while it runs (parse, fmt and fix without -w print each result as
+// they go, so on a terminal they show no counter); otherwise it prints
+// nothing. Whatever else the command writes to standard error goes through
+// the progress (its Write), which clears the counter line first, so a
+// diagnostic never lands after the counter's text; end clears it for good.
 type progress struct {
-	e     *env
+	mu    sync.Mutex
+	w     io.Writer // the real standard error
 	total int
 	on    bool
+	shown bool // the counter line is on the screen
 }
 
 const progressMin = 20
 
-func newProgress(e *env, total int) *progress {
-	return &progress{e: e, total: total, on: e.errTTY && total >= progressMin}
+// newProgress returns the progress of a run over total inputs and the env
+// the command should use from then on: its standard error clears the
+// counter before writing. streamsStdout tells whether the command writes
+// results to standard output during the run.
+func newProgress(e *env, total int, streamsStdout bool) (*progress, *env) {
+	p := &progress{w: e.stderr, total: total, on: e.errTTY && total >= progressMin && !(streamsStdout && e.outTTY)}
+	if !p.on {
+		return p, e
+	}
+	pe := *e
+	pe.stderr = p
+	return p, &pe
 }
 
 func (p *progress) step(done int) {
-	if p.on {
-		fmt.Fprintf(p.e.stderr, "\rplangram: %d/%d files", done, p.total)
+	if !p.on {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprintf(p.w, "\rplangram: %d/%d files", done, p.total)
+	p.shown = true
+}
+
+// Write clears the counter line, then writes b to standard error; the next
+// step draws the counter again.
+func (p *progress) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.clear()
+	return p.w.Write(b)
+}
+
+func (p *progress) clear() {
+	if p.shown {
+		fmt.Fprint(p.w, "\r\x1b[K")
+		p.shown = false
 	}
 }
 
-// end clears the counter line.
+// end clears the counter line; call it before writing the command's result
+// to standard output, and again (it is idempotent) when the command ends.
 func (p *progress) end() {
-	if p.on {
-		fmt.Fprint(p.e.stderr, "\r\x1b[K")
+	if !p.on {
+		return
 	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.clear()
 }

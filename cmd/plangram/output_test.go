@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -60,5 +61,56 @@ func TestProgressOnTerminal(t *testing.T) {
 	_, _, stderr = runTTY(t, "", true, false, "fmt", "-w", dir)
 	if !strings.Contains(stderr, "plangram: 20/20 files") {
 		t.Fatalf("fmt -w progress %q", stderr)
+	}
+}
+
+// TestProgressNeverMixes runs the commands over many files with standard
+// output and standard error one terminal, as a user sees them: a
+// diagnostic or a report line never continues the counter's line (the
+// counter is cleared first), and a command that prints its results as it
+// goes shows no counter there.
+func TestProgressNeverMixes(t *testing.T) {
+	files := map[string]string{"m/bad.md": badActs}
+	for i := range progressMin {
+		files["m/"+strings.Repeat("a", i+1)+".md"] = okActs
+	}
+	dir := tree(t, files)
+	term := func(outTTY bool, args ...string) string {
+		t.Helper()
+		var b, file bytes.Buffer
+		e := &env{stdin: strings.NewReader(""), stdout: &file, stderr: &b, outTTY: outTTY, errTTY: true, noColor: true}
+		if outTTY {
+			e.stdout = &b // one terminal for both streams
+		}
+		run(context.Background(), e, args)
+		return b.String()
+	}
+	counterRE := regexp.MustCompile(`plangram: \d+/\d+ files[^\r]`)
+	for _, tc := range []struct {
+		outTTY  bool
+		args    []string
+		counter bool
+	}{
+		{true, []string{"check", dir + "/m"}, true},
+		{false, []string{"check", dir + "/m"}, true},
+		{true, []string{"parse", dir + "/m"}, false}, // NDJSON on the terminal
+		{false, []string{"parse", dir + "/m"}, true}, // NDJSON to a file
+		{true, []string{"fmt", "-w", dir + "/m"}, true},
+		{true, []string{"fmt", "-l", dir + "/m"}, false},
+		{false, []string{"fmt", "-l", dir + "/m"}, true},
+		{true, []string{"fix", "-w", dir + "/m"}, true},
+		{true, []string{"render", "-o", dir + "/pages", dir + "/m"}, true},
+	} {
+		got := term(tc.outTTY, tc.args...)
+		name := strings.Join(tc.args[:1], " ")
+		if has := strings.Contains(got, "/21 files"); has != tc.counter {
+			t.Errorf("%s (stdout a terminal: %v): counter shown %v, want %v\n%.300q", name, tc.outTTY, has, tc.counter, got)
+		}
+		if m := counterRE.FindString(got); m != "" {
+			t.Errorf("%s: text after the counter on its line: %q\n%.300q", name, m, got)
+		}
+		if tc.counter && !strings.HasSuffix(got, "\r\x1b[K") && !strings.Contains(got, "\r\x1b[K"+dir) && !strings.Contains(got, "\r\x1b[K1 error") {
+			t.Errorf("%s: counter not cleared: %.300q", name, got)
+		}
 	}
 }

@@ -45,12 +45,15 @@ func cmdParse(ctx context.Context, e *env, args []string) int {
 	}
 	// A directory argument means several documents even when it holds one.
 	multi := len(ins) > 1 || len(pos) > 0 && len(ins) == 1 && ins[0].base != ""
+	pr, e := newProgress(e, len(ins), true)
+	defer pr.end()
 	sd := &stdinData{r: e.stdin}
 	code := exitOK
-	for _, in := range ins {
+	for i, in := range ins {
 		if ctx.Err() != nil {
 			return usageError(e, ctx.Err())
 		}
+		pr.step(i + 1)
 		src, err := in.read(sd)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "plangram: %v\n", err)

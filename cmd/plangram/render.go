@@ -62,12 +62,15 @@ func cmdRender(ctx context.Context, e *env, args []string) int {
 	} else if len(ins) == 1 && *out != "-" {
 		targets[0] = *out
 	}
+	pr, e := newProgress(e, len(ins), !multi)
+	defer pr.end()
 	sd := &stdinData{r: e.stdin}
 	code := exitOK
 	for i, in := range ins {
 		if ctx.Err() != nil {
 			return usageError(e, ctx.Err())
 		}
+		pr.step(i + 1)
 		src, err := in.read(sd)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "plangram: %v\n", err)

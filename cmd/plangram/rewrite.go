@@ -24,8 +24,9 @@ func addRewriteFlags(fs *flag.FlagSet, what string) rewriteFlags {
 }
 
 // transform turns one input into its rewritten form, printing its
-// diagnostics to standard error, and returns the exit code they imply.
-type transform func(ctx context.Context, in input, src []byte) (out []byte, code int, err error)
+// diagnostics to e's standard error (which clears the progress counter
+// first), and returns the exit code they imply.
+type transform func(ctx context.Context, e *env, in input, src []byte) (out []byte, code int, err error)
 
 // rewriteInputs runs fmt or fix over the inputs (files, directories, "-";
 // see expandInputs). Without -l, -d or -w it prints each result in turn (as
@@ -45,10 +46,9 @@ func rewriteInputs(ctx context.Context, e *env, name string, pos []string, rf re
 			}
 		}
 	}
-	pr := newProgress(e, len(ins))
-	if !*rf.write || *rf.list || *rf.diff {
-		pr.on = false // the counter would mix with the output on a terminal
-	}
+	// Without -w, or with -l or -d, results go to standard output as the
+	// run goes: no counter when that is the terminal too.
+	pr, e := newProgress(e, len(ins), !*rf.write || *rf.list || *rf.diff)
 	defer pr.end()
 	sd := &stdinData{r: e.stdin}
 	code := exitOK
@@ -63,7 +63,7 @@ func rewriteInputs(ctx context.Context, e *env, name string, pos []string, rf re
 			code = exitUsage
 			continue
 		}
-		out, c, err := t(ctx, in, src)
+		out, c, err := t(ctx, e, in, src)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "plangram: %s: %v\n", in.name, err)
 			code = exitUsage

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"strings"
 )
 
 // buildVersion is the version plangram reports, from the build information
@@ -42,12 +43,17 @@ func readVersion() buildVersion {
 }
 
 // Short is the version written into SARIF's tool.driver.version and the
-// language server's serverInfo.version: the module version, followed by
-// "+" and the first 12 digits of the revision (and "-dirty") when the
-// binary was built from a checkout.
+// language server's serverInfo.version. The Go toolchain (1.24 and later)
+// stamps a binary built from a git checkout with a pseudo-version naming the
+// revision (v0.0.0-20261123170525-b824d0fc7ffa, "+dirty" when the tree was
+// modified): that version is already exact and is kept as it is. Only a
+// version that names no revision — "(devel)" from a toolchain or build
+// that stamps none — gets "+" and the first 12 digits of the revision, and
+// a modified tree "-dirty" after it (or "+dirty" after a module version
+// without it), so that a modified build never passes for a release.
 func (v buildVersion) Short() string {
 	s := v.Module
-	if v.Revision != "" && (v.Module == "(devel)" || v.Modified) {
+	if v.Revision != "" && s == "(devel)" {
 		rev := v.Revision
 		if len(rev) > 12 {
 			rev = rev[:12]
@@ -56,6 +62,13 @@ func (v buildVersion) Short() string {
 		if v.Modified {
 			s += "-dirty"
 		}
+		return s
+	}
+	if v.Modified && !strings.HasSuffix(s, "+dirty") {
+		if strings.Contains(s, "+") {
+			return s + ".dirty"
+		}
+		return s + "+dirty"
 	}
 	return s
 }
