@@ -163,7 +163,7 @@ func (f *fixer) repairBlock(off, end int) bool {
 	if off == 0 && strings.HasPrefix(openLine, "\uFEFF") {
 		bomLen = 3
 	}
-	open, _ := lexer.ParseMdFence(openLine[bomLen:])
+	open, _ := lexer.MdFenceAt(f.text, off) // a line start or the run of a list item's marker line
 	last := strings.LastIndexByte(strings.TrimSuffix(tok, "\n"), '\n') + 1
 	closed := last >= first && first < len(tok) && open.Closes(tok[last:])
 	if closed {
@@ -172,7 +172,7 @@ func (f *fixer) repairBlock(off, end int) bool {
 		// run — before the nested opening line, if any, and then only a
 		// remark, not an info string: the block ran on to a later fence
 		// (the fence-trailing-text error).
-		if at, withText := lexer.FenceWithText(tok, true); withText && (!ok || at < inner && !lexer.LooksLikeInfo(infoAt(tok, at))) {
+		if at, withText := lexer.FenceWithText(tok, open, true); withText && (!ok || at < inner && !lexer.LooksLikeInfo(infoAt(tok, at))) {
 			return f.stripTrailing(off, at, lineEnd(tok, at), open, false)
 		}
 		if !ok {
@@ -404,11 +404,7 @@ func (f *fixer) endsInsideBlock(dialect string) bool {
 		}
 		tok := t[start:]
 		first := lineEnd(tok, 0)
-		openLine, _ := body(tok[:first])
-		if start == 0 {
-			openLine = strings.TrimPrefix(openLine, "\uFEFF")
-		}
-		open, _ := lexer.ParseMdFence(openLine)
+		open, _ := lexer.MdFenceAt(t, start)
 		last := strings.LastIndexByte(strings.TrimSuffix(tok, "\n"), '\n') + 1
 		return !(last >= first && first < len(tok) && open.Closes(tok[last:]))
 	}

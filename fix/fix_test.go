@@ -187,7 +187,8 @@ func FuzzFix(f *testing.F) {
 // made of fence-heavy lines, which byte-level fuzzing reaches slowly.
 func TestPropertiesRandomFences(t *testing.T) {
 	vocab := []string{"```", "```bash", "````", "````md", "~~~", "~~~~ x", "``` end", "```  <!-- x -->",
-		"   ```", "    ```", "text", "", "### `CREATE`", "- **File Path:** a", "#Title", "```` `x`", "\t```"}
+		"   ```", "    ```", "text", "", "### `CREATE`", "- **File Path:** a", "#Title", "```` `x`", "\t```",
+		"- ```", "1. ```bash", "  - ~~~", "* ````md", "  ```"}
 	seed := uint64(1)
 	next := func(n int) int {
 		seed = seed*6364136223846793005 + 1442695040888963407

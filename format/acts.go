@@ -60,7 +60,7 @@ func acts(doc *ast.Document, src []byte) []byte {
 
 	var out bytes.Buffer
 	out.Grow(len(src) + len(src)/16 + 64)
-	first := true
+	first, attached := true, false
 	var prev *item
 	for i := range items {
 		it := &items[i]
@@ -71,22 +71,52 @@ func acts(doc *ast.Document, src []byte) []byte {
 			out.WriteString(bom) // keep a file's byte-order mark
 		}
 		// One blank line between actions and around prose; argument blocks
-		// follow their act block (and stray blocks each other) directly.
-		if !first && (it.prose != nil || prev.prose != nil || it.act != nil) {
+		// follow their act block (and stray blocks each other) directly,
+		// and a block its list item's markers (attached).
+		if !first && !attached && (it.prose != nil || prev.prose != nil || it.act != nil) {
 			out.WriteString(eol)
 		}
-		first = false
+		first, attached = false, false
 		prev = it
 		if it.prose != nil {
 			out.WriteString(kept[i])
+			if end := it.prose.Span.End.Offset; markerTail(src, end) && i+1 < len(items) && items[i+1].block != nil && items[i+1].start == end {
+				attached = true // the markers of a list item whose block opens on their line
+				continue
+			}
 			if !strings.HasSuffix(kept[i], "\n") {
 				out.WriteString(eol)
 			}
 			continue
 		}
-		writeBlock(&out, it, kept[i], fence, eol)
+		writeBlock(&out, it, kept[i], fence, markerIndent(src, it.start), eol)
 	}
 	return out.Bytes()
+}
+
+// markerIndent returns, for a block opened on a list item's marker line
+// (it starts inside its line, after the markers), spaces up to the column
+// of its opening run, for the lines fmt writes itself: the act line and
+// the closing fence, which so stay inside the item for a CommonMark reader
+// too. For a block opened at the start of a line it returns "".
+func markerIndent(src []byte, start int) string {
+	if !markerTail(src, start) {
+		return ""
+	}
+	ls := bytes.LastIndexByte(src[:start], '\n') + 1
+	line := src[ls:start]
+	if ls == 0 {
+		line = bytes.TrimPrefix(line, []byte(bom))
+	}
+	col := 0
+	for _, c := range line {
+		if c == '\t' {
+			col += 4 - col%4
+		} else {
+			col++
+		}
+	}
+	return strings.Repeat(" ", col)
 }
 
 // collect returns the document's prose, stray blocks, act blocks and
@@ -112,8 +142,9 @@ func collect(doc *ast.Document) []item {
 }
 
 // writeBlock prints one block with content (for a closed act block: its
-// canonical act line).
-func writeBlock(out *bytes.Buffer, it *item, content string, c byte, eol string) {
+// canonical act line), the lines it writes itself indented by indent
+// (markerIndent).
+func writeBlock(out *bytes.Buffer, it *item, content string, c byte, indent, eol string) {
 	run := strings.Repeat(string(c), max(3, longestRun(content, c)+1))
 	info := it.block.Info
 	if it.act != nil {
@@ -132,6 +163,9 @@ func writeBlock(out *bytes.Buffer, it *item, content string, c byte, eol string)
 		return
 	}
 	if content != "" {
+		if it.act != nil {
+			out.WriteString(indent) // the act line
+		}
 		out.WriteString(content)
 		// The parser drops one line ending before the closing fence; a
 		// content ending in '\r' needs "\r\n" there to keep its '\r'.
@@ -141,6 +175,7 @@ func writeBlock(out *bytes.Buffer, it *item, content string, c byte, eol string)
 			out.WriteString(eol)
 		}
 	}
+	out.WriteString(indent)
 	out.WriteString(run)
 	out.WriteString(eol)
 }

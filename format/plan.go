@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/lexer"
 	"github.com/plangram/plangram/schema"
 )
 
@@ -232,12 +233,12 @@ func printPlan(doc *ast.Document, src []byte, s *schema.Schema, level int) (out 
 		}
 		switch k {
 		case kBlock:
-			writePlanBlock(&b, n.block, eol)
+			writePlanBlock(&b, n.block, closeIndent(src, n.start), eol)
 		case kHeading:
 			b.WriteString(canonicalHeading(string(src[n.start:n.end]), actionHeads, n.start))
 			b.WriteString(eol)
 		case kList:
-			b.WriteString(canonicalList(strings.TrimPrefix(string(src[n.start:n.end]), bom), eol))
+			b.WriteString(canonicalList(strings.TrimPrefix(string(src[n.start:n.end]), bom), eol, markerTail(src, n.end)))
 		default:
 			b.Write(src[n.start:n.end])
 		}
@@ -276,10 +277,34 @@ func verbatimRanges(doc *ast.Document, s *schema.Schema) [][2]int {
 	return out
 }
 
+// markerTail reports whether a node ending at end stops inside a line:
+// before the fence run of a list item's marker line (`- ```python`), whose
+// block follows on the same line.
+func markerTail(src []byte, end int) bool {
+	return end > 0 && end < len(src) && src[end-1] != '\n'
+}
+
+// closeIndent returns the indentation fmt gives the closing fence of the
+// block starting at offset start: none for a block opened at the start of
+// a line; for a block opened on a list item's marker line, spaces up to the
+// column of its opening run, so that the closing fence stays inside the
+// item for a CommonMark reader as well.
+func closeIndent(src []byte, start int) string {
+	if !markerTail(src, start) {
+		return ""
+	}
+	f, ok := lexer.MdFenceAt(string(src), start)
+	if !ok || !f.Item {
+		return ""
+	}
+	return strings.Repeat(" ", f.Indent)
+}
+
 // writePlanBlock prints a fenced block with the fence rule of acts (the
 // block's own character, a run longer than any run beginning a content
-// line), which also holds under CommonMark's closing rule.
-func writePlanBlock(b *bytes.Buffer, blk *ast.Block, eol string) {
+// line), which also holds under CommonMark's closing rule; the closing
+// fence is indented by indent (closeIndent).
+func writePlanBlock(b *bytes.Buffer, blk *ast.Block, indent, eol string) {
 	c := byte('`')
 	if blk.Fence != "" {
 		c = blk.Fence[0]
@@ -303,6 +328,7 @@ func writePlanBlock(b *bytes.Buffer, blk *ast.Block, eol string) {
 			b.WriteString(eol)
 		}
 	}
+	b.WriteString(indent)
 	b.WriteString(run)
 	b.WriteString(eol)
 }
@@ -341,8 +367,10 @@ func canonicalHeading(line string, actions map[int]string, start int) string {
 
 // canonicalList rewrites the top-level items of a metadata list as
 // `- **Key:** value` (other items get a `-` bullet); nested items and
-// continuation lines keep their bytes.
-func canonicalList(text, eol string) string {
+// continuation lines keep their bytes, and so does the last line when tail
+// is set: the markers of a list item whose fenced block follows on that
+// line (markerTail).
+func canonicalList(text, eol string, tail bool) string {
 	var b strings.Builder
 	for len(text) > 0 {
 		line := text
@@ -354,7 +382,7 @@ func canonicalList(text, eol string) string {
 		body := strings.TrimRight(line, "\r\n")
 		indent := len(body) - len(strings.TrimLeft(body, " "))
 		t := body[indent:]
-		if indent > 3 || len(t) == 0 || !strings.ContainsRune("-*+", rune(t[0])) || len(t) > 1 && t[1] != ' ' && t[1] != '\t' {
+		if tail && text == "" || indent > 3 || len(t) == 0 || !strings.ContainsRune("-*+", rune(t[0])) || len(t) > 1 && t[1] != ' ' && t[1] != '\t' {
 			b.WriteString(line)
 			continue
 		}

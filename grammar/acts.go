@@ -378,11 +378,18 @@ func (b *actsBuilder) finish(a *ast.Action) {
 
 // block analyses a whole-block token v at offset off: its opening line,
 // its content and whether a closing line ends it. With a non-nil a, v is
-// a's act block, whose content names the action (readAct).
+// a's act block, whose content names the action (readAct). When the
+// opening line is a list item's marker line (`1. ```sh`), the markers
+// before the fence run are a prose node of their own and the block starts
+// at the run (docs/acts.md).
 func (b *actsBuilder) block(v string, off int, a *ast.Action) *ast.Block {
 	first := len(v)
 	if i := strings.IndexByte(v, '\n'); i >= 0 {
 		first = i + 1
+	}
+	if pre := lexer.MarkerPrefix(v[:first]); pre > 0 {
+		b.addProse(v[:pre], off)
+		v, off, first = v[pre:], off+pre, first-pre
 	}
 	run, info, _ := lexer.OpenFenceString(v[:first], fenceChar(v[:first]))
 	blk := b.newBlock()

@@ -645,7 +645,7 @@ func (b *planBuilder) block(n *pnode) *ast.Block {
 	if off == 0 {
 		open = strings.TrimPrefix(open, "\uFEFF")
 	}
-	f, _ := lexer.ParseMdFence(open)
+	f, _ := lexer.MdFenceAt(b.src, off) // off is a line start or the fence run of a list item's marker line
 	blk := b.newBlock()
 	blk.Fence, blk.Info, blk.Span = open[f.At:f.At+f.Run], f.Info, b.lines.Span(off, off+len(v))
 	cstart, cend := first, len(v)
@@ -664,7 +664,7 @@ func (b *planBuilder) block(n *pnode) *ast.Block {
 		var nested, withText bool
 		if lexer.HasFenceRun(v[first:last], f.Char) {
 			inner, nested = lexer.MisnestedFence(v)
-			at, withText = lexer.FenceWithText(v, true)
+			at, withText = lexer.FenceWithText(v, f, true)
 		}
 		if withText && nested && at < inner && !lexer.LooksLikeInfo(fenceInfo(v, at)) {
 			nested = false // a remark, not an info string: the block should have closed there
@@ -712,7 +712,7 @@ func (b *planBuilder) block(n *pnode) *ast.Block {
 		blk.Unclosed = true
 		d := b.report(ast.Error, CodeUnclosedFence, b.lines.Span(off, off+lineContentEnd(v, 0)),
 			"fence %q opened here is never closed; its block runs to the end of the input", blk.Fence)
-		if at, ok := lexer.FenceWithText(v, false); ok && d != nil {
+		if at, ok := lexer.FenceWithText(v, f, false); ok && d != nil {
 			text, textSpan := b.fenceText(off, v, at)
 			d.Related = append(d.Related, ast.Related{Span: textSpan,
 				Message: fmt.Sprintf("the text %q after this fence keeps it from closing the block (plangram fix removes it)", text)})

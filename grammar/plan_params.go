@@ -65,7 +65,17 @@ func (b *planBuilder) entries(n *pnode) []*entry { return b.appendEntries(nil, n
 func (b *planBuilder) appendEntries(out []*entry, n *pnode) []*entry {
 	var collecting *entry
 	for _, it := range n.items {
-		e := b.item(it[0], it[1])
+		start, end := it[0], it[1]
+		if end < len(b.src) && b.src[end-1] != '\n' {
+			// The item ends inside a line: at the fence run of a marker
+			// line (`- ```python`), whose block follows the list. Its
+			// markers are not an entry (nor a nested element).
+			end = strings.LastIndexByte(b.src[:end], '\n') + 1
+			if end <= start {
+				continue
+			}
+		}
+		e := b.item(start, end)
 		if e.bad && collecting != nil {
 			collecting.elems = append(collecting.elems, elem{text: e.value, start: e.valStart, end: e.valEnd})
 			collecting.elems = append(collecting.elems, e.elems...)

@@ -21,9 +21,14 @@
 // more of the document's fence character; the run is the fence and the rest,
 // trimmed, is the info string, which for a backtick fence may not contain a
 // backtick (CommonMark: such a line is inline code). A byte-order mark before an opening fence is
-// ignored. A block closes at the first later line whose trimmed text is
-// exactly the same run. Only one fence character is active per document;
-// fences of the other character are ordinary text.
+// ignored, and so are list item markers (`- ```python`, `1. ```sh`: `-`,
+// `*`, `+`, or one to nine digits and `.` or `)`, each followed by spaces
+// or tabs) before the run of an opening fence: the opening line token holds
+// them, and the grammar gives them to a prose node of their own, the block
+// starting at the run (MarkerPrefix). A block closes at the first later
+// line whose trimmed text is exactly the same run (so a marker line never
+// closes one). Only one fence character is active per document; fences of
+// the other character are ordinary text.
 package lexer
 
 import (
@@ -116,6 +121,7 @@ func openFence[T ~string | ~[]byte](line T, c byte) (run, info T, ok bool) {
 		line = line[len(bom):]
 	}
 	t := trim(line)
+	t = t[skipMarkers(t, 0):]
 	n := 0
 	for n < len(t) && t[n] == c {
 		n++
@@ -124,6 +130,41 @@ func openFence[T ~string | ~[]byte](line T, c byte) (run, info T, ok bool) {
 		return run, info, false
 	}
 	return t[:n], trim(t[n:]), true
+}
+
+// skipMarkers returns the offset after the list item markers at offset i
+// of line, each with the spaces and tabs after it (markerLen), or i when
+// none is there.
+func skipMarkers[T ~string | ~[]byte](line T, i int) int {
+	for {
+		m := markerLen(line[i:])
+		if m == 0 {
+			return i
+		}
+		i += m
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+			i++
+		}
+	}
+}
+
+// MarkerPrefix returns, for an opening fence line written on a list item's
+// marker line (`- ```python`, `  1. ```sh`), the length of what precedes
+// the fence run: a byte-order mark, the indentation and the markers with
+// their spaces. For any other line it returns 0: the block of a fence line
+// without markers starts at the start of its line.
+func MarkerPrefix[T ~string | ~[]byte](line T) int {
+	i := 0
+	if len(line) >= len(bom) && string(line[:len(bom)]) == bom {
+		i = len(bom)
+	}
+	for i < len(line) && isTrim(line[i]) {
+		i++
+	}
+	if j := skipMarkers(line, i); j > i {
+		return j
+	}
+	return 0
 }
 
 // hasByte reports whether s holds the byte c.
@@ -157,6 +198,7 @@ func openRun(line []byte, c byte) (n int, act bool) {
 	for i < len(line) && isTrim(line[i]) {
 		i++
 	}
+	i = skipMarkers(line, i)
 	start := i
 	for i < len(line) && line[i] == c {
 		i++
@@ -236,10 +278,12 @@ func Stateful(c byte) *plex.StatefulDefinition {
 	if c == Backtick {
 		f, info = "`", "[^`\n]*" // a backtick fence's info string holds no backtick
 	}
+	// List item markers may precede an opening run (not a closing one).
+	markers := `(?:(?:[-*+]|[0-9]{1,9}[.)])[ \t]+)*`
 	return plex.MustStateful(plex.Rules{
 		"Root": {
-			{Name: "ActOpen", Pattern: `\x{FEFF}?[ \t\r]*(` + f + `{3,})[ \t\r]*(?i:act)[ \t\r]*(?:\n|$)`, Action: plex.Push("Block")},
-			{Name: "Open", Pattern: `\x{FEFF}?[ \t\r]*(` + f + `{3,})` + info + `(?:\n|$)`, Action: plex.Push("Block")},
+			{Name: "ActOpen", Pattern: `\x{FEFF}?[ \t\r]*` + markers + `(` + f + `{3,})[ \t\r]*(?i:act)[ \t\r]*(?:\n|$)`, Action: plex.Push("Block")},
+			{Name: "Open", Pattern: `\x{FEFF}?[ \t\r]*` + markers + `(` + f + `{3,})` + info + `(?:\n|$)`, Action: plex.Push("Block")},
 			{Name: "Line", Pattern: `[^\n]*(?:\n|$)`},
 		},
 		"Block": {

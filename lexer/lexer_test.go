@@ -61,6 +61,13 @@ var samples = []string{
 	"\n\n~~~\n\n\n~~~\n\n",
 	"~~\nnot a fence\n",
 	"~~~act \t\n~~~\n~~~act\n",
+	// Fences on list item marker lines.
+	"1. ~~~act\n   write_file a.py\n   ~~~\n2. ~~~python\n   x\n   ~~~\n",
+	"- a\n- ```\n  b\n\n\n  ```\n- c\n",
+	"  * 10) ````sh\n  ```\n  - ````\n````\n",
+	"-```\n- ``` `x`\n-\t~~~ act\n~~~\n1.```\n1234567890. ```\n",
+	"\uFEFF+ ~~~act\nend\n   ~~~\n",
+	"- ```\n- ```\n",
 }
 
 func TestDetect(t *testing.T) {
@@ -76,6 +83,8 @@ func TestDetect(t *testing.T) {
 		"~~~act\n```act\n~~~\n":      Tilde,
 		"   ```act\n":                Backtick,
 		"~~~~act\r\nend\r\n~~~~\r\n": Tilde,
+		"- ```python\n1. ~~~act\n":   Tilde, // on a list item's marker line
+		"1.~~~act\n- ```act\n":       Backtick,
 	}
 	for src, want := range cases {
 		if got := Detect([]byte(src)); got != want {
@@ -166,7 +175,18 @@ func TestOpenFence(t *testing.T) {
 	// A backtick fence's info string holds no backtick (CommonMark): such a
 	// line is inline code, and reading it as a fence would swallow what
 	// follows. A tilde fence's info string may hold backticks.
-	for _, line := range []string{"``` ```\n", "``` aa ```\n", "```foo``\n", "```act`\n"} {
+	for line, want := range map[string]int{"- ```py\n": 2, "\uFEFF  1. * ~~~\n": 10, "```\n": 0, "-```\n": 0, " ```\n": 0} {
+		if got := MarkerPrefix(line); got != want {
+			t.Errorf("MarkerPrefix(%q) = %d, want %d", line, got, want)
+		}
+	}
+	if run, info, ok := OpenFence([]byte("  12) ~~~~ act\n"), Tilde); !ok || run != "~~~~" || info != "act" {
+		t.Errorf("fence on a marker line: %q %q %v", run, info, ok)
+	}
+	if ClosesFence([]byte("- ```\n"), "```") {
+		t.Error("a marker line closed a block")
+	}
+	for _, line := range []string{"``` ```\n", "``` aa ```\n", "```foo``\n", "```act`\n", "- ``` x`\n"} {
 		if _, _, ok := OpenFence([]byte(line), Backtick); ok {
 			t.Errorf("%q opened a backtick fence", line)
 		}

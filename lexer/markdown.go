@@ -136,13 +136,31 @@ func (s *MarkdownScanner) Next() (plex.Token, error) {
 // be the start of a line) and returns its type and end offset. It is the
 // scanner's single step, exported for tools that walk a plan's blocks
 // without building a parser (plangram fix).
+//
+// A list item's marker line whose text is an opening fence (`- ```python`,
+// `1. ```sh`) is two tokens: the item (MdItem) or paragraph line (MdLine)
+// up to the fence run, then the fenced block (MdFence) from the run on. So
+// off may also be the fence run of such a line, where the previous token
+// ended.
 func ScanMarkdown(src string, off int) (plex.TokenType, int) {
 	end := lineEnd(src, off)
+	if midLine(src, off) {
+		if f, ok := MdFenceAt(src, off); ok {
+			return MdFence, fenceEnd(src, end, f)
+		}
+	}
 	line := src[off:end]
-	if off == 0 {
-		line = strings.TrimPrefix(line, bom)
+	pre := 0
+	if off == 0 && strings.HasPrefix(line, bom) {
+		line, pre = line[len(bom):], len(bom)
 	}
 	typ := ClassifyLine(line)
+	switch typ {
+	case MdItem, MdLine:
+		if f, ok := ParseMdFence(line); ok && f.Item {
+			return typ, off + pre + f.At
+		}
+	}
 	switch typ {
 	case MdBlank:
 		for end < len(src) {
@@ -154,26 +172,66 @@ func ScanMarkdown(src string, off int) (plex.TokenType, int) {
 		}
 	case MdFence:
 		f, _ := ParseMdFence(line)
-		// Only a line holding three fence characters in a row can close
-		// the block: jump from one such line to the next.
-		run := fenceRun3(f.Char)
-		for p := end; p < len(src); {
-			i := strings.Index(src[p:], run)
-			if i < 0 {
-				break
-			}
-			p = strings.LastIndexByte(src[:p+i], '\n') + 1 // that line's start (p is a line start)
-			e := lineEnd(src, p)
-			if f.Closes(src[p:e]) {
-				return MdFence, e
-			}
-			p = e
-		}
-		return MdFence, len(src)
+		return MdFence, fenceEnd(src, end, f)
 	case MdItem:
 		end = itemEnd(src, end, itemContentIndent(line))
 	}
 	return typ, end
+}
+
+// fenceEnd returns the end of the block opened by f whose opening line
+// ends at p: the end of its closing line, or len(src).
+func fenceEnd(src string, p int, f MdFenceLine) int {
+	// Only a line holding three fence characters in a row can close the
+	// block: jump from one such line to the next.
+	run := fenceRun3(f.Char)
+	for p < len(src) {
+		i := strings.Index(src[p:], run)
+		if i < 0 {
+			break
+		}
+		p = strings.LastIndexByte(src[:p+i], '\n') + 1 // that line's start (p is a line start)
+		e := lineEnd(src, p)
+		if f.Closes(src[p:e]) {
+			return e
+		}
+		p = e
+	}
+	return len(src)
+}
+
+// midLine reports whether offset off of src is inside a line (not at its
+// start, a byte-order mark at offset 0 aside).
+func midLine(src string, off int) bool {
+	return off > 0 && src[off-1] != '\n' && !(off == len(bom) && strings.HasPrefix(src, bom))
+}
+
+// MdFenceAt parses the opening fence line of the fence token that starts at
+// offset off of src: a line start (a byte-order mark at offset 0 is
+// skipped), or the fence run of a list item's marker line (`- ```python`),
+// where the item's token ends (ScanMarkdown). At is relative to off, and
+// Indent is the run's column in its line, so the closing rule (Closes) is
+// the same either way; Item is set for a run after markers.
+func MdFenceAt(src string, off int) (MdFenceLine, bool) {
+	line := src[off:lineEnd(src, off)]
+	if off == 0 {
+		line = strings.TrimPrefix(line, bom)
+	}
+	f, ok := ParseMdFence(line)
+	if !ok || !midLine(src, off) {
+		return f, ok
+	}
+	ls := strings.LastIndexByte(src[:off], '\n') + 1
+	full := src[ls:lineEnd(src, ls)]
+	if ls == 0 {
+		full = strings.TrimPrefix(full, bom)
+	}
+	g, ok := ParseMdFence(full)
+	if !ok || !g.Item || len(full)-len(src[off:lineEnd(src, off)]) != g.At {
+		return MdFenceLine{}, false // not the run of a marker line
+	}
+	g.At = 0
+	return g, true
 }
 
 // fenceRun3 returns three fence characters c in a row.
@@ -230,7 +288,7 @@ func ClassifyLine(line string) plex.TokenType {
 	if isBlank(line) {
 		return MdBlank
 	}
-	if _, ok := ParseMdFence(line); ok {
+	if f, ok := ParseMdFence(line); ok && !f.Item {
 		return MdFence
 	}
 	w, i := indentOf(line)
@@ -346,6 +404,9 @@ func itemEnd(src string, p, ci int) int {
 				return p
 			}
 		}
+		if f, ok := ParseMdFence(line); ok && f.Item {
+			return p + f.At // a nested item's marker line opens a block: the item ends at its run
+		}
 		p = e
 	}
 	return p
@@ -358,16 +419,43 @@ type MdFenceLine struct {
 	Indent int    // indentation width in columns
 	At     int    // byte offset of the run in the line
 	Info   string // the rest of the line, trimmed
+	// Item is set when list item markers precede the run (`- ```python`,
+	// `1. ```sh`): such a line opens a block but never closes one, and the
+	// Markdown lexer splits it at At (see ScanMarkdown).
+	Item bool
 }
 
 // Fence returns the fence run as a string.
 func (f MdFenceLine) Fence() string { return strings.Repeat(string(f.Char), f.Run) }
 
 // ParseMdFence reports whether line (with or without its line ending) looks
-// like a fence line: after any indentation, three or more backticks or
-// tildes; for backticks the rest of the line may not contain a backtick.
+// like a fence line: after any indentation, and after any list item
+// markers (`-`, `*`, `+`, or one to nine digits and `.` or `)`, each
+// followed by spaces or tabs), three or more backticks or tildes; for
+// backticks the rest of the line may not contain a backtick. A fence after
+// list markers opens a block (Item is set, At and Indent are the run's byte
+// offset and column) but never closes one.
 func ParseMdFence(line string) (MdFenceLine, bool) {
 	w, i := indentOf(line)
+	item := false
+	for {
+		m := markerLen(line[i:])
+		if m == 0 {
+			break
+		}
+		item = true
+		col := w + m
+		j := i + m
+		for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
+			if line[j] == '\t' {
+				col += 4 - col%4
+			} else {
+				col++
+			}
+			j++
+		}
+		w, i = col, j
+	}
 	if i >= len(line) || (line[i] != '`' && line[i] != '~') {
 		return MdFenceLine{}, false
 	}
@@ -383,7 +471,32 @@ func ParseMdFence(line string) (MdFenceLine, bool) {
 	if c == '`' && strings.IndexByte(rest, '`') >= 0 {
 		return MdFenceLine{}, false
 	}
-	return MdFenceLine{Char: c, Run: j - i, Indent: w, At: i, Info: rest}, true
+	return MdFenceLine{Char: c, Run: j - i, Indent: w, At: i, Info: rest, Item: item}, true
+}
+
+// markerLen returns the length of the list item marker s starts with (a
+// bullet `-`, `*` or `+`, or one to nine digits and `.` or `)`) when a
+// space or a tab follows it, else 0.
+func markerLen[T ~string | ~[]byte](s T) int {
+	n := 0
+	switch {
+	case len(s) == 0:
+		return 0
+	case s[0] == '-' || s[0] == '*' || s[0] == '+':
+		n = 1
+	default:
+		for n < len(s) && n < 10 && s[n] >= '0' && s[n] <= '9' {
+			n++
+		}
+		if n == 0 || n > 9 || n >= len(s) || s[n] != '.' && s[n] != ')' {
+			return 0
+		}
+		n++
+	}
+	if n < len(s) && (s[n] == ' ' || s[n] == '\t') {
+		return n
+	}
+	return 0
 }
 
 // Closes reports whether line closes a block opened by f: only a run of the
@@ -391,7 +504,7 @@ func ParseMdFence(line string) (MdFenceLine, bool) {
 // the opening line, followed by nothing but spaces and tabs.
 func (f MdFenceLine) Closes(line string) bool {
 	g, ok := ParseMdFence(line)
-	return ok && g.Char == f.Char && g.Run >= f.Run && g.Info == "" && g.Indent <= f.Indent+3
+	return ok && !g.Item && g.Char == f.Char && g.Run >= f.Run && g.Info == "" && g.Indent <= f.Indent+3
 }
 
 // MisnestedFence reports whether the closed fence token v (its opening line
@@ -418,7 +531,7 @@ func MisnestedFence(v string) (inner int, ok bool) {
 				if n := len(runs); n > 0 && runs[n-1] == g.Run && g.Info == "" {
 					return stack[n-1], true
 				}
-			case g.Info != "":
+			case g.Info != "" || g.Item:
 				stack, runs = append(stack, p), append(runs, g.Run)
 			case len(stack) > 0 && g.Run >= runs[len(runs)-1]:
 				stack, runs = stack[:len(stack)-1], runs[:len(runs)-1]
@@ -438,21 +551,20 @@ func MisnestedFence(v string) (inner int, ok bool) {
 // closing fence carries nothing after its run — so the block runs on to a
 // later, longer fence or to the end of the input. Such a line can never
 // open a nested block either (its closing fence would close the outer
-// one). closed says whether v's last line is its closing line, which is
-// not searched.
-func FenceWithText(v string, closed bool) (line int, ok bool) {
+// one). open is the block's opening fence line (MdFenceAt); closed says
+// whether v's last line is its closing line, which is not searched.
+func FenceWithText(v string, open MdFenceLine, closed bool) (line int, ok bool) {
 	first := strings.IndexByte(v, '\n')
 	if first < 0 {
 		return 0, false
 	}
-	open, _ := ParseMdFence(strings.TrimPrefix(v[:first], bom))
 	stop := len(v)
 	if closed {
 		stop = strings.LastIndexByte(strings.TrimSuffix(v, "\n"), '\n') + 1
 	}
 	for p := first + 1; p < stop; {
 		e := lineEnd(v, p)
-		if g, isFence := ParseMdFence(v[p:e]); isFence && g.Char == open.Char && g.Run >= open.Run && g.Info != "" && g.Indent <= open.Indent+3 {
+		if g, isFence := ParseMdFence(v[p:e]); isFence && !g.Item && g.Char == open.Char && g.Run >= open.Run && g.Info != "" && g.Indent <= open.Indent+3 {
 			return p, true
 		}
 		p = e
@@ -478,7 +590,7 @@ func IntendedClose(src string, start int, open MdFenceLine, limit int) (at, maxR
 			continue
 		}
 		switch {
-		case g.Info != "":
+		case g.Info != "" || g.Item:
 			stack = append(stack, g.Run)
 		case len(stack) > 0 && g.Run >= stack[len(stack)-1]:
 			stack = stack[:len(stack)-1]

@@ -105,11 +105,7 @@ func checkFenceEnds(t testing.TB, src string) {
 		}
 		off := tk.Pos.Offset
 		first := lineEnd(src, off)
-		line := src[off:first]
-		if off == 0 {
-			line = strings.TrimPrefix(line, bom)
-		}
-		f, _ := ParseMdFence(line)
+		f, _ := MdFenceAt(src, off)
 		want := len(src)
 		for p := first; p < len(src); p = lineEnd(src, p) {
 			if f.Closes(src[p:lineEnd(src, p)]) {

@@ -288,14 +288,17 @@ func diagnostics(ctx context.Context, name string, src []byte, opts Options) ([]
 		diags = []*ast.Diagnostic{} // as Source returns them
 	}
 	ast.SortDiagnostics(diags)
-	blocks := func() []ast.Span {
-		for _, b := range doc.Blocks {
-			if b != nil {
-				spans = append(spans, b.Span)
+	var blocks func() []ast.Span
+	if keep {
+		blocks = func() []ast.Span {
+			for _, b := range doc.Blocks {
+				if b != nil {
+					spans = append(spans, b.Span)
+				}
 			}
+			sortSpans(spans)
+			return spans
 		}
-		sortSpans(spans)
-		return spans
 	}
 	return suppress(blocks, src, diags, opts.Disable), nil
 }

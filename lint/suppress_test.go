@@ -41,6 +41,43 @@ func TestSuppressDirectives(t *testing.T) {
 	}
 }
 
+// TestHasDirective pins the quick test that gates the directive scan: it
+// is true for every line directiveRE matches, and false for plans whose
+// `plangram-` is in no comment opening (the common case it exists for).
+func TestHasDirective(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want bool
+	}{
+		{"", false},
+		{"plangram-disable x", false},
+		{"see plangram-check and <!-- a comment -->\n", false},
+		{"<!--plangram-", true},
+		{"<!-- \t plangram-disable x -->", true},
+		{"<!-- x --> <!--  plangram-enable y -->", true},
+		{"<<!--<!-- plangram-x", true},
+		{"<!--\nplangram-disable x -->", false},
+		{"  <!--\tplangram-disable-next-line a, b -->\r\n", true},
+	} {
+		if got := hasDirective([]byte(tc.src)); got != tc.want {
+			t.Errorf("hasDirective(%q) = %v, want %v", tc.src, got, tc.want)
+		}
+		if anyDirectiveLine(tc.src) && !hasDirective([]byte(tc.src)) {
+			t.Errorf("%q: a directive line, hasDirective false", tc.src)
+		}
+	}
+}
+
+// anyDirectiveLine reports whether a line of src matches directiveRE.
+func anyDirectiveLine(src string) bool {
+	for line := range strings.Lines(src) {
+		if directiveRE.MatchString(strings.TrimSuffix(line, "\n")) {
+			return true
+		}
+	}
+	return false
+}
+
 func TestMergeRanges(t *testing.T) {
 	got := merge([]lineRange{{5, 6}, {1, 2}, {3, 3}, {8, 0}, {9, 12}, {20, 21}})
 	want := []lineRange{{1, 3}, {5, 6}, {8, 0}}
@@ -88,6 +125,9 @@ func FuzzSuppress(f *testing.F) {
 			if !known[d] && d.Code != CodeBadDirective {
 				t.Fatalf("unknown diagnostic %+v", d)
 			}
+		}
+		if !hasDirective([]byte(src)) && anyDirectiveLine(src) {
+			t.Fatalf("hasDirective is false for a document with a directive line")
 		}
 		// Run's check, which keeps no tree, says the same.
 		lean, err := diagnostics(context.Background(), "f.md", []byte(src), Options{})

@@ -14,6 +14,7 @@ import (
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
 	"github.com/plangram/plangram/internal/textpos"
+	"github.com/plangram/plangram/lexer"
 	"github.com/plangram/plangram/schema"
 )
 
@@ -476,14 +477,15 @@ func (s *Server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 	return &protocol.CompletionList{Items: items}, nil
 }
 
-// isActFence reports whether a line opens an act block (``` act, ~~~act).
+// isActFence reports whether a line opens an act block (``` act, ~~~act,
+// also on a list item's marker line: 1. ```act).
 func isActFence(line string) bool {
-	t := strings.TrimSpace(line)
-	if len(t) < 3 || (t[0] != '`' && t[0] != '~') {
-		return false
+	for _, c := range []byte{lexer.Backtick, lexer.Tilde} {
+		if _, info, ok := lexer.OpenFenceString(line, c); ok && lexer.IsAct(info) {
+			return true
+		}
 	}
-	run := len(t) - len(strings.TrimLeft(t, t[:1]))
-	return run >= 3 && strings.EqualFold(strings.TrimSpace(t[run:]), "act")
+	return false
 }
 
 // actionBefore returns the last action that starts before offset.

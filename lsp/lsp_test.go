@@ -318,6 +318,13 @@ func TestHoverCompletionSymbols(t *testing.T) {
 	if got := labels(complete(u3, 0, 3)); got != "" {
 		t.Errorf("completion in prose = %s", got)
 	}
+	// … also when the act block opens on a list item's marker line.
+	u5 := uri.File(filepath.Join(root, "steps.md"))
+	s.open(u5, "1. ~~~act\n   wr\n   ~~~\n")
+	s.waitDiags(u5, 1)
+	if got := labels(complete(u5, 1, 5)); !strings.HasPrefix(got, "write_file,patch_file") {
+		t.Errorf("act completion on a marker line's block = %s", got)
+	}
 
 	// An acts document: hover on the action and on an inline argument, and
 	// its actions in the outline under the heading before them.

@@ -220,8 +220,14 @@ func (a *acts) flushText(p *Parser, to int) error {
 	return p.text(p.pos(from), to, false)
 }
 
-// openAct starts a new action at the act fence line [start, end).
+// openAct starts a new action at the act fence line [start, end). On a
+// list item's marker line (`1. ~~~act`) the markers are text and the
+// action starts at the fence run, as the batch parser reads it.
 func (a *acts) openAct(p *Parser, start, end int) error {
+	if pre := lexer.MarkerPrefix(p.bytes(start, end)); pre > 0 {
+		a.textLine(start)
+		start += pre
+	}
 	if err := a.flushText(p, start); err != nil {
 		return err
 	}

@@ -58,6 +58,9 @@ var actsSamples = []string{
 	"\uFEFF~~~act\ngit_commit\n~~~\n~~~\nmessage\r\n~~~\r\n",
 	"```\nstray\n",
 	"```act\nread_file x\n```\n~~~\nother char\n~~~\n",
+	// Fences on list item marker lines (docs/acts.md).
+	"Steps:\n1. ~~~act\n   write_file a.py\n   ~~~\n   ~~~python\n   x = 1\n   ~~~\n2. ~~~act\n   run_command\n   ~~~\n- ~~~\n  python a.py\n  ~~~\n",
+	"- ```\nstray on a marker line\n```\n* ```act\necho hi\n```\n  - ```act\nunclosed",
 }
 
 // options returns the options the property runs with: a small call limit

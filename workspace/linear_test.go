@@ -14,11 +14,43 @@ import (
 
 // editFamily writes a document of edits edits to big.txt, a file of lines
 // lines ("<line i>"), each edit adding a line "x" after one of them, in
-// order; every family ends with the same content.
+// order; every family ends with the same content. A family with inLine
+// edits a file of inLineText lines instead, each edit replacing a text
+// within one line (no line break in the FIND text) of one line.
 type editFamily struct {
 	name    string
 	dialect string
 	doc     func(b *strings.Builder, lines, edits int)
+	inLine  *inLineEdit
+}
+
+// inLineEdit is the FIND and REPLACE texts of the edit of line l.
+type inLineEdit struct{ old, new func(l int) string }
+
+// inLineText is line i of the file the in-line families edit: code with
+// unicode, a name at its start, a key three times, a tag at its end.
+func inLineText(i int) string {
+	return fmt.Sprintf("\tv%d := call(\"αβγ\", %d) + [key%d]*[key%d]*[key%d] // é end %d;\n", i, i, i, i, i, i)
+}
+
+// inLineFamily is an in-line family of acts actions (patch_file: one
+// occurrence; replace: every one) or of the pairs of one plan EDIT.
+func inLineFamily(name, dialect, action string, e inLineEdit) editFamily {
+	f := editFamily{name: name, dialect: dialect, inLine: &e}
+	f.doc = func(b *strings.Builder, lines, edits int) {
+		if dialect == grammar.DialectPlan {
+			b.WriteString("# Edit\n\n- **Status:** Green\n- **Agent:** Developer\n- **Goal:** Edit.\n\n## Rationale\n```text\nA test.\n```\n\n## Action Plan\n\n### `EDIT`\n- **File Path:** `big.txt`\n- **Description:** Edit lines.\n")
+		}
+		for i := 0; i < edits; i++ {
+			l := editedLine(i, lines, edits)
+			if dialect == grammar.DialectPlan {
+				fmt.Fprintf(b, "\n#### `FIND:`\n```\n%s\n```\n#### `REPLACE:`\n```\n%s\n```\n", e.old(l), e.new(l))
+				continue
+			}
+			fmt.Fprintf(b, "~~~act\n%s big.txt\n~~~\n~~~\n%s\n~~~\n~~~\n%s\n~~~\n", action, e.old(l), e.new(l))
+		}
+	}
+	return f
 }
 
 // editedLine is the line the i-th of edits edits follows.
@@ -30,47 +62,65 @@ var editFamilies = []editFamily{
 			l := editedLine(i, lines, edits)
 			fmt.Fprintf(b, "big.txt\n```\n<<<<<<< SEARCH\n<line %d>\n=======\n<line %d>\nx\n>>>>>>> REPLACE\n```\n", l, l)
 		}
-	}},
+	}, nil},
 	{"udiff/files", grammar.DialectUdiff, func(b *strings.Builder, lines, edits int) {
 		for i := 0; i < edits; i++ {
 			l := editedLine(i, lines, edits)
 			fmt.Fprintf(b, "--- a/big.txt\n+++ b/big.txt\n@@ -%d,1 +%d,2 @@\n <line %d>\n+x\n", l+1+i, l+1+i, l)
 		}
-	}},
+	}, nil},
 	{"udiff/hunks", grammar.DialectUdiff, func(b *strings.Builder, lines, edits int) {
 		b.WriteString("--- a/big.txt\n+++ b/big.txt\n")
 		for i := 0; i < edits; i++ {
 			l := editedLine(i, lines, edits)
 			fmt.Fprintf(b, "@@ -%d,1 +%d,2 @@\n <line %d>\n+x\n", l+1, l+1+i, l)
 		}
-	}},
+	}, nil},
 	{"apply-patch/files", grammar.DialectApplyPatch, func(b *strings.Builder, lines, edits int) {
 		b.WriteString("*** Begin Patch\n")
 		for i := 0; i < edits; i++ {
 			fmt.Fprintf(b, "*** Update File: big.txt\n@@\n <line %d>\n+x\n", editedLine(i, lines, edits))
 		}
 		b.WriteString("*** End Patch\n")
-	}},
+	}, nil},
 	{"apply-patch/chunks", grammar.DialectApplyPatch, func(b *strings.Builder, lines, edits int) {
 		b.WriteString("*** Begin Patch\n*** Update File: big.txt\n")
 		for i := 0; i < edits; i++ {
 			fmt.Fprintf(b, "@@\n <line %d>\n+x\n", editedLine(i, lines, edits))
 		}
 		b.WriteString("*** End Patch\n")
-	}},
+	}, nil},
 	{"acts/patch_file", grammar.DialectActs, func(b *strings.Builder, lines, edits int) {
 		for i := 0; i < edits; i++ {
 			l := editedLine(i, lines, edits)
 			fmt.Fprintf(b, "~~~act\npatch_file big.txt\n~~~\n~~~\n<line %d>\n\n~~~\n~~~\n<line %d>\nx\n\n~~~\n", l, l)
 		}
-	}},
+	}, nil},
 	{"plan/EDIT-pairs", grammar.DialectPlan, func(b *strings.Builder, lines, edits int) {
 		b.WriteString("# Edit\n\n- **Status:** Green\n- **Agent:** Developer\n- **Goal:** Edit.\n\n## Rationale\n```text\nA test.\n```\n\n## Action Plan\n\n### `EDIT`\n- **File Path:** `big.txt`\n- **Description:** Add lines.\n")
 		for i := 0; i < edits; i++ {
 			l := editedLine(i, lines, edits)
 			fmt.Fprintf(b, "\n#### `FIND:`\n```\n<line %d>\n\n```\n#### `REPLACE:`\n```\n<line %d>\nx\n\n```\n", l, l)
 		}
-	}},
+	}, nil},
+	// FIND texts within one line: medium ones with unicode whose start is
+	// on every line, short ones at a line's start and end, one that occurs
+	// three times (replace: all of them), and plan EDIT pairs.
+	inLineFamily("acts/patch_file-in-line", grammar.DialectActs, "patch_file", inLineEdit{
+		func(l int) string { return fmt.Sprintf("call(\"αβγ\", %d)", l) },
+		func(l int) string { return fmt.Sprintf("call(\"ΑΒΓ\", %d)", l) }}),
+	inLineFamily("acts/patch_file-line-start", grammar.DialectActs, "patch_file", inLineEdit{
+		func(l int) string { return fmt.Sprintf("\tv%d :=", l) },
+		func(l int) string { return fmt.Sprintf("\tw%d =", l) }}),
+	inLineFamily("acts/patch_file-line-end", grammar.DialectActs, "patch_file", inLineEdit{
+		func(l int) string { return fmt.Sprintf("end %d;", l) },
+		func(l int) string { return fmt.Sprintf("END %d; ok", l) }}),
+	inLineFamily("acts/replace-3-times", grammar.DialectActs, "replace", inLineEdit{
+		func(l int) string { return fmt.Sprintf("[key%d]", l) },
+		func(l int) string { return fmt.Sprintf("[KEY%d]", l) }}),
+	inLineFamily("plan/EDIT-pairs-in-line", grammar.DialectPlan, "", inLineEdit{
+		func(l int) string { return fmt.Sprintf("v%d := call(\"αβγ\"", l) },
+		func(l int) string { return fmt.Sprintf("v%d := call(\"ä\"", l) }}),
 }
 
 // familyDoc writes big.txt under root and parses the family's document.
@@ -78,7 +128,11 @@ func familyDoc(tb testing.TB, root string, fam editFamily, lines, edits int) *as
 	tb.Helper()
 	var file strings.Builder
 	for i := 0; i < lines; i++ {
-		fmt.Fprintf(&file, "<line %d>\n", i)
+		if fam.inLine != nil {
+			file.WriteString(inLineText(i))
+		} else {
+			fmt.Fprintf(&file, "<line %d>\n", i)
+		}
 	}
 	if err := os.WriteFile(filepath.Join(root, "big.txt"), []byte(file.String()), 0o644); err != nil {
 		tb.Fatal(err)
@@ -96,13 +150,21 @@ func familyDoc(tb testing.TB, root string, fam editFamily, lines, edits int) *as
 }
 
 // wantEdited is big.txt after the family's edits.
-func wantEdited(lines, edits int) string {
+func wantEdited(fam editFamily, lines, edits int) string {
 	after := make([]int, lines)
 	for i := 0; i < edits; i++ {
 		after[editedLine(i, lines, edits)]++
 	}
 	var b strings.Builder
 	for i := 0; i < lines; i++ {
+		if e := fam.inLine; e != nil {
+			l := inLineText(i)
+			if after[i] > 0 {
+				l = strings.ReplaceAll(l, e.old(i), e.new(i))
+			}
+			b.WriteString(l)
+			continue
+		}
 		fmt.Fprintf(&b, "<line %d>\n%s", i, strings.Repeat("x\n", after[i]))
 	}
 	return b.String()
@@ -129,7 +191,7 @@ func runFamily(t *testing.T, fam editFamily, lines, edits int) *text {
 	if f == nil || f.buf == nil {
 		t.Fatalf("%s: big.txt was not edited", fam.name)
 	}
-	if got, want := f.data(), wantEdited(lines, edits); got != want {
+	if got, want := f.data(), wantEdited(fam, lines, edits); got != want {
 		t.Fatalf("%s: big.txt = %.200q…, want %.200q…", fam.name, got, want)
 	}
 	return f.buf
@@ -139,20 +201,31 @@ func runFamily(t *testing.T, fam editFamily, lines, edits int) *text {
 // O(n²): the bytes the simulation copies, scans and compares in the file
 // (and the tree steps it takes), counted by the text, grow about 4 times
 // (with a log factor for the tree) from n to 4n. Copying the file per edit,
-// as before, made it 16 times.
+// as before, made it 16 times; a scan of the file per FIND text within a
+// line, as before the substring index (substr.go), ×15 or more.
 func TestEditsLinear(t *testing.T) {
 	const n = 500
 	for _, fam := range editFamilies {
 		t.Run(fam.name, func(t *testing.T) {
-			small := runFamily(t, fam, n, n).work
+			buf := runFamily(t, fam, n, n)
+			if fam.inLine != nil && buf.sub == nil {
+				t.Errorf("the FIND texts within a line were not looked up in the substring index")
+			}
+			small := buf.work
 			large := runFamily(t, fam, 4*n, 4*n).work
 			ratio := float64(large) / float64(small)
 			t.Logf("work %d at n=%d, %d at 4n: ×%.2f", small, n, large, ratio)
 			if ratio > 6 {
 				t.Errorf("work grows ×%.2f from n=%d edits of a %d-line file to 4n of 4n lines; linear is about ×4, quadratic ×16", ratio, n, n)
 			}
-			if per := small / (2 * n); per > 400 {
-				t.Errorf("%d units of work per edit or line at n=%d", per, n)
+			// the in-line families' lines are longer: each edit of one
+			// re-files it in the indexes and looks for its FIND in it
+			limit := 400
+			if fam.inLine != nil {
+				limit = 15 * len(inLineText(n))
+			}
+			if per := small / (2 * n); per > limit {
+				t.Errorf("%d units of work per edit or line at n=%d (at most %d)", per, n, limit)
 			}
 		})
 	}

@@ -17,23 +17,32 @@ import (
 //   - finding a run of whole lines (a SEARCH text, a hunk's context and
 //     removed lines) costs, for each line of the file equal to the run's
 //     rarest line, O(log lines) plus the comparison of the run, never a
-//     scan of the file.
+//     scan of the file;
+//   - finding a text within one line (a FIND text without a line break, of
+//     minSub bytes or more) costs, for each line that holds the rarest
+//     minimizer of its windows in the substring index (substr.go), O(log
+//     lines) plus the length of the line, never a scan of the file.
 //
 // k edits of one m-byte file thus cost O(m + the edits' size · log m), not
-// O(k·m). Where the index cannot help (a FIND text that does not span a
-// whole line, or whose lines all occur very often in the file) the file is
-// scanned as before; the scan never costs more than a copy of the file.
+// O(k·m). Where the indexes cannot help (a FIND text within a line shorter
+// than minSub bytes, a FIND text with a line break that does not span a
+// whole line and whose part before the break is short, or a text whose
+// lines or windows all occur very often in the file) the file is scanned
+// as before; the scan never costs more than a copy of the file.
 type text struct {
 	flat   string // the content while root == nil
 	isTree bool
 	edits  int // Replace calls so far: the second edit switches to the tree
 
 	root  *lnode
-	index map[string]*lineSet // by key(line); nil until needed
-	nl    int                 // lines ending in "\n"
-	crlf  int                 // lines ending in "\r\n"
-	seed  uint64              // priorities: xorshift state (deterministic)
-	cache string              // String() of the tree, valid while cached
+	index map[string]*lineSet  // by key(line); nil until needed
+	sub   map[uint32]gramLines // substring index (substr.go); nil until needed
+	byID  []*lnode             // the lines of the substring index by id (nil: removed)
+	grams []uint32             // scratch for minimizers
+	nl    int                  // lines ending in "\n"
+	crlf  int                  // lines ending in "\r\n"
+	seed  uint64               // priorities: xorshift state (deterministic)
+	cache string               // String() of the tree, valid while cached
 	valid bool
 
 	undo    []undoStep // recorded while logging
@@ -53,6 +62,7 @@ type lnode struct {
 	lines, bytes        int      // of the subtree
 	same                *lineSet // the index entry holding this node
 	sPrev, sNext        *lnode   // the other nodes of the same text
+	id                  uint32   // in the substring index
 }
 
 // lineSet is the list of a text's lines with one content.
@@ -221,6 +231,11 @@ func (t *text) Match(find string, from int) (at, n int) {
 // before), at most limit of them (limit < 0: all).
 func (t *text) Index(find string, from, limit int) []int {
 	t.promote()
+	if t.isTree && len(find) >= minSub && !strings.Contains(find, "\n") {
+		if out, ok := t.subIndex(find, from, limit); ok {
+			return out
+		}
+	}
 	if t.isTree && strings.Contains(find, "\n") {
 		if starts, ok := t.spanCandidates(find, from); ok {
 			var out []int
@@ -791,12 +806,14 @@ func (t *text) replaceTree(at, end int, s string) {
 	mid, b := split(rest, hi-lo)
 	for x := first(mid); x != nil; x = next(x) {
 		t.indexRemove(x)
+		t.subRemove(x)
 		t.count(x.line, -1)
 	}
 	lines := splitKeep(joined)
 	nm := t.build(lines)
 	for x := first(nm); x != nil; x = next(x) {
 		t.indexAdd(x)
+		t.subAdd(x)
 		t.count(x.line, 1)
 	}
 	t.root = merge(merge(a, nm), b)

@@ -2,14 +2,18 @@ package workspace
 
 import (
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
 )
 
 // pieces are the lines random texts are made of: short and long ones (a
 // line of keyLen bytes or more is filed under its end), CRLF, white space,
-// and one without a line break.
-var testPieces = []string{"a\n", "b\n", "a", "\n", "ab\n", " a \n", "a\r\n", "\r\n", "xxxxxxxxa\n", "yxxxxxxxa\n", "xxxxxxxxa", "long line one\n", "long line two\n"}
+// one without a line break, and pieces of lines that FIND texts within a
+// line are looked for in by the substring index (repeats, periods,
+// unicode, at least minSub bytes).
+var testPieces = []string{"a\n", "b\n", "a", "\n", "ab\n", " a \n", "a\r\n", "\r\n", "xxxxxxxxa\n", "yxxxxxxxa\n", "xxxxxxxxa", "long line one\n", "long line two\n",
+	"foo(bar) ", "foo(baz)", "aaaaaaa", "abababab", "αβγδ", "é", "\tx := y\n", "return nil\n"}
 
 func randText(r *rand.Rand, n int) string {
 	var b strings.Builder
@@ -47,7 +51,15 @@ func checkTextOps(t *testing.T, seed uint64, steps int) {
 		if ref != "" && r.IntN(3) > 0 {
 			a := r.IntN(len(ref))
 			b := a + 1 + r.IntN(min(len(ref)-a, 40))
-			if r.IntN(2) == 0 { // whole lines
+			switch r.IntN(3) {
+			case 1: // within one line
+				if i := strings.IndexByte(ref[a:b], '\n'); i >= 0 {
+					b = a + i
+				}
+				if a == b {
+					return "\n"
+				}
+			case 0: // whole lines
 				a = lineStartOffset(ref, lineOfOffset(ref, a))
 				b = min(len(ref), lineStartOffset(ref, lineOfOffset(ref, b-1)+1))
 			}
@@ -149,4 +161,30 @@ func FuzzTextAgrees(f *testing.F) {
 	f.Fuzz(func(t *testing.T, seed uint64, steps uint8) {
 		checkTextOps(t, seed, int(steps))
 	})
+}
+
+// TestSubIndexMemory bounds the substring index of a file of code lines:
+// the heap it holds is at most 4 times the file (one 4-byte id per line
+// and selected gram, the lists' spare capacity and the map).
+func TestSubIndexMemory(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 20000; i++ {
+		b.WriteString(inLineText(i))
+	}
+	tx := newText(b.String())
+	tx.Replace(0, 0, "")
+	tx.promote()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	tx.buildSub()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	held := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	ratio := float64(held) / float64(tx.Len())
+	t.Logf("file %d bytes, substring index %d bytes: ×%.2f", tx.Len(), held, ratio)
+	if ratio > 4 {
+		t.Errorf("the substring index holds ×%.2f the file; at most ×4", ratio)
+	}
+	runtime.KeepAlive(tx)
 }

@@ -35,7 +35,7 @@ func cmdCompletion(ctx context.Context, e *env, args []string) int {
 	case "bash":
 		script = bashCompletion(names, flags)
 	case "zsh":
-		script = "#compdef plangram\n# zsh completion for plangram: plangram completion zsh > \"${fpath[1]}/_plangram\"\nautoload -U bashcompinit && bashcompinit\n" + bashCompletion(names, flags)
+		script = zshCompletion(names, cmds, flags)
 	case "fish":
 		script = fishCompletion(names, flags)
 	default:
@@ -111,9 +111,48 @@ func fishCompletion(names []string, flags map[string][]string) string {
 			if long, ok := strings.CutPrefix(f, "--"); ok {
 				fmt.Fprintf(&b, "complete -c plangram -n '__fish_seen_subcommand_from %s' -l %s\n", n, long)
 			} else {
-				fmt.Fprintf(&b, "complete -c plangram -n '__fish_seen_subcommand_from %s' -s %s\n", n, strings.TrimPrefix(f, "-"))
+				// -o (old-style), not -s: Go's flag package takes no
+				// bundled short flags, so fish must not offer -wd.
+				fmt.Fprintf(&b, "complete -c plangram -n '__fish_seen_subcommand_from %s' -o %s\n", n, strings.TrimPrefix(f, "-"))
 			}
 		}
 	}
 	return b.String()
+}
+
+// zshCompletion is a native zsh completion function (no bashcompinit): as
+// a file `_plangram` in $fpath, autoloaded by compinit, it completes from
+// the first Tab on; sourced after compinit, it registers itself.
+func zshCompletion(names []string, cmds map[string]command, flags map[string][]string) string {
+	var b strings.Builder
+	b.WriteString("#compdef plangram\n")
+	b.WriteString("# zsh completion for plangram: plangram completion zsh > \"${fpath[1]}/_plangram\"\n")
+	b.WriteString("# (or, after compinit: source <(plangram completion zsh))\n")
+	b.WriteString("_plangram() {\n  local -a commands flags\n  commands=(\n")
+	for _, n := range names {
+		summary := "print the commands, or one command's usage and flags"
+		if c, ok := cmds[n]; ok {
+			summary = c.summary
+		}
+		fmt.Fprintf(&b, "    %s\n", zshQuote(n+":"+strings.ReplaceAll(summary, ":", `\:`)))
+	}
+	b.WriteString("  )\n  if (( CURRENT == 2 )); then\n    _describe -t commands 'plangram command' commands\n    return\n  fi\n")
+	b.WriteString("  case $words[2] in\n")
+	b.WriteString("    help) (( CURRENT == 3 )) && _describe -t commands 'plangram command' commands; return ;;\n")
+	b.WriteString("    completion) (( CURRENT == 3 )) && compadd bash zsh fish; return ;;\n")
+	for _, n := range names {
+		if n == "help" || n == "completion" {
+			continue
+		}
+		fmt.Fprintf(&b, "    %s) flags=(%s) ;;\n", n, strings.Join(flags[n], " "))
+	}
+	b.WriteString("  esac\n")
+	b.WriteString("  if [[ $PREFIX == -* ]]; then\n    compadd -a flags\n  else\n    _files\n  fi\n}\n")
+	b.WriteString("if [[ $funcstack[1] == _plangram ]]; then\n  _plangram \"$@\"\nelse\n  compdef _plangram plangram\nfi\n")
+	return b.String()
+}
+
+// zshQuote quotes s for zsh in single quotes.
+func zshQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

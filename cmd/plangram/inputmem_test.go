@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/plangram/plangram/internal/readall"
 )
 
 // TestInputArenaReadsExactly pins inputArena.read to os.ReadFile: the same
@@ -13,7 +15,7 @@ import (
 func TestInputArenaReadsExactly(t *testing.T) {
 	dir := t.TempDir()
 	var files []string
-	for _, n := range []int{0, 1, 4095, minArenaFile - 1, minArenaFile, minArenaFile + 4097} {
+	for _, n := range []int{0, 1, 4095, minArenaFile - 1, minArenaFile, minArenaFile + 4097, readall.HugeMin + hugePage + 4097} {
 		data := make([]byte, n)
 		for i := range data {
 			data[i] = byte(i*7 + i>>8)

@@ -25,7 +25,11 @@ import (
 
 // hugeMin is the smallest buffer advised to use huge pages: below it, few
 // aligned 2 MiB pages fit and the gain is small.
-const hugeMin = 4 << 20
+const hugeMin = HugeMin
+
+// HugeMin is the size from which AdviseHuge (and File, for its buffers)
+// advises huge pages.
+const HugeMin = 4 << 20
 
 // File reads the named file whole and returns its bytes, with the errors
 // of os.ReadFile (a nil error at the end of file).
