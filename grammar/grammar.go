@@ -41,8 +41,14 @@ type Options struct {
 	// over as soon as it is read and keeps none, so a consumer that looks
 	// at each action once, as `plangram check` does, holds the input, the
 	// diagnostics and one action at a time instead of the whole tree
-	// (docs/benchmarks.md, "check memory"). The other dialects build the
-	// whole document first and then hand its actions over.
+	// (docs/benchmarks.md, "check memory"). The plan dialect does the same
+	// for the actions of its `## Action Plan` section, each handed over
+	// once the heading after it is read (what the document-level checks
+	// need of them, the AST diff's rows, is kept in compact form); actions
+	// elsewhere in a plan (before that section, or the `## Message`) are
+	// handed over after it, in source order. The diagnostics are the
+	// same as without OnAction. The other dialects build the whole
+	// document first and then hand its actions over.
 	OnAction func(*ast.Action)
 	// ReuseActions, with OnAction, says that OnAction keeps neither the
 	// action it is handed nor anything the action points to (its blocks,
@@ -125,7 +131,11 @@ func parseDialect(ctx context.Context, dialect, filename string, src []byte, opt
 		}
 		return p.parseEach(ctx, filename, src, each, opts.ReuseActions)
 	case DialectPlan:
-		return ParsePlan(ctx, filename, src, opts.Schema)
+		p, err := NewPlanParser(opts.Schema)
+		if err != nil {
+			return nil, err
+		}
+		return p.parseEach(ctx, filename, src, each)
 	case DialectSearchReplace:
 		return ParseSearchReplace(ctx, filename, src)
 	case DialectUdiff:

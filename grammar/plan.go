@@ -1,6 +1,7 @@
 package grammar
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"sort"
@@ -152,18 +153,33 @@ func ParsePlan(ctx context.Context, filename string, src []byte, s *schema.Schem
 // src (no copy is made), so src must not be modified while the document is
 // in use.
 func (p *PlanParser) Parse(ctx context.Context, filename string, src []byte) (*ast.Document, error) {
+	return p.parseEach(ctx, filename, src, nil)
+}
+
+// parseEach is Parse; with each set, it streams (Options.OnAction): each
+// action of the document's Action Plan section is handed to each as soon
+// as it is bound, and the nodes it was read from are let go, so the parse
+// holds the nodes of one action at a time, not the tree. The document's
+// other actions, which are checked against the whole outline (actions
+// outside the Action Plan, the Message), stay in the returned document,
+// which holds no prose. The diagnostics are the same either way
+// (TestPlanStreamSameAsTree).
+func (p *PlanParser) parseEach(ctx context.Context, filename string, src []byte, each func(*ast.Action)) (*ast.Document, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	text := unsafe.String(unsafe.SliceData(src), len(src))
 	lines := newPlanLines(src)
 	doc := &ast.Document{Dialect: DialectPlan, Span: lines.Span(0, len(src))}
-	b := &planBuilder{ctx: ctx, src: text, lines: lines, doc: doc, schema: p.schema, keys: p.keys, snake: p.snake}
-	// Every node holds at least one line, and most plans hold fewer nodes
-	// than half their lines (code blocks): sized so, the node and prose
-	// lists rarely grow, and never to more than twice the lines.
-	est := len(lines.starts)/2 + 16
-	b.nodes, doc.Prose = make([]*pnode, 0, est), make([]*ast.Prose, 0, est)
+	b := &planBuilder{ctx: ctx, src: text, lines: lines, doc: doc, schema: p.schema, keys: p.keys, snake: p.snake, each: each}
+	if each == nil {
+		// Every node holds at least one line, and most plans hold fewer
+		// nodes than half their lines (code blocks): sized so, the node
+		// and prose lists rarely grow, and never to more than twice the
+		// lines.
+		est := bytes.Count(src, nl)/2 + 16
+		b.nodes, doc.Prose = make([]*pnode, 0, est), make([]*ast.Prose, 0, est)
+	}
 	t := b.outline()
 	if err := b.check(t); err != nil {
 		return nil, err
@@ -278,8 +294,23 @@ type planBuilder struct {
 	perCode  map[string]int
 	overflow map[string]*overflow
 	// followOns are the ranges whose diagnostics become notes of a fence
-	// error (collapse).
+	// error (collapse); followAt indexes them by their intended closing
+	// line, to find a block that opens there (see tokNode).
 	followOns []followOn
+	followAt  map[int][]int
+	made      int // nodes made so far (sizes the slabs' chunks)
+	// Streaming (parseEach with each set): the actions of streamSec, the
+	// first Action Plan section, go to each as they are bound; cs is the
+	// check, begun when streamSec started; region stands for the nodes let
+	// go in the AST view; streamed counts the actions of streamSec.
+	each      func(*ast.Action)
+	streamSec *psection
+	cs        *checkState
+	region    viewRegion
+	streamed  int
+	cancelled bool
+	// emptyStream: streamSec ended without actions (see check).
+	emptyStream bool
 }
 
 // followOn is the range [from, to) after an improperly nested fence, up to
@@ -312,15 +343,9 @@ func (b *planBuilder) collapse() {
 	if len(b.followOns) == 0 {
 		return
 	}
-	// The intended closing line was read as the opening line of a block
-	// of its own: all of that block is follow-on too.
-	for i := range b.followOns {
-		r := &b.followOns[i]
-		k := sort.Search(len(b.nodes), func(k int) bool { return b.nodes[k].start >= r.at })
-		if k < len(b.nodes) && b.nodes[k].start == r.at && b.nodes[k].kind == kFence {
-			r.to = max(r.to, b.nodes[k].end)
-		}
-	}
+	// When the intended closing line was read as the opening line of a
+	// block of its own, all of that block is follow-on too: tokNode
+	// extended the range to its end as it made the block.
 	gone := map[*ast.Diagnostic]bool{}
 	var cur *followOn
 	j := 0
@@ -428,6 +453,7 @@ func (b *planBuilder) summarise() {
 // have gone to the unknown section before it.
 func (b *planBuilder) outline() *ptree {
 	t := &ptree{}
+	b.eof = &pnode{kind: kEOF, start: len(b.src), end: len(b.src)} // numbered at the end (number)
 	// A body is the nodes from index from of b.nodes up to the next head:
 	// a slice of b.nodes, set when it ends.
 	body, parts := &t.intro, &t.parts
@@ -443,6 +469,10 @@ func (b *planBuilder) outline() *ptree {
 	var none []*pnode
 	var noneParts []*ppart
 	lastUnknown, message := false, false // the last section is unknown; a Message section was seen
+	// Streaming (b.each set): the first Action Plan section, when no
+	// action heading came before it, is checked as it is read (stream).
+	var cur *ppart // the streamed section's action being read
+	streaming, planSeen, partsSeen := false, false, false
 	sc := lexer.NewRunScanner(b.src)
 	for {
 		typ, start, stop := sc.Next()
@@ -464,6 +494,9 @@ func (b *planBuilder) outline() *ptree {
 		switch typ {
 		case plex.EOF:
 			end()
+			if streaming {
+				b.endStream(cur, nil)
+			}
 			b.number()
 			return t
 		case lexer.MdH2:
@@ -479,13 +512,36 @@ func (b *planBuilder) outline() *ptree {
 			}
 			lastUnknown = unknown
 			sec := &psection{head: b.tokNode(typ, start, stop)}
-			message = message || sectionKind(b.headingText(sec.head)) == secMessage
+			if streaming {
+				b.endStream(cur, sec.head)
+				streaming, cur = false, nil
+			}
+			kind := sectionKind(b.headingText(sec.head))
 			t.sections = append(t.sections, sec)
+			if b.each != nil && kind == secPlan && !planSeen && !partsSeen && !message {
+				// The sections before it are complete: check them, and
+				// this one's actions as they come.
+				b.streamSec, streaming = sec, true
+				b.cs = b.begin(t)
+				if b.sections(b.cs, t) != nil {
+					streaming = false // cancelled: Parse returns the error
+				}
+			}
+			planSeen = planSeen || kind == secPlan
+			partsSeen = partsSeen || b.levelAction(sec.head)
+			message = message || kind == secMessage
 			body, parts, from = &sec.intro, &sec.parts, len(b.nodes)
 		case lexer.MdH3:
 			end()
-			p := b.partSlab.new(len(b.nodes) / 4)
+			p := b.partSlab.new(b.made / 4)
 			p.head = b.tokNode(typ, start, stop)
+			if streaming && parts == &b.streamSec.parts {
+				b.streamPart(cur, p.head)
+				cur = p
+				body, from = &p.body, len(b.nodes)
+				continue
+			}
+			partsSeen = true
 			*parts = append(*parts, p)
 			body, from = &p.body, len(b.nodes)
 		case lexer.MdItem:
@@ -523,17 +579,18 @@ func (s *slab[T]) new(hint int) *T {
 
 // newNode returns a node of the given kind over [start, end).
 func (b *planBuilder) newNode(kind nodeKind, start, end int) *pnode {
-	n := b.nodeSlab.new(len(b.nodes))
+	n := b.nodeSlab.new(b.made)
+	b.made++
 	n.kind, n.start, n.end = kind, start, end
 	return n
 }
 
 // newBlock returns an empty block.
-func (b *planBuilder) newBlock() *ast.Block { return b.blockSlab.new(len(b.nodes) / 4) }
+func (b *planBuilder) newBlock() *ast.Block { return b.blockSlab.new(b.made / 4) }
 
 // spanOf returns a pointer to a copy of sp.
 func (b *planBuilder) spanOf(sp ast.Span) *ast.Span {
-	p := b.spanSlab.new(len(b.nodes) / 2)
+	p := b.spanSlab.new(b.made / 2)
 	*p = sp
 	return p
 }
@@ -551,6 +608,9 @@ func (b *planBuilder) itemSlab(items [][2]int) [][2]int {
 // closeRun sets the prose of a folded run, the latest prose made, to the
 // run's text once its end is known.
 func (b *planBuilder) closeRun(run *pnode) {
+	if b.each != nil {
+		return // no prose
+	}
 	p := b.doc.Prose[len(b.doc.Prose)-1]
 	p.Text, p.Span = b.src[run.start:run.end], b.lines.Span(run.start, run.end)
 }
@@ -576,14 +636,23 @@ func (b *planBuilder) unknownH2(start, end int) bool {
 // number gives the nodes their index in the AST view and makes the EOF node.
 func (b *planBuilder) number() {
 	view := 0
-	for _, n := range b.nodes {
+	r := &b.region
+	for i, n := range b.nodes {
+		if i == r.at && r.n > 0 {
+			r.view = view
+			view += r.n
+		}
 		n.view = -1
 		if n.kind != kBlank {
 			n.view = view
 			view += max(1, n.lines)
 		}
 	}
-	b.eof = &pnode{kind: kEOF, start: len(b.src), end: len(b.src), view: view}
+	if r.at == len(b.nodes) && r.n > 0 {
+		r.view = view
+		view += r.n
+	}
+	b.eof.view = view
 }
 
 // tokNode makes the node of a single token.
@@ -597,6 +666,11 @@ func (b *planBuilder) tokNode(typ plex.TokenType, start, end int) *pnode {
 		n.level = uint8(len(headingMarks(b.src[start:end])))
 	case lexer.MdFence:
 		n.kind = kFence
+		// A block that opens on the intended closing line of an
+		// improperly nested fence is follow-on too (collapse).
+		for _, i := range b.followAt[start] {
+			b.followOns[i].to = max(b.followOns[i].to, end)
+		}
 		n.block = b.block(n)
 	case lexer.MdBreak:
 		n.kind = kBreak
@@ -613,7 +687,7 @@ var proseKinds = [...]string{kBlank: "blank", kHeading: "heading", kTight: "head
 func (b *planBuilder) add(n *pnode) *pnode {
 	n.idx = len(b.nodes)
 	b.nodes = append(b.nodes, n)
-	if n.kind != kFence {
+	if n.kind != kFence && b.each == nil {
 		p := b.proseSlab.new(len(b.nodes))
 		p.Kind, p.Text, p.Span = proseKinds[n.kind], b.src[n.start:n.end], b.lines.Span(n.start, n.end)
 		b.doc.Prose = append(b.doc.Prose, p)
@@ -689,6 +763,10 @@ func (b *planBuilder) block(n *pnode) *ast.Block {
 				if at, _, ok := lexer.IntendedClose(b.src, off+first, f, followOnLimit); ok && at >= off+len(v) {
 					end := at + lineContentEnd(b.src[at:], 0)
 					d.Related = append(d.Related, ast.Related{Message: "the outer block was meant to close here", Span: b.lines.Span(at, end)})
+					if b.followAt == nil {
+						b.followAt = map[int][]int{}
+					}
+					b.followAt[at] = append(b.followAt[at], len(b.followOns))
 					b.followOns = append(b.followOns, followOn{d: d, from: off + len(v), to: min(len(b.src), end+1), at: at})
 				}
 			}

@@ -171,34 +171,71 @@ func (b *planBuilder) tightFixed(n *pnode) string {
 }
 
 // check validates the outline against the plan shape and binds the actions.
+// A streaming parse has already checked the sections up to the end of its
+// Action Plan (see planBuilder.stream); check goes on from there.
 func (b *planBuilder) check(t *ptree) error {
-	next := b.eof // the first node after the document's intro
-	if len(t.parts) > 0 {
-		next = t.parts[0].head
-	} else if len(t.sections) > 0 {
-		next = t.sections[0].head
+	c := b.cs
+	if c == nil {
+		c = b.begin(t)
 	}
-	b.titleAndMetadata(nonBlank(t.intro), next)
+	if b.emptyStream && !b.actionFollows(t.sections[c.checked:]) {
+		// The streamed Action Plan had no actions: empty unless an action
+		// heading at the wrong level follows (actionPlan's rule), which
+		// only the sections after it tell.
+		b.emptyPlan(b.streamSec)
+	}
+	if err := b.sections(c, t); err != nil {
+		return err
+	}
+	b.end(c, t)
+	return nil
+}
 
-	var planSec, msgSec *psection
-	var outside []*ppart // actions outside an Action Plan section
-	outside = append(outside, t.parts...)
-	unknown := make([]*psection, 0, len(t.sections))
-	seen := map[secKind]bool{}
-	stage := secUnknown
-	for i, sec := range t.sections {
+// checkState is where the check of the sections stands: check runs it
+// over the whole outline, a streaming parse from the start of the Action
+// Plan section on, section by section as they are read.
+type checkState struct {
+	next            *pnode // the first node after the document's intro
+	planSec, msgSec *psection
+	outside         []*ppart // actions outside an Action Plan section
+	unknown         []*psection
+	seen            [secMessage + 1]bool
+	stage           secKind
+	checked         int  // the sections of the outline checked so far
+	done            bool // a Message section ends the checked ones
+}
+
+// begin checks the document's intro: title and metadata.
+func (b *planBuilder) begin(t *ptree) *checkState {
+	c := &checkState{next: b.eof, stage: secUnknown}
+	if len(t.parts) > 0 {
+		c.next = t.parts[0].head
+	} else if len(t.sections) > 0 {
+		c.next = t.sections[0].head
+	}
+	b.titleAndMetadata(nonBlank(t.intro), c.next)
+	c.outside = append(c.outside, t.parts...)
+	c.unknown = make([]*psection, 0, len(t.sections))
+	return c
+}
+
+// sections checks the sections of the outline not checked yet.
+func (b *planBuilder) sections(c *checkState, t *ptree) error {
+	for ; !c.done && c.checked < len(t.sections); c.checked++ {
 		if err := b.ctx.Err(); err != nil {
 			return err
 		}
+		i, sec := c.checked, t.sections[c.checked]
 		k := sectionKind(b.headingText(sec.head))
 		if k == secMessage {
-			msgSec = sec
-			if planSec != nil {
+			c.msgSec = sec
+			if c.planSec != nil {
 				b.fail(sec.head, CodePlanAndMessage, "both present; expected: Heading 2 \"Action Plan\" or \"Message\", not both",
-					"the plan has both `## Action Plan` (line %d) and `## Message`: write one of them", b.line(planSec.head))
+					"the plan has both `## Action Plan` (line %d) and `## Message`: write one of them", b.line(c.planSec.head))
 			}
 			b.ok(sec.head)
 			b.message(sec, t.sections[i+1:])
+			c.done = true
 			break
 		}
 		if k == secUnknown {
@@ -208,8 +245,8 @@ func (b *planBuilder) check(t *ptree) error {
 				for _, p := range sec.parts {
 					ps = b.split(ps, p)
 				}
-				if planSec == nil {
-					outside = append(outside, ps...)
+				if c.planSec == nil {
+					c.outside = append(c.outside, ps...)
 					continue
 				}
 				for _, p := range ps {
@@ -217,37 +254,45 @@ func (b *planBuilder) check(t *ptree) error {
 				}
 				continue
 			}
-			unknown = append(unknown, sec)
+			c.unknown = append(c.unknown, sec)
 			continue
 		}
 		switch {
-		case seen[k]:
+		case c.seen[k]:
 			b.fail(sec.head, CodeDuplicateSection, "duplicate section", "the plan has a second %s section", quoted(b.headingText(sec.head)))
-		case k < stage:
-			b.fail(sec.head, CodeWrongOrder, fmt.Sprintf("wrong order; expected: %s", stageExpectation(stage)),
+		case k < c.stage:
+			b.fail(sec.head, CodeWrongOrder, fmt.Sprintf("wrong order; expected: %s", stageExpectation(c.stage)),
 				"section %s comes too late: the order is `# Title`, metadata list, `## Rationale`, `## Memos` (optional), `## Action Plan`", quoted(b.headingText(sec.head)))
 		default:
 			b.ok(sec.head)
 		}
-		first := !seen[k]
-		seen[k] = true
-		stage = max(stage, k)
+		first := !c.seen[k]
+		c.seen[k] = true
+		c.stage = max(c.stage, k)
 		switch k {
 		case secRationale:
 			b.blockSection(sec, first, "rationale")
-			outside = append(outside, sec.parts...)
+			c.outside = append(c.outside, sec.parts...)
 		case secMemos:
 			b.blockSection(sec, first, "memos")
-			outside = append(outside, sec.parts...)
+			c.outside = append(c.outside, sec.parts...)
 		case secPlan:
-			if planSec == nil {
-				planSec = sec
+			if c.planSec == nil {
+				c.planSec = sec
 			}
-			b.actionPlan(sec, b.actionFollows(t.sections[i+1:]))
+			if sec != b.streamSec { // the streaming parse checks its actions as it reads them
+				b.actionPlan(sec, b.actionFollows(t.sections[i+1:]))
+			}
 		}
 	}
+	return nil
+}
 
-	if !seen[secRationale] {
+// end makes the checks that need the whole outline: the sections missing,
+// the unknown ones and the actions outside the Action Plan.
+func (b *planBuilder) end(c *checkState, t *ptree) {
+	next, planSec, msgSec, outside, unknown := c.next, c.planSec, c.msgSec, c.outside, c.unknown
+	if !c.seen[secRationale] {
 		at := next
 		if at.kind == kEOF && len(t.sections) > 0 {
 			at = t.sections[0].head
@@ -292,7 +337,6 @@ func (b *planBuilder) check(t *ptree) error {
 		}
 		b.part(p)
 	}
-	return nil
 }
 
 // checkFolded reports each heading 2 of a folded run of unknown sections
@@ -536,8 +580,7 @@ func (b *planBuilder) actionPlan(sec *psection, later bool) {
 		b.stray(n, expectAction)
 	}
 	if len(sec.parts) == 0 && !later {
-		b.fail(b.after(lastOf(sec.head, sec.intro)), CodeEmptyPlan, "expected: "+expectAction,
-			"the `## Action Plan` section has no actions: each action is a heading 3 naming it (### `CREATE`) followed by its metadata list and blocks")
+		b.emptyPlan(sec)
 	}
 	for i, p := range sec.parts {
 		if i%256 == 255 && b.ctx.Err() != nil {
@@ -545,6 +588,12 @@ func (b *planBuilder) actionPlan(sec *psection, later bool) {
 		}
 		b.part(p)
 	}
+}
+
+// emptyPlan reports an Action Plan section without actions.
+func (b *planBuilder) emptyPlan(sec *psection) {
+	b.fail(b.after(lastOf(sec.head, sec.intro)), CodeEmptyPlan, "expected: "+expectAction,
+		"the `## Action Plan` section has no actions: each action is a heading 3 naming it (### `CREATE`) followed by its metadata list and blocks")
 }
 
 // actionFollows reports whether one of the sections after the Action Plan,

@@ -57,6 +57,8 @@ func TestCheckPeakMemory(t *testing.T) {
 		{"small-actions", corpus.SmallActs(16 << 20), []string{"check"}, exitOK},
 		{"small-actions-json", corpus.SmallActs(16 << 20), []string{"check", "--format", "json"}, exitOK},
 		{"acts", corpus.Acts(16 << 20), []string{"check"}, exitOK},
+		{"plan", corpus.Plan(16 << 20), []string{"check"}, exitOK},
+		{"plan-json", corpus.Plan(16 << 20), []string{"check", "--format", "json"}, exitOK},
 		// With a root, the workspace rules keep a state per file the plan
 		// touches (workspace/overlay.go): 254k files for SmallActs. Acts'
 		// patch_file actions name files that do not exist: errors.

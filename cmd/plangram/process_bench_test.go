@@ -15,7 +15,7 @@ import (
 
 // BenchmarkProcess runs whole processes on a 10 MB acts document
 // (corpus.Acts), side by side in one run: `plangram check` (also of 10 MB
-// of small actions, corpus.SmallActs), `plangram
+// of small actions, corpus.SmallActs, and of a 10 MB plan, corpus.Plan), `plangram
 // parse --format json` and, as the baseline, a program that reads the file
 // and walks goldmark's tree to every fenced block (testdata/goldmarkwalk);
 // `check` of an empty file gives the fixed cost of starting plangram.
@@ -49,6 +49,11 @@ func BenchmarkProcess(b *testing.B) {
 	if err := os.WriteFile(smallInput, small, 0o644); err != nil {
 		b.Fatal(err)
 	}
+	plan := corpus.Plan(10 << 20)
+	planInput := filepath.Join(dir, "plan10.md")
+	if err := os.WriteFile(planInput, plan, 0o644); err != nil {
+		b.Fatal(err)
+	}
 	if err := os.WriteFile(empty, nil, 0o644); err != nil {
 		b.Fatal(err)
 	}
@@ -72,6 +77,7 @@ func BenchmarkProcess(b *testing.B) {
 		{"goldmark-walk", len(src), []string{walk, input}},
 		{"check", len(src), []string{plangram, "check", input}},
 		{"check-small-actions", len(small), []string{plangram, "check", smallInput}},
+		{"check-plan", len(plan), []string{plangram, "check", planInput}},
 		{"parse-json", len(src), []string{plangram, "parse", "--format", "json", input}},
 		{"check-empty", 0, []string{plangram, "check", empty}},
 	} {
