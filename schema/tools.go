@@ -301,6 +301,14 @@ func (c *toolsConv) object(a *Action, n *node, path string) {
 	}
 }
 
+// typeAliases maps type names that tool definitions use although JSON
+// Schema does not (Python's and C's names; vLLM's and SGLang's parsers
+// accept them) to the JSON Schema type they mean.
+var typeAliases = map[string]string{
+	"float": "number", "double": "number", "int": "integer", "long": "integer",
+	"bool": "boolean", "str": "string", "dict": "object", "list": "array",
+}
+
 // scalarTypes maps JSON Schema scalar types to plangram types.
 var scalarTypes = map[string]Type{"string": String, "integer": Int, "number": Number, "boolean": Bool}
 
@@ -432,6 +440,10 @@ func (c *toolsConv) jsonType(n *node, path, name string) (string, bool) {
 			c.warn("warning", t, path+".type", "parameter %s of type null is kept as JSON", name)
 			return "", true
 		}
+		if std, ok := typeAliases[t.s]; ok {
+			c.warn("warning", t, path+".type", "parameter %s: %q is not a JSON Schema type: read as %s", name, t.s, std)
+			return std, true
+		}
 		c.fail(t, path+".type", "parameter %s: unknown JSON Schema type %q (want string, integer, number, boolean, array, object or null)", name, t.s)
 		return "", false
 	case t.kind == '[':
@@ -442,7 +454,11 @@ func (c *toolsConv) jsonType(n *node, path, name string) (string, bool) {
 				return "", false
 			}
 			if x.s != "null" {
-				types = append(types, x.s)
+				ty := x.s
+				if std, ok := typeAliases[ty]; ok {
+					ty = std
+				}
+				types = append(types, ty)
 			}
 		}
 		if len(types) == 1 && len(t.vals) == 2 {

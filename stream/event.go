@@ -101,8 +101,10 @@ type Event struct {
 	Action *ast.Action
 	// CallID is the call's id given by the provider API (tool_calls[].id,
 	// call_id, content_block.id: the openai-chat, openai-responses and
-	// anthropic syntaxes), on ToolCallStart and ToolCall; empty when the
-	// stream gives none. JSON: "call_id" ("id" is ID).
+	// anthropic syntaxes) or by the model's markup (mistral's [CALL_ID]
+	// or "id", kimi-k2's functions.NAME:IDX), on ToolCallStart and
+	// ToolCall; empty when the stream gives none. JSON: "call_id" ("id"
+	// is ID).
 	CallID string
 	// Choice is the index of the completion choice an event belongs to
 	// (OpenAI Chat Completions with n > 1); 0 everywhere else. JSON:

@@ -35,10 +35,11 @@ const envelopeID = "id"
 type jtools struct {
 	acts   map[string]*schema.Action
 	params map[*schema.Action]map[string]*schema.Param
+	list   []*schema.Action // the tools in the schema's order
 }
 
 func newJTools(s *schema.Schema) *jtools {
-	t := &jtools{acts: map[string]*schema.Action{}, params: map[*schema.Action]map[string]*schema.Param{}}
+	t := &jtools{acts: map[string]*schema.Action{}, params: map[*schema.Action]map[string]*schema.Param{}, list: s.Actions}
 	for _, a := range s.Actions {
 		for _, n := range append([]string{a.Name}, a.Aliases...) {
 			if t.acts[n] == nil {
@@ -58,6 +59,40 @@ func newJTools(s *schema.Schema) *jtools {
 	return t
 }
 
+// only returns the name of the schema's one tool, "" when it declares
+// several.
+func (t *jtools) only() string {
+	if len(t.list) == 1 {
+		return t.list[0].Name
+	}
+	return ""
+}
+
+// infer returns the one tool that declares a parameter for every argument
+// in args, "" when none or several do: a call that gives no name (Kimi's
+// bare counter id) is named by its arguments only when that is certain.
+func (t *jtools) infer(args []jsonargs.Event) string {
+	found := ""
+	for _, a := range t.list {
+		ps := t.params[a]
+		fits := true
+		for _, v := range args {
+			if ps[v.Key] == nil {
+				fits = false
+				break
+			}
+		}
+		if !fits {
+			continue
+		}
+		if found != "" {
+			return ""
+		}
+		found = a.Name
+	}
+	return found
+}
+
 // jcall reads the calls of a JSON-argument syntax: the syntax's scanner
 // finds the markup and hands the JSON to it. One call is open at a time.
 type jcall struct {
@@ -74,6 +109,7 @@ type jcall struct {
 	start    int
 	startPos ast.Pos
 	named1   bool             // the name is known
+	noName   string           // the no-name error's message, when not the default
 	nameEnd  int              // where the markup or member naming the tool ends
 	sent     bool             // ToolCallStart was emitted
 	held     []heldDelta      // Delta events before the name was known
@@ -162,6 +198,20 @@ func (c *jcall) earlier(key string, sp *schema.Param) (byKey, bySP int) {
 func (c *jcall) named(p *Parser, name string, end int) error {
 	c.setName(p, name, end)
 	return c.sendStart(p)
+}
+
+// inferName names a call whose markup gave no name (see jtools.infer)
+// from its complete arguments, when its JSON is whole and one tool
+// fits them; nameEnd is where the markup that would have named it ends.
+func (c *jcall) inferName(p *Parser, nameEnd int) {
+	if c.named1 || !c.jp.Done() || c.jp.Failed() || c.cut {
+		return
+	}
+	if name := c.tools.infer(c.vals); name != "" {
+		c.setName(p, name, nameEnd)
+		return
+	}
+	c.noName = fmt.Sprintf("the call's id %q names no tool and its arguments fit no one tool: its text follows as text", c.callID)
 }
 
 // setName sets the call's tool name, read from markup ending at offset
@@ -360,8 +410,11 @@ func (c *jcall) finish(p *Parser, end int) error {
 	sp := ast.Span{Start: c.startPos, End: p.pos(end)}
 	raw := p.str(c.start, end)
 	if !c.sent {
-		c.errs = append(c.errs, Event{Type: Error, ID: c.id, Kind: KindNoName,
-			Message: "the call names no tool: its text follows as text", Raw: raw, Span: sp})
+		msg := c.noName
+		if msg == "" {
+			msg = "the call names no tool: its text follows as text"
+		}
+		c.errs = append(c.errs, Event{Type: Error, ID: c.id, CallID: c.callID, Kind: KindNoName, Message: msg, Raw: raw, Span: sp})
 		if err := c.sendErrs(p); err != nil {
 			return err
 		}

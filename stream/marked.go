@@ -20,6 +20,12 @@ type markedForm struct {
 	sep                 string // ends the header
 	// name returns the tool's name in a header.
 	name func(header string) string
+	// id: the header is the call's id too (Event.CallID).
+	id bool
+	// bare reports a header that names no tool (Kimi's bare counter id,
+	// 0): the schema's only tool is called, or the one its arguments
+	// fit (jtools.infer); else the call names no tool.
+	bare func(header string) bool
 	// fenced: the V3 form of DeepSeek may follow the separator: the
 	// header is the call's type, and the name, a line ending and a ```json
 	// fence come before the JSON (and a closing ``` after it).
@@ -40,6 +46,10 @@ type marked struct {
 	hdr int // start of the header, then of the name line
 	hs  string
 	fen bool // the JSON is in a ``` fence
+	// infer: the header named no tool; the arguments will (jtools.infer),
+	// the header ending at inferAt.
+	infer   bool
+	inferAt int
 	// loose: text resumes after a call outside a section, where a
 	// section's closing marker (of a section ended by prose) is markup.
 	loose bool
@@ -59,7 +69,9 @@ const (
 )
 
 func newMarked(f *markedForm, c *config) *marked {
-	return &marked{f: f, x: newProse(c.opts, c.start, append(f.secOpens(), f.callOpen)), c: newJCall(c.schema)}
+	x := newProse(c.opts, c.start, append(f.secOpens(), f.callOpen))
+	x.special = true
+	return &marked{f: f, x: x, c: newJCall(c.schema)}
 }
 
 // secOpens returns the section's opening markers, secCloses its closing
@@ -178,6 +190,19 @@ func (m *marked) step(p *Parser, eof bool) (bool, error) {
 		}
 		m.hs = strings.TrimSpace(string(p.bytes(m.hdr, m.pos)))
 		m.pos += len(f.sep)
+		if f.id {
+			m.c.callID = m.hs
+		}
+		if f.bare != nil && f.bare(m.hs) {
+			if only := m.c.tools.only(); only != "" {
+				return true, m.json(p, m.pos, only, m.pos-len(f.sep))
+			}
+			m.infer, m.inferAt = true, m.pos-len(f.sep)
+			m.fen = false
+			m.c.json(p, m.pos, false)
+			m.st = mkJSON
+			return true, nil
+		}
 		if !f.fenced {
 			return true, m.json(p, m.pos, f.name(m.hs), m.pos-len(f.sep))
 		}
@@ -260,12 +285,32 @@ func (m *marked) step(p *Parser, eof bool) (bool, error) {
 		}
 		m.st = mkClose
 	case mkClose:
-		at, ok := closeAfter(p, m.c, m.pos, []string{f.callClose}, eof)
-		if !ok {
+		// The markers are special tokens: the next call's opening marker or
+		// the section's closing one ends a call whose closing marker the
+		// model left out (Kimi-K2-Thinking calls so from its thinking).
+		closes := append([]string{f.callClose, f.callOpen}, f.secCloses()...)
+		b := p.bytes(m.pos, p.end())
+		i, k := find(b, closes, eof)
+		if j := skipSpace(b[:i]); j < i && !m.c.jp.Failed() {
+			m.c.strayText(m.pos+j, m.pos+i)
+		}
+		at := m.pos + i
+		if k < 0 {
 			m.pos = at
 			return m.starve(p, eof)
 		}
-		err := m.c.finish(p, at+len(f.callClose))
+		if m.infer {
+			m.infer = false
+			m.c.inferName(p, m.inferAt)
+		}
+		end := at + len(f.callClose)
+		if k > 0 {
+			end = at
+			m.c.errs = append(m.c.errs, Event{Type: Error, ID: m.c.id, Kind: KindUnterminated, Severity: ast.Warning,
+				Message: fmt.Sprintf("the call is not closed by %s: the marker %s after it ends it", f.callClose, closes[k]),
+				Span:    p.span(at, at)})
+		}
+		err := m.c.finish(p, end)
 		return true, m.after(p, err)
 	}
 	return true, nil
@@ -293,7 +338,7 @@ func longest(tags []string) int {
 // open starts a call whose opening marker is [at, end).
 func (m *marked) open(p *Parser, at, end int) {
 	m.c.begin(p, at)
-	m.st, m.pos, m.hdr = mkHeader, end, end
+	m.st, m.pos, m.hdr, m.infer = mkHeader, end, end, false
 }
 
 // json reads the arguments from offset off of a call named name, whose
@@ -326,8 +371,13 @@ func (m *marked) starve(p *Parser, eof bool) (bool, error) {
 		return true, nil // feed closes the JSON
 	}
 	if m.st == mkClose && m.c.complete() {
+		if m.infer {
+			m.c.inferName(p, m.inferAt)
+		}
+		m.infer = false
 		return false, m.after(p, m.c.finishUnclosed(p, p.end(), m.f.callClose))
 	}
+	m.infer = false
 	return false, m.after(p, m.c.abort(p, p.end(), m.f.callClose))
 }
 
@@ -386,7 +436,7 @@ func (registry) KimiK2() *Syntax {
 	f := &markedForm{secOpen: "<|tool_calls_section_begin|>", secClose: "<|tool_calls_section_end|>",
 		secAlt:   [][2]string{{"<|tool_call_section_begin|>", "<|tool_call_section_end|>"}},
 		callOpen: "<|tool_call_begin|>", callClose: "<|tool_call_end|>", sep: "<|tool_call_argument_begin|>",
-		name: kimiName}
+		name: kimiName, id: true, bare: kimiBare}
 	return &Syntax{Name: "kimi-k2", Schema: "tools",
 		Summary: "<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{…}<|tool_call_end|>",
 		Markers: staticMarkers(append(f.secOpens(), f.callOpen)...),
@@ -399,6 +449,18 @@ func kimiName(id string) string {
 		id = id[:i]
 	}
 	return strings.TrimPrefix(id, "functions.")
+}
+
+// kimiBare reports a Kimi call id that names no tool: a bare counter (0,
+// functions.1, :2) as some Kimi models and fine-tunes write it.
+func kimiBare(id string) bool {
+	s := kimiName(id)
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // The DeepSeek tokens: full-width vertical bars (U+FF5C) and U+2581 for

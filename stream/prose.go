@@ -63,6 +63,10 @@ type prose struct {
 	// pre: the open thinking block is the one the chat template opened
 	// (Options.InThinking); a call's marker ends it too.
 	pre bool
+	// special: the markers are special tokens (kimi-k2's, deepseek's),
+	// which reasoning text cannot hold: a marker ends any thinking block,
+	// as when the model calls from inside its thinking without </think>.
+	special bool
 }
 
 // newProse returns a prose scanner starting at offset start that stops at
@@ -197,12 +201,12 @@ func (x *prose) cutTag(p *Parser, at int) error {
 func (x *prose) thinking(p *Parser, eof bool) (bool, error) {
 	th := &x.th
 	stops := th.close
-	if x.pre {
+	if x.pre || x.special {
 		stops = append(stops[:len(stops):len(stops)], x.tags[:x.marks]...)
 	}
 	i, k := find(p.bytes(x.pos, p.end()), stops, eof)
 	at := x.pos + i
-	if k >= len(th.close) { // a call's marker ends the template's block
+	if k >= len(th.close) { // a call's marker ends the template's block (or any, special)
 		x.in, x.pre, x.pos = false, false, at
 		return true, x.thought(p, at, at)
 	}

@@ -610,7 +610,7 @@ func (t *tools) value(p *Parser, eof bool) (bool, error) {
 	c := &t.c
 	v := &c.vals[len(c.vals)-1]
 	raw := v.param != nil && v.param.Raw
-	edges := raw || c.invoke // loses a line ending at each edge
+	edges := (raw || c.invoke) && !t.f.exactEdges // loses a line ending at each edge
 	lim := t.limit(p)
 	if edges && !v.lead {
 		b := p.bytes(t.pos, lim)
@@ -773,7 +773,7 @@ func (t *tools) endValue(p *Parser, by int) error {
 	c := &t.c
 	v := &c.vals[len(c.vals)-1]
 	end := t.pos
-	if v.param != nil && v.param.Raw || c.invoke {
+	if (v.param != nil && v.param.Raw || c.invoke) && !t.f.exactEdges {
 		end = t.trimEOL(p, end, false)
 	}
 	if err := t.delta(p, end); err != nil {

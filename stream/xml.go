@@ -27,6 +27,10 @@ type xmlForm struct {
 	// each edge) instead of trimming them: Qwen3-Coder's, GLM's, MiniMax's
 	// and Anthropic's <invoke> values are raw text typed by the schema.
 	rawText bool
+	// exactEdges keeps the line endings at a value's edges too: GLM's
+	// template writes <arg_value>v</arg_value> with nothing around v, so
+	// a line ending there is the value's (a file's last newline).
+	exactEdges bool
 }
 
 // The <function_calls><invoke name="…"><parameter name="…"> markup.
@@ -135,7 +139,7 @@ func (registry) Qwen3Coder() *Syntax {
 func (registry) GLM() *Syntax {
 	const tc = "<tool_call>"
 	f := xmlForm{call: glmCall, callTag: tc, loose: true, callClose: "</tool_call>",
-		param: glmParam, paramPrefix: "<arg_key>", paramClose: "</arg_value>", rawText: true}
+		param: glmParam, paramPrefix: "<arg_key>", paramClose: "</arg_value>", rawText: true, exactEdges: true}
 	return xmlSyntax("glm", "<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>", f,
 		staticMarkers("<tool_call> *"))
 }

@@ -145,7 +145,10 @@ func TestActionsExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := string(data)
-	for _, w := range []string{"go install github.com/plangram/plangram/cmd/plangram@", "plangram check --format sarif", "upload-sarif", "security-events: write", "::add-matcher::docs/ci/plangram-problem-matcher.json"} {
+	for _, w := range []string{"go install github.com/plangram/plangram/cmd/plangram@", "plangram check --format sarif", "upload-sarif", "security-events: write",
+		// The matcher is a file of the user's repository, where the
+		// comment says to copy it and docs/cli.md says so too.
+		"docs/ci/plangram-problem-matcher.json to .github/plangram-problem-matcher.json", `echo "::add-matcher::.github/plangram-problem-matcher.json"`} {
 		if !strings.Contains(s, w) {
 			t.Errorf("github-actions.yml lacks %q", w)
 		}
@@ -155,5 +158,8 @@ func TestActionsExample(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join("../..", "docs/ci/plangram-problem-matcher.json")); err != nil {
 		t.Error(err)
+	}
+	if cli, err := os.ReadFile("../../docs/cli.md"); err != nil || !strings.Contains(string(cli), `"::add-matcher::.github/plangram-problem-matcher.json"`) {
+		t.Errorf("docs/cli.md does not name the matcher path the workflow uses (%v)", err)
 	}
 }

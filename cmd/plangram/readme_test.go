@@ -29,9 +29,20 @@ func TestReadme(t *testing.T) {
 	if goVer == nil || module == nil {
 		t.Fatal("go.mod lacks module or go line")
 	}
-	for _, w := range []string{"Go " + goVer[1] + " or later", "`go " + goVer[1] + "`", "go install " + module[1] + "/cmd/plangram@latest", "Chromium", "Neovim"} {
+	for _, w := range []string{"Go " + goVer[1] + " or later", "`go " + goVer[1] + "`", "go install " + module[1] + "/cmd/plangram@latest", "Chromium", "Neovim", "zsh", "fish"} {
 		if !strings.Contains(string(readme), w) {
 			t.Errorf("README lacks %q", w)
+		}
+	}
+	// The tests the README says need those programs exist under that name.
+	for test, file := range map[string]string{"render.TestBrowser": "../../render/browser_test.go", "lsp.TestNeovim": "../../lsp/nvim_test.go", "TestCompletionShells": "completion_test.go"} {
+		src, err := os.ReadFile(file)
+		_, name, _ := strings.Cut(test, ".")
+		if name == "" {
+			name = test
+		}
+		if err != nil || !strings.Contains(string(src), "func "+name+"(") || !strings.Contains(string(readme), "`"+test+"`") {
+			t.Errorf("README names %s (%s): %v", test, file, err)
 		}
 	}
 }
