@@ -37,6 +37,10 @@ type Options struct {
 	Jobs int
 	// Stdin is read for the path "-".
 	Stdin io.Reader
+	// ReadStdin reads Stdin whole (nil: io.ReadAll). Run keeps what it
+	// returns, unchanged, as the report.File.Source of "-"; `plangram
+	// check` reads a large standard input outside the heap, as its files.
+	ReadStdin func(r io.Reader) ([]byte, error)
 	// ReadFile reads a file to check (nil: readall.File, which reads as
 	// os.ReadFile does). Run keeps what it
 	// returns, unchanged, as the file's report.File.Source. `plangram
@@ -69,6 +73,11 @@ func Source(ctx context.Context, name string, src []byte, opts Options) (*ast.Do
 		return nil, nil, err
 	}
 	diags := append([]*ast.Diagnostic{}, doc.Diagnostics...)
+	cases := workspace.NewCaseCollisions(doc.Dialect, opts.Parse.Schema)
+	for _, a := range doc.Actions {
+		cases.Action(a)
+	}
+	diags = append(diags, cases.Diagnostics()...)
 	if opts.Root != "" {
 		wo := opts.Workspace
 		if wo.Schema == nil {
@@ -158,7 +167,11 @@ func Run(ctx context.Context, paths []string, opts Options) ([]*report.File, err
 			if opts.Stdin == nil {
 				return nil, errors.New("no standard input to read")
 			}
-			if stdin, err = io.ReadAll(opts.Stdin); err != nil {
+			read := opts.ReadStdin
+			if read == nil {
+				read = io.ReadAll
+			}
+			if stdin, err = read(opts.Stdin); err != nil {
 				return nil, fmt.Errorf("reading standard input: %w", err)
 			}
 		}
@@ -239,6 +252,15 @@ func diagnostics(ctx context.Context, name string, src []byte, opts Options) ([]
 	// it but offsets into src and copies (workspace:TestCheckerAsCheck
 	// runs it on reused actions).
 	popts.ReuseActions = opts.Parse.OnAction == nil || opts.Parse.ReuseActions
+	// The dialect is known once the parse has started (Detect's choice,
+	// as the document says).
+	dialect := opts.Parse.Dialect
+	if dialect == "" || dialect == grammar.DialectAuto {
+		dialect = grammar.Detect(src)
+		if s := opts.Parse.Schema; s != nil && (s.SyntaxName() == grammar.DialectActs || s.SyntaxName() == grammar.DialectPlan) {
+			dialect = s.SyntaxName()
+		}
+	}
 	var ws *workspace.Checker
 	if opts.Root != "" {
 		wo := opts.Workspace
@@ -248,23 +270,16 @@ func diagnostics(ctx context.Context, name string, src []byte, opts Options) ([]
 		if wo.Source == nil {
 			wo.Source = src // the overlay keeps offsets into it
 		}
-		// The dialect is known once the parse has started: the checker is
-		// made at the first action (Detect's choice, as the document says).
-		dialect := opts.Parse.Dialect
-		if dialect == "" || dialect == grammar.DialectAuto {
-			dialect = grammar.Detect(src)
-			if s := opts.Parse.Schema; s != nil && (s.SyntaxName() == grammar.DialectActs || s.SyntaxName() == grammar.DialectPlan) {
-				dialect = s.SyntaxName()
-			}
-		}
 		ws = workspace.NewChecker(opts.Root, dialect, wo)
 	}
+	cases := workspace.NewCaseCollisions(dialect, opts.Parse.Schema)
 	var spans []ast.Span
 	keep := hasDirective(src)
 	popts.OnAction = func(a *ast.Action) {
 		if keep {
 			spans = actionBlockSpans(spans, a)
 		}
+		cases.Action(a)
 		if ws != nil {
 			ws.Action(ctx, a)
 		}
@@ -283,6 +298,9 @@ func diagnostics(ctx context.Context, name string, src []byte, opts Options) ([]
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+	}
+	if cd := cases.Diagnostics(); len(cd) > 0 {
+		diags = append(append([]*ast.Diagnostic{}, diags...), cd...)
 	}
 	if diags == nil {
 		diags = []*ast.Diagnostic{} // as Source returns them

@@ -20,7 +20,10 @@ func TestParseErrorsArePositioned(t *testing.T) {
 		{"variadic not last", "{\"version\": 1, \"dialect\": \"d\", \"actions\": [{\"name\": \"a\", \"params\": [\n{\"name\": \"x\", \"variadic\": true}, {\"name\": \"y\"}]}]}",
 			"f.json:2:15: error: only the last parameter can be variadic"},
 		{"version", "{\"version\": 2, \"dialect\": \"d\", \"actions\": [{\"name\": \"a\"}]}", "f.json:1:2: error: version must be 1, got 2"},
-		{"empty", "", "f.json:1:1: error:"},
+		{"empty", "", "f.json:1:1: error: the schema file is empty"},
+		{"white space", " \n\t", "f.json:1:1: error: the schema file holds only white space"},
+		{"cut off", "{\"version\": 1, \"dialect\": \"x\", \"act", "f.json:1:36: error: the schema file ends before its JSON is complete"},
+		{"cut off in an array", "{\"version\": 1, \"dialect\": \"x\", \"actions\": [\n", "f.json:2:1: error: the schema file ends before its JSON is complete"},
 		{"trailing", "{\"version\": 1, \"dialect\": \"d\", \"actions\": [{\"name\": \"a\"}]} []", "unexpected data after the schema object"},
 	} {
 		_, err := Parse("f.json", []byte(tc.src))

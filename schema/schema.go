@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"regexp"
 	"sort"
 	"strings"
@@ -339,6 +340,14 @@ func Parse(file string, data []byte) (*Schema, error) {
 		msg := err.Error()
 		path := ""
 		switch {
+		case errors.Is(err, io.EOF):
+			// Decode says only "EOF": name what is wrong.
+			off, msg = 0, "the schema file is empty (nothing but white space): a schema is a JSON object such as {\"version\": 1, \"dialect\": \"NAME\", \"actions\": [...]} (docs/schema.md)"
+			if len(data) > 0 {
+				msg = "the schema file holds only white space: a schema is a JSON object such as {\"version\": 1, \"dialect\": \"NAME\", \"actions\": [...]} (docs/schema.md)"
+			}
+		case errors.Is(err, io.ErrUnexpectedEOF):
+			off, msg = len(data), "the schema file ends before its JSON is complete (is it cut off?): a value, a closing bracket or a closing quote is missing at its end"
 		case errors.As(err, &se):
 			off = int(se.Offset) - 1 // Offset counts the offending byte
 		case errors.As(err, &te):

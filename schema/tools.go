@@ -77,8 +77,10 @@ func FromTools(file string, data []byte) (*Tools, error) {
 			off = int(se.Offset) - 1
 		case errors.As(err, &te):
 			off = te.off
+		case len(bytes.TrimSpace(data)) == 0:
+			off, err = 0, errors.New("the tools file is empty (nothing but white space): it holds a JSON array of tools or an object with a \"tools\" array (docs/schema.md)")
 		case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
-			err = errors.New("JSON ends before the value is complete")
+			err = errors.New("JSON ends before the value is complete (is the file cut off?)")
 		}
 		e := newError(file, data, off, "", strings.TrimPrefix(err.Error(), "json: "))
 		e.Code = "bad-tools"

@@ -678,10 +678,14 @@ func (c *checker) action(ctx context.Context, a *ast.Action) {
 // pathArgs lists the action's path values in schema order: parameters of
 // type path or resource (and lists of them), or, for an action the schema
 // does not know, the parameters named like paths.
-func (c *checker) pathArgs(a *ast.Action) []pathArg {
+func (c *checker) pathArgs(a *ast.Action) []pathArg { return pathArgsOf(c.schema, a) }
+
+// pathArgsOf is pathArgs for an action read with schema s (nil: every
+// action is unknown).
+func pathArgsOf(s *schema.Schema, a *ast.Action) []pathArg {
 	var def *schema.Action
-	if c.schema != nil {
-		def = c.schema.Lookup(a.Name)
+	if s != nil {
+		def = s.Lookup(a.Name)
 	}
 	var out []pathArg
 	// Empty values are kept: the path rule reports them (bad-path).

@@ -57,7 +57,7 @@ func cmdCheck(ctx context.Context, e *env, args []string) int {
 	// (grammar.Options.OnAction, used by lint.Run).
 	inputs := &inputArena{}
 	defer inputs.release()
-	opts := lint.Options{Parse: popts, Root: *root, Stdin: e.stdin, ReadFile: inputs.read}
+	opts := lint.Options{Parse: popts, Root: *root, Stdin: e.stdin, ReadFile: inputs.read, ReadStdin: inputs.readStream}
 	if *disable != "" {
 		opts.Disable = strings.Split(*disable, ",")
 	}

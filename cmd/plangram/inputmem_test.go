@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -49,4 +50,60 @@ func TestInputArenaReadsExactly(t *testing.T) {
 			t.Errorf("%s: error %v, want %v", f, got, want)
 		}
 	}
+}
+
+// TestInputArenaReadsStreams pins inputArena.readStream to io.ReadAll: the
+// same bytes for streams below, at and above minArenaFile and across
+// several streamChunk pieces, read in odd-sized pieces as a pipe gives
+// them, and for a regular file given as standard input from an offset.
+func TestInputArenaReadsStreams(t *testing.T) {
+	a := &inputArena{}
+	defer a.release()
+	for _, n := range []int{0, 1, minArenaFile, minArenaFile + 1, minArenaFile + streamChunk, minArenaFile + 2*streamChunk + 12345} {
+		data := make([]byte, n)
+		for i := range data {
+			data[i] = byte(i*13 + i>>9)
+		}
+		got, err := a.readStream(&oddReader{data: data})
+		if err != nil {
+			t.Fatalf("%d bytes: %v", n, err)
+		}
+		if !bytes.Equal(got, data) {
+			t.Fatalf("%d bytes: read %d, or different bytes", n, len(got))
+		}
+	}
+	data := bytes.Repeat([]byte("0123456789abcdef"), (minArenaFile+streamChunk)/16)
+	name := filepath.Join(t.TempDir(), "in")
+	if err := os.WriteFile(name, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Seek(5, 0); err != nil {
+		t.Fatal(err)
+	}
+	got, err := a.readStream(f)
+	if err != nil || !bytes.Equal(got, data[5:]) {
+		t.Fatalf("a file from offset 5: %d bytes, %v", len(got), err)
+	}
+}
+
+// oddReader gives its data in pieces of 1 to 70,000 bytes.
+type oddReader struct {
+	data []byte
+	k    int
+}
+
+func (r *oddReader) Read(p []byte) (int, error) {
+	if len(r.data) == 0 {
+		return 0, io.EOF
+	}
+	r.k++
+	n := min(len(p), len(r.data), 1+r.k*7919%70000)
+	copy(p, r.data[:n])
+	r.data = r.data[n:]
+	return n, nil
 }

@@ -81,3 +81,41 @@ func compact(t *testing.T, s string) string {
 	}
 	return b.String() + "\n"
 }
+
+// TestSchemaFileEmptyOrCut: a --schema or --tools file that is empty
+// (/dev/null), only white space or cut off is named with what is wrong,
+// never a bare "EOF", by every command that reads one.
+func TestSchemaFileEmptyOrCut(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	empty := file("empty.json", "")
+	blank := file("blank.json", "  \n")
+	cut := file("cut.json", "{\"version\": 1, \"dialect\": \"x\", \"act")
+	plan := file("p.md", "```act\necho\n```\n```\nhi\n```\n")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"schema", "--schema", os.DevNull}, os.DevNull + ":1:1: error: the schema file is empty"},
+		{[]string{"schema", "--schema", empty}, empty + ":1:1: error: the schema file is empty"},
+		{[]string{"schema", "--schema", blank}, blank + ":1:1: error: the schema file holds only white space"},
+		{[]string{"schema", "--schema", cut}, cut + ":1:36: error: the schema file ends before its JSON is complete"},
+		{[]string{"check", "--schema", empty, plan}, empty + ":1:1: error: the schema file is empty"},
+		{[]string{"example", "--schema", cut}, cut + ":1:36: error: the schema file ends before its JSON is complete"},
+		{[]string{"gen", "go", "--package", "x", "--schema", os.DevNull}, os.DevNull + ":1:1: error: the schema file is empty"},
+		{[]string{"stream", "--schema", blank}, blank + ":1:1: error: the schema file holds only white space"},
+		{[]string{"stream", "--tools", os.DevNull}, os.DevNull + ":1:1: error: the tools file is empty"},
+		{[]string{"stream", "--tools", cut}, cut + ":1:36: error: JSON ends before the value is complete (is the file cut off?)"},
+	} {
+		code, _, stderr := runCLI(t, "", tc.args...)
+		if code != exitUsage || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "EOF") {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", tc.args, code, stderr, exitUsage, tc.want)
+		}
+	}
+}
