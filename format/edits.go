@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
@@ -106,14 +107,16 @@ func hunkRange(start, n int) string {
 	return fmt.Sprintf("%d,%d", start, n)
 }
 
-var hunkHeader = regexp.MustCompile(`^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@ ?(.*)$`)
+var hunkHeader = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@ ?(.*)$`)
+})
 
 func udiff(doc *ast.Document, src []byte) []byte {
 	var edits []lineEdit
 	for _, a := range doc.Actions {
 		for _, b := range a.Blocks {
 			s, e := lineAt(src, b.Span.Start.Offset)
-			m := hunkHeader.FindStringSubmatch(string(src[s:e]))
+			m := hunkHeader().FindStringSubmatch(string(src[s:e]))
 			if m == nil {
 				continue
 			}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/plangram/plangram/ast"
 )
@@ -39,7 +40,9 @@ const (
 	CodeUnsupportedDiff = "unsupported-diff"
 )
 
-var hunkHeaderRE = regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*)$`)
+var hunkHeaderRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*)$`)
+})
 
 // gitHeaderPrefixes are the extended header lines of `git diff` between
 // `diff --git` and `---`.
@@ -374,7 +377,7 @@ func (p *udParser) hunks(f *udFile, i int) int {
 		p.dropPendingBlank(f)
 		hl := p.ls[i]
 		var h Hunk
-		m := hunkHeaderRE.FindStringSubmatch(hl.text)
+		m := hunkHeaderRE().FindStringSubmatch(hl.text)
 		numbered := m != nil
 		if numbered {
 			num := func(s string, def int) *int {

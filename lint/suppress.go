@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/plangram/plangram/ast"
 )
@@ -21,7 +22,9 @@ import (
 // A diagnostic is silenced when its code is named and its first line is in
 // the range. A directive without codes is itself a warning (bad-directive):
 // silencing everything by accident would let a broken plan pass.
-var directiveRE = regexp.MustCompile(`^[ \t]*<!--[ \t]*plangram-(disable-next-line|disable|enable)\b(.*?)-->[ \t]*\r?$`)
+var directiveRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[ \t]*<!--[ \t]*plangram-(disable-next-line|disable|enable)\b(.*?)-->[ \t]*\r?$`)
+})
 
 // CodeBadDirective is the code of a directive comment that names no rule.
 const CodeBadDirective = "bad-directive"
@@ -125,7 +128,7 @@ func directives(blockSpans func() []ast.Span, src []byte) (map[string][]lineRang
 		}
 		inBlock := bi < len(blocks) && blocks[bi].Start.Offset <= start
 		if !inBlock && bytes.Contains(src[start:end], []byte("plangram-")) {
-			if m := directiveRE.FindSubmatch(src[start:end]); m != nil {
+			if m := directiveRE().FindSubmatch(src[start:end]); m != nil {
 				kind := string(m[1])
 				codes := strings.FieldsFunc(string(m[2]), func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
 				if len(codes) == 0 {

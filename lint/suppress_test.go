@@ -71,7 +71,7 @@ func TestHasDirective(t *testing.T) {
 // anyDirectiveLine reports whether a line of src matches directiveRE.
 func anyDirectiveLine(src string) bool {
 	for line := range strings.Lines(src) {
-		if directiveRE.MatchString(strings.TrimSuffix(line, "\n")) {
+		if directiveRE().MatchString(strings.TrimSuffix(line, "\n")) {
 			return true
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -27,7 +28,9 @@ type heading struct {
 	start, end int // the line, without its line ending
 }
 
-var headingRE = regexp.MustCompile(`^ {0,3}(#{1,6})(?:[ \t]+|$)(.*?)[ \t]*#*[ \t]*$`)
+var headingRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^ {0,3}(#{1,6})(?:[ \t]+|$)(.*?)[ \t]*#*[ \t]*$`)
+})
 
 // headings lists the document's headings, skipping lines inside the blocks
 // the parser found. `#Title` without the space counts as a level-1 heading
@@ -65,7 +68,7 @@ func headings(src []byte, doc *ast.Document) []heading {
 		}
 		line := strings.TrimSuffix(string(src[off:end]), "\r")
 		if strings.HasPrefix(strings.TrimLeft(line, " "), "#") && !inBlock(off) {
-			if m := headingRE.FindStringSubmatch(line); m != nil {
+			if m := headingRE().FindStringSubmatch(line); m != nil {
 				out = append(out, heading{level: len(m[1]), text: m[2], start: off, end: off + len(line)})
 			} else if t := strings.TrimLeft(line, " "); len(t) > 1 && t[1] != '#' && len(line)-len(t) < 4 {
 				out = append(out, heading{level: 1, text: strings.TrimSpace(t[1:]), start: off, end: off + len(line)})
@@ -260,7 +263,9 @@ func (s *Server) DocumentSymbol(ctx context.Context, p *protocol.DocumentSymbolP
 
 // ---- hover ----
 
-var metaKeyRE = regexp.MustCompile(`^\s*[-*+]\s+(?:\*\*)?([^*:]+?)\s*(?:\*\*)?\s*:`)
+var metaKeyRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*[-*+]\s+(?:\*\*)?([^*:]+?)\s*(?:\*\*)?\s*:`)
+})
 
 // Hover documents the action or parameter under the cursor from the
 // dialect's schema.
@@ -297,7 +302,7 @@ func (s *Server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.
 		// A plan metadata line: `- **File Path:** …`.
 		ls := d.tx.Lines().LineStart(line)
 		le := d.tx.LineEnd(line)
-		if m := metaKeyRE.FindStringSubmatch(string(d.text[ls:le])); m != nil {
+		if m := metaKeyRE().FindStringSubmatch(string(d.text[ls:le])); m != nil {
 			if pd := paramByKey(def, m[1]); pd != nil {
 				return hover(paramDoc(def, pd, doc.Dialect), d.tx, ast.Span{Start: ast.Pos{Offset: ls}, End: ast.Pos{Offset: le}}), nil
 			}
@@ -378,9 +383,11 @@ func paramLine(p *schema.Param, dialect string) string {
 // ---- completion ----
 
 var (
-	planHeadingRE = regexp.MustCompile("^###[ \t]+(?:\\d+\\.[ \t]*)?(`?)([A-Za-z_]*)$")
-	bulletKeyRE   = regexp.MustCompile(`^([ \t]*[-*+][ \t]+)(\*{0,2})([A-Za-z][A-Za-z ]*)?$`)
-	actNameRE     = regexp.MustCompile(`^[ \t]*([A-Za-z0-9_]*)$`)
+	planHeadingRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^###[ \t]+(?:\\d+\\.[ \t]*)?(`?)([A-Za-z_]*)$") })
+	bulletKeyRE   = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^([ \t]*[-*+][ \t]+)(\*{0,2})([A-Za-z][A-Za-z ]*)?$`)
+	})
+	actNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[ \t]*([A-Za-z0-9_]*)$`) })
 )
 
 // docMetadataKeys are the keys of a plan's document metadata list.
@@ -420,19 +427,19 @@ func (s *Server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 		}
 	}
 	switch {
-	case isActFence(prev) && actNameRE.MatchString(prefix):
+	case isActFence(prev) && actNameRE().MatchString(prefix):
 		sc := s.schemaFor(doc)
 		if doc.Dialect != grammar.DialectActs {
 			sc, _ = schema.Builtin(grammar.DialectActs)
 		}
-		m := actNameRE.FindStringSubmatchIndex(prefix)
+		m := actNameRE().FindStringSubmatchIndex(prefix)
 		actionItems(sc, ls+m[2], "")
-	case planHeadingRE.MatchString(prefix):
+	case planHeadingRE().MatchString(prefix):
 		sc := s.schemaFor(doc)
 		if doc.Dialect != grammar.DialectPlan {
 			sc, _ = schema.Builtin(grammar.DialectPlan)
 		}
-		m := planHeadingRE.FindStringSubmatchIndex(prefix)
+		m := planHeadingRE().FindStringSubmatchIndex(prefix)
 		suffix := ""
 		rest := ""
 		if le := d.tx.LineEnd(lineNo); le > off {
@@ -442,8 +449,8 @@ func (s *Server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 			suffix = "`"
 		}
 		actionItems(sc, ls+m[4], suffix)
-	case bulletKeyRE.MatchString(prefix) && doc.Dialect == grammar.DialectPlan:
-		m := bulletKeyRE.FindStringSubmatchIndex(prefix)
+	case bulletKeyRE().MatchString(prefix) && doc.Dialect == grammar.DialectPlan:
+		m := bulletKeyRE().FindStringSubmatchIndex(prefix)
 		from := ls + m[3] // after the bullet and its spaces
 		var keys []string
 		var docs []string

@@ -1,16 +1,23 @@
 package render
 
-import "html/template"
+import (
+	"html/template"
+	"sync"
+)
 
 // csp forbids everything but the page's own inline styles: no scripts, no
 // fetches of any kind (images, fonts, frames), no forms, no <base>.
 const csp = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
 
-// pageTemplate is parsed once; a parsed html/template is safe for
-// concurrent use and never modified after parsing.
-var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
-	"plural": plural,
-}).Parse(pageHTML))
+// pageTemplate is parsed once, when a page is first rendered (not at
+// start-up: every command of the plangram binary would pay for it); a
+// parsed html/template is safe for concurrent use and never modified
+// after parsing.
+var pageTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("page").Funcs(template.FuncMap{
+		"plural": plural,
+	}).Parse(pageHTML))
+})
 
 const pageHTML = `<!DOCTYPE html>
 <html lang="en">

@@ -117,7 +117,7 @@ func pageTitle(t string) string {
 
 func execute(p *page) ([]byte, error) {
 	var buf bytes.Buffer
-	if err := pageTemplate.Execute(&buf, p); err != nil {
+	if err := pageTemplate().Execute(&buf, p); err != nil {
 		return nil, fmt.Errorf("render: %w", err)
 	}
 	out := bytes.TrimRight(buf.Bytes(), "\n")

@@ -374,7 +374,25 @@ func Parse(file string, data []byte) (*Schema, error) {
 
 type problem struct{ path, msg string }
 
-var paramName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]*$`)
+// paramName reports whether s is a valid parameter name,
+// ^[A-Za-z_][A-Za-z0-9_.-]*$ (a loop rather than a regular expression
+// compiled when the package is initialised, on every start of plangram).
+func paramName(s string) bool {
+	if s == "" || s[0] != '_' && !isASCIILetter(s[0]) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if !nameByte(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// nameByte reports whether c is an ASCII letter or digit, '_', '.' or '-'.
+func nameByte(c byte) bool {
+	return isASCIILetter(c) || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '-'
+}
 
 func (s *Schema) check() []problem {
 	var ps []problem
@@ -426,7 +444,7 @@ func (s *Schema) check() []problem {
 				add(pp, "parameter must be an object")
 				continue
 			}
-			if !paramName.MatchString(p.Name) {
+			if !paramName(p.Name) {
 				add(pp+".name", "parameter name %q must be a letter or _ followed by letters, digits, _ - or .", p.Name)
 			}
 			if pseen[p.Name] {

@@ -317,7 +317,7 @@ var scalarTypes = map[string]Type{"string": String, "integer": Int, "number": Nu
 // param converts one property.
 func (c *toolsConv) param(name string, n *node, keyOff int, path string, required bool) *Param {
 	key := &node{off: keyOff}
-	if !paramName.MatchString(name) {
+	if !paramName(name) {
 		c.fail(key, path, "parameter name %q must be a letter or _ followed by letters, digits, _ - or .", name)
 		return nil
 	}

@@ -2,6 +2,7 @@ package stream
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -119,5 +120,43 @@ func TestHostileChunking(t *testing.T) {
 	for _, h := range hostileInputs {
 		in := h.gen(2 << 10)
 		checkChunks(t, Options{Syntax: h.syntax}, in, 1)
+	}
+}
+
+// TestManyArgumentsMemory bounds what a JSON call with many arguments
+// allocates, in one chunk: each of its arguments is held until the call
+// ends (the ToolCall lists them), and nothing more per argument. Every
+// 12–16 bytes of this input is an argument; the call allocated about 270
+// times its input when the reader's events of a chunk were all held
+// before being handled (jcall.collect), 32 times once each is handled as
+// it comes, kept in 104 bytes and its slice doubled (measured at 64 and
+// 256 KiB). The bound leaves room for the runtime; 4n may allocate at most
+// 4.5 times n.
+func TestManyArgumentsMemory(t *testing.T) {
+	alloc := func(n int) uint64 {
+		in := []byte(`<tool_call>{"name": "f", "arguments": {` + manyMembers(n, `"p%d": "v", `) + `"z": "v"}}</tool_call>`)
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		p, err := New(Options{Syntax: "hermes"}, func(Event) error { return nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.Write(in); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Close(); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		got := after.TotalAlloc - before.TotalAlloc
+		if limit := uint64(48 * len(in)); got > limit {
+			t.Errorf("%d bytes of input: %d bytes allocated (%.1f×), want at most 48×", len(in), got, float64(got)/float64(len(in)))
+		}
+		return got
+	}
+	n, n4 := alloc(64<<10), alloc(256<<10)
+	if float64(n4) > 4.5*float64(n) {
+		t.Errorf("64 KiB: %d bytes allocated, 256 KiB: %d (%.2f×, want at most 4.5×)", n, n4, float64(n4)/float64(n))
 	}
 }

@@ -71,13 +71,13 @@ func (t *jtools) only() string {
 // infer returns the one tool that declares a parameter for every argument
 // in args, "" when none or several do: a call that gives no name (Kimi's
 // bare counter id) is named by its arguments only when that is certain.
-func (t *jtools) infer(args []jsonargs.Event) string {
+func (t *jtools) infer(args []jval) string {
 	found := ""
 	for _, a := range t.list {
 		ps := t.params[a]
 		fits := true
 		for _, v := range args {
-			if ps[v.Key] == nil {
+			if ps[v.key] == nil {
 				fits = false
 				break
 			}
@@ -99,7 +99,11 @@ type jcall struct {
 	tools    *jtools
 	env, arg *jsonargs.Parser // the readers of an envelope and of bare arguments
 	jp       *jsonargs.Parser // the current one
-	evs      []jsonargs.Event
+	// p is the stream parser while the reader reads (feed), which hands
+	// each event to the call as it comes (collect); err is the first
+	// error of handling one, after which the rest are not handled.
+	p   *Parser
+	err error
 
 	open     bool
 	id       int
@@ -108,16 +112,16 @@ type jcall struct {
 	act      *schema.Action
 	start    int
 	startPos ast.Pos
-	named1   bool             // the name is known
-	noName   string           // the no-name error's message, when not the default
-	nameEnd  int              // where the markup or member naming the tool ends
-	sent     bool             // ToolCallStart was emitted
-	held     []heldDelta      // Delta events before the name was known
-	vals     []jsonargs.Event // complete arguments, in order
-	partial  []jsonargs.Event // the argument cut by the end of the stream
-	errs     []Event          // the call's errors, emitted before it
-	jpos     int              // the JSON read cursor
-	stray    int              // start of stray text after the JSON, -1 when none
+	named1   bool        // the name is known
+	noName   string      // the no-name error's message, when not the default
+	nameEnd  int         // where the markup or member naming the tool ends
+	sent     bool        // ToolCallStart was emitted
+	held     []heldDelta // Delta events before the name was known
+	vals     []jval      // complete arguments, in order
+	partial  []jval      // the argument cut by the end of the stream
+	errs     []Event     // the call's errors, emitted before it
+	jpos     int         // the JSON read cursor
+	stray    int         // start of stray text after the JSON, -1 when none
 	strayEnd int
 	end      int  // where the last call ended
 	cut      bool // the end of the stream cut the JSON
@@ -134,6 +138,33 @@ type firsts struct {
 	param map[*schema.Param]int
 }
 
+// jval is an argument of a call: what build and earlier read of its
+// jsonargs Value event, kept for every argument until the call ends (104
+// bytes, the event's 160 less its message, code, text and kind).
+type jval struct {
+	key     string
+	value   any
+	raw     string
+	span    ast.Span
+	partial bool // cut by the end of the stream (jsonargs.Event.Partial)
+}
+
+// valOf returns the argument of a Value event.
+func valOf(e jsonargs.Event) jval {
+	return jval{key: e.Key, value: e.Value, raw: e.Raw, span: e.Span, partial: e.Partial}
+}
+
+// addVal appends v to the call's complete arguments. The slice doubles
+// when full: append grows a long slice by a quarter, so that the copies of
+// a call with many arguments allocate about five times the final slice
+// (BenchmarkHostile/hermes-many-params); doubling allocates twice it.
+func (c *jcall) addVal(v jval) {
+	if len(c.vals) == cap(c.vals) && len(c.vals) >= 256 {
+		c.vals = append(make([]jval, 0, 2*len(c.vals)), c.vals...)
+	}
+	c.vals = append(c.vals, v)
+}
+
 // heldDelta is a Delta read before the call's name, with the number of
 // complete arguments before it.
 type heldDelta struct {
@@ -148,7 +179,16 @@ func newJCall(s *schema.Schema) *jcall {
 	return c
 }
 
-func (c *jcall) collect(e jsonargs.Event) { c.evs = append(c.evs, e) }
+// collect handles an event of the reader as soon as it is emitted, during
+// feed: holding them until the reader returns cost memory in proportion
+// to the JSON fed at once (about 480 bytes per argument of a 12-byte
+// `"pN": "v"`, BenchmarkHostile/hermes-many-params), the events of a
+// whole answer parsed in one chunk.
+func (c *jcall) collect(e jsonargs.Event) {
+	if c.err == nil && c.p != nil {
+		c.err = c.handle(c.p, e)
+	}
+}
 
 // begin opens a call whose source starts at offset at.
 func (c *jcall) begin(p *Parser, at int) {
@@ -156,7 +196,7 @@ func (c *jcall) begin(p *Parser, at int) {
 	clear(f.key)
 	clear(f.param)
 	f.n = 0
-	*c = jcall{tools: c.tools, env: c.env, arg: c.arg, evs: c.evs[:0], held: c.held[:0], vals: c.vals[:0],
+	*c = jcall{tools: c.tools, env: c.env, arg: c.arg, held: c.held[:0], vals: c.vals[:0],
 		partial: c.partial[:0], errs: c.errs[:0], open: true, id: p.nextID(), start: at, startPos: p.pos(at), stray: -1,
 		first: f}
 }
@@ -171,13 +211,13 @@ func (c *jcall) earlier(key string, sp *schema.Param) (byKey, bySP int) {
 	}
 	for ; f.n < len(c.vals); f.n++ {
 		v := &c.vals[f.n]
-		if _, ok := f.key[v.Key]; !ok {
-			f.key[v.Key] = f.n
+		if _, ok := f.key[v.key]; !ok {
+			f.key[v.key] = f.n
 		}
 		if c.act == nil {
 			continue
 		}
-		if s := c.tools.params[c.act][v.Key]; s != nil && (v.Value != nil || v.Partial) {
+		if s := c.tools.params[c.act][v.key]; s != nil && (v.value != nil || v.partial) {
 			if _, ok := f.param[s]; !ok {
 				f.param[s] = f.n
 			}
@@ -271,75 +311,74 @@ func (c *jcall) feed(p *Parser, eof bool) (bool, error) {
 	if c.jp.Done() || c.jp.Failed() {
 		return true, nil
 	}
+	c.p, c.err = p, nil
 	n := c.jp.Feed(p.bytes(c.jpos, p.end()))
 	c.jpos += n
 	if eof && !c.jp.Done() && !c.jp.Failed() {
 		c.jp.Close()
 		c.cut = true
 	}
-	if err := c.drain(p); err != nil {
-		return false, err
+	c.p = nil
+	if c.err != nil {
+		return false, c.err
 	}
 	return c.jp.Done() || c.jp.Failed(), nil
 }
 
-// drain turns the reader's events into the call's.
-func (c *jcall) drain(p *Parser) error {
-	for _, e := range c.evs {
-		switch e.Kind {
-		case jsonargs.Field:
-			switch {
-			case e.Key == "name":
-				s, ok := e.Value.(string)
-				if !ok {
-					c.fail(p, KindBadJSON, "the call's name is not a JSON string", e.Span)
-					continue
-				}
-				// ToolCallStart waits for the arguments: an id may come first
-				c.setName(p, s, e.Span.End.Offset)
-			case e.Key == envelopeID:
-				if s, ok := e.Value.(string); ok && c.callID == "" && !e.Partial {
-					c.callID = s
-				}
-			case e.Key == envelopeWrapper:
-				// not read as the wrapper: not an object, or a second one
-				c.fail(p, KindBadJSON, fmt.Sprintf("%q is not read: the call is one JSON object holding its name and arguments", e.Key), e.Span)
-			case slices.Contains(envelopeKeys, e.Key) && e.Value != nil:
-				c.fail(p, KindBadJSON, fmt.Sprintf("%q is not a JSON object", e.Key), e.Span)
+// handle turns an event of the reader into the call's.
+func (c *jcall) handle(p *Parser, e jsonargs.Event) error {
+	switch e.Kind {
+	case jsonargs.Field:
+		switch {
+		case e.Key == "name":
+			s, ok := e.Value.(string)
+			if !ok {
+				c.fail(p, KindBadJSON, "the call's name is not a JSON string", e.Span)
+				return nil
 			}
-		case jsonargs.Key:
-			if err := c.sendStart(p); err != nil {
-				return err
+			// ToolCallStart waits for the arguments: an id may come first
+			c.setName(p, s, e.Span.End.Offset)
+		case e.Key == envelopeID:
+			if s, ok := e.Value.(string); ok && c.callID == "" && !e.Partial {
+				c.callID = s
 			}
-		case jsonargs.Delta:
-			if err := c.sendStart(p); err != nil {
-				return err
-			}
-			if !c.sent {
-				c.held = append(c.held, heldDelta{e, len(c.vals)})
-				continue
-			}
-			if err := c.delta(p, e, len(c.vals)); err != nil {
-				return err
-			}
-		case jsonargs.Value:
-			if err := c.sendStart(p); err != nil {
-				return err
-			}
-			if e.Partial {
-				c.partial = append(c.partial, e)
-			} else {
-				c.vals = append(c.vals, e)
-			}
-		case jsonargs.Error:
-			if e.Code == jsonargs.CodeUnterminated {
-				continue // the call's own unterminated error says it
-			}
-			c.errs = append(c.errs, Event{Type: Error, ID: c.id, Name: c.name, Kind: KindBadJSON,
-				Message: "arguments: " + e.Message, Raw: e.Raw, Span: e.Span})
+		case e.Key == envelopeWrapper:
+			// not read as the wrapper: not an object, or a second one
+			c.fail(p, KindBadJSON, fmt.Sprintf("%q is not read: the call is one JSON object holding its name and arguments", e.Key), e.Span)
+		case slices.Contains(envelopeKeys, e.Key) && e.Value != nil:
+			c.fail(p, KindBadJSON, fmt.Sprintf("%q is not a JSON object", e.Key), e.Span)
 		}
+	case jsonargs.Key:
+		if err := c.sendStart(p); err != nil {
+			return err
+		}
+	case jsonargs.Delta:
+		if err := c.sendStart(p); err != nil {
+			return err
+		}
+		if !c.sent {
+			c.held = append(c.held, heldDelta{e, len(c.vals)})
+			return nil
+		}
+		if err := c.delta(p, e, len(c.vals)); err != nil {
+			return err
+		}
+	case jsonargs.Value:
+		if err := c.sendStart(p); err != nil {
+			return err
+		}
+		if e.Partial {
+			c.partial = append(c.partial, valOf(e))
+		} else {
+			c.addVal(valOf(e))
+		}
+	case jsonargs.Error:
+		if e.Code == jsonargs.CodeUnterminated {
+			return nil // the call's own unterminated error says it
+		}
+		c.errs = append(c.errs, Event{Type: Error, ID: c.id, Name: c.name, Kind: KindBadJSON,
+			Message: "arguments: " + e.Message, Raw: e.Raw, Span: e.Span})
 	}
-	c.evs = c.evs[:0]
 	return nil
 }
 
@@ -492,36 +531,33 @@ func (c *jcall) sendErrs(p *Parser) error {
 
 // build converts the arguments to typed parameters in schema order,
 // recording errors; call is the call's span (missing parameters).
-func (c *jcall) build(p *Parser, vals []jsonargs.Event, call ast.Span) ast.Params {
-	var ps ast.Params
-	seen := map[string]bool{}
+func (c *jcall) build(p *Parser, vals []jval, call ast.Span) ast.Params {
+	if c.act == nil {
+		return c.buildUnknown(vals)
+	}
 	given := map[*schema.Param]int{}
 	for i, v := range vals {
-		raw := p.str(v.Span.Start.Offset, v.Span.End.Offset)
-		if c.act == nil {
-			if !seen[v.Key] {
-				seen[v.Key] = true
-				sp := v.Span
-				ps = append(ps, ast.Param{Name: v.Key, Value: v.Value, Span: &sp})
-			}
-			continue
-		}
-		sp := c.tools.params[c.act][v.Key]
+		sp := c.tools.params[c.act][v.key]
 		switch _, dup := given[sp]; {
 		case sp == nil:
-			c.errs = append(c.errs, Event{Type: Error, ID: c.id, Param: v.Key, Kind: KindUnknownParam,
-				Message: fmt.Sprintf("%s has no parameter %s", ast.QuoteIfNeeded(c.name), ast.QuoteIfNeeded(v.Key)), Raw: raw, Span: v.Span})
+			c.errs = append(c.errs, Event{Type: Error, ID: c.id, Param: v.key, Kind: KindUnknownParam,
+				Message: fmt.Sprintf("%s has no parameter %s", ast.QuoteIfNeeded(c.name), ast.QuoteIfNeeded(v.key)),
+				Raw:     p.str(v.span.Start.Offset, v.span.End.Offset), Span: v.span})
 		case dup:
 			c.errs = append(c.errs, Event{Type: Error, ID: c.id, Param: sp.Name, Kind: KindDuplicateParam,
-				Message: fmt.Sprintf("parameter %s is given twice; the first is kept", sp.Name), Raw: raw, Span: v.Span})
-		case v.Value == nil && !v.Partial:
+				Message: fmt.Sprintf("parameter %s is given twice; the first is kept", sp.Name),
+				Raw:     p.str(v.span.Start.Offset, v.span.End.Offset), Span: v.span})
+		case v.value == nil && !v.partial:
 			// null: the parameter is not given
 		default:
 			given[sp] = i
 		}
 	}
-	if c.act == nil {
-		return ps
+	var ps ast.Params // nil without parameters, as before
+	var spans []ast.Span
+	if len(given) > 0 {
+		ps = make(ast.Params, 0, len(given))
+		spans = make([]ast.Span, 0, len(given)) // the params' spans, one allocation
 	}
 	for _, sp := range c.act.Params {
 		i, ok := given[sp]
@@ -533,14 +569,48 @@ func (c *jcall) build(p *Parser, vals []jsonargs.Event, call ast.Span) ast.Param
 			continue
 		}
 		v := vals[i]
-		val, err := jsonValue(sp, v)
+		val, err := jsonValue(sp, jsonargs.Event{Kind: jsonargs.Value, Key: v.key, Value: v.value, Raw: v.raw, Partial: v.partial, Span: v.span})
 		if err != nil {
 			c.errs = append(c.errs, Event{Type: Error, ID: c.id, Param: sp.Name, Kind: KindBadValue,
-				Message: fmt.Sprintf("parameter %s: %v", sp.Name, err), Raw: p.str(v.Span.Start.Offset, v.Span.End.Offset), Span: v.Span})
+				Message: fmt.Sprintf("parameter %s: %v", sp.Name, err), Raw: p.str(v.span.Start.Offset, v.span.End.Offset), Span: v.span})
 			continue
 		}
-		span := v.Span
-		ps = append(ps, ast.Param{Name: sp.Name, Value: val, Span: &span})
+		spans = append(spans, v.span)
+		ps = append(ps, ast.Param{Name: sp.Name, Value: val, Span: &spans[len(spans)-1]})
+	}
+	return ps
+}
+
+// buildUnknown returns the arguments of a call of an unknown tool as they
+// are, the first of each key (vals is c.vals, or c.vals and c.partial).
+// The first index of each key among c.vals is the one earlier keeps.
+func (c *jcall) buildUnknown(vals []jval) ast.Params {
+	c.earlier("", nil) // index c.vals
+	first := c.first.key
+	n := len(first) + len(vals) - len(c.vals)
+	var ps ast.Params // nil without parameters, as before
+	var spans []ast.Span
+	if n > 0 {
+		ps = make(ast.Params, 0, n)
+		spans = make([]ast.Span, 0, n) // the params' spans, one allocation
+	}
+	var more map[string]bool // keys of the vals after c.vals
+	for i, v := range vals {
+		if i < len(c.vals) {
+			if first[v.key] != i {
+				continue
+			}
+		} else {
+			if _, ok := first[v.key]; ok || more[v.key] {
+				continue
+			}
+			if more == nil {
+				more = map[string]bool{}
+			}
+			more[v.key] = true
+		}
+		spans = append(spans, v.span)
+		ps = append(ps, ast.Param{Name: v.key, Value: v.value, Span: &spans[len(spans)-1]})
 	}
 	return ps
 }

@@ -265,8 +265,7 @@ func (y *pycall) str(p *Parser, b []byte, eof bool) error {
 			if y.triple {
 				y.pos += 2
 			}
-			y.c.vals = append(y.c.vals, jsonargs.Event{Kind: jsonargs.Value, Key: y.key, Value: string(y.sval),
-				Span: p.span(y.vstart, y.pos)})
+			y.c.addVal(jval{key: y.key, value: string(y.sval), span: p.span(y.vstart, y.pos)})
 			y.st = pyAfter
 			return nil
 		case c == '\\':
@@ -433,5 +432,5 @@ func (y *pycall) value(p *Parser) {
 			v = json.Number(js)
 		}
 	}
-	y.c.vals = append(y.c.vals, jsonargs.Event{Kind: jsonargs.Value, Key: y.key, Value: v, Raw: js, Span: sp})
+	y.c.addVal(jval{key: y.key, value: v, raw: js, span: sp})
 }

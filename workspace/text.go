@@ -21,29 +21,33 @@ import (
 //   - finding a text within one line (a FIND text without a line break, of
 //     minSub bytes or more) costs, for each line that holds the rarest
 //     minimizer of its windows in the substring index (substr.go), O(log
-//     lines) plus the length of the line, never a scan of the file.
+//     lines) plus the length of the line, never a scan of the file; so
+//     does a text across a line break by its part before the break or
+//     after the last one (spanBySub) when the line index cannot help.
 //
 // k edits of one m-byte file thus cost O(m + the edits' size · log m), not
 // O(k·m). Where the indexes cannot help (a FIND text within a line shorter
 // than minSub bytes, a FIND text with a line break that does not span a
-// whole line and whose part before the break is short, or a text whose
-// lines or windows all occur very often in the file) the file is scanned
-// as before; the scan never costs more than a copy of the file.
+// whole line and whose parts before and after the breaks are short, or a
+// text whose lines or windows all occur very often in the file) the file
+// is scanned as before; the scan never costs more than a copy of the file.
 type text struct {
 	flat   string // the content while root == nil
 	isTree bool
 	edits  int // Replace calls so far: the second edit switches to the tree
 
 	root  *lnode
-	index map[string]*lineSet  // by key(line); nil until needed
-	sub   map[uint32]gramLines // substring index (substr.go); nil until needed
-	byID  []*lnode             // the lines of the substring index by id (nil: removed)
-	grams []uint32             // scratch for minimizers
-	nl    int                  // lines ending in "\n"
-	crlf  int                  // lines ending in "\r\n"
-	seed  uint64               // priorities: xorshift state (deterministic)
-	cache string               // String() of the tree, valid while cached
-	valid bool
+	index map[string]*lineSet // by key(line); nil until needed
+	sub   *subIdx             // substring index (substr.go); nil until needed
+	grams []uint32            // scratch for minimizers
+	// subSlack is the bytes of delta or dead ids past which the
+	// substring index is rebuilt (tests set 0 to rebuild often).
+	subSlack int
+	nl       int    // lines ending in "\n"
+	crlf     int    // lines ending in "\r\n"
+	seed     uint64 // priorities: xorshift state (deterministic)
+	cache    string // String() of the tree, valid while cached
+	valid    bool
 
 	undo    []undoStep // recorded while logging
 	logging bool
@@ -77,7 +81,7 @@ type undoStep struct {
 	newLen int
 }
 
-func newText(s string) *text { return &text{flat: s, seed: 0x9E3779B97F4A7C15} }
+func newText(s string) *text { return &text{flat: s, seed: 0x9E3779B97F4A7C15, subSlack: 4096} }
 
 // Len is the content's length in bytes.
 func (t *text) Len() int {
@@ -237,7 +241,11 @@ func (t *text) Index(find string, from, limit int) []int {
 		}
 	}
 	if t.isTree && strings.Contains(find, "\n") {
-		if starts, ok := t.spanCandidates(find, from); ok {
+		starts, ok := t.spanCandidates(find, from)
+		if !ok {
+			starts, ok = t.spanBySub(find, from)
+		}
+		if ok {
 			var out []int
 			next := from
 			for _, s := range starts {

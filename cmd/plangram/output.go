@@ -27,7 +27,9 @@ const (
 // diagLineRE matches a diagnostic or note line of the text format,
 // `FILE:LINE:COL: severity: message [code]`; the problem matcher
 // (docs/ci/plangram-problem-matcher.json) uses the same shape.
-var diagLineRE = regexp.MustCompile(`^(.+?:\d+:\d+: )(error|warning|info|note)(: .*?)( \[[a-z0-9-]+\])?$`)
+var diagLineRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(.+?:\d+:\d+: )(error|warning|info|note)(: .*?)( \[[a-z0-9-]+\])?$`)
+})
 
 // colorWriter colours the text format line by line: the position bold, the
 // severity in its colour, the code and indented detail dim. It buffers
@@ -65,7 +67,7 @@ func colorLine(line string) string {
 	if strings.HasPrefix(line, "    ") {
 		return sgrDimGrey + line + sgrReset
 	}
-	m := diagLineRE.FindStringSubmatch(line)
+	m := diagLineRE().FindStringSubmatch(line)
 	if m == nil {
 		return line
 	}

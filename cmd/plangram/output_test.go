@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -112,5 +113,47 @@ func TestProgressNeverMixes(t *testing.T) {
 		if tc.counter && !strings.HasSuffix(got, "\r\x1b[K") && !strings.Contains(got, "\r\x1b[K"+dir) && !strings.Contains(got, "\r\x1b[K1 error") {
 			t.Errorf("%s: counter not cleared: %.300q", name, got)
 		}
+	}
+}
+
+// TestASTDiffOncePerFile runs a plan with four structural errors through
+// every command that shows diagnostics: the AST diff (the "Expected:" view)
+// appears once per file — on parse's, fmt's, fmt -d's and render's
+// standard error, in check's text and llm reports and on the review page —
+// and one wrong-level action heading is one message with no diff at all.
+func TestASTDiffOncePerFile(t *testing.T) {
+	const plan = "# Fix\n\nPara.\n\n## Rationale\n```text\nx\n```\n\n## Action Plan\n\n### `EDIT`\n- **File Path:** a.py\n\nStray one.\n\n### `FROB`\n\nStray two.\n"
+	const view = "Expected:  [0] Heading 1"
+	for _, args := range [][]string{{"parse"}, {"fmt"}, {"fmt", "-d"}, {"check"}, {"check", "--format", "llm"}, {"render"}} {
+		_, out, stderr := runCLI(t, plan, append(args, "--dialect", "plan")...)
+		if args[0] == "parse" {
+			out = "" // the JSON carries the detail of the one diagnostic that has it
+		}
+		if args[0] == "render" { // on the page once, and on standard error once
+			if n := strings.Count(out, view); n != 1 {
+				t.Errorf("render: the AST diff is on the page %d times", n)
+			}
+			out = ""
+		}
+		if n := strings.Count(out+stderr, view); n != 1 {
+			t.Errorf("%v: the AST diff is printed %d times\n%s%.2000s", args, n, stderr, out)
+		}
+		if args[0] != "check" && !strings.Contains(stderr, "[missing-pair]") {
+			t.Errorf("%v: no later diagnostic on stderr: %s", args, stderr)
+		}
+	}
+	// Several files: once per file.
+	dir := tree(t, map[string]string{"a.md": plan, "b.md": plan})
+	if _, out, _ := runCLI(t, "", "check", dir); strings.Count(out, view) != 2 {
+		t.Errorf("check of two files: %d AST diffs", strings.Count(out, view))
+	}
+	plan2, err := os.ReadFile("../../examples/plan.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrong := strings.Replace(string(plan2), "### `EDIT`", "## `EDIT`", 1)
+	code, out, _ := runCLI(t, wrong, "check")
+	if code != exitError || out != "<stdin>:14:1: error: the heading \"## `EDIT`\" names the action EDIT at level 2; an action is a level-3 heading: write \"### `EDIT`\" [wrong-heading-level]\n" {
+		t.Errorf("## EDIT: exit %d\n%s", code, out)
 	}
 }
