@@ -17,7 +17,7 @@ import (
 //
 //   - one entry of 16 bytes per path, with no pointer in it, in chunks
 //     that are never copied, found through an open-addressing table of
-//     entry numbers (4 bytes a slot, 5/8 to 4/5 of the slots in use); the
+//     entry numbers (4 bytes a slot, 7/12 to 7/8 of the slots in use); the
 //     chunks, the table and the arena are outside the garbage-collected
 //     heap where the system allows (offHeap);
 //   - the path, the content and the name of the action that made the state
@@ -41,7 +41,7 @@ type overlay struct {
 	ents [][]entry // chunks of entChunk entries
 	n    int       // entries in use
 	// slots is the hash table: entry number + 1, 0 for an empty slot; at
-	// most 4/5 of them are in use.
+	// most 7/8 of them are in use.
 	slots []uint32
 	seed  maphash.Seed
 	arena [][]byte // paths that are not slices of src, in chunks
@@ -194,7 +194,7 @@ func (o *overlay) intern(rel string) uint32 {
 	if i, ok := o.find(rel); ok {
 		return i
 	}
-	if (o.n+1)*5 > len(o.slots)*4 {
+	if (o.n+1)*8 > len(o.slots)*7 {
 		o.grow()
 	}
 	i := uint32(o.n)
@@ -219,7 +219,7 @@ func (o *overlay) place(i uint32, rel string) {
 	o.slots[h] = i + 1
 }
 
-// grow makes the table half as large again, so that after it 5/8 of the
+// grow makes the table half as large again, so that after it 7/12 of the
 // slots are in use at most. The entries hold their paths, so the old table
 // is freed first and the entries are entered again from them: the old and
 // the new table are never held at once.
@@ -527,4 +527,19 @@ func (o *overlay) lstat(rel string) int {
 func (o *overlay) setLstat(rel string, v int) {
 	e := o.at(o.intern(rel))
 	e.plen = e.plen&maxKeyLen | uint16(v)<<lstatShift
+}
+
+// isDir reports, without decoding a state, whether rel is known to be a
+// directory now (what c.file(rel).dir says): usable asks it of every
+// directory of every path, and a path of n components has n of them.
+func (c *checker) isDir(rel string) bool {
+	i, ok := c.o.find(rel)
+	if !ok {
+		return false
+	}
+	e := c.o.at(i)
+	if e.bits&eLooked == 0 || e.bits&eHeavy != 0 {
+		return false // c.file decides
+	}
+	return e.bits&eDir != 0 || e.bits&eExists == 0 && c.o.below[i] > 0
 }

@@ -236,6 +236,9 @@ func (c *checker) usable(p *pathArg, a *ast.Action) bool {
 			continue
 		}
 		dir := rel[:i]
+		if c.isDir(dir) {
+			continue
+		}
 		f := c.file(dir)
 		if f.dir {
 			continue

