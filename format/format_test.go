@@ -332,3 +332,33 @@ func TestFmtNeverMakesBinary(t *testing.T) {
 		t.Fatalf("fmt turned %q into %q, which is rejected", src, out)
 	}
 }
+
+// TestListMarkerRoundTrip checks fmt's properties on random documents of
+// fences on list items' marker lines, mixed with plain fences, act lines
+// and plan headings, in every mode FuzzFmt runs (byte-level fuzzing
+// reaches such lines slowly).
+func TestListMarkerRoundTrip(t *testing.T) {
+	vocab := []string{"1. ```act", "- ```", "  - ~~~act", "* ````md", "10) ~~~", "```", "~~~", "````", "  ```",
+		"   ~~~", "write_file a.py", "run_command", "text", "", "- **File Path:** a.py", "### `CREATE`",
+		"## Action Plan", "# T", "\t+ ```python", "- - ~~~~", "1. ~~~act"}
+	seed := uint64(11)
+	next := func(k int) int {
+		seed = seed*6364136223846793005 + 1442695040888963407
+		return int((seed >> 33) % uint64(k))
+	}
+	n := 1500
+	if testing.Short() {
+		n = 150
+	}
+	modes := []grammar.Options{actsOpts, {Dialect: grammar.DialectActs, Fence: '`'}, {Dialect: grammar.DialectActs, Fence: '~'}, planOpts}
+	for i := 0; i < n; i++ {
+		var b strings.Builder
+		for j := next(14) + 1; j > 0; j-- {
+			b.WriteString(vocab[next(len(vocab))])
+			if j > 1 || next(4) > 0 {
+				b.WriteByte('\n')
+			}
+		}
+		checkRoundTrip(t, []byte(b.String()), modes[i%len(modes)])
+	}
+}

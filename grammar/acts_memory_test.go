@@ -64,3 +64,33 @@ func TestActsMemoryLinear(t *testing.T) {
 		}
 	}
 }
+
+// TestActsListMarkersLinear checks that blocks opened on list items'
+// marker lines (each with a prose node for its markers) cost linear
+// memory: four times the input allocates four times the bytes and
+// objects.
+func TestActsListMarkersLinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocates 4 MB documents")
+	}
+	ctx := context.Background()
+	parse := func(src []byte) func() {
+		return func() {
+			doc, err := Parse(ctx, "m.md", src, Options{Dialect: DialectActs})
+			if err != nil || len(doc.Actions) == 0 || len(doc.Diagnostics) > 0 {
+				t.Fatalf("%v %v", err, doc.Diagnostics)
+			}
+		}
+	}
+	small, large := markerSteps(1<<20), markerSteps(4<<20)
+	parse(small)()
+	sb, so := allocatedBy(parse(small))
+	lb, lo := allocatedBy(parse(large))
+	t.Logf("%d bytes, %d objects for %d bytes; %d bytes, %d objects for %d bytes", sb, so, len(small), lb, lo, len(large))
+	n := float64(len(large)) / float64(len(small))
+	for _, r := range []float64{float64(lb) / float64(sb) / n, float64(lo) / float64(so) / n} {
+		if r < 0.85 || r > 1.15 {
+			t.Errorf("4n/n allocation ratio %.2f of linear (bytes %d → %d, objects %d → %d)", r, sb, lb, so, lo)
+		}
+	}
+}

@@ -171,3 +171,58 @@ func TestLineCursor(t *testing.T) {
 		}
 	}
 }
+
+// markerVocab are lines that mix fences on list items' marker lines with
+// plain fences, markers and text, for the random documents of
+// TestListMarkerDocuments (byte-level fuzzing reaches such lines slowly).
+var markerVocab = []string{"1. ```act", "- ```", "  - ~~~act", "* ````md", "10) ~~~", "```", "~~~", "````", "  ```",
+	"   ~~~", "- ``` `x`", "-```", "write_file a.py", "echo hi", "text", "", "- item", "1. step", "\t+ ```python", "- - ~~~~"}
+
+// randomDocs returns n documents of up to 12 lines of vocab, from a fixed
+// seed.
+func randomDocs(n int, vocab []string) [][]byte {
+	seed := uint64(7)
+	next := func(k int) int {
+		seed = seed*6364136223846793005 + 1442695040888963407
+		return int((seed >> 33) % uint64(k))
+	}
+	docs := make([][]byte, n)
+	for i := range docs {
+		var b strings.Builder
+		for j := next(12) + 1; j > 0; j-- {
+			b.WriteString(vocab[next(len(vocab))])
+			if j > 1 || next(4) > 0 {
+				b.WriteByte('\n')
+			}
+		}
+		docs[i] = []byte(b.String())
+	}
+	return docs
+}
+
+// TestListMarkerDocuments checks, on random documents of marker-line
+// fences, that both acts paths build the same document and that every
+// byte is in exactly one node, in both dialects.
+func TestListMarkerDocuments(t *testing.T) {
+	parsers := actsParsers(t)
+	n := 2000
+	if testing.Short() {
+		n = 200
+	}
+	for _, src := range randomDocs(n, markerVocab) {
+		for _, p := range parsers {
+			comparePaths(t, "marker.md", src, p)
+		}
+		for _, d := range []string{DialectActs, DialectPlan} {
+			doc, err := Parse(context.Background(), "marker.md", src, Options{Dialect: d})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d == DialectPlan {
+				checkPlanLossless(t, src, doc)
+			} else {
+				checkLossless(t, src, doc)
+			}
+		}
+	}
+}

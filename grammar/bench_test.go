@@ -3,6 +3,7 @@ package grammar
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/yuin/goldmark"
@@ -56,6 +57,37 @@ func BenchmarkActsScaling(b *testing.B) {
 	ctx := context.Background()
 	for _, n := range []int{1 << 20, 2 << 20, 4 << 20} {
 		src := corpus.Acts(n)
+		b.Run(fmt.Sprintf("%dMiB", n>>20), func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := p.Parse(ctx, "bench.md", src); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// markerSteps returns an acts document of about n bytes: numbered steps,
+// each an act block on its list item's marker line and an argument block,
+// some under a nested bullet.
+func markerSteps(n int) []byte {
+	var b strings.Builder
+	for i := 0; b.Len() < n; i++ {
+		fmt.Fprintf(&b, "%d. ```act\n   write_file src/step_%d.py\n   ```\n   - ```python\n     print(\"step %d\")\n     ```\n", i%9+1, i, i)
+	}
+	return []byte(b.String())
+}
+
+// BenchmarkActsListMarkers parses acts documents of n, 2n and 4n bytes of
+// blocks opened on list items' marker lines (markerSteps): the time and
+// the allocations per op double with the input (TestActsListMarkersLinear).
+func BenchmarkActsListMarkers(b *testing.B) {
+	p := benchActsParser(b)
+	ctx := context.Background()
+	for _, n := range []int{1 << 20, 2 << 20, 4 << 20} {
+		src := markerSteps(n)
 		b.Run(fmt.Sprintf("%dMiB", n>>20), func(b *testing.B) {
 			b.SetBytes(int64(len(src)))
 			b.ReportAllocs()

@@ -138,6 +138,15 @@ var planFamilies = []struct {
 		para := "Should this module keep its old name\nfor compatibility with the callers?\n\n"
 		return []byte(planHeader + "### `CHAT_WITH_USER`\n" + strings.Repeat(para, size/len(para)))
 	}},
+	// one action with many numbered steps, each a fenced block on its
+	// list item's marker line (the line split into the paragraph or item
+	// and the block), some nested
+	{"markerfences", func(size int) []byte {
+		step := "1. ```bash\n   npm install --save-dev typescript @types/node\n   npx tsc --init --strict\n   npm run build -- --project tsconfig.json\n   ```\n" +
+			"- ~~~python\n  def total(items, tax_rate):\n      net = sum(item.price for item in items)\n      return round(net * (1 + tax_rate), 2)\n  ~~~\n" +
+			"  - ```json\n    {\"name\": \"app\", \"version\": \"1.0.0\",\n     \"scripts\": {\"build\": \"tsc\", \"test\": \"vitest run\"}}\n    ```\n"
+		return []byte(planHeader + "### `CHAT_WITH_USER`\nSteps:\n\n" + strings.Repeat(step, size/len(step)))
+	}},
 }
 
 // BenchmarkPlanScaling parses every input family at n, 2n and 4n bytes

@@ -8,8 +8,11 @@ import (
 )
 
 // The Markdown plan lexer (docs/plan.md) classifies whole lines of a
-// structured Markdown plan. Each token is one or more whole lines, so
-// concatenating the values of all tokens reproduces the input byte for byte:
+// structured Markdown plan. Each token is one or more whole lines — but
+// for a list item's marker line whose text is an opening fence (`- ```py`,
+// `1. ```sh`), which is split at the fence run: the item or paragraph line
+// ends there and the Fence token starts there — so concatenating the
+// values of all tokens reproduces the input byte for byte:
 //
 //   - Blank: a run of lines holding only spaces, tabs and carriage returns.
 //   - H1 … H6: an ATX heading line: at most three columns of indentation, one

@@ -113,7 +113,11 @@ func flattenNesting(src []byte) (out []byte, changed, first int) {
 		default:
 			if f, ok := lexer.ParseMdFence(string(l)); ok {
 				fence, inFence = f, true
-				break
+				if !f.Item {
+					break
+				}
+				// A fence on a list item's marker line: its markers
+				// and indentation are flattened like any line's.
 			}
 			w, i := 0, 0
 			for i < len(l) && (l[i] == ' ' || l[i] == '\t') {

@@ -414,6 +414,9 @@ func TestFlattenNesting(t *testing.T) {
 			strings.Repeat(" ", maxIndent) + "- a\n" + strings.Repeat(" ", maxIndent) + "- b\n", 1, 2},
 		{"```\n" + strings.Repeat(" ", maxIndent+1) + "code\n```\n" + strings.Repeat(" ", maxIndent+1) + "x",
 			"```\n" + strings.Repeat(" ", maxIndent+1) + "code\n```\n" + strings.Repeat(" ", maxIndent) + "x", 1, 4},
+		// A fence on a marker line opens a block, and its markers are capped too.
+		{strings.Repeat("- ", maxNesting+5) + "```\n" + strings.Repeat(" ", maxIndent+1) + "code\n```\n",
+			strings.Repeat("- ", maxNesting) + "```\n" + strings.Repeat(" ", maxIndent+1) + "code\n```\n", 1, 1},
 	} {
 		out, n, at := flattenNesting([]byte(c.in))
 		if string(out) != c.want || n != c.changed || at != c.at {
