@@ -14,6 +14,9 @@ const (
 	// CodeUTF16: the input is UTF-16 (a byte-order mark, or NUL bytes in
 	// every other position); plangram reads UTF-8 and rejects it.
 	CodeUTF16 = "utf16-input"
+	// CodeUTF32: the input is UTF-32 (a byte-order mark, or three NUL
+	// bytes in every group of four); rejected like UTF-16.
+	CodeUTF32 = "utf32-input"
 	// CodeBinary: the input is not UTF-16 and holds a NUL byte, or more
 	// than a third of its first 8 KiB are bytes that are not text (see
 	// binarySample).
@@ -45,6 +48,10 @@ func checkInput(src []byte) []*ast.Diagnostic {
 	}
 	diag := func(sev ast.Severity, code string, sp ast.Span, msg string) []*ast.Diagnostic {
 		return []*ast.Diagnostic{{Severity: sev, Code: code, Span: sp, Message: msg}}
+	}
+	if order := utf32Order(src); order != "" {
+		return diag(ast.Error, CodeUTF32, span(0, 0),
+			"the input is UTF-32 ("+order+"); plangram reads UTF-8 only: convert the file (for example `iconv -f UTF-32 -t UTF-8`) and check it again")
 	}
 	if order := utf16Order(src); order != "" {
 		return diag(ast.Error, CodeUTF16, span(0, 0),
@@ -138,6 +145,36 @@ func firstInvalid(src []byte) int {
 	return len(src)
 }
 
+// utf32Order recognises UTF-32: a byte-order mark (FF FE 00 00, 00 00 FE
+// FF), or, without one, in each group of four of the first 64 bytes three
+// NUL bytes and one other, the other first (little-endian) or last
+// (big-endian). It is asked before utf16Order, whose little-endian mark
+// FF FE begins UTF-32's. It returns a description, or "".
+func utf32Order(src []byte) string {
+	switch {
+	case len(src) >= 4 && src[0] == 0xFF && src[1] == 0xFE && src[2] == 0 && src[3] == 0:
+		return "little-endian, with a byte-order mark"
+	case len(src) >= 4 && src[0] == 0 && src[1] == 0 && src[2] == 0xFE && src[3] == 0xFF:
+		return "big-endian, with a byte-order mark"
+	}
+	n := min(len(src), 64) &^ 3
+	if n < 4 {
+		return ""
+	}
+	le, be := true, true
+	for i := 0; i < n; i += 4 {
+		le = le && src[i] != 0 && src[i+1] == 0 && src[i+2] == 0 && src[i+3] == 0
+		be = be && src[i] == 0 && src[i+1] == 0 && src[i+2] == 0 && src[i+3] != 0
+	}
+	switch {
+	case le:
+		return "little-endian, without a byte-order mark"
+	case be:
+		return "big-endian, without a byte-order mark"
+	}
+	return ""
+}
+
 // utf16Order recognises UTF-16: a byte-order mark, or, without one, NUL
 // bytes at every odd (little-endian) or even (big-endian) position of the
 // first 64 bytes while the other positions are not NUL. It returns a
@@ -219,7 +256,7 @@ func loneCR(src []byte) int {
 func FirstLineEndsWithCR(src []byte) bool { return loneCR(src) >= 0 }
 
 // Rejects reports whether Parse rejects src as unreadable (utf16-input,
-// binary-input, cr-line-endings). A rewriter (fmt, fix) checks its output
+// utf32-input, binary-input, cr-line-endings). A rewriter (fmt, fix) checks its output
 // with it: shortening a text input can raise its share of bytes that are
 // not text past the binary threshold, or bring a lone CR to the first
 // line; such an output is not used.
@@ -227,7 +264,7 @@ func Rejects(src []byte) bool {
 	if len(src) == 0 {
 		return false
 	}
-	if utf16Order(src) != "" || bytes.IndexByte(src, 0) >= 0 || loneCR(src) >= 0 {
+	if utf32Order(src) != "" || utf16Order(src) != "" || bytes.IndexByte(src, 0) >= 0 || loneCR(src) >= 0 {
 		return true
 	}
 	_, _, first := binarySample(src)
@@ -235,12 +272,12 @@ func Rejects(src []byte) bool {
 }
 
 // InputRejected reports whether doc's input was rejected as unreadable
-// (UTF-16, binary, CR-only line endings): its lines cannot be told apart,
+// (UTF-16, UTF-32, binary, CR-only line endings): its lines cannot be told apart,
 // so a printer must leave such an input as it is.
 func InputRejected(doc *ast.Document) bool {
 	for _, d := range doc.Diagnostics {
 		switch d.Code {
-		case CodeUTF16, CodeBinary, CodeCROnly:
+		case CodeUTF16, CodeUTF32, CodeBinary, CodeCROnly:
 			return true
 		}
 	}

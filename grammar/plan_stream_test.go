@@ -156,10 +156,16 @@ func TestPlanStreamHeapFlat(t *testing.T) {
 	if testing.Short() {
 		t.Skip("parses 5 MiB of plans")
 	}
-	small := streamHeap(t, corpus.Plan(1<<20))
-	large := streamHeap(t, corpus.Plan(4<<20))
+	// The heap is the whole process's: what other goroutines hold when a
+	// sample is taken counts too (seen: 181 KiB against the usual 445 KiB
+	// for 1 MiB under load), so each size is measured twice and the
+	// smaller figure kept, and the bounds leave room for such noise while
+	// staying far below a tree (3.5 MiB more for 4 MiB than for 1 MiB).
+	least := func(src []byte) uint64 { return min(streamHeap(t, src), streamHeap(t, src)) }
+	small := least(corpus.Plan(1 << 20))
+	large := least(corpus.Plan(4 << 20))
 	t.Logf("held %d KiB parsing 1 MiB, %d KiB parsing 4 MiB", small>>10, large>>10)
-	if large > small+256<<10 || large > 1<<20 {
+	if large > small+1<<20 || large > 2<<20 {
 		t.Errorf("the streaming parse held %d bytes for 1 MiB of plan and %d for 4 MiB: it keeps more than one action", small, large)
 	}
 }

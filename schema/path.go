@@ -11,7 +11,7 @@ import (
 const (
 	// CodeBadPath: a path is empty, is not valid UTF-8, or contains a
 	// control character (NUL, a line break, a tab, DEL, a C1 control,
-	// U+2028/U+2029).
+	// U+2028/U+2029, a bidirectional formatting character).
 	CodeBadPath = "bad-path"
 	// CodeAbsolutePath: a path starts with `/`, `\`, a drive letter (`C:`)
 	// or `~`.
@@ -40,7 +40,10 @@ func (e *PathError) Error() string { return e.Msg }
 //   - it is valid UTF-8 (a name with other bytes cannot be written in
 //     JSON, nor created on every file system);
 //   - it contains no control character: no NUL, no line break (LF, CR,
-//     U+2028, U+2029), no tab, no DEL, no C0 or C1 control;
+//     U+2028, U+2029), no tab, no DEL, no C0 or C1 control, and no
+//     bidirectional formatting character (Unicode's Bidi_Control: U+061C,
+//     U+200E, U+200F, U+202A–U+202E, U+2066–U+2069), which makes a name
+//     display in another order than it is written;
 //   - it is relative: it does not start with `/` or `\`, a drive letter
 //     (`C:`), or `~` (a home directory);
 //   - cleaned the way an executor resolves it, it does not leave the
@@ -62,6 +65,10 @@ func CheckPath(p string) error {
 		if r == utf8.RuneError && n == 1 {
 			return &PathError{Code: CodeBadPath, Offset: i,
 				Msg: fmt.Sprintf("the path %s is not valid UTF-8 (byte 0x%02X at byte %d): a file name must be text that every system and the JSON output can name", quotePath(p), p[i], i)}
+		}
+		if unicode.Is(unicode.Bidi_Control, r) {
+			return &PathError{Code: CodeBadPath, Offset: i,
+				Msg: fmt.Sprintf("the path %s contains the bidirectional formatting character U+%04X at byte %d: it makes the name display in another order than it is written (a review shows one file, the executor writes another)", quotePath(p), r, i)}
 		}
 		if r == '\u2028' || r == '\u2029' || unicode.IsControl(r) {
 			return &PathError{Code: CodeBadPath, Offset: i,

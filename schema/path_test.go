@@ -26,9 +26,15 @@ func TestCheckPath(t *testing.T) {
 		{"a\x7fb", CodeBadPath},
 		{"a\u0085b", CodeBadPath},
 		{"a\u2028b", CodeBadPath},
-		{"a\xffb", CodeBadPath},      // not UTF-8
-		{"caf\xe9.txt", CodeBadPath}, // Latin-1
-		{"\xe6\xbc", CodeBadPath},    // a cut UTF-8 sequence
+		{"src/\u202etxt.exe", CodeBadPath},   // right-to-left override
+		{"a\u2066b\u2069", CodeBadPath},      // isolate
+		{"a\u200fb", CodeBadPath},            // right-to-left mark
+		{"a\u061cb", CodeBadPath},            // Arabic letter mark
+		{"a\u200db", ""},                     // zero-width joiner: part of some scripts' names
+		{"\u0641\u0627\u06cc\u0644.txt", ""}, // right-to-left letters are fine
+		{"a\xffb", CodeBadPath},              // not UTF-8
+		{"caf\xe9.txt", CodeBadPath},         // Latin-1
+		{"\xe6\xbc", CodeBadPath},            // a cut UTF-8 sequence
 		{"/etc/passwd", CodeAbsolutePath},
 		{`\Windows`, CodeAbsolutePath},
 		{`C:\Windows`, CodeAbsolutePath},

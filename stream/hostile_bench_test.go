@@ -26,6 +26,12 @@ var hostileInputs = []struct {
 	{"kimi-k2-long-headers", "kimi-k2", 1 << 20, func(n int) []byte {
 		return repeatTo("<|tool_call_begin|>"+strings.Repeat("x", 300)+"<|tool_call_end|>", n, "<|tool_call_argument_begin|>")
 	}},
+	{"kimi-k2-unclosed-calls", "kimi-k2", 1 << 20, func(n int) []byte { // each call ended by the next one's marker
+		return repeatTo("<think>x<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{\"a\": \"b\"}", n, "")
+	}},
+	{"kimi-k2-bare-counters", "kimi-k2", 1 << 20, func(n int) []byte { // each call named by its arguments
+		return repeatTo("<|tool_call_begin|>0<|tool_call_argument_begin|>{\"path\": \"a\", \"content\": \"b\"}<|tool_call_end|>", n, "")
+	}},
 	{"deepseek-long-names", "deepseek", 1 << 20, func(n int) []byte {
 		return repeatTo(dsCallBegin+"function"+dsSep+strings.Repeat("x", 300)+dsCallEnd, n, "\n")
 	}},
