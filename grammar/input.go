@@ -151,28 +151,7 @@ func firstInvalid(src []byte) int {
 // (big-endian). It is asked before utf16Order, whose little-endian mark
 // FF FE begins UTF-32's. It returns a description, or "".
 func utf32Order(src []byte) string {
-	switch {
-	case len(src) >= 4 && src[0] == 0xFF && src[1] == 0xFE && src[2] == 0 && src[3] == 0:
-		return "little-endian, with a byte-order mark"
-	case len(src) >= 4 && src[0] == 0 && src[1] == 0 && src[2] == 0xFE && src[3] == 0xFF:
-		return "big-endian, with a byte-order mark"
-	}
-	n := min(len(src), 64) &^ 3
-	if n < 4 {
-		return ""
-	}
-	le, be := true, true
-	for i := 0; i < n; i += 4 {
-		le = le && src[i] != 0 && src[i+1] == 0 && src[i+2] == 0 && src[i+3] == 0
-		be = be && src[i] == 0 && src[i+1] == 0 && src[i+2] == 0 && src[i+3] != 0
-	}
-	switch {
-	case le:
-		return "little-endian, without a byte-order mark"
-	case be:
-		return "big-endian, without a byte-order mark"
-	}
-	return ""
+	return unitOrder(src, 4, "\xFF\xFE\x00\x00", "\x00\x00\xFE\xFF")
 }
 
 // utf16Order recognises UTF-16: a byte-order mark, or, without one, NUL
@@ -180,28 +159,48 @@ func utf32Order(src []byte) string {
 // first 64 bytes while the other positions are not NUL. It returns a
 // description, or "".
 func utf16Order(src []byte) string {
+	return unitOrder(src, 2, "\xFF\xFE", "\xFE\xFF")
+}
+
+// unitOrder recognises an encoding of w-byte code units whose
+// little-endian and big-endian byte-order marks are le and be: a mark, or,
+// without one, every unit of the first 64 bytes holding a character below
+// U+0100 other than NUL (its low byte first or last, the others NUL). It
+// returns a description, or "".
+func unitOrder(src []byte, w int, le, be string) string {
 	switch {
-	case len(src) >= 2 && src[0] == 0xFF && src[1] == 0xFE:
+	case bytes.HasPrefix(src, []byte(le)):
 		return "little-endian, with a byte-order mark"
-	case len(src) >= 2 && src[0] == 0xFE && src[1] == 0xFF:
+	case bytes.HasPrefix(src, []byte(be)):
 		return "big-endian, with a byte-order mark"
 	}
-	n := min(len(src), 64) &^ 1
-	if n < 2 {
+	n := min(len(src), 64) / w * w
+	if n < w {
 		return ""
 	}
-	le, be := true, true
-	for i := 0; i < n; i += 2 {
-		le = le && src[i] != 0 && src[i+1] == 0
-		be = be && src[i] == 0 && src[i+1] != 0
+	isLE, isBE := true, true
+	for i := 0; i < n; i += w {
+		u := src[i : i+w]
+		isLE = isLE && u[0] != 0 && allZero(u[1:])
+		isBE = isBE && u[w-1] != 0 && allZero(u[:w-1])
 	}
 	switch {
-	case le:
+	case isLE:
 		return "little-endian, without a byte-order mark"
-	case be:
+	case isBE:
 		return "big-endian, without a byte-order mark"
 	}
 	return ""
+}
+
+// allZero reports whether every byte of b is NUL.
+func allZero(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // setBase64 gives every block of doc whose content is not valid UTF-8 its

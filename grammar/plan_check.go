@@ -555,20 +555,27 @@ func (b *planBuilder) memos(blk *ast.Block) {
 	}
 }
 
+// splitIntro splits the text of section sec before its first heading 3
+// where an action heading at another level starts an action: it returns
+// the text before that heading (stray) and the action(s) it starts, or
+// sec.intro and nil.
+func (b *planBuilder) splitIntro(sec *psection) (intro []*pnode, parts []*ppart) {
+	intro = sec.intro
+	for i, n := range intro {
+		if b.levelAction(n) {
+			return intro[:i], b.split(nil, &ppart{head: n, body: sec.intro[i+1:], level: n.level})
+		}
+	}
+	return intro, nil
+}
+
 // actionPlan checks the `## Action Plan` section: breaks and blank lines
 // before the first action, then one or more actions. later tells whether
 // an action heading at the wrong level (`## EDIT`) follows the section:
 // that action is the plan's, so the plan is not empty and the heading's
 // one wrong-heading-level error says all there is to say.
 func (b *planBuilder) actionPlan(sec *psection, later bool) {
-	intro, parts := sec.intro, []*ppart(nil)
-	for i, n := range intro {
-		if b.levelAction(n) {
-			intro = intro[:i]
-			parts = b.split(parts, &ppart{head: n, body: sec.intro[i+1:], level: n.level})
-			break
-		}
-	}
+	intro, parts := b.splitIntro(sec)
 	if parts == nil {
 		parts = make([]*ppart, 0, len(sec.parts))
 	}

@@ -48,15 +48,7 @@ func (b *planBuilder) endStream(cur *ppart, next *pnode) {
 // 3, as actionPlan does: an action heading at another level there starts
 // an action; anything else is stray.
 func (b *planBuilder) streamIntro() {
-	sec := b.streamSec
-	intro, parts := sec.intro, []*ppart(nil)
-	for i, n := range intro {
-		if b.levelAction(n) {
-			intro = intro[:i]
-			parts = b.split(parts, &ppart{head: n, body: sec.intro[i+1:], level: n.level})
-			break
-		}
-	}
+	intro, parts := b.splitIntro(b.streamSec)
 	for _, n := range intro {
 		b.stray(n, expectAction)
 	}
