@@ -83,6 +83,9 @@ func Source(ctx context.Context, name string, src []byte, opts Options) (*ast.Do
 		if wo.Schema == nil {
 			wo.Schema = opts.Parse.Schema
 		}
+		if wo.Source == nil {
+			wo.Source = src // the overlay keeps offsets into it
+		}
 		diags = append(diags, workspace.Check(ctx, doc, opts.Root, wo)...)
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
@@ -245,10 +248,10 @@ func diagnostics(ctx context.Context, name string, src []byte, opts Options) ([]
 	// The actions are not kept (only their blocks' spans, copied), so the
 	// parser may reuse their memory, unless the caller's own OnAction
 	// asked to be handed them without ReuseActions. With a root, the
-	// workspace Checker is handed each action in turn; it keeps a copy of
-	// what it needs, but it is not tested against reused actions, which
-	// it does not need for its memory.
-	popts.ReuseActions = opts.Root == "" && (opts.Parse.OnAction == nil || opts.Parse.ReuseActions)
+	// workspace Checker is handed each action in turn and keeps nothing of
+	// it but offsets into src and copies (workspace:TestCheckerAsCheck
+	// runs it on reused actions).
+	popts.ReuseActions = opts.Parse.OnAction == nil || opts.Parse.ReuseActions
 	// The dialect is known once the parse has started (Detect's choice,
 	// as the document says).
 	dialect := opts.Parse.Dialect
@@ -263,6 +266,9 @@ func diagnostics(ctx context.Context, name string, src []byte, opts Options) ([]
 		wo := opts.Workspace
 		if wo.Schema == nil {
 			wo.Schema = opts.Parse.Schema
+		}
+		if wo.Source == nil {
+			wo.Source = src // the overlay keeps offsets into it
 		}
 		ws = workspace.NewChecker(opts.Root, dialect, wo)
 	}
@@ -288,6 +294,7 @@ func diagnostics(ctx context.Context, name string, src []byte, opts Options) ([]
 	diags := doc.Diagnostics
 	if ws != nil {
 		diags = append(append([]*ast.Diagnostic{}, diags...), ws.Diagnostics(doc.Diagnostics, doc.Span.Start)...)
+		ws.Close()
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}

@@ -30,18 +30,29 @@ func TestCheckerAsCheck(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := Check(ctx, doc, root, opts)
-		k := NewChecker(root, dialect, opts)
-		lean, err := grammar.Parse(ctx, "plan.md", src, grammar.Options{Dialect: dialect,
-			OnAction: func(a *ast.Action) { k.Action(ctx, a) }})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := k.Diagnostics(lean.Diagnostics, lean.Span.Start)
-		if len(got) == 0 && len(want) == 0 {
-			return
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("Checker:\n%s\nCheck:\n%s", render("plan.md", got), render("plan.md", want))
+		// Without the source, with it (the overlay keeps offsets into
+		// it), and with it and the parser reusing the memory of each
+		// action for the next (the Checker keeps nothing of an action).
+		for _, v := range []struct {
+			source, reuse bool
+		}{{false, false}, {true, false}, {true, true}} {
+			o := opts
+			if v.source {
+				o.Source = src
+			}
+			k := NewChecker(root, dialect, o)
+			lean, err := grammar.Parse(ctx, "plan.md", src, grammar.Options{Dialect: dialect, ReuseActions: v.reuse,
+				OnAction: func(a *ast.Action) { k.Action(ctx, a) }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := k.Diagnostics(lean.Diagnostics, lean.Span.Start)
+			if len(got) == 0 && len(want) == 0 {
+				continue
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("Checker (source %v, reuse %v):\n%s\nCheck:\n%s", v.source, v.reuse, render("plan.md", got), render("plan.md", want))
+			}
 		}
 	}
 	for _, planPath := range dirs {

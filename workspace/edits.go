@@ -461,8 +461,12 @@ func (c *checker) patch(ctx context.Context, a *ast.Action, paths []pathArg) {
 	c.edited(a, t.rel, f, buf)
 	if len(paths) > 1 && paths[1].param == "move_to" && paths[1].ok && paths[1].rel != t.rel {
 		c.move(a, paths[:2])
-		if nf := c.files[paths[1].rel]; nf != nil && nf.by == c.ref(a) {
-			nf.how = "edited and moved"
+		if i, ok := c.o.find(paths[1].rel); ok {
+			if nf := c.cur(i); nf != nil && nf.by != nil && nf.by.NameSpan == a.NameSpan && nf.how == "moved" {
+				moved := *nf
+				moved.how = "edited and moved"
+				c.setCur(i, &moved)
+			}
 		}
 	}
 }

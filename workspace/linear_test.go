@@ -212,7 +212,7 @@ func runFamily(t *testing.T, fam editFamily, lines, edits int) *text {
 			t.Fatalf("%s: %s", fam.name, d.Format("edit.md"))
 		}
 	}
-	f := c.files["big.txt"]
+	f := c.state("big.txt")
 	if f == nil || f.buf == nil {
 		t.Fatalf("%s: big.txt was not edited", fam.name)
 	}
@@ -276,7 +276,7 @@ func TestAppendsLinear(t *testing.T) {
 		for _, a := range doc.Actions {
 			c.action(context.Background(), a)
 		}
-		f := c.files["log.txt"]
+		f := c.state("log.txt")
 		if !strings.HasSuffix(f.data(), fmt.Sprintf("\nline %d\n", n-1)) || f.size != int64(len(f.data())) {
 			t.Fatalf("log.txt = %.100q…", f.data())
 		}

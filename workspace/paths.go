@@ -63,6 +63,9 @@ func (c *checker) resolvePath(p *pathArg, a *ast.Action) {
 		}
 		return
 	}
+	if rel == v {
+		rel = v // the value itself: a slice of the document (Options.Source)
+	}
 	p.rel, p.ok = rel, true
 }
 
@@ -102,10 +105,8 @@ func (c *checker) walk(v string) (rel, link string, ok bool) {
 	// joined to cur one by one, keeps a long path linear.
 	var tail []string
 	n := 0 // components walked, for the name of a link
-	for _, part := range strings.Split(v, "/") {
-		if part == "" || part == "." {
-			continue
-		}
+	components := componentsOf(v)
+	for _, part := range components {
 		n++
 		if part == ".." {
 			if len(tail) > 0 {
@@ -123,13 +124,35 @@ func (c *checker) walk(v string) (rel, link string, ok bool) {
 			continue
 		}
 		next := filepath.Join(cur, part)
-		fi, err := os.Lstat(next)
-		if err != nil {
+		// What os.Lstat says of a directory on the way is kept: plans
+		// name the same directories again and again (not the last
+		// component, which would be a second entry of its path).
+		cached, dir := 0, ""
+		if n < len(components) && len(next) > len(c.root)+1 && next[:len(c.root)] == c.root && next[len(c.root)] == filepath.Separator {
+			dir = filepath.ToSlash(next[len(c.root)+1:])
+			cached = c.o.lstat(dir)
+		}
+		if cached == lstatNone {
 			tail = append(tail, part)
 			continue
 		}
+		if cached == lstatPlain {
+			cur = next
+			continue
+		}
+		fi, err := os.Lstat(next)
+		if err != nil {
+			if dir != "" {
+				c.o.setLstat(dir, lstatNone)
+			}
+			tail = append(tail, part)
+			continue
+		}
+		if dir != "" && fi.Mode()&os.ModeSymlink == 0 {
+			c.o.setLstat(dir, lstatPlain)
+		}
 		if fi.Mode()&os.ModeSymlink != 0 {
-			walked := func() string { return strings.Join(componentsOf(v)[:n], "/") }
+			walked := func() string { return strings.Join(components[:n], "/") }
 			resolved, err := filepath.EvalSymlinks(next)
 			if err != nil && !errors.Is(err, fs.ErrNotExist) {
 				why := unwrapPathError(err).Error()
@@ -213,6 +236,9 @@ func (c *checker) usable(p *pathArg, a *ast.Action) bool {
 			continue
 		}
 		dir := rel[:i]
+		if c.isDir(dir) {
+			continue
+		}
 		f := c.file(dir)
 		if f.dir {
 			continue
@@ -222,7 +248,8 @@ func (c *checker) usable(p *pathArg, a *ast.Action) bool {
 			return false
 		}
 		var d *ast.Diagnostic
-		switch disk := c.disk[dir]; {
+		di, _ := c.o.find(dir) // c.file looked at it
+		switch disk := c.diskAt(di); {
 		case f.exists && f.by != nil:
 			d = c.add(ast.Error, CodeNotADirectory, p.span, "%s %s %q goes through %s, which %s as a file, not a directory",
 				a.Name, what, p.value, dir, describe(f.by)+" "+f.how)

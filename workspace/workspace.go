@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -235,6 +236,13 @@ type Options struct {
 	// DefaultMaxFileSize, 16 MiB). A larger file is not read: the rules
 	// that need its content report CodeFileUnreadable.
 	MaxFileSize int64
+	// Source, optional, is the text the documents were parsed from. The
+	// checker then keeps the paths, file contents and action names that
+	// are slices of it (as the parser's strings are) as offsets into it
+	// rather than as strings, which makes its state per file a few bytes
+	// (docs/benchmarks.md, "check memory"); it must not change while the
+	// check runs. The diagnostics are the same with or without it.
+	Source []byte
 }
 
 // Check runs the workspace rules over doc's actions in order against the
@@ -325,18 +333,21 @@ func Simulate(ctx context.Context, docs []*ast.Document, root string, opts Optio
 		sim.Diagnostics[i] = ast.EscapeDiagnostics(c.diags)
 	}
 	sim.Changes = c.changes()
+	c.o.mem.free()
 	return sim
 }
 
 // changes lists the net change of every file an action touched.
 func (c *checker) changes() []Change {
 	var out []Change
-	for rel, f := range c.files {
-		if f.by == nil {
-			continue // as on disk, or a directory
+	for i := range uint32(c.o.n) {
+		f := c.cur(i)
+		if f == nil || f.by == nil {
+			continue // not looked at, as on disk, or a directory
 		}
+		rel := c.o.keyString(c.o.at(i))
 		ch := Change{Path: rel, Exists: f.exists, Action: f.by, Doc: f.doc}
-		if d := c.disk[rel]; d != nil && d.exists && !d.dir {
+		if d := c.diskAt(i); d != nil && d.exists && !d.dir {
 			ch.Existed, ch.Old, ch.OldKnown = true, d.content, d.known
 			if !d.known {
 				ch.Problem = d.problem
@@ -373,15 +384,12 @@ type checker struct {
 	schema  *schema.Schema
 	effects Effects
 	maxSize int64
-	files   map[string]*vfile // by slash path relative to root
-	// below counts, per directory (slash path relative to root), the files
-	// under it that exist because of an earlier action; it makes "does the
-	// plan create files under this directory" one map lookup (set keeps it).
-	below map[string]int
-	// disk holds what was on disk at each path the checker looked at.
-	disk map[string]*vfile
-	// cur is the index of the document being checked; strict: Options.Strict.
-	cur    int
+	// o holds the state of each path looked at (by slash path relative to
+	// root), what was on disk there, and the count of files created below
+	// each directory (overlay.go).
+	o overlay
+	// doc is the index of the document being checked; strict: Options.Strict.
+	doc    int
 	strict bool
 	// static holds the path-rule diagnostics the parser already reported.
 	static map[staticKey]bool
@@ -394,6 +402,8 @@ type checker struct {
 	light     bool
 	stub      *ast.Action
 	pathDiags map[*ast.Diagnostic]staticKey
+	// stubInline caches inlineBy(stub): 0 unknown, 1 yes, -1 no.
+	stubInline int8
 }
 
 // ref returns what the overlay keeps of the action being checked: the
@@ -429,17 +439,30 @@ func NewChecker(root, dialect string, opts Options) *Checker {
 	}
 	c.begin(0, &ast.Document{Dialect: dialect}, opts)
 	c.light, c.pathDiags = true, map[*ast.Diagnostic]staticKey{}
-	return &Checker{c: c}
+	k := &Checker{c: c}
+	// Close frees the overlay's memory; without it, this does once the
+	// Checker is garbage.
+	runtime.AddCleanup(k, func(m *offHeap) { m.free() }, c.o.mem)
+	return k
+}
+
+// Close frees the memory of the Checker's overlay. Diagnostics may still
+// be called; Action must not.
+func (k *Checker) Close() {
+	if k.c != nil {
+		k.c.o.mem.free()
+		k.c.o = overlay{}
+	}
 }
 
 // Action checks the document's next action and applies its effect to the
 // overlay. The Checker does not keep a or anything it points to.
 func (k *Checker) Action(ctx context.Context, a *ast.Action) {
-	if k.err != nil || ctx.Err() != nil {
+	if k.err != nil || ctx.Err() != nil || k.c.o.mem == nil {
 		return
 	}
 	k.c.action(ctx, a)
-	k.c.stub = nil
+	k.c.stub, k.c.stubInline = nil, 0
 }
 
 // Diagnostics returns the diagnostics found, sorted, as Check returns them
@@ -565,8 +588,7 @@ func newChecker(doc *ast.Document, root string, opts Options) (*checker, error) 
 	if limit <= 0 {
 		limit = DefaultMaxFileSize
 	}
-	c := &checker{root: resolved, maxSize: limit, strict: opts.Strict, files: map[string]*vfile{},
-		disk: map[string]*vfile{}, below: map[string]int{}}
+	c := &checker{root: resolved, maxSize: limit, strict: opts.Strict, o: newOverlay(opts.Source)}
 	if doc != nil {
 		c.begin(0, doc, opts)
 	}
@@ -585,7 +607,7 @@ func (c *checker) begin(i int, doc *ast.Document, opts Options) {
 		eff = DefaultEffects()
 	}
 	static := staticOf(doc.Diagnostics)
-	c.cur, c.schema, c.effects, c.static, c.diags, c.ran = i, s, eff, static, nil, nil
+	c.doc, c.schema, c.effects, c.static, c.diags, c.ran = i, s, eff, static, nil, nil
 }
 
 func unwrapPathError(err error) error {
@@ -752,8 +774,9 @@ func (c *checker) add(sev ast.Severity, code string, span ast.Span, format strin
 
 // file returns what is known of the path: the overlay, else the disk.
 func (c *checker) file(rel string) *vfile {
-	if f, ok := c.files[rel]; ok {
-		if !f.exists && f.unusable == "" && c.below[rel] > 0 {
+	i, ok := c.o.find(rel)
+	if f := c.lookedAt(i, ok); f != nil {
+		if !f.exists && f.unusable == "" && c.o.below[i] > 0 {
 			// looked at while missing; since then an action created
 			// files below it, so it is a directory now
 			return &vfile{exists: true, dir: true}
@@ -762,7 +785,16 @@ func (c *checker) file(rel string) *vfile {
 	}
 	f := &vfile{}
 	full := filepath.Join(c.root, filepath.FromSlash(rel))
-	st, err := os.Stat(full)
+	var st os.FileInfo
+	var err error
+	if c.diskMissing(rel) && len(full) < maxPathLen-1 {
+		// Its directory is not on disk (os.Stat said so): neither is
+		// it, and a plan that creates many files in a new directory
+		// costs no system call per file.
+		err = os.ErrNotExist
+	} else {
+		st, err = os.Stat(full)
+	}
 	switch {
 	case err != nil && errors.Is(err, os.ErrNotExist):
 		// missing; a directory the plan created files under still counts
@@ -798,35 +830,66 @@ func (c *checker) file(rel string) *vfile {
 	if f.exists && !f.dir {
 		f.origin = rel
 	}
-	c.disk[rel] = f // never changed in place: actions set new vfiles
+	i = c.o.intern(rel)
+	c.setDisk(i, f) // never changed in place: actions set new vfiles
 	c.set(rel, f)
 	return f
 }
 
+// diskMissing reports whether os.Stat said that the directory of rel does
+// not exist (ENOENT): then nothing below it exists either.
+func (c *checker) diskMissing(rel string) bool {
+	j := strings.LastIndexByte(rel, '/')
+	if j < 0 {
+		return false
+	}
+	i, ok := c.o.find(rel[:j])
+	if !ok {
+		return false
+	}
+	e := c.o.at(i)
+	return e.bits&eLooked != 0 && e.bits&(eDiskDir|eDiskHeavy) == 0
+}
+
+// lookedAt returns the current state of entry i when ok and the disk was
+// looked at there, else nil.
+func (c *checker) lookedAt(i uint32, ok bool) *vfile {
+	if !ok {
+		return nil
+	}
+	return c.cur(i)
+}
+
 // overlayDir reports whether an earlier action created a file below rel.
 func (c *checker) overlayDir(rel string) bool {
-	return rel == "." || c.below[rel] > 0
+	if rel == "." {
+		return true
+	}
+	i, ok := c.o.find(rel)
+	return ok && c.o.below[i] > 0
 }
 
 // set records the new state of rel in the overlay and keeps c.below up to
 // date: one step per directory level of rel.
 func (c *checker) set(rel string, f *vfile) {
-	created := func(f *vfile) bool { return f != nil && f.exists && f.by != nil && !f.dir }
-	old := c.files[rel]
-	if d := btoi(created(f)) - btoi(created(old)); d != 0 {
+	i := c.o.intern(rel)
+	if d := btoi(f.exists && f.by != nil && !f.dir) - btoi(c.createdAt(i)); d != 0 {
 		for dir := rel; ; {
-			i := strings.LastIndexByte(dir, '/')
-			if i < 0 {
+			j := strings.LastIndexByte(dir, '/')
+			if j < 0 {
 				break
 			}
-			dir = dir[:i]
-			c.below[dir] += d
+			dir = dir[:j]
+			k := c.o.intern(dir)
+			if c.o.below[k] += int32(d); c.o.below[k] == 0 {
+				delete(c.o.below, k)
+			}
 		}
 	}
-	if f != nil && f.by != nil {
-		f.doc = c.cur
+	if f.by != nil {
+		f.doc = c.doc
 	}
-	c.files[rel] = f
+	c.setCur(i, f)
 }
 
 func btoi(b bool) int {

@@ -6,12 +6,13 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/plangram/plangram/internal/anonmem"
 	"github.com/plangram/plangram/internal/readall"
 )
 
 // inputArena reads the files `plangram check` checks. Each file is read
 // once, into one buffer of its exact size; on systems with anonymous
-// memory maps (inputmem_mmap.go) a file of at least minArenaFile bytes is
+// memory maps (internal/anonmem) a file of at least minArenaFile bytes is
 // read into memory mapped for it rather than into the garbage-collected
 // heap. The garbage collector's heap goal is twice the live heap (GOGC
 // 100): an input held on the heap is counted there and doubles with it,
@@ -66,12 +67,12 @@ func (a *inputArena) readOpen(f *os.File, size int) ([]byte, error) {
 		var more [1]byte
 		if m, _ := f.Read(more[:]); m > 0 {
 			out := append(append(make([]byte, 0, n+1+4096), buf...), more[0])
-			_ = unmapAnon(whole)
+			_ = anonmem.Unmap(whole)
 			return readall.AppendRest(f, out)
 		}
 	}
 	if err != nil {
-		_ = unmapAnon(whole)
+		_ = anonmem.Unmap(whole)
 		return nil, err
 	}
 	a.mu.Lock()
@@ -84,8 +85,8 @@ func (a *inputArena) readOpen(f *os.File, size int) ([]byte, error) {
 // on Linux with 4 KiB pages).
 const hugePage = 2 << 20
 
-// mapAligned maps memory for an input of n bytes with mapAnon and returns
-// the whole map (for unmapAnon) and the n bytes of it to read into. When
+// mapAligned maps memory for an input of n bytes with anonmem.Map and returns
+// the whole map (for anonmem.Unmap) and the n bytes of it to read into. When
 // the input is large enough to be advised for huge pages
 // (readall.AdviseHuge), the n bytes start on a hugePage boundary: the
 // kernel backs only the whole aligned 2 MiB ranges of an advised buffer
@@ -98,10 +99,10 @@ const hugePage = 2 << 20
 // so they take address space, not memory.
 func mapAligned(n int) (whole, buf []byte, err error) {
 	if n < readall.HugeMin {
-		whole, err = mapAnon(n)
+		whole, err = anonmem.Map(n)
 		return whole, whole, err
 	}
-	whole, err = mapAnon(n + hugePage)
+	whole, err = anonmem.Map(n + hugePage)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -114,7 +115,7 @@ func (a *inputArena) release() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for _, b := range a.maps {
-		_ = unmapAnon(b)
+		_ = anonmem.Unmap(b)
 	}
 	a.maps = nil
 }
@@ -151,12 +152,12 @@ func (a *inputArena) readStream(r io.Reader) ([]byte, error) {
 	var pieces [][]byte
 	free := func() {
 		for _, p := range pieces {
-			_ = unmapAnon(p[:cap(p)])
+			_ = anonmem.Unmap(p[:cap(p)])
 		}
 	}
 	total := len(head)
 	for {
-		p, err := mapAnon(streamChunk)
+		p, err := anonmem.Map(streamChunk)
 		if err != nil { // no maps: the rest onto the heap
 			out := make([]byte, 0, total+streamChunk)
 			out = append(out, head...)
@@ -193,7 +194,7 @@ func (a *inputArena) readStream(r io.Reader) ([]byte, error) {
 	k := copy(buf, head)
 	for i, p := range pieces {
 		k += copy(buf[k:], p)
-		_ = unmapAnon(p[:cap(p)])
+		_ = anonmem.Unmap(p[:cap(p)])
 		pieces[i] = nil
 	}
 	a.mu.Lock()

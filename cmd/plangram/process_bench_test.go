@@ -57,6 +57,7 @@ func BenchmarkProcess(b *testing.B) {
 	if err := os.WriteFile(empty, nil, 0o644); err != nil {
 		b.Fatal(err)
 	}
+	rootDir := b.TempDir()
 	devNull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
 	if err != nil {
 		b.Fatal(err)
@@ -80,6 +81,10 @@ func BenchmarkProcess(b *testing.B) {
 		{"check-plan", len(plan), []string{plangram, "check", planInput}},
 		{"parse-json", len(src), []string{plangram, "parse", "--format", "json", input}},
 		{"check-empty", 0, []string{plangram, "check", empty}},
+		// With an empty workspace root: the workspace rules keep a
+		// state per file the plan names (158k files for SmallActs).
+		{"check-root", len(src), []string{plangram, "check", "--root", rootDir, input}},
+		{"check-root-small-actions", len(small), []string{plangram, "check", "--root", rootDir, smallInput}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.SetBytes(int64(bc.size))

@@ -1,10 +1,10 @@
 //go:build !(linux || darwin || freebsd || netbsd || openbsd || dragonfly)
 
-package main
+package anonmem
 
 import "errors"
 
-// mapAnon is not available here: inputArena reads onto the heap.
+// mapAnon is not available here: callers allocate on the heap.
 func mapAnon(int) ([]byte, error) { return nil, errors.ErrUnsupported }
 
 // unmapAnon frees nothing.
