@@ -72,7 +72,9 @@ func meaning(t testing.TB, doc *ast.Document) string {
 			// are reported on their own (docs/acts.md).
 			for _, r := range d.Related {
 				if msg, ok := strings.CutPrefix(r.Message, "follow-on: "); ok && strings.HasSuffix(msg, "]") {
-					if i := strings.LastIndex(msg, " ["); i >= 0 {
+					// A follow-on nested-fence error (an act block taken
+					// into a stray block) goes the same way as the error.
+					if i := strings.LastIndex(msg, " ["); i >= 0 && msg[i+2:len(msg)-1] != "improperly-nested-fence" {
 						m.Codes = append(m.Codes, msg[i+2:len(msg)-1])
 					}
 				}

@@ -486,15 +486,28 @@ func misnested(v string, first, last int) (int, bool) {
 func (b *actsBuilder) nestedFence(v string, off, first, last, inner int, blk *ast.Block) {
 	f, _ := lexer.ParseMdFence(strings.TrimPrefix(v[:lineContentEnd(v, 0)], "\uFEFF"))
 	at, _, ok := lexer.IntendedClose(b.text, off+first, f, followOnLimit)
-	if !ok || at < off+len(v) {
-		// No later fence meant to close the block: it reads as written
-		// (a nested-looking line of the block's own run is content).
-		return
-	}
 	g, _ := lexer.ParseMdFence(v[inner:lineContentEnd(v, inner)])
 	innerText := strings.TrimSpace(v[inner:lineContentEnd(v, inner)])
 	closeLine := b.span(off+last, off+lineContentEnd(v, last))
 	innerLine := b.span(off+inner, off+lineContentEnd(v, inner))
+	if !ok || at < off+len(v) {
+		// No later fence meant to close the block: it reads as written
+		// (a nested-looking line of the block's own run is content) —
+		// unless the nested line opens an act block: then an action was
+		// taken into the block's content (a closing fence with trailing
+		// text, "``` done", let the block run on), which is never silent.
+		if !lexer.IsAct(strings.TrimSpace(g.Info)) {
+			return
+		}
+		d := b.doc.Add(ast.Error, CodeNestedFence, closeLine,
+			"the block opened at line %d runs on to this fence and holds the act block %q opened at line %d: that action is content, not an action; close the block before it (a closing fence is its exact run alone on its line), or make its fences longer than every fence inside it (%s)",
+			blk.Span.Start.Line, innerText, innerLine.Start.Line, strings.Repeat(string(f.Char), max(f.Run, g.Run)+1))
+		d.Related = []ast.Related{
+			{Message: "the act block inside the block opens here", Span: innerLine},
+			{Message: "the outer block opens here", Span: b.span(off, off+lineContentEnd(v, 0))},
+		}
+		return
+	}
 	d := b.doc.Add(ast.Error, CodeNestedFence, closeLine,
 		"this fence closes the block opened at line %d, not the nested block %q opened at line %d: a bare fence of the opening run ends the outer block; make the outer block's fences longer than every fence inside it (%s)",
 		blk.Span.Start.Line, innerText, innerLine.Start.Line, strings.Repeat(string(f.Char), max(f.Run, g.Run)+1))

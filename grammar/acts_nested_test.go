@@ -24,7 +24,9 @@ func TestActsNestedFence(t *testing.T) {
 		{"remark before", head + "```markdown\n``` end of code\n```go\nx\n```\nend\n```\n",
 			[]string{"wrong-arg-count", CodeUnclosedFence}, 0},
 		{"closed stray", head + "```markdown\n```go\nx\n```\n```\n```act\nrun_command ls\n```\n",
-			[]string{CodeNestedFence}, 1},
+			[]string{CodeNestedFence}, 2}, // wrong-arg-count, and the act block the stray block holds
+		{"act in a block", head + "```\nhello\n``` trailing\n\n```act\nrun_command ls\n```\n",
+			[]string{CodeNestedFence}, 0}, // no later fence: still an error, for the action taken as content
 		{"inline-only action", "```act\ngit_status\n```\n```markdown\n```go\nx\n```\nend\n```\n",
 			[]string{"wrong-arg-count", CodeNestedFence}, 1}, // the early-closed block is an argument too
 	} {
