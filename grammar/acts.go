@@ -574,41 +574,10 @@ func (b *actsBuilder) collapse() {
 	if len(b.followOns) == 0 {
 		return
 	}
-	gone := map[*ast.Diagnostic]bool{}
-	var cur *followOn
-	j := 0
-	for _, d := range b.doc.Diagnostics {
-		off := d.Span.Start.Offset
-		if cur != nil && off >= cur.to {
-			cur = nil
-		}
-		for ; j < len(b.followOns) && b.followOns[j].from <= off; j++ {
-			if r := &b.followOns[j]; cur == nil && off < r.to && !gone[r.d] {
-				cur = r
-			}
-		}
-		owner := b.followOf[d]
-		if owner == nil && cur != nil && d != cur.d {
-			owner = cur.d
-		}
-		if owner == nil || gone[owner] {
-			continue
-		}
-		gone[d] = true
-		msg := "follow-on: " + d.Message
-		if d.Code != "" {
-			msg += " [" + d.Code + "]"
-		}
-		owner.Related = append(owner.Related, ast.Related{Message: msg, Span: d.Span})
-	}
-	out := b.doc.Diagnostics[:0]
-	for _, d := range b.doc.Diagnostics {
-		if !gone[d] {
-			out = append(out, d)
-		}
-	}
-	clear(b.doc.Diagnostics[len(out):])
-	b.doc.Diagnostics = out
+	gone := collapseFollowOns(b.doc.Diagnostics, b.followOns, b.followOf)
+	n := len(b.doc.Diagnostics)
+	b.doc.Diagnostics = withoutGone(b.doc.Diagnostics, gone)
+	clear(b.doc.Diagnostics[len(b.doc.Diagnostics):n])
 }
 
 // fenceChar returns the fence character an opening line starts with.

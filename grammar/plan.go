@@ -346,20 +346,36 @@ func (b *planBuilder) collapse() {
 	// When the intended closing line was read as the opening line of a
 	// block of its own, all of that block is follow-on too: tokNode
 	// extended the range to its end as it made the block.
+	gone := collapseFollowOns(b.doc.Diagnostics, b.followOns, nil)
+	b.doc.Diagnostics = withoutGone(b.doc.Diagnostics, gone)
+	b.structural = withoutGone(b.structural, gone)
+}
+
+// collapseFollowOns turns the diagnostics of ds (sorted by position) that
+// lie inside a follow-on range of ranges (in source order; a range
+// starting inside an earlier one is absorbed by it), or that owner names
+// an error for, into "follow-on:" notes of that fence error, and returns
+// the set of diagnostics it turned into notes. Both dialects collapse
+// with it (docs/acts.md, docs/plan.md).
+func collapseFollowOns(ds []*ast.Diagnostic, ranges []followOn, owner map[*ast.Diagnostic]*ast.Diagnostic) map[*ast.Diagnostic]bool {
 	gone := map[*ast.Diagnostic]bool{}
 	var cur *followOn
 	j := 0
-	for _, d := range b.doc.Diagnostics {
+	for _, d := range ds {
 		off := d.Span.Start.Offset
 		if cur != nil && off >= cur.to {
 			cur = nil
 		}
-		for ; j < len(b.followOns) && b.followOns[j].from <= off; j++ {
-			if r := &b.followOns[j]; cur == nil && off < r.to && !gone[r.d] {
+		for ; j < len(ranges) && ranges[j].from <= off; j++ {
+			if r := &ranges[j]; cur == nil && off < r.to && !gone[r.d] {
 				cur = r
 			}
 		}
-		if cur == nil || d == cur.d || gone[cur.d] {
+		o := owner[d]
+		if o == nil && cur != nil && d != cur.d {
+			o = cur.d
+		}
+		if o == nil || gone[o] {
 			continue
 		}
 		gone[d] = true
@@ -367,19 +383,20 @@ func (b *planBuilder) collapse() {
 		if d.Code != "" {
 			msg += " [" + d.Code + "]"
 		}
-		cur.d.Related = append(cur.d.Related, ast.Related{Message: msg, Span: d.Span})
+		o.Related = append(o.Related, ast.Related{Message: msg, Span: d.Span})
 	}
-	keep := func(ds []*ast.Diagnostic) []*ast.Diagnostic {
-		out := ds[:0]
-		for _, d := range ds {
-			if !gone[d] {
-				out = append(out, d)
-			}
+	return gone
+}
+
+// withoutGone returns ds without the diagnostics in gone, in place.
+func withoutGone(ds []*ast.Diagnostic, gone map[*ast.Diagnostic]bool) []*ast.Diagnostic {
+	out := ds[:0]
+	for _, d := range ds {
+		if !gone[d] {
+			out = append(out, d)
 		}
-		return out
 	}
-	b.doc.Diagnostics = keep(b.doc.Diagnostics)
-	b.structural = keep(b.structural)
+	return out
 }
 
 // maxPerCode is how many diagnostics of one code a plan reports one by one;
