@@ -70,6 +70,14 @@ var actsSamples = []string{
 	"```\nstray\r```\nstill stray\n```\n```act\nrun_command\n```\n```\nout\r```\n\n```\nnote\r~~~act\n10%\r20%\n",
 	"x\n```act\rwrite_file a\n```\n~~~act\nrun_command\n~~~\n~~~\nx\n~~~\ry\n~~~\r\r\nend\r",
 	"\r```act\necho\n```\r\nsee\r1. ```act\necho\n```\n",
+	// A closing fence with text after its run in a stray block
+	// (fence-trailing-text), with the fence character known or not yet.
+	"Intro:\n\n```\nhello\n``` end of file\nmore\n```\n\n```act\necho\n```\n```\nhi\n```\n",
+	"~~~\na\n~~~ end\n~~~\n```\nb\n```  the end\n```\n~~~act\necho\n~~~\n~~~\nhi\n~~~\n",
+	"~~~\na\n~~~ end\n~~~\n```\nb\n```  the end\n```\n```act\necho\n```\n```\nhi\n```\n",
+	"```\na\n``` the end\n```\nno act at all\n",
+	"```\na\n``` the end\n```act\nsample\n```\n``` also text\n```\n```act\necho\n```\n",
+	"```act\nwrite_file a\n``` done here\n```\nx\n```\n```act\necho\n```\n```\nhi\n``` the end\n",
 }
 
 // options returns the options the property runs with: a small call limit
