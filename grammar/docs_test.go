@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/plangram/plangram/ast"
@@ -78,4 +80,30 @@ func summary(t *testing.T, doc *ast.Document) any {
 	var out any
 	_ = json.Unmarshal(data, &out)
 	return out
+}
+
+// TestDocsNoConflictMarkers fails when a merge left git's conflict markers
+// in a page of docs/ or the README (docs/udiff.md once shipped with both
+// sides of a conflict). The edit formats' own markers (`<<<<<<< SEARCH`,
+// `>>>>>>> REPLACE`) are not conflict markers.
+func TestDocsNoConflictMarkers(t *testing.T) {
+	files, err := filepath.Glob("../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, "../README.md")
+	marker := regexp.MustCompile(`^(<{7} |>{7} |\|{7} )(\S*)`)
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			m := marker.FindStringSubmatch(line)
+			if m == nil || m[2] == "SEARCH" || m[2] == "REPLACE" {
+				continue
+			}
+			t.Errorf("%s:%d: git conflict marker %q", file, i+1, line)
+		}
+	}
 }

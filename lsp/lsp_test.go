@@ -507,3 +507,45 @@ func TestCodeActionPlangramFix(t *testing.T) {
 	t.Logf("quick fix: %s", ca.Title)
 	s.exit()
 }
+
+// TestLoneCRLines: the protocol ends lines at "\n", "\r\n" and a lone "\r",
+// as editors show them, so a document with a lone CR (old Mac line
+// endings pasted into a file) gets diagnostics on the editor's lines and
+// its ranged changes land where the editor means them. The server counted
+// only "\n" and put both a line too high.
+func TestLoneCRLines(t *testing.T) {
+	s := start(t, Options{NoWorkspace: true})
+	s.initialize("")
+	u := uri.URI("untitled:acts.md")
+	s.open(u, "a\rb\n~~~act\nfrobnicate x\n~~~\n")
+	p := s.waitDiags(u, 1)
+	want := protocol.Range{Start: protocol.Position{Line: 3, Character: 0}, End: protocol.Position{Line: 3, Character: 10}}
+	if got := unknownActionRanges(p.Diagnostics); len(got) != 1 || got[0] != want {
+		t.Fatalf("unknown-action ranges = %+v, want one at %+v", got, want)
+	}
+	// Replace "frobnicate" (editor line 3, 0-10) by "frob".
+	if err := s.server.DidChange(s.ctx, &protocol.DidChangeTextDocumentParams{
+		TextDocument: protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: 2},
+		ContentChanges: []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangePartial{
+			Range: protocol.Range{Start: protocol.Position{Line: 3, Character: 0}, End: protocol.Position{Line: 3, Character: 10}}, Text: "frob"}}}); err != nil {
+		t.Fatal(err)
+	}
+	p = s.waitDiags(u, 2)
+	want.End.Character = 4
+	if got := unknownActionRanges(p.Diagnostics); len(got) != 1 || got[0] != want {
+		t.Errorf("unknown-action ranges after the ranged change = %+v, want one at %+v", got, want)
+	}
+	s.exit()
+}
+
+// unknownActionRanges returns the ranges of the unknown-action diagnostics
+// (the document's lone CR has diagnostics of its own).
+func unknownActionRanges(ds []protocol.Diagnostic) []protocol.Range {
+	var rs []protocol.Range
+	for _, d := range ds {
+		if c, _ := d.Code.(protocol.String); c == "unknown-action" {
+			rs = append(rs, d.Range)
+		}
+	}
+	return rs
+}

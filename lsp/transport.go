@@ -19,6 +19,10 @@ import (
 // (read and discarded) and answered with an InvalidRequest error.
 const maxMessageSize = 64 << 20
 
+// maxHeaderLine bounds one header line (the reader's buffer is a little
+// larger, so the line and its line ending fit).
+const maxHeaderLine = 4096
+
 // guard sits between the connection and the transport. It reads the LSP
 // frames itself and lets through only messages the JSON-RPC layer can
 // decode: a well-framed message whose body is not JSON (ParseError, -32700),
@@ -43,7 +47,7 @@ type guard struct {
 }
 
 func newGuard(rwc io.ReadWriteCloser, log *slog.Logger) *guard {
-	return &guard{rwc: rwc, in: bufio.NewReader(rwc), log: log}
+	return &guard{rwc: rwc, in: bufio.NewReaderSize(rwc, maxHeaderLine+64), log: log}
 }
 
 // Read hands the connection whole re-framed messages.
@@ -175,9 +179,15 @@ func (g *guard) next() error {
 	length := -1
 	sawHeader := false
 	for {
-		line, err := g.in.ReadString('\n')
+		// ReadSlice, not ReadString: a header line is read into the
+		// reader's fixed buffer, so a peer that sends megabytes without a
+		// line break costs no more memory than a short line.
+		raw, err := g.in.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			return fmt.Errorf("%w: header line longer than %d bytes", errFraming, maxHeaderLine)
+		}
 		if err != nil {
-			if err == io.EOF && !sawHeader && line == "" {
+			if err == io.EOF && !sawHeader && len(raw) == 0 {
 				return io.EOF
 			}
 			if err == io.EOF {
@@ -185,7 +195,7 @@ func (g *guard) next() error {
 			}
 			return err
 		}
-		line = strings.TrimRight(line, "\r\n")
+		line := strings.TrimRight(string(raw), "\r\n")
 		if line == "" {
 			if !sawHeader {
 				continue // blank lines between frames are tolerated
@@ -193,7 +203,7 @@ func (g *guard) next() error {
 			break
 		}
 		sawHeader = true
-		if len(line) > 4096 {
+		if len(line) > maxHeaderLine {
 			return fmt.Errorf("%w: header line of %d bytes", errFraming, len(line))
 		}
 		name, value, ok := strings.Cut(line, ":")

@@ -29,9 +29,11 @@ var llamaJSON = []string{`{ "name"`, `{ "parameters"`, `{ "arguments"`, `{ "type
 
 // llamaMarks are the prose markers of the llama syntax: the tags, then the
 // line starts that may begin a call (a JSON call, a pythonic list, a bare
-// pythonic call of one of the tools).
-func llamaMarks(t *jtools) []string {
-	m := []string{llamaTag, llamaPyStart}
+// pythonic call of one of the tools), then, from index mid on, a pythonic
+// list in the middle of a line whose first call is one of the tools
+// ("[ NAME (").
+func llamaMarks(t *jtools) (m []string, mid int) {
+	m = []string{llamaTag, llamaPyStart}
 	for _, j := range llamaJSON {
 		m = append(m, "\n "+j)
 	}
@@ -46,7 +48,11 @@ func llamaMarks(t *jtools) []string {
 	for _, n := range names {
 		m = append(m, "\n "+n+" (")
 	}
-	return m
+	mid = len(m)
+	for _, n := range names {
+		m = append(m, "[ "+n+" (")
+	}
+	return m, mid
 }
 
 // pyIdent reports whether s is a Python identifier (ASCII).
@@ -75,7 +81,8 @@ func (registry) Llama() *Syntax {
 		Markers: staticMarkers(llamaTag, llamaLine, llamaAuto, llamaPyStart),
 		open: func(c *config) (scanner, error) {
 			jc := newJCall(c.schema)
-			l := &llama{x: newProse(c.opts, c.start, llamaMarks(jc.tools)), c: jc, pos: c.start}
+			marks, mid := llamaMarks(jc.tools)
+			l := &llama{x: newProse(c.opts, c.start, marks), c: jc, pos: c.start, mid: mid}
 			l.y.c = l.c
 			return l, nil
 		}}
@@ -92,6 +99,12 @@ type llama struct {
 	// bare: the pythonic calls are not in a [...] list; known: only calls
 	// of the schema's tools are read (a bare call at a line start).
 	bare, known bool
+	// mid is the index of the first mid-line list marker in the prose
+	// markers (see llamaMarks).
+	mid int
+	// restart: the last call's JSON broke; a call may start where it broke
+	// (see text).
+	restart bool
 }
 
 // llama's states.
@@ -104,6 +117,7 @@ const (
 	llPyCall        // in a pythonic call's arguments
 	llPyList        // in a pythonic list, after a call: ',' or ']'
 	llPyEnd         // after a pythonic list: <|python_end|> may follow
+	llMid           // at a '[' in a line, a tool's name and '(' after it
 )
 
 func (l *llama) keep() int {
@@ -138,7 +152,7 @@ func (l *llama) step(p *Parser, eof bool) (bool, error) {
 		// after white space (and a ';' after a call).
 		b := p.bytes(l.pos, p.end())
 		var marks []string
-		if l.st == llInit && p.pos(l.pos).Col != 1 {
+		if l.st == llInit && !l.restart && p.pos(l.pos).Col != 1 {
 			marks = []string{llamaLine} // --syntax auto stopped at a line's end
 		} else {
 			for _, j := range llamaJSON {
@@ -161,7 +175,7 @@ func (l *llama) step(p *Parser, eof bool) (bool, error) {
 				l.x.endPre()
 				l.c.begin(p, brace)
 				l.c.json(p, brace, true)
-				l.st = llJSON
+				l.st, l.restart = llJSON, false
 				return true, nil
 			}
 		}
@@ -175,15 +189,20 @@ func (l *llama) step(p *Parser, eof bool) (bool, error) {
 				return false, err
 			}
 			if started {
+				l.restart = false
 				return true, nil
 			}
 		}
 		l.x.skip(l.pos)
-		l.st = llText
+		l.st, l.restart = llText, false
 	case llText:
 		k, at, end, err := l.x.next(p, eof)
 		if err != nil || k < 0 {
 			return false, err
+		}
+		if k >= l.mid { // "[tool(" in a line
+			l.st, l.pos = llMid, at
+			return true, nil
 		}
 		if k >= 2 { // a line starts with what may be a call
 			l.x.skip(at + 1)
@@ -239,6 +258,7 @@ func (l *llama) step(p *Parser, eof bool) (bool, error) {
 		err = l.c.finish(p, l.c.jpos)
 		l.pos = l.c.jpos
 		if l.c.jp.Failed() {
+			l.restart = true
 			return true, l.text(err)
 		}
 		l.st = llAfter
@@ -295,6 +315,26 @@ func (l *llama) step(p *Parser, eof bool) (bool, error) {
 		// Anything else ends the list: text from here.
 		l.x.skip(l.pos)
 		l.st = llText
+	case llMid:
+		b := p.bytes(l.pos, p.end())
+		name, n, full, part := pyCallStart(b, true)
+		kw, more := false, false
+		if full {
+			kw, more = pyKeywordNext(b[n:])
+		}
+		if (part || more) && !eof {
+			return false, nil
+		}
+		if !full || !kw || l.c.tools.acts[string(b[name[0]:name[1]])] == nil {
+			// not a call: the '[' is text
+			if err := p.text(p.pos(l.pos), l.pos+1, false); err != nil {
+				return false, err
+			}
+			l.x.skip(l.pos + 1)
+			l.st = llText
+			return true, nil
+		}
+		return true, l.startPy(p, l.pos, name, n, false, false, false)
 	case llPyEnd:
 		n, full, part := matchMarker(p.bytes(l.pos, p.end()), llamaPyEnd)
 		if part && !eof {
@@ -439,7 +479,9 @@ const llamaEnd = ""
 
 // text resumes text after the last call (a call may start there when it
 // is the start of a line: a JSON syntax error at a line's '{' ends the
-// call before it).
+// call before it; or when the call's JSON broke (restart) at what starts
+// a call, as when a model begins its call again: {"name": "f",
+// "parameters": {{"name": "f", …}).
 func (l *llama) text(err error) error {
 	l.st = llInit
 	l.pos = max(l.c.end, l.pos)

@@ -4,11 +4,16 @@
 //
 // A character outside the Basic Multilingual Plane (an emoji such as 😀) is
 // 4 bytes of UTF-8 and 2 UTF-16 code units; a CJK character is 3 bytes and 1
-// unit. Invalid UTF-8 bytes count as one unit each (as U+FFFD would). Lines
-// end at "\n" only, as in package ast.
+// unit. Invalid UTF-8 bytes count as one unit each (as U+FFFD would).
+//
+// Lines: plangram's own positions (package ast, Column16) end lines at "\n"
+// only. The LSP positions of UTF16 and Offset count lines as the protocol
+// does, ending at "\n", "\r\n" or a lone "\r" (what editors show), so a
+// document with a lone CR gets the editor's line numbers.
 package textpos
 
 import (
+	"bytes"
 	"unicode/utf8"
 
 	"github.com/plangram/plangram/ast"
@@ -64,27 +69,91 @@ func ByteLen(line []byte, units int) int {
 type Text struct {
 	src   []byte
 	lines *ast.Lines
+	// crStarts holds the LSP line starts when src has a lone "\r" (a
+	// line break for the protocol, not for package ast); nil otherwise,
+	// when the LSP lines are lines.
+	crStarts []int
 }
 
 // New indexes src.
-func New(src []byte) *Text { return &Text{src: src, lines: ast.NewLines(src)} }
+func New(src []byte) *Text {
+	return &Text{src: src, lines: ast.NewLines(src), crStarts: loneCRStarts(src)}
+}
+
+// loneCRStarts returns the start offsets of the lines of src counted the
+// LSP way ("\n", "\r\n" and a lone "\r" end a line), or nil when src has
+// no lone "\r".
+func loneCRStarts(src []byte) []int {
+	lone := false
+	for i := 0; ; {
+		j := bytes.IndexByte(src[i:], '\r')
+		if j < 0 {
+			break
+		}
+		i += j + 1
+		if i == len(src) || src[i] != '\n' {
+			lone = true
+			break
+		}
+	}
+	if !lone {
+		return nil
+	}
+	starts := []int{0}
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '\n':
+			starts = append(starts, i+1)
+		case '\r':
+			if i+1 < len(src) && src[i+1] == '\n' {
+				i++
+			}
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
+// lspLine returns the 0-based LSP line holding offset (clamped) and the
+// offset at which it starts.
+func (t *Text) lspLine(offset int) (line, start int) {
+	offset = max(0, min(offset, len(t.src)))
+	if t.crStarts == nil {
+		p := t.lines.Pos(offset)
+		return p.Line - 1, t.lines.LineStart(p.Line)
+	}
+	// The last start <= offset.
+	lo, hi := 0, len(t.crStarts)
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if t.crStarts[mid] <= offset {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo, t.crStarts[lo]
+}
 
 // Lines returns the byte-position index of the text.
 func (t *Text) Lines() *ast.Lines { return t.lines }
 
 // UTF16 returns the 0-based line and 0-based UTF-16 character of a byte
 // offset (clamped to the text).
+// Lines end at "\n", "\r\n" and a lone "\r", as in the protocol.
 func (t *Text) UTF16(offset int) (line, char int) {
-	p := t.lines.Pos(offset)
-	start := t.lines.LineStart(p.Line)
-	return p.Line - 1, UTF16Len(t.src[start:p.Offset])
+	offset = max(0, min(offset, len(t.src)))
+	line, start := t.lspLine(offset)
+	return line, UTF16Len(t.src[start:offset])
 }
 
 // Column16 returns the 1-based UTF-16 column of a position (its line and
-// byte offset), as SARIF counts with columnKind utf16CodeUnits.
+// byte offset), as SARIF counts with columnKind utf16CodeUnits. Lines are
+// plangram's (they end at "\n"), as the line numbers SARIF reports are.
 func (t *Text) Column16(p ast.Pos) int {
-	_, c := t.UTF16(p.Offset)
-	return c + 1
+	off := max(0, min(p.Offset, len(t.src)))
+	start := t.lines.LineStart(t.lines.Pos(off).Line)
+	return UTF16Len(t.src[start:off]) + 1
 }
 
 // LineEnd returns the offset at which the 1-based line's text ends, before
@@ -96,17 +165,32 @@ func (t *Text) LineEnd(line int) int {
 
 // Offset returns the byte offset of a 0-based line and UTF-16 character.
 // A line past the end gives the text's length; a character past the end of
-// its line gives the line's end (before its line ending).
+// its line gives the line's end (before its line ending). Lines end at
+// "\n", "\r\n" and a lone "\r", as in the protocol.
 func (t *Text) Offset(line, char int) int {
 	if line < 0 {
 		return 0
 	}
-	if line >= t.lines.Count() {
-		return len(t.src)
+	var start int
+	if t.crStarts == nil {
+		if line >= t.lines.Count() {
+			return len(t.src)
+		}
+		start = t.lines.LineStart(line + 1)
+	} else {
+		if line >= len(t.crStarts) {
+			return len(t.src)
+		}
+		start = t.crStarts[line]
 	}
-	start := t.lines.LineStart(line + 1)
 	if char <= 0 {
 		return start
 	}
-	return start + ByteLen(t.src[start:], char)
+	n := ByteLen(t.src[start:], char)
+	if t.crStarts != nil {
+		if i := bytes.IndexByte(t.src[start:start+n], '\r'); i >= 0 {
+			n = i // a lone CR ends the line
+		}
+	}
+	return start + n
 }

@@ -2,6 +2,8 @@ package textpos
 
 import (
 	"testing"
+
+	"github.com/plangram/plangram/ast"
 )
 
 func TestConversions(t *testing.T) {
@@ -48,5 +50,54 @@ func TestConversions(t *testing.T) {
 	}
 	if got := UTF16Len([]byte("😀漢a")); got != 4 {
 		t.Errorf("UTF16Len = %d, want 4", got)
+	}
+}
+
+// TestLoneCR: UTF16 and Offset count a lone "\r" as a line ending, as the
+// LSP does; Column16 (SARIF, plangram's "\n" lines) does not.
+func TestLoneCR(t *testing.T) {
+	src := []byte("a\rb😀c\r\nd\re\n\rf")
+	tx := New(src)
+	for _, tc := range []struct {
+		off, line, char int
+	}{
+		{0, 0, 0},  // a
+		{1, 0, 1},  // \r
+		{2, 1, 0},  // b
+		{3, 1, 1},  // 😀
+		{7, 1, 3},  // c
+		{8, 1, 4},  // \r of \r\n
+		{10, 2, 0}, // d
+		{12, 3, 0}, // e
+		{14, 4, 0}, // \r on its own line
+		{15, 5, 0}, // f
+		{16, 5, 1}, // end
+		{99, 5, 1}, // clamped
+		{-1, 0, 0}, // clamped
+	} {
+		l, c := tx.UTF16(tc.off)
+		if l != tc.line || c != tc.char {
+			t.Errorf("UTF16(%d) = %d:%d, want %d:%d", tc.off, l, c, tc.line, tc.char)
+		}
+		if tc.off >= 0 && tc.off <= len(src) && tc.off != 8 && tc.off != 1 {
+			if back := tx.Offset(l, c); back != tc.off {
+				t.Errorf("Offset(%d, %d) = %d, want %d", l, c, back, tc.off)
+			}
+		}
+	}
+	// Past a line's end stops before its lone CR; past the last line is the end.
+	if got := tx.Offset(0, 5); got != 1 {
+		t.Errorf("Offset(0, 5) = %d, want 1", got)
+	}
+	if got := tx.Offset(1, 99); got != 8 {
+		t.Errorf("Offset(1, 99) = %d, want 8", got)
+	}
+	if got := tx.Offset(6, 0); got != len(src) {
+		t.Errorf("Offset(6, 0) = %d, want %d", got, len(src))
+	}
+	// SARIF columns stay on "\n" lines: c is on plangram's line 1, after
+	// "a\rb😀" (1+1+1+2 units).
+	if got := tx.Column16(ast.Pos{Offset: 7}); got != 6 {
+		t.Errorf("Column16(7) = %d, want 6", got)
 	}
 }
