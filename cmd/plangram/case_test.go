@@ -23,7 +23,7 @@ func TestCaseCollision(t *testing.T) {
 		{"check", "golden/cli/case_collision_plan.md"},
 		{"check", "--strict", "golden/cli/case_collision_plan.md"},
 		// Against the names on disk (case_disk_root has README.md,
-		// Makefile and src/foo/x.go), and without a root (only the
+		// Makefile and src/foo/x.txt), and without a root (only the
 		// plan's own paths).
 		{"check", "--root", "golden/cli/case_disk_root", "golden/cli/case_disk.md"},
 		{"check", "golden/cli/case_disk.md"},
