@@ -35,7 +35,7 @@ func TestApplyCaseCollision(t *testing.T) {
 	}
 	goldie.New(t, goldie.WithFixtureDir("../../golden/cli"), goldie.WithNameSuffix(".golden")).
 		Assert(t, "apply_case_collision", []byte(strings.ReplaceAll(out.String(), dir, "DIR")))
-	if b, err := os.ReadFile(filepath.Join(root, "readme.md")); err != nil || string(b) != "# hello\n" {
+	if b, err := os.ReadFile(filepath.Join(root, "readme.md")); err != nil || strings.TrimSpace(string(b)) != "# hello" {
 		t.Errorf("readme.md: %q %v", b, err)
 	}
 }
