@@ -139,9 +139,102 @@ var peerSGLangDSML = []peerCase{
 		calls: []peerCall{{"get_date", `{}`}}},
 }
 
+const sgKimiFile = "sglang test/registered/function_call/test_kimik2_detector.py "
+
+var (
+	// test_kimik2_detector.py's _make_tool default parameters.
+	sgKimiPath  = `"path": {"type": "string"}`
+	sgKimiTools = ptools(ptool("ReadFile", sgKimiPath), ptool("get_weather", `"city": {"type": "string"}, "unit": {"type": "string"}`))
+)
+
+func sgKimi(id, args string) string { return kimiCall + id + kimiArgs + args + kimiEnd }
+
+var peerSGLangKimi = []peerCase{
+	{src: sgKimiFile + "TestKimiK2DetectorBasic test_single_tool_call", syntax: "kimi-k2", tools: sgKimiTools,
+		in:    kimiWrap(sgKimi("functions.ReadFile:0", `{"path": "/test.py"}`)),
+		calls: []peerCall{{"ReadFile", `{"path": "/test.py"}`}}, ids: []string{"functions.ReadFile:0"}},
+	{src: sgKimiFile + "TestKimiK2DetectorBasic test_multiple_tool_calls", syntax: "kimi-k2", tools: sgKimiTools,
+		in:    kimiWrap(sgKimi("functions.ReadFile:0", `{"path": "/a.py"}`), sgKimi("functions.get_weather:1", `{"city": "Tokyo"}`)),
+		calls: []peerCall{{"ReadFile", `{"path": "/a.py"}`}, {"get_weather", `{"city": "Tokyo"}`}}},
+	{src: sgKimiFile + "TestKimiK2DetectorBasic test_non_streaming_tool_index_is_local", syntax: "kimi-k2", tools: sgKimiTools,
+		in:    kimiWrap(sgKimi("functions.ReadFile:5", `{"path": "/a.py"}`), sgKimi("functions.get_weather:6", `{"city": "Tokyo"}`)),
+		calls: []peerCall{{"ReadFile", `{"path": "/a.py"}`}, {"get_weather", `{"city": "Tokyo"}`}},
+		ids:   []string{"functions.ReadFile:5", "functions.get_weather:6"}},
+	{src: sgKimiFile + "TestKimiK2DetectorBasic test_normal_text_before_tool_call", syntax: "kimi-k2", tools: sgKimiTools,
+		in:    "Let me check the file." + kimiWrap(sgKimi("functions.ReadFile:0", `{"path": "/test.py"}`)),
+		calls: []peerCall{{"ReadFile", `{"path": "/test.py"}`}}, text: "Let me check the file."},
+	{src: sgKimiFile + "TestKimiK2DetectorBasic test_no_tool_call", syntax: "kimi-k2", tools: sgKimiTools,
+		in: "Just a normal response.", text: "Just a normal response."},
+	{src: sgKimiFile + "TestKimiK2DetectorHyphenatedNames test_hyphenated_name_non_streaming", syntax: "kimi-k2",
+		tools: ptools(ptool("mcp__portal__search-documents", sgKimiPath), ptool("list-files", sgKimiPath)),
+		in:    kimiWrap(sgKimi("functions.mcp__portal__search-documents:0", `{"path": "/docs"}`)),
+		calls: []peerCall{{"mcp__portal__search-documents", `{"path": "/docs"}`}}},
+	{src: sgKimiFile + "TestKimiK2DetectorHyphenatedNames test_hyphenated_name_streaming", syntax: "kimi-k2",
+		tools: ptools(ptool("mcp__portal__search-documents", sgKimiPath), ptool("list-files", sgKimiPath)),
+		in:    kimiWrap(sgKimi("functions.list-files:0", `{"path": "/home"}`)),
+		calls: []peerCall{{"list-files", `{"path": "/home"}`}}},
+	{src: sgKimiFile + "TestKimiK2DetectorStreaming test_streaming_trailing_literal_left_angle_is_not_dropped", syntax: "kimi-k2",
+		in: "normal text <", text: "normal text <"},
+	{src: sgKimiFile + "TestKimiK2DetectorStreaming test_streaming_single_tool_call", syntax: "kimi-k2", tools: sgKimiTools,
+		in:    kimiWrap(sgKimi("functions.ReadFile:0", `{"path": "/test.py"}`)),
+		calls: []peerCall{{"ReadFile", `{"path": "/test.py"}`}}},
+	{src: sgKimiFile + "TestKimiK2DetectorStreaming test_streaming_multiple_tool_calls", syntax: "kimi-k2", tools: sgKimiTools,
+		in:    kimiWrap(sgKimi("functions.ReadFile:0", `{"path": "/a.py"}`), sgKimi("functions.get_weather:1", `{"city": "Paris"}`)),
+		calls: []peerCall{{"ReadFile", `{"path": "/a.py"}`}, {"get_weather", `{"city": "Paris"}`}}},
+	{src: sgKimiFile + "TestKimiK2DetectorSpecialTokenLeakage test_no_leak_in_non_tool_text", syntax: "kimi-k2", tools: sgKimiTools,
+		in: "normal text" + kimiSecEnd, text: "normal text" + kimiSecEnd,
+		note: "SGLang strips the special token from the text; a section end that closes nothing (no call before it) is text here, every byte kept"},
+	{src: sgKimiFile + "TestKimiK2DetectorSpecialTokenLeakage test_no_leak_of_argument_begin_token", syntax: "kimi-k2", tools: sgKimiTools,
+		in: "text" + kimiArgs + "more", text: "text" + kimiArgs + "more",
+		note: "SGLang strips the special token from the text; plangram keeps every byte (nothing is dropped: a token outside a section is text)"},
+	{src: sgKimiFile + "TestKimiK2ReasoningDetectorNonStreaming test_normal_reasoning_with_think_end", syntax: "kimi-k2", tools: sgKimiTools,
+		in:    "<think>I need to check the file.</think>" + kimiWrap(sgKimi("functions.ReadFile:0", `{"path": "/test.py"}`)),
+		calls: []peerCall{{"ReadFile", `{"path": "/test.py"}`}}, thinking: "I need to check the file."},
+	{src: sgKimiFile + "TestKimiK2ReasoningDetectorNonStreaming test_tool_call_inside_think_without_close_tag", syntax: "kimi-k2", tools: sgKimiTools,
+		in:    "<think>Let me read this file..." + kimiWrap(sgKimi("functions.ReadFile:0", `{"path": "/test.py"}`)),
+		calls: []peerCall{{"ReadFile", `{"path": "/test.py"}`}}, thinking: "Let me read this file..."},
+}
+
+const sgDSV31File = "sglang test/registered/function_call/test_deepseekv31_detector.py TestDeepSeekV31Streaming "
+
+func sgDS31(name, args string) string { return dsCallBegin + name + dsSep + args + dsCallEnd }
+
+var sgDSTools = ptools(ptool("get_weather", `"city": {"type": "string"}`))
+
+var peerSGLangDeepSeek = []peerCase{
+	{src: sgDSV31File + "test_delta_spanning_two_calls_keeps_both_arguments", syntax: "deepseek", tools: sgDSTools,
+		in:    dsCallsBegin + sgDS31("get_weather", `{"city": "Tokyo"}`) + sgDS31("get_weather", `{"city": "Paris"}`) + dsCallsEnd,
+		calls: []peerCall{{"get_weather", `{"city": "Tokyo"}`}, {"get_weather", `{"city": "Paris"}`}}},
+	{src: sgDSV31File + "test_complete_call_in_single_delta_streams_arguments", syntax: "deepseek", tools: sgDSTools,
+		in:    dsCallsBegin + sgDS31("get_weather", `{"city": "Tokyo"}`) + dsCallsEnd,
+		calls: []peerCall{{"get_weather", `{"city": "Tokyo"}`}}},
+	{src: sgDSV31File + "test_arguments_streamed_progressively", syntax: "deepseek", tools: sgDSTools,
+		in:    dsCallsBegin + sgDS31("get_weather", `{"city": "Tokyo"}`) + dsCallsEnd,
+		calls: []peerCall{{"get_weather", `{"city": "Tokyo"}`}}},
+	{src: sgDSV31File + "test_one_shot_parse_unchanged", syntax: "deepseek", tools: sgDSTools,
+		in:    dsCallsBegin + sgDS31("get_weather", `{"city": "Tokyo"}`) + sgDS31("get_weather", `{"city": "Paris"}`) + dsCallsEnd,
+		calls: []peerCall{{"get_weather", `{"city": "Tokyo"}`}, {"get_weather", `{"city": "Paris"}`}}},
+}
+
+const sgGptOssFile = "sglang test/registered/function_call/test_gpt_oss_detector.py TestGptOssDetector "
+
+var sgGptOssTools = ptools(ptool("read_file", `"files": {"type": "array"}`))
+
+var peerSGLangHarmony = []peerCase{
+	{src: sgGptOssFile + "test_detect_and_parse_truncate_normal", syntax: "harmony", tools: sgGptOssTools,
+		in:    "<|channel|>analysis<|message|>Reasoning...<|end|><|start|>assistant<|channel|>commentary to=functions.read_file <|constrain|>json<|message|>{\n  \"files\": []\n}<|call|><|start|>assistant<|channel|>final<|message|>This text should be truncated.",
+		calls: []peerCall{{"read_file", `{"files": []}`}}, thinking: "Reasoning...", text: "This text should be truncated.",
+		note: "SGLang drops the final message after a call (its test expects no normal text); plangram keeps it as text (nothing is dropped)"},
+	{src: sgGptOssFile + "test_parse_streaming_fast_path_fix", syntax: "harmony", tools: sgGptOssTools,
+		in:    "<|start|>assistant<|channel|>commentary to=functions.read_file <|constrain|>json<|message|>{}<|call|>This is normal text that should be ignored.",
+		calls: []peerCall{{"read_file", `{}`}}, text: "This is normal text that should be ignored.",
+		note: "SGLang drops text after a call; plangram keeps it as text"},
+}
+
 func TestPeersSGLang(t *testing.T) {
 	for name, cases := range map[string][]peerCase{
 		"pythonic": peerSGLangPythonic, "llama32": peerSGLangLlama32, "deepseek-dsml": peerSGLangDSML,
+		"kimi-k2": peerSGLangKimi, "deepseek": peerSGLangDeepSeek, "harmony": peerSGLangHarmony,
 	} {
 		t.Run(name, func(t *testing.T) { runPeerCases(t, cases) })
 	}
