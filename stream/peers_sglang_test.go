@@ -277,11 +277,45 @@ var peerSGLangQwen3Coder = []peerCase{
 		note: "SGLang only requires no crash; the call cut by the end of the stream is unterminated (carrying what was read) and its text follows as text (the <tool_call> wrapper is markup)"},
 }
 
+var sgTodoTools = ptools(`{"type": "function", "function": {"name": "todo_write", "parameters": {"type": "object", "properties": {"todos": {"type": "array"}}, "required": ["todos"]}}}`)
+
+var peerSGLangGLM = []peerCase{
+	{src: sgNow + "TestGlm4MoeDetector test_array_argument_with_escaped_json (a Windows path)", syntax: "glm", tools: sgTodoTools,
+		in:    "<tool_call>todo_write\n<arg_key>todos</arg_key>\n<arg_value>[{\"id\": \"1\", \"task\": \"Check file at C:\\\\Users\\\\test.txt\", \"status\": \"pending\"}]</arg_value></tool_call>",
+		calls: []peerCall{{"todo_write", `{"todos": [{"id": "1", "task": "Check file at C:\\Users\\test.txt", "status": "pending"}]}`}}},
+	{src: sgNow + "TestGlm4MoeDetector test_array_argument_with_escaped_json (a literal backslash-n)", syntax: "glm", tools: sgTodoTools,
+		in:    "<tool_call>todo_write\n<arg_key>todos</arg_key>\n<arg_value>[{\"id\": \"1\", \"task\": \"Print \\\\n to see newline\",\"status\": \"pending\"}]</arg_value></tool_call>",
+		calls: []peerCall{{"todo_write", `{"todos": [{"id": "1", "task": "Print \\n to see newline", "status": "pending"}]}`}}},
+	{src: sgNow + "TestGlm4MoeDetector test_empty_function_name_handling", syntax: "glm", tools: sgGLMTools,
+		in: "<tool_call>\n", errs: []string{KindCutTag},
+		note: "SGLang returns no call; the stream ending after <tool_call> is a cut-tag error, the bytes kept as markup"},
+	{src: sgNow + "TestGlm47MoeDetector test_single_tool_call", syntax: "glm", tools: sgGLMTools,
+		in:    "<tool_call>get_weather<arg_key>city</arg_key><arg_value>Beijing</arg_value><arg_key>date</arg_key><arg_value>2024-06-27</arg_value></tool_call>",
+		calls: []peerCall{{"get_weather", `{"city": "Beijing", "date": "2024-06-27"}`}}},
+	{src: sgNow + "TestGlm47MoeDetector test_multiple_tool_calls", syntax: "glm", tools: sgGLMTools,
+		in:    "<tool_call>get_weather<arg_key>city</arg_key><arg_value>Beijing</arg_value><arg_key>date</arg_key><arg_value>2024-06-27</arg_value></tool_call><tool_call>get_weather<arg_key>city</arg_key><arg_value>Shanghai</arg_value><arg_key>date</arg_key><arg_value>2024-06-28</arg_value></tool_call>",
+		calls: []peerCall{{"get_weather", `{"city": "Beijing", "date": "2024-06-27"}`}, {"get_weather", `{"city": "Shanghai", "date": "2024-06-28"}`}}},
+	{src: sgNow + "TestGlm47MoeDetector test_invalid_tool_call", syntax: "glm", tools: sgGLMTools,
+		in:    "<tool_call>invalid_func<arg_key>city</arg_key><arg_value>Beijing</arg_value></tool_call>",
+		calls: []peerCall{{"invalid_func", `{"city": "Beijing"}`}}, errs: []string{KindUnknownTool},
+		note: "the peer drops a call of an unknown tool; plangram keeps it with an unknown-tool error"},
+	{src: sgNow + "TestGlm47MoeDetector test_array_argument_with_escaped_json", syntax: "glm", tools: sgTodoTools,
+		in:    "<tool_call>todo_write<arg_key>todos</arg_key><arg_value>[{\"id\": \"1\", \"task\": \"Check for hard-coded issues in the backend code\", \"status\": \"in_progress\"}, {\"id\": \"2\", \"task\": \"Check for hard-coded issues in the frontend code\", \"status\": \"pending\"}, {\"id\": \"3\", \"task\": \"Check for code violating the Single Responsibility Principle\", \"status\": \"pending\"}, {\"id\": \"4\", \"task\": \"Generate a rectification proposal report\", \"status\": \"pending\"}]</arg_value>\n</tool_call>",
+		calls: []peerCall{{"todo_write", `{"todos": [{"id": "1", "task": "Check for hard-coded issues in the backend code", "status": "in_progress"}, {"id": "2", "task": "Check for hard-coded issues in the frontend code", "status": "pending"}, {"id": "3", "task": "Check for code violating the Single Responsibility Principle", "status": "pending"}, {"id": "4", "task": "Generate a rectification proposal report", "status": "pending"}]}`}}},
+	{src: sgNow + "TestGlm47MoeDetector test_array_argument_with_escaped_json (a Windows path)", syntax: "glm", tools: sgTodoTools,
+		in:    "<tool_call>todo_write<arg_key>todos</arg_key><arg_value>[{\"id\": \"1\", \"task\": \"Check file at C:\\\\Users\\\\test.txt\", \"status\": \"pending\"}]</arg_value></tool_call>",
+		calls: []peerCall{{"todo_write", `{"todos": [{"id": "1", "task": "Check file at C:\\Users\\test.txt", "status": "pending"}]}`}}},
+	{src: "sglang python/sglang/srt/function_call/ling3_detector.py (Ling3: GLM's format, a call closed at once)", syntax: "glm",
+		tools: ptools(ptool("get_time", ``), ptool("get_weather", `"city": {"type": "string"}`)),
+		in:    "<tool_call>get_time</tool_call><tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value></tool_call>",
+		calls: []peerCall{{"get_time", `{}`}, {"get_weather", `{"city": "Paris"}`}}},
+}
+
 func TestPeersSGLang(t *testing.T) {
 	for name, cases := range map[string][]peerCase{
 		"pythonic": peerSGLangPythonic, "llama32": peerSGLangLlama32, "deepseek-dsml": peerSGLangDSML,
 		"kimi-k2": peerSGLangKimi, "deepseek": peerSGLangDeepSeek, "harmony": peerSGLangHarmony,
-		"qwen3-coder": peerSGLangQwen3Coder,
+		"qwen3-coder": peerSGLangQwen3Coder, "glm": peerSGLangGLM,
 	} {
 		t.Run(name, func(t *testing.T) { runPeerCases(t, cases) })
 	}
