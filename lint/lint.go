@@ -74,8 +74,18 @@ func Source(ctx context.Context, name string, src []byte, opts Options) (*ast.Do
 	}
 	diags := append([]*ast.Diagnostic{}, doc.Diagnostics...)
 	cases := workspace.NewCaseCollisions(doc.Dialect, opts.Parse.Schema)
+	if opts.Root != "" {
+		cases.SetRoot(opts.Root)
+	}
 	for _, a := range doc.Actions {
 		cases.Action(a)
+	}
+	cases.Close()
+	for _, a := range doc.Actions {
+		if !cases.Unresolved() {
+			break
+		}
+		cases.Resolve(a)
 	}
 	diags = append(diags, cases.Diagnostics()...)
 	if opts.Root != "" {
@@ -293,6 +303,9 @@ func diagnostics(ctx context.Context, name string, src []byte, opts Options) ([]
 		ws = workspace.NewChecker(opts.Root, dialect, wo)
 	}
 	cases := workspace.NewCaseCollisions(dialect, opts.Parse.Schema)
+	if opts.Root != "" {
+		cases.SetRoot(opts.Root)
+	}
 	var spans []ast.Span
 	keep := hasDirective(src)
 	popts.OnAction = func(a *ast.Action) {
@@ -316,6 +329,18 @@ func diagnostics(ctx context.Context, name string, src []byte, opts Options) ([]
 		diags = append(append([]*ast.Diagnostic{}, diags...), ws.Diagnostics(doc.Diagnostics, doc.Span.Start)...)
 		ws.Close()
 		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
+	cases.Close()
+	if cases.Unresolved() {
+		// A second pass for the lines of the earlier paths that case
+		// warnings name (workspace.CaseCollisions keeps no lines): only
+		// when there is a warning, and the actions are not kept.
+		ropts := popts // as the first parse read it
+		ropts.ReuseActions = true
+		ropts.OnAction = cases.Resolve
+		if _, err := grammar.Parse(ctx, name, src, ropts); err != nil {
 			return nil, err
 		}
 	}
