@@ -51,6 +51,9 @@ const (
 	// CodeQuotedAct: an act block inside a block quote (`> ```act`), which
 	// is prose: its action is not read (docs/acts.md).
 	CodeQuotedAct = "quoted-act"
+	// CodeHiddenAct: an act block inside an HTML comment (`<!--` … `-->`):
+	// read as an action, but hidden by every Markdown viewer (docs/acts.md).
+	CodeHiddenAct = "hidden-act"
 	// CodeNoPlan: a document with no act block at all gets this one note
 	// rather than a warning per code block (docs/check.md).
 	CodeNoPlan = "no-plan"
@@ -244,6 +247,7 @@ func (p *ActsParser) parseGrammar(ctx context.Context, filename string, src []by
 func (p *ActsParser) finishDocument(text string, fence byte, b *actsBuilder) {
 	doc := b.doc
 	others := p.otherFenceActs(text, fence, b)
+	hiddenActs(text, fence, doc)
 	if b.acts == 0 && others == 0 {
 		kept := "only prose"
 		if len(text) == 0 {
@@ -883,4 +887,50 @@ func (p *ActsParser) otherFenceActs(text string, active byte, b *actsBuilder) in
 			fenceWords(other), why, fenceWords(other), fenceName(other))
 	}
 	return n
+}
+
+// hiddenActs warns about every act block that a CommonMark reader sees
+// inside an HTML comment: a prose line starting (after at most three
+// spaces) with `<!--` opens an HTML block that runs to the first line
+// holding `-->`, fence lines included. plangram reads such a block as an
+// action, but Markdown viewers (a pull request page) hide it, so a
+// reviewer may approve a plan without seeing it. One pass over the
+// tokens, only when the source holds `<!--`; positions from a cursor of
+// its own.
+func hiddenActs(text string, fence byte, doc *ast.Document) {
+	if !strings.Contains(text, "<!--") {
+		return
+	}
+	pos := &lineCursor{src: text, line: 1}
+	open, opened := false, 0
+	for off := 0; off < len(text); {
+		typ, end := lexer.CoarseToken(text, off, fence)
+		if typ == lexer.ActBlock && open {
+			start := pos.Pos(off + lexer.MarkerPrefix(text[off:end]))
+			doc.Add(ast.Warning, CodeHiddenAct, ast.Span{Start: start, End: pos.Pos(off + lineContentEnd(text[off:end], 0))},
+				"act block inside an HTML comment (opened at line %d): it is read as an action, but Markdown viewers hide it, so a review may not show it; take it out of the comment, or delete it if it is not meant to run",
+				pos.Pos(opened).Line)
+		}
+		for i := off; i < end; {
+			e := end
+			if j := strings.IndexByte(text[i:end], '\n'); j >= 0 {
+				e = i + j + 1
+			}
+			line := text[i:e]
+			switch {
+			case open:
+				open = !strings.Contains(line, "-->")
+			case typ == lexer.Text:
+				t := line
+				for k := 0; k < 3 && strings.HasPrefix(t, " "); k++ {
+					t = t[1:]
+				}
+				if rest, ok := strings.CutPrefix(t, "<!--"); ok {
+					open, opened = !strings.Contains(rest, "-->"), i
+				}
+			}
+			i = e
+		}
+		off = end
+	}
 }
