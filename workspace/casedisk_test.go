@@ -193,3 +193,23 @@ func TestCaseCollisionsChanceDropped(t *testing.T) {
 		t.Errorf("after Resolve: %v", d[0])
 	}
 }
+
+// With a root, paths are compared with the names already on disk too.
+func ExampleCaseCollisions_SetRoot() {
+	root, _ := os.MkdirTemp("", "cases")
+	defer os.RemoveAll(root)
+	_ = os.WriteFile(filepath.Join(root, "README.md"), []byte("# hi\n"), 0o644)
+	plan := "~~~act\nwrite_file readme.md\n~~~\n~~~\nhello\n~~~\n"
+	doc, _ := grammar.Parse(context.Background(), "plan.md", []byte(plan), grammar.Options{})
+	cases := NewCaseCollisions("acts", nil)
+	defer cases.Close()
+	cases.SetRoot(root)
+	for _, a := range doc.Actions {
+		cases.Action(a)
+	}
+	for _, d := range cases.Diagnostics() {
+		fmt.Println(d.Format("plan.md"))
+	}
+	// Output:
+	// plan.md:2:12: warning: write_file's path "readme.md" and the file "README.md" already in the workspace differ only in letter case (or Unicode normalization): on a case-insensitive file system (macOS, Windows) both name the same file; write the path as the workspace spells it [case-collision]
+}
