@@ -519,23 +519,7 @@ func TestOverlayLinear(t *testing.T) {
 func TestAmbiguousEditsLinear(t *testing.T) {
 	work := func(n int) (int, uint64) {
 		root := t.TempDir()
-		var file strings.Builder
-		for copy := 0; copy < 2; copy++ {
-			for i := 0; i < n; i++ {
-				file.WriteString(shortText(i))
-			}
-		}
-		if err := os.WriteFile(filepath.Join(root, "big.txt"), []byte(file.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		var b strings.Builder
-		for i := 0; i < n; i++ {
-			fmt.Fprintf(&b, "~~~act\npatch_file big.txt\n~~~\n~~~\n{%s}\n~~~\n~~~\n{%s!}\n~~~\n", shortTok(i), shortTok(i))
-		}
-		doc, err := grammar.Parse(context.Background(), "edit.md", []byte(b.String()), grammar.Options{Dialect: grammar.DialectActs})
-		if err != nil {
-			t.Fatal(err)
-		}
+		doc := ambiguousDoc(t, root, n)
 		c, err := newChecker(doc, root, Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -585,5 +569,48 @@ func TestAmbiguousEditsLinear(t *testing.T) {
 	t.Logf("bytes allocated %d at n=500, %d at 4n: ×%.2f", smallAlloc, largeAlloc, ratio)
 	if ratio > 8 {
 		t.Errorf("bytes allocated grow ×%.2f from n=500 failing edits to 4n; linear is about ×4, quadratic ×16", ratio)
+	}
+}
+
+// ambiguousDoc writes big.txt under root, the n lines of shortText twice,
+// and parses n patch_file actions whose FIND text is a token of it: each
+// occurs twice.
+func ambiguousDoc(tb testing.TB, root string, n int) *ast.Document {
+	tb.Helper()
+	var file strings.Builder
+	for copy := 0; copy < 2; copy++ {
+		for i := 0; i < n; i++ {
+			file.WriteString(shortText(i))
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, "big.txt"), []byte(file.String()), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "~~~act\npatch_file big.txt\n~~~\n~~~\n{%s}\n~~~\n~~~\n{%s!}\n~~~\n", shortTok(i), shortTok(i))
+	}
+	doc, err := grammar.Parse(context.Background(), "edit.md", []byte(b.String()), grammar.Options{Dialect: grammar.DialectActs})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return doc
+}
+
+// BenchmarkAmbiguousEdits: n find-ambiguous patch_file edits of a file of
+// 2n lines (each FIND text on two of them).
+func BenchmarkAmbiguousEdits(b *testing.B) {
+	for _, n := range []int{1000, 2000, 4000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			root := b.TempDir()
+			doc := ambiguousDoc(b, root, n)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if got := len(Check(context.Background(), doc, root, Options{})); got != n {
+					b.Fatalf("%d diagnostics, want %d", got, n)
+				}
+			}
+		})
 	}
 }
