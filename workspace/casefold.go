@@ -51,6 +51,7 @@ type CaseCollisions struct {
 	paths   uint32 // paths met by Action
 	again   uint32 // paths met by Resolve
 	buf     []byte
+	pathBuf []pathArg // casePaths' memory, used again for each action
 	disk    *caseDisk // nil without a root
 }
 
@@ -89,7 +90,8 @@ func (c *CaseCollisions) Close() {
 
 // casePath is one path parameter of an action that the rule compares.
 func (c *CaseCollisions) casePaths(a *ast.Action) []pathArg {
-	ps := pathArgsOf(c.schema, a)
+	ps := pathArgsOf(c.schema, a, c.pathBuf)
+	c.pathBuf = ps
 	out := ps[:0]
 	for _, p := range ps {
 		if p.resource && schema.IsURL(p.value) {

@@ -413,6 +413,9 @@ type checker struct {
 	pathDiags map[*ast.Diagnostic]staticKey
 	// stubInline caches inlineBy(stub): 0 unknown, 1 yes, -1 no.
 	stubInline int8
+	// pathBuf holds the path arguments of the action being checked
+	// (pathArgs), used again for the next one.
+	pathBuf []pathArg
 }
 
 // ref returns what the overlay keeps of the action being checked: the
@@ -687,16 +690,19 @@ func (c *checker) action(ctx context.Context, a *ast.Action) {
 // pathArgs lists the action's path values in schema order: parameters of
 // type path or resource (and lists of them), or, for an action the schema
 // does not know, the parameters named like paths.
-func (c *checker) pathArgs(a *ast.Action) []pathArg { return pathArgsOf(c.schema, a) }
+func (c *checker) pathArgs(a *ast.Action) []pathArg {
+	c.pathBuf = pathArgsOf(c.schema, a, c.pathBuf)
+	return c.pathBuf
+}
 
 // pathArgsOf is pathArgs for an action read with schema s (nil: every
-// action is unknown).
-func pathArgsOf(s *schema.Schema, a *ast.Action) []pathArg {
+// action is unknown), in buf's memory (its content is overwritten).
+func pathArgsOf(s *schema.Schema, a *ast.Action, buf []pathArg) []pathArg {
 	var def *schema.Action
 	if s != nil {
 		def = s.Lookup(a.Name)
 	}
-	var out []pathArg
+	out := buf[:0]
 	// Empty values are kept: the path rule reports them (bad-path).
 	add := func(p ast.Param, v any, resource bool) {
 		span := a.NameSpan
