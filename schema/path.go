@@ -19,7 +19,36 @@ const (
 	// CodePathEscapes: a path's `..` components go above the directory it
 	// is relative to.
 	CodePathEscapes = "path-escapes-root"
+	// CodeNotAFile: a file's path names a directory — on disk (package
+	// workspace) or by its spelling (NamesDirectory).
+	CodeNotAFile = "not-a-file"
 )
+
+// NamesDirectory reports whether a path's spelling names a directory: it
+// ends with a separator (`src/`, `a.txt\`) or its last component is `.` or
+// `..`. CleanPath drops all of these, so a file action must check it first:
+// `write_file "src/"` would otherwise write a file named src, where every
+// executor fails.
+func NamesDirectory(p string) bool {
+	if p == "" {
+		return false
+	}
+	if last := p[len(p)-1]; last == '/' || last == '\\' {
+		return true
+	}
+	base := p[strings.LastIndexAny(p, `/\`)+1:]
+	return base == "." || base == ".."
+}
+
+// DirectoryEnding describes, for messages, how a path for which
+// NamesDirectory holds ends: "a path separator" or the quoted last
+// component.
+func DirectoryEnding(p string) string {
+	if p != "" && (p[len(p)-1] == '/' || p[len(p)-1] == '\\') {
+		return "a path separator"
+	}
+	return fmt.Sprintf("%q", p[strings.LastIndexAny(p, `/\`)+1:])
+}
 
 // PathError is the error CheckPath (and Value, for parameters of type path
 // and resource) returns for a path that breaks the path rule. Code is one of
