@@ -11,7 +11,8 @@ import (
 const (
 	// CodeBadPath: a path is empty, is not valid UTF-8, or contains a
 	// control character (NUL, a line break, a tab, DEL, a C1 control,
-	// U+2028/U+2029, a bidirectional formatting character).
+	// U+2028/U+2029, a bidirectional formatting character), or goes into
+	// git's own directory (a component `.git`).
 	CodeBadPath = "bad-path"
 	// CodeAbsolutePath: a path starts with `/`, `\`, a drive letter (`C:`)
 	// or `~`.
@@ -80,7 +81,10 @@ func (e *PathError) Error() string { return e.Msg }
 //     removes the component before it, and a `..` with nothing left to
 //     remove is an escape. A prefix that looks like a URL scheme is not
 //     special: `ab://../../x` is the components `ab:`, `..`, `..`, `x` and
-//     leaves the root.
+//     leaves the root;
+//   - no component is git's own directory `.git` (any case, and with the
+//     trailing dots and spaces Windows ignores): git apply refuses such
+//     paths, and a hook or config written there runs code.
 //
 // Resolving symbolic links needs the workspace and is the job of package
 // workspace (`check --root`). The value is checked as given: callers trim
@@ -113,7 +117,29 @@ func CheckPath(p string) error {
 		return &PathError{Code: CodePathEscapes,
 			Msg: fmt.Sprintf("the path %s leaves the project root (`..` goes above it)", quotePath(p))}
 	}
+	if c, ok := gitComponent(p); ok {
+		return &PathError{Code: CodeBadPath,
+			Msg: fmt.Sprintf("the path %s goes into %q, git's own directory: git apply refuses such paths, and a file written there (a hook, the config) runs code at the next git command", quotePath(p), c)}
+	}
 	return nil
+}
+
+// gitComponent returns the first component of p that names git's own
+// directory: `.git` in any case, also with the trailing dots and spaces
+// Windows drops (`.GIT.`), as git's verify_path refuses them.
+func gitComponent(p string) (string, bool) {
+	for p != "" {
+		c := p
+		if i := strings.IndexAny(p, `/\`); i >= 0 {
+			c, p = p[:i], p[i+1:]
+		} else {
+			p = ""
+		}
+		if strings.EqualFold(strings.TrimRight(c, ". "), ".git") {
+			return c, true
+		}
+	}
+	return "", false
 }
 
 // CleanPath returns the slash-separated, lexically cleaned form of a

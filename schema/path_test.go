@@ -47,6 +47,13 @@ func TestCheckPath(t *testing.T) {
 		{`a\..\..\x`, CodePathEscapes},
 		{"ab://../../outside/pwn.txt", CodePathEscapes},
 		{"x/./../..", CodePathEscapes},
+		{".git/hooks/pre-commit", CodeBadPath}, // git apply's verify_path refuses .git components
+		{"sub/.GIT/config", CodeBadPath},
+		{`a\.git.\config`, CodeBadPath},
+		{"a/../.git/x", CodeBadPath},
+		{".gitignore", ""},
+		{".github/workflows/ci.yml", ""},
+		{"x.git/y", ""},
 	} {
 		err := CheckPath(c.path)
 		var pe *PathError
