@@ -415,6 +415,7 @@ func (b *actsBuilder) block(v string, off int, a *ast.Action) *ast.Block {
 	cstart, cend := first, len(v)
 	last := strings.LastIndexByte(strings.TrimSuffix(v, "\n"), '\n') + 1 // start of the last line
 	nested, inner := false, 0
+	withText, at, text, textEnd := false, 0, 0, 0
 	if last >= first && first < len(v) && lexer.ClosesFenceString(v[last:], run) {
 		cend = last
 		if cend > cstart { // drop the one line ending before the closing fence
@@ -423,17 +424,23 @@ func (b *actsBuilder) block(v string, off int, a *ast.Action) *ast.Block {
 				cend--
 			}
 		}
-		if a == nil {
-			inner, nested = misnested(v, first, last)
+		if strings.Contains(v[first:last], run) {
+			at, text, textEnd, withText = lexer.ExactFenceWithText(v, run, true)
+			if a == nil {
+				inner, nested = misnested(v, first, last, withText, at)
+			}
+			withText = withText && !nested
 		}
 	} else {
 		blk.Unclosed = true
+		at, text, textEnd, withText = lexer.ExactFenceWithText(v, run, false)
 	}
 	blk.Content = v[cstart:cend]
 	// Positions in source order.
 	blk.Span.Start = b.pos.Pos(off)
+	var unclosed *ast.Diagnostic
 	if blk.Unclosed {
-		b.doc.Add(ast.Error, CodeUnclosedFence, ast.Span{Start: blk.Span.Start, End: b.pos.Pos(off + first)},
+		unclosed = b.doc.Add(ast.Error, CodeUnclosedFence, ast.Span{Start: blk.Span.Start, End: b.pos.Pos(off + first)},
 			"fence %q opened here is never closed; its block runs to the end of the input", run)
 	}
 	blk.ContentSpan.Start = b.pos.Pos(off + cstart)
@@ -450,7 +457,35 @@ func (b *actsBuilder) block(v string, off int, a *ast.Action) *ast.Block {
 	if nested {
 		b.nestedFence(v, off, first, last, inner, blk)
 	}
+	if withText {
+		b.fenceTrailingText(v, off, at, text, textEnd, last, blk, unclosed)
+	}
 	return blk
+}
+
+// fenceTrailingText reports the content line at offset at of the block
+// token v (at offset off) whose trimmed text is the block's run followed
+// by the text [text, textEnd): the line would have closed the block but
+// for that text, so the block ran on to the fence at offset last (the
+// fence-trailing-text error, as in the plan dialect) or, when the block
+// is unclosed, to the end of the input (a note of its unclosed-fence
+// error, unclosed).
+func (b *actsBuilder) fenceTrailingText(v string, off, at, text, textEnd, last int, blk *ast.Block, unclosed *ast.Diagnostic) {
+	t := v[text:textEnd]
+	textSpan := b.span(off+text, off+textEnd)
+	if unclosed != nil {
+		unclosed.Related = append(unclosed.Related, ast.Related{Span: textSpan,
+			Message: fmt.Sprintf("the text %q after this fence keeps it from closing the block (plangram fix removes it)", t)})
+		return
+	}
+	closeLine := b.span(off+last, off+lineContentEnd(v, last))
+	d := b.doc.Add(ast.Error, CodeFenceTrailingText, textSpan,
+		"the text %q after this fence keeps it from closing the block opened at line %d, which runs on to the fence at line %d: remove the text to close the block here (plangram fix does), or, if this line is content, make the block's fences longer than it",
+		t, blk.Span.Start.Line, closeLine.Start.Line)
+	d.Related = []ast.Related{
+		{Message: "the block opens here", Span: b.span(off, off+lineContentEnd(v, 0))},
+		{Message: "the block closes here instead", Span: closeLine},
+	}
 }
 
 // misnested reports whether the closed block token v (content from offset
@@ -459,9 +494,13 @@ func (b *actsBuilder) block(v string, off int, a *ast.Action) *ast.Block {
 // a bare closing fence of the run of a still open inner line with an info
 // string. A content line that would close the block but for the remark
 // after its run (“``` end of code”), before that inner line, says the
-// block was meant to run on instead, unless the text reads like an info
-// string. It returns the offset in v of the nested opening line.
-func misnested(v string, first, last int) (int, bool) {
+// block was meant to close there instead, unless the text reads like an info
+// string; the same holds when that line is the nested opening line
+// itself (“``` end of file”, whose text is no info string, is a remark,
+// not a nested block). withText and at are the first such line
+// (ExactFenceWithText: in this dialect, a line of exactly the opening run
+// then text). It returns the offset in v of the nested opening line.
+func misnested(v string, first, last int, withText bool, at int) (int, bool) {
 	f, ok := lexer.ParseMdFence(strings.TrimPrefix(v[:lineContentEnd(v, 0)], "\uFEFF"))
 	if !ok || !lexer.HasFenceRun(v[first:last], f.Char) {
 		return 0, false
@@ -470,7 +509,7 @@ func misnested(v string, first, last int) (int, bool) {
 	if !nested {
 		return 0, false
 	}
-	if at, withText := lexer.FenceWithText(v, f, true); withText && at < inner && !lexer.LooksLikeInfo(fenceInfo(v, at)) {
+	if withText && at <= inner && !lexer.LooksLikeInfo(fenceInfo(v, at)) {
 		return 0, false
 	}
 	return inner, true
@@ -485,7 +524,7 @@ func misnested(v string, first, last int) (int, bool) {
 // document reads consistently as written (docs/acts.md).
 func (b *actsBuilder) nestedFence(v string, off, first, last, inner int, blk *ast.Block) {
 	f, _ := lexer.ParseMdFence(strings.TrimPrefix(v[:lineContentEnd(v, 0)], "\uFEFF"))
-	at, _, ok := lexer.IntendedClose(b.text, off+first, f, followOnLimit)
+	at, _, ok := lexer.IntendedCloseAnyIndent(b.text, off+first, f, followOnLimit)
 	g, _ := lexer.ParseMdFence(v[inner:lineContentEnd(v, inner)])
 	innerText := strings.TrimSpace(v[inner:lineContentEnd(v, inner)])
 	closeLine := b.span(off+last, off+lineContentEnd(v, last))

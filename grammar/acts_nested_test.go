@@ -22,7 +22,11 @@ func TestActsNestedFence(t *testing.T) {
 		{"no later fence", head + "```markdown\n# Doc\n```go\nx\n```\nend\n",
 			nil, 0},
 		{"remark before", head + "```markdown\n``` end of code\n```go\nx\n```\nend\n```\n",
-			[]string{"wrong-arg-count", CodeUnclosedFence}, 0},
+			[]string{"wrong-arg-count", CodeFenceTrailingText, CodeUnclosedFence}, 0}, // the remark kept the block from closing
+		{"intended close indented", head + "```markdown\n# Doc\n```go\nx\n```\nend\n    ```\n",
+			[]string{CodeNestedFence}, 2}, // a fence at any indentation is a fence in this dialect
+		{"intended close deeply indented", head + "```markdown\n```go\nx\n```\n\t\t```\n\n```act\necho\n```\n```\nhi\n```\n",
+			[]string{CodeNestedFence}, 2}, // wrong-arg-count, and the act block the stray block holds
 		{"closed stray", head + "```markdown\n```go\nx\n```\n```\n```act\nrun_command ls\n```\n",
 			[]string{CodeNestedFence}, 2}, // wrong-arg-count, and the act block the stray block holds
 		{"act in a block", head + "```\nhello\n``` trailing\n\n```act\nrun_command ls\n```\n",

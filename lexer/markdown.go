@@ -2,6 +2,7 @@ package lexer
 
 import (
 	"io"
+	"math"
 	"strings"
 
 	plex "github.com/alecthomas/participle/v2/lexer"
@@ -575,6 +576,70 @@ func FenceWithText(v string, open MdFenceLine, closed bool) (line int, ok bool) 
 	return 0, false
 }
 
+// ExactFenceWithText is FenceWithText for the fenced-acts dialect, where
+// only a line whose trimmed text is exactly the opening run closes a block
+// (docs/acts.md): it returns the byte offset in v of the first content
+// line whose trimmed text is the run run followed by other text (not one
+// more fence character; for backticks, text without a backtick, else the
+// line is inline code, not a fence), at any indentation, and the offset
+// in v of that text (trimmed) and its end. closed says whether v's last
+// line is its closing line, which is not searched.
+func ExactFenceWithText(v, run string, closed bool) (line, text, textEnd int, ok bool) {
+	first := strings.IndexByte(v, '\n')
+	if first < 0 || run == "" {
+		return 0, 0, 0, false
+	}
+	stop := len(v)
+	if closed {
+		stop = strings.LastIndexByte(strings.TrimSuffix(v, "\n"), '\n') + 1
+	}
+	c := run[0]
+	for p := first + 1; p < stop; {
+		i := strings.Index(v[p:stop], run)
+		if i < 0 {
+			break
+		}
+		ls := p + strings.LastIndexByte(v[p:p+i], '\n') + 1
+		e := lineEnd(v, ls)
+		if t, te, ok := textAfterRun(v[ls:e], run, c); ok {
+			return ls, ls + t, ls + te, true
+		}
+		p = e
+	}
+	return 0, 0, 0, false
+}
+
+// textAfterRun reports whether line, after spaces, tabs and carriage
+// returns, starts with exactly run (not followed by one more c) and has
+// other text after it: the text's start and end in line, trimmed.
+func textAfterRun(line, run string, c byte) (start, end int, ok bool) {
+	i := 0
+	for i < len(line) && isTrim(line[i]) {
+		i++
+	}
+	if !strings.HasPrefix(line[i:], run) {
+		return 0, 0, false
+	}
+	j := i + len(run)
+	if j < len(line) && line[j] == c {
+		return 0, 0, false
+	}
+	end = len(line)
+	if end > j && line[end-1] == '\n' {
+		end--
+	}
+	for end > j && isTrim(line[end-1]) {
+		end--
+	}
+	for j < end && isTrim(line[j]) {
+		j++
+	}
+	if j == end || c == Backtick && strings.IndexByte(line[j:end], Backtick) >= 0 {
+		return 0, 0, false
+	}
+	return j, end, true
+}
+
 // IntendedClose reads on from offset start of src (the first content line
 // of a block opened by open, which a nested block's fence closed early) for
 // the fence the author meant to close it: opening lines of open's character
@@ -585,6 +650,19 @@ func FenceWithText(v string, open MdFenceLine, closed bool) (line int, ok bool) 
 // and the longest run of open's character on the lines before it, reading
 // at most limit lines (so that adversarial input stays linear).
 func IntendedClose(src string, start int, open MdFenceLine, limit int) (at, maxRun int, ok bool) {
+	return intendedClose(src, start, open, limit, open.Indent+3)
+}
+
+// IntendedCloseAnyIndent is IntendedClose for the fenced-acts dialect,
+// where a fence line is a fence at any indentation (docs/acts.md): the
+// intended closing fence may be indented any number of columns.
+func IntendedCloseAnyIndent(src string, start int, open MdFenceLine, limit int) (at, maxRun int, ok bool) {
+	return intendedClose(src, start, open, limit, math.MaxInt)
+}
+
+// intendedClose is IntendedClose with the intended closing fence indented
+// at most maxIndent columns.
+func intendedClose(src string, start int, open MdFenceLine, limit, maxIndent int) (at, maxRun int, ok bool) {
 	var stack []int
 	for p, n := start, 0; p < len(src) && n < limit; p, n = lineEnd(src, p), n+1 {
 		e := lineEnd(src, p)
@@ -597,7 +675,7 @@ func IntendedClose(src string, start int, open MdFenceLine, limit int) (at, maxR
 			stack = append(stack, g.Run)
 		case len(stack) > 0 && g.Run >= stack[len(stack)-1]:
 			stack = stack[:len(stack)-1]
-		case g.Run >= open.Run && g.Indent <= open.Indent+3:
+		case g.Run >= open.Run && g.Indent <= maxIndent:
 			return p, maxRun, true
 		}
 		maxRun = max(maxRun, g.Run)

@@ -159,3 +159,35 @@ func FuzzMarkdown(f *testing.F) {
 		checkFenceEnds(t, src)
 	})
 }
+
+// TestExactFenceWithText pins which content lines read as the acts
+// dialect's closing fence with text after it: exactly the opening run, at
+// any indentation, then text (for backticks, without a backtick).
+func TestExactFenceWithText(t *testing.T) {
+	for _, c := range []struct {
+		v, run string
+		closed bool
+		text   string // "" when none
+	}{
+		{"```\na\n``` end of file\n```\n", "```", true, "end of file"},
+		{"```\na\n        ```   done  \r\n```\n", "```", true, "done"},
+		{"```\na\n```` longer\n```\n", "```", true, ""},
+		{"````\na\n``` shorter\n````\n", "````", true, ""},
+		{"```\na\n``` `code` ```\n```\n", "```", true, ""},
+		{"~~~\na\n~~~ `ok` here\n~~~\n", "~~~", true, "`ok` here"},
+		{"```\na\n```   \n```\n", "```", true, ""},
+		{"```\na\n- ``` item\n", "```", false, ""},
+		{"```\n``` end\n", "```", true, ""}, // the last line is the closing line
+		{"```\n``` end\n", "```", false, "end"},
+		{"``` x ```\n", "```", false, ""},
+	} {
+		_, ts, te, ok := ExactFenceWithText(c.v, c.run, c.closed)
+		got := ""
+		if ok {
+			got = c.v[ts:te]
+		}
+		if got != c.text {
+			t.Errorf("ExactFenceWithText(%q, %q, %v) = %q, want %q", c.v, c.run, c.closed, got, c.text)
+		}
+	}
+}

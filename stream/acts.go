@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"unsafe"
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
@@ -26,6 +27,26 @@ type fence struct {
 	run  string   // the opening run; "" when no block is open
 	line string   // the opening line
 	span ast.Span // the opening line's span
+	// A stray block's content lines as grammar judges them when it closes
+	// (lexer.MisnestedFence, lexer.ExactFenceWithText): the nested
+	// opening lines still open (offset and run), and the first line of the
+	// run followed by text.
+	nested []nestedLine
+	with   *withText
+}
+
+// nestedLine is a content line that opens a nested block: its offset and
+// run length.
+type nestedLine struct{ off, run int }
+
+// withText is the first content line of a stray block whose trimmed text
+// is the block's run followed by text: the line's offset, the text, its
+// span and whether it reads as an info string (lexer.LooksLikeInfo).
+type withText struct {
+	off  int
+	text string
+	span ast.Span
+	info bool
 }
 
 // acts is the scanner of the fenced-acts dialect. It works on whole lines:
@@ -38,6 +59,11 @@ type acts struct {
 	// line; until then open[0] and open[1] track blocks of both characters.
 	c    byte
 	open [2]fence
+	// held are the fence-trailing-text errors of stray blocks of each
+	// fence character closed while c is 0: sent once c is known to be
+	// that character (or at the end, for backticks, the default), dropped
+	// otherwise (the other character's blocks are prose).
+	held [2][]*Event
 	text int // start of the pending run of text lines, -1 when none
 	out  int // start of the next line
 	pos  int // bytes before pos hold no line ending after out
@@ -103,6 +129,11 @@ func (a *acts) scan(p *Parser, eof bool) error {
 	if err := a.flushText(p, a.out); err != nil || !eof {
 		return err
 	}
+	if a.c == 0 {
+		if err := a.release(p, 0, a.out); err != nil {
+			return err
+		}
+	}
 	if b := a.blk(); b.run != "" && b.kind == strayBlock {
 		if err := p.send(&Event{Type: Error, Kind: grammar.CodeUnclosedFence, Raw: b.line, Span: b.span,
 			Message: fmt.Sprintf("fence %q opened here is never closed; its block runs to the end of the input", b.run)}); err != nil {
@@ -123,15 +154,23 @@ func (a *acts) line(p *Parser, start, end int) error {
 		for k, c := range fences {
 			if _, info, ok := lexer.OpenFence(line, c); ok && lexer.IsAct(info) {
 				a.c = c
+				if err := a.release(p, k, start); err != nil {
+					return err
+				}
 				if a.open[k].run == "" {
 					return a.openAct(p, start, end)
 				}
-				a.textLine(start) // a sample inside an earlier block
+				a.strayContent(p, &a.open[k], line, start) // a sample inside an earlier block
+				a.textLine(start)
 				return nil
 			}
 		}
 		for k, c := range fences {
-			if run, opens := a.track(&a.open[k], c, line); opens {
+			run, opens, err := a.track(p, &a.open[k], c, line, start, end)
+			if err != nil {
+				return err
+			}
+			if opens {
 				return a.strayLine(p, &a.open[k], run, start, end)
 			}
 		}
@@ -141,17 +180,21 @@ func (a *acts) line(p *Parser, start, end int) error {
 	b := a.blk()
 	if b.run != "" {
 		if lexer.ClosesFence(line, b.run) {
-			b.run = ""
 			switch b.kind {
 			case actBlock:
+				b.run = ""
 				a.act.end = end
 				return a.started(p, a.act, end)
 			case argBlock:
+				b.run = ""
 				a.act.end = end
 				return nil
 			}
+			a.textLine(start)
+			return a.strayClosed(p, b, start, end, -1)
 		}
 		if b.kind == strayBlock {
+			a.strayContent(p, b, line, start)
 			a.textLine(start)
 		}
 		return nil
@@ -181,15 +224,97 @@ func (a *acts) line(p *Parser, start, end int) error {
 
 // track follows the stray blocks of fence character c (their lines are
 // text) and reports whether the line [start, end) opens one.
-func (a *acts) track(b *fence, c byte, line []byte) (run string, opens bool) {
+func (a *acts) track(p *Parser, b *fence, c byte, line []byte, start, end int) (run string, opens bool, err error) {
 	if b.run != "" {
 		if lexer.ClosesFence(line, b.run) {
-			b.run = ""
+			k := 0
+			if c == lexer.Tilde {
+				k = 1
+			}
+			return "", false, a.strayClosed(p, b, start, end, k)
 		}
-		return "", false
+		a.strayContent(p, b, line, start)
+		return "", false, nil
 	}
 	run, _, opens = lexer.OpenFence(line, c)
-	return run, opens
+	return run, opens, nil
+}
+
+// strayContent follows the content line at offset start of the open stray
+// block b as the batch parser judges the block once closed: the nested
+// opening lines still open (lexer.MisnestedFence) and the first line of
+// the block's run followed by text (lexer.ExactFenceWithText).
+func (a *acts) strayContent(p *Parser, b *fence, line []byte, start int) {
+	s := unsafe.String(unsafe.SliceData(line), len(line))
+	if g, ok := lexer.ParseMdFence(s); ok && g.Char == b.run[0] {
+		switch n := len(b.nested); {
+		case g.Info != "" || g.Item:
+			b.nested = append(b.nested, nestedLine{off: start, run: g.Run})
+		case n > 0 && g.Run >= b.nested[n-1].run:
+			b.nested = b.nested[:n-1]
+		}
+	}
+	if b.with != nil {
+		return
+	}
+	v := "\n" + s // ExactFenceWithText reads content lines after a first line
+	if _, t, te, ok := lexer.ExactFenceWithText(v, b.run, false); ok {
+		text := p.str(start+t-1, start+te-1)
+		b.with = &withText{off: start, text: text, span: p.span(start+t-1, start+te-1),
+			info: lexer.LooksLikeInfo(text)}
+	}
+}
+
+// strayClosed closes the stray block b at its closing line [start, end)
+// and says, as the batch parser does, when a content line of the block's
+// run followed by text kept it from closing there (fence-trailing-text):
+// unless the block was closed by the fence meant for a nested block
+// opened at or after that line (and the text may be an info string), an
+// improperly nested fence, which the stream does not report before the
+// first act (docs/acts.md). k is the index of b's fence character while
+// the document's is not known (its error is held until it is), else -1.
+func (a *acts) strayClosed(p *Parser, b *fence, start, end, k int) error {
+	run := len(b.run)
+	w, nested := b.with, b.nested
+	opening := b.span
+	*b = fence{nested: nested[:0]}
+	if w == nil {
+		return nil
+	}
+	if n := len(nested); n > 0 && nested[n-1].run == run && !(w.off <= nested[n-1].off && !w.info) {
+		return nil // improperly nested
+	}
+	e := &Event{Type: Error, Severity: ast.Error, Kind: grammar.CodeFenceTrailingText, Raw: w.text, Span: w.span,
+		Message: fmt.Sprintf("the text %q after this fence keeps it from closing the block opened at line %d, which runs on to the fence at line %d: remove the text to close the block here (plangram fix does), or, if this line is content, make the block's fences longer than it",
+			w.text, opening.Start.Line, p.pos(start).Line)}
+	if k >= 0 {
+		a.held[k] = append(a.held[k], e)
+		return nil
+	}
+	if err := a.flushText(p, end); err != nil {
+		return err
+	}
+	return p.send(e)
+}
+
+// release sends the held errors of fence character index k, now known to
+// be the document's (the text before offset to first), and drops the
+// other character's.
+func (a *acts) release(p *Parser, k, to int) error {
+	held := a.held[k]
+	a.held = [2][]*Event{}
+	if len(held) == 0 {
+		return nil
+	}
+	if err := a.flushText(p, to); err != nil {
+		return err
+	}
+	for _, e := range held {
+		if err := p.send(e); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // strayLine opens stray block b with run at the text line [start, end),

@@ -214,10 +214,21 @@ func jsonDecodes(src, text string) bool {
 	if !utf8.ValidString(src) {
 		return true
 	}
-	esc := strings.NewReplacer("\n", `\n`, "\r", `\r`, "\t", `\t`)
+	// Raw control characters in a string are taken as written (docs/stream.md).
+	esc := func(s string) string {
+		var b strings.Builder
+		for _, r := range s {
+			if r < 0x20 {
+				fmt.Fprintf(&b, `\u%04x`, r)
+				continue
+			}
+			b.WriteRune(r)
+		}
+		return b.String()
+	}
 	for range 2 {
 		var s string
-		if json.Unmarshal([]byte(`"`+esc.Replace(src)+`"`), &s) != nil {
+		if json.Unmarshal([]byte(`"`+esc(src)+`"`), &s) != nil {
 			return false
 		}
 		if s == text {

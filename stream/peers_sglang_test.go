@@ -99,9 +99,49 @@ var peerSGLangLlama32 = []peerCase{
 		calls: []peerCall{{"get_weather", `{}`}}, text: "Some intro."},
 }
 
+var (
+	// TestDeepSeekV32Detector's tools.
+	sgDSMLTools = ptools(ptool("search", `"query": {"type": "string"}, "topn": {"type": "integer", "default": 10}, "source": {"type": "string", "enum": ["web", "news"], "default": "web"}`),
+		ptool("get_favorite_tourist_spot", `"city": {"type": "string"}`))
+	sgDSMLToolsDate = ptools(ptool("search", `"query": {"type": "string"}, "topn": {"type": "integer", "default": 10}, "source": {"type": "string", "enum": ["web", "news"], "default": "web"}`),
+		ptool("get_favorite_tourist_spot", `"city": {"type": "string"}`), ptool("get_date", ``))
+)
+
+const sgDSMLIntro = "I'll help you with information about San Francisco and get its favorite tourist spot for you."
+
+var peerSGLangDSML = []peerCase{
+	{src: sgNow + "TestDeepSeekV32Detector test_detect_and_parse_xml_format", syntax: "deepseek-dsml", tools: sgDSMLTools,
+		in:    sgDSMLIntro + "\n\n\n        <｜DSML｜function_calls>\n\n            <｜DSML｜invoke name=\"get_favorite_tourist_spot\">\n\n                <｜DSML｜parameter name=\"city\" string=\"true\">San Francisco</｜DSML｜parameter>\n\n            </｜DSML｜invoke>\n\n            <｜DSML｜invoke name=\"search\">\n                <｜DSML｜parameter name=\"query\" string=\"true\">WebNav benchmark</｜DSML｜parameter>\n                <｜DSML｜parameter name=\"topn\" string=\"false\">10</｜DSML｜parameter>\n                <｜DSML｜parameter name=\"source\" string=\"true\">web</｜DSML｜parameter>\n            </｜DSML｜invoke>\n        </｜DSML｜function_calls>\n        ",
+		calls: []peerCall{{"get_favorite_tourist_spot", `{"city": "San Francisco"}`}, {"search", `{"query": "WebNav benchmark", "topn": 10, "source": "web"}`}},
+		text:  sgDSMLIntro},
+	{src: sgNow + "TestDeepSeekV32Detector test_detect_and_parse_json_format", syntax: "deepseek-dsml", tools: sgDSMLTools,
+		in:    sgDSMLIntro + "\n\n        <｜DSML｜function_calls>\n            <｜DSML｜invoke name=\"get_favorite_tourist_spot\">\n            {\n                \"city\": \"San Francisco\"\n            }\n        </｜DSML｜invoke>\n            <｜DSML｜invoke name=\"search\">\n            {\n                \"query\": \"WebNav benchmark\",\n                \"topn\": 10,\n                \"source\": \"web\"\n            }\n        </｜DSML｜invoke>\n        </｜DSML｜function_calls>\n        ",
+		calls: []peerCall{{"get_favorite_tourist_spot", `{}`}, {"search", `{"topn": 10, "source": "web"}`}},
+		text:  sgDSMLIntro, errs: []string{KindStrayText},
+		note: "a JSON object instead of DSML parameters (SGLang's fallback) is not read as the arguments: a stray-text error carries its text, and the call has only the defaults (docs/stream.md)"},
+	{src: sgNow + "TestDeepSeekV32Detector test_streaming_xml_format", syntax: "deepseek-dsml", tools: sgDSMLTools,
+		in:    "<｜DSML｜function_calls>\n            <｜DSML｜invoke name=\"get_favorite_tourist_spot\">\n                <｜DSML｜parameter name=\"city\" string=\"true\">San Francisco</｜DSML｜parameter>\n                <｜DSML｜parameter name=\"another_city\" string=\"true\">London</｜DSML｜parameter>\n                <｜DSML｜parameter name=\"topn\" string=\"false\">10</｜DSML｜parameter>\n                <｜DSML｜parameter name=\"obj\" string=\"false\">{\"name\": \"John\", \"age\": 30}</｜DSML｜parameter>\n            </｜DSML｜invoke>\n        </｜DSML｜function_calls>",
+		calls: []peerCall{{"get_favorite_tourist_spot", `{"city": "San Francisco"}`}}, errs: []string{KindUnknownParam},
+		note: "another_city, topn and obj are not parameters of get_favorite_tourist_spot: unknown-param errors, not members of the params"},
+	{src: sgNow + "TestDeepSeekV32Detector test_streaming_xml_format (undeclared tool)", syntax: "deepseek-dsml",
+		in:    "<｜DSML｜function_calls>\n            <｜DSML｜invoke name=\"get_favorite_tourist_spot\">\n                <｜DSML｜parameter name=\"city\" string=\"true\">San Francisco</｜DSML｜parameter>\n                <｜DSML｜parameter name=\"another_city\" string=\"true\">London</｜DSML｜parameter>\n                <｜DSML｜parameter name=\"topn\" string=\"false\">10</｜DSML｜parameter>\n                <｜DSML｜parameter name=\"obj\" string=\"false\">{\"name\": \"John\", \"age\": 30}</｜DSML｜parameter>\n            </｜DSML｜invoke>\n        </｜DSML｜function_calls>",
+		calls: []peerCall{{"get_favorite_tourist_spot", `{"city": "San Francisco", "another_city": "London", "topn": "10", "obj": "{\"name\": \"John\", \"age\": 30}"}`}},
+		note:  "the schema, not the string attribute, types a value: an undeclared tool's values stay the strings written, as in the other raw-text syntaxes (docs/stream.md)"},
+	{src: sgNow + "TestDeepSeekV32Detector test_streaming_json_format", syntax: "deepseek-dsml", tools: sgDSMLTools,
+		in:    "<｜DSML｜function_calls>\n            <｜DSML｜invoke name=\"get_favorite_tourist_spot\">\n            {\n                \"city\": \"San Francisco\"\n            }\n            </｜DSML｜invoke>\n        </｜DSML｜function_calls>",
+		calls: []peerCall{{"get_favorite_tourist_spot", `{}`}}, errs: []string{KindStrayText},
+		note: "a JSON body is stray-text, as in test_detect_and_parse_json_format"},
+	{src: sgNow + "TestDeepSeekV32Detector test_detect_and_parse_no_parameters", syntax: "deepseek-dsml", tools: sgDSMLToolsDate,
+		in:    "Let me get the current date for you.\n\n<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"get_date\">\n</｜DSML｜invoke>\n</｜DSML｜function_calls>",
+		calls: []peerCall{{"get_date", `{}`}}, text: "Let me get the current date for you."},
+	{src: sgNow + "TestDeepSeekV32Detector test_streaming_no_parameters_with_whitespace", syntax: "deepseek-dsml", tools: sgDSMLToolsDate,
+		in:    "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"get_date\">\n\n</｜DSML｜invoke>\n</｜DSML｜function_calls>",
+		calls: []peerCall{{"get_date", `{}`}}},
+}
+
 func TestPeersSGLang(t *testing.T) {
 	for name, cases := range map[string][]peerCase{
-		"pythonic": peerSGLangPythonic, "llama32": peerSGLangLlama32,
+		"pythonic": peerSGLangPythonic, "llama32": peerSGLangLlama32, "deepseek-dsml": peerSGLangDSML,
 	} {
 		t.Run(name, func(t *testing.T) { runPeerCases(t, cases) })
 	}

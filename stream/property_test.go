@@ -63,6 +63,14 @@ var actsSamples = []string{
 	// Fences on list item marker lines (docs/acts.md).
 	"Steps:\n1. ~~~act\n   write_file a.py\n   ~~~\n   ~~~python\n   x = 1\n   ~~~\n2. ~~~act\n   run_command\n   ~~~\n- ~~~\n  python a.py\n  ~~~\n",
 	"- ```\nstray on a marker line\n```\n* ```act\necho hi\n```\n  - ```act\nunclosed",
+	// A closing fence with text after its run in a stray block
+	// (fence-trailing-text), with the fence character known or not yet.
+	"Intro:\n\n```\nhello\n``` end of file\nmore\n```\n\n```act\necho\n```\n```\nhi\n```\n",
+	"~~~\na\n~~~ end\n~~~\n```\nb\n```  the end\n```\n~~~act\necho\n~~~\n~~~\nhi\n~~~\n",
+	"~~~\na\n~~~ end\n~~~\n```\nb\n```  the end\n```\n```act\necho\n```\n```\nhi\n```\n",
+	"```\na\n``` the end\n```\nno act at all\n",
+	"```\na\n``` the end\n```act\nsample\n```\n``` also text\n```\n```act\necho\n```\n",
+	"```act\nwrite_file a\n``` done here\n```\nx\n```\n```act\necho\n```\n```\nhi\n``` the end\n",
 }
 
 // options returns the options the property runs with: a small call limit

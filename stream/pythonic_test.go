@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -69,7 +70,7 @@ func FuzzPythonic(f *testing.F) {
 		data, _ := os.ReadFile(file)
 		f.Add(data, uint64(i), uint16(i*7))
 	}
-	for i, tc := range peerLlama {
+	for i, tc := range slices.Concat(peerLlama, peerSGLangPythonic, peerSGLangLlama32) {
 		f.Add([]byte(tc.in), uint64(i), uint16(i))
 	}
 	f.Add(answerWith(pyWriter, 2000), uint64(1), uint16(900))

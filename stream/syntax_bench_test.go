@@ -27,6 +27,13 @@ var benchWriters = map[string]func(b *strings.Builder, c benchCall){
 	},
 	"anthropic-xml": func(b *strings.Builder, c benchCall) { invokeWriter(b, c, "function_calls") },
 	"minimax":       func(b *strings.Builder, c benchCall) { invokeWriter(b, c, "minimax:tool_call") },
+	"deepseek-dsml": func(b *strings.Builder, c benchCall) {
+		fmt.Fprintf(b, "%s\n%s%q>\n", dsmlOpen, dsmlInvoke, c.name)
+		for _, p := range c.params {
+			fmt.Fprintf(b, "%s%q string=\"true\">%s%s\n", dsmlParam, p[0], p[1], dsmlParamClose)
+		}
+		fmt.Fprintf(b, "%s\n%s\n", dsmlInvokeEnd, dsmlClose)
+	},
 	"qwen3-coder": func(b *strings.Builder, c benchCall) {
 		fmt.Fprintf(b, "<tool_call>\n<function=%s>\n", c.name)
 		for _, p := range c.params {
@@ -146,7 +153,7 @@ func BenchmarkSyntaxes(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, syntax := range []string{"tools", "anthropic-xml", "minimax", "qwen3-coder", "glm"} {
+	for _, syntax := range []string{"tools", "anthropic-xml", "minimax", "deepseek-dsml", "qwen3-coder", "glm"} {
 		opts := Options{Syntax: syntax, Schema: tools}
 		for _, size := range []int{50 << 10, 10 << 20 / 4, 10 << 20 / 2, 10 << 20} { // 2.5, 5, 10 MB: n, 2n, 4n
 			in := syntaxAnswer(syntax, size)

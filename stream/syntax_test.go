@@ -92,6 +92,8 @@ var syntaxSamples = []string{
 	"<tool_call>read_file\n<arg_key>path</arg_key>\n<arg_value>a</arg_value>\n</tool_call>",
 	"<minimax:tool_call>\n<invoke name=\"read_file\">\n<parameter name=\"path\">a</parameter>\n</invoke>\n</minimax:tool_call>",
 	"<tool_call>\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"ü\"}}\n</tool_call>",
+	"<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"read_file\">\n<｜DSML｜parameter name=\"path\" string=\"true\">ü</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls><｜DSML｜function_calls><｜DSML｜inv",
+	"See [read_file(path='a.go')] then [list_files(path=\"src\")]; {\"name\": \"read_file\", \"parameters\": {{\"name\": \"read_file\", \"parameters\": {}}",
 	"Let me run that.\n<execute_c",
 	"<tool_",
 }

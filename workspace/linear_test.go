@@ -26,10 +26,24 @@ type editFamily struct {
 
 // inLineEdit is the FIND and REPLACE texts of the edit of line l, and
 // (if not nil) what the edit makes of line l; else old(l) is replaced by
-// new(l) in it.
+// new(l) in it. text (if not nil) is line i of the file, else
+// inLineText; want (if not nil) is the file after the edits, else each
+// edited line is fixed. short marks FIND texts that the short index
+// (shortidx.go) finds.
 type inLineEdit struct {
 	old, new func(l int) string
 	fix      func(l int, line string) string
+	text     func(i int) string
+	want     func(lines, edits int) string
+	short    bool
+}
+
+// line is line i of the file the family edits.
+func (e *inLineEdit) line(i int) string {
+	if e.text != nil {
+		return e.text(i)
+	}
+	return inLineText(i)
 }
 
 // inLineText is line i of the file the in-line families edit: code with
@@ -121,28 +135,104 @@ var editFamilies = []editFamily{
 	// on every line, short ones at a line's start and end, one that occurs
 	// three times (replace: all of them), and plan EDIT pairs.
 	inLineFamily("acts/patch_file-in-line", grammar.DialectActs, "patch_file", inLineEdit{
-		func(l int) string { return fmt.Sprintf("call(\"αβγ\", %d)", l) },
-		func(l int) string { return fmt.Sprintf("call(\"ΑΒΓ\", %d)", l) }, nil}),
+		old: func(l int) string { return fmt.Sprintf("call(\"αβγ\", %d)", l) },
+		new: func(l int) string { return fmt.Sprintf("call(\"ΑΒΓ\", %d)", l) }}),
 	inLineFamily("acts/patch_file-line-start", grammar.DialectActs, "patch_file", inLineEdit{
-		func(l int) string { return fmt.Sprintf("\tv%d :=", l) },
-		func(l int) string { return fmt.Sprintf("\tw%d =", l) }, nil}),
+		old: func(l int) string { return fmt.Sprintf("\tv%d :=", l) },
+		new: func(l int) string { return fmt.Sprintf("\tw%d =", l) }}),
 	inLineFamily("acts/patch_file-line-end", grammar.DialectActs, "patch_file", inLineEdit{
-		func(l int) string { return fmt.Sprintf("end %d;", l) },
-		func(l int) string { return fmt.Sprintf("END %d; ok", l) }, nil}),
+		old: func(l int) string { return fmt.Sprintf("end %d;", l) },
+		new: func(l int) string { return fmt.Sprintf("END %d; ok", l) }}),
 	inLineFamily("acts/replace-3-times", grammar.DialectActs, "replace", inLineEdit{
-		func(l int) string { return fmt.Sprintf("[key%d]", l) },
-		func(l int) string { return fmt.Sprintf("[KEY%d]", l) }, nil}),
+		old: func(l int) string { return fmt.Sprintf("[key%d]", l) },
+		new: func(l int) string { return fmt.Sprintf("[KEY%d]", l) }}),
 	// a FIND across a line break whose part before it is too short for
 	// the line index: found by its part after it in the substring index
 	inLineFamily("acts/patch_file-short-head", grammar.DialectActs, "patch_file", inLineEdit{
-		func(l int) string { return afterPrevious(l, fmt.Sprintf("\tv%d :=", l)) },
-		func(l int) string { return afterPrevious(l, fmt.Sprintf("\tw%d =", l)) },
-		func(l int, line string) string {
+		old: func(l int) string { return afterPrevious(l, fmt.Sprintf("\tv%d :=", l)) },
+		new: func(l int) string { return afterPrevious(l, fmt.Sprintf("\tw%d =", l)) },
+		fix: func(l int, line string) string {
 			return strings.Replace(line, fmt.Sprintf("\tv%d :=", l), fmt.Sprintf("\tw%d =", l), 1)
 		}}),
 	inLineFamily("plan/EDIT-pairs-in-line", grammar.DialectPlan, "", inLineEdit{
-		func(l int) string { return fmt.Sprintf("v%d := call(\"αβγ\"", l) },
-		func(l int) string { return fmt.Sprintf("v%d := call(\"ä\"", l) }, nil}),
+		old: func(l int) string { return fmt.Sprintf("v%d := call(\"αβγ\"", l) },
+		new: func(l int) string { return fmt.Sprintf("v%d := call(\"ä\"", l) }}),
+	// FIND texts shorter than minSub bytes (the short index): 4, 3 and 2
+	// bytes on one line of a file of short tokens; a token three times
+	// on its line (replace: every one); one byte, the file's only '#' or
+	// '$' turned into the other by each edit; a text across a line break
+	// whose both ends are short; plan EDIT pairs.
+	inLineFamily("acts/patch_file-4-bytes", grammar.DialectActs, "patch_file", inLineEdit{
+		old: func(l int) string { return "{" + shortTok(l) + "}" },
+		new: func(l int) string { return "{" + shortTok(l) + "{}" }, text: shortText, short: true}),
+	inLineFamily("acts/patch_file-3-bytes", grammar.DialectActs, "patch_file", inLineEdit{
+		old: func(l int) string { return "{" + shortTok(l) },
+		new: func(l int) string { return "{{" + shortTok(l) }, text: shortText, short: true}),
+	inLineFamily("acts/patch_file-2-bytes", grammar.DialectActs, "patch_file", inLineEdit{
+		old: shortTok,
+		new: func(l int) string { return shortTok(l)[:1] + "}{" + shortTok(l)[1:] }, text: shortText, short: true}),
+	inLineFamily("acts/replace-2-bytes-3-times", grammar.DialectActs, "replace", inLineEdit{
+		old:  shortTok,
+		new:  func(l int) string { return shortTok(l)[:1] + "{" + shortTok(l)[1:] },
+		text: func(i int) string { return strings.Repeat("\t{"+shortTok(i)+"}", 3) + "\n" }, short: true}),
+	inLineFamily("acts/patch_file-1-byte", grammar.DialectActs, "patch_file", inLineEdit{
+		old: func(l int) string { return "#$"[l%2:][:1] },
+		new: func(l int) string { return "$#"[l%2:][:1] },
+		text: func(i int) string {
+			if i == 7 {
+				return "\t{#}\n"
+			}
+			return shortText(i)
+		},
+		want: func(lines, edits int) string {
+			var b strings.Builder
+			for i := 0; i < lines; i++ {
+				if i == 7 {
+					b.WriteString("\t{" + "#$"[edits%2:][:1] + "}\n")
+					continue
+				}
+				b.WriteString(shortText(i))
+			}
+			return b.String()
+		}, short: true}),
+	inLineFamily("acts/patch_file-short-ends", grammar.DialectActs, "patch_file", inLineEdit{
+		old: func(l int) string { return shortPrevious(l, "\t{"+shortTok(l)) },
+		new: func(l int) string { return shortPrevious(l, "\t\t{"+shortTok(l)) },
+		fix: func(l int, line string) string { return "\t" + line }, text: shortText, short: true}),
+	inLineFamily("plan/EDIT-pairs-short", grammar.DialectPlan, "", inLineEdit{
+		old: func(l int) string { return "{" + shortTok(l) + "}" },
+		new: func(l int) string { return "{" + shortTok(l) + "{}" }, text: shortText, short: true}),
+}
+
+// shortAlphabet is what shortTok makes tokens of: printable ASCII but
+// the braces around them, '#' and '$'.
+var shortAlphabet = func() string {
+	var b strings.Builder
+	for c := byte('!'); c <= '~'; c++ {
+		if !strings.ContainsRune("{}#$", rune(c)) {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}()
+
+// shortTok is line i's token: two bytes that are nowhere else in the
+// file (up to 90² lines).
+func shortTok(i int) string {
+	n := len(shortAlphabet)
+	return string([]byte{shortAlphabet[i/n%n], shortAlphabet[i%n]})
+}
+
+// shortText is line i of the file the short families edit.
+func shortText(i int) string { return "\t{" + shortTok(i) + "}\n" }
+
+// shortPrevious is s after the end of the line before line l, or s alone
+// for line 0.
+func shortPrevious(l int, s string) string {
+	if l == 0 {
+		return s
+	}
+	return shortTok(l-1) + "}\n" + s
 }
 
 // familyDoc writes big.txt under root and parses the family's document.
@@ -151,7 +241,7 @@ func familyDoc(tb testing.TB, root string, fam editFamily, lines, edits int) *as
 	var file strings.Builder
 	for i := 0; i < lines; i++ {
 		if fam.inLine != nil {
-			file.WriteString(inLineText(i))
+			file.WriteString(fam.inLine.line(i))
 		} else {
 			fmt.Fprintf(&file, "<line %d>\n", i)
 		}
@@ -173,6 +263,9 @@ func familyDoc(tb testing.TB, root string, fam editFamily, lines, edits int) *as
 
 // wantEdited is big.txt after the family's edits.
 func wantEdited(fam editFamily, lines, edits int) string {
+	if e := fam.inLine; e != nil && e.want != nil {
+		return e.want(lines, edits)
+	}
 	after := make([]int, lines)
 	for i := 0; i < edits; i++ {
 		after[editedLine(i, lines, edits)]++
@@ -180,7 +273,7 @@ func wantEdited(fam editFamily, lines, edits int) string {
 	var b strings.Builder
 	for i := 0; i < lines; i++ {
 		if e := fam.inLine; e != nil {
-			l := inLineText(i)
+			l := e.line(i)
 			switch {
 			case after[i] > 0 && e.fix != nil:
 				l = e.fix(i, l)
@@ -227,13 +320,19 @@ func runFamily(t *testing.T, fam editFamily, lines, edits int) *text {
 // (and the tree steps it takes), counted by the text, grow about 4 times
 // (with a log factor for the tree) from n to 4n. Copying the file per edit,
 // as before, made it 16 times; a scan of the file per FIND text within a
-// line, as before the substring index (substr.go), ×15 or more.
+// line, as before the substring index (substr.go), ×15 or more; a scan per
+// FIND text shorter than minSub bytes, as before the short index
+// (shortidx.go), ×15.8.
 func TestEditsLinear(t *testing.T) {
 	const n = 500
 	for _, fam := range editFamilies {
 		t.Run(fam.name, func(t *testing.T) {
 			buf := runFamily(t, fam, n, n)
-			if fam.inLine != nil && buf.sub == nil {
+			switch {
+			case fam.inLine == nil:
+			case fam.inLine.short && buf.short == nil:
+				t.Errorf("the short FIND texts were not looked up in the short index")
+			case !fam.inLine.short && buf.sub == nil:
 				t.Errorf("the FIND texts within a line were not looked up in the substring index")
 			}
 			small := buf.work
@@ -246,8 +345,13 @@ func TestEditsLinear(t *testing.T) {
 			// the in-line families' lines are longer: each edit of one
 			// re-files it in the indexes and looks for its FIND in it
 			limit := 400
-			if fam.inLine != nil {
-				limit = 20 * len(inLineText(n))
+			switch e := fam.inLine; {
+			case e != nil && e.short:
+				// short lines: the tree steps count; each occurrence
+				// replaced is one edit
+				limit = max(400, 20*len(e.line(n))) * max(1, strings.Count(e.line(n), e.old(n)))
+			case e != nil:
+				limit = 20 * len(e.line(n))
 			}
 			if per := small / (2 * n); per > limit {
 				t.Errorf("%d units of work per edit or line at n=%d (at most %d)", per, n, limit)

@@ -359,29 +359,12 @@ func (t *text) subLines(piece string, from int) (cands []subCand, ok bool) {
 // subIndex lists the occurrences of find (no line break, at least minSub
 // bytes) at or after from, as Index does, from the substring index. ok is
 // false when a scan is cheaper.
-func (t *text) subIndex(find string, from, limit int) (out []int, ok bool) {
+func (t *text) subIndex(find string, from, limit int) ([]int, bool) {
 	cands, ok := t.subLines(find, from)
 	if !ok {
 		return nil, false
 	}
-	for _, c := range cands {
-		body := lineBody(c.x.line)
-		i := max(0, from-c.off)
-		for limit < 0 || len(out) < limit {
-			j := strings.Index(body[min(i, len(body)):], find)
-			if j < 0 {
-				t.work += len(body) - min(i, len(body))
-				break
-			}
-			t.work += j + len(find)
-			out = append(out, c.off+i+j)
-			i += j + len(find)
-		}
-		if limit >= 0 && len(out) == limit {
-			break
-		}
-	}
-	return out, true
+	return t.inLines(cands, find, from, limit), true
 }
 
 // spanBySub lists, sorted, the offsets at or after from at which find (a

@@ -23,14 +23,16 @@ import (
 //     minimizer of its windows in the substring index (substr.go), O(log
 //     lines) plus the length of the line, never a scan of the file; so
 //     does a text across a line break by its part before the break or
-//     after the last one (spanBySub) when the line index cannot help.
+//     after the last one (spanBySub) when the line index cannot help;
+//   - finding a text within one line shorter than minSub bytes, or a text
+//     across a line break whose ends are short, costs O(log lines) per
+//     line that holds it (or one of its ends) in the short index
+//     (shortidx.go), never a scan of the file.
 //
 // k edits of one m-byte file thus cost O(m + the edits' size · log m), not
-// O(k·m). Where the indexes cannot help (a FIND text within a line shorter
-// than minSub bytes, a FIND text with a line break that does not span a
-// whole line and whose parts before and after the breaks are short, or a
-// text whose lines or windows all occur very often in the file) the file
-// is scanned as before; the scan never costs more than a copy of the file.
+// O(k·m). Where the indexes cannot help (a text whose lines, windows or
+// ends all occur very often in the file) the file is scanned as before;
+// the scan never costs more than a copy of the file.
 type text struct {
 	flat   string // the content while root == nil
 	isTree bool
@@ -39,7 +41,9 @@ type text struct {
 	root  *lnode
 	index map[string]*lineSet // by key(line); nil until needed
 	sub   *subIdx             // substring index (substr.go); nil until needed
+	short *shortIdx           // short index (shortidx.go); nil until needed
 	grams []uint32            // scratch for minimizers
+	keys  []uint64            // scratch for short keys
 	// subSlack is the bytes of delta or dead ids past which the
 	// substring index is rebuilt (tests set 0 to rebuild often).
 	subSlack int
@@ -67,6 +71,7 @@ type lnode struct {
 	same                *lineSet // the index entry holding this node
 	sPrev, sNext        *lnode   // the other nodes of the same text
 	id                  uint32   // in the substring index
+	sid                 uint32   // in the short index
 }
 
 // lineSet is the list of a text's lines with one content.
@@ -235,7 +240,10 @@ func (t *text) Match(find string, from int) (at, n int) {
 // before), at most limit of them (limit < 0: all).
 func (t *text) Index(find string, from, limit int) []int {
 	t.promote()
-	if t.isTree && len(find) >= minSub && !strings.Contains(find, "\n") {
+	if t.isTree && !strings.Contains(find, "\n") {
+		if len(find) < minSub {
+			return t.shortIndex(find, from, limit)
+		}
 		if out, ok := t.subIndex(find, from, limit); ok {
 			return out
 		}
@@ -244,6 +252,9 @@ func (t *text) Index(find string, from, limit int) []int {
 		starts, ok := t.spanCandidates(find, from)
 		if !ok {
 			starts, ok = t.spanBySub(find, from)
+		}
+		if !ok {
+			starts, ok = t.spanByShort(find, from)
 		}
 		if ok {
 			var out []int
@@ -815,6 +826,7 @@ func (t *text) replaceTree(at, end int, s string) {
 	for x := first(mid); x != nil; x = next(x) {
 		t.indexRemove(x)
 		t.subRemove(x)
+		t.shortRemove(x)
 		t.count(x.line, -1)
 	}
 	lines := splitKeep(joined)
@@ -822,6 +834,7 @@ func (t *text) replaceTree(at, end int, s string) {
 	for x := first(nm); x != nil; x = next(x) {
 		t.indexAdd(x)
 		t.subAdd(x)
+		t.shortAdd(x)
 		t.count(x.line, 1)
 	}
 	t.root = merge(merge(a, nm), b)

@@ -44,7 +44,7 @@ func checkTextOps(t *testing.T, seed uint64, steps int) {
 	ref := randText(r, r.IntN(30))
 	tx := newText(ref)
 	if r.IntN(2) == 0 {
-		tx.subSlack = 0 // the substring index is rebuilt often
+		tx.subSlack = 0 // the substring and short indexes are rebuilt often
 	}
 	if r.IntN(4) > 0 {
 		tx.Replace(0, 0, "") // from now on a tree
@@ -54,7 +54,16 @@ func checkTextOps(t *testing.T, seed uint64, steps int) {
 		if ref != "" && r.IntN(3) > 0 {
 			a := r.IntN(len(ref))
 			b := a + 1 + r.IntN(min(len(ref)-a, 40))
-			switch r.IntN(3) {
+			if r.IntN(2) == 0 { // short: 1 to 4 bytes (the short index)
+				b = a + 1 + r.IntN(min(len(ref)-a, 4))
+			}
+			switch r.IntN(4) {
+			case 3: // across a line break, both ends short
+				if i := strings.IndexByte(ref[a:], '\n'); i >= 0 {
+					nl := a + i
+					a = max(0, nl-r.IntN(5))
+					b = min(len(ref), nl+1+r.IntN(5))
+				}
 			case 1: // within one line
 				if i := strings.IndexByte(ref[a:b], '\n'); i >= 0 {
 					b = a + i
@@ -67,6 +76,9 @@ func checkTextOps(t *testing.T, seed uint64, steps int) {
 				b = min(len(ref), lineStartOffset(ref, lineOfOffset(ref, b-1)+1))
 			}
 			return ref[a:b]
+		}
+		if r.IntN(3) == 0 { // short, often not in the text
+			return "abé\nx\r"[r.IntN(3):][:1+r.IntN(3)]
 		}
 		return randText(r, 1+r.IntN(3))
 	}
@@ -190,4 +202,68 @@ func TestSubIndexMemory(t *testing.T) {
 		t.Errorf("the substring index holds ×%.2f the file; at most ×3", ratio)
 	}
 	runtime.KeepAlive(tx)
+}
+
+// TestShortIndexMemory bounds the short index of a file of code lines: the
+// heap it holds is at most 6 times the file (one 4-byte id per line and
+// key, about one key per byte; 24 bytes per distinct key).
+func TestShortIndexMemory(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 20000; i++ {
+		b.WriteString(inLineText(i))
+	}
+	tx := newText(b.String())
+	tx.Replace(0, 0, "")
+	tx.promote()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	tx.buildShort()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	held := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	ratio := float64(held) / float64(tx.Len())
+	t.Logf("file %d bytes, short index %d bytes: ×%.2f", tx.Len(), held, ratio)
+	if ratio > 6 {
+		t.Errorf("the short index holds ×%.2f the file; at most ×6", ratio)
+	}
+	runtime.KeepAlive(tx)
+}
+
+// TestShortQueriesBounded: after the short index is built, telling
+// whether a short text occurs once costs about the same in a file of n
+// and of 4n lines (no pass over the file), for a text that is not there,
+// one on two lines at the end, and one on every line (found by walking
+// from the start to its second occurrence), of one to four bytes, and
+// for a text across a line break whose both ends are short and one rare.
+func TestShortQueriesBounded(t *testing.T) {
+	cost := func(lines int, find string) int {
+		var b strings.Builder
+		for i := 0; i < lines; i++ {
+			b.WriteString(shortText(i))
+		}
+		b.WriteString("\t{#$}\n\t{#$}\n")
+		tx := newText(b.String())
+		tx.Replace(0, 0, "")
+		tx.Index(find, 0, 2)   // builds the index
+		tx.Replace(0, 1, "\t") // an edit: the index follows it
+		work := 0
+		for i := 0; i < 10; i++ {
+			before := tx.work
+			occ := tx.Index(find, 0, 2)
+			work += tx.work - before
+			if want := refIndex(tx.String(), find, 0, 2); !equalInts(occ, want) {
+				t.Fatalf("Index(%q) = %v, want %v", find, occ, want)
+			}
+			tx.Replace(0, 1, "\t") // a change between queries
+		}
+		return work
+	}
+	for _, find := range []string{"{{", "}{", "\t\t", "{{}}", "#", "#$", "{#$}", "$}", "{", "\t{", "}", "$}\n\t{#", "\t{#$}\n\t{#"} {
+		small, large := cost(1000, find), cost(4000, find)
+		t.Logf("%q: work %d at n=1000, %d at 4n", find, small, large)
+		if large > 2*small+200 {
+			t.Errorf("%q: work %d at n=1000 lines, %d at 4n: the file is scanned", find, small, large)
+		}
+	}
 }
