@@ -44,6 +44,13 @@ const (
 	// CodeOtherFenceAct: an act block written with the document's other
 	// fence character, which the fence rule reads as prose (docs/acts.md).
 	CodeOtherFenceAct = "other-fence-act"
+	// CodeNearAct: a block whose info string starts with the word act but
+	// is not exactly act (`act python`, `act:`, `{act}`): not an act block,
+	// so the action it seems to name is not read (docs/acts.md).
+	CodeNearAct = "near-act"
+	// CodeQuotedAct: an act block inside a block quote (`> ```act`), which
+	// is prose: its action is not read (docs/acts.md).
+	CodeQuotedAct = "quoted-act"
 	// CodeNoPlan: a document with no act block at all gets this one note
 	// rather than a warning per code block (docs/check.md).
 	CodeNoPlan = "no-plan"
@@ -347,15 +354,68 @@ func (b *actsBuilder) span(start, end int) ast.Span {
 	return ast.Span{Start: b.pos.Pos(start), End: b.pos.Pos(end)}
 }
 
-// addProse adds a Text token's prose node.
+// addProse adds a Text token's prose node, and reports the act blocks
+// written inside a block quote in it (quotedActs).
 func (b *actsBuilder) addProse(v string, off int) {
 	if b.each != nil {
 		if b.proseSpans {
 			b.prose = append(b.prose, [2]int{off, off + len(v)})
 		}
+		b.quotedActs(v, off)
 		return
 	}
-	b.doc.Prose = append(b.doc.Prose, &ast.Prose{Kind: "text", Text: v, Span: b.span(off, off+len(v))})
+	start := b.pos.Pos(off)
+	b.quotedActs(v, off) // positions in source order
+	b.doc.Prose = append(b.doc.Prose, &ast.Prose{Kind: "text", Text: v, Span: ast.Span{Start: start, End: b.pos.Pos(off + len(v))}})
+}
+
+// quotedActs warns about each line of the prose v (at offset off) that
+// opens an act block inside a block quote (`> ```act`, `> > ~~~act`, with
+// either fence character, or an info string that only looks like act):
+// containers are not parsed, so the block is prose and its action is not
+// read, but a Markdown viewer shows an act block there (docs/acts.md).
+func (b *actsBuilder) quotedActs(v string, off int) {
+	if strings.IndexByte(v, '>') < 0 {
+		return
+	}
+	for i := 0; i < len(v); {
+		end := lineContentEnd(v, i)
+		next := len(v)
+		if j := strings.IndexByte(v[i:], '\n'); j >= 0 {
+			next = i + j + 1
+		}
+		if q := quotePrefix(v[i:end]); q > 0 {
+			line := v[i+q : end]
+			for _, c := range [2]byte{lexer.Backtick, lexer.Tilde} {
+				if _, info, ok := lexer.OpenFenceString(line, c); ok && (lexer.IsAct(info) || lexer.NearAct(info)) {
+					b.doc.Add(ast.Warning, CodeQuotedAct, b.span(off+i, off+end),
+						"act block inside a block quote is read as prose, not as an action: a line starting with > is quoted text; remove the > markers if the action is meant to run")
+					break
+				}
+			}
+		}
+		i = next
+	}
+}
+
+// quotePrefix returns the length of the block quote markers line starts
+// with: at most three spaces, then one or more `>`, each with the spaces
+// and tabs after it; 0 when the line is not in a block quote.
+func quotePrefix(line string) int {
+	i := 0
+	for i < len(line) && i < 3 && line[i] == ' ' {
+		i++
+	}
+	if i == len(line) || line[i] != '>' {
+		return 0
+	}
+	for i < len(line) && line[i] == '>' {
+		i++
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+			i++
+		}
+	}
+	return i
 }
 
 // leadWarnings says that each block before the first act belongs to no
@@ -442,6 +502,11 @@ func (b *actsBuilder) block(v string, off int, a *ast.Action) *ast.Block {
 	if blk.Unclosed {
 		unclosed = b.doc.Add(ast.Error, CodeUnclosedFence, ast.Span{Start: blk.Span.Start, End: b.pos.Pos(off + first)},
 			"fence %q opened here is never closed; its block runs to the end of the input", run)
+	}
+	if a == nil && lexer.NearAct(info) {
+		b.doc.Add(ast.Error, CodeNearAct, ast.Span{Start: blk.Span.Start, End: b.pos.Pos(off + lineContentEnd(v, 0))},
+			"block with info string %q is not an act block (only an info string of exactly \"act\" is): it is read as an ordinary block, an argument of the action before it if there is one, and the action it seems to name is not read; write the fence line as %sact with nothing after it",
+			info, run)
 	}
 	blk.ContentSpan.Start = b.pos.Pos(off + cstart)
 	if a != nil {

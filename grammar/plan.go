@@ -92,7 +92,7 @@ const (
 	CodeMissingParam      = "missing-param"
 	CodeEmptyParam        = "empty-param"
 	CodeBadValue          = "bad-value"
-	CodeURLNotAllowed     = "url-not-allowed"
+	CodeURLNotAllowed     = schema.CodeURLNotAllowed
 	CodeUnknownKey        = "unknown-key"
 	CodeDuplicateKey      = "duplicate-key"
 	CodeNestedFence       = "improperly-nested-fence"

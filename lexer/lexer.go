@@ -180,6 +180,28 @@ func hasByte[T ~string | ~[]byte](s T, c byte) bool {
 // IsAct reports whether an info string names an act block (`act`, any case).
 func IsAct(info string) bool { return strings.EqualFold(info, "act") }
 
+// NearAct reports whether an info string looks like an act block's but is
+// not exactly `act`: its first word is `act` (any case), after an optional
+// `{` or `.` (Pandoc attributes), followed by more text — `act python`,
+// `act:`, `Act,`, `{act}`, `{.act}`, `act title="x"`. Such a block is not
+// an act block, and the grammars report it (`near-act`) rather than read it
+// silently as an argument. `action`, `acts`, `act2`, `act.py`, `act-x` and
+// `act_x` are other words, not act.
+func NearAct(info string) bool {
+	s := strings.TrimLeft(info, "{.")
+	if len(s) < 3 || !strings.EqualFold(s[:3], "act") || IsAct(info) {
+		return false
+	}
+	if len(s) == 3 {
+		return true // "{act" or ".act"
+	}
+	switch s[3] {
+	case ' ', '\t', ':', ',', ';', '}', '=', '|':
+		return true
+	}
+	return false
+}
+
 // ClosesFence reports whether line closes a block opened with run.
 func ClosesFence(line []byte, run string) bool {
 	return string(trim(line)) == run
@@ -238,11 +260,15 @@ func closes(line []byte, c byte, n int) bool {
 
 // Detect returns the fence character of a document: the character of the
 // first line (in source order, at any indentation) that opens a fence whose
-// info string is `act`; Backtick when there is none. It reads only the
+// info string is `act`; when there is none, the character of the first
+// line whose info string only looks like `act` (NearAct: `act python`), so
+// that such a block is read as a block and reported rather than as prose;
+// Backtick when there is neither. It reads only the
 // lines that hold three fence characters in a row.
 func Detect(src []byte) byte {
 	s := unsafeString(src)
 	next := [2]int{-1, -1} // the next "```" and "~~~" at or after p (-1: to find; len(s): none)
+	var near byte          // the character of the first NearAct line, if any
 	for p := 0; p < len(s); {
 		for k, c := range [2]byte{Backtick, Tilde} {
 			if next[k] < p {
@@ -261,9 +287,16 @@ func Detect(src []byte) byte {
 		for _, c := range [2]byte{Backtick, Tilde} {
 			if n, act := openRun(line, c); n > 0 && act {
 				return c
+			} else if n > 0 && near == 0 {
+				if _, info, ok := openFence(line, c); ok && NearAct(string(info)) {
+					near = c
+				}
 			}
 		}
 		p = start + len(line)
+	}
+	if near != 0 {
+		return near
 	}
 	return Backtick
 }

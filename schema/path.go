@@ -23,6 +23,10 @@ const (
 	// CodeNotAFile: a file's path names a directory — on disk (package
 	// workspace) or by its spelling (NamesDirectory).
 	CodeNotAFile = "not-a-file"
+	// CodeURLNotAllowed: a path parameter holds a URL (`https://host/a`,
+	// `file:///etc/passwd`): a scheme and `://`, which no executor reads
+	// as a project path.
+	CodeURLNotAllowed = "url-not-allowed"
 )
 
 // NamesDirectory reports whether a path's spelling names a directory: it
@@ -73,7 +77,12 @@ func (e *PathError) Error() string { return e.Msg }
 //     U+2028, U+2029), no tab, no DEL, no C0 or C1 control, and no
 //     bidirectional formatting character (Unicode's Bidi_Control: U+061C,
 //     U+200E, U+200F, U+202A–U+202E, U+2066–U+2069), which makes a name
-//     display in another order than it is written;
+//     display in another order than it is written, nor any other
+//     invisible formatting character (Unicode category Cf: U+200B zero
+//     width space, U+2060 word joiner, U+FEFF, U+00AD soft hyphen, the
+//     tag characters U+E0000–U+E007F, …), which makes two different names
+//     look the same; the zero-width non-joiner and joiner (U+200C,
+//     U+200D), which some scripts and emoji need, are allowed;
 //   - it is relative: it does not start with `/` or `\`, a drive letter
 //     (`C:`), or `~` (a home directory);
 //   - cleaned the way an executor resolves it, it does not leave the
@@ -82,6 +91,10 @@ func (e *PathError) Error() string { return e.Msg }
 //     remove is an escape. A prefix that looks like a URL scheme is not
 //     special: `ab://../../x` is the components `ab:`, `..`, `..`, `x` and
 //     leaves the root;
+//   - it is not a URL: a scheme (a letter, then at least one more letter,
+//     digit, `+`, `-` or `.`) followed by `://` (`https://host/a`,
+//     `file:///etc/passwd`) is CodeURLNotAllowed, after the checks above
+//     (so `ab://../../x` is the escape it is);
 //   - no component is git's own directory `.git` (any case, and with the
 //     trailing dots and spaces Windows ignores): git apply refuses such
 //     paths, and a hook or config written there runs code.
@@ -107,6 +120,10 @@ func CheckPath(p string) error {
 			return &PathError{Code: CodeBadPath, Offset: i,
 				Msg: fmt.Sprintf("the path %s contains the control character %s at byte %d", quotePath(p), runeName(r), i)}
 		}
+		if unicode.Is(unicode.Cf, r) && r != '\u200c' && r != '\u200d' {
+			return &PathError{Code: CodeBadPath, Offset: i,
+				Msg: fmt.Sprintf("the path %s contains the invisible formatting character U+%04X at byte %d: a review shows the name without it, the executor writes it with it", quotePath(p), r, i)}
+		}
 		i += n
 	}
 	if isAbsolutePath(p) {
@@ -116,6 +133,10 @@ func CheckPath(p string) error {
 	if escapesRoot(p) {
 		return &PathError{Code: CodePathEscapes,
 			Msg: fmt.Sprintf("the path %s leaves the project root (`..` goes above it)", quotePath(p))}
+	}
+	if n := schemeLen(p); n > 0 {
+		return &PathError{Code: CodeURLNotAllowed,
+			Msg: fmt.Sprintf("the path %s is a URL (%s://…), not a path relative to the project root", quotePath(p), p[:n])}
 	}
 	if c, ok := gitComponent(p); ok {
 		return &PathError{Code: CodeBadPath,
@@ -140,6 +161,20 @@ func gitComponent(p string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// schemeLen returns the length of the URL scheme p starts with when `://`
+// follows it (a letter, then letters, digits, `+`, `-`, `.`: at least two
+// characters, so a drive letter is not one), else 0.
+func schemeLen(p string) int {
+	i := 0
+	for i < len(p) && (isASCIILetter(p[i]) || i > 0 && (p[i] >= '0' && p[i] <= '9' || p[i] == '+' || p[i] == '-' || p[i] == '.')) {
+		i++
+	}
+	if i < 2 || !strings.HasPrefix(p[i:], "://") {
+		return 0
+	}
+	return i
 }
 
 // CleanPath returns the slash-separated, lexically cleaned form of a

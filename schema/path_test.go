@@ -15,7 +15,19 @@ func TestCheckPath(t *testing.T) {
 		{"sub/../file.txt", ""},
 		{"./a", ""},
 		{"a..b/...", ""},
-		{"ab://x/y", ""}, // the path ab:/x/y
+		{"ab://x/y", CodeURLNotAllowed}, // a URL, not the path ab:/x/y
+		{"https://example.com/a.txt", CodeURLNotAllowed},
+		{"file:///etc/passwd", CodeURLNotAllowed},
+		{"a+b-c.d://x", CodeURLNotAllowed},
+		{"ab:/x", ""},                      // no "//": a name with a colon
+		{"src/ab://x", ""},                 // not at the start
+		{"a\u200bb.txt", CodeBadPath},      // zero-width space: invisible
+		{"a.txt\ufeff", CodeBadPath},       // zero-width no-break space
+		{"a\u2060b", CodeBadPath},          // word joiner
+		{"a\u00adb", CodeBadPath},          // soft hyphen
+		{"a\U000e0041b", CodeBadPath},      // tag character (ASCII smuggling)
+		{"a\u200cb", ""},                   // zero-width non-joiner: Persian, Indic names
+		{"\U0001F468\u200d\U0001F4BB", ""}, // an emoji ZWJ sequence
 		{"漢字.txt", ""},
 		{"", CodeBadPath},
 		{"   ", CodeBadPath},

@@ -59,6 +59,9 @@ const (
 	// CodeBadPath: a path is empty, not valid UTF-8 or contains a control
 	// character (the path rule).
 	CodeBadPath = schema.CodeBadPath
+	// CodeURLNotAllowed: a path parameter holds a URL (`https://host/a`,
+	// `file:///etc/passwd`) rather than a project path (the path rule).
+	CodeURLNotAllowed = schema.CodeURLNotAllowed
 	// CodeFileUnreadable: a file exists but cannot be checked (permissions,
 	// size); the rules that need its content are skipped.
 	CodeFileUnreadable = "file-unreadable"
@@ -114,7 +117,9 @@ func Rules() []Rule {
 		{CodePathEscapes, ast.Error, "a path or cwd leaves the project root",
 			"After `..` components and symbolic links are resolved, the path must stay inside the project root. A scheme-like prefix (`ab://`) is an ordinary path component."},
 		{CodeBadPath, ast.Error, "a path is empty or contains a control character",
-			"A path must not be empty nor contain NUL, a line break, a tab or any other control character."},
+			"A path must not be empty nor contain NUL, a line break, a tab or any other control character, nor an invisible formatting character (a zero-width space, a bidirectional override, a soft hyphen…) that makes it display as another name."},
+		{CodeURLNotAllowed, ast.Error, "a path is a URL",
+			"A path parameter names a file relative to the project root; `https://host/a` or `file:///etc/passwd` (a scheme and `://`) is not one. Download the file with a command, or write the project path."},
 		{CodeFileUnreadable, ast.Warning, "a file cannot be checked",
 			"The file exists but could not be read (permissions) or is larger than the checker's limit; the rules that need its content were skipped for it."},
 		{CodeHunkDrift, ast.Info, "a udiff hunk's header line number is not where its context is",
@@ -491,7 +496,7 @@ func staticOf(parsed []*ast.Diagnostic) map[staticKey]bool {
 	static := map[staticKey]bool{}
 	for _, d := range parsed {
 		switch d.Code {
-		case CodeAbsolutePath, CodePathEscapes, CodeBadPath, CodeNotAFile:
+		case CodeAbsolutePath, CodePathEscapes, CodeBadPath, CodeURLNotAllowed, CodeNotAFile:
 			static[staticKey{d.Span.Start.Offset, d.Span.End.Offset, d.Code}] = true
 		}
 	}
