@@ -81,6 +81,12 @@ func Apply(src []byte, dialect string) (fixed []byte, repairs []*ast.Diagnostic)
 		// repair never makes a readable input unreadable.
 		return src, nil
 	}
+	if opts := (grammar.Options{Dialect: dialect}); grammar.LoneCRHidesLine(context.Background(), out, opts) &&
+		!grammar.LoneCRHidesLine(context.Background(), src, opts) {
+		// Nor does it make a lone CR that hid nothing hide a line
+		// (lone-cr): a fence repaired to the run the CR comes before.
+		return src, nil
+	}
 	lines := ast.NewLines(out)
 	span := func(line int) ast.Span {
 		start := lines.LineStart(line)

@@ -27,6 +27,7 @@ var goldenCases = map[string]struct {
 	"glm_several":          {chunk: 3},
 	"minimax_basic":        {chunk: 7},
 	"deepseek-dsml_split":  {chunk: 2}, // the multi-byte ｜ of every tag split across chunks
+	"seed-oss_split":       {chunk: 3},
 	"hermes_split":         {chunk: 3}, // markers and escapes split across chunks
 	"llama_split":          {chunk: 3},
 	"llama_pythonic_split": {chunk: 3}, // markers, names and escapes split across chunks

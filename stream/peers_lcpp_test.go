@@ -261,7 +261,66 @@ var peerGLMLlamaCpp = []peerCase{
 }
 
 func TestPeersLlamaCpp(t *testing.T) {
-	for name, cases := range map[string][]peerCase{"kimi-k2": peerKimiLlamaCpp, "deepseek": peerDeepSeekLlamaCpp, "qwen3-coder": peerQwen3CoderLlamaCppNow, "glm": peerGLMLlamaCpp} {
+	for name, cases := range map[string][]peerCase{"kimi-k2": peerKimiLlamaCpp, "deepseek": peerDeepSeekLlamaCpp, "qwen3-coder": peerQwen3CoderLlamaCppNow, "glm": peerGLMLlamaCpp, "more": peerMoreLlamaCpp} {
 		t.Run(name, func(t *testing.T) { runPeerCases(t, cases) })
 	}
+}
+
+// More templates of llama.cpp's current tests/test-chat.cpp whose format
+// a syntax reads: NVIDIA Nemotron-3 Nano (Qwen3-Coder's calls, a thinking
+// block the template opens), NousResearch Hermes-2-Pro (hermes) and
+// ByteDance Seed-OSS (seed-oss).
+const (
+	lcNemotron = lcppNow + "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 "
+	lcHermes   = lcppNow + "NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use "
+	lcSeed     = lcppNow + "ByteDance-Seed-OSS "
+	lcThinking = "I'm\nthinking"
+)
+
+var (
+	lcTodoList = lcTodo
+	lcQ3Call   = "<tool_call>\n<function=special_function>\n<parameter=arg1>\n1\n</parameter>\n</function>\n</tool_call>"
+	lcQ3Python = "<tool_call>\n<function=python>\n<parameter=code>\ndef hello():\n    print(\"Hello, world!\")\n\nhello()\n</parameter>\n</function>\n</tool_call>"
+)
+
+var peerMoreLlamaCpp = []peerCase{
+	{src: lcNemotron + "content only", syntax: "qwen3-coder", in: lcHello, text: lcHello},
+	{src: lcNemotron + "thinking disabled, reasoning format none: all content", syntax: "qwen3-coder",
+		in: lcThinking + "\n</think>\n" + lcHello, text: lcThinking + "\n</think>\n" + lcHello},
+	{src: lcNemotron + "thinking enabled: the template opened the block", syntax: "qwen3-coder", inThinking: true,
+		in: lcThinking + "\n</think>\n" + lcHello, text: lcHello, thinking: lcThinking},
+	{src: lcNemotron + "tool call, thinking disabled", syntax: "qwen3-coder", tools: ptools(lcSpecial),
+		in: lcQ3Call, calls: []peerCall{{"special_function", `{"arg1": 1}`}}},
+	{src: lcNemotron + "tool call after thinking", syntax: "qwen3-coder", tools: ptools(lcSpecial), inThinking: true,
+		in: lcThinking + "\n</think>\n" + lcQ3Call, calls: []peerCall{{"special_function", `{"arg1": 1}`}}, thinking: lcThinking},
+	{src: lcNemotron + "parallel tool calls", syntax: "qwen3-coder", tools: ptools(lcSpecial, lcSpecialOpt),
+		in:    lcQ3Call + "\n<tool_call>\n<function=special_function_with_opt>\n<parameter=arg1>\n1\n</parameter>\n<parameter=arg2>\n2\n</parameter>\n</function>\n</tool_call>",
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}, {"special_function_with_opt", `{"arg1": 1, "arg2": 2}`}}},
+	{src: lcNemotron + "python code", syntax: "qwen3-coder", tools: ptools(lcPython),
+		in: lcQ3Python, calls: []peerCall{{"python", `{"code": "def hello():\n    print(\"Hello, world!\")\n\nhello()"}`}}},
+	{src: lcNemotron + "JSON content after thinking (json_schema)", syntax: "qwen3-coder", inThinking: true,
+		in:   "I need to output the invoice details in JSON\n</think>\n" + `{"amount": 123.45, "date": "2025-12-03"}`,
+		text: `{"amount": 123.45, "date": "2025-12-03"}`, thinking: "I need to output the invoice details in JSON"},
+
+	{src: lcHermes + "tool call", syntax: "hermes", tools: ptools(lcSpecial),
+		in: "<tool_call>\n{\"name\": \"special_function\", \"arguments\": {\"arg1\": 1}}\n</tool_call>", calls: []peerCall{{"special_function", `{"arg1": 1}`}}},
+	{src: lcHermes + "content, then a tool call", syntax: "hermes", tools: ptools(lcSpecial),
+		in:    lcHello + "<tool_call>\n{\"name\": \"special_function\", \"arguments\": {\"arg1\": 1}}\n</tool_call>",
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}}, text: lcHello},
+
+	{src: lcSeed + "content only", syntax: "seed-oss", in: lcHello, text: lcHello},
+	{src: lcSeed + "<seed:think> reasoning", syntax: "seed-oss",
+		in: "<seed:think>I'm thinking about the answer</seed:think>\nHello, world!", text: "Hello, world!", thinking: "I'm thinking about the answer"},
+	{src: lcSeed + "tool call", syntax: "seed-oss", tools: ptools(lcSpecial),
+		in:    "<seed:tool_call>\n<function=special_function>\n<parameter=arg1>1</parameter>\n</function>\n</seed:tool_call>",
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}}},
+	{src: lcSeed + "parallel tool calls", syntax: "seed-oss", tools: ptools(lcSpecial, lcSpecialOpt),
+		in:    "<seed:tool_call>\n<function=special_function>\n<parameter=arg1>1</parameter>\n</function>\n</seed:tool_call>\n<seed:tool_call>\n<function=special_function_with_opt>\n<parameter=arg1>1</parameter>\n<parameter=arg2>2</parameter>\n</function>\n</seed:tool_call>",
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}, {"special_function_with_opt", `{"arg1": 1, "arg2": 2}`}}},
+	{src: lcSeed + "todo list (array of objects)", syntax: "seed-oss", tools: ptools(lcTodoList),
+		in:    "<seed:tool_call>\n<function=todo_list>\n<parameter=todos>[{\"item\": \"Check stuff\", \"selected\": false}, {\"item\": \"Prepare stuff\", \"selected\": true}]</parameter>\n</function>\n</seed:tool_call>",
+		calls: []peerCall{{"todo_list", `{"todos": [{"item": "Check stuff", "selected": false}, {"item": "Prepare stuff", "selected": true}]}`}}},
+	{src: lcSeed + "tool call with inside quotes", syntax: "seed-oss", tools: ptools(lcEdit),
+		in:    "<seed:tool_call>\n<function=edit>\n<parameter=filename>\nfoo.cpp\n</parameter>\n<parameter=oldString>def foo(arg = \"14\"):\n    return arg + \"bar\"\n\n</parameter>\n<parameter=newString>def foo(arg = \"15\"):\n    pass\n\n</parameter>\n</function>\n</seed:tool_call>",
+		calls: []peerCall{{"edit", `{"filename": "foo.cpp", "oldString": "def foo(arg = \"14\"):\n    return arg + \"bar\"\n", "newString": "def foo(arg = \"15\"):\n    pass\n"}`}}},
 }

@@ -41,6 +41,13 @@ var benchWriters = map[string]func(b *strings.Builder, c benchCall){
 		}
 		b.WriteString("</function>\n</tool_call>\n")
 	},
+	"seed-oss": func(b *strings.Builder, c benchCall) {
+		fmt.Fprintf(b, "%s\n<function=%s>\n", seedOpen, c.name)
+		for _, p := range c.params {
+			fmt.Fprintf(b, "<parameter=%s>%s</parameter>\n", p[0], p[1])
+		}
+		fmt.Fprintf(b, "</function>\n%s\n", seedClose)
+	},
 	"hermes": func(b *strings.Builder, c benchCall) {
 		fmt.Fprintf(b, "<tool_call>\n{\"name\": %q, \"arguments\": %s}\n</tool_call>\n", c.name, jsonArgs(c))
 	},
@@ -153,7 +160,7 @@ func BenchmarkSyntaxes(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, syntax := range []string{"tools", "anthropic-xml", "minimax", "deepseek-dsml", "qwen3-coder", "glm"} {
+	for _, syntax := range []string{"tools", "anthropic-xml", "minimax", "deepseek-dsml", "qwen3-coder", "seed-oss", "glm"} {
 		opts := Options{Syntax: syntax, Schema: tools}
 		for _, size := range []int{50 << 10, 10 << 20 / 4, 10 << 20 / 2, 10 << 20} { // 2.5, 5, 10 MB: n, 2n, 4n
 			in := syntaxAnswer(syntax, size)

@@ -94,6 +94,7 @@ var syntaxSamples = []string{
 	"<tool_call>\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"ü\"}}\n</tool_call>",
 	"<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"read_file\">\n<｜DSML｜parameter name=\"path\" string=\"true\">ü</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls><｜DSML｜function_calls><｜DSML｜inv",
 	"See [read_file(path='a.go')] then [list_files(path=\"src\")]; {\"name\": \"read_file\", \"parameters\": {{\"name\": \"read_file\", \"parameters\": {}}",
+	"<seed:think>plan <read_file></seed:think>\n<seed:tool_call>\n<function=read_file>\n<parameter=path>ü</parameter>\n</function>\n</seed:tool_call><seed:tool_ca",
 	"Let me run that.\n<execute_c",
 	"<tool_",
 }

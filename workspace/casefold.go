@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"path"
-	"slices"
+	"runtime"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -24,27 +24,45 @@ const CodeCaseCollision = "case-collision"
 
 // CaseCollisions finds the paths of a plan that differ only in case: feed
 // it every action in document order (Action) and collect its warnings
-// (Diagnostics). It does not read the disk, so `check` runs it with and
-// without a root.
+// (Diagnostics). Without a root (SetRoot) it does not read the disk, so
+// `check` runs it with and without one; with a root it also compares each
+// path with the names already on disk (casedisk.go).
 //
-// Each spelling is reported once, where it first comes. It keeps 16 bytes
-// per distinct path, not the paths: the key of a path is
-// a 64-bit hash of its folded form (cleaned as the executor resolves it,
-// NFC-normalized, each letter mapped to one of its case variants), with a
-// 32-bit hash of its exact cleaned form and the line that first named it.
-// Two paths whose folded forms hash alike and whose exact forms do not are
-// reported. A false report needs two 64-bit hashes to collide (a chance of
-// about n²/2⁶⁵ for n paths); a missed one needs the 32-bit hashes of two
-// case variants to collide (about 2⁻³² per pair).
+// Each spelling is reported once, where it first comes. It keeps 8 bytes
+// per distinct path or directory (caseTable), not the paths, with no limit
+// on their number: the key of a name is a 64-bit hash of its folded form
+// (cleaned as the executor resolves it, NFC-normalized, each letter mapped
+// to one of its case variants), of which 46 bits are kept, with 24 bits of
+// a hash of its exact cleaned form. Nor does it keep the line of each
+// name: a report waits for the line of the earlier path, which a second
+// pass over the same actions (Resolve) finds, checking the folded hash in
+// full, so a report whose 46 bits matched by chance is dropped there. A
+// missed report needs the 24-bit hashes of two case variants to collide
+// (about 2⁻²⁴ per pair of variants).
 type CaseCollisions struct {
 	schema *schema.Schema
 	seed   maphash.Seed
-	seen   map[uint64]uint64   // fold hash → exact hash << 32 | line
-	more   map[uint64][]uint32 // fold hash → the other exact hashes met (rare)
-	full   bool                // a name was not recorded: MaxCaseNames were
-	fullAt ast.Span            // where the first such name was
-	diags  []*ast.Diagnostic
-	buf    []byte
+	names  caseTable
+	more   map[caseSpelling]struct{} // the other spellings met (rare)
+	// pending holds, by the folded hash of the name that collided, the
+	// reports that wait for the line of the earlier path (Resolve).
+	pending map[uint64][]*pendingCase
+	diags   []*ast.Diagnostic
+	paths   uint32 // paths met by Action
+	again   uint32 // paths met by Resolve
+	buf     []byte
+	disk    *caseDisk // nil without a root
+}
+
+// caseSpelling is a spelling of a name: its folded and exact hashes.
+type caseSpelling struct{ fold, exact uint64 }
+
+// pendingCase is a report that waits for the earlier path's line.
+type pendingCase struct {
+	d          *ast.Diagnostic
+	head, tail string // the message around the earlier path's place
+	path       uint32 // the reporting path's number (Action's order)
+	i          int    // its index in CaseCollisions.diags
 }
 
 // NewCaseCollisions returns a CaseCollisions for a plan of dialect read
@@ -53,104 +71,162 @@ func NewCaseCollisions(dialect string, s *schema.Schema) *CaseCollisions {
 	if s == nil {
 		s, _ = schema.Builtin(dialect) // nil for a dialect without one
 	}
-	return &CaseCollisions{schema: s, seed: maphash.MakeSeed(), seen: map[uint64]uint64{}}
+	c := &CaseCollisions{schema: s, seed: maphash.MakeSeed()}
+	c.names.mem = &offHeap{}
+	runtime.AddCleanup(c, func(m *offHeap) { m.free() }, c.names.mem)
+	return c
 }
 
-// Action checks the paths of one action, and each directory on them,
-// against the paths of the actions before it. It keeps nothing of a.
-func (c *CaseCollisions) Action(a *ast.Action) {
-	for _, p := range pathArgsOf(c.schema, a) {
+// Close frees the memory c holds outside the garbage-collected heap; c
+// must not be fed after it (Diagnostics still works). A CaseCollisions
+// that is not closed frees it when it is garbage collected.
+func (c *CaseCollisions) Close() {
+	c.names.free()
+	if c.disk != nil {
+		c.disk.dirs = nil // the listings
+	}
+}
+
+// casePath is one path parameter of an action that the rule compares.
+func (c *CaseCollisions) casePaths(a *ast.Action) []pathArg {
+	ps := pathArgsOf(c.schema, a)
+	out := ps[:0]
+	for _, p := range ps {
 		if p.resource && schema.IsURL(p.value) {
 			continue
 		}
 		if schema.CheckPath(p.value) != nil {
 			continue // the path rule reports it
 		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// Action checks the paths of one action, and each directory on them,
+// against the paths of the actions before it (and, with a root, against
+// the names on disk). It keeps nothing of a.
+func (c *CaseCollisions) Action(a *ast.Action) {
+	for _, p := range c.casePaths(a) {
 		exact := cleanSlash(p.value)
-		c.buf = foldPath(c.buf[:0], exact)
-		line := uint32(min(max(p.span.Start.Line, 0), 1<<32-1))
-		// Each prefix that ends at a separator (a directory) and the whole
-		// path: `Src/a.go` and `src/b.go` put two directories in one.
-		var fh, eh maphash.Hash
-		fh.SetSeed(c.seed)
-		eh.SetSeed(c.seed)
-		folded := string(c.buf)
-		reported := false
-		for fi, ei := 0, 0; ; fi, ei = fi+1, ei+1 {
-			fn, en := strings.IndexByte(folded[fi:], '/'), strings.IndexByte(exact[ei:], '/')
-			last := fn < 0 || en < 0
-			if last {
-				fn, en = len(folded)-fi, len(exact)-ei
+		k := c.paths
+		c.paths++
+		reported := c.disk != nil && c.disk.check(c, a, p, exact)
+		c.walk(exact, func(fh, eh uint64, end int, last bool) {
+			found, same := c.names.add(fh, eh)
+			if !found || same {
+				return
 			}
-			fh.WriteString(folded[fi : fi+fn])
-			eh.WriteString(exact[ei : ei+en])
-			fi, ei = fi+fn, ei+en
-			full := c.full
-			prev := c.add(fh.Sum64(), uint32(eh.Sum64()), line)
-			if c.full && !full {
-				c.fullAt = p.span
+			sp := caseSpelling{fh, eh}
+			if _, met := c.more[sp]; met {
+				return // a spelling met before: reported once, when it first came
 			}
-			if prev != 0 && !reported {
-				reported = true
-				what := quoteValue(p.value)
-				if !last {
-					what += " (its directory " + quoteValue(exact[:ei]) + ")"
+			if c.more == nil {
+				c.more = map[caseSpelling]struct{}{}
+			}
+			c.more[sp] = struct{}{}
+			if reported {
+				return
+			}
+			reported = true
+			what := quoteValue(p.value)
+			if !last {
+				what += " (its directory " + quoteValue(exact[:end]) + ")"
+			}
+			pc := &pendingCase{
+				head: fmt.Sprintf("%s's %s %s and ", a.Name, p.param, what),
+				tail: " differ only in letter case (or Unicode normalization): on a case-insensitive file system (macOS, Windows) both name the same file or directory; write them the same way",
+				path: k, i: len(c.diags),
+			}
+			pc.d = &ast.Diagnostic{Severity: ast.Warning, Code: CodeCaseCollision, Span: p.span,
+				Message: pc.head + "an earlier path" + pc.tail}
+			c.diags = append(c.diags, pc.d)
+			if c.pending == nil {
+				c.pending = map[uint64][]*pendingCase{}
+			}
+			c.pending[fh] = append(c.pending[fh], pc)
+		})
+	}
+}
+
+// walk calls visit with the folded and exact hashes of each directory on
+// the cleaned path exact and of the whole path (last), with the end of
+// the name in exact: `Src/a.go` and `src/b.go` put two directories in one.
+func (c *CaseCollisions) walk(exact string, visit func(fh, eh uint64, end int, last bool)) {
+	c.buf = foldPath(c.buf[:0], exact)
+	folded := string(c.buf) // a copy: visit may use c.buf
+	var fh, eh maphash.Hash
+	fh.SetSeed(c.seed)
+	eh.SetSeed(c.seed)
+	for fi, ei := 0, 0; ; fi, ei = fi+1, ei+1 {
+		fn, en := strings.IndexByte(folded[fi:], '/'), strings.IndexByte(exact[ei:], '/')
+		last := fn < 0 || en < 0
+		if last {
+			fn, en = len(folded)-fi, len(exact)-ei
+		}
+		fh.WriteString(folded[fi : fi+fn])
+		eh.WriteString(exact[ei : ei+en])
+		fi, ei = fi+fn, ei+en
+		visit(fh.Sum64(), eh.Sum64(), ei, last)
+		if last {
+			return
+		}
+		fh.WriteByte('/')
+		eh.WriteByte('/')
+	}
+}
+
+// Unresolved reports whether some reports wait for the line of the earlier
+// path: then feeding the same actions again, in the same order, to
+// Resolve completes them (lint does; without it they name "an earlier
+// path").
+func (c *CaseCollisions) Unresolved() bool { return len(c.pending) > 0 }
+
+// Resolve is the second pass over the actions Action was fed, in the same
+// order: it finds, for each waiting report, the first path that named the
+// name it collided with, and puts that path's line in the message. It
+// stops working once no report waits.
+func (c *CaseCollisions) Resolve(a *ast.Action) {
+	if len(c.pending) == 0 {
+		return
+	}
+	for _, p := range c.casePaths(a) {
+		k := c.again
+		c.again++
+		line := max(p.span.Start.Line, 0)
+		c.walk(cleanSlash(p.value), func(fh, _ uint64, _ int, _ bool) {
+			pcs, ok := c.pending[fh]
+			if !ok {
+				return
+			}
+			delete(c.pending, fh)
+			for _, pc := range pcs {
+				if pc.path <= k {
+					// The first path that names it is the report's own:
+					// no earlier path folds alike (the kept bits of two
+					// folded hashes matched by chance).
+					c.diags[pc.i] = nil
+					continue
 				}
-				c.diags = append(c.diags, &ast.Diagnostic{
-					Severity: ast.Warning, Code: CodeCaseCollision, Span: p.span,
-					Message: fmt.Sprintf("%s's %s %s and the path at line %d differ only in letter case (or Unicode normalization): on a case-insensitive file system (macOS, Windows) both name the same file or directory; write them the same way",
-						a.Name, p.param, what, prev),
-				})
+				pc.d.Message = fmt.Sprintf("%sthe path at line %d%s", pc.head, line, pc.tail)
 			}
-			if last {
-				break
-			}
-			fh.WriteByte('/')
-			eh.WriteByte('/')
+		})
+		if len(c.pending) == 0 {
+			return
 		}
 	}
 }
-
-// add records one path (or directory) by the hashes of its folded and
-// exact forms, and returns the line of an earlier one that folds alike
-// and is spelt otherwise, when this spelling is new; else 0.
-func (c *CaseCollisions) add(key uint64, exact, line uint32) uint32 {
-	prev, ok := c.seen[key]
-	if !ok {
-		if len(c.seen) < MaxCaseNames {
-			c.seen[key] = uint64(exact)<<32 | uint64(line)
-		} else {
-			c.full = true
-		}
-		return 0
-	}
-	if uint32(prev>>32) == exact || slices.Contains(c.more[key], exact) {
-		return 0 // a spelling met before: reported once, when it first came
-	}
-	if c.more == nil {
-		c.more = map[uint64][]uint32{}
-	}
-	c.more[key] = append(c.more[key], exact)
-	return max(uint32(prev), 1)
-}
-
-// MaxCaseNames bounds the distinct paths and directories CaseCollisions
-// records per document (about half a MiB): later ones are still compared with
-// the recorded ones but not with each other, and an info diagnostic says
-// so, so that a plan of a million files does not cost its memory bound.
-const MaxCaseNames = 1 << 14
 
 // Diagnostics returns the case-collision warnings found so far, in the
-// order of the actions, and, when more than MaxCaseNames names were met,
-// an info diagnostic at the first name that was not recorded.
+// order of the actions.
 func (c *CaseCollisions) Diagnostics() []*ast.Diagnostic {
-	if !c.full {
-		return c.diags
+	out := make([]*ast.Diagnostic, 0, len(c.diags))
+	for _, d := range c.diags {
+		if d != nil {
+			out = append(out, d)
+		}
 	}
-	return append(c.diags[:len(c.diags):len(c.diags)], &ast.Diagnostic{
-		Severity: ast.Info, Code: CodeCaseCollision, Span: c.fullAt,
-		Message: fmt.Sprintf("the plan names more than %d distinct paths and directories: from here on, each is compared for case only with the first %d, not with each other", MaxCaseNames, MaxCaseNames),
-	})
+	return out
 }
 
 // cleanSlash cleans a relative path lexically as the executor resolves it:

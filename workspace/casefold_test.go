@@ -3,6 +3,7 @@ package workspace_test
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -15,8 +16,15 @@ func ExampleCaseCollisions() {
 	plan := "~~~act\nwrite_file README.md\n~~~\n~~~\nhi\n~~~\n" +
 		"~~~act\nwrite_file Readme.md\n~~~\n~~~\nho\n~~~\n"
 	cases := workspace.NewCaseCollisions("acts", nil)
-	_, _ = grammar.Parse(context.Background(), "plan.md", []byte(plan),
-		grammar.Options{OnAction: cases.Action})
+	defer cases.Close()
+	doc, _ := grammar.Parse(context.Background(), "plan.md", []byte(plan), grammar.Options{})
+	for _, a := range doc.Actions {
+		cases.Action(a)
+	}
+	// A second pass finds the line of the earlier path of a warning.
+	for _, a := range doc.Actions {
+		cases.Resolve(a)
+	}
 	for _, d := range cases.Diagnostics() {
 		fmt.Println(d.Format("plan.md"))
 	}
@@ -34,9 +42,16 @@ func caseLines(t *testing.T, paths ...string) []string {
 		fmt.Fprintf(&b, "~~~act\nread_file %q\n~~~\n", p)
 	}
 	cases := workspace.NewCaseCollisions("acts", nil)
-	doc, err := grammar.Parse(context.Background(), "p.md", []byte(b.String()), grammar.Options{OnAction: cases.Action})
+	defer cases.Close()
+	doc, err := grammar.Parse(context.Background(), "p.md", []byte(b.String()), grammar.Options{})
 	if err != nil || len(doc.Diagnostics) > 0 {
 		t.Fatalf("parse: %v %v", err, doc.Diagnostics)
+	}
+	for _, a := range doc.Actions {
+		cases.Action(a)
+	}
+	for _, a := range doc.Actions {
+		cases.Resolve(a)
 	}
 	var out []string
 	for _, d := range cases.Diagnostics() {
@@ -76,19 +91,87 @@ func TestCaseCollisions(t *testing.T) {
 	}
 }
 
-// TestCaseCollisionsBounded: past MaxCaseNames names, later ones are
-// still compared with the recorded ones, and one info says what was
-// left out.
-func TestCaseCollisionsBounded(t *testing.T) {
-	paths := make([]string, 0, workspace.MaxCaseNames+3)
-	for i := range workspace.MaxCaseNames {
-		paths = append(paths, fmt.Sprintf("f%d", i))
+// TestCaseCollisionsUnbounded: there is no limit on the names compared
+// (there were 16,384): names far past it are compared with each other and
+// with the first ones, and each warning names the line of the earlier path.
+func TestCaseCollisionsUnbounded(t *testing.T) {
+	const n = 1 << 16
+	paths := make([]string, 0, n+4)
+	for i := range n {
+		paths = append(paths, fmt.Sprintf("d%d/f%d", i%97, i))
 	}
-	paths = append(paths, "F7", "g1", "G1")
+	paths = append(paths, "F7", "g1", "D3/x", "G1", "f7", "d96/F1")
 	got := strings.Join(caseLines(t, paths...), " ")
-	n := workspace.MaxCaseNames
-	want := fmt.Sprintf("%d:warning %d:info", n+1, n+2)
+	want := fmt.Sprintf("%d:warning %d:warning %d:warning", n+3, n+4, n+5)
 	if got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestCaseCollisionsMessageLine: the warning names the line of the first
+// path of the other spelling, found by the second pass (Resolve); without
+// it, "an earlier path".
+func TestCaseCollisionsMessageLine(t *testing.T) {
+	plan := "~~~act\nread_file a/b.txt\n~~~\n~~~act\nread_file c.txt\n~~~\n~~~act\nread_file A/x.txt\n~~~\n"
+	cases := workspace.NewCaseCollisions("acts", nil)
+	doc, err := grammar.Parse(context.Background(), "p.md", []byte(plan), grammar.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range doc.Actions {
+		cases.Action(a)
+	}
+	if !cases.Unresolved() {
+		t.Fatal("Unresolved: false, want true")
+	}
+	if m := cases.Diagnostics()[0].Message; !strings.Contains(m, "and an earlier path differ") {
+		t.Errorf("before Resolve: %s", m)
+	}
+	for _, a := range doc.Actions {
+		cases.Resolve(a)
+	}
+	if cases.Unresolved() {
+		t.Error("Unresolved after Resolve")
+	}
+	if m := cases.Diagnostics()[0].Message; !strings.Contains(m, `"A/x.txt" (its directory "A") and the path at line 2 differ`) {
+		t.Errorf("after Resolve: %s", m)
+	}
+}
+
+// TestCaseCollisionsLinear: the allocations of the rule grow linearly with
+// the names (n and 4n distinct paths, with directories), counted, not
+// timed; the table itself is outside the heap.
+func TestCaseCollisionsLinear(t *testing.T) {
+	measure := func(n int) (allocs, bytes uint64) {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "~~~act\nread_file src/p%d/f%d.go\n~~~\n", i%50, i)
+		}
+		doc, err := grammar.Parse(context.Background(), "p.md", []byte(b.String()), grammar.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases := workspace.NewCaseCollisions("acts", nil)
+		defer cases.Close()
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		for _, a := range doc.Actions {
+			cases.Action(a)
+		}
+		runtime.ReadMemStats(&m1)
+		if d := cases.Diagnostics(); len(d) != 0 {
+			t.Fatalf("unexpected %v", d[0])
+		}
+		return m1.Mallocs - m0.Mallocs, m1.TotalAlloc - m0.TotalAlloc
+	}
+	const n = 20000
+	a1, b1 := measure(n)
+	a4, b4 := measure(4 * n)
+	t.Logf("n=%d: %d allocs, %d bytes; 4n: %d allocs, %d bytes", n, a1, b1, a4, b4)
+	if a4 > 4*a1+4*a1/10+1000 {
+		t.Errorf("allocations: %d for n, %d for 4n: more than linear", a1, a4)
+	}
+	if b4 > 4*b1+4*b1/10+1<<20 {
+		t.Errorf("bytes allocated: %d for n, %d for 4n: more than linear", b1, b4)
 	}
 }

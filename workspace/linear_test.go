@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -423,5 +424,82 @@ func BenchmarkEditsOneFile(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// TestAmbiguousEditsLinear: n edits of a file of 2n lines whose FIND text
+// (a short token) is on two lines each are n find-ambiguous errors that
+// cost O(n log n) in all, not a pass over the file each: the file is kept
+// and indexed although no edit changes it, and the occurrences are
+// counted and listed from the index.
+func TestAmbiguousEditsLinear(t *testing.T) {
+	work := func(n int) (int, uint64) {
+		root := t.TempDir()
+		var file strings.Builder
+		for copy := 0; copy < 2; copy++ {
+			for i := 0; i < n; i++ {
+				file.WriteString(shortText(i))
+			}
+		}
+		if err := os.WriteFile(filepath.Join(root, "big.txt"), []byte(file.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, "~~~act\npatch_file big.txt\n~~~\n~~~\n{%s}\n~~~\n~~~\n{%s!}\n~~~\n", shortTok(i), shortTok(i))
+		}
+		doc, err := grammar.Parse(context.Background(), "edit.md", []byte(b.String()), grammar.Options{Dialect: grammar.DialectActs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := newChecker(doc, root, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts := map[*text]bool{} // the work of every text made counts
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for _, a := range doc.Actions {
+			c.action(context.Background(), a)
+			texts[c.kept[c.o.intern("big.txt")]] = true
+		}
+		runtime.ReadMemStats(&after)
+		alloc := after.TotalAlloc - before.TotalAlloc
+		errs := 0
+		for _, d := range c.diags {
+			if d.Severity == ast.Error {
+				if d.Code != CodeFindAmbiguous {
+					t.Fatalf("%s", d.Format("edit.md"))
+				}
+				if i := errs; !strings.Contains(d.Message, fmt.Sprintf("occurs 2 times in big.txt (lines %d, %d)", i+1, n+i+1)) {
+					t.Fatalf("%s", d.Format("edit.md"))
+				}
+				errs++
+			}
+		}
+		if errs != n {
+			t.Fatalf("%d find-ambiguous errors, want %d", errs, n)
+		}
+		if buf := c.kept[c.o.intern("big.txt")]; buf == nil || buf.short == nil {
+			t.Fatalf("big.txt was not kept with its short index")
+		}
+		total := 0
+		for buf := range texts {
+			total += buf.work
+		}
+		return total, alloc
+	}
+	small, smallAlloc := work(500)
+	large, largeAlloc := work(2000)
+	ratio := float64(large) / float64(small)
+	t.Logf("work %d at n=500, %d at 4n: ×%.2f", small, large, ratio)
+	if ratio > 6 {
+		t.Errorf("work grows ×%.2f from n=500 failing edits to 4n; linear is about ×4, quadratic ×16", ratio)
+	}
+	// the report of each (its lines listed) reads only its lines
+	ratio = float64(largeAlloc) / float64(smallAlloc)
+	t.Logf("bytes allocated %d at n=500, %d at 4n: ×%.2f", smallAlloc, largeAlloc, ratio)
+	if ratio > 8 {
+		t.Errorf("bytes allocated grow ×%.2f from n=500 failing edits to 4n; linear is about ×4, quadratic ×16", ratio)
 	}
 }

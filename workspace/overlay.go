@@ -343,6 +343,7 @@ func (c *checker) setDisk(i uint32, f *vfile) {
 // setCur records f as entry i's current state: in the entry when it fits,
 // else in heavy (the slot of the state it replaces when that was heavy).
 func (c *checker) setCur(i uint32, f *vfile) {
+	delete(c.kept, i)
 	e := c.o.at(i)
 	keep := e.bits & (ePathArena | ePathStr | eLooked | eDiskDir | eDiskHeavy)
 	wasHeavy, slot := e.bits&eHeavy != 0, e.by

@@ -393,6 +393,10 @@ type checker struct {
 	// root), what was on disk there, and the count of files created below
 	// each directory (overlay.go).
 	o overlay
+	// kept holds, by entry, the text of a file that FIND texts were looked
+	// for in and that no edit changed (every one failed), so that the next
+	// edit of the file finds its indexes; setCur drops it.
+	kept map[uint32]*text
 	// doc is the index of the document being checked; strict: Options.Strict.
 	doc    int
 	strict bool

@@ -1,0 +1,209 @@
+package workspace
+
+import (
+	"fmt"
+	"hash/maphash"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"unicode/utf8"
+
+	"github.com/plangram/plangram/ast"
+)
+
+// MaxDirNames bounds the entries CaseCollisions reads from one directory
+// of the root: past it the directory's other names are not compared, and
+// an info diagnostic says so.
+const MaxDirNames = 1 << 16
+
+// caseDisk compares a plan's paths with the names already on disk under
+// the root: a path that is spelt like an existing file or directory but
+// for letter case (or Unicode normalization) names it on macOS and
+// Windows, and another file on Linux. Each directory is read once, when a
+// path of the plan first goes through it (directories no path goes
+// through are never read), and only the directories the plan reaches by
+// the names the disk spells as the plan does; symbolic links are never
+// followed and nothing but directories is opened.
+type caseDisk struct {
+	root     string
+	dirs     map[string]*caseDir // by exact relative path ("." the root); nil: not a readable directory
+	reported map[uint64]struct{} // the exact hashes of the plan names reported
+	maxNames int                 // MaxDirNames (tests set less)
+	reads    int                 // directories read (tests)
+}
+
+// caseDir is what one directory holds, by folded name.
+type caseDir struct {
+	byFold map[uint64]caseDiskName
+	// multi holds, for a folded name that several names on disk have
+	// (Linux allows `README.md` and `readme.md` side by side), each of
+	// them and whether it is a directory.
+	multi map[uint64]map[string]bool
+}
+
+type caseDiskName struct {
+	name string
+	dir  bool // a directory (not a symbolic link to one)
+}
+
+// SetRoot makes c compare each path, and each directory on it, with the
+// names already in the directory root too (docs/check.md,
+// "case-collision"): a path spelt like an existing file or directory but
+// for case is reported, one that names it exactly is not.
+func (c *CaseCollisions) SetRoot(root string) {
+	c.disk = &caseDisk{root: root, dirs: map[string]*caseDir{}, maxNames: MaxDirNames}
+}
+
+// foldHash is the hash of a name's folded form.
+func (c *CaseCollisions) foldHash(name string) uint64 {
+	c.buf = foldPath(c.buf[:0], name)
+	return maphash.Bytes(c.seed, c.buf)
+}
+
+// check compares the cleaned path exact of parameter p with the disk,
+// component by component, and reports the first that the disk spells
+// otherwise. It returns whether that path was reported (now or before).
+func (d *caseDisk) check(c *CaseCollisions, a *ast.Action, p pathArg, exact string) bool {
+	dir := "."
+	for i := 0; i <= len(exact); {
+		j := strings.IndexByte(exact[i:], '/')
+		last := j < 0
+		if last {
+			j = len(exact) - i
+		}
+		comp := exact[i : i+j]
+		l := d.list(c, dir, p.span)
+		if l == nil {
+			return false
+		}
+		fh := c.foldHash(comp)
+		n, ok := l.byFold[fh]
+		if !ok {
+			return false // not on disk in any spelling: nor is anything below it
+		}
+		if isDir, there := l.exact(fh, n, comp); there {
+			if last || !isDir {
+				return false
+			}
+			dir = exact[:i+j]
+			i += j + 1
+			continue
+		}
+		name := exact[:i+j]
+		key := maphash.String(c.seed, name)
+		if _, ok := d.reported[key]; ok {
+			return true // this spelling was reported where it first came
+		}
+		if d.reported == nil {
+			d.reported = map[uint64]struct{}{}
+		}
+		d.reported[key] = struct{}{}
+		what := quoteValue(p.value)
+		if !last {
+			what += " (its directory " + quoteValue(name) + ")"
+		}
+		onDisk := n.name
+		if dir != "." {
+			onDisk = dir + "/" + n.name
+		}
+		kind := "file"
+		if n.dir {
+			kind = "directory"
+		}
+		c.diags = append(c.diags, &ast.Diagnostic{
+			Severity: ast.Warning, Code: CodeCaseCollision, Span: p.span,
+			Message: fmt.Sprintf("%s's %s %s and the %s %s already in the workspace differ only in letter case (or Unicode normalization): on a case-insensitive file system (macOS, Windows) both name the same %s; write the path as the workspace spells it",
+				a.Name, p.param, what, kind, quoteValue(onDisk), kind),
+		})
+		return true
+	}
+	return false
+}
+
+// exact reports whether the directory holds the name comp, spelt exactly,
+// of folded hash fh (n is the first name of that folded hash), and whether
+// it is a directory.
+func (l *caseDir) exact(fh uint64, n caseDiskName, comp string) (dir, ok bool) {
+	if n.name == comp {
+		return n.dir, true
+	}
+	dir, ok = l.multi[fh][comp]
+	return dir, ok
+}
+
+// list returns what directory dir (relative to the root) holds, reading
+// it the first time; nil when it is not a directory that can be read.
+func (d *caseDisk) list(c *CaseCollisions, dir string, span ast.Span) *caseDir {
+	if l, ok := d.dirs[dir]; ok {
+		return l
+	}
+	l, full := d.read(c, dir)
+	if d.dirs == nil {
+		d.dirs = map[string]*caseDir{}
+	}
+	d.dirs[dir] = l
+	if full {
+		c.diags = append(c.diags, &ast.Diagnostic{
+			Severity: ast.Info, Code: CodeCaseCollision, Span: span,
+			Message: fmt.Sprintf("the directory %s in the workspace has more than %d entries: the names after the first %d were not compared for case with the plan's paths", quoteValue(dir), d.maxNames, d.maxNames),
+		})
+	}
+	return l
+}
+
+// read reads directory dir: at most MaxDirNames entries (full: there were
+// more). It opens nothing but a directory: the open does not block (a
+// named pipe put in its place), the open file must be a directory, and a
+// directory below the root must not have become a symbolic link since its
+// parent was read (its parent's entry said directory, not link).
+func (d *caseDisk) read(c *CaseCollisions, dir string) (l *caseDir, full bool) {
+	path := filepath.Join(d.root, filepath.FromSlash(dir))
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.IsDir() {
+		return nil, false
+	}
+	if dir != "." {
+		if lst, err := os.Lstat(path); err != nil || !os.SameFile(st, lst) {
+			return nil, false
+		}
+	}
+	d.reads++
+	l = &caseDir{byFold: map[uint64]caseDiskName{}}
+	count := 0
+	for {
+		ents, err := f.ReadDir(256)
+		for _, e := range ents {
+			if count == d.maxNames {
+				return l, true
+			}
+			count++
+			name := e.Name()
+			if !utf8.ValidString(name) {
+				continue // no plan path (valid UTF-8) folds like it
+			}
+			fh := c.foldHash(name)
+			n := caseDiskName{name: name, dir: e.Type().IsDir()}
+			first, ok := l.byFold[fh]
+			if !ok {
+				l.byFold[fh] = n
+				continue
+			}
+			if l.multi == nil {
+				l.multi = map[uint64]map[string]bool{}
+			}
+			if l.multi[fh] == nil {
+				l.multi[fh] = map[string]bool{first.name: first.dir}
+			}
+			l.multi[fh][name] = n.dir
+		}
+		if err != nil || len(ents) == 0 {
+			return l, false // at the end, or an error: what was read is compared
+		}
+	}
+}
