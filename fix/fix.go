@@ -15,8 +15,10 @@
 // Repairs never add or remove a line except those trailing lines, so line
 // numbers are the same before and after; each repair is reported as a
 // warning diagnostic whose span is in the fixed text. Block content is
-// never changed except the fence lines a repair rewrites. For other
-// dialects only the last repair applies.
+// never changed except the fence lines a repair rewrites. For the
+// fenced-acts dialect the two fence repairs follow that dialect's rules
+// (fix/acts.go, docs/acts.md "Repairs"), and the last repair applies; for
+// other dialects only the last repair applies.
 package fix
 
 import (
@@ -65,10 +67,13 @@ func Apply(src []byte, dialect string) (fixed []byte, repairs []*ast.Diagnostic)
 		dialect = grammar.Detect(src)
 	}
 	f := &fixer{text: string(src)}
-	if dialect == grammar.DialectPlan {
+	switch dialect {
+	case grammar.DialectPlan:
 		f.fences()
 		f.title()
 		f.headingLevels()
+	case grammar.DialectActs:
+		f.actsFences()
 	}
 	f.trailingBlank(dialect)
 	if len(f.repairs) == 0 {

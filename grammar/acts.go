@@ -532,7 +532,9 @@ func (b *actsBuilder) block(v string, off int, a *ast.Action) *ast.Block {
 			if a == nil {
 				inner, nested = misnested(v, first, last, withText, at)
 			}
-			withText = withText && !nested
+			// The line matters only when the block ran on over a fence
+			// to its closing line; else it reads as written: content.
+			withText = withText && !nested && lexer.FenceBetween(v, lineContentEnd(v, at)+1, last, run[0])
 		}
 	} else {
 		blk.Unclosed = true

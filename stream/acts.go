@@ -47,6 +47,9 @@ type withText struct {
 	text string
 	span ast.Span
 	info bool
+	// fenceAfter: a later content line opens a fence (lexer.FenceBetween):
+	// the block ran on over it, which makes the line an error.
+	fenceAfter bool
 }
 
 // acts is the scanner of the fenced-acts dialect. It works on whole lines:
@@ -324,6 +327,9 @@ func (a *acts) strayContent(p *Parser, b *fence, line []byte, start int) {
 		}
 	}
 	if b.with != nil {
+		if !b.with.fenceAfter {
+			_, _, b.with.fenceAfter = lexer.OpenFence(line, b.run[0])
+		}
 		return
 	}
 	v := "\n" + s // ExactFenceWithText reads content lines after a first line
@@ -336,8 +342,8 @@ func (a *acts) strayContent(p *Parser, b *fence, line []byte, start int) {
 
 // strayClosed closes the stray block b at its closing line [start, end)
 // and says, as the batch parser does, when a content line of the block's
-// run followed by text kept it from closing there (fence-trailing-text):
-// unless the block was closed by the fence meant for a nested block
+// run followed by text kept it from closing there, so that it ran on over
+// a later fence line (fence-trailing-text): unless the block was closed by the fence meant for a nested block
 // opened at or after that line (and the text may be an info string), an
 // improperly nested fence, which the stream does not report before the
 // first act (docs/acts.md). k is the index of b's fence character while
@@ -347,7 +353,7 @@ func (a *acts) strayClosed(p *Parser, b *fence, start, end, k int) error {
 	w, nested := b.with, b.nested
 	opening := b.span
 	*b = fence{nested: nested[:0]}
-	if w == nil {
+	if w == nil || !w.fenceAfter {
 		return nil
 	}
 	if n := len(nested); n > 0 && nested[n-1].run == run && !(w.off <= nested[n-1].off && !w.info) {

@@ -113,7 +113,7 @@ func TestCaseCollisionsDisk(t *testing.T) {
 		`2:warning:read_file's path "README.md" and the path at line 2`,
 		`3:warning:write_file's path "src/Foo/y.go" (its directory "src/Foo") and the directory "src/foo" already in the workspace`,
 		`4:warning:write_file's path "src/foo/X.go" and the file "src/foo/x.go" already in the workspace`,
-		"7:warning:write_file's path \"caf\u00e9.txt\" and the file \"cafe\u0301.txt\" already in the workspace",
+		`7:warning:write_file's path "caf\u00e9.txt" and the file "cafe\u0301.txt" already in the workspace`, // escaped: they look alike
 		`9:warning:write_file's path "both/A.TXT" and the file "both/`,
 		`10:warning:write_file's path "OUT/z" (its directory "OUT") and the directory "out" already in the workspace`,
 		`11:warning:write_file's path "LINK" and the file "link" already in the workspace`,
