@@ -51,6 +51,9 @@ const (
 	// CodeQuotedAct: an act block inside a block quote (`> ```act`), which
 	// is prose: its action is not read (docs/acts.md).
 	CodeQuotedAct = "quoted-act"
+	// CodeHiddenAct: an act block inside an HTML comment (`<!--` … `-->`):
+	// read as an action, but hidden by every Markdown viewer (docs/acts.md).
+	CodeHiddenAct = "hidden-act"
 	// CodeNoPlan: a document with no act block at all gets this one note
 	// rather than a warning per code block (docs/check.md).
 	CodeNoPlan = "no-plan"
@@ -129,6 +132,7 @@ func (p *ActsParser) parseEach(ctx context.Context, filename string, src []byte,
 	doc := &ast.Document{Dialect: DialectActs}
 	cur := &lineCursor{src: text, line: 1}
 	b := actsBuilder{doc: doc, text: text, pos: cur, schema: p.schema, each: each, reuse: each != nil && reuse}
+	b.loneCRs(fence)
 	if each != nil {
 		// otherFenceActs needs the prose regions only when the other
 		// fence character's runs occur at all.
@@ -201,6 +205,7 @@ func (p *ActsParser) parseGrammar(ctx context.Context, filename string, src []by
 		return doc, nil
 	}
 	b := actsBuilder{doc: doc, text: text, pos: lines, schema: p.schema}
+	b.loneCRs(p.activeFence(src))
 	var lead []*ast.Block
 	for _, it := range tree.Lead {
 		if it.Type == lexer.Text {
@@ -242,6 +247,7 @@ func (p *ActsParser) parseGrammar(ctx context.Context, filename string, src []by
 func (p *ActsParser) finishDocument(text string, fence byte, b *actsBuilder) {
 	doc := b.doc
 	others := p.otherFenceActs(text, fence, b)
+	hiddenActs(text, fence, doc)
 	if b.acts == 0 && others == 0 {
 		kept := "only prose"
 		if len(text) == 0 {
@@ -323,6 +329,34 @@ type actsBuilder struct {
 	followAt  map[int]int
 	actFollow int
 	followOf  map[*ast.Diagnostic]*ast.Diagnostic
+	// crs: the source holds a lone CR, so each token's lines are checked
+	// for one that hides a structural line (crRules); crDone is the end of
+	// the last line checked, crHits the check's scratch.
+	crs    bool
+	cr     crRules
+	crDone int
+	crHits []crHit
+}
+
+// loneCRs makes the builder check for lone CRs that hide a structural
+// line (CodeLoneCR) when the source holds any lone CR, with the rules of
+// fence character fence.
+func (b *actsBuilder) loneCRs(fence byte) {
+	b.crs, b.cr = hasLoneCR(b.text), crRules{fence: fence}
+}
+
+// checkCRs reports the lone CRs of the token [start, end) that hide a
+// structural line; a block token (run > 0, its fence run's length) has
+// its first line read outside any block and the others inside it.
+func (b *actsBuilder) checkCRs(start, end, run int) {
+	rest := crState{}
+	if run > 0 {
+		rest = crState{in: true, real: true, char: b.cr.fence, run: run}
+	}
+	b.crHits = b.cr.tokenHits(b.text, start, end, crState{}, rest, &b.crDone, b.crHits[:0])
+	for _, h := range b.crHits {
+		b.doc.Add(ast.Error, CodeLoneCR, b.span(h.cr, h.cr+1), "%s", h.message())
+	}
 }
 
 // newBlock returns a zero block, a spare one when there is one.
@@ -357,6 +391,15 @@ func (b *actsBuilder) span(start, end int) ast.Span {
 // addProse adds a Text token's prose node, and reports the act blocks
 // written inside a block quote in it (quotedActs).
 func (b *actsBuilder) addProse(v string, off int) {
+	if b.crs {
+		b.checkCRs(off, off+len(v), 0)
+	}
+	b.prose1(v, off)
+}
+
+// prose1 adds a prose node (addProse without the lone CR check: a list
+// item's markers before a fence run, checked with the block's line).
+func (b *actsBuilder) prose1(v string, off int) {
 	if b.each != nil {
 		if b.proseSpans {
 			b.prose = append(b.prose, [2]int{off, off + len(v)})
@@ -466,7 +509,7 @@ func (b *actsBuilder) block(v string, off int, a *ast.Action) *ast.Block {
 	}
 	start := off
 	if pre := lexer.MarkerPrefix(v[:first]); pre > 0 {
-		b.addProse(v[:pre], off)
+		b.prose1(v[:pre], off)
 		v, off, first = v[pre:], off+pre, first-pre
 	}
 	run, info, _ := lexer.OpenFenceString(v[:first], fenceChar(v[:first]))
@@ -489,7 +532,9 @@ func (b *actsBuilder) block(v string, off int, a *ast.Action) *ast.Block {
 			if a == nil {
 				inner, nested = misnested(v, first, last, withText, at)
 			}
-			withText = withText && !nested
+			// The line matters only when the block ran on over a fence
+			// to its closing line; else it reads as written: content.
+			withText = withText && !nested && lexer.FenceBetween(v, lineContentEnd(v, at)+1, last, run[0])
 		}
 	} else {
 		blk.Unclosed = true
@@ -524,6 +569,9 @@ func (b *actsBuilder) block(v string, off int, a *ast.Action) *ast.Block {
 	}
 	if withText {
 		b.fenceTrailingText(v, off, at, text, textEnd, last, blk, unclosed)
+	}
+	if b.crs {
+		b.checkCRs(start, off+len(v), len(run))
 	}
 	return blk
 }
@@ -841,4 +889,50 @@ func (p *ActsParser) otherFenceActs(text string, active byte, b *actsBuilder) in
 			fenceWords(other), why, fenceWords(other), fenceName(other))
 	}
 	return n
+}
+
+// hiddenActs warns about every act block that a CommonMark reader sees
+// inside an HTML comment: a prose line starting (after at most three
+// spaces) with `<!--` opens an HTML block that runs to the first line
+// holding `-->`, fence lines included. plangram reads such a block as an
+// action, but Markdown viewers (a pull request page) hide it, so a
+// reviewer may approve a plan without seeing it. One pass over the
+// tokens, only when the source holds `<!--`; positions from a cursor of
+// its own.
+func hiddenActs(text string, fence byte, doc *ast.Document) {
+	if !strings.Contains(text, "<!--") {
+		return
+	}
+	pos := &lineCursor{src: text, line: 1}
+	open, opened := false, 0
+	for off := 0; off < len(text); {
+		typ, end := lexer.CoarseToken(text, off, fence)
+		if typ == lexer.ActBlock && open {
+			start := pos.Pos(off + lexer.MarkerPrefix(text[off:end]))
+			doc.Add(ast.Warning, CodeHiddenAct, ast.Span{Start: start, End: pos.Pos(off + lineContentEnd(text[off:end], 0))},
+				"act block inside an HTML comment (opened at line %d): it is read as an action, but Markdown viewers hide it, so a review may not show it; take it out of the comment, or delete it if it is not meant to run",
+				pos.Pos(opened).Line)
+		}
+		for i := off; i < end; {
+			e := end
+			if j := strings.IndexByte(text[i:end], '\n'); j >= 0 {
+				e = i + j + 1
+			}
+			line := text[i:e]
+			switch {
+			case open:
+				open = !strings.Contains(line, "-->")
+			case typ == lexer.Text:
+				t := line
+				for k := 0; k < 3 && strings.HasPrefix(t, " "); k++ {
+					t = t[1:]
+				}
+				if rest, ok := strings.CutPrefix(t, "<!--"); ok {
+					open, opened = !strings.Contains(rest, "-->"), i
+				}
+			}
+			i = e
+		}
+		off = end
+	}
 }

@@ -107,9 +107,12 @@ func Source(ctx context.Context, name string, src []byte, opts Options) (*ast.Do
 
 // Expand turns command-line PATH arguments into the files to check: a file
 // stands for itself, "-" for standard input, and a directory for every
-// `*.md` file below it (recursively, in lexical order, not following
-// symbolic links, skipping directories whose name starts with a dot). The
-// arguments keep their order; a file named twice is checked once.
+// Markdown file below it (IsMarkdownName: `*.md`, `*.markdown`, any case;
+// recursively, in lexical order, not following symbolic links, skipping
+// directories whose name starts with a dot). The arguments keep their
+// order; a file named twice is checked once. A directory with no Markdown
+// file below it is an error (ErrNoMarkdown): checking nothing must not
+// pass as a clean check.
 func Expand(paths []string) ([]string, error) {
 	var out []string
 	seen := map[string]bool{}
@@ -132,6 +135,7 @@ func Expand(paths []string) ([]string, error) {
 			add(p)
 			continue
 		}
+		found := false
 		err = filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
@@ -142,16 +146,32 @@ func Expand(paths []string) ([]string, error) {
 				}
 				return nil
 			}
-			if d.Type().IsRegular() && strings.HasSuffix(d.Name(), ".md") {
+			if d.Type().IsRegular() && IsMarkdownName(d.Name()) {
 				add(q)
+				found = true
 			}
 			return nil
 		})
 		if err != nil {
 			return nil, err
 		}
+		if !found {
+			return nil, fmt.Errorf("%s: %w", p, ErrNoMarkdown)
+		}
 	}
 	return out, nil
+}
+
+// ErrNoMarkdown is the error of Expand for a directory argument that holds
+// no Markdown file below it.
+var ErrNoMarkdown = errors.New("no Markdown file (*.md, *.markdown) below this directory, outside directories starting with a dot: nothing to read")
+
+// IsMarkdownName reports whether a file name is a Markdown file's, as a
+// directory argument expands: it ends in `.md` or `.markdown`, in any
+// letter case (`README.MD`).
+func IsMarkdownName(name string) bool {
+	n := len(name)
+	return n > 3 && strings.EqualFold(name[n-3:], ".md") || n > 9 && strings.EqualFold(name[n-9:], ".markdown")
 }
 
 // Run checks the files of paths (see Expand) in parallel and returns them in

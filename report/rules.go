@@ -35,6 +35,8 @@ func KnownRules() []Rule {
 			Help: "Only a fenced block whose info string is exactly `act` is an act block. A block with `act python`, `act:` or `{act}` is an ordinary block (an argument of the action before it): the action it seems to name is not read. Write the fence line as ```act with nothing after it."},
 		{ID: "quoted-act", Severity: ast.Warning, Summary: "an act block is inside a block quote",
 			Help: "A line starting with `>` is quoted text: an act block written there is prose, and its action is not read. Remove the `>` markers if the action is meant to run."},
+		{ID: "hidden-act", Severity: ast.Warning, Summary: "an act block is inside an HTML comment",
+			Help: "An act block after a line starting with `<!--` and before the line holding `-->` is read as an action, but Markdown viewers hide the comment, so a reviewer may approve the plan without seeing it. Take the block out of the comment, or delete it."},
 		{ID: "empty-action-name", Severity: ast.Error, Summary: "an act block names no action",
 			Help: "The first non-blank line of an `act` block must start with the action name."},
 		{ID: "unterminated-quote", Severity: ast.Warning, Summary: "an act line has an unterminated quote",

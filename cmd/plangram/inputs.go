@@ -28,7 +28,7 @@ func (in input) stdin() bool { return in.path == lint.Stdin }
 // expandInputs is the one input layer of every command that reads plans
 // (parse, check, fmt, fix, render): no argument or "-" is standard input
 // (named "<stdin>"); a file stands for itself; a directory for every `*.md`
-// file below it, recursively in lexical order, skipping directories whose
+// and `*.markdown` file below it (any case; none is an error), recursively in lexical order, skipping directories whose
 // name starts with a dot and not following symbolic links (lint.Expand). A
 // file named twice is read once. A path that does not exist is an error
 // (exit 2) before anything is read.
@@ -103,8 +103,8 @@ func (in input) read(s *stdinData) ([]byte, error) {
 
 // outputPath is where render -o DIR writes the page of in: the path below
 // the directory argument it was found under, or the file's base name for a
-// file named directly ("stdin" for standard input), with .md replaced by
-// .html.
+// file named directly ("stdin" for standard input), with .md (or
+// .markdown, any case) replaced by .html.
 func (in input) outputPath(dir string) string {
 	rel := filepath.Base(in.path)
 	switch {
@@ -115,5 +115,8 @@ func (in input) outputPath(dir string) string {
 			rel = r
 		}
 	}
-	return filepath.Join(dir, strings.TrimSuffix(rel, ".md")+".html")
+	if ext := filepath.Ext(rel); lint.IsMarkdownName(rel) {
+		rel = rel[:len(rel)-len(ext)]
+	}
+	return filepath.Join(dir, rel+".html")
 }

@@ -175,3 +175,38 @@ func TestCheckStrictDisableDirective(t *testing.T) {
 		t.Fatalf("summary: exit %d %q", code, out)
 	}
 }
+
+// TestDirectoryMarkdownNames: a directory argument stands for its *.md and
+// *.markdown files in any letter case (a plan saved as plan.markdown or
+// README.MD is checked, not skipped with exit 0), and a directory with no
+// Markdown file is an error for every command, not a clean run over
+// nothing.
+func TestDirectoryMarkdownNames(t *testing.T) {
+	dir := tree(t, map[string]string{"a.markdown": badActs, "B.MD": badActs, "c.Md": okActs, "notes.txt": badActs, "x.mdx": badActs})
+	code, out, stderr := runCLI(t, "", "check", dir)
+	if code != 1 {
+		t.Fatalf("check exit %d, want 1\n%s%s", code, out, stderr)
+	}
+	for _, f := range []string{"a.markdown", "B.MD"} {
+		if !strings.Contains(out, f+":2:1: error:") {
+			t.Errorf("check did not read %s:\n%s", f, out)
+		}
+	}
+	if strings.Contains(out, "notes.txt") || strings.Contains(out, "x.mdx") {
+		t.Errorf("check read a file that is not Markdown:\n%s", out)
+	}
+	ins, err := expandInputs([]string{dir})
+	if err != nil || len(ins) != 3 {
+		t.Fatalf("expandInputs: %v %v", ins, err)
+	}
+	if p := ins[1].outputPath("out"); p != filepath.Join("out", "a.html") { // B.MD, a.markdown, c.Md
+		t.Errorf("outputPath %q", p)
+	}
+	empty := tree(t, map[string]string{"notes.txt": "x", ".hidden/plan.md": badActs})
+	for _, cmd := range []string{"parse", "check", "fmt", "fix", "render"} {
+		code, _, stderr := runCLI(t, "", cmd, empty)
+		if code != 2 || !strings.Contains(stderr, "no Markdown file") {
+			t.Errorf("%s on a directory without Markdown: exit %d, want 2 and a message\n%s", cmd, code, stderr)
+		}
+	}
+}
