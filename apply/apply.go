@@ -47,6 +47,7 @@ import (
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/internal/safewrite"
+	"github.com/plangram/plangram/schema"
 	"github.com/plangram/plangram/workspace"
 )
 
@@ -119,6 +120,7 @@ func Apply(ctx context.Context, docs []*ast.Document, root string, opts Options)
 			continue
 		}
 		ds := append(append([]*ast.Diagnostic{}, doc.Diagnostics...), sim.Diagnostics[i]...)
+		ds = append(ds, caseCollisions(doc, absRoot, opts.Workspace.Schema)...)
 		for _, a := range sim.Commands[i] {
 			ds = append(ds, &ast.Diagnostic{Severity: ast.Info, Code: CodeCommandNotRun, Span: a.NameSpan,
 				Message: fmt.Sprintf("%s is not run: apply only changes files; run the command yourself if it is wanted", a.Name)})
@@ -388,4 +390,24 @@ func readRegular(p string) ([]byte, error) {
 	var b bytes.Buffer
 	_, err = b.ReadFrom(f)
 	return b.Bytes(), err
+}
+
+// caseCollisions gives the case-collision warnings of doc, as `check
+// --root` does: paths of the plan, or a path and a name already in the
+// root, that differ only in letter case (docs/check.md). They do not
+// refuse the apply, which writes the names as the plan spells them.
+func caseCollisions(doc *ast.Document, root string, s *schema.Schema) []*ast.Diagnostic {
+	cases := workspace.NewCaseCollisions(doc.Dialect, s)
+	defer cases.Close()
+	cases.SetRoot(root)
+	for _, a := range doc.Actions {
+		cases.Action(a)
+	}
+	for _, a := range doc.Actions {
+		if !cases.Unresolved() {
+			break
+		}
+		cases.Resolve(a)
+	}
+	return cases.Diagnostics()
 }

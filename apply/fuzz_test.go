@@ -31,6 +31,8 @@ func FuzzApply(f *testing.F) {
 		"*** Begin Patch\n*** Update File: c.txt\n@@\n+x\n@@ c\n@@ d\n-e\n+E\n *** End Patch\n",
 		"c.txt\n<<<<<<< SEARCH\nd\n=======\nD\n>>>>>>> REPLACE\n",
 		"--- /dev/null\n+++ b/c.txt\n@@ -4,1 +4,1 @@\n c\n-d\n+D\n",
+		// Case variants of names on disk (case-collision; LINK is not followed).
+		"~~~act\nwrite_file A.txt\n~~~\n~~~\nx\n~~~\n~~~act\nappend_file SUB/b.txt\n~~~\n~~~\nx\n~~~\n~~~act\nwrite_file LINK/KEEP.txt\n~~~\n~~~\nx\n~~~\n",
 		"# P\n\n## Rationale\n\n```\nx\n```\n\n## Action Plan\n\n### `CREATE`\n\n- **File Path:** ../x\n\n```\nx\n```\n",
 	} {
 		f.Add(s)

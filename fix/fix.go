@@ -15,8 +15,10 @@
 // Repairs never add or remove a line except those trailing lines, so line
 // numbers are the same before and after; each repair is reported as a
 // warning diagnostic whose span is in the fixed text. Block content is
-// never changed except the fence lines a repair rewrites. For other
-// dialects only the last repair applies.
+// never changed except the fence lines a repair rewrites. For the
+// fenced-acts dialect the two fence repairs follow that dialect's rules
+// (fix/acts.go, docs/acts.md "Repairs"), and the last repair applies; for
+// other dialects only the last repair applies.
 package fix
 
 import (
@@ -65,10 +67,13 @@ func Apply(src []byte, dialect string) (fixed []byte, repairs []*ast.Diagnostic)
 		dialect = grammar.Detect(src)
 	}
 	f := &fixer{text: string(src)}
-	if dialect == grammar.DialectPlan {
+	switch dialect {
+	case grammar.DialectPlan:
 		f.fences()
 		f.title()
 		f.headingLevels()
+	case grammar.DialectActs:
+		f.actsFences()
 	}
 	f.trailingBlank(dialect)
 	if len(f.repairs) == 0 {
@@ -79,6 +84,12 @@ func Apply(src []byte, dialect string) (fixed []byte, repairs []*ast.Diagnostic)
 		// Shorter text can raise the share of bytes that are not text past
 		// the binary threshold, or bring a lone CR to the first line: a
 		// repair never makes a readable input unreadable.
+		return src, nil
+	}
+	if opts := (grammar.Options{Dialect: dialect}); grammar.LoneCRHidesLine(context.Background(), out, opts) &&
+		!grammar.LoneCRHidesLine(context.Background(), src, opts) {
+		// Nor does it make a lone CR that hid nothing hide a line
+		// (lone-cr): a fence repaired to the run the CR comes before.
 		return src, nil
 	}
 	lines := ast.NewLines(out)

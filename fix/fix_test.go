@@ -178,8 +178,16 @@ func FuzzFix(f *testing.F) {
 	}
 	f.Add([]byte("```\n```a\n```\n```\n"))
 	f.Add([]byte("~~~~\n~~~ x\n~~~~~ y\n~~~\n~~~~\n"))
+	acts, _ := filepath.Glob("../golden/acts/*.md")
+	for _, file := range acts {
+		if data, err := os.ReadFile(file); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Add([]byte("```act\nwrite_file a\n```\n```\nx\n``` end of x\n```act\necho\n```\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		checkProperties(t, src)
+		checkActsProperties(t, src) // the fenced-acts dialect (fix/acts.go)
 	})
 }
 

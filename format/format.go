@@ -32,12 +32,26 @@ func document(ctx context.Context, doc *ast.Document, src []byte, opts grammar.O
 	if doc == nil {
 		return nil, errors.New("format: nil document")
 	}
-	if grammar.InputRejected(doc) {
+	if grammar.InputRejected(doc) || grammar.HasLoneCRError(doc) {
 		// UTF-16, binary or CR-only input: its lines are not known, so it
 		// is printed as it is (the diagnostics say why), never rewritten.
+		// Nor is one whose lone CRs hide lines (lone-cr): plangram and
+		// CommonMark read its lines differently, and rewriting it by one
+		// reading (longer fences around a block that runs on) would fix
+		// that reading silently.
 		return append([]byte(nil), src...), nil
 	}
 	out, err := print(ctx, doc, src, opts)
+	if err == nil {
+		reparse := opts
+		reparse.Dialect = doc.Dialect
+		if grammar.LoneCRHidesLine(ctx, out, reparse) {
+			// A lone CR in content or prose that hid nothing would hide a
+			// line in the canonical form (a fence shortened to the run
+			// that CR comes before): keep the input.
+			return append([]byte(nil), src...), nil
+		}
+	}
 	if err == nil && grammar.Rejects(out) {
 		// The input is read, but its canonical form would be rejected: a
 		// first line that ends with a lone CR once leading blank lines are

@@ -132,6 +132,7 @@ func (p *ActsParser) parseEach(ctx context.Context, filename string, src []byte,
 	doc := &ast.Document{Dialect: DialectActs}
 	cur := &lineCursor{src: text, line: 1}
 	b := actsBuilder{doc: doc, text: text, pos: cur, schema: p.schema, each: each, reuse: each != nil && reuse}
+	b.loneCRs(fence)
 	if each != nil {
 		// otherFenceActs needs the prose regions only when the other
 		// fence character's runs occur at all.
@@ -204,6 +205,7 @@ func (p *ActsParser) parseGrammar(ctx context.Context, filename string, src []by
 		return doc, nil
 	}
 	b := actsBuilder{doc: doc, text: text, pos: lines, schema: p.schema}
+	b.loneCRs(p.activeFence(src))
 	var lead []*ast.Block
 	for _, it := range tree.Lead {
 		if it.Type == lexer.Text {
@@ -327,6 +329,34 @@ type actsBuilder struct {
 	followAt  map[int]int
 	actFollow int
 	followOf  map[*ast.Diagnostic]*ast.Diagnostic
+	// crs: the source holds a lone CR, so each token's lines are checked
+	// for one that hides a structural line (crRules); crDone is the end of
+	// the last line checked, crHits the check's scratch.
+	crs    bool
+	cr     crRules
+	crDone int
+	crHits []crHit
+}
+
+// loneCRs makes the builder check for lone CRs that hide a structural
+// line (CodeLoneCR) when the source holds any lone CR, with the rules of
+// fence character fence.
+func (b *actsBuilder) loneCRs(fence byte) {
+	b.crs, b.cr = hasLoneCR(b.text), crRules{fence: fence}
+}
+
+// checkCRs reports the lone CRs of the token [start, end) that hide a
+// structural line; a block token (run > 0, its fence run's length) has
+// its first line read outside any block and the others inside it.
+func (b *actsBuilder) checkCRs(start, end, run int) {
+	rest := crState{}
+	if run > 0 {
+		rest = crState{in: true, real: true, char: b.cr.fence, run: run}
+	}
+	b.crHits = b.cr.tokenHits(b.text, start, end, crState{}, rest, &b.crDone, b.crHits[:0])
+	for _, h := range b.crHits {
+		b.doc.Add(ast.Error, CodeLoneCR, b.span(h.cr, h.cr+1), "%s", h.message())
+	}
 }
 
 // newBlock returns a zero block, a spare one when there is one.
@@ -361,6 +391,15 @@ func (b *actsBuilder) span(start, end int) ast.Span {
 // addProse adds a Text token's prose node, and reports the act blocks
 // written inside a block quote in it (quotedActs).
 func (b *actsBuilder) addProse(v string, off int) {
+	if b.crs {
+		b.checkCRs(off, off+len(v), 0)
+	}
+	b.prose1(v, off)
+}
+
+// prose1 adds a prose node (addProse without the lone CR check: a list
+// item's markers before a fence run, checked with the block's line).
+func (b *actsBuilder) prose1(v string, off int) {
 	if b.each != nil {
 		if b.proseSpans {
 			b.prose = append(b.prose, [2]int{off, off + len(v)})
@@ -470,7 +509,7 @@ func (b *actsBuilder) block(v string, off int, a *ast.Action) *ast.Block {
 	}
 	start := off
 	if pre := lexer.MarkerPrefix(v[:first]); pre > 0 {
-		b.addProse(v[:pre], off)
+		b.prose1(v[:pre], off)
 		v, off, first = v[pre:], off+pre, first-pre
 	}
 	run, info, _ := lexer.OpenFenceString(v[:first], fenceChar(v[:first]))
@@ -493,7 +532,9 @@ func (b *actsBuilder) block(v string, off int, a *ast.Action) *ast.Block {
 			if a == nil {
 				inner, nested = misnested(v, first, last, withText, at)
 			}
-			withText = withText && !nested
+			// The line matters only when the block ran on over a fence
+			// to its closing line; else it reads as written: content.
+			withText = withText && !nested && lexer.FenceBetween(v, lineContentEnd(v, at)+1, last, run[0])
 		}
 	} else {
 		blk.Unclosed = true
@@ -528,6 +569,9 @@ func (b *actsBuilder) block(v string, off int, a *ast.Action) *ast.Block {
 	}
 	if withText {
 		b.fenceTrailingText(v, off, at, text, textEnd, last, blk, unclosed)
+	}
+	if b.crs {
+		b.checkCRs(start, off+len(v), len(run))
 	}
 	return blk
 }

@@ -92,7 +92,8 @@ func Parse(ctx context.Context, filename string, src []byte, opts Options) (*ast
 	}
 	if len(extra) > 0 {
 		if extra[0].Severity == ast.Error { // unreadable input: that is the one thing to say, not "no plan"
-			doc.Diagnostics = slices.DeleteFunc(doc.Diagnostics, func(d *ast.Diagnostic) bool { return d.Code == CodeNoPlan })
+			// nor each lone CR of a CR-only input (cr-line-endings)
+			doc.Diagnostics = slices.DeleteFunc(doc.Diagnostics, func(d *ast.Diagnostic) bool { return d.Code == CodeNoPlan || d.Code == CodeLoneCR })
 		}
 		doc.Diagnostics = append(doc.Diagnostics, extra...)
 		ast.SortDiagnostics(doc.Diagnostics)

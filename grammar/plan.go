@@ -298,7 +298,10 @@ type planBuilder struct {
 	// line, to find a block that opens there (see tokNode).
 	followOns []followOn
 	followAt  map[int][]int
-	made      int // nodes made so far (sizes the slabs' chunks)
+	// crDone and crHits are the lone CR check's state (checkCRs).
+	crDone int
+	crHits []crHit
+	made   int // nodes made so far (sizes the slabs' chunks)
 	// Streaming (parseEach with each set): the actions of streamSec, the
 	// first Action Plan section, go to each as they are bound; cs is the
 	// check, begun when streamSec started; region stands for the nodes let
@@ -491,8 +494,12 @@ func (b *planBuilder) outline() *ptree {
 	var cur *ppart // the streamed section's action being read
 	streaming, planSeen, partsSeen := false, false, false
 	sc := lexer.NewRunScanner(b.src)
+	crs := hasLoneCR(b.src)
 	for {
 		typ, start, stop := sc.Next()
+		if crs && typ != plex.EOF {
+			b.checkCRs(typ, start, stop)
+		}
 		if run != nil {
 			if foldable(typ) || typ == lexer.MdH2 && b.unknownH2(start, stop) {
 				run.end = stop
@@ -710,6 +717,22 @@ func (b *planBuilder) add(n *pnode) *pnode {
 		b.doc.Prose = append(b.doc.Prose, p)
 	}
 	return n
+}
+
+// checkCRs reports the lone CRs of the token [start, end) of type typ
+// that hide a structural line (CodeLoneCR): a fence token's first line
+// is read outside any block, its other lines inside it; other tokens'
+// lines outside any block.
+func (b *planBuilder) checkCRs(typ plex.TokenType, start, end int) {
+	rest := crState{}
+	if typ == lexer.MdFence {
+		f, _ := lexer.MdFenceAt(b.src, start)
+		rest = crState{in: true, real: true, f: f}
+	}
+	b.crHits = crRules{plan: true}.tokenHits(b.src, start, end, crState{}, rest, &b.crDone, b.crHits[:0])
+	for _, h := range b.crHits {
+		b.report(ast.Error, CodeLoneCR, b.lines.Span(h.cr, h.cr+1), "%s", h.message())
+	}
 }
 
 // headingMarks returns the leading run of #s of a heading line.

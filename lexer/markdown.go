@@ -609,6 +609,25 @@ func ExactFenceWithText(v, run string, closed bool) (line, text, textEnd int, ok
 	return 0, 0, 0, false
 }
 
+// FenceBetween reports whether a line of src in [from, to) (from a line
+// start) opens a fenced block of character c as the fenced-acts dialect
+// reads one (OpenFence): in that dialect a content line of a block's run
+// followed by text matters only when the block ran on over such a line
+// to its closing fence (docs/acts.md, "Closing fence with text").
+func FenceBetween(src string, from, to int, c byte) bool {
+	for p := from; p < to; {
+		start, n, ok := nextFenceLine(src[:to], p, c)
+		if !ok {
+			return false
+		}
+		if r, _ := openRun(unsafeBytes(src[start:start+n]), c); r > 0 {
+			return true
+		}
+		p = start + n
+	}
+	return false
+}
+
 // textAfterRun reports whether line, after spaces, tabs and carriage
 // returns, starts with exactly run (not followed by one more c) and has
 // other text after it: the text's start and end in line, trimmed.

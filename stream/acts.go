@@ -47,6 +47,9 @@ type withText struct {
 	text string
 	span ast.Span
 	info bool
+	// fenceAfter: a later content line opens a fence (lexer.FenceBetween):
+	// the block ran on over it, which makes the line an error.
+	fenceAfter bool
 }
 
 // acts is the scanner of the fenced-acts dialect. It works on whole lines:
@@ -143,11 +146,80 @@ func (a *acts) scan(p *Parser, eof bool) error {
 	if a.act != nil && a.blk().run != "" {
 		a.act.end = p.end() // an unclosed block runs to the end
 	}
-	return a.emit(p)
+	return a.emit(p, p.end())
 }
 
-// line handles the line [start, end).
+// line handles the line [start, end). A line read while no action is
+// pending (before the first act block) is checked for lone CRs that hide
+// a structural line here; the lines of an action's source are checked by
+// its parse, and the text after its last block by emit.
 func (a *acts) line(p *Parser, start, end int) error {
+	var ds []*ast.Diagnostic
+	pending := a.act != nil
+	if !pending && bytes.IndexByte(p.bytes(start, end), '\r') >= 0 {
+		c, run := a.crFence()
+		if ds = grammar.ActsLineLoneCRs(nil, p.bytes(start, end), p.pos(start), c, run); len(ds) > 0 {
+			// The text before the line goes out first, whatever the
+			// chunking, so that the merged events do not depend on it.
+			if err := a.flushText(p, start); err != nil {
+				return err
+			}
+		}
+	}
+	if err := a.read(p, start, end); err != nil {
+		return err
+	}
+	if a.act != nil {
+		return nil // the line opened an action: its parse reports it
+	}
+	return a.sendLoneCRs(p, ds)
+}
+
+// crFence returns the fence character and the open block's run length (0
+// outside any block) that a text line is checked for lone CRs with.
+// Before the first act fence line the fence character is not known yet:
+// the line is read as a document with backtick fences reads it
+// (lexer.Detect's default; docs/acts.md, "Lone CRs").
+func (a *acts) crFence() (byte, int) {
+	if a.c == 0 {
+		return lexer.Backtick, len(a.open[0].run)
+	}
+	return a.c, len(a.blk().run)
+}
+
+// sendLoneCRs emits the lone-cr errors ds of a text line.
+func (a *acts) sendLoneCRs(p *Parser, ds []*ast.Diagnostic) error {
+	for _, d := range ds {
+		if err := p.send(&Event{Type: Error, Severity: d.Severity, Kind: d.Code, Message: d.Message, Raw: "\r", Span: d.Span}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// trailingLoneCRs checks the text lines [from, to) after an action's last
+// block, outside any block, for lone CRs that hide a structural line.
+func (a *acts) trailingLoneCRs(p *Parser, from, to int) error {
+	if from >= to || bytes.IndexByte(p.bytes(from, to), '\r') < 0 {
+		return nil
+	}
+	for ls := from; ls < to; {
+		le := to
+		if i := bytes.IndexByte(p.bytes(ls, to), '\n'); i >= 0 {
+			le = ls + i + 1
+		}
+		if line := p.bytes(ls, le); bytes.IndexByte(line, '\r') >= 0 {
+			if err := a.sendLoneCRs(p, grammar.ActsLineLoneCRs(nil, line, p.pos(ls), a.c, 0)); err != nil {
+				return err
+			}
+		}
+		ls = le
+	}
+	return nil
+}
+
+// read handles the line [start, end).
+func (a *acts) read(p *Parser, start, end int) error {
 	line := p.bytes(start, end)
 	if a.c == 0 {
 		fences := [2]byte{lexer.Backtick, lexer.Tilde} // in the order lexer.Detect tries them
@@ -208,7 +280,7 @@ func (a *acts) line(p *Parser, start, end int) error {
 		if err := a.flushText(p, start); err != nil {
 			return err
 		}
-		if err := a.emit(p); err != nil {
+		if err := a.emit(p, start); err != nil {
 			return err
 		}
 		return a.openAct(p, start, end)
@@ -255,6 +327,9 @@ func (a *acts) strayContent(p *Parser, b *fence, line []byte, start int) {
 		}
 	}
 	if b.with != nil {
+		if !b.with.fenceAfter {
+			_, _, b.with.fenceAfter = lexer.OpenFence(line, b.run[0])
+		}
 		return
 	}
 	v := "\n" + s // ExactFenceWithText reads content lines after a first line
@@ -267,8 +342,8 @@ func (a *acts) strayContent(p *Parser, b *fence, line []byte, start int) {
 
 // strayClosed closes the stray block b at its closing line [start, end)
 // and says, as the batch parser does, when a content line of the block's
-// run followed by text kept it from closing there (fence-trailing-text):
-// unless the block was closed by the fence meant for a nested block
+// run followed by text kept it from closing there, so that it ran on over
+// a later fence line (fence-trailing-text): unless the block was closed by the fence meant for a nested block
 // opened at or after that line (and the text may be an info string), an
 // improperly nested fence, which the stream does not report before the
 // first act (docs/acts.md). k is the index of b's fence character while
@@ -278,7 +353,7 @@ func (a *acts) strayClosed(p *Parser, b *fence, start, end, k int) error {
 	w, nested := b.with, b.nested
 	opening := b.span
 	*b = fence{nested: nested[:0]}
-	if w == nil {
+	if w == nil || !w.fenceAfter {
 		return nil
 	}
 	if n := len(nested); n > 0 && nested[n-1].run == run && !(w.off <= nested[n-1].off && !w.info) {
@@ -393,8 +468,9 @@ func (a *acts) started(p *Parser, pa *pending, end int) error {
 	return p.send(&Event{Type: ToolCallStart, ID: pa.id, Name: act.Name, Span: ast.Span{Start: pa.startPos, End: p.pos(end)}})
 }
 
-// emit emits the pending action, if any: its errors, then the ToolCall.
-func (a *acts) emit(p *Parser) error {
+// emit emits the pending action, if any: its errors, then the ToolCall,
+// then the lone-cr errors of the text after its last block, up to to.
+func (a *acts) emit(p *Parser, to int) error {
 	pa := a.act
 	if pa == nil {
 		return nil
@@ -417,8 +493,11 @@ func (a *acts) emit(p *Parser) error {
 			return err
 		}
 	}
-	return p.send(&Event{Type: ToolCall, ID: pa.id, Name: act.Name, Params: act.Params, Raw: string(src),
-		Span: act.Span, Action: act})
+	if err := p.send(&Event{Type: ToolCall, ID: pa.id, Name: act.Name, Params: act.Params, Raw: string(src),
+		Span: act.Span, Action: act}); err != nil {
+		return err
+	}
+	return a.trailingLoneCRs(p, pa.end, to)
 }
 
 // shift moves a span of a source that starts at position at of the stream

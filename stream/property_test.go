@@ -63,6 +63,13 @@ var actsSamples = []string{
 	// Fences on list item marker lines (docs/acts.md).
 	"Steps:\n1. ~~~act\n   write_file a.py\n   ~~~\n   ~~~python\n   x = 1\n   ~~~\n2. ~~~act\n   run_command\n   ~~~\n- ~~~\n  python a.py\n  ~~~\n",
 	"- ```\nstray on a marker line\n```\n* ```act\necho hi\n```\n  - ```act\nunclosed",
+	// Lone CRs that hide a structural line (docs/acts.md, "Lone CRs"),
+	// before the first act, in an action's source, after its last block,
+	// and ones that hide nothing.
+	"intro\r```act\rwrite_file a\r```\r\n```act\nrun_command x\n```\nmore\r```act\rrun_command y\r```\r\n",
+	"```\nstray\r```\nstill stray\n```\n```act\nrun_command\n```\n```\nout\r```\n\n```\nnote\r~~~act\n10%\r20%\n",
+	"x\n```act\rwrite_file a\n```\n~~~act\nrun_command\n~~~\n~~~\nx\n~~~\ry\n~~~\r\r\nend\r",
+	"\r```act\necho\n```\r\nsee\r1. ```act\necho\n```\n",
 	// A closing fence with text after its run in a stray block
 	// (fence-trailing-text), with the fence character known or not yet.
 	"Intro:\n\n```\nhello\n``` end of file\nmore\n```\n\n```act\necho\n```\n```\nhi\n```\n",

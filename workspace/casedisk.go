@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"unicode/utf8"
 
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/plangram/plangram/ast"
 )
 
@@ -99,9 +101,15 @@ func (d *caseDisk) check(c *CaseCollisions, a *ast.Action, p pathArg, exact stri
 			d.reported = map[uint64]struct{}{}
 		}
 		d.reported[key] = struct{}{}
-		what := quoteValue(p.value)
+		quote := quoteValue
+		if norm.NFC.String(comp) == norm.NFC.String(n.name) {
+			// Only the normalization differs: the names look alike, so
+			// they are quoted with their non-ASCII characters escaped.
+			quote = func(v string) string { return fmt.Sprintf("%+q", v) }
+		}
+		what := quote(p.value)
 		if !last {
-			what += " (its directory " + quoteValue(name) + ")"
+			what += " (its directory " + quote(name) + ")"
 		}
 		onDisk := n.name
 		if dir != "." {
@@ -114,7 +122,7 @@ func (d *caseDisk) check(c *CaseCollisions, a *ast.Action, p pathArg, exact stri
 		c.diags = append(c.diags, &ast.Diagnostic{
 			Severity: ast.Warning, Code: CodeCaseCollision, Span: p.span,
 			Message: fmt.Sprintf("%s's %s %s and the %s %s already in the workspace differ only in letter case (or Unicode normalization): on a case-insensitive file system (macOS, Windows) both name the same %s; write the path as the workspace spells it",
-				a.Name, p.param, what, kind, quoteValue(onDisk), kind),
+				a.Name, p.param, what, kind, quote(onDisk), kind),
 		})
 		return true
 	}

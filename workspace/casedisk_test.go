@@ -113,7 +113,7 @@ func TestCaseCollisionsDisk(t *testing.T) {
 		`2:warning:read_file's path "README.md" and the path at line 2`,
 		`3:warning:write_file's path "src/Foo/y.go" (its directory "src/Foo") and the directory "src/foo" already in the workspace`,
 		`4:warning:write_file's path "src/foo/X.go" and the file "src/foo/x.go" already in the workspace`,
-		"7:warning:write_file's path \"caf\u00e9.txt\" and the file \"cafe\u0301.txt\" already in the workspace",
+		`7:warning:write_file's path "caf\u00e9.txt" and the file "cafe\u0301.txt" already in the workspace`, // escaped: they look alike
 		`9:warning:write_file's path "both/A.TXT" and the file "both/`,
 		`10:warning:write_file's path "OUT/z" (its directory "OUT") and the directory "out" already in the workspace`,
 		`11:warning:write_file's path "LINK" and the file "link" already in the workspace`,
@@ -192,4 +192,24 @@ func TestCaseCollisionsChanceDropped(t *testing.T) {
 	if d := c.Diagnostics(); len(d) != 0 {
 		t.Errorf("after Resolve: %v", d[0])
 	}
+}
+
+// With a root, paths are compared with the names already on disk too.
+func ExampleCaseCollisions_SetRoot() {
+	root, _ := os.MkdirTemp("", "cases")
+	defer os.RemoveAll(root)
+	_ = os.WriteFile(filepath.Join(root, "README.md"), []byte("# hi\n"), 0o644)
+	plan := "~~~act\nwrite_file readme.md\n~~~\n~~~\nhello\n~~~\n"
+	doc, _ := grammar.Parse(context.Background(), "plan.md", []byte(plan), grammar.Options{})
+	cases := NewCaseCollisions("acts", nil)
+	defer cases.Close()
+	cases.SetRoot(root)
+	for _, a := range doc.Actions {
+		cases.Action(a)
+	}
+	for _, d := range cases.Diagnostics() {
+		fmt.Println(d.Format("plan.md"))
+	}
+	// Output:
+	// plan.md:2:12: warning: write_file's path "readme.md" and the file "README.md" already in the workspace differ only in letter case (or Unicode normalization): on a case-insensitive file system (macOS, Windows) both name the same file; write the path as the workspace spells it [case-collision]
 }

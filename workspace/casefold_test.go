@@ -175,3 +175,29 @@ func TestCaseCollisionsLinear(t *testing.T) {
 		t.Errorf("bytes allocated: %d for n, %d for 4n: more than linear", b1, b4)
 	}
 }
+
+// BenchmarkCaseCollisions: the rule over n, 2n and 4n distinct paths in 50
+// directories (time and allocations per op grow linearly; the table is
+// outside the heap).
+func BenchmarkCaseCollisions(b *testing.B) {
+	for _, n := range []int{25000, 50000, 100000} {
+		var sb strings.Builder
+		for i := range n {
+			fmt.Fprintf(&sb, "~~~act\nread_file src/p%d/f%d.go\n~~~\n", i%50, i)
+		}
+		doc, err := grammar.Parse(context.Background(), "p.md", []byte(sb.String()), grammar.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("paths=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				cases := workspace.NewCaseCollisions("acts", nil)
+				for _, a := range doc.Actions {
+					cases.Action(a)
+				}
+				cases.Close()
+			}
+		})
+	}
+}

@@ -89,7 +89,7 @@ func (c *checker) edit(ctx context.Context, a *ast.Action, t *pathArg, all bool)
 		return
 	}
 	matchAll := all || flag(a.Params, "match_all")
-	buf, changed := textOf(f), false
+	buf, changed := c.keptText(t.rel, f), false
 	for _, e := range editsOf(a) {
 		if ctx.Err() != nil {
 			return
@@ -110,11 +110,10 @@ func (c *checker) edit(ctx context.Context, a *ast.Action, t *pathArg, all bool)
 			if c.hasParam(a, "match_all") {
 				hint += ", or set Match All: true to replace every occurrence"
 			}
-			content := buf.String()
-			n, lines := occurrences(content, e.find, maxListed)
+			n, lines := occurrencesIn(buf, e.find, maxListed)
 			d := c.add(ast.Error, CodeFindAmbiguous, e.span, "%s: the %s occurs %d times in %s (lines %s); it must occur exactly once: %s",
 				a.Name, e.name, n, t.value, lineList(lines, n), hint)
-			d.Detail = occurrenceDetail(content, t.value, lines, n)
+			d.Detail = occurrenceDetailIn(buf, t.value, lines, n)
 			d.Related = related(f, t.value)
 		case n > 1: // match all: every occurrence after the first's start
 			all := buf.Index(e.find, occ[0], maxReplaced+1)
@@ -134,7 +133,24 @@ func (c *checker) edit(ctx context.Context, a *ast.Action, t *pathArg, all bool)
 	}
 	if changed {
 		c.set(t.rel, &vfile{exists: true, known: true, buf: buf, size: int64(buf.Len()), by: c.ref(a), how: "edited", origin: f.origin})
+	} else if f.buf == nil {
+		if c.kept == nil {
+			c.kept = map[uint32]*text{}
+		}
+		c.kept[c.o.intern(t.rel)] = buf
 	}
+}
+
+// keptText is textOf(f), or the text kept for f's path when every edit
+// of it so far failed: a text looked in more than once is indexed
+// (text.promote), so failing edits of a file do not each scan it.
+func (c *checker) keptText(rel string, f *vfile) *text {
+	if f.buf == nil && c.kept != nil {
+		if buf := c.kept[c.o.intern(rel)]; buf != nil && buf.Len() == len(f.content) {
+			return buf
+		}
+	}
+	return textOf(f)
 }
 
 // maxReplaced is the number of occurrences up to which a match-all edit
@@ -166,6 +182,41 @@ func occurrences(content, find string, limit int) (int, []int) {
 		off = at + len(find)
 	}
 	return n, lines
+}
+
+// occurrencesIn is occurrences of the text's content, from its indexes
+// where they apply: it costs the occurrences' lines, not a pass over the
+// file (a FIND text on two lines of a large file is ambiguous cheaply).
+func occurrencesIn(buf *text, find string, limit int) (int, []int) {
+	if !buf.isTree {
+		return occurrences(buf.String(), find, limit)
+	}
+	all := buf.Index(find, 0, -1)
+	lines := make([]int, 0, min(len(all), limit))
+	for _, off := range all[:min(len(all), limit)] {
+		lines = append(lines, buf.Line(off))
+	}
+	return len(all), lines
+}
+
+// occurrenceDetailIn is occurrenceDetail of the text's content, reading
+// only the lines listed.
+func occurrenceDetailIn(buf *text, file string, lines []int, n int) string {
+	if !buf.isTree {
+		return occurrenceDetail(buf.String(), file, lines, n)
+	}
+	var b strings.Builder
+	for _, l := range lines {
+		text := ""
+		if x := buf.nodeAt(l - 1); x != nil {
+			text = preview(lineBody(x.line), 80)
+		}
+		fmt.Fprintf(&b, "%s:%d: %s\n", file, l, text)
+	}
+	if n > len(lines) {
+		fmt.Fprintf(&b, "… and %d more\n", n-len(lines))
+	}
+	return b.String()
 }
 
 func lineList(lines []int, n int) string {

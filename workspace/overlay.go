@@ -17,7 +17,10 @@ import (
 //
 //   - one entry of 16 bytes per path, with no pointer in it, in chunks
 //     that are never copied, found through an open-addressing table of
-//     entry numbers (4 bytes a slot, 7/12 to 7/8 of the slots in use); the
+//     entry numbers (4 bytes a slot, 7/12 to 7/8 of the slots in use; the
+//     bits an entry number does not need hold a tag of the path's hash,
+//     so a lookup reads the path of about one entry, not of every entry
+//     it probes); the
 //     chunks, the table and the arena are outside the garbage-collected
 //     heap where the system allows (offHeap);
 //   - the path, the content and the name of the action that made the state
@@ -40,13 +43,16 @@ type overlay struct {
 	mem  *offHeap  // holds ents, slots and arena
 	ents [][]entry // chunks of entChunk entries
 	n    int       // entries in use
-	// slots is the hash table: entry number + 1, 0 for an empty slot; at
-	// most 7/8 of them are in use.
-	slots []uint32
-	seed  maphash.Seed
-	arena [][]byte // paths that are not slices of src, in chunks
-	strs  []string // paths too long for the arena
-	heavy []*vfile // states that do not fit an entry
+	// slots is the hash table: entry number + 1 in the low idxBits bits
+	// (0 for an empty slot), the path's hash in the bits above them (a
+	// tag: a lookup reads only the entries whose tag matches); at most
+	// 7/8 of the slots are in use.
+	slots   []uint32
+	idxBits uint
+	seed    maphash.Seed
+	arena   [][]byte // paths that are not slices of src, in chunks
+	strs    []string // paths too long for the arena
+	heavy   []*vfile // states that do not fit an entry
 	// diskHeavy holds what was on disk at an entry that a missing path or
 	// a directory does not say (a file, a problem), by entry number.
 	diskHeavy map[uint32]*vfile
@@ -56,6 +62,10 @@ type overlay struct {
 	// below counts, per directory entry, the files below it that exist
 	// because of an earlier action.
 	below map[uint32]int32
+	// work counts the slots the table's lookups and growths visited and
+	// the entries whose path was read (key), for TestOverlayLinear; it
+	// has no other use.
+	work int
 }
 
 // entry is one path's state, both its current state and what the disk
@@ -137,6 +147,7 @@ func (o *overlay) inSrc(s string) (uint32, bool) {
 
 // key returns entry e's path.
 func (o *overlay) key(e *entry) string {
+	o.work++
 	switch {
 	case e.bits&ePathStr != 0:
 		return o.strs[e.path]
@@ -162,23 +173,30 @@ func (o *overlay) find(rel string) (uint32, bool) {
 	if len(o.slots) == 0 {
 		return 0, false
 	}
-	for h := o.slot(rel); ; h = o.nextSlot(h) {
+	h, tag := o.slot(rel)
+	mask := o.idxMask()
+	for ; ; h = o.nextSlot(h) {
+		o.work++
 		s := o.slots[h]
 		if s == 0 {
 			return 0, false
 		}
-		if o.key(o.at(s-1)) == rel {
-			return s - 1, true
+		if s&^mask == tag && o.key(o.at(s&mask-1)) == rel {
+			return s&mask - 1, true
 		}
 	}
 }
 
-// slot is the first slot to look at for rel: its hash scaled to the
-// table's size.
-func (o *overlay) slot(rel string) int {
-	hi, _ := bits.Mul64(maphash.String(o.seed, rel), uint64(len(o.slots)))
-	return int(hi)
+// slot is the first slot to look at for rel (its hash scaled to the
+// table's size) and its tag (the hash's low bits above idxBits).
+func (o *overlay) slot(rel string) (int, uint32) {
+	sum := maphash.String(o.seed, rel)
+	hi, _ := bits.Mul64(sum, uint64(len(o.slots)))
+	return int(hi), uint32(sum) &^ o.idxMask()
 }
+
+// idxMask selects a slot's entry number (+ 1).
+func (o *overlay) idxMask() uint32 { return uint32(1)<<o.idxBits - 1 }
 
 // nextSlot is the slot after h (linear probing).
 func (o *overlay) nextSlot(h int) int {
@@ -212,11 +230,12 @@ func (o *overlay) intern(rel string) uint32 {
 
 // place puts entry i, whose path is rel, into the table.
 func (o *overlay) place(i uint32, rel string) {
-	h := o.slot(rel)
+	h, tag := o.slot(rel)
 	for o.slots[h] != 0 {
+		o.work++
 		h = o.nextSlot(h)
 	}
-	o.slots[h] = i + 1
+	o.slots[h] = tag | (i + 1)
 }
 
 // grow makes the table half as large again, so that after it 7/12 of the
@@ -230,6 +249,8 @@ func (o *overlay) grow() {
 	n := max(64, len(o.slots)*3/2)
 	b := o.mem.alloc(n * 4)
 	o.slots = unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(b))), n)
+	// entry numbers + 1 are at most 7/8 of n: the bits above are a tag
+	o.idxBits = uint(bits.Len(uint(n)))
 	for i := 0; i < o.n; i++ {
 		o.place(uint32(i), o.key(o.at(uint32(i))))
 	}
@@ -343,6 +364,7 @@ func (c *checker) setDisk(i uint32, f *vfile) {
 // setCur records f as entry i's current state: in the entry when it fits,
 // else in heavy (the slot of the state it replaces when that was heavy).
 func (c *checker) setCur(i uint32, f *vfile) {
+	delete(c.kept, i)
 	e := c.o.at(i)
 	keep := e.bits & (ePathArena | ePathStr | eLooked | eDiskDir | eDiskHeavy)
 	wasHeavy, slot := e.bits&eHeavy != 0, e.by

@@ -37,6 +37,9 @@ type text struct {
 	flat   string // the content while root == nil
 	isTree bool
 	edits  int // Replace calls so far: the second edit switches to the tree
+	// searches counts Index calls: the second switches to the tree too
+	// (a file whose edits all failed is looked in again)
+	searches int
 
 	root  *lnode
 	index map[string]*lineSet // by key(line); nil until needed
@@ -239,6 +242,7 @@ func (t *text) Match(find string, from int) (at, n int) {
 // from that a scan left to right finds (each after the end of the one
 // before), at most limit of them (limit < 0: all).
 func (t *text) Index(find string, from, limit int) []int {
+	t.searches++
 	t.promote()
 	if t.isTree && !strings.Contains(find, "\n") {
 		if len(find) < minSub {
@@ -318,9 +322,9 @@ func (t *text) Rollback() {
 	}
 }
 
-// promote switches a text edited before to tree mode.
+// promote switches a text edited or searched before to tree mode.
 func (t *text) promote() {
-	if t.isTree || t.edits == 0 {
+	if t.isTree || (t.edits == 0 && t.searches < 2) {
 		return
 	}
 	lines := splitKeep(t.flat)

@@ -90,7 +90,7 @@ func checkTextOps(t *testing.T, seed uint64, steps int) {
 		if tx.Len() != n || tx.CRLF() != crlfFile(ref) || tx.EndsWithNL() != strings.HasSuffix(ref, "\n") {
 			t.Fatalf("seed %d step %d: Len/CRLF/EndsWithNL differ on %q", seed, step, ref)
 		}
-		switch op := r.IntN(9); op {
+		switch op := r.IntN(10); op {
 		case 0, 1: // replace
 			a := r.IntN(n + 1)
 			b := a + r.IntN(n-a+1)
@@ -134,6 +134,16 @@ func checkTextOps(t *testing.T, seed uint64, steps int) {
 			wat, wok := trimmedLineMatch(ref, s, from)
 			if at != wat || ok != wok {
 				t.Fatalf("seed %d step %d: TrimmedLine(%q, %d) in %q = %d %v; want %d %v", seed, step, s, from, ref, at, ok, wat, wok)
+			}
+		case 9: // an ambiguous FIND text's report
+			find := pick()
+			n, lines := occurrencesIn(tx, find, 3)
+			wn, wlines := occurrences(ref, find, 3)
+			if n != wn || !equalInts(lines, wlines) {
+				t.Fatalf("seed %d step %d: occurrences(%q) in %q = %d %v; want %d %v", seed, step, find, ref, n, lines, wn, wlines)
+			}
+			if got, want := occurrenceDetailIn(tx, "f", lines, n), occurrenceDetail(ref, "f", lines, n); got != want {
+				t.Fatalf("seed %d step %d: occurrenceDetail(%q) in %q = %q; want %q", seed, step, find, ref, got, want)
 			}
 		case 6: // mark
 			tx.Mark()

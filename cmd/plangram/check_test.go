@@ -103,3 +103,43 @@ func TestFixCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestFixCommandActs: fix repairs the acts dialect's fence errors with
+// -l, -d and -w as for plans (docs/cli.md), and check passes on the result.
+func TestFixCommandActs(t *testing.T) {
+	broken := "```act\nwrite_file a.txt\n```\n```\nhello\n``` end of file\n```act\nwrite_file b.md\n```\n```markdown\n# B\n```sh\nls\n```\n```\n"
+	want := "```act\nwrite_file a.txt\n```\n```\nhello\n```\n```act\nwrite_file b.md\n```\n````markdown\n# B\n```sh\nls\n```\n````\n"
+	if code, _, _ := runCLI(t, broken, "check", "-"); code != exitError {
+		t.Fatalf("check of the broken input: exit %d", code)
+	}
+	code, out, stderr := runCLI(t, broken, "fix")
+	if code != exitOK || out != want {
+		t.Fatalf("exit %d\n%q\nwant\n%q\n%s", code, out, want, stderr)
+	}
+	for _, c := range []string{"<stdin>:6:1: warning: removed \"end of file\"", "<stdin>:10:1: warning: lengthened", "[fixed-nested-fence]"} {
+		if !strings.Contains(stderr, c) {
+			t.Errorf("stderr lacks %q:\n%s", c, stderr)
+		}
+	}
+	if code, out, stderr := runCLI(t, want, "check", "-"); code != exitOK {
+		t.Fatalf("check of the fixed text: exit %d\n%s%s", code, out, stderr)
+	}
+	dir := t.TempDir()
+	p := filepath.Join(dir, "acts.md")
+	os.WriteFile(p, []byte(broken), 0o644)
+	if code, out, _ := runCLI(t, "", "fix", "-l", p); code != 1 || out != p+"\n" {
+		t.Fatalf("fix -l: exit %d %q", code, out)
+	}
+	if code, out, _ := runCLI(t, "", "fix", "-d", p); code != exitOK || !strings.Contains(out, "+````markdown") || !strings.Contains(out, "-``` end of file") {
+		t.Fatalf("fix -d: exit %d\n%s", code, out)
+	}
+	if code, _, stderr := runCLI(t, "", "fix", "-w", p); code != exitOK {
+		t.Fatalf("fix -w: exit %d %s", code, stderr)
+	}
+	if got, _ := os.ReadFile(p); string(got) != want {
+		t.Fatalf("fix -w wrote %q", got)
+	}
+	if code, _, stderr := runCLI(t, "", "fix", "-l", p); code != exitOK || stderr != "" {
+		t.Fatalf("second fix -l: exit %d, repairs %q", code, stderr)
+	}
+}

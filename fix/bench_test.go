@@ -1,0 +1,42 @@
+package fix
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/plangram/plangram/grammar"
+)
+
+// actsRepairs returns a fenced-acts document of n argument blocks, each
+// needing one repair: alternately a closing fence with text that swallows
+// the next act block, and an improperly nested block.
+func actsRepairs(n int) []byte {
+	var b strings.Builder
+	b.WriteString("```act\nwrite_file a\n```\n")
+	for i := range n {
+		if i%2 == 0 {
+			b.WriteString("```\nhello\n``` end of file\n```act\necho\n```\n")
+		} else {
+			b.WriteString("```md\n```go\nx\n```\n```\n")
+		}
+	}
+	return []byte(b.String())
+}
+
+// BenchmarkFixActs: fix on n, 2n and 4n repairs of the acts dialect;
+// time per op grows linearly (each repaired block is final at once).
+func BenchmarkFixActs(b *testing.B) {
+	for _, n := range []int{2000, 4000, 8000} {
+		src := actsRepairs(n)
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, r := Apply(src, grammar.DialectActs); len(r) < n {
+					b.Fatalf("%d repairs, want %d", len(r), n)
+				}
+			}
+		})
+	}
+}
