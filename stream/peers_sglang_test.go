@@ -336,7 +336,7 @@ var peerSGLangMiniMax = []peerCase{
 	{src: sgMiniMaxFile + "test_parameter_value_with_closing_tag_substring", syntax: "minimax", tools: ptools(ptool("test_func", `"content": {"type": "string"}`)),
 		in:    sgMM(`<invoke name="test_func"><parameter name="content">This text contains </parameter> in it</parameter></invoke>`),
 		calls: []peerCall{{"test_func", `{"content": "This text contains "}`}}, errs: []string{KindStrayText},
-		note:  "a parameter the schema does not mark raw ends at its first closing tag; the rest (\" in it</parameter>\") is a stray-text error carrying it (SGLang's test checks the value only if it finds a call)"},
+		note: "a parameter the schema does not mark raw ends at its first closing tag; the rest (\" in it</parameter>\") is a stray-text error carrying it (SGLang's test checks the value only if it finds a call)"},
 	{src: sgMiniMaxFile + "test_parameter_value_with_xml_content", syntax: "minimax", tools: ptools(ptool("process_html", `"html": {"type": "string"}`)),
 		in:    sgMM(`<invoke name="process_html"><parameter name="html"><div>Hello</div></parameter></invoke>`),
 		calls: []peerCall{{"process_html", `{"html": "<div>Hello</div>"}`}}},
