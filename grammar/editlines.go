@@ -175,6 +175,15 @@ func checkActionPaths(doc *ast.Document, a *ast.Action, seen pathSeen) {
 				seen[k] = true
 			}
 			doc.Add(ast.Error, pe.Code, span, "%s's %s: %s", a.Name, p.Name, pe.Msg)
+		} else if err == nil && schema.NamesDirectory(v) {
+			// Every path of an edit format is a file's: one spelled as
+			// a directory (`src/`) is an error without a workspace too.
+			span := a.NameSpan
+			if p.Span != nil {
+				span = *p.Span
+			}
+			doc.Add(ast.Error, schema.CodeNotAFile, span, "%s's %s: the path %q ends with %s, so it names a directory, not a file",
+				a.Name, p.Name, v, schema.DirectoryEnding(v))
 		}
 	}
 }

@@ -11,7 +11,8 @@ import (
 const (
 	// CodeBadPath: a path is empty, is not valid UTF-8, or contains a
 	// control character (NUL, a line break, a tab, DEL, a C1 control,
-	// U+2028/U+2029, a bidirectional formatting character).
+	// U+2028/U+2029, a bidirectional formatting character), or goes into
+	// git's own directory (a component `.git`).
 	CodeBadPath = "bad-path"
 	// CodeAbsolutePath: a path starts with `/`, `\`, a drive letter (`C:`)
 	// or `~`.
@@ -19,11 +20,40 @@ const (
 	// CodePathEscapes: a path's `..` components go above the directory it
 	// is relative to.
 	CodePathEscapes = "path-escapes-root"
+	// CodeNotAFile: a file's path names a directory — on disk (package
+	// workspace) or by its spelling (NamesDirectory).
+	CodeNotAFile = "not-a-file"
 	// CodeURLNotAllowed: a path parameter holds a URL (`https://host/a`,
 	// `file:///etc/passwd`): a scheme and `://`, which no executor reads
 	// as a project path.
 	CodeURLNotAllowed = "url-not-allowed"
 )
+
+// NamesDirectory reports whether a path's spelling names a directory: it
+// ends with a separator (`src/`, `a.txt\`) or its last component is `.` or
+// `..`. CleanPath drops all of these, so a file action must check it first:
+// `write_file "src/"` would otherwise write a file named src, where every
+// executor fails.
+func NamesDirectory(p string) bool {
+	if p == "" {
+		return false
+	}
+	if last := p[len(p)-1]; last == '/' || last == '\\' {
+		return true
+	}
+	base := p[strings.LastIndexAny(p, `/\`)+1:]
+	return base == "." || base == ".."
+}
+
+// DirectoryEnding describes, for messages, how a path for which
+// NamesDirectory holds ends: "a path separator" or the quoted last
+// component.
+func DirectoryEnding(p string) string {
+	if p != "" && (p[len(p)-1] == '/' || p[len(p)-1] == '\\') {
+		return "a path separator"
+	}
+	return fmt.Sprintf("%q", p[strings.LastIndexAny(p, `/\`)+1:])
+}
 
 // PathError is the error CheckPath (and Value, for parameters of type path
 // and resource) returns for a path that breaks the path rule. Code is one of
@@ -64,7 +94,10 @@ func (e *PathError) Error() string { return e.Msg }
 //   - it is not a URL: a scheme (a letter, then at least one more letter,
 //     digit, `+`, `-` or `.`) followed by `://` (`https://host/a`,
 //     `file:///etc/passwd`) is CodeURLNotAllowed, after the checks above
-//     (so `ab://../../x` is the escape it is).
+//     (so `ab://../../x` is the escape it is);
+//   - no component is git's own directory `.git` (any case, and with the
+//     trailing dots and spaces Windows ignores): git apply refuses such
+//     paths, and a hook or config written there runs code.
 //
 // Resolving symbolic links needs the workspace and is the job of package
 // workspace (`check --root`). The value is checked as given: callers trim
@@ -105,7 +138,29 @@ func CheckPath(p string) error {
 		return &PathError{Code: CodeURLNotAllowed,
 			Msg: fmt.Sprintf("the path %s is a URL (%s://…), not a path relative to the project root", quotePath(p), p[:n])}
 	}
+	if c, ok := gitComponent(p); ok {
+		return &PathError{Code: CodeBadPath,
+			Msg: fmt.Sprintf("the path %s goes into %q, git's own directory: git apply refuses such paths, and a file written there (a hook, the config) runs code at the next git command", quotePath(p), c)}
+	}
 	return nil
+}
+
+// gitComponent returns the first component of p that names git's own
+// directory: `.git` in any case, also with the trailing dots and spaces
+// Windows drops (`.GIT.`), as git's verify_path refuses them.
+func gitComponent(p string) (string, bool) {
+	for p != "" {
+		c := p
+		if i := strings.IndexAny(p, `/\`); i >= 0 {
+			c, p = p[:i], p[i+1:]
+		} else {
+			p = ""
+		}
+		if strings.EqualFold(strings.TrimRight(c, ". "), ".git") {
+			return c, true
+		}
+	}
+	return "", false
 }
 
 // schemeLen returns the length of the URL scheme p starts with when `://`

@@ -59,6 +59,13 @@ func TestCheckPath(t *testing.T) {
 		{`a\..\..\x`, CodePathEscapes},
 		{"ab://../../outside/pwn.txt", CodePathEscapes},
 		{"x/./../..", CodePathEscapes},
+		{".git/hooks/pre-commit", CodeBadPath}, // git apply's verify_path refuses .git components
+		{"sub/.GIT/config", CodeBadPath},
+		{`a\.git.\config`, CodeBadPath},
+		{"a/../.git/x", CodeBadPath},
+		{".gitignore", ""},
+		{".github/workflows/ci.yml", ""},
+		{"x.git/y", ""},
 	} {
 		err := CheckPath(c.path)
 		var pe *PathError
@@ -179,4 +186,27 @@ func ExampleCheckPath() {
 	// the path "ab://../../outside/pwn.txt" leaves the project root (`..` goes above it)
 	// the path "/etc/motd" is absolute; paths are relative to the project root
 	// the path "a\nb" contains the control character U+000A (line feed) at byte 1
+}
+
+// TestNamesDirectory: a path spelled as a directory (a trailing separator,
+// a last component `.` or `..`) is not a file name, although CleanPath
+// makes one of it.
+func TestNamesDirectory(t *testing.T) {
+	for _, tc := range []struct {
+		path string
+		want bool
+	}{
+		{"src/", true}, {`a.txt\`, true}, {"d/x/..", true}, {"a/.", true}, {".", true}, {"..", true},
+		{"src", false}, {"a.txt", false}, {".gitignore", false}, {"a/..b", false}, {"a/b.", false}, {"", false},
+	} {
+		if got := NamesDirectory(tc.path); got != tc.want {
+			t.Errorf("NamesDirectory(%q) = %v, want %v", tc.path, got, tc.want)
+		}
+	}
+	if got := DirectoryEnding("src/"); got != "a path separator" {
+		t.Errorf("DirectoryEnding(src/) = %q", got)
+	}
+	if got := DirectoryEnding("d/x/.."); got != `".."` {
+		t.Errorf("DirectoryEnding(d/x/..) = %q", got)
+	}
 }

@@ -104,11 +104,14 @@ type oaChoiceState struct {
 type oaCall struct {
 	index   int
 	choice  *oaChoiceState
-	members int      // members opened in the arguments
-	open    string   // the string member being streamed, "" when none
-	sent    []string // the streamed members' names
-	texts   []string // and their text so far (pend included)
-	pend    []byte   // an incomplete UTF-8 character held back
+	members int    // members opened in the arguments
+	open    string // the string member being streamed, when streaming
+	// streaming: a string member is being streamed (open names it; the
+	// empty string is a member name too)
+	streaming bool
+	sent      []string // the streamed members' names
+	texts     []string // and their text so far (pend included)
+	pend      []byte   // an incomplete UTF-8 character held back
 	// head is the call's first element while it is held: a call started
 	// without an id is written at its first fragment, at its end, or
 	// before any other chunk, whichever comes first, so that an id the
@@ -321,14 +324,14 @@ func (o *OpenAIWriter) start(e Event) oaToolCall {
 // string member param, and reports whether there is one.
 func (c *oaCall) delta(o *OpenAIWriter, param, text string) bool {
 	o.frag = o.frag[:0]
-	if param != c.open {
+	if !c.streaming || param != c.open {
 		if slices.Contains(c.sent, param) {
 			return false // its text is written whole with the call
 		}
 		o.frag = c.closeOpen(o.frag)
 		o.frag = c.member(o.frag, param)
 		o.frag = append(o.frag, '"')
-		c.open = param
+		c.open, c.streaming = param, true
 		c.sent = append(c.sent, param)
 		c.texts = append(c.texts, "")
 	}
@@ -355,7 +358,7 @@ func (c *oaCall) appendText(dst []byte, text string) []byte {
 
 // closeOpen ends the string member being streamed.
 func (c *oaCall) closeOpen(dst []byte) []byte {
-	if c.open == "" {
+	if !c.streaming {
 		return dst
 	}
 	if len(c.pend) > 0 {
@@ -363,7 +366,7 @@ func (c *oaCall) closeOpen(dst []byte) []byte {
 		dst = append(dst, s[1:len(s)-1]...)
 		c.pend = c.pend[:0]
 	}
-	c.open = ""
+	c.open, c.streaming = "", false
 	return append(dst, '"')
 }
 
@@ -384,7 +387,7 @@ func (c *oaCall) member(dst []byte, name string) []byte {
 // closing brace.
 func (c *oaCall) finish(o *OpenAIWriter, e Event) error {
 	o.frag = o.frag[:0]
-	if c.open != "" {
+	if c.streaming {
 		sent := c.texts[len(c.texts)-1]
 		v, _ := e.Params.Get(c.open)
 		if s, ok := v.(string); ok && strings.HasPrefix(s, sent) {

@@ -49,7 +49,7 @@ const (
 	// replaces an existing file without Overwrite.
 	CodeFileExists = "file-exists"
 	// CodeNotAFile: an action that reads or writes a file names a directory.
-	CodeNotAFile = "not-a-file"
+	CodeNotAFile = schema.CodeNotAFile
 	// CodeAbsolutePath: a path or cwd is absolute (or starts with ~); the
 	// path rule every dialect shares (schema.CheckPath).
 	CodeAbsolutePath = schema.CodeAbsolutePath
@@ -500,7 +500,7 @@ func staticOf(parsed []*ast.Diagnostic) map[staticKey]bool {
 	static := map[staticKey]bool{}
 	for _, d := range parsed {
 		switch d.Code {
-		case CodeAbsolutePath, CodePathEscapes, CodeBadPath, CodeURLNotAllowed:
+		case CodeAbsolutePath, CodePathEscapes, CodeBadPath, CodeURLNotAllowed, CodeNotAFile:
 			static[staticKey{d.Span.Start.Offset, d.Span.End.Offset, d.Code}] = true
 		}
 	}
@@ -659,6 +659,11 @@ func (c *checker) action(ctx context.Context, a *ast.Action) {
 	case OpNone:
 		return
 	}
+	for i := range paths {
+		if paths[i].ok && paths[i].param != "cwd" && schema.NamesDirectory(paths[i].value) {
+			c.dirSyntax(a, &paths[i], op)
+		}
+	}
 	if target == nil || !target.ok {
 		return
 	}
@@ -682,6 +687,22 @@ func (c *checker) action(ctx context.Context, a *ast.Action) {
 	case OpPatch:
 		c.patch(ctx, a, paths)
 	}
+}
+
+// dirSyntax reports a file action's path that names a directory by its
+// spelling (schema.NamesDirectory): an error for an action that changes
+// the file (the executor would fail, or write a file under the name
+// without its slash), a warning for one that reads it, as for a directory
+// on disk. The path is not used further. The edit formats' parsers report
+// the error already (every path of theirs is a file's); it is said once.
+func (c *checker) dirSyntax(a *ast.Action, p *pathArg, op Op) {
+	p.ok = false
+	format, args := "%s %s %q ends with %s, so it names a directory, not a file", []any{a.Name, p.param, p.value, schema.DirectoryEnding(p.value)}
+	if op == OpRead {
+		c.add(ast.Warning, CodeNotAFile, p.span, format, args...)
+		return
+	}
+	c.addPath(CodeNotAFile, p.span, format, args...)
 }
 
 // pathArgs lists the action's path values in schema order: parameters of

@@ -207,7 +207,7 @@ func TestGolden(t *testing.T) {
 			var diags []*ast.Diagnostic
 			for _, d := range doc.Diagnostics {
 				switch {
-				case d.Code == CodeAbsolutePath || d.Code == CodePathEscapes || d.Code == CodeBadPath || d.Code == CodeURLNotAllowed:
+				case d.Code == CodeAbsolutePath || d.Code == CodePathEscapes || d.Code == CodeBadPath || d.Code == CodeURLNotAllowed || d.Code == CodeNotAFile:
 					diags = append(diags, d)
 				case d.Severity == ast.Error:
 					t.Fatalf("fixture does not parse cleanly: %s", d.Format("plan.md"))

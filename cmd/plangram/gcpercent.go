@@ -1,0 +1,32 @@
+package main
+
+import (
+	"os"
+	"runtime/debug"
+)
+
+// checkGCPercent is the garbage collector's target percentage (GOGC) for
+// `plangram check` when the GOGC environment variable does not set one.
+// check reads its input outside the heap (inputArena) and keeps one action
+// at a time, so its live heap is about 1 MiB whatever the input size, and
+// most of its heap is the collector's headroom: at GOGC 100 the heap may
+// grow to 4 MiB before the first collection and twice the live heap after.
+// At 50 that minimum is 2 MiB and the goal 1.5× the live heap: 1.2–2.8 MB
+// less peak memory on 10 MB inputs, user CPU within the noise (one to two
+// more collections of a 1 MiB heap per 100 MB of garbage). See
+// docs/benchmarks.md, "check memory".
+const checkGCPercent = 50
+
+// tuneGC sets the collector for the command line args, as main runs it:
+// checkGCPercent for check, unless GOGC is set. It changes the process's
+// collector, so only main (and the memory test's child process, which
+// stands for it) calls it, never run.
+func tuneGC(args []string) {
+	if len(args) == 0 || args[0] != "check" {
+		return
+	}
+	if _, set := os.LookupEnv("GOGC"); set {
+		return
+	}
+	debug.SetGCPercent(checkGCPercent)
+}
