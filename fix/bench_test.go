@@ -40,3 +40,35 @@ func BenchmarkFixActs(b *testing.B) {
 		})
 	}
 }
+
+// planRepairs returns a plan of n CREATE sections whose closing fences
+// carry trailing text (each block runs on over the next ones until
+// repaired), each needing one fence-trailing-text repair.
+func planRepairs(n int) []byte {
+	var b strings.Builder
+	b.WriteString("# Test plan\n\n- **Status:** Green\n- **Agent:** Developer\n- **Goal:** Exercise.\n\n## Action Plan\n\n")
+	for i := range n {
+		fmt.Fprintf(&b, "### `CREATE`\n- **File Path:** a%d.py\n\n```python\nx = %d\n``` <- end of the file\n\n", i, i)
+	}
+	return []byte(b.String())
+}
+
+// BenchmarkFixPlan: fix on n, 2n and 4n fence repairs of the plan
+// dialect. Time per op should grow linearly; today it does not (issue 10):
+// each repair rebuilds the whole text and each unclosed block is scanned
+// to the end of the document, so this benchmark shows ~4x per doubling.
+// The sizes are small so that CI's one run of every benchmark stays cheap.
+func BenchmarkFixPlan(b *testing.B) {
+	for _, n := range []int{500, 1000, 2000} {
+		src := planRepairs(n)
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, r := Apply(src, grammar.DialectPlan); len(r) < n {
+					b.Fatalf("%d repairs, want %d", len(r), n)
+				}
+			}
+		})
+	}
+}

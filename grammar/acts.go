@@ -911,7 +911,7 @@ func hiddenActs(text string, fence byte, doc *ast.Document) {
 			start := pos.Pos(off + lexer.MarkerPrefix(text[off:end]))
 			doc.Add(ast.Warning, CodeHiddenAct, ast.Span{Start: start, End: pos.Pos(off + lineContentEnd(text[off:end], 0))},
 				"act block inside an HTML comment (opened at line %d): it is read as an action, but Markdown viewers hide it, so a review may not show it; take it out of the comment, or delete it if it is not meant to run",
-				pos.Pos(opened).Line)
+				opened)
 		}
 		for i := off; i < end; {
 			e := end
@@ -928,7 +928,7 @@ func hiddenActs(text string, fence byte, doc *ast.Document) {
 					t = t[1:]
 				}
 				if rest, ok := strings.CutPrefix(t, "<!--"); ok {
-					open, opened = !strings.Contains(rest, "-->"), i
+					open, opened = !strings.Contains(rest, "-->"), pos.Pos(i).Line
 				}
 			}
 			i = e

@@ -113,3 +113,40 @@ func benchActsParser(b *testing.B) *ActsParser {
 	}
 	return p
 }
+
+// hiddenQuoted returns an acts document of about n bytes whose act blocks
+// alternate between the inside of one long HTML comment (hidden-act
+// warnings) and block quotes (quoted-act warnings).
+func hiddenQuoted(n int) []byte {
+	var b strings.Builder
+	b.WriteString("<!--\n")
+	for b.Len() < n/2 {
+		b.WriteString("~~~act\necho hi\n~~~\n")
+	}
+	b.WriteString("-->\n")
+	for b.Len() < n {
+		b.WriteString("> ~~~act\n> echo hi\n> ~~~\n")
+	}
+	return []byte(b.String())
+}
+
+// BenchmarkActsHiddenQuoted parses documents of n, 2n and 4n bytes full of
+// hidden-act and quoted-act warnings (hiddenQuoted): the time and the
+// allocations per op double with the input (the HTML comment's opening
+// line is looked up once, not once per act block after it).
+func BenchmarkActsHiddenQuoted(b *testing.B) {
+	p := benchActsParser(b)
+	ctx := context.Background()
+	for _, n := range []int{256 << 10, 512 << 10, 1 << 20} {
+		src := hiddenQuoted(n)
+		b.Run(fmt.Sprintf("%dKiB", n>>10), func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := p.Parse(ctx, "bench.md", src); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

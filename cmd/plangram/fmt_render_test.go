@@ -111,7 +111,12 @@ func TestRenderCommand(t *testing.T) {
 	dir := t.TempDir()
 	ok := writeTemp(t, dir, "ok.md", "~~~act\necho <b>hi</b>\n~~~\n", 0o644)
 	bad := writeTemp(t, dir, "bad.md", "~~~act\nwrite_file\n~~~\n", 0o644)
-	doc := writeTemp(t, dir, "doc.md", "# Notes\n\n````\n~~~act\nend\n~~~\n````\n", 0o644)
+	doc := writeTemp(t, dir, "doc.md", "# Notes\n\n`````\n```act\nend\n```\n`````\n", 0o644)
+	// Markdown readers see this act block as an example inside a code
+	// block, but the acts dialect (one fence character per document) reads
+	// it as an action, and so would check and apply.
+	other := writeTemp(t, dir, "other.md", "# Notes\n\n````\n~~~act\nend\n~~~\n````\n", 0o644)
+	hidden := writeTemp(t, dir, "hidden.md", "# Notes\n\n<!--\n~~~act\nend\n~~~\n-->\n", 0o644)
 
 	code, out, stderr := runCLI(t, "", "render", ok)
 	if code != exitOK || !strings.Contains(out, `<article class="action"`) || !strings.Contains(out, "&lt;b&gt;hi&lt;/b&gt;") || stderr != "" {
@@ -129,9 +134,21 @@ func TestRenderCommand(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, `<span class="kind">document</span>`) || strings.Contains(out, `<article class="action`) {
 		t.Fatalf("render doc: exit %d", code)
 	}
-	code, out, _ = runCLI(t, "", "render", "--dialect", "acts", doc)
-	if code != exitOK || !strings.Contains(out, `<article class="action"`) {
-		t.Fatalf("render --dialect acts: exit %d", code)
+	code, out, _ = runCLI(t, "", "render", "--dialect", "markdown", doc)
+	if code != exitOK || !strings.Contains(out, `<span class="kind">document</span>`) {
+		t.Fatalf("render --dialect markdown: exit %d", code)
+	}
+	// A page never hides what apply would do: when the acts parser reads
+	// an action (or has a warning), auto mode renders the plan page.
+	for _, f := range []string{other, hidden} {
+		code, out, stderr = runCLI(t, "", "render", f)
+		if !strings.Contains(out, `<article class="action"`) {
+			t.Errorf("render %s: exit %d, no action on the page\n%s", filepath.Base(f), code, stderr)
+		}
+	}
+	code, out, _ = runCLI(t, "", "render", "--dialect", "markdown", other)
+	if code != exitOK || strings.Contains(out, `<article class="action"`) {
+		t.Fatalf("render --dialect markdown: exit %d", code)
 	}
 	code, out, _ = runCLI(t, "~~~act\nend\n~~~\n", "render", "-")
 	if code != exitOK || !strings.Contains(out, "<title>plangram</title>") {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
 	"github.com/plangram/plangram/internal/safewrite"
 	"github.com/plangram/plangram/lint"
@@ -103,6 +104,16 @@ func cmdRender(ctx context.Context, e *env, args []string) int {
 	return code
 }
 
+// hasProblems reports whether diags hold a warning or an error.
+func hasProblems(diags []*ast.Diagnostic) bool {
+	for _, d := range diags {
+		if d.Severity == ast.Error || d.Severity == ast.Warning {
+			return true
+		}
+	}
+	return false
+}
+
 // renderPage renders one input and prints its diagnostics.
 func renderPage(ctx context.Context, e *env, in input, src []byte, popts grammar.Options, noHighlight bool) ([]byte, int, error) {
 	ropts := render.Options{NoHighlight: noHighlight, Schema: popts.Schema, Filename: in.name, Title: filepath.Base(in.name)}
@@ -110,11 +121,24 @@ func renderPage(ctx context.Context, e *env, in input, src []byte, popts grammar
 		ropts.Title = ""
 	}
 	// In auto mode a document without an act block that Markdown readers
-	// would see (a README, a page about acts) renders as a plain page.
+	// would see (a README, a page about acts) renders as a plain page —
+	// but only when the acts parser, which check and apply use, reads no
+	// action and has nothing to say either: a page must never hide what
+	// apply would do (an act block that Markdown readers see as an
+	// example, or inside an HTML comment).
 	d := popts.Dialect
+	var doc *ast.Document
 	if d == "auto" {
 		if d = grammar.Detect(src); d == grammar.DialectActs && popts.Fence == 0 && !render.HasActBlocks(src) {
-			d = "markdown"
+			popts.Dialect = d
+			parsed, err := grammar.Parse(ctx, in.name, src, popts)
+			if err != nil {
+				return nil, exitUsage, err
+			}
+			if len(parsed.Actions) == 0 && !hasProblems(parsed.Diagnostics) {
+				d = "markdown"
+			}
+			doc = parsed
 		}
 	}
 	if d == "markdown" {
@@ -122,9 +146,11 @@ func renderPage(ctx context.Context, e *env, in input, src []byte, popts grammar
 		return page, exitOK, err
 	}
 	popts.Dialect = d
-	doc, err := grammar.Parse(ctx, in.name, src, popts)
-	if err != nil {
-		return nil, exitUsage, err
+	if doc == nil {
+		var err error
+		if doc, err = grammar.Parse(ctx, in.name, src, popts); err != nil {
+			return nil, exitUsage, err
+		}
 	}
 	doc.Diagnostics = lint.Suppress(doc, src, doc.Diagnostics, nil)
 	page, err := render.HTML(doc, src, ropts)
