@@ -2,6 +2,7 @@ package grammar
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -146,7 +147,7 @@ func (b *planBuilder) stray(n *pnode, expected string) {
 		b.ok(n)
 	case kFence:
 		b.note(n, "stray code block: ignored")
-		b.report(ast.Warning, CodeStrayBlock, b.firstLine(n),
+		b.report(ast.Error, CodeStrayBlock, b.firstLine(n),
 			"stray code block (%s) is not part of the plan and is ignored; the plan expects %s here", b.fenceKind(n), expected)
 	case kPara, kTight:
 		reason := "stray paragraph; expected: " + expected
@@ -463,17 +464,15 @@ func (b *planBuilder) documentMetadata(n *pnode) {
 			continue
 		}
 		key := snakeCase(e.key)
-		if _, dup := b.doc.Metadata.Get(key); dup {
-			b.report(ast.Warning, CodeDuplicateKey, b.lines.Span(e.keyStart, e.keyEnd), "metadata key %q given twice; the first value is kept", e.key)
-			continue
-		}
-		var v any = e.value
-		if e.value == "" && len(e.elems) > 0 {
-			var list []string
-			for _, el := range e.elems {
-				list = append(list, el.text)
+		v := e.metaValue()
+		if first, dup := b.doc.Metadata.Get(key); dup {
+			if sameMetaValue(first, v) {
+				b.report(ast.Warning, CodeDuplicateKey, b.lines.Span(e.keyStart, e.keyEnd), "metadata key %q given twice with the same value; the first is kept", e.key)
+			} else {
+				// A second, different value would be lost: an error.
+				b.report(ast.Error, CodeDuplicateKey, b.lines.Span(e.keyStart, e.keyEnd), "metadata key %q given twice with different values; this one (%s) is ignored and the first is kept", e.key, quoted(e.value))
 			}
-			v = list
+			continue
 		}
 		sp := e.valueSpan(b.lines)
 		b.doc.Metadata.Set(key, v, &sp)
@@ -986,4 +985,31 @@ func actionExpectation(def *schema.Action) string {
 		parts = append(parts, "Code block")
 	}
 	return def.Name + ": " + strings.Join(parts, ", ")
+}
+
+// metaValue returns the value an entry gives a document metadata key: its
+// text, or the texts of its nested list when it has no text of its own.
+func (e *entry) metaValue() any {
+	if e.value == "" && len(e.elems) > 0 {
+		list := make([]string, 0, len(e.elems))
+		for _, el := range e.elems {
+			list = append(list, el.text)
+		}
+		return list
+	}
+	return e.value
+}
+
+// sameMetaValue reports whether two metadata values (a string or a list of
+// strings, as metaValue returns them) are equal.
+func sameMetaValue(a, b any) bool {
+	switch a := a.(type) {
+	case string:
+		b, ok := b.(string)
+		return ok && a == b
+	case []string:
+		b, ok := b.([]string)
+		return ok && slices.Equal(a, b)
+	}
+	return false
 }

@@ -423,7 +423,7 @@ func (x *actionBinder) body(body []*pnode) {
 				b.ok(n)
 			case len(labels) > 0:
 				b.note(n, "no label heading before it: ignored")
-				b.report(ast.Warning, CodeStrayBlock, b.firstLine(n),
+				b.report(ast.Error, CodeStrayBlock, b.firstLine(n),
 					"code block (%s) in %s has no heading containing %s before it and is ignored", b.fenceKind(n), def.Name, strings.Join(quoteAll(labels), " or "))
 			case x.hasMD:
 				b.ok(n)
@@ -431,7 +431,7 @@ func (x *actionBinder) body(body []*pnode) {
 				x.bound = append(x.bound, bound{n: n})
 			case maxBlocks >= 0 && len(x.bound) >= maxBlocks:
 				b.note(n, fmt.Sprintf("extra code block: %s takes %s; ignored", def.Name, count(maxBlocks, "code block")))
-				b.report(ast.Warning, CodeStrayBlock, b.firstLine(n),
+				b.report(ast.Error, CodeStrayBlock, b.firstLine(n),
 					"%s takes %s; this extra code block (%s) is ignored", def.Name, count(maxBlocks, "code block"), b.fenceKind(n))
 			default:
 				b.ok(n)
@@ -758,8 +758,14 @@ func (x *actionBinder) meta(p *schema.Param) (value, bool) {
 		}
 		e.used = true
 		if found != nil {
-			x.b.report(ast.Warning, CodeDuplicateKey, x.b.lines.Span(e.keyStart, e.keyEnd),
-				"%s's %s is given twice (line %d); the first value is kept", x.def.Name, p.KeyOrName(), x.b.lines.Pos(found.start).Line)
+			if sameMetaValue(found.metaValue(), e.metaValue()) {
+				x.b.report(ast.Warning, CodeDuplicateKey, x.b.lines.Span(e.keyStart, e.keyEnd),
+					"%s's %s is given twice (line %d) with the same value; the first is kept", x.def.Name, p.KeyOrName(), x.b.lines.Pos(found.start).Line)
+			} else {
+				// A second, different value would be lost: an error.
+				x.b.report(ast.Error, CodeDuplicateKey, x.b.lines.Span(e.keyStart, e.keyEnd),
+					"%s's %s is given twice with different values; this one (%s) is ignored and the first (line %d) is kept", x.def.Name, p.KeyOrName(), quoted(e.value), x.b.lines.Pos(found.start).Line)
+			}
 			continue
 		}
 		found, alias = e, ref.alias
