@@ -214,7 +214,7 @@ func (c *checker) matched(a *ast.Action, t *pathArg, f *vfile, e edit, content s
 		d.Related = related(f, t.value)
 		return false
 	case n == 0:
-		d := c.notFound(a, t, e, content)
+		d := c.notFound(a, t, e, len(content), func() string { return content })
 		if from > 0 {
 			d.Message += fmt.Sprintf(" (it is looked for after line %d, where the previous hunk ends)", lineOfOffset(content, from))
 		}
@@ -403,7 +403,7 @@ func (c *checker) patch(ctx context.Context, a *ast.Action, paths []pathArg) {
 		find := conv(h.Old)
 		if h.EndOfFile && !buf.HasSuffix(find) {
 			e := edit{find: h.Old, span: span, name: name}
-			d := c.notFound(a, t, e, lfView(buf, crlf))
+			d := c.notFound(a, t, e, buf.Len(), func() string { return lfView(buf, crlf) })
 			d.Message += " (the hunk ends with *** End of File: it must be the end of the file)"
 			d.Related = related(f, t.value)
 			ok = false

@@ -103,7 +103,7 @@ func (c *checker) edit(ctx context.Context, a *ast.Action, t *pathArg, all bool)
 		occ := buf.Index(e.find, 0, 2)
 		switch n := len(occ); {
 		case n == 0:
-			d := c.notFound(a, t, e, buf.String())
+			d := c.notFound(a, t, e, buf.Len(), buf.String)
 			d.Related = related(f, t.value)
 		case n > 1 && !matchAll:
 			hint := "include more surrounding lines to make it unique"
@@ -249,14 +249,26 @@ func occurrenceDetail(content, file string, lines []int, n int) string {
 }
 
 // notFound reports a FIND text that is not in the file, with the closest
-// region and a diff.
-func (c *checker) notFound(a *ast.Action, t *pathArg, e edit, content string) *ast.Diagnostic {
-	findLines := splitLines(e.find)
-	fileLines := splitLines(content)
-	r, ok := closest(fileLines, findLines)
-	if content == "" {
+// region and a diff. size is the file's length and content returns its
+// text: it is only made when the closest-region search is within the
+// check's budget (closestWithin), so that n failing edits of a file of n
+// lines cost O(n) in all, not O(n²). Once the budget is spent the
+// diagnostic is the same error at the same span, its message ending with
+// budgetSpent instead of naming a region.
+func (c *checker) notFound(a *ast.Action, t *pathArg, e edit, size int, content func() string) *ast.Diagnostic {
+	if size == 0 {
 		return c.add(ast.Error, CodeFindNotFound, e.span, "%s: the %s is not in %s: the file is empty", a.Name, e.name, t.value)
 	}
+	if !c.closestWithin(size, len(e.find)) {
+		return c.add(ast.Error, CodeFindNotFound, e.span, "%s: the %s is not in %s %s", a.Name, e.name, t.value, budgetSpent)
+	}
+	findLines := splitLines(e.find)
+	fileLines := splitLines(content())
+	if c.grams == nil {
+		c.grams = make([]uint64, 1<<18)
+	}
+	r, ok, work := closest(fileLines, findLines, c.grams)
+	c.closestWork += work
 	if !ok {
 		return c.add(ast.Error, CodeFindNotFound, e.span, "%s: the %s is not in %s, nor anything like it", a.Name, e.name, t.value)
 	}
@@ -270,8 +282,40 @@ func (c *checker) notFound(a *ast.Action, t *pathArg, e edit, content string) *a
 	} else {
 		d = c.add(ast.Error, CodeFindNotFound, e.span, "%s: the %s is not in %s; the closest region is %s", a.Name, e.name, t.value, where)
 	}
+	if len(findLines) <= maxDiffLines && len(got) <= maxDiffLines {
+		c.closestWork += len(findLines) * len(got)
+	}
 	d.Detail = diffDetail(findLines, got, r.start, e.name, t.value, where)
 	return d
+}
+
+// budgetSpent ends the message of a not-found diagnostic whose closest
+// region was not searched because the check's search budget is spent.
+const budgetSpent = "(closest region not searched: the search budget of this check is spent)"
+
+// The closest-region search of one check may do at most closestFloor plus
+// closestPerByte times the bytes it was given (files read from disk and
+// FIND texts not found) work units: bytes of file and FIND text scanned,
+// plus line pairs compared by diff.
+const (
+	closestFloor   = 16 << 20
+	closestPerByte = 8
+)
+
+// closestWithin says whether a closest-region search of a file of size
+// bytes for a FIND text of find bytes fits in what is left of the budget;
+// the FIND text's bytes add to the budget. The search's work is added to
+// closestWork afterwards: a search that began within the budget may
+// overrun it by at most one search's bounded refinement and diff.
+func (c *checker) closestWithin(size, find int) bool {
+	c.closestAllow += find
+	floor := c.closestFloor
+	if floor == 0 {
+		floor = closestFloor
+	} else if floor < 0 {
+		floor = 0
+	}
+	return c.closestWork+size+find <= floor+closestPerByte*c.closestAllow
 }
 
 func lineRange(from, to int) string {
@@ -315,30 +359,44 @@ const (
 // window of as many lines as the FIND text with the highest total wins, and
 // windows a few lines longer, shorter or shifted are then compared by their
 // diff ratio.
-func closest(file, find []string) (region, bool) {
+//
+// grams is a zeroed bit set of 1<<24 bits, one per trigram, left zeroed on
+// return. work is the work done: bytes scanned plus line pairs compared.
+func closest(file, find []string, grams []uint64) (_ region, _ bool, work int) {
 	n, k := len(file), len(find)
 	if n == 0 || k == 0 {
-		return region{}, false
+		return region{}, false, 0
 	}
 	exact := make(map[string]bool, k)
-	grams := make([]uint64, 1<<18) // a bit per 24-bit trigram (2 MiB)
-	scanned := 0
-	for _, l := range find {
-		t := strings.TrimSpace(l)
-		if t == "" {
-			continue
-		}
-		exact[t] = true
-		if scanned < maxFindScan {
+	mark := func(set bool) {
+		scanned := 0
+		for _, l := range find {
+			t := strings.TrimSpace(l)
+			if t == "" || scanned >= maxFindScan {
+				continue
+			}
 			scanned += len(t)
 			for i := 0; i+3 <= len(t) && i < maxLineScan; i++ {
 				g := trigram(t[i:])
-				grams[g>>6] |= 1 << (g & 63)
+				if set {
+					grams[g>>6] |= 1 << (g & 63)
+				} else {
+					grams[g>>6] = 0
+				}
 			}
 		}
 	}
+	for _, l := range find {
+		work += len(l) + 1
+		if t := strings.TrimSpace(l); t != "" {
+			exact[t] = true
+		}
+	}
+	mark(true)
+	defer mark(false)
 	score := make([]float64, n)
 	for j, l := range file {
+		work += len(l) + 1
 		t := strings.TrimSpace(l)
 		switch {
 		case t == "":
@@ -368,11 +426,11 @@ func closest(file, find []string) (region, bool) {
 		}
 	}
 	if bestSum < 0.3 {
-		return region{}, false
+		return region{}, false, work
 	}
 	r := region{best, best + w}
 	if k > maxRefineSize {
-		return r, true
+		return r, true, work
 	}
 	norm := func(ls []string) []string {
 		out := make([]string, len(ls))
@@ -392,6 +450,7 @@ func closest(file, find []string) (region, bool) {
 		for _, x := range score[s : s+l] {
 			sum += x
 		}
+		work += k * l
 		m := difflib.NewMatcher(findNorm, fileNorm[s-lo:s-lo+l])
 		return m.Ratio() + sum/float64(max(k, l)) - 0.01*float64(abs(l-k))
 	}
@@ -403,7 +462,7 @@ func closest(file, find []string) (region, bool) {
 			}
 		}
 	}
-	return r, true
+	return r, true, work
 }
 
 func trigram(s string) uint32 { return uint32(s[0])<<16 | uint32(s[1])<<8 | uint32(s[2]) }

@@ -25,7 +25,7 @@ func TestClosestLargeFile(t *testing.T) {
 	target -= target % 4 // the line of a func header
 	find := splitLines(strings.Replace(strings.Join(lines[target:target+3], "\n"), "\treturn", "    return", 1))
 	start := time.Now()
-	r, ok := closest(lines, find)
+	r, ok, _ := closest(lines, find, make([]uint64, 1<<18))
 	if !ok || r.start != target || r.end != target+3 {
 		t.Fatalf("closest = %+v %v, want lines %d-%d", r, ok, target+1, target+3)
 	}
@@ -71,8 +71,9 @@ func BenchmarkClosest(b *testing.B) {
 	find := splitLines("func g(x int) int {\n    return x * 3 // line 12345\n}")
 	b.SetBytes(int64(len(content)))
 	b.ResetTimer()
+	grams := make([]uint64, 1<<18)
 	for i := 0; i < b.N; i++ {
-		closest(lines, find)
+		closest(lines, find, grams)
 	}
 }
 
@@ -87,7 +88,13 @@ func FuzzFindReport(f *testing.F) {
 	f.Add("a \u2013 b\n\u201cq\u201d\n", "a - b\n\"q\"\n")
 	f.Fuzz(func(t *testing.T, content, find string) {
 		fl, kl := splitLines(content), splitLines(find)
-		r, ok := closest(fl, kl)
+		grams := make([]uint64, 1<<18)
+		r, ok, _ := closest(fl, kl, grams)
+		for i, w := range grams {
+			if w != 0 {
+				t.Fatalf("closest left trigram word %d set", i)
+			}
+		}
 		if !ok {
 			return
 		}

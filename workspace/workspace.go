@@ -416,6 +416,13 @@ type checker struct {
 	// pathBuf holds the path arguments of the action being checked
 	// (pathArgs), used again for the next one.
 	pathBuf []pathArg
+	// closestWork is the work the closest-region searches of not-found
+	// diagnostics did so far, closestAllow the bytes that pay for it (files
+	// read, FIND texts not found), closestFloor the budget's floor (0:
+	// closestFloor the constant; tests set -1 for none); grams is the
+	// search's trigram bit set, made once (match.go).
+	closestWork, closestAllow, closestFloor int
+	grams                                   []uint64
 }
 
 // ref returns what the overlay keeps of the action being checked: the
@@ -861,6 +868,7 @@ func (c *checker) file(rel string) *vfile {
 			f.problem = unwrapPathError(err).Error()
 		default:
 			f.known, f.content, f.size = true, string(data), size
+			c.closestAllow += len(data)
 		}
 	}
 	if f.exists && !f.dir {
