@@ -105,6 +105,10 @@ func checkActsProperties(t testing.TB, src []byte) ([]byte, []*ast.Diagnostic) {
 // repairs make it: its run made longer, or the text after its run
 // removed, or both. What precedes the run (indentation, list markers) is
 // kept.
+//
+// The text a repair strips is what keeps a fence line from closing:
+// anything but spaces, tabs and CRs (a vertical tab or form feed counts, as
+// lexer's trim reads a fence line).
 func fenceRepair(b, a string) bool {
 	bb, be := body(b)
 	ab, ae := body(a)
@@ -118,7 +122,7 @@ func fenceRepair(b, a string) bool {
 		}
 		k, m := runLen(bb[i:], c), runLen(ab[i:], c)
 		rb, ra := bb[i+k:], ab[i+m:]
-		if m > k && ra == rb || m >= k && ra == "" && strings.TrimSpace(rb) != "" {
+		if m > k && ra == rb || m >= k && ra == "" && strings.Trim(rb, " \t\r") != "" {
 			return true
 		}
 	}

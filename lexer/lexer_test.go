@@ -258,16 +258,26 @@ func coarseLines(src string, off int, c byte) (plex.TokenType, int) {
 	return Text, p
 }
 
-// detectLines is Detect as a plain line-by-line scan.
+// detectLines is Detect as a plain line-by-line scan: the character of
+// the first act block, else of the first act-like (NearAct) block, else a
+// backtick.
 func detectLines(src string) byte {
+	var near byte
 	for p := 0; p < len(src); {
 		m := lineLen(src, p)
 		for _, c := range [2]byte{Backtick, Tilde} {
-			if n, act := openRun(unsafeBytes(src[p:p+m]), c); n > 0 && act {
+			line := unsafeBytes(src[p : p+m])
+			if n, act := openRun(line, c); n > 0 && act {
 				return c
+			}
+			if _, info, ok := openFence(line, c); ok && near == 0 && NearAct(string(info)) {
+				near = c
 			}
 		}
 		p += m
+	}
+	if near != 0 {
+		return near
 	}
 	return Backtick
 }

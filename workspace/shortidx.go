@@ -53,11 +53,7 @@ type shortIdx struct {
 	ids   []uint32
 	fixed uint32 // ids below fixed are in the static part
 
-	// delta: a key's one line id, or listBit|i for lists[i]
-	delta      map[uint64]uint32
-	lists      []gramLines
-	free       []uint32
-	deltaBytes int
+	lineDelta[uint64]
 	staticDead int
 
 	byID []*lnode
@@ -142,7 +138,7 @@ func (t *text) buildShort() {
 	if t.short != nil {
 		return
 	}
-	s := &shortIdx{delta: map[uint64]uint32{}}
+	s := &shortIdx{lineDelta: newLineDelta[uint64](20)}
 	count := map[uint64]uint32{}
 	total := 0
 	for x := first(t.root); x != nil; x = next(x) {
@@ -199,26 +195,7 @@ func (t *text) shortAdd(x *lnode) {
 	x.sid = uint32(len(s.byID))
 	s.byID = append(s.byID, x)
 	for _, k := range t.keys {
-		v, ok := s.delta[k]
-		switch {
-		case !ok:
-			s.delta[k] = x.sid
-			s.deltaBytes += 20
-		case v&listBit == 0: // a second line: a list
-			i := uint32(len(s.lists))
-			if n := len(s.free); n > 0 {
-				i, s.free = s.free[n-1], s.free[:n-1]
-			} else {
-				s.lists = append(s.lists, gramLines{})
-			}
-			s.lists[i] = gramLines{ids: []uint32{v, x.sid}}
-			s.delta[k] = i | listBit
-			s.deltaBytes += 64
-		default:
-			l := &s.lists[v&^listBit]
-			l.ids = append(l.ids, x.sid)
-			s.deltaBytes += 4
-		}
+		s.file(k, x.sid)
 	}
 	if s.deltaBytes > s.staticBytes()+t.subSlack || len(s.byID) >= listBit-1 {
 		t.short = nil // rebuilt when next needed
@@ -257,27 +234,7 @@ func (t *text) shortRemove(x *lnode) {
 	} else {
 		t.keys = deltaKeys(t.keys)
 		for _, k := range t.keys {
-			v, ok := s.delta[k]
-			switch {
-			case !ok:
-			case v&listBit == 0:
-				if v == x.sid {
-					delete(s.delta, k)
-				}
-			default:
-				l := &s.lists[v&^listBit]
-				l.dead++
-				switch {
-				case l.live() == 0:
-					*l = gramLines{}
-					s.free = append(s.free, v&^listBit)
-					delete(s.delta, k)
-				case 2*int(l.dead) > len(l.ids):
-					t.work += len(l.ids)
-					l.ids = slices.DeleteFunc(l.ids, gone)
-					l.dead = 0
-				}
-			}
+			t.work += s.unfile(k, x.sid, gone)
 		}
 	}
 	if 2*s.staticDead > len(s.ids)+t.subSlack {

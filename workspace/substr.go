@@ -53,11 +53,7 @@ type subIdx struct {
 	ids   []uint32
 	fixed uint32 // ids below fixed are in the static part
 
-	// delta: a gram's one line id, or listBit|i for lists[i]
-	delta      map[uint32]uint32
-	lists      []gramLines
-	free       []uint32 // unused entries of lists
-	deltaBytes int      // about what the delta holds
+	lineDelta[uint32]
 	staticDead int
 
 	byID []*lnode
@@ -131,7 +127,7 @@ func (t *text) buildSub() {
 	if t.sub != nil {
 		return
 	}
-	s := &subIdx{delta: map[uint32]uint32{}}
+	s := &subIdx{lineDelta: newLineDelta[uint32](16)}
 	count := map[uint32]uint32{}
 	total := 0
 	for x := first(t.root); x != nil; x = next(x) {
@@ -191,26 +187,7 @@ func (t *text) subAdd(x *lnode) {
 	x.id = uint32(len(s.byID))
 	s.byID = append(s.byID, x)
 	for _, g := range t.grams {
-		v, ok := s.delta[g]
-		switch {
-		case !ok:
-			s.delta[g] = x.id
-			s.deltaBytes += 16
-		case v&listBit == 0: // a second line: a list
-			i := uint32(len(s.lists))
-			if n := len(s.free); n > 0 {
-				i, s.free = s.free[n-1], s.free[:n-1]
-			} else {
-				s.lists = append(s.lists, gramLines{})
-			}
-			s.lists[i] = gramLines{ids: []uint32{v, x.id}}
-			s.delta[g] = i | listBit
-			s.deltaBytes += 64
-		default:
-			l := &s.lists[v&^listBit]
-			l.ids = append(l.ids, x.id)
-			s.deltaBytes += 4
-		}
+		s.file(g, x.id)
 	}
 	if s.deltaBytes > s.staticBytes()+t.subSlack || len(s.byID) >= listBit-1 {
 		t.sub = nil // rebuilt when next needed
@@ -247,27 +224,7 @@ func (t *text) subRemove(x *lnode) {
 			}
 			continue
 		}
-		v, ok := s.delta[g]
-		switch {
-		case !ok:
-		case v&listBit == 0:
-			if v == x.id {
-				delete(s.delta, g)
-			}
-		default:
-			l := &s.lists[v&^listBit]
-			l.dead++
-			switch {
-			case l.live() == 0:
-				*l = gramLines{}
-				s.free = append(s.free, v&^listBit)
-				delete(s.delta, g)
-			case 2*int(l.dead) > len(l.ids):
-				t.work += len(l.ids)
-				l.ids = slices.DeleteFunc(l.ids, gone)
-				l.dead = 0
-			}
-		}
+		t.work += s.unfile(g, x.id, gone)
 	}
 	if 2*s.staticDead > len(s.ids)+t.subSlack {
 		t.sub = nil // rebuilt when next needed
