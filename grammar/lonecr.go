@@ -87,7 +87,7 @@ func (r crRules) classify(line string, st crState) (crLine, crState) {
 		return r.classifyPlan(line, st)
 	}
 	if st.in {
-		if closesRun(line, st.char, st.run) {
+		if lexer.ClosesRun(line, st.char, st.run) {
 			return crLine{kind: crClose}, crState{}
 		}
 		return crLine{}, st
@@ -130,31 +130,6 @@ func (r crRules) classifyPlan(line string, st crState) (crLine, crState) {
 		return crLine{kind: crHeading, level: n}, st
 	}
 	return crLine{}, st
-}
-
-// closesRun reports whether line, trimmed of spaces, tabs and CRs, is
-// exactly n fence characters c (the acts dialect's closing rule,
-// lexer.ClosesFence).
-func closesRun(line string, c byte, n int) bool {
-	i, j := 0, len(line)
-	if j > 0 && line[j-1] == '\n' {
-		j--
-	}
-	for i < j && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r') {
-		i++
-	}
-	for j > i && (line[j-1] == ' ' || line[j-1] == '\t' || line[j-1] == '\r') {
-		j--
-	}
-	if j-i != n {
-		return false
-	}
-	for k := i; k < j; k++ {
-		if line[k] != c {
-			return false
-		}
-	}
-	return true
 }
 
 // blankSeg reports whether s holds only spaces and tabs.

@@ -234,8 +234,13 @@ func openRun(line []byte, c byte) (n int, act bool) {
 	return n, act
 }
 
+// ClosesRun reports whether line, trimmed of spaces, tabs and CRs (and its
+// "\n"), is exactly n fence characters c: the acts dialect's closing rule
+// (ClosesFence) for a run known by its character and length.
+func ClosesRun(line string, c byte, n int) bool { return closes(line, c, n) }
+
 // closes reports whether line's trimmed text is exactly n fence characters c.
-func closes(line []byte, c byte, n int) bool {
+func closes[T ~string | ~[]byte](line T, c byte, n int) bool {
 	i := 0
 	for i < len(line) && isTrim(line[i]) {
 		i++
