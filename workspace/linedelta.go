@@ -74,3 +74,31 @@ func (d *lineDelta[K]) unfile(k K, id uint32, gone func(uint32) bool) int {
 	}
 	return 0
 }
+
+// deltaLines returns the number of live lines filed under k and calls each
+// (if not nil) with them; byID maps line ids to lines (nil: removed).
+func (d *lineDelta[K]) deltaLines(k K, byID []*lnode, each func(*lnode)) int {
+	v, ok := d.delta[k]
+	switch {
+	case !ok:
+		return 0
+	case v&listBit == 0:
+		x := byID[v]
+		if x == nil {
+			return 0
+		}
+		if each != nil {
+			each(x)
+		}
+		return 1
+	}
+	l := d.lists[v&^listBit]
+	if each != nil {
+		for _, id := range l.ids {
+			if x := byID[id]; x != nil {
+				each(x)
+			}
+		}
+	}
+	return l.live()
+}

@@ -266,28 +266,7 @@ func (s *shortIdx) lines(t *text, p string, limit int, each func(*lnode)) int {
 		}
 		i++
 	}
-	v, ok := s.delta[lo]
-	switch {
-	case !ok:
-	case v&listBit == 0:
-		if x := s.byID[v]; x != nil {
-			n++
-			if each != nil {
-				each(x)
-			}
-		}
-	default:
-		l := s.lists[v&^listBit]
-		n += l.live()
-		if each != nil {
-			for _, id := range l.ids {
-				if x := s.byID[id]; x != nil {
-					each(x)
-				}
-			}
-		}
-	}
-	return n
+	return n + s.deltaLines(lo, s.byID, each)
 }
 
 // shortCount is the number of (line, key) entries of the lines holding p,

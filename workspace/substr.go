@@ -245,28 +245,7 @@ func (s *subIdx) lines(g uint32, each func(*lnode)) int {
 			}
 		}
 	}
-	v, ok := s.delta[g]
-	switch {
-	case !ok:
-	case v&listBit == 0:
-		if x := s.byID[v]; x != nil {
-			n++
-			if each != nil {
-				each(x)
-			}
-		}
-	default:
-		l := s.lists[v&^listBit]
-		n += l.live()
-		if each != nil {
-			for _, id := range l.ids {
-				if x := s.byID[id]; x != nil {
-					each(x)
-				}
-			}
-		}
-	}
-	return n
+	return n + s.deltaLines(g, s.byID, each)
 }
 
 // subCand is a candidate line and its offset.
