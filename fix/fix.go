@@ -24,7 +24,10 @@ package fix
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
+
+	plex "github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
@@ -63,10 +66,16 @@ type relatedLine struct {
 // is idempotent: Apply(Apply(x)) changes nothing more. When nothing needs
 // repair the returned slice is src itself.
 func Apply(src []byte, dialect string) (fixed []byte, repairs []*ast.Diagnostic) {
+	return apply(src, dialect, false)
+}
+
+// apply is Apply; slow selects the reference algorithm of the plan
+// dialect's fence pass (tests only, fix/fencebuf.go).
+func apply(src []byte, dialect string, slow bool) (fixed []byte, repairs []*ast.Diagnostic) {
 	if dialect == "" || dialect == grammar.DialectAuto {
 		dialect = grammar.Detect(src)
 	}
-	f := &fixer{text: string(src)}
+	f := &fixer{text: string(src), slow: slow}
 	switch dialect {
 	case grammar.DialectPlan:
 		f.fences()
@@ -115,12 +124,22 @@ func Apply(src []byte, dialect string) (fixed []byte, repairs []*ast.Diagnostic)
 type fixer struct {
 	text    string
 	repairs []repair
+	// fb holds the text during the plan dialect's fence pass (the text
+	// field is then its view, fix/fencebuf.go); nil otherwise, and always
+	// in the slow reference mode.
+	fb   *fenceBuf
+	slow bool
 }
 
 func (f *fixer) add(r repair) { f.repairs = append(f.repairs, r) }
 
-// lineNo returns the 1-based line number of offset off.
-func (f *fixer) lineNo(off int) int { return 1 + strings.Count(f.text[:off], "\n") }
+// lineNo returns the 1-based line number of offset off of the text.
+func (f *fixer) lineNo(off int) int {
+	if f.fb != nil {
+		return f.fb.doneLines + 1 + strings.Count(f.text[:off], "\n")
+	}
+	return 1 + strings.Count(f.text[:off], "\n")
+}
 
 // lineEnd returns the end of the line starting at off, after its '\n'.
 func lineEnd(s string, off int) int {
@@ -142,6 +161,12 @@ func body(line string) (string, string) {
 func (f *fixer) replaceLine(off int, repl string) {
 	e := lineEnd(f.text, off)
 	_, ending := body(f.text[off:e])
+	if f.fb != nil {
+		line := make([]byte, 0, len(repl)+len(ending)) // a copy: repl may alias the buffer
+		f.fb.replace(off, e, append(append(line, repl...), ending...))
+		f.text = f.fb.view()
+		return
+	}
 	f.text = f.text[:off] + repl + ending + f.text[e:]
 }
 
@@ -153,15 +178,36 @@ func (f *fixer) setRun(off, n int) {
 }
 
 // fences walks the top-level fenced blocks and repairs each broken one,
-// rescanning a block after repairing it.
+// rescanning a block after repairing it, in linear time (fix/fencebuf.go):
+// the text before the block being judged is final.
 func (f *fixer) fences() {
 	limit := 2*strings.Count(f.text, "\n") + 16
+	if !f.slow {
+		f.fb = newFenceBuf(f.text)
+		f.text = f.fb.view()
+		defer func() { f.text, f.fb = f.fb.text(), nil }()
+	}
 	for off, n := 0, 0; off < len(f.text) && n < limit; n++ {
-		typ, end := lexer.ScanMarkdown(f.text, off)
+		typ, end := f.scan(off)
 		if typ != lexer.MdFence || !f.repairBlock(off, end) {
 			off = end
+			// Final up to a line start; not before a mid-document
+			// byte-order mark, which the scanner reads as one only at
+			// offset 0.
+			if f.fb != nil && off > 0 && off < len(f.text) && f.text[off-1] == '\n' && !strings.HasPrefix(f.text[off:], "\uFEFF") {
+				f.fb.commit(off)
+				f.text, off = f.fb.view(), 0
+			}
 		}
 	}
+}
+
+// scan reads the Markdown token at off of the text.
+func (f *fixer) scan(off int) (plex.TokenType, int) {
+	if f.fb != nil {
+		return f.fb.scan(off)
+	}
+	return lexer.ScanMarkdown(f.text, off)
 }
 
 // repairBlock repairs the block token [off, end) if it is improperly nested
@@ -171,7 +217,7 @@ func (f *fixer) repairBlock(off, end int) bool {
 	first := lineEnd(tok, 0)
 	openLine, _ := body(tok[:first])
 	bomLen := 0
-	if off == 0 && strings.HasPrefix(openLine, "\uFEFF") {
+	if off == 0 && (f.fb == nil || f.fb.done.Len() == 0) && strings.HasPrefix(openLine, "\uFEFF") {
 		bomLen = 3
 	}
 	open, _ := lexer.MdFenceAt(f.text, off) // a line start or the run of a list item's marker line
@@ -220,9 +266,11 @@ func (f *fixer) stripTrailing(off, first, stop int, open lexer.MdFenceLine, clos
 		if !ok || (closed && plausibleInfo(rest)) {
 			continue
 		}
+		// The message first: rest aliases the text that the repair moves.
+		r := repair{code: CodeTrailingText, line: f.lineNo(off + p),
+			msg: fmt.Sprintf("removed %q after the closing fence of the block opened at line %d", rest, f.lineNo(off))}
 		f.replaceLine(off+p, line[:run])
-		f.add(repair{code: CodeTrailingText, line: f.lineNo(off + p),
-			msg: fmt.Sprintf("removed %q after the closing fence of the block opened at line %d", rest, f.lineNo(off))})
+		f.add(r)
 		return true
 	}
 	return false
@@ -312,13 +360,22 @@ func (f *fixer) headingLevels() {
 	if err != nil {
 		return
 	}
-	// Later lines first, so the offsets of earlier ones stay valid.
-	for i := len(doc.Diagnostics) - 1; i >= 0; i-- {
-		d := doc.Diagnostics[i]
-		if d.Code != grammar.CodeHeadingLevel {
+	// One pass in document order: each repaired line's run of #s is
+	// rewritten as the text is copied (never the whole text per repair).
+	var heads []*ast.Diagnostic
+	for _, d := range doc.Diagnostics {
+		if d.Code == grammar.CodeHeadingLevel {
+			heads = append(heads, d)
+		}
+	}
+	slices.SortStableFunc(heads, func(a, b *ast.Diagnostic) int { return a.Span.Start.Offset - b.Span.Start.Offset })
+	var out strings.Builder
+	done := 0
+	for _, d := range heads {
+		off := d.Span.Start.Offset
+		if off < done {
 			continue
 		}
-		off := d.Span.Start.Offset
 		line, _ := body(f.text[off:lineEnd(f.text, off)])
 		j := strings.IndexByte(line, '#')
 		k := j
@@ -328,9 +385,18 @@ func (f *fixer) headingLevels() {
 		if j < 0 || k-j == 3 {
 			continue
 		}
-		f.replaceLine(off, line[:j]+"###"+line[k:])
+		if out.Len() == 0 {
+			out.Grow(len(f.text) + 64)
+		}
+		out.WriteString(f.text[done : off+j])
+		out.WriteString("###")
+		done = off + k
 		f.add(repair{code: CodeHeadingLevel, line: d.Span.Start.Line,
 			msg: fmt.Sprintf("made the action heading %q a level-3 heading", strings.TrimSpace(line))})
+	}
+	if done > 0 {
+		out.WriteString(f.text[done:])
+		f.text = out.String()
 	}
 }
 

@@ -188,6 +188,7 @@ func FuzzFix(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte) {
 		checkProperties(t, src)
 		checkActsProperties(t, src) // the fenced-acts dialect (fix/acts.go)
+		checkFastSlow(t, src)       // the linear fence pass (fix/fencebuf.go)
 	})
 }
 
