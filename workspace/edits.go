@@ -173,7 +173,7 @@ func (c *checker) searchReplace(ctx context.Context, a *ast.Action, t *pathArg) 
 	if f == nil || ctx.Err() != nil {
 		return
 	}
-	buf := textOf(f)
+	buf := c.keptText(t.rel, f)
 	crlf := buf.CRLF() && lfEdit(search, replace)
 	nl, conv := lineEnding(crlf)
 	find, repl := conv(search), conv(replace)
@@ -185,8 +185,9 @@ func (c *checker) searchReplace(ctx context.Context, a *ast.Action, t *pathArg) 
 	at, n := buf.Match(find, 0)
 	if n != 1 {
 		e := edit{find: search, replace: replace, span: span, name: "SEARCH text"}
-		c.matched(a, t, f, e, lfView(buf, crlf), n, 0)
+		c.matched(a, t, f, e, buf, crlf, find, n, 0)
 		buf.Rollback()
+		c.keep(t.rel, f, buf)
 		return
 	}
 	end := at + len(find)
@@ -203,36 +204,67 @@ func (c *checker) searchReplace(ctx context.Context, a *ast.Action, t *pathArg) 
 }
 
 // matched reports a text that does not occur exactly once after offset
-// from (n is its number of occurrences there, capped at 2) and says
-// whether it does.
-func (c *checker) matched(a *ast.Action, t *pathArg, f *vfile, e edit, content string, n, from int) bool {
+// from of buf (n is its number of occurrences there, capped at 2) and says
+// whether it does. find is e.find as it is matched in buf (with CRLF line
+// endings when crlf: the edit's LF texts matched in a CRLF file). The
+// occurrences are found from buf's indexes, not by a pass over the file
+// per failing edit; the closest-region search is the check's budgeted one
+// (notFound), and so is the CRLF file's LF view it reads.
+func (c *checker) matched(a *ast.Action, t *pathArg, f *vfile, e edit, buf *text, crlf bool, find string, n, from int) bool {
 	switch {
-	case n == 0 && strings.Contains(content[from:], e.find):
-		at := from + strings.Index(content[from:], e.find)
-		d := c.add(ast.Error, CodeFindNotFound, e.span, "%s: the %s occurs in %s only inside a line (line %d), not as whole lines: it must start at the start of a line and end at the end of one",
-			a.Name, e.name, t.value, lineOfOffset(content, at))
-		d.Related = related(f, t.value)
-		return false
 	case n == 0:
-		d := c.notFound(a, t, e, len(content), func() string { return content })
+		if at, ok := c.inLine(buf, crlf, e.find, find, from); ok {
+			d := c.add(ast.Error, CodeFindNotFound, e.span, "%s: the %s occurs in %s only inside a line (line %d), not as whole lines: it must start at the start of a line and end at the end of one",
+				a.Name, e.name, t.value, buf.Line(at))
+			d.Related = related(f, t.value)
+			return false
+		}
+		d := c.notFound(a, t, e, buf.Len(), func() string { return lfView(buf, crlf) })
 		if from > 0 {
-			d.Message += fmt.Sprintf(" (it is looked for after line %d, where the previous hunk ends)", lineOfOffset(content, from))
+			d.Message += fmt.Sprintf(" (it is looked for after line %d, where the previous hunk ends)", buf.Line(from))
 		}
 		d.Related = related(f, t.value)
 		return false
 	case n > 1:
-		lines, total := lineMatches(content, e.find, from, maxListed)
+		lines, total := buf.LineMatches(find, from, maxListed)
 		where := "in"
 		if from > 0 {
-			where = fmt.Sprintf("after line %d of", lineOfOffset(content, from))
+			where = fmt.Sprintf("after line %d of", buf.Line(from))
 		}
 		d := c.add(ast.Error, CodeFindAmbiguous, e.span, "%s: the %s occurs %d times %s %s (lines %s); it must occur exactly once: include more surrounding lines to make it unique",
 			a.Name, e.name, total, where, t.value, lineList(lines, total))
-		d.Detail = occurrenceDetail(content, t.value, lines, total)
+		d.Detail = occurrenceDetailIn(buf, t.value, lines, total)
 		d.Related = related(f, t.value)
 		return false
 	}
 	return true
+}
+
+// inLine finds lfFind (an edit's text as written) in buf at or after
+// offset from, anywhere, not as whole lines; it returns the offset in buf.
+// In a CRLF file the text is looked for in the file's LF view (lfView), a
+// pass over the file charged to the check's closest-region budget: once
+// that is spent the answer is no (the error then says the text is not in
+// the file).
+func (c *checker) inLine(buf *text, crlf bool, lfFind, find string, from int) (int, bool) {
+	if !crlf {
+		if occ := buf.Index(find, from, 1); len(occ) > 0 {
+			return occ[0], true
+		}
+		return 0, false
+	}
+	if !c.closestWithin(buf.Len(), 0) {
+		return 0, false
+	}
+	content := lfView(buf, crlf)
+	c.closestWork += len(content)
+	lfFrom := lfOffset(buf, crlf, from)
+	i := strings.Index(content[lfFrom:], lfFind)
+	if i < 0 {
+		return 0, false
+	}
+	line := lineOfOffset(content, lfFrom+i)
+	return buf.LineStart(line), true
 }
 
 // lineMatch finds find in content at or after offset from, starting at the
@@ -319,7 +351,7 @@ func (c *checker) patch(ctx context.Context, a *ast.Action, paths []pathArg) {
 	if f == nil {
 		return
 	}
-	buf, ok := textOf(f), true
+	buf, ok := c.keptText(t.rel, f), true
 	hunks := hunksOf(a)
 	crlf := buf.CRLF()
 	for _, h := range hunks {
@@ -362,10 +394,15 @@ func (c *checker) patch(ctx context.Context, a *ast.Action, paths []pathArg) {
 				// the last line, as if it ended in a line break
 				at, n = buf.Match(strings.TrimSuffix(ctxLine, nl), from)
 			}
-			if n == 0 {
+			if n == 0 && c.closestWithin(buf.Len()-from, 0) {
 				// codex then ignores white space around the line: it is
-				// an anchor only, nothing of it is replaced
-				if l, ok := buf.TrimmedLine(h.Context, from); ok {
+				// an anchor only, nothing of it is replaced. The line by
+				// line pass is charged to the check's search budget (a
+				// pass per failing hunk would be quadratic).
+				w := buf.work
+				l, ok := buf.TrimmedLine(h.Context, from)
+				c.closestWork += buf.work - w
+				if ok {
 					at, n = l, 1
 					c.add(ast.Info, CodeAnchorWhitespace, span, "%s: hunk %d's @@ line is at line %d of %s only when white space around it is ignored; the hunk is looked for after it",
 						a.Name, i+1, buf.Line(at), t.value)
@@ -374,7 +411,7 @@ func (c *checker) patch(ctx context.Context, a *ast.Action, paths []pathArg) {
 			}
 			if n == 0 {
 				e := edit{find: h.Context + "\n", span: span, name: fmt.Sprintf("@@ context line of hunk %d", i+1)}
-				c.matched(a, t, f, e, lfView(buf, crlf), 0, lfOffset(buf, crlf, from))
+				c.matched(a, t, f, e, buf, crlf, conv(e.find), 0, from)
 				ok = false
 				break
 			}
@@ -426,7 +463,7 @@ func (c *checker) patch(ctx context.Context, a *ast.Action, paths []pathArg) {
 		}
 		if n != 1 {
 			e := edit{find: h.Old, replace: h.New, span: span, name: name}
-			c.matched(a, t, f, e, lfView(buf, crlf), n, lfOffset(buf, crlf, from))
+			c.matched(a, t, f, e, buf, crlf, find, n, from)
 			ok = false
 			break
 		}
@@ -444,6 +481,7 @@ func (c *checker) patch(ctx context.Context, a *ast.Action, paths []pathArg) {
 	}
 	if !ok {
 		buf.Rollback()
+		c.keep(t.rel, f, buf)
 		return // the file is left as it was: later edits see it unchanged
 	}
 	if tail.Len() > 0 {

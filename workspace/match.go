@@ -133,12 +133,21 @@ func (c *checker) edit(ctx context.Context, a *ast.Action, t *pathArg, all bool)
 	}
 	if changed {
 		c.set(t.rel, &vfile{exists: true, known: true, buf: buf, size: int64(buf.Len()), by: c.ref(a), how: "edited", origin: f.origin})
-	} else if f.buf == nil {
-		if c.kept == nil {
-			c.kept = map[uint32]*text{}
-		}
-		c.kept[c.o.intern(t.rel)] = buf
+	} else {
+		c.keep(t.rel, f, buf)
 	}
+}
+
+// keep keeps buf, the text of the file f at rel that every edit so far
+// left unchanged, for the next edit of it (keptText).
+func (c *checker) keep(rel string, f *vfile, buf *text) {
+	if f.buf != nil {
+		return
+	}
+	if c.kept == nil {
+		c.kept = map[uint32]*text{}
+	}
+	c.kept[c.o.intern(rel)] = buf
 }
 
 // keptText is textOf(f), or the text kept for f's path when every edit

@@ -209,6 +209,7 @@ func (t *text) Line(off int) int {
 // the content. It returns the first match and the number of matches that
 // do not overlap it (as a scan left to right finds them), capped at 2.
 func (t *text) Match(find string, from int) (at, n int) {
+	t.searches++ // a text matched more than once is indexed
 	t.promote()
 	if !t.isTree || find == "" {
 		t.work += t.Len()
@@ -236,6 +237,39 @@ func (t *text) Match(find string, from int) (at, n int) {
 		next = s + len(fl)
 	}
 	return at, n
+}
+
+// LineMatches lists the 1-based lines of the first limit whole-line
+// matches of find at or after from (a line start) and counts all of them,
+// as a scan left to right finds them: lineMatches of the content, from the
+// line index where it applies (the places of find's rarest line), so that
+// it costs those places rather than a pass over the file.
+func (t *text) LineMatches(find string, from, limit int) ([]int, int) {
+	t.searches++
+	t.promote()
+	if !t.isTree || find == "" {
+		t.work += t.Len()
+		return lineMatches(t.String(), find, from, limit)
+	}
+	fl := splitKeep(find)
+	starts, ok := t.lineCandidates(fl, t.lineCeil(from))
+	if !ok {
+		t.work += t.Len()
+		return lineMatches(t.String(), find, from, limit)
+	}
+	var lines []int
+	total, next := 0, 0
+	for _, s := range starts {
+		if s < next || !t.linesEqual(s, fl) {
+			continue
+		}
+		total++
+		if len(lines) < limit {
+			lines = append(lines, s+1)
+		}
+		next = s + len(fl)
+	}
+	return lines, total
 }
 
 // Index lists the occurrences of find (any text, not empty) at or after

@@ -107,6 +107,12 @@ func checkTextOps(t *testing.T, seed uint64, steps int) {
 			if at != wat || k != wk {
 				t.Fatalf("seed %d step %d: Match(%q, %d) in %q = %d, %d; want %d, %d", seed, step, find, from, ref, at, k, wat, wk)
 			}
+			limit := 1 + r.IntN(3)
+			lines, total := tx.LineMatches(find, from, limit)
+			wlines, wtotal := lineMatches(ref, find, from, limit)
+			if total != wtotal || !equalInts(lines, wlines) {
+				t.Fatalf("seed %d step %d: LineMatches(%q, %d, %d) in %q = %v, %d; want %v, %d", seed, step, find, from, limit, ref, lines, total, wlines, wtotal)
+			}
 		case 3: // index any text
 			find, from, limit := pick(), r.IntN(n+1), r.IntN(4)-1
 			got, want := tx.Index(find, from, limit), refIndex(ref, find, from, limit)
