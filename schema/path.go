@@ -84,7 +84,13 @@ func (e *PathError) Error() string { return e.Msg }
 //     look the same; the zero-width non-joiner and joiner (U+200C,
 //     U+200D), which some scripts and emoji need, are allowed;
 //   - it is relative: it does not start with `/` or `\`, a drive letter
-//     (`C:`), or `~` (a home directory);
+//     (`C:`), or `~` (a home directory); nor with what a shell or Windows
+//     expands before the executor sees the path (expansionLen): a
+//     variable (`$HOME/x`, `${HOME}/x`, `$PWD`), a command substitution
+//     (`$(pwd)/x`, a backquote), another user's home (`~root/x`) or a
+//     Windows variable (`%USERPROFILE%\x`), which can name any directory
+//     outside the root. A `$` or `%` later in a name (`a$b.txt`,
+//     `src/100%.txt`) is an ordinary character;
 //   - cleaned the way an executor resolves it, it does not leave the
 //     directory it is relative to: `\` counts as a separator, every `..`
 //     removes the component before it, and a `..` with nothing left to
@@ -129,6 +135,10 @@ func CheckPath(p string) error {
 	if isAbsolutePath(p) {
 		return &PathError{Code: CodeAbsolutePath,
 			Msg: fmt.Sprintf("the path %s is absolute; paths are relative to the project root", quotePath(p))}
+	}
+	if n := expansionLen(p); n > 0 {
+		return &PathError{Code: CodeAbsolutePath,
+			Msg: fmt.Sprintf("the path %s starts with %s, which a shell or Windows expands (to a home or other directory, outside the project root, or to anything); write the path relative to the root", quotePath(p), p[:n])}
 	}
 	if escapesRoot(p) {
 		return &PathError{Code: CodePathEscapes,
@@ -266,6 +276,62 @@ func isAbsolutePath(v string) bool {
 		return true
 	}
 	return false
+}
+
+// expansionLen returns the length of what a shell or Windows expands at
+// the start of p, or 0: `$` then a name (a letter or `_`, then letters,
+// digits and `_`) or a special parameter (a digit, `$`, `!`, `@`, `*`,
+// `#`, `?`, `-`), `${…}`, `$(…)`, `$'…'` or a backquote (to the end of p
+// when unclosed); `~` then a user name and a separator; `%NAME%`.
+func expansionLen(p string) int {
+	switch {
+	case p == "" || len(p) == 1 && p[0] != '`':
+		return 0
+	case p[0] == '`':
+		if i := strings.IndexByte(p[1:], '`'); i >= 0 {
+			return i + 2
+		}
+		return len(p)
+	case p[0] == '$':
+		switch c := p[1]; {
+		case c == '{', c == '(':
+			closer := byte('}')
+			if c == '(' {
+				closer = ')'
+			}
+			if i := strings.IndexByte(p[2:], closer); i >= 0 {
+				return i + 3
+			}
+			return len(p)
+		case c == '\'':
+			return len(p)
+		case c == '_' || isASCIILetter(c):
+			i := 2
+			for i < len(p) && (p[i] == '_' || isASCIILetter(p[i]) || p[i] >= '0' && p[i] <= '9') {
+				i++
+			}
+			return i
+		case c >= '0' && c <= '9', strings.IndexByte("$!@*#?-", c) >= 0:
+			return 2
+		}
+	case p[0] == '~':
+		i := 1
+		for i < len(p) && (isASCIILetter(p[i]) || p[i] >= '0' && p[i] <= '9' || p[i] == '_' || p[i] == '-' || p[i] == '.') {
+			i++
+		}
+		if i > 1 && i < len(p) && (p[i] == '/' || p[i] == '\\') {
+			return i
+		}
+	case p[0] == '%':
+		i := 1
+		for i < len(p) && (p[i] == '_' || isASCIILetter(p[i]) || p[i] >= '0' && p[i] <= '9' || p[i] == '(' || p[i] == ')') {
+			i++
+		}
+		if i > 1 && i < len(p) && p[i] == '%' {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 func isASCIILetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
