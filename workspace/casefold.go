@@ -40,10 +40,12 @@ const CodeCaseCollision = "case-collision"
 // missed report needs the 24-bit hashes of two case variants to collide
 // (about 2⁻²⁴ per pair of variants).
 type CaseCollisions struct {
-	schema *schema.Schema
-	seed   maphash.Seed
-	names  caseTable
-	more   map[caseSpelling]struct{} // the other spellings met (rare)
+	schema  *schema.Schema
+	dialect string
+	effects Effects // what each action does, for staticPath
+	seed    maphash.Seed
+	names   caseTable
+	more    map[caseSpelling]struct{} // the other spellings met (rare)
 	// pending holds, by the folded hash of the name that collided, the
 	// reports that wait for the line of the earlier path (Resolve).
 	pending map[uint64][]*pendingCase
@@ -72,7 +74,7 @@ func NewCaseCollisions(dialect string, s *schema.Schema) *CaseCollisions {
 	if s == nil {
 		s, _ = schema.Builtin(dialect) // nil for a dialect without one
 	}
-	c := &CaseCollisions{schema: s, seed: maphash.MakeSeed()}
+	c := &CaseCollisions{schema: s, dialect: dialect, effects: DefaultEffects(), seed: maphash.MakeSeed()}
 	c.names.mem = &offHeap{}
 	runtime.AddCleanup(c, func(m *offHeap) { m.free() }, c.names.mem)
 	return c
@@ -110,6 +112,7 @@ func (c *CaseCollisions) casePaths(a *ast.Action) []pathArg {
 // the names on disk). It keeps nothing of a.
 func (c *CaseCollisions) Action(a *ast.Action) {
 	for _, p := range c.casePaths(a) {
+		c.staticPath(a, p)
 		exact := cleanSlash(p.value)
 		k := c.paths
 		c.paths++
