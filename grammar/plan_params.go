@@ -702,7 +702,8 @@ func (x *actionBinder) missing(p *schema.Param) {
 	}
 }
 
-// unknownKeys warns about metadata keys the action does not declare.
+// unknownKeys reports the metadata keys the action does not declare: an
+// error, or a warning when the schema allows unknown keys.
 func (x *actionBinder) unknownKeys() {
 	var known []string
 	knownKeys := func() []string {
@@ -734,7 +735,11 @@ func (x *actionBinder) unknownKeys() {
 		if len(known) > 0 {
 			msg += " (keys: " + strings.Join(known, ", ") + ")"
 		}
-		x.b.report(ast.Warning, CodeUnknownKey, x.b.lines.Span(e.keyStart, e.keyEnd), "%s; it is ignored", msg)
+		if x.b.schema.AllowsUnknownKeys() {
+			x.b.report(ast.Warning, CodeUnknownKey, x.b.lines.Span(e.keyStart, e.keyEnd), "%s; it is ignored (the schema allows unknown keys)", msg)
+			continue
+		}
+		x.b.report(ast.Error, CodeUnknownKey, x.b.lines.Span(e.keyStart, e.keyEnd), "%s: the item would be lost; correct the key, or remove the item", msg)
 	}
 	for _, e := range x.entries {
 		if e.bad {

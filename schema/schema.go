@@ -36,8 +36,13 @@ type Schema struct {
 	// UnknownError ("error", the default when empty) or UnknownAllow
 	// ("allow": plug-in actions, kept with their arguments and no params).
 	// docs/schema.md, "Unknown actions".
-	UnknownActions string    `json:"unknown_actions,omitempty"`
-	Actions        []*Action `json:"actions"`
+	UnknownActions string `json:"unknown_actions,omitempty"`
+	// UnknownKeys says what a plan's metadata key that an action does not
+	// declare is: UnknownError ("error", the default when empty: the item
+	// would be lost) or UnknownAllow ("allow": a warning, the item is
+	// ignored). docs/schema.md, "Unknown keys".
+	UnknownKeys string    `json:"unknown_keys,omitempty"`
+	Actions     []*Action `json:"actions"`
 
 	index map[string]*Action
 }
@@ -52,6 +57,13 @@ const (
 // does not know are allowed (plug-in actions). A nil schema allows none.
 func (s *Schema) AllowsUnknownActions() bool {
 	return s != nil && s.UnknownActions == UnknownAllow
+}
+
+// AllowsUnknownKeys reports whether the schema declares that metadata keys
+// an action does not declare are allowed (ignored with a warning). A nil
+// schema allows none.
+func (s *Schema) AllowsUnknownKeys() bool {
+	return s != nil && s.UnknownKeys == UnknownAllow
 }
 
 // SyntaxName returns the grammar that reads the dialect: Syntax, or Dialect
@@ -407,6 +419,11 @@ func (s *Schema) check() []problem {
 	case "", UnknownError, UnknownAllow:
 	default:
 		add("unknown_actions", "unknown_actions must be %q or %q, got %q", UnknownError, UnknownAllow, s.UnknownActions)
+	}
+	switch s.UnknownKeys {
+	case "", UnknownError, UnknownAllow:
+	default:
+		add("unknown_keys", "unknown_keys must be %q or %q, got %q", UnknownError, UnknownAllow, s.UnknownKeys)
 	}
 	ps = append(ps, checkFormat(s)...) // syntax, defaults, block counts (format.go)
 	if len(s.Actions) == 0 {
