@@ -303,23 +303,18 @@ func (s *Server) DidChange(ctx context.Context, p *protocol.DidChangeTextDocumen
 		text = d.text
 	}
 	s.mu.Unlock()
+	changes := make([]change, 0, len(p.ContentChanges))
 	for _, ch := range p.ContentChanges {
 		switch c := ch.(type) {
 		case *protocol.TextDocumentContentChangeWholeDocument:
-			text = []byte(c.Text)
+			changes = append(changes, change{whole: true, text: c.Text})
 		case *protocol.TextDocumentContentChangePartial:
-			tx := textpos.New(text)
-			start := tx.Offset(int(c.Range.Start.Line), int(c.Range.Start.Character))
-			end := tx.Offset(int(c.Range.End.Line), int(c.Range.End.Character))
-			if end < start {
-				start, end = end, start
-			}
-			next := make([]byte, 0, len(text)-(end-start)+len(c.Text))
-			next = append(append(append(next, text[:start]...), c.Text...), text[end:]...)
-			text = next
+			changes = append(changes, change{
+				startLine: int(c.Range.Start.Line), startChar: int(c.Range.Start.Character),
+				endLine: int(c.Range.End.Line), endChar: int(c.Range.End.Character), text: c.Text})
 		}
 	}
-	s.update(u, p.TextDocument.Version, text)
+	s.update(u, p.TextDocument.Version, applyChanges(text, changes)) // linear in the message (changes.go)
 	return nil
 }
 
