@@ -77,6 +77,11 @@ type ActsParser struct {
 	grammar func() (*participle.Parser[actsFile], error) // built on first use
 	schema  *schema.Schema
 	fence   byte
+	// AllLoneCRs makes the parser report every lone-cr error, with no
+	// MaxPerCode cap: for a caller that parses a document piece by piece
+	// and caps across the pieces (the stream, one action's source at a
+	// time).
+	AllLoneCRs bool
 }
 
 // NewActsParser returns a parser for fence character fence (0: detect per
@@ -131,7 +136,7 @@ func (p *ActsParser) parseEach(ctx context.Context, filename string, src []byte,
 	fence := p.activeFence(src)
 	doc := &ast.Document{Dialect: DialectActs}
 	cur := &lineCursor{src: text, line: 1}
-	b := actsBuilder{doc: doc, text: text, pos: cur, schema: p.schema, each: each, reuse: each != nil && reuse}
+	b := actsBuilder{doc: doc, text: text, pos: cur, schema: p.schema, each: each, reuse: each != nil && reuse, crAll: p.AllLoneCRs}
 	b.loneCRs(fence)
 	if each != nil {
 		// otherFenceActs needs the prose regions only when the other
@@ -204,7 +209,7 @@ func (p *ActsParser) parseGrammar(ctx context.Context, filename string, src []by
 		doc.Prose = append(doc.Prose, &ast.Prose{Kind: "text", Text: text, Span: lines.Span(0, len(src))})
 		return doc, nil
 	}
-	b := actsBuilder{doc: doc, text: text, pos: lines, schema: p.schema}
+	b := actsBuilder{doc: doc, text: text, pos: lines, schema: p.schema, crAll: p.AllLoneCRs}
 	b.loneCRs(p.activeFence(src))
 	var lead []*ast.Block
 	for _, it := range tree.Lead {
@@ -246,6 +251,7 @@ func (p *ActsParser) parseGrammar(ctx context.Context, filename string, src []by
 // all, the no-plan note; then it sorts the diagnostics.
 func (p *ActsParser) finishDocument(text string, fence byte, b *actsBuilder) {
 	doc := b.doc
+	b.summariseCRs()
 	others := p.otherFenceActs(text, fence, b)
 	hiddenActs(text, fence, doc)
 	if b.acts == 0 && others == 0 {
@@ -336,6 +342,12 @@ type actsBuilder struct {
 	cr     crRules
 	crDone int
 	crHits []crHit
+	// crN counts the lone-cr errors found; past MaxPerCode only the first
+	// one left out (crFirst) and the last one's line are kept.
+	crN     int
+	crFirst ast.Span
+	crLast  int
+	crAll   bool // ActsParser.AllLoneCRs
 }
 
 // loneCRs makes the builder check for lone CRs that hide a structural
@@ -355,7 +367,24 @@ func (b *actsBuilder) checkCRs(start, end, run int) {
 	}
 	b.crHits = b.cr.tokenHits(b.text, start, end, crState{}, rest, &b.crDone, b.crHits[:0])
 	for _, h := range b.crHits {
-		b.doc.Add(ast.Error, CodeLoneCR, b.span(h.cr, h.cr+1), "%s", h.message())
+		sp := b.span(h.cr, h.cr+1)
+		if b.crN++; b.crN <= maxPerCode || b.crAll {
+			b.doc.Add(ast.Error, CodeLoneCR, sp, "%s", h.message())
+			continue
+		}
+		if b.crN == maxPerCode+1 {
+			b.crFirst = sp
+		}
+		b.crLast = sp.Start.Line
+	}
+}
+
+// summariseCRs adds the diagnostic that sums up the lone-cr errors past
+// MaxPerCode (as the plan dialect sums up every code), so a file of lone
+// CRs gets a bounded output; the stream does the same (stream/acts.go).
+func (b *actsBuilder) summariseCRs() {
+	if n := b.crN - maxPerCode; n > 0 && !b.crAll {
+		b.doc.Add(ast.Error, CodeLoneCR, b.crFirst, "%s", OverflowMessage(n, CodeLoneCR, ast.Error, b.crFirst.Start.Line, b.crLast))
 	}
 }
 

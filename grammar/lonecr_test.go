@@ -88,3 +88,29 @@ func TestLoneCRHidesLine(t *testing.T) {
 		})
 	}
 }
+
+// TestLoneCRCapActs: the acts dialect lists the first MaxPerCode lone-cr
+// errors and sums up the rest in one, at the first one left out, as the
+// plan dialect does for every code: a file of 5,000 lone CRs hiding fences
+// gets 101 lone-cr diagnostics, not 5,000 (bounded output).
+func TestLoneCRCapActs(t *testing.T) {
+	src := []byte("```act\nwrite_file a\n```\n```\n" + strings.Repeat("x\r```\n", 5000) + "```\n")
+	doc, err := Parse(context.Background(), "cr.md", src, Options{Dialect: DialectActs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var crs []*ast.Diagnostic
+	for _, d := range doc.Diagnostics {
+		if d.Code == CodeLoneCR {
+			crs = append(crs, d)
+		}
+	}
+	if len(crs) != MaxPerCode+1 {
+		t.Fatalf("%d lone-cr diagnostics, want %d", len(crs), MaxPerCode+1)
+	}
+	last := crs[len(crs)-1]
+	want := "4,900 more lone-cr errors like the 100 above are not listed one by one (lines 105–5004); correct those and check again"
+	if last.Message != want || last.Span.Start.Line != 105 {
+		t.Fatalf("summing up: %s, want at line 105: %s", last.Format("cr.md"), want)
+	}
+}

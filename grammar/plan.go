@@ -449,10 +449,20 @@ func (b *planBuilder) summarise() {
 	sort.Strings(codes)
 	for _, c := range codes {
 		o := b.overflow[c]
-		b.doc.Add(o.sev, c, o.first,
-			"%s more %s %ss like the %d above are not listed one by one (lines %d–%d); correct those and check again",
-			thousands(o.n), c, o.sev, maxPerCode, o.first.Start.Line, o.lastLine)
+		b.doc.Add(o.sev, c, o.first, "%s", OverflowMessage(o.n, c, o.sev, o.first.Start.Line, o.lastLine))
 	}
+}
+
+// MaxPerCode is how many diagnostics of one code a plan reports one by one
+// (maxPerCode); the acts dialect and its stream cap lone-cr errors so too.
+const MaxPerCode = maxPerCode
+
+// OverflowMessage is the message of the diagnostic that sums up the n
+// diagnostics of code (at most severity sev) past MaxPerCode, the first of
+// them on line first and the last on line last.
+func OverflowMessage(n int, code string, sev ast.Severity, first, last int) string {
+	return fmt.Sprintf("%s more %s %ss like the %d above are not listed one by one (lines %d–%d); correct those and check again",
+		thousands(n), code, sev, maxPerCode, first, last)
 }
 
 // outline reads the document's tokens into its outline, as the plan grammar

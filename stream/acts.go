@@ -71,6 +71,36 @@ type acts struct {
 	out  int // start of the next line
 	pos  int // bytes before pos hold no line ending after out
 	act  *pending
+	// crN counts the lone-cr errors; past grammar.MaxPerCode they are
+	// summed up at the end (crFirst: the first one left out, crLast: the
+	// last one's line), as the batch parser sums them up.
+	crN     int
+	crFirst ast.Span
+	crLast  int
+}
+
+// sendCR sends the lone-cr error e, or counts it once grammar.MaxPerCode
+// of them went out.
+func (a *acts) sendCR(p *Parser, e *Event) error {
+	if a.crN++; a.crN <= grammar.MaxPerCode {
+		return p.send(e)
+	}
+	if a.crN == grammar.MaxPerCode+1 {
+		a.crFirst = e.Span
+	}
+	a.crLast = e.Span.Start.Line
+	return nil
+}
+
+// summariseCRs sends the error that sums up the lone-cr errors past
+// grammar.MaxPerCode, at the end of the input.
+func (a *acts) summariseCRs(p *Parser) error {
+	n := a.crN - grammar.MaxPerCode
+	if n <= 0 {
+		return nil
+	}
+	return p.send(&Event{Type: Error, Severity: ast.Error, Kind: grammar.CodeLoneCR, Raw: "\r", Span: a.crFirst,
+		Message: grammar.OverflowMessage(n, grammar.CodeLoneCR, ast.Error, a.crFirst.Start.Line, a.crLast)})
 }
 
 // Acts registers the acts syntax. It is never detected by --syntax auto:
@@ -146,7 +176,10 @@ func (a *acts) scan(p *Parser, eof bool) error {
 	if a.act != nil && a.blk().run != "" {
 		a.act.end = p.end() // an unclosed block runs to the end
 	}
-	return a.emit(p, p.end())
+	if err := a.emit(p, p.end()); err != nil {
+		return err
+	}
+	return a.summariseCRs(p)
 }
 
 // line handles the line [start, end). A line read while no action is
@@ -190,7 +223,7 @@ func (a *acts) crFence() (byte, int) {
 // sendLoneCRs emits the lone-cr errors ds of a text line.
 func (a *acts) sendLoneCRs(p *Parser, ds []*ast.Diagnostic) error {
 	for _, d := range ds {
-		if err := p.send(&Event{Type: Error, Severity: d.Severity, Kind: d.Code, Message: d.Message, Raw: "\r", Span: d.Span}); err != nil {
+		if err := a.sendCR(p, &Event{Type: Error, Severity: d.Severity, Kind: d.Code, Message: d.Message, Raw: "\r", Span: d.Span}); err != nil {
 			return err
 		}
 	}
@@ -441,7 +474,12 @@ func (a *acts) openAct(p *Parser, start, end int) error {
 // would, with positions in the whole stream.
 func (a *acts) parse(p *Parser, pa *pending, end int) (*ast.Action, []*ast.Diagnostic, []byte, error) {
 	src := p.bytes(pa.start, end) // never overwritten: grammar may keep it
-	doc, err := grammar.ParseActs(context.Background(), "", src, a.c, a.s)
+	ap, err := grammar.NewActsParser(a.c, a.s)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("stream: acts: %w", err)
+	}
+	ap.AllLoneCRs = true // capped across the stream (sendCR)
+	doc, err := ap.Parse(context.Background(), "", src)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("stream: acts: %w", err)
 	}
@@ -488,8 +526,13 @@ func (a *acts) emit(p *Parser, to int) error {
 		return err
 	}
 	for _, d := range diags {
-		if err := p.send(&Event{Type: Error, ID: pa.id, Name: act.Name, Severity: d.Severity, Kind: d.Code, Message: d.Message,
-			Raw: string(src[d.Span.Start.Offset-pa.start : d.Span.End.Offset-pa.start]), Span: d.Span}); err != nil {
+		e := &Event{Type: Error, ID: pa.id, Name: act.Name, Severity: d.Severity, Kind: d.Code, Message: d.Message,
+			Raw: string(src[d.Span.Start.Offset-pa.start : d.Span.End.Offset-pa.start]), Span: d.Span}
+		send := p.send
+		if d.Code == grammar.CodeLoneCR {
+			send = func(e *Event) error { return a.sendCR(p, e) }
+		}
+		if err := send(e); err != nil {
 			return err
 		}
 	}

@@ -3,6 +3,7 @@ package stream
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -101,6 +102,11 @@ func checkParity(t testing.TB, in []byte) {
 		kinds = dropLoneCRs(kinds, crAt, first)
 		codes = dropLoneCRs(codes, batchAt, first)
 	}
+	if crs := countCode(codes, grammar.CodeLoneCR); crs > grammar.MaxPerCode {
+		// the stream sums up the lone-cr errors past the cap at the end
+		// of the input, parse at the first one left out
+		nested = true
+	}
 	if nested { // the follow-ons' order is the stream's, not the position order
 		slices.Sort(kinds)
 		slices.Sort(codes)
@@ -143,4 +149,68 @@ func followOnCodes(d *ast.Diagnostic) []string {
 		}
 	}
 	return codes
+}
+
+// TestActsLoneCRCap: past grammar.MaxPerCode lone-cr errors, batch and
+// stream list the first ones and sum up the rest in one error at the
+// first one left out, with the same message (the stream sends it at the
+// end of the input, the only place it knows the count): in act lines,
+// inside an action's block, after the last action, with other errors
+// after the first one left out.
+func TestActsLoneCRCap(t *testing.T) {
+	many := func(n int) string { return strings.Repeat("text\r```\n", n) }
+	acts := func(n int) string { return strings.Repeat("```act\nrun_command x\r```\n", n) }
+	for _, in := range []string{
+		acts(150),
+		"```act\nwrite_file a\n```\n```\n" + strings.Repeat("x\r```\n", 130) + "```\n",
+		"```act\nwrite_file a\n```\n```\nx\n```\n" + many(120) + "```act\nrun_comand x\n```\n",
+		acts(60) + "```act\nwrite_file a\n```\n```\n" + strings.Repeat("x\r```\n", 60) + "```\n" + many(60),
+	} {
+		checkParity(t, []byte(in))
+		s, err := schema.Builtin("acts")
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := grammar.ParseActs(context.Background(), "", []byte(in), 0, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var batch []string
+		for _, d := range doc.Diagnostics {
+			if d.Code == grammar.CodeLoneCR {
+				batch = append(batch, fmt.Sprintf("%d %s", d.Span.Start.Offset, d.Message))
+			}
+		}
+		var streamed []string
+		for _, e := range collect(t, Options{Dialect: "acts"}, []byte(in), nil) {
+			if e.Type == Error && e.Kind == grammar.CodeLoneCR {
+				streamed = append(streamed, fmt.Sprintf("%d %s", e.Span.Start.Offset, e.Message))
+			}
+		}
+		slices.Sort(batch)
+		slices.Sort(streamed)
+		for i := range min(len(batch), len(streamed)) {
+			if batch[i] != streamed[i] {
+				t.Errorf("batch %q\nstream %q", batch[i], streamed[i])
+				break
+			}
+		}
+		if len(batch) != grammar.MaxPerCode+1 || !slices.Equal(batch, streamed) {
+			t.Fatalf("input %.60q…: %d lone-cr errors in batch, %d streamed; want %d, the same:\nbatch %q\nstream %q",
+				in, len(batch), len(streamed), grammar.MaxPerCode+1, batch[len(batch)-1:], streamed[max(0, len(streamed)-1):])
+		}
+		if !strings.Contains(batch[len(batch)-1]+strings.Join(batch, ""), "like the 100 above are not listed one by one") {
+			t.Fatalf("no summing-up error: %q", batch[len(batch)-1])
+		}
+	}
+}
+
+func countCode(codes []string, code string) int {
+	n := 0
+	for _, c := range codes {
+		if c == code {
+			n++
+		}
+	}
+	return n
 }
