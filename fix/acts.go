@@ -51,8 +51,14 @@ const maxPasses = 64
 func (f *fixer) actsPass(c byte) {
 	p := actsPasser{f: f, c: c, rest: f.text}
 	p.done.Grow(len(f.text))
+	// rest is always a suffix of the pass's text: its blocks' ends are
+	// looked up, not scanned for (an unclosed block would be read to the
+	// end of the document once per block).
+	idx := lexer.NewCloseIndex(f.text, c)
 	for p.rest != "" {
-		typ, end := lexer.CoarseToken(p.rest, 0, c)
+		base := len(f.text) - len(p.rest)
+		typ, end := idx.CoarseToken(base)
+		end -= base
 		if typ == lexer.Text || !p.repair(end, typ == lexer.ActBlock) {
 			p.commit(p.rest[:end], end)
 		}

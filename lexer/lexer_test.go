@@ -298,6 +298,20 @@ func checkJumps(t testing.TB, src string) {
 			}
 			off = end
 		}
+		// CloseIndex gives the same token at every line start.
+		x := NewCloseIndex(src, c)
+		for off := 0; off < len(src); {
+			typ, end := x.CoarseToken(off)
+			wtyp, wend := CoarseToken(src, off, c)
+			if typ != wtyp || end != wend {
+				t.Fatalf("fence %q, %q at %d: CloseIndex.CoarseToken = %v %d, CoarseToken %v %d", c, src, off, typ, end, wtyp, wend)
+			}
+			if i := strings.IndexByte(src[off:], '\n'); i >= 0 {
+				off += i + 1
+			} else {
+				break
+			}
+		}
 	}
 }
 
