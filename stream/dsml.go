@@ -33,27 +33,8 @@ func (registry) DeepSeekDSML() *Syntax {
 // <｜DSML｜parameter name="P" string="true|false">, the string attribute
 // optional (and its value any name), the name quoted or not.
 func dsmlParamTag(b []byte) ([]byte, int, bool) {
-	i, ok, more := seq(b, 0, dsmlParam)
+	name, j, ok, more := quotedName(b, dsmlParam)
 	if !ok {
-		return nil, 0, more
-	}
-	if i == len(b) {
-		return nil, 0, true
-	}
-	q := ""
-	if b[i] == '"' || b[i] == '\'' {
-		q = string(b[i])
-		i++
-	}
-	j, more := nameEnd(b, i)
-	if more {
-		return nil, 0, true
-	}
-	if j == i {
-		return nil, 0, false
-	}
-	name := b[i:j]
-	if j, ok, more = seq(b, j, q); !ok {
 		return nil, 0, more
 	}
 	// white space, an optional string="…" attribute, white space, '>'

@@ -56,12 +56,29 @@ func invokeForm(open, close string) xmlForm {
 // quotes or none (pre ends in "name="), as MiniMax's reference parser
 // reads it.
 func attrNamed(b []byte, pre string) ([]byte, int, bool) {
-	i, ok, more := seq(b, 0, pre)
+	name, j, ok, more := quotedName(b, pre)
 	if !ok {
 		return nil, 0, more
 	}
+	k, ok, more := seq(b, j, ">")
+	if !ok {
+		return nil, 0, more
+	}
+	return name, k, false
+}
+
+// quotedName reads, at the start of b, pre and then a name, bare or in
+// double or single quotes (`<function=name`, `<parameter="name"`): it
+// returns the name and the offset after it (and its closing quote). ok is
+// false when b does not start so; more then says whether more bytes could
+// still make it. attrNamed and dsmlParamTag read their tags with it.
+func quotedName(b []byte, pre string) (name []byte, end int, ok, more bool) {
+	i, ok, more := seq(b, 0, pre)
+	if !ok {
+		return nil, 0, false, more
+	}
 	if i == len(b) {
-		return nil, 0, true
+		return nil, 0, false, true
 	}
 	q := ""
 	if b[i] == '"' || b[i] == '\'' {
@@ -70,16 +87,16 @@ func attrNamed(b []byte, pre string) ([]byte, int, bool) {
 	}
 	j, more := nameEnd(b, i)
 	if more {
-		return nil, 0, true
+		return nil, 0, false, true
 	}
 	if j == i {
-		return nil, 0, false
+		return nil, 0, false, false
 	}
-	k, ok, more := seq(b, j, q+">")
+	k, ok, more := seq(b, j, q)
 	if !ok {
-		return nil, 0, more
+		return nil, 0, false, more
 	}
-	return b[i:j], k, false
+	return b[i:j], k, true, false
 }
 
 // xmlSyntax returns a syntax read by the tools scanner with form f.
