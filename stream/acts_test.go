@@ -158,7 +158,7 @@ func followOnCodes(d *ast.Diagnostic) []string {
 // inside an action's block, after the last action, with other errors
 // after the first one left out.
 func TestActsLoneCRCap(t *testing.T) {
-	many := func(n int) string { return strings.Repeat("text\r```\n", n) }
+	many := func(n int) string { return strings.Repeat("text\r```\n", n) } // not first: a lone CR on line 1 is cr-line-endings for parse
 	acts := func(n int) string { return strings.Repeat("```act\nrun_command x\r```\n", n) }
 	for _, in := range []string{
 		acts(150),
