@@ -28,9 +28,7 @@ func TestCaseCollision(t *testing.T) {
 		{"check", "--root", "golden/cli/case_disk_root", "golden/cli/case_disk.md"},
 		{"check", "golden/cli/case_disk.md"},
 	} {
-		code, stdout, stderr := runCLI(t, "", args...)
-		out.WriteString("$ plangram " + strings.Join(args, " ") + "\n" + stdout + stderr)
-		out.WriteString("exit " + string(rune('0'+code)) + "\n\n")
+		out.WriteString(transcript(t, args...))
 	}
 	goldie.New(t, goldie.WithFixtureDir("golden/cli"), goldie.WithNameSuffix(".golden")).
 		Assert(t, "check_case_collision", []byte(out.String()))
@@ -45,4 +43,12 @@ func TestCaseCollision(t *testing.T) {
 			t.Errorf("docs/check.md shows a diagnostic the golden cases do not give:\n%s", line)
 		}
 	}
+}
+
+// transcript runs the command line args and returns it as a golden
+// transcript shows it: the command, its output, its exit code.
+func transcript(t *testing.T, args ...string) string {
+	t.Helper()
+	code, stdout, stderr := runCLI(t, "", args...)
+	return "$ plangram " + strings.Join(args, " ") + "\n" + stdout + stderr + "exit " + string(rune('0'+code)) + "\n\n"
 }

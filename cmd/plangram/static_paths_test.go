@@ -21,9 +21,7 @@ func TestStaticPaths(t *testing.T) {
 		{"check", "--root", "golden/cli/static_paths_root", "golden/cli/static_paths.md"},
 		{"check", "golden/cli/static_paths_plan.md"},
 	} {
-		code, stdout, stderr := runCLI(t, "", args...)
-		out.WriteString("$ plangram " + strings.Join(args, " ") + "\n" + stdout + stderr)
-		out.WriteString("exit " + string(rune('0'+code)) + "\n\n")
+		out.WriteString(transcript(t, args...))
 	}
 	goldie.New(t, goldie.WithFixtureDir("golden/cli"), goldie.WithNameSuffix(".golden")).
 		Assert(t, "check_static_paths", []byte(out.String()))
