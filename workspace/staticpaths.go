@@ -69,7 +69,11 @@ func nonPortable(p string) string {
 			return fmt.Sprintf("holds %q, which Windows does not allow in a name", c[i])
 		}
 		if last := c[len(c)-1]; last == '.' || last == ' ' {
-			return fmt.Sprintf("has a component, %q, that ends with a %s, which Windows drops", c, map[byte]string{'.': "dot", ' ': "space"}[last])
+			what := "dot"
+			if last == ' ' {
+				what = "space"
+			}
+			return fmt.Sprintf("has a component, %q, that ends with a %s, which Windows drops", c, what)
 		}
 		base := c
 		if i := strings.IndexByte(base, '.'); i >= 0 {
@@ -87,15 +91,16 @@ func nonPortable(p string) string {
 // device name: CON, PRN, AUX, NUL, COM0–COM9 and LPT0–LPT9 (also with the
 // superscript digits ¹ ² ³), in any case.
 func reservedName(name string) bool {
-	switch strings.ToUpper(name) {
-	case "CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$":
-		return true
+	for _, r := range [...]string{"CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"} {
+		if strings.EqualFold(name, r) { // no allocation: every path's components come here
+			return true
+		}
 	}
 	if len(name) < 4 {
 		return false
 	}
-	pre, d := strings.ToUpper(name[:3]), name[3:]
-	if pre != "COM" && pre != "LPT" {
+	pre, d := name[:3], name[3:]
+	if !strings.EqualFold(pre, "COM") && !strings.EqualFold(pre, "LPT") {
 		return false
 	}
 	return len(d) == 1 && d[0] >= '0' && d[0] <= '9' || d == "¹" || d == "²" || d == "³"
