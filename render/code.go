@@ -146,17 +146,17 @@ func (r *renderer) pickLexer(o codeOpts) chroma.Lexer {
 		case "text", "txt", "plain", "plaintext", "act":
 			return nil
 		}
-		if lx := get(r.lexers.Get(name)); lx != nil {
+		if lx := get(r.lexers.get(name, true)); lx != nil {
 			return lx
 		}
 	}
 	if o.path != "" {
-		if lx := get(r.lexers.Match(path.Base(strings.ReplaceAll(o.path, `\`, "/")))); lx != nil {
+		if lx := get(r.lexers.get(path.Base(strings.ReplaceAll(o.path, `\`, "/")), false)); lx != nil {
 			return lx
 		}
 	}
 	if o.lang != "" {
-		return get(r.lexers.Get(o.lang))
+		return get(r.lexers.get(o.lang, true))
 	}
 	return nil
 }

@@ -108,6 +108,16 @@ func allowed() (tags map[string]bool, attrs map[string]bool) {
 // card per action, and every block shown with its exact bytes.
 func checkPage(t testing.TB, page []byte, doc *ast.Document) {
 	t.Helper()
+	var s *schema.Schema
+	if doc != nil {
+		s, _ = schema.Builtin(doc.Dialect)
+	}
+	checkPageSchema(t, page, doc, s)
+}
+
+// checkPageSchema is checkPage for a page rendered with the schema s.
+func checkPageSchema(t testing.TB, page []byte, doc *ast.Document, sch *schema.Schema) {
+	t.Helper()
 	if !utf8.Valid(page) {
 		t.Error("page is not valid UTF-8")
 	}
@@ -143,7 +153,7 @@ func checkPage(t testing.TB, page []byte, doc *ast.Document) {
 	var add func(b *ast.Block)
 	add = func(b *ast.Block) { want = append(want, b.Content) }
 	r := newRenderer(Options{})
-	r.schema, _ = schema.Builtin(doc.Dialect)
+	r.schema = sch
 	hidden := r.hiddenNodes(doc) // shown in the page's header instead
 	for _, b := range doc.Blocks {
 		if !hidden[b] {
@@ -341,19 +351,32 @@ func FuzzRender(f *testing.F) {
 			}
 		}
 	}
+	// One set of highlighters and one parsed schema per dialect for the
+	// whole run, as a preview server keeps them: building chroma's lexers
+	// and parsing the schema for every input made this target run ~15
+	// inputs a second (TestSharedHighlighters checks the pages are the same).
+	hl := new(Highlighters)
+	schemas := map[string]*schema.Schema{}
+	for _, dialect := range []string{grammar.DialectActs, grammar.DialectPlan} {
+		s, err := schema.Builtin(dialect)
+		if err != nil {
+			f.Fatal(err)
+		}
+		schemas[dialect] = s
+	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		for _, dialect := range []string{grammar.DialectActs, grammar.DialectPlan} {
-			doc, err := grammar.Parse(context.Background(), "fuzz.md", src, grammar.Options{Dialect: dialect})
+			doc, err := grammar.Parse(context.Background(), "fuzz.md", src, grammar.Options{Dialect: dialect, Schema: schemas[dialect]})
 			if err != nil {
 				t.Fatal(err)
 			}
-			out, err := HTML(doc, src, Options{Filename: "fuzz.md"})
+			out, err := HTML(doc, src, Options{Filename: "fuzz.md", Highlighters: hl, Schema: schemas[dialect]})
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkPage(t, out, doc)
+			checkPageSchema(t, out, doc, schemas[dialect])
 		}
-		md, err := Markdown(src, Options{})
+		md, err := Markdown(src, Options{Highlighters: hl})
 		if err != nil {
 			t.Fatal(err)
 		}

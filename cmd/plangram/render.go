@@ -67,6 +67,7 @@ func cmdRender(ctx context.Context, e *env, args []string) int {
 	defer pr.end()
 	sd := &stdinData{r: e.stdin}
 	code := exitOK
+	hl := new(render.Highlighters) // each language's highlighter is built once for all the pages
 	for i, in := range ins {
 		if ctx.Err() != nil {
 			return usageError(e, ctx.Err())
@@ -78,7 +79,7 @@ func cmdRender(ctx context.Context, e *env, args []string) int {
 			code = exitUsage
 			continue
 		}
-		page, c, err := renderPage(ctx, e, in, src, popts, *noHighlight)
+		page, c, err := renderPage(ctx, e, in, src, popts, *noHighlight, hl)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "plangram: %s: %v\n", in.name, err)
 			code = exitUsage
@@ -115,8 +116,8 @@ func hasProblems(diags []*ast.Diagnostic) bool {
 }
 
 // renderPage renders one input and prints its diagnostics.
-func renderPage(ctx context.Context, e *env, in input, src []byte, popts grammar.Options, noHighlight bool) ([]byte, int, error) {
-	ropts := render.Options{NoHighlight: noHighlight, Schema: popts.Schema, Filename: in.name, Title: filepath.Base(in.name)}
+func renderPage(ctx context.Context, e *env, in input, src []byte, popts grammar.Options, noHighlight bool, hl *render.Highlighters) ([]byte, int, error) {
+	ropts := render.Options{NoHighlight: noHighlight, Schema: popts.Schema, Filename: in.name, Title: filepath.Base(in.name), Highlighters: hl}
 	if in.stdin() {
 		ropts.Title = ""
 	}
