@@ -55,6 +55,11 @@ type CaseCollisions struct {
 	buf     []byte
 	pathBuf []pathArg // casePaths' memory, used again for each action
 	disk    *caseDisk // nil without a root
+	// dirs counts the directories recorded in names; past dirBudget of
+	// the plan read so far, a new directory is looked up but not
+	// recorded, and full says where that first happened.
+	dirs int
+	full bool
 }
 
 // caseSpelling is a spelling of a name: its folded and exact hashes.
@@ -118,7 +123,16 @@ func (c *CaseCollisions) Action(a *ast.Action) {
 		c.paths++
 		reported := c.disk != nil && c.disk.check(c, a, p, exact)
 		c.walk(exact, func(fh, eh uint64, end int, last bool) {
-			found, same := c.names.add(fh, eh)
+			var found, same bool
+			if last || c.dirs < dirBudget(a.Span.End.Offset) {
+				if found, same = c.names.add(fh, eh); !found && !last {
+					c.dirs++
+				}
+			} else if found, same = c.names.lookup(fh, eh); !found && !c.full {
+				c.full = true
+				c.diags = append(c.diags, &ast.Diagnostic{Severity: ast.Warning, Code: CodeTooManyDirectories, Span: p.span,
+					Message: dirLimitMessage(a.Span.End.Offset, "from this path on, directories not met before are compared with the names kept but not kept themselves, so two of them that differ only in letter case are not reported")})
+			}
 			if !found || same {
 				return
 			}

@@ -77,6 +77,30 @@ func (t *caseTable) add(h, e uint64) (found, same bool) {
 	}
 }
 
+// lookup is add without the recording: whether the folded form was met
+// before and, if so, whether with the same exact form.
+func (t *caseTable) lookup(h, e uint64) (found, same bool) {
+	s := &t.shards[h>>(64-caseShardBits)]
+	n := len(s.slots)
+	if n == 0 {
+		return false, false
+	}
+	w := caseWord(h, e)
+	const foldMask = ^uint64(1<<caseExactBits - 1)
+	for i := home(w, n); ; {
+		x := s.slots[i]
+		switch {
+		case x == 0:
+			return false, false
+		case x&foldMask == w&foldMask:
+			return true, x == w
+		}
+		if i++; i == n {
+			i = 0
+		}
+	}
+}
+
 // grow makes room in s: a quarter more slots (at least caseMinSlots), so
 // that 7/10 to 7/8 of them are in use; each name is copied about four
 // times in all.

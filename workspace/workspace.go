@@ -423,6 +423,12 @@ type checker struct {
 	// search's trigram bit set, made once (match.go).
 	closestWork, closestAllow, closestFloor int
 	grams                                   []uint64
+	// dirs counts the directories set added to the overlay to count the
+	// files below them; base is the size of the documents checked before
+	// this one and seen how far into this one the actions reach; stopped
+	// is set once dirs passed dirBudget (dirbudget.go).
+	dirs, base, seen int
+	stopped          bool
 }
 
 // ref returns what the overlay keeps of the action being checked: the
@@ -627,6 +633,7 @@ func (c *checker) begin(i int, doc *ast.Document, opts Options) {
 	}
 	static := staticOf(doc.Diagnostics)
 	c.doc, c.schema, c.effects, c.static, c.diags, c.ran = i, s, eff, static, nil, nil
+	c.base, c.seen = c.base+c.seen, 0
 }
 
 func unwrapPathError(err error) error {
@@ -650,6 +657,10 @@ type pathArg struct {
 
 // action checks one action and applies its effect to the overlay.
 func (c *checker) action(ctx context.Context, a *ast.Action) {
+	if c.stopped {
+		return
+	}
+	defer c.overDirBudget(a)
 	paths := c.pathArgs(a)
 	for i := range paths {
 		c.resolvePath(&paths[i], a)
@@ -924,7 +935,11 @@ func (c *checker) set(rel string, f *vfile) {
 				break
 			}
 			dir = dir[:j]
+			n := c.o.n
 			k := c.o.intern(dir)
+			if c.o.n > n {
+				c.dirs++
+			}
 			if c.o.below[k] += int32(d); c.o.below[k] == 0 {
 				delete(c.o.below, k)
 			}

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sebdah/goldie/v2"
+)
+
+// TestTooManyDirectories pins too-many-directories (docs/check.md): a
+// plan of 60 paths of 1,900 distinct one-letter directories passes the
+// 65,536 + 1/32 byte budget; without --root the case rule warns once and
+// still finds the other spelling of a directory it kept; with --root the
+// workspace rules stop with an error (the patch_file of a missing file
+// after it is not checked) and check fails.
+func TestTooManyDirectories(t *testing.T) {
+	golden, err := filepath.Abs("../../golden/cli")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var b strings.Builder
+	x := uint32(1)
+	first := byte(0)
+	for i := range 60 {
+		b.WriteString("~~~act\nwrite_file ")
+		for range 1900 {
+			x = x*1664525 + 1013904223
+			c := 'a' + byte(x>>24)%26
+			if first == 0 {
+				first = c
+			}
+			b.WriteByte(c)
+			b.WriteByte('/')
+		}
+		fmt.Fprintf(&b, "f%d.txt\n~~~\n~~~\nx\n~~~\n\n", i)
+	}
+	fmt.Fprintf(&b, "~~~act\nwrite_file %c/late.txt\n~~~\n~~~\nx\n~~~\n\n", first-'a'+'A')
+	b.WriteString("~~~act\npatch_file missing.txt\n~~~\n~~~\na\n~~~\n~~~\nb\n~~~\n")
+	if err := os.WriteFile(filepath.Join(dir, "deep.md"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "root"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	var out strings.Builder
+	for _, args := range [][]string{
+		{"check", "deep.md"},
+		{"check", "--root", "root", "deep.md"},
+	} {
+		out.WriteString(transcript(t, args...))
+	}
+	goldie.New(t, goldie.WithFixtureDir(golden), goldie.WithNameSuffix(".golden")).
+		Assert(t, "check_too_many_directories", []byte(out.String()))
+}
