@@ -8,26 +8,8 @@ import (
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/internal/corpus"
 )
-
-// deepPlan writes n write_file actions whose paths are depth one-letter
-// directories each, all distinct (a hostile plan: one directory per two
-// bytes), then tail.
-func deepPlan(n, depth int, tail string) []byte {
-	var b strings.Builder
-	x := uint32(1)
-	for i := range n {
-		b.WriteString("~~~act\nwrite_file ")
-		for range depth {
-			x = x*1664525 + 1013904223
-			b.WriteByte('a' + byte(x>>24)%26)
-			b.WriteByte('/')
-		}
-		fmt.Fprintf(&b, "f%d.txt\n~~~\n~~~\nx\n~~~\n\n", i)
-	}
-	b.WriteString(tail)
-	return []byte(b.String())
-}
 
 func codes(ds []*ast.Diagnostic, code string) []*ast.Diagnostic {
 	var out []*ast.Diagnostic
@@ -49,7 +31,7 @@ func TestDirBudget(t *testing.T) {
 	// after the budget is spent: still found. The patch_file of a missing
 	// file after the stop is not checked.
 	tail := "~~~act\nwrite_file " + "Z/late.txt\n~~~\n~~~\nx\n~~~\n\n~~~act\npatch_file missing.txt\n~~~\n~~~\na\n~~~\n~~~\nb\n~~~\n"
-	src := deepPlan(60, 1900, "")
+	src := corpus.DeepPaths(60, 1900)
 	first := strings.ToUpper(string(src[len("~~~act\nwrite_file ")]))
 	src = append(src, strings.Replace(tail, "Z/", first+"/", 1)...)
 	doc, err := grammar.Parse(context.Background(), "deep.md", src, grammar.Options{Dialect: grammar.DialectActs})
@@ -119,7 +101,7 @@ func TestDirBudget(t *testing.T) {
 // 30× the plan's size in memory and 1.4 s per MB).
 func BenchmarkCheckDistinctDeepPaths(b *testing.B) {
 	for _, n := range []int{200, 400, 800} {
-		src := deepPlan(n, 1900, "")
+		src := corpus.DeepPaths(n, 1900)
 		doc := parseBench(b, src)
 		root := b.TempDir()
 		b.Run(fmt.Sprintf("paths=%d", n), func(b *testing.B) {

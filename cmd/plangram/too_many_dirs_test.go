@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/sebdah/goldie/v2"
+
+	"github.com/plangram/plangram/internal/corpus"
 )
 
 // TestTooManyDirectories pins too-many-directories (docs/check.md): a
@@ -22,23 +25,10 @@ func TestTooManyDirectories(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	var b strings.Builder
-	x := uint32(1)
-	first := byte(0)
-	for i := range 60 {
-		b.WriteString("~~~act\nwrite_file ")
-		for range 1900 {
-			x = x*1664525 + 1013904223
-			c := 'a' + byte(x>>24)%26
-			if first == 0 {
-				first = c
-			}
-			b.WriteByte(c)
-			b.WriteByte('/')
-		}
-		fmt.Fprintf(&b, "f%d.txt\n~~~\n~~~\nx\n~~~\n\n", i)
-	}
-	fmt.Fprintf(&b, "~~~act\nwrite_file %c/late.txt\n~~~\n~~~\nx\n~~~\n\n", first-'a'+'A')
+	src := corpus.DeepPaths(60, 1900)
+	first := src[len("~~~act\nwrite_file ")]
+	b := bytes.NewBuffer(src)
+	fmt.Fprintf(b, "~~~act\nwrite_file %c/late.txt\n~~~\n~~~\nx\n~~~\n\n", first-'a'+'A')
 	b.WriteString("~~~act\npatch_file missing.txt\n~~~\n~~~\na\n~~~\n~~~\nb\n~~~\n")
 	if err := os.WriteFile(filepath.Join(dir, "deep.md"), []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
