@@ -97,14 +97,8 @@ type Result struct {
 // (after undoing whatever it had written). ctx is checked between steps;
 // a cancelled apply undoes what it wrote.
 func Apply(ctx context.Context, docs []*ast.Document, root string, opts Options) (*Result, error) {
-	if err := workspace.ValidateRoot(root); err != nil {
-		return nil, err
-	}
-	absRoot, err := filepath.Abs(root)
+	absRoot, err := resolveRoot(root)
 	if err != nil {
-		return nil, err
-	}
-	if absRoot, err = filepath.EvalSymlinks(absRoot); err != nil {
 		return nil, err
 	}
 	wo := opts.Workspace
@@ -114,20 +108,44 @@ func Apply(ctx context.Context, docs []*ast.Document, root string, opts Options)
 		return nil, err
 	}
 	res := &Result{Changes: sim.Changes, Commands: sim.Commands, Diagnostics: make([][]*ast.Diagnostic, len(docs))}
-	refused := false
 	for i, doc := range docs {
 		if doc == nil {
 			continue
 		}
 		ds := append(append([]*ast.Diagnostic{}, doc.Diagnostics...), sim.Diagnostics[i]...)
 		ds = append(ds, caseCollisions(doc, absRoot, opts.Workspace.Schema)...)
-		for _, a := range sim.Commands[i] {
-			ds = append(ds, &ast.Diagnostic{Severity: ast.Info, Code: CodeCommandNotRun, Span: a.NameSpan,
-				Message: fmt.Sprintf("%s is not run: apply only changes files; run the command yourself if it is wanted", a.Name)})
-		}
-		res.Diagnostics[i] = ds
+		res.Diagnostics[i] = append(ds, commandsNotRun(sim.Commands[i])...)
 	}
-	for _, ch := range sim.Changes {
+	return finish(ctx, res, absRoot, opts)
+}
+
+// resolveRoot returns root absolute, with its symbolic links resolved.
+func resolveRoot(root string) (string, error) {
+	if err := workspace.ValidateRoot(root); err != nil {
+		return "", err
+	}
+	absRoot, err := filepath.Abs(root)
+	if err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(absRoot)
+}
+
+// commandsNotRun notes each action of cmds: apply does not run it.
+func commandsNotRun(cmds []*ast.Action) []*ast.Diagnostic {
+	var out []*ast.Diagnostic
+	for _, a := range cmds {
+		out = append(out, &ast.Diagnostic{Severity: ast.Info, Code: CodeCommandNotRun, Span: a.NameSpan,
+			Message: fmt.Sprintf("%s is not run: apply only changes files; run the command yourself if it is wanted", a.Name)})
+	}
+	return out
+}
+
+// finish refuses res when a check did not pass, and otherwise verifies and
+// writes its changes (steps 2 to 4).
+func finish(ctx context.Context, res *Result, absRoot string, opts Options) (*Result, error) {
+	refused := false
+	for _, ch := range res.Changes {
 		why := ""
 		switch {
 		case ch.Existed && !ch.OldKnown:
@@ -135,7 +153,7 @@ func Apply(ctx context.Context, docs []*ast.Document, root string, opts Options)
 		case ch.Exists && !ch.NewKnown:
 			why = fmt.Sprintf("the new content of %s is unknown: %s", ch.Path, ch.Problem)
 		}
-		if why != "" && ch.Doc < len(docs) {
+		if why != "" && ch.Doc < len(res.Diagnostics) {
 			res.Diagnostics[ch.Doc] = append(res.Diagnostics[ch.Doc], &ast.Diagnostic{Severity: ast.Error,
 				Code: CodeCannotApply, Span: ch.Action.NameSpan, Message: ch.Action.Name + ": " + why})
 		}

@@ -68,13 +68,7 @@ func Parse(ctx context.Context, filename string, src []byte, opts Options) (*ast
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	dialect := opts.Dialect
-	if dialect == "" || dialect == DialectAuto {
-		dialect = Detect(src)
-		if s := opts.Schema; s != nil && (s.SyntaxName() == DialectActs || s.SyntaxName() == DialectPlan) {
-			dialect = s.SyntaxName() // the schema names the grammar of its dialect
-		}
-	}
+	dialect := DialectOf(src, opts)
 	extra := checkInput(src)
 	each := opts.OnAction
 	if each != nil && len(extra) > 0 && dialect == DialectActs {
@@ -112,6 +106,21 @@ func Parse(ctx context.Context, filename string, src []byte, opts Options) (*ast
 		doc.Actions, doc.Prose = nil, nil
 	}
 	return doc, nil
+}
+
+// DialectOf returns the dialect Parse reads src in with opts: opts.Dialect,
+// or with "auto" (or "") the one Detect finds, unless opts.Schema's syntax
+// names the acts or plan grammar. A reader that is handed the actions one
+// at a time (Options.OnAction) learns it before the first one.
+func DialectOf(src []byte, opts Options) string {
+	dialect := opts.Dialect
+	if dialect == "" || dialect == DialectAuto {
+		dialect = Detect(src)
+		if s := opts.Schema; s != nil && (s.SyntaxName() == DialectActs || s.SyntaxName() == DialectPlan) {
+			dialect = s.SyntaxName() // the schema names the grammar of its dialect
+		}
+	}
+	return dialect
 }
 
 // parseDialect runs one dialect's parser. The acts parser hands its

@@ -284,13 +284,7 @@ func diagnostics(ctx context.Context, name string, src []byte, opts Options) ([]
 	popts.ReuseActions = opts.Parse.OnAction == nil || opts.Parse.ReuseActions
 	// The dialect is known once the parse has started (Detect's choice,
 	// as the document says).
-	dialect := opts.Parse.Dialect
-	if dialect == "" || dialect == grammar.DialectAuto {
-		dialect = grammar.Detect(src)
-		if s := opts.Parse.Schema; s != nil && (s.SyntaxName() == grammar.DialectActs || s.SyntaxName() == grammar.DialectPlan) {
-			dialect = s.SyntaxName()
-		}
-	}
+	dialect := grammar.DialectOf(src, opts.Parse)
 	var ws *workspace.Checker
 	if opts.Root != "" {
 		wo := opts.Workspace

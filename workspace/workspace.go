@@ -451,8 +451,9 @@ func (c *checker) ref(a *ast.Action) *ast.Action {
 // action it keeps only its name and name span, and only while a file the
 // action touched is in the overlay.
 type Checker struct {
-	c   *checker
-	err error // an unusable root
+	c    *checker
+	err  error   // an unusable root
+	opts Options // for Next
 }
 
 // NewChecker returns a Checker of a document of the dialect against root
@@ -464,7 +465,7 @@ func NewChecker(root, dialect string, opts Options) *Checker {
 	}
 	c.begin(0, &ast.Document{Dialect: dialect}, opts)
 	c.light, c.pathDiags = true, map[*ast.Diagnostic]staticKey{}
-	k := &Checker{c: c}
+	k := &Checker{c: c, opts: opts}
 	// Close frees the overlay's memory; without it, this does once the
 	// Checker is garbage.
 	runtime.AddCleanup(k, func(m *offHeap) { m.free() }, c.o.mem)
@@ -488,6 +489,29 @@ func (k *Checker) Action(ctx context.Context, a *ast.Action) {
 	}
 	k.c.action(ctx, a)
 	k.c.stub, k.c.stubInline = nil, 0
+}
+
+// Next starts the next document, of the dialect, against the same
+// virtual file system: it sees what the documents before it did, as
+// Simulate's documents do, and Diagnostics then returns its own. The
+// changes of every document so far are kept (Changes).
+func (k *Checker) Next(dialect string) {
+	if k.err != nil || k.c.o.mem == nil {
+		return
+	}
+	k.c.begin(k.c.doc+1, &ast.Document{Dialect: dialect}, k.opts)
+	k.c.pathDiags = map[*ast.Diagnostic]staticKey{}
+}
+
+// Changes returns the net change to each file of the documents checked so
+// far, as Simulate returns them, with Change.Doc counting the documents
+// from 0 (Next). A change's Action is the Checker's copy of the action:
+// its name and name span. It must be called before Close.
+func (k *Checker) Changes() []Change {
+	if k.err != nil || k.c.o.mem == nil {
+		return nil
+	}
+	return k.c.changes()
 }
 
 // Diagnostics returns the diagnostics found, sorted, as Check returns them

@@ -8,8 +8,6 @@ import (
 	"syscall"
 
 	"github.com/plangram/plangram/apply"
-	"github.com/plangram/plangram/ast"
-	"github.com/plangram/plangram/grammar"
 	"github.com/plangram/plangram/internal/linediff"
 	"github.com/plangram/plangram/workspace"
 )
@@ -48,24 +46,25 @@ func cmdApply(ctx context.Context, e *env, args []string) int {
 		return usageError(e, err)
 	}
 	sd := &stdinData{r: e.stdin}
-	docs := make([]*ast.Document, len(ins))
+	// The plans are read whole but parsed as they are applied: each
+	// action is handed to the workspace rules and not kept
+	// (apply.ApplyInputs), so an apply holds about what `check --root`
+	// holds, not every plan's tree.
+	srcs := make([]apply.Input, len(ins))
 	names := make([]string, len(ins))
 	for i, in := range ins {
 		src, err := in.read(sd)
 		if err != nil {
 			return usageError(e, err)
 		}
-		if docs[i], err = grammar.Parse(ctx, in.name, src, popts); err != nil {
-			return usageError(e, fmt.Errorf("%s: %w", in.name, err))
-		}
-		names[i] = in.name
+		srcs[i], names[i] = apply.Input{Name: in.name, Src: src}, in.name
 	}
 	// SIGTERM and SIGHUP (a closed terminal, a CI job cancelled) cancel
 	// the apply like SIGINT does: it stops between steps and undoes what
 	// it wrote, instead of dying with half of the files written.
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	res, err := apply.Apply(ctx, docs, *root, apply.Options{Workspace: workspace.Options{Schema: popts.Schema}, DryRun: *dry})
+	res, err := apply.ApplyInputs(ctx, srcs, popts, *root, apply.Options{Workspace: workspace.Options{Schema: popts.Schema}, DryRun: *dry})
 	if res != nil {
 		for i, ds := range res.Diagnostics {
 			printDiags(e, names[i], ds)

@@ -1,0 +1,97 @@
+package apply
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/workspace"
+)
+
+// Input is one plan for [ApplyInputs]: the name its diagnostics are
+// reported under and its bytes.
+type Input struct {
+	Name string
+	Src  []byte
+}
+
+// ApplyInputs is [Apply] for plans not parsed yet: it parses each input
+// with popts and hands every action to the workspace rules as soon as it
+// is read, keeping none of them (grammar.Options.OnAction with
+// ReuseActions, workspace.Checker), as `plangram check --root` does. An
+// apply then holds the inputs, the virtual file system and the changes,
+// not every plan's tree, which is about 15 times the plan's size
+// (docs/benchmarks.md, "apply memory"). It finds the same diagnostics and
+// changes and writes the same files as Apply over the parsed documents
+// (TestApplyInputsAsApply, FuzzApply), except that a change's Action and
+// an entry of Commands hold only the action's name and name span. The
+// error is Apply's, or the parser's (cancellation, unusable options).
+func ApplyInputs(ctx context.Context, ins []Input, popts grammar.Options, root string, opts Options) (*Result, error) {
+	absRoot, err := resolveRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	wo := opts.Workspace
+	wo.Strict = true
+	if len(ins) == 1 {
+		wo.Source = ins[0].Src // the overlay keeps offsets into it
+	}
+	effects := wo.Effects
+	if effects == nil {
+		effects = workspace.DefaultEffects()
+	}
+	res := &Result{Diagnostics: make([][]*ast.Diagnostic, len(ins)), Commands: make([][]*ast.Action, len(ins))}
+	var k *workspace.Checker
+	defer func() {
+		if k != nil {
+			k.Close()
+		}
+	}()
+	for i, in := range ins {
+		dialect := grammar.DialectOf(in.Src, popts)
+		if k == nil {
+			k = workspace.NewChecker(absRoot, dialect, wo)
+		} else {
+			k.Next(dialect)
+		}
+		cases := workspace.NewCaseCollisions(dialect, opts.Workspace.Schema)
+		cases.SetRoot(absRoot)
+		p := popts
+		p.ReuseActions = true
+		p.OnAction = func(a *ast.Action) {
+			cases.Action(a)
+			k.Action(ctx, a)
+			if effects[a.Name] == workspace.OpRun {
+				res.Commands[i] = append(res.Commands[i], &ast.Action{Name: a.Name, NameSpan: a.NameSpan})
+			}
+		}
+		doc, err := grammar.Parse(ctx, in.Name, in.Src, p)
+		if err != nil {
+			cases.Close()
+			return nil, fmt.Errorf("%s: %w", in.Name, err)
+		}
+		ds := append(append([]*ast.Diagnostic{}, doc.Diagnostics...), ast.EscapeDiagnostics(k.Diagnostics(doc.Diagnostics, doc.Span.Start))...)
+		cases.Close()
+		if cases.Unresolved() {
+			// The lines of the earlier paths that case warnings name: a
+			// second pass, as `check` makes (lint).
+			r := popts
+			r.ReuseActions = true
+			r.OnAction = cases.Resolve
+			if _, err := grammar.Parse(ctx, in.Name, in.Src, r); err != nil {
+				return nil, fmt.Errorf("%s: %w", in.Name, err)
+			}
+		}
+		ds = append(ds, cases.Diagnostics()...)
+		res.Diagnostics[i] = append(ds, commandsNotRun(res.Commands[i])...)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if k == nil {
+		return res, nil
+	}
+	res.Changes = k.Changes()
+	return finish(ctx, res, absRoot, opts)
+}
