@@ -3,6 +3,7 @@ package workspace
 import (
 	"context"
 	"fmt"
+	"hash/maphash"
 	"strings"
 	"testing"
 
@@ -118,5 +119,22 @@ func BenchmarkCheckDistinctDeepPaths(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestPrefixHashes: the hash of each directory on a path, made from the
+// one before, is the overlay's hash of that directory (prefixHashes).
+func TestPrefixHashes(t *testing.T) {
+	o := newOverlay(nil)
+	for _, p := range []string{"a/b/c.txt", "/x", "a//b/", strings.Repeat("dir/", 100) + "f", string(corpus.DeepPaths(1, 300)[18:])} {
+		sums := o.prefixes(p)
+		for j := 0; j < len(p); j++ {
+			if p[j] != '/' {
+				continue
+			}
+			if got, want := sums.sum(j), maphash.String(o.seed, p[:j]); got != want {
+				t.Fatalf("%.30q: the hash of %.30q is %x, want %x", p, p[:j], got, want)
+			}
+		}
 	}
 }

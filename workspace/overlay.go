@@ -170,10 +170,15 @@ func (o *overlay) keyString(e *entry) string {
 
 // find returns the entry number of path rel.
 func (o *overlay) find(rel string) (uint32, bool) {
+	return o.findSum(rel, maphash.String(o.seed, rel))
+}
+
+// findSum is find for a path whose hash is known (prefixHashes).
+func (o *overlay) findSum(rel string, sum uint64) (uint32, bool) {
 	if len(o.slots) == 0 {
 		return 0, false
 	}
-	h, tag := o.slot(rel)
+	h, tag := o.slotSum(sum)
 	mask := o.idxMask()
 	for ; ; h = o.nextSlot(h) {
 		o.work++
@@ -190,7 +195,11 @@ func (o *overlay) find(rel string) (uint32, bool) {
 // slot is the first slot to look at for rel (its hash scaled to the
 // table's size) and its tag (the hash's low bits above idxBits).
 func (o *overlay) slot(rel string) (int, uint32) {
-	sum := maphash.String(o.seed, rel)
+	return o.slotSum(maphash.String(o.seed, rel))
+}
+
+// slotSum is slot for the hash of a path.
+func (o *overlay) slotSum(sum uint64) (int, uint32) {
 	hi, _ := bits.Mul64(sum, uint64(len(o.slots)))
 	return int(hi), uint32(sum) &^ o.idxMask()
 }
@@ -209,7 +218,12 @@ func (o *overlay) nextSlot(h int) int {
 // intern returns the entry number of rel, adding an entry (not looked at)
 // when there is none.
 func (o *overlay) intern(rel string) uint32 {
-	if i, ok := o.find(rel); ok {
+	return o.internSum(rel, maphash.String(o.seed, rel))
+}
+
+// internSum is intern for a path whose hash is known (prefixHashes).
+func (o *overlay) internSum(rel string, sum uint64) uint32 {
+	if i, ok := o.findSum(rel, sum); ok {
 		return i
 	}
 	if (o.n+1)*8 > len(o.slots)*7 {
@@ -224,13 +238,18 @@ func (o *overlay) intern(rel string) uint32 {
 	e := o.at(i)
 	*e = entry{}
 	o.storeKey(e, rel)
-	o.place(i, rel)
+	o.placeSum(i, sum)
 	return i
 }
 
 // place puts entry i, whose path is rel, into the table.
 func (o *overlay) place(i uint32, rel string) {
-	h, tag := o.slot(rel)
+	o.placeSum(i, maphash.String(o.seed, rel))
+}
+
+// placeSum puts entry i, whose path hashes to sum, into the table.
+func (o *overlay) placeSum(i uint32, sum uint64) {
+	h, tag := o.slotSum(sum)
 	for o.slots[h] != 0 {
 		o.work++
 		h = o.nextSlot(h)
@@ -555,7 +574,12 @@ func (o *overlay) setLstat(rel string, v int) {
 // directory now (what c.file(rel).dir says): usable asks it of every
 // directory of every path, and a path of n components has n of them.
 func (c *checker) isDir(rel string) bool {
-	i, ok := c.o.find(rel)
+	return c.isDirSum(rel, maphash.String(c.o.seed, rel))
+}
+
+// isDirSum is isDir for a path whose hash is known (prefixHashes).
+func (c *checker) isDirSum(rel string, sum uint64) bool {
+	i, ok := c.o.findSum(rel, sum)
 	if !ok {
 		return false
 	}
@@ -564,4 +588,30 @@ func (c *checker) isDir(rel string) bool {
 		return false // c.file decides
 	}
 	return e.bits&eDir != 0 || e.bits&eExists == 0 && c.o.below[i] > 0
+}
+
+// prefixHashes hashes the directories on a path one after the other, each
+// from the one before: sum(j) is the overlay's hash of path[:j], for j
+// growing. Hashing each directory on its own would cost the path's length
+// per directory, its square per path (a path of 2,000 one-letter
+// directories is 2 million bytes to hash); the hashes are the same
+// (maphash hashes a sequence of writes as one).
+type prefixHashes struct {
+	h    maphash.Hash
+	path string
+	done int
+}
+
+// prefixes starts the hashes of path's directories. The value lives on
+// the caller's stack: no allocation per path.
+func (o *overlay) prefixes(path string) (p prefixHashes) {
+	p.path = path
+	p.h.SetSeed(o.seed)
+	return p
+}
+
+func (p *prefixHashes) sum(j int) uint64 {
+	p.h.WriteString(p.path[p.done:j])
+	p.done = j
+	return p.h.Sum64()
 }

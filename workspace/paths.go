@@ -231,12 +231,13 @@ func (c *checker) usable(p *pathArg, a *ast.Action) bool {
 		what = "cwd"
 	}
 	rel := p.rel
+	sums := c.o.prefixes(rel)
 	for i := 0; i < len(rel); i++ {
 		if rel[i] != '/' {
 			continue
 		}
 		dir := rel[:i]
-		if c.isDir(dir) {
+		if c.isDirSum(dir, sums.sum(i)) {
 			continue
 		}
 		f := c.file(dir)

@@ -953,14 +953,13 @@ func (c *checker) overlayDir(rel string) bool {
 func (c *checker) set(rel string, f *vfile) {
 	i := c.o.intern(rel)
 	if d := btoi(f.exists && f.by != nil && !f.dir) - btoi(c.createdAt(i)); d != 0 {
-		for dir := rel; ; {
-			j := strings.LastIndexByte(dir, '/')
-			if j < 0 {
-				break
+		sums := c.o.prefixes(rel)
+		for j := 0; j < len(rel); j++ {
+			if rel[j] != '/' {
+				continue
 			}
-			dir = dir[:j]
 			n := c.o.n
-			k := c.o.intern(dir)
+			k := c.o.internSum(rel[:j], sums.sum(j))
 			if c.o.n > n {
 				c.dirs++
 			}
