@@ -456,19 +456,32 @@ func (b *actsBuilder) quotedActs(v string, off int) {
 		if j := strings.IndexByte(v[i:], '\n'); j >= 0 {
 			next = i + j + 1
 		}
-		if q := quotePrefix(v[i:end]); q > 0 {
-			line := v[i+q : end]
-			for _, c := range [2]byte{lexer.Backtick, lexer.Tilde} {
-				if _, info, ok := lexer.OpenFenceString(line, c); ok && (lexer.IsAct(info) || lexer.NearAct(info)) {
-					b.doc.Add(ast.Warning, CodeQuotedAct, b.span(off+i, off+end),
-						"act block inside a block quote is read as prose, not as an action: a line starting with > is quoted text; remove the > markers if the action is meant to run")
-					break
-				}
-			}
+		if QuotedAct(v[i:end]) {
+			b.doc.Add(ast.Warning, CodeQuotedAct, b.span(off+i, off+end), "%s", QuotedActMessage)
 		}
 		i = next
 	}
 }
+
+// QuotedAct reports whether a prose line (without its line ending) opens
+// an act block inside a block quote (`> ```act`, `> > ~~~act`, either fence
+// character, or an info string that only looks like act): a quoted-act
+// warning.
+func QuotedAct(line string) bool {
+	q := quotePrefix(line)
+	if q == 0 {
+		return false
+	}
+	for _, c := range [2]byte{lexer.Backtick, lexer.Tilde} {
+		if _, info, ok := lexer.OpenFenceString(line[q:], c); ok && (lexer.IsAct(info) || lexer.NearAct(info)) {
+			return true
+		}
+	}
+	return false
+}
+
+// QuotedActMessage is the message of a quoted-act warning.
+const QuotedActMessage = "act block inside a block quote is read as prose, not as an action: a line starting with > is quoted text; remove the > markers if the action is meant to run"
 
 // quotePrefix returns the length of the block quote markers line starts
 // with: at most three spaces, then one or more `>`, each with the spaces
@@ -578,9 +591,7 @@ func (b *actsBuilder) block(v string, off int, a *ast.Action) *ast.Block {
 			"fence %q opened here is never closed; its block runs to the end of the input", run)
 	}
 	if a == nil && lexer.NearAct(info) {
-		b.doc.Add(ast.Error, CodeNearAct, ast.Span{Start: blk.Span.Start, End: b.pos.Pos(off + lineContentEnd(v, 0))},
-			"block with info string %q is not an act block (only an info string of exactly \"act\" is): it is read as an ordinary block, an argument of the action before it if there is one, and the action it seems to name is not read; write the fence line as %sact with nothing after it",
-			info, run)
+		b.doc.Add(ast.Error, CodeNearAct, ast.Span{Start: blk.Span.Start, End: b.pos.Pos(off + lineContentEnd(v, 0))}, "%s", NearActMessage(info, run))
 	}
 	blk.ContentSpan.Start = b.pos.Pos(off + cstart)
 	if a != nil {
@@ -964,4 +975,10 @@ func hiddenActs(text string, fence byte, doc *ast.Document) {
 		}
 		off = end
 	}
+}
+
+// NearActMessage is the message of a near-act error: a block opened by the
+// fence run with an info string that only looks like act (lexer.NearAct).
+func NearActMessage(info, run string) string {
+	return fmt.Sprintf("block with info string %q is not an act block (only an info string of exactly \"act\" is): it is read as an ordinary block, an argument of the action before it if there is one, and the action it seems to name is not read; write the fence line as %sact with nothing after it", info, run)
 }

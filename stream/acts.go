@@ -67,6 +67,13 @@ type acts struct {
 	// that character (or at the end, for backticks, the default), dropped
 	// otherwise (the other character's blocks are prose).
 	held [2][]*Event
+	// near is the fence character of the first line, before the first
+	// act fence line, whose info string only looks like act
+	// (lexer.NearAct): the document's when no act fence line comes
+	// (lexer.Detect), 0 when there is none. Such a line that opens a
+	// block gets a near-act error, held with the others until the
+	// document's character is known.
+	near byte
 	text int // start of the pending run of text lines, -1 when none
 	out  int // start of the next line
 	pos  int // bytes before pos hold no line ending after out
@@ -162,14 +169,32 @@ func (a *acts) scan(p *Parser, eof bool) error {
 	if err := a.flushText(p, a.out); err != nil || !eof {
 		return err
 	}
+	var near *Event // the unclosed block's own near-act error, which parse gives after its unclosed-fence
 	if a.c == 0 {
-		if err := a.release(p, 0, a.out); err != nil {
+		// No act fence line came: the document's character is the first
+		// near-act line's, else the backtick (lexer.Detect).
+		k := 0
+		if a.near == lexer.Tilde {
+			k = 1
+		}
+		a.c = [2]byte{lexer.Backtick, lexer.Tilde}[k]
+		if b, held := a.open[k], a.held[k]; b.run != "" && len(held) > 0 {
+			if e := held[len(held)-1]; e.Kind == grammar.CodeNearAct && e.Span.Start == b.span.Start {
+				near, a.held[k] = e, held[:len(held)-1]
+			}
+		}
+		if err := a.release(p, k, a.out); err != nil {
 			return err
 		}
 	}
 	if b := a.blk(); b.run != "" && b.kind == strayBlock {
 		if err := p.send(&Event{Type: Error, Kind: grammar.CodeUnclosedFence, Raw: b.line, Span: b.span,
 			Message: fmt.Sprintf("fence %q opened here is never closed; its block runs to the end of the input", b.run)}); err != nil {
+			return err
+		}
+	}
+	if near != nil {
+		if err := p.send(near); err != nil {
 			return err
 		}
 	}
@@ -230,16 +255,25 @@ func (a *acts) sendLoneCRs(p *Parser, ds []*ast.Diagnostic) error {
 	return nil
 }
 
-// trailingLoneCRs checks the text lines [from, to) after an action's last
-// block, outside any block, for lone CRs that hide a structural line.
-func (a *acts) trailingLoneCRs(p *Parser, from, to int) error {
-	if from >= to || bytes.IndexByte(p.bytes(from, to), '\r') < 0 {
+// trailingText checks the text lines [from, to) after an action's last
+// block, outside any block, as parse checks prose: an act block inside a
+// block quote (quoted-act) and lone CRs that hide a structural line.
+func (a *acts) trailingText(p *Parser, from, to int) error {
+	if from >= to {
+		return nil
+	}
+	if chunk := p.bytes(from, to); bytes.IndexByte(chunk, '\r') < 0 && bytes.IndexByte(chunk, '>') < 0 {
 		return nil
 	}
 	for ls := from; ls < to; {
 		le := to
 		if i := bytes.IndexByte(p.bytes(ls, to), '\n'); i >= 0 {
 			le = ls + i + 1
+		}
+		if q := a.quoted(p, ls, le); q != nil {
+			if err := p.send(q); err != nil {
+				return err
+			}
 		}
 		if line := p.bytes(ls, le); bytes.IndexByte(line, '\r') >= 0 {
 			if err := a.sendLoneCRs(p, grammar.ActsLineLoneCRs(nil, line, p.pos(ls), a.c, 0)); err != nil {
@@ -270,12 +304,39 @@ func (a *acts) read(p *Parser, start, end int) error {
 				return nil
 			}
 		}
+		if q := a.quoted(p, start, end); q != nil {
+			// Prose outside the blocks of either character; inside a
+			// block of one, prose only if the other is the document's.
+			switch in0, in1 := a.open[0].run != "", a.open[1].run != ""; {
+			case !in0 && !in1:
+				if err := a.flushText(p, start); err != nil {
+					return err
+				}
+				if err := p.send(q); err != nil {
+					return err
+				}
+			case in0 && !in1:
+				a.held[1] = append(a.held[1], q)
+			case !in0 && in1:
+				a.held[0] = append(a.held[0], q)
+			}
+		}
+		for _, c := range fences {
+			if _, info, ok := lexer.OpenFence(line, c); ok && a.near == 0 && lexer.NearAct(info) {
+				a.near = c
+			}
+		}
 		for k, c := range fences {
 			run, opens, err := a.track(p, &a.open[k], c, line, start, end)
 			if err != nil {
 				return err
 			}
 			if opens {
+				if _, info, _ := lexer.OpenFence(line, c); lexer.NearAct(info) {
+					// An error if c turns out to be the document's
+					// character: held until it is known (release).
+					a.held[k] = append(a.held[k], a.nearAct(p, info, run, start, end))
+				}
 				return a.strayLine(p, &a.open[k], run, start, end)
 			}
 		}
@@ -307,6 +368,16 @@ func (a *acts) read(p *Parser, start, end int) error {
 	run, info, ok := lexer.OpenFence(line, a.c)
 	switch {
 	case !ok:
+		if q := a.quoted(p, start, end); q != nil && a.act == nil {
+			// Before any action (the act fence line came inside a
+			// block); an action's prose is checked by its parse and emit.
+			if err := a.flushText(p, start); err != nil {
+				return err
+			}
+			if err := p.send(q); err != nil {
+				return err
+			}
+		}
 		a.textLine(start)
 		return nil
 	case lexer.IsAct(info):
@@ -323,8 +394,51 @@ func (a *acts) read(p *Parser, start, end int) error {
 		}
 		*b = fence{kind: argBlock, run: run}
 		return nil
+	case lexer.NearAct(info):
+		// Before any action (the act fence line came inside a block):
+		// not an argument, as parse reports it.
+		if err := a.strayLine(p, b, run, start, end); err != nil {
+			return err
+		}
+		return p.send(a.nearAct(p, info, run, start, end))
 	}
 	return a.strayLine(p, b, run, start, end)
+}
+
+// contentEnd returns the end of the line [start, end) without its line
+// ending: a LF and a CR before it, or a CR that ends the input (as
+// grammar's lineContentEnd).
+func contentEnd(p *Parser, start, end int) int {
+	line := p.bytes(start, end)
+	if n := len(line); n > 0 && line[n-1] == '\n' {
+		if end--; end > start && line[n-2] == '\r' {
+			end--
+		}
+	} else if n > 0 && line[n-1] == '\r' {
+		end--
+	}
+	return end
+}
+
+// quoted returns the quoted-act warning of the prose line [start, end),
+// as parse gives it, or nil when the line opens no act block inside a
+// block quote.
+func (a *acts) quoted(p *Parser, start, end int) *Event {
+	le := contentEnd(p, start, end)
+	line := p.bytes(start, le)
+	if bytes.IndexByte(line, '>') < 0 || !grammar.QuotedAct(unsafe.String(unsafe.SliceData(line), len(line))) {
+		return nil
+	}
+	return &Event{Type: Error, Severity: ast.Warning, Kind: grammar.CodeQuotedAct, Raw: p.str(start, le), Span: p.span(start, le),
+		Message: grammar.QuotedActMessage}
+}
+
+// nearAct is the near-act error of the block that the line [start, end)
+// opens with run and info, as parse gives it.
+func (a *acts) nearAct(p *Parser, info, run string, start, end int) *Event {
+	le := contentEnd(p, start, end)
+	return &Event{Type: Error, Severity: ast.Error, Kind: grammar.CodeNearAct, Raw: p.str(start, le), Span: p.span(start, le),
+		Message: grammar.NearActMessage(info, run)}
 }
 
 // track follows the stray blocks of fence character c (their lines are
@@ -540,7 +654,7 @@ func (a *acts) emit(p *Parser, to int) error {
 		Span: act.Span, Action: act}); err != nil {
 		return err
 	}
-	return a.trailingLoneCRs(p, pa.end, to)
+	return a.trailingText(p, pa.end, to)
 }
 
 // shift moves a span of a source that starts at position at of the stream
