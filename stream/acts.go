@@ -640,6 +640,16 @@ func (a *acts) emit(p *Parser, to int) error {
 		return err
 	}
 	for _, d := range diags {
+		if d.Code == grammar.CodeOtherFenceAct {
+			// Document-level, as parse's other warnings about text
+			// around the actions, which are not streamed: the action's
+			// source alone cannot say it (an act block of the other
+			// character inside a block of that character opened before
+			// the action is no act block to a reader, and parse does not
+			// report it), and outside the actions' sources it is not
+			// said either (docs/stream.md).
+			continue
+		}
 		e := &Event{Type: Error, ID: pa.id, Name: act.Name, Severity: d.Severity, Kind: d.Code, Message: d.Message,
 			Raw: string(src[d.Span.Start.Offset-pa.start : d.Span.End.Offset-pa.start]), Span: d.Span}
 		send := p.send

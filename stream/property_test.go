@@ -48,6 +48,14 @@ var samples = []string{
 // actsSamples are acts-dialect inputs for the chunking property.
 var actsSamples = []string{
 	"",
+	// Found by CI's fuzzing: near-act and quoted-act before the first act
+	// (held until the fence character is known), other-fence-act inside
+	// an action's source (document-level, not streamed), and one hidden
+	// by a block of the other character opened before the action.
+	"~~~ACt ~~",
+	"hi\n~~~act x\nfoo\n~~~\n> ```act\n```sh\n> ~~~act\n```\n~~~act\nwrite_file a\n~~~\n~~~\nb\n~~~\n> ~~~act\n",
+	"~~~act\nwrite_file a\n~~~\n```act\nx\n```\n~~~\nc\n~~~\n",
+	"```act x\nwrite_file a.txt\n~~~act\n   ~~~act:\n~~~\n```act\n~~~ACt ~~\n",
 	"```markdown\n```go\nx\n```\n```\n",
 	"```act\nwrite_file a.md\n```\n\n```markdown\n# Doc\n\n```go\nfmt.Println()\n```\n\nend\n```\n",
 	"prose only\nno newline",
