@@ -90,12 +90,33 @@ func checkParity(t testing.TB, in []byte) {
 			batchAt = append(batchAt, d.Span.Start.Offset)
 		}
 	}
+	if full, err := grammar.Parse(context.Background(), "", in, grammar.Options{Dialect: grammar.DialectActs}); err == nil {
+		for _, d := range full.Diagnostics {
+			if d.Code != grammar.CodeCROnly {
+				continue
+			}
+			// A lone CR on the first line: parse rejects the input as
+			// cr-line-endings and says no lone-cr, the stream, which
+			// cannot know the input's line endings from its first line,
+			// reports the lone CRs as it reads them (docs/acts.md, "Lone
+			// CRs"): they are not compared.
+			kinds, crAt = dropAllCRs(kinds, crAt)
+			codes, batchAt = dropAllCRs(codes, batchAt)
+		}
+	}
 	firstAct := len(in) + 1
 	if len(doc.Actions) > 0 {
 		firstAct = doc.Actions[0].Span.Start.Offset
 	}
 	for i, c := range codes {
 		switch c {
+		case grammar.CodeUnclosedFence:
+			if batchAt[i] < firstAct {
+				// A block before the first act that never closes is
+				// known to be unclosed only at the end, where its error
+				// goes out, after those of its content lines.
+				nested = true
+			}
 		case grammar.CodeNearAct, grammar.CodeQuotedAct, grammar.CodeFenceTrailingText:
 			if batchAt[i] < firstAct {
 				// Before the first act fence line the stream holds the
@@ -140,6 +161,19 @@ func checkParity(t testing.TB, in []byte) {
 	}
 }
 
+// dropAllCRs returns codes and their offsets at without the lone-cr
+// errors.
+func dropAllCRs(codes []string, at []int) ([]string, []int) {
+	var k []string
+	var o []int
+	for i, c := range codes {
+		if c != grammar.CodeLoneCR {
+			k, o = append(k, c), append(o, at[i])
+		}
+	}
+	return k, o
+}
+
 // dropLoneCRs returns codes without the lone-cr errors whose offset (at,
 // one per code) is before first.
 func dropLoneCRs(codes []string, at []int, first int) []string {
@@ -161,7 +195,9 @@ func followOnCodes(d *ast.Diagnostic) []string {
 			continue
 		}
 		if i := strings.LastIndex(r.Message, " ["); i >= 0 {
-			codes = append(codes, r.Message[i+2:len(r.Message)-1])
+			if c := r.Message[i+2 : len(r.Message)-1]; c != grammar.CodeOtherFenceAct {
+				codes = append(codes, c) // other-fence-act is not streamed
+			}
 		}
 	}
 	return codes
