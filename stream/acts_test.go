@@ -195,8 +195,11 @@ func followOnCodes(d *ast.Diagnostic) []string {
 			continue
 		}
 		if i := strings.LastIndex(r.Message, " ["); i >= 0 {
-			if c := r.Message[i+2 : len(r.Message)-1]; c != grammar.CodeOtherFenceAct {
-				codes = append(codes, c) // other-fence-act is not streamed
+			switch c := r.Message[i+2 : len(r.Message)-1]; c {
+			case grammar.CodeOtherFenceAct, grammar.CodeBlockBeforeAct, grammar.CodeNoPlan:
+				// document-level, as at the top level: not streamed
+			default:
+				codes = append(codes, c)
 			}
 		}
 	}
