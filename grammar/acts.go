@@ -77,11 +77,13 @@ type ActsParser struct {
 	grammar func() (*participle.Parser[actsFile], error) // built on first use
 	schema  *schema.Schema
 	fence   byte
-	// AllLoneCRs makes the parser report every lone-cr error, with no
-	// MaxPerCode cap: for a caller that parses a document piece by piece
-	// and caps across the pieces (the stream, one action's source at a
-	// time).
-	AllLoneCRs bool
+	// Cap, when set, is the cap the parser counts its diagnostics against
+	// instead of one of its own, and it adds no summary of what went past
+	// it: for a caller that parses a document piece by piece and caps
+	// across the pieces (the stream, one action's source at a time), which
+	// reports Cap.Overflows itself. A parser with a Cap is not safe for
+	// concurrent use.
+	Cap *Cap
 }
 
 // NewActsParser returns a parser for fence character fence (0: detect per
@@ -136,7 +138,8 @@ func (p *ActsParser) parseEach(ctx context.Context, filename string, src []byte,
 	fence := p.activeFence(src)
 	doc := &ast.Document{Dialect: DialectActs}
 	cur := &lineCursor{src: text, line: 1}
-	b := actsBuilder{doc: doc, text: text, pos: cur, schema: p.schema, each: each, reuse: each != nil && reuse, crAll: p.AllLoneCRs}
+	b := actsBuilder{doc: doc, text: text, pos: cur, schema: p.schema, each: each, reuse: each != nil && reuse}
+	b.capWith(p.Cap)
 	b.loneCRs(fence)
 	if each != nil {
 		// otherFenceActs needs the prose regions only when the other
@@ -209,7 +212,8 @@ func (p *ActsParser) parseGrammar(ctx context.Context, filename string, src []by
 		doc.Prose = append(doc.Prose, &ast.Prose{Kind: "text", Text: text, Span: lines.Span(0, len(src))})
 		return doc, nil
 	}
-	b := actsBuilder{doc: doc, text: text, pos: lines, schema: p.schema, crAll: p.AllLoneCRs}
+	b := actsBuilder{doc: doc, text: text, pos: lines, schema: p.schema}
+	b.capWith(p.Cap)
 	b.loneCRs(p.activeFence(src))
 	var lead []*ast.Block
 	for _, it := range tree.Lead {
@@ -251,9 +255,8 @@ func (p *ActsParser) parseGrammar(ctx context.Context, filename string, src []by
 // all, the no-plan note; then it sorts the diagnostics.
 func (p *ActsParser) finishDocument(text string, fence byte, b *actsBuilder) {
 	doc := b.doc
-	b.summariseCRs()
 	others := p.otherFenceActs(text, fence, b)
-	hiddenActs(text, fence, doc)
+	b.hiddenActs(fence)
 	if b.acts == 0 && others == 0 {
 		kept := "only prose"
 		if len(text) == 0 {
@@ -261,8 +264,11 @@ func (p *ActsParser) finishDocument(text string, fence byte, b *actsBuilder) {
 		} else if n := len(doc.Blocks); n > 0 {
 			kept = fmt.Sprintf("its %d fenced %s and its prose are kept as they are", n, plural(n, "block"))
 		}
-		doc.Add(ast.Info, CodeNoPlan, ast.Span{Start: startPos, End: startPos},
+		b.add(ast.Info, CodeNoPlan, ast.Span{Start: startPos, End: startPos},
 			"no plan: the document has no %s block (%s)", fenceWords(fence), kept)
+	}
+	if !b.shared {
+		b.cap.summarise(doc)
 	}
 	ast.SortDiagnostics(doc.Diagnostics)
 	b.collapse()
@@ -342,12 +348,34 @@ type actsBuilder struct {
 	cr     crRules
 	crDone int
 	crHits []crHit
-	// crN counts the lone-cr errors found; past MaxPerCode only the first
-	// one left out (crFirst) and the last one's line are kept.
-	crN     int
-	crFirst ast.Span
-	crLast  int
-	crAll   bool // ActsParser.AllLoneCRs
+	// cap caps the diagnostics of each code (add); shared: it is the
+	// parser's Cap, whose overflows its caller reports.
+	cap    *Cap
+	shared bool
+}
+
+// capWith makes the builder count its diagnostics against c, or against a
+// cap of its own when c is nil.
+func (b *actsBuilder) capWith(c *Cap) {
+	b.cap, b.shared = c, c != nil
+	if c == nil {
+		b.cap = &Cap{}
+	}
+}
+
+// add adds a diagnostic unless MaxPerCode of its code were added already;
+// then it only counts it (the summary goes out at the end) and returns
+// nil.
+func (b *actsBuilder) add(sev ast.Severity, code string, span ast.Span, format string, args ...any) *ast.Diagnostic {
+	if !b.cap.Take(sev, code, span, b.raw(span)) {
+		return nil
+	}
+	return b.doc.Add(sev, code, span, format, args...)
+}
+
+// raw returns the source text of span.
+func (b *actsBuilder) raw(s ast.Span) string {
+	return b.text[min(s.Start.Offset, len(b.text)):min(max(s.Start.Offset, s.End.Offset), len(b.text))]
 }
 
 // loneCRs makes the builder check for lone CRs that hide a structural
@@ -367,24 +395,7 @@ func (b *actsBuilder) checkCRs(start, end, run int) {
 	}
 	b.crHits = b.cr.tokenHits(b.text, start, end, crState{}, rest, &b.crDone, b.crHits[:0])
 	for _, h := range b.crHits {
-		sp := b.span(h.cr, h.cr+1)
-		if b.crN++; b.crN <= maxPerCode || b.crAll {
-			b.doc.Add(ast.Error, CodeLoneCR, sp, "%s", h.message())
-			continue
-		}
-		if b.crN == maxPerCode+1 {
-			b.crFirst = sp
-		}
-		b.crLast = sp.Start.Line
-	}
-}
-
-// summariseCRs adds the diagnostic that sums up the lone-cr errors past
-// MaxPerCode (as the plan dialect sums up every code), so a file of lone
-// CRs gets a bounded output; the stream does the same (stream/acts.go).
-func (b *actsBuilder) summariseCRs() {
-	if n := b.crN - maxPerCode; n > 0 && !b.crAll {
-		b.doc.Add(ast.Error, CodeLoneCR, b.crFirst, "%s", OverflowMessage(n, CodeLoneCR, ast.Error, b.crFirst.Start.Line, b.crLast))
+		b.add(ast.Error, CodeLoneCR, b.span(h.cr, h.cr+1), "%s", h.message())
 	}
 }
 
@@ -457,7 +468,7 @@ func (b *actsBuilder) quotedActs(v string, off int) {
 			next = i + j + 1
 		}
 		if QuotedAct(v[i:end]) {
-			b.doc.Add(ast.Warning, CodeQuotedAct, b.span(off+i, off+end), "%s", QuotedActMessage)
+			b.add(ast.Warning, CodeQuotedAct, b.span(off+i, off+end), "%s", QuotedActMessage)
 		}
 		i = next
 	}
@@ -507,7 +518,7 @@ func quotePrefix(line string) int {
 // action (with no act at all, one no-plan note says it instead).
 func (b *actsBuilder) leadWarnings(lead []*ast.Block) {
 	for _, blk := range lead {
-		b.doc.Add(ast.Warning, CodeBlockBeforeAct, blk.Span,
+		b.add(ast.Warning, CodeBlockBeforeAct, blk.Span,
 			"block before the first act belongs to no action (info %q)", blk.Info)
 	}
 }
@@ -519,7 +530,11 @@ func (b *actsBuilder) finish(a *ast.Action) {
 		b.bindFollowOns(a, diags)
 	}
 	b.actFollow = len(b.followOns)
-	b.doc.Diagnostics = append(b.doc.Diagnostics, diags...)
+	for _, d := range diags {
+		if b.cap.Take(d.Severity, d.Code, d.Span, b.raw(d.Span)) {
+			b.doc.Diagnostics = append(b.doc.Diagnostics, d)
+		}
+	}
 	if b.acts == 0 {
 		b.firstLine = a.Head.Span.Start.Line
 	}
@@ -587,11 +602,11 @@ func (b *actsBuilder) block(v string, off int, a *ast.Action) *ast.Block {
 	blk.Span.Start = b.pos.Pos(off)
 	var unclosed *ast.Diagnostic
 	if blk.Unclosed {
-		unclosed = b.doc.Add(ast.Error, CodeUnclosedFence, ast.Span{Start: blk.Span.Start, End: b.pos.Pos(off + first)},
+		unclosed = b.add(ast.Error, CodeUnclosedFence, ast.Span{Start: blk.Span.Start, End: b.pos.Pos(off + first)},
 			"fence %q opened here is never closed; its block runs to the end of the input", run)
 	}
 	if a == nil && lexer.NearAct(info) {
-		b.doc.Add(ast.Error, CodeNearAct, ast.Span{Start: blk.Span.Start, End: b.pos.Pos(off + lineContentEnd(v, 0))}, "%s", NearActMessage(info, run))
+		b.add(ast.Error, CodeNearAct, ast.Span{Start: blk.Span.Start, End: b.pos.Pos(off + lineContentEnd(v, 0))}, "%s", NearActMessage(info, run))
 	}
 	blk.ContentSpan.Start = b.pos.Pos(off + cstart)
 	if a != nil {
@@ -626,15 +641,20 @@ func (b *actsBuilder) block(v string, off int, a *ast.Action) *ast.Block {
 func (b *actsBuilder) fenceTrailingText(v string, off, at, text, textEnd, last int, blk *ast.Block, unclosed *ast.Diagnostic) {
 	t := v[text:textEnd]
 	textSpan := b.span(off+text, off+textEnd)
-	if unclosed != nil {
-		unclosed.Related = append(unclosed.Related, ast.Related{Span: textSpan,
-			Message: fmt.Sprintf("the text %q after this fence keeps it from closing the block (plangram fix removes it)", t)})
+	if blk.Unclosed {
+		if unclosed != nil { // else its error is summed up with others
+			unclosed.Related = append(unclosed.Related, ast.Related{Span: textSpan,
+				Message: fmt.Sprintf("the text %q after this fence keeps it from closing the block (plangram fix removes it)", t)})
+		}
 		return
 	}
 	closeLine := b.span(off+last, off+lineContentEnd(v, last))
-	d := b.doc.Add(ast.Error, CodeFenceTrailingText, textSpan,
+	d := b.add(ast.Error, CodeFenceTrailingText, textSpan,
 		"the text %q after this fence keeps it from closing the block opened at line %d, which runs on to the fence at line %d: remove the text to close the block here (plangram fix does), or, if this line is content, make the block's fences longer than it",
 		t, blk.Span.Start.Line, closeLine.Start.Line)
+	if d == nil {
+		return
+	}
 	d.Related = []ast.Related{
 		{Message: "the block opens here", Span: b.span(off, off+lineContentEnd(v, 0))},
 		{Message: "the block closes here instead", Span: closeLine},
@@ -691,18 +711,26 @@ func (b *actsBuilder) nestedFence(v string, off, first, last, inner int, blk *as
 		if !lexer.IsAct(strings.TrimSpace(g.Info)) {
 			return
 		}
-		d := b.doc.Add(ast.Error, CodeNestedFence, closeLine,
+		d := b.add(ast.Error, CodeNestedFence, closeLine,
 			"the block opened at line %d runs on to this fence and holds the act block %q opened at line %d: that action is content, not an action; close the block before it (a closing fence is its exact run alone on its line), or make its fences longer than every fence inside it (%s)",
 			blk.Span.Start.Line, innerText, innerLine.Start.Line, strings.Repeat(string(f.Char), max(f.Run, g.Run)+1))
+		if d == nil {
+			return
+		}
 		d.Related = []ast.Related{
 			{Message: "the act block inside the block opens here", Span: innerLine},
 			{Message: "the outer block opens here", Span: b.span(off, off+lineContentEnd(v, 0))},
 		}
 		return
 	}
-	d := b.doc.Add(ast.Error, CodeNestedFence, closeLine,
+	d := b.add(ast.Error, CodeNestedFence, closeLine,
 		"this fence closes the block opened at line %d, not the nested block %q opened at line %d: a bare fence of the opening run ends the outer block; make the outer block's fences longer than every fence inside it (%s)",
 		blk.Span.Start.Line, innerText, innerLine.Start.Line, strings.Repeat(string(f.Char), max(f.Run, g.Run)+1))
+	if d == nil {
+		// Summed up with others: as in the plan dialect, what follows
+		// from it is reported as it is, not as its notes.
+		return
+	}
 	d.Related = []ast.Related{
 		{Message: "the nested block opens here", Span: innerLine},
 		{Message: "the outer block opens here", Span: b.span(off, off+lineContentEnd(v, 0))},
@@ -793,7 +821,7 @@ func (b *actsBuilder) action(v string, off int) *ast.Action {
 		a.NameSpan = head.Span
 	}
 	if a.Name == "" {
-		b.doc.Add(ast.Error, CodeEmptyActionName, ast.Span{Start: head.Span.Start, End: head.ContentSpan.Start},
+		b.add(ast.Error, CodeEmptyActionName, ast.Span{Start: head.Span.Start, End: head.ContentSpan.Start},
 			"act block names no action: its first non-blank line must start with the action name")
 	}
 	return a
@@ -822,7 +850,7 @@ func (b *actsBuilder) readAct(a *ast.Action, content string, base int) {
 			words, open := shellSplitInto(b.words[:0], line)
 			b.words = words
 			if open {
-				b.doc.Add(ast.Warning, CodeUnterminated, b.span(base+lineStart, base+end),
+				b.add(ast.Warning, CodeUnterminated, b.span(base+lineStart, base+end),
 					"unterminated quote in act line; the rest of the line is taken literally")
 			}
 			a.Name = words[0].text
@@ -924,7 +952,7 @@ func (p *ActsParser) otherFenceActs(text string, active byte, b *actsBuilder) in
 			continue
 		}
 		n++
-		doc.Add(ast.Warning, CodeOtherFenceAct, b.span(start, end),
+		b.add(ast.Warning, CodeOtherFenceAct, b.span(start, end),
 			"act block written with %s is read as prose, not as an action: %s; write every act block with one fence character, or read the %s blocks with --fence %s",
 			fenceWords(other), why, fenceWords(other), fenceName(other))
 	}
@@ -939,7 +967,8 @@ func (p *ActsParser) otherFenceActs(text string, active byte, b *actsBuilder) in
 // reviewer may approve a plan without seeing it. One pass over the
 // tokens, only when the source holds `<!--`; positions from a cursor of
 // its own.
-func hiddenActs(text string, fence byte, doc *ast.Document) {
+func (b *actsBuilder) hiddenActs(fence byte) {
+	text := b.text
 	if !strings.Contains(text, "<!--") {
 		return
 	}
@@ -949,9 +978,8 @@ func hiddenActs(text string, fence byte, doc *ast.Document) {
 		typ, end := lexer.CoarseToken(text, off, fence)
 		if typ == lexer.ActBlock && open {
 			start := pos.Pos(off + lexer.MarkerPrefix(text[off:end]))
-			doc.Add(ast.Warning, CodeHiddenAct, ast.Span{Start: start, End: pos.Pos(off + lineContentEnd(text[off:end], 0))},
-				"act block inside an HTML comment (opened at line %d): it is read as an action, but Markdown viewers hide it, so a review may not show it; take it out of the comment, or delete it if it is not meant to run",
-				opened)
+			b.add(ast.Warning, CodeHiddenAct, ast.Span{Start: start, End: pos.Pos(off + lineContentEnd(text[off:end], 0))},
+				"%s", HiddenActMessage(opened))
 		}
 		for i := off; i < end; {
 			e := end
@@ -962,19 +990,31 @@ func hiddenActs(text string, fence byte, doc *ast.Document) {
 			switch {
 			case open:
 				open = !strings.Contains(line, "-->")
-			case typ == lexer.Text:
-				t := line
-				for k := 0; k < 3 && strings.HasPrefix(t, " "); k++ {
-					t = t[1:]
-				}
-				if rest, ok := strings.CutPrefix(t, "<!--"); ok {
-					open, opened = !strings.Contains(rest, "-->"), pos.Pos(i).Line
-				}
+			case typ == lexer.Text && CommentOpens(line):
+				open, opened = true, pos.Pos(i).Line
 			}
 			i = e
 		}
 		off = end
 	}
+}
+
+// HiddenActMessage is the message of a hidden-act warning about an act
+// block inside the HTML comment opened at line opened.
+func HiddenActMessage(opened int) string {
+	return fmt.Sprintf("act block inside an HTML comment (opened at line %d): it is read as an action, but Markdown viewers hide it, so a review may not show it; take it out of the comment, or delete it if it is not meant to run", opened)
+}
+
+// CommentOpens reports whether a prose line opens an HTML comment that
+// hides the act blocks after it (hidden-act): after at most three spaces
+// it starts with `<!--`, and no `-->` follows on the line. A line of any
+// kind that holds `-->` closes the comment.
+func CommentOpens(line string) bool {
+	for k := 0; k < 3 && strings.HasPrefix(line, " "); k++ {
+		line = line[1:]
+	}
+	rest, ok := strings.CutPrefix(line, "<!--")
+	return ok && !strings.Contains(rest, "-->")
 }
 
 // NearActMessage is the message of a near-act error: a block opened by the

@@ -289,10 +289,9 @@ type planBuilder struct {
 	eof       *pnode
 	// structural errors; the first of them carries the AST diff
 	structural []*ast.Diagnostic
-	// perCode counts the diagnostics reported per code; past maxPerCode
-	// they are summed up in overflow instead (see report).
-	perCode  map[string]int
-	overflow map[string]*overflow
+	// cap counts the diagnostics reported per code; past maxPerCode they
+	// are summed up instead (see report).
+	cap Cap
 	// followOns are the ranges whose diagnostics become notes of a fence
 	// error (collapse); followAt indexes them by their intended closing
 	// line, to find a block that opens there (see tokNode).
@@ -408,49 +407,18 @@ func withoutGone(ds []*ast.Diagnostic, gone map[*ast.Diagnostic]bool) []*ast.Dia
 // output").
 const maxPerCode = 100
 
-// overflow sums up the diagnostics of one code past maxPerCode.
-type overflow struct {
-	first    ast.Span // where the first one left out would have been
-	lastLine int
-	n        int
-	sev      ast.Severity
-}
-
 // report adds a diagnostic unless maxPerCode of its code were reported
 // already; then it only counts it and returns nil.
 func (b *planBuilder) report(sev ast.Severity, code string, span ast.Span, format string, args ...any) *ast.Diagnostic {
-	if b.perCode == nil {
-		b.perCode = map[string]int{}
+	if !b.cap.Take(sev, code, span, "") {
+		return nil
 	}
-	if b.perCode[code] < maxPerCode {
-		b.perCode[code]++
-		return b.doc.Add(sev, code, span, format, args...)
-	}
-	if b.overflow == nil {
-		b.overflow = map[string]*overflow{}
-	}
-	o := b.overflow[code]
-	if o == nil {
-		o = &overflow{first: span, sev: sev}
-		b.overflow[code] = o
-	}
-	o.n++
-	o.lastLine = max(o.lastLine, span.Start.Line)
-	o.sev = min(o.sev, sev)
-	return nil
+	return b.doc.Add(sev, code, span, format, args...)
 }
 
 // summarise adds one diagnostic per code that overflowed maxPerCode.
 func (b *planBuilder) summarise() {
-	codes := make([]string, 0, len(b.overflow))
-	for c := range b.overflow {
-		codes = append(codes, c)
-	}
-	sort.Strings(codes)
-	for _, c := range codes {
-		o := b.overflow[c]
-		b.doc.Add(o.sev, c, o.first, "%s", OverflowMessage(o.n, c, o.sev, o.first.Start.Line, o.lastLine))
-	}
+	b.cap.summarise(b.doc)
 }
 
 // MaxPerCode is how many diagnostics of one code a plan reports one by one

@@ -359,7 +359,7 @@ func (b *planBuilder) checkFolded(n *pnode) {
 		h := pnode{kind: kHeading, level: 2, start: n.start + tok.Pos.Offset, end: n.start + tok.Pos.Offset + len(tok.Value)}
 		span := b.firstLine(&h)
 		var d *ast.Diagnostic
-		if b.perCode[CodeUnknownSection] < maxPerCode {
+		if !b.cap.Full(CodeUnknownSection) {
 			d = b.report(ast.Error, CodeUnknownSection, span,
 				"unknown section %s: a plan has the sections `## Rationale`, `## Memos`, `## Action Plan` or `## Message`", quoted(b.headingText(&h)))
 		} else {

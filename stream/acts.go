@@ -78,36 +78,57 @@ type acts struct {
 	out  int // start of the next line
 	pos  int // bytes before pos hold no line ending after out
 	act  *pending
-	// crN counts the lone-cr errors; past grammar.MaxPerCode they are
-	// summed up at the end (crFirst: the first one left out, crLast: the
-	// last one's line), as the batch parser sums them up.
-	crN     int
-	crFirst ast.Span
-	crLast  int
+	// cap counts the errors of each code; past grammar.MaxPerCode they
+	// are summed up at the end, as the batch parser sums them up. The
+	// parses of the actions' sources count against it too. holdCap caps
+	// the errors held for each fence character (held) the same way: the
+	// ones it leaves out join cap's count when they are released.
+	cap     grammar.Cap
+	holdCap [2]grammar.Cap
+	// comment is the HTML comment open at the line being read, as a
+	// document of each fence character reads it (grammar.CommentOpens):
+	// an act block inside one gets a hidden-act warning.
+	comment [2]htmlComment
 }
 
-// sendCR sends the lone-cr error e, or counts it once grammar.MaxPerCode
-// of them went out.
-func (a *acts) sendCR(p *Parser, e *Event) error {
-	if a.crN++; a.crN <= grammar.MaxPerCode {
+// htmlComment is the state of an HTML comment: open, and since which line.
+type htmlComment struct {
+	open bool
+	line int
+}
+
+// report sends the error e, or counts it once grammar.MaxPerCode errors
+// of its code went out.
+func (a *acts) report(p *Parser, e *Event) error {
+	if a.cap.Take(e.Severity, e.Kind, e.Span, e.Raw) {
 		return p.send(e)
 	}
-	if a.crN == grammar.MaxPerCode+1 {
-		a.crFirst = e.Span
-	}
-	a.crLast = e.Span.Start.Line
 	return nil
 }
 
-// summariseCRs sends the error that sums up the lone-cr errors past
-// grammar.MaxPerCode, at the end of the input.
-func (a *acts) summariseCRs(p *Parser) error {
-	n := a.crN - grammar.MaxPerCode
-	if n <= 0 {
-		return nil
+// hold holds the error e until the fence character of index k is known to
+// be the document's (release), unless grammar.MaxPerCode errors of its
+// code are held already: then it is only counted.
+func (a *acts) hold(k int, e *Event) {
+	if a.holdCap[k].Take(e.Severity, e.Kind, e.Span, e.Raw) {
+		a.held[k] = append(a.held[k], e)
 	}
-	return p.send(&Event{Type: Error, Severity: ast.Error, Kind: grammar.CodeLoneCR, Raw: "\r", Span: a.crFirst,
-		Message: grammar.OverflowMessage(n, grammar.CodeLoneCR, ast.Error, a.crFirst.Start.Line, a.crLast)})
+}
+
+// summarise sends, at the end of the input, the error that sums up the
+// errors of each code past grammar.MaxPerCode. other-fence-act is not
+// streamed (emit), nor is its sum.
+func (a *acts) summarise(p *Parser) error {
+	for _, o := range a.cap.Overflows() {
+		if o.Code == grammar.CodeOtherFenceAct {
+			continue
+		}
+		if err := p.send(&Event{Type: Error, Severity: o.Severity, Kind: o.Code, Raw: o.Raw, Span: o.First,
+			Message: o.Message()}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Acts registers the acts syntax. It is never detected by --syntax auto:
@@ -188,13 +209,13 @@ func (a *acts) scan(p *Parser, eof bool) error {
 		}
 	}
 	if b := a.blk(); b.run != "" && b.kind == strayBlock {
-		if err := p.send(&Event{Type: Error, Kind: grammar.CodeUnclosedFence, Raw: b.line, Span: b.span,
+		if err := a.report(p, &Event{Type: Error, Kind: grammar.CodeUnclosedFence, Raw: b.line, Span: b.span,
 			Message: fmt.Sprintf("fence %q opened here is never closed; its block runs to the end of the input", b.run)}); err != nil {
 			return err
 		}
 	}
 	if near != nil {
-		if err := p.send(near); err != nil {
+		if err := a.report(p, near); err != nil {
 			return err
 		}
 	}
@@ -204,7 +225,7 @@ func (a *acts) scan(p *Parser, eof bool) error {
 	if err := a.emit(p, p.end()); err != nil {
 		return err
 	}
-	return a.summariseCRs(p)
+	return a.summarise(p)
 }
 
 // line handles the line [start, end). A line read while no action is
@@ -248,7 +269,7 @@ func (a *acts) crFence() (byte, int) {
 // sendLoneCRs emits the lone-cr errors ds of a text line.
 func (a *acts) sendLoneCRs(p *Parser, ds []*ast.Diagnostic) error {
 	for _, d := range ds {
-		if err := a.sendCR(p, &Event{Type: Error, Severity: d.Severity, Kind: d.Code, Message: d.Message, Raw: "\r", Span: d.Span}); err != nil {
+		if err := a.report(p, &Event{Type: Error, Severity: d.Severity, Kind: d.Code, Message: d.Message, Raw: "\r", Span: d.Span}); err != nil {
 			return err
 		}
 	}
@@ -271,7 +292,7 @@ func (a *acts) trailingText(p *Parser, from, to int) error {
 			le = ls + i + 1
 		}
 		if q := a.quoted(p, ls, le); q != nil {
-			if err := p.send(q); err != nil {
+			if err := a.report(p, q); err != nil {
 				return err
 			}
 		}
@@ -285,9 +306,50 @@ func (a *acts) trailingText(p *Parser, from, to int) error {
 	return nil
 }
 
-// read handles the line [start, end).
+// read handles the line [start, end), and follows the HTML comments it
+// opens or closes as the batch parser does (hiddenActs): a prose line
+// outside every block of a fence character can open one, any line can
+// close it.
 func (a *acts) read(p *Parser, start, end int) error {
 	line := p.bytes(start, end)
+	var prose [2]bool
+	for k, c := range [2]byte{lexer.Backtick, lexer.Tilde} {
+		if a.c == 0 || a.c == c {
+			_, _, opens := lexer.OpenFence(line, c)
+			prose[k] = a.open[k].run == "" && !opens
+		}
+	}
+	err := a.read1(p, line, start, end)
+	s := unsafe.String(unsafe.SliceData(line), len(line))
+	for k := range a.comment {
+		switch h := &a.comment[k]; {
+		case h.open:
+			h.open = !bytes.Contains(line, []byte("-->"))
+		case prose[k] && grammar.CommentOpens(s):
+			*h = htmlComment{open: true, line: p.pos(start).Line}
+		}
+	}
+	return err
+}
+
+// hidden sends the hidden-act warning of the act fence line [start, end)
+// when an HTML comment is open there (a document of fence character
+// index k).
+func (a *acts) hidden(p *Parser, k, start, end int) error {
+	h := a.comment[k]
+	if !h.open {
+		return nil
+	}
+	if err := a.flushText(p, start); err != nil {
+		return err
+	}
+	from, to := start+lexer.MarkerPrefix(p.bytes(start, end)), contentEnd(p, start, end)
+	return a.report(p, &Event{Type: Error, Severity: ast.Warning, Kind: grammar.CodeHiddenAct, Raw: p.str(from, to),
+		Span: p.span(from, to), Message: grammar.HiddenActMessage(h.line)})
+}
+
+// read1 handles the line [start, end).
+func (a *acts) read1(p *Parser, line []byte, start, end int) error {
 	if a.c == 0 {
 		fences := [2]byte{lexer.Backtick, lexer.Tilde} // in the order lexer.Detect tries them
 		for k, c := range fences {
@@ -297,6 +359,9 @@ func (a *acts) read(p *Parser, start, end int) error {
 					return err
 				}
 				if a.open[k].run == "" {
+					if err := a.hidden(p, k, start, end); err != nil {
+						return err
+					}
 					return a.openAct(p, start, end)
 				}
 				a.strayContent(p, &a.open[k], line, start) // a sample inside an earlier block
@@ -312,13 +377,13 @@ func (a *acts) read(p *Parser, start, end int) error {
 				if err := a.flushText(p, start); err != nil {
 					return err
 				}
-				if err := p.send(q); err != nil {
+				if err := a.report(p, q); err != nil {
 					return err
 				}
 			case in0 && !in1:
-				a.held[1] = append(a.held[1], q)
+				a.hold(1, q)
 			case !in0 && in1:
-				a.held[0] = append(a.held[0], q)
+				a.hold(0, q)
 			}
 		}
 		for _, c := range fences {
@@ -335,7 +400,7 @@ func (a *acts) read(p *Parser, start, end int) error {
 				if _, info, _ := lexer.OpenFence(line, c); lexer.NearAct(info) {
 					// An error if c turns out to be the document's
 					// character: held until it is known (release).
-					a.held[k] = append(a.held[k], a.nearAct(p, info, run, start, end))
+					a.hold(k, a.nearAct(p, info, run, start, end))
 				}
 				return a.strayLine(p, &a.open[k], run, start, end)
 			}
@@ -374,7 +439,7 @@ func (a *acts) read(p *Parser, start, end int) error {
 			if err := a.flushText(p, start); err != nil {
 				return err
 			}
-			if err := p.send(q); err != nil {
+			if err := a.report(p, q); err != nil {
 				return err
 			}
 		}
@@ -385,6 +450,13 @@ func (a *acts) read(p *Parser, start, end int) error {
 			return err
 		}
 		if err := a.emit(p, start); err != nil {
+			return err
+		}
+		k := 0
+		if a.c == lexer.Tilde {
+			k = 1
+		}
+		if err := a.hidden(p, k, start, end); err != nil {
 			return err
 		}
 		return a.openAct(p, start, end)
@@ -400,7 +472,7 @@ func (a *acts) read(p *Parser, start, end int) error {
 		if err := a.strayLine(p, b, run, start, end); err != nil {
 			return err
 		}
-		return p.send(a.nearAct(p, info, run, start, end))
+		return a.report(p, a.nearAct(p, info, run, start, end))
 	}
 	return a.strayLine(p, b, run, start, end)
 }
@@ -510,31 +582,33 @@ func (a *acts) strayClosed(p *Parser, b *fence, start, end, k int) error {
 		Message: fmt.Sprintf("the text %q after this fence keeps it from closing the block opened at line %d, which runs on to the fence at line %d: remove the text to close the block here (plangram fix does), or, if this line is content, make the block's fences longer than it",
 			w.text, opening.Start.Line, p.pos(start).Line)}
 	if k >= 0 {
-		a.held[k] = append(a.held[k], e)
+		a.hold(k, e)
 		return nil
 	}
 	if err := a.flushText(p, end); err != nil {
 		return err
 	}
-	return p.send(e)
+	return a.report(p, e)
 }
 
 // release sends the held errors of fence character index k, now known to
 // be the document's (the text before offset to first), and drops the
 // other character's.
 func (a *acts) release(p *Parser, k, to int) error {
-	held := a.held[k]
-	a.held = [2][]*Event{}
-	if len(held) == 0 {
-		return nil
-	}
-	if err := a.flushText(p, to); err != nil {
-		return err
-	}
-	for _, e := range held {
-		if err := p.send(e); err != nil {
+	held, left := a.held[k], a.holdCap[k].Overflows()
+	a.held, a.holdCap = [2][]*Event{}, [2]grammar.Cap{}
+	if len(held) > 0 {
+		if err := a.flushText(p, to); err != nil {
 			return err
 		}
+	}
+	for _, e := range held {
+		if err := a.report(p, e); err != nil {
+			return err
+		}
+	}
+	for _, o := range left { // after the ones held, as parse meets them
+		a.cap.Absorb(*o)
 	}
 	return nil
 }
@@ -585,14 +659,20 @@ func (a *acts) openAct(p *Parser, start, end int) error {
 }
 
 // parse parses the source [pa.start, end) of an action as `plangram parse`
-// would, with positions in the whole stream.
-func (a *acts) parse(p *Parser, pa *pending, end int) (*ast.Action, []*ast.Diagnostic, []byte, error) {
+// would, with positions in the whole stream. With capped, its diagnostics
+// count against the stream's cap (those it returns are the ones to send);
+// else they are not counted (started only needs the action's name).
+func (a *acts) parse(p *Parser, pa *pending, end int, capped bool) (*ast.Action, []*ast.Diagnostic, []byte, error) {
 	src := p.bytes(pa.start, end) // never overwritten: grammar may keep it
 	ap, err := grammar.NewActsParser(a.c, a.s)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("stream: acts: %w", err)
 	}
-	ap.AllLoneCRs = true // capped across the stream (sendCR)
+	if capped {
+		ap.Cap = &a.cap
+		a.cap.At(pa.startPos)
+		defer a.cap.At(ast.Pos{})
+	}
 	doc, err := ap.Parse(context.Background(), "", src)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("stream: acts: %w", err)
@@ -613,7 +693,7 @@ func (a *acts) parse(p *Parser, pa *pending, end int) (*ast.Action, []*ast.Diagn
 
 // started emits ToolCallStart for the action whose act block ends at end.
 func (a *acts) started(p *Parser, pa *pending, end int) error {
-	act, _, _, err := a.parse(p, pa, end)
+	act, _, _, err := a.parse(p, pa, end, false)
 	if err != nil {
 		return err
 	}
@@ -635,7 +715,7 @@ func (a *acts) emit(p *Parser, to int) error {
 		}
 	}
 	*b = fence{}
-	act, diags, src, err := a.parse(p, pa, pa.end)
+	act, diags, src, err := a.parse(p, pa, pa.end, true)
 	if err != nil {
 		return err
 	}
@@ -652,11 +732,7 @@ func (a *acts) emit(p *Parser, to int) error {
 		}
 		e := &Event{Type: Error, ID: pa.id, Name: act.Name, Severity: d.Severity, Kind: d.Code, Message: d.Message,
 			Raw: string(src[d.Span.Start.Offset-pa.start : d.Span.End.Offset-pa.start]), Span: d.Span}
-		send := p.send
-		if d.Code == grammar.CodeLoneCR {
-			send = func(e *Event) error { return a.sendCR(p, e) }
-		}
-		if err := send(e); err != nil {
+		if err := p.send(e); err != nil { // counted by the parse
 			return err
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/plangram/plangram/grammar"
 	"github.com/plangram/plangram/lexer"
 	"github.com/plangram/plangram/schema"
+	"github.com/plangram/plangram/validate"
 )
 
 // TestActsParity checks the streamed acts dialect against `plangram parse`
@@ -64,7 +65,11 @@ func checkParity(t testing.TB, in []byte) {
 			crAt = append(crAt, e.Span.Start.Offset)
 		}
 	}
-	nested := false
+	nested, skipErrs := false, false
+	var all []string
+	for _, d := range doc.Diagnostics {
+		all = append(all, d.Code)
+	}
 	for _, d := range doc.Diagnostics {
 		switch d.Code {
 		case grammar.CodeBlockBeforeAct, grammar.CodeNoPlan, grammar.CodeOtherFenceAct:
@@ -139,10 +144,22 @@ func checkParity(t testing.TB, in []byte) {
 		kinds = dropLoneCRs(kinds, crAt, first)
 		codes = dropLoneCRs(codes, batchAt, first)
 	}
-	if crs := countCode(codes, grammar.CodeLoneCR); crs > grammar.MaxPerCode {
-		// the stream sums up the lone-cr errors past the cap at the end
-		// of the input, parse at the first one left out
-		nested = true
+	for _, c := range codes {
+		if countCode(codes, c) > grammar.MaxPerCode || c == grammar.CodeHiddenAct {
+			// The stream sums up the errors of a code past the cap at
+			// the end of the input, parse at the first one left out; it
+			// sends a hidden-act warning as it reads the act fence line,
+			// parse sorts it after the errors at the same place.
+			nested = true
+			break
+		}
+	}
+	if countCode(all, grammar.CodeNestedFence) > grammar.MaxPerCode {
+		// Past the cap an improperly nested fence has no follow-ons, but
+		// the stream, which does not report one before the first act,
+		// counts only those after it: which fences have follow-ons is
+		// not comparable then (docs/stream.md).
+		skipErrs = true
 	}
 	if nested { // the follow-ons' order is the stream's, not the position order
 		slices.Sort(kinds)
@@ -156,7 +173,7 @@ func checkParity(t testing.TB, in []byte) {
 			t.Fatalf("input %q: action %d streamed as\n%+v\nparsed as\n%+v", in, i, *acts[i], *doc.Actions[i])
 		}
 	}
-	if !slices.Equal(kinds, codes) {
+	if !skipErrs && !slices.Equal(kinds, codes) {
 		t.Fatalf("input %q: streamed errors %v, parse diagnostics %v", in, kinds, codes)
 	}
 }
@@ -206,56 +223,99 @@ func followOnCodes(d *ast.Diagnostic) []string {
 	return codes
 }
 
-// TestActsLoneCRCap: past grammar.MaxPerCode lone-cr errors, batch and
-// stream list the first ones and sum up the rest in one error at the
+// TestActsCap: past grammar.MaxPerCode diagnostics of one code, batch and
+// stream list the first ones and sum up the rest in one diagnostic at the
 // first one left out, with the same message (the stream sends it at the
-// end of the input, the only place it knows the count): in act lines,
-// inside an action's block, after the last action, with other errors
-// after the first one left out.
-func TestActsLoneCRCap(t *testing.T) {
+// end of the input, the only place it knows the count), for every code
+// the acts dialect reports: lone CRs in act lines, inside an action's
+// block, after the last action, with other errors after the first one
+// left out; near-act, quoted-act and fence-trailing-text before the first
+// act (held until the fence character is known) and after it; binding
+// errors; hidden acts. The document's diagnostics stay few however many
+// the input repeats (docs/diagnostics.md, "Bounded output").
+func TestActsCap(t *testing.T) {
+	const n = 3 * grammar.MaxPerCode / 2
 	many := func(n int) string { return strings.Repeat("text\r```\n", n) } // not first: a lone CR on line 1 is cr-line-endings for parse
 	acts := func(n int) string { return strings.Repeat("```act\nrun_command x\r```\n", n) }
-	for _, in := range []string{
-		acts(150),
-		"```act\nwrite_file a\n```\n```\n" + strings.Repeat("x\r```\n", 130) + "```\n",
-		"```act\nwrite_file a\n```\n```\nx\n```\n" + many(120) + "```act\nrun_comand x\n```\n",
-		acts(60) + "```act\nwrite_file a\n```\n```\n" + strings.Repeat("x\r```\n", 60) + "```\n" + many(60),
+	rep := strings.Repeat
+	for _, c := range []struct {
+		code, in string
+		exact    bool // stream and batch list the same ones (else: as many)
+		batch    bool // only parse reports the code (document-level)
+	}{
+		{grammar.CodeLoneCR, acts(150), true, false},
+		{grammar.CodeLoneCR, "```act\nwrite_file a\n```\n```\n" + rep("x\r```\n", 130) + "```\n", true, false},
+		{grammar.CodeLoneCR, "```act\nwrite_file a\n```\n```\nx\n```\n" + many(120) + "```act\nrun_comand x\n```\n", true, false},
+		{grammar.CodeLoneCR, acts(60) + "```act\nwrite_file a\n```\n```\n" + rep("x\r```\n", 60) + "```\n" + many(60), true, false},
+		{grammar.CodeNearAct, "```act\nwrite_file a\n```\n" + rep("```act x\n```\n", n), true, false},
+		{grammar.CodeNearAct, rep("~~~act x\n~~~\n", n), true, false},
+		{grammar.CodeNearAct, rep("```act x\n```\n", n) + "```act\nrun_command ls\n```\n", true, false},
+		{grammar.CodeNearAct, rep("```act x\n```\n~~~act y\n~~~\n", n) + "~~~act\nrun_command ls\n~~~\n", true, false},
+		{grammar.CodeQuotedAct, rep("> ```act\n", n), true, false},
+		{grammar.CodeQuotedAct, "```act\nrun_command ls\n```\n" + rep("> ```act\n", n), true, false},
+		{grammar.CodeQuotedAct, "~~~\n" + rep("> ```act\n", n) + "~~~\n" + rep("> ~~~act\n", 5) + "```act\nrun_command ls\n```\n", false, false},
+		{grammar.CodeFenceTrailingText, "```act\nwrite_file a\n```\n" + rep("```\nx\n``` end of it\n```sh\nls\n```\n", n), true, false},
+		{grammar.CodeFenceTrailingText, rep("```\nx\n``` end of it\n```sh\nls\n```\n", n) + "```act\nrun_command ls\n```\n", true, false},
+		{grammar.CodeEmptyActionName, rep("```act\n```\n", n), true, false},
+		{grammar.CodeUnterminated, rep("```act\nrun_command 'x\n```\n", n), true, false},
+		{grammar.CodeHiddenAct, rep("<!--\n```act\nrun_command x\n```\n", n), true, false},
+		{grammar.CodeHiddenAct, rep("```\n<!--\n```\n~~~act\nrun_command x\n~~~\n", n), true, false},
+		{validate.CodeUnknownAction, rep("```act\nfoo\n```\n", n), true, false},
+		{validate.CodeArgCount, rep("```act\nrun_command\n```\n", n), true, false},
+		{grammar.CodeBlockBeforeAct, rep("```\nx\n```\n", n) + "```act\nrun_command ls\n```\n", false, true},
+		{grammar.CodeOtherFenceAct, "```act\nrun_command ls\n```\n" + rep("~~~act\nrun_command x\n~~~\n", n), false, true},
 	} {
-		checkParity(t, []byte(in))
+		in := []byte(c.in)
+		checkParity(t, in)
 		s, err := schema.Builtin("acts")
 		if err != nil {
 			t.Fatal(err)
 		}
-		doc, err := grammar.ParseActs(context.Background(), "", []byte(in), 0, s)
+		doc, err := grammar.ParseActs(context.Background(), "", in, 0, s)
 		if err != nil {
 			t.Fatal(err)
 		}
+		if len(doc.Diagnostics) > 4*(grammar.MaxPerCode+1) {
+			t.Errorf("input %.60q…: %d diagnostics, want at most %d", in, len(doc.Diagnostics), 4*(grammar.MaxPerCode+1))
+		}
 		var batch []string
 		for _, d := range doc.Diagnostics {
-			if d.Code == grammar.CodeLoneCR {
+			if d.Code == c.code {
 				batch = append(batch, fmt.Sprintf("%d %s", d.Span.Start.Offset, d.Message))
 			}
 		}
+		if len(batch) != grammar.MaxPerCode+1 || !strings.Contains(strings.Join(batch, "\n"), "like the 100 above are not listed one by one") {
+			t.Errorf("input %.60q…: %d %s diagnostics, want %d, one summing up the rest", in, len(batch), c.code, grammar.MaxPerCode+1)
+			continue
+		}
 		var streamed []string
-		for _, e := range collect(t, Options{Dialect: "acts"}, []byte(in), nil) {
-			if e.Type == Error && e.Kind == grammar.CodeLoneCR {
+		for _, e := range collect(t, Options{Dialect: "acts"}, in, nil) {
+			if e.Type == Error && e.Kind == c.code {
 				streamed = append(streamed, fmt.Sprintf("%d %s", e.Span.Start.Offset, e.Message))
 			}
 		}
+		switch {
+		case c.batch:
+			if len(streamed) > 0 {
+				t.Fatalf("input %.60q…: %s streamed", in, c.code)
+			}
+			continue
+		case !c.exact:
+			if len(streamed) != len(batch) {
+				t.Fatalf("input %.60q…: %d %s errors streamed, %d in batch", in, len(streamed), c.code, len(batch))
+			}
+			continue
+		}
 		slices.Sort(batch)
 		slices.Sort(streamed)
-		for i := range min(len(batch), len(streamed)) {
-			if batch[i] != streamed[i] {
-				t.Errorf("batch %q\nstream %q", batch[i], streamed[i])
-				break
+		if !slices.Equal(batch, streamed) {
+			for i := range min(len(batch), len(streamed)) {
+				if batch[i] != streamed[i] {
+					t.Errorf("batch %q\nstream %q", batch[i], streamed[i])
+					break
+				}
 			}
-		}
-		if len(batch) != grammar.MaxPerCode+1 || !slices.Equal(batch, streamed) {
-			t.Fatalf("input %.60q…: %d lone-cr errors in batch, %d streamed; want %d, the same:\nbatch %q\nstream %q",
-				in, len(batch), len(streamed), grammar.MaxPerCode+1, batch[len(batch)-1:], streamed[max(0, len(streamed)-1):])
-		}
-		if !strings.Contains(batch[len(batch)-1]+strings.Join(batch, ""), "like the 100 above are not listed one by one") {
-			t.Fatalf("no summing-up error: %q", batch[len(batch)-1])
+			t.Fatalf("input %.60q…: %d %s errors in batch, %d streamed, not the same", in, len(batch), c.code, len(streamed))
 		}
 	}
 }

@@ -9,7 +9,8 @@ import (
 // TestActsParityPieces streams documents put together from the lines that
 // made the stream and parse disagree (near-act and quoted-act before the
 // first act, act blocks of the other fence character, lone CRs on the
-// first line and in hidden fences, list markers, unclosed blocks) and
+// first line and in hidden fences, list markers, unclosed blocks, HTML
+// comments that hide act blocks) and
 // checks each against parse (checkParity; FuzzStream checks chunking): a
 // deterministic sweep of what FuzzStream finds by chance.
 func TestActsParityPieces(t *testing.T) {
@@ -17,7 +18,7 @@ func TestActsParityPieces(t *testing.T) {
 		"~~~act x\n", "```act x\n", "~~~ACt ~~\n", "```{act}\n", "~~~act\n", "```act\n", "write_file a.txt\n",
 		"~~~\n", "```\n", "~~~~\n", "text\n", "~~~python\n", "```sh\n", "> ~~~act x\n", "> ```act\n", "   ~~~act:\n",
 		"\n", "````act y\n", "x\ry\n", "0\r```\n", "~~~act\r\n", "1. ~~~act\n", "- ```act x\n", "````\n", "  ```\n",
-		"~~~~act\n", "run_command ls\n", "\r\n",
+		"~~~~act\n", "run_command ls\n", "\r\n", "<!--\n", "-->\n", "  <!-- x\n", "<!-- x -->\n", "``` -->\n",
 	}
 	n := 4000
 	if testing.Short() {

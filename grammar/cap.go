@@ -1,0 +1,142 @@
+package grammar
+
+import (
+	"sort"
+
+	"github.com/plangram/plangram/ast"
+)
+
+// Cap says which diagnostics a document reports one by one: the first
+// MaxPerCode of each code. Past that, a diagnostic of the code costs a
+// count, not its message, and one diagnostic (an Overflow) sums up all of
+// them, so a document's output and the memory its diagnostics take stay
+// small whatever the document repeats (docs/diagnostics.md, "Bounded
+// output"). Both dialects' parsers cap their diagnostics with a Cap of
+// their own; a caller that parses a document piece by piece shares one
+// across the pieces (ActsParser.Cap) and reports the overflows at the end,
+// as the stream does. The zero Cap is ready to use; a Cap is not safe for
+// concurrent use.
+type Cap struct {
+	n    map[string]int
+	over map[string]*Overflow
+	at   ast.Pos // where the piece being parsed starts (At)
+}
+
+// Overflow sums up the diagnostics of one code past MaxPerCode.
+type Overflow struct {
+	Code string
+	// Severity is the most severe of them.
+	Severity ast.Severity
+	// First is the span of the first one left out, Raw its source text.
+	First ast.Span
+	Raw   string
+	// LastLine is the line of the last one; N how many were left out.
+	LastLine int
+	N        int
+}
+
+// Message is the message of the diagnostic that sums the overflow up
+// (OverflowMessage).
+func (o *Overflow) Message() string {
+	return OverflowMessage(o.N, o.Code, o.Severity, o.First.Start.Line, o.LastLine)
+}
+
+// Take counts a diagnostic of code with severity sev at span (raw: its
+// source text) and reports whether it is listed one by one: true for the
+// first MaxPerCode of the code. Otherwise it is summed up in the code's
+// Overflow.
+func (c *Cap) Take(sev ast.Severity, code string, span ast.Span, raw string) bool {
+	if c.n == nil {
+		c.n = map[string]int{}
+	}
+	if c.n[code] < maxPerCode {
+		c.n[code]++
+		return true
+	}
+	if o := c.over[code]; o != nil {
+		o.N++
+		o.LastLine = max(o.LastLine, span.Start.Line+c.lineShift())
+		o.Severity = min(o.Severity, sev)
+		return false
+	}
+	first := c.shift(span)
+	c.Absorb(Overflow{Code: code, Severity: sev, First: first, Raw: raw, LastLine: first.Start.Line, N: 1})
+	return false
+}
+
+// lineShift is what At adds to a line number.
+func (c *Cap) lineShift() int {
+	if c.at.Line == 0 {
+		return 0
+	}
+	return c.at.Line - 1
+}
+
+// Full reports whether MaxPerCode diagnostics of code were taken: any more
+// are summed up (a caller can then skip building their messages).
+func (c *Cap) Full(code string) bool {
+	return c.n[code] >= maxPerCode
+}
+
+// Absorb counts the o.N diagnostics o sums up as left out, as if each had
+// been taken past the cap, after those counted so far: a caller that held
+// diagnostics back with a Cap of their own (the stream, until it knows the
+// document's fence character) adds that Cap's overflows to the document's.
+func (c *Cap) Absorb(o Overflow) {
+	if o.N <= 0 {
+		return
+	}
+	if c.over == nil {
+		c.over = map[string]*Overflow{}
+	}
+	cur := c.over[o.Code]
+	if cur == nil {
+		cur = new(Overflow)
+		*cur = o
+		c.over[o.Code] = cur
+		return
+	}
+	cur.N += o.N
+	cur.LastLine = max(cur.LastLine, o.LastLine)
+	cur.Severity = min(cur.Severity, o.Severity)
+}
+
+// At says that the spans taken from now on are of a piece of the document
+// that starts at position pos, so that an Overflow's First and LastLine
+// are positions in the whole document; the zero Pos means no shift.
+func (c *Cap) At(pos ast.Pos) {
+	c.at = pos
+}
+
+// shift moves a span of the piece being parsed to its place in the
+// document (At).
+func (c *Cap) shift(s ast.Span) ast.Span {
+	if c.at.Line == 0 {
+		return s
+	}
+	for _, q := range []*ast.Pos{&s.Start, &s.End} {
+		if q.Line == 1 {
+			q.Col += c.at.Col - 1
+		}
+		q.Offset += c.at.Offset
+		q.Line += c.at.Line - 1
+	}
+	return s
+}
+
+// Overflows returns the overflow of each code past MaxPerCode, by code.
+func (c *Cap) Overflows() []*Overflow {
+	out := make([]*Overflow, 0, len(c.over))
+	for _, o := range c.over {
+		out = append(out, o)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Code < out[j].Code })
+	return out
+}
+
+// summarise adds to doc one diagnostic per overflow of c.
+func (c *Cap) summarise(doc *ast.Document) {
+	for _, o := range c.Overflows() {
+		doc.Add(o.Severity, o.Code, o.First, "%s", o.Message())
+	}
+}
