@@ -48,6 +48,10 @@ var samples = []string{
 // actsSamples are acts-dialect inputs for the chunking property.
 var actsSamples = []string{
 	"",
+	// HTML comments that hide act blocks (hidden-act), with either fence
+	// character deciding what is prose.
+	"<!--\n```act\nrun_command x\n```\n-->\n```act\nrun_command y\n```\n",
+	"```\n<!--\n```\n~~~act\nrun_command x\n~~~\n",
 	// Found by CI's fuzzing: near-act and quoted-act before the first act
 	// (held until the fence character is known), other-fence-act inside
 	// an action's source (document-level, not streamed), and one hidden
@@ -136,6 +140,7 @@ var fragments = []string{
 	`<invoke name="write_to_file">`, `<invoke name="zz">`, "</invoke>", `<parameter name="content">`,
 	`<parameter name="path">`, "</parameter>", "<", ">", "</", " ", "\n", "\r\n", "text", "Vec<u8>",
 	"<b>", "true", "yes", "&amp;", "&lt;", "~~~act\n", "```act\n", "~~~\n", "```\n", "write_file a\n", "end\n",
+	"<!--\n", "-->\n",
 }
 
 func TestRandomChunking(t *testing.T) {
