@@ -827,10 +827,21 @@ func (b *actsBuilder) action(v string, off int) *ast.Action {
 	return a
 }
 
+// MaxArgs is how many inline arguments an act block gives its action:
+// the words of its act line after the name and its further non-blank
+// lines. The ones past it are not read, with a too-many-args error that
+// spans them, so that one act block cannot make the parser hold a hundred
+// times its size in argument nodes (docs/acts.md, "Bounded output").
+const MaxArgs = 1 << 16
+
+// CodeTooManyArgs: an act block with more than MaxArgs inline arguments.
+const CodeTooManyArgs = "too-many-args"
+
 // readAct reads the name and inline arguments of a from an act block's
-// content, which starts at offset base.
+// content, which starts at offset base: at most MaxArgs of them.
 func (b *actsBuilder) readAct(a *ast.Action, content string, base int) {
 	first := true
+	over, overEnd := -1, 0 // the span of the arguments past MaxArgs
 	for pos := 0; pos < len(content); {
 		end := strings.IndexByte(content[pos:], '\n')
 		if end < 0 {
@@ -847,8 +858,11 @@ func (b *actsBuilder) readAct(a *ast.Action, content string, base int) {
 		}
 		if first {
 			first = false
-			words, open := shellSplitInto(b.words[:0], line)
+			words, open, rest := shellSplitInto(b.words[:0], line, MaxArgs+1)
 			b.words = words
+			if rest >= 0 {
+				over, overEnd = base+lineStart+rest, base+lineStart+len(strings.TrimRight(line, " \t\r"))
+			}
 			if open {
 				b.add(ast.Warning, CodeUnterminated, b.span(base+lineStart, base+end),
 					"unterminated quote in act line; the rest of the line is taken literally")
@@ -862,8 +876,21 @@ func (b *actsBuilder) readAct(a *ast.Action, content string, base int) {
 			continue
 		}
 		lead := strings.Index(line, trimmed)
+		if len(a.Args) >= MaxArgs {
+			if over < 0 {
+				over = base + lineStart + lead
+			}
+			overEnd = base + lineStart + lead + len(trimmed)
+			continue
+		}
 		a.Args = append(a.Args, trimmed)
 		a.ArgSpans = append(a.ArgSpans, b.span(base+lineStart+lead, base+lineStart+lead+len(trimmed)))
+	}
+	if over >= 0 {
+		sp := b.span(over, overEnd)
+		b.add(ast.Error, CodeTooManyArgs, sp,
+			"act block gives %s more than %s inline arguments: the ones from here to line %d are not read, so the action is not run as written; split it into several actions, or pass the values in an argument block",
+			a.Name, thousands(MaxArgs), sp.End.Line)
 	}
 }
 

@@ -14,11 +14,14 @@ type word struct {
 // backslash escapes the next byte. unterminated reports a quote left open
 // (the rest of the line is then taken literally into the last word).
 func shellSplit(line string) (words []word, unterminated bool) {
-	return shellSplitInto(nil, line)
+	words, unterminated, _ = shellSplitInto(nil, line, -1)
+	return words, unterminated
 }
 
-// shellSplitInto is shellSplit appending the words to dst.
-func shellSplitInto(dst []word, line string) (words []word, unterminated bool) {
+// shellSplitInto is shellSplit appending the words to dst, at most max of
+// them (no limit when max < 0): rest is then the offset in line of the
+// first word not read, -1 when every word was read.
+func shellSplitInto(dst []word, line string, max int) (words []word, unterminated bool, rest int) {
 	words = dst
 	i := 0
 	for i < len(line) {
@@ -27,6 +30,9 @@ func shellSplitInto(dst []word, line string) (words []word, unterminated bool) {
 		}
 		if i >= len(line) {
 			break
+		}
+		if max >= 0 && len(words)-len(dst) == max {
+			return words, unterminated, i
 		}
 		start := i
 		j := i // most words have no quote or escape: they are their own text
@@ -96,7 +102,7 @@ func shellSplitInto(dst []word, line string) (words []word, unterminated bool) {
 		}
 		words = append(words, word{text: text, start: start, end: i})
 	}
-	return words, unterminated
+	return words, unterminated, -1
 }
 
 // isBlankOrQuote reports a byte that ends a word or needs shellSplit's

@@ -320,6 +320,14 @@ func TestActsCap(t *testing.T) {
 	}
 }
 
+// TestActsMaxArgsParity: an act block past grammar.MaxArgs inline
+// arguments streams as parse reads it: the first MaxArgs arguments and the
+// too-many-args error.
+func TestActsMaxArgsParity(t *testing.T) {
+	words := strings.TrimSuffix(strings.Repeat("ab ", grammar.MaxArgs+3), " ")
+	checkParity(t, []byte("```act\nrun_command "+words+"\n```\n```act\nrun_command\n"+strings.Repeat("x\n", grammar.MaxArgs+1)+"```\n"))
+}
+
 func countCode(codes []string, code string) int {
 	n := 0
 	for _, c := range codes {

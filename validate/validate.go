@@ -50,13 +50,37 @@ func BindAct(a *ast.Action, s *schema.Schema) []*ast.Diagnostic {
 		text string
 		span *ast.Span
 	}
+	required, max := 0, len(def.Params)
+	for _, p := range def.Params {
+		if p.Required {
+			required++
+		}
+		if p.Variadic {
+			max = -1
+		}
+	}
 	var buf [8]value
 	vals := buf[:0]
+	// n counts the arguments given; only those a param takes are kept in
+	// vals (all of them for a variadic param), so that an action given a
+	// hundred thousand arguments it does not take costs no copy of them.
+	n := 0
+	keep := func() bool {
+		n++
+		return max < 0 || len(vals) < max
+	}
 	// The params' spans are copies (a param does not alias the action's
 	// nodes), held in one array: cap is exact, so &spans[k] stays valid.
-	spans := make([]ast.Span, 0, min(len(a.Args), len(a.ArgSpans))+len(a.Blocks))
+	size := min(len(a.Args), len(a.ArgSpans)) + len(a.Blocks)
+	if max >= 0 {
+		size = min(size, max)
+	}
+	spans := make([]ast.Span, 0, size)
 	addArgs := func() {
 		for i, arg := range a.Args {
+			if !keep() {
+				continue
+			}
 			var sp *ast.Span
 			if i < len(a.ArgSpans) {
 				spans = append(spans, a.ArgSpans[i])
@@ -67,6 +91,9 @@ func BindAct(a *ast.Action, s *schema.Schema) []*ast.Diagnostic {
 	}
 	addBlocks := func() {
 		for _, b := range a.Blocks {
+			if !keep() {
+				continue
+			}
 			spans = append(spans, b.ContentSpan)
 			vals = append(vals, value{b.Content, &spans[len(spans)-1]})
 		}
@@ -101,20 +128,11 @@ func BindAct(a *ast.Action, s *schema.Schema) []*ast.Diagnostic {
 		addBlocks()
 	}
 
-	required, max := 0, len(def.Params)
-	for _, p := range def.Params {
-		if p.Required {
-			required++
-		}
-		if p.Variadic {
-			max = -1
-		}
-	}
 	total := len(a.Args) + len(a.Blocks)
 	misplaced := len(diags) > 0 && total >= required && (max < 0 || total <= max)
-	if !misplaced && (len(vals) < required || (max >= 0 && len(vals) > max)) {
+	if !misplaced && (n < required || (max >= 0 && n > max)) {
 		diags = append(diags, &ast.Diagnostic{Severity: ast.Error, Code: CodeArgCount,
-			Message: fmt.Sprintf("%s expects %s, got %s", a.Name, expectation(def, required, max), plural(len(vals), "argument")),
+			Message: fmt.Sprintf("%s expects %s, got %s", a.Name, expectation(def, required, max), plural(n, "argument")),
 			Span:    a.NameSpan})
 	}
 	badValue := func(p *schema.Param, sp *ast.Span, err error) {
