@@ -272,19 +272,33 @@ func (s *Schema) reindex() {
 func (s *Schema) Suggest(name string) string {
 	best, bestD := "", 1<<30
 	lname := strings.ToLower(name)
-	for _, a := range s.Actions {
-		for _, cand := range append([]string{a.Name}, a.Aliases...) {
-			d := Distance(lname, strings.ToLower(cand))
-			if d < bestD {
-				best, bestD = a.Name, d
-			}
+	limit := len(name)/3 + 1
+	try := func(action, cand string) {
+		cand = strings.ToLower(cand)
+		if abs(len(lname)-len(cand)) > limit {
+			return // the distance is at least the difference in length: too far
+		}
+		if d := Distance(lname, cand); d < bestD {
+			best, bestD = action, d
 		}
 	}
-	limit := len(name)/3 + 1
+	for _, a := range s.Actions {
+		try(a.Name, a.Name)
+		for _, alias := range a.Aliases {
+			try(a.Name, alias)
+		}
+	}
 	if bestD > limit {
 		return ""
 	}
 	return best
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 // Distance is the Levenshtein edit distance between a and b (in bytes).
