@@ -242,3 +242,29 @@ func TestActsPropertiesRandomFences(t *testing.T) {
 		checkActsProperties(t, []byte(b.String()))
 	}
 }
+
+// TestFixRepairsCapped: past grammar.MaxPerCode repairs of one kind, fix
+// lists the first ones and one warning that sums up the rest, with the
+// lines they span; every repair is still made (the output is fixed, and
+// fixing it again repairs nothing).
+func TestFixRepairsCapped(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("```act\nwrite_file a\n```\n")
+	for range 150 {
+		b.WriteString("```\nx\n``` end of it\n```sh\nls\n```\n")
+	}
+	out, reps := Apply([]byte(b.String()), grammar.DialectActs)
+	if len(reps) != grammar.MaxPerCode+1 {
+		t.Fatalf("%d repairs listed, want %d", len(reps), grammar.MaxPerCode+1)
+	}
+	last := reps[len(reps)-1]
+	if !strings.Contains(last.Message, "50 more fixed-fence-trailing-text repairs like the 100 above were made (lines ") {
+		t.Fatalf("no summing-up repair: %s", last.Message)
+	}
+	if got := countRepairs(reps); got != 150 {
+		t.Fatalf("the repairs count %d, want 150", got)
+	}
+	if again, reps := Apply(out, grammar.DialectActs); len(reps) != 0 || string(again) != string(out) {
+		t.Fatalf("fixing the output again: %d repairs", len(reps))
+	}
+}

@@ -25,6 +25,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	plex "github.com/alecthomas/participle/v2/lexer"
@@ -85,6 +86,7 @@ func apply(src []byte, dialect string, slow bool) (fixed []byte, repairs []*ast.
 		f.actsFences()
 	}
 	f.trailingBlank(dialect)
+	f.summarise()
 	if len(f.repairs) == 0 {
 		return src, nil
 	}
@@ -124,6 +126,7 @@ func apply(src []byte, dialect string, slow bool) (fixed []byte, repairs []*ast.
 type fixer struct {
 	text    string
 	repairs []repair
+	cap     grammar.Cap // caps repairs per code (add)
 	// fb holds the text during the plan dialect's fence pass (the text
 	// field is then its view, fix/fencebuf.go); nil otherwise, and always
 	// in the slow reference mode.
@@ -131,7 +134,33 @@ type fixer struct {
 	slow bool
 }
 
-func (f *fixer) add(r repair) { f.repairs = append(f.repairs, r) }
+// add records a repair, unless grammar.MaxPerCode repairs of its code
+// were recorded: then it is only counted, and one repair sums up those
+// (summarise), so that the list stays short whatever the input repeats.
+func (f *fixer) add(r repair) {
+	if f.cap.Take(ast.Warning, r.code, ast.Span{Start: ast.Pos{Line: r.line}}, "") {
+		f.repairs = append(f.repairs, r)
+	}
+}
+
+// summarise adds the repair that sums up those of each code past
+// grammar.MaxPerCode.
+func (f *fixer) summarise() {
+	for _, o := range f.cap.Overflows() {
+		f.repairs = append(f.repairs, repair{code: o.Code, line: o.First.Start.Line,
+			msg: fmt.Sprintf("%s more %s repairs like the %d above were made (lines %d–%d)",
+				thousands(o.N), o.Code, grammar.MaxPerCode, o.First.Start.Line, o.LastLine)})
+	}
+}
+
+// thousands formats n with commas between groups of three digits.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
 
 // lineNo returns the 1-based line number of offset off of the text.
 func (f *fixer) lineNo(off int) int {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/grammar"
 )
 
 const bom = "\uFEFF"
@@ -50,7 +51,9 @@ func acts(doc *ast.Document, src []byte) []byte {
 			if strings.HasSuffix(kept[i], "\r") {
 				kept[i] += "\n" // prose at the end of the input, "\r" and no "\n"
 			}
-		case it.act != nil && !it.block.Unclosed:
+		case it.act != nil && !it.block.Unclosed && len(it.act.Args) < grammar.MaxArgs:
+			// An act block of MaxArgs arguments or more may hold more
+			// than the action read (too-many-args): its content is kept.
 			kept[i] = actLine(it.act)
 		default:
 			kept[i] = it.block.Content

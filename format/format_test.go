@@ -388,3 +388,19 @@ func TestListMarkerRoundTrip(t *testing.T) {
 		checkRoundTrip(t, []byte(b.String()), modes[i%len(modes)])
 	}
 }
+
+// TestFmtKeepsArgsPastCap: an act block of more inline arguments than the
+// parser reads (grammar.MaxArgs, too-many-args) keeps its content: fmt
+// prints no act line of only the arguments read, which would drop the
+// rest.
+func TestFmtKeepsArgsPastCap(t *testing.T) {
+	words := strings.TrimSuffix(strings.Repeat("ab ", grammar.MaxArgs+3), " ")
+	src := "```act\nrun_command " + words + "\n```\n\n```act\nrun_command\n" + strings.Repeat("x\n", grammar.MaxArgs+1) + "```\n"
+	out, _, err := Source(context.Background(), "t.md", []byte(src), grammar.Options{Dialect: grammar.DialectActs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out) != src {
+		t.Fatalf("fmt changed the document: %d bytes in, %d out", len(src), len(out))
+	}
+}
