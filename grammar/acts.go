@@ -125,12 +125,15 @@ func (p *ActsParser) Parse(ctx context.Context, filename string, src []byte) (*a
 // The blocks' ContentBase64 is not set here (grammar.Parse sets it when the
 // input is not valid UTF-8).
 func (p *ActsParser) ParseEach(ctx context.Context, filename string, src []byte, each func(*ast.Action)) (*ast.Document, error) {
-	return p.parseEach(ctx, filename, src, each, false)
+	return p.parseEach(ctx, filename, src, each, nil, false)
 }
 
 // parseEach is ParseEach; with reuse (Options.ReuseActions) the memory of
-// each action handed over is reused for the next one.
-func (p *ActsParser) parseEach(ctx context.Context, filename string, src []byte, each func(*ast.Action), reuse bool) (*ast.Document, error) {
+// each action handed over is reused for the next one. With each and
+// onBlock set, the blocks before the first act are handed to onBlock
+// rather than kept in the document (Options.OnBlock), their memory reused
+// too with reuse.
+func (p *ActsParser) parseEach(ctx context.Context, filename string, src []byte, each func(*ast.Action), onBlock func(*ast.Block), reuse bool) (*ast.Document, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -146,9 +149,11 @@ func (p *ActsParser) parseEach(ctx context.Context, filename string, src []byte,
 		// fence character's runs occur at all.
 		b.proseSpans = strings.Contains(text, strings.Repeat(string(otherFence(fence)), 3))
 	}
+	if each == nil {
+		onBlock = nil
+	}
 	var (
 		act  *ast.Action
-		lead []*ast.Block // blocks before the first act
 		acts int
 	)
 	for off := 0; off < len(text); {
@@ -162,7 +167,7 @@ func (p *ActsParser) parseEach(ctx context.Context, filename string, src []byte,
 			}
 			acts++
 			if act == nil { // the first act: the blocks before it belong to none
-				b.leadWarnings(lead)
+				b.leadWarnings()
 			} else {
 				b.finish(act)
 			}
@@ -170,8 +175,12 @@ func (p *ActsParser) parseEach(ctx context.Context, filename string, src []byte,
 		case lexer.Block:
 			blk := b.block(text[off:end], off, nil)
 			if act == nil {
-				doc.Blocks = append(doc.Blocks, blk)
-				lead = append(lead, blk)
+				b.leadBlock(blk)
+				if onBlock == nil {
+					doc.Blocks = append(doc.Blocks, blk)
+				} else if onBlock(blk); b.reuse {
+					b.spareBlocks = append(b.spareBlocks, blk)
+				}
 			} else {
 				act.Blocks = append(act.Blocks, blk)
 				act.Span.End = blk.Span.End
@@ -215,7 +224,6 @@ func (p *ActsParser) parseGrammar(ctx context.Context, filename string, src []by
 	b := actsBuilder{doc: doc, text: text, pos: lines, schema: p.schema}
 	b.capWith(p.Cap)
 	b.loneCRs(p.activeFence(src))
-	var lead []*ast.Block
 	for _, it := range tree.Lead {
 		if it.Type == lexer.Text {
 			b.addProse(it.Value, it.Pos.Offset)
@@ -223,10 +231,10 @@ func (p *ActsParser) parseGrammar(ctx context.Context, filename string, src []by
 		}
 		blk := b.block(it.Value, it.Pos.Offset, nil)
 		doc.Blocks = append(doc.Blocks, blk)
-		lead = append(lead, blk)
+		b.leadBlock(blk)
 	}
 	if len(tree.Acts) > 0 {
-		b.leadWarnings(lead)
+		b.leadWarnings()
 	}
 	for i, act := range tree.Acts {
 		if i%256 == 0 {
@@ -261,7 +269,7 @@ func (p *ActsParser) finishDocument(text string, fence byte, b *actsBuilder) {
 		kept := "only prose"
 		if len(text) == 0 {
 			kept = "the input is empty"
-		} else if n := len(doc.Blocks); n > 0 {
+		} else if n := b.leadN; n > 0 {
 			kept = fmt.Sprintf("its %d fenced %s and its prose are kept as they are", n, plural(n, "block"))
 		}
 		b.add(ast.Info, CodeNoPlan, ast.Span{Start: startPos, End: startPos},
@@ -352,6 +360,11 @@ type actsBuilder struct {
 	// parser's Cap, whose overflows its caller reports.
 	cap    *Cap
 	shared bool
+	// The blocks before the first act (leadBlock): how many, and what
+	// their block-before-act warnings say.
+	leadN    int
+	lead     []leadRec
+	leadOver Overflow
 }
 
 // capWith makes the builder count its diagnostics against c, or against a
@@ -371,6 +384,16 @@ func (b *actsBuilder) add(sev ast.Severity, code string, span ast.Span, format s
 		return nil
 	}
 	return b.doc.Add(sev, code, span, format, args...)
+}
+
+// addLazy is add for a message that costs to build: msg is called only
+// when the diagnostic is listed.
+func (b *actsBuilder) addLazy(sev ast.Severity, code string, span ast.Span, msg func() string) {
+	if b.cap.Full(code) {
+		b.cap.Take(sev, code, span, b.raw(span))
+		return
+	}
+	b.add(sev, code, span, "%s", msg())
 }
 
 // raw returns the source text of span.
@@ -514,13 +537,38 @@ func quotePrefix(line string) int {
 	return i
 }
 
+// leadBlock records a block before the first act for its warning
+// (leadWarnings): the span and info string of the first MaxPerCode, which
+// are listed one by one, and the count of the rest, which one warning sums
+// up, so that no block need be kept for it.
+func (b *actsBuilder) leadBlock(blk *ast.Block) {
+	b.leadN++
+	if len(b.lead) < maxPerCode {
+		b.lead = append(b.lead, leadRec{span: blk.Span, info: blk.Info})
+		return
+	}
+	if b.leadOver.N == 0 {
+		b.leadOver = Overflow{Code: CodeBlockBeforeAct, Severity: ast.Warning, First: b.cap.shift(blk.Span), Raw: b.raw(blk.Span)}
+	}
+	b.leadOver.N++
+	b.leadOver.LastLine = b.cap.shift(blk.Span).Start.Line
+}
+
+// leadRec is what a block-before-act warning says of its block.
+type leadRec struct {
+	span ast.Span
+	info string
+}
+
 // leadWarnings says that each block before the first act belongs to no
 // action (with no act at all, one no-plan note says it instead).
-func (b *actsBuilder) leadWarnings(lead []*ast.Block) {
-	for _, blk := range lead {
-		b.add(ast.Warning, CodeBlockBeforeAct, blk.Span,
-			"block before the first act belongs to no action (info %q)", blk.Info)
+func (b *actsBuilder) leadWarnings() {
+	for _, r := range b.lead {
+		b.add(ast.Warning, CodeBlockBeforeAct, r.span,
+			"block before the first act belongs to no action (info %q)", r.info)
 	}
+	b.cap.Absorb(b.leadOver)
+	b.lead, b.leadOver = nil, Overflow{}
 }
 
 // finish binds an action's arguments to its parameters and adds it.
@@ -606,7 +654,7 @@ func (b *actsBuilder) block(v string, off int, a *ast.Action) *ast.Block {
 			"fence %q opened here is never closed; its block runs to the end of the input", run)
 	}
 	if a == nil && lexer.NearAct(info) {
-		b.add(ast.Error, CodeNearAct, ast.Span{Start: blk.Span.Start, End: b.pos.Pos(off + lineContentEnd(v, 0))}, "%s", NearActMessage(info, run))
+		b.addLazy(ast.Error, CodeNearAct, ast.Span{Start: blk.Span.Start, End: b.pos.Pos(off + lineContentEnd(v, 0))}, func() string { return NearActMessage(info, run) })
 	}
 	blk.ContentSpan.Start = b.pos.Pos(off + cstart)
 	if a != nil {

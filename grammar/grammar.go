@@ -59,6 +59,16 @@ type Options struct {
 	// the action stay valid. Actions handed over this way may have empty
 	// rather than nil Args, ArgSpans and Blocks.
 	ReuseActions bool
+	// OnBlock, with OnAction, is called in the acts dialect with each
+	// block that belongs to no action (those before the first act block),
+	// in source order, instead of keeping it in the document's Blocks, so
+	// that a consumer that looks at each block once holds none of them: a
+	// document of a hundred thousand small stray blocks would otherwise
+	// keep some 200 bytes a block. With ReuseActions, OnBlock keeps
+	// neither the block nor what it points to once it returns (its memory
+	// is filled again for the next block). The other dialects keep their
+	// blocks in Blocks.
+	OnBlock func(*ast.Block)
 }
 
 // Parse parses src (named filename in positions) into a Document. It never
@@ -78,6 +88,13 @@ func Parse(ctx context.Context, filename string, src []byte, opts Options) (*ast
 		each = func(a *ast.Action) {
 			setActionBase64(a)
 			opts.OnAction(a)
+		}
+	}
+	if opts.OnBlock != nil && len(extra) > 0 && dialect == DialectActs {
+		onBlock := opts.OnBlock
+		opts.OnBlock = func(b *ast.Block) { // the exact bytes, as setBase64 gives them
+			b.SetContentBase64()
+			onBlock(b)
 		}
 	}
 	doc, err := parseDialect(ctx, dialect, filename, src, opts, each)
@@ -139,7 +156,7 @@ func parseDialect(ctx context.Context, dialect, filename string, src []byte, opt
 		if err != nil {
 			return nil, err
 		}
-		return p.parseEach(ctx, filename, src, each, opts.ReuseActions)
+		return p.parseEach(ctx, filename, src, each, opts.OnBlock, opts.ReuseActions)
 	case DialectPlan:
 		p, err := NewPlanParser(opts.Schema)
 		if err != nil {

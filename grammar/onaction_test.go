@@ -2,7 +2,10 @@ package grammar
 
 import (
 	"context"
+	"encoding/json"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/plangram/plangram/ast"
@@ -69,6 +72,55 @@ func TestOnActionSameDocument(t *testing.T) {
 				a, _ := ast.JSON(lean)
 				b, _ := ast.JSON(whole)
 				t.Fatalf("%s (fence %q): documents differ:\n got %s\nwant %s", name, fence, a, b)
+			}
+		}
+	}
+}
+
+// TestOnBlockSameDocument: with OnAction and OnBlock, the acts dialect
+// hands over each block that belongs to no action, in order, as the whole
+// parse has it in Blocks (base64 of content that is not UTF-8 included),
+// keeps none, and says the same; with ReuseActions each block handed over
+// reads the same before its memory is filled again.
+func TestOnBlockSameDocument(t *testing.T) {
+	ctx := context.Background()
+	inputs := actsInputs(t)
+	inputs["not UTF-8"] = []byte("~~~\n\xff\xfe\n~~~\n~~~act\nwrite_file a\n~~~\n~~~\n\xff\xfe ok\n~~~\n")
+	inputs["many before the first act"] = []byte(strings.Repeat("```\nx\n```\n", 3*MaxPerCode) + "```act\nrun_command ls\n```\n")
+	inputs["no act"] = []byte(strings.Repeat("```sh\nls\n```\n", 3*MaxPerCode))
+	for name, src := range inputs {
+		if DialectOf(src, Options{}) != DialectActs {
+			continue
+		}
+		for _, reuse := range []bool{false, true} {
+			whole, err := Parse(ctx, name, src, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			opts := Options{ReuseActions: reuse, OnAction: func(*ast.Action) {}, OnBlock: func(b *ast.Block) {
+				j, err := json.Marshal(b)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, string(j))
+			}}
+			lean, err := Parse(ctx, name, src, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []string
+			for _, b := range whole.Blocks {
+				j, _ := json.Marshal(b)
+				want = append(want, string(j))
+			}
+			if !slices.Equal(got, want) || len(lean.Blocks) != 0 {
+				t.Fatalf("%s (reuse %v): %d blocks handed over, %d kept, want the %d of the document", name, reuse, len(got), len(lean.Blocks), len(want))
+			}
+			if !reflect.DeepEqual(lean.Diagnostics, whole.Diagnostics) {
+				a, _ := json.Marshal(lean.Diagnostics)
+				b, _ := json.Marshal(whole.Diagnostics)
+				t.Fatalf("%s (reuse %v): diagnostics differ:\n got %s\nwant %s", name, reuse, a, b)
 			}
 		}
 	}

@@ -314,6 +314,16 @@ func diagnostics(ctx context.Context, name string, src []byte, opts Options) ([]
 			opts.Parse.OnAction(a)
 		}
 	}
+	// The blocks that belong to no action are not kept either (acts
+	// dialect): only their spans, when a directive comment may need them.
+	popts.OnBlock = func(b *ast.Block) {
+		if keep {
+			spans = append(spans, b.Span)
+		}
+		if opts.Parse.OnBlock != nil {
+			opts.Parse.OnBlock(b)
+		}
+	}
 	doc, err := grammar.Parse(ctx, name, src, popts)
 	if err != nil {
 		return nil, err
@@ -334,6 +344,7 @@ func diagnostics(ctx context.Context, name string, src []byte, opts Options) ([]
 		ropts := popts // as the first parse read it
 		ropts.ReuseActions = true
 		ropts.OnAction = cases.Resolve
+		ropts.OnBlock = func(*ast.Block) {}
 		if _, err := grammar.Parse(ctx, name, src, ropts); err != nil {
 			return nil, err
 		}
