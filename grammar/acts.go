@@ -174,16 +174,19 @@ func (p *ActsParser) parseEach(ctx context.Context, filename string, src []byte,
 			act = b.action(text[off:end], off)
 		case lexer.Block:
 			blk := b.block(text[off:end], off, nil)
-			if act == nil {
-				b.leadBlock(blk)
+			switch {
+			case act != nil && b.argBlock(act, blk):
+				act.Blocks = append(act.Blocks, blk)
+				act.Span.End = blk.Span.End
+			default: // a block of no action
+				if act == nil {
+					b.leadBlock(blk)
+				}
 				if onBlock == nil {
 					doc.Blocks = append(doc.Blocks, blk)
 				} else if onBlock(blk); b.reuse {
 					b.spareBlocks = append(b.spareBlocks, blk)
 				}
-			} else {
-				act.Blocks = append(act.Blocks, blk)
-				act.Span.End = blk.Span.End
 			}
 		default:
 			b.addProse(text[off:end], off)
@@ -249,6 +252,10 @@ func (p *ActsParser) parseGrammar(ctx context.Context, filename string, src []by
 				continue
 			}
 			blk := b.block(it.Value, it.Pos.Offset, nil)
+			if !b.argBlock(a, blk) {
+				doc.Blocks = append(doc.Blocks, blk)
+				continue
+			}
 			a.Blocks = append(a.Blocks, blk)
 			a.Span.End = blk.Span.End
 		}
@@ -365,6 +372,15 @@ type actsBuilder struct {
 	leadN    int
 	lead     []leadRec
 	leadOver Overflow
+	// blocksOver: the blocks after the current action's MaxBlocks
+	// (argBlock).
+	blocksOver blocksOver
+}
+
+// blocksOver counts the blocks an action did not take and spans them.
+type blocksOver struct {
+	n    int
+	span ast.Span
 }
 
 // capWith makes the builder count its diagnostics against c, or against a
@@ -571,8 +587,39 @@ func (b *actsBuilder) leadWarnings() {
 	b.lead, b.leadOver = nil, Overflow{}
 }
 
+// MaxBlocks is how many argument blocks an action takes. The blocks after
+// them, up to the next act block, belong to no action (Document.Blocks),
+// with one too-many-blocks error that spans them, so that one action cannot
+// make a check hold every block of the document at once (docs/acts.md,
+// "Bounded output").
+const MaxBlocks = 1 << 16
+
+// CodeTooManyBlocks: an act block followed by more than MaxBlocks blocks.
+const CodeTooManyBlocks = "too-many-blocks"
+
+// argBlock reports whether a takes blk as one more argument block: while
+// it has fewer than MaxBlocks. Else the block is recorded for a's
+// too-many-blocks error (finish).
+func (b *actsBuilder) argBlock(a *ast.Action, blk *ast.Block) bool {
+	if len(a.Blocks) < MaxBlocks {
+		return true
+	}
+	if b.blocksOver.n == 0 {
+		b.blocksOver.span.Start = blk.Span.Start
+	}
+	b.blocksOver.n++
+	b.blocksOver.span.End = blk.Span.End
+	return false
+}
+
 // finish binds an action's arguments to its parameters and adds it.
 func (b *actsBuilder) finish(a *ast.Action) {
+	if o := b.blocksOver; o.n > 0 {
+		b.blocksOver = blocksOver{}
+		b.add(ast.Error, CodeTooManyBlocks, o.span,
+			"%s takes at most %s argument blocks: the %s %s after them, to line %d, belong to no action, so the action is not run as written; split it into several actions",
+			a.Name, thousands(MaxBlocks), thousands(o.n), plural(o.n, "block"), o.span.End.Line)
+	}
 	diags := validate.BindAct(a, b.schema)
 	if b.actFollow < len(b.followOns) && len(diags) > 0 {
 		b.bindFollowOns(a, diags)

@@ -321,11 +321,14 @@ func TestActsCap(t *testing.T) {
 }
 
 // TestActsMaxArgsParity: an act block past grammar.MaxArgs inline
-// arguments streams as parse reads it: the first MaxArgs arguments and the
-// too-many-args error.
+// arguments, or an action past grammar.MaxBlocks argument blocks, streams
+// as parse reads it: the first ones and the too-many-args or
+// too-many-blocks error.
 func TestActsMaxArgsParity(t *testing.T) {
 	words := strings.TrimSuffix(strings.Repeat("ab ", grammar.MaxArgs+3), " ")
 	checkParity(t, []byte("```act\nrun_command "+words+"\n```\n```act\nrun_command\n"+strings.Repeat("x\n", grammar.MaxArgs+1)+"```\n"))
+	// and past grammar.MaxBlocks argument blocks
+	checkParity(t, []byte("```act\nwrite_file a\n```\n"+strings.Repeat("```\nx\n```\n", grammar.MaxBlocks+2)+"```act\nrun_command ls\n```\n"))
 }
 
 func countCode(codes []string, code string) int {
