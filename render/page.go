@@ -163,6 +163,9 @@ const pageHTML = `<!DOCTYPE html>
 {{- if .Args}}
 <p class="args"><span class="label">arguments</span>{{range .Args}} <code>{{.}}</code>{{end}}</p>
 {{- end}}
+{{- if .Extra}}
+<p class="args extra"><span class="label">arguments no parameter takes</span>{{range .Extra}} <code>{{.}}</code>{{end}}</p>
+{{- end}}
 {{- range .Parts}}
 {{- with .Prose}}
 {{template "prose" .}}

@@ -221,7 +221,11 @@ type (
 		Diags       []diagView
 		Params      []paramView
 		Args        []template.HTML // inline arguments of an action without params
-		Parts       []partView
+		// Extra are the inline arguments no parameter took (too many for
+		// the action, or inline arguments to a block-only action): shown
+		// so that the page says all the act line says.
+		Extra []template.HTML
+		Parts []partView
 	}
 	paramView struct {
 		Name    string
@@ -629,6 +633,10 @@ func (r *renderer) action(a *ast.Action, n int, prose []*ast.Prose, idx *diagInd
 		for _, arg := range a.Args {
 			av.Args = append(av.Args, codeText(arg))
 		}
+	} else if def != nil {
+		for _, arg := range untaken(a, def) {
+			av.Extra = append(av.Extra, codeText(arg))
+		}
 	}
 
 	// Blocks and the prose between them, in source order; find/replace pairs
@@ -827,4 +835,23 @@ func plural(n int, word string) string {
 func jsonIndent(v any) (string, error) {
 	data, err := json.MarshalIndent(v, "", "  ")
 	return string(data), err
+}
+
+// untaken returns the inline arguments of a that none of def's parameters
+// took, as validate.BindAct binds them: none when a parameter is
+// variadic, all of them when def takes blocks only, else those past the
+// parameters.
+func untaken(a *ast.Action, def *schema.Action) []string {
+	for _, p := range def.Params {
+		if p.Variadic {
+			return nil
+		}
+	}
+	if def.Mode() == schema.ArgsBlock {
+		return a.Args
+	}
+	if len(a.Args) > len(def.Params) {
+		return a.Args[len(def.Params):]
+	}
+	return nil
 }
