@@ -73,6 +73,13 @@ func Apply(src []byte, dialect string) (fixed []byte, repairs []*ast.Diagnostic)
 // apply is Apply; slow selects the reference algorithm of the plan
 // dialect's fence pass (tests only, fix/fencebuf.go).
 func apply(src []byte, dialect string, slow bool) (fixed []byte, repairs []*ast.Diagnostic) {
+	if grammar.Rejects(src) {
+		// UTF-16, binary or CR-only input: parse rejects it and its lines
+		// are not known, so it is left as it is, as fmt leaves it (a
+		// "repair" could only make it readable by dropping bytes, such as
+		// a NUL after a closing fence taken for trailing text).
+		return src, nil
+	}
 	if dialect == "" || dialect == grammar.DialectAuto {
 		dialect = grammar.Detect(src)
 	}
@@ -91,7 +98,7 @@ func apply(src []byte, dialect string, slow bool) (fixed []byte, repairs []*ast.
 		return src, nil
 	}
 	out := []byte(f.text)
-	if grammar.Rejects(out) && !grammar.Rejects(src) {
+	if grammar.Rejects(out) {
 		// Shorter text can raise the share of bytes that are not text past
 		// the binary threshold, or bring a lone CR to the first line: a
 		// repair never makes a readable input unreadable.
@@ -385,7 +392,14 @@ func (f *fixer) headingLevels() {
 	if !f.capsHeading() {
 		return // no heading could name a built-in action: skip the parse
 	}
-	doc, err := grammar.ParsePlan(context.Background(), "", []byte(f.text), nil)
+	// Every wrong-level heading, not the first grammar.MaxPerCode: fix
+	// repairs them all in one pass (it is idempotent).
+	p, err := grammar.NewPlanParser(nil)
+	if err != nil {
+		return
+	}
+	p.Uncapped = true
+	doc, err := p.Parse(context.Background(), "", []byte(f.text))
 	if err != nil {
 		return
 	}

@@ -3,6 +3,7 @@ package fix
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,6 +39,13 @@ func codes(doc *ast.Document) map[string]int {
 func checkProperties(t testing.TB, src []byte) ([]byte, []*ast.Diagnostic) {
 	t.Helper()
 	fixed, repairs := Apply(src, grammar.DialectPlan)
+	if grammar.Rejects(src) {
+		// An input parse rejects (binary, UTF-16, CR-only) is left as it is.
+		if !bytes.Equal(fixed, src) || len(repairs) > 0 {
+			t.Fatalf("rejected input changed (%d repairs): %q", len(repairs), fixed)
+		}
+		return fixed, repairs
+	}
 	doc := parsePlan(t, fixed)
 	if n := codes(doc)[grammar.CodeNestedFence]; n > 0 {
 		t.Fatalf("fixed text still has %d improperly nested fence(s):\n%s", n, fixed)
@@ -228,5 +236,26 @@ func TestFixNeverMakesUnreadable(t *testing.T) {
 	out, _ := Apply(src, "acts")
 	if grammar.Rejects(out) {
 		t.Fatalf("fix turned %q into %q, which is rejected", src, out)
+	}
+}
+
+// TestFixHeadingLevelsPastCap: fix repairs every action heading at the
+// wrong level in one pass, not only the first grammar.MaxPerCode the
+// plan's diagnostics list, so that it stays idempotent.
+func TestFixHeadingLevelsPastCap(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# T\n\n- **Status:** draft\n- **Agent:** a\n- **Goal:** g\n\n## Rationale\n\n```text\nwhy\n```\n\n## Action Plan\n")
+	for i := range 150 {
+		fmt.Fprintf(&b, "\n#### `READ`\n\n- **Resource:** a%d.md\n- **Description:** d\n", i)
+	}
+	out, reps := Apply([]byte(b.String()), grammar.DialectPlan)
+	if n := strings.Count(string(out), "\n### `READ`"); n != 150 {
+		t.Fatalf("%d headings made level 3, want 150", n)
+	}
+	if got := countRepairs(reps); got != 150 {
+		t.Fatalf("%d repairs reported, want 150", got)
+	}
+	if again, reps := Apply(out, grammar.DialectPlan); len(reps) != 0 || string(again) != string(out) {
+		t.Fatalf("fixing again: %d repairs", len(reps))
 	}
 }

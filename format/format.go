@@ -76,6 +76,16 @@ func print(ctx context.Context, doc *ast.Document, src []byte, opts grammar.Opti
 		return applyPatch(doc, src), nil
 	case grammar.DialectPlan:
 		opts.Dialect = grammar.DialectPlan
+		// Every diagnostic, not the first grammar.MaxPerCode of a code:
+		// the printer keeps each node a diagnostic points at.
+		opts.Uncapped = true
+		opts.OnAction, opts.OnBlock = nil, nil
+		if capped(doc) {
+			var err error
+			if doc, err = grammar.Parse(ctx, "fmt.md", src, opts); err != nil {
+				return nil, err
+			}
+		}
 		s := opts.Schema
 		if s == nil {
 			var err error
@@ -104,4 +114,16 @@ func Source(ctx context.Context, filename string, src []byte, opts grammar.Optio
 		return nil, doc, err
 	}
 	return out, doc, nil
+}
+
+// capped reports whether doc lists only the first grammar.MaxPerCode
+// diagnostics of some code (and one that sums up the rest).
+func capped(doc *ast.Document) bool {
+	n := map[string]int{}
+	for _, d := range doc.Diagnostics {
+		if n[d.Code]++; n[d.Code] > grammar.MaxPerCode {
+			return true
+		}
+	}
+	return false
 }

@@ -3,6 +3,7 @@ package format
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -402,5 +403,28 @@ func TestFmtKeepsArgsPastCap(t *testing.T) {
 	}
 	if string(out) != src {
 		t.Fatalf("fmt changed the document: %d bytes in, %d out", len(src), len(out))
+	}
+}
+
+// TestFmtPlanKeepsFlaggedNodesPastCap: fmt keeps the bytes of every node a
+// diagnostic points at, past the grammar.MaxPerCode diagnostics of a code
+// that the document lists too: 150 stray blocks (an error each) keep their
+// five-backtick fences, not the first 100.
+func TestFmtPlanKeepsFlaggedNodesPastCap(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# T\n\n- **Status:** draft\n- **Agent:** a\n- **Goal:** g\n\n## Rationale\n\n```text\nwhy\n```\n\n## Action Plan\n\n### `READ`\n\n- **Resource:** a.md\n- **Description:** d\n")
+	for i := range 150 {
+		fmt.Fprintf(&b, "\n`````\nx%d\n`````\n", i)
+	}
+	src := b.String()
+	out, doc, err := Source(context.Background(), "t.md", []byte(src), grammar.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !capped(doc) {
+		t.Fatal("the document lists every diagnostic: the test needs more of one code")
+	}
+	if got := strings.Count(string(out), "\n`````\n"); got != 300 {
+		t.Fatalf("%d five-backtick fence lines kept, want 300:\n%s", got, out)
 	}
 }

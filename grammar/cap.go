@@ -17,9 +17,11 @@ import (
 // as the stream does. The zero Cap is ready to use; a Cap is not safe for
 // concurrent use.
 type Cap struct {
-	n    map[string]int
-	over map[string]*Overflow
-	at   ast.Pos // where the piece being parsed starts (At)
+	// NoLimit makes Take list every diagnostic (Options.Uncapped).
+	NoLimit bool
+	n       map[string]int
+	over    map[string]*Overflow
+	at      ast.Pos // where the piece being parsed starts (At)
 }
 
 // Overflow sums up the diagnostics of one code past MaxPerCode.
@@ -46,6 +48,9 @@ func (o *Overflow) Message() string {
 // first MaxPerCode of the code. Otherwise it is summed up in the code's
 // Overflow.
 func (c *Cap) Take(sev ast.Severity, code string, span ast.Span, raw string) bool {
+	if c.NoLimit {
+		return true
+	}
 	if c.n == nil {
 		c.n = map[string]int{}
 	}

@@ -69,6 +69,12 @@ type Options struct {
 	// is filled again for the next block). The other dialects keep their
 	// blocks in Blocks.
 	OnBlock func(*ast.Block)
+	// Uncapped makes the acts and plan dialects report every diagnostic
+	// one by one, with no MaxPerCode cap and no summing up: for a caller
+	// that acts on each diagnostic (fmt keeps every node a diagnostic
+	// points at; fix repairs each wrong-level heading). Output is then not
+	// bounded by the cap.
+	Uncapped bool
 }
 
 // Parse parses src (named filename in positions) into a Document. It never
@@ -156,12 +162,16 @@ func parseDialect(ctx context.Context, dialect, filename string, src []byte, opt
 		if err != nil {
 			return nil, err
 		}
+		if opts.Uncapped {
+			p.Cap = &Cap{NoLimit: true}
+		}
 		return p.parseEach(ctx, filename, src, each, opts.OnBlock, opts.ReuseActions)
 	case DialectPlan:
 		p, err := NewPlanParser(opts.Schema)
 		if err != nil {
 			return nil, err
 		}
+		p.Uncapped = opts.Uncapped
 		return p.parseEach(ctx, filename, src, each)
 	case DialectSearchReplace:
 		return ParseSearchReplace(ctx, filename, src)

@@ -102,9 +102,14 @@ const (
 
 // PlanParser parses structured Markdown plans; it is safe for concurrent use.
 type PlanParser struct {
-	schema *schema.Schema
-	keys   map[*schema.Action]map[string]keyRef
-	snake  map[string]string // snakeCase of every block label of the schema
+	// Uncapped makes the parser report every diagnostic one by one, with
+	// no MaxPerCode cap and no summing up: for a caller that acts on each
+	// of them (fix repairs every heading at the wrong level). Output is
+	// then no longer bounded by the cap.
+	Uncapped bool
+	schema   *schema.Schema
+	keys     map[*schema.Action]map[string]keyRef
+	snake    map[string]string // snakeCase of every block label of the schema
 }
 
 // NewPlanParser returns a plan parser binding actions with schema s (the
@@ -171,7 +176,7 @@ func (p *PlanParser) parseEach(ctx context.Context, filename string, src []byte,
 	text := unsafe.String(unsafe.SliceData(src), len(src))
 	lines := newPlanLines(src)
 	doc := &ast.Document{Dialect: DialectPlan, Span: lines.Span(0, len(src))}
-	b := &planBuilder{ctx: ctx, src: text, lines: lines, doc: doc, schema: p.schema, keys: p.keys, snake: p.snake, each: each}
+	b := &planBuilder{ctx: ctx, src: text, lines: lines, doc: doc, schema: p.schema, keys: p.keys, snake: p.snake, each: each, uncapped: p.Uncapped}
 	if each == nil {
 		// Every node holds at least one line, and most plans hold fewer
 		// nodes than half their lines (code blocks): sized so, the node
@@ -290,8 +295,10 @@ type planBuilder struct {
 	// structural errors; the first of them carries the AST diff
 	structural []*ast.Diagnostic
 	// cap counts the diagnostics reported per code; past maxPerCode they
-	// are summed up instead (see report).
-	cap Cap
+	// are summed up instead (see report), unless uncapped
+	// (PlanParser.Uncapped).
+	cap      Cap
+	uncapped bool
 	// followOns are the ranges whose diagnostics become notes of a fence
 	// error (collapse); followAt indexes them by their intended closing
 	// line, to find a block that opens there (see tokNode).
@@ -410,7 +417,7 @@ const maxPerCode = 100
 // report adds a diagnostic unless maxPerCode of its code were reported
 // already; then it only counts it and returns nil.
 func (b *planBuilder) report(sev ast.Severity, code string, span ast.Span, format string, args ...any) *ast.Diagnostic {
-	if !b.cap.Take(sev, code, span, "") {
+	if !b.uncapped && !b.cap.Take(sev, code, span, "") {
 		return nil
 	}
 	return b.doc.Add(sev, code, span, format, args...)
