@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/sebdah/goldie/v2"
 )
 
 // TestActsBoundedOutput pins the acts dialect's cap (docs/acts.md,
@@ -18,10 +16,7 @@ import (
 // lines whole and each command's count of lines per code on stdout and
 // stderr.
 func TestActsBoundedOutput(t *testing.T) {
-	golden, err := filepath.Abs("../../golden/cli")
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := cliGoldie(t) // before Chdir
 	var b strings.Builder
 	b.WriteString("```act\nrun_command ls\n```\n")
 	for i := range 150 {
@@ -75,8 +70,7 @@ func TestActsBoundedOutput(t *testing.T) {
 		}
 		fmt.Fprintf(&out, "exit %d\n\n", code)
 	}
-	goldie.New(t, goldie.WithFixtureDir(golden), goldie.WithNameSuffix(".golden")).
-		Assert(t, "acts_bounded_output", []byte(out.String()))
+	g.Assert(t, "acts_bounded_output", []byte(out.String()))
 }
 
 // lineCode returns the diagnostic code of a line of check's output

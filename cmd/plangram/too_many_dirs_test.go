@@ -20,10 +20,7 @@ import (
 // workspace rules stop with an error (the patch_file of a missing file
 // after it is not checked) and check fails.
 func TestTooManyDirectories(t *testing.T) {
-	golden, err := filepath.Abs("../../golden/cli")
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := cliGoldie(t) // before Chdir
 	dir := t.TempDir()
 	src := corpus.DeepPaths(60, 1900)
 	first := src[len("~~~act\nwrite_file ")]
@@ -44,6 +41,16 @@ func TestTooManyDirectories(t *testing.T) {
 	} {
 		out.WriteString(transcript(t, args...))
 	}
-	goldie.New(t, goldie.WithFixtureDir(golden), goldie.WithNameSuffix(".golden")).
-		Assert(t, "check_too_many_directories", []byte(out.String()))
+	g.Assert(t, "check_too_many_directories", []byte(out.String()))
+}
+
+// cliGoldie returns the golden files of golden/cli, found from the
+// package directory: call it before a test changes directory.
+func cliGoldie(t *testing.T) *goldie.Goldie {
+	t.Helper()
+	golden, err := filepath.Abs("../../golden/cli")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return goldie.New(t, goldie.WithFixtureDir(golden), goldie.WithNameSuffix(".golden"))
 }
