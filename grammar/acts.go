@@ -559,7 +559,7 @@ func quotePrefix(line string) int {
 // up, so that no block need be kept for it.
 func (b *actsBuilder) leadBlock(blk *ast.Block) {
 	b.leadN++
-	if len(b.lead) < maxPerCode {
+	if len(b.lead) < maxPerCode || b.cap.NoLimit {
 		b.lead = append(b.lead, leadRec{span: blk.Span, info: blk.Info})
 		return
 	}
