@@ -25,13 +25,13 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	plex "github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/internal/number"
 	"github.com/plangram/plangram/lexer"
 )
 
@@ -156,17 +156,8 @@ func (f *fixer) summarise() {
 	for _, o := range f.cap.Overflows() {
 		f.repairs = append(f.repairs, repair{code: o.Code, line: o.First.Start.Line,
 			msg: fmt.Sprintf("%s more %s repairs like the %d above were made (lines %d–%d)",
-				thousands(o.N), o.Code, grammar.MaxPerCode, o.First.Start.Line, o.LastLine)})
+				number.Thousands(o.N), o.Code, grammar.MaxPerCode, o.First.Start.Line, o.LastLine)})
 	}
-}
-
-// thousands formats n with commas between groups of three digits.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
 
 // lineNo returns the 1-based line number of offset off of the text.

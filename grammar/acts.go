@@ -11,6 +11,7 @@ import (
 	plex "github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/internal/number"
 	"github.com/plangram/plangram/lexer"
 	"github.com/plangram/plangram/schema"
 	"github.com/plangram/plangram/validate"
@@ -618,7 +619,7 @@ func (b *actsBuilder) finish(a *ast.Action) {
 		b.blocksOver = blocksOver{}
 		b.add(ast.Error, CodeTooManyBlocks, o.span,
 			"%s takes at most %s argument blocks: the %s %s after them, to line %d, belong to no action, so the action is not run as written; split it into several actions",
-			a.Name, thousands(MaxBlocks), thousands(o.n), plural(o.n, "block"), o.span.End.Line)
+			a.Name, number.Thousands(MaxBlocks), number.Thousands(o.n), plural(o.n, "block"), o.span.End.Line)
 	}
 	diags := validate.BindAct(a, b.schema)
 	if b.actFollow < len(b.followOns) && len(diags) > 0 {
@@ -985,7 +986,7 @@ func (b *actsBuilder) readAct(a *ast.Action, content string, base int) {
 		sp := b.span(over, overEnd)
 		b.add(ast.Error, CodeTooManyArgs, sp,
 			"act block gives %s more than %s inline arguments: the ones from here to line %d are not read, so the action is not run as written; split it into several actions, or pass the values in an argument block",
-			a.Name, thousands(MaxArgs), sp.End.Line)
+			a.Name, number.Thousands(MaxArgs), sp.End.Line)
 	}
 }
 

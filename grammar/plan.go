@@ -12,6 +12,7 @@ import (
 	plex "github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/internal/number"
 	"github.com/plangram/plangram/lexer"
 	"github.com/plangram/plangram/schema"
 )
@@ -437,7 +438,7 @@ const MaxPerCode = maxPerCode
 // them on line first and the last on line last.
 func OverflowMessage(n int, code string, sev ast.Severity, first, last int) string {
 	return fmt.Sprintf("%s more %s %ss like the %d above are not listed one by one (lines %d–%d); correct those and check again",
-		thousands(n), code, sev, maxPerCode, first, last)
+		number.Thousands(n), code, sev, maxPerCode, first, last)
 }
 
 // outline reads the document's tokens into its outline, as the plan grammar

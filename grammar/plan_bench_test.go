@@ -13,6 +13,7 @@ import (
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/internal/corpus"
+	"github.com/plangram/plangram/internal/number"
 )
 
 // TestBenchPlanIsValid keeps the benchmark honest: the generated plan must
@@ -272,7 +273,7 @@ func TestPlanHeadingsLinear(t *testing.T) {
 		if covered != len(src) {
 			t.Errorf("%s: the prose covers %d of %d bytes", name, covered, len(src))
 		}
-		want := thousands((200<<10)/len(unit) - maxPerCode - 1)
+		want := number.Thousands((200<<10)/len(unit) - maxPerCode - 1)
 		if last := doc.Diagnostics[len(doc.Diagnostics)-1]; !strings.Contains(last.Message, want+" more unknown-section") {
 			t.Errorf("%s: want %s more unknown sections summed up, last diagnostic: %s", name, want, last.Message)
 		}

@@ -2,6 +2,7 @@ package grammar
 
 import (
 	"fmt"
+	"github.com/plangram/plangram/internal/number"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -103,7 +104,7 @@ func (b *planBuilder) describe(n *pnode) string {
 	case kEOF:
 		return "End of file"
 	case kFolded:
-		return fmt.Sprintf("Headings (%s of unknown sections, folded): %s … %s", thousands(n.lines), preview(b.headingText(n)), preview(b.lastLine(n)))
+		return fmt.Sprintf("Headings (%s of unknown sections, folded): %s … %s", number.Thousands(n.lines), preview(b.headingText(n)), preview(b.lastLine(n)))
 	}
 	return ""
 }
@@ -183,7 +184,7 @@ func (b *planBuilder) view() string {
 				}
 			}
 			hidden = 0
-			fmt.Fprintf(&sb, "    … %s more %s not shown (%s of them flagged) …\n", thousands(left), plural(left, "node"), thousands(flagged))
+			fmt.Fprintf(&sb, "    … %s more %s not shown (%s of them flagged) …\n", number.Thousands(left), plural(left, "node"), number.Thousands(flagged))
 			prev = total - 1
 			break
 		}
@@ -325,20 +326,4 @@ func plural(n int, what string) string {
 		return what
 	}
 	return what + "s"
-}
-
-// thousands writes n with commas between groups of three digits: 1,234.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	if n < 0 {
-		return "-" + thousands(-n)
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
 }

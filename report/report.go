@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/internal/number"
 )
 
 // File is one checked input.
@@ -170,18 +171,5 @@ func BoundDetail(detail string, maxLines int) string {
 		n++
 	}
 	rest := strings.Count(detail[i:], "\n") + 1
-	return detail[:i] + "… " + thousands(rest) + " more lines"
-}
-
-// thousands writes n with commas between groups of three digits.
-func thousands(n int) string {
-	s := fmt.Sprint(n)
-	var b strings.Builder
-	for i := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
+	return detail[:i] + "… " + number.Thousands(rest) + " more lines"
 }

@@ -1,0 +1,19 @@
+package number
+
+import (
+	"fmt"
+	"testing"
+)
+
+func TestThousands(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 7: "7", 999: "999", 1000: "1,000", 65536: "65,536", 1234567: "1,234,567", -1234: "-1,234"} {
+		if got := Thousands(n); got != want {
+			t.Errorf("Thousands(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+func ExampleThousands() {
+	fmt.Println(Thousands(80559))
+	// Output: 80,559
+}
