@@ -28,6 +28,26 @@ type Span struct {
 	End   Pos `json:"end"`
 }
 
+// In returns p, a position in a piece of text that starts at position at
+// of a larger text, as a position in the larger text: offsets and lines
+// add up, and a column on the piece's first line adds to at's column. The
+// zero at (Line 0) leaves p as it is.
+func (p Pos) In(at Pos) Pos {
+	if at.Line == 0 {
+		return p
+	}
+	if p.Line == 1 {
+		p.Col += at.Col - 1
+	}
+	p.Offset += at.Offset
+	p.Line += at.Line - 1
+	return p
+}
+
+// In returns s, a span of a piece of text that starts at position at of a
+// larger text, as a span of the larger text (Pos.In).
+func (s Span) In(at Pos) Span { return Span{Start: s.Start.In(at), End: s.End.In(at)} }
+
 // Len is the number of bytes the span covers.
 func (s Span) Len() int { return s.End.Offset - s.Start.Offset }
 

@@ -565,10 +565,10 @@ func (b *actsBuilder) leadBlock(blk *ast.Block) {
 		return
 	}
 	if b.leadOver.N == 0 {
-		b.leadOver = Overflow{Code: CodeBlockBeforeAct, Severity: ast.Warning, First: b.cap.shift(blk.Span), Raw: b.raw(blk.Span)}
+		b.leadOver = Overflow{Code: CodeBlockBeforeAct, Severity: ast.Warning, First: blk.Span.In(b.cap.at), Raw: b.raw(blk.Span)}
 	}
 	b.leadOver.N++
-	b.leadOver.LastLine = b.cap.shift(blk.Span).Start.Line
+	b.leadOver.LastLine = blk.Span.In(b.cap.at).Start.Line
 }
 
 // leadRec is what a block-before-act warning says of its block.

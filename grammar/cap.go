@@ -58,23 +58,9 @@ func (c *Cap) Take(sev ast.Severity, code string, span ast.Span, raw string) boo
 		c.n[code]++
 		return true
 	}
-	if o := c.over[code]; o != nil {
-		o.N++
-		o.LastLine = max(o.LastLine, span.Start.Line+c.lineShift())
-		o.Severity = min(o.Severity, sev)
-		return false
-	}
-	first := c.shift(span)
+	first := span.In(c.at)
 	c.Absorb(Overflow{Code: code, Severity: sev, First: first, Raw: raw, LastLine: first.Start.Line, N: 1})
 	return false
-}
-
-// lineShift is what At adds to a line number.
-func (c *Cap) lineShift() int {
-	if c.at.Line == 0 {
-		return 0
-	}
-	return c.at.Line - 1
 }
 
 // Full reports whether MaxPerCode diagnostics of code were taken: any more
@@ -111,22 +97,6 @@ func (c *Cap) Absorb(o Overflow) {
 // are positions in the whole document; the zero Pos means no shift.
 func (c *Cap) At(pos ast.Pos) {
 	c.at = pos
-}
-
-// shift moves a span of the piece being parsed to its place in the
-// document (At).
-func (c *Cap) shift(s ast.Span) ast.Span {
-	if c.at.Line == 0 {
-		return s
-	}
-	for _, q := range []*ast.Pos{&s.Start, &s.End} {
-		if q.Line == 1 {
-			q.Col += c.at.Col - 1
-		}
-		q.Offset += c.at.Offset
-		q.Line += c.at.Line - 1
-	}
-	return s
 }
 
 // Overflows returns the overflow of each code past MaxPerCode, by code.

@@ -312,20 +312,22 @@ func (a *acts) trailingText(p *Parser, from, to int) error {
 // close it.
 func (a *acts) read(p *Parser, start, end int) error {
 	line := p.bytes(start, end)
-	var prose [2]bool
-	for k, c := range [2]byte{lexer.Backtick, lexer.Tilde} {
-		if a.c == 0 || a.c == c {
-			_, _, opens := lexer.OpenFence(line, c)
-			prose[k] = a.open[k].run == "" && !opens
+	s := unsafe.String(unsafe.SliceData(line), len(line))
+	// A line that opens a comment (it starts with <!--, so it opens no
+	// block) does so in a document of fence character c only outside every
+	// block of c, which is known only before read1 moves on.
+	var opens [2]bool
+	if grammar.CommentOpens(s) {
+		for k, c := range [2]byte{lexer.Backtick, lexer.Tilde} {
+			opens[k] = (a.c == 0 || a.c == c) && a.open[k].run == ""
 		}
 	}
 	err := a.read1(p, line, start, end)
-	s := unsafe.String(unsafe.SliceData(line), len(line))
 	for k := range a.comment {
 		switch h := &a.comment[k]; {
 		case h.open:
 			h.open = !bytes.Contains(line, []byte("-->"))
-		case prose[k] && grammar.CommentOpens(s):
+		case opens[k]:
 			*h = htmlComment{open: true, line: p.pos(start).Line}
 		}
 	}
@@ -745,15 +747,7 @@ func (a *acts) emit(p *Parser, to int) error {
 
 // shift moves a span of a source that starts at position at of the stream
 // to its place in the stream.
-func shift(s *ast.Span, at ast.Pos) {
-	for _, q := range []*ast.Pos{&s.Start, &s.End} {
-		if q.Line == 1 {
-			q.Col += at.Col - 1
-		}
-		q.Offset += at.Offset
-		q.Line += at.Line - 1
-	}
-}
+func shift(s *ast.Span, at ast.Pos) { *s = s.In(at) }
 
 // shiftAction shifts every span of an action parsed from its own source.
 func shiftAction(a *ast.Action, at ast.Pos) {
