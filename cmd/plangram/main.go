@@ -68,6 +68,7 @@ func main() {
 		noColor: os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb",
 	}
 	tuneGC(os.Args[1:])
+	releaseStartupPages(os.Args[1:])
 	code := run(ctx, e, os.Args[1:])
 	stop()
 	os.Exit(code)
