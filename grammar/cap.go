@@ -2,6 +2,7 @@ package grammar
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/plangram/plangram/ast"
 )
@@ -114,4 +115,48 @@ func (c *Cap) summarise(doc *ast.Document) {
 	for _, o := range c.Overflows() {
 		doc.Add(o.Severity, o.Code, o.First, "%s", o.Message())
 	}
+}
+
+// Clone returns a copy of c that counts on its own from here.
+func (c *Cap) Clone() Cap {
+	d := Cap{NoLimit: c.NoLimit, at: c.at}
+	if c.n != nil {
+		d.n = make(map[string]int, len(c.n))
+		for k, v := range c.n {
+			d.n[k] = v
+		}
+	}
+	if c.over != nil {
+		d.over = make(map[string]*Overflow, len(c.over))
+		for k, o := range c.over {
+			cp := *o
+			d.over[k] = &cp
+		}
+	}
+	return d
+}
+
+// Summaries returns one diagnostic per overflow of c, by code: what a
+// caller that capped its own diagnostics with c adds at the end.
+func (c *Cap) Summaries() []*ast.Diagnostic {
+	var out []*ast.Diagnostic
+	for _, o := range c.Overflows() {
+		out = append(out, &ast.Diagnostic{Severity: o.Severity, Code: o.Code, Span: o.First, Message: o.Message()})
+	}
+	return out
+}
+
+// IsOverflow reports whether d is a diagnostic that sums up the
+// diagnostics of its code past MaxPerCode (an Overflow's, with
+// OverflowMessage's message): a consumer of a parser's diagnostics learns
+// from it that every diagnostic of the code was found, listed or counted
+// (the workspace rules do not report again a path-rule breach the parser
+// counted).
+func IsOverflow(d *ast.Diagnostic) bool {
+	n, rest, ok := strings.Cut(d.Message, " more ")
+	if !ok || n == "" || strings.Trim(n, "0123456789,") != "" {
+		return false
+	}
+	return strings.HasPrefix(rest, d.Code+" "+d.Severity.String()+"s like the ") &&
+		strings.Contains(rest, " above are not listed one by one (lines ")
 }

@@ -119,7 +119,7 @@ func (d *caseDisk) check(c *CaseCollisions, a *ast.Action, p pathArg, exact stri
 		if n.dir {
 			kind = "directory"
 		}
-		c.diags = append(c.diags, &ast.Diagnostic{
+		c.keep(&ast.Diagnostic{
 			Severity: ast.Warning, Code: CodeCaseCollision, Span: p.span,
 			Message: fmt.Sprintf("%s's %s %s and the %s %s already in the workspace differ only in letter case (or Unicode normalization): on a case-insensitive file system (macOS, Windows) both name the same %s; write the path as the workspace spells it",
 				a.Name, p.param, what, kind, quote(onDisk), kind),
@@ -152,7 +152,7 @@ func (d *caseDisk) list(c *CaseCollisions, dir string, span ast.Span) *caseDir {
 	}
 	d.dirs[dir] = l
 	if full {
-		c.diags = append(c.diags, &ast.Diagnostic{
+		c.keep(&ast.Diagnostic{
 			Severity: ast.Info, Code: CodeCaseCollision, Span: span,
 			Message: fmt.Sprintf("the directory %s in the workspace has more than %d entries: the names after the first %d were not compared for case with the plan's paths", quoteValue(dir), d.maxNames, d.maxNames),
 		})

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/grammar"
 	"github.com/plangram/plangram/schema"
 )
 
@@ -50,6 +51,9 @@ type CaseCollisions struct {
 	// reports that wait for the line of the earlier path (Resolve).
 	pending map[uint64][]*pendingCase
 	diags   []*ast.Diagnostic
+	// cap lists the first MaxPerCode warnings of each code and counts the
+	// rest, which Diagnostics sums up in one (keep), as the parsers do.
+	cap     grammar.Cap
 	paths   uint32 // paths met by Action
 	again   uint32 // paths met by Resolve
 	buf     []byte
@@ -130,7 +134,7 @@ func (c *CaseCollisions) Action(a *ast.Action) {
 				}
 			} else if found, same = c.names.lookup(fh, eh); !found && !c.full {
 				c.full = true
-				c.diags = append(c.diags, &ast.Diagnostic{Severity: ast.Warning, Code: CodeTooManyDirectories, Span: p.span,
+				c.keep(&ast.Diagnostic{Severity: ast.Warning, Code: CodeTooManyDirectories, Span: p.span,
 					Message: dirLimitMessage(a.Span.End.Offset, "from this path on, directories not met before are compared with the names kept but not kept themselves, so two of them that differ only in letter case are not reported")})
 			}
 			if !found || same {
@@ -148,6 +152,10 @@ func (c *CaseCollisions) Action(a *ast.Action) {
 				return
 			}
 			reported = true
+			if c.cap.Full(CodeCaseCollision) {
+				c.cap.Take(ast.Warning, CodeCaseCollision, p.span, "") // counted, not kept
+				return
+			}
 			what := quoteValue(p.value)
 			if !last {
 				what += " (its directory " + quoteValue(exact[:end]) + ")"
@@ -159,7 +167,7 @@ func (c *CaseCollisions) Action(a *ast.Action) {
 			}
 			pc.d = &ast.Diagnostic{Severity: ast.Warning, Code: CodeCaseCollision, Span: p.span,
 				Message: pc.head + "an earlier path" + pc.tail}
-			c.diags = append(c.diags, pc.d)
+			c.keep(pc.d)
 			if c.pending == nil {
 				c.pending = map[uint64][]*pendingCase{}
 			}
@@ -245,7 +253,18 @@ func (c *CaseCollisions) Diagnostics() []*ast.Diagnostic {
 			out = append(out, d)
 		}
 	}
-	return out
+	return append(out, c.cap.Summaries()...)
+}
+
+// keep adds d to the warnings unless MaxPerCode of its code were added
+// already; then it is only counted, and Diagnostics sums the rest up in
+// one warning (a case-collision report that Resolve later finds to be a
+// chance match of folded hashes is dropped after it was counted, so once
+// in a while 99 are listed).
+func (c *CaseCollisions) keep(d *ast.Diagnostic) {
+	if c.cap.Take(d.Severity, d.Code, d.Span, "") {
+		c.diags = append(c.diags, d)
+	}
 }
 
 // cleanSlash cleans a relative path lexically as the executor resolves it:

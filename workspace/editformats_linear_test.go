@@ -81,6 +81,7 @@ func editFormatWork(t *testing.T, fam editFormatFamily, k, lines int) (int, uint
 	if err != nil {
 		t.Fatal(err)
 	}
+	c.cap.NoLimit = true // every diagnostic, each looked at
 	texts := map[*text]bool{}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)

@@ -298,6 +298,7 @@ func runFamily(t *testing.T, fam editFamily, lines, edits int) *text {
 	if err != nil {
 		t.Fatal(err)
 	}
+	c.cap.NoLimit = true // every diagnostic, each looked at
 	for _, a := range doc.Actions {
 		c.action(context.Background(), a)
 	}
@@ -378,6 +379,7 @@ func TestAppendsLinear(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		c.cap.NoLimit = true // every diagnostic, each looked at
 		for _, a := range doc.Actions {
 			c.action(context.Background(), a)
 		}
@@ -524,6 +526,7 @@ func TestAmbiguousEditsLinear(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		c.cap.NoLimit = true      // every diagnostic, each looked at
 		texts := map[*text]bool{} // the work of every text made counts
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)

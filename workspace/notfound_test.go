@@ -78,6 +78,7 @@ func runNotFound(t *testing.T, dialect string, doc func(*strings.Builder, int), 
 	if err != nil {
 		t.Fatal(err)
 	}
+	c.cap.NoLimit = true // every diagnostic, each looked at
 	c.closestFloor = floor
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
@@ -161,6 +162,7 @@ func TestNotFoundBudgetMessage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	c.cap.NoLimit = true // every diagnostic, each looked at
 	c.closestFloor = -1
 	c.closestWork = 1 << 30 // as if earlier searches spent it
 	for _, a := range d.Actions {

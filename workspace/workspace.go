@@ -28,6 +28,7 @@ import (
 	"strings"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/grammar"
 	"github.com/plangram/plangram/schema"
 )
 
@@ -334,6 +335,7 @@ func Simulate(ctx context.Context, docs []*ast.Document, root string, opts Optio
 			}
 			c.action(ctx, a)
 		}
+		c.diags = append(c.diags, c.cap.Summaries()...)
 		ast.SortDiagnostics(c.diags)
 		sim.Diagnostics[i] = ast.EscapeDiagnostics(c.diags)
 	}
@@ -404,13 +406,26 @@ type checker struct {
 	static map[staticKey]bool
 	diags  []*ast.Diagnostic
 	ran    *ast.Action // the last command-running action so far
+	// summed holds the codes of the path rule the parser summed up past
+	// MaxPerCode (grammar.IsOverflow): it found every breach of them, so
+	// none is reported again.
+	summed map[string]bool
+	// cap lists the first MaxPerCode diagnostics of each code of the
+	// document and counts the rest, which one diagnostic sums up at the
+	// end (summaries), as the parsers do: a plan of a hundred thousand
+	// edits of missing files gives 101 lines, not a hundred thousand,
+	// and keeps no more.
+	cap grammar.Cap
 	// light is set for a Checker, which is handed actions it may not keep:
 	// the overlay keeps stub, a copy of the current action's name and name
-	// span (ref), and the path rule's breaches are added and marked in
-	// pathDiags, to be left out at the end if the parser reported them.
-	light     bool
-	stub      *ast.Action
-	pathDiags map[*ast.Diagnostic]staticKey
+	// span (ref), and the path rule's breaches are kept in pathKept, to be
+	// left out at the end if the parser reported them (listed or summed
+	// up): at most 2×MaxPerCode of a code, the rest counted in pathOver.
+	light    bool
+	stub     *ast.Action
+	pathKept []keptPath
+	pathN    map[string]int
+	pathOver map[string]*grammar.Overflow
 	// stubInline caches inlineBy(stub): 0 unknown, 1 yes, -1 no.
 	stubInline int8
 	// pathBuf holds the path arguments of the action being checked
@@ -464,7 +479,7 @@ func NewChecker(root, dialect string, opts Options) *Checker {
 		return &Checker{err: err}
 	}
 	c.begin(0, &ast.Document{Dialect: dialect}, opts)
-	c.light, c.pathDiags = true, map[*ast.Diagnostic]staticKey{}
+	c.light = true
 	k := &Checker{c: c, opts: opts}
 	// Close frees the overlay's memory; without it, this does once the
 	// Checker is garbage.
@@ -500,7 +515,6 @@ func (k *Checker) Next(dialect string) {
 		return
 	}
 	k.c.begin(k.c.doc+1, &ast.Document{Dialect: dialect}, k.opts)
-	k.c.pathDiags = map[*ast.Diagnostic]staticKey{}
 }
 
 // Changes returns the net change to each file of the documents checked so
@@ -523,16 +537,49 @@ func (k *Checker) Diagnostics(parsed []*ast.Diagnostic, start ast.Pos) []*ast.Di
 		return []*ast.Diagnostic{{Severity: ast.Error, Code: CodeBadRoot, Message: k.err.Error(),
 			Span: ast.Span{Start: start, End: start}}}
 	}
-	static := staticOf(parsed)
-	out := k.c.diags[:0:0]
-	for _, d := range k.c.diags {
-		if key, ok := k.c.pathDiags[d]; ok && static[key] {
+	c := k.c
+	static, summed := staticOf(parsed), summedOf(parsed)
+	cp := c.cap.Clone() // Diagnostics may be called again
+	out := append([]*ast.Diagnostic(nil), c.diags...)
+	for _, kp := range c.pathKept {
+		if static[kp.key] || summed[kp.key.code] {
 			continue
 		}
-		out = append(out, d)
+		if cp.Take(kp.d.Severity, kp.d.Code, kp.d.Span, "") {
+			out = append(out, kp.d)
+		}
 	}
+	codes := make([]string, 0, len(c.pathOver))
+	for code := range c.pathOver {
+		codes = append(codes, code)
+	}
+	slices.Sort(codes)
+	for _, code := range codes {
+		if !summed[code] {
+			cp.Absorb(*c.pathOver[code])
+		}
+	}
+	out = append(out, cp.Summaries()...)
 	ast.SortDiagnostics(out)
 	return out
+}
+
+// summedOf returns the codes of the path rule that a parser summed up
+// past MaxPerCode (grammar.IsOverflow).
+func summedOf(parsed []*ast.Diagnostic) map[string]bool {
+	var summed map[string]bool
+	for _, d := range parsed {
+		switch d.Code {
+		case CodeAbsolutePath, CodePathEscapes, CodeBadPath, CodeURLNotAllowed, CodeNotAFile:
+			if grammar.IsOverflow(d) {
+				if summed == nil {
+					summed = map[string]bool{}
+				}
+				summed[d.Code] = true
+			}
+		}
+	}
+	return summed
 }
 
 // staticOf returns the path rule's breaches among a parser's diagnostics.
@@ -657,6 +704,8 @@ func (c *checker) begin(i int, doc *ast.Document, opts Options) {
 	}
 	static := staticOf(doc.Diagnostics)
 	c.doc, c.schema, c.effects, c.static, c.diags, c.ran = i, s, eff, static, nil, nil
+	c.summed, c.cap = summedOf(doc.Diagnostics), grammar.Cap{}
+	c.pathKept, c.pathN, c.pathOver = nil, nil, nil
 	c.base, c.seen = c.base+c.seen, 0
 }
 
@@ -844,7 +893,13 @@ func related(f *vfile, rel string) []ast.Related {
 	return []ast.Related{{Message: fmt.Sprintf("%s %s here", rel, f.how), Span: f.by.NameSpan}}
 }
 
+// add reports a diagnostic. Past MaxPerCode of its code in the document
+// it is only counted (cap): the diagnostic returned, which the caller may
+// still fill in, is then not kept.
 func (c *checker) add(sev ast.Severity, code string, span ast.Span, format string, args ...any) *ast.Diagnostic {
+	if !c.cap.Take(sev, code, span, "") {
+		return &ast.Diagnostic{Severity: sev, Code: code, Span: span}
+	}
 	d := &ast.Diagnostic{Severity: sev, Code: code, Message: fmt.Sprintf(format, args...), Span: span}
 	c.diags = append(c.diags, d)
 	return d

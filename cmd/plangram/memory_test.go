@@ -213,7 +213,7 @@ func procStatus(t *testing.T, field string) int64 {
 // part, about 12 MiB before the pages of the executable that start-up
 // touched were given back (internal/startpages), is what put SmallActs
 // with --root over the bound (31 MiB, 3.0–3.1×). The peak of one run
-// swings with when the collector runs; a case passes if one of two runs
+// swings with when the collector runs; a case passes if one of three runs
 // is within the bound.
 //
 // The peak is the child's rusage, taken by a thin process between (this
@@ -237,6 +237,9 @@ func TestCheckWholeProcessMemory(t *testing.T) {
 		{"small-actions-root", corpus.SmallActs(10 << 20), []string{"check", "--root", root}},
 		{"acts-root", corpus.Acts(10 << 20), []string{"check", "--root", root}},
 		{"plan", corpus.Plan(10 << 20), []string{"check"}},
+		// An error per action, past the cap (TestWorkspaceBoundedOutput):
+		// 86 MB (8.2×) when every one was kept.
+		{"missing-files-root", missingFiles(10 << 20), []string{"check", "--root", root}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			file := filepath.Join(dir, c.name+".md")
@@ -245,7 +248,7 @@ func TestCheckWholeProcessMemory(t *testing.T) {
 			}
 			limit := 3 * int64(len(c.src))
 			var peaks []int64
-			for range 2 {
+			for range 3 {
 				peak := maxRSS(t, append([]string{bin}, append(c.args, file)...))
 				peaks = append(peaks, peak)
 				if peak <= limit {
@@ -317,4 +320,14 @@ func TestMaxRSSChild(t *testing.T) {
 		t.Fatal("no rusage")
 	}
 	fmt.Printf("maxrss-kib %d\n", ru.Maxrss)
+}
+
+// missingFiles returns about size bytes of patch_file actions on files
+// that do not exist: with a root, one file-not-found error each.
+func missingFiles(size int) []byte {
+	var b bytes.Buffer
+	for i := 0; b.Len() < size; i++ {
+		fmt.Fprintf(&b, "~~~act\npatch_file m%d.txt\n~~~\n~~~\nfoo\n~~~\n~~~\nbar\n~~~\n\n", i)
+	}
+	return b.Bytes()
 }
