@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -135,4 +136,23 @@ func TestWorkspaceCap(t *testing.T) {
 			}
 		}
 	}
+}
+
+// countDiags counts the diagnostics found: one for each listed, and the
+// count a summing-up diagnostic stands for (grammar.IsOverflow).
+func countDiags(diags []*ast.Diagnostic) int {
+	n := 0
+	for _, d := range diags {
+		if !grammar.IsOverflow(d) {
+			n++
+			continue
+		}
+		k, _, _ := strings.Cut(d.Message, " ")
+		v, err := strconv.Atoi(strings.ReplaceAll(k, ",", ""))
+		if err != nil {
+			panic(d.Message)
+		}
+		n += v
+	}
+	return n
 }
