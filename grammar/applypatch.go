@@ -55,17 +55,7 @@ const (
 // chunk is an empty context line. Each operation is one action (add_file,
 // delete_file, update_file); each chunk a block and an element of hunks.
 func ParseApplyPatch(ctx context.Context, filename string, src []byte) (*ast.Document, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	b := newEditBase(DialectApplyPatch, src)
-	if err := runApplyPatch(ctx, b); err != nil {
-		return nil, err
-	}
-	checkEditPaths(b.doc)
-	noEdits(b.doc, len(src))
-	ast.SortDiagnostics(b.doc.Diagnostics)
-	return b.doc, nil
+	return parseEdit(ctx, DialectApplyPatch, src, false)
 }
 
 // runApplyPatch parses the lines of b.
@@ -149,13 +139,13 @@ func (p *apParser) patch(begin int) int {
 		switch {
 		case t == apEnd:
 			if empty {
-				p.doc.Add(ast.Error, CodeEmptyPatch, p.lineSpan(begin),
+				p.report(ast.Error, CodeEmptyPatch, p.lineSpan(begin),
 					"this patch has no file operation: nothing to apply (codex refuses it with \"No files were modified\"); add `*** Add File:`, `*** Delete File:` or `*** Update File:` sections")
 			}
 			p.prose.add(p.ls[i].start, p.ls[i].end)
 			return i + 1
 		case t == apBegin:
-			p.doc.Add(ast.Error, CodeMissingEndPatch, p.lineSpan(i),
+			p.report(ast.Error, CodeMissingEndPatch, p.lineSpan(i),
 				"a new `*** Begin Patch` before the `*** End Patch` of the patch opened at line %d", p.lines.Pos(p.ls[begin].start).Line)
 			return i
 		case strings.HasPrefix(t, apAdd):
@@ -168,7 +158,7 @@ func (p *apParser) patch(begin int) int {
 			p.prose.add(p.ls[i].start, p.ls[i].end)
 			i++
 		default:
-			p.doc.Add(ast.Error, CodeBadHunkHeader, p.lineSpan(i),
+			p.report(ast.Error, CodeBadHunkHeader, p.lineSpan(i),
 				"%q is not a valid file operation: expected `*** Add File: path`, `*** Delete File: path`, `*** Update File: path` or `*** End Patch`", t)
 			// the lines up to the next marker line belong to the bad one
 			p.prose.add(p.ls[i].start, p.ls[i].end)
@@ -178,7 +168,7 @@ func (p *apParser) patch(begin int) int {
 		}
 	}
 	end := len(p.src)
-	p.doc.Add(ast.Error, CodeMissingEndPatch, p.lines.Span(end, end),
+	p.report(ast.Error, CodeMissingEndPatch, p.lines.Span(end, end),
 		"the patch opened at line %d has no `*** End Patch`: the input ends first", p.lines.Pos(p.ls[begin].start).Line)
 	return i
 }
@@ -194,7 +184,7 @@ func (p *apParser) header(i int, name, marker string) *ast.Action {
 	a.Span = p.lines.Span(l.start, l.end)
 	path := p.src[s:e]
 	if path == "" {
-		p.doc.Add(ast.Error, CodeEmptyPath, p.lineSpan(i), "%s names no file", strings.TrimSuffix(marker, ":"))
+		p.report(ast.Error, CodeEmptyPath, p.lineSpan(i), "%s names no file", strings.TrimSuffix(marker, ":"))
 	} else {
 		a.Params.Set("path", path, spanPtr(p.lines, s, e))
 	}
@@ -248,7 +238,7 @@ func (p *apParser) update(i int) int {
 			if s < e {
 				a.Params.Set("move_to", p.src[s:e], spanPtr(p.lines, s, e))
 			} else {
-				p.doc.Add(ast.Error, CodeEmptyPath, p.lineSpan(j), "*** Move to names no file")
+				p.report(ast.Error, CodeEmptyPath, p.lineSpan(j), "*** Move to names no file")
 			}
 			a.Head = headBlock(p.lines, p.src, "Update File", p.ls[i].start, l.end)
 			a.Span.End = a.Head.Span.End
@@ -294,7 +284,7 @@ func (p *apParser) update(i int) int {
 		j = next
 	}
 	if len(hunks) == 0 && a.Params.String("move_to") == "" {
-		p.doc.Add(ast.Error, CodeEmptyUpdate, a.NameSpan, "this Update File has no hunk: add `@@` and the lines to change")
+		p.report(ast.Error, CodeEmptyUpdate, a.NameSpan, "this Update File has no hunk: add `@@` and the lines to change")
 	}
 	a.Params.Set("hunks", hunksValue(hunks), nil)
 	p.onEnd(a)
@@ -320,7 +310,7 @@ func (p *apParser) chunk(i int, first bool) (h Hunk, blk *ast.Block, next int, o
 		j++
 		label = strings.TrimRight(t, " \t")
 	case !first:
-		p.doc.Add(ast.Error, CodeBadHunkLine, p.lineSpan(i),
+		p.report(ast.Error, CodeBadHunkLine, p.lineSpan(i),
 			"expected a hunk to start with `@@` or `@@ context line`, got %q", t)
 		return h, nil, i, false, false
 	}
@@ -347,7 +337,7 @@ func (p *apParser) chunk(i int, first bool) (h Hunk, blk *ast.Block, next int, o
 			break
 		}
 		if j == k {
-			p.doc.Add(ast.Error, CodeBadHunkLine, p.lineSpan(j),
+			p.report(ast.Error, CodeBadHunkLine, p.lineSpan(j),
 				"%q starts with none of ' ' (context), '-' (removed) or '+' (added)", t)
 			if j == i {
 				return h, nil, i, false, false
@@ -397,7 +387,7 @@ func (p *apParser) chunk(i int, first bool) (h Hunk, blk *ast.Block, next int, o
 	blk = &ast.Block{Fence: "@@", Label: label, Info: h.Context, Content: p.src[bodyStart:bodyStop],
 		Span: p.lines.Span(l.start, end), ContentSpan: p.lines.Span(bodyStart, bodyStop)}
 	if n == 0 && !stop && !anchor {
-		p.doc.Add(ast.Error, CodeEmptyHunk, p.lineSpan(i), "hunk with no lines: a hunk needs context, removed or added lines")
+		p.report(ast.Error, CodeEmptyHunk, p.lineSpan(i), "hunk with no lines: a hunk needs context, removed or added lines")
 	}
 	return h, blk, next, true, stop
 }

@@ -149,15 +149,15 @@ var noEditsWhat = map[string]string{
 // checkEditPaths applies the path rule every dialect shares
 // (schema.CheckPath) to the path and move_to parameters of doc's actions,
 // reporting a breach with the rule's own code; the value is kept.
-func checkEditPaths(doc *ast.Document) {
+func checkEditPaths(b *editBase) {
 	seen := pathSeen{}
-	for _, a := range doc.Actions {
-		checkActionPaths(doc, a, seen)
+	for _, a := range b.doc.Actions {
+		checkActionPaths(b, a, seen)
 	}
 }
 
-// checkActionPaths applies the path rule to the action a of doc.
-func checkActionPaths(doc *ast.Document, a *ast.Action, seen pathSeen) {
+// checkActionPaths applies the path rule to the action a of b's document.
+func checkActionPaths(b *editBase, a *ast.Action, seen pathSeen) {
 	for _, p := range a.Params {
 		if p.Name != "path" && p.Name != "move_to" {
 			continue
@@ -174,7 +174,7 @@ func checkActionPaths(doc *ast.Document, a *ast.Action, seen pathSeen) {
 			} else {
 				seen[k] = true
 			}
-			doc.Add(ast.Error, pe.Code, span, "%s's %s: %s", a.Name, p.Name, pe.Msg)
+			b.report(ast.Error, pe.Code, span, "%s's %s: %s", a.Name, p.Name, pe.Msg)
 		} else if err == nil && schema.NamesDirectory(v) {
 			// Every path of an edit format is a file's: one spelled as
 			// a directory (`src/`) is an error without a workspace too.
@@ -182,7 +182,7 @@ func checkActionPaths(doc *ast.Document, a *ast.Action, seen pathSeen) {
 			if p.Span != nil {
 				span = *p.Span
 			}
-			doc.Add(ast.Error, schema.CodeNotAFile, span, "%s's %s: the path %q ends with %s, so it names a directory, not a file",
+			b.report(ast.Error, schema.CodeNotAFile, span, "%s's %s: the path %q ends with %s, so it names a directory, not a file",
 				a.Name, p.Name, v, schema.DirectoryEnding(v))
 		}
 	}

@@ -27,6 +27,27 @@ type editBase struct {
 	ls    []srcLine // its lines
 	prose *proseBuilder
 	in    *editInput // nil for a whole document
+	// cap lists the first MaxPerCode diagnostics of each code and counts
+	// the rest (report); finish sums them up (docs/check.md, "Bounded
+	// output").
+	cap Cap
+}
+
+// report reports a diagnostic unless MaxPerCode of its code were reported;
+// then it is only counted, and the diagnostic returned, which the caller
+// may still fill in, is not kept.
+func (p *editBase) report(sev ast.Severity, code string, span ast.Span, format string, args ...any) *ast.Diagnostic {
+	if !p.cap.Take(sev, code, span, "") {
+		return &ast.Diagnostic{Severity: sev, Code: code, Span: span}
+	}
+	return p.doc.Add(sev, code, span, format, args...)
+}
+
+// finish ends the document's diagnostics: the no-edits note, and one
+// diagnostic per code that overflowed the cap.
+func (p *editBase) finish(srcLen int) {
+	noEdits(p.doc, srcLen)
+	p.cap.summarise(p.doc)
 }
 
 // newEditBase returns the state for parsing the whole document src.
@@ -36,6 +57,41 @@ func newEditBase(dialect string, src []byte) *editBase {
 	b := &editBase{doc: &ast.Document{Dialect: dialect, Span: lines.Span(0, len(src))}, lines: lines, src: text, ls: splitSrcLines(text)}
 	b.prose = &proseBuilder{b: b, start: -1}
 	return b
+}
+
+// parseEdit parses the whole edit-format document src; uncapped lists
+// every diagnostic (Options.Uncapped).
+func parseEdit(ctx context.Context, dialect string, src []byte, uncapped bool) (*ast.Document, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	run := editRunner(dialect)
+	if run == nil {
+		return nil, fmt.Errorf("grammar: %q is not an edit-format dialect", dialect)
+	}
+	b := newEditBase(dialect, src)
+	b.cap.NoLimit = uncapped
+	if err := run(ctx, b); err != nil {
+		return nil, err
+	}
+	checkEditPaths(b)
+	b.finish(len(src))
+	ast.SortDiagnostics(b.doc.Diagnostics)
+	return b.doc, nil
+}
+
+// editRunner returns the parser of an edit-format dialect, nil for
+// another dialect.
+func editRunner(dialect string) func(context.Context, *editBase) error {
+	switch dialect {
+	case DialectSearchReplace:
+		return runSearchReplace
+	case DialectUdiff:
+		return runUdiff
+	case DialectApplyPatch:
+		return runApplyPatch
+	}
+	return nil
 }
 
 // has reports whether line i exists, waiting for it in a stream.
@@ -65,7 +121,7 @@ func (p *editBase) onBegin(a *ast.Action) {
 }
 func (p *editBase) onEnd(a *ast.Action) {
 	if p.in != nil {
-		checkActionPaths(p.doc, a, p.in.seen)
+		checkActionPaths(p, a, p.in.seen)
 	}
 	p.record(editRec{kind: recEnd, a: a})
 }
@@ -198,15 +254,8 @@ type EditStream struct {
 // (DialectSearchReplace, DialectUdiff or DialectApplyPatch) reporting to
 // ev.
 func NewEditStream(dialect string, ev EditEvents) (*EditStream, error) {
-	var run func(context.Context, *editBase) error
-	switch dialect {
-	case DialectSearchReplace:
-		run = runSearchReplace
-	case DialectUdiff:
-		run = runUdiff
-	case DialectApplyPatch:
-		run = runApplyPatch
-	default:
+	run := editRunner(dialect)
+	if run == nil {
 		return nil, fmt.Errorf("grammar: %q is not an edit-format dialect", dialect)
 	}
 	if ev == nil {
@@ -220,7 +269,7 @@ func NewEditStream(dialect string, ev EditEvents) (*EditStream, error) {
 		in.yield = yield
 		run(context.Background(), b)
 		if !in.stopped {
-			noEdits(b.doc, len(in.src))
+			b.finish(len(in.src))
 			in.diags(b)
 		}
 	})

@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/schema"
 )
 
 // editLog records what an EditStream reports, and checks the order: every
@@ -166,4 +169,55 @@ func FuzzEditStream(f *testing.F) {
 			checkEditStream(t, dialect, src, seed)
 		}
 	})
+}
+
+// TestEditFormatsCap pins the edit formats' cap (docs/check.md, "Bounded
+// output"): 150 repeats of one mistake give 100 diagnostics of its code
+// and one that sums up the other 50, in the whole-document parse and in
+// the stream alike (checkEditStream compares the documents, diagnostics
+// included), and Options.Uncapped lists all 150. Before, 170k SEARCH
+// blocks without a divider printed 26 MB.
+func TestEditFormatsCap(t *testing.T) {
+	var sr, sr2, ud, ap strings.Builder
+	ap.WriteString("*** Begin Patch\n")
+	for i := range 150 {
+		fmt.Fprintf(&sr, "/abs/f%d.py\n```python\n<<<<<<< SEARCH\nold\n=======\nnew\n>>>>>>> REPLACE\n```\n\n", i)
+		fmt.Fprintf(&sr2, "f%d.py\n```python\n<<<<<<< SEARCH\nold\n>>>>>>> REPLACE\n```\n\n", i)
+		fmt.Fprintf(&ud, "--- a/../f%d.py\n+++ b/../f%d.py\n@@ -1,1 +1,1 @@\n-old\n+new\n", i, i)
+		fmt.Fprintf(&ap, "*** Update File: f%d.py\n@@\n-old\n+new\n*** Frobnicate File: x%d\n", i, i)
+	}
+	ap.WriteString("*** End Patch\n")
+	for _, c := range []struct {
+		dialect, src, code string
+	}{
+		{DialectSearchReplace, sr.String(), schema.CodeAbsolutePath},
+		{DialectSearchReplace, sr2.String(), CodeMissingDivider},
+		{DialectUdiff, ud.String(), schema.CodePathEscapes},
+		{DialectApplyPatch, ap.String(), CodeBadHunkHeader},
+	} {
+		t.Run(c.dialect+"/"+c.code, func(t *testing.T) {
+			checkEditStream(t, c.dialect, []byte(c.src), 1)
+			for _, uncapped := range []bool{false, true} {
+				doc, err := Parse(context.Background(), "x.md", []byte(c.src), Options{Dialect: c.dialect, Uncapped: uncapped})
+				if err != nil {
+					t.Fatal(err)
+				}
+				n, summary := 0, ""
+				for _, d := range doc.Diagnostics {
+					if d.Code == c.code {
+						n++
+						if IsOverflow(d) {
+							summary = d.Message
+						}
+					}
+				}
+				switch {
+				case uncapped && (n != 150 || summary != ""):
+					t.Errorf("uncapped: %d %s diagnostics (summary %q), want 150 and no summary", n, c.code, summary)
+				case !uncapped && (n != 101 || !strings.HasPrefix(summary, "50 more "+c.code+" errors like the 100 above")):
+					t.Errorf("%d %s diagnostics, summary %q; want 101, the last summing up 50", n, c.code, summary)
+				}
+			}
+		})
+	}
 }

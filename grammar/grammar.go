@@ -69,7 +69,7 @@ type Options struct {
 	// is filled again for the next block). The other dialects keep their
 	// blocks in Blocks.
 	OnBlock func(*ast.Block)
-	// Uncapped makes the acts and plan dialects report every diagnostic
+	// Uncapped makes every dialect report every diagnostic
 	// one by one, with no MaxPerCode cap and no summing up: for a caller
 	// that acts on each diagnostic (fmt keeps every node a diagnostic
 	// points at; fix repairs each wrong-level heading). Output is then not
@@ -173,12 +173,8 @@ func parseDialect(ctx context.Context, dialect, filename string, src []byte, opt
 		}
 		p.Uncapped = opts.Uncapped
 		return p.parseEach(ctx, filename, src, each)
-	case DialectSearchReplace:
-		return ParseSearchReplace(ctx, filename, src)
-	case DialectUdiff:
-		return ParseUdiff(ctx, filename, src)
-	case DialectApplyPatch:
-		return ParseApplyPatch(ctx, filename, src)
+	case DialectSearchReplace, DialectUdiff, DialectApplyPatch:
+		return parseEdit(ctx, dialect, src, opts.Uncapped)
 	}
 	return nil, fmt.Errorf("unknown dialect %q (want auto, %s)", opts.Dialect, strings.Join(Dialects(), ", "))
 }

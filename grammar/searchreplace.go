@@ -100,17 +100,7 @@ func classifySR(text string) srMarker {
 // SEARCH and REPLACE texts are the exact bytes of the lines between the
 // markers, line endings included. Everything else is prose.
 func ParseSearchReplace(ctx context.Context, filename string, src []byte) (*ast.Document, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	b := newEditBase(DialectSearchReplace, src)
-	if err := runSearchReplace(ctx, b); err != nil {
-		return nil, err
-	}
-	checkEditPaths(b.doc)
-	noEdits(b.doc, len(src))
-	ast.SortDiagnostics(b.doc.Diagnostics)
-	return b.doc, nil
+	return parseEdit(ctx, DialectSearchReplace, src, false)
 }
 
 // runSearchReplace parses the lines of b.
@@ -159,15 +149,15 @@ func (p *srParser) run(ctx context.Context) error {
 				blk = p.open(i)
 				continue
 			case srUpdated:
-				p.doc.Add(ast.Error, CodeStrayMarker, p.lineSpan(l),
+				p.report(ast.Error, CodeStrayMarker, p.lineSpan(l),
 					"%q outside a SEARCH/REPLACE block: no `<<<<<<< SEARCH` and `=======` before it", strings.TrimSpace(l.text))
 			case srDivider:
 				if p.inFence != "" {
-					p.doc.Add(ast.Warning, CodeStrayMarker, p.lineSpan(l),
+					p.report(ast.Warning, CodeStrayMarker, p.lineSpan(l),
 						"%q outside a SEARCH/REPLACE block: no `<<<<<<< SEARCH` before it", strings.TrimSpace(l.text))
 				}
 			case srNearHead:
-				p.doc.Add(ast.Warning, CodeMalformedMarker, p.lineSpan(l),
+				p.report(ast.Warning, CodeMalformedMarker, p.lineSpan(l),
 					"%q looks like a SEARCH marker but is not one (a marker is 5 to 9 '<', one space and SEARCH): the lines after it are not read as an edit", strings.TrimSpace(l.text))
 			case srNone:
 				p.fence(l)
@@ -185,7 +175,7 @@ func (p *srParser) run(ctx context.Context) error {
 				if k == srUpdated {
 					what = fmt.Sprintf("%q", strings.TrimSpace(l.text))
 				}
-				d := p.doc.Add(ast.Error, CodeMissingDivider, p.lineSpan(l),
+				d := p.report(ast.Error, CodeMissingDivider, p.lineSpan(l),
 					"%s before the `=======` of the SEARCH block opened at line %d: the divider is missing", what, p.lineOf(blk.head))
 				p.near(d, blk.nearDivider, "this line looks like the divider but is not one (a divider is 5 to 9 '=')")
 				p.close(blk, i, false)
@@ -211,13 +201,13 @@ func (p *srParser) run(ctx context.Context) error {
 			blk = nil
 			continue
 		case srDivider:
-			p.doc.Add(ast.Warning, CodeDividerEndsReplace, p.lineSpan(l),
+			p.report(ast.Warning, CodeDividerEndsReplace, p.lineSpan(l),
 				"a second `=======` ends the REPLACE section of the block opened at line %d (aider accepts it); write `>>>>>>> REPLACE`", p.lineOf(blk.head))
 			p.close(blk, i+1, true)
 			blk = nil
 			continue
 		case srHead:
-			d := p.doc.Add(ast.Error, CodeMissingReplaceMarker, p.lineSpan(l),
+			d := p.report(ast.Error, CodeMissingReplaceMarker, p.lineSpan(l),
 				"a new `<<<<<<< SEARCH` before the `>>>>>>> REPLACE` of the block opened at line %d: its end marker is missing", p.lineOf(blk.head))
 			p.near(d, blk.nearEnd, "this line looks like the end marker but is not one (a marker is 5 to 9 '>', one space and REPLACE)")
 			p.close(blk, i, false)
@@ -234,11 +224,11 @@ func (p *srParser) run(ctx context.Context) error {
 		end := len(p.src)
 		endSpan := p.lines.Span(end, end)
 		if blk.divider < 0 {
-			d := p.doc.Add(ast.Error, CodeMissingDivider, endSpan,
+			d := p.report(ast.Error, CodeMissingDivider, endSpan,
 				"the SEARCH block opened at line %d never reaches its `=======`: the input ends first", p.lineOf(blk.head))
 			p.near(d, blk.nearDivider, "this line looks like the divider but is not one (a divider is 5 to 9 '=')")
 		} else {
-			d := p.doc.Add(ast.Error, CodeMissingReplaceMarker, endSpan,
+			d := p.report(ast.Error, CodeMissingReplaceMarker, endSpan,
 				"the block opened at line %d never reaches its `>>>>>>> REPLACE`: the input ends first", p.lineOf(blk.head))
 			p.near(d, blk.nearEnd, "this line looks like the end marker but is not one (a marker is 5 to 9 '>', one space and REPLACE)")
 		}
@@ -296,7 +286,7 @@ func (p *srParser) open(i int) *srBlock {
 	a.Span = p.lines.Span(l.start, l.end)
 	p.onBegin(a)
 	if p.path == "" {
-		p.doc.Add(ast.Error, CodeMissingPath, a.NameSpan,
+		p.report(ast.Error, CodeMissingPath, a.NameSpan,
 			"this SEARCH/REPLACE block names no file: put the file path alone on the line before the opening fence (or before `<<<<<<< SEARCH`)")
 	}
 	return &srBlock{head: i, divider: -1, nearDivider: -1, nearEnd: -1, action: a}

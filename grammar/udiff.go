@@ -61,17 +61,7 @@ var gitHeaderPrefixes = []string{"index ", "new file mode ", "deleted file mode 
 // bodies are read by their line kinds, not by the header's counts (models
 // often miscount them): a disagreement is a warning.
 func ParseUdiff(ctx context.Context, filename string, src []byte) (*ast.Document, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	b := newEditBase(DialectUdiff, src)
-	if err := runUdiff(ctx, b); err != nil {
-		return nil, err
-	}
-	checkEditPaths(b.doc)
-	noEdits(b.doc, len(src))
-	ast.SortDiagnostics(b.doc.Diagnostics)
-	return b.doc, nil
+	return parseEdit(ctx, DialectUdiff, src, false)
 }
 
 // runUdiff parses the lines of b.
@@ -93,7 +83,7 @@ func runUdiff(ctx context.Context, b *editBase) error {
 				continue
 			}
 			p.endFile()
-			p.doc.Add(ast.Error, CodeStrayHunk, p.lineSpan(i), "hunk header with no `--- a/path` and `+++ b/path` file header before it: the hunk belongs to no file")
+			p.report(ast.Error, CodeStrayHunk, p.lineSpan(i), "hunk header with no `--- a/path` and `+++ b/path` file header before it: the hunk belongs to no file")
 			p.prose.add(p.ls[i].start, p.ls[i].end)
 			i++
 		default:
@@ -214,7 +204,7 @@ func (p *udParser) file(i int) int {
 			i++
 		}
 		if p.has(i) && strings.HasPrefix(p.ls[i].text, "GIT binary patch") {
-			p.doc.Add(ast.Error, CodeUnsupportedDiff, p.lineSpan(i),
+			p.report(ast.Error, CodeUnsupportedDiff, p.lineSpan(i),
 				"binary patches are not applied: plangram edits text files only; nothing of this file diff is applied (its lines are kept as prose)")
 		}
 	}
@@ -276,7 +266,7 @@ func (p *udParser) file(i int) int {
 	switch {
 	case oldPath == "" && newPath == "", oldPath == "/dev/null" && newPath == "/dev/null":
 		a.Name = ActionUpdateFile
-		p.doc.Add(ast.Error, CodeBadDiffHeader, nameSpan, "this file diff names no file: `--- a/path` and `+++ b/path` must name it")
+		p.report(ast.Error, CodeBadDiffHeader, nameSpan, "this file diff names no file: `--- a/path` and `+++ b/path` must name it")
 	case oldPath == "/dev/null":
 		a.Name = ActionAddFile
 		a.Params.Set("path", newPath, newSpan)
@@ -331,7 +321,7 @@ func (p *udParser) unsupportedHeader(i int, oldMode string, oldModeLine int) {
 		msg = "binary files are not applied: plangram edits text files only"
 	}
 	if msg != "" {
-		p.doc.Add(ast.Error, CodeUnsupportedDiff, p.lineSpan(i), "%s", msg)
+		p.report(ast.Error, CodeUnsupportedDiff, p.lineSpan(i), "%s", msg)
 	}
 }
 
@@ -394,7 +384,7 @@ func (p *udParser) hunks(f *udFile, i int) int {
 			h.NewStart, h.NewLines = num(m[3], 0), num(m[4], 1)
 			h.Section = m[5]
 		} else {
-			p.doc.Add(ast.Info, CodeNoLineNumbers, p.lineSpan(i),
+			p.report(ast.Info, CodeNoLineNumbers, p.lineSpan(i),
 				"hunk header without line numbers: the hunk is placed by its context and removed lines alone")
 		}
 		j := i + 1
@@ -435,9 +425,9 @@ func (p *udParser) hunks(f *udFile, i int) int {
 		h.Old, h.New = body.old.String(), body.new.String()
 		switch {
 		case lastBody == i:
-			p.doc.Add(ast.Error, CodeEmptyHunk, p.lineSpan(i), "hunk with no lines: a hunk needs context, removed or added lines after its header")
+			p.report(ast.Error, CodeEmptyHunk, p.lineSpan(i), "hunk with no lines: a hunk needs context, removed or added lines after its header")
 		case numbered && (body.nOld != *h.OldLines || body.nNew != *h.NewLines):
-			p.doc.Add(ast.Warning, CodeHunkCount, p.lineSpan(i),
+			p.report(ast.Warning, CodeHunkCount, p.lineSpan(i),
 				"hunk header says %d old and %d new lines, but its body has %d old (context and -) and %d new (context and +) lines; the body is used",
 				*h.OldLines, *h.NewLines, body.nOld, body.nNew)
 		}
@@ -470,7 +460,7 @@ func (p *udParser) hunks(f *udFile, i int) int {
 		a.Params.Set("old", b.String(), spanPtr(p.lines, a.Blocks[0].ContentSpan.Start.Offset, a.Blocks[len(a.Blocks)-1].ContentSpan.End.Offset))
 		if keeps >= 0 {
 			path := a.Params.String("path")
-			p.doc.Add(ast.Error, CodeDeleteKeepsLines, p.lines.Span(a.Blocks[keeps].Span.Start.Offset, a.Blocks[keeps].ContentSpan.Start.Offset),
+			p.report(ast.Error, CodeDeleteKeepsLines, p.lines.Span(a.Blocks[keeps].Span.Start.Offset, a.Blocks[keeps].ContentSpan.Start.Offset),
 				"`+++ /dev/null` deletes %s, but hunk %d has context or added lines, which a deleted file cannot keep (git apply refuses it too): a deletion has only `-` lines; write `+++ b/%s` to change the file instead",
 				path, keeps+1, path)
 		}
@@ -481,7 +471,7 @@ func (p *udParser) hunks(f *udFile, i int) int {
 			// check --root then needs the file and its lines.
 			path := a.Params.String("path")
 			a.Name = ActionUpdateFile
-			p.doc.Add(ast.Warning, CodeNewFileOldLines, p.lines.Span(a.Blocks[k].Span.Start.Offset, a.Blocks[k].ContentSpan.Start.Offset),
+			p.report(ast.Warning, CodeNewFileOldLines, p.lines.Span(a.Blocks[k].Span.Start.Offset, a.Blocks[k].ContentSpan.Start.Offset),
 				"`--- /dev/null` makes %s a new file, but hunk %d has context or removed lines: it is read as an edit of %s (as aider does); write `--- a/%s` for an edit, or only `+` lines for a new file",
 				path, k+1, path, path)
 			a.Params.Set("hunks", hunksValue(f.hunks), nil)
