@@ -10,6 +10,7 @@ package ast
 import (
 	"bytes"
 	"fmt"
+	"math"
 )
 
 // Pos is a position in a source document.
@@ -60,13 +61,67 @@ func (s Span) String() string { return s.Start.String() + "-" + s.End.String() }
 // Lines maps byte offsets of one source to line:column positions. Build it
 // once per document with NewLines; lookups are O(log lines).
 type Lines struct {
-	starts []int // byte offset at which each line starts
+	// starts holds the byte offset at which each line starts, in 4 bytes
+	// while every offset fits (a source under 4 GiB): the index is 4
+	// bytes a line, which for a document of short lines is half its size
+	// (edit formats, docs/benchmarks.md). wide holds them instead once
+	// one does not fit.
+	starts []uint32
+	wide   []int
 	size   int
 }
 
 // NewLines indexes the line starts of src. A line ends after each '\n'.
 func NewLines(src []byte) *Lines {
-	return &Lines{starts: LineStarts(src), size: len(src)}
+	l := &Lines{}
+	if uint64(len(src)) > math.MaxUint32 {
+		l.wide = LineStarts(src)
+		l.size = len(src)
+		return l
+	}
+	// Counting first sizes the index exactly.
+	l.starts = make([]uint32, 1, 1+bytes.Count(src, []byte{'\n'}))
+	l.Extend(src)
+	return l
+}
+
+// NewLinesInto is NewLines with the index in buf's memory (from its
+// start; buf's length is ignored) as long as it fits in buf's capacity,
+// one element a line, for a caller that keeps the index outside the
+// garbage-collected heap and releases it itself once no Lines method
+// will be called again (grammar's edit formats). A source of 4 GiB or more
+// does not use buf.
+func NewLinesInto(src []byte, buf []uint32) *Lines {
+	if uint64(len(src)) > math.MaxUint32 {
+		return NewLines(src)
+	}
+	l := &Lines{starts: append(buf[:0], 0)}
+	l.Extend(src)
+	return l
+}
+
+// at returns the start of line index i (0-based).
+func (l *Lines) at(i int) int {
+	if l.wide != nil {
+		return l.wide[i]
+	}
+	return int(l.starts[i])
+}
+
+// push adds a line start.
+func (l *Lines) push(off int) {
+	if l.wide == nil && uint64(off) > math.MaxUint32 {
+		l.wide = make([]int, len(l.starts), len(l.starts)+1)
+		for i, v := range l.starts {
+			l.wide[i] = int(v)
+		}
+		l.starts = nil
+	}
+	if l.wide != nil {
+		l.wide = append(l.wide, off)
+		return
+	}
+	l.starts = append(l.starts, uint32(off))
 }
 
 // LineStarts returns the byte offset at which each line of src starts (0
@@ -91,13 +146,16 @@ func LineStarts(src []byte) []int {
 // indexed so far (an incremental reader builds the index as its input
 // grows, in time linear in the input).
 func (l *Lines) Extend(more []byte) {
+	if l.starts == nil && l.wide == nil {
+		l.starts = []uint32{0} // the zero Lines: an empty source so far
+	}
 	for off := 0; ; {
 		i := bytes.IndexByte(more[off:], '\n')
 		if i < 0 {
 			break
 		}
 		off += i + 1
-		l.starts = append(l.starts, l.size+off)
+		l.push(l.size + off)
 	}
 	l.size += len(more)
 }
@@ -111,16 +169,28 @@ func (l *Lines) Pos(offset int) Pos {
 	if offset > l.size {
 		offset = l.size
 	}
-	lo, hi := 0, len(l.starts) // invariant: starts[lo] <= offset < starts[hi]
-	for hi-lo > 1 {
-		mid := int(uint(lo+hi) >> 1)
-		if l.starts[mid] <= offset {
-			lo = mid
-		} else {
-			hi = mid
+	lo, hi := 0, l.Count() // invariant: start lo <= offset < start hi
+	if l.wide != nil {
+		for hi-lo > 1 {
+			mid := int(uint(lo+hi) >> 1)
+			if l.wide[mid] <= offset {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+	} else {
+		o := uint32(offset) // offset <= size, which fits
+		for hi-lo > 1 {
+			mid := int(uint(lo+hi) >> 1)
+			if l.starts[mid] <= o {
+				lo = mid
+			} else {
+				hi = mid
+			}
 		}
 	}
-	return Pos{Offset: offset, Line: lo + 1, Col: offset - l.starts[lo] + 1}
+	return Pos{Offset: offset, Line: lo + 1, Col: offset - l.at(lo) + 1}
 }
 
 // Span returns the span of the byte range [start, end).
@@ -132,11 +202,16 @@ func (l *Lines) LineStart(line int) int {
 	if line < 1 {
 		return 0
 	}
-	if line > len(l.starts) {
+	if line > l.Count() {
 		return l.size
 	}
-	return l.starts[line-1]
+	return l.at(line - 1)
 }
 
 // Count returns the number of lines (a source ending in '\n' has an empty last line).
-func (l *Lines) Count() int { return len(l.starts) }
+func (l *Lines) Count() int {
+	if l.wide != nil {
+		return len(l.wide)
+	}
+	return len(l.starts)
+}

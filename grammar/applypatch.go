@@ -55,7 +55,7 @@ const (
 // chunk is an empty context line. Each operation is one action (add_file,
 // delete_file, update_file); each chunk a block and an element of hunks.
 func ParseApplyPatch(ctx context.Context, filename string, src []byte) (*ast.Document, error) {
-	return parseEdit(ctx, DialectApplyPatch, src, false)
+	return parseEdit(ctx, DialectApplyPatch, src, false, nil)
 }
 
 // runApplyPatch parses the lines of b.
@@ -67,11 +67,11 @@ func runApplyPatch(ctx context.Context, b *editBase) error {
 				return err
 			}
 		}
-		if strings.TrimSpace(p.ls[i].text) == apBegin {
+		if strings.TrimSpace(p.line(i).text) == apBegin {
 			i = p.patch(i)
 			continue
 		}
-		p.prose.add(p.ls[i].start, p.ls[i].end)
+		p.prose.add(p.line(i).start, p.line(i).end)
 		i++
 	}
 	p.prose.flush()
@@ -92,7 +92,7 @@ type apParser struct {
 // earlier one is a context line. The lines up to the next marker are read
 // once (a stream waits for them); the answer is kept.
 func (p *apParser) endsPatch(i int) bool {
-	if strings.TrimSpace(p.ls[i].text) != apEnd {
+	if strings.TrimSpace(p.line(i).text) != apEnd {
 		return false
 	}
 	if v, ok := p.lastEnd[i]; ok {
@@ -100,7 +100,7 @@ func (p *apParser) endsPatch(i int) bool {
 	}
 	last := true
 	for k := i + 1; p.has(k); k++ {
-		t := strings.TrimSpace(p.ls[k].text)
+		t := strings.TrimSpace(p.line(k).text)
 		if t == apBegin {
 			break
 		}
@@ -114,7 +114,7 @@ func (p *apParser) endsPatch(i int) bool {
 }
 
 func (p *apParser) lineSpan(i int) ast.Span {
-	l := p.ls[i]
+	l := p.line(i)
 	s, e := trimmedSpan(l, 0)
 	if s == e {
 		return p.lines.Span(l.start, l.start)
@@ -124,17 +124,17 @@ func (p *apParser) lineSpan(i int) ast.Span {
 
 // opHeader reports whether line i is a file operation header.
 func (p *apParser) opHeader(i int) bool {
-	t := strings.TrimSpace(p.ls[i].text)
+	t := strings.TrimSpace(p.line(i).text)
 	return strings.HasPrefix(t, apAdd) || strings.HasPrefix(t, apDelete) || strings.HasPrefix(t, apUpdate)
 }
 
 // patch reads one envelope from its Begin line and returns the next line.
 func (p *apParser) patch(begin int) int {
-	p.prose.add(p.ls[begin].start, p.ls[begin].end)
+	p.prose.add(p.line(begin).start, p.line(begin).end)
 	i := begin + 1
 	empty := true // no line but blank ones so far
 	for p.has(i) {
-		t := strings.TrimSpace(p.ls[i].text)
+		t := strings.TrimSpace(p.line(i).text)
 		empty = empty && (t == "" || t == apEnd)
 		switch {
 		case t == apEnd:
@@ -142,11 +142,11 @@ func (p *apParser) patch(begin int) int {
 				p.report(ast.Error, CodeEmptyPatch, p.lineSpan(begin),
 					"this patch has no file operation: nothing to apply (codex refuses it with \"No files were modified\"); add `*** Add File:`, `*** Delete File:` or `*** Update File:` sections")
 			}
-			p.prose.add(p.ls[i].start, p.ls[i].end)
+			p.prose.add(p.line(i).start, p.line(i).end)
 			return i + 1
 		case t == apBegin:
 			p.report(ast.Error, CodeMissingEndPatch, p.lineSpan(i),
-				"a new `*** Begin Patch` before the `*** End Patch` of the patch opened at line %d", p.lines.Pos(p.ls[begin].start).Line)
+				"a new `*** Begin Patch` before the `*** End Patch` of the patch opened at line %d", p.lines.Pos(p.line(begin).start).Line)
 			return i
 		case strings.HasPrefix(t, apAdd):
 			i = p.add(i)
@@ -155,28 +155,28 @@ func (p *apParser) patch(begin int) int {
 		case strings.HasPrefix(t, apUpdate):
 			i = p.update(i)
 		case t == "":
-			p.prose.add(p.ls[i].start, p.ls[i].end)
+			p.prose.add(p.line(i).start, p.line(i).end)
 			i++
 		default:
 			p.report(ast.Error, CodeBadHunkHeader, p.lineSpan(i),
 				"%q is not a valid file operation: expected `*** Add File: path`, `*** Delete File: path`, `*** Update File: path` or `*** End Patch`", t)
 			// the lines up to the next marker line belong to the bad one
-			p.prose.add(p.ls[i].start, p.ls[i].end)
-			for i++; p.has(i) && !strings.HasPrefix(strings.TrimSpace(p.ls[i].text), "***"); i++ {
-				p.prose.add(p.ls[i].start, p.ls[i].end)
+			p.prose.add(p.line(i).start, p.line(i).end)
+			for i++; p.has(i) && !strings.HasPrefix(strings.TrimSpace(p.line(i).text), "***"); i++ {
+				p.prose.add(p.line(i).start, p.line(i).end)
 			}
 		}
 	}
 	end := len(p.src)
 	p.report(ast.Error, CodeMissingEndPatch, p.lines.Span(end, end),
-		"the patch opened at line %d has no `*** End Patch`: the input ends first", p.lines.Pos(p.ls[begin].start).Line)
+		"the patch opened at line %d has no `*** End Patch`: the input ends first", p.lines.Pos(p.line(begin).start).Line)
 	return i
 }
 
 // header starts an action at header line i with the path after marker.
 func (p *apParser) header(i int, name, marker string) *ast.Action {
 	p.prose.flush()
-	l := p.ls[i]
+	l := p.line(i)
 	lead := len(l.text) - len(strings.TrimLeft(l.text, " \t"))
 	s, e := trimmedSpan(l, lead+len(marker))
 	a := &ast.Action{Name: name, NameSpan: p.lines.Span(l.start+lead, l.start+lead+len(marker)-1)}
@@ -196,17 +196,17 @@ func (p *apParser) add(i int) int {
 	a := p.header(i, ActionAddFile, apAdd)
 	p.onBegin(a)
 	j := i + 1
-	for p.has(j) && strings.HasPrefix(p.ls[j].text, "+") {
-		l := p.ls[j]
+	for p.has(j) && strings.HasPrefix(p.line(j).text, "+") {
+		l := p.line(j)
 		p.onDelta(a, "content", p.src[l.start+1:l.end], l.start+1, l.end)
 		j++
 	}
 	if j > i+1 {
-		start, end := p.ls[i+1].start, p.ls[j-1].end
+		start, end := p.line(i+1).start, p.line(j-1).end
 		var b strings.Builder
 		for k := i + 1; k < j; k++ {
-			b.WriteString(p.ls[k].text[1:])
-			b.WriteString(eolOf(p.src, p.ls[k]))
+			b.WriteString(p.line(k).text[1:])
+			b.WriteString(eolOf(p.src, p.line(k)))
 		}
 		blk := &ast.Block{Fence: "+", Label: "content", Content: p.src[start:end], Span: p.lines.Span(start, end), ContentSpan: p.lines.Span(start, end)}
 		a.Blocks = append(a.Blocks, blk)
@@ -230,7 +230,7 @@ func (p *apParser) update(i int) int {
 	a := p.header(i, ActionUpdateFile, apUpdate)
 	j := i + 1
 	if p.has(j) {
-		l := p.ls[j]
+		l := p.line(j)
 		t := strings.TrimLeft(l.text, " \t")
 		if strings.HasPrefix(t, apMove) {
 			lead := len(l.text) - len(t)
@@ -240,7 +240,7 @@ func (p *apParser) update(i int) int {
 			} else {
 				p.report(ast.Error, CodeEmptyPath, p.lineSpan(j), "*** Move to names no file")
 			}
-			a.Head = headBlock(p.lines, p.src, "Update File", p.ls[i].start, l.end)
+			a.Head = headBlock(p.lines, p.src, "Update File", p.line(i).start, l.end)
 			a.Span.End = a.Head.Span.End
 			j++
 		}
@@ -248,17 +248,17 @@ func (p *apParser) update(i int) int {
 	p.onBegin(a)
 	var hunks []Hunk
 	for p.has(j) {
-		t := p.ls[j].text
+		t := p.line(j).text
 		if strings.TrimSpace(t) == "" {
 			// blank lines between chunks
 			k := j
-			for p.has(k) && strings.TrimSpace(p.ls[k].text) == "" {
+			for p.has(k) && strings.TrimSpace(p.line(k).text) == "" {
 				k++
 			}
-			if !p.has(k) || strings.HasPrefix(strings.TrimSpace(p.ls[k].text), "***") {
+			if !p.has(k) || strings.HasPrefix(strings.TrimSpace(p.line(k).text), "***") {
 				break
 			}
-			p.prose.add(p.ls[j].start, p.ls[k-1].end)
+			p.prose.add(p.line(j).start, p.line(k-1).end)
 			j = k
 			continue
 		}
@@ -268,7 +268,7 @@ func (p *apParser) update(i int) int {
 		h, blk, next, ok, stop := p.chunk(j, len(hunks) == 0)
 		if !ok {
 			// the line is reported; it is kept as prose and the update ends
-			p.prose.add(p.ls[j].start, p.ls[j].end)
+			p.prose.add(p.line(j).start, p.line(j).end)
 			j++
 			break
 		}
@@ -277,7 +277,7 @@ func (p *apParser) update(i int) int {
 		a.Span.End = blk.Span.End
 		p.onHunk(a, h, blk)
 		if stop { // a bad line after an empty chunk: reported, kept as prose
-			p.prose.add(p.ls[next].start, p.ls[next].end)
+			p.prose.add(p.line(next).start, p.line(next).end)
 			j = next + 1
 			break
 		}
@@ -297,7 +297,7 @@ func (p *apParser) update(i int) int {
 // reported); stop says the next line is a bad line, reported, that ends the
 // update.
 func (p *apParser) chunk(i int, first bool) (h Hunk, blk *ast.Block, next int, ok, stop bool) {
-	l := p.ls[i]
+	l := p.line(i)
 	t := l.text
 	j := i
 	label := ""
@@ -317,7 +317,7 @@ func (p *apParser) chunk(i int, first bool) (h Hunk, blk *ast.Block, next int, o
 	k := j // the first body line
 	eof, anchor := false, false
 	for p.has(j) {
-		t := p.ls[j].text
+		t := p.line(j).text
 		if strings.TrimSpace(t) == apEOF {
 			eof = true
 			break
@@ -348,17 +348,17 @@ func (p *apParser) chunk(i int, first bool) (h Hunk, blk *ast.Block, next int, o
 	}
 	bodyEnd := j
 	if !eof { // trailing blank lines separate chunks; they are not context
-		for bodyEnd > k && p.ls[bodyEnd-1].text == "" {
+		for bodyEnd > k && p.line(bodyEnd-1).text == "" {
 			bodyEnd--
 		}
 	}
 	var body hunkLines
 	for x := k; x < bodyEnd; x++ {
-		t := p.ls[x].text
+		t := p.line(x).text
 		if t == "" {
-			body.add(' ', "", eolOf(p.src, p.ls[x]))
+			body.add(' ', "", eolOf(p.src, p.line(x)))
 		} else {
-			body.add(t[0], t[1:], eolOf(p.src, p.ls[x]))
+			body.add(t[0], t[1:], eolOf(p.src, p.line(x)))
 		}
 	}
 	n := bodyEnd - k
@@ -368,17 +368,17 @@ func (p *apParser) chunk(i int, first bool) (h Hunk, blk *ast.Block, next int, o
 		h.EndOfFile = true
 		next, endLine = j+1, j
 	}
-	end := p.ls[i].end
+	end := p.line(i).end
 	if endLine >= i {
-		end = p.ls[endLine].end
+		end = p.line(endLine).end
 	}
 	bodyStart := end
-	if p.has(k) && p.ls[k].start < end {
-		bodyStart = p.ls[k].start
+	if p.has(k) && p.line(k).start < end {
+		bodyStart = p.line(k).start
 	}
 	bodyStop := end
 	if eof {
-		bodyStop = p.ls[j].start
+		bodyStop = p.line(j).start
 	}
 	h.Old, h.New = body.old.String(), body.new.String()
 	if label == "" {

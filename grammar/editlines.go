@@ -72,6 +72,10 @@ func (p *proseBuilder) flush() {
 		return
 	}
 	b := p.b
+	if b.each != nil {
+		p.start = -1 // handed over, not kept (Options.OnAction)
+		return
+	}
 	b.doc.Prose = append(b.doc.Prose, &ast.Prose{Kind: "text", Text: b.src[p.start:p.end], Span: b.lines.Span(p.start, p.end)})
 	p.start = -1
 }
@@ -113,18 +117,17 @@ func trimmedSpan(l srcLine, from int) (int, int) {
 
 // pathSeen remembers the path breaches reported, by offset and code: a
 // path line several blocks share is reported once.
-type pathSeen map[pathKey]bool
-
-type pathKey struct {
-	off  int
-	code string
-}
+// Actions come in source order and the blocks that share a path line
+// are consecutive, so the offset of the last breach of each code is all
+// there is to remember (a map per breach held 60 bytes for each of a
+// flood of them).
+type pathSeen map[string]int
 
 // noEdits gives a document of an edit format that has no edit at all and
 // no error the one no-plan note the acts dialect gives, so that `--dialect udiff` on prose is not a silent exit
 // 0 with nothing applied.
-func noEdits(doc *ast.Document, srcLen int) {
-	if len(doc.Actions) > 0 {
+func noEdits(doc *ast.Document, srcLen, acts int) {
+	if len(doc.Actions) > 0 || acts > 0 {
 		return
 	}
 	for _, d := range doc.Diagnostics {
@@ -169,11 +172,10 @@ func checkActionPaths(b *editBase, a *ast.Action, seen pathSeen) {
 			if p.Span != nil {
 				span = *p.Span
 			}
-			if k := (pathKey{span.Start.Offset, pe.Code}); seen[k] {
+			if last, ok := seen[pe.Code]; ok && last == span.Start.Offset {
 				continue
-			} else {
-				seen[k] = true
 			}
+			seen[pe.Code] = span.Start.Offset
 			b.report(ast.Error, pe.Code, span, "%s's %s: %s", a.Name, p.Name, pe.Msg)
 		} else if err == nil && schema.NamesDirectory(v) {
 			// Every path of an edit format is a file's: one spelled as

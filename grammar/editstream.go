@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"strings"
 	"unsafe"
 
 	"github.com/plangram/plangram/ast"
@@ -23,10 +24,19 @@ import (
 type editBase struct {
 	doc   *ast.Document
 	lines *ast.Lines
-	src   string    // the input so far (all of it for a whole document)
-	ls    []srcLine // its lines
+	src   string // the input so far (all of it for a whole document)
+	// n is how many lines of src the parser has (line): the lines are
+	// not kept, but read from lines' index when asked for, so that the
+	// parser holds 8 bytes a line, not 40.
+	n     int
 	prose *proseBuilder
 	in    *editInput // nil for a whole document
+	// each, when set, is handed each action once it is complete, and the
+	// document keeps neither the actions nor the prose (Options.OnAction);
+	// acts counts the actions, seen the path breaches reported.
+	each func(*ast.Action)
+	acts int
+	seen pathSeen
 	// cap lists the first MaxPerCode diagnostics of each code and counts
 	// the rest (report); finish sums them up (docs/check.md, "Bounded
 	// output").
@@ -46,22 +56,22 @@ func (p *editBase) report(sev ast.Severity, code string, span ast.Span, format s
 // finish ends the document's diagnostics: the no-edits note, and one
 // diagnostic per code that overflowed the cap.
 func (p *editBase) finish(srcLen int) {
-	noEdits(p.doc, srcLen)
+	noEdits(p.doc, srcLen, p.acts)
 	p.cap.summarise(p.doc)
 }
 
-// newEditBase returns the state for parsing the whole document src.
-func newEditBase(dialect string, src []byte) *editBase {
+// newEditBaseLines returns the state for parsing the whole document src,
+// whose line index is lines.
+func newEditBaseLines(dialect string, src []byte, lines *ast.Lines) *editBase {
 	text := unsafe.String(unsafe.SliceData(src), len(src))
-	lines := ast.NewLines(src)
-	b := &editBase{doc: &ast.Document{Dialect: dialect, Span: lines.Span(0, len(src))}, lines: lines, src: text, ls: splitSrcLines(text)}
+	b := &editBase{doc: &ast.Document{Dialect: dialect, Span: lines.Span(0, len(src))}, lines: lines, src: text, n: lineCount(lines, len(src))}
 	b.prose = &proseBuilder{b: b, start: -1}
 	return b
 }
 
 // parseEdit parses the whole edit-format document src; uncapped lists
 // every diagnostic (Options.Uncapped).
-func parseEdit(ctx context.Context, dialect string, src []byte, uncapped bool) (*ast.Document, error) {
+func parseEdit(ctx context.Context, dialect string, src []byte, uncapped bool, each func(*ast.Action)) (*ast.Document, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -69,8 +79,11 @@ func parseEdit(ctx context.Context, dialect string, src []byte, uncapped bool) (
 	if run == nil {
 		return nil, fmt.Errorf("grammar: %q is not an edit-format dialect", dialect)
 	}
-	b := newEditBase(dialect, src)
+	lines, release := offHeapLines(src)
+	defer release() // the document keeps positions, not the index
+	b := newEditBaseLines(dialect, src, lines)
 	b.cap.NoLimit = uncapped
+	b.each, b.seen = each, pathSeen{}
 	if err := run(ctx, b); err != nil {
 		return nil, err
 	}
@@ -94,13 +107,36 @@ func editRunner(dialect string) func(context.Context, *editBase) error {
 	return nil
 }
 
+// lineCount returns how many lines the first size bytes indexed by
+// lines have: an empty source has none, and a source that ends with a
+// line ending has no empty line after it.
+func lineCount(lines *ast.Lines, size int) int {
+	n := lines.Count()
+	if lines.LineStart(n) >= size {
+		n--
+	}
+	return n
+}
+
+// line returns line i (< p.n) of the source.
+func (p *editBase) line(i int) srcLine {
+	start, end := p.lines.LineStart(i+1), p.lines.LineStart(i+2)
+	if end > len(p.src) {
+		end = len(p.src)
+	}
+	t := p.src[start:end]
+	t = strings.TrimSuffix(t, "\n")
+	t = strings.TrimSuffix(t, "\r")
+	return srcLine{start: start, end: end, text: t}
+}
+
 // has reports whether line i exists, waiting for it in a stream.
 func (p *editBase) has(i int) bool {
-	for i >= len(p.ls) {
+	for i >= p.n {
 		if p.in == nil || !p.in.more(p) {
 			return false
 		}
-		p.src, p.ls = p.in.src, p.in.ls
+		p.src, p.n = p.in.src, p.in.n
 	}
 	return true
 }
@@ -120,10 +156,20 @@ func (p *editBase) onBegin(a *ast.Action) {
 	p.record(editRec{kind: recBegin, a: a, text: a.Name, start: a.Span.Start.Offset, end: a.Span.End.Offset})
 }
 func (p *editBase) onEnd(a *ast.Action) {
-	if p.in != nil {
-		checkActionPaths(p, a, p.in.seen)
+	p.acts++
+	if p.in != nil || p.each != nil {
+		checkActionPaths(p, a, p.seen)
 	}
 	p.record(editRec{kind: recEnd, a: a})
+	if p.each != nil {
+		// The action is final (the only one open is the last one
+		// added): hand it over and let it go.
+		if n := len(p.doc.Actions); n > 0 && p.doc.Actions[n-1] == a {
+			p.doc.Actions[n-1] = nil
+			p.doc.Actions = p.doc.Actions[:n-1]
+		}
+		p.each(a)
+	}
 }
 
 // onDelta reports text of parameter param of a, from the source range
@@ -143,20 +189,19 @@ func (p *editBase) onHunk(a *ast.Action, h Hunk, blk *ast.Block) {
 type editInput struct {
 	buf     []byte // every byte written; never modified once written
 	src     string // buf up to the end of its last complete line
-	ls      []srcLine
+	n       int    // its lines (lines indexes them)
 	lines   *ast.Lines
 	eof     bool
 	stopped bool
 	yield   func(struct{}) bool
 	recs    []editRec
 	nd      int // diagnostics reported so far
-	seen    pathSeen
 }
 
 // more waits for lines p has not seen; it returns false at the end of
 // the input.
 func (in *editInput) more(p *editBase) bool {
-	for len(in.ls) == len(p.ls) {
+	for in.n == p.n {
 		if in.eof || in.stopped {
 			return false
 		}
@@ -261,8 +306,8 @@ func NewEditStream(dialect string, ev EditEvents) (*EditStream, error) {
 	if ev == nil {
 		return nil, errors.New("grammar: NewEditStream needs an EditEvents")
 	}
-	in := &editInput{lines: ast.NewLines(nil), seen: pathSeen{}}
-	b := &editBase{doc: &ast.Document{Dialect: dialect}, lines: in.lines, in: in}
+	in := &editInput{lines: ast.NewLines(nil)}
+	b := &editBase{doc: &ast.Document{Dialect: dialect}, lines: in.lines, in: in, seen: pathSeen{}}
 	b.prose = &proseBuilder{b: b, start: -1}
 	s := &EditStream{dialect: dialect, ev: ev, in: in, base: b}
 	s.next, s.stop = iter.Pull(func(yield func(struct{}) bool) {
@@ -318,22 +363,7 @@ func (s *EditStream) lines(end int) {
 	chunk := s.in.buf[s.split:end]
 	s.in.lines.Extend(chunk)
 	s.in.src = unsafe.String(unsafe.SliceData(s.in.buf), end)
-	for off := s.split; off < end; {
-		i := off
-		for i < end && s.in.buf[i] != '\n' {
-			i++
-		}
-		e := min(i+1, end)
-		t := s.in.src[off:e]
-		if len(t) > 0 && t[len(t)-1] == '\n' {
-			t = t[:len(t)-1]
-		}
-		if len(t) > 0 && t[len(t)-1] == '\r' {
-			t = t[:len(t)-1]
-		}
-		s.in.ls = append(s.in.ls, srcLine{start: off, end: e, text: t})
-		off = e
-	}
+	s.in.n = lineCount(s.in.lines, end)
 	s.split = end
 }
 

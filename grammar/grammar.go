@@ -47,8 +47,9 @@ type Options struct {
 	// need of them, the AST diff's rows, is kept in compact form); actions
 	// elsewhere in a plan (before that section, or the `## Message`) are
 	// handed over after it, in source order. The diagnostics are the
-	// same as without OnAction. The other dialects build the whole
-	// document first and then hand its actions over.
+	// same as without OnAction. The edit formats (search-replace, udiff,
+	// apply-patch) hand each action over once it is complete and keep
+	// neither the actions nor the prose either.
 	OnAction func(*ast.Action)
 	// ReuseActions, with OnAction, says that OnAction keeps neither the
 	// action it is handed nor anything the action points to (its blocks,
@@ -87,10 +88,11 @@ func Parse(ctx context.Context, filename string, src []byte, opts Options) (*ast
 	dialect := DialectOf(src, opts)
 	extra := checkInput(src)
 	each := opts.OnAction
-	if each != nil && len(extra) > 0 && dialect == DialectActs {
-		// The input is not valid UTF-8 everywhere: each action's blocks
-		// get their exact bytes before they are handed over, as setBase64
-		// below gives them to a whole document.
+	if each != nil && (len(extra) > 0 || dialect != DialectActs) {
+		// The input is not valid UTF-8 everywhere (or, in a dialect
+		// other than acts, a block's content may not be): each action's
+		// blocks get their exact bytes before they are handed over, as
+		// setBase64 below gives them to a whole document.
 		each = func(a *ast.Action) {
 			setActionBase64(a)
 			opts.OnAction(a)
@@ -174,7 +176,7 @@ func parseDialect(ctx context.Context, dialect, filename string, src []byte, opt
 		p.Uncapped = opts.Uncapped
 		return p.parseEach(ctx, filename, src, each)
 	case DialectSearchReplace, DialectUdiff, DialectApplyPatch:
-		return parseEdit(ctx, dialect, src, opts.Uncapped)
+		return parseEdit(ctx, dialect, src, opts.Uncapped, each)
 	}
 	return nil, fmt.Errorf("unknown dialect %q (want auto, %s)", opts.Dialect, strings.Join(Dialects(), ", "))
 }

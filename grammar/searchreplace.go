@@ -100,7 +100,7 @@ func classifySR(text string) srMarker {
 // SEARCH and REPLACE texts are the exact bytes of the lines between the
 // markers, line endings included. Everything else is prose.
 func ParseSearchReplace(ctx context.Context, filename string, src []byte) (*ast.Document, error) {
-	return parseEdit(ctx, DialectSearchReplace, src, false)
+	return parseEdit(ctx, DialectSearchReplace, src, false, nil)
 }
 
 // runSearchReplace parses the lines of b.
@@ -141,7 +141,7 @@ func (p *srParser) run(ctx context.Context) error {
 				return err
 			}
 		}
-		l := p.ls[i]
+		l := p.line(i)
 		k := classifySR(l.text)
 		if blk == nil {
 			switch k {
@@ -232,12 +232,12 @@ func (p *srParser) run(ctx context.Context) error {
 				"the block opened at line %d never reaches its `>>>>>>> REPLACE`: the input ends first", p.lineOf(blk.head))
 			p.near(d, blk.nearEnd, "this line looks like the end marker but is not one (a marker is 5 to 9 '>', one space and REPLACE)")
 		}
-		p.close(blk, len(p.ls), false)
+		p.close(blk, p.n, false)
 	}
 	return nil
 }
 
-func (p *srParser) lineOf(i int) int { return p.lines.Pos(p.ls[i].start).Line }
+func (p *srParser) lineOf(i int) int { return p.lines.Pos(p.line(i).start).Line }
 
 func (p *srParser) lineSpan(l srcLine) ast.Span {
 	return p.lines.Span(l.start, l.start+len(l.text))
@@ -246,7 +246,7 @@ func (p *srParser) lineSpan(l srcLine) ast.Span {
 // near adds a related note pointing at a near-miss marker line.
 func (p *srParser) near(d *ast.Diagnostic, i int, msg string) {
 	if i >= 0 {
-		d.Related = append(d.Related, ast.Related{Message: msg, Span: p.lineSpan(p.ls[i])})
+		d.Related = append(d.Related, ast.Related{Message: msg, Span: p.lineSpan(p.line(i))})
 	}
 }
 
@@ -274,7 +274,7 @@ func (p *srParser) fence(l srcLine) {
 // open starts a block at its SEARCH marker line i, finding its path.
 func (p *srParser) open(i int) *srBlock {
 	p.prose.flush()
-	l := p.ls[i]
+	l := p.line(i)
 	ms, me := trimmedSpan(l, 0)
 	a := &ast.Action{Name: ActionSearchReplace, NameSpan: p.lines.Span(ms, me)}
 	if v, span, ok := p.findPath(i); ok {
@@ -303,7 +303,7 @@ func (p *srParser) findPath(head int) (string, *ast.Span, bool) {
 	}
 	var cands []cand
 	for j := head - 1; j >= max(p.proseFrom, head-3); j-- {
-		l := p.ls[j]
+		l := p.line(j)
 		if v, s, ok := pathCandidate(l); ok {
 			cands = append(cands, cand{v, s, s + len(v)})
 		}
@@ -361,11 +361,11 @@ func pathCandidate(l srcLine) (string, int, bool) {
 // complete says the block reached its end marker.
 func (p *srParser) close(b *srBlock, end int, complete bool) {
 	a := b.action
-	headLine := p.ls[b.head]
-	endOff := p.ls[end-1].end // end > b.head
+	headLine := p.line(b.head)
+	endOff := p.line(end - 1).end // end > b.head
 	searchEnd := endOff
 	if b.divider >= 0 {
-		searchEnd = p.ls[b.divider].start
+		searchEnd = p.line(b.divider).start
 	}
 	searchStart := min(headLine.end, searchEnd)
 	search := &ast.Block{Fence: strings.TrimSpace(headLine.text), Label: "SEARCH",
@@ -374,11 +374,11 @@ func (p *srParser) close(b *srBlock, end int, complete bool) {
 	a.Blocks = append(a.Blocks, search)
 	a.Params.Set("search", search.Content, &search.ContentSpan)
 	if b.divider >= 0 {
-		dl := p.ls[b.divider]
+		dl := p.line(b.divider)
 		rs := min(dl.end, endOff)
 		re := endOff
 		if complete {
-			re = p.ls[end-1].start
+			re = p.line(end - 1).start
 		}
 		replace := &ast.Block{Fence: strings.TrimSpace(dl.text), Label: "REPLACE",
 			Content: p.src[rs:re], Span: p.lines.Span(dl.start, endOff),

@@ -61,7 +61,7 @@ var gitHeaderPrefixes = []string{"index ", "new file mode ", "deleted file mode 
 // bodies are read by their line kinds, not by the header's counts (models
 // often miscount them): a disagreement is a warning.
 func ParseUdiff(ctx context.Context, filename string, src []byte) (*ast.Document, error) {
-	return parseEdit(ctx, DialectUdiff, src, false)
+	return parseEdit(ctx, DialectUdiff, src, false, nil)
 }
 
 // runUdiff parses the lines of b.
@@ -74,25 +74,25 @@ func runUdiff(ctx context.Context, b *editBase) error {
 			}
 		}
 		switch {
-		case strings.HasPrefix(p.ls[i].text, "diff --git "), p.fileHeaderAt(i):
+		case strings.HasPrefix(p.line(i).text, "diff --git "), p.fileHeaderAt(i):
 			p.endFile()
 			i = p.file(i)
-		case strings.HasPrefix(p.ls[i].text, "@@"):
+		case strings.HasPrefix(p.line(i).text, "@@"):
 			if a := p.lastUpdate(); a != nil && p.onlyBlankSince(a) {
 				i = p.hunks(a, i)
 				continue
 			}
 			p.endFile()
 			p.report(ast.Error, CodeStrayHunk, p.lineSpan(i), "hunk header with no `--- a/path` and `+++ b/path` file header before it: the hunk belongs to no file")
-			p.prose.add(p.ls[i].start, p.ls[i].end)
+			p.prose.add(p.line(i).start, p.line(i).end)
 			i++
 		default:
 			// blank lines after an update may still be followed by
 			// another of its hunks
-			if a := p.lastUpdate(); a == nil || strings.TrimSpace(p.ls[i].text) != "" || !p.onlyBlankSince(a) {
+			if a := p.lastUpdate(); a == nil || strings.TrimSpace(p.line(i).text) != "" || !p.onlyBlankSince(a) {
 				p.endFile()
 			}
-			p.prose.add(p.ls[i].start, p.ls[i].end)
+			p.prose.add(p.line(i).start, p.line(i).end)
 			i++
 		}
 	}
@@ -125,17 +125,17 @@ func (p *udParser) endFile() {
 }
 
 func (p *udParser) lineSpan(i int) ast.Span {
-	l := p.ls[i]
+	l := p.line(i)
 	return p.lines.Span(l.start, l.start+len(l.text))
 }
 
 // fileHeaderAt reports a `--- ` line followed by a `+++ ` line.
 func (p *udParser) fileHeaderAt(i int) bool {
-	return strings.HasPrefix(p.ls[i].text, "--- ") && p.has(i+1) && strings.HasPrefix(p.ls[i+1].text, "+++ ")
+	return strings.HasPrefix(p.line(i).text, "--- ") && p.has(i+1) && strings.HasPrefix(p.line(i+1).text, "+++ ")
 }
 
 func (p *udParser) lastUpdate() *udFile {
-	if p.cur != nil && p.cur.action.Name == ActionUpdateFile {
+	if p.cur != nil && !p.cur.ended && p.cur.action.Name == ActionUpdateFile {
 		return p.cur
 	}
 	return nil
@@ -179,19 +179,19 @@ func (p *udParser) file(i int) int {
 	var renameFrom, renameTo string
 	var renameFromSpan, renameToSpan *ast.Span
 	newMode, deletedMode := false, false
-	git := strings.HasPrefix(p.ls[i].text, "diff --git ")
+	git := strings.HasPrefix(p.line(i).text, "diff --git ")
 	nameSpan := p.lineSpan(i)
 	if git {
 		i++
 		oldMode, oldModeLine := "", -1
-		for p.has(i) && hasAnyPrefix(p.ls[i].text, gitHeaderPrefixes) {
-			t := p.ls[i].text
+		for p.has(i) && hasAnyPrefix(p.line(i).text, gitHeaderPrefixes) {
+			t := p.line(i).text
 			switch {
 			case strings.HasPrefix(t, "rename from "), strings.HasPrefix(t, "copy from "):
-				v, s, e := diffPath(p.ls[i], strings.Index(t, "from ")+5)
+				v, s, e := diffPath(p.line(i), strings.Index(t, "from ")+5)
 				renameFrom, renameFromSpan = v, spanPtr(p.lines, s, e)
 			case strings.HasPrefix(t, "rename to "), strings.HasPrefix(t, "copy to "):
-				v, s, e := diffPath(p.ls[i], strings.Index(t, "to ")+3)
+				v, s, e := diffPath(p.line(i), strings.Index(t, "to ")+3)
 				renameTo, renameToSpan = v, spanPtr(p.lines, s, e)
 			case strings.HasPrefix(t, "new file mode "):
 				newMode = true
@@ -203,7 +203,7 @@ func (p *udParser) file(i int) int {
 			p.unsupportedHeader(i, oldMode, oldModeLine)
 			i++
 		}
-		if p.has(i) && strings.HasPrefix(p.ls[i].text, "GIT binary patch") {
+		if p.has(i) && strings.HasPrefix(p.line(i).text, "GIT binary patch") {
 			p.report(ast.Error, CodeUnsupportedDiff, p.lineSpan(i),
 				"binary patches are not applied: plangram edits text files only; nothing of this file diff is applied (its lines are kept as prose)")
 		}
@@ -212,8 +212,8 @@ func (p *udParser) file(i int) int {
 	var o, n string
 	var os, oe, ns, ne int
 	if hasHeader {
-		o, os, oe = diffPath(p.ls[i], 4)
-		n, ns, ne = diffPath(p.ls[i+1], 4)
+		o, os, oe = diffPath(p.line(i), 4)
+		n, ns, ne = diffPath(p.line(i+1), 4)
 		// a/ and b/ prefixes (git's) go when the sides agree on them.
 		oa, nb := strings.HasPrefix(o, "a/"), strings.HasPrefix(n, "b/")
 		if (oa || o == "/dev/null") && (nb || n == "/dev/null") && (oa || nb) {
@@ -227,7 +227,7 @@ func (p *udParser) file(i int) int {
 		// A `---`/`+++` pair whose paths contradict the `diff --git` line
 		// is the next file diff: this one has no hunks (an empty new file,
 		// a deletion, a rename or mode change written by git alone).
-		if gOld, gNew, ok := gitLinePaths(p.ls[start].text); git && ok &&
+		if gOld, gNew, ok := gitLinePaths(p.line(start).text); git && ok &&
 			(o != "/dev/null" && o != gOld || n != "/dev/null" && n != gNew) {
 			hasHeader = false
 		}
@@ -241,7 +241,7 @@ func (p *udParser) file(i int) int {
 		i += 2
 	} else if git {
 		// `diff --git a/x b/x` alone (mode change, rename, empty new file)
-		l := p.ls[start]
+		l := p.line(start)
 		rest := l.text[len("diff --git "):]
 		if h := len(rest) / 2; len(rest)%2 == 1 && rest[h] == ' ' && strings.HasPrefix(rest, "a/") && strings.HasPrefix(rest[h+1:], "b/") && rest[2:h] == rest[h+3:] {
 			s := l.start + len("diff --git ")
@@ -280,8 +280,8 @@ func (p *udParser) file(i int) int {
 			a.Params.Set("move_to", newPath, newSpan)
 		}
 	}
-	headEnd := p.ls[i-1].end
-	a.Head = headBlock(p.lines, p.src, "header", p.ls[start].start, headEnd)
+	headEnd := p.line(i - 1).end
+	a.Head = headBlock(p.lines, p.src, "header", p.line(start).start, headEnd)
 	f.endOff = headEnd
 	p.cur = f
 	p.doc.Actions = append(p.doc.Actions, a)
@@ -297,7 +297,7 @@ func (p *udParser) file(i int) int {
 // executable, a symbolic link whose "content" is its target), a binary
 // file. oldMode is the value of the `old mode` line before it, if any.
 func (p *udParser) unsupportedHeader(i int, oldMode string, oldModeLine int) {
-	t := p.ls[i].text
+	t := p.line(i).text
 	msg := ""
 	switch {
 	case strings.HasPrefix(t, "copy from "), strings.HasPrefix(t, "copy to "):
@@ -362,10 +362,10 @@ func hasAnyPrefix(s string, ps []string) bool {
 // into f and returns the next line.
 func (p *udParser) hunks(f *udFile, i int) int {
 	a := f.action
-	for p.has(i) && strings.HasPrefix(p.ls[i].text, "@@") {
+	for p.has(i) && strings.HasPrefix(p.line(i).text, "@@") {
 		// blank lines between hunks (already collected as prose) go back
 		p.dropPendingBlank(f)
-		hl := p.ls[i]
+		hl := p.line(i)
 		var h Hunk
 		m := hunkHeaderRE().FindStringSubmatch(hl.text)
 		numbered := m != nil
@@ -391,7 +391,7 @@ func (p *udParser) hunks(f *udFile, i int) int {
 		var body hunkLines
 		lastBody := i // last line that is certainly part of the body
 		for p.has(j) {
-			t := p.ls[j].text
+			t := p.line(j).text
 			if strings.HasPrefix(t, "@@") || strings.HasPrefix(t, "diff --git ") || p.fileHeaderAt(j) {
 				break
 			}
@@ -405,17 +405,17 @@ func (p *udParser) hunks(f *udFile, i int) int {
 			}
 			// empty lines before this one were context lines
 			for k := lastBody + 1; k < j; k++ {
-				body.add(' ', "", eolOf(p.src, p.ls[k]))
+				body.add(' ', "", eolOf(p.src, p.line(k)))
 			}
 			if c == '\\' {
 				body.noNewline()
 			} else {
-				body.add(c, t[1:], eolOf(p.src, p.ls[j]))
+				body.add(c, t[1:], eolOf(p.src, p.line(j)))
 			}
 			lastBody = j
 			j++
 		}
-		end := p.ls[lastBody].end
+		end := p.line(lastBody).end
 		bodyStart := hl.end
 		blk := &ast.Block{Fence: "@@", Label: strings.TrimSpace(hl.text), Content: p.src[bodyStart:end],
 			Span: p.lines.Span(hl.start, end), ContentSpan: p.lines.Span(bodyStart, end)}

@@ -82,6 +82,10 @@ func TestCheckPeakMemory(t *testing.T) {
 		// 28.4 MiB with the collector at GOGC 50, tuneGC). Acts'
 		// patch_file actions name files that do not exist: errors.
 		{"small-actions-root", corpus.SmallActs(16 << 20), []string{"check", "--root", root}, exitOK},
+		// The edit formats: each action handed over, the line index
+		// outside the heap (before: the whole tree, 25× the input).
+		{"udiff", unifiedDiffs(16 << 20), []string{"check", "--dialect", "udiff"}, exitOK},
+		{"search-replace", searchReplaceBlocks(16 << 20), []string{"check", "--dialect", "search-replace"}, exitOK},
 		{"acts-root", corpus.Acts(16 << 20), []string{"check", "--root", root}, exitError},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -240,6 +244,11 @@ func TestCheckWholeProcessMemory(t *testing.T) {
 		// An error per action, past the cap (TestWorkspaceBoundedOutput):
 		// 86 MB (8.2×) when every one was kept.
 		{"missing-files-root", missingFiles(10 << 20), []string{"check", "--root", root}},
+		// The edit formats hand each action over and keep their line
+		// index outside the heap: a unified diff of 10 MiB peaked at
+		// 265 MB (25×) when the whole tree was kept.
+		{"udiff", unifiedDiffs(10 << 20), []string{"check", "--dialect", "udiff"}},
+		{"search-replace", searchReplaceBlocks(10 << 20), []string{"check", "--dialect", "search-replace"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			file := filepath.Join(dir, c.name+".md")
@@ -328,6 +337,37 @@ func missingFiles(size int) []byte {
 	var b bytes.Buffer
 	for i := 0; b.Len() < size; i++ {
 		fmt.Fprintf(&b, "~~~act\npatch_file m%d.txt\n~~~\n~~~\nfoo\n~~~\n~~~\nbar\n~~~\n\n", i)
+	}
+	return b.Bytes()
+}
+
+// unifiedDiffs returns about size bytes of a unified diff of many files,
+// with lines of source-code length: a new file, then hunks that change
+// it, in turn.
+func unifiedDiffs(size int) []byte {
+	var b bytes.Buffer
+	for i := 0; b.Len() < size; i++ {
+		if i%4 == 0 {
+			fmt.Fprintf(&b, "--- /dev/null\n+++ b/pkg/new%d.go\n@@ -0,0 +1,6 @@\n", i)
+			for k := range 6 {
+				fmt.Fprintf(&b, "+\tvalue%d := compute(input, %d) // a new line\n", k, i)
+			}
+			continue
+		}
+		fmt.Fprintf(&b, "--- a/pkg/file%d.go\n+++ b/pkg/file%d.go\n@@ -10,7 +10,7 @@ func handler%d() {\n", i, i, i)
+		b.WriteString(" \tctx := context.Background()\n \tdefer cancel()\n \tresult, err := run(ctx)\n")
+		fmt.Fprintf(&b, "-\treturn result, err // old %d\n+\treturn result, fmt.Errorf(\"run: %%w\", err) // new %d\n", i, i)
+		b.WriteString(" \tif err != nil {\n \t\tlog.Print(err)\n \t}\n")
+	}
+	return b.Bytes()
+}
+
+// searchReplaceBlocks returns about size bytes of SEARCH/REPLACE blocks
+// with lines of source-code length.
+func searchReplaceBlocks(size int) []byte {
+	var b bytes.Buffer
+	for i := 0; b.Len() < size; i++ {
+		fmt.Fprintf(&b, "pkg/file%d.go\n```go\n<<<<<<< SEARCH\n\tresult, err := run(ctx) // call %d\n\treturn result, err\n=======\n\tresult, err := run(ctx) // call %d\n\treturn result, fmt.Errorf(\"run: %%w\", err)\n>>>>>>> REPLACE\n```\n\n", i, i, i)
 	}
 	return b.Bytes()
 }
