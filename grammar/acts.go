@@ -85,6 +85,9 @@ type ActsParser struct {
 	// reports Cap.Overflows itself. A parser with a Cap is not safe for
 	// concurrent use.
 	Cap *Cap
+	// Silenced, when set, drops the diagnostics it names before they are
+	// counted against the cap (Options.Silenced).
+	Silenced func(code string, line int) bool
 }
 
 // NewActsParser returns a parser for fence character fence (0: detect per
@@ -142,7 +145,7 @@ func (p *ActsParser) parseEach(ctx context.Context, filename string, src []byte,
 	fence := p.activeFence(src)
 	doc := &ast.Document{Dialect: DialectActs}
 	cur := &lineCursor{src: text, line: 1}
-	b := actsBuilder{doc: doc, text: text, pos: cur, schema: p.schema, each: each, reuse: each != nil && reuse}
+	b := actsBuilder{doc: doc, text: text, pos: cur, schema: p.schema, each: each, reuse: each != nil && reuse, silenced: p.Silenced}
 	b.capWith(p.Cap)
 	b.loneCRs(fence)
 	if each != nil {
@@ -225,7 +228,7 @@ func (p *ActsParser) parseGrammar(ctx context.Context, filename string, src []by
 		doc.Prose = append(doc.Prose, &ast.Prose{Kind: "text", Text: text, Span: lines.Span(0, len(src))})
 		return doc, nil
 	}
-	b := actsBuilder{doc: doc, text: text, pos: lines, schema: p.schema}
+	b := actsBuilder{doc: doc, text: text, pos: lines, schema: p.schema, silenced: p.Silenced}
 	b.capWith(p.Cap)
 	b.loneCRs(p.activeFence(src))
 	for _, it := range tree.Lead {
@@ -368,6 +371,8 @@ type actsBuilder struct {
 	// parser's Cap, whose overflows its caller reports.
 	cap    *Cap
 	shared bool
+	// silenced is ActsParser.Silenced, for a cap of the builder's own.
+	silenced func(code string, line int) bool
 	// The blocks before the first act (leadBlock): how many, and what
 	// their block-before-act warnings say.
 	leadN    int
@@ -389,7 +394,7 @@ type blocksOver struct {
 func (b *actsBuilder) capWith(c *Cap) {
 	b.cap, b.shared = c, c != nil
 	if c == nil {
-		b.cap = &Cap{}
+		b.cap = &Cap{Silenced: b.silenced}
 	}
 }
 
@@ -560,6 +565,9 @@ func quotePrefix(line string) int {
 // up, so that no block need be kept for it.
 func (b *actsBuilder) leadBlock(blk *ast.Block) {
 	b.leadN++
+	if b.cap.Silenced != nil && b.cap.Silenced(CodeBlockBeforeAct, blk.Span.In(b.cap.at).Start.Line) {
+		return // neither listed nor counted (Cap.Silenced)
+	}
 	if len(b.lead) < maxPerCode || b.cap.NoLimit {
 		b.lead = append(b.lead, leadRec{span: blk.Span, info: blk.Info})
 		return

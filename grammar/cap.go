@@ -20,9 +20,14 @@ import (
 type Cap struct {
 	// NoLimit makes Take list every diagnostic (Options.Uncapped).
 	NoLimit bool
-	n       map[string]int
-	over    map[string]*Overflow
-	at      ast.Pos // where the piece being parsed starts (At)
+	// Silenced, when set, says which diagnostics a directive comment or
+	// --disable silences (Options.Silenced): Take drops them before it
+	// counts, so the first MaxPerCode listed and the count past them are
+	// of the diagnostics that will be shown.
+	Silenced func(code string, line int) bool
+	n        map[string]int
+	over     map[string]*Overflow
+	at       ast.Pos // where the piece being parsed starts (At)
 }
 
 // Overflow sums up the diagnostics of one code past MaxPerCode.
@@ -47,8 +52,12 @@ func (o *Overflow) Message() string {
 // Take counts a diagnostic of code with severity sev at span (raw: its
 // source text) and reports whether it is listed one by one: true for the
 // first MaxPerCode of the code. Otherwise it is summed up in the code's
-// Overflow.
+// Overflow. A silenced diagnostic (Silenced) is neither listed nor
+// counted.
 func (c *Cap) Take(sev ast.Severity, code string, span ast.Span, raw string) bool {
+	if c.Silenced != nil && c.Silenced(code, span.In(c.at).Start.Line) {
+		return false
+	}
 	if c.NoLimit {
 		return true
 	}
@@ -119,7 +128,7 @@ func (c *Cap) summarise(doc *ast.Document) {
 
 // Clone returns a copy of c that counts on its own from here.
 func (c *Cap) Clone() Cap {
-	d := Cap{NoLimit: c.NoLimit, at: c.at}
+	d := Cap{NoLimit: c.NoLimit, Silenced: c.Silenced, at: c.at}
 	if c.n != nil {
 		d.n = make(map[string]int, len(c.n))
 		for k, v := range c.n {

@@ -71,7 +71,7 @@ func newEditBaseLines(dialect string, src []byte, lines *ast.Lines) *editBase {
 
 // parseEdit parses the whole edit-format document src; uncapped lists
 // every diagnostic (Options.Uncapped).
-func parseEdit(ctx context.Context, dialect string, src []byte, uncapped bool, each func(*ast.Action)) (*ast.Document, error) {
+func parseEdit(ctx context.Context, dialect string, src []byte, uncapped bool, silenced func(string, int) bool, each func(*ast.Action)) (*ast.Document, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -82,7 +82,7 @@ func parseEdit(ctx context.Context, dialect string, src []byte, uncapped bool, e
 	lines, release := offHeapLines(src)
 	defer release() // the document keeps positions, not the index
 	b := newEditBaseLines(dialect, src, lines)
-	b.cap.NoLimit = uncapped
+	b.cap.NoLimit, b.cap.Silenced = uncapped, silenced
 	b.each, b.seen = each, pathSeen{}
 	if err := run(ctx, b); err != nil {
 		return nil, err

@@ -76,6 +76,14 @@ type Options struct {
 	// points at; fix repairs each wrong-level heading). Output is then not
 	// bounded by the cap.
 	Uncapped bool
+	// Silenced, when set, says which diagnostics are silenced, by code and
+	// line (the directive comments and --disable codes of lint.Suppress):
+	// the parsers drop them before they count them against the cap, so
+	// the diagnostics listed and the count that sums up the rest are of
+	// those that will be shown. Without it, a silenced range could hide
+	// the first 100 of a code and the summing-up diagnostic with them,
+	// and the rest would be lost. Suppress still runs afterwards.
+	Silenced func(code string, line int) bool
 }
 
 // Parse parses src (named filename in positions) into a Document. It never
@@ -165,18 +173,19 @@ func parseDialect(ctx context.Context, dialect, filename string, src []byte, opt
 			return nil, err
 		}
 		if opts.Uncapped {
-			p.Cap = &Cap{NoLimit: true}
+			p.Cap = &Cap{NoLimit: true, Silenced: opts.Silenced}
 		}
+		p.Silenced = opts.Silenced
 		return p.parseEach(ctx, filename, src, each, opts.OnBlock, opts.ReuseActions)
 	case DialectPlan:
 		p, err := NewPlanParser(opts.Schema)
 		if err != nil {
 			return nil, err
 		}
-		p.Uncapped = opts.Uncapped
+		p.Uncapped, p.Silenced = opts.Uncapped, opts.Silenced
 		return p.parseEach(ctx, filename, src, each)
 	case DialectSearchReplace, DialectUdiff, DialectApplyPatch:
-		return parseEdit(ctx, dialect, src, opts.Uncapped, each)
+		return parseEdit(ctx, dialect, src, opts.Uncapped, opts.Silenced, each)
 	}
 	return nil, fmt.Errorf("unknown dialect %q (want auto, %s)", opts.Dialect, strings.Join(Dialects(), ", "))
 }

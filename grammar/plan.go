@@ -108,6 +108,9 @@ type PlanParser struct {
 	// of them (fix repairs every heading at the wrong level). Output is
 	// then no longer bounded by the cap.
 	Uncapped bool
+	// Silenced, when set, drops the diagnostics it names before they are
+	// counted against the cap (Options.Silenced).
+	Silenced func(code string, line int) bool
 	schema   *schema.Schema
 	keys     map[*schema.Action]map[string]keyRef
 	snake    map[string]string // snakeCase of every block label of the schema
@@ -177,7 +180,8 @@ func (p *PlanParser) parseEach(ctx context.Context, filename string, src []byte,
 	text := unsafe.String(unsafe.SliceData(src), len(src))
 	lines := newPlanLines(src)
 	doc := &ast.Document{Dialect: DialectPlan, Span: lines.Span(0, len(src))}
-	b := &planBuilder{ctx: ctx, src: text, lines: lines, doc: doc, schema: p.schema, keys: p.keys, snake: p.snake, each: each, uncapped: p.Uncapped}
+	b := &planBuilder{ctx: ctx, src: text, lines: lines, doc: doc, schema: p.schema, keys: p.keys, snake: p.snake, each: each}
+	b.cap.NoLimit, b.cap.Silenced = p.Uncapped, p.Silenced
 	if each == nil {
 		// Every node holds at least one line, and most plans hold fewer
 		// nodes than half their lines (code blocks): sized so, the node
@@ -296,10 +300,9 @@ type planBuilder struct {
 	// structural errors; the first of them carries the AST diff
 	structural []*ast.Diagnostic
 	// cap counts the diagnostics reported per code; past maxPerCode they
-	// are summed up instead (see report), unless uncapped
+	// are summed up instead (see report), unless it has NoLimit
 	// (PlanParser.Uncapped).
-	cap      Cap
-	uncapped bool
+	cap Cap
 	// followOns are the ranges whose diagnostics become notes of a fence
 	// error (collapse); followAt indexes them by their intended closing
 	// line, to find a block that opens there (see tokNode).
@@ -418,7 +421,7 @@ const maxPerCode = 100
 // report adds a diagnostic unless maxPerCode of its code were reported
 // already; then it only counts it and returns nil.
 func (b *planBuilder) report(sev ast.Severity, code string, span ast.Span, format string, args ...any) *ast.Diagnostic {
-	if !b.uncapped && !b.cap.Take(sev, code, span, "") {
+	if !b.cap.Take(sev, code, span, "") {
 		return nil
 	}
 	return b.doc.Add(sev, code, span, format, args...)

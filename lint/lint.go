@@ -72,8 +72,27 @@ func Source(ctx context.Context, name string, src []byte, opts Options) (*ast.Do
 	if err != nil {
 		return nil, nil, err
 	}
+	// What the directives silence is dropped before the parser and the
+	// rules count their diagnostics against the cap (silencedFirst): the
+	// directives are read with the blocks of the parse above, and the
+	// document is parsed again only when something is silenced.
+	var blocks func() []ast.Span
+	if hasDirective(src) {
+		spans := blockSpans(doc)
+		blocks = func() []ast.Span { return spans }
+	}
+	sup := newSuppressor(blocks, src, opts.Disable)
+	pred := sup.predicate()
+	if pred != nil {
+		popts := opts.Parse
+		popts.Silenced = pred
+		if doc, err = grammar.Parse(ctx, name, src, popts); err != nil {
+			return nil, nil, err
+		}
+	}
 	diags := append([]*ast.Diagnostic{}, doc.Diagnostics...)
 	cases := workspace.NewCaseCollisions(doc.Dialect, opts.Parse.Schema)
+	cases.SetSilenced(pred)
 	if opts.Root != "" {
 		cases.SetRoot(opts.Root)
 	}
@@ -96,13 +115,14 @@ func Source(ctx context.Context, name string, src []byte, opts Options) (*ast.Do
 		if wo.Source == nil {
 			wo.Source = src // the overlay keeps offsets into it
 		}
+		wo.Silenced = pred
 		diags = append(diags, workspace.Check(ctx, doc, opts.Root, wo)...)
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
 		}
 	}
 	ast.SortDiagnostics(diags)
-	return doc, Suppress(doc, src, diags, opts.Disable), nil
+	return doc, sup.apply(diags), nil
 }
 
 // Expand turns command-line PATH arguments into the files to check: a file
@@ -285,6 +305,24 @@ func diagnostics(ctx context.Context, name string, src []byte, opts Options) ([]
 	// The dialect is known once the parse has started (Detect's choice,
 	// as the document says).
 	dialect := grammar.DialectOf(src, opts.Parse)
+	// What the directives and --disable silence is known before the parse,
+	// so that the parser and the rules drop it before they count their
+	// diagnostics against the cap of 100 a code: otherwise a silenced
+	// range could hold the first 100 of a code and the diagnostic that
+	// sums up the rest, and the rest would be lost with them. Reading the
+	// directives needs the fenced blocks' spans (a directive inside a block
+	// is content): a document that holds one is parsed once for them first.
+	var blocks func() []ast.Span
+	if hasDirective(src) {
+		spans, err := fencedSpans(ctx, name, src, popts)
+		if err != nil {
+			return nil, err
+		}
+		blocks = func() []ast.Span { return spans }
+	}
+	sup := newSuppressor(blocks, src, opts.Disable)
+	pred := sup.predicate()
+	popts.Silenced = pred
 	var ws *workspace.Checker
 	if opts.Root != "" {
 		wo := opts.Workspace
@@ -294,18 +332,15 @@ func diagnostics(ctx context.Context, name string, src []byte, opts Options) ([]
 		if wo.Source == nil {
 			wo.Source = src // the overlay keeps offsets into it
 		}
+		wo.Silenced = pred
 		ws = workspace.NewChecker(opts.Root, dialect, wo)
 	}
 	cases := workspace.NewCaseCollisions(dialect, opts.Parse.Schema)
+	cases.SetSilenced(pred)
 	if opts.Root != "" {
 		cases.SetRoot(opts.Root)
 	}
-	var spans []ast.Span
-	keep := hasDirective(src)
 	popts.OnAction = func(a *ast.Action) {
-		if keep {
-			spans = actionBlockSpans(spans, a)
-		}
 		cases.Action(a)
 		if ws != nil {
 			ws.Action(ctx, a)
@@ -317,9 +352,6 @@ func diagnostics(ctx context.Context, name string, src []byte, opts Options) ([]
 	// The blocks that belong to no action are not kept either (acts
 	// dialect): only their spans, when a directive comment may need them.
 	popts.OnBlock = func(b *ast.Block) {
-		if keep {
-			spans = append(spans, b.Span)
-		}
 		if opts.Parse.OnBlock != nil {
 			opts.Parse.OnBlock(b)
 		}
@@ -356,17 +388,26 @@ func diagnostics(ctx context.Context, name string, src []byte, opts Options) ([]
 		diags = []*ast.Diagnostic{} // as Source returns them
 	}
 	ast.SortDiagnostics(diags)
-	var blocks func() []ast.Span
-	if keep {
-		blocks = func() []ast.Span {
-			for _, b := range doc.Blocks {
-				if b != nil {
-					spans = append(spans, b.Span)
-				}
-			}
-			sortSpans(spans)
-			return spans
+	return sup.apply(diags), nil
+}
+
+// fencedSpans returns the spans of src's fenced blocks, sorted, as a parse
+// with popts finds them, keeping nothing else (the directives of a
+// document are read outside them).
+func fencedSpans(ctx context.Context, name string, src []byte, popts grammar.Options) ([]ast.Span, error) {
+	var spans []ast.Span
+	popts.ReuseActions = true
+	popts.OnAction = func(a *ast.Action) { spans = actionBlockSpans(spans, a) }
+	popts.OnBlock = func(b *ast.Block) { spans = append(spans, b.Span) }
+	doc, err := grammar.Parse(ctx, name, src, popts)
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range doc.Blocks {
+		if b != nil {
+			spans = append(spans, b.Span)
 		}
 	}
-	return suppress(blocks, src, diags, opts.Disable), nil
+	sortSpans(spans)
+	return spans, nil
 }

@@ -47,25 +47,62 @@ func Suppress(doc *ast.Document, src []byte, diags []*ast.Diagnostic, disable []
 // suppress is Suppress with the fenced blocks' spans given by blocks
 // (sorted), which is nil when src holds no directive (hasDirective).
 func suppress(blocks func() []ast.Span, src []byte, diags []*ast.Diagnostic, disable []string) []*ast.Diagnostic {
-	off := map[string]bool{}
+	return newSuppressor(blocks, src, disable).apply(diags)
+}
+
+// suppressor knows what the directives of one document and the disabled
+// codes silence.
+type suppressor struct {
+	off    map[string]bool
+	ranges map[string][]lineRange
+	bad    []*ast.Diagnostic
+}
+
+// newSuppressor reads the directives of src (blocks as for suppress).
+func newSuppressor(blocks func() []ast.Span, src []byte, disable []string) *suppressor {
+	s := &suppressor{off: map[string]bool{}}
 	for _, c := range disable {
 		if c = strings.TrimSpace(c); c != "" {
-			off[c] = true
+			s.off[c] = true
 		}
 	}
-	ranges, bad := directives(blocks, src)
-	if len(off) == 0 && len(ranges) == 0 && len(bad) == 0 {
+	s.ranges, s.bad = directives(blocks, src)
+	return s
+}
+
+// any reports whether anything is silenced or reported.
+func (s *suppressor) any() bool { return len(s.off) > 0 || len(s.ranges) > 0 || len(s.bad) > 0 }
+
+// silenced reports whether a diagnostic of code on line is silenced: the
+// predicate the parsers and the workspace rules drop diagnostics by
+// before they count them against their cap (grammar.Options.Silenced).
+func (s *suppressor) silenced(code string, line int) bool {
+	return s.off[code] || silenced(s.ranges[code], line)
+}
+
+// predicate returns silenced, or nil when nothing is silenced.
+func (s *suppressor) predicate() func(string, int) bool {
+	if len(s.off) == 0 && len(s.ranges) == 0 {
+		return nil
+	}
+	return s.silenced
+}
+
+// apply returns diags without the silenced ones, with the bad-directive
+// warnings.
+func (s *suppressor) apply(diags []*ast.Diagnostic) []*ast.Diagnostic {
+	if !s.any() {
 		return diags
 	}
-	out := make([]*ast.Diagnostic, 0, len(diags)+len(bad))
+	out := make([]*ast.Diagnostic, 0, len(diags)+len(s.bad))
 	for _, d := range diags {
-		if off[d.Code] || silenced(ranges[d.Code], d.Span.Start.Line) {
+		if s.silenced(d.Code, d.Span.Start.Line) {
 			continue
 		}
 		out = append(out, d)
 	}
-	if len(bad) > 0 && !off[CodeBadDirective] {
-		out = append(out, bad...)
+	if len(s.bad) > 0 && !s.off[CodeBadDirective] {
+		out = append(out, s.bad...)
 		ast.SortDiagnostics(out)
 	}
 	return out

@@ -2,7 +2,10 @@ package lint
 
 import (
 	"context"
+	"fmt"
+	"github.com/plangram/plangram/grammar"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -153,4 +156,98 @@ func FuzzSuppress(f *testing.F) {
 			t.Fatalf("without the tree:\n%s\nwith it:\n%s(%v)", diagList(lean), diagList(diags), err)
 		}
 	})
+}
+
+// TestSilencedBeforeCap: what a directive silences is dropped before the
+// parsers and the rules count their diagnostics against the cap of 100 a
+// code (grammar.Options.Silenced), so the diagnostics listed and the one
+// that sums up the rest are of those shown. Before, a plangram-disable
+// over the first 120 of 150 unknown actions hid the 100 listed and the
+// summing-up error with them: the other 30 were lost and check exited 0.
+// Each source of capped diagnostics is tried (the acts and plan parsers,
+// an edit format, the workspace rules, case collisions), through Source
+// and Run alike.
+func TestSilencedBeforeCap(t *testing.T) {
+	root := t.TempDir()
+	type family struct {
+		name, dialect, code string
+		root                bool
+		head                string
+		item                func(i int) string
+	}
+	planHead := "# P\n\n- **Status:** draft\n\n## Rationale\n\n```text\nwhy\n```\n\n## Action Plan\n\n"
+	fams := []family{
+		{"acts", "acts", "unknown-action", false, "", func(i int) string { return fmt.Sprintf("~~~act\nfrobnicate%d x\n~~~\n\n", i) }},
+		{"plan", "plan", "absolute-path", false, planHead, func(i int) string {
+			return fmt.Sprintf("### `CREATE`\n\n- **File Path:** /abs/f%d.txt\n- **Description:** d\n\n```text\nx\n```\n\n", i)
+		}},
+		{"udiff", "udiff", "path-escapes-root", false, "", func(i int) string {
+			return fmt.Sprintf("--- a/../f%d.py\n+++ b/../f%d.py\n@@ -1,1 +1,1 @@\n-old\n+new\n\n", i, i)
+		}},
+		{"workspace", "acts", "file-not-found", true, "", func(i int) string {
+			return fmt.Sprintf("~~~act\npatch_file missing%d.txt\n~~~\n~~~\nold\n~~~\n~~~\nnew\n~~~\n\n", i)
+		}},
+		{"case", "acts", "case-collision", false, "", func(i int) string {
+			return fmt.Sprintf("~~~act\nwrite_file Case%d.txt\n~~~\n~~~\nx\n~~~\n\n~~~act\nwrite_file case%d.txt\n~~~\n~~~\nx\n~~~\n\n", i, i)
+		}},
+	}
+	for _, f := range fams {
+		for _, c := range []struct {
+			name          string
+			from, to      int // the items silenced: [from, to)
+			listed, extra int // the diagnostics listed, and the count summed up
+		}{
+			{"first-120", 0, 120, 30, 0},
+			{"middle-30", 40, 70, 100, 20},
+			{"none", 0, 0, 100, 50},
+		} {
+			t.Run(f.name+"/"+c.name, func(t *testing.T) {
+				var b strings.Builder
+				b.WriteString(f.head)
+				for i := range 150 {
+					if i == c.from && c.to > c.from {
+						fmt.Fprintf(&b, "<!-- plangram-disable %s -->\n\n", f.code)
+					}
+					if i == c.to && c.to > c.from {
+						fmt.Fprintf(&b, "<!-- plangram-enable %s -->\n\n", f.code)
+					}
+					b.WriteString(f.item(i))
+				}
+				src := []byte(b.String())
+				opts := Options{}
+				opts.Parse.Dialect = f.dialect
+				if f.root {
+					opts.Root = root
+				}
+				_, viaSource, err := Source(context.Background(), "p.md", src, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				viaRun, err := diagnostics(context.Background(), "p.md", src, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, got := range []struct {
+					how   string
+					diags []*ast.Diagnostic
+				}{{"Source", viaSource}, {"Run", viaRun}} {
+					listed, extra := 0, 0
+					for _, d := range got.diags {
+						if d.Code != f.code {
+							continue
+						}
+						if grammar.IsOverflow(d) {
+							n, _, _ := strings.Cut(d.Message, " ")
+							extra, _ = strconv.Atoi(n)
+							continue
+						}
+						listed++
+					}
+					if listed != c.listed || extra != c.extra {
+						t.Errorf("%s: %d %s listed and %d summed up, want %d and %d", got.how, listed, f.code, extra, c.listed, c.extra)
+					}
+				}
+			})
+		}
+	}
 }

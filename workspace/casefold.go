@@ -256,6 +256,11 @@ func (c *CaseCollisions) Diagnostics() []*ast.Diagnostic {
 	return append(out, c.cap.Summaries()...)
 }
 
+// SetSilenced makes the rule drop the warnings f names (a directive
+// comment or --disable silences them) before they count against the cap
+// of 100 a code (grammar.Options.Silenced).
+func (c *CaseCollisions) SetSilenced(f func(code string, line int) bool) { c.cap.Silenced = f }
+
 // keep adds d to the warnings unless MaxPerCode of its code were added
 // already; then it is only counted, and Diagnostics sums the rest up in
 // one warning (a case-collision report that Resolve later finds to be a

@@ -80,7 +80,7 @@ func (c *checker) resolvePath(p *pathArg, a *ast.Action) {
 // lists, and a count of the rest.
 func (c *checker) addPath(code string, span ast.Span, format string, args ...any) {
 	key := staticKey{span.Start.Offset, span.End.Offset, code}
-	if c.static[key] || c.summed[code] {
+	if c.static[key] || c.summed[code] || c.cap.Silenced != nil && c.cap.Silenced(code, span.Start.Line) {
 		return
 	}
 	if !c.light {

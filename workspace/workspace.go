@@ -227,6 +227,10 @@ const DefaultMaxFileSize = 16 << 20
 
 // Options configures Check.
 type Options struct {
+	// Silenced, when set, names the diagnostics a directive comment or
+	// --disable silences (grammar.Options.Silenced): they are dropped
+	// before they count against the cap of 100 a code.
+	Silenced func(code string, line int) bool
 	// Schema describes the document's actions; nil means the built-in
 	// schema of doc.Dialect. Actions the schema does not know have the
 	// parameters named path, cwd, resource, src and dest checked as paths.
@@ -704,7 +708,7 @@ func (c *checker) begin(i int, doc *ast.Document, opts Options) {
 	}
 	static := staticOf(doc.Diagnostics)
 	c.doc, c.schema, c.effects, c.static, c.diags, c.ran = i, s, eff, static, nil, nil
-	c.summed, c.cap = summedOf(doc.Diagnostics), grammar.Cap{}
+	c.summed, c.cap = summedOf(doc.Diagnostics), grammar.Cap{Silenced: opts.Silenced}
 	c.pathKept, c.pathN, c.pathOver = nil, nil, nil
 	c.base, c.seen = c.base+c.seen, 0
 }

@@ -132,7 +132,17 @@ func TestCheckPeakMemory(t *testing.T) {
 				t.Fatalf("check exited %d, want %d", code, want)
 			}
 			limit := int64(size) + 12<<20
-			if c.name == "small-actions-root" {
+			switch c.name {
+			case "small-actions-root":
+				limit = int64(size) + 16<<20
+			case "udiff", "search-replace":
+				// The edit-format parsers build each parameter's text
+				// (a hunk's old and new lines without their prefixes), so
+				// they make about 13 bytes of garbage per input byte,
+				// twice the acts path's: on a loaded machine the
+				// collector falls behind more (23.1 MiB quiet, 28.7 MiB
+				// in a CI run beside other tests). The whole tree, which
+				// this pins against, was 25× the input.
 				limit = int64(size) + 16<<20
 			}
 			t.Logf("%s: peak resident size rose %.1f MiB for %.1f MiB of input (%.2f×; bound %.1f MiB)",
