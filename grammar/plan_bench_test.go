@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/yuin/goldmark"
 	gast "github.com/yuin/goldmark/ast"
@@ -332,5 +333,63 @@ func TestPlanScalingLinear(t *testing.T) {
 		if fam.name != "headings" && len(doc.Diagnostics) > 0 {
 			t.Errorf("%s: the family is not a valid plan: %s", fam.name, doc.Diagnostics[0].Format("f.md"))
 		}
+	}
+}
+
+// metaKeys returns a plan of about size bytes whose metadata list has
+// that many distinct keys.
+func metaKeys(size int) []byte {
+	var b strings.Builder
+	b.WriteString("# T\n\n")
+	for i := 0; b.Len() < size; i++ {
+		fmt.Fprintf(&b, "- **Key %d:** value\n", i)
+	}
+	b.WriteString("\n## Rationale\n\n```text\nWhy.\n```\n\n## Action Plan\n\n### `READ`\n- **Resource:** a.txt\n- **Description:** Read it.\n")
+	return []byte(b.String())
+}
+
+// TestPlanMetadataKeysNotQuadratic guards against a hang: a metadata list
+// of many distinct keys was checked for duplicates by scanning the keys so
+// far (Params.Get), so 1 MB of them took 12 s and 2 MB about 50; kept in a
+// map, 2 MB take about 0.3 s. The bound is a hang guard, ten times what a
+// loaded machine needs, not a speed claim (BenchmarkPlanMetadataKeys has
+// the figures at n, 2n and 4n).
+func TestPlanMetadataKeysNotQuadratic(t *testing.T) {
+	p, err := NewPlanParser(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := metaKeys(2 << 20)
+	start := time.Now()
+	doc, err := p.Parse(context.Background(), "meta.md", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("2 MB of metadata keys took %v", took)
+	}
+	if len(doc.Metadata) < 90_000 || len(doc.Diagnostics) > 0 {
+		t.Errorf("%d metadata keys, diagnostics %v", len(doc.Metadata), doc.Diagnostics)
+	}
+}
+
+// BenchmarkPlanMetadataKeys parses a metadata list of many distinct keys
+// at n, 2n and 4n bytes: time must double with the input.
+func BenchmarkPlanMetadataKeys(b *testing.B) {
+	p, err := NewPlanParser(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, n := range []int{256 << 10, 512 << 10, 1 << 20} {
+		src := metaKeys(n)
+		b.Run(fmt.Sprintf("bytes=%d", n), func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := p.Parse(context.Background(), "meta.md", src); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -457,6 +457,14 @@ func (b *planBuilder) titleAndMetadata(intro []*pnode, next *pnode) {
 func (b *planBuilder) documentMetadata(n *pnode) {
 	n.meta = true
 	b.ok(n)
+	// The keys so far, by name: Params.Get scans the list, which made a
+	// metadata list of many keys quadratic (1 MB of them took 12 s).
+	seen := make(map[string]any, len(b.doc.Metadata))
+	for _, p := range b.doc.Metadata {
+		if _, ok := seen[p.Name]; !ok {
+			seen[p.Name] = p.Value
+		}
+	}
 	for _, e := range b.entries(n) {
 		if e.bad {
 			b.report(ast.Error, CodeBadMetadataItem, b.lines.Span(e.start, e.start+lineContentEnd(b.src[e.start:e.end], 0)),
@@ -465,7 +473,7 @@ func (b *planBuilder) documentMetadata(n *pnode) {
 		}
 		key := snakeCase(e.key)
 		v := e.metaValue()
-		if first, dup := b.doc.Metadata.Get(key); dup {
+		if first, dup := seen[key]; dup {
 			if sameMetaValue(first, v) {
 				b.report(ast.Warning, CodeDuplicateKey, b.lines.Span(e.keyStart, e.keyEnd), "metadata key %q given twice with the same value; the first is kept", e.key)
 			} else {
@@ -475,7 +483,8 @@ func (b *planBuilder) documentMetadata(n *pnode) {
 			continue
 		}
 		sp := e.valueSpan(b.lines)
-		b.doc.Metadata.Set(key, v, &sp)
+		b.doc.Metadata = append(b.doc.Metadata, ast.Param{Name: key, Value: v, Span: &sp})
+		seen[key] = v
 	}
 }
 
