@@ -169,28 +169,28 @@ func (l *Lines) Pos(offset int) Pos {
 	if offset > l.size {
 		offset = l.size
 	}
-	lo, hi := 0, l.Count() // invariant: start lo <= offset < start hi
+	var lo int
 	if l.wide != nil {
-		for hi-lo > 1 {
-			mid := int(uint(lo+hi) >> 1)
-			if l.wide[mid] <= offset {
-				lo = mid
-			} else {
-				hi = mid
-			}
-		}
+		lo = lastAtMost(l.wide, offset)
 	} else {
-		o := uint32(offset) // offset <= size, which fits
-		for hi-lo > 1 {
-			mid := int(uint(lo+hi) >> 1)
-			if l.starts[mid] <= o {
-				lo = mid
-			} else {
-				hi = mid
-			}
-		}
+		lo = lastAtMost(l.starts, uint32(offset)) // offset <= size, which fits
 	}
 	return Pos{Offset: offset, Line: lo + 1, Col: offset - l.at(lo) + 1}
+}
+
+// lastAtMost returns the index of the last of the sorted starts that is
+// at most v (starts[0], 0, always is).
+func lastAtMost[T int | uint32](starts []T, v T) int {
+	lo, hi := 0, len(starts) // invariant: starts[lo] <= v < starts[hi]
+	for hi-lo > 1 {
+		mid := int(uint(lo+hi) >> 1)
+		if starts[mid] <= v {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo
 }
 
 // Span returns the span of the byte range [start, end).

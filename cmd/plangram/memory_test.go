@@ -101,13 +101,7 @@ func TestCheckPeakMemory(t *testing.T) {
 			}
 			cmd := exec.Command(os.Args[0], "-test.run=^TestCheckPeakMemoryChild$", "-test.v")
 			// The collector as check sets it (tuneGC), whatever GOGC says here.
-			var environ []string
-			for _, kv := range os.Environ() {
-				if !strings.HasPrefix(kv, "GOGC=") {
-					environ = append(environ, kv)
-				}
-			}
-			cmd.Env = append(environ, memChildEnv+"="+args, memStdinEnv+"="+stdin, "GOMEMLIMIT=off")
+			cmd.Env = append(environWithoutGC(), memChildEnv+"="+args, memStdinEnv+"="+stdin, "GOMEMLIMIT=off")
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
 			out, err := cmd.Output()
@@ -294,13 +288,7 @@ func maxRSS(t *testing.T, argv []string) int64 {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestMaxRSSChild$", "-test.v")
 	// The collector as the command sets it (tuneGC), as a user runs it.
-	var environ []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "GOGC=") && !strings.HasPrefix(kv, "GOMEMLIMIT=") {
-			environ = append(environ, kv)
-		}
-	}
-	cmd.Env = append(environ, maxRSSEnv+"="+strings.Join(argv, "\x1f"))
+	cmd.Env = append(environWithoutGC(), maxRSSEnv+"="+strings.Join(argv, "\x1f"))
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("maxrss child: %v\n%s", err, out)
@@ -380,4 +368,16 @@ func searchReplaceBlocks(size int) []byte {
 		fmt.Fprintf(&b, "pkg/file%d.go\n```go\n<<<<<<< SEARCH\n\tresult, err := run(ctx) // call %d\n\treturn result, err\n=======\n\tresult, err := run(ctx) // call %d\n\treturn result, fmt.Errorf(\"run: %%w\", err)\n>>>>>>> REPLACE\n```\n\n", i, i, i)
 	}
 	return b.Bytes()
+}
+
+// environWithoutGC returns this process's environment without GOGC and
+// GOMEMLIMIT, so that a child runs the collector as the command sets it.
+func environWithoutGC() []string {
+	var environ []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "GOGC=") && !strings.HasPrefix(kv, "GOMEMLIMIT=") {
+			environ = append(environ, kv)
+		}
+	}
+	return environ
 }
