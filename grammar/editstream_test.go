@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -68,11 +69,19 @@ func (l *editLog) Diagnostic(d *ast.Diagnostic) error { return nil }
 // streamEdit parses src with an EditStream fed in the given chunk sizes
 // (cycled) and returns its document and log.
 func streamEdit(t testing.TB, dialect string, src []byte, sizes []int) (*ast.Document, *editLog) {
+	return streamEditMode(t, dialect, src, sizes, false)
+}
+
+// streamEditMode is streamEdit, with EditStream.Lean when lean.
+func streamEditMode(t testing.TB, dialect string, src []byte, sizes []int, lean bool) (*ast.Document, *editLog) {
 	t.Helper()
 	log := &editLog{t: t}
 	s, err := NewEditStream(dialect, log)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if lean {
+		s.Lean()
 	}
 	for i, off := 0, 0; off < len(src); i++ {
 		n := min(max(sizes[i%len(sizes)], 1), len(src)-off)
@@ -113,6 +122,19 @@ func checkEditStream(t testing.TB, dialect string, src []byte, seed uint64) {
 		random[i] = 1 + r.IntN(40)
 	}
 	checkEditOnAction(t, dialect, src)
+	// A Lean stream reports the same and keeps no action.
+	full, fullLog := streamEdit(t, dialect, src, random)
+	lean, leanLog := streamEditMode(t, dialect, src, random, true)
+	if len(lean.Actions) != 0 || len(lean.Prose) != 0 {
+		t.Errorf("%s: a Lean stream kept %d actions, %d prose nodes", dialect, len(lean.Actions), len(lean.Prose))
+	}
+	if leanLog.ends != fullLog.ends || leanLog.hunks != fullLog.hunks || !slices.Equal(leanLog.prose, fullLog.prose) || len(leanLog.deltas) != len(fullLog.deltas) {
+		t.Errorf("%s: a Lean stream reported %d ends, %d hunks, %d prose ranges; the stream %d, %d, %d", dialect,
+			leanLog.ends, leanLog.hunks, len(leanLog.prose)/2, fullLog.ends, fullLog.hunks, len(fullLog.prose)/2)
+	}
+	if a, b := mustJSON(lean.Diagnostics), mustJSON(full.Diagnostics); !bytes.Equal(a, b) {
+		t.Errorf("%s: a Lean stream's diagnostics differ:\n got %s\nwant %s", dialect, a, b)
+	}
 	for _, sizes := range [][]int{{1}, {7}, {4096}, random} {
 		got, log := streamEdit(t, dialect, src, sizes)
 		if gotJSON, _ := json.Marshal(got); !bytes.Equal(gotJSON, wantJSON) {
@@ -249,4 +271,9 @@ func checkEditOnAction(t testing.TB, dialect string, src []byte) {
 	if gotJSON, _ := json.Marshal(lean.Diagnostics); !bytes.Equal(gotJSON, wantJSON) {
 		t.Fatalf("%s: diagnostics with OnAction differ:\n got %s\nwant %s", dialect, gotJSON, wantJSON)
 	}
+}
+
+func mustJSON(v any) []byte {
+	b, _ := json.Marshal(v)
+	return b
 }

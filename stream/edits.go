@@ -57,6 +57,9 @@ type edits struct {
 func newEdits(dialect string, start int) scanner {
 	e := &edits{start: start, pos: start}
 	e.es, e.err = grammar.NewEditStream(dialect, e)
+	if e.err == nil {
+		e.es.Lean() // the events are all it needs (not Document)
+	}
 	return e
 }
 
