@@ -142,3 +142,32 @@ func BenchmarkJSONSyntaxes(b *testing.B) {
 		}
 	}
 }
+
+// TestTooDeepArgumentsDoNotStopTheStream: a call whose JSON arguments nest
+// deeper than jsonargs.MaxDepth (encoding/json's limit) is an error of that call, and the stream
+// goes on (the next call is read); every event marshals with
+// encoding/json. Before, the CLI stopped at such a call ("exceeded max
+// depth", exit 2) and the rest of the stream was lost.
+func TestTooDeepArgumentsDoNotStopTheStream(t *testing.T) {
+	const depth = 20_000 // twice encoding/json's limit
+	deep := strings.Repeat("[", depth) + strings.Repeat("]", depth)
+	in := []byte(`<tool_call>{"name": "run_command", "arguments": {"command": ` + deep + `}}</tool_call>` + "\nthen\n" +
+		`<tool_call>{"name": "read_file", "arguments": {"path": "a.txt"}}</tool_call>` + "\n")
+	evs := collect(t, Options{Syntax: "hermes"}, in, []int{100, 5000, 20000})
+	var calls []string
+	tooDeep := false
+	for _, e := range evs {
+		if _, err := json.Marshal(e); err != nil {
+			t.Fatalf("event %+v does not marshal: %v", e.Type, err)
+		}
+		if e.Type == ToolCall {
+			calls = append(calls, e.Name)
+		}
+		if e.Type == Error && strings.Contains(e.Message, "deeper than") {
+			tooDeep = true
+		}
+	}
+	if !tooDeep || len(calls) == 0 || calls[len(calls)-1] != "read_file" {
+		t.Fatalf("calls %v, too-deep error %v; want the error and read_file read after it", calls, tooDeep)
+	}
+}

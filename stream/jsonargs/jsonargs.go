@@ -96,7 +96,16 @@ const (
 	// CodeTrailing: text after the top-level value (Write only; Feed stops
 	// at the value's end).
 	CodeTrailing = "trailing-text"
+	// CodeTooDeep: an object or array that opens past MaxDepth levels of
+	// nesting. Reading stops there, as at a syntax error.
+	CodeTooDeep = "too-deep"
 )
+
+// MaxDepth is how deeply objects and arrays may nest, counting the
+// envelope's: encoding/json's own limit, so that every value the reader
+// reports can be marshaled again (a deeper argument made the stream
+// command stop with an error and lose the rest of the stream).
+const MaxDepth = 10000
 
 // Event is one thing the Parser decided. Span locates it in the source:
 // byte offset, 1-based line and byte column, counted from Options.Start.
@@ -668,6 +677,13 @@ func (p *Parser) isArgsKey() bool {
 }
 
 func (p *Parser) open(c byte) bool {
+	if len(p.stack) >= MaxDepth {
+		p.flush()
+		p.st = stFailed
+		p.send(Event{Kind: Error, Code: CodeTooDeep, Message: fmt.Sprintf("JSON nested deeper than %d levels", MaxDepth),
+			Raw: string(c), Span: p.span1(c)})
+		return false
+	}
 	p.stack = append(p.stack, c)
 	p.advance1(c)
 	p.st = stKeyOrEnd

@@ -508,3 +508,39 @@ func TestWrapper(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxDepth: an argument nested up to MaxDepth is read and reported
+// as JSON that encoding/json takes back; one level deeper is a too-deep
+// error at the byte that opens it, and reading stops there. A deeper
+// argument made the stream command stop with "exceeded max depth".
+func TestMaxDepth(t *testing.T) {
+	for _, c := range []struct {
+		depth int // of the argument's value; the object around it is one more
+		ok    bool
+	}{{MaxDepth - 1, true}, {MaxDepth, false}, {5 * MaxDepth, false}} {
+		in := []byte(`{"a": ` + strings.Repeat("[", c.depth) + strings.Repeat("]", c.depth) + `}`)
+		evs := run(Options{}, in, []int{7, 4096})
+		var val *Event
+		var errs []Event
+		for i := range evs {
+			switch evs[i].Kind {
+			case Value:
+				val = &evs[i]
+			case Error:
+				errs = append(errs, evs[i])
+			}
+		}
+		if c.ok {
+			if val == nil || len(errs) > 0 {
+				t.Fatalf("depth %d: value %v, errors %v", c.depth, val, errs)
+			}
+			if _, err := json.Marshal(val.Value); err != nil {
+				t.Fatalf("depth %d: the value does not marshal: %v", c.depth, err)
+			}
+			continue
+		}
+		if len(errs) != 1 || errs[0].Code != CodeTooDeep || errs[0].Span.Start.Offset != 6+MaxDepth-1 {
+			t.Fatalf("depth %d: errors %+v, want one %s at offset %d", c.depth, errs, CodeTooDeep, 6+MaxDepth-1)
+		}
+	}
+}
