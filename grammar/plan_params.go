@@ -360,7 +360,15 @@ func (x *actionBinder) body(body []*pnode) {
 			x.hasMD = true
 		}
 	}
-	expect := func() string { return actionExpectation(def) }
+	// What the action expects, for the message of each stray node: built
+	// once (a body of many stray nodes built it for each).
+	expectation := ""
+	expect := func() string {
+		if expectation == "" {
+			expectation = actionExpectation(def)
+		}
+		return expectation
+	}
 	var pending *pnode
 	pendingLabel := ""
 	for _, n := range body {
