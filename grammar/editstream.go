@@ -27,7 +27,7 @@ type editBase struct {
 	src   string // the input so far (all of it for a whole document)
 	// n is how many lines of src the parser has (line): the lines are
 	// not kept, but read from lines' index when asked for, so that the
-	// parser holds 8 bytes a line, not 40.
+	// parser holds the index's 4 bytes a line, not a 40-byte record.
 	n     int
 	prose *proseBuilder
 	in    *editInput // nil for a whole document
