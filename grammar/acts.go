@@ -129,7 +129,7 @@ func (p *ActsParser) Parse(ctx context.Context, filename string, src []byte) (*a
 // The blocks' ContentBase64 is not set here (grammar.Parse sets it when the
 // input is not valid UTF-8).
 func (p *ActsParser) ParseEach(ctx context.Context, filename string, src []byte, each func(*ast.Action)) (*ast.Document, error) {
-	return p.parseEach(ctx, filename, src, each, nil, false)
+	return p.parseEach(ctx, filename, src, each, nil, false, false)
 }
 
 // parseEach is ParseEach; with reuse (Options.ReuseActions) the memory of
@@ -137,7 +137,7 @@ func (p *ActsParser) ParseEach(ctx context.Context, filename string, src []byte,
 // onBlock set, the blocks before the first act are handed to onBlock
 // rather than kept in the document (Options.OnBlock), their memory reused
 // too with reuse.
-func (p *ActsParser) parseEach(ctx context.Context, filename string, src []byte, each func(*ast.Action), onBlock func(*ast.Block), reuse bool) (*ast.Document, error) {
+func (p *ActsParser) parseEach(ctx context.Context, filename string, src []byte, each func(*ast.Action), onBlock func(*ast.Block), reuse, keepProse bool) (*ast.Document, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -148,7 +148,8 @@ func (p *ActsParser) parseEach(ctx context.Context, filename string, src []byte,
 	b := actsBuilder{doc: doc, text: text, pos: cur, schema: p.schema, each: each, reuse: each != nil && reuse, silenced: p.Silenced}
 	b.capWith(p.Cap)
 	b.loneCRs(fence)
-	if each != nil {
+	b.keepProse = each != nil && keepProse
+	if each != nil && !keepProse {
 		// otherFenceActs needs the prose regions only when the other
 		// fence character's runs occur at all.
 		b.proseSpans = strings.Contains(text, strings.Repeat(string(otherFence(fence)), 3))
@@ -371,6 +372,8 @@ type actsBuilder struct {
 	// parser's Cap, whose overflows its caller reports.
 	cap    *Cap
 	shared bool
+	// keepProse keeps the prose nodes with each set (Options.KeepProse).
+	keepProse bool
 	// silenced is ActsParser.Silenced, for a cap of the builder's own.
 	silenced func(code string, line int) bool
 	// The blocks before the first act (leadBlock): how many, and what
@@ -485,7 +488,7 @@ func (b *actsBuilder) addProse(v string, off int) {
 // prose1 adds a prose node (addProse without the lone CR check: a list
 // item's markers before a fence run, checked with the block's line).
 func (b *actsBuilder) prose1(v string, off int) {
-	if b.each != nil {
+	if b.each != nil && !b.keepProse {
 		if b.proseSpans {
 			b.prose = append(b.prose, [2]int{off, off + len(v)})
 		}
@@ -1048,7 +1051,7 @@ func (p *ActsParser) otherFenceActs(text string, active byte, b *actsBuilder) in
 	// The prose regions, in source order: the document's prose nodes, or
 	// only their offsets when ParseEach keeps no nodes.
 	nprose, prose := len(b.prose), func(i int) (int, int) { return b.prose[i][0], b.prose[i][1] }
-	if b.each == nil {
+	if b.each == nil || b.keepProse {
 		nprose, prose = len(doc.Prose), func(i int) (int, int) {
 			return doc.Prose[i].Span.Start.Offset, doc.Prose[i].Span.End.Offset
 		}

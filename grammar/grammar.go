@@ -76,6 +76,11 @@ type Options struct {
 	// points at; fix repairs each wrong-level heading). Output is then not
 	// bounded by the cap.
 	Uncapped bool
+	// KeepProse, with OnAction, keeps the prose nodes of an acts document
+	// (the other dialects drop them), for a caller that streams the
+	// actions out and writes the rest of the document after them (`plangram
+	// parse`: the document's JSON lists the actions first).
+	KeepProse bool
 	// Silenced, when set, says which diagnostics are silenced, by code and
 	// line (the directive comments and --disable codes of lint.Suppress):
 	// the parsers drop them before they count them against the cap, so
@@ -136,7 +141,10 @@ func Parse(ctx context.Context, filename string, src []byte, opts Options) (*ast
 		for _, a := range doc.Actions { // the dialects that build the whole document
 			opts.OnAction(a)
 		}
-		doc.Actions, doc.Prose = nil, nil
+		doc.Actions = nil
+		if !opts.KeepProse || dialect != DialectActs {
+			doc.Prose = nil
+		}
 	}
 	return doc, nil
 }
@@ -176,7 +184,7 @@ func parseDialect(ctx context.Context, dialect, filename string, src []byte, opt
 			p.Cap = &Cap{NoLimit: true, Silenced: opts.Silenced}
 		}
 		p.Silenced = opts.Silenced
-		return p.parseEach(ctx, filename, src, each, opts.OnBlock, opts.ReuseActions)
+		return p.parseEach(ctx, filename, src, each, opts.OnBlock, opts.ReuseActions, opts.KeepProse)
 	case DialectPlan:
 		p, err := NewPlanParser(opts.Schema)
 		if err != nil {

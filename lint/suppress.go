@@ -199,6 +199,10 @@ func directives(blockSpans func() []ast.Span, src []byte) (map[string][]lineRang
 	return ranges, bad
 }
 
+// HasDirective reports whether src may hold a directive comment, so that
+// Suppress needs the document's fenced blocks (hasDirective).
+func HasDirective(src []byte) bool { return hasDirective(src) }
+
 // hasDirective reports whether src may hold a directive comment (only
 // then are the fenced blocks' spans needed and its lines read): whether
 // some `<!--` is followed, after spaces and tabs, by `plangram-`, as

@@ -64,6 +64,15 @@ func cmdParse(ctx context.Context, e *env, args []string) int {
 		if *doFix {
 			src, repairs = fix.Apply(src, opts.Dialect)
 		}
+		if *format == "json" && !multi && streamable(src, opts) {
+			doc, err := parseStreamed(ctx, e, in.name, src, opts, repairs, *compact)
+			if err != nil {
+				fmt.Fprintf(e.stderr, "plangram: %v\n", err)
+				return exitUsage
+			}
+			code = max(code, printDiags(e, in.name, doc.Diagnostics))
+			continue
+		}
 		doc, err := grammar.Parse(ctx, in.name, src, opts)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "plangram: %v\n", err)
@@ -82,6 +91,36 @@ func cmdParse(ctx context.Context, e *env, args []string) int {
 		code = max(code, printDiags(e, in.name, doc.Diagnostics))
 	}
 	return code
+}
+
+// streamable reports whether parse writes src's JSON while the parser
+// hands the actions over (parseStreamed): an acts document, whose JSON has
+// its actions first, without a directive comment (Suppress would need the
+// blocks of the actions).
+func streamable(src []byte, opts grammar.Options) bool {
+	return grammar.DialectOf(src, opts) == grammar.DialectActs && !lint.HasDirective(src)
+}
+
+// parseStreamed parses an acts document and writes its JSON to stdout as
+// the actions are read, keeping none of them: byte for byte what writeDoc
+// writes for the whole document, which held the whole tree (10 MB of
+// small actions peaked at 187 MB; docs/benchmarks.md). It returns the
+// document without its actions.
+func parseStreamed(ctx context.Context, e *env, name string, src []byte, opts grammar.Options, repairs []*ast.Diagnostic, compact bool) (*ast.Document, error) {
+	dw := ast.NewDocumentWriter(e.stdout, compact)
+	dw.Begin(&ast.Document{Dialect: grammar.DialectActs})
+	opts.OnAction, opts.OnBlock = dw.Action, nil
+	opts.ReuseActions, opts.KeepProse = true, true
+	doc, err := grammar.Parse(ctx, name, src, opts)
+	if err != nil {
+		return nil, err
+	}
+	if len(repairs) > 0 {
+		doc.Diagnostics = append(repairs, doc.Diagnostics...)
+		ast.SortDiagnostics(doc.Diagnostics)
+	}
+	doc.Diagnostics = lint.Suppress(doc, src, doc.Diagnostics, nil)
+	return doc, dw.End(doc)
 }
 
 // writeDoc prints the document in the chosen format; multi prints a JSON

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/internal/corpus"
+	"github.com/plangram/plangram/lint"
+)
+
+// TestParseStreamedSameAsWhole pins parseStreamed, which writes an acts
+// document's JSON while the parser hands its actions over, to writeDoc on
+// the whole document: byte for byte, indented and compact, over every
+// Markdown file of golden/, examples/ and docs/, the corpus, and inputs
+// that are not plain UTF-8 text (invalid UTF-8 in blocks and prose, CR
+// line endings, UTF-16, binary, empty).
+func TestParseStreamedSameAsWhole(t *testing.T) {
+	var files []string
+	for _, dir := range []string{"../../golden", "../../examples", "../../docs"} {
+		_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") {
+				files = append(files, p)
+			}
+			return nil
+		})
+	}
+	inputs := map[string][]byte{
+		"corpus-acts":  corpus.Acts(200_000),
+		"corpus-small": corpus.SmallActs(100_000),
+		"invalid-utf8": []byte("pro\xffse\n~~~act\nwrite_file a\xfe.txt\n~~~\n~~~\nbad \xc3 byte\n~~~\n"),
+		"cr-only":      []byte("~~~act\rwrite_file a\r~~~\r~~~\rx\r~~~\r"),
+		"utf16":        append([]byte{0xff, 0xfe}, []byte("~\x00~\x00~\x00a\x00c\x00t\x00\n\x00")...),
+		"binary":       {0, 1, 2, 3, 0, 0, 0xff},
+		"empty":        {},
+		"stray-first":  []byte("~~~\nstray\n~~~\n~~~act\nrun_command ls\n~~~\n"),
+	}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs[f] = src
+	}
+	streamed := 0
+	for name, src := range inputs {
+		for _, compact := range []bool{false, true} {
+			opts := grammar.Options{}
+			if !streamable(src, opts) {
+				continue
+			}
+			streamed++
+			doc, err := grammar.Parse(context.Background(), name, src, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc.Diagnostics = lint.Suppress(doc, src, doc.Diagnostics, nil)
+			var want, got bytes.Buffer
+			if err := writeDoc(&env{stdout: &want}, name, doc, "json", false, compact); err != nil {
+				t.Fatal(err)
+			}
+			lean, err := parseStreamed(context.Background(), &env{stdout: &got}, name, src, opts, nil, compact)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got.Bytes(), want.Bytes()) {
+				t.Errorf("%s (compact %v): streamed JSON differs from the whole document's:\n got %.300s\nwant %.300s", name, compact, got.Bytes(), want.Bytes())
+			}
+			if len(lean.Actions) != 0 {
+				t.Errorf("%s: parseStreamed kept %d actions", name, len(lean.Actions))
+			}
+			a, _ := ast.JSON(&ast.Document{Diagnostics: lean.Diagnostics})
+			b, _ := ast.JSON(&ast.Document{Diagnostics: doc.Diagnostics})
+			if !bytes.Equal(a, b) {
+				t.Errorf("%s: diagnostics differ", name)
+			}
+		}
+	}
+	if streamed < 40 {
+		t.Errorf("only %d inputs were streamed", streamed)
+	}
+}
