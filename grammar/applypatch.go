@@ -55,7 +55,7 @@ const (
 // chunk is an empty context line. Each operation is one action (add_file,
 // delete_file, update_file); each chunk a block and an element of hunks.
 func ParseApplyPatch(ctx context.Context, filename string, src []byte) (*ast.Document, error) {
-	return parseEdit(ctx, DialectApplyPatch, src, false, nil, nil)
+	return parseEdit(ctx, DialectApplyPatch, src, Options{}, nil)
 }
 
 // runApplyPatch parses the lines of b.

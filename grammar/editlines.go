@@ -72,7 +72,7 @@ func (p *proseBuilder) flush() {
 		return
 	}
 	b := p.b
-	if b.each != nil {
+	if b.each != nil && !b.keepProse {
 		p.start = -1 // handed over, not kept (Options.OnAction)
 		return
 	}

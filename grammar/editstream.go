@@ -37,6 +37,8 @@ type editBase struct {
 	each func(*ast.Action)
 	acts int
 	seen pathSeen
+	// keepProse keeps the prose nodes with each set (Options.KeepProse).
+	keepProse bool
 	// cap lists the first MaxPerCode diagnostics of each code and counts
 	// the rest (report); finish sums them up (docs/check.md, "Bounded
 	// output").
@@ -69,9 +71,10 @@ func newEditBaseLines(dialect string, src []byte, lines *ast.Lines) *editBase {
 	return b
 }
 
-// parseEdit parses the whole edit-format document src; uncapped lists
-// every diagnostic (Options.Uncapped).
-func parseEdit(ctx context.Context, dialect string, src []byte, uncapped bool, silenced func(string, int) bool, each func(*ast.Action)) (*ast.Document, error) {
+// parseEdit parses the whole edit-format document src with opts'
+// Uncapped, Silenced and KeepProse, handing each action to each when it
+// is set (Options.OnAction).
+func parseEdit(ctx context.Context, dialect string, src []byte, opts Options, each func(*ast.Action)) (*ast.Document, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -82,8 +85,8 @@ func parseEdit(ctx context.Context, dialect string, src []byte, uncapped bool, s
 	lines, release := offHeapLines(src)
 	defer release() // the document keeps positions, not the index
 	b := newEditBaseLines(dialect, src, lines)
-	b.cap.NoLimit, b.cap.Silenced = uncapped, silenced
-	b.each, b.seen = each, pathSeen{}
+	b.cap.NoLimit, b.cap.Silenced = opts.Uncapped, opts.Silenced
+	b.each, b.seen, b.keepProse = each, pathSeen{}, opts.KeepProse
 	if err := run(ctx, b); err != nil {
 		return nil, err
 	}

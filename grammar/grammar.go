@@ -76,10 +76,10 @@ type Options struct {
 	// points at; fix repairs each wrong-level heading). Output is then not
 	// bounded by the cap.
 	Uncapped bool
-	// KeepProse, with OnAction, keeps the prose nodes of an acts document
-	// (the other dialects drop them), for a caller that streams the
-	// actions out and writes the rest of the document after them (`plangram
-	// parse`: the document's JSON lists the actions first).
+	// KeepProse, with OnAction, keeps the prose nodes of an acts or
+	// edit-format document (the plan dialect drops them), for a caller that
+	// streams the actions out and writes the rest of the document after
+	// them (`plangram parse`: the document's JSON lists the actions first).
 	KeepProse bool
 	// Silenced, when set, says which diagnostics are silenced, by code and
 	// line (the directive comments and --disable codes of lint.Suppress):
@@ -142,7 +142,7 @@ func Parse(ctx context.Context, filename string, src []byte, opts Options) (*ast
 			opts.OnAction(a)
 		}
 		doc.Actions = nil
-		if !opts.KeepProse || dialect != DialectActs {
+		if !opts.KeepProse || dialect == DialectPlan {
 			doc.Prose = nil
 		}
 	}
@@ -193,7 +193,7 @@ func parseDialect(ctx context.Context, dialect, filename string, src []byte, opt
 		p.Uncapped, p.Silenced = opts.Uncapped, opts.Silenced
 		return p.parseEach(ctx, filename, src, each)
 	case DialectSearchReplace, DialectUdiff, DialectApplyPatch:
-		return parseEdit(ctx, dialect, src, opts.Uncapped, opts.Silenced, each)
+		return parseEdit(ctx, dialect, src, opts, each)
 	}
 	return nil, fmt.Errorf("unknown dialect %q (want auto, %s)", opts.Dialect, strings.Join(Dialects(), ", "))
 }

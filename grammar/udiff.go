@@ -61,7 +61,7 @@ var gitHeaderPrefixes = []string{"index ", "new file mode ", "deleted file mode 
 // bodies are read by their line kinds, not by the header's counts (models
 // often miscount them): a disagreement is a warning.
 func ParseUdiff(ctx context.Context, filename string, src []byte) (*ast.Document, error) {
-	return parseEdit(ctx, DialectUdiff, src, false, nil, nil)
+	return parseEdit(ctx, DialectUdiff, src, Options{}, nil)
 }
 
 // runUdiff parses the lines of b.

@@ -94,21 +94,25 @@ func cmdParse(ctx context.Context, e *env, args []string) int {
 }
 
 // streamable reports whether parse writes src's JSON while the parser
-// hands the actions over (parseStreamed): an acts document, whose JSON has
-// its actions first, without a directive comment (Suppress would need the
-// blocks of the actions).
+// hands the actions over (parseStreamed): an acts or edit-format document,
+// whose JSON has its actions first, without a directive comment (Suppress
+// would need the blocks of the actions).
 func streamable(src []byte, opts grammar.Options) bool {
-	return grammar.DialectOf(src, opts) == grammar.DialectActs && !lint.HasDirective(src)
+	switch grammar.DialectOf(src, opts) {
+	case grammar.DialectActs, grammar.DialectSearchReplace, grammar.DialectUdiff, grammar.DialectApplyPatch:
+		return !lint.HasDirective(src)
+	}
+	return false
 }
 
-// parseStreamed parses an acts document and writes its JSON to stdout as
+// parseStreamed parses an acts or edit-format document and writes its JSON to stdout as
 // the actions are read, keeping none of them: byte for byte what writeDoc
 // writes for the whole document, which held the whole tree (10 MB of
 // small actions peaked at 187 MB; docs/benchmarks.md). It returns the
 // document without its actions.
 func parseStreamed(ctx context.Context, e *env, name string, src []byte, opts grammar.Options, repairs []*ast.Diagnostic, compact bool) (*ast.Document, error) {
 	dw := ast.NewDocumentWriter(e.stdout, compact)
-	dw.Begin(&ast.Document{Dialect: grammar.DialectActs})
+	dw.Begin(&ast.Document{Dialect: grammar.DialectOf(src, opts)})
 	opts.OnAction, opts.OnBlock = dw.Action, nil
 	opts.ReuseActions, opts.KeepProse = true, true
 	doc, err := grammar.Parse(ctx, name, src, opts)
