@@ -14,8 +14,8 @@ import (
 	"github.com/plangram/plangram/lint"
 )
 
-// TestParseStreamedSameAsWhole pins parseStreamed, which writes an acts
-// document's JSON while the parser hands its actions over, to writeDoc on
+// TestParseStreamedSameAsWhole pins parseStreamed, which writes an acts or
+// edit-format document's JSON while the parser hands its actions over, to writeDoc on
 // the whole document: byte for byte, indented and compact, over every
 // Markdown file of golden/, examples/ and docs/, the corpus, and inputs
 // that are not plain UTF-8 text (invalid UTF-8 in blocks and prose, CR
@@ -47,7 +47,7 @@ func TestParseStreamedSameAsWhole(t *testing.T) {
 		}
 		inputs[f] = src
 	}
-	streamed := 0
+	streamed, dialects := 0, map[string]int{}
 	for name, src := range inputs {
 		for _, compact := range []bool{false, true} {
 			opts := grammar.Options{}
@@ -55,6 +55,7 @@ func TestParseStreamedSameAsWhole(t *testing.T) {
 				continue
 			}
 			streamed++
+			dialects[grammar.DialectOf(src, opts)]++
 			doc, err := grammar.Parse(context.Background(), name, src, opts)
 			if err != nil {
 				t.Fatal(err)
@@ -83,5 +84,10 @@ func TestParseStreamedSameAsWhole(t *testing.T) {
 	}
 	if streamed < 40 {
 		t.Errorf("only %d inputs were streamed", streamed)
+	}
+	for _, d := range []string{grammar.DialectActs, grammar.DialectSearchReplace, grammar.DialectUdiff, grammar.DialectApplyPatch} {
+		if dialects[d] == 0 {
+			t.Errorf("no %s input was streamed (%v)", d, dialects)
+		}
 	}
 }
