@@ -1,6 +1,7 @@
 package grammar
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -181,8 +182,27 @@ func FuzzActs(f *testing.F) {
 		if err != nil || i != len(doc.Actions) || !reflect.DeepEqual(lean.Diagnostics, doc.Diagnostics) || len(lean.Prose) != 0 {
 			t.Fatalf("OnAction: %d of %d actions, diagnostics equal: %v (%v)", i, len(doc.Actions), reflect.DeepEqual(lean.Diagnostics, doc.Diagnostics), err)
 		}
+		// With KeepProse (what `plangram parse` streams with), the document
+		// keeps the same prose and blocks as the whole parse.
+		kept, err := Parse(ctx, "fuzz.md", src, Options{Dialect: DialectActs, ReuseActions: true, KeepProse: true, OnAction: func(*ast.Action) {}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept.Actions, kept.Span = doc.Actions, doc.Span
+		if a, b := docJSON(t, kept), docJSON(t, doc); !bytes.Equal(a, b) {
+			t.Fatalf("KeepProse: the document without its actions differs:\n got %s\nwant %s", a, b)
+		}
 		// The hand-written path builds what the grammar of record builds,
 		// with the fence detected and with each one forced.
 		comparePaths(t, "fuzz.md", src, parsers[len(src)%3])
 	})
+}
+
+func docJSON(t *testing.T, doc *ast.Document) []byte {
+	t.Helper()
+	b, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
