@@ -99,7 +99,20 @@ const (
 	CodeNestedFence       = "improperly-nested-fence"
 	CodeFenceTrailingText = "fence-trailing-text"
 	CodeHeadingLevel      = "wrong-heading-level"
+	// CodeTooManyParts: an action (a heading 3 and what follows it) of
+	// more than MaxActionParts Markdown parts; the rest is not read.
+	CodeTooManyParts = "too-many-parts"
 )
+
+// MaxActionParts is how many Markdown parts (headings, code blocks,
+// paragraphs, lists, blank lines) the body of one action of a plan holds:
+// the parser keeps a node for each until the action is checked, so a
+// body of a few megabytes of them held some 60 times its size. The parts
+// past it, up to the next heading 2 or 3, are folded into one node that
+// is not read, with one too-many-parts error, as the acts dialect's
+// MaxBlocks does (docs/plan.md). fmt and fix read them all
+// (Options.Uncapped).
+const MaxActionParts = 1 << 16
 
 // PlanParser parses structured Markdown plans; it is safe for concurrent use.
 type PlanParser struct {
@@ -216,6 +229,9 @@ const (
 	// kFolded is a run of unknown sections that hold nothing but headings
 	// and blank lines, folded into one node (see planBuilder.outline).
 	kFolded
+	// kOverflow is the parts of an action past MaxActionParts, folded into
+	// one node that is not read (see planBuilder.outline).
+	kOverflow
 )
 
 // mark is a node's state in the AST view.
@@ -472,7 +488,11 @@ func (b *planBuilder) outline() *ptree {
 			*body = b.nodes[from:n:n]
 		}
 	}
-	var run *pnode    // the folded run being read
+	var run *pnode // the folded run being read
+	// over is the node the parts of an action past MaxActionParts are
+	// folded into (partBody: body is an action's).
+	var over *pnode
+	partBody := false
 	var sink []*pnode // the body of text after a folded run (unchecked)
 	var sinkParts []*ppart
 	var none []*pnode
@@ -502,7 +522,20 @@ func (b *planBuilder) outline() *ptree {
 			if typ != plex.EOF && typ != lexer.MdH2 {
 				sink, sinkParts = nil, sinkParts[:0]
 				body, parts, from = &sink, &sinkParts, len(b.nodes)
+				partBody = false
 			}
+		}
+		if over != nil {
+			if typ != plex.EOF && typ != lexer.MdH2 && typ != lexer.MdH3 {
+				over.end = stop
+				continue
+			}
+			b.closeOver(over)
+			over = nil
+		} else if partBody && len(b.nodes)-from >= MaxActionParts && !b.cap.NoLimit &&
+			typ != plex.EOF && typ != lexer.MdH2 && typ != lexer.MdH3 {
+			over = b.add(b.newNode(kOverflow, start, stop))
+			continue
 		}
 		switch typ {
 		case plex.EOF:
@@ -544,10 +577,12 @@ func (b *planBuilder) outline() *ptree {
 			partsSeen = partsSeen || b.levelAction(sec.head)
 			message = message || kind == secMessage
 			body, parts, from = &sec.intro, &sec.parts, len(b.nodes)
+			partBody = false
 		case lexer.MdH3:
 			end()
 			p := b.partSlab.new(b.made / 4)
 			p.head = b.tokNode(typ, start, stop)
+			partBody = true
 			if streaming && parts == &b.streamSec.parts {
 				b.streamPart(cur, p.head)
 				cur = p
@@ -616,6 +651,20 @@ func (b *planBuilder) itemSlab(items [][2]int) [][2]int {
 	n := len(b.items)
 	b.items = append(b.items, items...)
 	return b.items[n:len(b.items):len(b.items)]
+}
+
+// closeOver ends the node the parts of an action past MaxActionParts were
+// folded into: its one too-many-parts error, and its prose (the latest
+// made, as for a folded run) set to its whole text.
+func (b *planBuilder) closeOver(n *pnode) {
+	first, last := b.line(n), b.lines.Pos(max(n.end-1, n.start)).Line
+	msg := fmt.Sprintf("this action has more than %s parts (headings, code blocks, paragraphs, lists, blank lines): the rest, lines %d–%d, is not read, so the action is not run as written; split it into several actions",
+		number.Thousands(MaxActionParts), first, last)
+	b.failAt(n, b.firstLine(n), CodeTooManyParts, "not read: past "+number.Thousands(MaxActionParts)+" parts", "%s", msg)
+	if b.each == nil {
+		p := b.doc.Prose[len(b.doc.Prose)-1]
+		p.Text, p.Span = b.src[n.start:n.end], b.lines.Span(n.start, n.end)
+	}
 }
 
 // closeRun sets the prose of a folded run, the latest prose made, to the
@@ -694,7 +743,7 @@ func (b *planBuilder) tokNode(typ plex.TokenType, start, end int) *pnode {
 }
 
 // proseKinds names the prose of each node kind.
-var proseKinds = [...]string{kBlank: "blank", kHeading: "heading", kTight: "heading", kList: "list", kPara: "text", kBreak: "break", kFolded: "heading"}
+var proseKinds = [...]string{kBlank: "blank", kHeading: "heading", kTight: "heading", kList: "list", kPara: "text", kBreak: "break", kFolded: "heading", kOverflow: "text"}
 
 // add records a node and its prose (from a slab of prose nodes).
 func (b *planBuilder) add(n *pnode) *pnode {

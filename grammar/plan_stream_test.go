@@ -193,3 +193,58 @@ func BenchmarkPlanStreamScaling(b *testing.B) {
 		}
 	}
 }
+
+// TestMaxActionParts pins the plan dialect's cap on one action's body
+// (docs/plan.md, "One action's size"): past MaxActionParts parts, the rest
+// of the action is folded into one node that is not read, with one
+// too-many-parts error that names its lines; the document stays lossless
+// (the folded bytes are one prose node), the streamed check agrees with the
+// tree, and Uncapped (fmt, fix) reads every part. Before, 2 MB of stray
+// headings in one EDIT held 134 MB.
+func TestMaxActionParts(t *testing.T) {
+	head := "# P\n\n- **Status:** draft\n\n## Rationale\n\n```text\nwhy\n```\n\n## Action Plan\n\n### `EDIT`\n\n- **File Path:** a.txt\n- **Description:** d\n\n#### `FIND:`\n\n```text\nold\n```\n\n#### `REPLACE:`\n\n```text\nnew\n```\n\n"
+	// Each stray heading and its blank line are two parts (the EDIT's
+	// list and pair add a dozen): below the cap, just past it, well past.
+	for _, headings := range []int{MaxActionParts/2 - 100, MaxActionParts/2 + 50, MaxActionParts/2 + 1000} {
+		extra := max(headings-MaxActionParts/2, 0)
+		var b strings.Builder
+		b.WriteString(head)
+		for i := 0; i < headings; i++ {
+			fmt.Fprintf(&b, "#### x%d\n\n", i)
+		}
+		b.WriteString("### `READ`\n\n- **Resource:** b.txt\n- **Description:** d\n")
+		src := []byte(b.String())
+		ctx := context.Background()
+		doc, err := Parse(ctx, "p.md", src, Options{Dialect: DialectPlan})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkPlanLossless(t, src, doc)
+		var over []*ast.Diagnostic
+		for _, d := range doc.Diagnostics {
+			if d.Code == CodeTooManyParts {
+				over = append(over, d)
+			}
+		}
+		if extra == 0 {
+			if len(over) != 0 {
+				t.Fatalf("at the cap: %v", over)
+			}
+		} else if len(over) != 1 || !strings.Contains(over[0].Message, "more than 65,536 parts") {
+			t.Fatalf("%d headings: too-many-parts %v", headings, over)
+		}
+		if len(doc.Actions) != 2 || doc.Actions[1].Name != "READ" {
+			t.Fatalf("%d actions, want EDIT and the READ after the folded parts", len(doc.Actions))
+		}
+		checkStreamSameAsTree(t, fmt.Sprintf("over-%d", extra), src)
+		all, err := Parse(ctx, "p.md", src, Options{Dialect: DialectPlan, Uncapped: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range all.Diagnostics {
+			if d.Code == CodeTooManyParts {
+				t.Fatalf("Uncapped folded parts: %s", d.Message)
+			}
+		}
+	}
+}

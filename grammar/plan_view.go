@@ -105,6 +105,8 @@ func (b *planBuilder) describe(n *pnode) string {
 		return "End of file"
 	case kFolded:
 		return fmt.Sprintf("Headings (%s of unknown sections, folded): %s … %s", number.Thousands(n.lines), preview(b.headingText(n)), preview(b.lastLine(n)))
+	case kOverflow:
+		return fmt.Sprintf("Parts past %s, not read: lines %d–%d", number.Thousands(MaxActionParts), b.line(n), b.lines.Pos(max(n.end-1, n.start)).Line)
 	}
 	return ""
 }
@@ -257,10 +259,12 @@ type viewRegion struct {
 	unrecorded int // flagged nodes past viewRowCap, without a row
 }
 
-// regionNode is a node of the region not (yet) given a row.
+// regionNode is a node of the region not (yet) given a row; counted: a
+// flagged node past viewRowCap, counted in unrecorded until it gets a row.
 type regionNode struct {
-	n   *pnode
-	pos int
+	n       *pnode
+	pos     int
+	counted bool
 }
 
 // viewRowCap bounds the rows of a viewRegion: past the first viewFull
@@ -278,7 +282,7 @@ func (b *planBuilder) regionAdd(n *pnode) {
 		if flagged {
 			r.unrecorded++
 		}
-		r.push(n, pos)
+		r.push(regionNode{n, pos, flagged})
 		return
 	}
 	switch {
@@ -289,19 +293,19 @@ func (b *planBuilder) regionAdd(n *pnode) {
 		r.after--
 	case pos < viewFull:
 	default:
-		r.push(n, pos)
+		r.push(regionNode{n: n, pos: pos})
 		return
 	}
 	b.keepRow(n, pos)
 }
 
-// push keeps n as one of the latest viewContext nodes without a row.
-func (r *viewRegion) push(n *pnode, pos int) {
+// push keeps e as one of the latest viewContext nodes without a row.
+func (r *viewRegion) push(e regionNode) {
 	if r.ringN == viewContext {
 		copy(r.ring[:], r.ring[1:])
 		r.ringN--
 	}
-	r.ring[r.ringN] = regionNode{n, pos}
+	r.ring[r.ringN] = e
 	r.ringN++
 }
 
@@ -310,6 +314,9 @@ func (r *viewRegion) push(n *pnode, pos int) {
 func (b *planBuilder) flushRing() {
 	r := &b.region
 	for _, e := range r.ring[:r.ringN] {
+		if e.counted {
+			r.unrecorded-- // a row of its own now: not counted twice
+		}
 		b.keepRow(e.n, e.pos)
 	}
 	r.ring, r.ringN = [viewContext]regionNode{}, 0
