@@ -100,7 +100,8 @@ const (
 	CodeFenceTrailingText = "fence-trailing-text"
 	CodeHeadingLevel      = "wrong-heading-level"
 	// CodeTooManyParts: an action (a heading 3 and what follows it) of
-	// more than MaxActionParts Markdown parts; the rest is not read.
+	// more than MaxActionParts Markdown parts, or a list of more than
+	// MaxActionParts items; the rest is not read.
 	CodeTooManyParts = "too-many-parts"
 )
 
@@ -596,7 +597,17 @@ func (b *planBuilder) outline() *ptree {
 			// A list: the scanner read the run of items and the blank
 			// lines between them (lexer.RunScanner).
 			n := b.newNode(kList, start, stop)
-			n.items = b.itemSlab(sc.Items())
+			items := sc.Items()
+			if len(items) > MaxActionParts && !b.cap.NoLimit {
+				// The items past the cap are not read (their bytes stay
+				// the list's): one too-many-parts error says so.
+				first, last := items[MaxActionParts][0], items[len(items)-1][0]
+				b.report(ast.Error, CodeTooManyParts, b.lines.Span(first, first+lineContentEnd(b.src[first:], 0)),
+					"this list has more than %s items: the rest, lines %d–%d, is not read; split it",
+					number.Thousands(MaxActionParts), b.lines.Pos(first).Line, b.lines.Pos(last).Line)
+				items = items[:MaxActionParts]
+			}
+			n.items = b.itemSlab(items)
 			b.add(n)
 		case lexer.MdLine:
 			b.add(b.newNode(kPara, start, stop))
