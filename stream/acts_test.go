@@ -215,6 +215,12 @@ func followOnCodes(d *ast.Diagnostic) []string {
 			switch c := r.Message[i+2 : len(r.Message)-1]; c {
 			case grammar.CodeOtherFenceAct, grammar.CodeBlockBeforeAct, grammar.CodeNoPlan:
 				// document-level, as at the top level: not streamed
+			case grammar.CodeNestedFence:
+				// A block that runs on over an act fence line because
+				// of the early close ("holds the act block …"): an
+				// improperly nested fence's own consequence, which the
+				// stream does not report before the first act (a block
+				// holding an act line is no error by itself)
 			default:
 				codes = append(codes, c)
 			}
