@@ -17,7 +17,7 @@ func TestActsParityPieces(t *testing.T) {
 	pieces := []string{
 		"~~~act x\n", "```act x\n", "~~~ACt ~~\n", "```{act}\n", "~~~act\n", "```act\n", "write_file a.txt\n",
 		"~~~\n", "```\n", "~~~~\n", "text\n", "~~~python\n", "```sh\n", "> ~~~act x\n", "> ```act\n", "   ~~~act:\n",
-		"\n", "````act y\n", "x\ry\n", "0\r```\n", "~~~act\r\n", "1. ~~~act\n", "- ```act x\n", "````\n", "  ```\n",
+		"\n", "```t\n", "````act y\n", "x\ry\n", "0\r```\n", "~~~act\r\n", "1. ~~~act\n", "- ```act x\n", "````\n", "  ```\n",
 		"~~~~act\n", "run_command ls\n", "\r\n", "<!--\n", "-->\n", "  <!-- x\n", "<!-- x -->\n", "``` -->\n",
 	}
 	n := 4000
