@@ -42,3 +42,23 @@ func TestDetectEditFormatSameAsRef(t *testing.T) {
 		}
 	}
 }
+
+// splitSrcLines returns every line of text, in order, as the edit
+// parsers read them before they read lines from the index (editBase.line); the last line may
+// have no line ending. Empty input has no lines.
+func splitSrcLines(text string) []srcLine {
+	lines := make([]srcLine, 0, strings.Count(text, "\n")+1)
+	for off := 0; off < len(text); {
+		i := strings.IndexByte(text[off:], '\n')
+		end := len(text)
+		if i >= 0 {
+			end = off + i + 1
+		}
+		t := text[off:end]
+		t = strings.TrimSuffix(t, "\n")
+		t = strings.TrimSuffix(t, "\r")
+		lines = append(lines, srcLine{start: off, end: end, text: t})
+		off = end
+	}
+	return lines
+}

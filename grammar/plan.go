@@ -664,11 +664,14 @@ func (b *planBuilder) itemSlab(items [][2]int) [][2]int {
 	return b.items[n:len(b.items):len(b.items)]
 }
 
+// lastLineNo is the number of the last line of node n.
+func (b *planBuilder) lastLineNo(n *pnode) int { return b.lines.Pos(max(n.end-1, n.start)).Line }
+
 // closeOver ends the node the parts of an action past MaxActionParts were
 // folded into: its one too-many-parts error, and its prose (the latest
 // made, as for a folded run) set to its whole text.
 func (b *planBuilder) closeOver(n *pnode) {
-	first, last := b.line(n), b.lines.Pos(max(n.end-1, n.start)).Line
+	first, last := b.line(n), b.lastLineNo(n)
 	msg := fmt.Sprintf("this action has more than %s parts (headings, code blocks, paragraphs, lists, blank lines): the rest, lines %d–%d, is not read, so the action is not run as written; split it into several actions",
 		number.Thousands(MaxActionParts), first, last)
 	b.failAt(n, b.firstLine(n), CodeTooManyParts, "not read: past "+number.Thousands(MaxActionParts)+" parts", "%s", msg)

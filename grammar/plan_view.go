@@ -106,7 +106,7 @@ func (b *planBuilder) describe(n *pnode) string {
 	case kFolded:
 		return fmt.Sprintf("Headings (%s of unknown sections, folded): %s … %s", number.Thousands(n.lines), preview(b.headingText(n)), preview(b.lastLine(n)))
 	case kOverflow:
-		return fmt.Sprintf("Parts past %s, not read: lines %d–%d", number.Thousands(MaxActionParts), b.line(n), b.lines.Pos(max(n.end-1, n.start)).Line)
+		return fmt.Sprintf("Parts past %s, not read: lines %d–%d", number.Thousands(MaxActionParts), b.line(n), b.lastLineNo(n))
 	}
 	return ""
 }

@@ -64,8 +64,8 @@ func cmdParse(ctx context.Context, e *env, args []string) int {
 		if *doFix {
 			src, repairs = fix.Apply(src, opts.Dialect)
 		}
-		if *format == "json" && !multi && streamable(src, opts) {
-			doc, err := parseStreamed(ctx, e, in.name, src, opts, repairs, *compact)
+		if dialect, ok := streamable(src, opts); ok && *format == "json" && !multi {
+			doc, err := parseStreamed(ctx, e, in.name, src, dialect, opts, repairs, *compact)
 			if err != nil {
 				fmt.Fprintf(e.stderr, "plangram: %v\n", err)
 				return exitUsage
@@ -97,12 +97,12 @@ func cmdParse(ctx context.Context, e *env, args []string) int {
 // hands the actions over (parseStreamed): an acts or edit-format document,
 // whose JSON has its actions first, without a directive comment (Suppress
 // would need the blocks of the actions).
-func streamable(src []byte, opts grammar.Options) bool {
-	switch grammar.DialectOf(src, opts) {
+func streamable(src []byte, opts grammar.Options) (dialect string, ok bool) {
+	switch dialect = grammar.DialectOf(src, opts); dialect {
 	case grammar.DialectActs, grammar.DialectSearchReplace, grammar.DialectUdiff, grammar.DialectApplyPatch:
-		return !lint.HasDirective(src)
+		return dialect, !lint.HasDirective(src)
 	}
-	return false
+	return dialect, false
 }
 
 // parseStreamed parses an acts or edit-format document and writes its JSON to stdout as
@@ -110,9 +110,9 @@ func streamable(src []byte, opts grammar.Options) bool {
 // writes for the whole document, which held the whole tree (10 MB of
 // small actions peaked at 187 MB; docs/benchmarks.md). It returns the
 // document without its actions.
-func parseStreamed(ctx context.Context, e *env, name string, src []byte, opts grammar.Options, repairs []*ast.Diagnostic, compact bool) (*ast.Document, error) {
+func parseStreamed(ctx context.Context, e *env, name string, src []byte, dialect string, opts grammar.Options, repairs []*ast.Diagnostic, compact bool) (*ast.Document, error) {
 	dw := ast.NewDocumentWriter(e.stdout, compact)
-	dw.Begin(&ast.Document{Dialect: grammar.DialectOf(src, opts)})
+	dw.Begin(&ast.Document{Dialect: dialect})
 	opts.OnAction, opts.OnBlock = dw.Action, nil
 	opts.ReuseActions, opts.KeepProse = true, true
 	doc, err := grammar.Parse(ctx, name, src, opts)
