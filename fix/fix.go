@@ -320,7 +320,10 @@ func runWithText(line string, open lexer.MdFenceLine) (run int, rest string, ok 
 	for j < len(line) && line[j] == open.Char {
 		j++
 	}
-	rest = strings.TrimSpace(line[j:])
+	// Only the blanks the lexer trims around an info string (lexer.trim):
+	// a form feed, a vertical tab or U+2028 after the run is text to the
+	// parser (fence-trailing-text), so it is text to strip here too.
+	rest = strings.Trim(line[j:], " \t\r")
 	if j-i < open.Run || w > open.Indent+3 || rest == "" {
 		return 0, "", false
 	}

@@ -110,6 +110,12 @@ func TestApply(t *testing.T) {
 		{"nested without outer close", "```md\n```bash\nx\n```\nafter\n", "````md\n```bash\nx\n````\nafter\n", []string{CodeNestedFence}},
 		{"trailing text closes unclosed", "```python\nx = 1\n``` <- end\n\nprose\n", "```python\nx = 1\n```\n\nprose\n", []string{CodeTrailingText}},
 		{"trailing text in nested", "```\na\n```  # end\n\n### X\n```bash\nb\n```\n", "```\na\n```\n\n### X\n```bash\nb\n```\n", []string{CodeTrailingText}},
+		// Text to the parser is text to strip: blanks other than spaces and
+		// tabs after the run (CI's FuzzFix/aef8bcff51168894 was a form feed).
+		{"form feed after run", "```\n```\f\ntall it:\n\n```bash\npip install tool\n```\n", "```\n```\ntall it:\n\n```bash\npip install tool\n```\n", []string{CodeTrailingText}},
+		{"vertical tab after run", "```py\nx\n```\v\ny\n", "```py\nx\n```\ny\n", []string{CodeTrailingText}},
+		{"line separator after run", "~~~\nx\n~~~\u2028\ny\n~~~\n", "~~~\nx\n~~~\ny\n~~~\n", []string{CodeTrailingText}},
+		{"nbsp after run", "```\nx\n```\u00a0\n", "```\nx\n```\n", []string{CodeTrailingText}},
 		{"title space", "#Title\n\n## Action Plan\n", "# Title\n\n## Action Plan\n", []string{CodeTitleSpace}},
 		{"title after preamble", "hi\n#Title\n", "hi\n# Title\n", []string{CodeTitleSpace}},
 		{"not the title", "# Title\n#tag\n", "# Title\n#tag\n", nil},
