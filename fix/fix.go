@@ -83,31 +83,12 @@ func apply(src []byte, dialect string, slow bool) (fixed []byte, repairs []*ast.
 	if dialect == "" || dialect == grammar.DialectAuto {
 		dialect = grammar.Detect(src)
 	}
-	f := &fixer{text: string(src), slow: slow}
-	switch dialect {
-	case grammar.DialectPlan:
-		f.fences()
-		f.title()
-		f.headingLevels()
-	case grammar.DialectActs:
-		f.actsFences()
-	}
-	f.trailingBlank(dialect)
-	f.summarise()
+	f := rewrite(src, dialect, slow)
 	if len(f.repairs) == 0 {
 		return src, nil
 	}
 	out := []byte(f.text)
-	if grammar.Rejects(out) {
-		// Shorter text can raise the share of bytes that are not text past
-		// the binary threshold, or bring a lone CR to the first line: a
-		// repair never makes a readable input unreadable.
-		return src, nil
-	}
-	if opts := (grammar.Options{Dialect: dialect}); grammar.LoneCRHidesLine(context.Background(), out, opts) &&
-		!grammar.LoneCRHidesLine(context.Background(), src, opts) {
-		// Nor does it make a lone CR that hid nothing hide a line
-		// (lone-cr): a fence repaired to the run the CR comes before.
+	if withheld(src, out, dialect) {
 		return src, nil
 	}
 	lines := ast.NewLines(out)
@@ -128,6 +109,39 @@ func apply(src []byte, dialect string, slow bool) (fixed []byte, repairs []*ast.
 	}
 	ast.SortDiagnostics(repairs)
 	return out, repairs
+}
+
+// rewrite makes the repairs of dialect on src, before the checks of
+// withheld.
+func rewrite(src []byte, dialect string, slow bool) *fixer {
+	f := &fixer{text: string(src), slow: slow}
+	switch dialect {
+	case grammar.DialectPlan:
+		f.fences()
+		f.title()
+		f.headingLevels()
+	case grammar.DialectActs:
+		f.actsFences()
+	}
+	f.trailingBlank(dialect)
+	f.summarise()
+	return f
+}
+
+// withheld reports whether the repaired text out of src must not be
+// output, so that the input is returned as it is (docs/acts.md, "Lone
+// CRs"): a repair never makes a readable input unreadable, nor a lone CR
+// that hid nothing hide a line.
+func withheld(src, out []byte, dialect string) bool {
+	if grammar.Rejects(out) {
+		// Shorter text can raise the share of bytes that are not text past
+		// the binary threshold, or bring a lone CR to the first line.
+		return true
+	}
+	// A lone CR (lone-cr): a fence repaired to the run the CR comes before.
+	opts := grammar.Options{Dialect: dialect}
+	return grammar.LoneCRHidesLine(context.Background(), out, opts) &&
+		!grammar.LoneCRHidesLine(context.Background(), src, opts)
 }
 
 type fixer struct {
