@@ -31,6 +31,41 @@ func ExampleHTML() {
 	// true
 }
 
+// pieces counts what a writer was given.
+type pieces struct {
+	writes int
+	page   strings.Builder
+}
+
+func (p *pieces) Write(b []byte) (int, error) {
+	p.writes++
+	return p.page.Write(b)
+}
+
+// Write a page as it is rendered, to any io.Writer (a file, an HTTP
+// response): the head with the summary, one write per top-level item
+// (here two action cards), the foot. The page is never held whole, and
+// the bytes are those HTML returns.
+func ExampleWriteHTML() {
+	src := []byte("~~~act\nwrite_file a.txt\n~~~\n~~~\nA\n~~~\n~~~act\nwrite_file b.txt\n~~~\n~~~\nB\n~~~\n")
+	doc, err := grammar.Parse(context.Background(), "plan.md", src, grammar.Options{})
+	if err != nil {
+		panic(err)
+	}
+	var w pieces
+	if err := render.WriteHTML(&w, doc, src, render.Options{NoHighlight: true}); err != nil {
+		panic(err)
+	}
+	whole, _ := render.HTML(doc, src, render.Options{NoHighlight: true})
+	fmt.Println("writes:", w.writes)
+	fmt.Println("cards:", strings.Count(w.page.String(), `<article class="action"`))
+	fmt.Println("same as HTML:", w.page.String() == string(whole))
+	// Output:
+	// writes: 4
+	// cards: 2
+	// same as HTML: true
+}
+
 // Render a plain Markdown document (a README, a page of docs) with the same
 // safety rules: raw HTML is shown as text, javascript: links lose their href.
 func ExampleMarkdown() {

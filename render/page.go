@@ -19,7 +19,12 @@ var pageTemplate = sync.OnceValue(func() *template.Template {
 	}).Parse(pageHTML))
 })
 
-const pageHTML = `<!DOCTYPE html>
+// pageHTML is the page in three parts that a writer executes in turn, so
+// that a page is written one item at a time (writePage): "head" (the
+// header, the summary, metadata, rationale, memos and the diagnostics of
+// the document), "item" once per top-level item (prose, a stray block, an
+// action card) and "foot".
+const pageHTML = `{{define "head"}}<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -86,7 +91,8 @@ const pageHTML = `<!DOCTYPE html>
 {{- range .DocDiags}}
 {{template "diag" .}}
 {{- end}}
-{{- range .Items}}
+{{- end}}
+{{define "item"}}
 {{- with .Prose}}
 {{template "prose" .}}
 {{- end}}
@@ -99,11 +105,18 @@ const pageHTML = `<!DOCTYPE html>
 {{template "action" .}}
 {{- end}}
 {{- end}}
+{{define "unshown"}}
+{{- range .}}
+{{template "diag" .}}
+{{- end}}
+{{- end}}
+{{define "foot"}}
 </main>
 <footer>Rendered by <code>plangram render</code>: a static page — no scripts, nothing loaded from the network. Block contents are shown byte for byte; labels such as <span class="ctl" data-cp="CR"></span> stand for invisible characters.</footer>
 </div>
 </body>
 </html>
+{{end}}
 {{define "diag" -}}
 <div class="diag sev-{{.Severity}}" id="{{.ID}}">
 <span class="sev">{{.Severity}}</span> <span class="diag-pos">{{.Pos}}</span> <span class="msg">{{.Message}}</span>{{with .Code}} <code class="diag-code">{{.}}</code>{{end}}

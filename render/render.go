@@ -22,10 +22,12 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	"io"
 	"sort"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/yuin/goldmark"
@@ -104,8 +106,20 @@ func newRenderer(opts Options) *renderer {
 // the document was parsed from; the page is built from the AST alone (which
 // holds every byte of it), so src may be nil.
 func HTML(doc *ast.Document, src []byte, opts Options) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := WriteHTML(&buf, doc, src, opts); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// WriteHTML writes the page HTML returns to w, one top-level item (prose,
+// a stray block, an action card) at a time: it holds the document and the
+// view of one item, not the page (whose HTML is 10–20 times the size of a
+// plan of small actions). An error from w ends the page.
+func WriteHTML(w io.Writer, doc *ast.Document, src []byte, opts Options) error {
 	if doc == nil {
-		return nil, errors.New("render: nil document")
+		return errors.New("render: nil document")
 	}
 	r := newRenderer(opts)
 	r.schema = opts.Schema
@@ -114,11 +128,10 @@ func HTML(doc *ast.Document, src []byte, opts Options) ([]byte, error) {
 			r.schema = s
 		}
 	}
-	p, err := r.page(doc)
-	if err != nil {
-		return nil, fmt.Errorf("render: %w", err)
+	if err := r.writePage(&pageWriter{w: w}, doc); err != nil {
+		return fmt.Errorf("render: %w", err)
 	}
-	return execute(p)
+	return nil
 }
 
 // Markdown renders a plain Markdown document (documentation, a README) as a
@@ -137,7 +150,15 @@ func Markdown(src []byte, opts Options) ([]byte, error) {
 	if opts.Filename != "" {
 		p.Subtitle = opts.Filename
 	}
-	return execute(p)
+	var buf bytes.Buffer
+	pw := &pageWriter{w: &buf}
+	if err := pw.exec("head", p); err != nil {
+		return nil, fmt.Errorf("render: %w", err)
+	}
+	if err := pw.exec("foot", p); err != nil {
+		return nil, fmt.Errorf("render: %w", err)
+	}
+	return buf.Bytes(), nil
 }
 
 func pageTitle(t string) string {
@@ -147,15 +168,34 @@ func pageTitle(t string) string {
 	return t + " · plangram"
 }
 
-func execute(p *page) ([]byte, error) {
-	var buf bytes.Buffer
-	if err := pageTemplate().Execute(&buf, p); err != nil {
-		return nil, fmt.Errorf("render: %w", err)
+// pageWriter writes the parts of a page (pageHTML) to w, each executed
+// into buf first: plan text may hold invalid UTF-8, and the page is
+// always valid UTF-8 (each run of invalid bytes becomes U+FFFD; a part
+// begins and ends with the template's own text, so no run spans two
+// parts). The page ends with exactly one line ending.
+type pageWriter struct {
+	w   io.Writer
+	buf bytes.Buffer
+}
+
+// exec executes the part name of the page template with data and writes it.
+func (pw *pageWriter) exec(name string, data any) error {
+	pw.buf.Reset()
+	if err := pageTemplate().ExecuteTemplate(&pw.buf, name, data); err != nil {
+		return err
 	}
-	out := bytes.TrimRight(buf.Bytes(), "\n")
-	out = append(out, '\n')
-	// Plan text may hold invalid UTF-8; the page is always valid UTF-8.
-	return bytes.ToValidUTF8(out, []byte("\uFFFD")), nil
+	out := pw.buf.Bytes()
+	if name == "foot" {
+		out = append(bytes.TrimRight(out, "\n"), '\n')
+	}
+	if !utf8.Valid(out) {
+		out = bytes.ToValidUTF8(out, []byte("\uFFFD"))
+	}
+	_, err := pw.w.Write(out)
+	if pw.buf.Cap() > 1<<20 {
+		pw.buf = bytes.Buffer{} // one large part does not pin its buffer
+	}
+	return err
 }
 
 // The view model the page template renders. Strings are escaped by
@@ -171,8 +211,7 @@ type (
 		Rationale *string
 		Memos     []memoView
 		Summary   summary
-		DocDiags  []diagView // diagnostics at no node
-		Items     []itemView
+		DocDiags  []diagView    // diagnostics at no node
 		Body      template.HTML // plain Markdown pages
 	}
 	keyValue struct {
@@ -266,10 +305,13 @@ type diagIndex struct {
 	ids    map[*ast.Diagnostic]string
 	views  map[*ast.Diagnostic]*diagView
 	order  []*ast.Diagnostic
+	shown  map[*ast.Diagnostic]bool // shown at a node (diags)
 }
 
-// page builds the view model of a parsed document.
-func (r *renderer) page(doc *ast.Document) (*page, error) {
+// writePage writes the page of a parsed document: the head with the
+// summary of every diagnostic, then each top-level item in source order,
+// built and written one at a time, then the foot.
+func (r *renderer) writePage(pw *pageWriter, doc *ast.Document) error {
 	p := &page{Kind: doc.Dialect}
 	title := doc.Title
 	if title == "" {
@@ -295,6 +337,24 @@ func (r *renderer) page(doc *ast.Document) (*page, error) {
 	p.Rationale = doc.Rationale
 	for _, m := range doc.Memos {
 		p.Memos = append(p.Memos, memoView{Add: m.Add, Text: m.Text})
+	}
+	p.DocDiags = idx.diags(doc)
+	// The summary comes first on the page, so every diagnostic's view is
+	// made before the items that show it: each is attached to a node that
+	// an item shows (attach only picks such nodes) or to the document.
+	for _, d := range idx.order {
+		switch d.Severity {
+		case ast.Error:
+			p.Summary.Errors++
+		case ast.Warning:
+			p.Summary.Warnings++
+		default:
+			p.Summary.Infos++
+		}
+		p.Summary.List = append(p.Summary.List, *idx.view(d))
+	}
+	if err := pw.exec("head", p); err != nil {
+		return err
 	}
 
 	// Top-level items in source order: prose, stray blocks, actions. Prose
@@ -330,47 +390,46 @@ func (r *renderer) page(doc *ast.Document) (*page, error) {
 	sort.SliceStable(tops, func(i, j int) bool { return tops[i].start < tops[j].start })
 	proseN := 0
 	for _, t := range tops {
+		var item itemView
 		switch {
 		case t.prose != nil:
 			proseN++
 			pv, err := r.prose(t.prose, fmt.Sprintf("prose-%d", proseN), idx)
 			if err != nil {
-				return nil, err
+				return err
 			}
-			if pv != nil {
-				p.Items = append(p.Items, itemView{Prose: pv})
+			if pv == nil {
+				continue
 			}
+			item.Prose = pv
 		case t.block != nil:
-			bv := r.block(t.block, fmt.Sprintf("stray-%d", t.index), fmt.Sprintf("stray block %d", t.index), "", codeOpts{}, idx)
-			p.Items = append(p.Items, itemView{Block: bv})
+			item.Block = r.block(t.block, fmt.Sprintf("stray-%d", t.index), fmt.Sprintf("stray block %d", t.index), "", codeOpts{}, idx)
 		default:
 			av, err := r.action(t.act, t.index, inner[t.act], idx)
 			if err != nil {
-				return nil, err
+				return err
 			}
-			p.Items = append(p.Items, itemView{Action: av})
+			item.Action = av
+		}
+		if err := pw.exec("item", &item); err != nil {
+			return err
 		}
 	}
-	for _, d := range idx.byNode[doc] {
-		p.DocDiags = append(p.DocDiags, *idx.view(d))
-	}
+	// A diagnostic no item showed (attached to a node no item shows,
+	// which attach never picks) is not lost: it is listed after the
+	// items, as the summary's link expects it somewhere on the page.
+	var unshown []diagView
 	for _, d := range idx.order {
-		v := idx.views[d]
-		if v == nil { // attached to a node that is not shown
-			v = idx.view(d)
-			p.DocDiags = append(p.DocDiags, *v)
+		if !idx.shown[d] {
+			unshown = append(unshown, *idx.view(d))
 		}
-		switch d.Severity {
-		case ast.Error:
-			p.Summary.Errors++
-		case ast.Warning:
-			p.Summary.Warnings++
-		default:
-			p.Summary.Infos++
-		}
-		p.Summary.List = append(p.Summary.List, *v)
 	}
-	return p, nil
+	if len(unshown) > 0 {
+		if err := pw.exec("unshown", unshown); err != nil {
+			return err
+		}
+	}
+	return pw.exec("foot", p)
 }
 
 // containing returns the action whose span contains offset (actions sorted
@@ -388,7 +447,7 @@ func containing(actions []*ast.Action, offset int) *ast.Action {
 // prose containing it, else at the action containing it, else at the top.
 // Hidden nodes (shown elsewhere) are passed over.
 func (r *renderer) attach(doc *ast.Document, hidden map[any]bool) *diagIndex {
-	idx := &diagIndex{byNode: map[any][]*ast.Diagnostic{}, ids: map[*ast.Diagnostic]string{}, views: map[*ast.Diagnostic]*diagView{}}
+	idx := &diagIndex{byNode: map[any][]*ast.Diagnostic{}, ids: map[*ast.Diagnostic]string{}, views: map[*ast.Diagnostic]*diagView{}, shown: map[*ast.Diagnostic]bool{}}
 	type target struct {
 		span ast.Span
 		node any
@@ -473,6 +532,7 @@ func (idx *diagIndex) diags(node any) []diagView {
 	var out []diagView
 	for _, d := range idx.byNode[node] {
 		out = append(out, *idx.view(d))
+		idx.shown[d] = true
 	}
 	return out
 }

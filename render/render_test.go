@@ -83,6 +83,9 @@ var (
 	tagRE  = regexp.MustCompile(`<(/?)([a-zA-Z][a-zA-Z0-9]*)([^>]*)>`)
 	attrRE = regexp.MustCompile(`\s([a-zA-Z][a-zA-Z0-9:-]*)(?:="([^"]*)")?`)
 	preRE  = regexp.MustCompile(`(?s)<pre class="code"><code>(.*?)</code></pre>`)
+	// diagIDRE finds a diagnostic's anchor (id) and the summary's links
+	// to it (href).
+	diagIDRE = regexp.MustCompile(`\s(id|href)="#?(diag-[0-9]+)"`)
 )
 
 // allowed lists every element and attribute a rendered page may contain.
@@ -147,6 +150,21 @@ func checkPageSchema(t testing.TB, page []byte, doc *ast.Document, sch *schema.S
 	}
 	if got := strings.Count(s, `<article class="action`); got != len(doc.Actions) {
 		t.Errorf("%d action cards, %d actions", got, len(doc.Actions))
+	}
+	// Every diagnostic is shown once (with its id) and listed once in the
+	// summary (linking to it), whichever node it is attached to.
+	ids, links := map[string]int{}, map[string]int{}
+	for _, m := range diagIDRE.FindAllStringSubmatch(body, -1) {
+		if m[1] == "id" {
+			ids[m[2]]++
+		} else {
+			links[m[2]]++
+		}
+	}
+	for i, d := range doc.Diagnostics {
+		if id := "diag-" + strconv.Itoa(i+1); ids[id] != 1 || links[id] != 1 {
+			t.Errorf("%s (%s) shown %d times and linked %d times, not once each", id, d.Code, ids[id], links[id])
+		}
 	}
 	// Every argument and stray block is shown byte for byte, in order.
 	var want []string

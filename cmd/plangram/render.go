@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -87,8 +89,16 @@ func cmdRender(ctx context.Context, e *env, args []string) int {
 		}
 		code = max(code, c)
 		if targets[i] == "" {
-			if _, err := e.stdout.Write(page); err != nil {
-				return usageError(e, err)
+			// The page is written as it is rendered, one item at a time
+			// (render.WriteHTML): its HTML is 10–20 times the size of a
+			// plan of small actions.
+			bw := bufio.NewWriterSize(e.stdout, 64<<10)
+			err := page(bw)
+			if ferr := bw.Flush(); err == nil {
+				err = ferr
+			}
+			if err != nil {
+				return usageError(e, fmt.Errorf("%s: %w", in.name, err))
 			}
 			continue
 		}
@@ -97,7 +107,7 @@ func cmdRender(ctx context.Context, e *env, args []string) int {
 				return usageError(e, err)
 			}
 		}
-		if err := safewrite.WriteFile(targets[i], page); err != nil {
+		if err := safewrite.WriteFileFunc(targets[i], page); err != nil {
 			fmt.Fprintf(e.stderr, "plangram: %v\n", err)
 			code = exitUsage
 		}
@@ -115,8 +125,9 @@ func hasProblems(diags []*ast.Diagnostic) bool {
 	return false
 }
 
-// renderPage renders one input and prints its diagnostics.
-func renderPage(ctx context.Context, e *env, in input, src []byte, popts grammar.Options, noHighlight bool, hl *render.Highlighters) ([]byte, int, error) {
+// renderPage parses one input, prints its diagnostics and returns the
+// function that writes its page.
+func renderPage(ctx context.Context, e *env, in input, src []byte, popts grammar.Options, noHighlight bool, hl *render.Highlighters) (func(io.Writer) error, int, error) {
 	ropts := render.Options{NoHighlight: noHighlight, Schema: popts.Schema, Filename: in.name, Title: filepath.Base(in.name), Highlighters: hl}
 	if in.stdin() {
 		ropts.Title = ""
@@ -144,7 +155,10 @@ func renderPage(ctx context.Context, e *env, in input, src []byte, popts grammar
 	}
 	if d == "markdown" {
 		page, err := render.Markdown(src, ropts)
-		return page, exitOK, err
+		return func(w io.Writer) error {
+			_, err := w.Write(page)
+			return err
+		}, exitOK, err
 	}
 	popts.Dialect = d
 	if doc == nil {
@@ -154,9 +168,7 @@ func renderPage(ctx context.Context, e *env, in input, src []byte, popts grammar
 		}
 	}
 	doc.Diagnostics = lint.Suppress(doc, src, doc.Diagnostics, nil)
-	page, err := render.HTML(doc, src, ropts)
-	if err != nil {
-		return nil, exitUsage, err
-	}
-	return page, printDiags(e, in.name, doc.Diagnostics), nil
+	return func(w io.Writer) error {
+		return render.WriteHTML(w, doc, src, ropts)
+	}, printDiags(e, in.name, doc.Diagnostics), nil
 }

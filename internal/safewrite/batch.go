@@ -89,7 +89,7 @@ func (b *Batch) Create(path string, data []byte, like fs.FileInfo) (*Staged, err
 }
 
 func (b *Batch) stage(path string, data []byte, mode fs.FileMode, old fs.FileInfo, create bool) (*Staged, error) {
-	name, err := stage(path, data, mode, old, false)
+	name, err := stage(path, payload{data: data}, mode, old, false)
 	if err != nil {
 		return nil, err
 	}

@@ -31,8 +31,11 @@
 package safewrite
 
 import (
+	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -56,6 +59,63 @@ func WriteFile(path string, data []byte) error {
 // WriteFileMode is [WriteFile] with the permission bits for a file that does
 // not exist yet; an existing file keeps its own mode.
 func WriteFileMode(path string, data []byte, perm fs.FileMode) error {
+	return writeFile(path, payload{data: data}, perm)
+}
+
+// WriteFileFunc is [WriteFile] with the content written by write, for a
+// content too large to hold (`plangram render -o`). Where the file is
+// replaced atomically (a new file, a regular file with one link), write
+// writes into the temporary file, through a buffer, and an error from it
+// leaves path as it was. Where the file is written in place (a device, a
+// pipe, a file with several links, one whose owner a rename cannot keep),
+// the content is collected in memory first, for the same reason.
+func WriteFileFunc(path string, write func(io.Writer) error) error {
+	return writeFile(path, payload{write: write}, 0o644)
+}
+
+// payload is what a write puts in a file: bytes at hand, or a function
+// that writes them.
+type payload struct {
+	data  []byte
+	write func(io.Writer) error // nil: data
+}
+
+// writeTo writes the content to w.
+func (c payload) writeTo(w io.Writer) error {
+	if c.write == nil {
+		_, err := w.Write(c.data)
+		return err
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	if err := c.write(bw); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// bytes returns the content whole.
+func (c payload) bytes() ([]byte, error) {
+	if c.write == nil {
+		return c.data, nil
+	}
+	var b bytes.Buffer
+	if err := c.write(&b); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// inPlace writes the content to path in place (writeInPlace).
+func (c payload) inPlace(path string, truncate bool) error {
+	data, err := c.bytes()
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return writeInPlace(path, data, truncate)
+}
+
+// writeFile is WriteFileMode for any content.
+func writeFile(path string, data payload, perm fs.FileMode) error {
 	target, err := Resolve(path)
 	if err != nil {
 		return err
@@ -69,16 +129,16 @@ func WriteFileMode(path string, data []byte, perm fs.FileMode) error {
 	case fi.IsDir():
 		return fmt.Errorf("%s: is a directory", path)
 	case !fi.Mode().IsRegular():
-		return writeInPlace(target, data, false)
+		return data.inPlace(target, false)
 	case fi.Mode().Perm()&0o200 == 0:
 		return fmt.Errorf("%s: %w (mode %04o): make it writable to let plangram change it", path, ErrReadOnly, fi.Mode().Perm())
 	case links(fi) > 1:
-		return writeInPlace(target, data, true)
+		return data.inPlace(target, true)
 	}
 	mode := fi.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
 	err = replace(target, data, mode, fi)
 	if errors.Is(err, errKeepInPlace) {
-		return writeInPlace(target, data, true)
+		return data.inPlace(target, true)
 	}
 	return err
 }
@@ -92,9 +152,9 @@ func CreateLike(path string, data []byte, like fs.FileInfo) error {
 		return fmt.Errorf("%s: %w", path, fs.ErrExist)
 	}
 	mode := like.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
-	err := replace(path, data, mode, like)
+	err := replace(path, payload{data: data}, mode, like)
 	if errors.Is(err, errKeepInPlace) { // the owner cannot be given: keep the mode only
-		return replace(path, data, mode, nil)
+		return replace(path, payload{data: data}, mode, nil)
 	}
 	return err
 }
@@ -134,7 +194,7 @@ var errKeepInPlace = errors.New("write in place")
 // replace writes data to a new temporary file next to path, syncs it and
 // renames it over path. old is the file being replaced, nil when there is
 // none.
-func replace(path string, data []byte, mode fs.FileMode, old fs.FileInfo) error {
+func replace(path string, data payload, mode fs.FileMode, old fs.FileInfo) error {
 	name, err := stage(path, data, mode, old, true)
 	if err != nil {
 		return err
@@ -150,7 +210,7 @@ func replace(path string, data []byte, mode fs.FileMode, old fs.FileInfo) error 
 // and group (when old is not nil) and mode, and returns its name; sync
 // says the data is synced to disk before the file is closed. On error no
 // temporary file is left.
-func stage(path string, data []byte, mode fs.FileMode, old fs.FileInfo, sync bool) (string, error) {
+func stage(path string, data payload, mode fs.FileMode, old fs.FileInfo, sync bool) (string, error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -186,7 +246,7 @@ func stage(path string, data []byte, mode fs.FileMode, old fs.FileInfo, sync boo
 			return "", err
 		}
 	}
-	if _, err := tmp.Write(data); err != nil {
+	if err := data.writeTo(tmp); err != nil {
 		return "", fmt.Errorf("%s: %w", path, err)
 	}
 	if sync {
