@@ -185,6 +185,7 @@ func (r crRules) scanLine(line string, st crState, bom bool, hits []crHit) []crH
 		}
 	}
 	whole, _ := r.classify(line[base:], st)
+	n0 := len(hits) // hits before this line's: their offsets are another line's
 	cur := st
 	first, blank := true, true
 	prev := -1 // the CR before the part
@@ -204,7 +205,7 @@ func (r crRules) scanLine(line string, st crState, bom bool, hits []crHit) []crH
 				if cr < 0 {
 					cr, before = next, true
 				}
-				if cr >= 0 && (len(hits) == 0 || hits[len(hits)-1].cr != cr) {
+				if cr >= 0 && (len(hits) == n0 || hits[len(hits)-1].cr != cr) {
 					hits = append(hits, crHit{cr: cr, what: what, seg: seg, before: before})
 				}
 			}

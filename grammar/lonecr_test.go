@@ -54,6 +54,10 @@ func TestLoneCRHidesLine(t *testing.T) {
 		{"cuts an act fence's info", "acts", "x\n```act\rwrite_file a\n```\n", []hit{"\rwrite"}},
 		{"first line: cr-line-endings only", "acts", "```act\rwrite_file a\r```\r", nil},
 		{"cuts a closing fence", "acts", act + "```\nx\n```\ry\n```\n", []hit{"\ry"}},
+		// Two lines' CRs where the second's offset in its line is the
+		// first's in the input: both are reported (CI's
+		// FuzzStream/a6f3d035c58ad5be; the second was taken for a repeat).
+		{"second line's cr at the first's offset", "acts", "\n```\r`\nnd y\r```", []hit{"\r`\n", "\r```"}},
 		// Acts: CRs that hide nothing.
 		{"progress bar in content", "acts", act + "```\n10%\r20%\r100%\r\n```\n", nil},
 		{"prose", "acts", "a\rb\n" + act, nil},
@@ -69,6 +73,7 @@ func TestLoneCRHidesLine(t *testing.T) {
 		{"plan hides opening fence", "plan", "# T\n\ntext\r```sh\nls\n```\n", []hit{"\r```sh"}},
 		{"plan hides list item", "plan", "# T\n\n- a\r- b\n", []hit{"\r- b"}},
 		{"plan hides item fence", "plan", "# T\n\n- a\r- ```sh\nls\n```\n", []hit{"\r- ```sh"}},
+		{"plan second line's cr at the first's offset", "plan", "# T\n```\r`\nabcdefg\r```\n", []hit{"\r`\n", "\r```"}},
 		{"plan heading text", "plan", "# T\n\n## Rationale\rwhy\n", nil},
 		{"plan progress bar", "plan", "# T\n\n```\n1\r2\r# 3\r- 4\r\n```\n", nil},
 		{"plan shorter run", "plan", "# T\n\n````\nx\r```\n````\n", nil},
