@@ -45,7 +45,7 @@ func (r *renderer) hiddenNodes(doc *ast.Document) map[any]bool {
 		}
 	}
 	for _, p := range prose {
-		if a := containing(actions, p.Span.Start.Offset); a != nil {
+		if a := containingAction(actions, p.Span.Start.Offset); a != nil {
 			switch {
 			case p.Kind == "heading", p.Kind == "list", markdownActs[a]:
 				hidden[p] = true
@@ -90,6 +90,16 @@ func headingLevel(line string) (int, string) {
 		n++
 	}
 	return n, strings.Trim(t[n:], " \t\r\n#`")
+}
+
+// containingAction returns the action whose span contains offset (actions
+// sorted by start, not overlapping), or nil.
+func containingAction(actions []*ast.Action, offset int) *ast.Action {
+	i := sort.Search(len(actions), func(i int) bool { return actions[i].Span.Start.Offset > offset }) - 1
+	if i >= 0 && actions[i].Span.Contains(offset) {
+		return actions[i]
+	}
+	return nil
 }
 
 func sortedActions(doc *ast.Document) []*ast.Action {

@@ -301,17 +301,86 @@ type (
 
 // diagIndex assigns every diagnostic to the node it is shown at.
 type diagIndex struct {
-	byNode map[any][]*ast.Diagnostic
+	byNode map[nodeKey][]*ast.Diagnostic
 	ids    map[*ast.Diagnostic]string
 	views  map[*ast.Diagnostic]*diagView
 	order  []*ast.Diagnostic
 	shown  map[*ast.Diagnostic]bool // shown at a node (diags)
 }
 
-// writePage writes the page of a parsed document: the head with the
+// writePage writes the page of a whole document: the head with the
 // summary of every diagnostic, then each top-level item in source order,
 // built and written one at a time, then the foot.
 func (r *renderer) writePage(pw *pageWriter, doc *ast.Document) error {
+	hidden := r.hiddenNodes(doc)
+	lay := treeLayout(doc, hidden)
+	body, err := r.writeHead(pw, doc, lay, hidden, len(doc.Actions))
+	if err != nil {
+		return err
+	}
+	// Top-level items in source order: prose, stray blocks, actions. Prose
+	// inside an action's span is shown in its card.
+	type top struct {
+		start int
+		prose int // index in doc.Prose, or -1
+		block *ast.Block
+		act   *ast.Action
+		index int
+	}
+	var tops []top
+	for _, i := range body.topProse {
+		tops = append(tops, top{start: doc.Prose[i].Span.Start.Offset, prose: i})
+	}
+	for i, b := range doc.Blocks {
+		if !hidden[b] {
+			tops = append(tops, top{start: b.Span.Start.Offset, prose: -1, block: b, index: i})
+		}
+	}
+	for i, a := range doc.Actions {
+		tops = append(tops, top{start: a.Span.Start.Offset, prose: -1, act: a, index: i})
+	}
+	sort.SliceStable(tops, func(i, j int) bool { return tops[i].start < tops[j].start })
+	for _, t := range tops {
+		var err error
+		switch {
+		case t.prose >= 0:
+			err = body.prose(t.prose)
+		case t.block != nil:
+			err = body.stray(t.block, t.index)
+		default:
+			err = body.action(t.act, t.index)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return body.finish()
+}
+
+// pageBody writes the items of a page whose head is written.
+type pageBody struct {
+	r   *renderer
+	pw  *pageWriter
+	doc *ast.Document
+	p   *page
+	idx *diagIndex
+	// topProse lists the shown prose nodes outside every action (indices
+	// in doc.Prose, by start); inner, by action index, those inside one.
+	topProse []int
+	inner    map[int][]proseRef
+	proseN   int
+}
+
+// proseRef is a prose node and its index in the document's Prose.
+type proseRef struct {
+	p *ast.Prose
+	i int
+}
+
+// writeHead writes the head of the page of doc, whose nodes are laid out
+// in lay, and returns the writer of its items. actions is how many actions
+// the document has (a streamed document holds none).
+func (r *renderer) writeHead(pw *pageWriter, doc *ast.Document, lay *layout, hidden map[any]bool, actions int) (*pageBody, error) {
 	p := &page{Kind: doc.Dialect}
 	title := doc.Title
 	if title == "" {
@@ -326,11 +395,10 @@ func (r *renderer) writePage(pw *pageWriter, doc *ast.Document) error {
 	if r.opts.Filename != "" {
 		parts = append(parts, r.opts.Filename)
 	}
-	parts = append(parts, plural(len(doc.Actions), "action"))
+	parts = append(parts, plural(actions, "action"))
 	p.Subtitle = strings.Join(parts, " · ")
 
-	hidden := r.hiddenNodes(doc)
-	idx := r.attach(doc, hidden)
+	idx := attach(doc.Diagnostics, lay)
 	for _, m := range doc.Metadata {
 		p.Metadata = append(p.Metadata, keyValue{Key: m.Name, Value: r.value(m.Value)})
 	}
@@ -338,10 +406,10 @@ func (r *renderer) writePage(pw *pageWriter, doc *ast.Document) error {
 	for _, m := range doc.Memos {
 		p.Memos = append(p.Memos, memoView{Add: m.Add, Text: m.Text})
 	}
-	p.DocDiags = idx.diags(doc)
+	p.DocDiags = idx.diags(nodeKey{kind: keyDoc})
 	// The summary comes first on the page, so every diagnostic's view is
 	// made before the items that show it: each is attached to a node that
-	// an item shows (attach only picks such nodes) or to the document.
+	// an item shows (the layout holds only such nodes) or to the document.
 	for _, d := range idx.order {
 		switch d.Severity {
 		case ast.Error:
@@ -354,157 +422,67 @@ func (r *renderer) writePage(pw *pageWriter, doc *ast.Document) error {
 		p.Summary.List = append(p.Summary.List, *idx.view(d))
 	}
 	if err := pw.exec("head", p); err != nil {
-		return err
+		return nil, err
 	}
-
-	// Top-level items in source order: prose, stray blocks, actions. Prose
-	// inside an action's span is shown in its card.
-	type top struct {
-		start int
-		prose *ast.Prose
-		block *ast.Block
-		act   *ast.Action
-		index int
-	}
-	var tops []top
-	actions := sortedActions(doc)
-	inner := map[*ast.Action][]*ast.Prose{}
-	for _, pr := range doc.Prose {
+	body := &pageBody{r: r, pw: pw, doc: doc, p: p, idx: idx, inner: map[int][]proseRef{}}
+	for i, pr := range doc.Prose {
 		if hidden[pr] {
 			continue
 		}
-		if a := containing(actions, pr.Span.Start.Offset); a != nil {
-			inner[a] = append(inner[a], pr)
+		if k, ok := lay.containing(pr.Span.Start.Offset); ok {
+			body.inner[k.i] = append(body.inner[k.i], proseRef{pr, i})
 			continue
 		}
-		tops = append(tops, top{start: pr.Span.Start.Offset, prose: pr})
+		body.topProse = append(body.topProse, i)
 	}
-	for i, b := range doc.Blocks {
-		if !hidden[b] {
-			tops = append(tops, top{start: b.Span.Start.Offset, block: b, index: i + 1})
-		}
+	sort.SliceStable(body.topProse, func(i, j int) bool {
+		return doc.Prose[body.topProse[i]].Span.Start.Offset < doc.Prose[body.topProse[j]].Span.Start.Offset
+	})
+	return body, nil
+}
+
+// prose writes the top-level prose node i of the document.
+func (b *pageBody) prose(i int) error {
+	b.proseN++
+	pv, err := b.r.prose(b.doc.Prose[i], fmt.Sprintf("prose-%d", b.proseN), nodeKey{kind: keyProse, i: i}, b.idx)
+	if err != nil || pv == nil {
+		return err
 	}
-	for i, a := range doc.Actions {
-		tops = append(tops, top{start: a.Span.Start.Offset, act: a, index: i + 1})
+	return b.pw.exec("item", &itemView{Prose: pv})
+}
+
+// stray writes block i of no action.
+func (b *pageBody) stray(blk *ast.Block, i int) error {
+	bv := b.r.block(blk, fmt.Sprintf("stray-%d", i+1), fmt.Sprintf("stray block %d", i+1), "", codeOpts{}, nodeKey{kind: keyStray, i: i}, b.idx)
+	return b.pw.exec("item", &itemView{Block: bv})
+}
+
+// action writes the card of action i.
+func (b *pageBody) action(a *ast.Action, i int) error {
+	av, err := b.r.action(a, i, b.inner[i], b.idx)
+	if err != nil {
+		return err
 	}
-	sort.SliceStable(tops, func(i, j int) bool { return tops[i].start < tops[j].start })
-	proseN := 0
-	for _, t := range tops {
-		var item itemView
-		switch {
-		case t.prose != nil:
-			proseN++
-			pv, err := r.prose(t.prose, fmt.Sprintf("prose-%d", proseN), idx)
-			if err != nil {
-				return err
-			}
-			if pv == nil {
-				continue
-			}
-			item.Prose = pv
-		case t.block != nil:
-			item.Block = r.block(t.block, fmt.Sprintf("stray-%d", t.index), fmt.Sprintf("stray block %d", t.index), "", codeOpts{}, idx)
-		default:
-			av, err := r.action(t.act, t.index, inner[t.act], idx)
-			if err != nil {
-				return err
-			}
-			item.Action = av
-		}
-		if err := pw.exec("item", &item); err != nil {
-			return err
-		}
-	}
-	// A diagnostic no item showed (attached to a node no item shows,
-	// which attach never picks) is not lost: it is listed after the
-	// items, as the summary's link expects it somewhere on the page.
+	return b.pw.exec("item", &itemView{Action: av})
+}
+
+// finish writes the end of the page. A diagnostic no item showed
+// (attached to a node no item shows, which the layout never holds) is not
+// lost: it is listed after the items, as the summary's link expects it
+// somewhere on the page.
+func (b *pageBody) finish() error {
 	var unshown []diagView
-	for _, d := range idx.order {
-		if !idx.shown[d] {
-			unshown = append(unshown, *idx.view(d))
+	for _, d := range b.idx.order {
+		if !b.idx.shown[d] {
+			unshown = append(unshown, *b.idx.view(d))
 		}
 	}
 	if len(unshown) > 0 {
-		if err := pw.exec("unshown", unshown); err != nil {
+		if err := b.pw.exec("unshown", unshown); err != nil {
 			return err
 		}
 	}
-	return pw.exec("foot", p)
-}
-
-// containing returns the action whose span contains offset (actions sorted
-// by start, not overlapping), or nil.
-func containing(actions []*ast.Action, offset int) *ast.Action {
-	i := sort.Search(len(actions), func(i int) bool { return actions[i].Span.Start.Offset > offset }) - 1
-	if i >= 0 && actions[i].Span.Contains(offset) {
-		return actions[i]
-	}
-	return nil
-}
-
-// attach decides where each diagnostic is shown: at the block containing
-// its start (an action's act block means the card itself), else at the
-// prose containing it, else at the action containing it, else at the top.
-// Hidden nodes (shown elsewhere) are passed over.
-func (r *renderer) attach(doc *ast.Document, hidden map[any]bool) *diagIndex {
-	idx := &diagIndex{byNode: map[any][]*ast.Diagnostic{}, ids: map[*ast.Diagnostic]string{}, views: map[*ast.Diagnostic]*diagView{}, shown: map[*ast.Diagnostic]bool{}}
-	type target struct {
-		span ast.Span
-		node any
-	}
-	var blocks, prose []target
-	var acts []*ast.Action
-	for _, b := range doc.Blocks {
-		if !hidden[b] {
-			blocks = append(blocks, target{b.Span, b})
-		}
-	}
-	for _, a := range doc.Actions {
-		if a.Head != nil {
-			blocks = append(blocks, target{a.Head.Span, a})
-		}
-		for _, b := range a.Blocks {
-			blocks = append(blocks, target{b.Span, b})
-		}
-		acts = append(acts, a)
-	}
-	for _, p := range doc.Prose {
-		if !hidden[p] {
-			prose = append(prose, target{p.Span, p})
-		}
-	}
-	byStart := func(ts []target) {
-		sort.SliceStable(ts, func(i, j int) bool { return ts[i].span.Start.Offset < ts[j].span.Start.Offset })
-	}
-	byStart(blocks)
-	byStart(prose)
-	sort.SliceStable(acts, func(i, j int) bool { return acts[i].Span.Start.Offset < acts[j].Span.Start.Offset })
-	find := func(ts []target, off int) any {
-		i := sort.Search(len(ts), func(i int) bool { return ts[i].span.Start.Offset > off }) - 1
-		// Spans of one kind do not overlap in the dialects plangram has; a
-		// few steps back cover nesting should a dialect add it.
-		for j := i; j >= 0 && j > i-8; j-- {
-			if ts[j].span.Contains(off) {
-				return ts[j].node
-			}
-		}
-		return nil
-	}
-	for i, d := range doc.Diagnostics {
-		idx.ids[d] = fmt.Sprintf("diag-%d", i+1)
-		idx.order = append(idx.order, d)
-		off := d.Span.Start.Offset
-		var node any = doc
-		if n := find(blocks, off); n != nil {
-			node = n
-		} else if n := find(prose, off); n != nil {
-			node = n
-		} else if a := containing(acts, off); a != nil {
-			node = a
-		}
-		idx.byNode[node] = append(idx.byNode[node], d)
-	}
-	return idx
+	return b.pw.exec("foot", b.p)
 }
 
 // view returns the view of d.
@@ -528,7 +506,7 @@ func (idx *diagIndex) view(d *ast.Diagnostic) *diagView {
 }
 
 // diags returns the views of the diagnostics attached to node.
-func (idx *diagIndex) diags(node any) []diagView {
+func (idx *diagIndex) diags(node nodeKey) []diagView {
 	var out []diagView
 	for _, d := range idx.byNode[node] {
 		out = append(out, *idx.view(d))
@@ -546,8 +524,8 @@ func (r *renderer) pos(p ast.Pos) string {
 
 // prose renders a prose node as Markdown; prose of blank lines only is
 // skipped (nil) unless a diagnostic points into it.
-func (r *renderer) prose(pr *ast.Prose, id string, idx *diagIndex) (*proseView, error) {
-	diags := idx.diags(pr)
+func (r *renderer) prose(pr *ast.Prose, id string, key nodeKey, idx *diagIndex) (*proseView, error) {
+	diags := idx.diags(key)
 	if strings.TrimSpace(pr.Text) == "" && len(diags) == 0 {
 		return nil, nil
 	}
@@ -559,7 +537,7 @@ func (r *renderer) prose(pr *ast.Prose, id string, idx *diagIndex) (*proseView, 
 }
 
 // block renders one fenced block.
-func (r *renderer) block(b *ast.Block, id, title, role string, o codeOpts, idx *diagIndex) *blockView {
+func (r *renderer) block(b *ast.Block, id, title, role string, o codeOpts, key nodeKey, idx *diagIndex) *blockView {
 	o.info = b.Info
 	return &blockView{
 		ID:       id,
@@ -572,7 +550,7 @@ func (r *renderer) block(b *ast.Block, id, title, role string, o codeOpts, idx *
 		CRLF:     strings.Contains(b.Content, "\r\n"),
 		Unclosed: b.Unclosed,
 		Code:     r.code(b.Content, o),
-		Diags:    idx.diags(b),
+		Diags:    idx.diags(key),
 	}
 }
 
@@ -584,9 +562,12 @@ func codeText(s string) template.HTML {
 }
 
 // action renders one action's card.
-func (r *renderer) action(a *ast.Action, n int, prose []*ast.Prose, idx *diagIndex) (*actionView, error) {
+// ai is the action's index in source order (its card shows ai+1); prose
+// is the prose inside its span.
+func (r *renderer) action(a *ast.Action, ai int, prose []proseRef, idx *diagIndex) (*actionView, error) {
+	n := ai + 1
 	id := fmt.Sprintf("action-%d", n)
-	av := &actionView{ID: id, Index: n, Name: codeText(a.Name), Pos: r.pos(a.Span.Start), Diags: idx.diags(a)}
+	av := &actionView{ID: id, Index: n, Name: codeText(a.Name), Pos: r.pos(a.Span.Start), Diags: idx.diags(nodeKey{kind: keyAction, i: ai})}
 	if a.Name == "" {
 		av.Name = template.HTML(`<span class="missing">(no name)</span>`)
 	}
@@ -705,13 +686,14 @@ func (r *renderer) action(a *ast.Action, n int, prose []*ast.Prose, idx *diagInd
 		start int
 		block int
 		prose *ast.Prose
+		pi    int // the prose's index in the document's Prose
 	}
 	var parts []part
 	for i, b := range a.Blocks {
 		parts = append(parts, part{start: b.Span.Start.Offset, block: i})
 	}
 	for _, pr := range prose {
-		parts = append(parts, part{start: pr.Span.Start.Offset, block: -1, prose: pr})
+		parts = append(parts, part{start: pr.p.Span.Start.Offset, block: -1, prose: pr.p, pi: pr.i})
 	}
 	sort.SliceStable(parts, func(i, j int) bool { return parts[i].start < parts[j].start })
 	for _, pv := range mdParams {
@@ -732,14 +714,14 @@ func (r *renderer) action(a *ast.Action, n int, prose []*ast.Prose, idx *diagInd
 		if roles[i] == "path" {
 			o.path = ""
 		}
-		return r.block(b, fmt.Sprintf("%s-block-%d", id, i+1), fmt.Sprintf("block %d", i+1), roles[i], o, idx)
+		return r.block(b, fmt.Sprintf("%s-block-%d", id, i+1), fmt.Sprintf("block %d", i+1), roles[i], o, nodeKey{kind: keyActBlock, i: ai, j: i}, idx)
 	}
 	proseN := 0
 	for k := 0; k < len(parts); k++ {
 		pt := parts[k]
 		if pt.prose != nil {
 			proseN++
-			pv, err := r.prose(pt.prose, fmt.Sprintf("%s-prose-%d", id, proseN), idx)
+			pv, err := r.prose(pt.prose, fmt.Sprintf("%s-prose-%d", id, proseN), nodeKey{kind: keyProse, i: pt.pi}, idx)
 			if err != nil {
 				return nil, err
 			}

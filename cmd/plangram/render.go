@@ -81,22 +81,22 @@ func cmdRender(ctx context.Context, e *env, args []string) int {
 			code = exitUsage
 			continue
 		}
-		page, c, err := renderPage(ctx, e, in, src, popts, *noHighlight, hl)
+		page, err := renderPage(ctx, e, in, src, popts, *noHighlight, hl)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "plangram: %s: %v\n", in.name, err)
 			code = exitUsage
 			continue
 		}
-		code = max(code, c)
 		if targets[i] == "" {
 			// The page is written as it is rendered, one item at a time
-			// (render.WriteHTML): its HTML is 10–20 times the size of a
-			// plan of small actions.
+			// (render.WriteHTML, WriteHTMLStream): its HTML is 10–20 times
+			// the size of a plan of small actions.
 			bw := bufio.NewWriterSize(e.stdout, 64<<10)
-			err := page(bw)
+			c, err := page(bw)
 			if ferr := bw.Flush(); err == nil {
 				err = ferr
 			}
+			code = max(code, c)
 			if err != nil {
 				return usageError(e, fmt.Errorf("%s: %w", in.name, err))
 			}
@@ -107,7 +107,11 @@ func cmdRender(ctx context.Context, e *env, args []string) int {
 				return usageError(e, err)
 			}
 		}
-		if err := safewrite.WriteFileFunc(targets[i], page); err != nil {
+		if err := safewrite.WriteFileFunc(targets[i], func(w io.Writer) error {
+			c, err := page(w)
+			code = max(code, c)
+			return err
+		}); err != nil {
 			fmt.Fprintf(e.stderr, "plangram: %v\n", err)
 			code = exitUsage
 		}
@@ -125,9 +129,12 @@ func hasProblems(diags []*ast.Diagnostic) bool {
 	return false
 }
 
-// renderPage parses one input, prints its diagnostics and returns the
-// function that writes its page.
-func renderPage(ctx context.Context, e *env, in input, src []byte, popts grammar.Options, noHighlight bool, hl *render.Highlighters) (func(io.Writer) error, int, error) {
+// renderPage returns the function that writes the page of one input
+// and prints its diagnostics, returning the exit code they make. A
+// document of the acts dialect or an edit format is parsed twice and
+// never held whole (render.WriteHTMLStream; one without directive
+// comments, which need the whole tree); any other is parsed once, here.
+func renderPage(ctx context.Context, e *env, in input, src []byte, popts grammar.Options, noHighlight bool, hl *render.Highlighters) (func(io.Writer) (int, error), error) {
 	ropts := render.Options{NoHighlight: noHighlight, Schema: popts.Schema, Filename: in.name, Title: filepath.Base(in.name), Highlighters: hl}
 	if in.stdin() {
 		ropts.Title = ""
@@ -145,7 +152,7 @@ func renderPage(ctx context.Context, e *env, in input, src []byte, popts grammar
 			popts.Dialect = d
 			parsed, err := grammar.Parse(ctx, in.name, src, popts)
 			if err != nil {
-				return nil, exitUsage, err
+				return nil, err
 			}
 			if len(parsed.Actions) == 0 && !hasProblems(parsed.Diagnostics) {
 				d = "markdown"
@@ -155,20 +162,38 @@ func renderPage(ctx context.Context, e *env, in input, src []byte, popts grammar
 	}
 	if d == "markdown" {
 		page, err := render.Markdown(src, ropts)
-		return func(w io.Writer) error {
+		return func(w io.Writer) (int, error) {
 			_, err := w.Write(page)
-			return err
-		}, exitOK, err
+			return exitOK, err
+		}, err
 	}
 	popts.Dialect = d
+	if doc == nil && grammar.DialectOf(src, popts) != grammar.DialectPlan && !lint.HasDirective(src) {
+		return func(w io.Writer) (int, error) {
+			code, first := exitOK, true
+			_, err := render.WriteHTMLStream(w, func(pass render.Pass) (*ast.Document, error) {
+				o := popts
+				o.OnAction, o.OnBlock, o.KeepProse, o.ReuseActions = pass.OnAction, pass.OnBlock, pass.KeepProse, true
+				doc, err := grammar.Parse(ctx, in.name, src, o)
+				if err == nil && first { // the diagnostics are the first pass's
+					first = false
+					doc.Diagnostics = lint.Suppress(doc, src, doc.Diagnostics, nil)
+					code = printDiags(e, in.name, doc.Diagnostics)
+				}
+				return doc, err
+			}, ropts)
+			return code, err
+		}, nil
+	}
 	if doc == nil {
 		var err error
 		if doc, err = grammar.Parse(ctx, in.name, src, popts); err != nil {
-			return nil, exitUsage, err
+			return nil, err
 		}
 	}
 	doc.Diagnostics = lint.Suppress(doc, src, doc.Diagnostics, nil)
-	return func(w io.Writer) error {
-		return render.WriteHTML(w, doc, src, ropts)
-	}, printDiags(e, in.name, doc.Diagnostics), nil
+	code := printDiags(e, in.name, doc.Diagnostics)
+	return func(w io.Writer) (int, error) {
+		return code, render.WriteHTML(w, doc, src, ropts)
+	}, nil
 }

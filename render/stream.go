@@ -1,0 +1,170 @@
+package render
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/schema"
+)
+
+// Pass says how a Parse hands a document over: each action to OnAction
+// once it is complete, in source order, and each block of no action to
+// OnBlock (grammar.Options.OnAction and OnBlock); KeepProse keeps the
+// prose nodes in the document returned (grammar.Options.KeepProse). The
+// functions keep neither the action nor the block once they return, so
+// the parser may reuse their memory (grammar.Options.ReuseActions).
+type Pass struct {
+	OnAction  func(*ast.Action)
+	OnBlock   func(*ast.Block)
+	KeepProse bool
+}
+
+// Parse parses one document the way pass says: grammar.Parse with
+// grammar.Options' OnAction, OnBlock, KeepProse and ReuseActions set from
+// pass. It returns the document without the actions and blocks it handed
+// over. Each call must read the same document.
+type Parse func(pass Pass) (*ast.Document, error)
+
+// WriteHTMLStream writes to w the page HTML would write for the document
+// parse reads, of the acts or an edit-format dialect (search-replace,
+// udiff, apply-patch), without holding its tree: parse is called twice.
+// The first pass keeps the diagnostics, the prose and where each action
+// and block is (a few dozen bytes an action), which is all the page's head
+// and the placing of each diagnostic need; the second renders each
+// action's card as it is handed over and keeps nothing of it. A document
+// of small actions takes about 1 KB of tree an action, 16 times its size
+// (docs/render.md, "Memory"). It returns the document of the first pass
+// (its diagnostics; no actions). A structured plan (the plan dialect) is
+// refused: its page hides the parts of the plan its header and cards
+// show, which takes the whole tree (HTML, WriteHTML).
+func WriteHTMLStream(w io.Writer, parse Parse, opts Options) (*ast.Document, error) {
+	lay := &layout{}
+	actions, strays := 0, 0
+	doc, err := parse(Pass{
+		OnAction:  func(a *ast.Action) { lay.addAction(a, actions); actions++ },
+		OnBlock:   func(b *ast.Block) { lay.addStray(b, strays); strays++ },
+		KeepProse: true,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if doc.Dialect == "plan" || doc.Dialect == "" {
+		return doc, fmt.Errorf("render: WriteHTMLStream reads the acts and edit-format dialects, not %q", doc.Dialect)
+	}
+	r := newRenderer(opts)
+	r.schema = opts.Schema
+	if r.schema == nil {
+		if s, err := schema.Builtin(doc.Dialect); err == nil {
+			r.schema = s
+		}
+	}
+	hidden := r.hiddenNodes(doc)
+	// Blocks of no action that were kept in the document (the dialects
+	// other than acts hand none over) are placed with the prose.
+	var kept []int
+	for i, b := range doc.Blocks {
+		if !hidden[b] {
+			lay.addStray(b, strays+i)
+			kept = append(kept, i)
+		}
+	}
+	lay.addProse(doc, hidden)
+	lay.sort()
+	pw := &pageWriter{w: w}
+	body, err := r.writeHead(pw, doc, lay, hidden, actions)
+	if err != nil {
+		return doc, fmt.Errorf("render: %w", err)
+	}
+
+	// The items the document holds (top-level prose, kept blocks) are
+	// written in source order before each item the second pass hands over
+	// that starts at or after them: prose before a block or an action at
+	// the same offset, as the page of the whole tree orders them.
+	type held struct {
+		start, prose, block int // prose: index in doc.Prose, or -1
+	}
+	var items []held
+	for _, i := range body.topProse {
+		items = append(items, held{start: doc.Prose[i].Span.Start.Offset, prose: i, block: -1})
+	}
+	for _, i := range kept {
+		items = append(items, held{start: doc.Blocks[i].Span.Start.Offset, prose: -1, block: i})
+	}
+	sort.SliceStable(items, func(i, j int) bool { return items[i].start < items[j].start })
+	next := 0
+	flush := func(upTo int) error {
+		for ; next < len(items) && items[next].start <= upTo; next++ {
+			var err error
+			if it := items[next]; it.prose >= 0 {
+				err = body.prose(it.prose)
+			} else {
+				err = body.stray(doc.Blocks[it.block], strays+it.block)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var werr error
+	ai, si, last := 0, 0, -1
+	_, err = parse(Pass{
+		OnAction: func(a *ast.Action) {
+			if werr == nil {
+				werr = inOrder(&last, a.Span.Start.Offset, ai >= actions)
+			}
+			if werr == nil {
+				werr = flush(a.Span.Start.Offset)
+			}
+			if werr == nil {
+				werr = body.action(a, ai)
+			}
+			ai++
+		},
+		OnBlock: func(b *ast.Block) {
+			if werr == nil {
+				werr = inOrder(&last, b.Span.Start.Offset, si >= strays)
+			}
+			if werr == nil {
+				werr = flush(b.Span.Start.Offset)
+			}
+			if werr == nil {
+				werr = body.stray(b, si)
+			}
+			si++
+		},
+	})
+	switch {
+	case err != nil:
+		return doc, err
+	case werr != nil:
+		return doc, fmt.Errorf("render: %w", werr)
+	case ai != actions || si != strays:
+		return doc, errChanged
+	}
+	if err := flush(int(^uint(0) >> 1)); err != nil {
+		return doc, fmt.Errorf("render: %w", err)
+	}
+	if err := body.finish(); err != nil {
+		return doc, fmt.Errorf("render: %w", err)
+	}
+	return doc, nil
+}
+
+// errChanged says the two passes of WriteHTMLStream did not read the same
+// document.
+var errChanged = errors.New("render: the second pass read another document than the first")
+
+// inOrder checks that an item handed over in the second pass starts after
+// the one before (*last) and that the first pass saw as many (more says
+// it did not).
+func inOrder(last *int, start int, more bool) error {
+	if more || start < *last {
+		return errChanged
+	}
+	*last = start
+	return nil
+}
