@@ -82,6 +82,37 @@ func TestRawExact(t *testing.T) {
 			t.Errorf("RawExact %s read back as %#v, want %#v", raw, back, v)
 		}
 	}
+	// Values of other types (an edit format's hunk is a struct) are read
+	// back as json.Marshal writes them, with the exact bytes in place
+	// (FuzzEditSyntax/ceb56a6f548bf9c5: a udiff hunk's "old" lost its byte).
+	type hunk struct {
+		Old   string   `json:"old"`
+		New   string   `json:"new,omitempty"`
+		Lines []string `json:"lines,omitempty"`
+		N     *int     `json:"n,omitempty"`
+	}
+	one := 1
+	for _, c := range []struct {
+		v    any
+		want any
+	}{
+		{ast.Params{{Name: "hunks", Value: []any{hunk{Old: "-\xad"}}}}, map[string]any{"hunks": []any{map[string]any{"old": "-\xad"}}}},
+		{map[string]any{"h": []hunk{{Old: "a", New: "b\xff", N: &one}, {Lines: []string{"ok", "\xfe"}}}},
+			map[string]any{"h": []any{map[string]any{"old": "a", "new": "b\xff", "n": 1.0}, map[string]any{"old": "", "lines": []any{"ok", "\xfe"}}}}},
+		{map[string]any{"p": &hunk{Old: "\xe9"}}, map[string]any{"p": map[string]any{"old": "\xe9"}}},
+	} {
+		raw, err := ast.RawExact(c.v)
+		if err != nil || !utf8.Valid(raw) || !json.Valid(raw) {
+			t.Fatalf("%#v: %s, %v", c.v, raw, err)
+		}
+		var back any
+		if err := ast.UnmarshalExact(raw, &back); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(back, c.want) {
+			t.Errorf("RawExact %s read back as %#v, want %#v", raw, back, c.want)
+		}
+	}
 	for _, v := range []any{"caf\xe9", []any{"\xff"}} {
 		if _, err := ast.RawExact(v); !errors.Is(err, ast.ErrRawNotUTF8) {
 			t.Errorf("RawExact(%q): %v, want ErrRawNotUTF8", v, err)

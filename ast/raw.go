@@ -1,10 +1,12 @@
 package ast
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -37,7 +39,10 @@ var ErrRawNotUTF8 = errors.New("a JSON value holds a string that is not valid UT
 // RawExact returns v, a decoded JSON value (map[string]any, []any, string,
 // json.Number, bool, nil; also Params), as JSON: json.Marshal's bytes when
 // every string and member name in v is valid UTF-8, else the form with the
-// exact bytes beside them (see above).
+// exact bytes beside them (see above). A value of another type inside it
+// (a struct such as an edit format's hunk, a typed slice, a pointer) is
+// written as json.Marshal writes it, with the same exact bytes beside its
+// strings.
 func RawExact(v any) (json.RawMessage, error) {
 	if !HasInvalidUTF8(v) && !HasInvalidName(v) {
 		return json.Marshal(v)
@@ -122,8 +127,48 @@ func writeRaw(w *jsonw.W, v any) {
 		}
 		w.Value(x)
 	default:
+		if g, ok := exactGeneric(v); ok {
+			writeRaw(w, g)
+			return
+		}
 		w.Value(v)
 	}
+}
+
+// exactGeneric returns v, a value of another type than the decoded JSON
+// ones (a struct such as an edit format's hunk, a typed slice or map, a
+// pointer) that holds a string that is not valid UTF-8, as the decoded JSON
+// value json.Marshal makes of it with those strings' exact bytes in place
+// (json.Marshal writes U+FFFD instead): its overlay (writeOverlay) put
+// back (ApplyBase64). ok is false when v holds none, or cannot be
+// converted.
+func exactGeneric(v any) (any, bool) {
+	switch v.(type) {
+	case string, []string, json.Number, bool, float64, int, int64, nil:
+		return nil, false // written as they are, their bytes beside them
+	}
+	rv := reflect.ValueOf(v)
+	if !hasInvalid(rv) {
+		return nil, false
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, false
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var g any
+	if err := dec.Decode(&g); err != nil {
+		return nil, false
+	}
+	ow := &jsonw.W{}
+	writeOverlay(ow, rv)
+	var overlay any
+	if ow.Err() != nil || json.Unmarshal(ow.B, &overlay) != nil {
+		return nil, false
+	}
+	g, err = ApplyBase64(g, overlay)
+	return g, err == nil
 }
 
 // writeBareOverlay writes the base64 overlay of the strings of v outside
