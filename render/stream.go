@@ -111,29 +111,28 @@ func WriteHTMLStream(w io.Writer, parse Parse, opts Options) (*ast.Document, err
 	}
 	var werr error
 	ai, si, last := 0, 0, -1
+	// handed writes an item the second pass handed over, which starts at
+	// start, after the held items before it; more says the first pass saw
+	// no such item. After an error nothing more is written.
+	handed := func(start int, more bool, write func() error) {
+		switch {
+		case werr != nil:
+		case more || start < last:
+			werr = errChanged
+		default:
+			last = start
+			if werr = flush(start); werr == nil {
+				werr = write()
+			}
+		}
+	}
 	_, err = parse(Pass{
 		OnAction: func(a *ast.Action) {
-			if werr == nil {
-				werr = inOrder(&last, a.Span.Start.Offset, ai >= actions)
-			}
-			if werr == nil {
-				werr = flush(a.Span.Start.Offset)
-			}
-			if werr == nil {
-				werr = body.action(a, ai)
-			}
+			handed(a.Span.Start.Offset, ai >= actions, func() error { return body.action(a, ai) })
 			ai++
 		},
 		OnBlock: func(b *ast.Block) {
-			if werr == nil {
-				werr = inOrder(&last, b.Span.Start.Offset, si >= strays)
-			}
-			if werr == nil {
-				werr = flush(b.Span.Start.Offset)
-			}
-			if werr == nil {
-				werr = body.stray(b, si)
-			}
+			handed(b.Span.Start.Offset, si >= strays, func() error { return body.stray(b, si) })
 			si++
 		},
 	})
@@ -143,7 +142,7 @@ func WriteHTMLStream(w io.Writer, parse Parse, opts Options) (*ast.Document, err
 	case werr != nil:
 		return doc, fmt.Errorf("render: %w", werr)
 	case ai != actions || si != strays:
-		return doc, errChanged
+		return doc, fmt.Errorf("render: %w", errChanged)
 	}
 	if err := flush(int(^uint(0) >> 1)); err != nil {
 		return doc, fmt.Errorf("render: %w", err)
@@ -156,15 +155,4 @@ func WriteHTMLStream(w io.Writer, parse Parse, opts Options) (*ast.Document, err
 
 // errChanged says the two passes of WriteHTMLStream did not read the same
 // document.
-var errChanged = errors.New("render: the second pass read another document than the first")
-
-// inOrder checks that an item handed over in the second pass starts after
-// the one before (*last) and that the first pass saw as many (more says
-// it did not).
-func inOrder(last *int, start int, more bool) error {
-	if more || start < *last {
-		return errChanged
-	}
-	*last = start
-	return nil
-}
+var errChanged = errors.New("the second pass read another document than the first")

@@ -3,6 +3,8 @@ package render
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -199,6 +201,23 @@ func TestHasActBlocksPrefixes(t *testing.T) {
 	} {
 		if got, whole := HasActBlocks([]byte(c.src)), hasActBlocks([]byte(c.src)); got != c.want || whole != c.want {
 			t.Errorf("%s: HasActBlocks %v, whole document %v, want %v", c.name, got, whole, c.want)
+		}
+	}
+}
+
+// TestWriteHTMLStreamChanged: a Parse whose second pass reads another
+// document is an error, not a page that mixes two documents.
+func TestWriteHTMLStreamChanged(t *testing.T) {
+	docs := [][]byte{corpus.SmallActs(2000), corpus.SmallActs(1000)}
+	for _, order := range [][2]int{{0, 1}, {1, 0}} {
+		calls := 0
+		parse := func(p Pass) (*ast.Document, error) {
+			src := docs[order[min(calls, 1)]]
+			calls++
+			return streamParse(src, grammar.Options{})(p)
+		}
+		if _, err := WriteHTMLStream(io.Discard, parse, Options{}); !errors.Is(err, errChanged) {
+			t.Errorf("passes over %d then %d bytes: %v", len(docs[order[0]]), len(docs[order[1]]), err)
 		}
 	}
 }
