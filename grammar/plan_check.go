@@ -905,9 +905,13 @@ func (b *planBuilder) bind(head *pnode, body []*pnode, name string, nameSpan ast
 	}
 	b.ok(head)
 	a.Name = def.Name // an alias (PROMPT) is reported under the action's name
-	bb := &actionBinder{b: b, a: a, def: def, keys: b.keys[def], head: head, next: next}
+	// The entries' list is the builder's, reused from action to action
+	// (an action's list of many items grew one by doubling).
+	bb := &actionBinder{b: b, a: a, def: def, keys: b.keys[def], head: head, next: next, entries: b.entryList[:0]}
 	bb.body(body)
 	bb.params()
+	clear(bb.entries)
+	b.entryList = bb.entries[:0]
 }
 
 // placeAll keeps an unbound action's blocks with it.

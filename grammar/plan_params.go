@@ -64,6 +64,7 @@ func (b *planBuilder) entries(n *pnode) []*entry { return b.appendEntries(nil, n
 // appendEntries appends a list's entries (see entries) to out.
 func (b *planBuilder) appendEntries(out []*entry, n *pnode) []*entry {
 	var collecting *entry
+	var tmp entry // an item folded into the key before it needs no entry of its own
 	for _, it := range n.items {
 		start, end := it[0], it[1]
 		if end < len(b.src) && b.src[end-1] != '\n' {
@@ -75,13 +76,15 @@ func (b *planBuilder) appendEntries(out []*entry, n *pnode) []*entry {
 				continue
 			}
 		}
-		e := b.item(start, end)
-		if e.bad && collecting != nil {
-			collecting.elems = append(collecting.elems, elem{text: e.value, start: e.valStart, end: e.valEnd})
-			collecting.elems = append(collecting.elems, e.elems...)
-			collecting.end = e.end
+		b.item(&tmp, start, end)
+		if tmp.bad && collecting != nil {
+			collecting.elems = append(collecting.elems, elem{text: tmp.value, start: tmp.valStart, end: tmp.valEnd})
+			collecting.elems = append(collecting.elems, tmp.elems...)
+			collecting.end = tmp.end
 			continue
 		}
+		e := b.entrySlab.new(len(b.nodes) / 4)
+		*e = tmp
 		collecting = nil
 		if !e.bad && e.value == "" && len(e.elems) == 0 {
 			collecting = e
@@ -91,8 +94,9 @@ func (b *planBuilder) appendEntries(out []*entry, n *pnode) []*entry {
 	return out
 }
 
-// item parses one list item token [s, e).
-func (b *planBuilder) item(s, e int) *entry {
+// item parses one list item token [s, e) into ent.
+func (b *planBuilder) item(ent *entry, s, e int) {
+	*ent = entry{}
 	v := b.src[s:e]
 	fl := lineContentEnd(v, 0)
 	line := v[:fl]
@@ -106,7 +110,6 @@ func (b *planBuilder) item(s, e int) *entry {
 	}
 	i = min(i, len(line))
 	text := strings.TrimRight(line[i:], " \t")
-	ent := b.entrySlab.new(len(b.nodes) / 4)
 	ent.start, ent.end = s, e
 	if key, ks, ke, vs, ok := parseKV(text); ok {
 		ent.key, ent.keyStart, ent.keyEnd, ent.norm = key, s+i+ks, s+i+ke, b.normKey(key)
@@ -166,7 +169,6 @@ func (b *planBuilder) item(s, e int) *entry {
 	}
 	flush()
 	ent.value = strings.Join(value, "\n")
-	return ent
 }
 
 // nextLine returns the start of the line after the one containing p.
@@ -729,6 +731,16 @@ func (x *actionBinder) unknownKeys() {
 		if e.used || e.bad || x.knownKey(e) {
 			continue
 		}
+		if x.b.cap.Full(CodeUnknownKey) {
+			// Only counted: no message to build (a list of many items
+			// built one each, 25 bytes an item of garbage).
+			sev := ast.Error
+			if x.b.schema.AllowsUnknownKeys() {
+				sev = ast.Warning
+			}
+			x.b.report(sev, CodeUnknownKey, x.b.lines.Span(e.keyStart, e.keyEnd), "")
+			continue
+		}
 		msg := fmt.Sprintf("%s has no metadata key %q", x.def.Name, e.key)
 		best, bestD := "", len(e.key)/3+2
 		known := knownKeys()
@@ -750,7 +762,11 @@ func (x *actionBinder) unknownKeys() {
 		x.b.report(ast.Error, CodeUnknownKey, x.b.lines.Span(e.keyStart, e.keyEnd), "%s: the item would be lost; correct the key, or remove the item", msg)
 	}
 	for _, e := range x.entries {
-		if e.bad {
+		switch {
+		case !e.bad:
+		case x.b.cap.Full(CodeBadMetadataItem):
+			x.b.report(ast.Error, CodeBadMetadataItem, x.b.lines.Span(e.valStart, e.valEnd), "") // only counted
+		default:
 			x.b.report(ast.Error, CodeBadMetadataItem, x.b.lines.Span(e.valStart, e.valEnd),
 				"metadata item %s of %s is not `Key: value` (write `- **Key:** value`)", quoted(e.value), x.def.Name)
 		}

@@ -85,6 +85,9 @@ func (b *planBuilder) bindOne(p *ppart) {
 	}
 	clear(b.doc.Actions[k:])
 	b.doc.Actions = b.doc.Actions[:k]
+	// The action's entries are not used past its binding (its params
+	// hold strings, not entries): the next action's take their place.
+	b.entrySlab.reuse()
 }
 
 // release lets go of the nodes of the streamed section's actions bound so
@@ -103,8 +106,8 @@ func (b *planBuilder) release(keep *pnode) {
 		if n.kind == kFence && !n.placed {
 			b.doc.Blocks = append(b.doc.Blocks, n.block)
 		}
-		if n.kind != kBlank {
-			b.regionAdd(n)
+		if n.kind == kBlank || !b.regionAdd(n) {
+			n.drop()
 		}
 	}
 	clear(b.nodes[r.at:])

@@ -272,8 +272,11 @@ type regionNode struct {
 // viewMaxRows rows end before the rows do.
 const viewRowCap = viewFull + viewMaxRows + 4*viewContext
 
-// regionAdd adds a visible node whose mark is final to the region.
-func (b *planBuilder) regionAdd(n *pnode) {
+// regionAdd adds a visible node whose mark is final to the region, and
+// reports whether the region holds the node itself (as one of the latest
+// nodes without a row), which is then dropped when it leaves the ring;
+// else the node is the caller's to drop.
+func (b *planBuilder) regionAdd(n *pnode) bool {
 	r := &b.region
 	pos := r.n
 	r.n++
@@ -283,7 +286,7 @@ func (b *planBuilder) regionAdd(n *pnode) {
 			r.unrecorded++
 		}
 		r.push(regionNode{n, pos, flagged})
-		return
+		return true
 	}
 	switch {
 	case flagged:
@@ -294,14 +297,17 @@ func (b *planBuilder) regionAdd(n *pnode) {
 	case pos < viewFull:
 	default:
 		r.push(regionNode{n: n, pos: pos})
-		return
+		return true
 	}
 	b.keepRow(n, pos)
+	return false
 }
 
-// push keeps e as one of the latest viewContext nodes without a row.
+// push keeps e as one of the latest viewContext nodes without a row; the
+// oldest leaves the ring, and is dropped.
 func (r *viewRegion) push(e regionNode) {
 	if r.ringN == viewContext {
+		r.ring[0].n.drop()
 		copy(r.ring[:], r.ring[1:])
 		r.ringN--
 	}
@@ -310,7 +316,7 @@ func (r *viewRegion) push(e regionNode) {
 }
 
 // flushRing gives the latest nodes without a row their rows (the context
-// before a flagged node, or the end of the region).
+// before a flagged node, or the end of the region), and drops them.
 func (b *planBuilder) flushRing() {
 	r := &b.region
 	for _, e := range r.ring[:r.ringN] {
@@ -318,6 +324,7 @@ func (b *planBuilder) flushRing() {
 			r.unrecorded-- // a row of its own now: not counted twice
 		}
 		b.keepRow(e.n, e.pos)
+		e.n.drop()
 	}
 	r.ring, r.ringN = [viewContext]regionNode{}, 0
 }
