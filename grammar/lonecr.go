@@ -330,10 +330,20 @@ func ActsLineLoneCRs(ds []*ast.Diagnostic, lineBytes []byte, at ast.Pos, fence b
 // document's lines differently. A printer (fmt) leaves such a document as
 // it is: rewriting it by plangram's reading would fix one reading of an
 // ambiguous input.
+//
+// A lone-cr error inside the block of an improperly nested fence is one of
+// that error's follow-on notes ("follow-on: MSG [lone-cr]"): it counts
+// too, or fmt rewrote such a document by plangram's reading
+// (FuzzFmt/4218cc506977cc40).
 func HasLoneCRError(doc *ast.Document) bool {
 	for _, d := range doc.Diagnostics {
 		if d.Code == CodeLoneCR {
 			return true
+		}
+		for _, r := range d.Related {
+			if strings.HasPrefix(r.Message, "follow-on: ") && strings.HasSuffix(r.Message, " ["+CodeLoneCR+"]") {
+				return true
+			}
 		}
 	}
 	return false

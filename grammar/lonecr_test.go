@@ -119,3 +119,27 @@ func TestLoneCRCapActs(t *testing.T) {
 		t.Fatalf("summing up: %s, want at line 105: %s", last.Format("cr.md"), want)
 	}
 }
+
+// TestHasLoneCRErrorInFollowOn: a lone-cr error collapsed into an
+// improperly nested fence's follow-on notes still says the document's
+// lines read differently (fmt keeps such a document as it is).
+func TestHasLoneCRErrorInFollowOn(t *testing.T) {
+	src := []byte(".\n~~~\n~~~\n~~~\n2. ~~~\n~~~\n~~~\ny\r~~~\n~~~~\n  ~~~\n  - ~~~\n  ~~~~\n\t* ~~~act\n\t  echo tab\n\t  ~~~")
+	doc, err := Parse(context.Background(), "t.md", src, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	top, note := false, false
+	for _, d := range doc.Diagnostics {
+		top = top || d.Code == CodeLoneCR
+		for _, r := range d.Related {
+			note = note || strings.HasSuffix(r.Message, "["+CodeLoneCR+"]")
+		}
+	}
+	if top || !note {
+		t.Fatalf("want the lone-cr error as a follow-on note only (top-level %v, note %v)", top, note)
+	}
+	if !HasLoneCRError(doc) {
+		t.Fatal("HasLoneCRError misses the lone-cr follow-on")
+	}
+}
