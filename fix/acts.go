@@ -116,7 +116,10 @@ func (p *actsPasser) repair(end int, act bool) bool {
 	inner, nested := 0, false
 	if !act && ok {
 		inner, nested = lexer.MisnestedFence(v)
-		if withText && nested && at <= inner && !lexer.LooksLikeInfo(v[ts:te]) {
+		// The parser's judgement (grammar's misnested): the info string
+		// of the line as a Markdown fence line reads, which a line that
+		// does not read as one (a lone CR before its run) has none of.
+		if withText && nested && at <= inner && !lexer.LooksLikeInfo(infoAt(v, at)) {
 			nested = false
 		}
 	}
