@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 
 	"github.com/plangram/plangram/ast"
@@ -30,22 +31,22 @@ type Parse func(pass Pass) (*ast.Document, error)
 
 // WriteHTMLStream writes to w the page HTML would write for the document
 // parse reads, of the acts or an edit-format dialect (search-replace,
-// udiff, apply-patch), without holding its tree: parse is called twice.
-// The first pass keeps the diagnostics, the prose and where each action
-// and block is (a few dozen bytes an action), which is all the page's head
-// and the placing of each diagnostic need; the second renders each
-// action's card as it is handed over and keeps nothing of it. A document
+// udiff, apply-patch), without holding its tree: parse is called three
+// times (twice when there is no diagnostic and no prose to place). The
+// first pass keeps the diagnostics and the prose, which is all the page's
+// head needs; the second, where the actions and blocks that hold a
+// diagnostic or a prose node are, for placing them; the third renders
+// each action's card as it is handed over and keeps nothing of it. A document
 // of small actions takes about 1 KB of tree an action, 16 times its size
 // (docs/render.md, "Memory"). It returns the document of the first pass
 // (its diagnostics; no actions). A structured plan (the plan dialect) is
 // refused: its page hides the parts of the plan its header and cards
 // show, which takes the whole tree (HTML, WriteHTML).
 func WriteHTMLStream(w io.Writer, parse Parse, opts Options) (*ast.Document, error) {
-	lay := &layout{}
 	actions, strays := 0, 0
 	doc, err := parse(Pass{
-		OnAction:  func(a *ast.Action) { lay.addAction(a, actions); actions++ },
-		OnBlock:   func(b *ast.Block) { lay.addStray(b, strays); strays++ },
+		OnAction:  func(*ast.Action) { actions++ },
+		OnBlock:   func(*ast.Block) { strays++ },
 		KeepProse: true,
 	})
 	if err != nil {
@@ -62,6 +63,10 @@ func WriteHTMLStream(w io.Writer, parse Parse, opts Options) (*ast.Document, err
 		}
 	}
 	hidden := r.hiddenNodes(doc)
+	lay, err := layoutAt(parse, doc, hidden, actions, strays)
+	if err != nil {
+		return doc, err
+	}
 	// Blocks of no action that were kept in the document (the dialects
 	// other than acts hand none over) are placed with the prose.
 	var kept []int
@@ -151,6 +156,62 @@ func WriteHTMLStream(w io.Writer, parse Parse, opts Options) (*ast.Document, err
 		return doc, fmt.Errorf("render: %w", err)
 	}
 	return doc, nil
+}
+
+// layoutAt lays out, in another pass of parse, the actions and blocks
+// that hold the start of one of doc's diagnostics or of a prose node the
+// page shows: attach and the placing of prose in cards ask only about
+// those offsets, and of the nodes that do not hold one (most of them)
+// only the count is needed. A document of small actions laid out whole
+// took some 120 bytes an action. With nothing to place, no pass is made.
+func layoutAt(parse Parse, doc *ast.Document, hidden map[any]bool, actions, strays int) (*layout, error) {
+	lay := &layout{}
+	var at []int
+	for _, d := range doc.Diagnostics {
+		at = append(at, d.Span.Start.Offset)
+	}
+	for _, p := range doc.Prose {
+		if !hidden[p] {
+			at = append(at, p.Span.Start.Offset)
+		}
+	}
+	if len(at) > 0 {
+		slices.Sort(at)
+		holds := func(sp ast.Span) bool {
+			i, _ := slices.BinarySearch(at, sp.Start.Offset)
+			return i < len(at) && at[i] < sp.End.Offset
+		}
+		ai, si := 0, 0
+		_, err := parse(Pass{
+			OnAction: func(a *ast.Action) {
+				if holds(a.Span) {
+					lay.acts = append(lay.acts, target{a.Span.Start.Offset, a.Span.End.Offset, nodeKey{kind: keyAction, i: ai}})
+				}
+				if a.Head != nil && holds(a.Head.Span) {
+					lay.blocks = append(lay.blocks, target{a.Head.Span.Start.Offset, a.Head.Span.End.Offset, nodeKey{kind: keyAction, i: ai}})
+				}
+				for j, b := range a.Blocks {
+					if holds(b.Span) {
+						lay.blocks = append(lay.blocks, target{b.Span.Start.Offset, b.Span.End.Offset, nodeKey{kind: keyActBlock, i: ai, j: j}})
+					}
+				}
+				ai++
+			},
+			OnBlock: func(b *ast.Block) {
+				if holds(b.Span) {
+					lay.addStray(b, si)
+				}
+				si++
+			},
+		})
+		switch {
+		case err != nil:
+			return nil, err
+		case ai != actions || si != strays:
+			return nil, fmt.Errorf("render: %w", errChanged)
+		}
+	}
+	return lay, nil
 }
 
 // errChanged says the two passes of WriteHTMLStream did not read the same

@@ -131,7 +131,7 @@ func hasProblems(diags []*ast.Diagnostic) bool {
 
 // renderPage returns the function that writes the page of one input
 // and prints its diagnostics, returning the exit code they make. A
-// document of the acts dialect or an edit format is parsed twice and
+// document of the acts dialect or an edit format is parsed three times and
 // never held whole (render.WriteHTMLStream; one without directive
 // comments, which need the whole tree); any other is parsed once, here.
 func renderPage(ctx context.Context, e *env, in input, src []byte, popts grammar.Options, noHighlight bool, hl *render.Highlighters) (func(io.Writer) (int, error), error) {
