@@ -85,7 +85,7 @@ func WriteHTMLStream(w io.Writer, parse Parse, opts Options) (*ast.Document, err
 	}
 
 	// The items the document holds (top-level prose, kept blocks) are
-	// written in source order before each item the second pass hands over
+	// written in source order before each item the last pass hands over
 	// that starts at or after them: prose before a block or an action at
 	// the same offset, as the page of the whole tree orders them.
 	type held struct {
@@ -116,7 +116,7 @@ func WriteHTMLStream(w io.Writer, parse Parse, opts Options) (*ast.Document, err
 	}
 	var werr error
 	ai, si, last := 0, 0, -1
-	// handed writes an item the second pass handed over, which starts at
+	// handed writes an item the last pass handed over, which starts at
 	// start, after the held items before it; more says the first pass saw
 	// no such item. After an error nothing more is written.
 	handed := func(start int, more bool, write func() error) {
@@ -214,6 +214,6 @@ func layoutAt(parse Parse, doc *ast.Document, hidden map[any]bool, actions, stra
 	return lay, nil
 }
 
-// errChanged says the two passes of WriteHTMLStream did not read the same
+// errChanged says the passes of WriteHTMLStream did not read the same
 // document.
-var errChanged = errors.New("the second pass read another document than the first")
+var errChanged = errors.New("a later pass read another document than the first")

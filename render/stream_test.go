@@ -205,7 +205,7 @@ func TestHasActBlocksPrefixes(t *testing.T) {
 	}
 }
 
-// TestWriteHTMLStreamChanged: a Parse whose second pass reads another
+// TestWriteHTMLStreamChanged: a Parse whose later pass reads another
 // document is an error, not a page that mixes two documents.
 func TestWriteHTMLStreamChanged(t *testing.T) {
 	docs := [][]byte{corpus.SmallActs(2000), corpus.SmallActs(1000)}
