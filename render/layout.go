@@ -44,15 +44,21 @@ type layout struct {
 	blocks, prose, acts []target
 }
 
-// addAction adds action i (its head and blocks).
-func (l *layout) addAction(a *ast.Action, i int) {
+// addAction adds action i (its head and blocks), only the nodes whose
+// span keep accepts when keep is set.
+func (l *layout) addAction(a *ast.Action, i int, keep func(ast.Span) bool) {
+	add := func(ts *[]target, sp ast.Span, k nodeKey) {
+		if keep == nil || keep(sp) {
+			*ts = append(*ts, target{sp.Start.Offset, sp.End.Offset, k})
+		}
+	}
 	if a.Head != nil {
-		l.blocks = append(l.blocks, target{a.Head.Span.Start.Offset, a.Head.Span.End.Offset, nodeKey{kind: keyAction, i: i}})
+		add(&l.blocks, a.Head.Span, nodeKey{kind: keyAction, i: i})
 	}
 	for j, b := range a.Blocks {
-		l.blocks = append(l.blocks, target{b.Span.Start.Offset, b.Span.End.Offset, nodeKey{kind: keyActBlock, i: i, j: j}})
+		add(&l.blocks, b.Span, nodeKey{kind: keyActBlock, i: i, j: j})
 	}
-	l.acts = append(l.acts, target{a.Span.Start.Offset, a.Span.End.Offset, nodeKey{kind: keyAction, i: i}})
+	add(&l.acts, a.Span, nodeKey{kind: keyAction, i: i})
 }
 
 // addStray adds block i of no action.
@@ -87,7 +93,7 @@ func treeLayout(doc *ast.Document, hidden map[any]bool) *layout {
 		}
 	}
 	for i, a := range doc.Actions {
-		l.addAction(a, i)
+		l.addAction(a, i, nil)
 	}
 	l.addProse(doc, hidden)
 	l.sort()

@@ -184,17 +184,7 @@ func layoutAt(parse Parse, doc *ast.Document, hidden map[any]bool, actions, stra
 		ai, si := 0, 0
 		_, err := parse(Pass{
 			OnAction: func(a *ast.Action) {
-				if holds(a.Span) {
-					lay.acts = append(lay.acts, target{a.Span.Start.Offset, a.Span.End.Offset, nodeKey{kind: keyAction, i: ai}})
-				}
-				if a.Head != nil && holds(a.Head.Span) {
-					lay.blocks = append(lay.blocks, target{a.Head.Span.Start.Offset, a.Head.Span.End.Offset, nodeKey{kind: keyAction, i: ai}})
-				}
-				for j, b := range a.Blocks {
-					if holds(b.Span) {
-						lay.blocks = append(lay.blocks, target{b.Span.Start.Offset, b.Span.End.Offset, nodeKey{kind: keyActBlock, i: ai, j: j}})
-					}
-				}
+				lay.addAction(a, ai, holds)
 				ai++
 			},
 			OnBlock: func(b *ast.Block) {
