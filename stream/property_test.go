@@ -205,3 +205,22 @@ func FuzzStream(f *testing.F) {
 		}
 	})
 }
+
+// TestTooLargeCallCutsAtCharacter: a call cut at its size limit is cut
+// before the character the limit falls in, not inside it, whatever the
+// chunking (FuzzStream/417ac70c0b37d26e: the call's text ended between the
+// two bytes of "۸").
+func TestTooLargeCallCutsAtCharacter(t *testing.T) {
+	for pad := range 4 {
+		in := []byte("<write_to_file><path>" + strings.Repeat("a", pad) + strings.Repeat("漢۸é", 40) + "</path></write_to_file> done")
+		opts := Options{Dialect: "tools", MaxCallSize: 64}
+		checkAll(t, opts, in) // no event starts or ends inside a character, in any chunking
+		cut := false
+		for _, e := range checkOne(t, opts, in, nil) {
+			cut = cut || e.Type == Error && e.Kind == KindTooLarge
+		}
+		if !cut {
+			t.Fatalf("pad %d: the call was not cut at its limit", pad)
+		}
+	}
+}

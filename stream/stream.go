@@ -292,6 +292,32 @@ func incomplete(b []byte) int {
 	return 0
 }
 
+// charStart returns off, or, when off falls inside a valid multi-byte
+// UTF-8 character of the bytes received, the offset of that character's
+// first byte: a cut at a byte count (a call's size limit) is moved back so
+// that no event ends inside a character. A continuation byte can never
+// start a character, so the first byte found before off that can is a
+// character boundary whatever came before it.
+func (p *Parser) charStart(off int) int {
+	if off >= p.base+len(p.buf) {
+		return off // past what was received: no character straddles it yet
+	}
+	lo := max(p.base, off-utf8.UTFMax+1)
+	for s := off - 1; s >= lo; s-- {
+		b := p.buf[s-p.base]
+		if !utf8.RuneStart(b) {
+			continue
+		}
+		if b >= utf8.RuneSelf {
+			if r, n := utf8.DecodeRune(p.buf[s-p.base : min(s+utf8.UTFMax, p.base+len(p.buf))-p.base]); r != utf8.RuneError && s+n > off {
+				return s
+			}
+		}
+		return off
+	}
+	return off
+}
+
 // bytes returns the received bytes [from, to) (offsets).
 func (p *Parser) bytes(from, to int) []byte {
 	if p.tight && from < p.floor {

@@ -487,7 +487,7 @@ func (t *tools) limit(p *Parser) int {
 	if t.c.over {
 		return p.end()
 	}
-	return min(max(t.c.start+t.max, t.pos), p.end())
+	return min(max(p.charStart(t.c.start+t.max), t.pos), p.end())
 }
 
 // params reads a call between its parameters.
