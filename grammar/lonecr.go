@@ -341,7 +341,7 @@ func HasLoneCRError(doc *ast.Document) bool {
 			return true
 		}
 		for _, r := range d.Related {
-			if strings.HasPrefix(r.Message, "follow-on: ") && strings.HasSuffix(r.Message, " ["+CodeLoneCR+"]") {
+			if isFollowOn(r, CodeLoneCR) {
 				return true
 			}
 		}

@@ -418,13 +418,22 @@ func collapseFollowOns(ds []*ast.Diagnostic, ranges []followOn, owner map[*ast.D
 			continue
 		}
 		gone[d] = true
-		msg := "follow-on: " + d.Message
+		msg := followOnPrefix + d.Message
 		if d.Code != "" {
 			msg += " [" + d.Code + "]"
 		}
 		o.Related = append(o.Related, ast.Related{Message: msg, Span: d.Span})
 	}
 	return gone
+}
+
+// followOnPrefix starts the message of a "follow-on:" note
+// (collapseFollowOns), which ends with the note's code in brackets.
+const followOnPrefix = "follow-on: "
+
+// isFollowOn reports whether r is a follow-on note of a diagnostic of code.
+func isFollowOn(r ast.Related, code string) bool {
+	return strings.HasPrefix(r.Message, followOnPrefix) && strings.HasSuffix(r.Message, " ["+code+"]")
 }
 
 // withoutGone returns ds without the diagnostics in gone, in place.

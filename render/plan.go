@@ -25,7 +25,11 @@ func (r *renderer) hiddenNodes(doc *ast.Document) map[any]bool {
 	if doc.Dialect != "plan" {
 		return hidden
 	}
-	actions := sortedActions(doc)
+	var acts layout // where the actions are: the prose inside one is its card's
+	for i, a := range doc.Actions {
+		acts.acts = append(acts.acts, target{a.Span.Start.Offset, a.Span.End.Offset, nodeKey{kind: keyAction, i: i}})
+	}
+	acts.sort()
 	titleSeen, sectionSeen, metaSeen := false, false, false
 	prose := append([]*ast.Prose(nil), doc.Prose...)
 	sort.SliceStable(prose, func(i, j int) bool { return prose[i].Span.Start.Offset < prose[j].Span.Start.Offset })
@@ -45,9 +49,9 @@ func (r *renderer) hiddenNodes(doc *ast.Document) map[any]bool {
 		}
 	}
 	for _, p := range prose {
-		if a := containingAction(actions, p.Span.Start.Offset); a != nil {
+		if k, ok := acts.containing(p.Span.Start.Offset); ok {
 			switch {
-			case p.Kind == "heading", p.Kind == "list", markdownActs[a]:
+			case p.Kind == "heading", p.Kind == "list", markdownActs[doc.Actions[k.i]]:
 				hidden[p] = true
 			}
 			continue
@@ -90,22 +94,6 @@ func headingLevel(line string) (int, string) {
 		n++
 	}
 	return n, strings.Trim(t[n:], " \t\r\n#`")
-}
-
-// containingAction returns the action whose span contains offset (actions
-// sorted by start, not overlapping), or nil.
-func containingAction(actions []*ast.Action, offset int) *ast.Action {
-	i := sort.Search(len(actions), func(i int) bool { return actions[i].Span.Start.Offset > offset }) - 1
-	if i >= 0 && actions[i].Span.Contains(offset) {
-		return actions[i]
-	}
-	return nil
-}
-
-func sortedActions(doc *ast.Document) []*ast.Action {
-	actions := append([]*ast.Action(nil), doc.Actions...)
-	sort.SliceStable(actions, func(i, j int) bool { return actions[i].Span.Start.Offset < actions[j].Span.Start.Offset })
-	return actions
 }
 
 // fromMarkdown reports whether a parameter's value is Markdown text the
