@@ -465,12 +465,11 @@ func (b *planBuilder) documentMetadata(n *pnode) {
 			seen[p.Name] = p.Value
 		}
 	}
-	for _, e := range b.entries(n) {
-		if e.bad {
-			b.report(ast.Error, CodeBadMetadataItem, b.lines.Span(e.start, e.start+lineContentEnd(b.src[e.start:e.end], 0)),
-				"metadata item %s is not `Key: value` (write `- **Key:** value`)", quoted(e.value))
-			continue
-		}
+	entries, _, _ := b.appendEntries(nil, n, func(e *entry) {
+		b.report(ast.Error, CodeBadMetadataItem, b.lines.Span(e.start, e.start+lineContentEnd(b.src[e.start:e.end], 0)),
+			"metadata item %s is not `Key: value` (write `- **Key:** value`)", quoted(e.value))
+	})
+	for _, e := range entries {
 		key := snakeCase(e.key)
 		v := e.metaValue()
 		if first, dup := seen[key]; dup {
@@ -478,7 +477,7 @@ func (b *planBuilder) documentMetadata(n *pnode) {
 				b.report(ast.Warning, CodeDuplicateKey, b.lines.Span(e.keyStart, e.keyEnd), "metadata key %q given twice with the same value; the first is kept", e.key)
 			} else {
 				// A second, different value would be lost: an error.
-				b.report(ast.Error, CodeDuplicateKey, b.lines.Span(e.keyStart, e.keyEnd), "metadata key %q given twice with different values; this one (%s) is ignored and the first is kept", e.key, quoted(e.value))
+				b.report(ast.Error, CodeDuplicateKey, b.lines.Span(e.keyStart, e.keyEnd), "metadata key %q given twice with different values; this one (%s) is ignored and the first is kept", e.key, e.shown())
 			}
 			continue
 		}
@@ -1005,8 +1004,8 @@ func actionExpectation(def *schema.Action) string {
 func (e *entry) metaValue() any {
 	if e.value == "" && len(e.elems) > 0 {
 		list := make([]string, 0, len(e.elems))
-		for _, el := range e.elems {
-			list = append(list, el.text)
+		for i := range e.elems {
+			list = append(list, e.elemText(i))
 		}
 		return list
 	}

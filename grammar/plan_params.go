@@ -42,61 +42,164 @@ type entry struct {
 	value            string // the text after the key: first line and continuation lines, each trimmed
 	valStart, valEnd int
 	elems            []elem
-	start, end       int  // the whole item
-	bad              bool // not `Key: value`; value holds the item's text
-	used             bool // a parameter took it
-	known            bool // the action has the key: ref is what it names
+	multi            map[int]string // the texts of elems with continuation lines, by index (elemText)
+	src              string         // the document: elems' texts are spans of it
+	start, end       int            // the whole item
+	bad              bool           // not `Key: value`; value holds the item's text
+	used             bool           // a parameter took it
+	known            bool           // the action has the key: ref is what it names
 	ref              keyRef
 }
 
-type elem struct {
-	text       string
-	start, end int
+// elem is an element of an entry: a nested item, or a following sibling
+// item folded into a key without a value. Its text is src[start:end],
+// unless it has continuation lines (entry.multi): an element is two
+// offsets, so a list of many of them holds no more than its item ranges do.
+type elem struct{ start, end int }
+
+// elemText is the text of the entry's i-th element: its first line and
+// continuation lines, each trimmed, joined with "\n".
+func (e *entry) elemText(i int) string {
+	if t, ok := e.multi[i]; ok {
+		return t
+	}
+	el := e.elems[i]
+	return e.src[el.start:el.end]
+}
+
+// shown is the entry's value for a message, as its preview: its text, or
+// its elements separated by ", " when it has no text of its own (a key
+// given twice showed "" for a list).
+func (e *entry) shown() lazy {
+	return func() string {
+		if e.value != "" || len(e.elems) == 0 {
+			return preview(e.value)
+		}
+		var sb strings.Builder
+		for i := range e.elems {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			sb.WriteString(e.elemText(i))
+			if sb.Len() > 200 { // past what a preview shows
+				break
+			}
+		}
+		return preview(sb.String())
+	}
+}
+
+// setMulti records the text of the i-th element, which has continuation
+// lines.
+func (e *entry) setMulti(i int, text string) {
+	if e.multi == nil {
+		e.multi = map[int]string{}
+	}
+	e.multi[i] = text
+}
+
+// fold appends f, an item that is not `Key: value` folded into e's key, to
+// e's elements: its text, then its nested elements.
+func (e *entry) fold(f *entry) {
+	k := len(e.elems)
+	e.elems = append(e.elems, elem{f.valStart, f.valEnd})
+	if f.value != e.src[f.valStart:f.valEnd] {
+		e.setMulti(k, f.value)
+	}
+	for i, t := range f.multi {
+		e.setMulti(k+1+i, t)
+	}
+	e.elems = append(e.elems, f.elems...)
+	e.end = f.end
 }
 
 func (e *entry) valueSpan(l *planLines) ast.Span { return l.Span(e.valStart, e.valEnd) }
 
-// entries reads a list's items. An item that is not `Key: value` following
-// a key whose value is empty (`- **Handoff Resources:**` then `- [a](a.md)`)
-// is an element of that key, as if nested.
-func (b *planBuilder) entries(n *pnode) []*entry { return b.appendEntries(nil, n) }
-
-// appendEntries appends a list's entries (see entries) to out.
-func (b *planBuilder) appendEntries(out []*entry, n *pnode) []*entry {
+// appendEntries appends a list's entries to out: one for each `Key: value`
+// item. An item that is not `Key: value` following a key whose value is
+// empty (`- **Handoff Resources:**` then `- [a](a.md)`) is an element of
+// that key, as if nested. Any other item that is not `Key: value` (a bad
+// item) gets no entry, so a list of many of them holds no memory per item:
+// bad, when not nil, is called with each (a scratch entry, valid during the
+// call), and eachBad walks them again. firstBad says whether the list's
+// first item is one, nbad counts them.
+func (b *planBuilder) appendEntries(out []*entry, n *pnode, bad func(*entry)) (_ []*entry, firstBad bool, nbad int) {
 	var collecting *entry
-	var tmp entry // an item folded into the key before it needs no entry of its own
-	for _, it := range n.items {
-		start, end := it[0], it[1]
-		if end < len(b.src) && b.src[end-1] != '\n' {
-			// The item ends inside a line: at the fence run of a marker
-			// line (`- ```python`), whose block follows the list. Its
-			// markers are not an entry (nor a nested element).
-			end = strings.LastIndexByte(b.src[:end], '\n') + 1
-			if end <= start {
-				continue
-			}
-		}
-		b.item(&tmp, start, end)
-		if tmp.bad && collecting != nil {
-			collecting.elems = append(collecting.elems, elem{text: tmp.value, start: tmp.valStart, end: tmp.valEnd})
-			collecting.elems = append(collecting.elems, tmp.elems...)
-			collecting.end = tmp.end
+	var tmp entry // an item folded into the key before it, or a bad one, needs no entry of its own
+	first := true
+	for k, it := range n.items {
+		start, end, ok := b.itemRange(it)
+		if !ok {
 			continue
 		}
-		e := b.entrySlab.new(len(b.nodes) / 4)
-		*e = tmp
-		collecting = nil
-		if !e.bad && e.value == "" && len(e.elems) == 0 {
-			collecting = e
+		b.item(&tmp, start, end)
+		switch {
+		case tmp.bad && collecting != nil:
+			if collecting.elems == nil {
+				// Room for the rest of the list, which is usually
+				// folded too: a long list grew by copies of 1.25×.
+				collecting.elems = make([]elem, 0, len(n.items)-k+len(tmp.elems))
+			}
+			collecting.fold(&tmp)
+		case tmp.bad:
+			firstBad = firstBad || first
+			nbad++
+			if bad != nil {
+				bad(&tmp)
+			}
+		default:
+			e := b.entrySlab.new(len(b.nodes) / 4)
+			*e = tmp
+			collecting = nil
+			if e.value == "" && len(e.elems) == 0 {
+				collecting = e
+			}
+			out = append(out, e)
 		}
-		out = append(out, e)
+		first = false
 	}
-	return out
+	return out, firstBad, nbad
+}
+
+// eachBad calls f with each bad item of list n (see appendEntries), in
+// order, parsed into a scratch entry valid during the call.
+func (b *planBuilder) eachBad(n *pnode, f func(*entry)) {
+	var tmp entry
+	collecting := false
+	for _, it := range n.items {
+		start, end, ok := b.itemRange(it)
+		if !ok {
+			continue
+		}
+		b.item(&tmp, start, end)
+		switch {
+		case tmp.bad && collecting:
+		case tmp.bad:
+			f(&tmp)
+		default:
+			collecting = tmp.value == "" && len(tmp.elems) == 0
+		}
+	}
+}
+
+// itemRange is the part of list item it that is an entry: the item ends
+// inside a line at the fence run of a marker line (`- ```python`), whose
+// block follows the list; that line's markers are not an entry (nor a
+// nested element). ok is false when nothing is left.
+func (b *planBuilder) itemRange(it [2]int) (start, end int, ok bool) {
+	start, end = it[0], it[1]
+	if end < len(b.src) && b.src[end-1] != '\n' {
+		end = strings.LastIndexByte(b.src[:end], '\n') + 1
+		if end <= start {
+			return 0, 0, false
+		}
+	}
+	return start, end, true
 }
 
 // item parses one list item token [s, e) into ent.
 func (b *planBuilder) item(ent *entry, s, e int) {
-	*ent = entry{}
+	*ent = entry{src: b.src}
 	v := b.src[s:e]
 	fl := lineContentEnd(v, 0)
 	line := v[:fl]
@@ -129,13 +232,13 @@ func (b *planBuilder) item(ent *entry, s, e int) {
 	if ent.value != "" {
 		value = append(value, ent.value)
 	}
-	var cur []string
+	var cur []string // the lines of the last element, while it has continuation lines
+	inElem := false
 	flush := func() {
-		if len(cur) > 0 {
-			el := &ent.elems[len(ent.elems)-1]
-			el.text = strings.Join(cur, "\n")
-			cur = nil
+		if len(cur) > 1 {
+			ent.setMulti(len(ent.elems)-1, strings.Join(cur, "\n"))
 		}
+		cur, inElem = cur[:0], false
 	}
 	for p := nextLine(v, 0); p < len(v); p = nextLine(v, p) {
 		l := v[p:lineContentEnd(v, p)]
@@ -151,12 +254,12 @@ func (b *planBuilder) item(ent *entry, s, e int) {
 			if et == "" {
 				off = at + len(t)
 			}
-			ent.elems = append(ent.elems, elem{text: et, start: off, end: off + len(et)})
-			cur = []string{et}
+			ent.elems = append(ent.elems, elem{off, off + len(et)})
+			cur, inElem = append(cur, et), true
 			continue
 		}
 		switch {
-		case cur != nil:
+		case inElem:
 			cur = append(cur, t)
 			ent.elems[len(ent.elems)-1].end = at + len(t)
 		case len(value) == 0:
@@ -329,8 +432,9 @@ type actionBinder struct {
 	def      *schema.Action
 	keys     map[string]keyRef // the action's metadata keys
 	head     *pnode
-	next     *pnode // where things missing at the end of the action are reported
-	entries  []*entry
+	next     *pnode   // where things missing at the end of the action are reported
+	entries  []*entry // the `Key: value` items of its metadata lists
+	badLists []*pnode // its metadata lists that have bad items (appendEntries)
 	md       []*pnode
 	bound    []bound
 	groups   []ast.Params
@@ -383,15 +487,20 @@ func (x *actionBinder) body(body []*pnode) {
 			}
 		case kList:
 			k := len(x.entries)
-			x.entries = b.appendEntries(x.entries, n)
+			var firstBad bool
+			var nbad int
+			x.entries, firstBad, nbad = b.appendEntries(x.entries, n, nil)
 			es := x.entries[k:]
 			for _, e := range es {
 				e.ref, e.known = x.keys[e.norm]
 			}
 			switch {
-			case len(es) > 0 && !es[0].bad && (!x.hasMD || x.knownKey(es[0])):
+			case len(es) > 0 && !firstBad && (!x.hasMD || x.knownKey(es[0])):
 				n.meta = true
 				b.ok(n)
+				if nbad > 0 {
+					x.badLists = append(x.badLists, n)
+				}
 			case x.hasMD:
 				x.entries = x.entries[:k]
 				b.ok(n)
@@ -561,12 +670,6 @@ func count(n int, what string) string {
 	return fmt.Sprintf("%d %ss", n, what)
 }
 
-// listItem is one element of a list value: text, or a link's destination.
-type listItem struct {
-	text string
-	link bool
-}
-
 // value is a parameter's value with the source it came from.
 type value struct {
 	v    any
@@ -728,7 +831,7 @@ func (x *actionBinder) unknownKeys() {
 		return known
 	}
 	for _, e := range x.entries {
-		if e.used || e.bad || x.knownKey(e) {
+		if e.used || x.knownKey(e) {
 			continue
 		}
 		if x.b.cap.Full(CodeUnknownKey) {
@@ -761,15 +864,15 @@ func (x *actionBinder) unknownKeys() {
 		}
 		x.b.report(ast.Error, CodeUnknownKey, x.b.lines.Span(e.keyStart, e.keyEnd), "%s: the item would be lost; correct the key, or remove the item", msg)
 	}
-	for _, e := range x.entries {
-		switch {
-		case !e.bad:
-		case x.b.cap.Full(CodeBadMetadataItem):
-			x.b.report(ast.Error, CodeBadMetadataItem, x.b.lines.Span(e.valStart, e.valEnd), "") // only counted
-		default:
+	for _, n := range x.badLists {
+		x.b.eachBad(n, func(e *entry) {
+			if x.b.cap.Full(CodeBadMetadataItem) {
+				x.b.report(ast.Error, CodeBadMetadataItem, x.b.lines.Span(e.valStart, e.valEnd), "") // only counted
+				return
+			}
 			x.b.report(ast.Error, CodeBadMetadataItem, x.b.lines.Span(e.valStart, e.valEnd),
 				"metadata item %s of %s is not `Key: value` (write `- **Key:** value`)", quoted(e.value), x.def.Name)
-		}
+		})
 	}
 }
 
@@ -778,9 +881,6 @@ func (x *actionBinder) meta(p *schema.Param) (value, bool) {
 	var found *entry
 	alias := false
 	for _, e := range x.entries {
-		if e.bad {
-			continue
-		}
 		ref := e.ref
 		if !e.known || ref.param != p {
 			continue
@@ -793,7 +893,7 @@ func (x *actionBinder) meta(p *schema.Param) (value, bool) {
 			} else {
 				// A second, different value would be lost: an error.
 				x.b.report(ast.Error, CodeDuplicateKey, x.b.lines.Span(e.keyStart, e.keyEnd),
-					"%s's %s is given twice with different values; this one (%s) is ignored and the first (line %d) is kept", x.def.Name, p.KeyOrName(), quoted(e.value), x.b.lines.Pos(found.start).Line)
+					"%s's %s is given twice with different values; this one (%s) is ignored and the first (line %d) is kept", x.def.Name, p.KeyOrName(), e.shown(), x.b.lines.Pos(found.start).Line)
 			}
 			continue
 		}
@@ -836,9 +936,9 @@ func (x *actionBinder) convert(p *schema.Param, typ schema.Type, e *entry) (valu
 	}
 	raw := e.value
 	if raw == "" && len(e.elems) > 0 && typ != schema.List && typ != schema.JSON {
-		var ts []string
-		for _, el := range e.elems {
-			ts = append(ts, el.text)
+		ts := make([]string, len(e.elems))
+		for i := range e.elems {
+			ts[i] = e.elemText(i)
 		}
 		raw = strings.Join(ts, "\n")
 		sp = b.lines.Span(e.elems[0].start, e.elems[len(e.elems)-1].end)
@@ -863,43 +963,30 @@ func (x *actionBinder) convert(p *schema.Param, typ schema.Type, e *entry) (valu
 		}
 		return value{v, x.b.spanOf(sp)}, true
 	case schema.List:
-		var items []listItem
-		if raw != "" {
-			if ds := linkDests(raw); len(ds) > 0 {
-				for _, d := range ds {
-					items = append(items, listItem{d, true})
-				}
-			} else {
-				for _, it := range strings.Split(raw, ",") {
-					if t := strings.TrimSpace(it); t != "" {
-						items = append(items, listItem{t, false})
-					}
-				}
-			}
-		}
-		for _, el := range e.elems {
-			if ds := linkDests(el.text); len(ds) > 0 {
-				items = append(items, listItem{ds[0], true})
-			} else {
-				items = append(items, listItem{el.text, false})
-			}
-		}
 		if raw == "" && len(e.elems) > 0 {
 			sp = b.lines.Span(e.elems[0].start, e.elems[len(e.elems)-1].end)
 		} else if len(e.elems) > 0 {
 			sp.End = b.lines.Pos(e.elems[len(e.elems)-1].end)
 		}
-		out := make([]string, 0, len(items))
-		for _, it := range items {
-			text := it.text
-			if !it.link {
+		// Each item is converted as it is read: a list of many items
+		// holds its values, not a copy of its texts as well.
+		var notPath string // the first URL where a project path is wanted
+		out := make([]string, 0, len(e.elems)+1)
+		add := func(text string, link bool) {
+			if notPath != "" {
+				return
+			}
+			if !link {
 				text = codeSpan(text)
 			}
 			switch p.Items {
 			case schema.Path, schema.Resource:
-				v, url := normPath(text, it.link)
+				v, url := normPath(text, link)
 				if url && p.Items == schema.Path {
-					return bad("%s must be a project path, not a URL", quoted(v))
+					if notPath == "" {
+						notPath = v
+					}
+					return
 				}
 				if !url || !schema.IsURL(v) {
 					x.checkPath(e.key, v, sp)
@@ -908,6 +995,30 @@ func (x *actionBinder) convert(p *schema.Param, typ schema.Type, e *entry) (valu
 			default:
 				out = append(out, text)
 			}
+		}
+		if raw != "" {
+			if ds := linkDests(raw); len(ds) > 0 {
+				for _, d := range ds {
+					add(d, true)
+				}
+			} else {
+				for it := range strings.SplitSeq(raw, ",") {
+					if t := strings.TrimSpace(it); t != "" {
+						add(t, false)
+					}
+				}
+			}
+		}
+		for i := 0; i < len(e.elems) && notPath == ""; i++ {
+			t := e.elemText(i)
+			if ds := linkDests(t); len(ds) > 0 {
+				add(ds[0], true)
+			} else {
+				add(t, false)
+			}
+		}
+		if notPath != "" {
+			return bad("%s must be a project path, not a URL", quoted(notPath))
 		}
 		return value{out, x.b.spanOf(sp)}, true
 	case schema.JSON:
@@ -930,7 +1041,7 @@ func (x *actionBinder) convert(p *schema.Param, typ schema.Type, e *entry) (valu
 			}
 			return value{v, x.b.spanOf(sp)}, true
 		}
-		m, ok := kvMap(t, e.elems)
+		m, ok := kvMap(t, e)
 		if !ok {
 			return bad("want `NAME=value` items or a JSON object, got %s", quoted(raw))
 		}
@@ -952,10 +1063,10 @@ func (x *actionBinder) urlHint(p *schema.Param) string {
 
 // kvMap reads `NAME=value` (or `NAME: value`) pairs: nested items, or inline
 // pairs separated by commas; matching quotes around values are removed.
-func kvMap(inline string, elems []elem) (map[string]string, bool) {
-	var pairs []string
-	for _, el := range elems {
-		pairs = append(pairs, el.text)
+func kvMap(inline string, e *entry) (map[string]string, bool) {
+	pairs := make([]string, len(e.elems))
+	for i := range e.elems {
+		pairs[i] = e.elemText(i)
 	}
 	if inline != "" {
 		pairs = append(strings.Split(inline, ","), pairs...)

@@ -290,3 +290,57 @@ func TestPlanStreamLongListsHeapFlat(t *testing.T) {
 		t.Errorf("the streaming parse held %d bytes for 8 actions of 20,000-item lists and %d for 40: it keeps the lists of actions it handed over", small, large)
 	}
 }
+
+// TestPlanListAllocPerItem pins what one long metadata list costs while
+// its action is bound: its item ranges and values, not an entry of 160
+// bytes for each item that is not `Key: value`, nor a copy of each
+// element's text (docs/plan.md, "Long lists"). The measure is the bytes
+// allocated per item, garbage included: the binding's peak is not seen
+// from outside, and what it allocates bounds it.
+func TestPlanListAllocPerItem(t *testing.T) {
+	if testing.Short() {
+		t.Skip("parses 6 MB of plans")
+	}
+	for _, tc := range []struct {
+		name, head string
+		item       string // one item, %d its number
+		most       uint64 // bytes an item may allocate: about 100 are the scanner's and the node's item ranges
+	}{
+		// Items that are not `Key: value` after a key with a value: each
+		// is a bad-metadata-item error, counted past the cap.
+		{"bad items", "### `EXECUTE`\n- **Command:** make\n", "- x%d\n", 140}, // 214 with an entry each
+		// Items folded into a key without a value: the list's elements.
+		{"folded elements", "### `READ`\n- **Resources:**\n", "- src/f%d.py\n", 150}, // 192 with texts copied
+		// Nested items: the same elements, one item.
+		{"nested elements", "### `READ`\n- **Resources:**\n", "  - src/f%d.py\n", 140}, // 196 with texts copied
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			plan := func(items int) []byte {
+				var b strings.Builder
+				b.WriteString("# T\n\n- **Status:** Green\n\n## Rationale\n```text\nr\n```\n\n## Action Plan\n\n")
+				b.WriteString(tc.head)
+				for i := range items {
+					fmt.Fprintf(&b, tc.item, i)
+				}
+				return []byte(b.String())
+			}
+			allocated := func(src []byte) uint64 {
+				var ms runtime.MemStats
+				runtime.ReadMemStats(&ms)
+				base := ms.TotalAlloc
+				if _, err := Parse(context.Background(), "s.md", src, Options{Dialect: DialectPlan, ReuseActions: true, OnAction: func(*ast.Action) {}}); err != nil {
+					t.Fatal(err)
+				}
+				runtime.ReadMemStats(&ms)
+				return ms.TotalAlloc - base
+			}
+			const n = 25000
+			small, large := allocated(plan(n)), allocated(plan(4*n))
+			per := (max(large, small) - small) / (3 * n)
+			t.Logf("%d KiB for %d items, %d KiB for %d: %d bytes an item", small>>10, n, large>>10, 4*n, per)
+			if per > tc.most {
+				t.Errorf("an action's list allocated %d bytes an item (at most %d)", per, tc.most)
+			}
+		})
+	}
+}
