@@ -75,7 +75,7 @@ func (d *caseDisk) check(c *CaseCollisions, a *ast.Action, p pathArg, exact stri
 			j = len(exact) - i
 		}
 		comp := exact[i : i+j]
-		l := d.list(c, dir, p.span)
+		l := d.list(c, dir, *p.span)
 		if l == nil {
 			return false
 		}
@@ -120,7 +120,7 @@ func (d *caseDisk) check(c *CaseCollisions, a *ast.Action, p pathArg, exact stri
 			kind = "directory"
 		}
 		c.keep(&ast.Diagnostic{
-			Severity: ast.Warning, Code: CodeCaseCollision, Span: p.span,
+			Severity: ast.Warning, Code: CodeCaseCollision, Span: *p.span,
 			Message: fmt.Sprintf("%s's %s %s and the %s %s already in the workspace differ only in letter case (or Unicode normalization): on a case-insensitive file system (macOS, Windows) both name the same %s; write the path as the workspace spells it",
 				a.Name, p.param, what, kind, quote(onDisk), kind),
 		})

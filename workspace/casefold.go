@@ -3,6 +3,7 @@ package workspace
 import (
 	"fmt"
 	"hash/maphash"
+	"iter"
 	"path"
 	"runtime"
 	"strings"
@@ -53,12 +54,11 @@ type CaseCollisions struct {
 	diags   []*ast.Diagnostic
 	// cap lists the first MaxPerCode warnings of each code and counts the
 	// rest, which Diagnostics sums up in one (keep), as the parsers do.
-	cap     grammar.Cap
-	paths   uint32 // paths met by Action
-	again   uint32 // paths met by Resolve
-	buf     []byte
-	pathBuf []pathArg // casePaths' memory, used again for each action
-	disk    *caseDisk // nil without a root
+	cap   grammar.Cap
+	paths uint32 // paths met by Action
+	again uint32 // paths met by Resolve
+	buf   []byte
+	disk  *caseDisk // nil without a root
 	// dirs counts the directories recorded in names; past dirBudget of
 	// the plan read so far, a new directory is looked up but not
 	// recorded, and full says where that first happened.
@@ -99,28 +99,29 @@ func (c *CaseCollisions) Close() {
 	}
 }
 
-// casePath is one path parameter of an action that the rule compares.
-func (c *CaseCollisions) casePaths(a *ast.Action) []pathArg {
-	ps := pathArgsOf(c.schema, a, c.pathBuf)
-	c.pathBuf = ps
-	out := ps[:0]
-	for _, p := range ps {
-		if p.resource && schema.IsURL(p.value) {
-			continue
+// casePaths yields the path parameters of an action that the rule
+// compares, one by one (a list of many paths is not copied).
+func (c *CaseCollisions) casePaths(a *ast.Action) iter.Seq[pathArg] {
+	return func(yield func(pathArg) bool) {
+		for p := range eachPathArg(c.schema, a) {
+			if p.resource && schema.IsURL(p.value) {
+				continue
+			}
+			if schema.CheckPath(p.value) != nil {
+				continue // the path rule reports it
+			}
+			if !yield(p) {
+				return
+			}
 		}
-		if schema.CheckPath(p.value) != nil {
-			continue // the path rule reports it
-		}
-		out = append(out, p)
 	}
-	return out
 }
 
 // Action checks the paths of one action, and each directory on them,
 // against the paths of the actions before it (and, with a root, against
 // the names on disk). It keeps nothing of a.
 func (c *CaseCollisions) Action(a *ast.Action) {
-	for _, p := range c.casePaths(a) {
+	for p := range c.casePaths(a) {
 		c.staticPath(a, p)
 		exact := cleanSlash(p.value)
 		k := c.paths
@@ -134,7 +135,7 @@ func (c *CaseCollisions) Action(a *ast.Action) {
 				}
 			} else if found, same = c.names.lookup(fh, eh); !found && !c.full {
 				c.full = true
-				c.keep(&ast.Diagnostic{Severity: ast.Warning, Code: CodeTooManyDirectories, Span: p.span,
+				c.keep(&ast.Diagnostic{Severity: ast.Warning, Code: CodeTooManyDirectories, Span: *p.span,
 					Message: dirLimitMessage(a.Span.End.Offset, "from this path on, directories not met before are compared with the names kept but not kept themselves, so two of them that differ only in letter case are not reported")})
 			}
 			if !found || same {
@@ -153,7 +154,7 @@ func (c *CaseCollisions) Action(a *ast.Action) {
 			}
 			reported = true
 			if c.cap.Full(CodeCaseCollision) {
-				c.cap.Take(ast.Warning, CodeCaseCollision, p.span, "") // counted, not kept
+				c.cap.Take(ast.Warning, CodeCaseCollision, *p.span, "") // counted, not kept
 				return
 			}
 			what := quoteValue(p.value)
@@ -165,7 +166,7 @@ func (c *CaseCollisions) Action(a *ast.Action) {
 				tail: " differ only in letter case (or Unicode normalization): on a case-insensitive file system (macOS, Windows) both name the same file or directory; write them the same way",
 				path: k, i: len(c.diags),
 			}
-			pc.d = &ast.Diagnostic{Severity: ast.Warning, Code: CodeCaseCollision, Span: p.span,
+			pc.d = &ast.Diagnostic{Severity: ast.Warning, Code: CodeCaseCollision, Span: *p.span,
 				Message: pc.head + "an earlier path" + pc.tail}
 			c.keep(pc.d)
 			if c.pending == nil {
@@ -217,7 +218,7 @@ func (c *CaseCollisions) Resolve(a *ast.Action) {
 	if len(c.pending) == 0 {
 		return
 	}
-	for _, p := range c.casePaths(a) {
+	for p := range c.casePaths(a) {
 		k := c.again
 		c.again++
 		line := max(p.span.Start.Line, 0)

@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/schema"
 	"github.com/plangram/plangram/workspace"
 )
 
@@ -199,5 +201,38 @@ func BenchmarkCaseCollisions(b *testing.B) {
 				cases.Close()
 			}
 		})
+	}
+}
+
+// TestCaseCollisionsListNotCopied pins that the rule reads a list of many
+// paths one at a time: it held a copy of each path argument (104 bytes a
+// path) for the length of the action, 4.2 MB of a 1 MB list.
+func TestCaseCollisionsListNotCopied(t *testing.T) {
+	s, err := schema.Builtin("plan")
+	if err != nil {
+		t.Fatal(err)
+	}
+	allocated := func(n int) uint64 {
+		paths := make([]string, n)
+		for i := range paths {
+			paths[i] = "src/a.py" // one name: the rule's table does not grow
+		}
+		sp := ast.Span{}
+		a := &ast.Action{Name: "INVOKE", Params: ast.Params{{Name: "handoff_resources", Value: paths, Span: &sp}}}
+		cases := workspace.NewCaseCollisions("plan", s)
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		base := ms.TotalAlloc
+		cases.Action(a)
+		runtime.ReadMemStats(&ms)
+		cases.Close()
+		return ms.TotalAlloc - base
+	}
+	const n = 20000
+	small, large := allocated(n), allocated(4*n)
+	per := (max(large, small) - small) / (3 * n)
+	t.Logf("%d KiB for %d paths, %d KiB for %d: %d bytes a path", small>>10, n, large>>10, 4*n, per)
+	if per > 32 {
+		t.Errorf("the rule allocated %d bytes a path of a list", per)
 	}
 }

@@ -67,14 +67,14 @@ func (c *checker) create(a *ast.Action, t *pathArg) {
 	f := c.file(t.rel)
 	switch {
 	case f.dir:
-		c.add(ast.Error, CodeNotAFile, t.span, "%s cannot create %s: it is a directory", a.Name, t.value)
+		c.add(ast.Error, CodeNotAFile, *t.span, "%s cannot create %s: it is a directory", a.Name, t.value)
 		return
 	case f.exists:
 		var d *ast.Diagnostic
 		if f.by != nil {
-			d = c.add(ast.Error, CodeFileExists, t.span, "%s cannot create %s: %s %s it; update it instead", a.Name, t.value, describe(f.by), f.how)
+			d = c.add(ast.Error, CodeFileExists, *t.span, "%s cannot create %s: %s %s it; update it instead", a.Name, t.value, describe(f.by), f.how)
 		} else {
-			d = c.add(ast.Error, CodeFileExists, t.span, "%s cannot create %s: the file exists (%s); update it instead", a.Name, t.value, plural(f.size, "byte"))
+			d = c.add(ast.Error, CodeFileExists, *t.span, "%s cannot create %s: the file exists (%s); update it instead", a.Name, t.value, plural(f.size, "byte"))
 		}
 		d.Related = related(f, t.value)
 		return
@@ -92,7 +92,7 @@ func (c *checker) editable(a *ast.Action, t *pathArg) *vfile {
 	}
 	if !f.known {
 		if f.problem != "" {
-			c.add(ast.Warning, CodeFileUnreadable, t.span, "%s: %s cannot be checked: %s", a.Name, t.value, f.problem)
+			c.add(ast.Warning, CodeFileUnreadable, *t.span, "%s: %s cannot be checked: %s", a.Name, t.value, f.problem)
 		}
 		return nil
 	}
@@ -151,12 +151,12 @@ func (c *checker) searchReplace(ctx context.Context, a *ast.Action, t *pathArg) 
 		f := c.file(t.rel)
 		switch {
 		case f.dir:
-			c.add(ast.Error, CodeNotAFile, t.span, "%s cannot create %s: it is a directory", a.Name, t.value)
+			c.add(ast.Error, CodeNotAFile, *t.span, "%s cannot create %s: it is a directory", a.Name, t.value)
 		case !f.exists:
 			c.set(t.rel, &vfile{exists: true, known: true, content: replace, size: int64(len(replace)), by: c.ref(a), how: "created"})
 		case !f.known:
 			if f.problem != "" {
-				c.add(ast.Warning, CodeFileUnreadable, t.span, "%s: %s cannot be checked: %s", a.Name, t.value, f.problem)
+				c.add(ast.Warning, CodeFileUnreadable, *t.span, "%s: %s cannot be checked: %s", a.Name, t.value, f.problem)
 			}
 		default:
 			c.add(ast.Info, CodeFileExists, span, "%s: the SEARCH text is empty and %s exists: the REPLACE text is appended to it (as aider does)", a.Name, t.value)

@@ -84,7 +84,7 @@ func (c *checker) edit(ctx context.Context, a *ast.Action, t *pathArg, all bool)
 			sev = ast.Error
 		}
 		if f.problem != "" {
-			c.add(sev, CodeFileUnreadable, t.span, "%s: %s cannot be checked: %s", a.Name, t.value, f.problem)
+			c.add(sev, CodeFileUnreadable, *t.span, "%s: %s cannot be checked: %s", a.Name, t.value, f.problem)
 		}
 		return
 	}

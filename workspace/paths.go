@@ -32,35 +32,35 @@ func (c *checker) resolvePath(p *pathArg, a *ast.Action) {
 	if err := schema.CheckPath(v); errors.As(err, &pe) {
 		switch pe.Code {
 		case CodeAbsolutePath:
-			c.addPath(CodeAbsolutePath, p.span,
+			c.addPath(CodeAbsolutePath, *p.span,
 				"%s %s %q is absolute; paths in a plan are relative to the project root", a.Name, what, v)
 		case CodePathEscapes:
-			c.addPath(CodePathEscapes, p.span,
+			c.addPath(CodePathEscapes, *p.span,
 				"%s %s %q leaves the project root (`..` goes above it)", a.Name, what, v)
 		default:
-			c.addPath(pe.Code, p.span, "%s %s: %s", a.Name, what, pe.Msg)
+			c.addPath(pe.Code, *p.span, "%s %s: %s", a.Name, what, pe.Msg)
 		}
 		return
 	}
 	if n := len(c.root) + 1 + len(v); n > maxPathLen {
 		// No system call takes it (ENAMETOOLONG), and resolving it
 		// component by component would cost its length squared.
-		c.add(ast.Error, CodePathUnusable, p.span, "%s %s cannot be used: with the root it is %d bytes long, more than the %d a file system accepts",
+		c.add(ast.Error, CodePathUnusable, *p.span, "%s %s cannot be used: with the root it is %d bytes long, more than the %d a file system accepts",
 			a.Name, what, n, maxPathLen)
 		return
 	}
 	rel, link, ok := c.walk(v)
 	if ok && link != "" {
-		c.add(ast.Error, CodePathUnusable, p.span,
+		c.add(ast.Error, CodePathUnusable, *p.span,
 			"%s %s %q cannot be used: the symbolic link %q cannot be resolved: %s", a.Name, what, v, link, rel)
 		return
 	}
 	if !ok {
 		if link != "" {
-			c.add(ast.Error, CodePathEscapes, p.span,
+			c.add(ast.Error, CodePathEscapes, *p.span,
 				"%s %s %q leaves the project root through the symbolic link %q", a.Name, what, v, link)
 		} else {
-			c.add(ast.Error, CodePathEscapes, p.span,
+			c.add(ast.Error, CodePathEscapes, *p.span,
 				"%s %s %q leaves the project root (`..` goes above it)", a.Name, what, v)
 		}
 		return
@@ -276,20 +276,20 @@ func (c *checker) usable(p *pathArg, a *ast.Action) bool {
 			continue
 		}
 		if f.unusable != "" {
-			c.add(ast.Error, CodePathUnusable, p.span, "%s %s %q cannot be used: %s: %s", a.Name, what, p.value, dir, f.unusable)
+			c.add(ast.Error, CodePathUnusable, *p.span, "%s %s %q cannot be used: %s: %s", a.Name, what, p.value, dir, f.unusable)
 			return false
 		}
 		var d *ast.Diagnostic
 		di, _ := c.o.find(dir) // c.file looked at it
 		switch disk := c.diskAt(di); {
 		case f.exists && f.by != nil:
-			d = c.add(ast.Error, CodeNotADirectory, p.span, "%s %s %q goes through %s, which %s as a file, not a directory",
+			d = c.add(ast.Error, CodeNotADirectory, *p.span, "%s %s %q goes through %s, which %s as a file, not a directory",
 				a.Name, what, p.value, dir, describe(f.by)+" "+f.how)
 		case f.exists:
-			d = c.add(ast.Error, CodeNotADirectory, p.span, "%s %s %q goes through %s, which is a file in the workspace, not a directory",
+			d = c.add(ast.Error, CodeNotADirectory, *p.span, "%s %s %q goes through %s, which is a file in the workspace, not a directory",
 				a.Name, what, p.value, dir)
 		case disk != nil && disk.exists && !disk.dir && f.by != nil:
-			d = c.add(ast.Error, CodeNotADirectory, p.span,
+			d = c.add(ast.Error, CodeNotADirectory, *p.span,
 				"%s %s %q goes through %s, a file that %s: a file is not replaced by a directory in one plan; apply this part as a second plan",
 				a.Name, what, p.value, dir, describe(f.by)+" "+f.how)
 		default:
@@ -299,7 +299,7 @@ func (c *checker) usable(p *pathArg, a *ast.Action) bool {
 		return false
 	}
 	if f := c.file(rel); f.unusable != "" {
-		c.add(ast.Error, CodePathUnusable, p.span, "%s %s %q cannot be used: %s", a.Name, what, p.value, f.unusable)
+		c.add(ast.Error, CodePathUnusable, *p.span, "%s %s %q cannot be used: %s", a.Name, what, p.value, f.unusable)
 		return false
 	}
 	return true

@@ -26,7 +26,7 @@ const CodeNonPortablePath = "non-portable-path"
 // said once.
 func (c *CaseCollisions) staticPath(a *ast.Action, p pathArg) {
 	if msg := nonPortable(p.value); msg != "" {
-		c.keep(&ast.Diagnostic{Severity: ast.Warning, Code: CodeNonPortablePath, Span: p.span,
+		c.keep(&ast.Diagnostic{Severity: ast.Warning, Code: CodeNonPortablePath, Span: *p.span,
 			Message: fmt.Sprintf("%s's %s %s %s: Windows cannot hold such a name, so a checkout or an executor there fails or writes another file", a.Name, p.param, quoteValue(p.value), msg)})
 	}
 	if c.disk != nil || p.param == "cwd" || !schema.NamesDirectory(p.value) || c.editFormat() {
@@ -40,7 +40,7 @@ func (c *CaseCollisions) staticPath(a *ast.Action, p pathArg) {
 	if op == OpRead {
 		sev = ast.Warning
 	}
-	c.keep(&ast.Diagnostic{Severity: sev, Code: CodeNotAFile, Span: p.span,
+	c.keep(&ast.Diagnostic{Severity: sev, Code: CodeNotAFile, Span: *p.span,
 		Message: fmt.Sprintf("%s %s %q ends with %s, so it names a directory, not a file", a.Name, p.param, p.value, schema.DirectoryEnding(p.value))})
 }
 

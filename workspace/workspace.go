@@ -21,6 +21,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -725,8 +726,8 @@ func unwrapPathError(err error) error {
 type pathArg struct {
 	param string
 	value string
-	span  ast.Span
-	rel   string // resolved slash path relative to the root, "" when unusable
+	span  *ast.Span // the param's (or the action name's): an element of a list shares its list's
+	rel   string    // resolved slash path relative to the root, "" when unusable
 	ok    bool
 	// resource: the parameter's type is resource, which may be a URL.
 	resource bool
@@ -797,10 +798,10 @@ func (c *checker) dirSyntax(a *ast.Action, p *pathArg, op Op) {
 	p.ok = false
 	format, args := "%s %s %q ends with %s, so it names a directory, not a file", []any{a.Name, p.param, p.value, schema.DirectoryEnding(p.value)}
 	if op == OpRead {
-		c.add(ast.Warning, CodeNotAFile, p.span, format, args...)
+		c.add(ast.Warning, CodeNotAFile, *p.span, format, args...)
 		return
 	}
-	c.addPath(CodeNotAFile, p.span, format, args...)
+	c.addPath(CodeNotAFile, *p.span, format, args...)
 }
 
 // pathArgs lists the action's path values in schema order: parameters of
@@ -814,57 +815,74 @@ func (c *checker) pathArgs(a *ast.Action) []pathArg {
 // pathArgsOf is pathArgs for an action read with schema s (nil: every
 // action is unknown), in buf's memory (its content is overwritten).
 func pathArgsOf(s *schema.Schema, a *ast.Action, buf []pathArg) []pathArg {
-	var def *schema.Action
-	if s != nil {
-		def = s.Lookup(a.Name)
-	}
 	out := buf[:0]
-	// Empty values are kept: the path rule reports them (bad-path).
-	add := func(p ast.Param, v any, resource bool) {
-		span := a.NameSpan
-		if p.Span != nil {
-			span = *p.Span
+	for p := range eachPathArg(s, a) {
+		out = append(out, p)
+	}
+	return out
+}
+
+// eachPathArg yields the path values pathArgsOf lists, one by one: a
+// rule that needs one at a time holds none of a list of many.
+func eachPathArg(s *schema.Schema, a *ast.Action) iter.Seq[pathArg] {
+	return func(yield func(pathArg) bool) {
+		var def *schema.Action
+		if s != nil {
+			def = s.Lookup(a.Name)
 		}
-		one := func(s string) {
-			out = append(out, pathArg{param: p.Name, value: strings.TrimSpace(s), span: span, resource: resource})
-		}
-		switch v := v.(type) {
-		case string:
-			one(v)
-		case []string:
-			for _, s := range v {
-				one(s)
+		// Empty values are kept: the path rule reports them (bad-path).
+		add := func(p ast.Param, v any, resource bool) bool {
+			span := &a.NameSpan
+			if p.Span != nil {
+				span = p.Span
 			}
-		case []any:
-			for _, x := range v {
-				if s, ok := x.(string); ok {
-					one(s)
+			one := func(s string) bool {
+				return yield(pathArg{param: p.Name, value: strings.TrimSpace(s), span: span, resource: resource})
+			}
+			switch v := v.(type) {
+			case string:
+				return one(v)
+			case []string:
+				for _, s := range v {
+					if !one(s) {
+						return false
+					}
+				}
+			case []any:
+				for _, x := range v {
+					if s, ok := x.(string); ok && !one(s) {
+						return false
+					}
+				}
+			}
+			return true
+		}
+		if def == nil {
+			for _, p := range a.Params {
+				switch p.Name {
+				case "path", "file_path", "cwd", "src", "dest":
+					if !add(p, p.Value, false) {
+						return
+					}
+				case "resource":
+					if !add(p, p.Value, true) {
+						return
+					}
+				}
+			}
+			return
+		}
+		for _, sp := range def.Params {
+			if !isPathParam(sp) {
+				continue
+			}
+			for _, p := range a.Params {
+				if p.Name == sp.Name && !add(p, p.Value, sp.TypeOrDefault() == schema.Resource || sp.Items == schema.Resource) {
+					return
 				}
 			}
 		}
 	}
-	if def == nil {
-		for _, p := range a.Params {
-			switch p.Name {
-			case "path", "file_path", "cwd", "src", "dest":
-				add(p, p.Value, false)
-			case "resource":
-				add(p, p.Value, true)
-			}
-		}
-		return out
-	}
-	for _, sp := range def.Params {
-		if !isPathParam(sp) {
-			continue
-		}
-		for _, p := range a.Params {
-			if p.Name == sp.Name {
-				add(p, p.Value, sp.TypeOrDefault() == schema.Resource || sp.Items == schema.Resource)
-			}
-		}
-	}
-	return out
 }
 
 // isPathParam reports whether a schema parameter holds project paths.
@@ -1053,9 +1071,9 @@ func (c *checker) needFile(a *ast.Action, t *pathArg, verb string) *vfile {
 		}
 		var d *ast.Diagnostic
 		if f.by != nil {
-			d = c.add(sev, CodeFileNotFound, t.span, "%s cannot %s %s: %s %s%s", a.Name, verb, t.value, describe(f.by), gone(f.how), tail)
+			d = c.add(sev, CodeFileNotFound, *t.span, "%s cannot %s %s: %s %s%s", a.Name, verb, t.value, describe(f.by), gone(f.how), tail)
 		} else {
-			d = c.add(sev, CodeFileNotFound, t.span, "%s cannot %s %s: no such file in the workspace%s", a.Name, verb, t.value, tail)
+			d = c.add(sev, CodeFileNotFound, *t.span, "%s cannot %s %s: no such file in the workspace%s", a.Name, verb, t.value, tail)
 		}
 		d.Related = related(f, t.value)
 		return nil
@@ -1064,7 +1082,7 @@ func (c *checker) needFile(a *ast.Action, t *pathArg, verb string) *vfile {
 		if verb == "read" {
 			sev = ast.Warning
 		}
-		c.add(sev, CodeNotAFile, t.span, "%s cannot %s %s: it is a directory, not a file", a.Name, verb, t.value)
+		c.add(sev, CodeNotAFile, *t.span, "%s cannot %s %s: it is a directory, not a file", a.Name, verb, t.value)
 		return nil
 	}
 	return f
@@ -1074,7 +1092,7 @@ func (c *checker) read(a *ast.Action, t *pathArg) {
 	// A file over the size limit can still be read; one that cannot be
 	// opened cannot.
 	if f := c.needFile(a, t, "read"); f != nil && !f.known && f.problem != "" && !f.large {
-		c.add(ast.Warning, CodeFileUnreadable, t.span, "%s: %s cannot be checked: %s", a.Name, t.value, f.problem)
+		c.add(ast.Warning, CodeFileUnreadable, *t.span, "%s: %s cannot be checked: %s", a.Name, t.value, f.problem)
 	}
 }
 
@@ -1083,11 +1101,11 @@ func (c *checker) write(a *ast.Action, t *pathArg) {
 	content, hasContent := a.Params.Get("content")
 	text, _ := content.(string)
 	if f.dir {
-		c.add(ast.Error, CodeNotAFile, t.span, "%s cannot write %s: it is a directory", a.Name, t.value)
+		c.add(ast.Error, CodeNotAFile, *t.span, "%s cannot write %s: it is a directory", a.Name, t.value)
 		return
 	}
 	if f.unstat {
-		c.add(ast.Warning, CodeFileUnreadable, t.span, "%s: cannot tell whether %s exists: %s", a.Name, t.value, f.problem)
+		c.add(ast.Warning, CodeFileUnreadable, *t.span, "%s: cannot tell whether %s exists: %s", a.Name, t.value, f.problem)
 	} else if f.exists && !flag(a.Params, "overwrite") {
 		how := "replaces"
 		fix := ""
@@ -1096,9 +1114,9 @@ func (c *checker) write(a *ast.Action, t *pathArg) {
 		}
 		var d *ast.Diagnostic
 		if f.by != nil {
-			d = c.add(ast.Warning, CodeFileExists, t.span, "%s %s %s, which %s %s%s", a.Name, how, t.value, describe(f.by), f.how, fix)
+			d = c.add(ast.Warning, CodeFileExists, *t.span, "%s %s %s, which %s %s%s", a.Name, how, t.value, describe(f.by), f.how, fix)
 		} else {
-			d = c.add(ast.Warning, CodeFileExists, t.span, "%s %s the existing file %s (%s)%s", a.Name, how, t.value, plural(f.size, "byte"), fix)
+			d = c.add(ast.Warning, CodeFileExists, *t.span, "%s %s the existing file %s (%s)%s", a.Name, how, t.value, plural(f.size, "byte"), fix)
 		}
 		d.Related = related(f, t.value)
 	}
@@ -1112,7 +1130,7 @@ func (c *checker) write(a *ast.Action, t *pathArg) {
 func (c *checker) appendTo(a *ast.Action, t *pathArg) {
 	f := c.file(t.rel)
 	if f.dir {
-		c.add(ast.Error, CodeNotAFile, t.span, "%s cannot append to %s: it is a directory", a.Name, t.value)
+		c.add(ast.Error, CodeNotAFile, *t.span, "%s cannot append to %s: it is a directory", a.Name, t.value)
 		return
 	}
 	content, _ := a.Params.Get("content")
@@ -1148,14 +1166,14 @@ func (c *checker) move(a *ast.Action, paths []pathArg) {
 	if dst.rel == src.rel {
 		// a rename onto itself changes nothing (carried out as "write the
 		// destination, delete the source" it would delete the file)
-		c.add(ast.Warning, CodeMoveOntoItself, dst.span, "%s moves %s onto itself (%s): nothing to do", a.Name, src.value, dst.value)
+		c.add(ast.Warning, CodeMoveOntoItself, *dst.span, "%s moves %s onto itself (%s): nothing to do", a.Name, src.value, dst.value)
 		return
 	}
 	if d := c.file(dst.rel); d.dir {
-		c.add(ast.Error, CodeNotAFile, dst.span, "%s cannot move %s to %s: the destination is a directory", a.Name, src.value, dst.value)
+		c.add(ast.Error, CodeNotAFile, *dst.span, "%s cannot move %s to %s: the destination is a directory", a.Name, src.value, dst.value)
 		return
 	} else if d.exists {
-		diag := c.add(ast.Warning, CodeFileExists, dst.span, "%s replaces the existing file %s", a.Name, dst.value)
+		diag := c.add(ast.Warning, CodeFileExists, *dst.span, "%s replaces the existing file %s", a.Name, dst.value)
 		diag.Related = related(d, dst.value)
 	}
 	moved := *f
