@@ -465,11 +465,7 @@ func (b *planBuilder) documentMetadata(n *pnode) {
 			seen[p.Name] = p.Value
 		}
 	}
-	entries, _, _ := b.appendEntries(nil, n, func(e *entry) {
-		b.report(ast.Error, CodeBadMetadataItem, b.lines.Span(e.start, e.start+lineContentEnd(b.src[e.start:e.end], 0)),
-			"metadata item %s is not `Key: value` (write `- **Key:** value`)", quoted(e.value))
-	})
-	for _, e := range entries {
+	b.listEntries(n, func(e *entry) {
 		key := snakeCase(e.key)
 		v := e.metaValue()
 		if first, dup := seen[key]; dup {
@@ -479,12 +475,15 @@ func (b *planBuilder) documentMetadata(n *pnode) {
 				// A second, different value would be lost: an error.
 				b.report(ast.Error, CodeDuplicateKey, b.lines.Span(e.keyStart, e.keyEnd), "metadata key %q given twice with different values; this one (%s) is ignored and the first is kept", e.key, e.shown())
 			}
-			continue
+			return
 		}
 		sp := e.valueSpan(b.lines)
 		b.doc.Metadata = append(b.doc.Metadata, ast.Param{Name: key, Value: v, Span: &sp})
 		seen[key] = v
-	}
+	}, func(e *entry) {
+		b.report(ast.Error, CodeBadMetadataItem, b.lines.Span(e.start, e.start+lineContentEnd(b.src[e.start:e.end], 0)),
+			"metadata item %s is not `Key: value` (write `- **Key:** value`)", quoted(e.value))
+	})
 }
 
 // blockSection checks a Rationale or Memos section: one code block and

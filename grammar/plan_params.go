@@ -46,9 +46,7 @@ type entry struct {
 	src              string         // the document: elems' texts are spans of it
 	start, end       int            // the whole item
 	bad              bool           // not `Key: value`; value holds the item's text
-	used             bool           // a parameter took it
-	known            bool           // the action has the key: ref is what it names
-	ref              keyRef
+	ref              keyRef         // what the key names, once an action's binder took it (entry)
 }
 
 // elem is an element of an entry: a nested item, or a following sibling
@@ -115,71 +113,59 @@ func (e *entry) fold(f *entry) {
 
 func (e *entry) valueSpan(l *planLines) ast.Span { return l.Span(e.valStart, e.valEnd) }
 
-// appendEntries appends a list's entries to out: one for each `Key: value`
-// item. An item that is not `Key: value` following a key whose value is
-// empty (`- **Handoff Resources:**` then `- [a](a.md)`) is an element of
-// that key, as if nested. Any other item that is not `Key: value` (a bad
-// item) gets no entry, so a list of many of them holds no memory per item:
-// bad, when not nil, is called with each (a scratch entry, valid during the
-// call), and eachBad walks them again. firstBad says whether the list's
-// first item is one, nbad counts them.
-func (b *planBuilder) appendEntries(out []*entry, n *pnode, bad func(*entry)) (_ []*entry, firstBad bool, nbad int) {
-	var collecting *entry
-	var tmp entry // an item folded into the key before it, or a bad one, needs no entry of its own
-	first := true
+// listEntries reads list n's items, in order. Each `Key: value` item is an
+// entry, passed to each once complete: an item that is not `Key: value`
+// following a key whose value is empty (`- **Handoff Resources:**` then
+// `- [a](a.md)`) is an element of that key, as if nested. Any other item
+// that is not `Key: value` (a bad item) is passed to bad. Both get a
+// scratch entry, valid during the call: a list of many items holds no
+// memory per item but what the callers keep.
+func (b *planBuilder) listEntries(n *pnode, each, bad func(*entry)) {
+	var cur, tmp entry
+	have, collecting := false, false
 	for k, it := range n.items {
 		start, end, ok := b.itemRange(it)
 		if !ok {
 			continue
 		}
 		b.item(&tmp, start, end)
-		switch {
-		case tmp.bad && collecting != nil:
-			if collecting.elems == nil {
+		if tmp.bad && collecting {
+			if cur.elems == nil {
 				// Room for the rest of the list, which is usually
 				// folded too: a long list grew by copies of 1.25×.
-				collecting.elems = make([]elem, 0, len(n.items)-k+len(tmp.elems))
+				cur.elems = make([]elem, 0, len(n.items)-k+len(tmp.elems))
 			}
-			collecting.fold(&tmp)
-		case tmp.bad:
-			firstBad = firstBad || first
-			nbad++
-			if bad != nil {
-				bad(&tmp)
-			}
-		default:
-			e := b.entrySlab.new(len(b.nodes) / 4)
-			*e = tmp
-			collecting = nil
-			if e.value == "" && len(e.elems) == 0 {
-				collecting = e
-			}
-			out = append(out, e)
-		}
-		first = false
-	}
-	return out, firstBad, nbad
-}
-
-// eachBad calls f with each bad item of list n (see appendEntries), in
-// order, parsed into a scratch entry valid during the call.
-func (b *planBuilder) eachBad(n *pnode, f func(*entry)) {
-	var tmp entry
-	collecting := false
-	for _, it := range n.items {
-		start, end, ok := b.itemRange(it)
-		if !ok {
+			cur.fold(&tmp)
 			continue
 		}
-		b.item(&tmp, start, end)
-		switch {
-		case tmp.bad && collecting:
-		case tmp.bad:
-			f(&tmp)
-		default:
-			collecting = tmp.value == "" && len(tmp.elems) == 0
+		if have {
+			each(&cur)
+			have = false
+		}
+		if tmp.bad {
+			collecting = false
+			bad(&tmp)
+			continue
+		}
+		cur, have = tmp, true // item makes tmp afresh: cur owns its elements
+		collecting = cur.value == "" && len(cur.elems) == 0
+	}
+	if have {
+		each(&cur)
+	}
+}
+
+// firstEntry parses the first line of list n's first item, which decides
+// what the list is (metadata or not: its key, or that it has none); ok is
+// false when the list has no item.
+func (b *planBuilder) firstEntry(n *pnode) (e entry, ok bool) {
+	for _, it := range n.items {
+		if start, end, ok := b.itemRange(it); ok {
+			b.item(&e, start, start+nextLine(b.src[start:end], 0))
+			return e, true
 		}
 	}
+	return e, false
 }
 
 // itemRange is the part of list item it that is an entry: the item ends
@@ -433,8 +419,8 @@ type actionBinder struct {
 	keys     map[string]keyRef // the action's metadata keys
 	head     *pnode
 	next     *pnode   // where things missing at the end of the action are reported
-	entries  []*entry // the `Key: value` items of its metadata lists
-	badLists []*pnode // its metadata lists that have bad items (appendEntries)
+	entries  []*entry // the first metadata item of each parameter that has one (entry)
+	known    []string // the action's metadata keys, for unknownKey's message, once made
 	md       []*pnode
 	bound    []bound
 	groups   []ast.Params
@@ -444,7 +430,59 @@ type actionBinder struct {
 	header   *scriptHead            // the first block's POSIX header, once parsed
 }
 
-func (x *actionBinder) knownKey(e *entry) bool { return e.known }
+// entry takes one entry of the action's metadata: the first of a
+// parameter's keys is kept for meta; a later one is reported as a
+// duplicate, and a key the action does not have as unknown, then let go.
+// Only the kept ones hold memory, at most one per parameter, so a list of
+// many unknown or repeated keys costs no more than one of a few.
+func (x *actionBinder) entry(e *entry) {
+	ref, known := x.keys[e.norm]
+	if !known {
+		x.unknownKey(e)
+		return
+	}
+	for _, f := range x.entries {
+		if f.ref.param == ref.param {
+			x.duplicate(f, e)
+			return
+		}
+	}
+	k := x.b.entrySlab.new(len(x.b.nodes) / 4)
+	*k = *e
+	k.ref = ref
+	x.entries = append(x.entries, k)
+}
+
+// duplicate reports e, a key of the same parameter as found, which is kept.
+func (x *actionBinder) duplicate(found, e *entry) {
+	p := found.ref.param
+	same := sameMetaValue(found.metaValue(), e.metaValue())
+	switch {
+	case x.b.cap.Full(CodeDuplicateKey):
+		sev := ast.Error
+		if same {
+			sev = ast.Warning
+		}
+		x.b.report(sev, CodeDuplicateKey, x.b.lines.Span(e.keyStart, e.keyEnd), "") // only counted
+	case same:
+		x.b.report(ast.Warning, CodeDuplicateKey, x.b.lines.Span(e.keyStart, e.keyEnd),
+			"%s's %s is given twice (line %d) with the same value; the first is kept", x.def.Name, p.KeyOrName(), x.b.lines.Pos(found.start).Line)
+	default:
+		// A second, different value would be lost: an error.
+		x.b.report(ast.Error, CodeDuplicateKey, x.b.lines.Span(e.keyStart, e.keyEnd),
+			"%s's %s is given twice with different values; this one (%s) is ignored and the first (line %d) is kept", x.def.Name, p.KeyOrName(), e.shown(), x.b.lines.Pos(found.start).Line)
+	}
+}
+
+// badItem reports an item of the action's metadata that is not `Key: value`.
+func (x *actionBinder) badItem(e *entry) {
+	if x.b.cap.Full(CodeBadMetadataItem) {
+		x.b.report(ast.Error, CodeBadMetadataItem, x.b.lines.Span(e.valStart, e.valEnd), "") // only counted
+		return
+	}
+	x.b.report(ast.Error, CodeBadMetadataItem, x.b.lines.Span(e.valStart, e.valEnd),
+		"metadata item %s of %s is not `Key: value` (write `- **Key:** value`)", quoted(e.value), x.def.Name)
+}
 
 // body sorts the action's nodes into metadata, Markdown text, bound blocks
 // and strays, following the schema's blocks constraints.
@@ -486,27 +524,17 @@ func (x *actionBinder) body(body []*pnode) {
 				x.md = append(x.md, n)
 			}
 		case kList:
-			k := len(x.entries)
-			var firstBad bool
-			var nbad int
-			x.entries, firstBad, nbad = b.appendEntries(x.entries, n, nil)
-			es := x.entries[k:]
-			for _, e := range es {
-				e.ref, e.known = x.keys[e.norm]
-			}
+			first, ok := b.firstEntry(n)
+			_, known := x.keys[first.norm]
 			switch {
-			case len(es) > 0 && !firstBad && (!x.hasMD || x.knownKey(es[0])):
+			case ok && !first.bad && (!x.hasMD || known):
 				n.meta = true
 				b.ok(n)
-				if nbad > 0 {
-					x.badLists = append(x.badLists, n)
-				}
+				b.listEntries(n, x.entry, x.badItem)
 			case x.hasMD:
-				x.entries = x.entries[:k]
 				b.ok(n)
 				x.md = append(x.md, n)
 			default:
-				x.entries = x.entries[:k]
 				b.fail(n, CodeStrayList, "items are not `Key: value`; expected: "+expect(),
 					"stray list %s in %s: an action's list holds its metadata, `- **Key:** value`", quoted(b.itemText(n.items[0])), def.Name)
 			}
@@ -689,7 +717,6 @@ func (x *actionBinder) params() {
 	for i, p := range def.Params {
 		vals[i], set[i] = x.source(p)
 	}
-	x.unknownKeys()
 	for i, p := range def.Params {
 		if !set[i] && p.Fallback != "" {
 			for j, q := range def.Params {
@@ -815,93 +842,60 @@ func (x *actionBinder) missing(p *schema.Param) {
 	}
 }
 
-// unknownKeys reports the metadata keys the action does not declare: an
+// unknownKey reports a metadata key the action does not declare: an
 // error, or a warning when the schema allows unknown keys.
-func (x *actionBinder) unknownKeys() {
-	var known []string
-	knownKeys := func() []string {
-		if known == nil {
-			for _, p := range x.def.Params {
-				if readsMeta(p) {
-					known = append(known, p.KeyOrName())
-					known = append(known, p.Aliases...)
-				}
-			}
-		}
-		return known
+func (x *actionBinder) unknownKey(e *entry) {
+	sev := ast.Error
+	if x.b.schema.AllowsUnknownKeys() {
+		sev = ast.Warning
 	}
-	for _, e := range x.entries {
-		if e.used || x.knownKey(e) {
-			continue
-		}
-		if x.b.cap.Full(CodeUnknownKey) {
-			// Only counted: no message to build (a list of many items
-			// built one each, 25 bytes an item of garbage).
-			sev := ast.Error
-			if x.b.schema.AllowsUnknownKeys() {
-				sev = ast.Warning
-			}
-			x.b.report(sev, CodeUnknownKey, x.b.lines.Span(e.keyStart, e.keyEnd), "")
-			continue
-		}
-		msg := fmt.Sprintf("%s has no metadata key %q", x.def.Name, e.key)
-		best, bestD := "", len(e.key)/3+2
-		known := knownKeys()
-		for _, k := range known {
-			if d := schema.Distance(normKey(e.key), normKey(k)); d < bestD {
-				best, bestD = k, d
-			}
-		}
-		if best != "" {
-			msg += fmt.Sprintf("; did you mean %q?", best)
-		}
-		if len(known) > 0 {
-			msg += " (keys: " + strings.Join(known, ", ") + ")"
-		}
-		if x.b.schema.AllowsUnknownKeys() {
-			x.b.report(ast.Warning, CodeUnknownKey, x.b.lines.Span(e.keyStart, e.keyEnd), "%s; it is ignored (the schema allows unknown keys)", msg)
-			continue
-		}
-		x.b.report(ast.Error, CodeUnknownKey, x.b.lines.Span(e.keyStart, e.keyEnd), "%s: the item would be lost; correct the key, or remove the item", msg)
+	if x.b.cap.Full(CodeUnknownKey) {
+		// Only counted: no message to build (a list of many items built
+		// one each, 25 bytes an item of garbage).
+		x.b.report(sev, CodeUnknownKey, x.b.lines.Span(e.keyStart, e.keyEnd), "")
+		return
 	}
-	for _, n := range x.badLists {
-		x.b.eachBad(n, func(e *entry) {
-			if x.b.cap.Full(CodeBadMetadataItem) {
-				x.b.report(ast.Error, CodeBadMetadataItem, x.b.lines.Span(e.valStart, e.valEnd), "") // only counted
-				return
+	if x.known == nil {
+		for _, p := range x.def.Params {
+			if readsMeta(p) {
+				x.known = append(x.known, p.KeyOrName())
+				x.known = append(x.known, p.Aliases...)
 			}
-			x.b.report(ast.Error, CodeBadMetadataItem, x.b.lines.Span(e.valStart, e.valEnd),
-				"metadata item %s of %s is not `Key: value` (write `- **Key:** value`)", quoted(e.value), x.def.Name)
-		})
+		}
 	}
+	msg := fmt.Sprintf("%s has no metadata key %q", x.def.Name, e.key)
+	best, bestD := "", len(e.key)/3+2
+	for _, k := range x.known {
+		if d := schema.Distance(normKey(e.key), normKey(k)); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	if best != "" {
+		msg += fmt.Sprintf("; did you mean %q?", best)
+	}
+	if len(x.known) > 0 {
+		msg += " (keys: " + strings.Join(x.known, ", ") + ")"
+	}
+	if sev == ast.Warning {
+		x.b.report(sev, CodeUnknownKey, x.b.lines.Span(e.keyStart, e.keyEnd), "%s; it is ignored (the schema allows unknown keys)", msg)
+		return
+	}
+	x.b.report(sev, CodeUnknownKey, x.b.lines.Span(e.keyStart, e.keyEnd), "%s: the item would be lost; correct the key, or remove the item", msg)
 }
 
 // meta finds a parameter's metadata item (by key or alias) and converts it.
 func (x *actionBinder) meta(p *schema.Param) (value, bool) {
-	var found *entry
-	alias := false
+	var found *entry // the first of p's keys: entry reported the others
 	for _, e := range x.entries {
-		ref := e.ref
-		if !e.known || ref.param != p {
-			continue
+		if e.ref.param == p {
+			found = e
+			break
 		}
-		e.used = true
-		if found != nil {
-			if sameMetaValue(found.metaValue(), e.metaValue()) {
-				x.b.report(ast.Warning, CodeDuplicateKey, x.b.lines.Span(e.keyStart, e.keyEnd),
-					"%s's %s is given twice (line %d) with the same value; the first is kept", x.def.Name, p.KeyOrName(), x.b.lines.Pos(found.start).Line)
-			} else {
-				// A second, different value would be lost: an error.
-				x.b.report(ast.Error, CodeDuplicateKey, x.b.lines.Span(e.keyStart, e.keyEnd),
-					"%s's %s is given twice with different values; this one (%s) is ignored and the first (line %d) is kept", x.def.Name, p.KeyOrName(), e.shown(), x.b.lines.Pos(found.start).Line)
-			}
-			continue
-		}
-		found, alias = e, ref.alias
 	}
 	if found == nil {
 		return value{}, false
 	}
+	alias := found.ref.alias
 	typ := p.TypeOrDefault()
 	if alias && p.AliasType != "" {
 		typ = p.AliasType

@@ -293,8 +293,8 @@ func TestPlanStreamLongListsHeapFlat(t *testing.T) {
 
 // TestPlanListAllocPerItem pins what one long metadata list costs while
 // its action is bound: its item ranges and values, not an entry of 160
-// bytes for each item that is not `Key: value`, nor a copy of each
-// element's text (docs/plan.md, "Long lists"). The measure is the bytes
+// bytes for each item that is not `Key: value`, has a key the action does
+// not have or repeats one, nor a copy of each element's text (docs/plan.md, "Long lists"). The measure is the bytes
 // allocated per item, garbage included: the binding's peak is not seen
 // from outside, and what it allocates bounds it.
 func TestPlanListAllocPerItem(t *testing.T) {
@@ -311,6 +311,10 @@ func TestPlanListAllocPerItem(t *testing.T) {
 		{"bad items", "### `EXECUTE`\n- **Command:** make\n", "- x%d\n", 140}, // 214 with an entry each
 		// Items folded into a key without a value: the list's elements.
 		{"folded elements", "### `READ`\n- **Resources:**\n", "- src/f%d.py\n", 150}, // 192 with texts copied
+		// Keys the action does not have: each an unknown-key error.
+		{"unknown keys", "### `EXECUTE`\n- **Command:** make\n", "- k%d: v\n", 140}, // 219 with an entry each
+		// One key again and again: each a duplicate-key error.
+		{"repeated keys", "### `EXECUTE`\n- **Command:** make\n", "- **Command:** make%d\n", 140}, // 215 with an entry each
 		// Nested items: the same elements, one item.
 		{"nested elements", "### `READ`\n- **Resources:**\n", "  - src/f%d.py\n", 140}, // 196 with texts copied
 	} {
