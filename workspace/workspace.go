@@ -434,7 +434,7 @@ type checker struct {
 	// stubInline caches inlineBy(stub): 0 unknown, 1 yes, -1 no.
 	stubInline int8
 	// pathBuf holds the path arguments of the action being checked
-	// (pathArgs), used again for the next one.
+	// that its effect uses (action), used again for the next one.
 	pathBuf []pathArg
 	// closestWork is the work the closest-region searches of not-found
 	// diagnostics did so far, closestAllow the bytes that pay for it (files
@@ -739,14 +739,26 @@ func (c *checker) action(ctx context.Context, a *ast.Action) {
 		return
 	}
 	defer c.overDirBudget(a)
-	paths := c.pathArgs(a)
-	for i := range paths {
-		c.resolvePath(&paths[i], a)
-		if paths[i].ok {
-			paths[i].ok = c.usable(&paths[i], a)
+	op := c.effects[a.Name]
+	// The path arguments one by one: each is resolved and checked, and
+	// only those the effect uses are kept (the first, the target; all for
+	// a move or a patch, which have a few): a list of many paths (INVOKE's
+	// handoff resources) is not held.
+	keepAll := op == OpMove || op == OpPatch
+	paths := c.pathBuf[:0]
+	for p := range eachPathArg(c.schema, a) {
+		c.resolvePath(&p, a)
+		if p.ok {
+			p.ok = c.usable(&p, a)
+		}
+		if op != OpRun && op != OpNone && p.ok && p.param != "cwd" && schema.NamesDirectory(p.value) {
+			c.dirSyntax(a, &p, op)
+		}
+		if keepAll || len(paths) == 0 {
+			paths = append(paths, p)
 		}
 	}
-	op := c.effects[a.Name]
+	c.pathBuf = paths
 	var target *pathArg
 	if len(paths) > 0 && paths[0].param != "cwd" {
 		target = &paths[0]
@@ -757,11 +769,6 @@ func (c *checker) action(ctx context.Context, a *ast.Action) {
 		return
 	case OpNone:
 		return
-	}
-	for i := range paths {
-		if paths[i].ok && paths[i].param != "cwd" && schema.NamesDirectory(paths[i].value) {
-			c.dirSyntax(a, &paths[i], op)
-		}
 	}
 	if target == nil || !target.ok {
 		return
@@ -804,25 +811,10 @@ func (c *checker) dirSyntax(a *ast.Action, p *pathArg, op Op) {
 	c.addPath(CodeNotAFile, *p.span, format, args...)
 }
 
-// pathArgs lists the action's path values in schema order: parameters of
-// type path or resource (and lists of them), or, for an action the schema
-// does not know, the parameters named like paths.
-func (c *checker) pathArgs(a *ast.Action) []pathArg {
-	c.pathBuf = pathArgsOf(c.schema, a, c.pathBuf)
-	return c.pathBuf
-}
-
-// pathArgsOf is pathArgs for an action read with schema s (nil: every
-// action is unknown), in buf's memory (its content is overwritten).
-func pathArgsOf(s *schema.Schema, a *ast.Action, buf []pathArg) []pathArg {
-	out := buf[:0]
-	for p := range eachPathArg(s, a) {
-		out = append(out, p)
-	}
-	return out
-}
-
-// eachPathArg yields the path values pathArgsOf lists, one by one: a
+// eachPathArg yields an action's path values, in schema order, read with
+// schema s (nil: every action is unknown): parameters of type path or
+// resource (and lists of them), or, for an action the schema does not
+// know, the parameters named like paths. It yields them one by one: a
 // rule that needs one at a time holds none of a list of many.
 func eachPathArg(s *schema.Schema, a *ast.Action) iter.Seq[pathArg] {
 	return func(yield func(pathArg) bool) {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/schema"
 )
 
 // copyFixture copies a golden case's _root/ (a name the go tool ignores)
@@ -235,4 +236,43 @@ func caseDialect(name string) string {
 		}
 	}
 	return grammar.DialectActs
+}
+
+// TestCheckerListOfPathsNotHeld pins that the checker reads an action's
+// paths one at a time: every one is checked (a path past the first that
+// leaves the root is reported), and only those its effect uses are kept
+// (INVOKE's handoff resources, none), so a list of many paths is not held
+// for the length of the action (10 MiB of them: 43 → 33 MB).
+func TestCheckerListOfPathsNotHeld(t *testing.T) {
+	s, err := schema.Builtin("plan")
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := make([]string, 1000)
+	for i := range paths {
+		paths[i] = fmt.Sprintf("src/f%d.py", i)
+	}
+	paths[500] = "../outside.py"
+	sp := ast.Span{Start: ast.Pos{Offset: 10, Line: 2, Col: 1}, End: ast.Pos{Offset: 20, Line: 2, Col: 11}}
+	a := &ast.Action{Name: "INVOKE", Params: ast.Params{{Name: "agent", Value: "dev"}, {Name: "handoff_resources", Value: paths, Span: &sp}}}
+	doc := &ast.Document{Dialect: "plan", Actions: []*ast.Action{a}}
+	opts := Options{Schema: s}
+	c, err := newChecker(nil, t.TempDir(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.begin(0, doc, opts)
+	c.action(context.Background(), a)
+	if cap(c.pathBuf) > 1 {
+		t.Errorf("the checker kept room for %d path arguments of an action whose effect uses none past the first", cap(c.pathBuf))
+	}
+	var escapes int
+	for _, d := range c.diags {
+		if d.Code == CodePathEscapes {
+			escapes++
+		}
+	}
+	if escapes != 1 {
+		t.Errorf("%d path-escapes diagnostics for the list's 501st path, want 1: %v", escapes, c.diags)
+	}
 }
