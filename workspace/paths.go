@@ -137,6 +137,7 @@ func (c *checker) walk(v string) (rel, link string, ok bool) {
 	var tail []string
 	n := 0 // components walked, for the name of a link
 	components := componentsOf(v)
+	c.lastMissing = ""
 	for _, part := range components {
 		n++
 		if part == ".." {
@@ -175,6 +176,9 @@ func (c *checker) walk(v string) (rel, link string, ok bool) {
 		if err != nil {
 			if dir != "" {
 				c.o.setLstat(dir, lstatNone)
+			}
+			if n == len(components) && errors.Is(err, fs.ErrNotExist) {
+				c.lastMissing = next
 			}
 			tail = append(tail, part)
 			continue

@@ -433,6 +433,11 @@ type checker struct {
 	pathOver map[string]*grammar.Overflow
 	// stubInline caches inlineBy(stub): 0 unknown, 1 yes, -1 no.
 	stubInline int8
+	// lastMissing is the path whose last component the latest walk found
+	// missing on disk (os.Lstat: ENOENT), "" if none: file needs no
+	// os.Stat of it (a plan of many new files cost two system calls and
+	// two file infos each).
+	lastMissing string
 	// pathBuf holds the path arguments of the action being checked
 	// that its effect uses (action), used again for the next one.
 	pathBuf []pathArg
@@ -934,12 +939,17 @@ func (c *checker) file(rel string) *vfile {
 	full := filepath.Join(c.root, filepath.FromSlash(rel))
 	var st os.FileInfo
 	var err error
-	if c.diskMissing(rel) && len(full) < maxPathLen-1 {
+	switch {
+	case c.diskMissing(rel) && len(full) < maxPathLen-1:
 		// Its directory is not on disk (os.Stat said so): neither is
 		// it, and a plan that creates many files in a new directory
 		// costs no system call per file.
 		err = os.ErrNotExist
-	} else {
+	case full == c.lastMissing:
+		// The walk that resolved it found nothing there (os.Lstat said
+		// ENOENT of its last component): os.Stat would say the same.
+		err = os.ErrNotExist
+	default:
 		st, err = os.Stat(full)
 	}
 	switch {
