@@ -76,10 +76,10 @@ type Options struct {
 	// points at; fix repairs each wrong-level heading). Output is then not
 	// bounded by the cap.
 	Uncapped bool
-	// KeepProse, with OnAction, keeps the prose nodes of an acts or
-	// edit-format document (the plan dialect drops them), for a caller that
-	// streams the actions out and writes the rest of the document after
-	// them (`plangram parse`: the document's JSON lists the actions first).
+	// KeepProse, with OnAction, keeps the document's prose nodes (they are
+	// dropped otherwise), for a caller that streams the actions out and
+	// writes the rest of the document after them (`plangram parse`: the
+	// document's JSON lists the actions first).
 	KeepProse bool
 	// Silenced, when set, says which diagnostics are silenced, by code and
 	// line (the directive comments and --disable codes of lint.Suppress):
@@ -142,7 +142,7 @@ func Parse(ctx context.Context, filename string, src []byte, opts Options) (*ast
 			opts.OnAction(a)
 		}
 		doc.Actions = nil
-		if !opts.KeepProse || dialect == DialectPlan {
+		if !opts.KeepProse {
 			doc.Prose = nil
 		}
 	}
@@ -191,7 +191,7 @@ func parseDialect(ctx context.Context, dialect, filename string, src []byte, opt
 			return nil, err
 		}
 		p.Uncapped, p.Silenced = opts.Uncapped, opts.Silenced
-		return p.parseEach(ctx, filename, src, each)
+		return p.parseEach(ctx, filename, src, each, opts.KeepProse)
 	case DialectSearchReplace, DialectUdiff, DialectApplyPatch:
 		return parseEdit(ctx, dialect, src, opts, each)
 	}

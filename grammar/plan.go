@@ -176,7 +176,7 @@ func ParsePlan(ctx context.Context, filename string, src []byte, s *schema.Schem
 // src (no copy is made), so src must not be modified while the document is
 // in use.
 func (p *PlanParser) Parse(ctx context.Context, filename string, src []byte) (*ast.Document, error) {
-	return p.parseEach(ctx, filename, src, nil)
+	return p.parseEach(ctx, filename, src, nil, false)
 }
 
 // parseEach is Parse; with each set, it streams (Options.OnAction): each
@@ -185,16 +185,17 @@ func (p *PlanParser) Parse(ctx context.Context, filename string, src []byte) (*a
 // holds the nodes of one action at a time, not the tree. The document's
 // other actions, which are checked against the whole outline (actions
 // outside the Action Plan, the Message), stay in the returned document,
-// which holds no prose. The diagnostics are the same either way
+// which holds no prose unless keepProse is set (Options.KeepProse). The
+// diagnostics and the prose are the same either way
 // (TestPlanStreamSameAsTree).
-func (p *PlanParser) parseEach(ctx context.Context, filename string, src []byte, each func(*ast.Action)) (*ast.Document, error) {
+func (p *PlanParser) parseEach(ctx context.Context, filename string, src []byte, each func(*ast.Action), keepProse bool) (*ast.Document, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	text := unsafe.String(unsafe.SliceData(src), len(src))
 	lines := newPlanLines(src)
 	doc := &ast.Document{Dialect: DialectPlan, Span: lines.Span(0, len(src))}
-	b := &planBuilder{ctx: ctx, src: text, lines: lines, doc: doc, schema: p.schema, keys: p.keys, snake: p.snake, each: each}
+	b := &planBuilder{ctx: ctx, src: text, lines: lines, doc: doc, schema: p.schema, keys: p.keys, snake: p.snake, each: each, keepProse: keepProse}
 	b.cap.NoLimit, b.cap.Silenced = p.Uncapped, p.Silenced
 	if each == nil {
 		// Every node holds at least one line, and most plans hold fewer
@@ -343,6 +344,7 @@ type planBuilder struct {
 	// check, begun when streamSec started; region stands for the nodes let
 	// go in the AST view; streamed counts the actions of streamSec.
 	each      func(*ast.Action)
+	keepProse bool // with each: keep the prose nodes all the same (prose)
 	streamSec *psection
 	cs        *checkState
 	region    viewRegion
@@ -725,7 +727,7 @@ func (b *planBuilder) closeOver(n *pnode) {
 	msg := fmt.Sprintf("this action has more than %s parts (headings, code blocks, paragraphs, lists, blank lines): the rest, lines %d–%d, is not read, so the action is not run as written; split it into several actions",
 		number.Thousands(MaxActionParts), first, last)
 	b.failAt(n, b.firstLine(n), CodeTooManyParts, "not read: past "+number.Thousands(MaxActionParts)+" parts", "%s", msg)
-	if b.each == nil {
+	if b.prose() {
 		p := b.doc.Prose[len(b.doc.Prose)-1]
 		p.Text, p.Span = b.src[n.start:n.end], b.lines.Span(n.start, n.end)
 	}
@@ -734,8 +736,8 @@ func (b *planBuilder) closeOver(n *pnode) {
 // closeRun sets the prose of a folded run, the latest prose made, to the
 // run's text once its end is known.
 func (b *planBuilder) closeRun(run *pnode) {
-	if b.each != nil {
-		return // no prose
+	if !b.prose() {
+		return
 	}
 	p := b.doc.Prose[len(b.doc.Prose)-1]
 	p.Text, p.Span = b.src[run.start:run.end], b.lines.Span(run.start, run.end)
@@ -809,11 +811,15 @@ func (b *planBuilder) tokNode(typ plex.TokenType, start, end int) *pnode {
 // proseKinds names the prose of each node kind.
 var proseKinds = [...]string{kBlank: "blank", kHeading: "heading", kTight: "heading", kList: "list", kPara: "text", kBreak: "break", kFolded: "heading", kOverflow: "text"}
 
+// prose reports whether the document keeps its prose nodes: always but
+// in a streaming parse (b.each) without keepProse.
+func (b *planBuilder) prose() bool { return b.each == nil || b.keepProse }
+
 // add records a node and its prose (from a slab of prose nodes).
 func (b *planBuilder) add(n *pnode) *pnode {
 	n.idx = len(b.nodes)
 	b.nodes = append(b.nodes, n)
-	if n.kind != kFence && b.each == nil {
+	if n.kind != kFence && b.prose() {
 		p := b.proseSlab.new(len(b.nodes))
 		p.Kind, p.Text, p.Span = proseKinds[n.kind], b.src[n.start:n.end], b.lines.Span(n.start, n.end)
 		b.doc.Prose = append(b.doc.Prose, p)

@@ -122,6 +122,13 @@ func checkStreamSameAsTree(t *testing.T, name string, src []byte) {
 	if len(stream.Actions) != 0 || len(stream.Prose) != 0 {
 		t.Fatalf("%s: the streaming parse returned %d actions and %d prose", name, len(stream.Actions), len(stream.Prose))
 	}
+	// With KeepProse (`plangram parse`), the same prose as the tree's.
+	kept, err := Parse(ctx, name, src, Options{Dialect: DialectPlan, OnAction: func(*ast.Action) {}, ReuseActions: true, KeepProse: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	same("prose", tree.Prose, kept.Prose)
+	same("diagnostics (KeepProse)", tree.Diagnostics, kept.Diagnostics)
 }
 
 // streamHeap returns the most heap the streaming parse of src held, as

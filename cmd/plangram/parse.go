@@ -94,30 +94,51 @@ func cmdParse(ctx context.Context, e *env, args []string) int {
 }
 
 // streamable reports whether parse writes src's JSON while the parser
-// hands the actions over (parseStreamed): an acts or edit-format document,
-// whose JSON has its actions first, without a directive comment (Suppress
-// would need the blocks of the actions).
+// hands the actions over (parseStreamed): a document without a directive
+// comment (Suppress would need the blocks of the actions), in any dialect.
 func streamable(src []byte, opts grammar.Options) (dialect string, ok bool) {
 	switch dialect = grammar.DialectOf(src, opts); dialect {
-	case grammar.DialectActs, grammar.DialectSearchReplace, grammar.DialectUdiff, grammar.DialectApplyPatch:
+	case grammar.DialectActs, grammar.DialectPlan, grammar.DialectSearchReplace, grammar.DialectUdiff, grammar.DialectApplyPatch:
 		return dialect, !lint.HasDirective(src)
 	}
 	return dialect, false
 }
 
-// parseStreamed parses an acts or edit-format document and writes its JSON to stdout as
-// the actions are read, keeping none of them: byte for byte what writeDoc
+// parseStreamed parses a document and writes its JSON to stdout as the
+// actions are read, keeping none of them: byte for byte what writeDoc
 // writes for the whole document, which held the whole tree (10 MB of
-// small actions peaked at 187 MB; docs/benchmarks.md). It returns the
-// document without its actions.
+// small actions peaked at 187 MB, a 10 MB plan at 85 MB;
+// docs/benchmarks.md). It returns the document without its actions.
+//
+// The JSON of an acts or edit-format document has nothing before its
+// actions but its dialect, so one parse writes it. A plan's has its title,
+// metadata, rationale and memos, which it may write after its Action
+// Plan: a first parse hands the actions over and lets go of them (as
+// `plangram check` does) and keeps the rest, and a second writes the
+// actions as it hands them over.
 func parseStreamed(ctx context.Context, e *env, name string, src []byte, dialect string, opts grammar.Options, repairs []*ast.Diagnostic, compact bool) (*ast.Document, error) {
 	dw := ast.NewDocumentWriter(e.stdout, compact)
-	dw.Begin(&ast.Document{Dialect: dialect})
-	opts.OnAction, opts.OnBlock = dw.Action, nil
-	opts.ReuseActions, opts.KeepProse = true, true
-	doc, err := grammar.Parse(ctx, name, src, opts)
-	if err != nil {
-		return nil, err
+	opts.OnBlock, opts.ReuseActions = nil, true
+	var doc *ast.Document
+	if dialect == grammar.DialectPlan {
+		first := opts
+		first.OnAction, first.KeepProse = func(*ast.Action) {}, true
+		var err error
+		if doc, err = grammar.Parse(ctx, name, src, first); err != nil {
+			return nil, err
+		}
+		dw.Begin(doc)
+		opts.OnAction, opts.KeepProse = dw.Action, false
+		if _, err := grammar.Parse(ctx, name, src, opts); err != nil {
+			return nil, err
+		}
+	} else {
+		dw.Begin(&ast.Document{Dialect: dialect})
+		opts.OnAction, opts.KeepProse = dw.Action, true
+		var err error
+		if doc, err = grammar.Parse(ctx, name, src, opts); err != nil {
+			return nil, err
+		}
 	}
 	if len(repairs) > 0 {
 		doc.Diagnostics = append(repairs, doc.Diagnostics...)

@@ -14,8 +14,8 @@ import (
 	"github.com/plangram/plangram/lint"
 )
 
-// TestParseStreamedSameAsWhole pins parseStreamed, which writes an acts or
-// edit-format document's JSON while the parser hands its actions over, to writeDoc on
+// TestParseStreamedSameAsWhole pins parseStreamed, which writes a
+// document's JSON while the parser hands its actions over, to writeDoc on
 // the whole document: byte for byte, indented and compact, over every
 // Markdown file of golden/, examples/ and docs/, the corpus, and inputs
 // that are not plain UTF-8 text (invalid UTF-8 in blocks and prose, CR
@@ -39,6 +39,13 @@ func TestParseStreamedSameAsWhole(t *testing.T) {
 		"binary":       {0, 1, 2, 3, 0, 0, 0xff},
 		"empty":        {},
 		"stray-first":  []byte("~~~\nstray\n~~~\n~~~act\nrun_command ls\n~~~\n"),
+		"corpus-plan":  corpus.Plan(200_000),
+		"plan-invalid-utf8": []byte("# T\xff\n\n- **Status:** Green\n\n## Rationale\n```text\nr\xfe\n```\n\n## Action Plan\n\n" +
+			"### `CREATE`\n- **File Path:** a\xfe.py\n```python\nx \xc3\n```\n\nstray \xff prose\n"),
+		// A plan's head (rationale, memos) after its actions, and an
+		// action outside its Action Plan: the first parse finds them.
+		"plan-late-head": []byte("# T\n\n- **Status:** Green\n\n## Action Plan\n\n### `READ`\n- **Resource:** a.md\n\n" +
+			"## Rationale\n```text\nlate\n```\n\n## Memos\n```text\n[+] a fact\n```\n\n### `READ`\n- **Resource:** b.md\n"),
 	}
 	for _, f := range files {
 		src, err := os.ReadFile(f)
@@ -86,7 +93,7 @@ func TestParseStreamedSameAsWhole(t *testing.T) {
 	if streamed < 40 {
 		t.Errorf("only %d inputs were streamed", streamed)
 	}
-	for _, d := range []string{grammar.DialectActs, grammar.DialectSearchReplace, grammar.DialectUdiff, grammar.DialectApplyPatch} {
+	for _, d := range []string{grammar.DialectActs, grammar.DialectPlan, grammar.DialectSearchReplace, grammar.DialectUdiff, grammar.DialectApplyPatch} {
 		if dialects[d] == 0 {
 			t.Errorf("no %s input was streamed (%v)", d, dialects)
 		}
