@@ -798,12 +798,12 @@ func (x *actionBinder) source(p *schema.Param) (value, bool) {
 			}
 		}
 		if h := x.script(); h != nil && len(h.env) > 0 {
+			key := x.entryOf(p)
 			for _, kv := range h.env {
-				if old, ok := env[kv[0]]; ok && old != kv[1] && x.entryOf(p) != nil {
+				if old, ok := env[kv[0]]; ok && old != kv[1] && key != nil {
 					// The legacy key's value is ignored: said, not
 					// dropped silently.
-					e := x.entryOf(p)
-					x.b.report(ast.Warning, CodeDuplicateKey, x.b.lines.Span(e.keyStart, e.keyEnd),
+					x.b.report(ast.Warning, CodeDuplicateKey, x.b.lines.Span(key.keyStart, key.keyEnd),
 						"%s's %s %s is given by its metadata key (%s) and by the script's `export` (%s, line %d): the script's is used and the key's is ignored",
 						x.def.Name, p.KeyOrName(), kv[0], quoted(old), quoted(kv[1]), h.envSpan.Start.Line)
 				}
