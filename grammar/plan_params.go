@@ -453,16 +453,6 @@ func (x *actionBinder) entry(e *entry) {
 	x.entries = append(x.entries, k)
 }
 
-// entryOf returns the metadata item of parameter p, nil if it has none.
-func (x *actionBinder) entryOf(p *schema.Param) *entry {
-	for _, e := range x.entries {
-		if e.ref.param == p {
-			return e
-		}
-	}
-	return nil
-}
-
 // duplicate reports e, a key of the same parameter as found, which is kept.
 func (x *actionBinder) duplicate(found, e *entry) {
 	p := found.ref.param
@@ -778,14 +768,6 @@ func (x *actionBinder) source(p *schema.Param) (value, bool) {
 		if h := x.script(); h != nil && h.hasCwd {
 			sp := h.cwdSpan
 			x.checkPath(p.KeyOrName(), h.cwd, sp)
-			if e := x.entryOf(p); e != nil {
-				// The legacy key is ignored: said, not dropped silently.
-				if v, _ := pathValue(e.value); v != h.cwd {
-					x.b.report(ast.Warning, CodeDuplicateKey, x.b.lines.Span(e.keyStart, e.keyEnd),
-						"%s's %s is given by its metadata key (%s) and by the script's `cd %s` (line %d): the script's is used and the key is ignored",
-						x.def.Name, p.KeyOrName(), quoted(v), h.cwd, sp.Start.Line)
-				}
-			}
 			return value{h.cwd, x.b.spanOf(sp)}, true
 		}
 		return x.meta(p)
@@ -798,15 +780,7 @@ func (x *actionBinder) source(p *schema.Param) (value, bool) {
 			}
 		}
 		if h := x.script(); h != nil && len(h.env) > 0 {
-			key := x.entryOf(p)
 			for _, kv := range h.env {
-				if old, ok := env[kv[0]]; ok && old != kv[1] && key != nil {
-					// The legacy key's value is ignored: said, not
-					// dropped silently.
-					x.b.report(ast.Warning, CodeDuplicateKey, x.b.lines.Span(key.keyStart, key.keyEnd),
-						"%s's %s %s is given by its metadata key (%s) and by the script's `export` (%s, line %d): the script's is used and the key's is ignored",
-						x.def.Name, p.KeyOrName(), kv[0], quoted(old), quoted(kv[1]), h.envSpan.Start.Line)
-				}
 				env[kv[0]] = kv[1]
 			}
 			s := h.envSpan
@@ -911,7 +885,13 @@ func (x *actionBinder) unknownKey(e *entry) {
 
 // meta finds a parameter's metadata item (by key or alias) and converts it.
 func (x *actionBinder) meta(p *schema.Param) (value, bool) {
-	found := x.entryOf(p) // the first of p's keys: entry reported the others
+	var found *entry // the first of p's keys: entry reported the others
+	for _, e := range x.entries {
+		if e.ref.param == p {
+			found = e
+			break
+		}
+	}
 	if found == nil {
 		return value{}, false
 	}
