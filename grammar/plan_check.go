@@ -1002,11 +1002,7 @@ func actionExpectation(def *schema.Action) string {
 // text, or the texts of its nested list when it has no text of its own.
 func (e *entry) metaValue() any {
 	if e.value == "" && len(e.elems) > 0 {
-		list := make([]string, 0, len(e.elems))
-		for i := range e.elems {
-			list = append(list, e.elemText(i))
-		}
-		return list
+		return e.elemTexts()
 	}
 	return e.value
 }

@@ -65,6 +65,15 @@ func (e *entry) elemText(i int) string {
 	return e.src[el.start:el.end]
 }
 
+// elemTexts returns the texts of the entry's elements, in order.
+func (e *entry) elemTexts() []string {
+	ts := make([]string, len(e.elems))
+	for i := range e.elems {
+		ts[i] = e.elemText(i)
+	}
+	return ts
+}
+
 // shown is the entry's value for a message, as its preview: its text, or
 // its elements separated by ", " when it has no text of its own (a key
 // given twice showed "" for a list).
@@ -930,11 +939,7 @@ func (x *actionBinder) convert(p *schema.Param, typ schema.Type, e *entry) (valu
 	}
 	raw := e.value
 	if raw == "" && len(e.elems) > 0 && typ != schema.List && typ != schema.JSON {
-		ts := make([]string, len(e.elems))
-		for i := range e.elems {
-			ts[i] = e.elemText(i)
-		}
-		raw = strings.Join(ts, "\n")
+		raw = strings.Join(e.elemTexts(), "\n")
 		sp = b.lines.Span(e.elems[0].start, e.elems[len(e.elems)-1].end)
 	}
 	switch typ {
@@ -1058,10 +1063,7 @@ func (x *actionBinder) urlHint(p *schema.Param) string {
 // kvMap reads `NAME=value` (or `NAME: value`) pairs: nested items, or inline
 // pairs separated by commas; matching quotes around values are removed.
 func kvMap(inline string, e *entry) (map[string]string, bool) {
-	pairs := make([]string, len(e.elems))
-	for i := range e.elems {
-		pairs[i] = e.elemText(i)
-	}
+	pairs := e.elemTexts()
 	if inline != "" {
 		pairs = append(strings.Split(inline, ","), pairs...)
 	}

@@ -120,10 +120,10 @@ func parseStreamed(ctx context.Context, e *env, name string, src []byte, dialect
 	dw := ast.NewDocumentWriter(e.stdout, compact)
 	opts.OnBlock, opts.ReuseActions = nil, true
 	var doc *ast.Document
+	var err error
 	if dialect == grammar.DialectPlan {
 		first := opts
 		first.OnAction, first.KeepProse = func(*ast.Action) {}, true
-		var err error
 		if doc, err = grammar.Parse(ctx, name, src, first); err != nil {
 			return nil, err
 		}
@@ -135,7 +135,6 @@ func parseStreamed(ctx context.Context, e *env, name string, src []byte, dialect
 	} else {
 		dw.Begin(&ast.Document{Dialect: dialect})
 		opts.OnAction, opts.KeepProse = dw.Action, true
-		var err error
 		if doc, err = grammar.Parse(ctx, name, src, opts); err != nil {
 			return nil, err
 		}
