@@ -10,12 +10,20 @@ import (
 	"github.com/alecthomas/chroma/v2"
 )
 
-// Highlighting limits: larger blocks, and blocks after the document's budget
+// Highlighting limits: larger blocks, and blocks after the page's budget
 // is spent, are shown without colours (the bytes are the same either way).
+// The budget is counted in bytes and in lexer tokens, so that which blocks
+// of a page have colours depends on the page only, never on the machine's
+// speed: chroma's lexers give 120k–470k tokens a second
+// (docs/render.md, "Limits"), so the token budget is spent in about a
+// second at the slowest. highlightBudget is a guard for lexer input that
+// makes a pattern backtrack far more than ordinary code does: an ordinary
+// page reaches the token budget long before it.
 const (
-	maxHighlightBlock = 256 << 10
-	maxHighlightDoc   = 4 << 20
-	highlightBudget   = 3 * time.Second
+	maxHighlightBlock  = 256 << 10
+	maxHighlightDoc    = 1 << 20
+	maxHighlightTokens = 100_000
+	highlightBudget    = 3 * time.Second
 )
 
 // piece is a run of text with a highlighting class ("" for none).
@@ -77,7 +85,7 @@ func (r *renderer) code(content string, o codeOpts) template.HTML {
 func (r *renderer) highlight(content string, o codeOpts) (pieces []piece) {
 	plain := []piece{{"", content}}
 	if r.opts.NoHighlight || len(content) == 0 || len(content) > maxHighlightBlock ||
-		r.hlBytes+len(content) > maxHighlightDoc || r.hlTime > highlightBudget {
+		r.hlBytes+len(content) > maxHighlightDoc || r.hlTokens >= r.tokenLimit() || r.hlTime > highlightBudget {
 		return plain
 	}
 	lx := r.pickLexer(o)
@@ -99,7 +107,13 @@ func (r *renderer) highlight(content string, o codeOpts) (pieces []piece) {
 		return plain
 	}
 	var got strings.Builder
+	limit := r.tokenLimit()
 	for tok := it(); tok != chroma.EOF; tok = it() {
+		// A block whose tokens overrun the budget is shown without colours
+		// whole, as are the blocks after it.
+		if r.hlTokens++; r.hlTokens > limit {
+			return plain
+		}
 		if time.Since(start)+r.hlTime > highlightBudget {
 			return plain
 		}
@@ -120,6 +134,15 @@ func (r *renderer) highlight(content string, o codeOpts) (pieces []piece) {
 		return pieces
 	}
 	return plain // e.g. invalid UTF-8, which chroma replaces
+}
+
+// tokenLimit is the page's token budget: maxHighlightTokens, or the
+// renderer's own in tests.
+func (r *renderer) tokenLimit() int {
+	if r.hlTokenLimit > 0 {
+		return r.hlTokenLimit
+	}
+	return maxHighlightTokens
 }
 
 // pickLexer chooses a lexer from the info string's first word (`python.old`

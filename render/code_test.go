@@ -117,3 +117,41 @@ func TestNoLexerRegistryAtStart(t *testing.T) {
 		}
 	}
 }
+
+// TestHighlightTokenBudget checks that a page's colours stop at its token
+// budget (maxHighlightTokens), whatever the machine's speed: the block
+// that overruns the budget and every block after it are shown without
+// colours, byte for byte, and the blocks before it keep theirs.
+func TestHighlightTokenBudget(t *testing.T) {
+	block := strings.Repeat("x = f(1, 'a')  # c\n", 20)
+	coloured := func(html string) bool { return strings.Contains(html, `class="t-`) }
+	one := newRenderer(Options{})
+	if !coloured(string(one.code(block, codeOpts{info: "python"}))) {
+		t.Fatal("a python block has no colours")
+	}
+	per := one.hlTokens
+	if per < 20 {
+		t.Fatalf("%d tokens for %d bytes of python", per, len(block))
+	}
+	r := newRenderer(Options{})
+	r.hlTokenLimit = 2*per + per/2
+	for i, want := range []bool{true, true, false, false} {
+		content := block
+		if i == 3 {
+			content = "y = 2\n" // fits what is left, but the budget is spent
+		}
+		html := string(r.code(content, codeOpts{info: "python"}))
+		if coloured(html) != want {
+			t.Errorf("block %d: coloured %v, want %v", i, coloured(html), want)
+		}
+		if i == 2 && strings.Count(html, "x = f(1, &#39;a&#39;)  # c\n") != 20 {
+			t.Errorf("block %d: text lost: %s", i, html)
+		}
+	}
+	if r.hlTokens < r.hlTokenLimit {
+		t.Errorf("%d tokens counted, limit %d", r.hlTokens, r.hlTokenLimit)
+	}
+	if r.tokenLimit() != r.hlTokenLimit || newRenderer(Options{}).tokenLimit() != maxHighlightTokens {
+		t.Error("tokenLimit does not give the renderer's limit or maxHighlightTokens")
+	}
+}

@@ -89,7 +89,11 @@ type renderer struct {
 	schema  *schema.Schema
 	hlBytes int
 	hlTime  time.Duration
-	lexers  *Highlighters // syntax highlighters, built as blocks need them
+	// hlTokens counts the lexer tokens of the page's highlighted blocks,
+	// against hlTokenLimit (0: maxHighlightTokens; tests set a smaller one).
+	hlTokens     int
+	hlTokenLimit int
+	lexers       *Highlighters // syntax highlighters, built as blocks need them
 }
 
 func newRenderer(opts Options) *renderer {
