@@ -14,11 +14,11 @@ import (
 // is spent, are shown without colours (the bytes are the same either way).
 // The budget is counted in bytes and in lexer tokens, so that which blocks
 // of a page have colours depends on the page only, never on the machine's
-// speed: chroma's lexers give 120k–470k tokens a second
-// (docs/render.md, "Limits"), so the token budget is spent in about a
-// second at the slowest. highlightBudget is a guard for lexer input that
-// makes a pattern backtrack far more than ordinary code does: an ordinary
-// page reaches the token budget long before it.
+// speed: chroma's lexers give 170k–740k tokens a second (docs/render.md,
+// "Limits"), so the token budget is spent in well under a second.
+// highlightBudget is a guard for lexer input on which a pattern scans far
+// more than ordinary code makes it: an ordinary page reaches the token
+// budget long before it.
 const (
 	maxHighlightBlock  = 256 << 10
 	maxHighlightDoc    = 1 << 20
@@ -81,7 +81,12 @@ func (r *renderer) code(content string, o codeOpts) template.HTML {
 
 // highlight splits content into classed pieces with chroma, or returns it
 // as one plain piece when no lexer fits, the limits are exceeded, or the
-// lexer's tokens would not reproduce content exactly.
+// lexer's tokens would not reproduce content exactly. The pieces are
+// slices of content, and each token is checked against content as it
+// comes, so the work is linear in the tokens: the lexer is not wrapped in
+// chroma.Coalesce, which joined a run of same-typed tokens by repeated
+// string concatenation before handing any over (a 200 KB line of one
+// token type took minutes, and the budget below was never looked at).
 func (r *renderer) highlight(content string, o codeOpts) (pieces []piece) {
 	plain := []piece{{"", content}}
 	if r.opts.NoHighlight || len(content) == 0 || len(content) > maxHighlightBlock ||
@@ -106,8 +111,8 @@ func (r *renderer) highlight(content string, o codeOpts) (pieces []piece) {
 	if err != nil {
 		return plain
 	}
-	var got strings.Builder
 	limit := r.tokenLimit()
+	at := 0 // the bytes of content the tokens so far reproduce
 	for tok := it(); tok != chroma.EOF; tok = it() {
 		// A block whose tokens overrun the budget is shown without colours
 		// whole, as are the blocks after it.
@@ -117,23 +122,31 @@ func (r *renderer) highlight(content string, o codeOpts) (pieces []piece) {
 		if time.Since(start)+r.hlTime > highlightBudget {
 			return plain
 		}
-		got.WriteString(tok.Value)
-		cls := tokenClass(tok.Type)
-		if n := len(pieces); n > 0 && pieces[n-1].class == cls {
-			pieces[n-1].text += tok.Value
+		v := tok.Value
+		if !strings.HasPrefix(content[at:], v) {
+			// The lexer may end the text with a newline content lacks.
+			rest := content[at:]
+			if v != rest+"\n" {
+				return plain // e.g. invalid UTF-8, which chroma replaces
+			}
+			v = rest
+		}
+		if v == "" {
 			continue
 		}
-		pieces = append(pieces, piece{cls, tok.Value})
+		cls := tokenClass(tok.Type)
+		if n := len(pieces); n > 0 && pieces[n-1].class == cls {
+			last := &pieces[n-1]
+			last.text = content[at-len(last.text) : at+len(v)]
+		} else {
+			pieces = append(pieces, piece{cls, content[at : at+len(v)]})
+		}
+		at += len(v)
 	}
-	switch joined := got.String(); {
-	case joined == content:
-		return pieces
-	case joined == content+"\n": // the lexer added a final newline
-		last := &pieces[len(pieces)-1]
-		last.text = strings.TrimSuffix(last.text, "\n")
-		return pieces
+	if at != len(content) {
+		return plain
 	}
-	return plain // e.g. invalid UTF-8, which chroma replaces
+	return pieces
 }
 
 // tokenLimit is the page's token budget: maxHighlightTokens, or the
@@ -156,7 +169,7 @@ func (r *renderer) pickLexer(o codeOpts) chroma.Lexer {
 		if err != nil || lx == nil {
 			return nil
 		}
-		return chroma.Coalesce(lx)
+		return lx
 	}
 	if f := strings.Fields(o.info); len(f) > 0 {
 		name := strings.ToLower(f[0])

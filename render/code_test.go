@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // TestDocsLanguages checks the language table of docs/render.md ("Syntax
@@ -153,5 +154,46 @@ func TestHighlightTokenBudget(t *testing.T) {
 	}
 	if r.tokenLimit() != r.hlTokenLimit || newRenderer(Options{}).tokenLimit() != maxHighlightTokens {
 		t.Error("tokenLimit does not give the renderer's limit or maxHighlightTokens")
+	}
+}
+
+// TestHighlightTokensOneByOne checks that the highlighter takes the
+// lexer's tokens one at a time and joins a run of one class as a slice of
+// the content: a 200 KB line of one token type used to reach it as a
+// single token joined by chroma.Coalesce through repeated concatenation
+// (a make block of "(((…" took 199 s to render, and the budget was never
+// looked at), so the budget is now counted token by token.
+func TestHighlightTokensOneByOne(t *testing.T) {
+	content := strings.Repeat("(", 10000)
+	r := newRenderer(Options{})
+	r.hlTokenLimit = 100
+	if got := r.highlight(content, codeOpts{info: "python"}); len(got) != 1 || got[0].class != "" || got[0].text != content {
+		t.Errorf("over the budget: %d pieces, want the plain content", len(got))
+	}
+	if r.hlTokens != 101 {
+		t.Errorf("the budget of 100 tokens stopped after %d tokens, want 101 (tokens taken one by one)", r.hlTokens)
+	}
+	r = newRenderer(Options{})
+	got := r.highlight(content, codeOpts{info: "python"})
+	if r.hlTokens < 10000 {
+		t.Errorf("%d tokens for %d parentheses", r.hlTokens, len(content))
+	}
+	if len(got) != 1 || got[0].text != content || unsafe.StringData(got[0].text) != unsafe.StringData(content) {
+		t.Errorf("a run of one class is not one slice of the content: %d pieces", len(got))
+	}
+	// A lexer that ends the text with a newline the block lacks
+	// (chroma's EnsureNL) still reproduces the block exactly.
+	for _, c := range []struct{ info, content string }{
+		{"python", "x = 1"}, {"python", "# comment"}, {"go", "// c"}, {"bash", "echo \"a\""}, {"python", "x = 1\n"},
+	} {
+		var joined strings.Builder
+		coloured := false
+		for _, p := range newRenderer(Options{}).highlight(c.content, codeOpts{info: c.info}) {
+			joined.WriteString(p.text)
+			coloured = coloured || p.class != ""
+		}
+		if joined.String() != c.content || !coloured {
+			t.Errorf("%s %q: pieces join to %q (coloured %v)", c.info, c.content, joined.String(), coloured)
+		}
 	}
 }
