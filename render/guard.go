@@ -39,6 +39,14 @@ import (
 // guarded (a table whose rows are written out has at most one cell per two
 // bytes).
 
+// maxPageCells is the most table cells one page gives goldmark. A cell
+// costs goldmark about 500 bytes of memory (its node and its text
+// segment), 250 times the two bytes `b|` it may take in the input: a
+// 1 MB table of 100 columns made a 348 MB page. The tables past the
+// budget are shown as plain text, their text all there, with a note
+// (TestTableCellBudget).
+const maxPageCells = 50_000
+
 // inlineBudget is the most a chunk may cost per byte of its length. The
 // prose of the documentation, examples and golden plans costs at most about
 // 130; a chunk shorter than inlineBudget bytes can never exceed it.
@@ -61,13 +69,18 @@ var guardKey = parser.NewContextKey()
 // guardState collects the regions the guard shows as plain text.
 type guardState struct {
 	regions []guardRegion
+	// cellsLeft is what is left of the page's table-cell budget
+	// (maxPageCells): each table blockGuard lets through is charged its
+	// header's columns times its rows.
+	cellsLeft int
 }
 
 // guardRegion is one guarded chunk: the segments whose punctuation is
 // escaped, and why.
 type guardRegion struct {
-	segs []text.Segment
-	cell bool // a table cell: `|` and backslash pairs are kept as they are
+	segs  []text.Segment
+	cell  bool // a table cell: `|` and backslash pairs are kept as they are
+	table bool // a table past the page's cell budget (maxPageCells)
 }
 
 // newBlockParser returns a goldmark parser that reads the block structure
@@ -88,9 +101,11 @@ func newBlockParser(guard bool) parser.Parser {
 
 // guardInline returns src with the punctuation of every over-budget chunk
 // escaped, how many chunks it guarded and their line ranges; src itself
-// when none.
-func guardInline(p parser.Parser, src []byte) ([]byte, []lineRange) {
-	st := &guardState{}
+// when none. *cellsLeft is what is left of the page's table-cell budget
+// (maxPageCells), charged with the tables src holds.
+func guardInline(p parser.Parser, src []byte, cellsLeft *int) ([]byte, []lineRange) {
+	st := &guardState{cellsLeft: *cellsLeft}
+	defer func() { *cellsLeft = st.cellsLeft }()
 	pc := parser.NewContext()
 	pc.Set(guardKey, st)
 	doc := p.Parse(text.NewReader(src), parser.WithContext(pc))
@@ -143,8 +158,9 @@ func inlineCost(src []byte, segs []text.Segment) int {
 
 // blockGuard is the paragraph transformer that runs before goldmark's own:
 // a paragraph whose link reference definitions or table padding would
-// cost more than inlineBudget per byte is guarded whole and taken out of
-// the tree, so no later transformer sees it.
+// cost more than inlineBudget per byte, or a table past the page's cell
+// budget (maxPageCells), is guarded whole and taken out of the tree, so
+// no later transformer sees it.
 type blockGuard struct{}
 
 // Transform implements parser.ParagraphTransformer.
@@ -173,10 +189,15 @@ func (blockGuard) Transform(node *gast.Paragraph, reader text.Reader, pc parser.
 			cols = delimiterColumns(t)
 		}
 	}
-	if defs*lines.Len() <= inlineBudget*size && cells <= size {
+	if cols > 0 {
+		cells += cols // the header row
+	}
+	overBudget := cols > 0 && cells > st.cellsLeft
+	if defs*lines.Len() <= inlineBudget*size && cells <= size && !overBudget {
+		st.cellsLeft -= cells
 		return
 	}
-	st.regions = append(st.regions, guardRegion{segs: lines.Sliced(0, lines.Len())})
+	st.regions = append(st.regions, guardRegion{segs: lines.Sliced(0, lines.Len()), table: overBudget && cells <= size && defs*lines.Len() <= inlineBudget*size})
 	node.Parent().RemoveChild(node.Parent(), node)
 }
 
@@ -191,8 +212,12 @@ func delimiterColumns(line []byte) int {
 	return len(bytes.FieldsFunc(line, func(r rune) bool { return r == '|' }))
 }
 
-// lineRange is a range of 1-based lines.
-type lineRange struct{ first, last int }
+// lineRange is a range of 1-based lines, and whether it is a table past
+// the page's cell budget.
+type lineRange struct {
+	first, last int
+	table       bool
+}
 
 // escapeRegions returns src with a backslash before every ASCII punctuation
 // byte of the regions (in a table cell, `|` and backslash pairs stay as they
@@ -212,7 +237,7 @@ func escapeRegions(src []byte, regions []guardRegion) ([]byte, []lineRange) {
 		if last > r.segs[0].Start {
 			last--
 		}
-		ranges = append(ranges, lineRange{r.segs[0].Start, last}) // offsets for now
+		ranges = append(ranges, lineRange{r.segs[0].Start, last, r.table}) // offsets for now
 	}
 	sort.Slice(marks, func(i, j int) bool { return marks[i].seg.Start < marks[j].seg.Start })
 	sort.Slice(ranges, func(i, j int) bool { return ranges[i].first < ranges[j].first })
@@ -261,12 +286,61 @@ func toLines(src []byte, ranges []lineRange) {
 		line[off] = n
 	}
 	for i := range ranges {
-		ranges[i] = lineRange{line[ranges[i].first], line[ranges[i].last]}
+		ranges[i].first, ranges[i].last = line[ranges[i].first], line[ranges[i].last]
 	}
 }
 
-// guardNote is the note above prose with guarded chunks.
+// guardNote is the note above prose with guarded chunks: one for the
+// chunks whose Markdown would cost too much time, one for the tables past
+// the page's cell budget.
 func guardNote(ranges []lineRange) string {
+	var slow, tables []lineRange
+	for _, r := range ranges {
+		if r.table {
+			tables = append(tables, r)
+		} else {
+			slow = append(slow, r)
+		}
+	}
+	note := ""
+	if len(slow) > 0 {
+		note = slowNote(slow)
+	}
+	if len(tables) == 1 {
+		note += fmt.Sprintf("<p class=\"note\">The table at %s would take this page past %d table cells, more than the Markdown renderer can hold in proportion to its size: it is shown as plain text; all of its text is there.</p>\n", linesOf(tables), maxPageCells)
+	} else if len(tables) > 1 {
+		note += fmt.Sprintf("<p class=\"note\">%d tables (%s) would take this page past %d table cells, more than the Markdown renderer can hold in proportion to their size: they are shown as plain text; all of their text is there.</p>\n", len(tables), linesOf(tables), maxPageCells)
+	}
+	return note
+}
+
+// linesOf says where ranges are: "line 3", "lines 3–5", "lines 3, 7–9".
+func linesOf(ranges []lineRange) string {
+	var b strings.Builder
+	const most = 8
+	for i, r := range ranges {
+		if i == most {
+			fmt.Fprintf(&b, " and %d more", len(ranges)-most)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if r.first == r.last {
+			fmt.Fprintf(&b, "%d", r.first)
+		} else {
+			fmt.Fprintf(&b, "%d–%d", r.first, r.last)
+		}
+	}
+	if len(ranges) == 1 && ranges[0].first == ranges[0].last {
+		return "line " + b.String()
+	}
+	return "lines " + b.String()
+}
+
+// slowNote is the note for chunks guarded because their Markdown would
+// cost more time than their length.
+func slowNote(ranges []lineRange) string {
 	var b strings.Builder
 	const most = 8
 	for i, r := range ranges {

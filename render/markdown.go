@@ -55,7 +55,7 @@ func (r *renderer) markdownDoc(src []byte) (template.HTML, gast.Node, []byte, er
 		fmt.Fprintf(&buf, "<p class=\"note\">%s from line %d nest too deep for the Markdown renderer, whose time grows faster than the input with the depth: they are shown with at most %d columns of indentation and %d nested lists or block quotes opened on one line; their text is all there.</p>\n",
 			lineCount(n), first, maxIndent, maxNesting)
 	}
-	flat, guarded := guardInline(r.blocks, flat)
+	flat, guarded := guardInline(r.blocks, flat, &r.cellsLeft)
 	if len(guarded) > 0 {
 		buf.WriteString(guardNote(guarded))
 	}

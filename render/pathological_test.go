@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"html"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -90,7 +91,8 @@ func isqrt(n int) int {
 func goldmarkPrice(t testing.TB, src []byte) (price int, guarded int) {
 	t.Helper()
 	flat, _, _ := flattenNesting(src)
-	flat, ranges := guardInline(newBlockParser(true), flat)
+	cells := maxPageCells
+	flat, ranges := guardInline(newBlockParser(true), flat, &cells)
 	doc := newBlockParser(true).Parse(text.NewReader(flat))
 	_ = gast.Walk(doc, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
 		if entering && n.Type() == gast.TypeBlock && !n.IsRaw() && n.Lines().Len() > 0 {
@@ -231,7 +233,8 @@ func TestGuardKeepsBlocks(t *testing.T) {
 			"# " + strings.ReplaceAll(body, "\n", " ") + "\n" + body + "\n===\n",
 		} {
 			flat, _, _ := flattenNesting([]byte(src))
-			guarded, ranges := guardInline(newBlockParser(true), flat)
+			cells := maxPageCells
+			guarded, ranges := guardInline(newBlockParser(true), flat, &cells)
 			if len(ranges) == 0 {
 				continue
 			}
@@ -243,5 +246,60 @@ func TestGuardKeepsBlocks(t *testing.T) {
 	}
 	if compared < 100 {
 		t.Errorf("only %d guarded inputs compared", compared)
+	}
+}
+
+// TestTableCellBudget checks the page's table-cell budget (maxPageCells):
+// the tables that fit it are tables, those past it (in the same prose or
+// a later one of the page) are shown as plain text with every byte of
+// their text and a note that says where, and a table within the budget
+// after a guarded one is still a table only if it fits what is left.
+func TestTableCellBudget(t *testing.T) {
+	table := func(cols, rows int, cell string) string {
+		var b strings.Builder
+		b.WriteString("|" + strings.Repeat(" h |", cols) + "\n|" + strings.Repeat("---|", cols) + "\n")
+		for i := 0; i < rows; i++ {
+			b.WriteString("|" + strings.Repeat(" "+cell+" |", cols) + "\n")
+		}
+		return b.String()
+	}
+	// 100 columns × 300 rows (+ header) = 30,100 cells: one fits, two do not.
+	big := table(100, 300, "b")
+	src := "# Tables\n\n" + big + "\nbetween\n\n" + table(100, 300, "c") + "\nafter\n\n" + table(2, 2, "d")
+	out, err := Markdown([]byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(out)
+	if got := strings.Count(page, "<table>"); got != 2 {
+		t.Errorf("%d tables, want 2 (the first and the small last one)", got)
+	}
+	if got := strings.Count(page, "<td>b</td>"); got != 30000 {
+		t.Errorf("%d cells of the first table, want 30000", got)
+	}
+	if strings.Contains(page, "<td>c</td>") {
+		t.Error("the second table, past the budget, is a table")
+	}
+	if got := strings.Count(page, " c |"); got != 30000 {
+		t.Errorf("the second table's text: %d cells shown, want 30000", got)
+	}
+	if !strings.Contains(page, "<td>d</td>") {
+		t.Error("the small table after it, within what is left of the budget, is not a table")
+	}
+	line := strings.Count(src[:strings.Index(src, "| c |")], "\n") - 1 // the header's line (1-based)
+	want := fmt.Sprintf("The table at lines %d–%d would take this page past 50000 table cells", line, line+301)
+	if !strings.Contains(page, want) {
+		t.Errorf("no note %q in %q", want, regexp.MustCompile(`<p class="note">[^<]*</p>`).FindAllString(page, -1))
+	}
+	// The budget is the page's: a plan's prose pieces share it.
+	r := newRenderer(Options{})
+	for i, want := range []bool{true, false} {
+		h, err := r.markdown([]byte(big))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(string(h), "<table>"); got != want {
+			t.Errorf("prose %d: table %v, want %v", i, got, want)
+		}
 	}
 }

@@ -93,11 +93,14 @@ type renderer struct {
 	// against hlTokenLimit (0: maxHighlightTokens; tests set a smaller one).
 	hlTokens     int
 	hlTokenLimit int
-	lexers       *Highlighters // syntax highlighters, built as blocks need them
+	// cellsLeft is what is left of the page's table-cell budget
+	// (maxPageCells, guard.go).
+	cellsLeft int
+	lexers    *Highlighters // syntax highlighters, built as blocks need them
 }
 
 func newRenderer(opts Options) *renderer {
-	r := &renderer{opts: opts, lexers: opts.Highlighters}
+	r := &renderer{opts: opts, lexers: opts.Highlighters, cellsLeft: maxPageCells}
 	if r.lexers == nil {
 		r.lexers = new(Highlighters)
 	}
