@@ -197,3 +197,39 @@ func TestHighlightTokensOneByOne(t *testing.T) {
 		}
 	}
 }
+
+// FuzzHighlight checks the highlighter's pieces for any content in each
+// language of a sample: they join to the content exactly (or the content
+// is one plain piece), none is empty, two in a row never share a class,
+// and each is a slice of the content, not a copy.
+func FuzzHighlight(f *testing.F) {
+	langs := []string{"python", "go", "js", "c++", "bash", "json", "yaml", "diff", "html", "css", "markdown", "rust", "java", "sql", "ruby", "perl", "toml", "xml", "docker", "make"}
+	for i, s := range []string{"x = 1\n", "func f() {}\r\n", "'''\n", "<a href=\"x\">", "\xff\xfe", "-a\n+b\n", "a: [1, 2]", "", "\n", "/* \n"} {
+		f.Add(s, uint8(i))
+	}
+	lexers := new(Highlighters) // built once, as a server keeps them
+	f.Fuzz(func(t *testing.T, content string, lang uint8) {
+		if len(content) > 4096 {
+			return
+		}
+		r := newRenderer(Options{Highlighters: lexers})
+		pieces := r.highlight(content, codeOpts{info: langs[int(lang)%len(langs)]})
+		var joined strings.Builder
+		base := uintptr(unsafe.Pointer(unsafe.StringData(content)))
+		for i, p := range pieces {
+			joined.WriteString(p.text)
+			if p.text == "" && len(pieces) > 1 {
+				t.Errorf("piece %d is empty", i)
+			}
+			if i > 0 && pieces[i-1].class == p.class {
+				t.Errorf("pieces %d and %d share the class %q", i-1, i, p.class)
+			}
+			if at := uintptr(unsafe.Pointer(unsafe.StringData(p.text))); p.text != "" && (at < base || at+uintptr(len(p.text)) > base+uintptr(len(content))) {
+				t.Errorf("piece %d is not a slice of the content", i)
+			}
+		}
+		if joined.String() != content {
+			t.Errorf("pieces join to %q, want %q", joined.String(), content)
+		}
+	})
+}
