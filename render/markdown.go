@@ -40,22 +40,29 @@ func (r *renderer) newMarkdown() goldmark.Markdown {
 // markdown converts Markdown source to HTML. Lines nesting deeper than
 // maxNesting are flattened first (see flattenNesting), and chunks whose
 // inline Markdown would cost more than inlineBudget per byte are shown as
-// plain text (see guardInline), each with a note saying which.
-func (r *renderer) markdown(src []byte) (template.HTML, error) {
-	h, _, _, err := r.markdownDoc(src)
+// plain text (see guardInline), each with a note saying which. line is
+// the document line src starts on (1 for a whole document): the notes
+// give the document's line numbers.
+func (r *renderer) markdown(src []byte, line int) (template.HTML, error) {
+	h, _, _, err := r.markdownDoc(src, line)
 	return h, err
 }
 
 // markdownDoc is markdown that also returns the parsed document and the
 // source it refers to, so that the caller needs no second parse.
-func (r *renderer) markdownDoc(src []byte) (template.HTML, gast.Node, []byte, error) {
+func (r *renderer) markdownDoc(src []byte, line int) (template.HTML, gast.Node, []byte, error) {
 	var buf bytes.Buffer
+	shift := max(line, 1) - 1
 	flat, n, first := flattenNesting(src)
 	if n > 0 {
 		fmt.Fprintf(&buf, "<p class=\"note\">%s from line %d nest too deep for the Markdown renderer, whose time grows faster than the input with the depth: they are shown with at most %d columns of indentation and %d nested lists or block quotes opened on one line; their text is all there.</p>\n",
-			lineCount(n), first, maxIndent, maxNesting)
+			lineCount(n), first+shift, maxIndent, maxNesting)
 	}
 	flat, guarded := guardInline(r.blocks, flat, &r.cellsLeft)
+	for i := range guarded {
+		guarded[i].first += shift
+		guarded[i].last += shift
+	}
 	if len(guarded) > 0 {
 		buf.WriteString(guardNote(guarded))
 	}

@@ -294,7 +294,7 @@ func TestTableCellBudget(t *testing.T) {
 	// The budget is the page's: a plan's prose pieces share it.
 	r := newRenderer(Options{})
 	for i, want := range []bool{true, false} {
-		h, err := r.markdown([]byte(big))
+		h, err := r.markdown([]byte(big), 1)
 		if err != nil {
 			t.Fatal(err)
 		}

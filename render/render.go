@@ -145,7 +145,7 @@ func WriteHTML(w io.Writer, doc *ast.Document, src []byte, opts Options) error {
 // page with the same look and the same safety rules as a plan.
 func Markdown(src []byte, opts Options) ([]byte, error) {
 	r := newRenderer(opts)
-	body, doc, parsed, err := r.markdownDoc(src)
+	body, doc, parsed, err := r.markdownDoc(src, 1)
 	if err != nil {
 		return nil, fmt.Errorf("render: %w", err)
 	}
@@ -536,7 +536,7 @@ func (r *renderer) prose(pr *ast.Prose, id string, key nodeKey, idx *diagIndex) 
 	if strings.TrimSpace(pr.Text) == "" && len(diags) == 0 {
 		return nil, nil
 	}
-	h, err := r.markdown([]byte(pr.Text))
+	h, err := r.markdown([]byte(pr.Text), pr.Span.Start.Line)
 	if err != nil {
 		return nil, err
 	}
@@ -652,7 +652,11 @@ func (r *renderer) action(a *ast.Action, ai int, prose []proseRef, idx *diagInde
 		s, isString := p.Value.(string)
 		switch {
 		case isString && fromMarkdown(pdef):
-			h, err := r.markdown([]byte(s))
+			line := 1 // the value's own lines when it has no place
+			if p.Span != nil {
+				line = p.Span.Start.Line
+			}
+			h, err := r.markdown([]byte(s), line)
 			if err != nil {
 				return nil, err
 			}

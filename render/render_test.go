@@ -572,3 +572,30 @@ func TestMayHaveActFence(t *testing.T) {
 		}
 	}
 }
+
+// TestNotesGiveDocumentLines checks that the notes above guarded or
+// flattened prose name the document's lines, not the lines of the prose
+// piece they are in: a plan's prose after an action starts far below
+// line 1 (the notes said line 43 and 45 for lines 53 and 55).
+func TestNotesGiveDocumentLines(t *testing.T) {
+	src := "intro\n\n```act\nwrite_file a.txt\n```\n```\nhi\n```\n\n" + strings.Repeat("line\n", 40) + "\n" +
+		strings.Repeat("[a](", 300) + "\n\n" + strings.Repeat("- ", 40) + "deep\n"
+	guarded := strings.Count(src[:strings.Index(src, "[a](")], "\n") + 1
+	deep := strings.Count(src[:strings.Index(src, "- - ")], "\n") + 1
+	doc, err := grammar.Parse(context.Background(), "plan.md", []byte(src), grammar.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := HTML(doc, []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		fmt.Sprintf("The paragraph, heading or table cell at line %d holds", guarded),
+		fmt.Sprintf("1 line from line %d nest too deep", deep),
+	} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("no note %q in the page", want)
+		}
+	}
+}
