@@ -94,12 +94,14 @@ func cmdParse(ctx context.Context, e *env, args []string) int {
 }
 
 // streamable reports whether parse writes src's JSON while the parser
-// hands the actions over (parseStreamed): a document without a directive
-// comment (Suppress would need the blocks of the actions), in any dialect.
+// hands the actions over (parseStreamed): a document of any dialect but
+// markdown. A document with directive comments streams too: the spans of
+// its actions' blocks, which say which comment lines are block content,
+// are collected as the actions go by (lint.SuppressBlocks).
 func streamable(src []byte, opts grammar.Options) (dialect string, ok bool) {
 	switch dialect = grammar.DialectOf(src, opts); dialect {
 	case grammar.DialectActs, grammar.DialectPlan, grammar.DialectSearchReplace, grammar.DialectUdiff, grammar.DialectApplyPatch:
-		return dialect, !lint.HasDirective(src)
+		return dialect, true
 	}
 	return dialect, false
 }
@@ -119,11 +121,19 @@ func streamable(src []byte, opts grammar.Options) (dialect string, ok bool) {
 func parseStreamed(ctx context.Context, e *env, name string, src []byte, dialect string, opts grammar.Options, repairs []*ast.Diagnostic, compact bool) (*ast.Document, error) {
 	dw := ast.NewDocumentWriter(e.stdout, compact)
 	opts.OnBlock, opts.ReuseActions = nil, true
+	// The spans of the actions' blocks, for directive comments only.
+	var blocks []ast.Span
+	directives := lint.HasDirective(src)
+	spans := func(a *ast.Action) {
+		if directives {
+			blocks = lint.AppendBlockSpans(blocks, a)
+		}
+	}
 	var doc *ast.Document
 	var err error
 	if dialect == grammar.DialectPlan {
 		first := opts
-		first.OnAction, first.KeepProse = func(*ast.Action) {}, true
+		first.OnAction, first.KeepProse = spans, true
 		if doc, err = grammar.Parse(ctx, name, src, first); err != nil {
 			return nil, err
 		}
@@ -134,7 +144,11 @@ func parseStreamed(ctx context.Context, e *env, name string, src []byte, dialect
 		}
 	} else {
 		dw.Begin(&ast.Document{Dialect: dialect})
-		opts.OnAction, opts.KeepProse = dw.Action, true
+		opts.OnAction = func(a *ast.Action) {
+			spans(a)
+			dw.Action(a)
+		}
+		opts.KeepProse = true
 		if doc, err = grammar.Parse(ctx, name, src, opts); err != nil {
 			return nil, err
 		}
@@ -143,7 +157,12 @@ func parseStreamed(ctx context.Context, e *env, name string, src []byte, dialect
 		doc.Diagnostics = append(repairs, doc.Diagnostics...)
 		ast.SortDiagnostics(doc.Diagnostics)
 	}
-	doc.Diagnostics = lint.Suppress(doc, src, doc.Diagnostics, nil)
+	for _, b := range doc.Blocks {
+		if b != nil && directives {
+			blocks = append(blocks, b.Span)
+		}
+	}
+	doc.Diagnostics = lint.SuppressBlocks(blocks, src, doc.Diagnostics, nil)
 	return doc, dw.End(doc)
 }
 

@@ -42,6 +42,12 @@ func TestParseStreamedSameAsWhole(t *testing.T) {
 		"corpus-plan":  corpus.Plan(200_000),
 		"plan-invalid-utf8": []byte("# T\xff\n\n- **Status:** Green\n\n## Rationale\n```text\nr\xfe\n```\n\n## Action Plan\n\n" +
 			"### `CREATE`\n- **File Path:** a\xfe.py\n```python\nx \xc3\n```\n\nstray \xff prose\n"),
+		// Directive comments: one silences the next act, one inside an
+		// argument block is content and silences nothing (the blocks'
+		// spans are collected as the actions go by).
+		"directives-acts": []byte("<!-- plangram-disable-next-line unknown-action -->\n~~~act\nfoo\n~~~\n\n~~~act\nbar\n~~~\n~~~\n<!-- plangram-disable -->\n~~~\n\n~~~act\nbaz\n~~~\n"),
+		"directives-plan": []byte("# T\n\n- **Status:** Green\n\n## Rationale\n```text\nr\n```\n\n## Action Plan\n\n<!-- plangram-disable-next-line unknown-action -->\n### `FOO`\n\n" +
+			"### `CREATE`\n- **File Path:** a.py\n```python\n<!-- plangram-disable -->\n```\n\n### `BAR`\n"),
 		// A plan's head (rationale, memos) after its actions, and an
 		// action outside its Action Plan: the first parse finds them.
 		"plan-late-head": []byte("# T\n\n- **Status:** Green\n\n## Action Plan\n\n### `READ`\n- **Resource:** a.md\n\n" +
