@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/alecthomas/repr"
@@ -64,8 +65,26 @@ func cmdParse(ctx context.Context, e *env, args []string) int {
 		if *doFix {
 			src, repairs = fix.Apply(src, opts.Dialect)
 		}
-		if dialect, ok := streamable(src, opts); ok && *format == "json" && !multi {
-			doc, err := parseStreamed(ctx, e, in.name, src, dialect, opts, repairs, *compact)
+		if dialect, ok := streamable(src, opts); ok && *format == "json" {
+			// Several files: one NDJSON line each, {"file", "document"},
+			// the document compact (writeDoc).
+			if multi {
+				if _, err := e.stdout.Write(append(jsonw.AppendString([]byte(`{"file":`), in.name), `,"document":`...)); err != nil {
+					fmt.Fprintf(e.stderr, "plangram: %v\n", err)
+					return exitUsage
+				}
+			}
+			out := e
+			var line *lineWriter
+			if multi {
+				line = &lineWriter{w: e.stdout}
+				ec := *e
+				ec.stdout, out = line, &ec
+			}
+			doc, err := parseStreamed(ctx, out, in.name, src, dialect, opts, repairs, *compact || multi)
+			if err == nil && multi {
+				_, err = io.WriteString(e.stdout, "}\n") // the document's own newline held back
+			}
 			if err != nil {
 				fmt.Fprintf(e.stderr, "plangram: %v\n", err)
 				return exitUsage
@@ -91,6 +110,35 @@ func cmdParse(ctx context.Context, e *env, args []string) int {
 		code = max(code, printDiags(e, in.name, doc.Diagnostics))
 	}
 	return code
+}
+
+// lineWriter passes what is written on to w but for a final newline,
+// which it holds back until more follows: the streamed document of an
+// NDJSON line ends its JSON with a newline, and the line's closing brace
+// comes after it.
+type lineWriter struct {
+	w    io.Writer
+	held bool
+}
+
+func (l *lineWriter) Write(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	if l.held {
+		if _, err := l.w.Write([]byte{'\n'}); err != nil {
+			return 0, err
+		}
+		l.held = false
+	}
+	n := len(p)
+	if p[n-1] == '\n' {
+		p, l.held = p[:n-1], true
+	}
+	if _, err := l.w.Write(p); err != nil {
+		return 0, err
+	}
+	return n, nil
 }
 
 // streamable reports whether parse writes src's JSON while the parser

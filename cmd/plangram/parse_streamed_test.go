@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -103,5 +104,49 @@ func TestParseStreamedSameAsWhole(t *testing.T) {
 		if dialects[d] == 0 {
 			t.Errorf("no %s input was streamed (%v)", d, dialects)
 		}
+	}
+}
+
+// TestParseNDJSONStreamed pins `plangram parse DIR`, which streams each
+// file's document into its NDJSON line, to the line writeDoc writes for
+// the whole document: {"file", "document"} with the document compact and
+// the line's closing brace after it (lineWriter holds the document's
+// newline back), for every dialect, a file with directive comments and
+// one that is not text.
+func TestParseNDJSONStreamed(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"a_acts.md":  "~~~act\nwrite_file a.txt\n~~~\n~~~\nhi\n~~~\n",
+		"b_plan.md":  string(corpus.Plan(4_000)),
+		"c_dir.md":   "<!-- plangram-disable-next-line unknown-action -->\n~~~act\nfoo\n~~~\n\n~~~act\nbar\n~~~\n",
+		"d_sr.md":    "a.py\n```python\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n```\n",
+		"e_bin.md":   "\x00\x01\x02",
+		"f_empty.md": "",
+	}
+	var names []string
+	for name, body := range files {
+		writeTemp(t, dir, name, body, 0o644)
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	var want bytes.Buffer
+	for _, name := range names {
+		path := filepath.Join(dir, name)
+		src := []byte(files[name])
+		doc, err := grammar.Parse(context.Background(), path, src, grammar.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc.Diagnostics = lint.Suppress(doc, src, doc.Diagnostics, nil)
+		if err := writeDoc(&env{stdout: &want}, path, doc, "json", true, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, got, _ := runCLI(t, "", "parse", dir)
+	if got != want.String() {
+		t.Errorf("parse DIR:\n got %.400s\nwant %.400s", got, want.String())
+	}
+	if n := strings.Count(got, "\n"); n != len(names) {
+		t.Errorf("%d lines for %d files", n, len(names))
 	}
 }
