@@ -77,6 +77,13 @@ func TestCheckerAsCheck(t *testing.T) {
 		compare(t, corpus.SmallActs(20_000), grammar.DialectActs, root, Options{})
 		compare(t, corpus.Plan(200_000), grammar.DialectPlan, root, Options{})
 	})
+	// New files of a unified diff and of an apply_patch envelope, which
+	// a Checker keeps as ropes (rope.go), then edited, patched, missed
+	// and created again.
+	t.Run("ropes", func(t *testing.T) {
+		compare(t, []byte(ropeDiff), grammar.DialectUdiff, t.TempDir(), Options{})
+		compare(t, []byte(ropePatch), grammar.DialectApplyPatch, t.TempDir(), Options{})
+	})
 	t.Run("bad-root", func(t *testing.T) {
 		compare(t, []byte("~~~act\nread_file a\n~~~\n"), grammar.DialectActs, filepath.Join(t.TempDir(), "missing"), Options{})
 	})
@@ -155,4 +162,35 @@ func countDiags(diags []*ast.Diagnostic) int {
 		n += v
 	}
 	return n
+}
+
+// ropeBody is a new file's content of more than ropeMin bytes: a CRLF
+// line, a line that is a header's look-alike, an empty line.
+const ropeBody = "package main\r\n++ not a header\n\nfunc main() {\n\tprintln(\"a rope of lines\")\n}\n"
+
+// ropeDiff creates a.go and b.txt (no newline at its end), patches a.go,
+// misses in b.txt (the closest region is shown from the rope's text) and
+// creates a.go again.
+var ropeDiff = "--- /dev/null\n+++ b/a.go\n@@ -0,0 +1,6 @@\n" + plusLines(ropeBody) +
+	"--- /dev/null\n+++ b/b.txt\n@@ -0,0 +1,3 @@\n+first line of b, long enough to be kept as a rope\n+second\n+third without newline\n\\ No newline at end of file\n" +
+	"--- a/a.go\n+++ b/a.go\n@@ -4,3 +4,3 @@\n func main() {\n-\tprintln(\"a rope of lines\")\n+\tprintln(\"patched\")\n }\n" +
+	"--- a/b.txt\n+++ b/b.txt\n@@ -2,2 +2,2 @@\n-second line\n+2nd\n third without newline\n\\ No newline at end of file\n" +
+	"--- /dev/null\n+++ b/a.go\n@@ -0,0 +1,1 @@\n+again\n"
+
+// ropePatch is ropeDiff's story as an apply_patch envelope.
+var ropePatch = "*** Begin Patch\n*** Add File: a.go\n" + plusLines(ropeBody) +
+	"*** Add File: b.txt\n+first line of b, long enough to be kept as a rope\n+second\n+third\n" +
+	"*** Update File: a.go\n@@ func main() {\n-\tprintln(\"a rope of lines\")\n+\tprintln(\"patched\")\n }\n" +
+	"*** Update File: b.txt\n@@\n-second line\n+2nd\n" +
+	"*** Add File: a.go\n+again\n*** End Patch\n"
+
+// plusLines writes each line of s after a '+'.
+func plusLines(s string) string {
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(s, "\n") {
+		if l != "" {
+			b.WriteString("+" + l)
+		}
+	}
+	return b.String()
 }

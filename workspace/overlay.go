@@ -389,6 +389,7 @@ func (c *checker) setCur(i uint32, f *vfile) {
 	wasHeavy, slot := e.bits&eHeavy != 0, e.by
 	bits, by, cdel, clen, ok := c.encode(e, f)
 	if !ok {
+		f = c.roped(f)
 		if !wasHeavy {
 			slot = uint32(len(c.o.heavy))
 			c.o.heavy = append(c.o.heavy, nil)
@@ -401,6 +402,34 @@ func (c *checker) setCur(i uint32, f *vfile) {
 		c.o.heavy[slot] = nil
 	}
 	e.bits, e.by, e.cdel, e.clen = keep|bits, by, cdel, clen
+}
+
+// roped returns f, or a copy of it whose content is a rope (rope.go) when
+// f is a state a Checker's action made, with a content of at least
+// ropeMin bytes that is no slice of the document but its lines after a
+// '+' from the action's name on.
+func (c *checker) roped(f *vfile) *vfile {
+	if !c.light || !f.known || f.buf != nil || f.rope != nil || f.by == nil || len(f.content) < ropeMin || c.o.src == "" {
+		return f
+	}
+	if _, in := c.o.inSrc(f.content); in {
+		return f // a slice of the document already
+	}
+	r := ropeOf(c.o.src, f.by.NameSpan.Start.Offset, f.content)
+	if r == nil {
+		return f
+	}
+	nf := *f
+	nf.content, nf.rope = "", r
+	return &nf
+}
+
+// ropeSize is the length of f's content when a rope holds it, else 0.
+func ropeSize(f *vfile) int {
+	if f.rope == nil {
+		return 0
+	}
+	return f.rope.size
 }
 
 // encode returns f as an entry's bits, by and content fields, or ok=false

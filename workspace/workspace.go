@@ -613,7 +613,10 @@ type vfile struct {
 	// buf, when set, holds the content instead (a file edited before):
 	// data() reads it, and the next edit changes it in place (the vfile
 	// that holds it is the path's current state, the only one that can).
-	buf     *text
+	buf *text
+	// rope, when set, holds the content instead (content is ""): a file
+	// a Checker's action created from lines that follow a '+' (rope.go).
+	rope    *rope
 	size    int64
 	problem string // why the content is unknown
 	large   bool   // the problem is only the size limit
@@ -639,6 +642,9 @@ func (f *vfile) data() string {
 	if f.buf != nil {
 		return f.buf.String()
 	}
+	if f.rope != nil {
+		return f.rope.String()
+	}
 	return f.content
 }
 
@@ -649,7 +655,7 @@ func textOf(f *vfile) *text {
 	if f.buf != nil {
 		return f.buf
 	}
-	return newText(f.content)
+	return newText(f.data())
 }
 
 // ValidateRoot reports why dir cannot be a workspace root (it does not
