@@ -22,7 +22,7 @@ const ropeMin = 64
 
 // ropeOf returns content as a rope of src's lines that follow a '+',
 // found in order from the offset from on, or nil when they are not there
-// within a scan of twice the content plus 4 KiB (then the caller keeps
+// within a scan of twice the content plus 1 KiB (then the caller keeps
 // the copy). Every line of the rope is checked against content, so the
 // rope's text is content whatever src holds.
 func ropeOf(src string, from int, content string) *rope {
@@ -30,7 +30,7 @@ func ropeOf(src string, from int, content string) *rope {
 		return nil
 	}
 	r := &rope{src: src, size: len(content)}
-	budget := 2*len(content) + 4096
+	budget := 2*len(content) + 1024
 	pos := from
 	for rest := content; rest != ""; {
 		line := rest
