@@ -316,6 +316,14 @@ func guardNote(ranges []lineRange) string {
 
 // linesOf says where ranges are: "line 3", "lines 3–5", "lines 3, 7–9".
 func linesOf(ranges []lineRange) string {
+	if len(ranges) == 1 && ranges[0].first == ranges[0].last {
+		return "line " + rangeList(ranges)
+	}
+	return "lines " + rangeList(ranges)
+}
+
+// rangeList lists ranges ("3, 7–9"), the first eight and how many more.
+func rangeList(ranges []lineRange) string {
 	var b strings.Builder
 	const most = 8
 	for i, r := range ranges {
@@ -332,37 +340,14 @@ func linesOf(ranges []lineRange) string {
 			fmt.Fprintf(&b, "%d–%d", r.first, r.last)
 		}
 	}
-	if len(ranges) == 1 && ranges[0].first == ranges[0].last {
-		return "line " + b.String()
-	}
-	return "lines " + b.String()
+	return b.String()
 }
 
 // slowNote is the note for chunks guarded because their Markdown would
 // cost more time than their length.
 func slowNote(ranges []lineRange) string {
-	var b strings.Builder
-	const most = 8
-	for i, r := range ranges {
-		if i == most {
-			fmt.Fprintf(&b, " and %d more", len(ranges)-most)
-			break
-		}
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		if r.first == r.last {
-			fmt.Fprintf(&b, "%d", r.first)
-		} else {
-			fmt.Fprintf(&b, "%d–%d", r.first, r.last)
-		}
-	}
 	if len(ranges) == 1 {
-		where := "line " + b.String()
-		if strings.Contains(b.String(), "–") {
-			where = "lines " + b.String()
-		}
-		return fmt.Sprintf("<p class=\"note\">The paragraph, heading or table cell at %s holds so many Markdown markers (links, code, raw HTML, emphasis, link reference definitions or table columns) that the Markdown renderer's time would grow faster than its length: it is shown as plain text; all of its text is there.</p>\n", where)
+		return fmt.Sprintf("<p class=\"note\">The paragraph, heading or table cell at %s holds so many Markdown markers (links, code, raw HTML, emphasis, link reference definitions or table columns) that the Markdown renderer's time would grow faster than its length: it is shown as plain text; all of its text is there.</p>\n", linesOf(ranges))
 	}
-	return fmt.Sprintf("<p class=\"note\">%d paragraphs, headings or table cells (lines %s) hold so many Markdown markers (links, code, raw HTML, emphasis, link reference definitions or table columns) that the Markdown renderer's time would grow faster than their length: they are shown as plain text; all of their text is there.</p>\n", len(ranges), b.String())
+	return fmt.Sprintf("<p class=\"note\">%d paragraphs, headings or table cells (lines %s) hold so many Markdown markers (links, code, raw HTML, emphasis, link reference definitions or table columns) that the Markdown renderer's time would grow faster than their length: they are shown as plain text; all of their text is there.</p>\n", len(ranges), rangeList(ranges))
 }
