@@ -35,7 +35,29 @@ func typeCheck(t *testing.T, files map[string][]byte) {
 			imports[strings.Trim(imp.Path.Value, `"`)] = true
 		}
 	}
-	exports := exportData(t, imports)
+	typeCheckParsed(t, fset, parsed, exportData(t, imports))
+}
+
+// typeCheckWith is typeCheck with the export data given (FuzzGen builds it
+// once).
+func typeCheckWith(t *testing.T, files map[string][]byte, exports map[string]string) {
+	t.Helper()
+	fset := token.NewFileSet()
+	parsed := map[string]*ast.File{}
+	for name, src := range files {
+		f, err := parser.ParseFile(fset, name, src, parser.ParseComments)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		parsed[name] = f
+	}
+	typeCheckParsed(t, fset, parsed, exports)
+}
+
+// typeCheckParsed type-checks parsed files, one package each, with the
+// export data of their imports.
+func typeCheckParsed(t *testing.T, fset *token.FileSet, parsed map[string]*ast.File, exports map[string]string) {
+	t.Helper()
 	conf := types.Config{Importer: importer.ForCompiler(fset, "gc", func(path string) (io.ReadCloser, error) {
 		file, ok := exports[path]
 		if !ok {
