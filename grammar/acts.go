@@ -91,8 +91,15 @@ type ActsParser struct {
 }
 
 // NewActsParser returns a parser for fence character fence (0: detect per
-// document) binding actions with schema s.
+// document) binding actions with schema s (the built-in acts schema when
+// nil, as NewPlanParser does; a nil schema made Parse panic).
 func NewActsParser(fence byte, s *schema.Schema) (*ActsParser, error) {
+	if s == nil {
+		var err error
+		if s, err = schema.Builtin(DialectActs); err != nil {
+			return nil, err
+		}
+	}
 	grammar := sync.OnceValues(func() (*participle.Parser[actsFile], error) {
 		p, err := actsParser(fence)
 		if err != nil {
@@ -129,7 +136,11 @@ func (p *ActsParser) Parse(ctx context.Context, filename string, src []byte) (*a
 // The blocks' ContentBase64 is not set here (grammar.Parse sets it when the
 // input is not valid UTF-8).
 func (p *ActsParser) ParseEach(ctx context.Context, filename string, src []byte, each func(*ast.Action)) (*ast.Document, error) {
-	return p.parseEach(ctx, filename, src, each, nil, false, false)
+	doc, err := p.parseEach(ctx, filename, src, each, nil, false, false)
+	if doc != nil {
+		ast.EscapeDiagnostics(doc.Diagnostics) // valid UTF-8 text, as Parse gives
+	}
+	return doc, err
 }
 
 // parseEach is ParseEach; with reuse (Options.ReuseActions) the memory of

@@ -97,6 +97,9 @@ func parseEdit(ctx context.Context, dialect string, src []byte, opts Options, ea
 	checkEditPaths(b)
 	b.finish(len(src))
 	ast.SortDiagnostics(b.doc.Diagnostics)
+	// Diagnostic text is valid UTF-8 (ast.EscapeDiagnostics) from every
+	// entry point: ParseUdiff and the others, not only Parse.
+	ast.EscapeDiagnostics(b.doc.Diagnostics)
 	return b.doc, nil
 }
 

@@ -2,9 +2,13 @@ package grammar
 
 import (
 	"bytes"
+	"context"
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/plangram/plangram/ast"
 )
 
 // TestBinarySample pins the rule that tells binary input without a NUL
@@ -44,5 +48,65 @@ func TestBinarySample(t *testing.T) {
 		if isBinary != tc.binary {
 			t.Errorf("%s: checkInput = %v, want binary-input %v", tc.name, diags, tc.binary)
 		}
+	}
+}
+
+// TestEntryPointsEscapeDiagnostics checks that the diagnostic text of
+// every exported parser is valid UTF-8, as Parse's is (ast.EscapeDiagnostics):
+// a path that is not UTF-8, put in a message as it is, came out of
+// ParseUdiff as the raw byte and out of Parse and the stream parser as
+// \xNN (FuzzEditSyntax/dfa891a657dc71e4).
+func TestEntryPointsEscapeDiagnostics(t *testing.T) {
+	ctx := context.Background()
+	acts, err := NewActsParser(0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := NewPlanParser(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, parse := range map[string]func() (*ast.Document, error){
+		"ParseUdiff": func() (*ast.Document, error) {
+			return ParseUdiff(ctx, "x", []byte("--- \xb1\n+++ /dev/null\n@@\n \n"))
+		},
+		"ParseApplyPatch": func() (*ast.Document, error) {
+			return ParseApplyPatch(ctx, "x", []byte("*** Begin Patch\n*** Update File: \xb1\n@@\n-a\n+b\n*** Update File: \xb1\n*** End Patch\n"))
+		},
+		"ParseSearchReplace": func() (*ast.Document, error) {
+			return ParseSearchReplace(ctx, "x", []byte("\xb1.py\n```\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```\n"))
+		},
+		"ActsParser.Parse": func() (*ast.Document, error) {
+			return acts.Parse(ctx, "x", []byte("~~~act\nwrite_file \xb1\n~~~\n~~~\nx\n~~~\n~~~act\nbad\xfe\n~~~\n"))
+		},
+		"PlanParser.Parse": func() (*ast.Document, error) {
+			return plan.Parse(ctx, "x", []byte("# T\n\n## Action Plan\n\n### `CREATE\xfe`\n- **File Path:** \xb1\n"))
+		},
+	} {
+		doc, err := parse()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(doc.Diagnostics) == 0 {
+			t.Errorf("%s: no diagnostics", name)
+		}
+		for _, d := range doc.Diagnostics {
+			if !utf8.ValidString(d.Message) || !utf8.ValidString(d.Detail) {
+				t.Errorf("%s: diagnostic text is not UTF-8: %q", name, d.Message)
+			}
+		}
+	}
+}
+
+// TestNewActsParserNilSchema: a nil schema is the built-in acts schema,
+// as for NewPlanParser; Parse panicked on it.
+func TestNewActsParserNilSchema(t *testing.T) {
+	p, err := NewActsParser(0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := p.Parse(context.Background(), "x", []byte("~~~act\nwrite_file a.txt\n~~~\n~~~\nhi\n~~~\n"))
+	if err != nil || len(doc.Actions) != 1 || doc.Actions[0].Params.String("path") != "a.txt" || len(doc.Diagnostics) != 0 {
+		t.Fatalf("%v %+v", err, doc)
 	}
 }

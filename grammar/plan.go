@@ -176,7 +176,11 @@ func ParsePlan(ctx context.Context, filename string, src []byte, s *schema.Schem
 // src (no copy is made), so src must not be modified while the document is
 // in use.
 func (p *PlanParser) Parse(ctx context.Context, filename string, src []byte) (*ast.Document, error) {
-	return p.parseEach(ctx, filename, src, nil, false)
+	doc, err := p.parseEach(ctx, filename, src, nil, false)
+	if doc != nil {
+		ast.EscapeDiagnostics(doc.Diagnostics) // valid UTF-8 text, as grammar.Parse gives
+	}
+	return doc, err
 }
 
 // parseEach is Parse; with each set, it streams (Options.OnAction): each
