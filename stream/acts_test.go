@@ -85,10 +85,11 @@ func checkParity(t testing.TB, in []byte) {
 			// to close it arrives, after the block went out, so it reports
 			// the follow-ons parse collapses into notes, as they come
 			// (docs/acts.md, "Improperly nested fences").
-			for _, c := range followOnCodes(d) {
-				codes = append(codes, c)
-				batchAt = append(batchAt, d.Span.Start.Offset)
-			}
+			// Each follow-on at its own place (the lone-cr rule below
+			// compares it with the first action's start).
+			fc, fat := followOnCodes(d)
+			codes = append(codes, fc...)
+			batchAt = append(batchAt, fat...)
 			nested = true
 		default:
 			codes = append(codes, d.Code)
@@ -204,9 +205,8 @@ func dropLoneCRs(codes []string, at []int, first int) []string {
 }
 
 // followOnCodes returns the codes of the follow-on notes of an improperly
-// nested fence error (their messages end in " [code]").
-func followOnCodes(d *ast.Diagnostic) []string {
-	var codes []string
+// nested fence error (their messages end in " [code]") and their offsets.
+func followOnCodes(d *ast.Diagnostic) (codes []string, at []int) {
 	for _, r := range d.Related {
 		if !strings.HasPrefix(r.Message, "follow-on: ") || !strings.HasSuffix(r.Message, "]") {
 			continue
@@ -222,11 +222,11 @@ func followOnCodes(d *ast.Diagnostic) []string {
 				// stream does not report before the first act (a block
 				// holding an act line is no error by itself)
 			default:
-				codes = append(codes, c)
+				codes, at = append(codes, c), append(at, r.Span.Start.Offset)
 			}
 		}
 	}
-	return codes
+	return codes, at
 }
 
 // TestActsCap: past grammar.MaxPerCode diagnostics of one code, batch and
