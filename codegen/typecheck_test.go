@@ -22,15 +22,9 @@ import (
 // export data `go list -export` builds (and caches), so this is quick.
 func typeCheck(t *testing.T, files map[string][]byte) {
 	t.Helper()
-	fset := token.NewFileSet()
+	fset, parsed := parseFiles(t, files)
 	imports := map[string]bool{}
-	parsed := map[string]*ast.File{}
-	for name, src := range files {
-		f, err := parser.ParseFile(fset, name, src, parser.ParseComments)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		parsed[name] = f
+	for _, f := range parsed {
 		for _, imp := range f.Imports {
 			imports[strings.Trim(imp.Path.Value, `"`)] = true
 		}
@@ -42,6 +36,13 @@ func typeCheck(t *testing.T, files map[string][]byte) {
 // once).
 func typeCheckWith(t *testing.T, files map[string][]byte, exports map[string]string) {
 	t.Helper()
+	fset, parsed := parseFiles(t, files)
+	typeCheckParsed(t, fset, parsed, exports)
+}
+
+// parseFiles parses Go files by name.
+func parseFiles(t *testing.T, files map[string][]byte) (*token.FileSet, map[string]*ast.File) {
+	t.Helper()
 	fset := token.NewFileSet()
 	parsed := map[string]*ast.File{}
 	for name, src := range files {
@@ -51,7 +52,7 @@ func typeCheckWith(t *testing.T, files map[string][]byte, exports map[string]str
 		}
 		parsed[name] = f
 	}
-	typeCheckParsed(t, fset, parsed, exports)
+	return fset, parsed
 }
 
 // typeCheckParsed type-checks parsed files, one package each, with the

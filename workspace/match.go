@@ -155,7 +155,7 @@ func (c *checker) keep(rel string, f *vfile, buf *text) {
 // (text.promote), so failing edits of a file do not each scan it.
 func (c *checker) keptText(rel string, f *vfile) *text {
 	if f.buf == nil && c.kept != nil {
-		if buf := c.kept[c.o.intern(rel)]; buf != nil && buf.Len() == len(f.content)+ropeSize(f) {
+		if buf := c.kept[c.o.intern(rel)]; buf != nil && buf.Len() == f.contentLen() {
 			return buf
 		}
 	}

@@ -424,14 +424,6 @@ func (c *checker) roped(f *vfile) *vfile {
 	return &nf
 }
 
-// ropeSize is the length of f's content when a rope holds it, else 0.
-func ropeSize(f *vfile) int {
-	if f.rope == nil {
-		return 0
-	}
-	return f.rope.size
-}
-
 // encode returns f as an entry's bits, by and content fields, or ok=false
 // when f does not fit an entry.
 func (c *checker) encode(e *entry, f *vfile) (bits uint16, by uint32, cdel, clen uint16, ok bool) {

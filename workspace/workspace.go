@@ -648,6 +648,15 @@ func (f *vfile) data() string {
 	return f.content
 }
 
+// contentLen is the length of f's content held in content or a rope (not
+// in buf).
+func (f *vfile) contentLen() int {
+	if f.rope != nil {
+		return f.rope.size
+	}
+	return len(f.content)
+}
+
 // textOf returns the text to edit f's content with: f's own when f was
 // edited before (f is the path's current state), else a new one (f may be
 // what is on disk, which never changes).

@@ -75,11 +75,9 @@ func cmdParse(ctx context.Context, e *env, args []string) int {
 				}
 			}
 			out := e
-			var line *lineWriter
 			if multi {
-				line = &lineWriter{w: e.stdout}
 				ec := *e
-				ec.stdout, out = line, &ec
+				ec.stdout, out = &lineWriter{w: e.stdout}, &ec
 			}
 			doc, err := parseStreamed(ctx, out, in.name, src, dialect, opts, repairs, *compact || multi)
 			if err == nil && multi {
