@@ -55,7 +55,9 @@ func (p *editBase) report(sev ast.Severity, code string, span ast.Span, format s
 	if !p.cap.Take(sev, code, span, "") {
 		return &ast.Diagnostic{Severity: sev, Code: code, Span: span}
 	}
-	return p.doc.Add(sev, code, span, format, args...)
+	d := p.doc.Add(sev, code, span, format, args...)
+	d.Message = ast.EscapeInvalidUTF8(d.Message) // valid UTF-8 as it is handed over (EditEvents)
+	return d
 }
 
 // finish ends the document's diagnostics: the no-edits note, and one
@@ -440,6 +442,7 @@ func (s *EditStream) Close() error {
 	s.in.eof = true
 	err := s.resume()
 	s.base.doc.Span = s.in.lines.Span(0, len(s.in.src))
+	ast.EscapeDiagnostics(s.base.doc.Diagnostics) // as parseEdit's
 	s.stop()
 	return err
 }
