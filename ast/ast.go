@@ -289,9 +289,13 @@ func (d *Document) HasErrors() bool {
 	return false
 }
 
-// Add appends a diagnostic.
+// Add appends a diagnostic. Its message is valid UTF-8 from the start
+// (EscapeInvalidUTF8): a byte of the input that is not UTF-8, formatted in
+// as it is, becomes \xNN, so a consumer handed the diagnostic before the
+// document is complete (grammar.EditEvents) reads the text every output
+// shows.
 func (d *Document) Add(sev Severity, code string, span Span, format string, args ...any) *Diagnostic {
-	diag := &Diagnostic{Severity: sev, Code: code, Message: fmt.Sprintf(format, args...), Span: span}
+	diag := &Diagnostic{Severity: sev, Code: code, Message: EscapeInvalidUTF8(fmt.Sprintf(format, args...)), Span: span}
 	d.Diagnostics = append(d.Diagnostics, diag)
 	return diag
 }

@@ -55,9 +55,7 @@ func (p *editBase) report(sev ast.Severity, code string, span ast.Span, format s
 	if !p.cap.Take(sev, code, span, "") {
 		return &ast.Diagnostic{Severity: sev, Code: code, Span: span}
 	}
-	d := p.doc.Add(sev, code, span, format, args...)
-	d.Message = ast.EscapeInvalidUTF8(d.Message) // valid UTF-8 as it is handed over (EditEvents)
-	return d
+	return p.doc.Add(sev, code, span, format, args...)
 }
 
 // finish ends the document's diagnostics: the no-edits note, and one

@@ -203,9 +203,11 @@ func parseStreamed(ctx context.Context, e *env, name string, src []byte, dialect
 		doc.Diagnostics = append(repairs, doc.Diagnostics...)
 		ast.SortDiagnostics(doc.Diagnostics)
 	}
-	for _, b := range doc.Blocks {
-		if b != nil && directives {
-			blocks = append(blocks, b.Span)
+	if directives {
+		for _, b := range doc.Blocks {
+			if b != nil {
+				blocks = append(blocks, b.Span)
+			}
 		}
 	}
 	doc.Diagnostics = lint.SuppressBlocks(blocks, src, doc.Diagnostics, nil)
