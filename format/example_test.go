@@ -31,6 +31,36 @@ func ExampleSource() {
 	// 0 diagnostics
 }
 
+// Canonical formats a plan when only its diagnostics are needed, as
+// `plangram fmt` does: the AST is not kept.
+func ExampleCanonical() {
+	src := "#Plan\n\n* **Author:** me\n\n## Rationale\n\n```\nwhy\n```\n\n## Action Plan\n\n### `RUN`\n"
+	out, diags, err := format.Canonical(context.Background(), "plan.md", []byte(src), grammar.Options{})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Print(string(out))
+	for _, d := range diags {
+		fmt.Println(d.Code)
+	}
+	// Output:
+	// # Plan
+	//
+	// - **Author:** me
+	//
+	// ## Rationale
+	//
+	// ```
+	// why
+	// ```
+	//
+	// ## Action Plan
+	//
+	// ### `RUN`
+	// title-missing-space
+	// unknown-action
+}
+
 // Quote writes one word of an act line so that the acts parser reads it back
 // exactly.
 func ExampleQuote() {

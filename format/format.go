@@ -41,10 +41,13 @@ func document(ctx context.Context, doc *ast.Document, src []byte, opts grammar.O
 		// that reading silently.
 		return append([]byte(nil), src...), nil
 	}
+	dialect := doc.Dialect
+	// print is doc's last use here: a plan's printer lets the tree go
+	// before it checks its output (plan), and so must this frame.
 	out, err := print(ctx, doc, src, opts)
 	if err == nil {
 		reparse := opts
-		reparse.Dialect = doc.Dialect
+		reparse.Dialect = dialect
 		if grammar.LoneCRHidesLine(ctx, out, reparse) {
 			// A lone CR in content or prose that hid nothing would hide a
 			// line in the canonical form (a fence shortened to the run
@@ -114,6 +117,25 @@ func Source(ctx context.Context, filename string, src []byte, opts grammar.Optio
 		return nil, doc, err
 	}
 	return out, doc, nil
+}
+
+// Canonical is Source for a caller that needs only the diagnostics of
+// the input, as `plangram fmt` does: it returns the canonical form of src
+// and the diagnostics of its parse (those of Source's document). It keeps
+// no document tree it does not need: a plan's tree is let go before its
+// canonical form is parsed again to be checked, so Canonical holds one
+// tree at a time where Source, which returns the document, holds two.
+func Canonical(ctx context.Context, filename string, src []byte, opts grammar.Options) ([]byte, []*ast.Diagnostic, error) {
+	doc, err := grammar.Parse(ctx, filename, src, opts)
+	if err != nil {
+		return nil, nil, fmt.Errorf("format: %w", err)
+	}
+	diags := doc.Diagnostics
+	out, err := document(ctx, doc, src, opts)
+	if err != nil {
+		return nil, diags, err
+	}
+	return out, diags, nil
 }
 
 // capped reports whether doc lists only the first grammar.MaxPerCode

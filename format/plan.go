@@ -2,7 +2,9 @@ package format
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
+	"io"
 	"sort"
 	"strings"
 
@@ -27,16 +29,29 @@ const (
 // be its own canonical form, else the next, more conservative level is
 // tried; the last resort is the input itself, so fmt can never change what
 // a plan says, whatever the input.
+//
+// plan holds one document tree at a time: it prints every candidate from
+// doc first, then lets doc go (the caller must not keep it either, as
+// Canonical does not) before it parses the candidates again, so checking
+// a candidate does not double the memory of formatting a large plan.
 func plan(doc *ast.Document, src []byte, s *schema.Schema, reparse func([]byte) (*ast.Document, error)) ([]byte, error) {
-	want, err := planMeaning(doc)
+	want, err := planDigest(doc)
 	if err != nil {
 		return nil, err
 	}
+	var outs [][]byte
 	for level := planFull; level >= planFences; level-- {
 		out, ok := printPlan(doc, src, s, level)
 		if !ok {
 			break
 		}
+		outs = append(outs, out)
+		if bytes.Equal(out, src) {
+			break
+		}
+	}
+	doc = nil // not needed past here: the collector may free the tree
+	for i, out := range outs {
 		if bytes.Equal(out, src) {
 			return out, nil
 		}
@@ -44,10 +59,10 @@ func plan(doc *ast.Document, src []byte, s *schema.Schema, reparse func([]byte) 
 		if err != nil {
 			return nil, err
 		}
-		if got, err := planMeaning(doc2); err != nil || got != want {
+		if got, err := planDigest(doc2); err != nil || got != want {
 			continue
 		}
-		if again, ok := printPlan(doc2, out, s, level); !ok || !bytes.Equal(again, out) {
+		if again, ok := printPlan(doc2, out, s, planFull-i); !ok || !bytes.Equal(again, out) {
 			continue
 		}
 		return out, nil
@@ -55,8 +70,35 @@ func plan(doc *ast.Document, src []byte, s *schema.Schema, reparse func([]byte) 
 	return append([]byte(nil), src...), nil
 }
 
-// planMeaning is what formatting a plan must keep, as comparable text.
+// planDigest is a digest of planMeaning's text: what formatting a plan
+// must keep, without holding it (the text of a large plan's meaning is
+// about as long as the plan).
+func planDigest(doc *ast.Document) ([sha256.Size]byte, error) {
+	h := sha256.New()
+	var sum [sha256.Size]byte
+	if err := writePlanMeaning(h, doc); err != nil {
+		return sum, err
+	}
+	h.Sum(sum[:0])
+	return sum, nil
+}
+
+// planMeaning is what formatting a plan must keep, as comparable text
+// (writePlanMeaning).
 func planMeaning(doc *ast.Document) (string, error) {
+	var b strings.Builder
+	err := writePlanMeaning(&b, doc)
+	return b.String(), err
+}
+
+// writePlanMeaning writes what formatting a plan must keep to w as a
+// sequence of JSON values, one per line (a JSON text has no raw newline,
+// so the lines cannot run into each other): the header (title, metadata,
+// rationale, memos), each action with its parameters and blocks, each
+// stray block, and the code and severity of each diagnostic that fmt does
+// not remove on purpose. One value at a time, so the text of a large plan
+// is never built whole.
+func writePlanMeaning(w io.Writer, doc *ast.Document) error {
 	type block struct {
 		Info, Label, Content string
 		Unclosed             bool
@@ -66,15 +108,6 @@ func planMeaning(doc *ast.Document) (string, error) {
 		Params ast.Params
 		Blocks []block
 	}
-	var m struct {
-		Title     string
-		Metadata  ast.Params
-		Rationale *string
-		Memos     []string
-		Actions   []action
-		Stray     []block
-		Codes     []string
-	}
 	blocks := func(bs []*ast.Block) []block {
 		var out []block
 		for _, b := range bs {
@@ -82,21 +115,38 @@ func planMeaning(doc *ast.Document) (string, error) {
 		}
 		return out
 	}
-	m.Title, m.Metadata, m.Rationale = doc.Title, doc.Metadata, doc.Rationale
+	enc := json.NewEncoder(w)
+	var head struct {
+		Title     string
+		Metadata  ast.Params
+		Rationale *string
+		Memos     []string
+	}
+	head.Title, head.Metadata, head.Rationale = doc.Title, doc.Metadata, doc.Rationale
 	for _, x := range doc.Memos {
-		m.Memos = append(m.Memos, map[bool]string{true: "+", false: "-"}[x.Add]+x.Text)
+		head.Memos = append(head.Memos, map[bool]string{true: "+", false: "-"}[x.Add]+x.Text)
+	}
+	if err := enc.Encode(head); err != nil {
+		return err
 	}
 	for _, a := range doc.Actions {
-		m.Actions = append(m.Actions, action{a.Name, a.Params, blocks(a.Blocks)})
-	}
-	m.Stray = blocks(doc.Blocks)
-	for _, d := range doc.Diagnostics {
-		if !fixedByFmt(d.Code) {
-			m.Codes = append(m.Codes, d.Code+" "+d.Severity.String())
+		if err := enc.Encode(struct{ Action action }{action{a.Name, a.Params, blocks(a.Blocks)}}); err != nil {
+			return err
 		}
 	}
-	data, err := json.Marshal(m)
-	return string(data), err
+	for _, b := range blocks(doc.Blocks) {
+		if err := enc.Encode(struct{ Stray block }{b}); err != nil {
+			return err
+		}
+	}
+	for _, d := range doc.Diagnostics {
+		if !fixedByFmt(d.Code) {
+			if err := enc.Encode(struct{ Code string }{d.Code + " " + d.Severity.String()}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // pnode is one node of a plan in source order.
@@ -109,7 +159,11 @@ type pnode struct {
 // printPlan prints a plan at a canonical-form level. ok is false when the
 // document's nodes do not partition the source (then nothing is changed).
 func printPlan(doc *ast.Document, src []byte, s *schema.Schema, level int) (out []byte, ok bool) {
-	var nodes []pnode
+	n := len(doc.Prose) + len(doc.Blocks)
+	for _, a := range doc.Actions {
+		n += len(a.Blocks)
+	}
+	nodes := make([]pnode, 0, n)
 	for _, p := range doc.Prose {
 		nodes = append(nodes, pnode{p.Span.Start.Offset, p.Span.End.Offset, p, nil})
 	}
@@ -124,7 +178,7 @@ func printPlan(doc *ast.Document, src []byte, s *schema.Schema, level int) (out 
 	sort.SliceStable(nodes, func(i, j int) bool { return nodes[i].start < nodes[j].start })
 	// Fill gaps with raw nodes; overlapping nodes mean an AST this printer
 	// does not understand.
-	var all []pnode
+	all := make([]pnode, 0, 2*len(nodes)+1) // with the gaps between nodes
 	at := 0
 	for _, n := range nodes {
 		if n.start < at || n.end < n.start || n.end > len(src) {

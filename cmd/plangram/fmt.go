@@ -29,12 +29,12 @@ func cmdFmt(ctx context.Context, e *env, args []string) int {
 		return exitUsage
 	}
 	return rewriteInputs(ctx, e, "fmt", files, rf, func(ctx context.Context, e *env, in input, src []byte) ([]byte, int, error) {
-		out, doc, err := format.Source(ctx, in.name, src, opts)
+		out, diags, err := format.Canonical(ctx, in.name, src, opts)
 		if err != nil {
 			return nil, exitUsage, err
 		}
 		var errs []*ast.Diagnostic
-		for _, d := range doc.Diagnostics {
+		for _, d := range diags {
 			if d.Severity == ast.Error {
 				errs = append(errs, d)
 			}
