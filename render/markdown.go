@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html"
 	"html/template"
+	"io"
 	"strings"
 
 	"github.com/plangram/plangram/render/internal/gfm"
@@ -44,18 +45,30 @@ func (r *renderer) newMarkdown() goldmark.Markdown {
 // the document line src starts on (1 for a whole document): the notes
 // give the document's line numbers.
 func (r *renderer) markdown(src []byte, line int) (template.HTML, error) {
-	h, _, _, err := r.markdownDoc(src, line)
-	return h, err
+	md := r.parseMarkdown(src, line)
+	var buf bytes.Buffer
+	if err := md.render(r, &buf); err != nil {
+		return "", err
+	}
+	return template.HTML(buf.String()), nil
 }
 
-// markdownDoc is markdown that also returns the parsed document and the
-// source it refers to, so that the caller needs no second parse.
-func (r *renderer) markdownDoc(src []byte, line int) (template.HTML, gast.Node, []byte, error) {
-	var buf bytes.Buffer
+// parsedMarkdown is Markdown source parsed for markdown: the notes on
+// what was flattened or guarded (HTML), the goldmark document and the
+// source it refers to.
+type parsedMarkdown struct {
+	notes []byte
+	doc   gast.Node
+	src   []byte
+}
+
+// parseMarkdown parses src as markdown does, without rendering it.
+func (r *renderer) parseMarkdown(src []byte, line int) parsedMarkdown {
+	var notes bytes.Buffer
 	shift := max(line, 1) - 1
 	flat, n, first := flattenNesting(src)
 	if n > 0 {
-		fmt.Fprintf(&buf, "<p class=\"note\">%s from line %d nest too deep for the Markdown renderer, whose time grows faster than the input with the depth: they are shown with at most %d columns of indentation and %d nested lists or block quotes opened on one line; their text is all there.</p>\n",
+		fmt.Fprintf(&notes, "<p class=\"note\">%s from line %d nest too deep for the Markdown renderer, whose time grows faster than the input with the depth: they are shown with at most %d columns of indentation and %d nested lists or block quotes opened on one line; their text is all there.</p>\n",
 			lineCount(n), first+shift, maxIndent, maxNesting)
 	}
 	flat, guarded := guardInline(r.blocks, flat, &r.cellsLeft)
@@ -64,13 +77,17 @@ func (r *renderer) markdownDoc(src []byte, line int) (template.HTML, gast.Node, 
 		guarded[i].last += shift
 	}
 	if len(guarded) > 0 {
-		buf.WriteString(guardNote(guarded))
+		notes.WriteString(guardNote(guarded))
 	}
-	doc := r.md.Parser().Parse(text.NewReader(flat))
-	if err := r.md.Renderer().Render(&buf, flat, doc); err != nil {
-		return "", nil, nil, err
+	return parsedMarkdown{notes.Bytes(), r.md.Parser().Parse(text.NewReader(flat)), flat}
+}
+
+// render writes the notes and the HTML of the document to w.
+func (md parsedMarkdown) render(r *renderer, w io.Writer) error {
+	if _, err := w.Write(md.notes); err != nil {
+		return err
 	}
-	return template.HTML(buf.String()), doc, flat, nil
+	return r.md.Renderer().Render(w, md.src, md.doc)
 }
 
 func lineCount(n int) string {

@@ -39,7 +39,7 @@ const pageHTML = `{{define "head"}}<!DOCTYPE html>
 <div class="page">
 <header class="page-head">
 <span class="kind">{{.Kind}}</span>
-{{- if not .Body}}
+{{- if not .Document}}
 <h1>{{.Heading}}</h1>
 {{- end}}
 {{- with .Subtitle}}
@@ -57,11 +57,9 @@ const pageHTML = `{{define "head"}}<!DOCTYPE html>
 {{- end}}
 </header>
 <main>
-{{- with .Body}}
+{{- if .Document}}
 <article class="markdown doc">
-{{.}}
-</article>
-{{- end}}
+{{end}}
 {{- if .Metadata}}
 <section class="metadata">
 <h2>Metadata</h2>

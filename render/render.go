@@ -144,28 +144,49 @@ func WriteHTML(w io.Writer, doc *ast.Document, src []byte, opts Options) error {
 // Markdown renders a plain Markdown document (documentation, a README) as a
 // page with the same look and the same safety rules as a plan.
 func Markdown(src []byte, opts Options) ([]byte, error) {
-	r := newRenderer(opts)
-	body, doc, parsed, err := r.markdownDoc(src, 1)
-	if err != nil {
-		return nil, fmt.Errorf("render: %w", err)
+	var buf bytes.Buffer
+	if err := WriteMarkdown(&buf, src, opts); err != nil {
+		return nil, err
 	}
-	title := headingText(doc, parsed)
+	return buf.Bytes(), nil
+}
+
+// WriteMarkdown writes the page Markdown returns to w, the document's HTML
+// as the Markdown renderer writes it: the page is not held whole (its
+// HTML is several times the size of a document of small blocks). An
+// error from w ends the page.
+func WriteMarkdown(w io.Writer, src []byte, opts Options) error {
+	r := newRenderer(opts)
+	md := r.parseMarkdown(src, 1)
+	title := headingText(md.doc, md.src)
 	if title == "" {
 		title = opts.Title
 	}
-	p := &page{Title: pageTitle(title), Kind: "document", Body: body}
+	p := &page{Title: pageTitle(title), Kind: "document", Document: true}
 	if opts.Filename != "" {
 		p.Subtitle = opts.Filename
 	}
-	var buf bytes.Buffer
-	pw := &pageWriter{w: &buf}
+	pw := &pageWriter{w: w}
 	if err := pw.exec("head", p); err != nil {
-		return nil, fmt.Errorf("render: %w", err)
+		return fmt.Errorf("render: %w", err)
+	}
+	// The body is made valid UTF-8 as the parts are (pageWriter.exec),
+	// as it is written; the template text around it is ASCII, so no run
+	// of invalid bytes spans the body and a part.
+	vw := &validUTF8Writer{w: w}
+	if err := md.render(r, vw); err != nil {
+		return fmt.Errorf("render: %w", err)
+	}
+	if err := vw.Close(); err != nil {
+		return fmt.Errorf("render: %w", err)
+	}
+	if _, err := io.WriteString(w, "\n</article>"); err != nil {
+		return fmt.Errorf("render: %w", err)
 	}
 	if err := pw.exec("foot", p); err != nil {
-		return nil, fmt.Errorf("render: %w", err)
+		return fmt.Errorf("render: %w", err)
 	}
-	return buf.Bytes(), nil
+	return nil
 }
 
 func pageTitle(t string) string {
@@ -218,8 +239,10 @@ type (
 		Rationale *string
 		Memos     []memoView
 		Summary   summary
-		DocDiags  []diagView    // diagnostics at no node
-		Body      template.HTML // plain Markdown pages
+		DocDiags  []diagView // diagnostics at no node
+		// Document marks a plain Markdown page: the head opens the
+		// article that WriteMarkdown writes the document's HTML into.
+		Document bool
 	}
 	keyValue struct {
 		Key   string

@@ -161,11 +161,9 @@ func renderPage(ctx context.Context, e *env, in input, src []byte, popts grammar
 		}
 	}
 	if d == "markdown" {
-		page, err := render.Markdown(src, ropts)
 		return func(w io.Writer) (int, error) {
-			_, err := w.Write(page)
-			return exitOK, err
-		}, err
+			return exitOK, render.WriteMarkdown(w, src, ropts)
+		}, nil
 	}
 	popts.Dialect = d
 	if doc == nil && grammar.DialectOf(src, popts) != grammar.DialectPlan && !lint.HasDirective(src) {
