@@ -8,7 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // pieces returns a write function that writes n pieces of text and then
@@ -69,5 +71,59 @@ func TestWriteFileFunc(t *testing.T) {
 
 	if err := WriteFileFunc(os.DevNull, pieces(3, nil)); err != nil {
 		t.Fatalf("%s: %v", os.DevNull, err)
+	}
+}
+
+// TestWriteFileFuncStreamsToPipe pins that a pipe (or a device) is
+// written as the content is made, not collected first: the reader must
+// get the first 128 KiB while the write function is still writing
+// (`render -o /dev/null` of a 223 MB page held it all: 788 MB).
+func TestWriteFileFuncStreamsToPipe(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "pipe")
+	if err := syscall.Mkfifo(p, 0o644); err != nil {
+		t.Skip(err)
+	}
+	first := make(chan struct{})
+	total := make(chan int, 1)
+	go func() {
+		f, err := os.Open(p)
+		if err != nil {
+			total <- -1
+			return
+		}
+		defer f.Close()
+		buf := make([]byte, 4096)
+		n, signalled := 0, false
+		for {
+			k, err := f.Read(buf)
+			n += k
+			if n > 0 && !signalled {
+				close(first)
+				signalled = true
+			}
+			if err != nil {
+				break
+			}
+		}
+		total <- n
+	}()
+	chunk := strings.Repeat("x", 128<<10)
+	err := WriteFileFunc(p, func(w io.Writer) error {
+		if _, err := io.WriteString(w, chunk); err != nil {
+			return err
+		}
+		select {
+		case <-first:
+		case <-time.After(10 * time.Second):
+			return errors.New("the reader got nothing while the content was being written: it is collected first")
+		}
+		_, err := io.WriteString(w, chunk)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := <-total; n != 2*len(chunk) {
+		t.Fatalf("the reader got %d bytes, want %d", n, 2*len(chunk))
 	}
 }

@@ -66,9 +66,11 @@ func WriteFileMode(path string, data []byte, perm fs.FileMode) error {
 // content too large to hold (`plangram render -o`). Where the file is
 // replaced atomically (a new file, a regular file with one link), write
 // writes into the temporary file, through a buffer, and an error from it
-// leaves path as it was. Where the file is written in place (a device, a
-// pipe, a file with several links, one whose owner a rename cannot keep),
-// the content is collected in memory first, for the same reason.
+// leaves path as it was. Where a regular file is written in place (one
+// with several links, one whose owner a rename cannot keep), the content
+// is collected in memory first, for the same reason. A device or a pipe
+// is written through a buffer as write writes, as standard output would
+// be: an error from write ends what it was given.
 func WriteFileFunc(path string, write func(io.Writer) error) error {
 	return writeFile(path, payload{write: write}, 0o644)
 }
@@ -105,8 +107,24 @@ func (c payload) bytes() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// inPlace writes the content to path in place (writeInPlace).
+// inPlace writes the content to path in place (writeInPlace). A
+// regular file (truncate) gets its content whole, so that a write
+// function that fails leaves it as it was; a device or a pipe (not
+// truncate) is written as the content is made, as standard output is:
+// what was written to it cannot be taken back anyway, and a page of
+// hundreds of megabytes is not held to be thrown away by /dev/null.
 func (c payload) inPlace(path string, truncate bool) error {
+	if !truncate && c.write != nil {
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return err
+		}
+		if err := c.writeTo(f); err != nil {
+			f.Close()
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		return f.Close()
+	}
 	data, err := c.bytes()
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
