@@ -60,7 +60,7 @@ func lastLineStart(src []byte, start, end int) int {
 }
 
 func applyLineEdits(src []byte, edits []lineEdit) []byte {
-	sort.Slice(edits, func(i, j int) bool { return edits[i].start < edits[j].start })
+	sort.SliceStable(edits, func(i, j int) bool { return edits[i].start < edits[j].start })
 	var b strings.Builder
 	b.Grow(len(src) + 16)
 	prev := 0
@@ -81,23 +81,65 @@ func editLine(src []byte, off int, text string) lineEdit {
 	return lineEdit{s, e, text}
 }
 
-func searchReplace(doc *ast.Document, src []byte) []byte {
+// addEdit appends e to edits unless it would change nothing, so that the
+// edits of a document already in canonical form take no memory.
+func addEdit(edits []lineEdit, src []byte, e lineEdit) []lineEdit {
+	if string(src[e.start:e.end]) == e.text {
+		return edits
+	}
+	return append(edits, e)
+}
+
+// isEditFormat reports whether dialect is one whose canonical form is a
+// set of line edits made action by action (actionEdits).
+func isEditFormat(dialect string) bool {
+	switch dialect {
+	case grammar.DialectSearchReplace, grammar.DialectUdiff, grammar.DialectApplyPatch:
+		return true
+	}
+	return false
+}
+
+// actionEdits appends the line edits of one action of an edit format.
+func actionEdits(dialect string, a *ast.Action, src []byte, edits []lineEdit) []lineEdit {
+	switch dialect {
+	case grammar.DialectSearchReplace:
+		return searchReplaceEdits(a, src, edits)
+	case grammar.DialectUdiff:
+		return udiffEdits(a, src, edits)
+	case grammar.DialectApplyPatch:
+		return applyPatchEdits(a, src, edits)
+	}
+	return edits
+}
+
+// editFormat returns the canonical form of doc, a document of an edit
+// format, from its actions and (apply-patch) its prose.
+func editFormat(doc *ast.Document, src []byte) []byte {
 	var edits []lineEdit
 	for _, a := range doc.Actions {
-		if len(a.Blocks) == 0 {
-			continue
-		}
-		edits = append(edits, editLine(src, a.Blocks[0].Span.Start.Offset, "<<<<<<< SEARCH"))
-		if len(a.Blocks) < 2 {
-			continue
-		}
-		r := a.Blocks[1]
-		edits = append(edits, editLine(src, r.Span.Start.Offset, "======="))
-		if !r.Unclosed {
-			edits = append(edits, editLine(src, lastLineStart(src, r.Span.Start.Offset, r.Span.End.Offset), ">>>>>>> REPLACE"))
-		}
+		edits = actionEdits(doc.Dialect, a, src, edits)
+	}
+	if doc.Dialect == grammar.DialectApplyPatch {
+		edits = envelopeEdits(doc, src, edits)
 	}
 	return applyLineEdits(src, edits)
+}
+
+func searchReplaceEdits(a *ast.Action, src []byte, edits []lineEdit) []lineEdit {
+	if len(a.Blocks) == 0 {
+		return edits
+	}
+	edits = addEdit(edits, src, editLine(src, a.Blocks[0].Span.Start.Offset, "<<<<<<< SEARCH"))
+	if len(a.Blocks) < 2 {
+		return edits
+	}
+	r := a.Blocks[1]
+	edits = addEdit(edits, src, editLine(src, r.Span.Start.Offset, "======="))
+	if !r.Unclosed {
+		edits = addEdit(edits, src, editLine(src, lastLineStart(src, r.Span.Start.Offset, r.Span.End.Offset), ">>>>>>> REPLACE"))
+	}
+	return edits
 }
 
 func hunkRange(start, n int) string {
@@ -111,45 +153,43 @@ var hunkHeader = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@ ?(.*)$`)
 })
 
-func udiff(doc *ast.Document, src []byte) []byte {
-	var edits []lineEdit
-	for _, a := range doc.Actions {
-		for _, b := range a.Blocks {
-			s, e := lineAt(src, b.Span.Start.Offset)
-			m := hunkHeader().FindStringSubmatch(string(src[s:e]))
-			if m == nil {
+func udiffEdits(a *ast.Action, src []byte, edits []lineEdit) []lineEdit {
+	for _, b := range a.Blocks {
+		s, e := lineAt(src, b.Span.Start.Offset)
+		m := hunkHeader().FindStringSubmatch(string(src[s:e]))
+		if m == nil {
+			continue
+		}
+		nOld, nNew := 0, 0
+		for _, l := range strings.SplitAfter(b.Content, "\n") {
+			if l == "" {
 				continue
 			}
-			nOld, nNew := 0, 0
-			for _, l := range strings.SplitAfter(b.Content, "\n") {
-				if l == "" {
-					continue
-				}
-				switch l[0] {
-				case '-':
-					nOld++
-				case '+':
-					nNew++
-				case '\\':
-				default: // ' ', or an empty context line
-					nOld++
-					nNew++
-				}
+			switch l[0] {
+			case '-':
+				nOld++
+			case '+':
+				nNew++
+			case '\\':
+			default: // ' ', or an empty context line
+				nOld++
+				nNew++
 			}
-			oldStart, _ := strconv.Atoi(m[1])
-			newStart, _ := strconv.Atoi(m[2])
-			text := fmt.Sprintf("@@ -%s +%s @@", hunkRange(oldStart, nOld), hunkRange(newStart, nNew))
-			if m[3] != "" {
-				text += " " + m[3]
-			}
-			edits = append(edits, lineEdit{s, e, text})
 		}
+		oldStart, _ := strconv.Atoi(m[1])
+		newStart, _ := strconv.Atoi(m[2])
+		text := fmt.Sprintf("@@ -%s +%s @@", hunkRange(oldStart, nOld), hunkRange(newStart, nNew))
+		if m[3] != "" {
+			text += " " + m[3]
+		}
+		edits = addEdit(edits, src, lineEdit{s, e, text})
 	}
-	return applyLineEdits(src, edits)
+	return edits
 }
 
-func applyPatch(doc *ast.Document, src []byte) []byte {
-	var edits []lineEdit
+// envelopeEdits appends the edits of apply-patch's envelope lines
+// (`*** Begin Patch`, `*** End Patch`), which are prose.
+func envelopeEdits(doc *ast.Document, src []byte, edits []lineEdit) []lineEdit {
 	markers := []string{"*** Begin Patch", "*** End Patch"}
 	for _, p := range doc.Prose {
 		for off := p.Span.Start.Offset; off < p.Span.End.Offset; {
@@ -167,38 +207,41 @@ func applyPatch(doc *ast.Document, src []byte) []byte {
 			off++
 		}
 	}
-	header := map[string]string{grammar.ActionAddFile: "*** Add File: ", grammar.ActionDeleteFile: "*** Delete File: ", grammar.ActionUpdateFile: "*** Update File: "}
-	for _, a := range doc.Actions {
-		if a.Head == nil {
-			continue
+	return edits
+}
+
+var patchHeader = map[string]string{grammar.ActionAddFile: "*** Add File: ", grammar.ActionDeleteFile: "*** Delete File: ", grammar.ActionUpdateFile: "*** Update File: "}
+
+func applyPatchEdits(a *ast.Action, src []byte, edits []lineEdit) []lineEdit {
+	if a.Head == nil {
+		return edits
+	}
+	if p := a.Params.String("path"); p != "" {
+		edits = addEdit(edits, src, editLine(src, a.Head.Span.Start.Offset, patchHeader[a.Name]+p))
+	}
+	if m := a.Params.String("move_to"); m != "" {
+		s, _ := lineAt(src, a.Head.Span.Start.Offset)
+		next := s
+		for next < len(src) && src[next] != '\n' {
+			next++
 		}
-		if p := a.Params.String("path"); p != "" {
-			edits = append(edits, editLine(src, a.Head.Span.Start.Offset, header[a.Name]+p))
+		edits = addEdit(edits, src, editLine(src, next+1, "*** Move to: "+m))
+	}
+	if a.Name != grammar.ActionUpdateFile {
+		return edits
+	}
+	v, _ := a.Params.Get("hunks")
+	hunks, _ := v.([]any)
+	for i, b := range a.Blocks {
+		s, e := lineAt(src, b.Span.Start.Offset)
+		if line := string(src[s:e]); strings.HasPrefix(line, "@@") && strings.TrimRight(line, " \t") == "@@" && line != "@@" {
+			edits = append(edits, lineEdit{s, e, "@@"})
 		}
-		if m := a.Params.String("move_to"); m != "" {
-			s, _ := lineAt(src, a.Head.Span.Start.Offset)
-			next := s
-			for next < len(src) && src[next] != '\n' {
-				next++
-			}
-			edits = append(edits, editLine(src, next+1, "*** Move to: "+m))
-		}
-		if a.Name != grammar.ActionUpdateFile {
-			continue
-		}
-		v, _ := a.Params.Get("hunks")
-		hunks, _ := v.([]any)
-		for i, b := range a.Blocks {
-			s, e := lineAt(src, b.Span.Start.Offset)
-			if line := string(src[s:e]); strings.HasPrefix(line, "@@") && strings.TrimRight(line, " \t") == "@@" && line != "@@" {
-				edits = append(edits, lineEdit{s, e, "@@"})
-			}
-			if i < len(hunks) {
-				if h, ok := hunks[i].(grammar.Hunk); ok && h.EndOfFile {
-					edits = append(edits, editLine(src, lastLineStart(src, b.Span.Start.Offset, b.Span.End.Offset), "*** End of File"))
-				}
+		if i < len(hunks) {
+			if h, ok := hunks[i].(grammar.Hunk); ok && h.EndOfFile {
+				edits = addEdit(edits, src, editLine(src, lastLineStart(src, b.Span.Start.Offset, b.Span.End.Offset), "*** End of File"))
 			}
 		}
 	}
-	return applyLineEdits(src, edits)
+	return edits
 }

@@ -116,6 +116,8 @@ func FuzzFmtEdits(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, src []byte, mode uint8) {
-		checkEditRoundTrip(t, src, editDialects[int(mode)%len(editDialects)])
+		d := editDialects[int(mode)%len(editDialects)]
+		checkEditRoundTrip(t, src, d)
+		checkCanonicalIsSource(t, src, grammar.Options{Dialect: d})
 	})
 }

@@ -32,38 +32,50 @@ func document(ctx context.Context, doc *ast.Document, src []byte, opts grammar.O
 	if doc == nil {
 		return nil, errors.New("format: nil document")
 	}
-	if grammar.InputRejected(doc) || grammar.HasLoneCRError(doc) {
-		// UTF-16, binary or CR-only input: its lines are not known, so it
-		// is printed as it is (the diagnostics say why), never rewritten.
-		// Nor is one whose lone CRs hide lines (lone-cr): plangram and
-		// CommonMark read its lines differently, and rewriting it by one
-		// reading (longer fences around a block that runs on) would fix
-		// that reading silently.
+	if unreadLines(doc) {
 		return append([]byte(nil), src...), nil
 	}
 	dialect := doc.Dialect
 	// print is doc's last use here: a plan's printer lets the tree go
 	// before it checks its output (plan), and so must this frame.
 	out, err := print(ctx, doc, src, opts)
-	if err == nil {
-		reparse := opts
-		reparse.Dialect = dialect
-		if grammar.LoneCRHidesLine(ctx, out, reparse) {
-			// A lone CR in content or prose that hid nothing would hide a
-			// line in the canonical form (a fence shortened to the run
-			// that CR comes before): keep the input.
-			return append([]byte(nil), src...), nil
-		}
+	if err != nil {
+		return nil, err
 	}
-	if err == nil && grammar.Rejects(out) {
+	return settle(ctx, dialect, src, out, opts), nil
+}
+
+// unreadLines reports whether doc's input is printed as it is because
+// its lines are not known: UTF-16, binary or CR-only input (the
+// diagnostics say why), never rewritten. Nor is one whose lone CRs hide
+// lines (lone-cr): plangram and CommonMark read its lines differently,
+// and rewriting it by one reading (longer fences around a block that runs
+// on) would fix that reading silently.
+func unreadLines(doc *ast.Document) bool {
+	return grammar.InputRejected(doc) || grammar.HasLoneCRError(doc)
+}
+
+// settle returns out, the canonical form of src (of dialect), or src
+// itself where out would be read otherwise than src is.
+func settle(ctx context.Context, dialect string, src, out []byte, opts grammar.Options) []byte {
+	reparse := opts
+	reparse.Dialect = dialect
+	reparse.OnAction, reparse.OnBlock = nil, nil
+	if grammar.LoneCRHidesLine(ctx, out, reparse) {
+		// A lone CR in content or prose that hid nothing would hide a
+		// line in the canonical form (a fence shortened to the run
+		// that CR comes before): keep the input.
+		return append([]byte(nil), src...)
+	}
+	if grammar.Rejects(out) {
 		// The input is read, but its canonical form would be rejected: a
 		// first line that ends with a lone CR once leading blank lines are
 		// dropped (old Mac line endings), or a share of bytes that are not
 		// text raised past the binary threshold by shorter text: keep the
 		// input as it is, which still means the same.
-		return append([]byte(nil), src...), nil
+		return append([]byte(nil), src...)
 	}
-	return out, err
+	return out
 }
 
 // print returns the canonical form of doc by its dialect's printer.
@@ -71,12 +83,8 @@ func print(ctx context.Context, doc *ast.Document, src []byte, opts grammar.Opti
 	switch doc.Dialect {
 	case grammar.DialectActs:
 		return acts(doc, src), nil
-	case grammar.DialectSearchReplace:
-		return searchReplace(doc, src), nil
-	case grammar.DialectUdiff:
-		return udiff(doc, src), nil
-	case grammar.DialectApplyPatch:
-		return applyPatch(doc, src), nil
+	case grammar.DialectSearchReplace, grammar.DialectUdiff, grammar.DialectApplyPatch:
+		return editFormat(doc, src), nil
 	case grammar.DialectPlan:
 		opts.Dialect = grammar.DialectPlan
 		// Every diagnostic, not the first grammar.MaxPerCode of a code:
@@ -125,7 +133,14 @@ func Source(ctx context.Context, filename string, src []byte, opts grammar.Optio
 // no document tree it does not need: a plan's tree is let go before its
 // canonical form is parsed again to be checked, so Canonical holds one
 // tree at a time where Source, which returns the document, holds two.
+//
+// An edit format (search-replace, udiff, apply-patch) is not held at all:
+// the parser hands each action over as it reads it (Options.OnAction) and
+// Canonical keeps only the lines the canonical form rewrites.
 func Canonical(ctx context.Context, filename string, src []byte, opts grammar.Options) ([]byte, []*ast.Diagnostic, error) {
+	if dialect := grammar.DialectOf(src, opts); isEditFormat(dialect) && opts.OnAction == nil && opts.OnBlock == nil {
+		return canonicalEdits(ctx, filename, dialect, src, opts)
+	}
 	doc, err := grammar.Parse(ctx, filename, src, opts)
 	if err != nil {
 		return nil, nil, fmt.Errorf("format: %w", err)
@@ -136,6 +151,27 @@ func Canonical(ctx context.Context, filename string, src []byte, opts grammar.Op
 		return nil, diags, err
 	}
 	return out, diags, nil
+}
+
+// canonicalEdits is Canonical for an edit format, one action at a time.
+func canonicalEdits(ctx context.Context, filename, dialect string, src []byte, opts grammar.Options) ([]byte, []*ast.Diagnostic, error) {
+	var edits []lineEdit
+	o := opts
+	o.Dialect = dialect
+	o.OnAction = func(a *ast.Action) { edits = actionEdits(dialect, a, src, edits) }
+	o.ReuseActions = true
+	o.KeepProse = dialect == grammar.DialectApplyPatch // its envelope lines
+	doc, err := grammar.Parse(ctx, filename, src, o)
+	if err != nil {
+		return nil, nil, fmt.Errorf("format: %w", err)
+	}
+	if unreadLines(doc) {
+		return append([]byte(nil), src...), doc.Diagnostics, nil
+	}
+	if dialect == grammar.DialectApplyPatch {
+		edits = envelopeEdits(doc, src, edits)
+	}
+	return settle(ctx, dialect, src, applyLineEdits(src, edits), opts), doc.Diagnostics, nil
 }
 
 // capped reports whether doc lists only the first grammar.MaxPerCode

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"testing"
 	"weak"
@@ -60,21 +62,47 @@ func TestPlanLetsTheTreeGo(t *testing.T) {
 }
 
 // TestCanonicalIsSource pins that Canonical gives what Source gives: the
-// same canonical form and the input's diagnostics.
+// same canonical form and the input's diagnostics, for plans, acts and
+// every golden input of the edit formats (which Canonical reads one
+// action at a time), in their dialect and detected.
 func TestCanonicalIsSource(t *testing.T) {
-	for _, src := range [][]byte{messyPlan(3), []byte("```act\nrun_comand\n```\n```\nls\n```\n"), []byte("# T\n\n### `FOO`\n")} {
-		ctx := context.Background()
-		out1, doc, err1 := Source(ctx, "x.md", src, grammar.Options{})
-		out2, diags, err2 := Canonical(ctx, "x.md", src, grammar.Options{})
-		if err1 != nil || err2 != nil {
-			t.Fatalf("%v / %v", err1, err2)
+	srcs := [][]byte{messyPlan(3), []byte("```act\nrun_comand\n```\n```\nls\n```\n"), []byte("# T\n\n### `FOO`\n")}
+	for _, d := range editDialects {
+		files, _ := filepath.Glob("../golden/" + d + "/*.md")
+		if len(files) == 0 {
+			t.Fatalf("%s: no golden inputs", d)
 		}
-		if !bytes.Equal(out1, out2) {
-			t.Errorf("%q: Canonical gave %q, Source %q", src, out2, out1)
+		for _, file := range files {
+			src, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkCanonicalIsSource(t, src, grammar.Options{Dialect: d})
+			srcs = append(srcs, src)
 		}
-		if got, want := diagText(diags), diagText(doc.Diagnostics); got != want || len(diags) == 0 {
-			t.Errorf("%q: Canonical's diagnostics\n%s\nSource's\n%s", src, got, want)
-		}
+	}
+	for _, src := range srcs {
+		checkCanonicalIsSource(t, src, grammar.Options{})
+	}
+}
+
+// checkCanonicalIsSource checks that Canonical and Source agree on src.
+func checkCanonicalIsSource(t testing.TB, src []byte, opts grammar.Options) {
+	t.Helper()
+	ctx := context.Background()
+	out1, doc, err1 := Source(ctx, "x.md", src, opts)
+	out2, diags, err2 := Canonical(ctx, "x.md", src, opts)
+	if (err1 == nil) != (err2 == nil) {
+		t.Fatalf("%q: Source's error %v, Canonical's %v", src, err1, err2)
+	}
+	if err1 != nil {
+		return
+	}
+	if !bytes.Equal(out1, out2) {
+		t.Errorf("%q (%s): Canonical gave\n%q\nSource\n%q", src, doc.Dialect, out2, out1)
+	}
+	if got, want := diagText(diags), diagText(doc.Diagnostics); got != want {
+		t.Errorf("%q (%s): Canonical's diagnostics\n%s\nSource's\n%s", src, doc.Dialect, got, want)
 	}
 }
 
