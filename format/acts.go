@@ -45,56 +45,91 @@ func acts(doc *ast.Document, src []byte) []byte {
 	}
 	kept := make([]string, len(items))
 	for i, it := range items {
-		switch {
-		case it.prose != nil:
-			kept[i] = trimBlankLines(it.prose.Text)
-			if strings.HasSuffix(kept[i], "\r") {
-				kept[i] += "\n" // prose at the end of the input, "\r" and no "\n"
-			}
-		case it.act != nil && !it.block.Unclosed && len(it.act.Args) < grammar.MaxArgs:
-			// An act block of MaxArgs arguments or more may hold more
-			// than the action read (too-many-args): its content is kept.
-			kept[i] = actLine(it.act)
-		default:
-			kept[i] = it.block.Content
-		}
+		kept[i] = keptText(it)
 	}
-	eol := lineEnding(items, kept)
-
-	var out bytes.Buffer
-	out.Grow(len(src) + len(src)/16 + 64)
-	first, attached := true, false
-	var prev *item
+	p := newActsPrinter(src, fence, lineEnding(items, kept))
 	for i := range items {
 		it := &items[i]
-		if it.prose != nil && kept[i] == "" {
-			continue
-		}
-		if first && it.block != nil && it.start == 0 && bytes.HasPrefix(src, []byte(bom)) {
-			out.WriteString(bom) // keep a file's byte-order mark
-		}
-		// One blank line between actions and around prose; argument blocks
-		// follow their act block (and stray blocks each other) directly,
-		// and a block its list item's markers (attached).
-		if !first && !attached && (it.prose != nil || prev.prose != nil || it.act != nil) {
-			out.WriteString(eol)
-		}
-		first, attached = false, false
-		prev = it
-		if it.prose != nil {
-			out.WriteString(kept[i])
-			if end := it.prose.Span.End.Offset; markerTail(src, end) && i+1 < len(items) && items[i+1].block != nil && items[i+1].start == end {
-				attached = true // the markers of a list item whose block opens on their line
-				continue
-			}
-			if !strings.HasSuffix(kept[i], "\n") {
-				out.WriteString(eol)
-			}
-			continue
-		}
-		writeBlock(&out, it, kept[i], fence, markerIndent(src, it.start), eol)
+		next := i+1 < len(items) && items[i+1].block != nil && items[i+1].start == itemEnd(it)
+		p.item(it, kept[i], next)
 	}
-	return out.Bytes()
+	return p.out.Bytes()
+}
+
+// keptText is what the canonical form keeps of an item: prose without its
+// leading and trailing blank lines, a closed act block's canonical act
+// line, a block's content.
+func keptText(it item) string {
+	switch {
+	case it.prose != nil:
+		k := trimBlankLines(it.prose.Text)
+		if strings.HasSuffix(k, "\r") {
+			k += "\n" // prose at the end of the input, "\r" and no "\n"
+		}
+		return k
+	case it.act != nil && !it.block.Unclosed && len(it.act.Args) < grammar.MaxArgs:
+		// An act block of MaxArgs arguments or more may hold more
+		// than the action read (too-many-args): its content is kept.
+		return actLine(it.act)
+	default:
+		return it.block.Content
+	}
+}
+
+// itemEnd is the offset where an item ends.
+func itemEnd(it *item) int {
+	if it.prose != nil {
+		return it.prose.Span.End.Offset
+	}
+	return it.block.Span.End.Offset
+}
+
+// actsPrinter writes the canonical form of an acts document item by item,
+// in source order (acts, or actsStream one action at a time).
+type actsPrinter struct {
+	src             []byte
+	fence           byte
+	eol             string
+	out             bytes.Buffer
+	first, attached bool
+	prevProse       bool // the last item written was prose
+}
+
+func newActsPrinter(src []byte, fence byte, eol string) *actsPrinter {
+	p := &actsPrinter{src: src, fence: fence, eol: eol, first: true}
+	p.out.Grow(len(src) + len(src)/16 + 64)
+	return p
+}
+
+// item writes one item whose kept text is kept; nextBlock says whether the
+// next item is a block that starts where this one ends.
+func (p *actsPrinter) item(it *item, kept string, nextBlock bool) {
+	if it.prose != nil && kept == "" {
+		return
+	}
+	if p.first && it.block != nil && it.start == 0 && bytes.HasPrefix(p.src, []byte(bom)) {
+		p.out.WriteString(bom) // keep a file's byte-order mark
+	}
+	// One blank line between actions and around prose; argument blocks
+	// follow their act block (and stray blocks each other) directly,
+	// and a block its list item's markers (attached).
+	if !p.first && !p.attached && (it.prose != nil || p.prevProse || it.act != nil) {
+		p.out.WriteString(p.eol)
+	}
+	p.first, p.attached = false, false
+	p.prevProse = it.prose != nil
+	if it.prose != nil {
+		p.out.WriteString(kept)
+		if markerTail(p.src, it.prose.Span.End.Offset) && nextBlock {
+			p.attached = true // the markers of a list item whose block opens on their line
+			return
+		}
+		if !strings.HasSuffix(kept, "\n") {
+			p.out.WriteString(p.eol)
+		}
+		return
+	}
+	writeBlock(&p.out, it, kept, p.fence, markerIndent(p.src, it.start), p.eol)
 }
 
 // markerIndent returns, for a block opened on a list item's marker line

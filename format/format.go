@@ -136,10 +136,18 @@ func Source(ctx context.Context, filename string, src []byte, opts grammar.Optio
 //
 // An edit format (search-replace, udiff, apply-patch) is not held at all:
 // the parser hands each action over as it reads it (Options.OnAction) and
-// Canonical keeps only the lines the canonical form rewrites.
+// Canonical keeps only the lines the canonical form rewrites. Nor is an
+// acts document: it is read twice, one action at a time (actsStream).
 func Canonical(ctx context.Context, filename string, src []byte, opts grammar.Options) ([]byte, []*ast.Diagnostic, error) {
-	if dialect := grammar.DialectOf(src, opts); isEditFormat(dialect) && opts.OnAction == nil && opts.OnBlock == nil {
-		return canonicalEdits(ctx, filename, dialect, src, opts)
+	if dialect := grammar.DialectOf(src, opts); opts.OnAction == nil && opts.OnBlock == nil {
+		switch {
+		case isEditFormat(dialect):
+			return canonicalEdits(ctx, filename, dialect, src, opts)
+		case dialect == grammar.DialectActs:
+			if out, diags, ok, err := actsStream(ctx, filename, src, opts); ok || err != nil {
+				return out, diags, err
+			}
+		}
 	}
 	doc, err := grammar.Parse(ctx, filename, src, opts)
 	if err != nil {

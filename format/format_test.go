@@ -285,6 +285,7 @@ func FuzzFmt(f *testing.F) {
 			opts = planOpts
 		}
 		checkRoundTrip(t, src, opts)
+		checkCanonicalIsSource(t, src, opts)
 	})
 }
 

@@ -67,6 +67,19 @@ func TestPlanLetsTheTreeGo(t *testing.T) {
 // action at a time), in their dialect and detected.
 func TestCanonicalIsSource(t *testing.T) {
 	srcs := [][]byte{messyPlan(3), []byte("```act\nrun_comand\n```\n```\nls\n```\n"), []byte("# T\n\n### `FOO`\n")}
+	for _, pat := range []string{"../golden/acts/*.md", "../golden/fmt/*.md", "../examples/*.md"} {
+		files, _ := filepath.Glob(pat)
+		for _, file := range files {
+			src, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			srcs = append(srcs, src)
+			for _, fence := range []byte{'`', '~'} {
+				checkCanonicalIsSource(t, src, grammar.Options{Dialect: grammar.DialectActs, Fence: fence})
+			}
+		}
+	}
 	for _, d := range editDialects {
 		files, _ := filepath.Glob("../golden/" + d + "/*.md")
 		if len(files) == 0 {

@@ -381,3 +381,44 @@ func environWithoutGC() []string {
 	}
 	return environ
 }
+
+// TestFmtWholeProcessMemory pins that `plangram fmt` holds no document
+// tree of the acts dialect and the edit formats (format.Canonical): the
+// acts document is read twice, one action at a time, and an edit format's
+// canonical form is the lines it rewrites. Holding the tree, 10 MiB of
+// them peaked at 271 MB (SmallActs, 27×), 261 MB (SEARCH/REPLACE blocks)
+// and 306 MB (unified diffs); now 71, 52 and 73 MB. The bound, 12× the
+// input, leaves room for a loaded machine's collector and fails the tree.
+func TestFmtWholeProcessMemory(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads the peak resident set size of a child (Linux rusage)")
+	}
+	if testing.Short() {
+		t.Skip("formats 10 MiB documents in child processes")
+	}
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name string
+		src  []byte
+		args []string
+	}{
+		{"small-actions", corpus.SmallActs(10 << 20), []string{"fmt"}},
+		{"search-replace", searchReplaceBlocks(10 << 20), []string{"fmt", "--dialect", "search-replace"}},
+		{"udiff", unifiedDiffs(10 << 20), []string{"fmt", "--dialect", "udiff"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			file := filepath.Join(dir, c.name+".md")
+			if err := os.WriteFile(file, c.src, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			limit := 12 * int64(len(c.src))
+			peak := maxRSS(t, append([]string{bin}, append(c.args, file)...))
+			t.Logf("%s: peak %.1f MiB for %.1f MiB of input (%.2f×)", c.name,
+				float64(peak)/(1<<20), float64(len(c.src))/(1<<20), float64(peak)/float64(len(c.src)))
+			if peak > limit {
+				t.Errorf("whole-process peak %d bytes, want at most 12× the input, %d", peak, limit)
+			}
+		})
+	}
+}
