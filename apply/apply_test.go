@@ -15,6 +15,7 @@ import (
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/workspace"
 )
 
 func parse(t testing.TB, src string) *ast.Document {
@@ -252,13 +253,22 @@ func TestApplyRollback(t *testing.T) {
 			}
 		})
 	}
+	// A read-only file the plan changes: the workspace rules refuse it
+	// (read-only-file) before anything is written, as the write would.
 	t.Run("read-only", func(t *testing.T) {
 		root := setup(t)
 		os.Chmod(filepath.Join(root, "src/app.py"), 0o444) // the last change
 		before := snapshot(t, root)
-		_, err := Apply(context.Background(), []*ast.Document{doc}, root, Options{})
-		if err == nil || !strings.Contains(err.Error(), "read-only") {
-			t.Fatalf("err = %v, want read-only", err)
+		res, err := Apply(context.Background(), []*ast.Document{doc}, root, Options{})
+		if !errors.Is(err, ErrRefused) {
+			t.Fatalf("err = %v, want %v", err, ErrRefused)
+		}
+		found := false
+		for _, d := range res.Diagnostics[0] {
+			found = found || d.Code == workspace.CodeReadOnly
+		}
+		if !found {
+			t.Errorf("no %s diagnostic: %v", workspace.CodeReadOnly, res.Diagnostics[0])
 		}
 		if after := snapshot(t, root); after != before {
 			t.Errorf("not restored:\nbefore:\n%s\nafter:\n%s", before, after)

@@ -21,6 +21,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"iter"
 	"os"
 	"path/filepath"
@@ -81,6 +82,9 @@ const (
 	// CodeDeleteMismatch: a delete that says what it removes (a udiff's
 	// `-` lines, param old) names a file that holds something else.
 	CodeDeleteMismatch = "delete-content-differs"
+	// CodeReadOnly: the plan changes a file of the workspace whose mode
+	// lacks the owner's write bit (0444): apply refuses to write it.
+	CodeReadOnly = "read-only-file"
 	// CodeBadRoot: the workspace root itself cannot be used.
 	CodeBadRoot = "workspace-root"
 )
@@ -134,6 +138,8 @@ func Rules() []Rule {
 			"The file ends every line with CRLF and the edit has no CR: the edit is matched line by line and written with CRLF line endings."},
 		{CodeDeleteMismatch, ast.Error, "a udiff deletion's removed lines are not the file's content",
 			"A diff to `/dev/null` lists the lines it removes; as `git apply` requires, they must be the whole file, byte for byte. The diagnostic names the first line that differs (or the lines the file has beyond them), says when the difference is only white space, and carries a diff. An LF diff of a CRLF file matches line by line (`crlf-kept`)."},
+		{CodeReadOnly, ast.Error, "the plan changes a read-only file",
+			"The file's mode lacks the owner's write bit (0444, for example): `plangram apply` refuses to change it, as `fmt -w` and `fix -w` do, also when run as root. Make it writable (`chmod u+w`) if the change is meant, or leave the file alone. Deleting it or moving it away is fine. The diagnostic is at the last action that changes it."},
 		{CodeBadRoot, ast.Error, "the workspace root cannot be used",
 			"The --root directory does not exist or is not a directory."},
 	}
@@ -340,6 +346,7 @@ func Simulate(ctx context.Context, docs []*ast.Document, root string, opts Optio
 			}
 			c.action(ctx, a)
 		}
+		c.diags = append(c.diags, c.readOnlyChanged(&c.cap)...)
 		c.diags = append(c.diags, c.cap.Summaries()...)
 		ast.SortDiagnostics(c.diags)
 		sim.Diagnostics[i] = ast.EscapeDiagnostics(c.diags)
@@ -454,6 +461,35 @@ type checker struct {
 	// is set once dirs passed dirBudget (dirbudget.go).
 	dirs, base, seen int
 	stopped          bool
+	// readOnly lists the entries whose disk file is read-only
+	// (vfile.readOnly): readOnlyChanged reports those the plan changes.
+	readOnly []uint32
+}
+
+// readOnlyChanged returns a CodeReadOnly diagnostic, counted by cp, for
+// each read-only file of the workspace that the document being checked
+// changed last and that it leaves in place with another content: the net
+// change apply would refuse to write (a file deleted or moved away, or
+// edited back to what it was, is none).
+func (c *checker) readOnlyChanged(cp *grammar.Cap) []*ast.Diagnostic {
+	var out []*ast.Diagnostic
+	for _, i := range c.readOnly {
+		f, disk := c.cur(i), c.diskAt(i)
+		if f == nil || f.by == nil || f.doc != c.doc || !f.exists || f.dir || disk == nil || !disk.readOnly {
+			continue
+		}
+		rel := c.o.keyString(c.o.at(i))
+		if disk.known && f.known && (f.origin == "" || f.origin == rel) && f.data() == disk.content {
+			continue // edited back to what it was
+		}
+		span := f.by.NameSpan
+		if !cp.Take(ast.Error, CodeReadOnly, span, "") {
+			continue
+		}
+		out = append(out, &ast.Diagnostic{Severity: ast.Error, Code: CodeReadOnly, Span: span,
+			Message: fmt.Sprintf("%s changes %s, which is read-only (mode %04o): apply refuses to write it; make it writable (chmod u+w) or leave it alone", f.by.Name, rel, disk.perm)})
+	}
+	return out
 }
 
 // ref returns what the overlay keeps of the action being checked: the
@@ -569,6 +605,7 @@ func (k *Checker) Diagnostics(parsed []*ast.Diagnostic, start ast.Pos) []*ast.Di
 			cp.Absorb(*c.pathOver[code])
 		}
 	}
+	out = append(out, c.readOnlyChanged(&cp)...)
 	out = append(out, cp.Summaries()...)
 	ast.SortDiagnostics(out)
 	return out
@@ -635,6 +672,10 @@ type vfile struct {
 	// origin is the path whose disk file this content descends from
 	// (through edits and moves), "" for a file the plan wrote afresh.
 	origin string
+	// readOnly is set on the disk state of a regular file whose mode
+	// lacks the owner's write bit; perm is then its permission bits.
+	readOnly bool
+	perm     fs.FileMode
 }
 
 // data returns the file's content.
@@ -999,11 +1040,17 @@ func (c *checker) file(rel string) *vfile {
 			f.known, f.content, f.size = true, string(data), size
 			c.closestAllow += len(data)
 		}
+		if perm := st.Mode().Perm(); perm&0o200 == 0 {
+			f.readOnly, f.perm = true, perm
+		}
 	}
 	if f.exists && !f.dir {
 		f.origin = rel
 	}
 	i = c.o.intern(rel)
+	if f.readOnly {
+		c.readOnly = append(c.readOnly, i)
+	}
 	c.setDisk(i, f) // never changed in place: actions set new vfiles
 	c.set(rel, f)
 	return f

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -35,6 +36,7 @@ func copyFixture(t *testing.T, caseDir string) string {
 			t.Fatal(err)
 		}
 	}
+	setModes(t, caseDir, dst)
 	f, err := os.Open(filepath.Join(caseDir, "symlinks.txt"))
 	if err != nil {
 		return dst
@@ -55,6 +57,30 @@ func copyFixture(t *testing.T, caseDir string) string {
 		}
 	}
 	return dst
+}
+
+// setModes sets the modes that the case's modes.txt lists ("path 0444"
+// per line) on the copy of its root: git keeps no write bits.
+func setModes(t *testing.T, caseDir, dst string) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(caseDir, "modes.txt"))
+	if err != nil {
+		return
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		name, mode, ok := strings.Cut(line, " ")
+		m, err := strconv.ParseUint(mode, 8, 32)
+		if !ok || err != nil {
+			t.Fatalf("modes.txt: bad line %q", line)
+		}
+		if err := os.Chmod(filepath.Join(dst, name), fs.FileMode(m)); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // snapshot records every entry under dir: path, mode, size, content hash,

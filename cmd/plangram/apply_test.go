@@ -82,14 +82,15 @@ func TestApplyCommand(t *testing.T) {
 	g := goldie.New(t, goldie.WithFixtureDir("../../golden/cli"), goldie.WithNameSuffix(".golden"))
 	g.Assert(t, "apply_refused", []byte(strings.ReplaceAll(stderr, dir, "DIR")))
 
-	// Standard input, a read-only target (I/O: exit 2, nothing left).
+	// Standard input, a read-only target: refused by the workspace rules
+	// (read-only-file, exit 1) before anything is written.
 	writeTemp(t, root, "ro.txt", "ro\n", 0o444)
 	code, _, stderr = runCLI(t, "~~~act\nwrite_file c.txt\n~~~\n~~~\nc\n~~~\n~~~act\npatch_file ro.txt\n~~~\n~~~\nro\n~~~\n~~~\nrw\n~~~\n", "apply", "--root", root, "-")
-	if code != exitUsage || !strings.Contains(stderr, "read-only") {
+	if code != exitError || !strings.Contains(stderr, "[read-only-file]") {
 		t.Fatalf("read-only: exit %d %s", code, stderr)
 	}
 	if _, err := os.Lstat(filepath.Join(root, "c.txt")); err == nil {
-		t.Fatal("c.txt was not removed when the apply failed")
+		t.Fatal("a refused apply wrote c.txt")
 	}
 	for _, args := range [][]string{
 		{"apply", bad},
@@ -106,5 +107,40 @@ func TestApplyCommand(t *testing.T) {
 		if code, stdout, stderr := runCLI(t, "", args...); code != exitOK || stdout != "" {
 			t.Errorf("%v: exit %d, want 0\nstdout %q\nstderr %q", args, code, stdout, stderr)
 		}
+	}
+}
+
+// TestCheckAgreesWithApplyOnReadOnlyFiles pins that `check --root` and
+// `apply` agree on a read-only file (issue 10: an exit 0 is a promise):
+// a plan that changes one fails check (read-only-file) as apply refuses
+// it; a plan that deletes one passes both.
+func TestCheckAgreesWithApplyOnReadOnlyFiles(t *testing.T) {
+	for _, c := range []struct {
+		name, plan string
+		ok         bool
+	}{
+		{"patch", "~~~act\npatch_file ro.txt one two\n~~~\n", false},
+		{"write", "~~~act\nwrite_file ro.txt\n~~~\n~~~\nnew\n~~~\n", false},
+		{"delete", "~~~act\ndelete_file ro.txt\n~~~\n", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root := t.TempDir()
+			file := filepath.Join(root, "ro.txt")
+			if err := os.WriteFile(file, []byte("one\n"), 0o444); err != nil {
+				t.Fatal(err)
+			}
+			plan := filepath.Join(t.TempDir(), "plan.md")
+			if err := os.WriteFile(plan, []byte(c.plan), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, stdout, stderr := runCLI(t, "", "check", "--root", root, plan)
+			if (code == exitOK) != c.ok || !c.ok && !strings.Contains(stdout+stderr, "[read-only-file]") {
+				t.Fatalf("check: exit %d, want ok=%v\n%s%s", code, c.ok, stdout, stderr)
+			}
+			code, _, stderr = runCLI(t, "", "apply", "--root", root, plan)
+			if (code == exitOK) != c.ok {
+				t.Fatalf("apply: exit %d, want ok=%v\n%s", code, c.ok, stderr)
+			}
+		})
 	}
 }
