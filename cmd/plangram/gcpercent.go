@@ -8,15 +8,18 @@ import (
 )
 
 // checkGCPercent is the garbage collector's target percentage (GOGC) for
-// `plangram check`, `plangram apply` and `plangram parse` when the GOGC
-// environment variable does not set one. parse writes a document's JSON as
+// `plangram check`, `plangram apply`, `plangram parse` and `plangram fmt`
+// when the GOGC environment variable does not set one. parse writes a document's JSON as
 // the actions are read (parseStreamed) and keeps the rest (prose, blocks,
 // diagnostics), less than the input: at 50 a 10 MB plan peaks at 45 MB
 // instead of 55, 10 MB of SEARCH/REPLACE blocks at 47 instead of 59, for
 // the same user CPU. apply holds a state per file it writes (the
 // change, its undo record), so its live heap grows with the plan; at 50
 // a 4 MB plan of 60k files peaks at 79 MB instead of 97, for about 8% more
-// CPU (docs/benchmarks.md, "apply memory").
+// CPU (docs/benchmarks.md, "apply memory"). fmt holds at most one
+// document tree (format.Canonical), about 30× a plan of small sections:
+// at 50 a 4.3 MB error-heavy plan peaks at 364 MB instead of 437–479,
+// 10 MB of small acts at 64 instead of 70, for up to 12% more CPU.
 // check reads its input outside the heap (inputArena) and keeps one action
 // at a time, so its live heap is about 1 MiB whatever the input size, and
 // most of its heap is the collector's headroom: at GOGC 100 the heap may
@@ -28,11 +31,11 @@ import (
 const checkGCPercent = 50
 
 // tuneGC sets the collector for the command line args, as main runs it:
-// checkGCPercent for check, apply and parse, unless GOGC is set. It changes the process's
+// checkGCPercent for check, apply, parse and fmt, unless GOGC is set. It changes the process's
 // collector, so only main (and the memory test's child process, which
 // stands for it) calls it, never run.
 func tuneGC(args []string) {
-	if len(args) == 0 || (args[0] != "check" && args[0] != "apply" && args[0] != "parse") {
+	if len(args) == 0 || (args[0] != "check" && args[0] != "apply" && args[0] != "parse" && args[0] != "fmt") {
 		return
 	}
 	if _, set := os.LookupEnv("GOGC"); set {

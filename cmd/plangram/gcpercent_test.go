@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestTuneGC: check, apply and parse run the collector at checkGCPercent unless
+// TestTuneGC: check, apply, parse and fmt run the collector at checkGCPercent unless
 // GOGC is set; other commands keep Go's default.
 func TestTuneGC(t *testing.T) {
 	if v, ok := os.LookupEnv("GOGC"); ok {
@@ -14,7 +14,7 @@ func TestTuneGC(t *testing.T) {
 		os.Unsetenv("GOGC")
 	}
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
-	for cmd, want := range map[string]int{"check": checkGCPercent, "apply": checkGCPercent, "parse": checkGCPercent, "render": 100} {
+	for cmd, want := range map[string]int{"check": checkGCPercent, "apply": checkGCPercent, "parse": checkGCPercent, "fmt": checkGCPercent, "render": 100} {
 		debug.SetGCPercent(100)
 		tuneGC([]string{cmd, "x.md"})
 		if got := debug.SetGCPercent(100); got != want {
