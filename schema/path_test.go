@@ -235,3 +235,38 @@ func TestNamesDirectory(t *testing.T) {
 		t.Errorf("DirectoryEnding(d/x/..) = %q", got)
 	}
 }
+
+// TestPaddedPath pins which path values CodePathWhitespace reports: white
+// space around the path on its own line, not a path laid out on a line of
+// its own, and only for path and resource parameters.
+func TestPaddedPath(t *testing.T) {
+	path, res, str := &Param{Name: "p", Type: Path}, &Param{Name: "r", Type: Resource}, &Param{Name: "s"}
+	list := &Param{Name: "l", Type: List, Items: Path}
+	for _, c := range []struct {
+		p    *Param
+		text string
+		want bool
+	}{
+		{path, "a.txt", false},
+		{path, "a.txt ", true},
+		{path, " a.txt", true},
+		{path, "a.txt\t", true},
+		{path, "\u00a0a.txt", true},
+		{path, "a.txt\n", false},
+		{path, "\n  a.txt\n", false},
+		{path, "a.txt \n", false},
+		{path, "a.txt\r\n", false},
+		{path, "  ", false},
+		{path, "", false},
+		{res, " https://x/a", true},
+		{list, "a.txt ", true},
+		{str, " a.txt ", false},
+	} {
+		if got := c.p.PaddedPath(c.text); got != c.want {
+			t.Errorf("%s %q: PaddedPath = %v, want %v", c.p.TypeOrDefault(), c.text, got, c.want)
+		}
+	}
+	if msg := PaddedPathMessage("write_file", "path", "a.txt "); msg != `write_file's path "a.txt " has white space around it, which is dropped: the path is "a.txt"` {
+		t.Errorf("message %q", msg)
+	}
+}

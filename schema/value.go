@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/plangram/plangram/internal/jsonw"
 )
@@ -52,6 +53,37 @@ func (p *Param) Value(text string) (any, error) {
 		return nil, err
 	}
 	return p.ListValue(items)
+}
+
+// CodePathWhitespace: a path or resource value has white space around it
+// on its own line (`'a.txt '` quoted in an act line, `{"path": " a.txt"}`):
+// the value is trimmed like every path, and the diagnostic says so, since
+// the white space was written (docs/schema.md, "Types"). A warning.
+const CodePathWhitespace = "path-whitespace"
+
+// PaddedPath reports whether text, a value (or, for a list or variadic
+// parameter, one element) of p, is a path or resource with spaces or tabs
+// around it that trimming drops and that no line break separates from it:
+// a path written inside quotes with white space, not one laid out on a
+// line of its own (a block's `a.txt\n`, an XML parameter's
+// `<path>\n  a.txt\n</path>`).
+func (p *Param) PaddedPath(text string) bool {
+	if t := p.ItemType(); t != Path && t != Resource {
+		return false
+	}
+	trimmed := strings.TrimSpace(text)
+	if trimmed == "" || trimmed == text {
+		return false
+	}
+	lead := text[:len(text)-len(strings.TrimLeftFunc(text, unicode.IsSpace))]
+	trail := text[len(strings.TrimRightFunc(text, unicode.IsSpace)):]
+	return lead != "" && !strings.ContainsAny(lead, "\r\n") || trail != "" && !strings.ContainsAny(trail, "\r\n")
+}
+
+// PaddedPathMessage is the message of a CodePathWhitespace diagnostic of
+// action's parameter param with value text.
+func PaddedPathMessage(action, param, text string) string {
+	return fmt.Sprintf("%s's %s %q has white space around it, which is dropped: the path is %q", action, param, text, strings.TrimSpace(text))
 }
 
 // ItemValue converts one element of a list or variadic parameter (trimmed)

@@ -311,6 +311,10 @@ func (c *apiCall) bind(end ast.Span) ast.Params {
 		c.errs = append(c.errs, Event{Type: Error, ID: c.id, Name: c.name, Param: param, Kind: kind,
 			Severity: ast.Error, Message: msg, Raw: raw, Span: sp})
 	}
+	warn := func(kind, param, msg, raw string, sp ast.Span) {
+		c.errs = append(c.errs, Event{Type: Error, ID: c.id, Name: c.name, Param: param, Kind: kind,
+			Severity: ast.Warning, Message: msg, Raw: raw, Span: sp})
+	}
 	var act *schema.Action
 	if c.schema != nil {
 		act = c.schema.Lookup(c.name)
@@ -357,6 +361,9 @@ func (c *apiCall) bind(end ast.Span) ast.Params {
 		if err != nil {
 			fail(KindBadValue, sp.Name, fmt.Sprintf("parameter %s: %v", sp.Name, err), rawOf(v), v.span)
 			continue
+		}
+		if x, ok := v.value.(string); ok && sp.PaddedPath(x) {
+			warn(KindPathWhitespace, sp.Name, schema.PaddedPathMessage(c.name, sp.Name, x), rawOf(v), v.span)
 		}
 		span := v.span
 		ps = append(ps, ast.Param{Name: sp.Name, Value: val, Span: &span})

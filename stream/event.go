@@ -5,6 +5,7 @@ import (
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/internal/jsonw"
+	"github.com/plangram/plangram/schema"
 )
 
 // Type is the kind of an Event.
@@ -70,6 +71,9 @@ const (
 	KindUnknownTool    = "unknown-tool"    // an <invoke> of a tool the schema does not declare
 	KindRawClose       = "raw-close"       // a raw parameter closed at its last closing tag by its call's closing tag (a warning)
 	KindCutTag         = "cut-tag"         // the stream ends inside a call's opening tag
+	// KindPathWhitespace: a path value has white space around it on its
+	// line, which is dropped (a warning; schema.CodePathWhitespace).
+	KindPathWhitespace = schema.CodePathWhitespace
 )
 
 // Event is one thing the parser decided. Which fields are set depends on

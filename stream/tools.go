@@ -1001,6 +1001,10 @@ func (t *tools) build(raw string, closing ast.Span) ast.Params {
 			fail(KindBadValue, sp.Name, fmt.Sprintf("parameter %s: %v", sp.Name, err), text(v), v.span)
 			continue
 		}
+		if sp.PaddedPath(s) {
+			c.errs = append(c.errs, Event{Type: Error, ID: c.id, Name: c.name, Param: sp.Name, Kind: KindPathWhitespace, Severity: ast.Warning,
+				Message: schema.PaddedPathMessage(c.name, sp.Name, s), Raw: s, Span: v.span})
+		}
 		span := v.span
 		ps = append(ps, ast.Param{Name: sp.Name, Value: val, Span: &span})
 	}

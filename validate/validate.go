@@ -47,8 +47,9 @@ func BindAct(a *ast.Action, s *schema.Schema) []*ast.Diagnostic {
 	}
 	var diags []*ast.Diagnostic
 	type value struct {
-		text string
-		span *ast.Span
+		text   string
+		span   *ast.Span
+		inline bool // an inline argument (a block's is laid out: not padded)
 	}
 	required, max := 0, len(def.Params)
 	for _, p := range def.Params {
@@ -86,7 +87,7 @@ func BindAct(a *ast.Action, s *schema.Schema) []*ast.Diagnostic {
 				spans = append(spans, a.ArgSpans[i])
 				sp = &spans[len(spans)-1]
 			}
-			vals = append(vals, value{arg, sp})
+			vals = append(vals, value{arg, sp, true})
 		}
 	}
 	addBlocks := func() {
@@ -95,7 +96,7 @@ func BindAct(a *ast.Action, s *schema.Schema) []*ast.Diagnostic {
 				continue
 			}
 			spans = append(spans, b.ContentSpan)
-			vals = append(vals, value{b.Content, &spans[len(spans)-1]})
+			vals = append(vals, value{b.Content, &spans[len(spans)-1], false})
 		}
 	}
 	addParam := func(p ast.Param) {
@@ -148,6 +149,19 @@ func BindAct(a *ast.Action, s *schema.Schema) []*ast.Diagnostic {
 		}
 		diags = append(diags, d)
 	}
+	padded := func(p *schema.Param, v value) {
+		// An inline argument with white space around it was quoted so;
+		// a block's indentation and line ending are its layout.
+		if !v.inline || !p.PaddedPath(v.text) {
+			return
+		}
+		d := &ast.Diagnostic{Severity: ast.Warning, Code: schema.CodePathWhitespace,
+			Message: schema.PaddedPathMessage(a.Name, p.Name, v.text), Span: a.NameSpan}
+		if v.span != nil {
+			d.Span = *v.span
+		}
+		diags = append(diags, d)
+	}
 	for i, p := range def.Params {
 		if p.Variadic {
 			var sp *ast.Span
@@ -157,6 +171,7 @@ func BindAct(a *ast.Action, s *schema.Schema) []*ast.Diagnostic {
 				if sp == nil {
 					sp = vals[j].span
 				}
+				padded(p, vals[j])
 			}
 			v, err := p.ListValue(items)
 			if err != nil {
@@ -173,6 +188,8 @@ func BindAct(a *ast.Action, s *schema.Schema) []*ast.Diagnostic {
 		if err != nil {
 			badValue(p, vals[i].span, err)
 			v = strings.TrimSpace(vals[i].text)
+		} else {
+			padded(p, vals[i])
 		}
 		addParam(ast.Param{Name: p.Name, Value: v, Span: vals[i].span})
 	}
