@@ -187,6 +187,7 @@ func (w *W) Value(v any) {
 		w.BeginArray()
 		for _, s := range x {
 			w.String(s)
+			w.MaybeFlush() // a long list is not held whole
 		}
 		w.EndArray()
 	case []any:
@@ -197,6 +198,7 @@ func (w *W) Value(v any) {
 		w.BeginArray()
 		for _, e := range x {
 			w.Value(e)
+			w.MaybeFlush()
 		}
 		w.EndArray()
 	case map[string]any:
@@ -438,6 +440,7 @@ func writeMap[V any](w *W, m map[string]V, value func(V)) {
 			w.KeyN(k, ks[i])
 		}
 		value(m[k])
+		w.MaybeFlush()
 	}
 	w.EndObject()
 }
