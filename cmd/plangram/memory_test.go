@@ -255,26 +255,35 @@ func TestCheckWholeProcessMemory(t *testing.T) {
 		{"search-replace", searchReplaceBlocks(10 << 20), []string{"check", "--dialect", "search-replace"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			file := filepath.Join(dir, c.name+".md")
-			if err := os.WriteFile(file, c.src, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			limit := 3 * int64(len(c.src))
-			var peaks []int64
-			for range 3 {
-				peak := maxRSS(t, append([]string{bin}, append(c.args, file)...))
-				peaks = append(peaks, peak)
-				if peak <= limit {
-					break
-				}
-			}
-			last := peaks[len(peaks)-1]
-			t.Logf("%s: peak %.1f MiB for %.1f MiB of input (%.2f×), runs %v", c.name,
-				float64(last)/(1<<20), float64(len(c.src))/(1<<20), float64(last)/float64(len(c.src)), peaks)
-			if last > limit {
-				t.Errorf("whole-process peak %d bytes in every run (%v), want at most 3× the input, %d", last, peaks, limit)
-			}
+			wholeProcessPeak(t, bin, dir, c.name, c.src, c.args, 3, 3)
 		})
+	}
+}
+
+// wholeProcessPeak writes src to dir/name.md, runs bin with args and the
+// file up to runs times (until a run is within the bound) and fails t
+// unless the whole process's peak resident size stays within times× the
+// input in some run.
+func wholeProcessPeak(t *testing.T, bin, dir, name string, src []byte, args []string, times int64, runs int) {
+	t.Helper()
+	file := filepath.Join(dir, name+".md")
+	if err := os.WriteFile(file, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	limit := times * int64(len(src))
+	var peaks []int64
+	for range runs {
+		peak := maxRSS(t, append([]string{bin}, append(args, file)...))
+		peaks = append(peaks, peak)
+		if peak <= limit {
+			break
+		}
+	}
+	last := peaks[len(peaks)-1]
+	t.Logf("%s: peak %.1f MiB for %.1f MiB of input (%.2f×), runs %v", name,
+		float64(last)/(1<<20), float64(len(src))/(1<<20), float64(last)/float64(len(src)), peaks)
+	if last > limit {
+		t.Errorf("whole-process peak %d bytes in every run (%v), want at most %d× the input, %d", last, peaks, times, limit)
 	}
 }
 
@@ -408,17 +417,7 @@ func TestFmtWholeProcessMemory(t *testing.T) {
 		{"udiff", unifiedDiffs(10 << 20), []string{"fmt", "--dialect", "udiff"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			file := filepath.Join(dir, c.name+".md")
-			if err := os.WriteFile(file, c.src, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			limit := 12 * int64(len(c.src))
-			peak := maxRSS(t, append([]string{bin}, append(c.args, file)...))
-			t.Logf("%s: peak %.1f MiB for %.1f MiB of input (%.2f×)", c.name,
-				float64(peak)/(1<<20), float64(len(c.src))/(1<<20), float64(peak)/float64(len(c.src)))
-			if peak > limit {
-				t.Errorf("whole-process peak %d bytes, want at most 12× the input, %d", peak, limit)
-			}
+			wholeProcessPeak(t, bin, dir, c.name, c.src, c.args, 12, 1)
 		})
 	}
 }
