@@ -161,3 +161,69 @@ func BenchmarkEditFormatsFailing(b *testing.B) {
 		}
 	}
 }
+
+// oneFileHunksWork checks one unified diff of k one-line hunks (-a +b at
+// lines 1..k, numbered) against a file of k+10 lines "a", and returns the
+// work its text did.
+func oneFileHunksWork(t testing.TB, k int) int {
+	t.Helper()
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "x"), []byte(strings.Repeat("a\n", k+10)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString("--- a/x\n+++ b/x\n")
+	for i := 1; i <= k; i++ {
+		fmt.Fprintf(&b, "@@ -%d,1 +%d,1 @@\n-a\n+b\n", i, i)
+	}
+	doc, err := grammar.Parse(context.Background(), "x.diff", []byte(b.String()), grammar.Options{Dialect: grammar.DialectUdiff})
+	if err != nil || len(doc.Actions) != 1 {
+		t.Fatalf("%v, %d actions", err, len(doc.Actions))
+	}
+	c, err := newChecker(doc, root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.action(context.Background(), doc.Actions[0])
+	for _, d := range c.diags {
+		if d.Severity == ast.Error {
+			t.Fatalf("%s", d.Format("x.diff"))
+		}
+	}
+	f := c.cur(c.o.intern("x"))
+	if f == nil || f.buf == nil {
+		t.Fatal("x was not edited")
+	}
+	if got := f.buf.String(); got != strings.Repeat("b\n", k)+strings.Repeat("a\n", 10) {
+		t.Fatalf("x after the hunks: %.40q…", got)
+	}
+	return f.buf.work
+}
+
+// TestOneFileManyHunksLinear: a diff of one file with k one-line hunks
+// whose lines are all alike ("a") costs O(k): each hunk is found near
+// where the previous one ended (text.scanMatch). The text was built whole
+// for each hunk (work ×16 from k to 4k; 13k hunks took 1.5 s, 333k 76 s),
+// and then the line index ranked every line "a" left before each hunk.
+func TestOneFileManyHunksLinear(t *testing.T) {
+	w1 := oneFileHunksWork(t, 1000)
+	w4 := oneFileHunksWork(t, 4000)
+	t.Logf("work %d → %d (×%.2f)", w1, w4, float64(w4)/float64(w1))
+	if r := float64(w4) / float64(w1); r > 6 {
+		t.Errorf("work grows ×%.2f from 1000 hunks to 4000; linear is about ×4, quadratic ×16", r)
+	}
+}
+
+// BenchmarkOneFileManyHunks: a diff of one file with k one-line hunks
+// (oneFileHunksWork), at k = 1000, 2000, 4000: time and memory grow
+// linearly.
+func BenchmarkOneFileManyHunks(b *testing.B) {
+	for _, k := range []int{1000, 2000, 4000} {
+		b.Run(fmt.Sprintf("hunks=%d", k), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				oneFileHunksWork(b, k)
+			}
+		})
+	}
+}

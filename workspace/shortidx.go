@@ -373,7 +373,7 @@ func (t *text) spanByShort(find string, from int) ([]int, bool) {
 			p, best = q, n
 		}
 	}
-	if best < 0 || t.scanCheaper(best, len(find)) {
+	if best < 0 || t.scanCheaper(best, len(find), t.Len()) {
 		return nil, false
 	}
 	var out []int

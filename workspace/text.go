@@ -219,8 +219,7 @@ func (t *text) Match(find string, from int) (at, n int) {
 	fromLine := t.lineCeil(from)
 	starts, ok := t.lineCandidates(fl, fromLine)
 	if !ok {
-		t.work += t.Len()
-		return lineMatch(t.String(), find, from)
+		return t.scanMatch(fl, fromLine)
 	}
 	at, next := -1, 0
 	for _, s := range starts {
@@ -235,6 +234,37 @@ func (t *text) Match(find string, from int) (at, n int) {
 			break
 		}
 		next = s + len(fl)
+	}
+	return at, n
+}
+
+// scanMatch is Match by a walk over the lines from the 0-based line
+// fromLine on, for a FIND text whose every line is too common for the
+// line index to pay (lineCandidates): the first two whole-line matches, as
+// lineMatch finds them in the text from a line start, without building the
+// text. A chain of edits whose texts are such lines (a diff of one file
+// with thousands of one-line hunks) finds each near where the previous one
+// ended: it costs the lines it walks, where building the text cost the
+// whole file per edit (quadratic: 13k hunks took 1.5 s, 333k would take
+// minutes).
+func (t *text) scanMatch(fl []string, fromLine int) (at, n int) {
+	at = -1
+	s := fromLine
+	for x := t.nodeAt(fromLine); x != nil; {
+		t.work += len(x.line)
+		if x.line != fl[0] || !t.linesEqual(s, fl) {
+			x, s = next(x), s+1
+			continue
+		}
+		if at < 0 {
+			at = t.offsetOf(s)
+		}
+		if n++; n == 2 {
+			break
+		}
+		for k := 0; k < len(fl) && x != nil; k++ { // matches do not overlap
+			x, s = next(x), s+1
+		}
 	}
 	return at, n
 }
@@ -463,9 +493,11 @@ func (t *text) indexRemove(x *lnode) {
 }
 
 // scanCheaper reports whether checking f candidates of a text of k bytes
-// would cost more than scanning the file.
-func (t *text) scanCheaper(f, k int) bool {
-	return f*(k+64) > 4*t.Len()+4096
+// would cost more than scanning the size bytes a search looks at (the
+// text from where it starts: a chain of edits searches ever shorter
+// tails, and the candidates before the start cost their rank too).
+func (t *text) scanCheaper(f, k, size int) bool {
+	return f*(k+64) > 4*size+4096
 }
 
 // lineCandidates lists, sorted, the 0-based lines at or after fromLine at
@@ -485,7 +517,7 @@ func (t *text) lineCandidates(fl []string, fromLine int) ([]int, bool) {
 			best, bestJ = s, j
 		}
 	}
-	if t.scanCheaper(best.n, k) {
+	if t.scanCheaper(best.n, k, t.Len()-t.offsetOf(fromLine)) {
 		return nil, false
 	}
 	total := nlines(t.root)
@@ -555,7 +587,7 @@ func (t *text) spanCandidates(find string, from int) ([]int, bool) {
 			return nil, true
 		}
 	}
-	if t.scanCheaper(best.n, len(find)) {
+	if t.scanCheaper(best.n, len(find), t.Len()-max(from, 0)) {
 		return nil, false
 	}
 	var out []int
