@@ -319,11 +319,8 @@ func lineEnding(items []item, kept []string) string {
 		if items[i].act != nil && !items[i].block.Unclosed {
 			continue // written by fmt itself
 		}
-		if j := strings.IndexByte(k, '\n'); j >= 0 {
-			if j > 0 && k[j-1] == '\r' {
-				return "\r\n"
-			}
-			return "\n"
+		if e, ok := firstLineEnding(k); ok {
+			return e
 		}
 	}
 	return "\n"

@@ -2,7 +2,6 @@ package format
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -10,19 +9,15 @@ import (
 	"github.com/plangram/plangram/grammar"
 )
 
-// errNotInOrder ends actsStream's first pass when the parser hands blocks
-// over out of source order, or its prose is not the source's bytes: the
-// document is then printed from its whole tree (acts).
-var errNotInOrder = errors.New("format: acts items not in source order")
-
 // actsStream is Canonical for the acts dialect without the document's
 // tree: the acts printer needs, besides each item in source order, the
 // fence character of the first block and the first line ending of the text
 // it keeps, so the document is parsed twice with the actions handed over
 // (Options.OnAction, OnBlock). The first pass finds those two, the prose
 // spans and the diagnostics; the second writes each item as it comes. ok
-// is false when the parser's items are not in source order (errNotInOrder):
-// the caller then prints from the whole tree.
+// is false when the parser hands blocks over out of source order, or its
+// prose is not the source's bytes: the caller then prints from the whole
+// tree (acts).
 func actsStream(ctx context.Context, filename string, src []byte, opts grammar.Options) (out []byte, diags []*ast.Diagnostic, ok bool, err error) {
 	// The first pass.
 	var (

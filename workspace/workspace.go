@@ -387,7 +387,7 @@ func (c *checker) changes() []Change {
 				ch.MovedFrom = f.origin
 			}
 		}
-		if ch.Existed && ch.Exists && ch.OldKnown && ch.NewKnown && ch.Old == ch.New && ch.MovedFrom == "" {
+		if d := c.diskAt(i); ch.Existed && ch.Exists && sameAsDisk(rel, f, d) {
 			continue // edited back to what it was
 		}
 		out = append(out, ch)
@@ -466,6 +466,13 @@ type checker struct {
 	readOnly []uint32
 }
 
+// sameAsDisk reports whether f, the state of path rel that an action
+// made, holds what the disk file disk holds at rel: edited back to what
+// it was, not moved there from another path (no net change).
+func sameAsDisk(rel string, f, disk *vfile) bool {
+	return disk != nil && disk.known && f.known && (f.origin == "" || f.origin == rel) && f.data() == disk.content
+}
+
 // readOnlyChanged returns a CodeReadOnly diagnostic, counted by cp, for
 // each read-only file of the workspace that the document being checked
 // changed last and that it leaves in place with another content: the net
@@ -479,7 +486,7 @@ func (c *checker) readOnlyChanged(cp *grammar.Cap) []*ast.Diagnostic {
 			continue
 		}
 		rel := c.o.keyString(c.o.at(i))
-		if disk.known && f.known && (f.origin == "" || f.origin == rel) && f.data() == disk.content {
+		if sameAsDisk(rel, f, disk) {
 			continue // edited back to what it was
 		}
 		span := f.by.NameSpan
