@@ -333,11 +333,31 @@ func hunksOf(a *ast.Action) []grammar.Hunk {
 	if !ok {
 		return nil
 	}
+	if vs, ok := v.([]any); ok {
+		if hs, ok := hunkValues(vs); ok {
+			return hs
+		}
+	}
 	var hs []grammar.Hunk
 	if ast.DecodeValue(v, &hs) != nil { // exact bytes, not a lossy JSON round trip
 		return nil
 	}
 	return hs
+}
+
+// hunkValues returns vs's elements when each is a grammar.Hunk, as the
+// parser makes them: taken as they are, with no JSON round trip (a diff of
+// one file with 107k hunks: check --root 168 → 136 MB, 1.17 → 0.85 s).
+func hunkValues(vs []any) ([]grammar.Hunk, bool) {
+	hs := make([]grammar.Hunk, len(vs))
+	for i, x := range vs {
+		h, ok := x.(grammar.Hunk)
+		if !ok {
+			return nil, false
+		}
+		hs[i] = h
+	}
+	return hs, true
 }
 
 // patch checks an update_file: each hunk in order against the target's
