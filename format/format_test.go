@@ -103,6 +103,15 @@ func meaning(t testing.TB, doc *ast.Document) string {
 	return string(data)
 }
 
+// planMeaning is what formatting a plan must keep, as comparable text
+// (writePlanMeaning; fmt compares its digest, planDigest), for tests that
+// show a difference.
+func planMeaning(doc *ast.Document) (string, error) {
+	var b strings.Builder
+	err := writePlanMeaning(&b, doc)
+	return b.String(), err
+}
+
 // checkRoundTrip checks fmt's properties on src and returns fmt(src):
 // parse(fmt(x)) means what parse(x) means, and fmt(fmt(x)) == fmt(x).
 func checkRoundTrip(t testing.TB, src []byte, opts grammar.Options) []byte {

@@ -70,7 +70,7 @@ func plan(doc *ast.Document, src []byte, s *schema.Schema, reparse func([]byte) 
 	return append([]byte(nil), src...), nil
 }
 
-// planDigest is a digest of planMeaning's text: what formatting a plan
+// planDigest is a digest of writePlanMeaning's text: what formatting a plan
 // must keep, without holding it (the text of a large plan's meaning is
 // about as long as the plan).
 func planDigest(doc *ast.Document) ([sha256.Size]byte, error) {
@@ -81,14 +81,6 @@ func planDigest(doc *ast.Document) ([sha256.Size]byte, error) {
 	}
 	h.Sum(sum[:0])
 	return sum, nil
-}
-
-// planMeaning is what formatting a plan must keep, as comparable text
-// (writePlanMeaning).
-func planMeaning(doc *ast.Document) (string, error) {
-	var b strings.Builder
-	err := writePlanMeaning(&b, doc)
-	return b.String(), err
 }
 
 // writePlanMeaning writes what formatting a plan must keep to w as a
