@@ -246,7 +246,8 @@ func (p *apParser) update(i int) int {
 		}
 	}
 	p.onBegin(a)
-	var hunks []Hunk
+	var hunks []Hunk // kept unless the parse is for paths only
+	n := 0
 	for p.has(j) {
 		t := p.line(j).text
 		if strings.TrimSpace(t) == "" {
@@ -265,15 +266,18 @@ func (p *apParser) update(i int) int {
 		if strings.HasPrefix(strings.TrimSpace(t), "***") {
 			break
 		}
-		h, blk, next, ok, stop := p.chunk(j, len(hunks) == 0)
+		h, blk, next, ok, stop := p.chunk(j, n == 0)
 		if !ok {
 			// the line is reported; it is kept as prose and the update ends
 			p.prose.add(p.line(j).start, p.line(j).end)
 			j++
 			break
 		}
-		hunks = append(hunks, h)
-		a.Blocks = append(a.Blocks, blk)
+		n++
+		if !p.pathsOnly {
+			hunks = append(hunks, h)
+			a.Blocks = append(a.Blocks, blk)
+		}
 		a.Span.End = blk.Span.End
 		p.onHunk(a, h, blk)
 		if stop { // a bad line after an empty chunk: reported, kept as prose
@@ -283,10 +287,10 @@ func (p *apParser) update(i int) int {
 		}
 		j = next
 	}
-	if len(hunks) == 0 && a.Params.String("move_to") == "" {
+	if n == 0 && a.Params.String("move_to") == "" {
 		p.report(ast.Error, CodeEmptyUpdate, a.NameSpan, "this Update File has no hunk: add `@@` and the lines to change")
 	}
-	a.Params.Set("hunks", hunksValue(hunks), nil)
+	p.setHunks(a, hunks)
 	p.onEnd(a)
 	return j
 }

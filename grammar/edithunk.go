@@ -92,6 +92,14 @@ func hunksValue(hs []Hunk) []any {
 	return out
 }
 
+// setHunks sets the hunks parameter of update_file a to hs, unless the
+// parse is for paths only (Options.PathsOnly), which keeps no hunks.
+func (p *editBase) setHunks(a *ast.Action, hs []Hunk) {
+	if !p.pathsOnly {
+		a.Params.Set("hunks", hunksValue(hs), nil)
+	}
+}
+
 // headBlock returns a block for an action's header lines [start, end).
 func headBlock(l *ast.Lines, src string, label string, start, end int) *ast.Block {
 	return &ast.Block{Label: label, Content: src[start:end], Span: l.Span(start, end), ContentSpan: l.Span(start, end)}

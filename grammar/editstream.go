@@ -39,6 +39,9 @@ type editBase struct {
 	seen pathSeen
 	// keepProse keeps the prose nodes with each set (Options.KeepProse).
 	keepProse bool
+	// pathsOnly keeps neither the hunks nor their blocks of an action
+	// (Options.PathsOnly).
+	pathsOnly bool
 	// recent holds the lines read last, by their number modulo its
 	// length (line; whole documents only).
 	recent [64]recentLine
@@ -91,6 +94,7 @@ func parseEdit(ctx context.Context, dialect string, src []byte, opts Options, ea
 	b := newEditBaseLines(dialect, src, ast.NewSparseLines(src))
 	b.cap.NoLimit, b.cap.Silenced = opts.Uncapped, opts.Silenced
 	b.each, b.seen, b.keepProse = each, pathSeen{}, opts.KeepProse
+	b.pathsOnly = each != nil && opts.PathsOnly
 	if err := run(ctx, b); err != nil {
 		return nil, err
 	}

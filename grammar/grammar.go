@@ -60,6 +60,17 @@ type Options struct {
 	// the action stay valid. Actions handed over this way may have empty
 	// rather than nil Args, ArgSpans and Blocks.
 	ReuseActions bool
+	// PathsOnly, with OnAction, says that OnAction reads of an action
+	// only its name, spans, head block and path parameters, as `plangram
+	// check` without a root does: the udiff and apply-patch parsers then
+	// keep neither the blocks of an action's hunks nor its hunks
+	// parameter (an add_file's content and a delete_file's old text, one
+	// string each, are still set), so that one action holding a large
+	// file's whole diff costs nothing a hunk: a 10 MB diff of one file in
+	// 333k hunks held some 450 bytes a hunk until its end (check: 237 MB).
+	// The diagnostics are the same. The other dialects, whose actions
+	// keep one block an argument, ignore it.
+	PathsOnly bool
 	// OnBlock, with OnAction, is called in the acts dialect with each
 	// block that belongs to no action (those before the first act block),
 	// in source order, instead of keeping it in the document's Blocks, so

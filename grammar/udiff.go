@@ -110,7 +110,19 @@ type udParser struct {
 // udFile is the action being built.
 type udFile struct {
 	action *ast.Action
-	hunks  []Hunk
+	hunks  []Hunk // kept unless the parse is for paths only (Options.PathsOnly)
+	n      int    // hunks read
+	// withOld and withNew are 1 + the index of the first hunk with
+	// context or removed lines (with context or added lines), 0 for none;
+	// oldHead and newHead are their header lines' spans.
+	withOld, withNew int
+	oldHead, newHead ast.Span
+	// bodyStart and bodyEnd are the offsets where the first hunk's body
+	// starts and the last one's ends.
+	bodyStart, bodyEnd int
+	// text is the removed lines of a delete_file, the added lines of an
+	// add_file: its old or content parameter.
+	text   strings.Builder
 	endOff int  // end of the last consumed line
 	ended  bool // no more hunks can follow
 }
@@ -431,8 +443,7 @@ func (p *udParser) hunks(f *udFile, i int) int {
 				"hunk header says %d old and %d new lines, but its body has %d old (context and -) and %d new (context and +) lines; the body is used",
 				*h.OldLines, *h.NewLines, body.nOld, body.nNew)
 		}
-		a.Blocks = append(a.Blocks, blk)
-		f.hunks = append(f.hunks, h)
+		f.add(p, h, blk)
 		f.endOff = end
 		a.Span = p.lines.Span(a.Head.Span.Start.Offset, f.endOff)
 		p.onHunk(a, h, blk)
@@ -441,64 +452,76 @@ func (p *udParser) hunks(f *udFile, i int) int {
 	a.Span = p.lines.Span(a.Head.Span.Start.Offset, f.endOff)
 	switch a.Name {
 	case ActionUpdateFile:
-		if len(f.hunks) > 0 || a.Params.String("move_to") == "" {
-			a.Params.Set("hunks", hunksValue(f.hunks), nil)
+		if f.n > 0 || a.Params.String("move_to") == "" {
+			p.setHunks(a, f.hunks)
 		}
 	case ActionDeleteFile:
-		if len(f.hunks) == 0 {
+		if f.n == 0 {
 			break
 		}
 		// the removed lines: check --root verifies they are the whole file
-		var b strings.Builder
-		keeps := -1
-		for k, h := range f.hunks {
-			b.WriteString(h.Old)
-			if h.New != "" && keeps < 0 {
-				keeps = k
-			}
-		}
-		a.Params.Set("old", b.String(), spanPtr(p.lines, a.Blocks[0].ContentSpan.Start.Offset, a.Blocks[len(a.Blocks)-1].ContentSpan.End.Offset))
-		if keeps >= 0 {
+		a.Params.Set("old", f.text.String(), spanPtr(p.lines, f.bodyStart, f.bodyEnd))
+		if f.withNew > 0 {
 			path := a.Params.String("path")
-			p.report(ast.Error, CodeDeleteKeepsLines, p.lines.Span(a.Blocks[keeps].Span.Start.Offset, a.Blocks[keeps].ContentSpan.Start.Offset),
+			p.report(ast.Error, CodeDeleteKeepsLines, f.newHead,
 				"`+++ /dev/null` deletes %s, but hunk %d has context or added lines, which a deleted file cannot keep (git apply refuses it too): a deletion has only `-` lines; write `+++ b/%s` to change the file instead",
-				path, keeps+1, path)
+				path, f.withNew, path)
 		}
 	case ActionAddFile:
-		if k := hunkWithOld(f.hunks); k >= 0 {
+		if f.withOld > 0 {
 			// `--- /dev/null` yet lines to find: read, as aider does, as
 			// an edit of the file, so no line of the hunk is dropped;
 			// check --root then needs the file and its lines.
 			path := a.Params.String("path")
 			a.Name = ActionUpdateFile
-			p.report(ast.Warning, CodeNewFileOldLines, p.lines.Span(a.Blocks[k].Span.Start.Offset, a.Blocks[k].ContentSpan.Start.Offset),
+			p.report(ast.Warning, CodeNewFileOldLines, f.oldHead,
 				"`--- /dev/null` makes %s a new file, but hunk %d has context or removed lines: it is read as an edit of %s (as aider does); write `--- a/%s` for an edit, or only `+` lines for a new file",
-				path, k+1, path, path)
-			a.Params.Set("hunks", hunksValue(f.hunks), nil)
+				path, f.withOld, path, path)
+			p.setHunks(a, f.hunks)
 			break
 		}
-		var b strings.Builder
-		for _, h := range f.hunks {
-			b.WriteString(h.New)
-		}
 		var span *ast.Span
-		if len(a.Blocks) > 0 {
-			span = spanPtr(p.lines, a.Blocks[0].ContentSpan.Start.Offset, a.Blocks[len(a.Blocks)-1].ContentSpan.End.Offset)
+		if f.n > 0 {
+			span = spanPtr(p.lines, f.bodyStart, f.bodyEnd)
 		}
-		a.Params.Set("content", b.String(), span)
+		a.Params.Set("content", f.text.String(), span)
 	}
 	return i
 }
 
-// hunkWithOld returns the index of the first hunk with context or removed
-// lines, or -1.
-func hunkWithOld(hs []Hunk) int {
-	for i, h := range hs {
-		if h.Old != "" {
-			return i
+// add records hunk h of the file, whose source is blk: its block and the
+// hunk are kept (the action's Blocks and hunks parameter) unless the
+// parse is for paths only, and what the end of the file diff needs of it
+// (the text of a delete_file or add_file, the first hunk with context on
+// either side) is noted.
+func (f *udFile) add(p *udParser, h Hunk, blk *ast.Block) {
+	f.n++
+	if !p.pathsOnly {
+		f.action.Blocks = append(f.action.Blocks, blk)
+		f.hunks = append(f.hunks, h)
+	}
+	head := p.lines.Span(blk.Span.Start.Offset, blk.ContentSpan.Start.Offset)
+	if h.Old != "" && f.withOld == 0 {
+		f.withOld, f.oldHead = f.n, head
+		if f.action.Name == ActionAddFile {
+			f.text.Reset() // an update_file, which has no content
 		}
 	}
-	return -1
+	if h.New != "" && f.withNew == 0 {
+		f.withNew, f.newHead = f.n, head
+	}
+	if f.n == 1 {
+		f.bodyStart = blk.ContentSpan.Start.Offset
+	}
+	f.bodyEnd = blk.ContentSpan.End.Offset
+	switch f.action.Name {
+	case ActionDeleteFile:
+		f.text.WriteString(h.Old)
+	case ActionAddFile:
+		if f.withOld == 0 {
+			f.text.WriteString(h.New)
+		}
+	}
 }
 
 // dropPendingBlank takes back blank prose lines right after the file's last

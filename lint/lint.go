@@ -320,6 +320,10 @@ func diagnostics(ctx context.Context, name string, src []byte, opts Options) ([]
 		}
 		blocks = func() []ast.Span { return spans }
 	}
+	// Without a root, the actions' paths are all that is read of them:
+	// the edit formats keep no hunks (one file's diff in 333k hunks held
+	// 450 bytes a hunk until its end).
+	popts.PathsOnly = opts.Root == "" && opts.Parse.OnAction == nil
 	sup := newSuppressor(blocks, src, opts.Disable)
 	pred := sup.predicate()
 	popts.Silenced = pred

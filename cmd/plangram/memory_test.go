@@ -253,6 +253,11 @@ func TestCheckWholeProcessMemory(t *testing.T) {
 		// 265 MB (25×) when the whole tree was kept.
 		{"udiff", unifiedDiffs(10 << 20), []string{"check", "--dialect", "udiff"}},
 		{"search-replace", searchReplaceBlocks(10 << 20), []string{"check", "--dialect", "search-replace"}},
+		// One action holding a large file's whole diff: its hunks are
+		// not kept without a root (grammar.Options.PathsOnly); 231 MB
+		// (23×) and 628 MB (63×) when they were.
+		{"udiff-one-file", oneFileHunks(10<<20, "--- a/f.txt\n+++ b/f.txt\n", "@@ -%d,1 +%[1]d,1 @@\n-a\n+b\n", ""), []string{"check", "--dialect", "udiff"}},
+		{"apply-patch-one-file", oneFileHunks(10<<20, "*** Begin Patch\n*** Update File: f.txt\n", "@@ line %d\n-a\n+b\n", "*** End Patch\n"), []string{"check", "--dialect", "apply-patch"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			wholeProcessPeak(t, bin, dir, c.name, c.src, c.args, 3, 3)
@@ -366,6 +371,17 @@ func unifiedDiffs(size int) []byte {
 		fmt.Fprintf(&b, "-\treturn result, err // old %d\n+\treturn result, fmt.Errorf(\"run: %%w\", err) // new %d\n", i, i)
 		b.WriteString(" \tif err != nil {\n \t\tlog.Print(err)\n \t}\n")
 	}
+	return b.Bytes()
+}
+
+// oneFileHunks returns about size bytes of one file's diff: head, then
+// hunk (a format with the hunk's number) until size, then tail.
+func oneFileHunks(size int, head, hunk, tail string) []byte {
+	b := bytes.NewBufferString(head)
+	for i := 1; b.Len() < size; i++ {
+		fmt.Fprintf(b, hunk, i)
+	}
+	b.WriteString(tail)
 	return b.Bytes()
 }
 
