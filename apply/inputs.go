@@ -59,6 +59,10 @@ func ApplyInputs(ctx context.Context, ins []Input, popts grammar.Options, root s
 		cases.SetRoot(absRoot)
 		p := popts
 		p.ReuseActions = true
+		// The hunks of an update_file are placed as the parser reads
+		// them, and not kept (grammar.Options.OnHunk).
+		p.PathsOnly = true
+		p.OnHunk = func(a *ast.Action, h grammar.Hunk, blk *ast.Block) { k.Hunk(ctx, a, h, blk.Span) }
 		p.OnAction = func(a *ast.Action) {
 			cases.Action(a)
 			k.Action(ctx, a)

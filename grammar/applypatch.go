@@ -280,6 +280,9 @@ func (p *apParser) update(i int) int {
 		}
 		a.Span.End = blk.Span.End
 		p.onHunk(a, h, blk)
+		if p.hunk != nil {
+			p.hunk(a, h, blk)
+		}
 		if stop { // a bad line after an empty chunk: reported, kept as prose
 			p.prose.add(p.line(next).start, p.line(next).end)
 			j = next + 1

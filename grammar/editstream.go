@@ -40,8 +40,10 @@ type editBase struct {
 	// keepProse keeps the prose nodes with each set (Options.KeepProse).
 	keepProse bool
 	// pathsOnly keeps neither the hunks nor their blocks of an action
-	// (Options.PathsOnly).
+	// (Options.PathsOnly); hunk, when set, is handed each hunk of an
+	// update_file as it is read (Options.OnHunk).
 	pathsOnly bool
+	hunk      func(*ast.Action, Hunk, *ast.Block)
 	// recent holds the lines read last, by their number modulo its
 	// length (line; whole documents only).
 	recent [64]recentLine
@@ -95,6 +97,9 @@ func parseEdit(ctx context.Context, dialect string, src []byte, opts Options, ea
 	b.cap.NoLimit, b.cap.Silenced = opts.Uncapped, opts.Silenced
 	b.each, b.seen, b.keepProse = each, pathSeen{}, opts.KeepProse
 	b.pathsOnly = each != nil && opts.PathsOnly
+	if b.pathsOnly {
+		b.hunk = opts.OnHunk
+	}
 	if err := run(ctx, b); err != nil {
 		return nil, err
 	}

@@ -71,6 +71,18 @@ type Options struct {
 	// The diagnostics are the same. The other dialects, whose actions
 	// keep one block an argument, ignore it.
 	PathsOnly bool
+	// OnHunk, with PathsOnly, is handed each hunk of an update_file
+	// (udiff, apply-patch) as soon as it is read, in order, before the
+	// action goes to OnAction: the action as read so far (its name and
+	// path parameters are final, its span grows), the hunk, and the
+	// block that is its source, which the parser does not keep. A
+	// consumer that applies the hunks as they come (`check --root`,
+	// workspace.Checker.Hunk) then holds none of them. A udiff
+	// `--- /dev/null` file diff whose hunk has old lines is read as an
+	// update_file (new-file-with-old-lines): it is one from that hunk on,
+	// and its hunks before it are read again and handed over then.
+	// EditStream reports hunks as events instead.
+	OnHunk func(a *ast.Action, h Hunk, blk *ast.Block)
 	// OnBlock, with OnAction, is called in the acts dialect with each
 	// block that belongs to no action (those before the first act block),
 	// in source order, instead of keeping it in the document's Blocks, so

@@ -49,7 +49,9 @@ func editShapes() map[string][]byte {
 // above, read in each edit-format dialect, the document (its diagnostics
 // above all) is the one without it, and each action handed over is the
 // same but for the hunks, which it does not keep: no hunks parameter, and
-// no block of a hunk (an action with hunks keeps no blocks at all).
+// no block of a hunk (an action with hunks keeps no blocks at all). The
+// hunks handed to OnHunk, each while its action is an update_file, are
+// the hunks and blocks the action has without PathsOnly.
 func TestPathsOnly(t *testing.T) {
 	ctx := context.Background()
 	inputs := actsInputs(t)
@@ -67,6 +69,21 @@ func TestPathsOnly(t *testing.T) {
 			}
 			opts.OnAction = func(a *ast.Action) { lean = append(lean, a) }
 			opts.PathsOnly = true
+			type handed struct {
+				hunks  []any
+				blocks []*ast.Block
+			}
+			got := map[*ast.Action]*handed{}
+			opts.OnHunk = func(a *ast.Action, h Hunk, blk *ast.Block) {
+				if a.Name != ActionUpdateFile {
+					t.Errorf("%s (%s): a hunk of a %s handed over", name, dialect, a.Name)
+				}
+				if got[a] == nil {
+					got[a] = &handed{}
+				}
+				got[a].hunks = append(got[a].hunks, h)
+				got[a].blocks = append(got[a].blocks, blk)
+			}
 			leanDoc, err := Parse(ctx, name, src, opts)
 			if err != nil {
 				t.Fatal(err)
@@ -81,7 +98,12 @@ func TestPathsOnly(t *testing.T) {
 			}
 			for i, a := range lean {
 				want := *full[i]
-				_, hunks := want.Params.Get("hunks")
+				wantHunks, hunks := want.Params.Get("hunks")
+				if h := got[a]; h != nil || hunks && len(wantHunks.([]any)) > 0 {
+					if h == nil || !reflect.DeepEqual(h.hunks, wantHunks) || !reflect.DeepEqual(h.blocks, want.Blocks) {
+						t.Fatalf("%s (%s): action %d: the hunks handed over differ:\n got %+v\nwant %+v", name, dialect, i, h, wantHunks)
+					}
+				}
 				var params ast.Params
 				for _, p := range want.Params {
 					if p.Name != "hunks" {

@@ -122,9 +122,15 @@ type udFile struct {
 	bodyStart, bodyEnd int
 	// text is the removed lines of a delete_file, the added lines of an
 	// add_file: its old or content parameter.
-	text   strings.Builder
-	endOff int  // end of the last consumed line
-	ended  bool // no more hunks can follow
+	text strings.Builder
+	// first is the line of the first hunk's header; flipped says an
+	// add_file was made an update_file by its hunk withOld (with
+	// Options.OnHunk, as soon as that hunk is read), warned that this was
+	// reported.
+	first           int
+	flipped, warned bool
+	endOff          int  // end of the last consumed line
+	ended           bool // no more hunks can follow
 }
 
 // endFile reports the current action complete: no more of its hunks can
@@ -377,80 +383,22 @@ func (p *udParser) hunks(f *udFile, i int) int {
 	for p.has(i) && strings.HasPrefix(p.line(i).text, "@@") {
 		// blank lines between hunks (already collected as prose) go back
 		p.dropPendingBlank(f)
-		hl := p.line(i)
-		var h Hunk
-		m := hunkHeaderRE().FindStringSubmatch(hl.text)
-		numbered := m != nil
-		if numbered {
-			num := func(s string, def int) *int {
-				if s == "" {
-					return &def
-				}
-				n, err := strconv.Atoi(s)
-				if err != nil {
-					n = def
-				}
-				return &n
-			}
-			h.OldStart, h.OldLines = num(m[1], 0), num(m[2], 1)
-			h.NewStart, h.NewLines = num(m[3], 0), num(m[4], 1)
-			h.Section = m[5]
-		} else {
-			p.report(ast.Info, CodeNoLineNumbers, p.lineSpan(i),
-				"hunk header without line numbers: the hunk is placed by its context and removed lines alone")
-		}
-		j := i + 1
-		var body hunkLines
-		lastBody := i // last line that is certainly part of the body
-		for p.has(j) {
-			t := p.line(j).text
-			if strings.HasPrefix(t, "@@") || strings.HasPrefix(t, "diff --git ") || p.fileHeaderAt(j) {
-				break
-			}
-			if t == "" {
-				j++ // an empty line: context if more body follows
-				continue
-			}
-			c := t[0]
-			if c != ' ' && c != '-' && c != '+' && c != '\\' {
-				break
-			}
-			// empty lines before this one were context lines
-			for k := lastBody + 1; k < j; k++ {
-				body.add(' ', "", eolOf(p.src, p.line(k)))
-			}
-			if c == '\\' {
-				body.noNewline()
-			} else {
-				body.add(c, t[1:], eolOf(p.src, p.line(j)))
-			}
-			lastBody = j
-			j++
-		}
-		end := p.line(lastBody).end
-		bodyStart := hl.end
-		blk := &ast.Block{Fence: "@@", Label: strings.TrimSpace(hl.text), Content: p.src[bodyStart:end],
-			Span: p.lines.Span(hl.start, end), ContentSpan: p.lines.Span(bodyStart, end)}
-		if numbered {
-			blk.Info = h.Section
-		}
-		h.Old, h.New = body.old.String(), body.new.String()
-		switch {
-		case lastBody == i:
-			p.report(ast.Error, CodeEmptyHunk, p.lineSpan(i), "hunk with no lines: a hunk needs context, removed or added lines after its header")
-		case numbered && (body.nOld != *h.OldLines || body.nNew != *h.NewLines):
-			p.report(ast.Warning, CodeHunkCount, p.lineSpan(i),
-				"hunk header says %d old and %d new lines, but its body has %d old (context and -) and %d new (context and +) lines; the body is used",
-				*h.OldLines, *h.NewLines, body.nOld, body.nNew)
-		}
-		f.add(p, h, blk)
-		f.endOff = end
+		h, blk, next := p.readHunk(i, false)
+		f.add(p, i, h, blk)
+		f.endOff = blk.Span.End.Offset
 		a.Span = p.lines.Span(a.Head.Span.Start.Offset, f.endOff)
 		p.onHunk(a, h, blk)
-		i = lastBody + 1
+		if p.hunk != nil && a.Name == ActionUpdateFile {
+			p.hunk(a, h, blk)
+		}
+		i = next
 	}
 	a.Span = p.lines.Span(a.Head.Span.Start.Offset, f.endOff)
-	switch a.Name {
+	name := a.Name
+	if f.flipped && !f.warned {
+		name = ActionAddFile // to be reported below
+	}
+	switch name {
 	case ActionUpdateFile:
 		if f.n > 0 || a.Params.String("move_to") == "" {
 			p.setHunks(a, f.hunks)
@@ -473,7 +421,7 @@ func (p *udParser) hunks(f *udFile, i int) int {
 			// an edit of the file, so no line of the hunk is dropped;
 			// check --root then needs the file and its lines.
 			path := a.Params.String("path")
-			a.Name = ActionUpdateFile
+			a.Name, f.flipped, f.warned = ActionUpdateFile, true, true
 			p.report(ast.Warning, CodeNewFileOldLines, f.oldHead,
 				"`--- /dev/null` makes %s a new file, but hunk %d has context or removed lines: it is read as an edit of %s (as aider does); write `--- a/%s` for an edit, or only `+` lines for a new file",
 				path, f.withOld, path, path)
@@ -489,13 +437,94 @@ func (p *udParser) hunks(f *udFile, i int) int {
 	return i
 }
 
+// readHunk reads the hunk whose header is line i and returns it, its
+// block and the line after it; it reports what is wrong with it unless
+// again (the hunk is read a second time, Options.OnHunk).
+func (p *udParser) readHunk(i int, again bool) (Hunk, *ast.Block, int) {
+	hl := p.line(i)
+	var h Hunk
+	m := hunkHeaderRE().FindStringSubmatch(hl.text)
+	numbered := m != nil
+	if numbered {
+		num := func(s string, def int) *int {
+			if s == "" {
+				return &def
+			}
+			n, err := strconv.Atoi(s)
+			if err != nil {
+				n = def
+			}
+			return &n
+		}
+		h.OldStart, h.OldLines = num(m[1], 0), num(m[2], 1)
+		h.NewStart, h.NewLines = num(m[3], 0), num(m[4], 1)
+		h.Section = m[5]
+	} else if !again {
+		p.report(ast.Info, CodeNoLineNumbers, p.lineSpan(i),
+			"hunk header without line numbers: the hunk is placed by its context and removed lines alone")
+	}
+	j := i + 1
+	var body hunkLines
+	lastBody := i // last line that is certainly part of the body
+	for p.has(j) {
+		t := p.line(j).text
+		if strings.HasPrefix(t, "@@") || strings.HasPrefix(t, "diff --git ") || p.fileHeaderAt(j) {
+			break
+		}
+		if t == "" {
+			j++ // an empty line: context if more body follows
+			continue
+		}
+		c := t[0]
+		if c != ' ' && c != '-' && c != '+' && c != '\\' {
+			break
+		}
+		// empty lines before this one were context lines
+		for k := lastBody + 1; k < j; k++ {
+			body.add(' ', "", eolOf(p.src, p.line(k)))
+		}
+		if c == '\\' {
+			body.noNewline()
+		} else {
+			body.add(c, t[1:], eolOf(p.src, p.line(j)))
+		}
+		lastBody = j
+		j++
+	}
+	end := p.line(lastBody).end
+	bodyStart := hl.end
+	blk := &ast.Block{Fence: "@@", Label: strings.TrimSpace(hl.text), Content: p.src[bodyStart:end],
+		Span: p.lines.Span(hl.start, end), ContentSpan: p.lines.Span(bodyStart, end)}
+	if numbered {
+		blk.Info = h.Section
+	}
+	h.Old, h.New = body.old.String(), body.new.String()
+	switch {
+	case again:
+	case lastBody == i:
+		p.report(ast.Error, CodeEmptyHunk, p.lineSpan(i), "hunk with no lines: a hunk needs context, removed or added lines after its header")
+	case numbered && (body.nOld != *h.OldLines || body.nNew != *h.NewLines):
+		p.report(ast.Warning, CodeHunkCount, p.lineSpan(i),
+			"hunk header says %d old and %d new lines, but its body has %d old (context and -) and %d new (context and +) lines; the body is used",
+			*h.OldLines, *h.NewLines, body.nOld, body.nNew)
+	}
+	return h, blk, lastBody + 1
+}
+
 // add records hunk h of the file, whose source is blk: its block and the
 // hunk are kept (the action's Blocks and hunks parameter) unless the
 // parse is for paths only, and what the end of the file diff needs of it
 // (the text of a delete_file or add_file, the first hunk with context on
 // either side) is noted.
-func (f *udFile) add(p *udParser, h Hunk, blk *ast.Block) {
+//
+// With Options.OnHunk, an add_file is an update_file from its first hunk
+// with old lines on, and its hunks before it, from line first, are read
+// again and handed over then.
+func (f *udFile) add(p *udParser, i int, h Hunk, blk *ast.Block) {
 	f.n++
+	if f.n == 1 {
+		f.first = i
+	}
 	if !p.pathsOnly {
 		f.action.Blocks = append(f.action.Blocks, blk)
 		f.hunks = append(f.hunks, h)
@@ -505,6 +534,14 @@ func (f *udFile) add(p *udParser, h Hunk, blk *ast.Block) {
 		f.withOld, f.oldHead = f.n, head
 		if f.action.Name == ActionAddFile {
 			f.text.Reset() // an update_file, which has no content
+			if p.hunk != nil {
+				f.action.Name, f.flipped = ActionUpdateFile, true
+				for k := f.first; k < i; {
+					h, blk, next := p.readHunk(k, true)
+					p.hunk(f.action, h, blk)
+					k = next
+				}
+			}
 		}
 	}
 	if h.New != "" && f.withNew == 0 {

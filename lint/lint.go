@@ -339,6 +339,16 @@ func diagnostics(ctx context.Context, name string, src []byte, opts Options) ([]
 		wo.Silenced = pred
 		ws = workspace.NewChecker(opts.Root, dialect, wo)
 	}
+	// Of each action, the rules read its paths; with a root, the hunks
+	// of an update_file (udiff, apply-patch) are placed one at a time as
+	// the parser reads them, so no file diff's hunks are kept: one file's
+	// diff in 333k hunks held 450 bytes a hunk until its end.
+	if opts.Parse.OnAction == nil {
+		popts.PathsOnly = true
+		if ws != nil {
+			popts.OnHunk = func(a *ast.Action, h grammar.Hunk, blk *ast.Block) { ws.Hunk(ctx, a, h, blk.Span) }
+		}
+	}
 	cases := workspace.NewCaseCollisions(dialect, opts.Parse.Schema)
 	cases.SetSilenced(pred)
 	if opts.Root != "" {

@@ -36,17 +36,25 @@ func TestCheckerAsCheck(t *testing.T) {
 		want := Check(ctx, doc, root, opts)
 		// Without the source, with it (the overlay keeps offsets into
 		// it), and with it and the parser reusing the memory of each
-		// action for the next (the Checker keeps nothing of an action).
+		// action for the next (the Checker keeps nothing of an action);
+		// with and without the source, an update_file's hunks handed
+		// over one at a time as they are read (Hunk, as check --root
+		// reads).
 		for _, v := range []struct {
-			source, reuse bool
-		}{{false, false}, {true, false}, {true, true}} {
+			source, reuse, hunks bool
+		}{{false, false, false}, {true, false, false}, {true, true, false}, {false, false, true}, {true, true, true}} {
 			o := opts
 			if v.source {
 				o.Source = src
 			}
 			k := NewChecker(root, dialect, o)
-			lean, err := grammar.Parse(ctx, "plan.md", src, grammar.Options{Dialect: dialect, ReuseActions: v.reuse,
-				OnAction: func(a *ast.Action) { k.Action(ctx, a) }})
+			popts := grammar.Options{Dialect: dialect, ReuseActions: v.reuse,
+				OnAction: func(a *ast.Action) { k.Action(ctx, a) }}
+			if v.hunks {
+				popts.PathsOnly = true
+				popts.OnHunk = func(a *ast.Action, h grammar.Hunk, blk *ast.Block) { k.Hunk(ctx, a, h, blk.Span) }
+			}
+			lean, err := grammar.Parse(ctx, "plan.md", src, popts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -55,7 +63,7 @@ func TestCheckerAsCheck(t *testing.T) {
 				continue
 			}
 			if !reflect.DeepEqual(got, want) {
-				t.Errorf("Checker (source %v, reuse %v):\n%s\nCheck:\n%s", v.source, v.reuse, render("plan.md", got), render("plan.md", want))
+				t.Errorf("Checker (source %v, reuse %v, hunks %v):\n%s\nCheck:\n%s", v.source, v.reuse, v.hunks, render("plan.md", got), render("plan.md", want))
 			}
 		}
 	}
@@ -83,6 +91,23 @@ func TestCheckerAsCheck(t *testing.T) {
 	t.Run("ropes", func(t *testing.T) {
 		compare(t, []byte(ropeDiff), grammar.DialectUdiff, t.TempDir(), Options{})
 		compare(t, []byte(ropePatch), grammar.DialectApplyPatch, t.TempDir(), Options{})
+	})
+	// Hunks handed over one at a time against files with CRLF line
+	// endings: held while every hunk so far is LF (all of them: matched
+	// as CRLF lines), placed once one has a CR (none is converted).
+	t.Run("crlf", func(t *testing.T) {
+		root := t.TempDir()
+		for name, content := range map[string]string{"c1.txt": "a\r\nb\r\nc\r\nd\r\n", "c2.txt": "a\r\nb\r\nc\r\n", "c3.txt": "a\r\nb\r\n", "l.txt": "a\nb\nc\n"} {
+			if err := os.WriteFile(filepath.Join(root, name), []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		compare(t, []byte("--- a/c1.txt\n+++ b/c1.txt\n@@ -1,1 +1,1 @@\n-a\n+A\n@@ -3,1 +3,1 @@\n-c\n+C\n"+
+			"--- a/c2.txt\n+++ b/c2.txt\n@@ -1,1 +1,1 @@\n-a\n+A\n@@ -2,1 +2,1 @@\n-b\r\n+B\r\n"+
+			"--- a/c3.txt\n+++ b/c3.txt\n@@ -1,1 +1,1 @@\n-x\n+X\n\n@@ -2,1 +2,1 @@\n-b\n+B\n"+
+			"--- /dev/null\n+++ b/l.txt\n@@ -0,0 +1,1 @@\n+x\n@@ -2,1 +2,2 @@\n b\n+y\n"), grammar.DialectUdiff, root, Options{})
+		compare(t, []byte("*** Begin Patch\n*** Update File: c1.txt\n@@\n-a\n+A\n@@ c\n-d\n+D\n"+
+			"*** Update File: c2.txt\n-a\n+A\n-b\r\n+B\r\n*** Update File: c3.txt\n*** Move to: c4.txt\n@@\n-b\n+B\n*** End Patch\n"), grammar.DialectApplyPatch, root, Options{})
 	})
 	t.Run("bad-root", func(t *testing.T) {
 		compare(t, []byte("~~~act\nread_file a\n~~~\n"), grammar.DialectActs, filepath.Join(t.TempDir(), "missing"), Options{})
@@ -193,4 +218,57 @@ func plusLines(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// TestCheckerHunkHoldsNone pins Checker.Hunk: a hunk is placed as soon as
+// it is handed over and not held, but for a file with CRLF line endings
+// while every hunk so far is LF (whether they are matched as CRLF lines
+// is not known yet); a hunk with a CR decides it, and the hunks held are
+// placed then.
+func TestCheckerHunkHoldsNone(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	var lf, crlf strings.Builder
+	for i := range 50 {
+		fmt.Fprintf(&lf, "line %d\n", i)
+		fmt.Fprintf(&crlf, "line %d\r\n", i)
+	}
+	for name, content := range map[string]string{"lf.txt": lf.String(), "crlf.txt": crlf.String()} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	k := NewChecker(root, grammar.DialectUdiff, Options{})
+	defer k.Close()
+	feed := func(path string, cr func(i int) bool, held func(i int) int) {
+		a := &ast.Action{Name: grammar.ActionUpdateFile}
+		a.Params.Set("path", path, nil)
+		for i := range 50 {
+			eol := "\n"
+			if cr(i) {
+				eol = "\r\n"
+			}
+			k.Hunk(ctx, a, grammar.Hunk{Old: fmt.Sprintf("line %d%s", i, eol), New: fmt.Sprintf("LINE %d%s", i, eol)}, ast.Span{})
+			if k.patching == nil || k.patching.p == nil {
+				t.Fatalf("%s: hunk %d: no patch under way", path, i)
+			}
+			if got, want := len(k.patching.p.held), held(i); got != want {
+				t.Fatalf("%s: %d hunks held after hunk %d, want %d", path, got, i, want)
+			}
+		}
+		k.Action(ctx, a)
+	}
+	feed("lf.txt", func(int) bool { return false }, func(int) int { return 0 })
+	feed("crlf.txt", func(i int) bool { return i == 30 }, func(i int) int {
+		if i < 30 {
+			return i + 1
+		}
+		return 0
+	})
+	if d := k.Diagnostics(nil, ast.Pos{}); len(d) == 0 || d[0].Code != CodeFindNotFound {
+		t.Errorf("the LF hunks of the CRLF file, placed once a CR hunk decided, should not be found: %s", render("plan.md", d))
+	}
+	if k.patching != nil {
+		t.Error("the patch is still under way after its Action")
+	}
 }

@@ -363,157 +363,255 @@ func hunkValues(vs []any) ([]grammar.Hunk, bool) {
 // patch checks an update_file: each hunk in order against the target's
 // content, then the move.
 func (c *checker) patch(ctx context.Context, a *ast.Action, paths []pathArg) {
-	if len(paths) == 0 || !paths[0].ok || paths[0].param != "path" {
+	p := c.newPatcher(a, paths)
+	if p == nil {
 		return
 	}
-	t := &paths[0]
-	f := c.editable(a, t)
-	if f == nil {
-		return
-	}
-	buf, ok := c.keptText(t.rel, f), true
-	hunks := hunksOf(a)
-	crlf := buf.CRLF()
-	for _, h := range hunks {
-		crlf = crlf && lfEdit(h.Old, h.New, h.Context)
-	}
-	nl, conv := lineEnding(crlf)
-	buf.Mark()
-	// codex matches lines, so a file without a final line ending matches
-	// as if it had one (aider's search-replace too); a unified diff says
-	// so with `\ No newline at end of file`.
-	virtual := c.schema != nil && c.schema.Dialect == grammar.DialectApplyPatch && buf.Len() > 0 && !buf.EndsWithNL()
-	if virtual {
-		buf.Replace(buf.Len(), buf.Len(), nl)
-	}
-	appendNL := func() {
-		if buf.Len() > 0 && !buf.EndsWithNL() {
-			buf.Replace(buf.Len(), buf.Len(), nl)
-		}
-	}
-	touchedEnd := false
-	from, delta := 0, 0
-	// Pure additions placed by no line number go at the end of the file
-	// once every other hunk is placed (codex: at the end of the original
-	// file, not moving the place later hunks are looked for from).
-	var tail strings.Builder
-	for i, h := range hunks {
-		if ctx.Err() != nil {
-			buf.Rollback()
-			return
-		}
+	for i, h := range hunksOf(a) {
 		span := a.NameSpan
 		if i < len(a.Blocks) {
 			span = a.Blocks[i].Span
 		}
-		name := fmt.Sprintf("text of hunk %d", i+1)
-		if h.Context != "" {
-			ctxLine := conv(h.Context + "\n")
-			at, n := buf.Match(ctxLine, from)
-			if n == 0 && !buf.EndsWithNL() {
-				// the last line, as if it ended in a line break
-				at, n = buf.Match(strings.TrimSuffix(ctxLine, nl), from)
-			}
-			if n == 0 && c.closestWithin(buf.Len()-from, 0) {
-				// codex then ignores white space around the line: it is
-				// an anchor only, nothing of it is replaced. The line by
-				// line pass is charged to the check's search budget (a
-				// pass per failing hunk would be quadratic).
-				w := buf.work
-				l, ok := buf.TrimmedLine(h.Context, from)
-				c.closestWork += buf.work - w
-				if ok {
-					at, n = l, 1
-					c.add(ast.Info, CodeAnchorWhitespace, span, "%s: hunk %d's @@ line is at line %d of %s only when white space around it is ignored; the hunk is looked for after it",
-						a.Name, i+1, buf.Line(at), t.value)
-					ctxLine = buf.Slice(at, min(buf.Len(), buf.LineStart(buf.Line(at)+1)))
-				}
-			}
-			if n == 0 {
-				e := edit{find: h.Context + "\n", span: span, name: fmt.Sprintf("@@ context line of hunk %d", i+1)}
-				c.matched(a, t, f, e, buf, crlf, conv(e.find), 0, from)
-				ok = false
-				break
-			}
-			from = at + len(ctxLine) // codex: the first such line after the previous hunk
-			from = min(from, buf.Len())
-		}
-		if h.Old == "" && h.OldStart == nil {
-			// a pure addition: codex appends it at the end of the file
-			// (an `@@ line` followed by another is an anchor, no text)
-			tail.WriteString(conv(h.New))
-			continue
-		}
-		if h.Old == "" {
-			// a numbered udiff hunk goes after line old_start
-			pos := buf.LineStart(*h.OldStart + delta + 1)
-			if pos == buf.Len() {
-				appendNL()
-				pos = buf.Len()
-			}
-			touchedEnd = touchedEnd || pos == buf.Len()
-			nw := conv(h.New)
-			buf.Replace(pos, pos, nw)
-			from = pos + len(nw)
-			continue
-		}
-		find := conv(h.Old)
-		if h.EndOfFile && !buf.HasSuffix(find) {
-			e := edit{find: h.Old, span: span, name: name}
-			d := c.notFound(a, t, e, buf.Len(), func() string { return lfView(buf, crlf) })
-			d.Message += " (the hunk ends with *** End of File: it must be the end of the file)"
-			d.Related = related(f, t.value)
-			ok = false
-			break
-		}
-		var at, n int
-		if h.EndOfFile {
-			at, n = buf.Len()-len(find), 1
-		} else {
-			at, n = buf.Match(find, from)
-		}
-		if n > 1 && h.OldStart != nil && *h.OldLines > 0 {
-			// git apply and patch: of several places, the one the
-			// header's line number names
-			line := *h.OldStart + delta
-			if off := buf.LineStart(line); off >= from && off < buf.Len() && off+len(find) <= buf.Len() && buf.Slice(off, off+len(find)) == find && buf.Line(off) == line {
-				at, n = off, 1
-				c.add(ast.Info, CodeHunkByLine, span, "%s: hunk %d's lines occur several times in %s; it is placed at line %d, the one its header names", a.Name, i+1, t.value, line)
-			}
-		}
-		if n != 1 {
-			e := edit{find: h.Old, replace: h.New, span: span, name: name}
-			c.matched(a, t, f, e, buf, crlf, find, n, from)
-			ok = false
-			break
-		}
-		if h.OldStart != nil {
-			if got, want := buf.Line(at), *h.OldStart+delta; got != want && *h.OldLines > 0 {
-				c.add(ast.Info, CodeHunkDrift, span, "%s: hunk %d's header says line %d, but its context is at line %d of %s (%s); the hunk is placed by its context",
-					a.Name, i+1, want, got, t.value, drift(got-want))
-			}
-		}
-		touchedEnd = touchedEnd || at+len(find) == buf.Len()
-		nw := conv(h.New)
-		buf.Replace(at, at+len(find), nw)
-		from = at + len(nw)
-		delta += strings.Count(h.New, "\n") - strings.Count(h.Old, "\n")
+		p.hunk(ctx, h, span)
 	}
-	if !ok {
+	p.finish(ctx)
+}
+
+// patcher checks an update_file's hunks one at a time, in order, against
+// the target's content (patch, and a Checker handed the hunks as they are
+// read, Checker.Hunk).
+type patcher struct {
+	c     *checker
+	a     *ast.Action
+	paths []pathArg // the target, then the move_to of a move
+	f     *vfile
+	buf   *text
+	// decided says whether the hunks are matched with CRLF line endings
+	// (crlf): the target has them and no hunk has a CR. Until it is
+	// decided (a CRLF target, LF hunks so far), the hunks are held.
+	decided, crlf bool
+	held          []heldHunk
+	nl            string
+	conv          func(string) string
+	virtual       bool
+	n             int  // hunks seen
+	ok            bool // every hunk so far is placed
+	cancelled     bool
+	touchedEnd    bool
+	from, delta   int
+	// Pure additions placed by no line number go at the end of the file
+	// once every other hunk is placed (codex: at the end of the original
+	// file, not moving the place later hunks are looked for from).
+	tail strings.Builder
+}
+
+// heldHunk is a hunk held until the line endings are decided, and the
+// span of its source.
+type heldHunk struct {
+	h    grammar.Hunk
+	span ast.Span
+}
+
+// newPatcher starts the check of update_file a, whose path arguments are
+// paths; nil when there is nothing to check (no usable target, a file not
+// known).
+func (c *checker) newPatcher(a *ast.Action, paths []pathArg) *patcher {
+	if len(paths) == 0 || !paths[0].ok || paths[0].param != "path" {
+		return nil
+	}
+	p := &patcher{c: c, a: a, paths: paths, ok: true}
+	p.f = c.editable(a, &p.paths[0])
+	if p.f == nil {
+		return nil
+	}
+	p.buf = c.keptText(p.paths[0].rel, p.f)
+	if !p.buf.CRLF() {
+		p.decide(false)
+	}
+	return p
+}
+
+// decide fixes the line endings the hunks are matched with.
+func (p *patcher) decide(crlf bool) {
+	p.decided, p.crlf = true, crlf
+	c, buf := p.c, p.buf
+	p.nl, p.conv = lineEnding(crlf)
+	buf.Mark()
+	// codex matches lines, so a file without a final line ending matches
+	// as if it had one (aider's search-replace too); a unified diff says
+	// so with `\ No newline at end of file`.
+	p.virtual = c.schema != nil && c.schema.Dialect == grammar.DialectApplyPatch && buf.Len() > 0 && !buf.EndsWithNL()
+	if p.virtual {
+		buf.Replace(buf.Len(), buf.Len(), p.nl)
+	}
+}
+
+// hunk checks the next hunk h, whose source is span.
+func (p *patcher) hunk(ctx context.Context, h grammar.Hunk, span ast.Span) {
+	if p.cancelled || !p.ok {
+		return
+	}
+	if !p.decided {
+		if lfEdit(h.Old, h.New, h.Context) {
+			p.held = append(p.held, heldHunk{h, span})
+			return
+		}
+		p.decide(false)
+		p.flush(ctx)
+	}
+	p.place(ctx, h, span)
+}
+
+// flush checks the hunks held.
+func (p *patcher) flush(ctx context.Context) {
+	held := p.held
+	p.held = nil
+	for _, hh := range held {
+		if p.cancelled || !p.ok {
+			return
+		}
+		p.place(ctx, hh.h, hh.span)
+	}
+}
+
+// appendNL ends the text with a line ending unless it is empty or has one.
+func (p *patcher) appendNL() {
+	if buf := p.buf; buf.Len() > 0 && !buf.EndsWithNL() {
+		buf.Replace(buf.Len(), buf.Len(), p.nl)
+	}
+}
+
+// place places hunk h, whose source is span, after the hunks before it.
+func (p *patcher) place(ctx context.Context, h grammar.Hunk, span ast.Span) {
+	c, a, t, f, buf, conv := p.c, p.a, &p.paths[0], p.f, p.buf, p.conv
+	i := p.n
+	p.n++
+	if ctx.Err() != nil {
+		buf.Rollback()
+		p.cancelled = true
+		return
+	}
+	name := fmt.Sprintf("text of hunk %d", i+1)
+	if h.Context != "" {
+		ctxLine := conv(h.Context + "\n")
+		at, n := buf.Match(ctxLine, p.from)
+		if n == 0 && !buf.EndsWithNL() {
+			// the last line, as if it ended in a line break
+			at, n = buf.Match(strings.TrimSuffix(ctxLine, p.nl), p.from)
+		}
+		if n == 0 && c.closestWithin(buf.Len()-p.from, 0) {
+			// codex then ignores white space around the line: it is
+			// an anchor only, nothing of it is replaced. The line by
+			// line pass is charged to the check's search budget (a
+			// pass per failing hunk would be quadratic).
+			w := buf.work
+			l, ok := buf.TrimmedLine(h.Context, p.from)
+			c.closestWork += buf.work - w
+			if ok {
+				at, n = l, 1
+				c.add(ast.Info, CodeAnchorWhitespace, span, "%s: hunk %d's @@ line is at line %d of %s only when white space around it is ignored; the hunk is looked for after it",
+					a.Name, i+1, buf.Line(at), t.value)
+				ctxLine = buf.Slice(at, min(buf.Len(), buf.LineStart(buf.Line(at)+1)))
+			}
+		}
+		if n == 0 {
+			e := edit{find: h.Context + "\n", span: span, name: fmt.Sprintf("@@ context line of hunk %d", i+1)}
+			c.matched(a, t, f, e, buf, p.crlf, conv(e.find), 0, p.from)
+			p.ok = false
+			return
+		}
+		p.from = at + len(ctxLine) // codex: the first such line after the previous hunk
+		p.from = min(p.from, buf.Len())
+	}
+	if h.Old == "" && h.OldStart == nil {
+		// a pure addition: codex appends it at the end of the file
+		// (an `@@ line` followed by another is an anchor, no text)
+		p.tail.WriteString(conv(h.New))
+		return
+	}
+	if h.Old == "" {
+		// a numbered udiff hunk goes after line old_start
+		pos := buf.LineStart(*h.OldStart + p.delta + 1)
+		if pos == buf.Len() {
+			p.appendNL()
+			pos = buf.Len()
+		}
+		p.touchedEnd = p.touchedEnd || pos == buf.Len()
+		nw := conv(h.New)
+		buf.Replace(pos, pos, nw)
+		p.from = pos + len(nw)
+		return
+	}
+	find := conv(h.Old)
+	if h.EndOfFile && !buf.HasSuffix(find) {
+		e := edit{find: h.Old, span: span, name: name}
+		d := c.notFound(a, t, e, buf.Len(), func() string { return lfView(buf, p.crlf) })
+		d.Message += " (the hunk ends with *** End of File: it must be the end of the file)"
+		d.Related = related(f, t.value)
+		p.ok = false
+		return
+	}
+	var at, n int
+	if h.EndOfFile {
+		at, n = buf.Len()-len(find), 1
+	} else {
+		at, n = buf.Match(find, p.from)
+	}
+	if n > 1 && h.OldStart != nil && *h.OldLines > 0 {
+		// git apply and patch: of several places, the one the
+		// header's line number names
+		line := *h.OldStart + p.delta
+		if off := buf.LineStart(line); off >= p.from && off < buf.Len() && off+len(find) <= buf.Len() && buf.Slice(off, off+len(find)) == find && buf.Line(off) == line {
+			at, n = off, 1
+			c.add(ast.Info, CodeHunkByLine, span, "%s: hunk %d's lines occur several times in %s; it is placed at line %d, the one its header names", a.Name, i+1, t.value, line)
+		}
+	}
+	if n != 1 {
+		e := edit{find: h.Old, replace: h.New, span: span, name: name}
+		c.matched(a, t, f, e, buf, p.crlf, find, n, p.from)
+		p.ok = false
+		return
+	}
+	if h.OldStart != nil {
+		if got, want := buf.Line(at), *h.OldStart+p.delta; got != want && *h.OldLines > 0 {
+			c.add(ast.Info, CodeHunkDrift, span, "%s: hunk %d's header says line %d, but its context is at line %d of %s (%s); the hunk is placed by its context",
+				a.Name, i+1, want, got, t.value, drift(got-want))
+		}
+	}
+	p.touchedEnd = p.touchedEnd || at+len(find) == buf.Len()
+	nw := conv(h.New)
+	buf.Replace(at, at+len(find), nw)
+	p.from = at + len(nw)
+	p.delta += strings.Count(h.New, "\n") - strings.Count(h.Old, "\n")
+}
+
+// finish ends the check of the update_file once its last hunk is checked:
+// the file's new content, or, when a hunk was not placed, the file as it
+// was; then the move.
+func (p *patcher) finish(ctx context.Context) {
+	if !p.decided {
+		p.decide(true) // a CRLF target, and no hunk has a CR
+		p.flush(ctx)
+	}
+	if p.cancelled {
+		return
+	}
+	c, a, t, f, buf, paths := p.c, p.a, &p.paths[0], p.f, p.buf, p.paths
+	if !p.ok {
 		buf.Rollback()
 		c.keep(t.rel, f, buf)
 		return // the file is left as it was: later edits see it unchanged
 	}
-	if tail.Len() > 0 {
-		appendNL()
-		buf.Replace(buf.Len(), buf.Len(), tail.String())
-		touchedEnd = true
+	if p.tail.Len() > 0 {
+		p.appendNL()
+		buf.Replace(buf.Len(), buf.Len(), p.tail.String())
+		p.touchedEnd = true
 	}
-	if virtual && !touchedEnd && buf.EndsWithNL() {
-		buf.Replace(buf.Len()-len(nl), buf.Len(), "")
+	if p.virtual && !p.touchedEnd && buf.EndsWithNL() {
+		buf.Replace(buf.Len()-len(p.nl), buf.Len(), "")
 	}
 	buf.Commit()
-	if crlf {
+	if p.crlf {
 		c.noteCRLF(a, a.NameSpan, t.value)
 	}
 	c.edited(a, t.rel, f, buf)

@@ -522,6 +522,18 @@ type Checker struct {
 	c    *checker
 	err  error   // an unusable root
 	opts Options // for Next
+	// patching is the update_file whose hunks Hunk is handed, until its
+	// Action.
+	patching *streamedPatch
+}
+
+// streamedPatch is an update_file whose hunks are handed to a Checker one
+// at a time: begun says its paths are checked (the first part of the
+// action's check); p, when not nil, places its hunks.
+type streamedPatch struct {
+	a     *ast.Action
+	begun bool
+	p     *patcher
 }
 
 // NewChecker returns a Checker of a document of the dialect against root
@@ -555,8 +567,52 @@ func (k *Checker) Action(ctx context.Context, a *ast.Action) {
 	if k.err != nil || ctx.Err() != nil || k.c.o.mem == nil {
 		return
 	}
+	if s := k.patching; s != nil && s.a == a {
+		k.patching = nil
+		if s.begun {
+			c := k.c
+			if s.p != nil {
+				s.p.finish(ctx)
+			}
+			c.overDirBudget(a)
+			c.stub, c.stubInline = nil, 0
+			return
+		}
+	}
 	k.c.action(ctx, a)
 	k.c.stub, k.c.stubInline = nil, 0
+}
+
+// Hunk checks the next hunk h of the update_file a, whose source is span,
+// before a is handed to Action (grammar.Options.OnHunk, with PathsOnly):
+// the hunks are placed as they come, and a Checker holds none of them
+// (but those of a file with CRLF line endings while no hunk has a CR:
+// whether they are matched as CRLF lines depends on all of them). The
+// first hunk of an action checks its paths; Action then ends its check.
+// The action handed to Action must not carry the hunks again (its hunks
+// parameter is not read once Hunk was called for it). The Checker does
+// not keep a.
+func (k *Checker) Hunk(ctx context.Context, a *ast.Action, h grammar.Hunk, span ast.Span) {
+	if k.err != nil || ctx.Err() != nil || k.c.o.mem == nil {
+		return
+	}
+	c := k.c
+	s := k.patching
+	if s == nil || s.a != a {
+		s = &streamedPatch{a: a}
+		k.patching = s
+		if c.stopped || c.effects[a.Name] != OpPatch {
+			return // Action checks it as a whole; its hunks are not needed
+		}
+		s.begun = true
+		op, paths, target := c.actionPaths(a)
+		if op == OpPatch && target != nil && target.ok {
+			s.p = c.newPatcher(a, slices.Clone(paths))
+		}
+	}
+	if s.p != nil {
+		s.p.hunk(ctx, h, span)
+	}
 }
 
 // Next starts the next document, of the dialect, against the same
@@ -807,6 +863,13 @@ func (c *checker) action(ctx context.Context, a *ast.Action) {
 		return
 	}
 	defer c.overDirBudget(a)
+	op, paths, target := c.actionPaths(a)
+	c.effect(ctx, a, op, paths, target)
+}
+
+// actionPaths resolves and checks the path arguments of a (the first part
+// of action) and returns a's effect, the paths it keeps and its target.
+func (c *checker) actionPaths(a *ast.Action) (Op, []pathArg, *pathArg) {
 	op := c.effects[a.Name]
 	// The path arguments one by one: each is resolved and checked, and
 	// only those the effect uses are kept (the first, the target; all for
@@ -831,6 +894,12 @@ func (c *checker) action(ctx context.Context, a *ast.Action) {
 	if len(paths) > 0 && paths[0].param != "cwd" {
 		target = &paths[0]
 	}
+	return op, paths, target
+}
+
+// effect checks a's effect op on the overlay, with the paths and target
+// of actionPaths (the second part of action).
+func (c *checker) effect(ctx context.Context, a *ast.Action, op Op, paths []pathArg, target *pathArg) {
 	switch op {
 	case OpRun:
 		c.ran = c.ref(a)
