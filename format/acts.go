@@ -67,13 +67,23 @@ func keptText(it item) string {
 			k += "\n" // prose at the end of the input, "\r" and no "\n"
 		}
 		return k
-	case it.act != nil && !it.block.Unclosed && len(it.act.Args) < grammar.MaxArgs:
-		// An act block of MaxArgs arguments or more may hold more
-		// than the action read (too-many-args): its content is kept.
+	case canonicalAct(&it):
 		return actLine(it.act)
 	default:
 		return it.block.Content
 	}
+}
+
+// canonicalAct reports whether the item is an act block whose content
+// the canonical form writes as its act line (actLine). An act block of
+// MaxArgs arguments or more may hold more than the action read
+// (too-many-args): its content is kept. So is an act block with a line
+// that is a fence line of either character (a name of three backticks):
+// the document read with the other fence character (other-fence-act,
+// --fence) sees a fence there, which the quoted canonical line would
+// take away.
+func canonicalAct(it *item) bool {
+	return it.act != nil && !it.block.Unclosed && len(it.act.Args) < grammar.MaxArgs && !fenceLines(it.block.Content)
 }
 
 // itemEnd is the offset where an item ends.
@@ -201,8 +211,8 @@ func writeBlock(out *bytes.Buffer, it *item, content string, c byte, indent, eol
 		return
 	}
 	if content != "" {
-		if it.act != nil {
-			out.WriteString(indent) // the act line
+		if canonicalAct(it) {
+			out.WriteString(indent) // the act line; kept content is written as it is
 		}
 		out.WriteString(content)
 		// The parser drops one line ending before the closing fence; a
@@ -255,6 +265,13 @@ func Quote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// fenceLines reports whether a line of s starts with a fence run (three
+// or more backticks or tildes, after the line's spaces, tabs, carriage
+// returns and byte-order mark).
+func fenceLines(s string) bool {
+	return longestRun(s, '`') >= 3 || longestRun(s, '~') >= 3
 }
 
 // longestRun returns the longest run of c that begins a line of s, after
