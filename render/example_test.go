@@ -44,9 +44,10 @@ func (p *pieces) Write(b []byte) (int, error) {
 }
 
 // Write a page as it is rendered, to any io.Writer (a file, an HTTP
-// response): the head with the summary, one write per top-level item
-// (here two action cards), the foot. The page is never held whole, and
-// the bytes are those HTML returns.
+// response): the head with the summary, each top-level item (here two
+// action cards, each written as its head, each block, its end), the foot.
+// Neither the page nor a card is ever held whole, and the bytes are those
+// HTML returns.
 func ExampleWriteHTML() {
 	src := []byte("~~~act\nwrite_file a.txt\n~~~\n~~~\nA\n~~~\n~~~act\nwrite_file b.txt\n~~~\n~~~\nB\n~~~\n")
 	doc, err := grammar.Parse(context.Background(), "plan.md", src, grammar.Options{})
@@ -62,7 +63,7 @@ func ExampleWriteHTML() {
 	fmt.Println("cards:", strings.Count(w.page.String(), `<article class="action"`))
 	fmt.Println("same as HTML:", w.page.String() == string(whole))
 	// Output:
-	// writes: 4
+	// writes: 8
 	// cards: 2
 	// same as HTML: true
 }

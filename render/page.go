@@ -99,9 +99,6 @@ const pageHTML = `{{define "head"}}<!DOCTYPE html>
 {{template "block" .}}
 </section>
 {{- end}}
-{{- with .Action}}
-{{template "action" .}}
-{{- end}}
 {{- end}}
 {{define "unshown"}}
 {{- range .}}
@@ -149,7 +146,7 @@ const pageHTML = `{{define "head"}}<!DOCTYPE html>
 {{.Code}}
 </figure>
 {{- end}}
-{{define "action" -}}
+{{define "action-head" -}}
 <article class="action{{if .Unknown}} unknown{{end}}" id="{{.ID}}">
 <header class="action-head">
 <a class="index" href="#{{.ID}}">{{.Index}}</a>
@@ -177,7 +174,11 @@ const pageHTML = `{{define "head"}}<!DOCTYPE html>
 {{- if .Extra}}
 <p class="args extra"><span class="label">arguments no parameter takes</span>{{range .Extra}} <code>{{.}}</code>{{end}}</p>
 {{- end}}
-{{- range .Parts}}
+{{- end}}
+{{define "item-action-head"}}
+{{template "action-head" .}}
+{{- end}}
+{{define "part"}}
 {{- with .Prose}}
 {{template "prose" .}}
 {{- end}}
@@ -194,6 +195,7 @@ const pageHTML = `{{define "head"}}<!DOCTYPE html>
 {{- end}}
 {{- end}}
 {{- end}}
+{{define "action-foot"}}
 </article>
 {{- end}}
 `

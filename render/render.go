@@ -35,6 +35,7 @@ import (
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/internal/linediff"
+	"github.com/plangram/plangram/internal/number"
 	"github.com/plangram/plangram/render/internal/lexers"
 	"github.com/plangram/plangram/schema"
 )
@@ -268,9 +269,8 @@ type (
 	}
 	relatedView struct{ Pos, Message string }
 	itemView    struct {
-		Prose  *proseView
-		Block  *blockView
-		Action *actionView
+		Prose *proseView
+		Block *blockView
 	}
 	proseView struct {
 		ID    string
@@ -294,7 +294,6 @@ type (
 		// the action, or inline arguments to a block-only action): shown
 		// so that the page says all the act line says.
 		Extra []template.HTML
-		Parts []partView
 	}
 	paramView struct {
 		Name    string
@@ -489,11 +488,18 @@ func (b *pageBody) stray(blk *ast.Block, i int) error {
 
 // action writes the card of action i.
 func (b *pageBody) action(a *ast.Action, i int) error {
-	av, err := b.r.action(a, i, b.inner[i], b.idx)
+	av, parts, err := b.r.action(a, i, b.inner[i], b.idx)
 	if err != nil {
 		return err
 	}
-	return b.pw.exec("item", &itemView{Action: av})
+	// The head, each part, the foot: a card is written as it is made.
+	if err := b.pw.exec("item-action-head", av); err != nil {
+		return err
+	}
+	if err := parts(func(pv *partView) error { return b.pw.exec("part", pv) }); err != nil {
+		return err
+	}
+	return b.pw.exec("action-foot", nil)
 }
 
 // finish writes the end of the page. A diagnostic no item showed
@@ -594,7 +600,11 @@ func codeText(s string) template.HTML {
 // action renders one action's card.
 // ai is the action's index in source order (its card shows ai+1); prose
 // is the prose inside its span.
-func (r *renderer) action(a *ast.Action, ai int, prose []proseRef, idx *diagIndex) (*actionView, error) {
+//
+// It returns the card's head and a function that makes its parts (the
+// blocks, the prose between them, the Markdown parameters) one at a time,
+// in order, and hands each to emit.
+func (r *renderer) action(a *ast.Action, ai int, prose []proseRef, idx *diagIndex) (*actionView, func(emit func(*partView) error) error, error) {
 	n := ai + 1
 	id := fmt.Sprintf("action-%d", n)
 	av := &actionView{ID: id, Index: n, Name: codeText(a.Name), Pos: r.pos(a.Span.Start), Diags: idx.diags(nodeKey{kind: keyAction, i: ai})}
@@ -681,7 +691,7 @@ func (r *renderer) action(a *ast.Action, ai int, prose []proseRef, idx *diagInde
 			}
 			h, err := r.markdown([]byte(s), line)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			mdParams = append(mdParams, &proseView{ID: fmt.Sprintf("%s-%s", id, p.Name), Label: p.Name, HTML: h})
 			pv.Value = template.HTML(`<span class="see">rendered below</span>`)
@@ -730,9 +740,6 @@ func (r *renderer) action(a *ast.Action, ai int, prose []proseRef, idx *diagInde
 		parts = append(parts, part{start: pr.p.Span.Start.Offset, block: -1, prose: pr.p, pi: pr.i})
 	}
 	sort.SliceStable(parts, func(i, j int) bool { return parts[i].start < parts[j].start })
-	for _, pv := range mdParams {
-		av.Parts = append(av.Parts, partView{Prose: pv})
-	}
 	lang := ""
 	for _, p := range a.Params {
 		if p.Name == "command" {
@@ -750,36 +757,52 @@ func (r *renderer) action(a *ast.Action, ai int, prose []proseRef, idx *diagInde
 		}
 		return r.block(b, fmt.Sprintf("%s-block-%d", id, i+1), fmt.Sprintf("block %d", i+1), roles[i], o, nodeKey{kind: keyActBlock, i: ai, j: i}, idx)
 	}
-	proseN := 0
-	for k := 0; k < len(parts); k++ {
-		pt := parts[k]
-		if pt.prose != nil {
-			proseN++
-			pv, err := r.prose(pt.prose, fmt.Sprintf("%s-prose-%d", id, proseN), nodeKey{kind: keyProse, i: pt.pi}, idx)
-			if err != nil {
-				return nil, err
+	// The parts are made one at a time as they are written: a card of
+	// many blocks (one file's diff in many hunks) is not held whole.
+	eachPart := func(emit func(*partView) error) error {
+		for _, pv := range mdParams {
+			if err := emit(&partView{Prose: pv}); err != nil {
+				return err
 			}
-			if pv != nil {
-				av.Parts = append(av.Parts, partView{Prose: pv})
+		}
+		proseN := 0
+		for k := 0; k < len(parts); k++ {
+			pt := parts[k]
+			if pt.prose != nil {
+				proseN++
+				pv, err := r.prose(pt.prose, fmt.Sprintf("%s-prose-%d", id, proseN), nodeKey{kind: keyProse, i: pt.pi}, idx)
+				if err != nil {
+					return err
+				}
+				if pv != nil {
+					if err := emit(&partView{Prose: pv}); err != nil {
+						return err
+					}
+				}
+				continue
 			}
-			continue
+			i := pt.block
+			var part partView
+			if k+1 < len(parts) && parts[k+1].prose == nil && isOld(roles[i]) && isNew(roles[parts[k+1].block]) {
+				j := parts[k+1].block
+				oldText, newText := a.Blocks[i].Content, a.Blocks[j].Content
+				delMarks, insMarks := lineMarks(oldText, newText)
+				part.Pair = &pairView{
+					Old:       blockView(i, delMarks),
+					New:       blockView(j, insMarks),
+					Identical: oldText == newText,
+				}
+				k++
+			} else {
+				part.Block = blockView(i, nil)
+			}
+			if err := emit(&part); err != nil {
+				return err
+			}
 		}
-		i := pt.block
-		if k+1 < len(parts) && parts[k+1].prose == nil && isOld(roles[i]) && isNew(roles[parts[k+1].block]) {
-			j := parts[k+1].block
-			oldText, newText := a.Blocks[i].Content, a.Blocks[j].Content
-			delMarks, insMarks := lineMarks(oldText, newText)
-			av.Parts = append(av.Parts, partView{Pair: &pairView{
-				Old:       blockView(i, delMarks),
-				New:       blockView(j, insMarks),
-				Identical: oldText == newText,
-			}})
-			k++
-			continue
-		}
-		av.Parts = append(av.Parts, partView{Block: blockView(i, nil)})
+		return nil
 	}
-	return av, nil
+	return av, eachPart, nil
 }
 
 // isOld and isNew recognise the two halves of a replacement: the old/new
@@ -878,11 +901,55 @@ func (r *renderer) value(v any) template.HTML {
 	case int, int64, float64:
 		return template.HTML(esc(fmt.Sprint(x)))
 	}
+	if list, ok := v.([]any); ok && len(list) > 0 {
+		if h, ok := listJSON(list, maxListJSON); ok {
+			return h
+		}
+	}
 	data, err := jsonIndent(v)
 	if err != nil {
 		return template.HTML(esc(fmt.Sprint(v)))
 	}
 	return template.HTML(`<pre class="text json">`) + codeText(data) + `</pre>`
+}
+
+// maxListJSON bounds the JSON text of a list parameter's value the page
+// shows: a unified diff of one file in 333k hunks made a hunks value of
+// 56 MB of JSON (100 MB escaped) in one table cell.
+const maxListJSON = 64 << 10
+
+// listJSON renders a list as json.MarshalIndent does, element by element,
+// and stops before the element that would take the text past max (the
+// first is always shown): a note then says how many elements are not
+// shown. ok is false when an element cannot be encoded.
+func listJSON(list []any, max int) (template.HTML, bool) {
+	var b strings.Builder
+	b.WriteString("[\n  ")
+	shown := 0
+	for i, e := range list {
+		data, err := json.MarshalIndent(e, "  ", "  ")
+		if err != nil {
+			return "", false
+		}
+		if i > 0 && b.Len()+len(data) > max {
+			break
+		}
+		if i > 0 {
+			b.WriteString(",\n  ")
+		}
+		b.Write(data)
+		shown++
+	}
+	if shown < len(list) {
+		b.WriteString(",\n  …")
+	}
+	b.WriteString("\n]")
+	h := template.HTML(`<pre class="text json">`) + codeText(b.String()) + `</pre>`
+	if rest := len(list) - shown; rest > 0 {
+		h += template.HTML(fmt.Sprintf(`<span class="see">%s more of its %s elements are not shown here: the page shows at most %d KiB of a value as JSON (a diff's hunks are each shown as a block below)</span>`,
+			number.Thousands(rest), number.Thousands(len(list)), max>>10))
+	}
+	return h, true
 }
 
 func goType(v any) string {
