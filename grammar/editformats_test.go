@@ -144,6 +144,7 @@ func FuzzEditFormats(f *testing.F) {
 			if _, err := json.Marshal(doc); err != nil {
 				t.Fatal(err)
 			}
+			checkPathsOnly(t, "fuzz.md", src, dialect)
 		}
 		_ = Detect(src)
 	})

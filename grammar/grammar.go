@@ -75,9 +75,9 @@ type Options struct {
 	// (udiff, apply-patch) as soon as it is read, in order, before the
 	// action goes to OnAction: the action as read so far (its name and
 	// path parameters are final, its span grows), the hunk, and the
-	// block that is its source, which the parser does not keep. A
-	// consumer that applies the hunks as they come (`check --root`,
-	// workspace.Checker.Hunk) then holds none of them. A udiff
+	// block that is its source (its ContentBase64 set), which the parser
+	// does not keep. A consumer that applies the hunks as they come
+	// (`check --root`, workspace.Checker.Hunk) then holds none of them. A udiff
 	// `--- /dev/null` file diff whose hunk has old lines is read as an
 	// update_file (new-file-with-old-lines): it is one from that hunk on,
 	// and its hunks before it are read again and handed over then.
@@ -132,6 +132,12 @@ func Parse(ctx context.Context, filename string, src []byte, opts Options) (*ast
 		each = func(a *ast.Action) {
 			setActionBase64(a)
 			opts.OnAction(a)
+		}
+	}
+	if onHunk := opts.OnHunk; onHunk != nil {
+		opts.OnHunk = func(a *ast.Action, h Hunk, b *ast.Block) { // the exact bytes, as each action's blocks get them
+			b.SetContentBase64()
+			onHunk(a, h, b)
 		}
 	}
 	if opts.OnBlock != nil && len(extra) > 0 && dialect == DialectActs {

@@ -53,77 +53,84 @@ func editShapes() map[string][]byte {
 // hunks handed to OnHunk, each while its action is an update_file, are
 // the hunks and blocks the action has without PathsOnly.
 func TestPathsOnly(t *testing.T) {
-	ctx := context.Background()
 	inputs := actsInputs(t)
 	for name, src := range editShapes() {
 		inputs[name] = src
 	}
 	for name, src := range inputs {
 		for _, dialect := range []string{DialectUdiff, DialectApplyPatch, DialectSearchReplace} {
-			opts := Options{Dialect: dialect}
-			var full, lean []*ast.Action
-			opts.OnAction = func(a *ast.Action) { full = append(full, a) }
-			fullDoc, err := Parse(ctx, name, src, opts)
-			if err != nil {
-				t.Fatal(err)
+			checkPathsOnly(t, name, src, dialect)
+		}
+	}
+}
+
+// checkPathsOnly checks Options.PathsOnly on src read in dialect
+// (TestPathsOnly, FuzzEditFormats).
+func checkPathsOnly(t *testing.T, name string, src []byte, dialect string) {
+	t.Helper()
+	ctx := context.Background()
+	opts := Options{Dialect: dialect}
+	var full, lean []*ast.Action
+	opts.OnAction = func(a *ast.Action) { full = append(full, a) }
+	fullDoc, err := Parse(ctx, name, src, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.OnAction = func(a *ast.Action) { lean = append(lean, a) }
+	opts.PathsOnly = true
+	type handed struct {
+		hunks  []any
+		blocks []*ast.Block
+	}
+	got := map[*ast.Action]*handed{}
+	opts.OnHunk = func(a *ast.Action, h Hunk, blk *ast.Block) {
+		if a.Name != ActionUpdateFile {
+			t.Errorf("%s (%s): a hunk of a %s handed over", name, dialect, a.Name)
+		}
+		if got[a] == nil {
+			got[a] = &handed{}
+		}
+		got[a].hunks = append(got[a].hunks, h)
+		got[a].blocks = append(got[a].blocks, blk)
+	}
+	leanDoc, err := Parse(ctx, name, src, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(leanDoc, fullDoc) {
+		a, _ := ast.JSON(leanDoc)
+		b, _ := ast.JSON(fullDoc)
+		t.Fatalf("%s (%s): documents differ:\n got %s\nwant %s", name, dialect, a, b)
+	}
+	if len(lean) != len(full) {
+		t.Fatalf("%s (%s): %d actions, want %d", name, dialect, len(lean), len(full))
+	}
+	for i, a := range lean {
+		want := *full[i]
+		wantHunks, hunks := want.Params.Get("hunks")
+		if h := got[a]; h != nil || hunks && len(wantHunks.([]any)) > 0 {
+			if h == nil || !reflect.DeepEqual(h.hunks, wantHunks) || !reflect.DeepEqual(h.blocks, want.Blocks) {
+				t.Fatalf("%s (%s): action %d: the hunks handed over differ:\n got %+v\nwant %+v", name, dialect, i, h, wantHunks)
 			}
-			opts.OnAction = func(a *ast.Action) { lean = append(lean, a) }
-			opts.PathsOnly = true
-			type handed struct {
-				hunks  []any
-				blocks []*ast.Block
+		}
+		var params ast.Params
+		for _, p := range want.Params {
+			if p.Name != "hunks" {
+				params = append(params, p)
 			}
-			got := map[*ast.Action]*handed{}
-			opts.OnHunk = func(a *ast.Action, h Hunk, blk *ast.Block) {
-				if a.Name != ActionUpdateFile {
-					t.Errorf("%s (%s): a hunk of a %s handed over", name, dialect, a.Name)
-				}
-				if got[a] == nil {
-					got[a] = &handed{}
-				}
-				got[a].hunks = append(got[a].hunks, h)
-				got[a].blocks = append(got[a].blocks, blk)
-			}
-			leanDoc, err := Parse(ctx, name, src, opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(leanDoc, fullDoc) {
-				a, _ := ast.JSON(leanDoc)
-				b, _ := ast.JSON(fullDoc)
-				t.Fatalf("%s (%s): documents differ:\n got %s\nwant %s", name, dialect, a, b)
-			}
-			if len(lean) != len(full) {
-				t.Fatalf("%s (%s): %d actions, want %d", name, dialect, len(lean), len(full))
-			}
-			for i, a := range lean {
-				want := *full[i]
-				wantHunks, hunks := want.Params.Get("hunks")
-				if h := got[a]; h != nil || hunks && len(wantHunks.([]any)) > 0 {
-					if h == nil || !reflect.DeepEqual(h.hunks, wantHunks) || !reflect.DeepEqual(h.blocks, want.Blocks) {
-						t.Fatalf("%s (%s): action %d: the hunks handed over differ:\n got %+v\nwant %+v", name, dialect, i, h, wantHunks)
-					}
-				}
-				var params ast.Params
-				for _, p := range want.Params {
-					if p.Name != "hunks" {
-						params = append(params, p)
-					}
-				}
-				want.Params = params
-				if _, ok := a.Params.Get("hunks"); ok {
-					t.Errorf("%s (%s): action %d keeps its hunks", name, dialect, i)
-				}
-				if hunks && len(a.Blocks) > 0 {
-					t.Errorf("%s (%s): action %d (%s) keeps %d blocks of its hunks", name, dialect, i, a.Name, len(a.Blocks))
-				}
-				if len(a.Blocks) == 0 {
-					want.Blocks = a.Blocks
-				}
-				if !reflect.DeepEqual(a, &want) {
-					t.Fatalf("%s (%s): action %d differs:\n got %+v\nwant %+v", name, dialect, i, a, &want)
-				}
-			}
+		}
+		want.Params = params
+		if _, ok := a.Params.Get("hunks"); ok {
+			t.Errorf("%s (%s): action %d keeps its hunks", name, dialect, i)
+		}
+		if hunks && len(a.Blocks) > 0 {
+			t.Errorf("%s (%s): action %d (%s) keeps %d blocks of its hunks", name, dialect, i, a.Name, len(a.Blocks))
+		}
+		if len(a.Blocks) == 0 {
+			want.Blocks = a.Blocks
+		}
+		if !reflect.DeepEqual(a, &want) {
+			t.Fatalf("%s (%s): action %d differs:\n got %+v\nwant %+v", name, dialect, i, a, &want)
 		}
 	}
 }
