@@ -272,3 +272,60 @@ func TestCheckerHunkHoldsNone(t *testing.T) {
 		t.Error("the patch is still under way after its Action")
 	}
 }
+
+// TestKeptTextsHoldNoCopy: a text the overlay keeps between actions (an
+// edited file, a file whose edit failed) holds its tree alone, not also
+// the copy of its whole content that a failing edit's diagnostic built
+// (text.release): a real git log checked against an empty root held 3 MB
+// of them.
+func TestKeptTextsHoldNoCopy(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	var lines strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&lines, "line %d\n", i)
+	}
+	for _, name := range []string{"a.txt", "b.txt"} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(lines.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// a.txt: edited, then a hunk that is not there (the file is kept as
+	// it was, its tree looked in); b.txt: edited twice (a tree), then a
+	// failing hunk after a placed one (rolled back).
+	src := "--- a/a.txt\n+++ b/a.txt\n@@ -1,1 +1,1 @@\n-line 0\n+LINE 0\n" +
+		"--- a/a.txt\n+++ b/a.txt\n@@ -5,1 +5,1 @@\n-nothing like it\n+x\n" +
+		"--- a/b.txt\n+++ b/b.txt\n@@ -1,1 +1,1 @@\n-line 0\n+LINE 0\n@@ -3,1 +3,1 @@\n-line 2\n+LINE 2\n" +
+		"--- a/b.txt\n+++ b/b.txt\n@@ -7,1 +7,1 @@\n-line 6\n+LINE 6\n@@ -9,1 +9,1 @@\n-nothing\n+y\n"
+	k := NewChecker(root, grammar.DialectUdiff, Options{})
+	defer k.Close()
+	_, err := grammar.Parse(ctx, "plan.md", []byte(src), grammar.Options{Dialect: grammar.DialectUdiff, PathsOnly: true,
+		OnHunk:   func(a *ast.Action, h grammar.Hunk, blk *ast.Block) { k.Hunk(ctx, a, h, blk.Span) },
+		OnAction: func(a *ast.Action) { k.Action(ctx, a) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := k.Diagnostics(nil, ast.Pos{}); len(d) != 2 {
+		t.Fatalf("want the two hunks not found:\n%s", render("plan.md", d))
+	}
+	texts := 0
+	for _, buf := range k.c.kept {
+		texts++
+		if buf.isTree && buf.cache != "" {
+			t.Errorf("a kept text holds a copy of its content (%d bytes)", len(buf.cache))
+		}
+	}
+	for _, name := range []string{"a.txt", "b.txt"} {
+		if i, ok := k.c.o.find(name); ok {
+			if f := k.c.cur(i); f != nil && f.buf != nil {
+				texts++
+				if f.buf.isTree && f.buf.cache != "" {
+					t.Errorf("%s: the edited text holds a copy of its content (%d bytes)", name, len(f.buf.cache))
+				}
+			}
+		}
+	}
+	if texts == 0 {
+		t.Fatal("no text kept: the test looks at nothing")
+	}
+}

@@ -102,6 +102,7 @@ func (c *checker) editable(a *ast.Action, t *pathArg) *vfile {
 // edited records the new content buf for the file f at rel (keeping what
 // else the overlay knows of it).
 func (c *checker) edited(a *ast.Action, rel string, f *vfile, buf *text) {
+	buf.release()
 	nf := *f
 	nf.exists, nf.known, nf.content, nf.buf, nf.size, nf.by, nf.how = true, true, "", buf, int64(buf.Len()), c.ref(a), "edited"
 	c.set(rel, &nf)

@@ -141,6 +141,7 @@ func (c *checker) edit(ctx context.Context, a *ast.Action, t *pathArg, all bool)
 // keep keeps buf, the text of the file f at rel that every edit so far
 // left unchanged, for the next edit of it (keptText).
 func (c *checker) keep(rel string, f *vfile, buf *text) {
+	buf.release()
 	if f.buf != nil {
 		return
 	}

@@ -354,6 +354,13 @@ func (t *text) Index(find string, from, limit int) []int {
 	return out
 }
 
+// release lets go of the content String built for a text in tree mode:
+// a text kept in the overlay between actions holds its tree alone, not a
+// copy of the whole file besides (a failing edit's diagnostic builds one
+// to show the closest region; a real git log checked against an empty
+// root held 3 MB of them). The next String builds it again, once.
+func (t *text) release() { t.cache, t.valid = "", false }
+
 // Replace replaces the bytes [at, end) by s.
 func (t *text) Replace(at, end int, s string) {
 	if t.logging {
