@@ -352,7 +352,7 @@ func (c *apiCall) bind(end ast.Span) ast.Params {
 			if sp.Required {
 				fail(KindMissingParam, sp.Name, fmt.Sprintf("%s needs parameter %s", c.name, sp.Name), "", end)
 			} else if sp.Default != nil {
-				ps = append(ps, ast.Param{Name: sp.Name, Value: sp.Default})
+				ps = append(ps, ast.Param{Name: sp.Name, Value: defaultValue(sp)})
 			}
 			continue
 		}

@@ -565,6 +565,8 @@ func (c *jcall) build(p *Parser, vals []jval, call ast.Span) ast.Params {
 			if sp.Required {
 				c.errs = append(c.errs, Event{Type: Error, ID: c.id, Param: sp.Name, Kind: KindMissingParam,
 					Message: fmt.Sprintf("%s needs parameter %s", c.name, sp.Name), Span: ast.Span{Start: call.End, End: call.End}})
+			} else if sp.Default != nil {
+				ps = append(ps, ast.Param{Name: sp.Name, Value: defaultValue(sp)}) // as the tools syntax and the plan parser fill it
 			}
 			continue
 		}

@@ -138,3 +138,55 @@ func TestDefaults(t *testing.T) {
 		t.Errorf("params %s, want %s", strings.Join(got, " "), want)
 	}
 }
+
+// TestDefaultsEverySyntax: a parameter the call leaves out gets its
+// schema default in every syntax that reads tool calls (issue 10: the
+// JSON family — hermes, mistral, llama, kimi-k2, deepseek, harmony — left
+// it out), typed as the schema says (an int default is an int64, as a
+// given int is).
+func TestDefaultsEverySyntax(t *testing.T) {
+	s, err := schema.Parse("s.json", []byte(`{"version": 1, "dialect": "tools", "actions": [
+		{"name": "run", "params": [{"name": "cmd", "required": true}, {"name": "timeout", "type": "int", "default": 30},
+			{"name": "shell", "type": "enum", "enum": ["sh", "bash"], "default": "sh"}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const ds = "<\uff5ctool\u2581calls\u2581begin\uff5c><\uff5ctool\u2581call\u2581begin\uff5c>function<\uff5ctool\u2581sep\uff5c>run\n```json\n{\"cmd\": \"ls\"}\n```<\uff5ctool\u2581call\u2581end\uff5c><\uff5ctool\u2581calls\u2581end\uff5c>"
+	calls := map[string]string{
+		"tools":         "<run><cmd>ls</cmd></run>",
+		"anthropic-xml": `<function_calls><invoke name="run"><parameter name="cmd">ls</parameter></invoke></function_calls>`,
+		"hermes":        `<tool_call>{"name": "run", "arguments": {"cmd": "ls"}}</tool_call>`,
+		"mistral":       `[TOOL_CALLS] [{"name": "run", "arguments": {"cmd": "ls"}}]`,
+		"llama":         `{"name": "run", "parameters": {"cmd": "ls"}}`,
+		"kimi-k2":       "<|tool_calls_section_begin|><|tool_call_begin|>functions.run:0<|tool_call_argument_begin|>{\"cmd\": \"ls\"}<|tool_call_end|><|tool_calls_section_end|>",
+		"deepseek":      ds,
+		"harmony":       "<|start|>assistant<|channel|>commentary to=functions.run json<|message|>{\"cmd\": \"ls\"}<|call|>",
+		"qwen3-coder":   "<tool_call>\n<function=run>\n<parameter=cmd>\nls\n</parameter>\n</function>\n</tool_call>",
+		"seed-oss":      "<seed:tool_call>\n<function=run>\n<parameter=cmd>ls</parameter>\n</function>\n</seed:tool_call>",
+		"glm":           "<tool_call>run\n<arg_key>cmd</arg_key>\n<arg_value>ls</arg_value>\n</tool_call>",
+		"minimax":       "<minimax:tool_call>\n<invoke name=\"run\">\n<parameter name=\"cmd\">ls</parameter>\n</invoke>\n</minimax:tool_call>",
+		"deepseek-dsml": "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"run\">\n<｜DSML｜parameter name=\"cmd\" string=\"true\">ls</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>",
+		"openai-chat":   "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{\\\"cmd\\\": \\\"ls\\\"}\",\"name\":\"run\"},\"id\":\"call_0\",\"type\":\"function\"}]},\"finish_reason\":null}]}\n\ndata: [DONE]\n\n",
+	}
+	for syntax, in := range calls {
+		var got []string
+		for _, e := range collect(t, Options{Schema: s, Syntax: syntax}, []byte(in), nil) {
+			if e.Type != ToolCall {
+				continue
+			}
+			b, err := e.Params.MarshalJSON()
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, string(b))
+			if v, _ := e.Params.Get("timeout"); v != nil {
+				if _, ok := v.(int64); !ok {
+					t.Errorf("%s: timeout %T, want int64", syntax, v)
+				}
+			}
+		}
+		if want := `{"cmd":"ls","timeout":30,"shell":"sh"}`; strings.Join(got, " ") != want {
+			t.Errorf("%s: calls %v, want %s", syntax, got, want)
+		}
+	}
+}
