@@ -59,6 +59,16 @@ var pathological = []struct {
 	{"**_* ", func(n int) string { return strings.Repeat("**_* ", n) }},
 	{"goldmark 555", func(n int) string { return strings.Repeat("*a_b*c_d**e_f*g**h*i_j**", n/8+1) }},
 	{"emph in deep blockquote", func(n int) string { return strings.Repeat(">", n) + strings.Repeat("a*", n) }},
+	// Deep lists (issue 10: a 1 MB nested list took 44 s): every marker
+	// on one line, and one level deeper on each line.
+	{"nested list one line", func(n int) string { return strings.Repeat("- ", n) + "x\n" }},
+	{"nested list per line", func(n int) string {
+		var b strings.Builder
+		for d := 0; b.Len() < 8*n; d++ {
+			b.WriteString(strings.Repeat("  ", d%500) + "- x\n")
+		}
+		return b.String()
+	}},
 	{"email linkify", func(n int) string { return strings.Repeat("a_", n) }},
 	{"www linkify", func(n int) string { return strings.Repeat("~www.a", n) }},
 	{"strikethrough", func(n int) string { return strings.Repeat("~a~~", n) }},
