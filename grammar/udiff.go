@@ -529,9 +529,10 @@ func (f *udFile) add(p *udParser, i int, h Hunk, blk *ast.Block) {
 		f.action.Blocks = append(f.action.Blocks, blk)
 		f.hunks = append(f.hunks, h)
 	}
-	head := p.lines.Span(blk.Span.Start.Offset, blk.ContentSpan.Start.Offset)
+	// the header line's span, made only for the hunk a diagnostic may name
+	head := func() ast.Span { return p.lines.Span(blk.Span.Start.Offset, blk.ContentSpan.Start.Offset) }
 	if h.Old != "" && f.withOld == 0 {
-		f.withOld, f.oldHead = f.n, head
+		f.withOld, f.oldHead = f.n, head()
 		if f.action.Name == ActionAddFile {
 			f.text.Reset() // an update_file, which has no content
 			if p.hunk != nil {
@@ -545,7 +546,7 @@ func (f *udFile) add(p *udParser, i int, h Hunk, blk *ast.Block) {
 		}
 	}
 	if h.New != "" && f.withNew == 0 {
-		f.withNew, f.newHead = f.n, head
+		f.withNew, f.newHead = f.n, head()
 	}
 	if f.n == 1 {
 		f.bodyStart = blk.ContentSpan.Start.Offset

@@ -36,23 +36,7 @@ func TestLSPWire(t *testing.T) {
 	rd := bufio.NewReader(outR)
 	recv := func() map[string]any {
 		t.Helper()
-		h, err := textproto.NewReader(rd).ReadMIMEHeader()
-		if err != nil {
-			t.Fatalf("reading a header: %v (stderr %q)", err, stderr.String())
-		}
-		n, err := strconv.Atoi(h.Get("Content-Length"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		body := make([]byte, n)
-		if _, err := io.ReadFull(rd, body); err != nil {
-			t.Fatal(err)
-		}
-		var m map[string]any
-		if err := json.Unmarshal(body, &m); err != nil {
-			t.Fatalf("%v: %s", err, body)
-		}
-		return m
+		return readLSPMessage(t, rd, &stderr)
 	}
 	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"processId":null,"rootUri":null,"capabilities":{}}}`)
 	init := recv()
@@ -144,19 +128,7 @@ func TestLSPBinaryHostileMessages(t *testing.T) {
 	next := func(id any, method string) map[string]any {
 		t.Helper()
 		for {
-			h, err := textproto.NewReader(rd).ReadMIMEHeader()
-			if err != nil {
-				t.Fatalf("reading a header: %v (stderr %q)", err, stderr.String())
-			}
-			n, _ := strconv.Atoi(h.Get("Content-Length"))
-			body := make([]byte, n)
-			if _, err := io.ReadFull(rd, body); err != nil {
-				t.Fatal(err)
-			}
-			var m map[string]any
-			if err := json.Unmarshal(body, &m); err != nil {
-				t.Fatalf("%v: %s", err, body)
-			}
+			m := readLSPMessage(t, rd, &stderr)
 			if method != "" {
 				if m["method"] == method {
 					return m
@@ -215,4 +187,27 @@ func TestLSPBinaryHostileMessages(t *testing.T) {
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("plangram lsp: %v (stderr %q)", err, stderr.String())
 	}
+}
+
+// readLSPMessage reads one framed JSON-RPC message from the server's
+// output (stderr is the server's, for the failure message).
+func readLSPMessage(t *testing.T, rd *bufio.Reader, stderr *bytes.Buffer) map[string]any {
+	t.Helper()
+	h, err := textproto.NewReader(rd).ReadMIMEHeader()
+	if err != nil {
+		t.Fatalf("reading a header: %v (stderr %q)", err, stderr.String())
+	}
+	n, err := strconv.Atoi(h.Get("Content-Length"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := make([]byte, n)
+	if _, err := io.ReadFull(rd, body); err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(body, &m); err != nil {
+		t.Fatalf("%v: %s", err, body)
+	}
+	return m
 }
