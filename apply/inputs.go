@@ -62,7 +62,7 @@ func ApplyInputs(ctx context.Context, ins []Input, popts grammar.Options, root s
 		// The hunks of an update_file are placed as the parser reads
 		// them, and not kept (grammar.Options.OnHunk).
 		p.PathsOnly = true
-		p.OnHunk = func(a *ast.Action, h grammar.Hunk, blk *ast.Block) { k.Hunk(ctx, a, h, blk.Span) }
+		p.OnHunk = func(a *ast.Action, i int, h grammar.Hunk, blk *ast.Block) { k.Hunk(ctx, a, i, h, blk.Span) }
 		p.OnAction = func(a *ast.Action) {
 			cases.Action(a)
 			k.Action(ctx, a)

@@ -155,36 +155,42 @@ var hunkHeader = sync.OnceValue(func() *regexp.Regexp {
 
 func udiffEdits(a *ast.Action, src []byte, edits []lineEdit) []lineEdit {
 	for _, b := range a.Blocks {
-		s, e := lineAt(src, b.Span.Start.Offset)
-		m := hunkHeader().FindStringSubmatch(string(src[s:e]))
-		if m == nil {
-			continue
-		}
-		nOld, nNew := 0, 0
-		for _, l := range strings.SplitAfter(b.Content, "\n") {
-			if l == "" {
-				continue
-			}
-			switch l[0] {
-			case '-':
-				nOld++
-			case '+':
-				nNew++
-			case '\\':
-			default: // ' ', or an empty context line
-				nOld++
-				nNew++
-			}
-		}
-		oldStart, _ := strconv.Atoi(m[1])
-		newStart, _ := strconv.Atoi(m[2])
-		text := fmt.Sprintf("@@ -%s +%s @@", hunkRange(oldStart, nOld), hunkRange(newStart, nNew))
-		if m[3] != "" {
-			text += " " + m[3]
-		}
-		edits = addEdit(edits, src, lineEdit{s, e, text})
+		edits = udiffHunkEdits(b, src, edits)
 	}
 	return edits
+}
+
+// udiffHunkEdits appends the edit of a hunk's header line (its counts
+// made those of its body), b being the hunk's block.
+func udiffHunkEdits(b *ast.Block, src []byte, edits []lineEdit) []lineEdit {
+	s, e := lineAt(src, b.Span.Start.Offset)
+	m := hunkHeader().FindStringSubmatch(string(src[s:e]))
+	if m == nil {
+		return edits
+	}
+	nOld, nNew := 0, 0
+	for _, l := range strings.SplitAfter(b.Content, "\n") {
+		if l == "" {
+			continue
+		}
+		switch l[0] {
+		case '-':
+			nOld++
+		case '+':
+			nNew++
+		case '\\':
+		default: // ' ', or an empty context line
+			nOld++
+			nNew++
+		}
+	}
+	oldStart, _ := strconv.Atoi(m[1])
+	newStart, _ := strconv.Atoi(m[2])
+	text := fmt.Sprintf("@@ -%s +%s @@", hunkRange(oldStart, nOld), hunkRange(newStart, nNew))
+	if m[3] != "" {
+		text += " " + m[3]
+	}
+	return addEdit(edits, src, lineEdit{s, e, text})
 }
 
 // envelopeEdits appends the edits of apply-patch's envelope lines
@@ -233,15 +239,39 @@ func applyPatchEdits(a *ast.Action, src []byte, edits []lineEdit) []lineEdit {
 	v, _ := a.Params.Get("hunks")
 	hunks, _ := v.([]any)
 	for i, b := range a.Blocks {
-		s, e := lineAt(src, b.Span.Start.Offset)
-		if line := string(src[s:e]); strings.HasPrefix(line, "@@") && strings.TrimRight(line, " \t") == "@@" && line != "@@" {
-			edits = append(edits, lineEdit{s, e, "@@"})
-		}
+		eof := false
 		if i < len(hunks) {
-			if h, ok := hunks[i].(grammar.Hunk); ok && h.EndOfFile {
-				edits = addEdit(edits, src, editLine(src, lastLineStart(src, b.Span.Start.Offset, b.Span.End.Offset), "*** End of File"))
-			}
+			h, ok := hunks[i].(grammar.Hunk)
+			eof = ok && h.EndOfFile
 		}
+		edits = applyPatchChunkEdits(b, eof, src, edits)
+	}
+	return edits
+}
+
+// applyPatchChunkEdits appends the edits of an update's chunk, b being its
+// block: a bare `@@` line without the white space after it, and the
+// `*** End of File` marker (eof) as written.
+func applyPatchChunkEdits(b *ast.Block, eof bool, src []byte, edits []lineEdit) []lineEdit {
+	s, e := lineAt(src, b.Span.Start.Offset)
+	if line := string(src[s:e]); strings.HasPrefix(line, "@@") && strings.TrimRight(line, " \t") == "@@" && line != "@@" {
+		edits = append(edits, lineEdit{s, e, "@@"})
+	}
+	if eof {
+		edits = addEdit(edits, src, editLine(src, lastLineStart(src, b.Span.Start.Offset, b.Span.End.Offset), "*** End of File"))
+	}
+	return edits
+}
+
+// hunkEdits appends the edits of hunk h of an action of an edit format,
+// whose source is the block b (handed over by the parser, which keeps
+// neither: grammar.Options.OnHunk).
+func hunkEdits(dialect string, h *grammar.Hunk, b *ast.Block, src []byte, edits []lineEdit) []lineEdit {
+	switch dialect {
+	case grammar.DialectUdiff:
+		return udiffHunkEdits(b, src, edits)
+	case grammar.DialectApplyPatch:
+		return applyPatchChunkEdits(b, h.EndOfFile, src, edits)
 	}
 	return edits
 }

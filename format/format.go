@@ -167,6 +167,24 @@ func canonicalEdits(ctx context.Context, filename, dialect string, src []byte, o
 	o := opts
 	o.Dialect = dialect
 	o.OnAction = func(a *ast.Action) { edits = actionEdits(dialect, a, src, edits) }
+	// The hunks' edits are made as the hunks are read, and the parser
+	// keeps none of them (one file's diff in 333k hunks held 450 bytes a
+	// hunk until its end): the actions handed over hold their head and
+	// paths. A hunk handed over again (a udiff add_file that turned out
+	// an edit) has its edits already.
+	var last *ast.Action
+	next := 0
+	o.PathsOnly = true
+	o.OnHunk = func(a *ast.Action, i int, h grammar.Hunk, b *ast.Block) {
+		if a != last {
+			last, next = a, 0
+		}
+		if i < next {
+			return
+		}
+		next = i + 1
+		edits = hunkEdits(dialect, &h, b, src, edits)
+	}
 	o.ReuseActions = true
 	o.KeepProse = dialect == grammar.DialectApplyPatch // its envelope lines
 	doc, err := grammar.Parse(ctx, filename, src, o)

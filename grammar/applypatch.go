@@ -281,7 +281,7 @@ func (p *apParser) update(i int) int {
 		a.Span.End = blk.Span.End
 		p.onHunk(a, h, blk)
 		if p.hunk != nil {
-			p.hunk(a, h, blk)
+			p.hunk(a, n-1, h, blk)
 		}
 		if stop { // a bad line after an empty chunk: reported, kept as prose
 			p.prose.add(p.line(next).start, p.line(next).end)

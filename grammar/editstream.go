@@ -40,10 +40,10 @@ type editBase struct {
 	// keepProse keeps the prose nodes with each set (Options.KeepProse).
 	keepProse bool
 	// pathsOnly keeps neither the hunks nor their blocks of an action
-	// (Options.PathsOnly); hunk, when set, is handed each hunk of an
-	// update_file as it is read (Options.OnHunk).
+	// (Options.PathsOnly); hunk, when set, is handed each hunk as it is
+	// read, with its index in its action (Options.OnHunk).
 	pathsOnly bool
-	hunk      func(*ast.Action, Hunk, *ast.Block)
+	hunk      func(*ast.Action, int, Hunk, *ast.Block)
 	// recent holds the lines read last, by their number modulo its
 	// length (line; whole documents only).
 	recent [64]recentLine

@@ -71,18 +71,22 @@ type Options struct {
 	// The diagnostics are the same. The other dialects, whose actions
 	// keep one block an argument, ignore it.
 	PathsOnly bool
-	// OnHunk, with PathsOnly, is handed each hunk of an update_file
-	// (udiff, apply-patch) as soon as it is read, in order, before the
+	// OnHunk, with PathsOnly, is handed each hunk of the udiff and
+	// apply-patch actions (every hunk of a file diff, each chunk of an
+	// apply-patch update) as soon as it is read, in order, before its
 	// action goes to OnAction: the action as read so far (its name and
-	// path parameters are final, its span grows), the hunk, and the
-	// block that is its source (its ContentBase64 set), which the parser
-	// does not keep. A consumer that applies the hunks as they come
-	// (`check --root`, workspace.Checker.Hunk) then holds none of them. A udiff
-	// `--- /dev/null` file diff whose hunk has old lines is read as an
-	// update_file (new-file-with-old-lines): it is one from that hunk on,
-	// and its hunks before it are read again and handed over then.
-	// EditStream reports hunks as events instead.
-	OnHunk func(a *ast.Action, h Hunk, blk *ast.Block)
+	// path parameters are final, its span grows), the hunk's index in the
+	// action (from 0), the hunk, and the block that is its source (its
+	// ContentBase64 set), which the parser does not keep. A consumer that
+	// takes what it needs of each hunk as it comes (`check --root` places
+	// an update_file's hunks, workspace.Checker.Hunk; fmt rewrites their
+	// header lines) then holds none of them. A udiff `--- /dev/null` file
+	// diff whose hunk has old lines is read as an edit of the file
+	// (new-file-with-old-lines): from that hunk on it is an update_file,
+	// and its hunks before it, handed over as an add_file's, are read
+	// again and handed over again from index 0; a consumer that has seen
+	// an index skips it. EditStream reports hunks as events instead.
+	OnHunk func(a *ast.Action, i int, h Hunk, blk *ast.Block)
 	// OnBlock, with OnAction, is called in the acts dialect with each
 	// block that belongs to no action (those before the first act block),
 	// in source order, instead of keeping it in the document's Blocks, so
@@ -135,9 +139,9 @@ func Parse(ctx context.Context, filename string, src []byte, opts Options) (*ast
 		}
 	}
 	if onHunk := opts.OnHunk; onHunk != nil {
-		opts.OnHunk = func(a *ast.Action, h Hunk, b *ast.Block) { // the exact bytes, as each action's blocks get them
+		opts.OnHunk = func(a *ast.Action, i int, h Hunk, b *ast.Block) { // the exact bytes, as each action's blocks get them
 			b.SetContentBase64()
-			onHunk(a, h, b)
+			onHunk(a, i, h, b)
 		}
 	}
 	if opts.OnBlock != nil && len(extra) > 0 && dialect == DialectActs {

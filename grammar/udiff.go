@@ -388,8 +388,8 @@ func (p *udParser) hunks(f *udFile, i int) int {
 		f.endOff = blk.Span.End.Offset
 		a.Span = p.lines.Span(a.Head.Span.Start.Offset, f.endOff)
 		p.onHunk(a, h, blk)
-		if p.hunk != nil && a.Name == ActionUpdateFile {
-			p.hunk(a, h, blk)
+		if p.hunk != nil {
+			p.hunk(a, f.n-1, h, blk)
 		}
 		i = next
 	}
@@ -519,7 +519,7 @@ func (p *udParser) readHunk(i int, again bool) (Hunk, *ast.Block, int) {
 //
 // With Options.OnHunk, an add_file is an update_file from its first hunk
 // with old lines on, and its hunks before it, from line first, are read
-// again and handed over then.
+// again and handed over again then, from index 0.
 func (f *udFile) add(p *udParser, i int, h Hunk, blk *ast.Block) {
 	f.n++
 	if f.n == 1 {
@@ -537,9 +537,9 @@ func (f *udFile) add(p *udParser, i int, h Hunk, blk *ast.Block) {
 			f.text.Reset() // an update_file, which has no content
 			if p.hunk != nil {
 				f.action.Name, f.flipped = ActionUpdateFile, true
-				for k := f.first; k < i; {
+				for k, n := f.first, 0; k < i; n++ {
 					h, blk, next := p.readHunk(k, true)
-					p.hunk(f.action, h, blk)
+					p.hunk(f.action, n, h, blk)
 					k = next
 				}
 			}

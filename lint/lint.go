@@ -346,7 +346,7 @@ func diagnostics(ctx context.Context, name string, src []byte, opts Options) ([]
 	if opts.Parse.OnAction == nil {
 		popts.PathsOnly = true
 		if ws != nil {
-			popts.OnHunk = func(a *ast.Action, h grammar.Hunk, blk *ast.Block) { ws.Hunk(ctx, a, h, blk.Span) }
+			popts.OnHunk = func(a *ast.Action, i int, h grammar.Hunk, blk *ast.Block) { ws.Hunk(ctx, a, i, h, blk.Span) }
 		}
 	}
 	cases := workspace.NewCaseCollisions(dialect, opts.Parse.Schema)

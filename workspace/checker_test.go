@@ -52,7 +52,7 @@ func TestCheckerAsCheck(t *testing.T) {
 				OnAction: func(a *ast.Action) { k.Action(ctx, a) }}
 			if v.hunks {
 				popts.PathsOnly = true
-				popts.OnHunk = func(a *ast.Action, h grammar.Hunk, blk *ast.Block) { k.Hunk(ctx, a, h, blk.Span) }
+				popts.OnHunk = func(a *ast.Action, i int, h grammar.Hunk, blk *ast.Block) { k.Hunk(ctx, a, i, h, blk.Span) }
 			}
 			lean, err := grammar.Parse(ctx, "plan.md", src, popts)
 			if err != nil {
@@ -248,7 +248,7 @@ func TestCheckerHunkHoldsNone(t *testing.T) {
 			if cr(i) {
 				eol = "\r\n"
 			}
-			k.Hunk(ctx, a, grammar.Hunk{Old: fmt.Sprintf("line %d%s", i, eol), New: fmt.Sprintf("LINE %d%s", i, eol)}, ast.Span{})
+			k.Hunk(ctx, a, i, grammar.Hunk{Old: fmt.Sprintf("line %d%s", i, eol), New: fmt.Sprintf("LINE %d%s", i, eol)}, ast.Span{})
 			if k.patching == nil || k.patching.p == nil {
 				t.Fatalf("%s: hunk %d: no patch under way", path, i)
 			}
@@ -300,7 +300,7 @@ func TestKeptTextsHoldNoCopy(t *testing.T) {
 	k := NewChecker(root, grammar.DialectUdiff, Options{})
 	defer k.Close()
 	_, err := grammar.Parse(ctx, "plan.md", []byte(src), grammar.Options{Dialect: grammar.DialectUdiff, PathsOnly: true,
-		OnHunk:   func(a *ast.Action, h grammar.Hunk, blk *ast.Block) { k.Hunk(ctx, a, h, blk.Span) },
+		OnHunk:   func(a *ast.Action, i int, h grammar.Hunk, blk *ast.Block) { k.Hunk(ctx, a, i, h, blk.Span) },
 		OnAction: func(a *ast.Action) { k.Action(ctx, a) }})
 	if err != nil {
 		t.Fatal(err)

@@ -583,22 +583,24 @@ func (k *Checker) Action(ctx context.Context, a *ast.Action) {
 	k.c.stub, k.c.stubInline = nil, 0
 }
 
-// Hunk checks the next hunk h of the update_file a, whose source is span,
-// before a is handed to Action (grammar.Options.OnHunk, with PathsOnly):
-// the hunks are placed as they come, and a Checker holds none of them
-// (but those of a file with CRLF line endings while no hunk has a CR:
-// whether they are matched as CRLF lines depends on all of them). The
-// first hunk of an action checks its paths; Action then ends its check.
-// The action handed to Action must not carry the hunks again (its hunks
-// parameter is not read once Hunk was called for it). The Checker does
-// not keep a.
-func (k *Checker) Hunk(ctx context.Context, a *ast.Action, h grammar.Hunk, span ast.Span) {
+// Hunk checks hunk i (from 0) of action a, whose source is span, before a
+// is handed to Action (grammar.Options.OnHunk, with PathsOnly): the hunks
+// of an update_file are placed as they come, and a Checker holds none of
+// them (but those of a file with CRLF line endings while no hunk has a CR:
+// whether they are matched as CRLF lines depends on all of them); the
+// hunks of other actions are not needed (Action checks them by their
+// parameters). Hunk 0 of an update_file checks its paths and starts its
+// patch (again, when a udiff add_file turned out an edit and its hunks
+// come again); Action then ends its check. The action handed to Action
+// must not carry the hunks again (its hunks parameter is not read once
+// Hunk was called for it). The Checker does not keep a.
+func (k *Checker) Hunk(ctx context.Context, a *ast.Action, i int, h grammar.Hunk, span ast.Span) {
 	if k.err != nil || ctx.Err() != nil || k.c.o.mem == nil {
 		return
 	}
 	c := k.c
 	s := k.patching
-	if s == nil || s.a != a {
+	if s == nil || s.a != a || i == 0 && !s.begun {
 		s = &streamedPatch{a: a}
 		k.patching = s
 		if c.stopped || c.effects[a.Name] != OpPatch {

@@ -437,6 +437,11 @@ func TestFmtWholeProcessMemory(t *testing.T) {
 		{"small-actions", corpus.SmallActs(10 << 20), []string{"fmt"}},
 		{"search-replace", searchReplaceBlocks(10 << 20), []string{"fmt", "--dialect", "search-replace"}},
 		{"udiff", unifiedDiffs(10 << 20), []string{"fmt", "--dialect", "udiff"}},
+		// One file's diff: its hunks' edits are made as they are read
+		// (grammar.Options.OnHunk); 317 MB (30×) and 649 MB (65×) when the
+		// action held them all.
+		{"udiff-one-file", oneFileHunks(10<<20, "--- a/f.txt\n+++ b/f.txt\n", "@@ -%d,1 +%[1]d,1 @@\n-a\n+b\n", ""), []string{"fmt", "--dialect", "udiff"}},
+		{"apply-patch-one-file", oneFileHunks(10<<20, "*** Begin Patch\n*** Update File: f.txt\n", "@@ line %d\n-a\n+b\n", "*** End Patch\n"), []string{"fmt", "--dialect", "apply-patch"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			wholeProcessPeak(t, bin, dir, c.name, c.src, c.args, 12, 1)
