@@ -567,19 +567,17 @@ func (k *Checker) Action(ctx context.Context, a *ast.Action) {
 	if k.err != nil || ctx.Err() != nil || k.c.o.mem == nil {
 		return
 	}
-	if s := k.patching; s != nil && s.a == a {
-		k.patching = nil
-		if s.begun {
-			c := k.c
-			if s.p != nil {
-				s.p.finish(ctx)
-			}
-			c.overDirBudget(a)
-			c.stub, c.stubInline = nil, 0
-			return
+	if s := k.patching; s != nil && s.a == a && s.begun {
+		// Its paths were checked at its first hunk (Hunk): the rest of
+		// action's check is the patch's end.
+		if s.p != nil {
+			s.p.finish(ctx)
 		}
+		k.c.overDirBudget(a)
+	} else {
+		k.c.action(ctx, a)
 	}
-	k.c.action(ctx, a)
+	k.patching = nil
 	k.c.stub, k.c.stubInline = nil, 0
 }
 
