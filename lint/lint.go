@@ -18,7 +18,6 @@ import (
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
-	"github.com/plangram/plangram/internal/readall"
 	"github.com/plangram/plangram/report"
 	"github.com/plangram/plangram/workspace"
 )
@@ -37,16 +36,6 @@ type Options struct {
 	Jobs int
 	// Stdin is read for the path "-".
 	Stdin io.Reader
-	// ReadStdin reads Stdin whole (nil: io.ReadAll). Run keeps what it
-	// returns, unchanged, as the report.File.Source of "-"; `plangram
-	// check` reads a large standard input outside the heap, as its files.
-	ReadStdin func(r io.Reader) ([]byte, error)
-	// ReadFile reads a file to check (nil: readall.File, which reads as
-	// os.ReadFile does). Run keeps what it
-	// returns, unchanged, as the file's report.File.Source. `plangram
-	// check` passes a reader whose buffers lie outside the garbage-collected
-	// heap (docs/benchmarks.md, "check memory").
-	ReadFile func(name string) ([]byte, error)
 	// Disable lists diagnostic codes left out of the result (`check
 	// --disable`); directive comments in a plan silence codes too
 	// (Suppress).
@@ -217,11 +206,7 @@ func Run(ctx context.Context, paths []string, opts Options) ([]*report.File, err
 			if opts.Stdin == nil {
 				return nil, errors.New("no standard input to read")
 			}
-			read := opts.ReadStdin
-			if read == nil {
-				read = io.ReadAll
-			}
-			if stdin, err = read(opts.Stdin); err != nil {
+			if stdin, err = io.ReadAll(opts.Stdin); err != nil {
 				return nil, fmt.Errorf("reading standard input: %w", err)
 			}
 		}
@@ -271,11 +256,7 @@ func checkFile(ctx context.Context, path string, stdin []byte, opts Options) (*r
 		name = StdinName
 	} else {
 		var err error
-		read := opts.ReadFile
-		if read == nil {
-			read = readall.File
-		}
-		if src, err = read(path); err != nil {
+		if src, err = os.ReadFile(path); err != nil {
 			return nil, err
 		}
 	}

@@ -52,12 +52,7 @@ func cmdCheck(ctx context.Context, e *env, args []string) int {
 	if !ok {
 		return exitUsage
 	}
-	// The inputs are read outside the heap and freed once the report is
-	// written (inputArena); check keeps one action of each at a time
-	// (grammar.Options.OnAction, used by lint.Run).
-	inputs := &inputArena{}
-	defer inputs.release()
-	opts := lint.Options{Parse: popts, Root: *root, Stdin: e.stdin, ReadFile: inputs.read, ReadStdin: inputs.readStream}
+	opts := lint.Options{Parse: popts, Root: *root, Stdin: e.stdin}
 	if *disable != "" {
 		opts.Disable = strings.Split(*disable, ",")
 	}

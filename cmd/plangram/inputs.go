@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/plangram/plangram/internal/readall"
 	"github.com/plangram/plangram/lint"
 )
 
@@ -98,7 +97,7 @@ func (in input) read(s *stdinData) ([]byte, error) {
 	if in.stdin() {
 		return s.read()
 	}
-	return readall.File(in.path)
+	return os.ReadFile(in.path)
 }
 
 // outputPath is where render -o DIR writes the page of in: the path below

@@ -67,8 +67,6 @@ func main() {
 		outTTY: isTerminal(os.Stdout), errTTY: isTerminal(os.Stderr),
 		noColor: os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb",
 	}
-	tuneGC(os.Args[1:])
-	releaseStartupPages(os.Args[1:])
 	code := run(ctx, e, os.Args[1:])
 	stop()
 	os.Exit(code)
