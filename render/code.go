@@ -160,17 +160,10 @@ func (r *renderer) tokenLimit() int {
 
 // pickLexer chooses a lexer from the info string's first word (`python.old`
 // -> python), else from the file path, else from the fallback language;
-// nil when none fits. The languages are those of render/internal/lexers
-// (docs/render.md, "Syntax colours"); the others are shown without colours.
+// nil when none fits. The languages are chroma's (docs/render.md, "Syntax
+// colours"); the others are shown without colours.
 func (r *renderer) pickLexer(o codeOpts) chroma.Lexer {
-	// The set's definitions are embedded and tested, so a lexer that fails
-	// to build is a bug in this package; the block is shown without colours.
-	get := func(lx chroma.Lexer, err error) chroma.Lexer {
-		if err != nil || lx == nil {
-			return nil
-		}
-		return lx
-	}
+	x := chromaLexers()
 	if f := strings.Fields(o.info); len(f) > 0 {
 		name := strings.ToLower(f[0])
 		for _, cut := range []string{".", "-old", "-new", "_old", "_new"} {
@@ -182,17 +175,17 @@ func (r *renderer) pickLexer(o codeOpts) chroma.Lexer {
 		case "text", "txt", "plain", "plaintext", "act":
 			return nil
 		}
-		if lx := get(r.lexers.get(name, true)); lx != nil {
+		if lx := x.get(name); lx != nil {
 			return lx
 		}
 	}
 	if o.path != "" {
-		if lx := get(r.lexers.get(path.Base(strings.ReplaceAll(o.path, `\`, "/")), false)); lx != nil {
+		if lx := x.matchLexer(path.Base(strings.ReplaceAll(o.path, `\`, "/"))); lx != nil {
 			return lx
 		}
 	}
 	if o.lang != "" {
-		return get(r.lexers.get(o.lang, true))
+		return x.get(o.lang)
 	}
 	return nil
 }

@@ -108,25 +108,6 @@ func ExampleMarkdown() {
 	// true false
 }
 
-// Render many pages with one set of highlighters: each language's
-// highlighter is built once, for the first page that needs it.
-func ExampleHighlighters() {
-	hl := new(render.Highlighters)
-	for _, src := range []string{
-		"# One\n\n```go\nfunc main() {}\n```\n",
-		"# Two\n\n```go\npackage main\n```\n",
-	} {
-		page, err := render.Markdown([]byte(src), render.Options{Highlighters: hl})
-		if err != nil {
-			panic(err)
-		}
-		fmt.Println(strings.Contains(string(page), `<span class="t-kw">`))
-	}
-	// Output:
-	// true
-	// true
-}
-
 // HasActBlocks tells a fenced-acts plan from a page that only shows acts
 // inside other code blocks.
 func ExampleHasActBlocks() {

@@ -6,8 +6,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/plangram/plangram/render/internal/gfm"
 	gast "github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
 	extast "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
@@ -93,7 +93,7 @@ func newBlockParser(guard bool) parser.Parser {
 		opts = append(opts, parser.WithParagraphTransformers(
 			util.Prioritized(blockGuard{}, 50),
 			util.Prioritized(parser.LinkReferenceParagraphTransformer, 100),
-			util.Prioritized(gfm.NewTableParagraphTransformer(), 200),
+			util.Prioritized(extension.NewTableParagraphTransformer(), 200),
 		))
 	}
 	return parser.NewParser(opts...)

@@ -11,10 +11,10 @@ import (
 	"github.com/plangram/plangram/grammar"
 )
 
-// TestSharedHighlighters renders the golden documents with highlighters
-// kept across pages, from several goroutines at once, and checks each page
-// is the page rendered with highlighters of its own.
-func TestSharedHighlighters(t *testing.T) {
+// TestConcurrentPages renders the golden documents from several
+// goroutines at once, which share chroma's lexers, and checks each page is
+// the page rendered alone.
+func TestConcurrentPages(t *testing.T) {
 	var files []string
 	for _, pat := range []string{"../golden/render/*.md", "../golden/acts/*.md", "../golden/plan/*.md"} {
 		m, _ := filepath.Glob(pat)
@@ -30,8 +30,8 @@ func TestSharedHighlighters(t *testing.T) {
 		want    []byte
 		colored bool
 	}
-	render := func(p page, hl *Highlighters) []byte {
-		opts := Options{Filename: p.name, Highlighters: hl}
+	render := func(p page) []byte {
+		opts := Options{Filename: p.name}
 		if !p.html {
 			out, err := Markdown(p.src, opts)
 			if err != nil {
@@ -58,7 +58,7 @@ func TestSharedHighlighters(t *testing.T) {
 		}
 		for _, html := range []bool{true, false} {
 			p := page{name: f, html: html, src: src}
-			p.want = render(p, nil)
+			p.want = render(p)
 			if bytes.Contains(p.want, []byte(`<span class="t-`)) {
 				colored++
 			}
@@ -66,9 +66,8 @@ func TestSharedHighlighters(t *testing.T) {
 		}
 	}
 	if colored < 5 {
-		t.Fatalf("only %d pages have syntax colours: the test would not see a highlighter kept wrongly", colored)
+		t.Fatalf("only %d pages have syntax colours: the test would not see a lexer shared wrongly", colored)
 	}
-	hl := new(Highlighters)
 	var wg sync.WaitGroup
 	for g := range 4 {
 		wg.Add(1)
@@ -76,8 +75,8 @@ func TestSharedHighlighters(t *testing.T) {
 			defer wg.Done()
 			for i := range pages {
 				p := pages[(i*7+g*13)%len(pages)] // each goroutine in its own order
-				if got := render(p, hl); !bytes.Equal(got, p.want) {
-					t.Errorf("%s (html=%v): page differs with shared highlighters", p.name, p.html)
+				if got := render(p); !bytes.Equal(got, p.want) {
+					t.Errorf("%s (html=%v): page differs when rendered concurrently", p.name, p.html)
 				}
 			}
 		}()

@@ -8,9 +8,9 @@ import (
 	"io"
 	"strings"
 
-	"github.com/plangram/plangram/render/internal/gfm"
 	"github.com/yuin/goldmark"
 	gast "github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
 	grender "github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
@@ -31,7 +31,7 @@ import (
 //   - code blocks are shown like plan blocks (numbered lines, highlighting).
 func (r *renderer) newMarkdown() goldmark.Markdown {
 	return goldmark.New(
-		goldmark.WithExtensions(gfm.GFM),
+		goldmark.WithExtensions(extension.GFM),
 		goldmark.WithRendererOptions(
 			grender.WithNodeRenderers(util.Prioritized(&mdNodes{r: r}, 100)),
 		),

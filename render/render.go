@@ -25,18 +25,15 @@ import (
 	"io"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
-	"github.com/alecthomas/chroma/v2"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/parser"
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/internal/linediff"
 	"github.com/plangram/plangram/internal/number"
-	"github.com/plangram/plangram/render/internal/lexers"
 	"github.com/plangram/plangram/schema"
 )
 
@@ -53,33 +50,6 @@ type Options struct {
 	Schema *schema.Schema
 	// NoHighlight shows code without syntax colours.
 	NoHighlight bool
-	// Highlighters keeps the syntax highlighters built for code blocks, so
-	// that pages rendered one after another (many files, a preview that
-	// re-renders on every edit) build each language's highlighter once.
-	// Nil builds them afresh for each page.
-	Highlighters *Highlighters
-}
-
-// Highlighters holds syntax highlighters across renderings; see
-// Options.Highlighters. Building one (parsing its definition and compiling
-// its patterns) costs a few milliseconds, highlighting with a built one
-// far less. The zero value is ready to use, and a Highlighters is safe for
-// concurrent use. A page's colours do not depend on whether its
-// highlighters were built for it or kept from earlier pages.
-type Highlighters struct {
-	mu  sync.Mutex
-	set lexers.Set
-}
-
-// get returns the lexer for a language name (byName) or a file name, or
-// nil when there is none.
-func (h *Highlighters) get(name string, byName bool) (chroma.Lexer, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if byName {
-		return h.set.Get(name)
-	}
-	return h.set.Match(name)
 }
 
 // renderer holds the state of one rendering.
@@ -97,14 +67,10 @@ type renderer struct {
 	// cellsLeft is what is left of the page's table-cell budget
 	// (maxPageCells, guard.go).
 	cellsLeft int
-	lexers    *Highlighters // syntax highlighters, built as blocks need them
 }
 
 func newRenderer(opts Options) *renderer {
-	r := &renderer{opts: opts, lexers: opts.Highlighters, cellsLeft: maxPageCells}
-	if r.lexers == nil {
-		r.lexers = new(Highlighters)
-	}
+	r := &renderer{opts: opts, cellsLeft: maxPageCells}
 	r.md = r.newMarkdown()
 	r.blocks = newBlockParser(true)
 	return r

@@ -169,10 +169,9 @@ func FuzzRenderStream(f *testing.F) {
 			}
 		}
 	}
-	hl := new(Highlighters)
 	f.Fuzz(func(t *testing.T, src []byte) {
-		checkStreamSame(t, src, grammar.Options{}, Options{Highlighters: hl})
-		checkStreamSame(t, src, grammar.Options{Dialect: grammar.DialectActs}, Options{Highlighters: hl})
+		checkStreamSame(t, src, grammar.Options{}, Options{})
+		checkStreamSame(t, src, grammar.Options{Dialect: grammar.DialectActs}, Options{})
 	})
 }
 

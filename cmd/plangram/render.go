@@ -69,7 +69,6 @@ func cmdRender(ctx context.Context, e *env, args []string) int {
 	defer pr.end()
 	sd := &stdinData{r: e.stdin}
 	code := exitOK
-	hl := new(render.Highlighters) // each language's highlighter is built once for all the pages
 	for i, in := range ins {
 		if ctx.Err() != nil {
 			return usageError(e, ctx.Err())
@@ -81,7 +80,7 @@ func cmdRender(ctx context.Context, e *env, args []string) int {
 			code = exitUsage
 			continue
 		}
-		page, err := renderPage(ctx, e, in, src, popts, *noHighlight, hl)
+		page, err := renderPage(ctx, e, in, src, popts, *noHighlight)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "plangram: %s: %v\n", in.name, err)
 			code = exitUsage
@@ -134,8 +133,8 @@ func hasProblems(diags []*ast.Diagnostic) bool {
 // document of the acts dialect or an edit format is parsed three times and
 // never held whole (render.WriteHTMLStream; one without directive
 // comments, which need the whole tree); any other is parsed once, here.
-func renderPage(ctx context.Context, e *env, in input, src []byte, popts grammar.Options, noHighlight bool, hl *render.Highlighters) (func(io.Writer) (int, error), error) {
-	ropts := render.Options{NoHighlight: noHighlight, Schema: popts.Schema, Filename: in.name, Title: filepath.Base(in.name), Highlighters: hl}
+func renderPage(ctx context.Context, e *env, in input, src []byte, popts grammar.Options, noHighlight bool) (func(io.Writer) (int, error), error) {
+	ropts := render.Options{NoHighlight: noHighlight, Schema: popts.Schema, Filename: in.name, Title: filepath.Base(in.name)}
 	if in.stdin() {
 		ropts.Title = ""
 	}

@@ -1,0 +1,177 @@
+package render
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/alecthomas/chroma/v2"
+	"github.com/alecthomas/chroma/v2/lexers"
+)
+
+// lexerIndex finds chroma's lexers the way chroma's global registry does
+// (lexers.Get for a language name, alias or extension, lexers.Match for a
+// file name), without trying every file pattern of every lexer: chroma's
+// Match calls filepath.Match for each of its ~300 lexers' patterns (about
+// a millisecond a file name), and its Get does so too for a name that is
+// not a lexer's name or alias, once per code block of a page. Names and
+// aliases are looked up in maps; patterns that are a literal name or `*`
+// and a literal (`*.py`) in maps too; the few others (`.env.*`,
+// `Dockerfile.*`) are tried. TestLexerIndexSameAsChroma checks it against
+// chroma's registry.
+type lexerIndex struct {
+	lexers  []chroma.Lexer
+	byName  map[string]int // by name and lower-cased name: the last registered wins, as in chroma
+	byAlias map[string]int // likewise by alias
+	kinds   [2]globKind    // file patterns, alias file patterns
+	prio    []float32      // by lexer (chroma counts 0 as 1)
+}
+
+type globKind struct {
+	exact     map[string][]int // a literal pattern → the lexers that have it
+	suffix    map[string][]int // `*` + literal → the lexers, by the literal
+	maxSuffix int
+	other     []globRef
+}
+
+type globRef struct {
+	lexer int
+	glob  string
+}
+
+// ignoredSuffixes are chroma's (chroma.LexerRegistry.Match): a file name
+// with one of them matches as the name without it.
+var ignoredSuffixes = [...]string{
+	"~", ".bak", ".old", ".orig",
+	".dpkg-dist", ".dpkg-old", ".ucf-dist", ".ucf-new", ".ucf-old",
+	".rpmnew", ".rpmorig", ".rpmsave",
+	".in",
+}
+
+// chromaLexers is the index of chroma's global registry, built the first
+// time a page highlights code: the registry itself is built when the
+// program starts (chroma's lexers package initialiser).
+var chromaLexers = sync.OnceValue(func() *lexerIndex { return newLexerIndex(lexers.GlobalLexerRegistry.Lexers) })
+
+func newLexerIndex(all []chroma.Lexer) *lexerIndex {
+	x := &lexerIndex{lexers: all, byName: map[string]int{}, byAlias: map[string]int{}, prio: make([]float32, len(all))}
+	for k := range x.kinds {
+		x.kinds[k].exact, x.kinds[k].suffix = map[string][]int{}, map[string][]int{}
+	}
+	for i, lx := range all {
+		c := lx.Config()
+		x.byName[c.Name], x.byName[strings.ToLower(c.Name)] = i, i
+		for _, a := range c.Aliases {
+			x.byAlias[a], x.byAlias[strings.ToLower(a)] = i, i
+		}
+		x.prio[i] = c.Priority
+		if x.prio[i] == 0 {
+			x.prio[i] = 1
+		}
+		for k, patterns := range [][]string{c.Filenames, c.AliasFilenames} {
+			g := &x.kinds[k]
+			for _, glob := range patterns {
+				switch rest, star := strings.CutPrefix(glob, "*"); {
+				case !strings.ContainsAny(glob, `*?[\`):
+					g.exact[glob] = append(g.exact[glob], i)
+				case star && !strings.ContainsAny(rest, `*?[\/`):
+					g.suffix[rest] = append(g.suffix[rest], i)
+					g.maxSuffix = max(g.maxSuffix, len(rest))
+				default:
+					g.other = append(g.other, globRef{i, glob})
+				}
+			}
+		}
+	}
+	return x
+}
+
+// get returns the lexer for a language name, alias or file extension, as
+// chroma's lexers.Get finds it, or nil.
+func (x *lexerIndex) get(name string) chroma.Lexer {
+	lower := strings.ToLower(name)
+	for _, m := range []map[string]int{x.byName, x.byAlias} {
+		if i, ok := m[name]; ok {
+			return x.lexers[i]
+		}
+	}
+	for _, m := range []map[string]int{x.byName, x.byAlias} {
+		if i, ok := m[lower]; ok {
+			return x.lexers[i]
+		}
+	}
+	var candidates []int
+	if i := x.match("filename." + name); i >= 0 {
+		candidates = append(candidates, i)
+	}
+	if i := x.match(name); i >= 0 {
+		candidates = append(candidates, i)
+	}
+	if i := x.best(candidates); i >= 0 {
+		return x.lexers[i]
+	}
+	return nil
+}
+
+// matchLexer returns the lexer for a file name, as chroma's lexers.Match
+// finds it, or nil.
+func (x *lexerIndex) matchLexer(filename string) chroma.Lexer {
+	if i := x.match(filename); i >= 0 {
+		return x.lexers[i]
+	}
+	return nil
+}
+
+// match returns the index of the lexer for a file name, as chroma's
+// registry finds it (the file patterns first, then the alias patterns, the
+// highest priority winning), or -1.
+func (x *lexerIndex) match(filename string) int {
+	filename = filepath.Base(filename)
+	var ids []int
+	for k := range x.kinds {
+		g := &x.kinds[k]
+		ids = ids[:0]
+		try := func(name string) {
+			ids = append(ids, g.exact[name]...)
+			for i := max(0, len(name)-g.maxSuffix); i <= len(name); i++ {
+				ids = append(ids, g.suffix[name[i:]]...)
+			}
+			for _, o := range g.other {
+				if ok, err := filepath.Match(o.glob, name); err == nil && ok {
+					ids = append(ids, o.lexer)
+				}
+			}
+		}
+		try(filename)
+		for _, suf := range ignoredSuffixes {
+			if strings.HasSuffix(filename, suf) {
+				try(filename[:len(filename)-len(suf)])
+			}
+		}
+		slices.Sort(ids) // registry order, as chroma collects its candidates
+		ids = slices.Compact(ids)
+		if i := x.best(ids); i >= 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// best is the first of the highest priority (chroma counts 0 as 1), as
+// chroma's sort of its few candidates leaves them; -1 for none.
+func (x *lexerIndex) best(ids []int) int {
+	slices.SortStableFunc(ids, func(a, b int) int {
+		switch pa, pb := x.prio[a], x.prio[b]; {
+		case pa > pb:
+			return -1
+		case pa < pb:
+			return 1
+		}
+		return 0
+	})
+	if len(ids) == 0 {
+		return -1
+	}
+	return ids[0]
+}
