@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"unsafe"
 
 	"github.com/alecthomas/participle/v2"
 	plex "github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/internal/number"
+	"github.com/plangram/plangram/internal/view"
 	"github.com/plangram/plangram/lexer"
 	"github.com/plangram/plangram/schema"
 	"github.com/plangram/plangram/validate"
@@ -152,7 +152,7 @@ func (p *ActsParser) parseEach(ctx context.Context, filename string, src []byte,
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	text := unsafe.String(unsafe.SliceData(src), len(src))
+	text := view.String(src)
 	fence := p.activeFence(src)
 	doc := &ast.Document{Dialect: DialectActs}
 	cur := &lineCursor{src: text, line: 1}
@@ -229,7 +229,7 @@ func (p *ActsParser) parseGrammar(ctx context.Context, filename string, src []by
 	if err != nil {
 		return nil, err
 	}
-	text := unsafe.String(unsafe.SliceData(src), len(src))
+	text := view.String(src)
 	lines := ast.NewLines(src)
 	doc := &ast.Document{Dialect: DialectActs, Span: lines.Span(0, len(src))}
 	tree, err := gp.ParseString(filename, text)

@@ -2,7 +2,8 @@ package grammar
 
 import (
 	"strings"
-	"unsafe"
+
+	"github.com/plangram/plangram/internal/view"
 )
 
 // DetectEditFormat returns the edit-format dialect of src, or "" when it
@@ -21,7 +22,7 @@ import (
 // current one, and no copy of src: Detect calls it for every document
 // that holds no act block, ordinary Markdown included.
 func DetectEditFormat(src []byte) string {
-	text := unsafe.String(unsafe.SliceData(src), len(src))
+	text := view.String(src)
 	var p2, p1 string // the two lines before t
 	for n, off := 0, 0; off < len(text); n++ {
 		end := len(text)

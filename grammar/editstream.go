@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"iter"
 	"strings"
-	"unsafe"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/internal/view"
 )
 
 // The edit-format parsers (search-replace, udiff, apply-patch) run the same
@@ -73,7 +73,7 @@ func (p *editBase) finish(srcLen int) {
 // newEditBaseLines returns the state for parsing the whole document src,
 // whose line index is lines.
 func newEditBaseLines(dialect string, src []byte, lines *ast.Lines) *editBase {
-	text := unsafe.String(unsafe.SliceData(src), len(src))
+	text := view.String(src)
 	b := &editBase{doc: &ast.Document{Dialect: dialect, Span: lines.Span(0, len(src))}, lines: lines, src: text, n: lineCount(lines, len(src))}
 	b.prose = &proseBuilder{b: b, start: -1}
 	return b
@@ -428,7 +428,7 @@ func (s *EditStream) Write(b []byte) (int, error) {
 func (s *EditStream) lines(end int) {
 	chunk := s.in.buf[s.split:end]
 	s.in.lines.Extend(chunk)
-	s.in.src = unsafe.String(unsafe.SliceData(s.in.buf), end)
+	s.in.src = view.String(s.in.buf[:end])
 	s.in.n = lineCount(s.in.lines, end)
 	s.split = end
 }

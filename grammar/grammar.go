@@ -8,9 +8,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unsafe"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/internal/view"
 	"github.com/plangram/plangram/lexer"
 	"github.com/plangram/plangram/schema"
 )
@@ -248,7 +248,7 @@ func Dialects() []string {
 // A document that is not a plan and has no act block is an edit-format
 // document when it holds one (DetectEditFormat); else it is acts.
 func Detect(src []byte) string {
-	text := unsafe.String(unsafe.SliceData(src), len(src)) // read only: no copy of the input
+	text := view.String(src) // read only: no copy of the input
 	title, section := false, false
 	for off := 0; off < len(text); {
 		typ, end := lexer.ScanMarkdown(text, off)

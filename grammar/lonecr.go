@@ -5,9 +5,9 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/internal/view"
 	"github.com/plangram/plangram/lexer"
 )
 
@@ -306,7 +306,7 @@ func quoteShort(s string) string {
 // streaming reader (package stream) uses it for the lines it reads as text;
 // Parse reports the same errors for a whole document.
 func ActsLineLoneCRs(ds []*ast.Diagnostic, lineBytes []byte, at ast.Pos, fence byte, run int) []*ast.Diagnostic {
-	line := unsafe.String(unsafe.SliceData(lineBytes), len(lineBytes)) // read only; the messages copy what they quote
+	line := view.String(lineBytes) // read only; the messages copy what they quote
 	if !hasLoneCR(line) {
 		return ds
 	}
@@ -355,7 +355,7 @@ func HasLoneCRError(doc *ast.Document) bool {
 // output with it, so that it never turns an input whose lines read the
 // same in plangram and CommonMark into one whose lines do not.
 func LoneCRHidesLine(ctx context.Context, src []byte, opts Options) bool {
-	if !hasLoneCR(unsafe.String(unsafe.SliceData(src), len(src))) {
+	if !hasLoneCR(view.String(src)) {
 		return false
 	}
 	opts.OnAction, opts.ReuseActions = nil, false

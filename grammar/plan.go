@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"unsafe"
 
 	"github.com/alecthomas/participle/v2"
 	plex "github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/internal/number"
+	"github.com/plangram/plangram/internal/view"
 	"github.com/plangram/plangram/lexer"
 	"github.com/plangram/plangram/schema"
 )
@@ -196,7 +196,7 @@ func (p *PlanParser) parseEach(ctx context.Context, filename string, src []byte,
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	text := unsafe.String(unsafe.SliceData(src), len(src))
+	text := view.String(src)
 	lines := newPlanLines(src)
 	doc := &ast.Document{Dialect: DialectPlan, Span: lines.Span(0, len(src))}
 	b := &planBuilder{ctx: ctx, src: text, lines: lines, doc: doc, schema: p.schema, keys: p.keys, snake: p.snake, each: each, keepProse: keepProse}

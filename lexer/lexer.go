@@ -38,6 +38,8 @@ import (
 	"strings"
 
 	plex "github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/plangram/plangram/internal/view"
 )
 
 // Token types. The names are the symbol names participle grammars use.
@@ -272,7 +274,7 @@ func closes[T ~string | ~[]byte](line T, c byte, n int) bool {
 // Backtick when there is neither. It reads only the
 // lines that hold three fence characters in a row.
 func Detect(src []byte) byte {
-	s := unsafeString(src)
+	s := view.String(src)
 	next := [2]int{-1, -1} // the next "```" and "~~~" at or after p (-1: to find; len(s): none)
 	var near byte          // the character of the first NearAct line, if any
 	for p := 0; p < len(s); {
@@ -289,7 +291,7 @@ func Detect(src []byte) byte {
 			break
 		}
 		start := p + strings.LastIndexByte(s[p:at], '\n') + 1
-		line := unsafeBytes(s[start : start+lineLen(s, start)])
+		line := view.Bytes(s[start : start+lineLen(s, start)])
 		for _, c := range [2]byte{Backtick, Tilde} {
 			if n, act := openRun(line, c); n > 0 && act {
 				return c
@@ -367,7 +369,7 @@ func (d *Definition) LexBytes(filename string, input []byte) (plex.Lexer, error)
 func (d *Definition) LexString(filename string, input string) (plex.Lexer, error) {
 	c := d.Fence
 	if c == 0 {
-		c = Detect(unsafeBytes(input))
+		c = Detect(view.Bytes(input))
 	}
 	return &Scanner{src: input, fence: c, coarse: d.Coarse, pos: plex.Position{Filename: filename, Line: 1, Column: 1}}, nil
 }
@@ -414,7 +416,7 @@ func (s *Scanner) Next() (plex.Token, error) {
 	} else {
 		n := s.line(off)
 		end = off + n
-		ln := unsafeBytes(s.src[off:end])
+		ln := view.Bytes(s.src[off:end])
 		switch {
 		case s.run > 0 && closes(ln, s.fence, s.run):
 			typ, s.run = Close, 0
@@ -465,7 +467,7 @@ func (s *Scanner) coarseToken(off int) (plex.TokenType, int) {
 // reading every line.
 func CoarseToken(src string, off int, c byte) (plex.TokenType, int) {
 	n := lineLen(src, off)
-	if r, act := openRun(unsafeBytes(src[off:off+n]), c); r > 0 {
+	if r, act := openRun(view.Bytes(src[off:off+n]), c); r > 0 {
 		typ := Block
 		if act {
 			typ = ActBlock
@@ -503,7 +505,7 @@ func nextOpening(src string, p int, c byte) int {
 		if !ok {
 			break
 		}
-		if r, _ := openRun(unsafeBytes(src[start:start+n]), c); r > 0 {
+		if r, _ := openRun(view.Bytes(src[start:start+n]), c); r > 0 {
 			return start
 		}
 		p = start + n
@@ -520,7 +522,7 @@ func closingEnd(src string, p int, c byte, r int) int {
 		if !ok {
 			break
 		}
-		if closes(unsafeBytes(src[start:start+n]), c, r) {
+		if closes(view.Bytes(src[start:start+n]), c, r) {
 			return start + n
 		}
 		p = start + n
@@ -576,7 +578,7 @@ func NewCloseIndex(src string, c byte) *CloseIndex {
 func (x *CloseIndex) CoarseToken(off int) (plex.TokenType, int) {
 	src := x.src
 	n := lineLen(src, off)
-	if r, act := openRun(unsafeBytes(src[off:off+n]), x.c); r > 0 {
+	if r, act := openRun(view.Bytes(src[off:off+n]), x.c); r > 0 {
 		typ := Block
 		if act {
 			typ = ActBlock

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	plex "github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/plangram/plangram/internal/view"
 )
 
 type tok struct {
@@ -233,14 +235,14 @@ func FuzzLexer(f *testing.F) {
 // for the scan that jumps between lines holding fence characters.
 func coarseLines(src string, off int, c byte) (plex.TokenType, int) {
 	n := lineLen(src, off)
-	if r, act := openRun(unsafeBytes(src[off:off+n]), c); r > 0 {
+	if r, act := openRun(view.Bytes(src[off:off+n]), c); r > 0 {
 		typ := Block
 		if act {
 			typ = ActBlock
 		}
 		for p := off + n; p < len(src); {
 			m := lineLen(src, p)
-			if closes(unsafeBytes(src[p:p+m]), c, r) {
+			if closes(view.Bytes(src[p:p+m]), c, r) {
 				return typ, p + m
 			}
 			p += m
@@ -250,7 +252,7 @@ func coarseLines(src string, off int, c byte) (plex.TokenType, int) {
 	p := off + n
 	for p < len(src) {
 		m := lineLen(src, p)
-		if r, _ := openRun(unsafeBytes(src[p:p+m]), c); r > 0 {
+		if r, _ := openRun(view.Bytes(src[p:p+m]), c); r > 0 {
 			break
 		}
 		p += m
@@ -266,7 +268,7 @@ func detectLines(src string) byte {
 	for p := 0; p < len(src); {
 		m := lineLen(src, p)
 		for _, c := range [2]byte{Backtick, Tilde} {
-			line := unsafeBytes(src[p : p+m])
+			line := view.Bytes(src[p : p+m])
 			if n, act := openRun(line, c); n > 0 && act {
 				return c
 			}

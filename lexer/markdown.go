@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	plex "github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/plangram/plangram/internal/view"
 )
 
 // The Markdown plan lexer (docs/plan.md) classifies whole lines of a
@@ -620,7 +622,7 @@ func FenceBetween(src string, from, to int, c byte) bool {
 		if !ok {
 			return false
 		}
-		if r, _ := openRun(unsafeBytes(src[start:start+n]), c); r > 0 {
+		if r, _ := openRun(view.Bytes(src[start:start+n]), c); r > 0 {
 			return true
 		}
 		p = start + n
