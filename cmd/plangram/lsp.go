@@ -9,7 +9,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/plangram/plangram/grammar"
 	"github.com/plangram/plangram/lsp"
 	"github.com/plangram/plangram/workspace"
 )
@@ -33,9 +32,6 @@ func cmdLSP(ctx context.Context, e *env, args []string) int {
 	}
 	if len(pos) > 0 {
 		return usageError(e, fmt.Errorf("lsp takes no arguments, got %q", pos[0]))
-	}
-	if err := oneOf("dialect", *pf.dialect, append([]string{grammar.DialectAuto}, grammar.Dialects()...)...); err != nil {
-		return usageError(e, err)
 	}
 	popts, ok := pf.options(e)
 	if !ok {
