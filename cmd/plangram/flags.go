@@ -35,7 +35,7 @@ func newFlags(e *env, name, usage string) *flag.FlagSet {
 	verbose := "print each AST diff whole (default: the rows around the nodes that differ)"
 	fs.BoolVar(&e.verbose, "v", false, verbose)
 	fs.BoolVar(&e.verbose, "verbose", false, verbose)
-	fs.Func("color", "colour diagnostics `auto|always|never`: auto colours a terminal unless NO_COLOR or TERM=dumb (default auto)", func(v string) error {
+	fs.Func("color", "when to colour diagnostics: `auto|always|never`; auto colours a terminal unless NO_COLOR is set or TERM=dumb (default auto)", func(v string) error {
 		if err := oneOf("color", v, "auto", "always", "never"); err != nil {
 			return err
 		}

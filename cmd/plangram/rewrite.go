@@ -35,8 +35,9 @@ type transform func(ctx context.Context, e *env, in input, src []byte) (out []by
 // see expandInputs). Without -l, -d or -w it prints each result in turn (as
 // gofmt does); -l prints the name of each input whose result differs, -d a
 // unified diff of it, -w rewrites it in place (standard input cannot be
-// rewritten). Under -l or -d no document diagnostic is printed, only the
-// list or the diffs (and a line for an input that cannot be read). The exit code is the worst of: the transform's, 1 under -l
+// rewritten). Under -l no document diagnostic is printed, only the list
+// (and a line for an input that cannot be read); fix -d prints the diffs
+// without the repairs' warnings. The exit code is the worst of: the transform's, 1 under -l
 // when an input differs, 2 when an input cannot be read or written.
 func rewriteInputs(ctx context.Context, e *env, name string, pos []string, rf rewriteFlags, t transform) int {
 	ins, err := expandInputs(pos, *rf.include...)
@@ -67,12 +68,12 @@ func rewriteInputs(ctx context.Context, e *env, name string, pos []string, rf re
 			code = exitUsage
 			continue
 		}
-		// -l and -d print the list or the diffs and nothing else: not the
-		// document's diagnostics (an AST diff a file, or each repair fix
-		// made again), which `plangram check` prints; they still count
-		// in the exit code.
+		// -l prints the list and nothing else: not the document's
+		// diagnostics (an AST diff a file), which `plangram check`
+		// prints; they still count in the exit code. fix -d prints the
+		// diffs, not each repair they show again as a warning.
 		te := e
-		if *rf.list || *rf.diff {
+		if *rf.list || *rf.diff && name == "fix" {
 			quiet := *e
 			quiet.stderr = io.Discard
 			te = &quiet
