@@ -94,7 +94,11 @@ func cmdCheck(ctx context.Context, e *env, args []string) int {
 			shown[i] = &c
 		}
 	}
-	if err := writeReport(e, *format, shown, *compact, *summary || e.outTTY); err != nil {
+	sum := "" // the summary counts every diagnostic, shown or not
+	if *summary || e.outTTY {
+		sum = summaryLine(files)
+	}
+	if err := writeReport(e, *format, shown, *compact, sum); err != nil {
 		fmt.Fprintf(e.stderr, "plangram: %v\n", err)
 		return exitUsage
 	}
@@ -111,8 +115,9 @@ func cmdCheck(ctx context.Context, e *env, args []string) int {
 
 // writeReport writes check's report to standard output: text coloured on
 // a terminal (unless NO_COLOR) and followed by the summary line when asked;
-// json and sarif compacted to one line with --compact.
-func writeReport(e *env, format string, files []*rpt.File, compact, summary bool) error {
+// json and sarif compacted to one line with --compact; the text format
+// ends with the summary line when it is not "".
+func writeReport(e *env, format string, files []*rpt.File, compact bool, summary string) error {
 	opts := rpt.Options{SourceRoot: ".", ToolVersion: readVersion().Short(), FullDetail: e.verbose}
 	if compact && (format == rpt.JSON || format == rpt.SARIF) {
 		var b bytes.Buffer
@@ -130,8 +135,8 @@ func writeReport(e *env, format string, files []*rpt.File, compact, summary bool
 	if err := rpt.Write(w, format, files, opts); err != nil {
 		return err
 	}
-	if format == rpt.Text && summary {
-		if _, err := fmt.Fprintln(w, summaryLine(files)); err != nil {
+	if format == rpt.Text && summary != "" {
+		if _, err := fmt.Fprintln(w, summary); err != nil {
 			return err
 		}
 	}

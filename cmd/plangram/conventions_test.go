@@ -36,7 +36,7 @@ func TestCLIConventions(t *testing.T) {
 		{"check", d + "miss.md"},
 		{"check", "-v", d + "miss.md"},
 		{"check", d + "mixed.md"},
-		{"check", "-q", d + "mixed.md"},
+		{"check", "-q", "--summary", d + "mixed.md"},
 		{"check", "--strict", "--quiet", d + "mixed.md"},
 		{"fix", "-q", d + "fixme.md"},
 		{"fix", d + "fixme.md"},
