@@ -147,6 +147,13 @@ func FuzzEditFormats(f *testing.F) {
 			checkPathsOnly(t, "fuzz.md", src, dialect)
 		}
 		_ = Detect(src)
+		// Under auto: detection, and the looks-like-edit warning of a
+		// document with no plan.
+		doc, err := Parse(ctx, "fuzz.md", src, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkLossless(t, src, doc)
 	})
 }
 
