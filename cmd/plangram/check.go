@@ -27,7 +27,7 @@ const checkUsage = "[--dialect auto|acts|plan|search-replace|udiff|apply-patch] 
 // or I/O errors.
 func cmdCheck(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "check", checkUsage)
-	pf := addParserFlags(fs, "input dialect: auto, acts, plan, search-replace, udiff or apply-patch")
+	pf := addParserFlags(fs, "")
 	format := fs.String("format", rpt.Text, "output format: "+strings.Join(rpt.Formats(), ", "))
 	root := fs.String("root", "", "project directory: also run the workspace rules (docs/check.md)")
 	strict := fs.Bool("strict", false, "warnings fail too (exit 1)")

@@ -199,6 +199,9 @@ func TestDialectOneList(t *testing.T) {
 	if !strings.Contains(renderUsage, "[--dialect "+list+"|markdown]") {
 		t.Errorf("render's synopsis: %s", renderUsage)
 	}
+	if _, help, _ := runCLI(t, "", "help", "render"); !strings.Contains(help, "apply-patch, markdown (markdown: a plain page)") {
+		t.Errorf("render help lacks markdown:\n%s", help)
+	}
 	for _, cmd := range []string{"parse", "check", "fmt", "fix", "render", "apply", "lsp"} {
 		_, help, _ := runCLI(t, "", "help", cmd)
 		if !strings.Contains(help, "input dialect: "+strings.Join(docDialects(), ", ")) {

@@ -148,8 +148,9 @@ type parserFlags struct {
 }
 
 // addParserFlags defines the parser flags on fs. The --dialect help lists
-// the one list of document dialects (docDialects); the description a
-// caller passes is not used, so that no command's list can drift.
+// the one list of document dialects (docDialects); a description a caller
+// passes is not used, so that no command's list can drift (a command that
+// takes more names sets extra and the flag's usage).
 func addParserFlags(fs *flag.FlagSet, _ string) parserFlags {
 	return parserFlags{
 		cmd:     fs.Name(),

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
@@ -25,7 +26,9 @@ const renderUsage = "[--dialect auto|acts|plan|search-replace|udiff|apply-patch|
 // creating DIR and its subdirectories. Diagnostics print to stderr.
 func cmdRender(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "render", renderUsage)
-	pf := addParserFlags(fs, "input dialect: auto, acts, plan, search-replace, udiff, apply-patch or markdown (a plain page)")
+	pf := addParserFlags(fs, "")
+	pf.extra = []string{"markdown"} // a plain page
+	fs.Lookup("dialect").Usage = "input dialect: " + strings.Join(docDialects(pf.extra...), ", ") + " (markdown: a plain page)"
 	noHighlight := fs.Bool("no-highlight", false, "show code without syntax colours")
 	out := fs.String("o", "", "write the page to this file (default: standard output); with several inputs, the directory to write the pages to")
 	include := addIncludeFlag(fs)
@@ -33,7 +36,6 @@ func cmdRender(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return exitUsage
 	}
-	pf.extra = []string{"markdown"} // a plain page
 	popts, ok := pf.options(e)
 	if !ok {
 		return exitUsage
