@@ -37,6 +37,8 @@ func KnownRules() []Rule {
 			Help: "A line starting with `>` is quoted text: an act block written there is prose, and its action is not read. Remove the `>` markers if the action is meant to run."},
 		{ID: "hidden-act", Severity: ast.Warning, Summary: "an act block is inside an HTML comment",
 			Help: "An act block after a line starting with `<!--` and before the line holding `-->` is read as an action, but Markdown viewers hide the comment, so a reviewer may approve the plan without seeing it. Take the block out of the comment, or delete it."},
+		{ID: "looks-like-edit", Severity: ast.Warning, Summary: "the document looks like an edit that no edit format reads",
+			Help: "Under --dialect auto, a document with no plan holds a unified-diff hunk with no `--- a/PATH` / `+++ b/PATH` header, or apply-patch file lines with no `*** Begin Patch`: nothing in it would be applied. Give the diff its file header (or the envelope its first line)."},
 		{ID: "empty-action-name", Severity: ast.Error, Summary: "an act block names no action",
 			Help: "The first non-blank line of an `act` block must start with the action name."},
 		{ID: "unterminated-quote", Severity: ast.Warning, Summary: "an act line has an unterminated quote",

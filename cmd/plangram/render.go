@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
@@ -16,7 +17,7 @@ import (
 	"github.com/plangram/plangram/render"
 )
 
-const renderUsage = "[--dialect auto|acts|plan|search-replace|udiff|apply-patch|markdown] [--fence auto|backtick|tilde] [--schema FILE] [--no-highlight] [-o OUT.html|-o DIR] [PATH...|-]"
+const renderUsage = "[--dialect auto|acts|plan|search-replace|udiff|apply-patch|markdown] [--fence auto|backtick|tilde] [--schema FILE] [--no-highlight] [-o OUT.html|-o DIR] [--include GLOB] [PATH...|-]"
 
 // cmdRender writes a self-contained HTML preview of a plan (docs/render.md).
 // One input (a file, or standard input without PATH or with "-") writes its
@@ -25,21 +26,21 @@ const renderUsage = "[--dialect auto|acts|plan|search-replace|udiff|apply-patch|
 // creating DIR and its subdirectories. Diagnostics print to stderr.
 func cmdRender(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "render", renderUsage)
-	pf := addParserFlags(fs, "input dialect: auto, acts, plan, search-replace, udiff, apply-patch or markdown (a plain page)")
+	pf := addParserFlags(fs, "")
+	pf.extra = []string{"markdown"} // a plain page
+	fs.Lookup("dialect").Usage = "input dialect: " + strings.Join(docDialects(pf.extra...), ", ") + " (markdown: a plain page)"
 	noHighlight := fs.Bool("no-highlight", false, "show code without syntax colours")
 	out := fs.String("o", "", "write the page to this file (default: standard output); with several inputs, the directory to write the pages to")
+	include := addIncludeFlag(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return exitUsage
-	}
-	if err := oneOf("dialect", *pf.dialect, append(append([]string{grammar.DialectAuto}, grammar.Dialects()...), "markdown")...); err != nil {
-		return usageError(e, err)
 	}
 	popts, ok := pf.options(e)
 	if !ok {
 		return exitUsage
 	}
-	ins, err := expandInputs(pos)
+	ins, err := expandInputs(pos, *include...)
 	if err != nil {
 		return usageError(e, err)
 	}
@@ -144,7 +145,7 @@ func renderPage(ctx context.Context, e *env, in input, src []byte, popts grammar
 	// action and has nothing to say either: a page must never hide what
 	// apply would do (an act block that Markdown readers see as an
 	// example, or inside an HTML comment).
-	d := popts.Dialect
+	d := grammar.FileDialect(in.name, popts.Dialect)
 	var doc *ast.Document
 	if d == "auto" {
 		if d = grammar.Detect(src); d == grammar.DialectActs && popts.Fence == 0 && !render.HasActBlocks(src) {
