@@ -58,6 +58,12 @@ type Options struct {
 	// re-renders on every edit) build each language's highlighter once.
 	// Nil builds them afresh for each page.
 	Highlighters *Highlighters
+	// Workspace, when set, is the directory the plan would be applied to:
+	// the card of each action that changes files shows the unified diff
+	// of what the action does to each of them there, as `plangram apply
+	// -d` prints a change (docs/render.md, "Against a workspace"). Nil
+	// shows the plan alone.
+	Workspace *Workspace
 }
 
 // Highlighters holds syntax highlighters across renderings; see
@@ -98,6 +104,9 @@ type renderer struct {
 	// (maxPageCells, guard.go).
 	cellsLeft int
 	lexers    *Highlighters // syntax highlighters, built as blocks need them
+	// steps simulates the actions against Options.Workspace as their
+	// cards are written (nil without one).
+	steps *steps
 }
 
 func newRenderer(opts Options) *renderer {
@@ -136,6 +145,8 @@ func WriteHTML(w io.Writer, doc *ast.Document, src []byte, opts Options) error {
 			r.schema = s
 		}
 	}
+	r.steps = newSteps(opts.Workspace, doc.Dialect, opts)
+	defer r.steps.close()
 	if err := r.writePage(&pageWriter{w: w}, doc); err != nil {
 		return fmt.Errorf("render: %w", err)
 	}
@@ -244,6 +255,9 @@ type (
 		// Document marks a plain Markdown page: the head opens the
 		// article that WriteMarkdown writes the document's HTML into.
 		Document bool
+		// Workspace marks a page whose cards show their actions' steps
+		// in a workspace: its head carries their style.
+		Workspace bool
 	}
 	keyValue struct {
 		Key   string
@@ -425,6 +439,10 @@ func (r *renderer) writeHead(pw *pageWriter, doc *ast.Document, lay *layout, hid
 		parts = append(parts, r.opts.Filename)
 	}
 	parts = append(parts, plural(actions, "action"))
+	if ws := r.opts.Workspace; ws != nil {
+		parts = append(parts, "against "+ws.Root)
+		p.Workspace = true
+	}
 	p.Subtitle = strings.Join(parts, " · ")
 
 	idx := attach(doc.Diagnostics, lay)
@@ -498,6 +516,11 @@ func (b *pageBody) action(a *ast.Action, i int) error {
 	}
 	if err := parts(func(pv *partView) error { return b.pw.exec("part", pv) }); err != nil {
 		return err
+	}
+	if sv := b.r.steps.step(b.r, a, av.ID); sv != nil {
+		if err := b.pw.exec("steps", sv); err != nil {
+			return err
+		}
 	}
 	return b.pw.exec("action-foot", nil)
 }

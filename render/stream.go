@@ -78,6 +78,8 @@ func WriteHTMLStream(w io.Writer, parse Parse, opts Options) (*ast.Document, err
 	}
 	lay.addProse(doc, hidden)
 	lay.sort()
+	r.steps = newSteps(opts.Workspace, doc.Dialect, opts)
+	defer r.steps.close()
 	pw := &pageWriter{w: w}
 	body, err := r.writeHead(pw, doc, lay, hidden, actions)
 	if err != nil {

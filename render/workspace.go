@@ -1,0 +1,185 @@
+package render
+
+import (
+	"context"
+	"fmt"
+	"html/template"
+	"strings"
+
+	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/internal/linediff"
+	"github.com/plangram/plangram/workspace"
+)
+
+// Workspace is the directory a page's plan would be applied to
+// (Options.Workspace): the card of each action that changes files shows
+// the unified diff of what that action does to each of them.
+type Workspace struct {
+	// Root is the directory.
+	Root string
+	// Options configures the workspace rules that simulate the actions
+	// (schema, effects, size limit); its Schema defaults to the page's
+	// (Options.Schema), and Strict is always set, as apply sets it.
+	Options workspace.Options
+	// Context, when set, stops the simulation once it is cancelled: the
+	// cards written after that show no diff.
+	Context context.Context
+}
+
+// steps simulates the actions of one page against a workspace, one at a
+// time as their cards are written, in source order, as apply simulates
+// them (workspace.Checker): each action's step is the change from the
+// state the actions before it left each file in to the state it leaves
+// it in.
+type steps struct {
+	ctx     context.Context
+	k       *workspace.Checker
+	effects workspace.Effects
+	// last holds, by path, the state the latest step that changed the
+	// file left it in: where the next step of the file starts. A file no
+	// step changed yet starts from what is on disk.
+	last map[string]fileState
+}
+
+// fileState is a file's state at one step: absent, or present with its
+// content when known (else problem says why not).
+type fileState struct {
+	exists, known    bool
+	content, problem string
+}
+
+// stepView is one file's step on a card.
+type stepView struct {
+	ID    string
+	Path  template.HTML
+	What  string // created, changed, deleted
+	Stats string // "+3 −1"
+	Note  string // why no diff is shown
+	Code  template.HTML
+}
+
+// stepsView is what a card shows of its action's steps.
+type stepsView struct {
+	Steps []stepView
+	// None says the action changes files but changes none here (a failed
+	// edit: its diagnostics say why).
+	None bool
+}
+
+// newSteps returns the simulation of the page of a document of dialect
+// against ws, or nil without ws.
+func newSteps(ws *Workspace, dialect string, opts Options) *steps {
+	if ws == nil {
+		return nil
+	}
+	wo := ws.Options
+	wo.Strict = true
+	if wo.Schema == nil {
+		wo.Schema = opts.Schema
+	}
+	effects := wo.Effects
+	if effects == nil {
+		effects = workspace.DefaultEffects()
+	}
+	ctx := ws.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return &steps{ctx: ctx, k: workspace.NewChecker(ws.Root, dialect, wo), effects: effects, last: map[string]fileState{}}
+}
+
+// close frees the simulation's memory.
+func (s *steps) close() {
+	if s != nil {
+		s.k.Close()
+	}
+}
+
+// step simulates action a, whose card has the id, and returns the view of
+// what it does to the files; nil without a workspace, or for an action
+// that changes no file by its effect (a command, a read).
+func (s *steps) step(r *renderer, a *ast.Action, id string) *stepsView {
+	if s == nil {
+		return nil
+	}
+	changes := s.k.Step(s.ctx, a)
+	switch s.effects[a.Name] {
+	case workspace.OpRun, workspace.OpNone, workspace.OpRead:
+		return nil
+	}
+	v := &stepsView{None: len(changes) == 0}
+	for i, ch := range changes {
+		before, ok := s.last[ch.Path]
+		if !ok {
+			before = fileState{exists: ch.Existed, known: ch.OldKnown, content: ch.Old}
+			if !ch.OldKnown {
+				before.problem = ch.Problem
+			}
+		}
+		after := fileState{exists: ch.Exists, known: ch.NewKnown, content: ch.New}
+		if ch.Exists && !ch.NewKnown {
+			after.problem = ch.Problem
+		}
+		s.last[ch.Path] = after
+		v.Steps = append(v.Steps, r.stepView(fmt.Sprintf("%s-apply-%d", id, i+1), ch.Path, before, after))
+	}
+	return v
+}
+
+// stepView shows one file's step: its diff as `plangram apply -d` prints
+// it (linediff.File), each line marked by what it is.
+func (r *renderer) stepView(id, path string, before, after fileState) stepView {
+	v := stepView{ID: id, Path: codeText(path), What: "changed"}
+	switch {
+	case !before.exists && after.exists:
+		v.What = "created"
+	case before.exists && !after.exists:
+		v.What = "deleted"
+	}
+	switch {
+	case before.exists && !before.known:
+		v.Note = "No diff: the file's content before this action is not known (" + before.problem + "); apply refuses to change it."
+		return v
+	case after.exists && !after.known:
+		v.Note = "No diff: the file's content after this action is not known (" + after.problem + "); apply refuses to write it."
+		return v
+	}
+	var b strings.Builder
+	if err := linediff.File(&b, path, before.exists, after.exists, before.content, after.content); err != nil {
+		v.Note = "No diff: " + err.Error()
+		return v
+	}
+	text := b.String()
+	if text == "" {
+		v.Note = "This action leaves the file as it was."
+		return v
+	}
+	marks, ins, del := diffMarks(text)
+	v.Stats = fmt.Sprintf("+%d −%d", ins, del)
+	v.Code = r.code(strings.TrimSuffix(text, "\n"), codeOpts{info: "text", marks: marks})
+	return v
+}
+
+// diffMarks marks each line of a diff linediff.File wrote by what it is
+// (a header, a hunk's head, a removed or an added line) and counts the
+// added and removed lines.
+func diffMarks(text string) (marks map[int]string, ins, del int) {
+	marks = map[int]string{}
+	inHunk := false
+	for i, line := range strings.Split(text, "\n") {
+		switch {
+		case strings.HasPrefix(line, "@@ "):
+			marks[i], inHunk = "hunk", true
+		case inHunk && strings.HasPrefix(line, "+"):
+			marks[i] = "ins"
+			ins++
+		case inHunk && strings.HasPrefix(line, "-"):
+			marks[i] = "del"
+			del++
+		case inHunk && (strings.HasPrefix(line, " ") || strings.HasPrefix(line, `\`)):
+		default:
+			marks[i], inHunk = "head", false
+		}
+	}
+	return marks, ins, del
+}
