@@ -52,7 +52,7 @@ type fileState struct {
 type stepView struct {
 	ID    string
 	Path  template.HTML
-	What  string // created, changed, deleted
+	What  string // created, changed, deleted; created, moved from a path
 	Stats string // "+3 −1"
 	Note  string // why no diff is shown
 	Code  template.HTML
@@ -121,7 +121,13 @@ func (s *steps) step(r *renderer, a *ast.Action, id string) *stepsView {
 			after.problem = ch.Problem
 		}
 		s.last[ch.Path] = after
-		v.Steps = append(v.Steps, r.stepView(fmt.Sprintf("%s-apply-%d", id, i+1), ch.Path, before, after))
+		sv := r.stepView(fmt.Sprintf("%s-apply-%d", id, i+1), ch.Path, before, after)
+		if !before.exists && ch.Exists && ch.MovedFrom != "" {
+			// A move is a deletion and a creation in the diff, as apply
+			// -d prints it; the caption says where the file came from.
+			sv.What = "created, moved from " + ch.MovedFrom
+		}
+		v.Steps = append(v.Steps, sv)
 	}
 	return v
 }
