@@ -215,6 +215,9 @@ const pageHTML = `{{define "head"}}<!DOCTYPE html>
 {{- end}}
 </figure>
 {{- end}}
+{{- with .Skipped}}
+<p class="note">{{.}}</p>
+{{- end}}
 </section>
 {{- end}}
 {{define "action-foot"}}

@@ -39,7 +39,18 @@ type steps struct {
 	// file left it in: where the next step of the file starts. A file no
 	// step changed yet starts from what is on disk.
 	last map[string]fileState
+	// left is what is left of the page's diff budget (maxStepBytes):
+	// the bytes of file content, before and after, its steps may still
+	// diff. Once a step does not fit, no step after it is diffed either.
+	left int
 }
+
+// maxStepBytes bounds the file content a page diffs, before and after
+// each step: a plan of many edits of one large file would otherwise diff
+// the whole file once per edit (a thousand edits of a 16 MiB file, 32 GB).
+// The budget is counted, not timed, so the page depends on the plan and
+// the workspace only.
+const maxStepBytes = 64 << 20
 
 // fileState is a file's state at one step: absent, or present with its
 // content when known (else problem says why not).
@@ -64,7 +75,13 @@ type stepsView struct {
 	// None says the action changes files but changes none here (a failed
 	// edit: its diagnostics say why).
 	None bool
+	// Skipped says why the steps (or the rest of them) are not shown.
+	Skipped string
 }
+
+// spentNote is what a card says of the steps the page's diff budget does
+// not cover.
+const spentNote = "Not shown: this page has diffed the 64 MiB of file content it diffs at most; apply -d prints every change."
 
 // newSteps returns the simulation of the page of a document of dialect
 // against ws, or nil without ws.
@@ -85,7 +102,7 @@ func newSteps(ws *Workspace, dialect string, opts Options) *steps {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	return &steps{ctx: ctx, k: workspace.NewChecker(ws.Root, dialect, wo), effects: effects, last: map[string]fileState{}}
+	return &steps{ctx: ctx, k: workspace.NewChecker(ws.Root, dialect, wo), effects: effects, last: map[string]fileState{}, left: maxStepBytes}
 }
 
 // close frees the simulation's memory.
@@ -102,13 +119,29 @@ func (s *steps) step(r *renderer, a *ast.Action, id string) *stepsView {
 	if s == nil {
 		return nil
 	}
+	op := s.effects[a.Name]
+	if s.left <= 0 {
+		// The budget is spent: the action is still simulated (the
+		// actions after it see what it did), its content not read.
+		s.k.Action(s.ctx, a)
+		if op == workspace.OpRun || op == workspace.OpNone || op == workspace.OpRead {
+			return nil
+		}
+		return &stepsView{Skipped: spentNote}
+	}
 	changes := s.k.Step(s.ctx, a)
-	switch s.effects[a.Name] {
+	switch op {
 	case workspace.OpRun, workspace.OpNone, workspace.OpRead:
 		return nil
 	}
 	v := &stepsView{None: len(changes) == 0}
 	for i, ch := range changes {
+		if s.left -= len(ch.Old) + len(ch.New); s.left < 0 {
+			// Old is the disk's content; what the step starts from is
+			// at most as large as what some step left (counted then).
+			v.Skipped, v.None = spentNote, false
+			break
+		}
 		before, ok := s.last[ch.Path]
 		if !ok {
 			before = fileState{exists: ch.Existed, known: ch.OldKnown, content: ch.Old}

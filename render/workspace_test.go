@@ -1,7 +1,9 @@
 package render
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"html"
 	"os"
 	"regexp"
@@ -14,6 +16,7 @@ import (
 	"github.com/plangram/plangram/grammar"
 	"github.com/plangram/plangram/internal/linediff"
 	"github.com/plangram/plangram/lint"
+	"github.com/plangram/plangram/schema"
 )
 
 // wsFixture is the plan rendered against a workspace (Options.Workspace)
@@ -146,5 +149,49 @@ func TestStepViewUnknownContent(t *testing.T) {
 	}
 	if html.UnescapeString(anyTagRE.ReplaceAllString(string(v.Path), "")) != "a.txt" {
 		t.Errorf("path %q", v.Path)
+	}
+}
+
+// TestStepBudget: a page diffs at most maxStepBytes of file content
+// (before and after each step); the card of the step that does not fit
+// and of every file-changing action after it says so instead.
+func TestStepBudget(t *testing.T) {
+	if !strings.Contains(spentNote, fmt.Sprintf(" %d MiB ", maxStepBytes>>20)) {
+		t.Fatalf("the note %q does not name the budget", spentNote)
+	}
+	src, err := os.ReadFile(wsFixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, diags, err := lint.Source(context.Background(), "plan.md", src, lint.Options{Root: wsRoot})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc.Diagnostics = diags
+	greet, err := os.ReadFile(wsRoot + "/src/greet.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first step (greet.go, "hello" made "HELLO") fits exactly.
+	for _, c := range []struct {
+		left, shown, notes int
+	}{{1, 0, 7}, {2 * len(greet), 1, 6}, {maxStepBytes, 7, 0}} {
+		opts := Options{Workspace: &Workspace{Root: wsRoot}}
+		r := newRenderer(opts)
+		r.schema, _ = schema.Builtin(doc.Dialect)
+		r.steps = newSteps(opts.Workspace, doc.Dialect, opts)
+		r.steps.left = c.left
+		var b bytes.Buffer
+		if err := r.writePage(&pageWriter{w: &b}, doc); err != nil {
+			t.Fatal(err)
+		}
+		r.steps.close()
+		page := b.String()
+		shown, notes := len(stepTexts(page)), strings.Count(page, spentNote)
+		// Actions 1–7 change files (6 in two steps, 5 in none); each
+		// card not diffed says so once.
+		if shown != c.shown || notes != c.notes {
+			t.Errorf("budget %d: %d steps shown, %d notes", c.left, shown, notes)
+		}
 	}
 }
