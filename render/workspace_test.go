@@ -195,3 +195,30 @@ func TestStepBudget(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRenderWorkspace: any plan renders against a workspace (a copy of
+// golden/render/workspace/root, which the page only reads) without an
+// error and as safely as any page, and its streamed page is the same.
+func FuzzRenderWorkspace(f *testing.F) {
+	src, err := os.ReadFile(wsFixture)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(src)
+	f.Add([]byte("~~~act\nmove_file src/greet.go index.html\n~~~\n~~~act\npatch_file index.html package pkg\n~~~\n"))
+	f.Add([]byte("*** Begin Patch\n*** Update File: draft.txt\n*** Move to: src/d.txt\n@@\n-draft\n+final\n*** End Patch\n"))
+	ws := &Workspace{Root: wsRoot}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		doc, err := grammar.Parse(context.Background(), "fuzz.md", src, grammar.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := HTML(doc, src, Options{Filename: "fuzz.md", NoHighlight: true, Workspace: ws})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, _ := schema.Builtin(doc.Dialect)
+		checkPageSchema(t, out, doc, s)
+		checkStreamSame(t, src, grammar.Options{}, Options{Filename: "fuzz.md", NoHighlight: true, Workspace: ws})
+	})
+}

@@ -33,7 +33,8 @@ func pageSteps(page string) string {
 // `render --root` shows on the cards are, together, what `apply --dry-run
 // -d` prints (the actions are in the order of their paths, apply's
 // order), in the acts dialect (an edit, an append, a delete, an empty
-// file and a file created, a move) and as a unified diff.
+// file and a file created, a move), as a unified diff and as a structured
+// plan (an EDIT of two pairs, a CREATE).
 func TestRenderRootAsApply(t *testing.T) {
 	for _, c := range []struct {
 		name, plan string
@@ -47,6 +48,9 @@ func TestRenderRootAsApply(t *testing.T) {
 			"~~~act\nrun_command 'make test'\n~~~\n"},
 		{"change.diff", "--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n one\n-two\n+2\n three\n" +
 			"--- /dev/null\n+++ b/g.txt\n@@ -0,0 +1,2 @@\n+g\n+h\n"},
+		{"plan.md", "# Edit\n\n- **Status:** Green\n- **Agent:** Developer\n- **Goal:** Edit a.\n\n## Rationale\n```text\nWhy.\n```\n\n## Action Plan\n\n" +
+			"### `EDIT`\n- **File Path:** `a.txt`\n\n#### `FIND:`\n```\none\n```\n#### `REPLACE:`\n```\n1\n```\n\n#### `FIND:`\n```\nthree\n```\n#### `REPLACE:`\n```\n3\n```\n\n" +
+			"### `CREATE`\n- **File Path:** `h.txt`\n\n```\nh\n```\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
