@@ -145,7 +145,10 @@ func WriteHTML(w io.Writer, doc *ast.Document, src []byte, opts Options) error {
 			r.schema = s
 		}
 	}
-	r.steps = newSteps(opts.Workspace, doc.Dialect, opts)
+	var err error
+	if r.steps, err = newSteps(opts.Workspace, doc.Dialect, opts); err != nil {
+		return fmt.Errorf("render: %w", err)
+	}
 	defer r.steps.close()
 	if err := r.writePage(&pageWriter{w: w}, doc); err != nil {
 		return fmt.Errorf("render: %w", err)

@@ -47,9 +47,9 @@ type steps struct {
 
 // maxStepBytes bounds the file content a page diffs, before and after
 // each step: a plan of many edits of one large file would otherwise diff
-// the whole file once per edit (a thousand edits of a 16 MiB file, 32 GB).
-// The budget is counted, not timed, so the page depends on the plan and
-// the workspace only.
+// the whole file once per edit, its size times the number of edits. The
+// budget is counted, not timed, so the page depends on the plan and the
+// workspace only.
 const maxStepBytes = 64 << 20
 
 // fileState is a file's state at one step: absent, or present with its
@@ -84,10 +84,14 @@ type stepsView struct {
 const spentNote = "Not shown: this page has diffed the 64 MiB of file content it diffs at most; apply -d prints every change."
 
 // newSteps returns the simulation of the page of a document of dialect
-// against ws, or nil without ws.
-func newSteps(ws *Workspace, dialect string, opts Options) *steps {
+// against ws, or nil without ws; the error says why ws.Root cannot be a
+// workspace.
+func newSteps(ws *Workspace, dialect string, opts Options) (*steps, error) {
 	if ws == nil {
-		return nil
+		return nil, nil
+	}
+	if err := workspace.ValidateRoot(ws.Root); err != nil {
+		return nil, err
 	}
 	wo := ws.Options
 	wo.Strict = true
@@ -102,7 +106,7 @@ func newSteps(ws *Workspace, dialect string, opts Options) *steps {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	return &steps{ctx: ctx, k: workspace.NewChecker(ws.Root, dialect, wo), effects: effects, last: map[string]fileState{}, left: maxStepBytes}
+	return &steps{ctx: ctx, k: workspace.NewChecker(ws.Root, dialect, wo), effects: effects, last: map[string]fileState{}, left: maxStepBytes}, nil
 }
 
 // close frees the simulation's memory.
@@ -120,28 +124,25 @@ func (s *steps) step(r *renderer, a *ast.Action, id string) *stepsView {
 		return nil
 	}
 	op := s.effects[a.Name]
+	changing := op != workspace.OpRun && op != workspace.OpNone && op != workspace.OpRead
 	if s.left <= 0 {
 		// The budget is spent: the action is still simulated (the
 		// actions after it see what it did), its content not read.
 		s.k.Action(s.ctx, a)
-		if op == workspace.OpRun || op == workspace.OpNone || op == workspace.OpRead {
+		if !changing {
 			return nil
 		}
 		return &stepsView{Skipped: spentNote}
 	}
 	changes := s.k.Step(s.ctx, a)
-	switch op {
-	case workspace.OpRun, workspace.OpNone, workspace.OpRead:
+	switch {
+	case !changing:
 		return nil
+	case s.ctx.Err() != nil:
+		return &stepsView{Skipped: "Not shown: the simulation was cancelled."}
 	}
 	v := &stepsView{None: len(changes) == 0}
 	for i, ch := range changes {
-		if s.left -= len(ch.Old) + len(ch.New); s.left < 0 {
-			// Old is the disk's content; what the step starts from is
-			// at most as large as what some step left (counted then).
-			v.Skipped, v.None = spentNote, false
-			break
-		}
 		before, ok := s.last[ch.Path]
 		if !ok {
 			before = fileState{exists: ch.Existed, known: ch.OldKnown, content: ch.Old}
@@ -152,6 +153,10 @@ func (s *steps) step(r *renderer, a *ast.Action, id string) *stepsView {
 		after := fileState{exists: ch.Exists, known: ch.NewKnown, content: ch.New}
 		if ch.Exists && !ch.NewKnown {
 			after.problem = ch.Problem
+		}
+		if s.left -= len(before.content) + len(after.content); s.left < 0 {
+			v.Skipped, v.None = spentNote, false
+			break
 		}
 		s.last[ch.Path] = after
 		sv := r.stepView(fmt.Sprintf("%s-apply-%d", id, i+1), ch.Path, before, after)

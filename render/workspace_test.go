@@ -179,7 +179,9 @@ func TestStepBudget(t *testing.T) {
 		opts := Options{Workspace: &Workspace{Root: wsRoot}}
 		r := newRenderer(opts)
 		r.schema, _ = schema.Builtin(doc.Dialect)
-		r.steps = newSteps(opts.Workspace, doc.Dialect, opts)
+		if r.steps, err = newSteps(opts.Workspace, doc.Dialect, opts); err != nil {
+			t.Fatal(err)
+		}
 		r.steps.left = c.left
 		var b bytes.Buffer
 		if err := r.writePage(&pageWriter{w: &b}, doc); err != nil {
@@ -221,4 +223,26 @@ func FuzzRenderWorkspace(f *testing.F) {
 		checkPageSchema(t, out, doc, s)
 		checkStreamSame(t, src, grammar.Options{}, Options{Filename: "fuzz.md", NoHighlight: true, Workspace: ws})
 	})
+}
+
+// TestWorkspaceErrors: a root that is not a directory is an error of
+// HTML (no page); a cancelled simulation's cards say their steps are not
+// shown rather than that the actions change nothing.
+func TestWorkspaceErrors(t *testing.T) {
+	page, doc := renderWorkspace(t)
+	if len(page) == 0 {
+		t.Fatal("no page")
+	}
+	if _, err := HTML(doc, nil, Options{Workspace: &Workspace{Root: wsFixture}}); err == nil || !strings.Contains(err.Error(), "not a directory") {
+		t.Errorf("a file as the root: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	out, err := HTML(doc, nil, Options{Workspace: &Workspace{Root: wsRoot, Context: ctx}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(out), "Not shown: the simulation was cancelled."); n != 7 || strings.Contains(string(out), "changes no file") {
+		t.Errorf("cancelled: %d notes of cancellation, want 7 (one per file-changing card)", n)
+	}
 }
