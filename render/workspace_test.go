@@ -23,7 +23,7 @@ import (
 // and its root.
 const (
 	wsFixture = "../golden/render/workspace/plan.md"
-	wsRoot    = "../golden/render/workspace/root"
+	wsRoot    = "../golden/render/workspace/_root"
 )
 
 // renderWorkspace renders the workspace fixture as `plangram render
@@ -199,7 +199,7 @@ func TestStepBudget(t *testing.T) {
 }
 
 // FuzzRenderWorkspace: any plan renders against a workspace (a copy of
-// golden/render/workspace/root, which the page only reads) without an
+// golden/render/workspace/_root, which the page only reads) without an
 // error and as safely as any page, and its streamed page is the same.
 func FuzzRenderWorkspace(f *testing.F) {
 	src, err := os.ReadFile(wsFixture)

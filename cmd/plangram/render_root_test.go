@@ -92,7 +92,7 @@ func TestRenderRoot(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "page.html")
 	var tr strings.Builder
 	for _, args := range [][]string{
-		{"render", "--root", "golden/render/workspace/root", "golden/render/workspace/plan.md", "-o", out},
+		{"render", "--root", "golden/render/workspace/_root", "golden/render/workspace/plan.md", "-o", out},
 		{"render", "--root", "golden/render/workspace/missing", "golden/render/workspace/plan.md", "-o", out + ".2"},
 		{"render", "--root", "golden/render/workspace/plan.md", "golden/render/workspace/plan.md"},
 	} {
