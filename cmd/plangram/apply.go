@@ -80,26 +80,8 @@ func cmdApply(ctx context.Context, e *env, args []string) int {
 	}
 	for _, ch := range res.Changes {
 		if *diff {
-			a, b := "a/"+ch.Path, "b/"+ch.Path
-			if !ch.Existed {
-				a = "/dev/null"
-			}
-			if !ch.Exists {
-				b = "/dev/null"
-			}
-			// A move is a deletion and a creation, so that the diff
-			// applies with patch -p1 as it is.
-			if ch.Old == ch.New && ch.Existed != ch.Exists {
-				// An empty file created or deleted has no line to show:
-				// git's header says it (git apply and plangram read it).
-				how := "new"
-				if !ch.Exists {
-					how = "deleted"
-				}
-				fmt.Fprintf(e.stdout, "diff --git a/%s b/%s\n%s file mode 100644\n", ch.Path, ch.Path, how)
-				continue
-			}
-			if err := linediff.Unified(e.stdout, a, b, []byte(ch.Old), []byte(ch.New), 3); err != nil {
+			// The one diff of a change, which render --root shows too.
+			if err := linediff.File(e.stdout, ch.Path, ch.Existed, ch.Exists, ch.Old, ch.New); err != nil {
 				return usageError(e, err)
 			}
 			continue
