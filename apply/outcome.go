@@ -55,7 +55,7 @@ func settle(res *Result, tallies []workspace.Tally, docOf func(i int) *ast.Docum
 				if d.Code == workspace.CodeAlreadyApplied && d.Severity == ast.Warning {
 					e := *d
 					e.Severity = ast.Error
-					e.Message += fmt.Sprintf("; apply refuses a plan that is applied in part (%d of its %d file changes are already made)", applied, total)
+					e.Message += fmt.Sprintf("; apply refuses a plan that is applied in part (%d of its %d actions that change files are already applied)", applied, total)
 					ds[j] = &e
 				}
 			}
