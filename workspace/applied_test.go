@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/plangram/plangram/ast"
@@ -106,5 +107,46 @@ func TestTally(t *testing.T) {
 	}
 	if len(sim.Changes) != 1 || sim.Changes[0].New != "x = 2\ny = 2\n" {
 		t.Errorf("half-applied EDIT: changes %+v", sim.Changes)
+	}
+}
+
+// TestTallyCheckerAsSimulate: a Checker handed the actions one at a time,
+// and an update_file's hunks as they are read (Hunk), counts what
+// Simulate counts, over the golden workspace cases.
+func TestTallyCheckerAsSimulate(t *testing.T) {
+	ctx := context.Background()
+	cases, _ := filepath.Glob("../golden/workspace/*/plan.md")
+	if len(cases) < 20 {
+		t.Fatalf("only %d cases", len(cases))
+	}
+	for _, planPath := range cases {
+		name := filepath.Base(filepath.Dir(planPath))
+		dialect := caseDialect(name)
+		src, err := os.ReadFile(planPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		root := copyFixture(t, filepath.Dir(planPath))
+		doc, err := grammar.Parse(ctx, "plan.md", src, grammar.Options{Dialect: dialect})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := Simulate(ctx, []*ast.Document{doc}, root, caseOptions(t, filepath.Dir(planPath))).Tally[0]
+		o := caseOptions(t, filepath.Dir(planPath))
+		o.Source = src
+		k := NewChecker(root, dialect, o)
+		popts := grammar.Options{Dialect: dialect, ReuseActions: true, PathsOnly: true,
+			OnAction: func(a *ast.Action) { k.Action(ctx, a) },
+			OnHunk:   func(a *ast.Action, i int, h grammar.Hunk, blk *ast.Block) { k.Hunk(ctx, a, i, h, blk.Span) }}
+		if _, err := grammar.Parse(ctx, "plan.md", src, popts); err != nil {
+			t.Fatal(err)
+		}
+		if got := k.Tally(); got != want {
+			t.Errorf("%s: Checker tally %+v, Simulate %+v", name, got, want)
+		}
+		k.Close()
+		if strings.HasSuffix(name, "_already_applied") && want.AlreadyApplied == 0 {
+			t.Errorf("%s: no action counted already applied", name)
+		}
 	}
 }

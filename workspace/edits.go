@@ -615,11 +615,13 @@ func (p *patcher) place(ctx context.Context, h grammar.Hunk, span ast.Span) {
 		}
 	}
 	nw := conv(h.New)
-	if start, ok := appliedAround(buf, at, find, nw, true); ok && p.detect {
-		p.applied(i, span, start, "its new lines stand around the place its old lines match")
-		p.from = start + len(nw)
-		p.delta += strings.Count(h.New, "\n") - strings.Count(h.Old, "\n")
-		return
+	if p.detect {
+		if start, ok := appliedAround(buf, at, find, nw, true); ok {
+			p.applied(i, span, start, "its new lines stand around the place its old lines match")
+			p.from = start + len(nw)
+			p.delta += strings.Count(h.New, "\n") - strings.Count(h.Old, "\n")
+			return
+		}
 	}
 	p.touchedEnd = p.touchedEnd || at+len(find) == buf.Len()
 	buf.Replace(at, at+len(find), nw)
