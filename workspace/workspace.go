@@ -138,6 +138,8 @@ func Rules() []Rule {
 			"The file ends every line with CRLF and the edit has no CR: the edit is matched line by line and written with CRLF line endings."},
 		{CodeDeleteMismatch, ast.Error, "a udiff deletion's removed lines are not the file's content",
 			"A diff to `/dev/null` lists the lines it removes; as `git apply` requires, they must be the whole file, byte for byte. The diagnostic names the first line that differs (or the lines the file has beyond them), says when the difference is only white space, and carries a diff. An LF diff of a CRLF file matches line by line (`crlf-kept`)."},
+		{CodeAlreadyApplied, ast.Warning, "the edit's result is already in the file",
+			"The edit was applied before: its REPLACE text stands where its FIND text would match (or the FIND text is gone and the REPLACE text is there), a diff hunk or apply_patch chunk applies in reverse, or a CREATE, write_file or add_file names a file that already holds its content. Applying it again would change what was already changed (code inserted twice), so it is not made again. `plangram apply` refuses a plan part of which is already applied, and changes nothing when every action is. An edit of a file an earlier action of the same document changed is not looked at this way."},
 		{CodeReadOnly, ast.Error, "the plan changes a read-only file",
 			"The file's mode lacks the owner's write bit (0444, for example): `plangram apply` refuses to change it, as `fmt -w` and `fix -w` do, also when run as root. Make it writable (`chmod u+w`) if the change is meant, or leave the file alone. Deleting it or moving it away is fine. The diagnostic is at the last action that changes it."},
 		{CodeBadRoot, ast.Error, "the workspace root cannot be used",
@@ -284,6 +286,9 @@ type Simulation struct {
 	// Commands[i] are the actions of docs[i] that run commands (OpRun).
 	// Simulate never runs them; their effect on the files is unknown.
 	Commands [][]*ast.Action
+	// Tally[i] counts the actions of docs[i] by what they do to the files
+	// and how many of them are already applied.
+	Tally []Tally
 }
 
 // Change is the net effect of the simulated documents on one file.
@@ -320,7 +325,7 @@ type Change struct {
 // gives one CodeBadRoot diagnostic on the first document and no changes.
 // When ctx is cancelled it stops and returns what it found so far.
 func Simulate(ctx context.Context, docs []*ast.Document, root string, opts Options) *Simulation {
-	sim := &Simulation{Diagnostics: make([][]*ast.Diagnostic, len(docs)), Commands: make([][]*ast.Action, len(docs))}
+	sim := &Simulation{Diagnostics: make([][]*ast.Diagnostic, len(docs)), Commands: make([][]*ast.Action, len(docs)), Tally: make([]Tally, len(docs))}
 	c, err := newChecker(nil, root, opts)
 	if err != nil {
 		for i, doc := range docs {
@@ -350,6 +355,7 @@ func Simulate(ctx context.Context, docs []*ast.Document, root string, opts Optio
 		c.diags = append(c.diags, c.cap.Summaries()...)
 		ast.SortDiagnostics(c.diags)
 		sim.Diagnostics[i] = ast.EscapeDiagnostics(c.diags)
+		sim.Tally[i] = c.tally
 	}
 	sim.Changes = c.changes()
 	c.o.mem.free()
@@ -464,6 +470,14 @@ type checker struct {
 	// readOnly lists the entries whose disk file is read-only
 	// (vfile.readOnly): readOnlyChanged reports those the plan changes.
 	readOnly []uint32
+	// nl is the document's line ending ("" unknown), which a write from a
+	// fenced block ends with (endLine).
+	nl string
+	// aaHit counts the edits of the current action found already applied,
+	// aaMiss the changes it made (set); tally counts the document's
+	// actions (applied.go).
+	aaHit, aaMiss int
+	tally         Tally
 }
 
 // sameAsDisk reports whether f, the state of path rel that an action
@@ -573,6 +587,7 @@ func (k *Checker) Action(ctx context.Context, a *ast.Action) {
 		if s.p != nil {
 			s.p.finish(ctx)
 		}
+		k.c.endAction(OpPatch)
 		k.c.overDirBudget(a)
 	} else {
 		k.c.action(ctx, a)
@@ -605,6 +620,7 @@ func (k *Checker) Hunk(ctx context.Context, a *ast.Action, i int, h grammar.Hunk
 			return // Action checks it as a whole; its hunks are not needed
 		}
 		s.begun = true
+		c.startAction()
 		op, paths, target := c.actionPaths(a)
 		if op == OpPatch && target != nil && target.ok {
 			s.p = c.newPatcher(a, slices.Clone(paths))
@@ -836,6 +852,10 @@ func (c *checker) begin(i int, doc *ast.Document, opts Options) {
 	c.summed, c.cap = summedOf(doc.Diagnostics), grammar.Cap{Silenced: opts.Silenced}
 	c.pathKept, c.pathN, c.pathOver = nil, nil, nil
 	c.base, c.seen = c.base+c.seen, 0
+	c.tally = Tally{}
+	if c.nl = docNewline(doc); c.nl == "" {
+		c.nl = firstNewline(c.o.src)
+	}
 }
 
 func unwrapPathError(err error) error {
@@ -863,8 +883,10 @@ func (c *checker) action(ctx context.Context, a *ast.Action) {
 		return
 	}
 	defer c.overDirBudget(a)
+	c.startAction()
 	op, paths, target := c.actionPaths(a)
 	c.effect(ctx, a, op, paths, target)
+	c.endAction(op)
 }
 
 // actionPaths resolves and checks the path arguments of a (the first part
@@ -1187,6 +1209,7 @@ func (c *checker) set(rel string, f *vfile) {
 	}
 	if f.by != nil {
 		f.doc = c.doc
+		c.aaMiss++
 	}
 	c.setCur(i, f)
 }
@@ -1240,8 +1263,14 @@ func (c *checker) write(a *ast.Action, t *pathArg) {
 	f := c.file(t.rel)
 	content, hasContent := a.Params.Get("content")
 	text, _ := content.(string)
+	text = c.endLine(a, text)
 	if f.dir {
 		c.add(ast.Error, CodeNotAFile, *t.span, "%s cannot write %s: it is a directory", a.Name, t.value)
+		return
+	}
+	if hasContent && f.exists && f.known && c.unchanged(f) && f.data() == text {
+		// Written before: the same content again is no change.
+		c.applied(a, f, t.value, *t.span, "%s: %s already holds this content (%s); it is not written again", a.Name, t.value, plural(int64(len(text)), "byte"))
 		return
 	}
 	if f.unstat {
@@ -1249,14 +1278,21 @@ func (c *checker) write(a *ast.Action, t *pathArg) {
 	} else if f.exists && !flag(a.Params, "overwrite") {
 		how := "replaces"
 		fix := ""
+		sev := ast.Warning
 		if c.hasParam(a, "overwrite") {
 			fix = "; set Overwrite: true if that is intended, or EDIT the file"
+			if c.strict {
+				// The action says it does not overwrite (the
+				// default): apply keeps the file.
+				sev = ast.Error
+				fix = "; apply replaces a file only when the action says Overwrite: true: set it if that is intended, or EDIT the file"
+			}
 		}
 		var d *ast.Diagnostic
 		if f.by != nil {
-			d = c.add(ast.Warning, CodeFileExists, *t.span, "%s %s %s, which %s %s%s", a.Name, how, t.value, describe(f.by), f.how, fix)
+			d = c.add(sev, CodeFileExists, *t.span, "%s %s %s, which %s %s%s", a.Name, how, t.value, describe(f.by), f.how, fix)
 		} else {
-			d = c.add(ast.Warning, CodeFileExists, *t.span, "%s %s the existing file %s (%s)%s", a.Name, how, t.value, plural(f.size, "byte"), fix)
+			d = c.add(sev, CodeFileExists, *t.span, "%s %s the existing file %s (%s)%s", a.Name, how, t.value, plural(f.size, "byte"), fix)
 		}
 		d.Related = related(f, t.value)
 	}
@@ -1275,6 +1311,7 @@ func (c *checker) appendTo(a *ast.Action, t *pathArg) {
 	}
 	content, _ := a.Params.Get("content")
 	text, _ := content.(string)
+	text = c.endLine(a, text)
 	nf := &vfile{exists: true, by: c.ref(a), how: "appended to", origin: f.origin}
 	switch {
 	case !f.exists:
