@@ -43,9 +43,9 @@ func TestStep(t *testing.T) {
 		"",
 		"",
 		"b.txt: existed old=\"b\\n\" → gone; d.txt: absent → new=\"b\\n\" moved from b.txt",
-		"e.txt: absent → new=\"e\"",
+		"e.txt: absent → new=\"e\\n\"",
 		"e.txt: absent → gone",
-		"c.txt: existed old=\"c\\n\" → new=\"c\\nmore\"",
+		"c.txt: existed old=\"c\\n\" → new=\"c\\nmore\\n\"",
 	}
 	ctx := context.Background()
 	for _, source := range []bool{false, true} {
