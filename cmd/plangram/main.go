@@ -32,6 +32,10 @@ type env struct {
 	// noColor is set when the NO_COLOR environment variable is non-empty
 	// or TERM is "dumb".
 	noColor bool
+	// beforeRename, when set, is called by fmt -w and fix -w with a file's
+	// path once its new content is staged, before the file is checked to
+	// be what was read and renamed into place (tests race it with it).
+	beforeRename func(path string)
 }
 
 // color reports whether text output on standard output is coloured.
