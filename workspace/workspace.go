@@ -1232,8 +1232,10 @@ func (c *checker) file(rel string) *vfile {
 		err = os.ErrNotExist
 	default:
 		// Lstat: a symbolic link is an entry of its own; a path that
-		// follows one was resolved by walk.
-		st, err = c.fsys.Lstat(name)
+		// follows one was resolved by walk, which found no link on the
+		// way. Only what is read of a file goes through c.fsys (the
+		// type and size a race falsifies make no read leave the root).
+		st, err = os.Lstat(full)
 	}
 	switch {
 	case err != nil && errors.Is(err, os.ErrNotExist):
