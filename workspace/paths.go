@@ -48,7 +48,7 @@ func (c *checker) resolvePath(p *pathArg, a *ast.Action, follow bool) {
 	}
 	if name, ok := c.nameTooLong(v); ok {
 		c.add(ast.Error, CodeNameTooLong, *p.span,
-			"%s %s %q cannot be written: its name %q is %d bytes long, more than the %d the file system of the root allows for one name",
+			"%s %s %q cannot be used: its name %q is %d bytes long, more than the %d the file system of the root allows for one name, so no file can have it",
 			a.Name, what, v, preview(name, 40), len(name), c.nameMax)
 		return
 	}
