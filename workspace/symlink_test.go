@@ -147,3 +147,29 @@ func TestReadsStayInRoot(t *testing.T) {
 		t.Errorf("the checker read the file outside the root through the swapped directory: %q", f.content)
 	}
 }
+
+// TestNameMaxOfRoot: the name limit is the root's file system's (statfs
+// on Linux, 255 where it cannot be asked), and a name up to it passes: a
+// checker whose file system allowed 10 bytes refuses an 11-byte name and
+// takes a 10-byte one.
+func TestNameMaxOfRoot(t *testing.T) {
+	root := t.TempDir()
+	if n := nameMax(root); n < 14 || n > 1<<16 {
+		t.Errorf("nameMax(%s) = %d", root, n)
+	}
+	if n := nameMax(filepath.Join(root, "missing")); n != defaultNameMax && n != nameMax(root) {
+		t.Errorf("nameMax of a missing directory = %d", n)
+	}
+	c, err := newChecker(nil, root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.fsys.Close()
+	c.nameMax = 10
+	if name, ok := c.nameTooLong("dir/" + strings.Repeat("x", 11)); !ok || len(name) != 11 {
+		t.Errorf("an 11-byte name passed a 10-byte limit")
+	}
+	if _, ok := c.nameTooLong(strings.Repeat("x", 10) + "/" + strings.Repeat("y", 10)); ok {
+		t.Errorf("names of 10 bytes refused under a 10-byte limit")
+	}
+}
