@@ -341,6 +341,21 @@ func lineOfOffset(s string, off int) int {
 
 // hunksOf decodes an action's hunks parameter (in memory or read back from
 // JSON).
+// hasHunks reports whether update_file a carries at least one hunk.
+func hasHunks(a *ast.Action) bool {
+	v, ok := a.Params.Get("hunks")
+	if !ok || v == nil {
+		return false
+	}
+	switch v := v.(type) {
+	case []any:
+		return len(v) > 0
+	case []grammar.Hunk:
+		return len(v) > 0
+	}
+	return len(hunksOf(a)) > 0
+}
+
 func hunksOf(a *ast.Action) []grammar.Hunk {
 	v, ok := a.Params.Get("hunks")
 	if !ok {
@@ -376,6 +391,15 @@ func hunkValues(vs []any) ([]grammar.Hunk, bool) {
 // patch checks an update_file: each hunk in order against the target's
 // content, then the move.
 func (c *checker) patch(ctx context.Context, a *ast.Action, paths []pathArg) {
+	if len(paths) > 0 && paths[0].ok && paths[0].param == "path" && !hasHunks(a) {
+		if f := c.file(paths[0].rel); f.exists && f.link != "" {
+			// A rename of a symbolic link moves the link itself.
+			if len(paths) > 1 && paths[1].param == "move_to" && paths[1].ok && paths[1].rel != paths[0].rel {
+				c.move(a, paths[:2])
+			}
+			return
+		}
+	}
 	p := c.newPatcher(a, paths)
 	if p == nil {
 		return

@@ -38,6 +38,10 @@ type env struct {
 	// prints each AST diff whole. Both are set by the flags every
 	// command shares (newFlags).
 	quiet, verbose bool
+	// beforeRename, when set, is called by fmt -w and fix -w with a file's
+	// path once its new content is staged, before the file is checked to
+	// be what was read and renamed into place (tests race it with it).
+	beforeRename func(path string)
 }
 
 // color reports whether text output on standard output is coloured.

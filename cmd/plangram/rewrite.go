@@ -35,9 +35,10 @@ type transform func(ctx context.Context, e *env, in input, src []byte) (out []by
 // see expandInputs). Without -l, -d or -w it prints each result in turn (as
 // gofmt does); -l prints the name of each input whose result differs, -d a
 // unified diff of it, -w rewrites it in place (standard input cannot be
-// rewritten). Under -l no document diagnostic is printed, only the list
-// (and a line for an input that cannot be read); fix -d prints the diffs
-// without the repairs' warnings. The exit code is the worst of: the transform's, 1 under -l
+// rewritten), unless the file changed after it was read. Under -l no
+// document diagnostic is printed, only the list (and a line for an input
+// that cannot be read); fix -d prints the diffs without the repairs'
+// warnings. The exit code is the worst of: the transform's, 1 under -l
 // when an input differs, 2 when an input cannot be read or written.
 func rewriteInputs(ctx context.Context, e *env, name string, pos []string, rf rewriteFlags, t transform) int {
 	ins, err := expandInputs(pos, *rf.include...)
@@ -96,7 +97,14 @@ func rewriteInputs(ctx context.Context, e *env, name string, pos []string, rf re
 			}
 		}
 		if *rf.write && changed {
-			if err := safewrite.WriteFile(in.path, out); err != nil {
+			// The file must still be what was read: an edit made in
+			// between is not overwritten (safewrite.Rewrite).
+			var hook func()
+			if e.beforeRename != nil {
+				p := in.path
+				hook = func() { e.beforeRename(p) }
+			}
+			if err := safewrite.Rewrite(in.path, src, out, hook); err != nil {
 				fmt.Fprintf(e.stderr, "plangram: %v\n", err)
 				code = exitUsage
 			}
