@@ -17,6 +17,8 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	lspproto "github.com/plangram/plangram/lsp/internal/protocol"
 )
 
 // rawClient speaks framed JSON-RPC over a pipe, byte for byte, so that
@@ -249,21 +251,15 @@ func TestBrokenFramingEndsSession(t *testing.T) {
 // InternalError and the connection keeps serving; a panicking notification
 // is logged and dropped.
 func TestHandlerPanicAnswered(t *testing.T) {
-	h := func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		if req.Method() == "boom" {
+	h := func(ctx context.Context, req *request) (any, error) {
+		if req.method == "boom" {
 			panic("kaboom")
 		}
 		return "ok", nil
 	}
 	c := startRaw(t, func(ctx context.Context, rwc io.ReadWriteCloser) error {
-		conn := jsonrpc2.NewConn(jsonrpc2.NewStream(newGuard(rwc, slog.New(slog.DiscardHandler))))
-		conn.Go(ctx, robust(slog.New(slog.DiscardHandler), func(string) bool { return true }, h))
-		select {
-		case <-conn.Done():
-			return conn.Err()
-		case <-ctx.Done():
-			return ctx.Err()
-		}
+		log := slog.New(slog.DiscardHandler)
+		return newConn(rwc, log).run(ctx, robust(log, func(string) bool { return true }, h), func(string) bool { return false })
 	})
 	c.send(`{"jsonrpc":"2.0","id":1,"method":"boom"}`)
 	if got := errorCode(c.response(1)); got != int(jsonrpc2.InternalError) {
@@ -279,20 +275,34 @@ func TestHandlerPanicAnswered(t *testing.T) {
 // TestCheckPanicReported: a panic while checking a document becomes an
 // internal-error diagnostic; the server keeps running.
 func TestCheckPanicReported(t *testing.T) {
-	tc := &testClient{diags: make(chan *protocol.PublishDiagnosticsParams, 4)}
-	s := newServer(context.Background(), tc, Options{NoWorkspace: true})
+	pub := &recorder{notes: make(chan recorded, 4)}
+	s := newServer(context.Background(), pub, Options{NoWorkspace: true})
 	func() {
 		defer s.recoverCheck("file:///x.md", 3)
 		panic("bug")
 	}()
 	select {
-	case p := <-tc.diags:
-		if len(p.Diagnostics) != 1 || !strings.Contains(fmt.Sprint(p.Diagnostics[0].Message), "internal error") {
-			t.Fatalf("got %+v", p.Diagnostics)
+	case n := <-pub.notes:
+		p, ok := n.params.(*lspproto.PublishDiagnosticsParams)
+		if n.method != "textDocument/publishDiagnostics" || !ok || len(p.Diagnostics) != 1 || !strings.Contains(p.Diagnostics[0].Message, "internal error") {
+			t.Fatalf("got %s %+v", n.method, n.params)
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("no diagnostic")
 	}
+}
+
+// recorder records the notifications a server sends.
+type recorder struct{ notes chan recorded }
+
+type recorded struct {
+	method string
+	params any
+}
+
+func (r *recorder) notify(method string, params any) error {
+	r.notes <- recorded{method, params}
+	return nil
 }
 
 // TestNoPlanOneNote: ordinary Markdown with code blocks (the server is
