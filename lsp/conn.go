@@ -231,7 +231,9 @@ func classify(body []byte) (kind, *request, json.RawMessage) {
 		return kindInvalid, nil, id
 	}
 	if m.Method == nil {
-		if (m.Result != nil || m.Error != nil) && idOK {
+		if m.Result != nil || m.Error != nil {
+			// whatever its id: a response is never answered, so that two
+			// peers cannot answer each other's errors forever
 			return kindResponse, nil, nil
 		}
 		return kindInvalid, nil, id

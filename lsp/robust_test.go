@@ -320,3 +320,64 @@ func TestNoPlanOneNote(t *testing.T) {
 	}
 	s.exit()
 }
+
+// TestCancelRequest: $/cancelRequest cancels the context of the running
+// call with that id (an integer or a string id), whose handler then
+// answers; a cancel of an id not running changes nothing.
+func TestCancelRequest(t *testing.T) {
+	started := make(chan string, 4)
+	c := startRaw(t, func(ctx context.Context, rwc io.ReadWriteCloser) error {
+		log := slog.New(slog.DiscardHandler)
+		conn := newConn(rwc, log)
+		s := newServer(ctx, conn, Options{NoWorkspace: true})
+		s.conn = conn
+		h := func(ctx context.Context, r *request) (any, error) {
+			if r.method != "wait" {
+				return s.dispatch(ctx, r)
+			}
+			started <- string(r.id)
+			select {
+			case <-ctx.Done():
+				return "cancelled", nil
+			case <-time.After(20 * time.Second):
+				return "not cancelled", nil
+			}
+		}
+		return conn.run(ctx, robust(log, func(string) bool { return true }, h), func(string) bool { return false })
+	})
+	for _, id := range []string{`7`, `"w"`} {
+		c.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"wait"}`)
+		if got := <-started; got != id {
+			t.Fatalf("started %s, want %s", got, id)
+		}
+		c.send(`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":99}}`)
+		c.send(`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":` + id + `}}`)
+		m := c.await("the answer to "+id, func(m map[string]any) bool { return fmt.Sprint(m["id"]) == strings.Trim(id, `"`) })
+		if m["result"] != "cancelled" {
+			t.Errorf("call %s: %v", id, m)
+		}
+	}
+}
+
+// TestResponsesIgnored: a response from the client, whatever its id (null
+// included, as an error response to a message it could not read), is
+// never answered, so two peers cannot answer each other's errors forever.
+func TestResponsesIgnored(t *testing.T) {
+	c := startRaw(t, serveLSP(Options{NoWorkspace: true}))
+	for _, r := range []string{
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}}`,
+		`{"jsonrpc":"2.0","id":3,"result":{}}`,
+		`{"jsonrpc":"2.0","id":true,"result":null}`,
+	} {
+		c.send(r)
+	}
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"shutdown"}`)
+	select {
+	case m := <-c.in:
+		if m["id"] != float64(1) || m["error"] != nil {
+			t.Fatalf("first reply %v, want the answer to shutdown", m)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("no answer")
+	}
+}

@@ -103,32 +103,37 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 	read := make(chan error, 1)
 	go func() { read <- c.run(ctx, h, func(m string) bool { return m == "exit" }) }()
 	var err error
-	readDone := false
+	readDone, exited := false, false
 	select {
 	case err = <-read:
 		readDone = true
 		switch {
 		case errors.Is(err, errExited):
-			// exit is handled on the read loop, so every message before it
-			// has been dispatched, but the calls among them (initialize,
-			// shutdown…) run on their own goroutines and their answers are
-			// written after their handlers return. A client that sends its
-			// last messages in one write still gets every answer: wait for
-			// them, bounded.
-			t := time.NewTimer(exitWait)
-			select {
-			case <-c.allAnswered():
-			case <-ctx.Done():
-			case <-t.C:
-				s.log.Warn("exit: calls still unanswered", "waited", exitWait)
-			}
-			t.Stop()
-			err = s.exitErr()
+			exited = true
 		case errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe):
 			err = nil
 		}
+	case <-s.exited: // exit sent as a call
+		exited = true
 	case <-ctx.Done():
 		err = ctx.Err()
+	}
+	if exited {
+		// exit is handled on the read loop, so every message before it has
+		// been dispatched, but the calls among them (initialize,
+		// shutdown…) run on their own goroutines and their answers are
+		// written after their handlers return. A client that sends its
+		// last messages in one write still gets every answer: wait for
+		// them, bounded.
+		t := time.NewTimer(exitWait)
+		select {
+		case <-c.allAnswered():
+		case <-ctx.Done():
+		case <-t.C:
+			s.log.Warn("exit: calls still unanswered", "waited", exitWait)
+		}
+		t.Stop()
+		err = s.exitErr()
 	}
 	s.stopAll()
 	// Closing the transport ends the read loop when it can be ended (a pipe,
