@@ -14,11 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"go.lsp.dev/jsonrpc2"
-	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
-	lspproto "github.com/plangram/plangram/lsp/internal/protocol"
+	"github.com/plangram/plangram/lsp/internal/protocol"
 )
 
 // rawClient speaks framed JSON-RPC over a pipe, byte for byte, so that
@@ -173,20 +171,20 @@ func TestRobustMessages(t *testing.T) {
 		body string
 		code int
 	}{
-		{`{"jsonrpc":"2.0","id":10,"method":"foo/req","params":{}}`, int(jsonrpc2.MethodNotFound)},
-		{`{"jsonrpc":"2.0","id":11,"method":"$/unknownRequest"}`, int(jsonrpc2.MethodNotFound)},
-		{`{"jsonrpc":"2.0","id":12,"method":"textDocument/hover","params":{"textDocument":5}}`, int(jsonrpc2.InvalidParams)},
-		{`{"jsonrpc":"2.0","id":13,"method":"textDocument/documentSymbol","params":null}`, int(jsonrpc2.InvalidParams)},
-		{`{"jsonrpc":"2.0","id":14,"method":"textDocument/completion","params":{"textDocument":{"uri":"file:///x.md"},"position":"here"}}`, int(jsonrpc2.InvalidParams)},
-		{`{"jsonrpc":"2.0","id":15,"method":"ini`, int(jsonrpc2.ParseError)},   // not JSON: id unknown
-		{`{"jsonrpc":"2.0","id":16}`, int(jsonrpc2.InvalidRequest)},            // neither call nor response
-		{`{"jsonrpc":"2.0","id":17,"method":5}`, int(jsonrpc2.InvalidRequest)}, // method not a string
+		{`{"jsonrpc":"2.0","id":10,"method":"foo/req","params":{}}`, codeMethodNotFound},
+		{`{"jsonrpc":"2.0","id":11,"method":"$/unknownRequest"}`, codeMethodNotFound},
+		{`{"jsonrpc":"2.0","id":12,"method":"textDocument/hover","params":{"textDocument":5}}`, codeInvalidParams},
+		{`{"jsonrpc":"2.0","id":13,"method":"textDocument/documentSymbol","params":null}`, codeInvalidParams},
+		{`{"jsonrpc":"2.0","id":14,"method":"textDocument/completion","params":{"textDocument":{"uri":"file:///x.md"},"position":"here"}}`, codeInvalidParams},
+		{`{"jsonrpc":"2.0","id":15,"method":"ini`, codeParseError},   // not JSON: id unknown
+		{`{"jsonrpc":"2.0","id":16}`, codeInvalidRequest},            // neither call nor response
+		{`{"jsonrpc":"2.0","id":17,"method":5}`, codeInvalidRequest}, // method not a string
 	}
 	for _, call := range calls {
 		c.send(call.body)
 		var id float64
 		fmt.Sscanf(call.body[strings.Index(call.body, `"id":`)+5:], "%g", &id)
-		if call.code == int(jsonrpc2.ParseError) {
+		if call.code == codeParseError {
 			id = -1 // answered with id null: matched below
 		}
 		if id < 0 {
@@ -223,7 +221,7 @@ func TestParseErrorAnsweredWithNullID(t *testing.T) {
 	c.send(`{"jsonrpc":"2.0","id":15,"method":"ini`)
 	select {
 	case m := <-c.in:
-		if m["id"] != nil || errorCode(m) != int(jsonrpc2.ParseError) {
+		if m["id"] != nil || errorCode(m) != codeParseError {
 			t.Fatalf("got %v, want a ParseError with id null", m)
 		}
 	case <-time.After(20 * time.Second):
@@ -262,8 +260,8 @@ func TestHandlerPanicAnswered(t *testing.T) {
 		return newConn(rwc, log).run(ctx, robust(log, func(string) bool { return true }, h), func(string) bool { return false })
 	})
 	c.send(`{"jsonrpc":"2.0","id":1,"method":"boom"}`)
-	if got := errorCode(c.response(1)); got != int(jsonrpc2.InternalError) {
-		t.Fatalf("panicking call: code %d, want %d", got, jsonrpc2.InternalError)
+	if got := errorCode(c.response(1)); got != codeInternalError {
+		t.Fatalf("panicking call: code %d, want %d", got, codeInternalError)
 	}
 	c.send(`{"jsonrpc":"2.0","method":"boom"}`)
 	c.send(`{"jsonrpc":"2.0","id":2,"method":"fine"}`)
@@ -283,7 +281,7 @@ func TestCheckPanicReported(t *testing.T) {
 	}()
 	select {
 	case n := <-pub.notes:
-		p, ok := n.params.(*lspproto.PublishDiagnosticsParams)
+		p, ok := n.params.(*protocol.PublishDiagnosticsParams)
 		if n.method != "textDocument/publishDiagnostics" || !ok || len(p.Diagnostics) != 1 || !strings.Contains(p.Diagnostics[0].Message, "internal error") {
 			t.Fatalf("got %s %+v", n.method, n.params)
 		}
@@ -314,8 +312,8 @@ func TestNoPlanOneNote(t *testing.T) {
 	u := uri.URI("file:///tmp/README.md")
 	s.open(u, "# Readme\n\n```sh\ngo test ./...\n```\n\n```sh\nmake\n```\n")
 	p := s.waitDiags(u, 1)
-	if len(p.Diagnostics) != 1 || p.Diagnostics[0].Code != protocol.String("no-plan") ||
-		p.Diagnostics[0].Severity != protocol.DiagnosticSeverityInformation {
+	if len(p.Diagnostics) != 1 || p.Diagnostics[0].Code != "no-plan" ||
+		p.Diagnostics[0].Severity != protocol.SeverityInformation {
 		t.Fatalf("diagnostics = %+v, want one no-plan information", p.Diagnostics)
 	}
 	s.exit()
