@@ -75,8 +75,7 @@ type request struct {
 
 // handler handles a request. A call is answered with the result, or with
 // the error (an *rpcError as it is, any other as InternalError); a
-// notification's result is dropped. exit reports that the request ended
-// the session (the exit notification).
+// notification's result and error are dropped.
 type handler func(ctx context.Context, r *request) (result any, err error)
 
 // conn is a JSON-RPC connection on a byte stream. It reads messages on one
