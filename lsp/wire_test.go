@@ -17,6 +17,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/plangram/plangram/ast"
 )
 
 // wireScript is a session as a client sends it, one frame body a step: the
@@ -188,7 +190,7 @@ func TestWireTranscript(t *testing.T) {
 		if !*updateWire && !slices.Equal(normalise(got), normalise(want[i])) {
 			t.Errorf("step %d %s:\ngot  %q\nwant %q", i, step, got, want[i])
 		}
-		out.WriteString("> " + step + "\n")
+		out.WriteString("> " + ast.EscapeInvalidUTF8(step) + "\n") // the golden stays text
 		for _, m := range got {
 			out.WriteString("< " + m + "\n")
 		}
