@@ -575,9 +575,8 @@ func (c *jcall) build(p *Parser, vals []jval, call ast.Span) ast.Params {
 		if err != nil {
 			c.errs = append(c.errs, Event{Type: Error, ID: c.id, Param: sp.Name, Kind: KindBadValue,
 				Message: fmt.Sprintf("parameter %s: %v", sp.Name, err), Raw: p.str(v.span.Start.Offset, v.span.End.Offset), Span: v.span})
-			continue
-		}
-		if x, ok := v.value.(string); ok && !v.partial && sp.PaddedPath(x) {
+			val = v.value // kept as written (decoded), with its error, as plangram parse keeps it
+		} else if x, ok := v.value.(string); ok && !v.partial && sp.PaddedPath(x) {
 			c.errs = append(c.errs, Event{Type: Error, ID: c.id, Param: sp.Name, Kind: KindPathWhitespace, Severity: ast.Warning,
 				Message: schema.PaddedPathMessage(c.name, sp.Name, x), Raw: p.str(v.span.Start.Offset, v.span.End.Offset), Span: v.span})
 		}

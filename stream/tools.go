@@ -998,10 +998,11 @@ func (t *tools) build(raw string, closing ast.Span) ast.Params {
 			}
 		}
 		if err != nil {
+			// kept as written, trimmed, with its error, as plangram parse
+			// keeps an argument that does not convert
 			fail(KindBadValue, sp.Name, fmt.Sprintf("parameter %s: %v", sp.Name, err), text(v), v.span)
-			continue
-		}
-		if sp.PaddedPath(s) {
+			val = strings.TrimSpace(s)
+		} else if sp.PaddedPath(s) {
 			c.errs = append(c.errs, Event{Type: Error, ID: c.id, Name: c.name, Param: sp.Name, Kind: KindPathWhitespace, Severity: ast.Warning,
 				Message: schema.PaddedPathMessage(c.name, sp.Name, s), Raw: s, Span: v.span})
 		}
