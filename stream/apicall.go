@@ -319,7 +319,7 @@ func (c *apiCall) bind(end ast.Span) ast.Params {
 	if c.schema != nil {
 		act = c.schema.Lookup(c.name)
 		if act == nil && c.name != "" {
-			fail(KindUnknownTool, "", fmt.Sprintf("unknown tool %q", c.name), "", ast.Span{Start: c.startPos, End: c.startPos})
+			fail(KindUnknownTool, "", toolNames{schema: c.schema}.unknown(c.name), "", ast.Span{Start: c.startPos, End: c.startPos})
 		}
 	}
 	seen := map[string]int{}

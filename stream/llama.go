@@ -80,7 +80,7 @@ func (registry) Llama() *Syntax {
 		Summary: `{"name": …, "parameters": {…}} or [f(a=1)] at a line start, after <|python_tag|> or <|python_start|> (Llama 3.x, 4)`,
 		Markers: staticMarkers(llamaTag, llamaLine, llamaAuto, llamaPyStart),
 		open: func(c *config) (scanner, error) {
-			jc := newJCall(c.schema)
+			jc := newJCall(namesOf(c))
 			marks, mid := llamaMarks(jc.tools)
 			l := &llama{x: newProse(c.opts, c.start, marks), c: jc, pos: c.start, mid: mid}
 			l.y.c = l.c

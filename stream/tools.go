@@ -63,6 +63,7 @@ type tools struct {
 	tags   []string // tags recognised in text, in priority order
 	info   []textTag
 	byName map[string]*tool // for <invoke name="…">
+	names  toolNames        // what an unknown tool's error suggests
 	max    int
 	hide   bool
 	f      xmlForm
@@ -174,7 +175,8 @@ type value struct {
 }
 
 func newTools(s *schema.Schema, o Options, start int, f xmlForm) *tools {
-	t := &tools{byName: map[string]*tool{}, max: o.MaxCallSize, hide: o.HideThinking, out: start, pos: start, f: f}
+	t := &tools{byName: map[string]*tool{}, names: toolNames{schema: s, builtin: o.Schema == nil},
+		max: o.MaxCallSize, hide: o.HideThinking, out: start, pos: start, f: f}
 	if t.max <= 0 {
 		t.max = DefaultMaxCallSize
 	}
@@ -477,7 +479,7 @@ func (t *tools) open(p *Parser, tl *tool, name string, invoke, wrapped bool, at,
 	start := Event{Type: ToolCallStart, ID: c.id, Name: name, Span: ast.Span{Start: c.startPos, End: p.pos(end)}}
 	if tl == nil {
 		c.errs = append(c.errs, Event{Type: Error, ID: c.id, Name: name, Kind: KindUnknownTool,
-			Message: fmt.Sprintf("unknown tool %q", name), Raw: p.str(at, end), Span: start.Span})
+			Message: t.names.unknown(name), Raw: p.str(at, end), Span: start.Span})
 	}
 	return p.send(&start)
 }
