@@ -76,9 +76,10 @@ type Syntax struct {
 	// Markers returns the syntax's unambiguous start markers for the given
 	// schema, for --syntax auto; nil means the syntax is never detected.
 	// In a marker, a space stands for optional white space (up to
-	// maxMarkerSpace bytes of space, tab, CR, LF) and '*' for one name
-	// byte (letter, digit, _ - . :); every other byte is literal. A marker
-	// must not also be a marker of another syntax.
+	// maxMarkerSpace bytes of space, tab, CR, LF), '*' for one name
+	// byte (letter, digit, _ - . :) and '+' for one to maxMarkerName name
+	// bytes; every other byte is literal. A marker must not also be a
+	// marker of another syntax.
 	Markers func(s *schema.Schema) []string
 
 	open func(c *config) (scanner, error)

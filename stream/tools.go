@@ -118,8 +118,16 @@ func (th *thinking) emit(p *Parser, out *int, hide bool, to, textEnd int) error 
 	if hide {
 		return nil
 	}
-	raw := p.str(from, to)
 	lo := max(from, th.content)
+	if p.omit {
+		// the content alone: the block's tags are framing
+		if textEnd <= lo {
+			return nil
+		}
+		text := p.str(lo, textEnd)
+		return p.send(&Event{Type: Thinking, Text: text, Raw: text, Span: p.span(lo, textEnd)})
+	}
+	raw := p.str(from, to)
 	text := ""
 	if textEnd > lo {
 		text = raw[lo-from : textEnd-from]
