@@ -112,7 +112,8 @@ func TestSyntaxesChunking(t *testing.T) {
 }
 
 // FuzzSyntax checks the chunking property (checkChunks) for every
-// registered syntax and auto on arbitrary input.
+// registered syntax and auto on arbitrary input, with and without
+// Options.OmitFraming (checkOmit: the exact events less framing).
 func FuzzSyntax(f *testing.F) {
 	for i, s := range syntaxSamples {
 		f.Add([]byte(s), uint64(i), uint8(i))
@@ -123,6 +124,10 @@ func FuzzSyntax(f *testing.F) {
 	names := SyntaxNames()
 	f.Fuzz(func(t *testing.T, in []byte, seed uint64, pick uint8) {
 		opts := Options{Syntax: names[int(pick)%len(names)], InThinking: pick >= 128, MaxCallSize: 200}
+		if seed&1 == 1 {
+			checkOmit(t, opts, in, nil)
+			opts.OmitFraming = true
+		}
 		checkChunks(t, opts, in, seed)
 	})
 }
