@@ -50,7 +50,15 @@ func ApplyInputs(ctx context.Context, ins []Input, popts grammar.Options, root s
 			k.Close()
 		}
 	}()
+	// Under auto a .diff or .patch file is a unified diff by its name
+	// (grammar.FileDialect), as the other commands read it.
+	fileOpts := func(i int) grammar.Options {
+		o := popts
+		o.Dialect = grammar.FileDialect(ins[i].Name, popts.Dialect)
+		return o
+	}
 	for i, in := range ins {
+		popts := fileOpts(i)
 		dialect := grammar.DialectOf(in.Src, popts)
 		if k == nil {
 			k = workspace.NewChecker(absRoot, dialect, wo)
@@ -107,7 +115,7 @@ func ApplyInputs(ctx context.Context, ins []Input, popts grammar.Options, root s
 	// say what it holds instead (its actions were not kept).
 	var perr error
 	nothing := settle(res, tallies, func(i int) *ast.Document {
-		doc, err := grammar.Parse(ctx, ins[i].Name, ins[i].Src, popts)
+		doc, err := grammar.Parse(ctx, ins[i].Name, ins[i].Src, fileOpts(i))
 		if err != nil {
 			perr = fmt.Errorf("%s: %w", ins[i].Name, err)
 		}

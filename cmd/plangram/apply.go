@@ -14,7 +14,7 @@ import (
 	"github.com/plangram/plangram/workspace"
 )
 
-const applyUsage = "[--root DIR] [--dry-run] [-d] [--dialect D] [--fence F] [--schema FILE] [PATH...|-]"
+const applyUsage = "[--root DIR] [--dry-run] [-d] [--dialect D] [--fence F] [--schema FILE] [--include GLOB] [PATH...|-]"
 
 // cmdApply applies the file edits of plans to a workspace, all or nothing
 // (docs/apply.md): every check must pass first, then each file is written
@@ -31,6 +31,7 @@ func cmdApply(ctx context.Context, e *env, args []string) int {
 	root := fs.String("root", ".", "project directory the edits apply to (default: the current directory)")
 	dry := fs.Bool("dry-run", false, "check and report, write nothing")
 	diff := fs.Bool("d", false, "print the unified diff of every file change")
+	include := addIncludeFlag(fs)
 	paths, err := parseFlags(fs, args)
 	if err != nil {
 		return exitUsage
@@ -44,7 +45,7 @@ func cmdApply(ctx context.Context, e *env, args []string) int {
 	}
 	// The one input layer: no FILE or "-" is standard input, a directory
 	// every *.md below it; all of them are one transaction.
-	ins, err := expandInputs(paths)
+	ins, err := expandInputs(paths, *include...)
 	if err != nil {
 		return usageError(e, err)
 	}
