@@ -32,6 +32,11 @@ func ApplyInputs(ctx context.Context, ins []Input, popts grammar.Options, root s
 	if err != nil {
 		return nil, err
 	}
+	h, rec, err := openHold(ctx, absRoot, opts)
+	if err != nil {
+		return recovered(rec), err
+	}
+	defer h.close()
 	wo := opts.Workspace
 	wo.Strict = true
 	if len(ins) == 1 {
@@ -41,7 +46,7 @@ func ApplyInputs(ctx context.Context, ins []Input, popts grammar.Options, root s
 	if effects == nil {
 		effects = workspace.DefaultEffects()
 	}
-	res := &Result{Diagnostics: make([][]*ast.Diagnostic, len(ins)), Commands: make([][]*ast.Action, len(ins))}
+	res := &Result{Diagnostics: make([][]*ast.Diagnostic, len(ins)), Commands: make([][]*ast.Action, len(ins)), Recovered: rec}
 	var k *workspace.Checker
 	defer func() {
 		if k != nil {
@@ -73,7 +78,7 @@ func ApplyInputs(ctx context.Context, ins []Input, popts grammar.Options, root s
 		doc, err := grammar.Parse(ctx, in.Name, in.Src, p)
 		if err != nil {
 			cases.Close()
-			return nil, fmt.Errorf("%s: %w", in.Name, err)
+			return recovered(rec), fmt.Errorf("%s: %w", in.Name, err)
 		}
 		ds := append(append([]*ast.Diagnostic{}, doc.Diagnostics...), ast.EscapeDiagnostics(k.Diagnostics(doc.Diagnostics, doc.Span.Start))...)
 		cases.Close()
@@ -84,18 +89,18 @@ func ApplyInputs(ctx context.Context, ins []Input, popts grammar.Options, root s
 			r.ReuseActions = true
 			r.OnAction = cases.Resolve
 			if _, err := grammar.Parse(ctx, in.Name, in.Src, r); err != nil {
-				return nil, fmt.Errorf("%s: %w", in.Name, err)
+				return recovered(rec), fmt.Errorf("%s: %w", in.Name, err)
 			}
 		}
 		ds = append(ds, cases.Diagnostics()...)
 		res.Diagnostics[i] = append(ds, commandsNotRun(res.Commands[i])...)
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return recovered(rec), err
 	}
 	if k == nil {
 		return res, nil
 	}
 	res.Changes = k.Changes()
-	return finish(ctx, res, absRoot, opts)
+	return finish(ctx, res, h, opts)
 }

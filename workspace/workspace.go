@@ -307,6 +307,10 @@ type Change struct {
 	// MovedFrom is the path the file at Path was moved from (its mode is
 	// the one to keep), "" when it was not moved here.
 	MovedFrom string
+	// Link is the symbolic link's target text when the entry is a
+	// symbolic link — for a deletion, the link at Path before; for a
+	// move's destination, the link moved there; Old/New are empty then.
+	Link string
 	// Action is the last action that changed the file, in Doc
 	// (an index into the documents).
 	Action *ast.Action
