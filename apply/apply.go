@@ -64,7 +64,8 @@ type Options struct {
 	DryRun bool
 
 	// hook, when set (tests), is called before each step of the write
-	// and undo ("stage", "write", "undo", then "done" and "cleanup") with
+	// and undo ("stage", "write", "kept" between an edit's backup and its
+	// rename, "undo", then "done" and "cleanup") with
 	// the path of the entry; an error makes that step fail, and
 	// errSimulatedCrash stops the apply there as a kill would.
 	hook func(step, path string) error

@@ -162,11 +162,9 @@ func lockMeta(r rootFS, create bool) (*meta, error) {
 
 func lockMetaIn(r rootFS, root dirHandle, create bool) (m *meta, again bool, err error) {
 	if create {
-		if err := root.mkdir(metaDir, 0o755); err == nil {
-			if err := root.sync(); err != nil {
-				return nil, false, err
-			}
-		} else if !errors.Is(err, fs.ErrExist) {
+		// Synced with the journal's first write (writeJournal): an apply
+		// refused before it writes has nothing to make durable.
+		if err := root.mkdir(metaDir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 			return nil, false, err
 		}
 	}
@@ -202,7 +200,8 @@ func (m *meta) release() {
 
 // writeJournal records the steps before the first change: written to a
 // temporary name, synced, renamed to the journal's name, and the
-// directory synced, so that the journal is whole or absent.
+// directory and the root synced, so that the journal is whole or absent,
+// and found.
 func (m *meta) writeJournal(steps []*step) error {
 	if _, err := removeIfThere(m.dir, journalTmp); err != nil {
 		return err
@@ -224,6 +223,9 @@ func (m *meta) writeJournal(steps []*step) error {
 	if err == nil {
 		err = m.dir.sync()
 	}
+	if err == nil {
+		err = withDir(m.fs, "", func(root dirHandle) error { return root.sync() })
+	}
 	if err != nil {
 		removeIfThere(m.dir, journalTmp)
 		return fmt.Errorf("writing the journal: %w", err)
@@ -240,14 +242,15 @@ func (m *meta) markDone() error {
 	return m.dir.sync()
 }
 
-// dropJournal removes the journal, done or not.
+// dropJournal removes the journal, done or not. It is not synced: a
+// journal that a crash brings back finds nothing left to do.
 func (m *meta) dropJournal() error {
 	for _, n := range []string{journalName, journalDone, journalTmp} {
 		if _, err := removeIfThere(m.dir, n); err != nil {
 			return err
 		}
 	}
-	return m.dir.sync()
+	return nil
 }
 
 // readJournal reads the journal file name of the metadata directory;

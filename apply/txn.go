@@ -415,6 +415,9 @@ func (t *txn) commit(d dirHandle, s *step) error {
 		if err := t.checkKept(d, s); err != nil {
 			return err
 		}
+		if err := t.run("kept", s.path); err != nil {
+			return err
+		}
 		if err := d.rename(s.tmp, s.name, false); err != nil {
 			return err
 		}
