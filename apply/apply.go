@@ -15,21 +15,39 @@
 //     content the simulation does not know (larger than the size limit,
 //     unreadable, written without content), refuses the whole apply:
 //     nothing is written ([ErrRefused]).
-//  2. Verify: every file to change is read again and must still hold what
-//     the simulation read (and every file to create must still be absent),
-//     so a workspace changed in between is not overwritten.
-//  3. Write: each file is written atomically with internal/safewrite (owner,
-//     group and mode kept; hard links kept by writing in place; read-only
-//     files refused); a deleted file is first renamed to a backup name next
-//     to it; missing directories are created.
-//  4. On any failure during the write step, every step already done is
-//     undone in reverse order (old contents written back, backups renamed
-//     back, created files and directories removed) and the error returned;
-//     on success the backups are removed.
+//  2. Verify: every file to change is read again and must still hold
+//     what the simulation read (and every file to create must still be
+//     absent, every link to delete still name what it named), so a
+//     workspace changed in between is not overwritten.
+//  3. Write: under the lock of the root's .plangram directory, an intent
+//     journal naming every step is written and synced there; then
+//     missing directories are created, each new content is staged in a
+//     temporary file next to its target, all are flushed at once, and
+//     each change is put in place: an edit keeps the old file under a
+//     backup name by a hard link and renames the new file over the name
+//     (a file with several hard links is replaced, never written in
+//     place, so no other name of it changes), a deletion renames the
+//     entry (a symbolic link itself, never its target) to a backup name,
+//     a creation renames its staged file to a name that must still be
+//     free. Owner (where the process may), group and mode are kept.
+//  4. On any failure during the write step, every step begun is undone
+//     in reverse order (backups renamed back, staged and created files
+//     and created directories removed) and the error returned; on
+//     success the backups and the journal are removed.
 //
-// Nothing is ever written outside the root: paths are resolved by the
-// simulation (the path rule and symbolic links inside the root), and each
-// file's directory is resolved again right before it is written.
+// Nothing is ever written outside the root, nor through a symbolic link:
+// every file-system operation of steps 2 to 4 and of recovery goes
+// through one handle on the root that reaches each directory without
+// following any link (openat2 with RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS on
+// Linux, os.Root checked element by element elsewhere) and acts on each
+// entry itself (the *at calls), so a file or a directory swapped for a
+// link after the check makes the step fail instead of redirecting it.
+//
+// An apply killed part-way leaves its journal: the next Apply, or
+// [Recover] (`plangram recover`, `plangram check --root`), rolls it back,
+// or forward when every change had reached the disk, and removes its
+// temporary files and backups. docs/apply.md states the guarantees, the
+// threat model and the states a kill can leave.
 package apply
 
 import (
