@@ -54,6 +54,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 
 	"github.com/plangram/plangram/ast"
@@ -212,6 +213,9 @@ func finish(ctx context.Context, res *Result, h *hold, opts Options) (*Result, e
 	if opts.DryRun || len(t.steps) == 0 {
 		return res, nil
 	}
+	if h.meta == nil {
+		return res, fmt.Errorf("%s cannot be created in the root for the journal (permission denied); nothing was written", metaDir)
+	}
 	if err := h.meta.writeJournal(t.steps); err != nil {
 		return res, err
 	}
@@ -267,6 +271,12 @@ func openHold(ctx context.Context, absRoot string, opts Options) (*hold, *Recove
 		return nil, nil, err
 	}
 	m, err := lockMeta(r, !opts.DryRun)
+	if errors.Is(err, fs.ErrPermission) && !opts.DryRun {
+		// A root where .plangram cannot be made: the checks still run
+		// and report; the write is refused (finish), for want of a
+		// journal.
+		m, err = nil, nil
+	}
 	if err != nil {
 		r.close()
 		return nil, nil, err

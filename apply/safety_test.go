@@ -327,3 +327,23 @@ func TestOneApplyAtATime(t *testing.T) {
 		noLeftovers(t, root)
 	})
 }
+
+// TestReadOnlyRoot: in a root where .plangram cannot be created, a plan
+// that fails its checks is still refused with its diagnostics, and one
+// that passes is not written (no journal, no crash safety).
+func TestReadOnlyRoot(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root may write a read-only directory")
+	}
+	root := t.TempDir()
+	files(t, root, map[string]string{"sub/a.txt": "a\n"})
+	os.Chmod(root, 0o555)
+	defer os.Chmod(root, 0o755)
+	if _, err := Apply(context.Background(), []*ast.Document{parse(t, "~~~act\npatch_file sub/a.txt\n~~~\n~~~\nnot there\n~~~\n~~~\nb\n~~~\n")}, root, Options{}); !errors.Is(err, ErrRefused) {
+		t.Errorf("refused plan: %v", err)
+	}
+	_, err := Apply(context.Background(), []*ast.Document{parse(t, "~~~act\npatch_file sub/a.txt\n~~~\n~~~\na\n~~~\n~~~\nb\n~~~\n")}, root, Options{})
+	if err == nil || !strings.Contains(err.Error(), "journal") || read(t, filepath.Join(root, "sub/a.txt")) != "a\n" {
+		t.Errorf("err %v", err)
+	}
+}

@@ -531,10 +531,15 @@ func rollback(r rootFS, s *step) (int, error) {
 		switch s.op {
 		case opMkdir:
 			err := d.rmdir(s.name)
-			if err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return err
+			if err == nil || errors.Is(err, fs.ErrNotExist) {
+				return nil
 			}
-			return nil
+			// A directory that is not empty holds what someone else put
+			// there since: it stays.
+			if fi, lerr := d.lstat(s.name); lerr == nil && fi.mode.IsDir() {
+				return nil
+			}
+			return err
 		case opEdit, opDelete:
 			there, err := exists(d, s.bak)
 			if err != nil {
