@@ -251,7 +251,7 @@ func TestLinkChanges(t *testing.T) {
 			}
 		}
 		err := applyChanges(t, root, portable, []workspace.Change{
-			{Path: "del", Existed: true, Link: "real.txt"},
+			{Path: "del", Link: "real.txt"}, // Existed or not: a link
 			{Path: "mv", Existed: true, Link: "real.txt"},
 			{Path: "sub/mv", Exists: true, Link: "real.txt", MovedFrom: "mv"},
 		})

@@ -117,6 +117,9 @@ func (t *txn) verify(ctx context.Context, changes []workspace.Change) error {
 		}
 		dir, name := splitRel(ch.Path)
 		s := &step{dir: dir, name: name, path: ch.Path, link: ch.Link, data: ch.New}
+		if ch.Link != "" && !ch.Exists {
+			ch.Existed = true // a link removed: whatever the simulation calls it, it was there
+		}
 		if ch.Existed {
 			old, err := t.verifyOld(ch, dir, name)
 			if err != nil {
