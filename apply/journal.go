@@ -54,10 +54,12 @@ func (r *Recovery) String() string {
 }
 
 // encodeJournal writes the steps, one a line, each field quoted (a name
-// may hold any byte but "/" and NUL).
-func encodeJournal(steps []*step) []byte {
+// may hold any byte but "/" and NUL), after a head line naming the
+// metadata directory it was written in (its device and inode: see
+// decodeJournal).
+func encodeJournal(steps []*step, where string) []byte {
 	var b bytes.Buffer
-	b.WriteString(journalHead + "\n")
+	b.WriteString(journalHead + " " + where + "\n")
 	for _, s := range steps {
 		fields := []string{s.dir, s.name}
 		switch s.op {
@@ -83,13 +85,18 @@ func encodeJournal(steps []*step) []byte {
 
 // decodeJournal reads what encodeJournal wrote, and checks every field:
 // the journal may come from anywhere (a repository could ship one), so
-// its names must be the temporary and backup names apply makes and its
-// paths clean paths inside the root.
-func decodeJournal(data []byte) ([]*step, error) {
+// it must have been written in the very directory it is read from (where,
+// the directory's device and inode, which a journal checked out or
+// copied there cannot know), its names must be the temporary and backup
+// names apply makes and its paths clean paths inside the root.
+func decodeJournal(data []byte, where string) ([]*step, error) {
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 1<<20)
-	if !sc.Scan() || sc.Text() != journalHead {
+	if !sc.Scan() || !strings.HasPrefix(sc.Text(), journalHead+" ") {
 		return nil, errors.New("not a plangram journal")
+	}
+	if strings.TrimPrefix(sc.Text(), journalHead+" ") != where {
+		return nil, errors.New("the journal was not written in this directory (copied or checked out with it?): not trusted; remove " + metaDir + " to go on")
 	}
 	var steps []*step
 	for sc.Scan() {
@@ -198,6 +205,15 @@ func (m *meta) release() {
 	m.dir.close()
 }
 
+// where names the metadata directory: its device and inode.
+func (m *meta) where() (string, error) {
+	fi, err := m.dir.lstat(".")
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%d:%d", fi.dev, fi.ino), nil
+}
+
 // writeJournal records the steps before the first change: written to a
 // temporary name, synced, renamed to the journal's name, and the
 // directory and the root synced, so that the journal is whole or absent,
@@ -210,7 +226,10 @@ func (m *meta) writeJournal(steps []*step) error {
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(encodeJournal(steps))
+	where, err := m.where()
+	if err == nil {
+		_, err = f.Write(encodeJournal(steps, where))
+	}
 	if err == nil {
 		err = f.Sync()
 	}
@@ -271,7 +290,11 @@ func (m *meta) readJournal(name string) ([]*step, error) {
 	if _, err := b.ReadFrom(f); err != nil {
 		return nil, err
 	}
-	steps, err := decodeJournal(b.Bytes())
+	where, err := m.where()
+	if err != nil {
+		return nil, err
+	}
+	steps, err := decodeJournal(b.Bytes(), where)
 	if err != nil {
 		return nil, fmt.Errorf("%s/%s: %w", metaDir, name, err)
 	}

@@ -20,8 +20,9 @@ import (
 // already replaced (the old content kept under the backup name), b.txt
 // renamed to its backup name (a deletion), and the staged content of a
 // new file not yet renamed. done marks the journal done, as when every
-// change had reached the disk.
-func interrupted(t *testing.T, root string, done bool) {
+// change had reached the disk; shipped makes it a journal written
+// elsewhere.
+func interrupted(t *testing.T, root string, done, shipped bool) {
 	t.Helper()
 	const tmpA, bakA, bakB, tmpC = ".plangram-00000000000000a1.new", ".plangram-00000000000000a1.old", ".plangram-00000000000000b1.old", ".plangram-00000000000000c1.new"
 	os.MkdirAll(filepath.Join(root, ".plangram"), 0o755)
@@ -29,7 +30,14 @@ func interrupted(t *testing.T, root string, done bool) {
 	writeTemp(t, root, bakA, "old a\n", 0o644)
 	writeTemp(t, root, bakB, "old b\n", 0o644)
 	writeTemp(t, root, tmpC, "new c\n", 0o644)
-	journal := fmt.Sprintf("plangram apply journal 1\nedit \"\" \"a.txt\" %q %q\ndelete \"\" \"b.txt\" %q \"\"\ncreate \"\" \"c.txt\" %q %q\nend\n",
+	// The journal names the directory it was written in; one that
+	// names another (shipped with a repository) is not trusted.
+	where := "0:0"
+	if fi, err := os.Lstat(filepath.Join(root, ".plangram")); err == nil && !shipped {
+		st := fi.Sys().(*syscall.Stat_t)
+		where = fmt.Sprintf("%d:%d", st.Dev, st.Ino)
+	}
+	journal := fmt.Sprintf("plangram apply journal 1 "+where+"\nedit \"\" \"a.txt\" %q %q\ndelete \"\" \"b.txt\" %q \"\"\ncreate \"\" \"c.txt\" %q %q\nend\n",
 		tmpA, bakA, bakB, tmpC, strings.Repeat("0", 64))
 	name := "journal"
 	if done {
@@ -62,7 +70,9 @@ func listing(t *testing.T, root string) string {
 // TestRecoverCommand: `plangram recover`, `check --root` and `apply
 // --root` find an interrupted apply, roll it back (or forward when its
 // journal is marked done), remove its temporary files and backups and
-// journal, and say so on standard error.
+// journal, and say so on standard error. A journal that was not written
+// in the directory it is found in (a repository could ship one) is not
+// acted on.
 func TestRecoverCommand(t *testing.T) {
 	dir := t.TempDir()
 	plan := writeTemp(t, dir, "plan.md", "~~~act\nappend_file a.txt\n~~~\n~~~\nmore\n~~~\n", 0o644)
@@ -77,13 +87,14 @@ func TestRecoverCommand(t *testing.T) {
 		{"rolled forward", true, nil},
 		{"check --root", false, []string{"check", "--root", "ROOT", plan}},
 		{"apply --root", false, []string{"apply", "--root", "ROOT", plan}},
+		{"shipped", false, nil},
 	} {
 		root := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "_"))
 		os.MkdirAll(root, 0o755)
 		writeTemp(t, root, "b.txt", "", 0o644)
 		os.Remove(filepath.Join(root, "b.txt"))
 		if c.name != "nothing" {
-			interrupted(t, root, c.done)
+			interrupted(t, root, c.done, c.name == "shipped")
 		} else {
 			writeTemp(t, root, "a.txt", "old a\n", 0o644)
 		}
