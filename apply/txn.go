@@ -168,14 +168,15 @@ func (t *txn) verify(ctx context.Context, changes []workspace.Change) error {
 	}
 	// A moved file's new copy keeps the source's mode and, where the
 	// process may, its owner.
-	for _, ch := range changes {
-		if ch.MovedFrom == "" || ch.Link != "" {
-			continue
+	byPath := make(map[string]*step, len(t.steps))
+	for _, s := range t.steps {
+		if s.op != opMkdir {
+			byPath[s.path] = s
 		}
-		for _, s := range t.steps {
-			if s.path == ch.Path {
-				s.like = moved[ch.MovedFrom]
-			}
+	}
+	for _, ch := range changes {
+		if s := byPath[ch.Path]; s != nil && ch.MovedFrom != "" && ch.Link == "" {
+			s.like = moved[ch.MovedFrom]
 		}
 	}
 	return nil
