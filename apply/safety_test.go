@@ -78,9 +78,13 @@ const racePlan = "~~~act\nwrite_file a.txt\n~~~\n~~~\nnew a\n~~~\n" +
 // the apply fail; nothing is written outside the root and everything
 // written is undone.
 func TestSwapAtStaging(t *testing.T) {
-	in := map[string]string{"zzz.txt": "old\n", "d/x.txt": "old\n", "d/gone.txt": "bye\n"}
+	in := map[string]string{"zzz.txt": "old\n", "d/x.txt": "old\n", "d/gone.txt": "bye\n", "inside/x.txt": "old\n", "inside/gone.txt": "bye\n"}
 	out := map[string]string{"victim.txt": "old\n", "x.txt": "old\n", "gone.txt": "bye\n"}
 	for _, c := range []struct{ name, at, swap, target string }{
+		// A link that stays inside the root is not followed either (it
+		// could lead into .git): the root's snapshot after the swap is
+		// undone shows inside/ untouched.
+		{"directory to inside the root", "d/x.txt", "d", "inside"},
 		{"file", "zzz.txt", "zzz.txt", "../outside/victim.txt"},
 		{"file at the first step", "a.txt", "zzz.txt", "../outside/victim.txt"},
 		{"deleted file", "d/gone.txt", "d/gone.txt", "../../outside/gone.txt"},
