@@ -351,3 +351,46 @@ func TestReadOnlyRoot(t *testing.T) {
 		t.Errorf("err %v", err)
 	}
 }
+
+// TestFileSwapDuringUndo: files swapped for symbolic links to the outside
+// while a failed apply is being undone: the edited file's old content is
+// renamed back over the link (a rename never follows it), and a created
+// file replaced by a link is not the apply's any more, so the link is
+// left alone; nothing outside changes.
+func TestFileSwapDuringUndo(t *testing.T) {
+	in := map[string]string{"zzz.txt": "old\n", "d/x.txt": "old\n", "d/gone.txt": "bye\n"}
+	out := map[string]string{"victim.txt": "old\n", "x.txt": "new\n", "new.txt": "new a"}
+	bothImpls(t, func(t *testing.T, portable bool) {
+		_, root, outside := raceRoot(t, in, out)
+		outBefore := snapshot(t, outside)
+		injected := errors.New("injected")
+		hook := func(step, p string) error {
+			switch {
+			case step == "write" && p == "zzz.txt":
+				return injected
+			case step == "undo" && p == "d/x.txt":
+				swapForLink(t, filepath.Join(root, "d/x.txt"), "../../outside/x.txt")
+			case step == "undo" && p == "a.txt":
+				swapForLink(t, filepath.Join(root, "a.txt"), "../outside/new.txt")
+			}
+			return nil
+		}
+		_, err := Apply(context.Background(), []*ast.Document{parse(t, racePlan)}, root, Options{hook: hook, portable: portable})
+		if !errors.Is(err, injected) {
+			t.Fatalf("err = %v", err)
+		}
+		if got := snapshot(t, outside); got != outBefore {
+			t.Errorf("the undo wrote outside the root:\nbefore:\n%s\nafter:\n%s", outBefore, got)
+		}
+		if fi, err := os.Lstat(filepath.Join(root, "d/x.txt")); err != nil || !fi.Mode().IsRegular() || read(t, filepath.Join(root, "d/x.txt")) != "old\n" {
+			t.Errorf("d/x.txt not restored: %v %v", fi, err)
+		}
+		if fi, err := os.Lstat(filepath.Join(root, "a.txt")); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			t.Errorf("the link put at a.txt was not left alone: %v %v", fi, err)
+		}
+		if read(t, filepath.Join(root, "d/gone.txt")) != "bye\n" {
+			t.Error("d/gone.txt not restored")
+		}
+		noLeftovers(t, root)
+	})
+}
