@@ -86,7 +86,13 @@ func cmdApply(ctx context.Context, e *env, args []string) int {
 		return exitError
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "plangram: apply: %v\n", err)
+		if err == context.Canceled {
+			// Cancelled by a signal, with everything written undone (an
+			// undo that failed wraps the cancellation with why).
+			fmt.Fprintf(e.stderr, "plangram: apply interrupted: nothing was changed in %s (what had been written was put back)\n", where)
+		} else {
+			fmt.Fprintf(e.stderr, "plangram: apply: %v\n", err)
+		}
 		return exitUsage
 	}
 	for _, ch := range res.Changes {

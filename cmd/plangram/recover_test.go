@@ -172,6 +172,9 @@ func TestApplySIGTERM(t *testing.T) {
 	if !errors.As(err, &ee) || ee.ExitCode() != exitUsage {
 		t.Errorf("exit: %v (stderr %s)", err, stderr.String())
 	}
+	if !strings.Contains(stderr.String(), "plangram: apply interrupted: nothing was changed in ") {
+		t.Errorf("stderr does not say the apply was interrupted and undone:\n%s", stderr.String())
+	}
 	if took > time.Second {
 		t.Errorf("SIGTERM took %v to end the apply", took)
 	}
