@@ -74,7 +74,10 @@ func (a Area) String() string {
 
 // codes is the registry: one line per code, grouped by area. A code that
 // several areas report (unknown-action, no-plan, empty-hunk) is listed
-// once, in the area that explains it.
+// once, in the area that explains it. A new code is one more line here;
+// `go test ./ast -update` then rewrites docs/diagnostics.md, and
+// cmd/plangram's TestCodesRegistered names every code the source emits or
+// the docs name that is missing.
 var codes = []CodeInfo{
 	{Area: AreaInput, Code: "utf16-input", Severity: Error, Meaning: "the input is UTF-16 text, which plangram does not read", Doc: "acts.md#input-encoding"},
 	{Area: AreaInput, Code: "utf32-input", Severity: Error, Meaning: "the input is UTF-32 text, which plangram does not read", Doc: "acts.md#input-encoding"},
