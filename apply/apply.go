@@ -89,6 +89,11 @@ type Result struct {
 	// Applied says the changes were written (false for a dry run, a
 	// refusal or a failure).
 	Applied bool
+	// AlreadyApplied says every action that changes a file was found
+	// already applied (workspace.CodeAlreadyApplied): there is nothing to
+	// change, and applying the plan again is a success that writes
+	// nothing.
+	AlreadyApplied bool
 }
 
 // Apply applies the file edits of docs, in order, to the directory root:
@@ -116,7 +121,8 @@ func Apply(ctx context.Context, docs []*ast.Document, root string, opts Options)
 		ds = append(ds, caseCollisions(doc, absRoot, opts.Workspace.Schema)...)
 		res.Diagnostics[i] = append(ds, commandsNotRun(sim.Commands[i])...)
 	}
-	return finish(ctx, res, absRoot, opts)
+	nothing := settle(res, sim.Tally, func(i int) *ast.Document { return docs[i] })
+	return finish(ctx, res, absRoot, opts, nothing)
 }
 
 // resolveRoot returns root absolute, with its symbolic links resolved.
@@ -141,9 +147,10 @@ func commandsNotRun(cmds []*ast.Action) []*ast.Diagnostic {
 	return out
 }
 
-// finish refuses res when a check did not pass, and otherwise verifies and
+// finish refuses res when a check did not pass (or, with nothing, the
+// error of settle, there is nothing to apply), and otherwise verifies and
 // writes its changes (steps 2 to 4).
-func finish(ctx context.Context, res *Result, absRoot string, opts Options) (*Result, error) {
+func finish(ctx context.Context, res *Result, absRoot string, opts Options, nothing error) (*Result, error) {
 	refused := false
 	for _, ch := range res.Changes {
 		why := ""
@@ -165,6 +172,9 @@ func finish(ctx context.Context, res *Result, absRoot string, opts Options) (*Re
 				refused = true
 			}
 		}
+	}
+	if nothing != nil {
+		return res, nothing
 	}
 	if refused {
 		return res, ErrRefused

@@ -112,9 +112,9 @@ func TestApplyActs(t *testing.T) {
 		t.Fatal("not applied")
 	}
 	for name, want := range map[string]string{
-		"new/dir/hello.txt": "hello", // a block's content: its last line ending is the fence's
+		"new/dir/hello.txt": "hello\n", // a block's content, and the line ending every line of a block ends with
 		"src/app.py":        "def f():\n    print(2)\n",
-		"log.txt":           "one\nmore",
+		"log.txt":           "one\nmore\n",
 		"bin/run.sh":        "#!/bin/sh\n",
 	} {
 		if got := read(t, filepath.Join(root, name)); got != want {
@@ -176,7 +176,7 @@ func TestApplyPlanDialect(t *testing.T) {
 	if _, err := os.Lstat(filepath.Join(root, "ran.txt")); err == nil {
 		t.Error("EXECUTE was run")
 	}
-	if got := read(t, filepath.Join(root, "src/new.py")); got != "print(\"new\")" {
+	if got := read(t, filepath.Join(root, "src/new.py")); got != "print(\"new\")\n" {
 		t.Errorf("new.py = %q", got)
 	}
 }
@@ -315,7 +315,7 @@ func TestApplySeveralDocuments(t *testing.T) {
 	if _, err := Apply(context.Background(), []*ast.Document{first, second}, root, Options{}); err != nil {
 		t.Fatal(err)
 	}
-	if got := read(t, filepath.Join(root, "a.txt")); got != "two" {
+	if got := read(t, filepath.Join(root, "a.txt")); got != "two\n" {
 		t.Errorf("a.txt = %q", got)
 	}
 }

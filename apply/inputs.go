@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 
@@ -42,6 +43,7 @@ func ApplyInputs(ctx context.Context, ins []Input, popts grammar.Options, root s
 		effects = workspace.DefaultEffects()
 	}
 	res := &Result{Diagnostics: make([][]*ast.Diagnostic, len(ins)), Commands: make([][]*ast.Action, len(ins))}
+	tallies := make([]workspace.Tally, len(ins))
 	var k *workspace.Checker
 	defer func() {
 		if k != nil {
@@ -55,6 +57,9 @@ func ApplyInputs(ctx context.Context, ins []Input, popts grammar.Options, root s
 		} else {
 			k.Next(dialect)
 		}
+		// The line ending a file written from a block gets when its
+		// content does not say (workspace.Checker.SetNewline).
+		k.SetNewline(newline(in.Src))
 		cases := workspace.NewCaseCollisions(dialect, opts.Workspace.Schema)
 		cases.SetRoot(absRoot)
 		p := popts
@@ -89,13 +94,40 @@ func ApplyInputs(ctx context.Context, ins []Input, popts grammar.Options, root s
 		}
 		ds = append(ds, cases.Diagnostics()...)
 		res.Diagnostics[i] = append(ds, commandsNotRun(res.Commands[i])...)
+		tallies[i] = k.Tally()
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	if k == nil {
-		return res, nil
+		return res, ErrNothingToApply
 	}
 	res.Changes = k.Changes()
-	return finish(ctx, res, absRoot, opts)
+	// With nothing to apply, each input is parsed once more, whole, to
+	// say what it holds instead (its actions were not kept).
+	var perr error
+	nothing := settle(res, tallies, func(i int) *ast.Document {
+		doc, err := grammar.Parse(ctx, ins[i].Name, ins[i].Src, popts)
+		if err != nil {
+			perr = fmt.Errorf("%s: %w", ins[i].Name, err)
+		}
+		return doc
+	})
+	if perr != nil {
+		return nil, perr
+	}
+	return finish(ctx, res, absRoot, opts, nothing)
+}
+
+// newline returns the first line ending of src ("\r\n" or "\n"), "" when
+// it has none.
+func newline(src []byte) string {
+	i := bytes.IndexByte(src, '\n')
+	switch {
+	case i < 0:
+		return ""
+	case i > 0 && src[i-1] == '\r':
+		return "\r\n"
+	}
+	return "\n"
 }

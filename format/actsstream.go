@@ -42,8 +42,10 @@ func actsStream(ctx context.Context, filename string, src []byte, opts grammar.O
 			}
 		}
 	}
+	// The dialect is left as asked (Canonical found acts): under auto the
+	// parse says what auto says of a document, its looks-like-edit warning
+	// included, as Source's does.
 	o := opts
-	o.Dialect = grammar.DialectActs
 	o.ReuseActions, o.KeepProse = true, true
 	o.OnBlock = func(b *ast.Block) { see(item{start: b.Span.Start.Offset, block: b}) }
 	o.OnAction = func(a *ast.Action) { eachItem(a, see) }

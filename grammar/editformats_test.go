@@ -147,6 +147,13 @@ func FuzzEditFormats(f *testing.F) {
 			checkPathsOnly(t, "fuzz.md", src, dialect)
 		}
 		_ = Detect(src)
+		// Under auto: detection, and the looks-like-edit warning of a
+		// document with no plan.
+		doc, err := Parse(ctx, "fuzz.md", src, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkLossless(t, src, doc)
 	})
 }
 
@@ -160,12 +167,40 @@ func TestDetectKeepsActsAndPlans(t *testing.T) {
 		"just prose\n":                                DialectActs,
 		"<<<<<<< SEARCH\nno divider\n":                DialectSearchReplace,
 		"<<<< SEARCH\ntoo short\n":                    DialectActs,
-		"--- a\n+++ b\nno hunk\n":                     DialectActs,
+		"--- a\n+++ b\nno hunk\n":                     DialectUdiff, // starts as a diff: LeadingEditFormat
+		"text\n--- a\n+++ b\nno hunk\n":               DialectActs,
 		"*** Begin Patch\n*** End Patch\n":            DialectApplyPatch,
 		"<<<<<<< SEARCH\n=======\n--- a\n+++ b\n@@\n": DialectSearchReplace,
 	} {
 		if got := Detect([]byte(src)); got != want {
 			t.Errorf("Detect(%q) = %q, want %q", src, got, want)
+		}
+	}
+}
+
+// TestDetectStructureFirst: a document that starts as a diff or an
+// apply-patch envelope is one, and the lines of a hunk or an envelope are
+// content: a `git diff` of a Markdown file whose context shows an act fence
+// is a diff, not an acts document (issue 28, item 4).
+func TestDetectStructureFirst(t *testing.T) {
+	gitDiff := "diff --git a/docs/plan.md b/docs/plan.md\nindex ab54198..c4110e9 100644\n--- a/docs/plan.md\n+++ b/docs/plan.md\n@@ -3,3 +3,4 @@\n ```act\n write_file a.txt\n ```\n+more\n"
+	for _, c := range []struct{ name, src, want string }{
+		{"git diff first", gitDiff, DialectUdiff},
+		{"blank lines and a BOM first", "\uFEFF\n\n" + gitDiff, DialectUdiff},
+		{"--- +++ first", "--- a/x.md\n+++ b/x.md\n@@ -1,3 +1,3 @@\n ```act\n-write_file a\n+write_file b\n ```\n", DialectUdiff},
+		{"--- +++ first, CRLF", "--- a/x.md\r\n+++ b/x.md\r\n@@ -1 +1 @@\r\n ```act\r\n", DialectUdiff},
+		{"prose then a diff", "Here is the change:\n\n" + gitDiff + "\nThat is all.\n", DialectUdiff},
+		{"prose then two file diffs", "Change:\n\n--- a/x.md\n+++ b/x.md\n@@ -1 +1 @@\n-a\n+b\n--- a/y.md\n+++ b/y.md\n@@ -1,2 +1,2 @@\n ~~~act\n-echo a\n+echo b\n", DialectUdiff},
+		{"a hunk that adds a plan's headings", "Change:\n\n--- a/p.md\n+++ b/p.md\n@@ -1 +1,3 @@\n x\n+# T\n+## Action Plan\n", DialectUdiff},
+		{"Begin Patch first", "*** Begin Patch\n*** Update File: a.md\n@@\n ```act\n-echo a\n+echo b\n ```\n*** End Patch\n", DialectApplyPatch},
+		{"prose then an envelope", "Sure:\n\n*** Begin Patch\n*** Update File: a.md\n@@\n ```act\n-echo a\n+echo b\n ```\n*** End Patch\n", DialectApplyPatch},
+		{"an act block after a diff", "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n", DialectUdiff},
+		{"acts after the hunk", "Change:\n\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n\nThen:\n\n```act\necho hi\n```\n", DialectActs},
+		{"@@ without a +++ line before it", "Note:\n@@ -1 +1 @@\n ```act\n echo hi\n ```\n", DialectActs},
+		{"a diff in a fenced block of an acts document", "```act\necho hi\n```\n\n```diff\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n```\n", DialectActs},
+	} {
+		if got := Detect([]byte(c.src)); got != c.want {
+			t.Errorf("%s: Detect = %q, want %q", c.name, got, c.want)
 		}
 	}
 }
@@ -201,4 +236,71 @@ func ExampleParseApplyPatch() {
 	// Output:
 	// add_file hello.txt 2:1
 	// delete_file old.txt 4:1
+}
+
+// TestLooksLikeEdit: under auto, a document with no plan that holds a hunk
+// without its file header, or apply-patch lines without their envelope,
+// gets one looks-like-edit warning at the first of them; an explicit
+// dialect, a real diff and a document with a plan get none (issue 28,
+// item 1).
+func TestLooksLikeEdit(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		name, src, dialect string
+		want               string // "line:col" of the warning, or ""
+		more               bool   // the message counts more places
+	}{
+		{"fenced hunk", "Sure:\n\n```diff\n@@ -1 +1 @@\n-a\n+b\n```\n", "auto", "4:1", false},
+		{"bare @@ hunk", "Sure:\n\n```\n@@\n-a\n+b\n```\n", "", "4:1", false},
+		{"two hunks in a run count once", "```diff\n@@ -1 +1 @@\n-a\n+b\n@@ -5 +5 @@\n-c\n+d\n```\n", "auto", "2:1", false},
+		{"two blocks", "```diff\n@@ -1 +1 @@\n-a\n```\n\n```diff\n@@ -5 +5 @@\n-c\n```\n", "auto", "2:1", true},
+		{"apply-patch lines without the envelope", "Here:\n\n```\n*** Update File: a.txt\n@@\n-a\n+b\n```\n", "auto", "4:1", false},
+		{"explicit acts", "```diff\n@@ -1 +1 @@\n-a\n+b\n```\n", "acts", "", false},
+		{"prose about @@", "The @@ marker starts a hunk.\n\n@@\nnot a hunk line\n", "auto", "", false},
+		{"a real diff", "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n", "auto", "", false},
+		{"an acts plan showing a hunk", "```act\necho hi\n```\n\n```diff\n@@ -1 +1 @@\n-a\n```\n", "auto", "", false},
+	} {
+		doc, err := Parse(ctx, "r.md", []byte(c.src), Options{Dialect: c.dialect})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got *ast.Diagnostic
+		for _, d := range doc.Diagnostics {
+			if d.Code == CodeLooksLikeEdit {
+				if got != nil {
+					t.Errorf("%s: two %s diagnostics", c.name, CodeLooksLikeEdit)
+				}
+				got = d
+			}
+		}
+		switch {
+		case c.want == "" && got != nil:
+			t.Errorf("%s: unexpected %s", c.name, got.Format("r.md"))
+		case c.want != "" && got == nil:
+			t.Errorf("%s: no %s warning; diagnostics %v", c.name, CodeLooksLikeEdit, doc.Diagnostics)
+		case got != nil:
+			if pos := fmt.Sprintf("%d:%d", got.Span.Start.Line, got.Span.Start.Col); pos != c.want || got.Severity != ast.Warning {
+				t.Errorf("%s: %s at %s, want a warning at %s", c.name, got.Severity, pos, c.want)
+			}
+			if strings.Contains(got.Message, "more places") != c.more {
+				t.Errorf("%s: message %q", c.name, got.Message)
+			}
+		}
+	}
+}
+
+// TestFileDialect: under auto a .diff or .patch file is a unified diff by
+// its name; an explicit dialect and other names are left alone.
+func TestFileDialect(t *testing.T) {
+	for _, c := range []struct{ name, dialect, want string }{
+		{"change.diff", "auto", DialectUdiff},
+		{"x/0001-fix.PATCH", "", DialectUdiff},
+		{"change.diff", DialectActs, DialectActs},
+		{"plan.md", "auto", "auto"},
+		{"diff", "auto", "auto"},
+	} {
+		if got := FileDialect(c.name, c.dialect); got != c.want {
+			t.Errorf("FileDialect(%q, %q) = %q, want %q", c.name, c.dialect, got, c.want)
+		}
+	}
 }

@@ -6,6 +6,7 @@ package grammar
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -155,6 +156,16 @@ func Parse(ctx context.Context, filename string, src []byte, opts Options) (*ast
 	if err != nil {
 		return nil, err
 	}
+	if (opts.Dialect == "" || opts.Dialect == DialectAuto) && dialect == DialectActs && len(extra) == 0 {
+		// Detected as acts but holding no plan: say so when it looks like
+		// an edit no format reads (a hunk without its file header).
+		if slices.ContainsFunc(doc.Diagnostics, func(d *ast.Diagnostic) bool { return d.Code == CodeNoPlan }) {
+			if d := looksLikeEdit(src); d != nil && (opts.Silenced == nil || !opts.Silenced(d.Code, d.Span.Start.Line)) {
+				doc.Diagnostics = append(doc.Diagnostics, d)
+				ast.SortDiagnostics(doc.Diagnostics)
+			}
+		}
+	}
 	if len(extra) > 0 {
 		if extra[0].Severity == ast.Error { // unreadable input: that is the one thing to say, not "no plan"
 			// nor each lone CR of a CR-only input (cr-line-endings)
@@ -193,6 +204,20 @@ func DialectOf(src []byte, opts Options) string {
 		if s := opts.Schema; s != nil && (s.SyntaxName() == DialectActs || s.SyntaxName() == DialectPlan) {
 			dialect = s.SyntaxName() // the schema names the grammar of its dialect
 		}
+	}
+	return dialect
+}
+
+// FileDialect returns the dialect a file named name is read in when
+// dialect is asked for: under "auto" (or ""), a `.diff` or `.patch` file
+// (any letter case) is a unified diff, whatever its text; otherwise
+// dialect.
+func FileDialect(name, dialect string) string {
+	if dialect != "" && dialect != DialectAuto {
+		return dialect
+	}
+	if ext := strings.ToLower(filepath.Ext(name)); ext == ".diff" || ext == ".patch" {
+		return DialectUdiff
 	}
 	return dialect
 }
@@ -247,12 +272,29 @@ func Dialects() []string {
 //
 // A document that is not a plan and has no act block is an edit-format
 // document when it holds one (DetectEditFormat); else it is acts.
+//
+// The document's own structure comes first: one whose first non-blank line
+// is `diff --git …`, a `--- …` line followed by a `+++ …` line, or
+// `*** Begin Patch` is that edit format whatever follows (LeadingEditFormat).
+// Elsewhere, the lines of a diff's hunks (after a `+++ ` line and an `@@`
+// line) and of an apply-patch envelope are content, never markup: a diff
+// that shows a Markdown file's ```act fence in its context lines is not an
+// acts document.
 func Detect(src []byte) string {
+	if d := LeadingEditFormat(src); d != "" {
+		return d
+	}
 	text := view.String(src) // read only: no copy of the input
 	title, section := false, false
+	prev := "" // the last line of what was read before off
 	for off := 0; off < len(text); {
+		if end := editRegionEnd(text, off, prev); end > off {
+			prev, off = "", end
+			continue
+		}
 		typ, end := lexer.ScanMarkdown(text, off)
 		line := text[off:end]
+		prev = lastLine(line)
 		switch typ {
 		case lexer.MdFence:
 			if f, ok := lexer.ParseMdFence(strings.TrimPrefix(line[:lineContentEnd(line, 0)], "\uFEFF")); ok && lexer.IsAct(f.Info) {
@@ -275,4 +317,83 @@ func Detect(src []byte) string {
 		return d
 	}
 	return DialectActs
+}
+
+// LeadingEditFormat returns the edit format src starts with, or "": its
+// first non-blank line (after a byte order mark) is `diff --git ` or a
+// `--- ` line directly followed by a `+++ ` line (udiff), or
+// `*** Begin Patch` (apply-patch, surrounding white space allowed).
+func LeadingEditFormat(src []byte) string {
+	text := view.String(src)
+	text = strings.TrimPrefix(text, "\uFEFF")
+	for off := 0; off < len(text); {
+		end := lineEndAt(text, off)
+		t := strings.TrimRight(text[off:end], "\r\n")
+		if strings.TrimSpace(t) == "" {
+			off = end
+			continue
+		}
+		switch {
+		case strings.TrimSpace(t) == apBegin:
+			return DialectApplyPatch
+		case strings.HasPrefix(t, "diff --git "):
+			return DialectUdiff
+		case strings.HasPrefix(t, "--- ") && strings.HasPrefix(text[end:], "+++ "):
+			return DialectUdiff
+		}
+		return ""
+	}
+	return ""
+}
+
+// editRegionEnd returns the end of the edit-format content that starts at
+// off, or off when none does: an `@@` hunk header right after a `+++ ` line
+// (prev) and the hunk lines after it (blank, or starting with ' ', '+',
+// '-', '\\' or another `@@`, as the udiff parser reads a hunk's body), or
+// an apply-patch envelope from `*** Begin Patch` to its `*** End Patch`
+// line (or the end of the input). Detect reads what it spans as content.
+func editRegionEnd(text string, off int, prev string) int {
+	end := lineEndAt(text, off)
+	t := strings.TrimRight(text[off:end], "\r\n")
+	switch {
+	case strings.TrimSpace(t) == apBegin:
+		for off = end; off < len(text); {
+			end = lineEndAt(text, off)
+			if strings.TrimSpace(text[off:end]) == apEnd {
+				return end
+			}
+			off = end
+		}
+		return off
+	case strings.HasPrefix(t, "@@") && strings.HasPrefix(prev, "+++ "):
+		for off = end; off < len(text); off = end {
+			end = lineEndAt(text, off)
+			t = strings.TrimRight(text[off:end], "\r\n")
+			if t != "" && !strings.ContainsRune(" +-\\@", rune(t[0])) {
+				break
+			}
+			if strings.HasPrefix(t, "@") && !strings.HasPrefix(t, "@@") {
+				break
+			}
+		}
+		return off
+	}
+	return off
+}
+
+// lineEndAt returns the end of the line at off, its line ending included.
+func lineEndAt(text string, off int) int {
+	if i := strings.IndexByte(text[off:], '\n'); i >= 0 {
+		return off + i + 1
+	}
+	return len(text)
+}
+
+// lastLine returns the last line of s without its line ending.
+func lastLine(s string) string {
+	s = strings.TrimRight(s, "\r\n")
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
 }

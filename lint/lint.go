@@ -11,8 +11,10 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -40,6 +42,13 @@ type Options struct {
 	// --disable`); directive comments in a plan silence codes too
 	// (Suppress).
 	Disable []string
+	// Include adds the files below a directory argument whose name matches
+	// one of these globs (Expand; `--include GLOB`).
+	Include []string
+	// QuietNoPlan leaves the no-plan note out of Run's result when the
+	// dialect is auto: a Markdown file with no plan is ordinary Markdown
+	// (`plangram check`); with an explicit dialect it is kept.
+	QuietNoPlan bool
 	// Progress, when set, is called after each file of Run with the number
 	// of files done and the total (from the checking goroutines, one call
 	// at a time).
@@ -115,14 +124,22 @@ func Source(ctx context.Context, name string, src []byte, opts Options) (*ast.Do
 }
 
 // Expand turns command-line PATH arguments into the files to check: a file
-// stands for itself, "-" for standard input, and a directory for every
-// Markdown file below it (IsMarkdownName: `*.md`, `*.markdown`, any case;
-// recursively, in lexical order, not following symbolic links, skipping
-// directories whose name starts with a dot). The arguments keep their
-// order; a file named twice is checked once. A directory with no Markdown
-// file below it is an error (ErrNoMarkdown): checking nothing must not
-// pass as a clean check.
-func Expand(paths []string) ([]string, error) {
+// stands for itself, "-" for standard input, and a directory for every plan
+// file below it (IsPlanName: `*.md`, `*.markdown`, `*.diff`, `*.patch`, any
+// case) and every file whose name matches one of the include globs
+// (path.Match, against the file's base name or its slash-separated path
+// below the directory argument); recursively, in lexical order, not
+// following symbolic links, skipping directories whose name starts with a
+// dot. The arguments keep their order; a file named twice is checked once.
+// A directory with no such file below it is an error (ErrNoMarkdown):
+// checking nothing must not pass as a clean check. A malformed glob is an
+// error too.
+func Expand(paths []string, include ...string) ([]string, error) {
+	for _, g := range include {
+		if _, err := path.Match(g, ""); err != nil {
+			return nil, fmt.Errorf("--include %q: %w", g, err)
+		}
+	}
 	var out []string
 	seen := map[string]bool{}
 	add := func(p string) {
@@ -155,7 +172,7 @@ func Expand(paths []string) ([]string, error) {
 				}
 				return nil
 			}
-			if d.Type().IsRegular() && IsMarkdownName(d.Name()) {
+			if d.Type().IsRegular() && (IsPlanName(d.Name()) || included(p, q, include)) {
 				add(q)
 				found = true
 			}
@@ -173,7 +190,40 @@ func Expand(paths []string) ([]string, error) {
 
 // ErrNoMarkdown is the error of Expand for a directory argument that holds
 // no Markdown file below it.
-var ErrNoMarkdown = errors.New("no Markdown file (*.md, *.markdown) below this directory, outside directories starting with a dot: nothing to read")
+var ErrNoMarkdown = errors.New("no plan file (*.md, *.markdown, *.diff, *.patch, or --include GLOB) below this directory, outside directories starting with a dot: nothing to read")
+
+// IsPlanName reports whether a directory argument reads a file by its
+// name: a Markdown file (IsMarkdownName) or a diff (`*.diff`, `*.patch`),
+// in any letter case.
+func IsPlanName(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".diff", ".patch":
+		return true
+	}
+	return IsMarkdownName(name)
+}
+
+// included reports whether file q, found below directory dir, matches one
+// of the globs: by its base name or its slash path relative to dir.
+func included(dir, q string, globs []string) bool {
+	if len(globs) == 0 {
+		return false
+	}
+	rel, err := filepath.Rel(dir, q)
+	if err != nil {
+		rel = q
+	}
+	rel = filepath.ToSlash(rel)
+	for _, g := range globs {
+		if ok, _ := path.Match(g, filepath.Base(q)); ok {
+			return true
+		}
+		if ok, _ := path.Match(g, rel); ok {
+			return true
+		}
+	}
+	return false
+}
 
 // IsMarkdownName reports whether a file name is a Markdown file's, as a
 // directory argument expands: it ends in `.md` or `.markdown`, in any
@@ -189,7 +239,7 @@ func IsMarkdownName(name string) bool {
 // CLI's exit code 2); the other files are still returned. Cancellation stops
 // the remaining checks and returns ctx's error.
 func Run(ctx context.Context, paths []string, opts Options) ([]*report.File, error) {
-	files, err := Expand(paths)
+	files, err := Expand(paths, opts.Include...)
 	if err != nil {
 		return nil, err
 	}
@@ -260,9 +310,14 @@ func checkFile(ctx context.Context, path string, stdin []byte, opts Options) (*r
 			return nil, err
 		}
 	}
+	auto := opts.Parse.Dialect == "" || opts.Parse.Dialect == grammar.DialectAuto
+	opts.Parse.Dialect = grammar.FileDialect(name, opts.Parse.Dialect)
 	diags, err := diagnostics(ctx, name, src, opts)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if opts.QuietNoPlan && auto {
+		diags = DropNoPlan(diags)
 	}
 	return &report.File{Path: name, Source: src, Diagnostics: diags}, nil
 }
@@ -405,4 +460,11 @@ func fencedSpans(ctx context.Context, name string, src []byte, popts grammar.Opt
 	}
 	sortSpans(spans)
 	return spans, nil
+}
+
+// DropNoPlan returns diags without the no-plan note (grammar.CodeNoPlan),
+// for output under `--dialect auto`, where a document with no plan is
+// ordinary Markdown. It reuses diags' array.
+func DropNoPlan(diags []*ast.Diagnostic) []*ast.Diagnostic {
+	return slices.DeleteFunc(diags, func(d *ast.Diagnostic) bool { return d.Code == grammar.CodeNoPlan })
 }

@@ -7,8 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/plangram/plangram/lsp/internal/protocol"
 )
 
 // TestCaseCollisionOnDisk: the language server, whose workspace folder is
@@ -27,9 +28,9 @@ func TestCaseCollisionOnDisk(t *testing.T) {
 	p := s.waitDiags(u, 1)
 	var got []string
 	for _, d := range p.Diagnostics {
-		if c, _ := d.Code.(protocol.String); c == "case-collision" {
+		if d.Code == "case-collision" {
 			got = append(got, fmt.Sprint(d.Message))
-			if d.Severity != protocol.DiagnosticSeverityWarning {
+			if d.Severity != protocol.SeverityWarning {
 				t.Errorf("severity %v: %s", d.Severity, d.Message)
 			}
 		}

@@ -1,11 +1,11 @@
 package lsp
 
 import (
-	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/internal/textpos"
+	"github.com/plangram/plangram/lsp/internal/protocol"
 	"github.com/plangram/plangram/report"
 )
 
@@ -32,11 +32,11 @@ func offset(tx *textpos.Text, p protocol.Position) int {
 func severity(s ast.Severity) protocol.DiagnosticSeverity {
 	switch s {
 	case ast.Error:
-		return protocol.DiagnosticSeverityError
+		return protocol.SeverityError
 	case ast.Warning:
-		return protocol.DiagnosticSeverityWarning
+		return protocol.SeverityWarning
 	}
-	return protocol.DiagnosticSeverityInformation
+	return protocol.SeverityInformation
 }
 
 // maxDetailLines bounds the detail an LSP diagnostic message carries
@@ -56,11 +56,9 @@ func toDiagnostics(u uri.URI, tx *textpos.Text, ds []*ast.Diagnostic) []protocol
 		pd := protocol.Diagnostic{
 			Range:    toRange(tx, d.Span),
 			Severity: severity(d.Severity),
-			Source:   protocol.NewOptional("plangram"),
-			Message:  protocol.String(msg),
-		}
-		if d.Code != "" {
-			pd.Code = protocol.String(d.Code)
+			Source:   "plangram",
+			Message:  msg,
+			Code:     d.Code,
 		}
 		for _, r := range d.Related {
 			pd.RelatedInformation = append(pd.RelatedInformation, protocol.DiagnosticRelatedInformation{

@@ -1,29 +1,17 @@
 package lsp_test
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net"
-
-	"go.lsp.dev/jsonrpc2"
-	"go.lsp.dev/protocol"
+	"net/textproto"
+	"strconv"
 
 	"github.com/plangram/plangram/lsp"
 )
-
-type printer struct {
-	protocol.UnimplementedClient
-	done chan struct{}
-}
-
-func (p printer) PublishDiagnostics(ctx context.Context, d *protocol.PublishDiagnosticsParams) error {
-	for _, x := range d.Diagnostics {
-		fmt.Printf("%d:%d-%d:%d %v %v\n", x.Range.Start.Line, x.Range.Start.Character,
-			x.Range.End.Line, x.Range.End.Character, x.Code, x.Message)
-	}
-	close(p.done)
-	return nil
-}
 
 // Serve a client over a pipe: open a document, receive its diagnostics
 // (positions in UTF-16 code units: 😀 counts 2), shut down.
@@ -33,17 +21,36 @@ func ExampleServe() {
 	served := make(chan error, 1)
 	go func() { served <- lsp.Serve(ctx, srvEnd, lsp.Options{NoWorkspace: true}) }()
 
-	client := printer{done: make(chan struct{})}
-	_, conn, server := protocol.NewClient(ctx, client, jsonrpc2.NewStream(cliEnd))
-	defer conn.Close()
-	if _, err := server.Initialize(ctx, &protocol.InitializeParams{}); err != nil {
-		panic(err)
+	send := func(msg string) { fmt.Fprintf(cliEnd, "Content-Length: %d\r\n\r\n%s", len(msg), msg) }
+	in := bufio.NewReader(cliEnd)
+	receive := func(v any) {
+		h, _ := textproto.NewReader(in).ReadMIMEHeader()
+		n, _ := strconv.Atoi(h.Get("Content-Length"))
+		body := make([]byte, n)
+		_, _ = io.ReadFull(in, body)
+		_ = json.Unmarshal(body, v)
 	}
-	_ = server.DidOpen(ctx, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
-		URI: "untitled:plan.md", Version: 1, Text: "~~~act\n😀x\n~~~\n"}})
-	<-client.done
-	_ = server.Shutdown(ctx)
-	_ = server.Exit(ctx)
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}`)
+	receive(&struct{}{})
+	send(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"untitled:plan.md","version":1,"text":"~~~act\n😀x\n~~~\n"}}}`)
+	var pub struct {
+		Params struct {
+			Diagnostics []struct {
+				Range struct {
+					Start, End struct{ Line, Character int }
+				}
+				Code, Message string
+			}
+		}
+	}
+	receive(&pub)
+	for _, x := range pub.Params.Diagnostics {
+		fmt.Printf("%d:%d-%d:%d %v %v\n", x.Range.Start.Line, x.Range.Start.Character,
+			x.Range.End.Line, x.Range.End.Character, x.Code, x.Message)
+	}
+	send(`{"jsonrpc":"2.0","id":2,"method":"shutdown"}`)
+	receive(&struct{}{})
+	send(`{"jsonrpc":"2.0","method":"exit"}`)
 	fmt.Println("Serve:", <-served)
 	// Output:
 	// 1:0-1:3 unknown-action unknown action "😀x"

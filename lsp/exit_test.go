@@ -61,3 +61,23 @@ func TestExitAnswersEarlierCalls(t *testing.T) {
 		}
 	}
 }
+
+// TestExitAsCall: exit sent as a call (with an id) still ends the session,
+// after its answer; Serve returns nil after shutdown.
+func TestExitAsCall(t *testing.T) {
+	c := startRaw(t, serveLSP(Options{NoWorkspace: true}))
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"shutdown"}`)
+	c.response(1)
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"exit"}`)
+	if m := c.response(2); m["error"] != nil {
+		t.Errorf("exit answered %v", m)
+	}
+	select {
+	case err := <-c.done:
+		if err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve did not return after exit")
+	}
+}

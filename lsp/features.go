@@ -3,19 +3,20 @@ package lsp
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"sort"
 	"strings"
 	"sync"
 
-	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
 	"github.com/plangram/plangram/internal/textpos"
 	"github.com/plangram/plangram/lexer"
+	"github.com/plangram/plangram/lsp/internal/protocol"
 	"github.com/plangram/plangram/schema"
 )
 
@@ -145,9 +146,7 @@ func outline(src []byte, tx *textpos.Text, doc *ast.Document) []protocol.Documen
 				n.sym.Name = "(unnamed action)"
 			}
 			n.sym.Kind = protocol.SymbolKindFunction
-			if d := actionDetail(it.a); d != "" {
-				n.sym.Detail = &d
-			}
+			n.sym.Detail = actionDetail(it.a)
 			if it.h != nil && it.a.NameSpan.Start.Line > 0 {
 				n.sym.SelectionRange = toRange(tx, it.a.NameSpan)
 			}
@@ -253,12 +252,12 @@ func actionDetail(a *ast.Action) string {
 }
 
 // DocumentSymbol returns the document's outline.
-func (s *Server) DocumentSymbol(ctx context.Context, p *protocol.DocumentSymbolParams) (protocol.DocumentSymbolResult, error) {
+func (s *server) DocumentSymbol(ctx context.Context, p *protocol.DocumentSymbolParams) ([]protocol.DocumentSymbol, error) {
 	d, doc, err := s.snapshot(ctx, p.TextDocument.URI)
 	if err != nil {
-		return protocol.DocumentSymbolSlice{}, nil
+		return []protocol.DocumentSymbol{}, nil
 	}
-	return protocol.DocumentSymbolSlice(outline(d.text, d.tx, doc)), nil
+	return outline(d.text, d.tx, doc), nil
 }
 
 // ---- hover ----
@@ -269,7 +268,7 @@ var metaKeyRE = sync.OnceValue(func() *regexp.Regexp {
 
 // Hover documents the action or parameter under the cursor from the
 // dialect's schema.
-func (s *Server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
+func (s *server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
 	d, doc, err := s.snapshot(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, nil
@@ -313,7 +312,7 @@ func (s *Server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.
 
 func hover(md string, tx *textpos.Text, sp ast.Span) *protocol.Hover {
 	r := toRange(tx, sp)
-	return &protocol.Hover{Contents: &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: md}, Range: &r}
+	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: md}, Range: &r}
 }
 
 // paramByKey finds a parameter by its metadata key or an alias, ignoring case.
@@ -395,7 +394,7 @@ func docMetadataKeys() []string { return []string{"Status", "Agent", "Goal"} }
 
 // Completion offers action names on the first line of an act block and
 // after `### ` in a plan, and metadata keys at the start of a list item.
-func (s *Server) Completion(ctx context.Context, p *protocol.CompletionParams) (protocol.CompletionResult, error) {
+func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (*protocol.CompletionList, error) {
 	d, doc, err := s.snapshot(ctx, p.TextDocument.URI)
 	if err != nil {
 		return &protocol.CompletionList{Items: []protocol.CompletionItem{}}, nil
@@ -419,9 +418,9 @@ func (s *Server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 		}
 		for _, a := range sc.Actions {
 			it := protocol.CompletionItem{Label: a.Name, Kind: protocol.CompletionItemKindFunction,
-				Detail: protocol.NewOptional(a.Signature()), TextEdit: edit(from, a.Name+suffix)}
+				Detail: a.Signature(), TextEdit: edit(from, a.Name+suffix)}
 			if a.Description != "" {
-				it.Documentation = &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: actionDoc(a, sc.Dialect)}
+				it.Documentation = &protocol.MarkupContent{Kind: protocol.Markdown, Value: actionDoc(a, sc.Dialect)}
 			}
 			items = append(items, it)
 		}
@@ -473,8 +472,8 @@ func (s *Server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 		}
 		for i, k := range keys {
 			items = append(items, protocol.CompletionItem{Label: k, Kind: protocol.CompletionItemKindProperty,
-				FilterText:    protocol.NewOptional(string(d.text[from:off]) + k),
-				Documentation: &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: docs[i]},
+				FilterText:    string(d.text[from:off]) + k,
+				Documentation: &protocol.MarkupContent{Kind: protocol.Markdown, Value: docs[i]},
 				TextEdit:      edit(from, "**"+k+":** ")})
 		}
 	}
@@ -516,17 +515,17 @@ func fixable(code string) bool {
 
 // CodeAction offers one quick fix that applies `plangram fix` to the whole
 // document, as a minimal text edit.
-func (s *Server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) ([]protocol.CommandOrCodeAction, error) {
+func (s *server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) ([]*protocol.CodeAction, error) {
 	if s.opts.Fix == nil {
-		return []protocol.CommandOrCodeAction{}, nil
+		return []*protocol.CodeAction{}, nil
 	}
 	d, _, err := s.snapshot(ctx, p.TextDocument.URI)
 	if err != nil {
-		return []protocol.CommandOrCodeAction{}, nil
+		return []*protocol.CodeAction{}, nil
 	}
 	fixed, repairs, err := s.opts.Fix(ctx, filename(p.TextDocument.URI), d.text)
 	if err != nil || bytes.Equal(fixed, d.text) {
-		return []protocol.CommandOrCodeAction{}, nil
+		return []*protocol.CodeAction{}, nil
 	}
 	// The smallest single edit: drop the common prefix and suffix.
 	pre := 0
@@ -555,15 +554,37 @@ func (s *Server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) (
 			title = fmt.Sprintf("Apply plangram fix (%d repairs)", len(repairs))
 		}
 	}
-	kind := protocol.CodeActionKindQuickFix
-	preferred := true
-	var diags []protocol.Diagnostic
-	for _, dg := range p.Context.Diagnostics {
-		if c, ok := dg.Code.(protocol.String); ok && fixable(string(c)) {
+	var diags []any
+	for _, raw := range p.Context.Diagnostics {
+		if dg, ok := fixableDiagnostic(raw); ok {
 			diags = append(diags, dg)
 		}
 	}
-	ca := &protocol.CodeAction{Title: title, Kind: &kind, IsPreferred: &preferred, Diagnostics: diags,
+	ca := &protocol.CodeAction{Title: title, Kind: protocol.QuickFix, IsPreferred: true, Diagnostics: diags,
 		Edit: &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{p.TextDocument.URI: {te}}}}
-	return []protocol.CommandOrCodeAction{ca}, nil
+	return []*protocol.CodeAction{ca}, nil
+}
+
+// fixableDiagnostic decodes one diagnostic of a code action's context and
+// reports whether its code is one `plangram fix` repairs. The diagnostic is
+// returned whole, as the client sent it (numbers as written), so that the
+// quick fix names it in the client's own terms.
+func fixableDiagnostic(raw json.RawMessage) (any, bool) {
+	var head struct {
+		Code json.RawMessage `json:"code"`
+	}
+	if json.Unmarshal(raw, &head) != nil || len(head.Code) == 0 || head.Code[0] != '"' {
+		return nil, false
+	}
+	var code string
+	if json.Unmarshal(head.Code, &code) != nil || !fixable(code) {
+		return nil, false
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return nil, false
+	}
+	return v, true
 }

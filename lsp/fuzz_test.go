@@ -6,8 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/plangram/plangram/lsp/internal/protocol"
 )
 
 // FuzzHandlers opens arbitrary text and asks for hover, completion,
@@ -20,7 +21,7 @@ func FuzzHandlers(f *testing.F) {
 	f.Add("#漢\n😀\xff\n", uint16(1), uint16(1))
 	f.Fuzz(func(t *testing.T, text string, line, char uint16) {
 		ctx := context.Background()
-		s := newServer(ctx, protocol.UnimplementedClient{}, Options{NoWorkspace: true, Fix: DefaultFix("auto")})
+		s := newServer(ctx, nil, Options{NoWorkspace: true, Fix: DefaultFix("auto")})
 		u := uri.URI("untitled:f.md")
 		s.mu.Lock()
 		s.shutdown = true // store documents without starting checks
@@ -30,10 +31,10 @@ func FuzzHandlers(f *testing.F) {
 		}
 		pos := protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u},
 			Position: protocol.Position{Line: uint32(line), Character: uint32(char)}}
-		if _, err := s.Hover(ctx, &protocol.HoverParams{TextDocumentPositionParams: pos}); err != nil {
+		if _, err := s.Hover(ctx, &pos); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.Completion(ctx, &protocol.CompletionParams{TextDocumentPositionParams: pos}); err != nil {
+		if _, err := s.Completion(ctx, &pos); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := s.DocumentSymbol(ctx, &protocol.DocumentSymbolParams{TextDocument: pos.TextDocument}); err != nil {
@@ -44,8 +45,8 @@ func FuzzHandlers(f *testing.F) {
 		}
 		r := protocol.Range{Start: pos.Position, End: protocol.Position{Line: uint32(char), Character: uint32(line)}}
 		if err := s.DidChange(ctx, &protocol.DidChangeTextDocumentParams{
-			TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: pos.TextDocument, Version: 2},
-			ContentChanges: []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangePartial{Range: r, Text: "x😀"}}}); err != nil {
+			TextDocument:   protocol.VersionedTextDocumentIdentifier{URI: u, Version: 2},
+			ContentChanges: []protocol.TextDocumentContentChangeEvent{{Range: &r, Text: "x😀"}}}); err != nil {
 			t.Fatal(err)
 		}
 	})

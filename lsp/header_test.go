@@ -41,13 +41,13 @@ func (readOnly) Close() error                { return nil }
 func TestHugeHeaderLineBounded(t *testing.T) {
 	for _, first := range []string{"", "Content-Length: 2\r\n"} {
 		r := io.MultiReader(strings.NewReader(first), &repeatReader{b: 'A', n: 64 << 20})
-		g := newGuard(readOnly{r}, slog.New(slog.DiscardHandler))
+		c := newConn(readOnly{r}, slog.New(slog.DiscardHandler))
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		err := g.next()
+		_, err := c.readFrame()
 		runtime.ReadMemStats(&after)
 		if !errors.Is(err, errFraming) {
-			t.Fatalf("first %q: next = %v, want a framing error", first, err)
+			t.Fatalf("first %q: readFrame = %v, want a framing error", first, err)
 		}
 		if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
 			t.Errorf("first %q: allocated %d bytes for a header line of 64 MiB, want < 1 MiB", first, got)
@@ -64,11 +64,12 @@ func TestLongHeaderLineAccepted(t *testing.T) {
 	}
 	body := `{"jsonrpc":"2.0","method":"x"}`
 	in := long + "\r\nContent-Length: 30\r\n\r\n" + body
-	g := newGuard(readOnly{strings.NewReader(in)}, slog.New(slog.DiscardHandler))
-	if err := g.next(); err != nil {
-		t.Fatalf("next: %v", err)
+	c := newConn(readOnly{strings.NewReader(in)}, slog.New(slog.DiscardHandler))
+	got, err := c.readFrame()
+	if err != nil {
+		t.Fatalf("readFrame: %v", err)
 	}
-	if want := "Content-Length: 30\r\n\r\n" + body; string(g.pending) != want {
-		t.Fatalf("pending %q, want %q", g.pending, want)
+	if string(got) != body {
+		t.Fatalf("body %q, want %q", got, body)
 	}
 }

@@ -3,8 +3,9 @@ package lsp
 import (
 	"testing"
 
-	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/plangram/plangram/lsp/internal/protocol"
 )
 
 // TestLoneCRError checks that the language server shows the lone-cr error
@@ -18,9 +19,9 @@ func TestLoneCRError(t *testing.T) {
 	p := s.waitDiags(u, 1)
 	found := false
 	for _, d := range p.Diagnostics {
-		if d.Code == protocol.String("lone-cr") {
+		if d.Code == "lone-cr" {
 			found = true
-			if d.Severity != protocol.DiagnosticSeverityError || d.Range.Start.Line != 2 || d.Range.Start.Character != 12 {
+			if d.Severity != protocol.SeverityError || d.Range.Start.Line != 2 || d.Range.Start.Character != 12 {
 				t.Errorf("lone-cr diagnostic %+v, want an error at 2:12", d)
 			}
 		}

@@ -11,28 +11,17 @@ import (
 	"testing"
 	"time"
 
-	"go.lsp.dev/jsonrpc2"
-	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/plangram/plangram/lsp/internal/protocol"
 )
 
-// testClient records what the server sends.
-type testClient struct {
-	protocol.UnimplementedClient
-	diags chan *protocol.PublishDiagnosticsParams
-}
-
-func (c *testClient) PublishDiagnostics(ctx context.Context, p *protocol.PublishDiagnosticsParams) error {
-	c.diags <- p
-	return nil
-}
-
-// session is a server on one end of a pipe and a protocol client on the
+// session is a server on one end of a pipe and a test client on the
 // other.
 type session struct {
 	t      *testing.T
 	ctx    context.Context
-	server protocol.Server
+	server *testClient
 	client *testClient
 	done   chan error
 }
@@ -43,13 +32,12 @@ func start(t *testing.T, opts Options) *session {
 	a, b := net.Pipe()
 	done := make(chan error, 1)
 	go func() { done <- Serve(ctx, a, opts) }()
-	tc := &testClient{diags: make(chan *protocol.PublishDiagnosticsParams, 256)}
-	_, conn, server := protocol.NewClient(ctx, tc, jsonrpc2.NewStream(b))
+	tc := newTestClient(b)
 	t.Cleanup(func() {
 		cancel()
-		_ = conn.Close()
+		_ = b.Close()
 	})
-	return &session{t: t, ctx: ctx, server: server, client: tc, done: done}
+	return &session{t: t, ctx: ctx, server: tc, client: tc, done: done}
 }
 
 func (s *session) initialize(root string) *protocol.InitializeResult {
@@ -63,7 +51,7 @@ func (s *session) initialize(root string) *protocol.InitializeResult {
 	if err != nil {
 		s.t.Fatalf("initialize: %v", err)
 	}
-	if err := s.server.Initialized(s.ctx, &protocol.InitializedParams{}); err != nil {
+	if err := s.server.Initialized(s.ctx); err != nil {
 		s.t.Fatal(err)
 	}
 	return res
@@ -84,7 +72,7 @@ func (s *session) waitDiags(u uri.URI, v int32) *protocol.PublishDiagnosticsPara
 	for {
 		select {
 		case p := <-s.client.diags:
-			if got, _ := p.Version.Get(); p.URI == u && got == v {
+			if p.URI == u && p.Version != nil && *p.Version == v {
 				return p
 			}
 		case <-s.ctx.Done():
@@ -159,7 +147,7 @@ func TestDiagnosticsUTF16(t *testing.T) {
 	root := workspaceRoot(t)
 	s := start(t, Options{})
 	res := s.initialize(root)
-	if res.Capabilities.PositionEncoding != protocol.PositionEncodingKindUTF16 {
+	if res.Capabilities.PositionEncoding != "utf-16" {
 		t.Errorf("positionEncoding = %q", res.Capabilities.PositionEncoding)
 	}
 	u := uri.File(filepath.Join(root, "plan.md"))
@@ -167,7 +155,7 @@ func TestDiagnosticsUTF16(t *testing.T) {
 	p := s.waitDiags(u, 1)
 	var found *protocol.Diagnostic
 	for i, d := range p.Diagnostics {
-		if c, _ := d.Code.(protocol.String); c == "file-not-found" {
+		if d.Code == "file-not-found" {
 			found = &p.Diagnostics[i]
 		}
 	}
@@ -180,7 +168,7 @@ func TestDiagnosticsUTF16(t *testing.T) {
 	if found.Range != want {
 		t.Errorf("range = %+v, want %+v", found.Range, want)
 	}
-	if found.Severity != protocol.DiagnosticSeverityError {
+	if found.Severity != protocol.SeverityError {
 		t.Errorf("severity = %v", found.Severity)
 	}
 
@@ -212,19 +200,15 @@ func TestHoverCompletionSymbols(t *testing.T) {
 
 	hoverAt := func(line, char uint32) string {
 		t.Helper()
-		h, err := s.server.Hover(s.ctx, &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
-			TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: protocol.Position{Line: line, Character: char}}})
+		h, err := s.server.Hover(s.ctx, &protocol.HoverParams{
+			TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: protocol.Position{Line: line, Character: char}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if h == nil {
 			return ""
 		}
-		mc, ok := h.Contents.(*protocol.MarkupContent)
-		if !ok {
-			t.Fatalf("hover contents %T", h.Contents)
-		}
-		return mc.Value
+		return h.Contents.Value
 	}
 	if got := hoverAt(13, 6); !strings.Contains(got, "**EDIT**") || !strings.Contains(got, "FIND") {
 		t.Errorf("hover on EDIT = %q", got)
@@ -244,7 +228,7 @@ func TestHoverCompletionSymbols(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	syms := res.(protocol.DocumentSymbolSlice)
+	syms := res
 	if len(syms) != 1 || syms[0].Name != "Plan 漢字 😀" || syms[0].Kind != protocol.SymbolKindFile {
 		t.Fatalf("symbols = %+v", syms)
 	}
@@ -252,11 +236,7 @@ func TestHoverCompletionSymbols(t *testing.T) {
 	for _, c := range syms[0].Children {
 		names = append(names, c.Name)
 		for _, a := range c.Children {
-			detail := ""
-			if a.Detail != nil {
-				detail = *a.Detail
-			}
-			names = append(names, "  "+a.Name+" "+detail)
+			names = append(names, "  "+a.Name+" "+a.Detail)
 		}
 	}
 	if got, want := strings.Join(names, "|"), "Rationale|Action Plan|  EDIT 漢字/😀.py|  READ src/app.py"; got != want {
@@ -270,12 +250,12 @@ func TestHoverCompletionSymbols(t *testing.T) {
 
 	complete := func(u uri.URI, line, char uint32) []protocol.CompletionItem {
 		t.Helper()
-		r, err := s.server.Completion(s.ctx, &protocol.CompletionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
-			TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: protocol.Position{Line: line, Character: char}}})
+		r, err := s.server.Completion(s.ctx, &protocol.CompletionParams{
+			TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: protocol.Position{Line: line, Character: char}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return r.(*protocol.CompletionList).Items
+		return r.Items
 	}
 	labels := func(items []protocol.CompletionItem) string {
 		var ls []string
@@ -295,7 +275,7 @@ func TestHoverCompletionSymbols(t *testing.T) {
 	}
 	for _, it := range items {
 		if it.Label == "CREATE" {
-			te := it.TextEdit.(*protocol.TextEdit)
+			te := it.TextEdit
 			if te.NewText != "CREATE`" || te.Range.Start.Character != 5 || te.Range.End.Character != 7 {
 				t.Errorf("CREATE edit = %+v", te)
 			}
@@ -333,12 +313,12 @@ func TestHoverCompletionSymbols(t *testing.T) {
 	s.waitDiags(u4, 1)
 	hoverIn := func(line, char uint32) string {
 		t.Helper()
-		h, err := s.server.Hover(s.ctx, &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
-			TextDocument: protocol.TextDocumentIdentifier{URI: u4}, Position: protocol.Position{Line: line, Character: char}}})
+		h, err := s.server.Hover(s.ctx, &protocol.HoverParams{
+			TextDocument: protocol.TextDocumentIdentifier{URI: u4}, Position: protocol.Position{Line: line, Character: char}})
 		if err != nil || h == nil {
 			return ""
 		}
-		return h.Contents.(*protocol.MarkupContent).Value
+		return h.Contents.Value
 	}
 	if got := hoverIn(3, 3); !strings.Contains(got, "**write_file**") || !strings.Contains(got, "write_file(path, content)") {
 		t.Errorf("hover on write_file = %q", got)
@@ -350,8 +330,8 @@ func TestHoverCompletionSymbols(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	syms = res.(protocol.DocumentSymbolSlice)
-	if len(syms) != 1 || len(syms[0].Children) != 2 || syms[0].Children[0].Name != "write_file" || *syms[0].Children[0].Detail != "漢.txt" ||
+	syms = res
+	if len(syms) != 1 || len(syms[0].Children) != 2 || syms[0].Children[0].Name != "write_file" || syms[0].Children[0].Detail != "漢.txt" ||
 		syms[0].Children[1].Name != "end" || syms[0].Children[0].Kind != protocol.SymbolKindFunction {
 		t.Errorf("acts outline = %+v", syms)
 	}
@@ -380,16 +360,16 @@ func TestCodeActionFix(t *testing.T) {
 	if len(acts) != 1 {
 		t.Fatalf("code actions = %+v", acts)
 	}
-	ca := acts[0].(*protocol.CodeAction)
+	ca := acts[0]
 	edits := ca.Edit.Changes[u]
 	want := protocol.TextEdit{Range: protocol.Range{Start: protocol.Position{Line: 0, Character: 1}, End: protocol.Position{Line: 0, Character: 1}}, NewText: " "}
-	if len(edits) != 1 || edits[0] != want || *ca.Kind != protocol.CodeActionKindQuickFix {
+	if len(edits) != 1 || edits[0] != want || ca.Kind != protocol.QuickFix {
 		t.Errorf("code action = %+v, edits %+v", ca, edits)
 	}
 	// Nothing to fix: no action.
 	if err := s.server.DidChange(s.ctx, &protocol.DidChangeTextDocumentParams{
-		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: 2},
-		ContentChanges: []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangeWholeDocument{Text: "# fine\n"}}}); err != nil {
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{URI: u, Version: 2},
+		ContentChanges: []protocol.TextDocumentContentChangeEvent{{Text: "# fine\n"}}}); err != nil {
 		t.Fatal(err)
 	}
 	s.waitDiags(u, 2)
@@ -415,13 +395,13 @@ func TestChangesCancelStaleChecks(t *testing.T) {
 			text = "~~~act\nfrobnicate\n~~~\n"
 		}
 		if err := s.server.DidChange(s.ctx, &protocol.DidChangeTextDocumentParams{
-			TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: v},
-			ContentChanges: []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangeWholeDocument{Text: text}}}); err != nil {
+			TextDocument:   protocol.VersionedTextDocumentIdentifier{URI: u, Version: v},
+			ContentChanges: []protocol.TextDocumentContentChangeEvent{{Text: text}}}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	p := s.waitDiags(u, last)
-	if len(p.Diagnostics) != 1 || p.Diagnostics[0].Code != protocol.String("unknown-action") {
+	if len(p.Diagnostics) != 1 || p.Diagnostics[0].Code != "unknown-action" {
 		t.Errorf("last diagnostics = %+v", p.Diagnostics)
 	}
 	published := 1 // the last one
@@ -444,9 +424,9 @@ func TestIncrementalChange(t *testing.T) {
 	s.waitDiags(u, 1)
 	// Replace "echo" (line 1, 0-4) by "frobnicate".
 	if err := s.server.DidChange(s.ctx, &protocol.DidChangeTextDocumentParams{
-		TextDocument: protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: 2},
-		ContentChanges: []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangePartial{
-			Range: protocol.Range{Start: protocol.Position{Line: 1, Character: 0}, End: protocol.Position{Line: 1, Character: 4}}, Text: "frobnicate"}}}); err != nil {
+		TextDocument: protocol.VersionedTextDocumentIdentifier{URI: u, Version: 2},
+		ContentChanges: []protocol.TextDocumentContentChangeEvent{{
+			Range: &protocol.Range{Start: protocol.Position{Line: 1, Character: 0}, End: protocol.Position{Line: 1, Character: 4}}, Text: "frobnicate"}}}); err != nil {
 		t.Fatal(err)
 	}
 	p := s.waitDiags(u, 2)
@@ -484,7 +464,7 @@ func TestCodeActionPlangramFix(t *testing.T) {
 	p := s.waitDiags(u, 1)
 	var titleDiag []protocol.Diagnostic
 	for _, d := range p.Diagnostics {
-		if d.Code == protocol.String("title-missing-space") {
+		if d.Code == "title-missing-space" {
 			titleDiag = append(titleDiag, d)
 		}
 	}
@@ -492,16 +472,16 @@ func TestCodeActionPlangramFix(t *testing.T) {
 		t.Fatalf("diagnostics = %+v", p.Diagnostics)
 	}
 	acts, err := s.server.CodeAction(s.ctx, &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u},
-		Range: titleDiag[0].Range, Context: protocol.CodeActionContext{Diagnostics: p.Diagnostics}})
+		Range: titleDiag[0].Range, Context: protocol.CodeActionContext{Diagnostics: rawDiagnostics(p.Diagnostics)}})
 	if err != nil || len(acts) != 1 {
 		t.Fatalf("code actions = %+v, %v", acts, err)
 	}
-	ca := acts[0].(*protocol.CodeAction)
+	ca := acts[0]
 	want := protocol.TextEdit{Range: protocol.Range{Start: protocol.Position{Line: 0, Character: 1}, End: protocol.Position{Line: 0, Character: 1}}, NewText: " "}
 	if edits := ca.Edit.Changes[u]; len(edits) != 1 || edits[0] != want {
 		t.Errorf("edits = %+v", edits)
 	}
-	if len(ca.Diagnostics) != 1 || ca.Diagnostics[0].Code != protocol.String("title-missing-space") {
+	if len(ca.Diagnostics) != 1 || ca.Diagnostics[0].Code != "title-missing-space" {
 		t.Errorf("the quick fix names %+v", ca.Diagnostics)
 	}
 	t.Logf("quick fix: %s", ca.Title)
@@ -525,9 +505,9 @@ func TestLoneCRLines(t *testing.T) {
 	}
 	// Replace "frobnicate" (editor line 3, 0-10) by "frob".
 	if err := s.server.DidChange(s.ctx, &protocol.DidChangeTextDocumentParams{
-		TextDocument: protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: 2},
-		ContentChanges: []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangePartial{
-			Range: protocol.Range{Start: protocol.Position{Line: 3, Character: 0}, End: protocol.Position{Line: 3, Character: 10}}, Text: "frob"}}}); err != nil {
+		TextDocument: protocol.VersionedTextDocumentIdentifier{URI: u, Version: 2},
+		ContentChanges: []protocol.TextDocumentContentChangeEvent{{
+			Range: &protocol.Range{Start: protocol.Position{Line: 3, Character: 0}, End: protocol.Position{Line: 3, Character: 10}}, Text: "frob"}}}); err != nil {
 		t.Fatal(err)
 	}
 	p = s.waitDiags(u, 2)
@@ -543,7 +523,7 @@ func TestLoneCRLines(t *testing.T) {
 func unknownActionRanges(ds []protocol.Diagnostic) []protocol.Range {
 	var rs []protocol.Range
 	for _, d := range ds {
-		if c, _ := d.Code.(protocol.String); c == "unknown-action" {
+		if d.Code == "unknown-action" {
 			rs = append(rs, d.Range)
 		}
 	}

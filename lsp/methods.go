@@ -1,90 +1,60 @@
-// Code generated from the `case Method…` labels of go.lsp.dev/protocol v1.0.1's
-// serverDispatch (server.go); regenerate when that dependency changes.
-
 package lsp
 
-import "go.lsp.dev/protocol"
+// The methods a client may send a server in LSP 3.17 (and the 3.18
+// additions textDocument/inlineCompletion, textDocument/rangesFormatting
+// and workspace/textDocumentContent), by the specification's method
+// names. The server implements a few (server.dispatch); a request of the
+// others is answered MethodNotFound "not implemented" and a notification
+// of the others is ignored, as a method nobody sends; a method not listed
+// is unknown (robust).
+var (
+	// clientNotifications are the notifications.
+	clientNotifications = []string{
+		"$/cancelRequest", "$/progress", "$/setTrace", "exit", "initialized",
+		"notebookDocument/didChange", "notebookDocument/didClose", "notebookDocument/didOpen", "notebookDocument/didSave",
+		"textDocument/didChange", "textDocument/didClose", "textDocument/didOpen", "textDocument/didSave", "textDocument/willSave",
+		"window/workDoneProgress/cancel",
+		"workspace/didChangeConfiguration", "workspace/didChangeWatchedFiles", "workspace/didChangeWorkspaceFolders",
+		"workspace/didCreateFiles", "workspace/didDeleteFiles", "workspace/didRenameFiles",
+	}
+	// clientRequests are the requests.
+	clientRequests = []string{
+		"initialize", "shutdown",
+		"callHierarchy/incomingCalls", "callHierarchy/outgoingCalls",
+		"codeAction/resolve", "codeLens/resolve", "completionItem/resolve", "documentLink/resolve", "inlayHint/resolve",
+		"textDocument/codeAction", "textDocument/codeLens", "textDocument/colorPresentation", "textDocument/completion",
+		"textDocument/declaration", "textDocument/definition", "textDocument/diagnostic", "textDocument/documentColor",
+		"textDocument/documentHighlight", "textDocument/documentLink", "textDocument/documentSymbol",
+		"textDocument/foldingRange", "textDocument/formatting", "textDocument/hover", "textDocument/implementation",
+		"textDocument/inlayHint", "textDocument/inlineCompletion", "textDocument/inlineValue",
+		"textDocument/linkedEditingRange", "textDocument/moniker", "textDocument/onTypeFormatting",
+		"textDocument/prepareCallHierarchy", "textDocument/prepareRename", "textDocument/prepareTypeHierarchy",
+		"textDocument/rangeFormatting", "textDocument/rangesFormatting", "textDocument/references", "textDocument/rename",
+		"textDocument/selectionRange", "textDocument/semanticTokens/full", "textDocument/semanticTokens/full/delta",
+		"textDocument/semanticTokens/range", "textDocument/signatureHelp", "textDocument/typeDefinition",
+		"textDocument/willSaveWaitUntil", "typeHierarchy/subtypes", "typeHierarchy/supertypes",
+		"workspace/diagnostic", "workspace/executeCommand", "workspace/symbol", "workspaceSymbol/resolve",
+		"workspace/textDocumentContent", "workspace/willCreateFiles", "workspace/willDeleteFiles", "workspace/willRenameFiles",
+	}
+)
 
-// serverMethods are the methods protocol.ServerHandler dispatches to a
-// protocol.Server method, plus $/cancelRequest (protocol.CancelHandler).
-// It is never written.
-var serverMethods = map[string]bool{
-	protocol.MethodCancelRequest:                       true,
-	protocol.MethodCallHierarchyIncomingCalls:          true,
-	protocol.MethodCallHierarchyOutgoingCalls:          true,
-	protocol.MethodCodeActionResolve:                   true,
-	protocol.MethodCodeLensResolve:                     true,
-	protocol.MethodCompletionItemResolve:               true,
-	protocol.MethodDocumentLinkResolve:                 true,
-	protocol.MethodExit:                                true,
-	protocol.MethodInitialize:                          true,
-	protocol.MethodInitialized:                         true,
-	protocol.MethodInlayHintResolve:                    true,
-	protocol.MethodNotebookDocumentDidChange:           true,
-	protocol.MethodNotebookDocumentDidClose:            true,
-	protocol.MethodNotebookDocumentDidOpen:             true,
-	protocol.MethodNotebookDocumentDidSave:             true,
-	protocol.MethodProgress:                            true,
-	protocol.MethodSetTrace:                            true,
-	protocol.MethodShutdown:                            true,
-	protocol.MethodTextDocumentCodeAction:              true,
-	protocol.MethodTextDocumentCodeLens:                true,
-	protocol.MethodTextDocumentColorPresentation:       true,
-	protocol.MethodTextDocumentCompletion:              true,
-	protocol.MethodTextDocumentDeclaration:             true,
-	protocol.MethodTextDocumentDefinition:              true,
-	protocol.MethodTextDocumentDiagnostic:              true,
-	protocol.MethodTextDocumentDidChange:               true,
-	protocol.MethodTextDocumentDidClose:                true,
-	protocol.MethodTextDocumentDidOpen:                 true,
-	protocol.MethodTextDocumentDidSave:                 true,
-	protocol.MethodTextDocumentDocumentColor:           true,
-	protocol.MethodTextDocumentDocumentHighlight:       true,
-	protocol.MethodTextDocumentDocumentLink:            true,
-	protocol.MethodTextDocumentDocumentSymbol:          true,
-	protocol.MethodTextDocumentFoldingRange:            true,
-	protocol.MethodTextDocumentFormatting:              true,
-	protocol.MethodTextDocumentHover:                   true,
-	protocol.MethodTextDocumentImplementation:          true,
-	protocol.MethodTextDocumentInlayHint:               true,
-	protocol.MethodTextDocumentInlineCompletion:        true,
-	protocol.MethodTextDocumentInlineValue:             true,
-	protocol.MethodTextDocumentLinkedEditingRange:      true,
-	protocol.MethodTextDocumentMoniker:                 true,
-	protocol.MethodTextDocumentOnTypeFormatting:        true,
-	protocol.MethodTextDocumentPrepareCallHierarchy:    true,
-	protocol.MethodTextDocumentPrepareRename:           true,
-	protocol.MethodTextDocumentPrepareTypeHierarchy:    true,
-	protocol.MethodTextDocumentRangeFormatting:         true,
-	protocol.MethodTextDocumentRangesFormatting:        true,
-	protocol.MethodTextDocumentReferences:              true,
-	protocol.MethodTextDocumentRename:                  true,
-	protocol.MethodTextDocumentSelectionRange:          true,
-	protocol.MethodTextDocumentSemanticTokensFull:      true,
-	protocol.MethodTextDocumentSemanticTokensFullDelta: true,
-	protocol.MethodTextDocumentSemanticTokensRange:     true,
-	protocol.MethodTextDocumentSignatureHelp:           true,
-	protocol.MethodTextDocumentTypeDefinition:          true,
-	protocol.MethodTextDocumentWillSave:                true,
-	protocol.MethodTextDocumentWillSaveWaitUntil:       true,
-	protocol.MethodTypeHierarchySubtypes:               true,
-	protocol.MethodTypeHierarchySupertypes:             true,
-	protocol.MethodWindowWorkDoneProgressCancel:        true,
-	protocol.MethodWorkspaceDiagnostic:                 true,
-	protocol.MethodWorkspaceDidChangeConfiguration:     true,
-	protocol.MethodWorkspaceDidChangeWatchedFiles:      true,
-	protocol.MethodWorkspaceDidChangeWorkspaceFolders:  true,
-	protocol.MethodWorkspaceDidCreateFiles:             true,
-	protocol.MethodWorkspaceDidDeleteFiles:             true,
-	protocol.MethodWorkspaceDidRenameFiles:             true,
-	protocol.MethodWorkspaceExecuteCommand:             true,
-	protocol.MethodWorkspaceSymbol:                     true,
-	protocol.MethodWorkspaceSymbolResolve:              true,
-	protocol.MethodWorkspaceTextDocumentContent:        true,
-	protocol.MethodWorkspaceWillCreateFiles:            true,
-	protocol.MethodWorkspaceWillDeleteFiles:            true,
-	protocol.MethodWorkspaceWillRenameFiles:            true,
+// methodKind is what the specification says a method is.
+type methodKind int
+
+const (
+	methodUnknown methodKind = iota
+	methodNotification
+	methodRequest
+)
+
+// methodKinds maps each method of the lists to its kind.
+func methodKinds() map[string]methodKind {
+	m := make(map[string]methodKind, len(clientNotifications)+len(clientRequests))
+	for _, n := range clientNotifications {
+		m[n] = methodNotification
+	}
+	for _, r := range clientRequests {
+		m[r] = methodRequest
+	}
+	return m
 }
-
-// isServerMethod reports whether the server handles method.
-func isServerMethod(method string) bool { return serverMethods[method] }

@@ -8,7 +8,7 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"go.lsp.dev/jsonrpc2"
+	"github.com/plangram/plangram/ast"
 )
 
 // robust is the outermost handler of a connection whose handler h
@@ -25,17 +25,17 @@ import (
 //     is logged with its stack; the server keeps running.
 //
 // Only a broken transport (framing, I/O) ends the session.
-func robust(log *slog.Logger, known func(method string) bool, h jsonrpc2.Handler) jsonrpc2.Handler {
-	return func(ctx context.Context, req *jsonrpc2.Request) (result any, err error) {
-		method := strings.Clone(req.Method())
-		call := req.IsCall()
+func robust(log *slog.Logger, known func(method string) bool, h handler) handler {
+	return func(ctx context.Context, req *request) (result any, err error) {
+		method := req.method
+		call := req.call
 		defer func() {
 			if r := recover(); r != nil {
 				log.Error("handler panicked", "method", method, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
 				result = nil
 				err = nil
 				if call {
-					err = jsonrpc2.Errorf(jsonrpc2.InternalError, "plangram: internal error handling %s: %v", method, r)
+					err = errorf(codeInternalError, "plangram: internal error handling %s: %v", method, r)
 				}
 			}
 		}()
@@ -61,38 +61,35 @@ func robust(log *slog.Logger, known func(method string) bool, h jsonrpc2.Handler
 	}
 }
 
-// errUnknownMethod is what Server.Request returns for a method the server
-// does not implement.
+// errUnknownMethod is the error of a method the server does not know.
 var errUnknownMethod = errors.New("method not found")
 
+// errParams is the error of params that do not fit the method.
+var errParams = errors.New("invalid params")
+
 // callError maps a handler's error to the JSON-RPC error a call is
-// answered with.
+// answered with. A method name is written valid UTF-8 as diagnostics are.
 func callError(method string, err error) error {
-	var je *jsonrpc2.Error
+	var re *rpcError
 	switch {
 	case errors.Is(err, errUnknownMethod):
-		return jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not found: %s", method)
-	case errors.Is(err, jsonrpc2.ErrParse):
-		// The message itself was read (the transport parsed it): only its
-		// params do not fit the method.
-		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params for %s: %v", method, paramsReason(err))
-	case errors.As(err, &je):
+		return errorf(codeMethodNotFound, "method not found: %s", ast.EscapeInvalidUTF8(method))
+	case errors.Is(err, errParams):
+		// The message itself was read: only its params do not fit the
+		// method.
+		return errorf(codeInvalidParams, "invalid params for %s: %s", ast.EscapeInvalidUTF8(method), paramsReason(err))
+	case errors.As(err, &re):
 		return err
 	}
 	return err
 }
 
-// paramsReason drops the "JSON-RPC parse error" prefix the protocol
-// package puts before the decoder's message.
+// paramsReason is the decoder's message of a params error, without the
+// errParams prefix.
 func paramsReason(err error) string {
 	msg := err.Error()
-	if _, rest, ok := strings.Cut(msg, jsonrpc2.ErrParse.Error()+": "); ok {
+	if _, rest, ok := strings.Cut(msg, errParams.Error()+": "); ok {
 		return rest
 	}
 	return msg
-}
-
-// Request answers every method the server does not implement.
-func (s *Server) Request(ctx context.Context, method string, params any) (any, error) {
-	return nil, fmt.Errorf("%s: %w", method, errUnknownMethod)
 }

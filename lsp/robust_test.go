@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"go.lsp.dev/jsonrpc2"
-	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/plangram/plangram/lsp/internal/protocol"
 )
 
 // rawClient speaks framed JSON-RPC over a pipe, byte for byte, so that
@@ -171,20 +171,20 @@ func TestRobustMessages(t *testing.T) {
 		body string
 		code int
 	}{
-		{`{"jsonrpc":"2.0","id":10,"method":"foo/req","params":{}}`, int(jsonrpc2.MethodNotFound)},
-		{`{"jsonrpc":"2.0","id":11,"method":"$/unknownRequest"}`, int(jsonrpc2.MethodNotFound)},
-		{`{"jsonrpc":"2.0","id":12,"method":"textDocument/hover","params":{"textDocument":5}}`, int(jsonrpc2.InvalidParams)},
-		{`{"jsonrpc":"2.0","id":13,"method":"textDocument/documentSymbol","params":null}`, int(jsonrpc2.InvalidParams)},
-		{`{"jsonrpc":"2.0","id":14,"method":"textDocument/completion","params":{"textDocument":{"uri":"file:///x.md"},"position":"here"}}`, int(jsonrpc2.InvalidParams)},
-		{`{"jsonrpc":"2.0","id":15,"method":"ini`, int(jsonrpc2.ParseError)},   // not JSON: id unknown
-		{`{"jsonrpc":"2.0","id":16}`, int(jsonrpc2.InvalidRequest)},            // neither call nor response
-		{`{"jsonrpc":"2.0","id":17,"method":5}`, int(jsonrpc2.InvalidRequest)}, // method not a string
+		{`{"jsonrpc":"2.0","id":10,"method":"foo/req","params":{}}`, codeMethodNotFound},
+		{`{"jsonrpc":"2.0","id":11,"method":"$/unknownRequest"}`, codeMethodNotFound},
+		{`{"jsonrpc":"2.0","id":12,"method":"textDocument/hover","params":{"textDocument":5}}`, codeInvalidParams},
+		{`{"jsonrpc":"2.0","id":13,"method":"textDocument/documentSymbol","params":null}`, codeInvalidParams},
+		{`{"jsonrpc":"2.0","id":14,"method":"textDocument/completion","params":{"textDocument":{"uri":"file:///x.md"},"position":"here"}}`, codeInvalidParams},
+		{`{"jsonrpc":"2.0","id":15,"method":"ini`, codeParseError},   // not JSON: id unknown
+		{`{"jsonrpc":"2.0","id":16}`, codeInvalidRequest},            // neither call nor response
+		{`{"jsonrpc":"2.0","id":17,"method":5}`, codeInvalidRequest}, // method not a string
 	}
 	for _, call := range calls {
 		c.send(call.body)
 		var id float64
 		fmt.Sscanf(call.body[strings.Index(call.body, `"id":`)+5:], "%g", &id)
-		if call.code == int(jsonrpc2.ParseError) {
+		if call.code == codeParseError {
 			id = -1 // answered with id null: matched below
 		}
 		if id < 0 {
@@ -221,7 +221,7 @@ func TestParseErrorAnsweredWithNullID(t *testing.T) {
 	c.send(`{"jsonrpc":"2.0","id":15,"method":"ini`)
 	select {
 	case m := <-c.in:
-		if m["id"] != nil || errorCode(m) != int(jsonrpc2.ParseError) {
+		if m["id"] != nil || errorCode(m) != codeParseError {
 			t.Fatalf("got %v, want a ParseError with id null", m)
 		}
 	case <-time.After(20 * time.Second):
@@ -249,25 +249,19 @@ func TestBrokenFramingEndsSession(t *testing.T) {
 // InternalError and the connection keeps serving; a panicking notification
 // is logged and dropped.
 func TestHandlerPanicAnswered(t *testing.T) {
-	h := func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		if req.Method() == "boom" {
+	h := func(ctx context.Context, req *request) (any, error) {
+		if req.method == "boom" {
 			panic("kaboom")
 		}
 		return "ok", nil
 	}
 	c := startRaw(t, func(ctx context.Context, rwc io.ReadWriteCloser) error {
-		conn := jsonrpc2.NewConn(jsonrpc2.NewStream(newGuard(rwc, slog.New(slog.DiscardHandler))))
-		conn.Go(ctx, robust(slog.New(slog.DiscardHandler), func(string) bool { return true }, h))
-		select {
-		case <-conn.Done():
-			return conn.Err()
-		case <-ctx.Done():
-			return ctx.Err()
-		}
+		log := slog.New(slog.DiscardHandler)
+		return newConn(rwc, log).run(ctx, robust(log, func(string) bool { return true }, h), func(string) bool { return false })
 	})
 	c.send(`{"jsonrpc":"2.0","id":1,"method":"boom"}`)
-	if got := errorCode(c.response(1)); got != int(jsonrpc2.InternalError) {
-		t.Fatalf("panicking call: code %d, want %d", got, jsonrpc2.InternalError)
+	if got := errorCode(c.response(1)); got != codeInternalError {
+		t.Fatalf("panicking call: code %d, want %d", got, codeInternalError)
 	}
 	c.send(`{"jsonrpc":"2.0","method":"boom"}`)
 	c.send(`{"jsonrpc":"2.0","id":2,"method":"fine"}`)
@@ -279,20 +273,34 @@ func TestHandlerPanicAnswered(t *testing.T) {
 // TestCheckPanicReported: a panic while checking a document becomes an
 // internal-error diagnostic; the server keeps running.
 func TestCheckPanicReported(t *testing.T) {
-	tc := &testClient{diags: make(chan *protocol.PublishDiagnosticsParams, 4)}
-	s := newServer(context.Background(), tc, Options{NoWorkspace: true})
+	pub := &recorder{notes: make(chan recorded, 4)}
+	s := newServer(context.Background(), pub, Options{NoWorkspace: true})
 	func() {
 		defer s.recoverCheck("file:///x.md", 3)
 		panic("bug")
 	}()
 	select {
-	case p := <-tc.diags:
-		if len(p.Diagnostics) != 1 || !strings.Contains(fmt.Sprint(p.Diagnostics[0].Message), "internal error") {
-			t.Fatalf("got %+v", p.Diagnostics)
+	case n := <-pub.notes:
+		p, ok := n.params.(*protocol.PublishDiagnosticsParams)
+		if n.method != "textDocument/publishDiagnostics" || !ok || len(p.Diagnostics) != 1 || !strings.Contains(p.Diagnostics[0].Message, "internal error") {
+			t.Fatalf("got %s %+v", n.method, n.params)
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("no diagnostic")
 	}
+}
+
+// recorder records the notifications a server sends.
+type recorder struct{ notes chan recorded }
+
+type recorded struct {
+	method string
+	params any
+}
+
+func (r *recorder) notify(method string, params any) error {
+	r.notes <- recorded{method, params}
+	return nil
 }
 
 // TestNoPlanOneNote: ordinary Markdown with code blocks (the server is
@@ -304,9 +312,70 @@ func TestNoPlanOneNote(t *testing.T) {
 	u := uri.URI("file:///tmp/README.md")
 	s.open(u, "# Readme\n\n```sh\ngo test ./...\n```\n\n```sh\nmake\n```\n")
 	p := s.waitDiags(u, 1)
-	if len(p.Diagnostics) != 1 || p.Diagnostics[0].Code != protocol.String("no-plan") ||
-		p.Diagnostics[0].Severity != protocol.DiagnosticSeverityInformation {
+	if len(p.Diagnostics) != 1 || p.Diagnostics[0].Code != "no-plan" ||
+		p.Diagnostics[0].Severity != protocol.SeverityInformation {
 		t.Fatalf("diagnostics = %+v, want one no-plan information", p.Diagnostics)
 	}
 	s.exit()
+}
+
+// TestCancelRequest: $/cancelRequest cancels the context of the running
+// call with that id (an integer or a string id), whose handler then
+// answers; a cancel of an id not running changes nothing.
+func TestCancelRequest(t *testing.T) {
+	started := make(chan string, 4)
+	c := startRaw(t, func(ctx context.Context, rwc io.ReadWriteCloser) error {
+		log := slog.New(slog.DiscardHandler)
+		conn := newConn(rwc, log)
+		s := newServer(ctx, conn, Options{NoWorkspace: true})
+		s.conn = conn
+		h := func(ctx context.Context, r *request) (any, error) {
+			if r.method != "wait" {
+				return s.dispatch(ctx, r)
+			}
+			started <- string(r.id)
+			select {
+			case <-ctx.Done():
+				return "cancelled", nil
+			case <-time.After(20 * time.Second):
+				return "not cancelled", nil
+			}
+		}
+		return conn.run(ctx, robust(log, func(string) bool { return true }, h), func(string) bool { return false })
+	})
+	for _, id := range []string{`7`, `"w"`} {
+		c.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"wait"}`)
+		if got := <-started; got != id {
+			t.Fatalf("started %s, want %s", got, id)
+		}
+		c.send(`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":99}}`)
+		c.send(`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":` + id + `}}`)
+		m := c.await("the answer to "+id, func(m map[string]any) bool { return fmt.Sprint(m["id"]) == strings.Trim(id, `"`) })
+		if m["result"] != "cancelled" {
+			t.Errorf("call %s: %v", id, m)
+		}
+	}
+}
+
+// TestResponsesIgnored: a response from the client, whatever its id (null
+// included, as an error response to a message it could not read), is
+// never answered, so two peers cannot answer each other's errors forever.
+func TestResponsesIgnored(t *testing.T) {
+	c := startRaw(t, serveLSP(Options{NoWorkspace: true}))
+	for _, r := range []string{
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}}`,
+		`{"jsonrpc":"2.0","id":3,"result":{}}`,
+		`{"jsonrpc":"2.0","id":true,"result":null}`,
+	} {
+		c.send(r)
+	}
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"shutdown"}`)
+	select {
+	case m := <-c.in:
+		if m["id"] != float64(1) || m["error"] != nil {
+			t.Fatalf("first reply %v, want the answer to shutdown", m)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("no answer")
+	}
 }

@@ -14,17 +14,18 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"reflect"
 	"runtime/debug"
 	"sync"
 	"time"
 
-	"go.lsp.dev/jsonrpc2"
-	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
 	"github.com/plangram/plangram/ast"
@@ -32,6 +33,7 @@ import (
 	"github.com/plangram/plangram/grammar"
 	"github.com/plangram/plangram/internal/textpos"
 	"github.com/plangram/plangram/lint"
+	"github.com/plangram/plangram/lsp/internal/protocol"
 	"github.com/plangram/plangram/schema"
 	"github.com/plangram/plangram/workspace"
 )
@@ -95,45 +97,55 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s := newServer(ctx, nil, opts)
-	g := newGuard(rwc, s.log)
-	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(g), jsonrpc2.WithCodec(codec{}))
-	s.client = protocol.ClientDispatcher(conn)
-	conn.Go(ctx, robust(s.log, isServerMethod, protocol.CancelHandler(ordered(protocol.ServerHandler(s, jsonrpc2.MethodNotFoundHandler)))))
+	c := newConn(rwc, s.log)
+	s.client, s.conn = c, c
+	h := robust(s.log, func(m string) bool { return s.kinds[m] != methodUnknown }, s.dispatch)
+	read := make(chan error, 1)
+	go func() { read <- c.run(ctx, h, func(m string) bool { return m == "exit" }) }()
 	var err error
+	readDone, exited := false, false
 	select {
-	case <-s.exited:
+	case err = <-read:
+		readDone = true
+		switch {
+		case errors.Is(err, errExited):
+			exited = true
+		case errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe):
+			err = nil
+		}
+	case <-s.exited: // exit sent as a call
+		exited = true
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	if exited {
 		// exit is handled on the read loop, so every message before it has
-		// been dispatched, but the calls among them (initialize, shutdown…)
-		// run on their own goroutines and their answers are written after
-		// their handlers return. A client that sends its last messages in
-		// one write still gets every answer: wait for them, bounded.
+		// been dispatched, but the calls among them (initialize,
+		// shutdown…) run on their own goroutines and their answers are
+		// written after their handlers return. A client that sends its
+		// last messages in one write still gets every answer: wait for
+		// them, bounded.
 		t := time.NewTimer(exitWait)
 		select {
-		case <-g.allAnswered():
-		case <-conn.Done():
+		case <-c.allAnswered():
 		case <-ctx.Done():
 		case <-t.C:
 			s.log.Warn("exit: calls still unanswered", "waited", exitWait)
 		}
 		t.Stop()
 		err = s.exitErr()
-	case <-conn.Done():
-		err = conn.Err()
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) {
-			err = nil
-		}
-	case <-ctx.Done():
-		err = ctx.Err()
 	}
 	s.stopAll()
 	// Closing the transport ends the read loop when it can be ended (a pipe,
 	// a socket); a read blocked on a terminal's standard input cannot, so
-	// the wait for the connection is bounded rather than conn.Close's.
+	// the wait for it is bounded.
 	cancel()
 	_ = rwc.Close()
-	select {
-	case <-conn.Done():
-	case <-time.After(time.Second):
+	if !readDone {
+		select {
+		case <-read:
+		case <-time.After(time.Second):
+		}
 	}
 	return err
 }
@@ -141,47 +153,154 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 // exitWait bounds how long exit waits for the answers to earlier calls.
 const exitWait = 5 * time.Second
 
-// codec marshals LSP payloads with the protocol package's union-aware codec
-// (the same as protocol.NewServer installs).
-type codec struct{}
-
-func (codec) Marshal(v any) ([]byte, error) {
-	if m, ok := v.(jsonrpc2.RawMessage); ok {
-		if m == nil {
-			return []byte("null"), nil
+// decodeParams decodes a request's params, which must be a JSON object,
+// into v; its error wraps errParams.
+func decodeParams(raw json.RawMessage, v any) error {
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 || t[0] != '{' {
+		what := "absent"
+		if len(t) > 0 {
+			what = string(t)
+			if len(what) > 20 {
+				what = what[:20] + "…"
+			}
 		}
-		return m, nil
+		return fmt.Errorf("%w: params must be a JSON object, got %s", errParams, what)
 	}
-	return protocol.Marshal(v)
-}
-
-func (codec) Unmarshal(data []byte, v any) error {
-	if p, ok := v.(*jsonrpc2.RawMessage); ok {
-		*p = append(jsonrpc2.RawMessage(nil), data...)
-		return nil
-	}
-	return protocol.Unmarshal(data, v)
-}
-
-// ordered lets requests run concurrently but handles notifications on the
-// read loop, one after the other, so document changes apply in order.
-func ordered(h jsonrpc2.Handler) jsonrpc2.Handler {
-	return func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		if req.IsCall() {
-			jsonrpc2.Async(ctx)
+	if err := json.Unmarshal(t, v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return fmt.Errorf("%w: %s: a JSON %s where %s belongs", errParams, te.Field, te.Value, jsonKind(te.Type))
 		}
-		return h(ctx, req)
+		return fmt.Errorf("%w: %w", errParams, err)
 	}
+	return nil
 }
 
-// Server implements protocol.Server. Create it with Serve.
-type Server struct {
-	protocol.UnimplementedServer
+// jsonKind names the JSON value a Go type decodes from.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer in range"
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	}
+	return "another value"
+}
 
+// dispatch calls the server's handler of a request's method.
+func (s *server) dispatch(ctx context.Context, r *request) (any, error) {
+	switch r.method {
+	case "initialize":
+		var p protocol.InitializeParams
+		if err := decodeParams(r.params, &p); err != nil {
+			return nil, err
+		}
+		return s.Initialize(ctx, &p)
+	case "shutdown":
+		return nil, s.Shutdown(ctx)
+	case "exit":
+		return nil, s.Exit(ctx)
+	case "$/cancelRequest":
+		var p protocol.CancelParams
+		if err := decodeParams(r.params, &p); err != nil {
+			return nil, err
+		}
+		id, ok := replyID(p.ID)
+		if !ok {
+			return nil, fmt.Errorf("%w: the id to cancel is not an integer or a string", errParams)
+		}
+		if s.conn != nil {
+			s.conn.cancel(id)
+		}
+		return nil, nil
+	case "textDocument/didOpen":
+		var p protocol.DidOpenTextDocumentParams
+		if err := decodeParams(r.params, &p); err != nil {
+			return nil, err
+		}
+		return nil, s.DidOpen(ctx, &p)
+	case "textDocument/didChange":
+		var p protocol.DidChangeTextDocumentParams
+		if err := decodeParams(r.params, &p); err != nil {
+			return nil, err
+		}
+		return nil, s.DidChange(ctx, &p)
+	case "textDocument/didClose":
+		var p protocol.DidCloseTextDocumentParams
+		if err := decodeParams(r.params, &p); err != nil {
+			return nil, err
+		}
+		return nil, s.DidClose(ctx, &p)
+	case "textDocument/hover":
+		var p protocol.HoverParams
+		if err := decodeParams(r.params, &p); err != nil {
+			return nil, err
+		}
+		return s.Hover(ctx, &p)
+	case "textDocument/documentSymbol":
+		var p protocol.DocumentSymbolParams
+		if err := decodeParams(r.params, &p); err != nil {
+			return nil, err
+		}
+		return s.DocumentSymbol(ctx, &p)
+	case "textDocument/completion":
+		var p protocol.CompletionParams
+		if err := decodeParams(r.params, &p); err != nil {
+			return nil, err
+		}
+		return s.Completion(ctx, &p)
+	case "textDocument/codeAction":
+		var p protocol.CodeActionParams
+		if err := decodeParams(r.params, &p); err != nil {
+			return nil, err
+		}
+		return s.CodeAction(ctx, &p)
+	}
+	// A method of the specification the server does not implement: its
+	// params must still be an object; a request is answered "not
+	// implemented", a notification ignored.
+	var p struct{}
+	if err := decodeParams(r.params, &p); err != nil {
+		return nil, err
+	}
+	if s.kinds[r.method] == methodRequest {
+		return nil, errorf(codeMethodNotFound, "not implemented")
+	}
+	return nil, nil
+}
+
+// publisher sends the server's notifications to the client.
+type publisher interface {
+	notify(method string, params any) error
+}
+
+// publish sends textDocument/publishDiagnostics.
+func (s *server) publish(p *protocol.PublishDiagnosticsParams) error {
+	if s.client == nil {
+		return errors.New("lsp: no client")
+	}
+	return s.client.notify("textDocument/publishDiagnostics", p)
+}
+
+// server is the state of one session: the open documents and the
+// handlers of the methods it implements. Serve creates it.
+type server struct {
 	base   context.Context // lives as long as the connection
-	client protocol.Client
+	client publisher
+	conn   *conn // cancels calls; nil in tests that call handlers directly
 	opts   Options
 	log    *slog.Logger
+	kinds  map[string]methodKind
 
 	mu       sync.Mutex
 	docs     map[uri.URI]*document
@@ -204,7 +323,7 @@ type document struct {
 	parsed  *ast.Document      // parse of text (nil until needed)
 }
 
-func newServer(ctx context.Context, client protocol.Client, opts Options) *Server {
+func newServer(ctx context.Context, client publisher, opts Options) *server {
 	if opts.MaxDocumentSize <= 0 {
 		opts.MaxDocumentSize = 8 << 20
 	}
@@ -212,11 +331,11 @@ func newServer(ctx context.Context, client protocol.Client, opts Options) *Serve
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Server{base: ctx, client: client, opts: opts, log: log, root: opts.Root,
+	return &server{base: ctx, client: client, opts: opts, log: log, root: opts.Root, kinds: methodKinds(),
 		docs: map[uri.URI]*document{}, exited: make(chan struct{}), schemas: map[string]*schema.Schema{}}
 }
 
-func (s *Server) exitErr() error {
+func (s *server) exitErr() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.shutdown {
@@ -226,7 +345,7 @@ func (s *Server) exitErr() error {
 }
 
 // stopAll cancels every running check and waits for them.
-func (s *Server) stopAll() {
+func (s *server) stopAll() {
 	s.mu.Lock()
 	for _, d := range s.docs {
 		if d.cancel != nil {
@@ -238,42 +357,36 @@ func (s *Server) stopAll() {
 }
 
 // Initialize answers the client's capabilities with the server's.
-func (s *Server) Initialize(ctx context.Context, p *protocol.InitializeParams) (*protocol.InitializeResult, error) {
+func (s *server) Initialize(ctx context.Context, p *protocol.InitializeParams) (*protocol.InitializeResult, error) {
 	s.mu.Lock()
 	if s.root == "" && !s.opts.NoWorkspace {
-		if folders, ok := p.WorkspaceFolders.Get(); ok && len(folders) > 0 && folders[0].URI.IsFile() {
+		if folders := p.WorkspaceFolders; len(folders) > 0 && folders[0].URI.IsFile() {
 			s.root = folders[0].URI.FsPath()
 		} else if p.RootURI != nil && p.RootURI.IsFile() {
 			s.root = p.RootURI.FsPath()
-		} else if rp, ok := p.RootPath.Get(); ok && rp != "" {
-			s.root = rp
+		} else if p.RootPath != nil && *p.RootPath != "" {
+			s.root = *p.RootPath
 		}
 	}
 	root := s.root
 	s.mu.Unlock()
 	s.log.Info("initialize", "root", root)
-	openClose := true
-	change := protocol.TextDocumentSyncKindFull
-	quickfix := protocol.CodeActionKindQuickFix
 	caps := protocol.ServerCapabilities{
-		PositionEncoding:       protocol.PositionEncodingKindUTF16,
-		TextDocumentSync:       &protocol.TextDocumentSyncOptions{OpenClose: &openClose, Change: &change},
-		HoverProvider:          protocol.Boolean(true),
-		DocumentSymbolProvider: protocol.Boolean(true),
+		PositionEncoding:       "utf-16",
+		TextDocumentSync:       &protocol.TextDocumentSyncOptions{OpenClose: true, Change: protocol.SyncFull},
+		HoverProvider:          true,
+		DocumentSymbolProvider: true,
 		CompletionProvider:     &protocol.CompletionOptions{TriggerCharacters: []string{" ", "`", "*"}},
 	}
 	if s.opts.Fix != nil {
-		caps.CodeActionProvider = &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{quickfix}}
+		caps.CodeActionProvider = &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix}}
 	}
-	info := protocol.ServerInfo{Name: "plangram"}
-	if s.opts.Version != "" {
-		info.Version = protocol.NewOptional(s.opts.Version)
-	}
+	info := &protocol.ServerInfo{Name: "plangram", Version: s.opts.Version}
 	return &protocol.InitializeResult{Capabilities: caps, ServerInfo: info}, nil
 }
 
 // Shutdown stops the checks; the server then waits for exit.
-func (s *Server) Shutdown(ctx context.Context) error {
+func (s *server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	s.shutdown = true
 	s.mu.Unlock()
@@ -282,20 +395,20 @@ func (s *Server) Shutdown(ctx context.Context) error {
 }
 
 // Exit ends Serve.
-func (s *Server) Exit(ctx context.Context) error {
+func (s *server) Exit(ctx context.Context) error {
 	s.exitOnce.Do(func() { close(s.exited) })
 	return nil
 }
 
 // DidOpen stores the document and checks it.
-func (s *Server) DidOpen(ctx context.Context, p *protocol.DidOpenTextDocumentParams) error {
+func (s *server) DidOpen(ctx context.Context, p *protocol.DidOpenTextDocumentParams) error {
 	s.update(p.TextDocument.URI, p.TextDocument.Version, []byte(p.TextDocument.Text))
 	return nil
 }
 
 // DidChange replaces the document's text (full sync; a ranged change is
 // applied to the stored text) and checks it again.
-func (s *Server) DidChange(ctx context.Context, p *protocol.DidChangeTextDocumentParams) error {
+func (s *server) DidChange(ctx context.Context, p *protocol.DidChangeTextDocumentParams) error {
 	u := p.TextDocument.URI
 	s.mu.Lock()
 	var text []byte
@@ -304,22 +417,21 @@ func (s *Server) DidChange(ctx context.Context, p *protocol.DidChangeTextDocumen
 	}
 	s.mu.Unlock()
 	changes := make([]change, 0, len(p.ContentChanges))
-	for _, ch := range p.ContentChanges {
-		switch c := ch.(type) {
-		case *protocol.TextDocumentContentChangeWholeDocument:
+	for _, c := range p.ContentChanges {
+		if c.Range == nil {
 			changes = append(changes, change{whole: true, text: c.Text})
-		case *protocol.TextDocumentContentChangePartial:
-			changes = append(changes, change{
-				startLine: int(c.Range.Start.Line), startChar: int(c.Range.Start.Character),
-				endLine: int(c.Range.End.Line), endChar: int(c.Range.End.Character), text: c.Text})
+			continue
 		}
+		changes = append(changes, change{
+			startLine: int(c.Range.Start.Line), startChar: int(c.Range.Start.Character),
+			endLine: int(c.Range.End.Line), endChar: int(c.Range.End.Character), text: c.Text})
 	}
 	s.update(u, p.TextDocument.Version, applyChanges(text, changes)) // linear in the message (changes.go)
 	return nil
 }
 
 // DidClose forgets the document and clears its diagnostics.
-func (s *Server) DidClose(ctx context.Context, p *protocol.DidCloseTextDocumentParams) error {
+func (s *server) DidClose(ctx context.Context, p *protocol.DidCloseTextDocumentParams) error {
 	u := p.TextDocument.URI
 	s.mu.Lock()
 	if d := s.docs[u]; d != nil {
@@ -329,13 +441,13 @@ func (s *Server) DidClose(ctx context.Context, p *protocol.DidCloseTextDocumentP
 		delete(s.docs, u)
 	}
 	s.mu.Unlock()
-	return s.client.PublishDiagnostics(s.base, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: []protocol.Diagnostic{}})
+	return s.publish(&protocol.PublishDiagnosticsParams{URI: u, Diagnostics: []protocol.Diagnostic{}})
 }
 
 // update stores a new version of a document, cancels the check of the
 // previous one and starts a check of this one. An older version than the
 // stored one is ignored.
-func (s *Server) update(u uri.URI, version int32, text []byte) {
+func (s *server) update(u uri.URI, version int32, text []byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	d := s.docs[u]
@@ -368,7 +480,7 @@ func (s *Server) update(u uri.URI, version int32, text []byte) {
 // recoverCheck turns a panic in a document's check into a logged error and
 // one diagnostic on the document, so that a bug costs one check, never the
 // session.
-func (s *Server) recoverCheck(u uri.URI, version int32) {
+func (s *server) recoverCheck(u uri.URI, version int32) {
 	r := recover()
 	if r == nil {
 		return
@@ -376,16 +488,16 @@ func (s *Server) recoverCheck(u uri.URI, version int32) {
 	s.log.Error("check panicked", "uri", u, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
 	d := &ast.Diagnostic{Severity: ast.Error, Code: "internal-error",
 		Message: fmt.Sprintf("internal error while checking this document: %v", r)}
-	params := &protocol.PublishDiagnosticsParams{URI: u, Version: protocol.NewOptional(version),
+	params := &protocol.PublishDiagnosticsParams{URI: u, Version: &version,
 		Diagnostics: toDiagnostics(u, textpos.New(nil), []*ast.Diagnostic{d})}
-	if err := s.client.PublishDiagnostics(s.base, params); err != nil {
+	if err := s.publish(params); err != nil {
 		s.log.Error("publish", "uri", u, "err", err)
 	}
 }
 
 // check runs the parser and the workspace rules over one version of a
 // document and publishes the diagnostics unless a newer version arrived.
-func (s *Server) check(ctx context.Context, u uri.URI, version int32, seq uint64, text []byte, root string) {
+func (s *server) check(ctx context.Context, u uri.URI, version int32, seq uint64, text []byte, root string) {
 	if s.opts.Debounce > 0 {
 		t := time.NewTimer(s.opts.Debounce)
 		select {
@@ -425,16 +537,16 @@ func (s *Server) check(ctx context.Context, u uri.URI, version int32, seq uint64
 	}
 	// Published under the lock so that an older result can never be sent
 	// after a newer one.
-	params := &protocol.PublishDiagnosticsParams{URI: u, Version: protocol.NewOptional(version),
+	params := &protocol.PublishDiagnosticsParams{URI: u, Version: &version,
 		Diagnostics: toDiagnostics(u, d.tx, diags)}
-	if err := s.client.PublishDiagnostics(s.base, params); err != nil {
+	if err := s.publish(params); err != nil {
 		s.log.Error("publish", "uri", u, "err", err)
 	}
 }
 
 // snapshot returns the current text and parse of a document, parsing it
 // (without the workspace rules) when no check has finished for it yet.
-func (s *Server) snapshot(ctx context.Context, u uri.URI) (*document, *ast.Document, error) {
+func (s *server) snapshot(ctx context.Context, u uri.URI) (*document, *ast.Document, error) {
 	s.mu.Lock()
 	d := s.docs[u]
 	if d == nil {
@@ -462,7 +574,7 @@ func (s *Server) snapshot(ctx context.Context, u uri.URI) (*document, *ast.Docum
 }
 
 // schemaFor returns the action schema of a document's dialect.
-func (s *Server) schemaFor(doc *ast.Document) *schema.Schema {
+func (s *server) schemaFor(doc *ast.Document) *schema.Schema {
 	if s.opts.Parse.Schema != nil {
 		return s.opts.Parse.Schema
 	}

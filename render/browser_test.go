@@ -187,6 +187,40 @@ func TestBrowser(t *testing.T) {
 		})
 	}
 
+	// A page rendered against a workspace: its cards and blocks as any
+	// page's, each step's diff read back from the browser's DOM exactly
+	// as written, and painted: the added, removed and hunk-head lines of
+	// the diffs have their backgrounds.
+	t.Run("workspace", func(t *testing.T) {
+		t.Parallel()
+		page, doc := renderWorkspace(t)
+		title := html.UnescapeString(titleRE.FindStringSubmatch(string(page))[1])
+		dom := b.dom(t, page, "workspace.html")
+		checkDOM(t, dom, doc, title)
+		want, got := stepTexts(string(page)), stepTexts(dom)
+		if len(want) != 7 || fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("the browser shows the steps\n%q\nthe page has\n%q", got, want)
+		}
+		file := filepath.Join(b.dir, "workspace-shot.html")
+		if err := os.WriteFile(file, page, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		shot := filepath.Join(b.dir, "workspace-shot.png")
+		b.run(t, file, "--screenshot="+shot, "--window-size=1100,2400")
+		data, err := os.ReadFile(shot)
+		if err != nil {
+			t.Fatalf("no screenshot: %v", err)
+		}
+		if err := checkScreenshot(data); err != nil {
+			t.Fatal(err)
+		}
+		for name, c := range map[string][3]uint32{"added (--ins)": {0xda, 0xfb, 0xe1}, "removed (--del)": {0xff, 0xeb, 0xe9}, "hunk head (--info-bg)": {0xdd, 0xf4, 0xff}} {
+			if n := countColour(t, data, c); n < 200 {
+				t.Errorf("the screenshot shows %d pixels of the %s line background", n, name)
+			}
+		}
+	})
+
 	t.Run("screenshot", func(t *testing.T) {
 		t.Parallel()
 		page, _ := renderFile(t, "../golden/render/showcase.md")
@@ -243,3 +277,24 @@ func checkScreenshot(data []byte) error {
 }
 
 func near(a, b uint32) bool { return a+8 >= b && a <= b+8 }
+
+// countColour counts the pixels of a PNG within 8 of colour c in each
+// channel (every second pixel of every second row).
+func countColour(t *testing.T, data []byte, c [3]uint32) int {
+	t.Helper()
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y += 2 {
+		for x := b.Min.X; x < b.Max.X; x += 2 {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if near(r>>8, c[0]) && near(g>>8, c[1]) && near(bl>>8, c[2]) {
+				n++
+			}
+		}
+	}
+	return n
+}

@@ -34,6 +34,9 @@ const pageHTML = `{{define "head"}}<!DOCTYPE html>
 <meta name="generator" content="plangram render">
 <title>{{.Title}}</title>
 <style>` + pageCSS + `</style>
+{{- if .Workspace}}
+<style>` + stepsCSS + `</style>
+{{- end}}
 </head>
 <body>
 <div class="page">
@@ -195,6 +198,28 @@ const pageHTML = `{{define "head"}}<!DOCTYPE html>
 {{- end}}
 {{- end}}
 {{- end}}
+{{define "steps"}}
+<section class="steps">
+<h3 class="steps-title">What <code>apply</code> does here</h3>
+{{- if .None}}
+<p class="note">Against the workspace this action changes no file (its diagnostics say why).</p>
+{{- end}}
+{{- range .Steps}}
+<figure class="block step" id="{{.ID}}">
+<figcaption><span class="block-title">{{.What}}</span> <code class="info">{{.Path}}</code>{{with .Stats}} <span class="meta">{{.}}</span>{{end}}</figcaption>
+{{- with .Note}}
+<p class="note">{{.}}</p>
+{{- end}}
+{{- with .Code}}
+{{.}}
+{{- end}}
+</figure>
+{{- end}}
+{{- with .Skipped}}
+<p class="note">{{.}}</p>
+{{- end}}
+</section>
+{{- end}}
 {{define "action-foot"}}
 </article>
 {{- end}}
@@ -316,4 +341,19 @@ pre.detail{margin:6px 0 0;font-size:12px;white-space:pre;overflow-x:auto;backgro
 .t-del{color:#82071e}.t-ins{color:#116329}.t-head{color:#0550ae;font-weight:600}
 footer{margin-top:30px;color:var(--muted);font-size:12px;border-top:1px solid var(--line);padding-top:10px}
 footer code{font-size:11px}
+`
+
+// stepsCSS styles the steps of a page rendered against a workspace
+// (Options.Workspace); a page without one has none of it.
+const stepsCSS = `
+.steps{margin:14px 16px 0;border-top:1px dashed var(--line);padding-top:4px}
+.steps-title{margin:8px 0 0;font-size:13px;text-transform:uppercase;letter-spacing:.06em;color:var(--muted)}
+.steps-title code{text-transform:none;letter-spacing:0}
+.steps .note{margin:8px 0 0}
+.steps figure.block.step{margin:10px 0 0}
+figure.step .note{margin:8px 10px}
+figure.step pre.code .line::before{display:none}
+figure.step pre.code .line{padding-left:12px}
+figure.step pre.code .line.head{color:var(--muted);font-weight:600}
+figure.step pre.code .line.hunk{background:var(--info-bg);color:var(--info)}
 `

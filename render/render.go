@@ -50,6 +50,12 @@ type Options struct {
 	Schema *schema.Schema
 	// NoHighlight shows code without syntax colours.
 	NoHighlight bool
+	// Workspace, when set, is the directory the plan would be applied to:
+	// the card of each action that changes files shows the unified diff
+	// of what the action does to each of them there, as `plangram apply
+	// -d` prints a change (docs/render.md, "Against a workspace"). Nil
+	// shows the plan alone.
+	Workspace *Workspace
 }
 
 // renderer holds the state of one rendering.
@@ -67,6 +73,9 @@ type renderer struct {
 	// cellsLeft is what is left of the page's table-cell budget
 	// (maxPageCells, guard.go).
 	cellsLeft int
+	// steps simulates the actions against Options.Workspace as their
+	// cards are written (nil without one).
+	steps *steps
 }
 
 func newRenderer(opts Options) *renderer {
@@ -102,6 +111,11 @@ func WriteHTML(w io.Writer, doc *ast.Document, src []byte, opts Options) error {
 			r.schema = s
 		}
 	}
+	var err error
+	if r.steps, err = newSteps(opts.Workspace, doc.Dialect, opts); err != nil {
+		return fmt.Errorf("render: %w", err)
+	}
+	defer r.steps.close()
 	if err := r.writePage(&pageWriter{w: w}, doc); err != nil {
 		return fmt.Errorf("render: %w", err)
 	}
@@ -210,6 +224,9 @@ type (
 		// Document marks a plain Markdown page: the head opens the
 		// article that WriteMarkdown writes the document's HTML into.
 		Document bool
+		// Workspace marks a page whose cards show their actions' steps
+		// in a workspace: its head carries their style.
+		Workspace bool
 	}
 	keyValue struct {
 		Key   string
@@ -391,6 +408,10 @@ func (r *renderer) writeHead(pw *pageWriter, doc *ast.Document, lay *layout, hid
 		parts = append(parts, r.opts.Filename)
 	}
 	parts = append(parts, plural(actions, "action"))
+	if ws := r.opts.Workspace; ws != nil {
+		parts = append(parts, "against "+ws.Root)
+		p.Workspace = true
+	}
 	p.Subtitle = strings.Join(parts, " · ")
 
 	idx := attach(doc.Diagnostics, lay)
@@ -464,6 +485,11 @@ func (b *pageBody) action(a *ast.Action, i int) error {
 	}
 	if err := parts(func(pv *partView) error { return b.pw.exec("part", pv) }); err != nil {
 		return err
+	}
+	if sv := b.r.steps.step(b.r, a, av.ID); sv != nil {
+		if err := b.pw.exec("steps", sv); err != nil {
+			return err
+		}
 	}
 	return b.pw.exec("action-foot", nil)
 }

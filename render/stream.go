@@ -78,6 +78,10 @@ func WriteHTMLStream(w io.Writer, parse Parse, opts Options) (*ast.Document, err
 	}
 	lay.addProse(doc, hidden)
 	lay.sort()
+	if r.steps, err = newSteps(opts.Workspace, doc.Dialect, opts); err != nil {
+		return doc, fmt.Errorf("render: %w", err)
+	}
+	defer r.steps.close()
 	pw := &pageWriter{w: w}
 	body, err := r.writeHead(pw, doc, lay, hidden, actions)
 	if err != nil {

@@ -47,6 +47,10 @@ type Options struct {
 	Rules []Rule
 	// ToolVersion is written as the SARIF driver's version when set.
 	ToolVersion string
+	// FullDetail prints each AST diff of the text format whole; without
+	// it the text format shows the rows around the nodes that differ
+	// (ShortDetail). The other formats always carry the whole detail.
+	FullDetail bool
 	// SourceRoot, when set, is the directory SARIF artifact URIs are made
 	// relative to (under the uriBaseId %SRCROOT%). Paths are used as given
 	// (slash-separated) when empty or when a path is not below it.
@@ -57,7 +61,7 @@ type Options struct {
 func Write(w io.Writer, format string, files []*File, opts Options) error {
 	switch format {
 	case Text:
-		return WriteText(w, files)
+		return writeText(w, files, opts.FullDetail)
 	case JSON:
 		return WriteJSON(w, files)
 	case SARIF:
@@ -93,9 +97,16 @@ func sorted(f *File) []*ast.Diagnostic {
 // WriteText writes `FILE:LINE:COL: severity: message [code]` lines, each
 // followed by its notes and indented detail (an AST diff, a text diff), file
 // by file.
-func WriteText(w io.Writer, files []*File) error {
+func WriteText(w io.Writer, files []*File) error { return writeText(w, files, true) }
+
+// writeText is WriteText; without full, each AST diff is cut to the rows
+// around the nodes that differ (ShortDetail).
+func writeText(w io.Writer, files []*File, full bool) error {
 	for _, f := range files {
 		for _, d := range OnceDetail(sorted(f)) {
+			if !full {
+				d = ShortDiagnostic(d)
+			}
 			if _, err := fmt.Fprintln(w, d.Format(f.Path)); err != nil {
 				return err
 			}
@@ -172,4 +183,81 @@ func BoundDetail(detail string, maxLines int) string {
 	}
 	rest := strings.Count(detail[i:], "\n") + 1
 	return detail[:i] + "… " + number.Thousands(rest) + " more lines"
+}
+
+// ShortContext is the number of rows ShortDetail keeps on each side of a
+// row that differs.
+const ShortContext = 2
+
+// ShortDiagnostic returns d with its detail cut by ShortDetail (a copy
+// when that changes it).
+func ShortDiagnostic(d *ast.Diagnostic) *ast.Diagnostic {
+	if s := ShortDetail(d.Detail); s != d.Detail {
+		c := *d
+		c.Detail = s
+		return &c
+	}
+	return d
+}
+
+// ShortDetail returns an AST diff (a plan's detail: the expected shape, an
+// "Actual:" line and one row a node, `[✓] [003] L8 …`) cut to what
+// differs: the rows marked ✗ or ! with ShortContext rows on each side, the
+// others counted on one line (`… 8 nodes not shown …`), under a line that
+// names -v for the whole tree. The expected shape is left out: each row
+// that differs says what was expected there. Any other detail, and an AST
+// diff whose rows all show, is returned as it is.
+func ShortDetail(detail string) string {
+	head, body, ok := strings.Cut(detail, "\nActual:\n")
+	if !ok || !strings.HasPrefix(head, "Expected:") {
+		return detail
+	}
+	rows := strings.SplitAfter(body, "\n")
+	if rows[len(rows)-1] == "" {
+		rows = rows[:len(rows)-1]
+	}
+	isRow := func(r string) bool { return strings.HasPrefix(r, "[") }
+	flagged := func(r string) bool { return strings.HasPrefix(r, "[✗]") || strings.HasPrefix(r, "[!]") }
+	show := make([]bool, len(rows))
+	for i, r := range rows {
+		if !isRow(r) {
+			show[i] = true // a line the view wrote about nodes it leaves out
+			continue
+		}
+		if flagged(r) {
+			for j := max(0, i-ShortContext); j <= min(len(rows)-1, i+ShortContext); j++ {
+				show[j] = true
+			}
+		}
+	}
+	var sb strings.Builder
+	sb.WriteString("Actual, around the nodes that differ (-v prints the whole tree):\n")
+	hidden, cut := 0, false
+	for i, r := range rows {
+		if !show[i] {
+			hidden++
+			cut = true
+			continue
+		}
+		if hidden > 0 {
+			fmt.Fprintf(&sb, "    … %s not shown …\n", plural(hidden, "node"))
+			hidden = 0
+		}
+		sb.WriteString(r)
+	}
+	if hidden > 0 {
+		fmt.Fprintf(&sb, "    … %s not shown …\n", plural(hidden, "node"))
+	}
+	if !cut {
+		return detail
+	}
+	return sb.String()
+}
+
+// plural returns "1 node", "2 nodes" (n with thousands separators).
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return number.Thousands(n) + " " + noun + "s"
 }

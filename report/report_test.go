@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -251,5 +252,42 @@ func TestFollowOnsAsRelated(t *testing.T) {
 	rs := log.Runs[0].Results
 	if len(rs) != 1 || len(rs[0].RelatedLocations) != 6 || !strings.HasPrefix(rs[0].RelatedLocations[5].Message.Text, "follow-on: ") {
 		t.Errorf("SARIF results: %+v", rs)
+	}
+}
+
+// TestShortDetail: the text format cuts an AST diff to the rows that differ
+// with ShortContext rows on each side, counts the rest, leaves out the
+// expected shape and names -v; FullDetail keeps it whole, and any other
+// detail is kept as it is.
+func TestShortDetail(t *testing.T) {
+	var rows []string
+	for i := range 12 {
+		mark := "✓"
+		if i == 6 {
+			mark = "✗"
+		}
+		rows = append(rows, fmt.Sprintf("[%s] [%03d] L%-3d Heading 2: \"h%d\"", mark, i, i+1, i))
+	}
+	detail := "Expected:  [0] Heading 1\n           (optional …)\nActual:\n" + strings.Join(rows, "\n") + "\n"
+	want := "Actual, around the nodes that differ (-v prints the whole tree):\n" +
+		"    … 4 nodes not shown …\n" + strings.Join(rows[4:9], "\n") + "\n" + "    … 3 nodes not shown …\n"
+	if got := ShortDetail(detail); got != want {
+		t.Errorf("ShortDetail:\n%s\nwant:\n%s", got, want)
+	}
+	for _, d := range []string{"a text diff\n-a\n+b\n", "Expected:  x\nActual:\n[✗] [000] L1   Heading 1: \"t\"\n"} {
+		if got := ShortDetail(d); got != d {
+			t.Errorf("ShortDetail(%q) = %q, want it unchanged", d, got)
+		}
+	}
+	files := []*File{{Path: "p.md", Diagnostics: []*ast.Diagnostic{{Severity: ast.Error, Code: "missing-block", Message: "m", Detail: detail}}}}
+	var short, full strings.Builder
+	if err := Write(&short, Text, files, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(&full, Text, files, Options{FullDetail: true}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(short.String(), "Expected:") || !strings.Contains(short.String(), "-v prints the whole tree") || !strings.Contains(full.String(), "[000]") || strings.Contains(short.String(), "[000]") {
+		t.Errorf("text report:\nshort:\n%s\nfull:\n%s", short.String(), full.String())
 	}
 }

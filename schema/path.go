@@ -101,9 +101,11 @@ func (e *PathError) Error() string { return e.Msg }
 //     digit, `+`, `-` or `.`) followed by `://` (`https://host/a`,
 //     `file:///etc/passwd`) is CodeURLNotAllowed, after the checks above
 //     (so `ab://../../x` is the escape it is);
-//   - no component is git's own directory `.git` (any case, and with the
-//     trailing dots and spaces Windows ignores): git apply refuses such
-//     paths, and a hook or config written there runs code.
+//   - no component is git's own directory `.git` in any spelling that
+//     names it on NTFS or HFS+ (any case, trailing dots and spaces, an
+//     NTFS stream suffix `:…`, the short name `git~1`, code points HFS+
+//     ignores; isDotGit): git apply refuses such paths on every system,
+//     and a hook or config written there runs code.
 //
 // Resolving symbolic links needs the workspace and is the job of package
 // workspace (`check --root`). The value is checked as given: callers trim
@@ -156,8 +158,7 @@ func CheckPath(p string) error {
 }
 
 // gitComponent returns the first component of p that names git's own
-// directory: `.git` in any case, also with the trailing dots and spaces
-// Windows drops (`.GIT.`), as git's verify_path refuses them.
+// directory on some file system git protects (isDotGit).
 func gitComponent(p string) (string, bool) {
 	for p != "" {
 		c := p
@@ -166,11 +167,64 @@ func gitComponent(p string) (string, bool) {
 		} else {
 			p = ""
 		}
-		if strings.EqualFold(strings.TrimRight(c, ". "), ".git") {
+		if isDotGit(c) {
 			return c, true
 		}
 	}
 	return "", false
+}
+
+// isDotGit reports whether the component c names `.git` on NTFS or HFS+,
+// the spellings git's verify_path refuses on every system (core.protectNTFS
+// is on by default): with the code points HFS+ ignores removed
+// (hfsIgnorable), c is `.git` or the NTFS short name `git~1`, in any
+// ASCII case, followed only by dots and spaces (which Windows drops) up to
+// its end or a `:` (an NTFS stream: `.git::$INDEX_ALLOCATION` is the
+// directory `.git`).
+func isDotGit(c string) bool {
+	if strings.ContainsFunc(c, hfsIgnorable) {
+		c = strings.Map(func(r rune) rune {
+			if hfsIgnorable(r) {
+				return -1
+			}
+			return r
+		}, c)
+	}
+	if i := strings.IndexByte(c, ':'); i >= 0 {
+		c = c[:i]
+	}
+	c = strings.TrimRight(c, ". ")
+	return asciiEqualFold(c, ".git") || asciiEqualFold(c, "git~1")
+}
+
+// hfsIgnorable reports whether HFS+ leaves r out of a name when it
+// compares names: the zero-width non-joiner and joiner, the directional
+// marks and embeddings (U+200C–U+200F, U+202A–U+202E), the deprecated
+// format characters U+206A–U+206F and the byte order mark U+FEFF (the
+// list git's is_hfs_dotgit ignores).
+func hfsIgnorable(r rune) bool {
+	return r >= 0x200c && r <= 0x200f || r >= 0x202a && r <= 0x202e || r >= 0x206a && r <= 0x206f || r == 0xfeff
+}
+
+// asciiEqualFold reports whether a and b are equal with ASCII letters
+// compared without case (no Unicode folding: git compares so).
+func asciiEqualFold(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
 }
 
 // schemeLen returns the length of the URL scheme p starts with when `://`

@@ -270,3 +270,43 @@ func TestPaddedPath(t *testing.T) {
 		t.Errorf("message %q", msg)
 	}
 }
+
+// TestGitSpellings pins every spelling of `.git` that git's verify_path
+// refuses (path.c is_ntfs_dotgit, utf8.c is_hfs_dotgit, with
+// core.protectNTFS and core.protectHFS): each is a bad-path in every
+// dialect, whatever the OS the check runs on.
+func TestGitSpellings(t *testing.T) {
+	for _, c := range []string{
+		".git", ".GIT", ".Git", // any case
+		"git~1", "GIT~1", "Git~1", // the NTFS 8.3 short name
+		".git.", ".git ", ".git. .", "git~1.", "GIT~1 ", // trailing dots and spaces Windows drops
+		".git::$INDEX_ALLOCATION", ".git:$DATA", ".git:", ".GIT.:x", "git~1::$INDEX_ALLOCATION", // NTFS streams
+		".g\u200cit", ".gi\u200dt", "\u200e.git", ".git\u200f", ".g\u202ait", ".\u202bgit", ".gi\u202ct",
+		".g\u202dit", ".g\u202eit", ".\u206agit", ".g\u206bit", ".g\u206cit", ".g\u206dit", ".g\u206eit",
+		".g\u206fit", ".gi\ufefft", "\ufeff.GIT", // code points HFS+ ignores
+	} {
+		if !isDotGit(c) {
+			t.Errorf("isDotGit(%q) = false, want true", c)
+		}
+		for _, p := range []string{c + "/hooks/pre-commit", "sub/" + c + "/config", `a\` + c + `\config`} {
+			var pe *PathError
+			if err := CheckPath(p); !errors.As(err, &pe) || pe.Code != CodeBadPath {
+				t.Errorf("CheckPath(%q) = %v, want %s", p, err, CodeBadPath)
+			}
+		}
+	}
+	for _, c := range []string{
+		".gitignore", ".github", "x.git", "git", "git~2", "git~10", ".git~1", "~1", ".gi", ".git.x", ".git x",
+		".g:it", "git~1x", ".g\u00eft", "\u0130.git", ".g\u0131t", // ı and İ are not ASCII letters
+	} {
+		if isDotGit(c) {
+			t.Errorf("isDotGit(%q) = true, want false", c)
+		}
+	}
+	// The spellings the other rules let through get git's own message.
+	for _, p := range []string{"GIT~1/hooks/pre-commit", ".git::$INDEX_ALLOCATION/hooks/x", ".g\u200cit/config"} {
+		if err := CheckPath(p); err == nil || !strings.Contains(err.Error(), "git's own directory") {
+			t.Errorf("CheckPath(%q) = %v, want the .git message", p, err)
+		}
+	}
+}

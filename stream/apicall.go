@@ -319,7 +319,7 @@ func (c *apiCall) bind(end ast.Span) ast.Params {
 	if c.schema != nil {
 		act = c.schema.Lookup(c.name)
 		if act == nil && c.name != "" {
-			fail(KindUnknownTool, "", fmt.Sprintf("unknown tool %q", c.name), "", ast.Span{Start: c.startPos, End: c.startPos})
+			fail(KindUnknownTool, "", toolNames{schema: c.schema}.unknown(c.name), "", ast.Span{Start: c.startPos, End: c.startPos})
 		}
 	}
 	seen := map[string]int{}
@@ -360,9 +360,8 @@ func (c *apiCall) bind(end ast.Span) ast.Params {
 		val, err := typedValue(sp, v)
 		if err != nil {
 			fail(KindBadValue, sp.Name, fmt.Sprintf("parameter %s: %v", sp.Name, err), rawOf(v), v.span)
-			continue
-		}
-		if x, ok := v.value.(string); ok && sp.PaddedPath(x) {
+			val = plainValue(v) // kept as written (decoded), with its error, as plangram parse keeps it
+		} else if x, ok := v.value.(string); ok && sp.PaddedPath(x) {
 			warn(KindPathWhitespace, sp.Name, schema.PaddedPathMessage(c.name, sp.Name, x), rawOf(v), v.span)
 		}
 		span := v.span

@@ -56,9 +56,11 @@ func TestDocsExamples(t *testing.T) {
 	}
 }
 
-// docFlags reads the `plangram stream` flags of an example.
+// docFlags reads the `plangram stream` flags of an example, with the
+// command's defaults: --syntax auto, events of framing only left out
+// unless --exact.
 func docFlags(t *testing.T, s string) (Options, int) {
-	var opts Options
+	opts := Options{Syntax: Auto, OmitFraming: true}
 	chunk := 0
 	args := strings.Fields(s)
 	for i := 0; i < len(args); i++ {
@@ -67,6 +69,8 @@ func docFlags(t *testing.T, s string) (Options, int) {
 			opts.HideThinking = true
 		case "--in-thinking":
 			opts.InThinking = true
+		case "--exact":
+			opts.OmitFraming = false
 		case "--tools": // a tools registry, relative to the repository root
 			if i+1 == len(args) {
 				t.Fatalf("flag %s needs a value", args[i])

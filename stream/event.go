@@ -14,12 +14,13 @@ type Type uint8
 // Event types, named in JSON by their snake_case String.
 const (
 	// Text is prose for the reader. Text is what to show and Raw the source
-	// bytes; they differ only for the markup of a <function_calls> wrapper,
-	// whose Text is empty.
+	// bytes; they differ for markup (a <function_calls> wrapper's tags),
+	// whose Text is empty, and for a provider API's SSE event. With
+	// Options.OmitFraming, no Text event has an empty Text.
 	Text Type = iota + 1
 	// Thinking is a piece of a thinking block: Text is thinking content,
 	// Raw the source bytes including the block's tags where this piece has
-	// them.
+	// them (with Options.OmitFraming, the content alone).
 	Thinking
 	// ToolCallStart announces a call (ID, Name) as soon as its opening tag
 	// is read. In the edit-format syntaxes its Params are the call's paths

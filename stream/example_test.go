@@ -44,7 +44,8 @@ func Example() {
 }
 
 // Parse reads a stream; typed parameters come converted, and a value that
-// does not convert is an error event attached to the call.
+// does not convert is an error event attached to the call, the value kept
+// in the call as written.
 func ExampleParse() {
 	answer := "<list_files><path>src</path><recursive>yes</recursive></list_files>" +
 		"<list_files><path>docs</path><recursive>true</recursive></list_files>"
@@ -54,7 +55,7 @@ func ExampleParse() {
 			fmt.Printf("call %d: %s: %s\n", e.ID, e.Kind, e.Message)
 		case stream.ToolCall:
 			v, _ := e.Params.Get("recursive")
-			fmt.Printf("call %d: %s %s recursive=%v\n", e.ID, e.Name, e.Params.String("path"), v)
+			fmt.Printf("call %d: %s %s recursive=%#v\n", e.ID, e.Name, e.Params.String("path"), v)
 		}
 		return nil
 	})
@@ -63,7 +64,7 @@ func ExampleParse() {
 	}
 	// Output:
 	// call 1: bad-value: parameter recursive: want true or false, got "yes"
-	// call 1: list_files src recursive=<nil>
+	// call 1: list_files src recursive="yes"
 	// call 2: list_files docs recursive=true
 }
 

@@ -40,15 +40,27 @@ var goldenCases = map[string]struct {
 	"search-replace_basic": {chunk: 5},
 	"udiff_basic":          {chunk: 3},
 	"apply-patch_basic":    {chunk: 7},
+	"auto_plain_text":      {chunk: 3}, // JSON with a "name" is not a llama call
+	"auto_hermes":          {chunk: 4},
+	// OmitFraming (plangram stream without --exact)
+	"omit_framing":             {opts: Options{OmitFraming: true}, chunk: 5},
+	"openai-chat_omit_framing": {opts: Options{OmitFraming: true}},
+	"anthropic_omit_framing":   {opts: Options{OmitFraming: true}},
+	"qwen3-coder_omit_framing": {opts: Options{OmitFraming: true}, chunk: 4},
 }
 
 // TestGolden pins the event stream of each golden input (regenerate with
-// go test ./stream/ -update) and checks the chunking property on it.
+// go test ./stream/ -update) and checks the chunking property on it, with
+// and without Options.OmitFraming.
 func TestGolden(t *testing.T) {
 	eachGolden(t, "../golden/stream", func(t *testing.T, g *goldie.Goldie, name string, in []byte) {
 		opts, cuts := goldenFeed(name, in)
 		g.Assert(t, name, jsonl(t, collect(t, opts, in, cuts)))
 		checkAll(t, opts, in)
+		omit := opts
+		omit.OmitFraming = true
+		checkChunks(t, omit, in, 1)
+		checkOmit(t, opts, in, cuts)
 	})
 }
 

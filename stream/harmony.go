@@ -33,7 +33,7 @@ func (registry) Harmony() *Syntax {
 		Summary: "<|channel|>analysis<|message|>…<|end|>, <|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{…}<|call|> (gpt-oss)",
 		Markers: staticMarkers(hmStart, hmChannel),
 		open: func(c *config) (scanner, error) {
-			return &harmony{start: c.start, x: newProse(c.opts, c.start, []string{hmStart, hmChannel, hmEnd, hmCall, hmReturn}), c: newJCall(c.schema), hide: c.opts.HideThinking}, nil
+			return &harmony{start: c.start, x: newProse(c.opts, c.start, []string{hmStart, hmChannel, hmEnd, hmCall, hmReturn}), c: newJCall(namesOf(c)), hide: c.opts.HideThinking}, nil
 		}}
 }
 

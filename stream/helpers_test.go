@@ -58,6 +58,42 @@ func merge(evs []Event) []Event {
 	return out
 }
 
+// checkOmit checks Options.OmitFraming against the exact events of in
+// (opts without it): the same events less those of framing only, with the
+// same text; a Thinking event's raw is its text. It returns the events
+// (merged) under OmitFraming.
+func checkOmit(t testing.TB, opts Options, in []byte, cuts []int) []Event {
+	t.Helper()
+	opts.OmitFraming = false
+	exact := collect(t, opts, in, cuts)
+	opts.OmitFraming = true
+	omit := checkOne(t, opts, in, cuts)
+	for _, e := range omit {
+		if e.Type == Thinking && e.Raw != e.Text && !isFramed(syntaxOf(opts)) && !isFramed(exact[len(exact)-1].Syntax) {
+			t.Fatalf("syntax %s, input %q: a thinking event with framing under OmitFraming: %s", syntaxOf(opts), in, jsonl(t, []Event{e}))
+		}
+	}
+	// Text and Thinking compare by their text alone: under OmitFraming
+	// their raw and span leave the framing out.
+	project := func(evs []Event) []Event {
+		var out []Event
+		for _, e := range evs {
+			if e.Type == Text || e.Type == Thinking {
+				if e.Text == "" {
+					continue
+				}
+				e.Raw, e.Span = "", ast.Span{}
+			}
+			out = append(out, e)
+		}
+		return merge(out)
+	}
+	if got, want := project(omit), project(exact); !reflect.DeepEqual(got, want) {
+		t.Fatalf("syntax %s, input %q, cuts %v: OmitFraming\n got %s\nwant %s", syntaxOf(opts), in, cuts, jsonl(t, got), jsonl(t, want))
+	}
+	return omit
+}
+
 // jsonl renders events as the CLI does, one JSON object per line.
 func jsonl(t testing.TB, evs []Event) []byte {
 	t.Helper()
@@ -187,19 +223,22 @@ func checkOne(t testing.TB, opts Options, in []byte, cuts []int) []Event {
 		if (e.Type == End) != (i == len(evs)-1) {
 			fail(e, "End must be the last event, and only it")
 		}
+		if opts.OmitFraming && (e.Type == Text || e.Type == Thinking) && e.Text == "" {
+			fail(e, "an event of framing only under OmitFraming")
+		}
 	}
 	checkOpenAIArgs(t, evs, func(f string, a ...any) {
 		t.Helper()
 		t.Fatalf("syntax %s, input %q cuts %v: --format openai: %s", syntaxOf(opts), in, cuts, fmt.Sprintf(f, a...))
 	})
 	switch {
+	case opts.HideThinking, opts.OmitFraming:
 	case syntaxOf(opts) == "acts":
 		for i, n := range covered {
 			if n == 0 {
 				t.Fatalf("cuts %v: byte %d (%q) is in no event", cuts, i, src[i])
 			}
 		}
-	case opts.HideThinking:
 	case raw.String() != src:
 		t.Fatalf("syntax %s, cuts %v: raw text %q, want the input %q", syntaxOf(opts), cuts, raw.String(), src)
 	}

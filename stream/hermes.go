@@ -15,7 +15,7 @@ func (registry) Hermes() *Syntax {
 		Summary: `<tool_call>{"name": …, "arguments": {…}}</tool_call> (Hermes, Qwen2.5, Qwen3)`,
 		Markers: staticMarkers("<tool_call> {"),
 		open: func(c *config) (scanner, error) {
-			return &hermes{x: newProse(c.opts, c.start, []string{hermesOpen}), c: newJCall(c.schema)}, nil
+			return &hermes{x: newProse(c.opts, c.start, []string{hermesOpen}), c: newJCall(namesOf(c))}, nil
 		}}
 }
 

@@ -36,10 +36,12 @@ type jtools struct {
 	acts   map[string]*schema.Action
 	params map[*schema.Action]map[string]*schema.Param
 	list   []*schema.Action // the tools in the schema's order
+	names  toolNames        // what an unknown tool's error suggests
 }
 
-func newJTools(s *schema.Schema) *jtools {
-	t := &jtools{acts: map[string]*schema.Action{}, params: map[*schema.Action]map[string]*schema.Param{}, list: s.Actions}
+func newJTools(names toolNames) *jtools {
+	s := names.schema
+	t := &jtools{acts: map[string]*schema.Action{}, params: map[*schema.Action]map[string]*schema.Param{}, list: s.Actions, names: names}
 	for _, a := range s.Actions {
 		for _, n := range append([]string{a.Name}, a.Aliases...) {
 			if t.acts[n] == nil {
@@ -172,8 +174,8 @@ type heldDelta struct {
 	before int
 }
 
-func newJCall(s *schema.Schema) *jcall {
-	c := &jcall{tools: newJTools(s), stray: -1}
+func newJCall(names toolNames) *jcall {
+	c := &jcall{tools: newJTools(names), stray: -1}
 	c.env = jsonargs.New(jsonargs.Options{Envelope: envelopeKeys, Wrapper: envelopeWrapper}, c.collect)
 	c.arg = jsonargs.New(jsonargs.Options{}, c.collect)
 	return c
@@ -268,7 +270,7 @@ func (c *jcall) setName(p *Parser, name string, end int) {
 	}
 	if c.act == nil {
 		c.errs = append(c.errs, Event{Type: Error, ID: c.id, Name: c.name, Kind: KindUnknownTool,
-			Message: fmt.Sprintf("unknown tool %q", name), Raw: p.str(c.start, end), Span: ast.Span{Start: c.startPos, End: p.pos(end)}})
+			Message: c.tools.names.unknown(name), Raw: p.str(c.start, end), Span: ast.Span{Start: c.startPos, End: p.pos(end)}})
 	}
 }
 
@@ -575,9 +577,8 @@ func (c *jcall) build(p *Parser, vals []jval, call ast.Span) ast.Params {
 		if err != nil {
 			c.errs = append(c.errs, Event{Type: Error, ID: c.id, Param: sp.Name, Kind: KindBadValue,
 				Message: fmt.Sprintf("parameter %s: %v", sp.Name, err), Raw: p.str(v.span.Start.Offset, v.span.End.Offset), Span: v.span})
-			continue
-		}
-		if x, ok := v.value.(string); ok && !v.partial && sp.PaddedPath(x) {
+			val = v.value // kept as written (decoded), with its error, as plangram parse keeps it
+		} else if x, ok := v.value.(string); ok && !v.partial && sp.PaddedPath(x) {
 			c.errs = append(c.errs, Event{Type: Error, ID: c.id, Param: sp.Name, Kind: KindPathWhitespace, Severity: ast.Warning,
 				Message: schema.PaddedPathMessage(c.name, sp.Name, x), Raw: p.str(v.span.Start.Offset, v.span.End.Offset), Span: v.span})
 		}

@@ -13,13 +13,20 @@ const (
 	// llamaPyStart and llamaPyEnd wrap Llama 4's pythonic calls.
 	llamaPyStart = "<|python_start|>"
 	llamaPyEnd   = " <|python_end|>"
-	// llamaLine opens a call at the start of a line (the form --syntax
-	// auto detects).
+	// llamaLine opens a call at the start of a line (where --syntax auto
+	// hands over at a line's end, see llamaAuto).
 	llamaLine = "\n { \"name\""
-	// llamaAuto is what --syntax auto takes for a llama call at the start
-	// of the stream (one in the middle of a line is then text).
-	llamaAuto = `{ "name"`
 )
+
+// llamaAuto are what --syntax auto takes for a llama call: the
+// envelope's name, then its arguments ("parameters" or "arguments"),
+// at a line start or anywhere (a call in the middle of a line is then
+// text). Requiring the arguments' key keeps JSON that only has a
+// "name" (a package.json in an answer) text.
+var llamaAuto = []string{
+	"\n { \"name\" : \"+\" , \"parameters\"", "\n { \"name\" : \"+\" , \"arguments\"",
+	`{ "name" : "+" , "parameters"`, `{ "name" : "+" , "arguments"`,
+}
 
 // llamaJSON are the starts of a Llama 3.x JSON call: the envelope's first
 // key is "name", the arguments' key, "type": "function" or "function": {
@@ -78,9 +85,9 @@ func pyIdent(s string) bool {
 func (registry) Llama() *Syntax {
 	return &Syntax{Name: "llama", Schema: "tools",
 		Summary: `{"name": …, "parameters": {…}} or [f(a=1)] at a line start, after <|python_tag|> or <|python_start|> (Llama 3.x, 4)`,
-		Markers: staticMarkers(llamaTag, llamaLine, llamaAuto, llamaPyStart),
+		Markers: staticMarkers(append([]string{llamaTag, llamaPyStart}, llamaAuto...)...),
 		open: func(c *config) (scanner, error) {
-			jc := newJCall(c.schema)
+			jc := newJCall(namesOf(c))
 			marks, mid := llamaMarks(jc.tools)
 			l := &llama{x: newProse(c.opts, c.start, marks), c: jc, pos: c.start, mid: mid}
 			l.y.c = l.c

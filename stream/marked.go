@@ -71,7 +71,7 @@ const (
 func newMarked(f *markedForm, c *config) *marked {
 	x := newProse(c.opts, c.start, append(f.secOpens(), f.callOpen))
 	x.special = true
-	return &marked{f: f, x: x, c: newJCall(c.schema)}
+	return &marked{f: f, x: x, c: newJCall(namesOf(c))}
 }
 
 // secOpens returns the section's opening markers, secCloses its closing

@@ -26,7 +26,7 @@ func (registry) Mistral() *Syntax {
 		Summary: `[TOOL_CALLS][{"name": …, "arguments": {…}}] and [TOOL_CALLS]NAME[ARGS]{…}`,
 		Markers: staticMarkers(mistralCalls),
 		open: func(c *config) (scanner, error) {
-			return &mistral{x: newProse(c.opts, c.start, []string{mistralCalls}), c: newJCall(c.schema)}, nil
+			return &mistral{x: newProse(c.opts, c.start, []string{mistralCalls}), c: newJCall(namesOf(c))}, nil
 		}}
 }
 

@@ -7,7 +7,6 @@ import (
 	"io"
 	"slices"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/plangram/plangram/ast"
@@ -110,8 +109,11 @@ type oaCall struct {
 	// empty string is a member name too)
 	streaming bool
 	sent      []string // the streamed members' names
-	texts     []string // and their text so far (pend included)
-	pend      []byte   // an incomplete UTF-8 character held back
+	// text is the text streamed so far of the member being streamed (pend
+	// included), appended to in place: a member streamed in n deltas costs
+	// O(its length), not the O(n × length) of a string grown by +=
+	text []byte
+	pend []byte // an incomplete UTF-8 character held back
 	// head is the call's first element while it is held: a call started
 	// without an id is written at its first fragment, at its end, or
 	// before any other chunk, whichever comes first, so that an id the
@@ -333,9 +335,9 @@ func (c *oaCall) delta(o *OpenAIWriter, param, text string) bool {
 		o.frag = append(o.frag, '"')
 		c.open, c.streaming = param, true
 		c.sent = append(c.sent, param)
-		c.texts = append(c.texts, "")
+		c.text = c.text[:0]
 	}
-	c.texts[len(c.texts)-1] += text
+	c.text = append(c.text, text...)
 	o.frag = c.appendText(o.frag, text)
 	return len(o.frag) > 0
 }
@@ -388,9 +390,9 @@ func (c *oaCall) member(dst []byte, name string) []byte {
 func (c *oaCall) finish(o *OpenAIWriter, e Event) error {
 	o.frag = o.frag[:0]
 	if c.streaming {
-		sent := c.texts[len(c.texts)-1]
+		sent := c.text
 		v, _ := e.Params.Get(c.open)
-		if s, ok := v.(string); ok && strings.HasPrefix(s, sent) {
+		if s, ok := v.(string); ok && len(s) >= len(sent) && s[:len(sent)] == string(sent) {
 			// sent ends with the held-back bytes: write them again with
 			// the rest of the final value
 			held := len(c.pend)

@@ -4,10 +4,14 @@ import (
 	"fmt"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/schema"
 )
 
 // maxMarkerSpace is the most white space a space in a marker stands for.
 const maxMarkerSpace = 32
+
+// maxMarkerName is the most name bytes a '+' in a marker stands for.
+const maxMarkerName = 64
 
 // matchMarker matches b against marker m (see Syntax.Markers): it returns
 // the length of the match, or whether b is a proper prefix of a match.
@@ -32,6 +36,18 @@ func matchMarker(b []byte, m string) (n int, full, part bool) {
 				return 0, false, false
 			}
 			i++
+		case '+':
+			k := 0
+			for i < len(b) && k < maxMarkerName && isName(b[i]) {
+				i++
+				k++
+			}
+			switch {
+			case k == 0 && i == len(b), k > 0 && k < maxMarkerName && i == len(b):
+				return 0, false, true
+			case k == 0:
+				return 0, false, false
+			}
 		default:
 			if i == len(b) {
 				return 0, false, true
@@ -244,13 +260,20 @@ type auto struct {
 func newAuto(o Options) (*auto, error) {
 	a := &auto{opts: o}
 	var marks []string
+	builtin := map[string]*schema.Schema{} // most syntaxes share one: parse it once
 	for _, syn := range Syntaxes() {
 		if syn.Markers == nil {
 			continue
 		}
-		s, err := schemaFor(syn, o)
-		if err != nil {
-			return nil, err
+		s := builtin[syn.Schema]
+		if s == nil {
+			var err error
+			if s, err = schemaFor(syn, o); err != nil {
+				return nil, err
+			}
+			if o.Schema == nil {
+				builtin[syn.Schema] = s
+			}
 		}
 		for _, m := range syn.Markers(s) {
 			marks = append(marks, m)

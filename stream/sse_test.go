@@ -203,12 +203,15 @@ func summary(evs []Event) string {
 }
 
 // TestAPICutEverywhere feeds every prefix of a sample stream (a call cut
-// at every byte position): never a panic, the events stay consistent with
-// the input, and a call cut inside its arguments is unterminated, never a
-// tool_call.
+// at every byte position), in the syntax and under --syntax auto: never a
+// panic, the events stay consistent with the input, and a call cut inside
+// its arguments is unterminated, never a tool_call.
 func TestAPICutEverywhere(t *testing.T) {
-	for _, syntax := range apiSyntaxes {
+	for _, syntax := range append(apiSyntaxes[:len(apiSyntaxes):len(apiSyntaxes)], Auto) {
 		in := apiAnswer(syntax, sampleParts[2:3])
+		if syntax == Auto {
+			in = apiAnswer("openai-chat", sampleParts[2:3])
+		}
 		for n := range len(in) + 1 {
 			evs := checkOne(t, Options{Syntax: syntax}, in[:n], nil)
 			calls, unterminated := 0, 0

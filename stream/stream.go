@@ -65,6 +65,14 @@ type Options struct {
 	// dialect); zero or less means DefaultMaxCallSize. A larger call is reported
 	// (kind too-large) and its text is emitted as Text.
 	MaxCallSize int
+	// OmitFraming leaves out the events that carry only framing: a Text
+	// or Thinking event whose Text is empty (a wrapper's tags, the white
+	// space between calls, an SSE event without text, a thinking block's
+	// tags), and a Thinking event carries only its block's content (its
+	// Raw is its Text, its Span the content's). The events then no longer
+	// give back every byte of the input; `plangram stream` sets it unless
+	// --exact is given.
+	OmitFraming bool
 }
 
 // ErrClosed is returned by Write and Close after Close.
@@ -86,6 +94,7 @@ type Parser struct {
 	d      scanner
 	syntax string // the syntax's name, reported on End
 	ids    int    // the last call id given
+	omit   bool   // Options.OmitFraming
 
 	// buf holds the stream bytes from offset base on: at least those not
 	// yet decided or still needed (the source of an open call). Its last
@@ -136,7 +145,7 @@ func New(opts Options, emit func(Event) error) (*Parser, error) {
 	if name == "" {
 		name = "tools"
 	}
-	p := &Parser{emit: emit, line: 1, syntax: name}
+	p := &Parser{emit: emit, line: 1, syntax: name, omit: opts.OmitFraming}
 	if name == Auto {
 		d, err := newAuto(opts)
 		if err != nil {
@@ -266,6 +275,9 @@ func Parse(ctx context.Context, r io.Reader, chunk int, opts Options, emit func(
 }
 
 func (p *Parser) send(e *Event) error {
+	if p.omit && (e.Type == Text || e.Type == Thinking) && e.Text == "" {
+		return nil // framing only (Options.OmitFraming)
+	}
 	e.Message = ast.EscapeInvalidUTF8(e.Message) // diagnostic text is valid UTF-8 (docs/acts.md)
 	if err := p.emit(*e); err != nil {
 		return fmt.Errorf("stream: emit: %w", err)

@@ -50,7 +50,8 @@ import (
 //   - Events cover the input: concatenating the Raw of Text, Thinking and
 //     ToolCall events gives back the bytes from c.start on (markup that is
 //     not prose is a Text event with empty Text and the bytes in Raw). With
-//     Options.HideThinking, thinking bytes are left out.
+//     Options.HideThinking, thinking bytes are left out; Options.OmitFraming
+//     is applied by the core (Parser.send, thinking.emit), not by a syntax.
 //   - Results never depend on the chunking: hold back only what the next
 //     bytes could still change (a suffix that may become a marker), never a
 //     fixed window, and never rescan decided bytes (linear time).
@@ -76,9 +77,10 @@ type Syntax struct {
 	// Markers returns the syntax's unambiguous start markers for the given
 	// schema, for --syntax auto; nil means the syntax is never detected.
 	// In a marker, a space stands for optional white space (up to
-	// maxMarkerSpace bytes of space, tab, CR, LF) and '*' for one name
-	// byte (letter, digit, _ - . :); every other byte is literal. A marker
-	// must not also be a marker of another syntax.
+	// maxMarkerSpace bytes of space, tab, CR, LF), '*' for one name
+	// byte (letter, digit, _ - . :) and '+' for one to maxMarkerName name
+	// bytes; every other byte is literal. A marker must not also be a
+	// marker of another syntax.
 	Markers func(s *schema.Schema) []string
 
 	open func(c *config) (scanner, error)

@@ -112,7 +112,8 @@ func TestSyntaxesChunking(t *testing.T) {
 }
 
 // FuzzSyntax checks the chunking property (checkChunks) for every
-// registered syntax and auto on arbitrary input.
+// registered syntax and auto on arbitrary input, with and without
+// Options.OmitFraming (checkOmit: the exact events less framing).
 func FuzzSyntax(f *testing.F) {
 	for i, s := range syntaxSamples {
 		f.Add([]byte(s), uint64(i), uint8(i))
@@ -123,6 +124,10 @@ func FuzzSyntax(f *testing.F) {
 	names := SyntaxNames()
 	f.Fuzz(func(t *testing.T, in []byte, seed uint64, pick uint8) {
 		opts := Options{Syntax: names[int(pick)%len(names)], InThinking: pick >= 128, MaxCallSize: 200}
+		if seed&1 == 1 {
+			checkOmit(t, opts, in, nil)
+			opts.OmitFraming = true
+		}
 		checkChunks(t, opts, in, seed)
 	})
 }
@@ -169,7 +174,13 @@ func TestAuto(t *testing.T) {
 		{"pre <function_calls><invoke name=\"read_file\"><parameter name=\"path\">a</parameter></invoke></function_calls>", "anthropic-xml", "pre "},
 		{"pre\n{\"name\": \"read_file\", \"parameters\": {\"path\": \"a\"}}", "llama", "pre"},
 		{"<|python_tag|>{\"name\": \"read_file\", \"parameters\": {}}", "llama", ""},
-		{"a set {\"name\" in prose}", "llama", "a set "},
+		{"a set {\"name\": \"f\", \"parameters\": {}} in prose", "llama", "a set "},
+		{"  \n  {\"name\": \"read_file\", \"arguments\": {}}", "llama", "  "},
+		// JSON with a "name" but no arguments is text: auto is the
+		// command's default, and answers show such JSON (package.json)
+		{"a set {\"name\" in prose}", "auto", "a set {\"name\" in prose}"},
+		{"See:\n```json\n{\n  \"name\": \"my-app\",\n  \"version\": \"1.0.0\"\n}\n```", "auto", "See:\n```json\n{\n  \"name\": \"my-app\",\n  \"version\": \"1.0.0\"\n}\n```"},
+		{"{\"name\": \"" + strings.Repeat("n", 70) + "\", \"parameters\": {}}", "auto", "{\"name\": \"" + strings.Repeat("n", 70) + "\", \"parameters\": {}}"},
 	} {
 		evs := collect(t, Options{Syntax: Auto}, []byte(tc.in), nil)
 		last := evs[len(evs)-1]

@@ -63,6 +63,7 @@ type tools struct {
 	tags   []string // tags recognised in text, in priority order
 	info   []textTag
 	byName map[string]*tool // for <invoke name="…">
+	names  toolNames        // what an unknown tool's error suggests
 	max    int
 	hide   bool
 	f      xmlForm
@@ -117,8 +118,16 @@ func (th *thinking) emit(p *Parser, out *int, hide bool, to, textEnd int) error 
 	if hide {
 		return nil
 	}
-	raw := p.str(from, to)
 	lo := max(from, th.content)
+	if p.omit {
+		// the content alone: the block's tags are framing
+		if textEnd <= lo {
+			return nil
+		}
+		text := p.str(lo, textEnd)
+		return p.send(&Event{Type: Thinking, Text: text, Raw: text, Span: p.span(lo, textEnd)})
+	}
+	raw := p.str(from, to)
 	text := ""
 	if textEnd > lo {
 		text = raw[lo-from : textEnd-from]
@@ -174,7 +183,8 @@ type value struct {
 }
 
 func newTools(s *schema.Schema, o Options, start int, f xmlForm) *tools {
-	t := &tools{byName: map[string]*tool{}, max: o.MaxCallSize, hide: o.HideThinking, out: start, pos: start, f: f}
+	t := &tools{byName: map[string]*tool{}, names: toolNames{schema: s, builtin: o.Schema == nil},
+		max: o.MaxCallSize, hide: o.HideThinking, out: start, pos: start, f: f}
 	if t.max <= 0 {
 		t.max = DefaultMaxCallSize
 	}
@@ -477,7 +487,7 @@ func (t *tools) open(p *Parser, tl *tool, name string, invoke, wrapped bool, at,
 	start := Event{Type: ToolCallStart, ID: c.id, Name: name, Span: ast.Span{Start: c.startPos, End: p.pos(end)}}
 	if tl == nil {
 		c.errs = append(c.errs, Event{Type: Error, ID: c.id, Name: name, Kind: KindUnknownTool,
-			Message: fmt.Sprintf("unknown tool %q", name), Raw: p.str(at, end), Span: start.Span})
+			Message: t.names.unknown(name), Raw: p.str(at, end), Span: start.Span})
 	}
 	return p.send(&start)
 }
@@ -998,10 +1008,11 @@ func (t *tools) build(raw string, closing ast.Span) ast.Params {
 			}
 		}
 		if err != nil {
+			// kept as written, trimmed, with its error, as plangram parse
+			// keeps an argument that does not convert
 			fail(KindBadValue, sp.Name, fmt.Sprintf("parameter %s: %v", sp.Name, err), text(v), v.span)
-			continue
-		}
-		if sp.PaddedPath(s) {
+			val = strings.TrimSpace(s)
+		} else if sp.PaddedPath(s) {
 			c.errs = append(c.errs, Event{Type: Error, ID: c.id, Name: c.name, Param: sp.Name, Kind: KindPathWhitespace, Severity: ast.Warning,
 				Message: schema.PaddedPathMessage(c.name, sp.Name, s), Raw: s, Span: v.span})
 		}

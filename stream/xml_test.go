@@ -2,6 +2,7 @@ package stream
 
 import (
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -28,7 +29,9 @@ func TestCutEverywhere(t *testing.T) {
 // end of its closing marker close is never silent (an unterminated or
 // cut-tag error); one that holds the whole call has it, or, with
 // cutCloseErr, at least such an error (a cut closing marker may leave the
-// call unterminated).
+// call unterminated). The same holds under --syntax auto (the command's
+// default), which, once it has detected the syntax, gives the events the
+// syntax gives.
 func checkCutEverywhere(t *testing.T, syntax, file, open, close string, cutCloseErr bool) {
 	t.Helper()
 	in, err := os.ReadFile("../golden/stream/" + file + ".txt")
@@ -39,21 +42,36 @@ func checkCutEverywhere(t *testing.T, syntax, file, open, close string, cutClose
 	to := strings.Index(string(in), close) + len(close)
 	for n := range len(in) + 1 {
 		evs := checkChunks(t, Options{Syntax: syntax}, in[:n], uint64(n))
-		var calls, errs int
-		for _, e := range evs {
-			switch {
-			case e.Type == ToolCall:
-				calls++
-			case e.Type == Error && (e.Kind == KindUnterminated || e.Kind == KindCutTag):
-				errs++
-			}
+		auto := checkChunks(t, Options{Syntax: Auto}, in[:n], uint64(n))
+		if n == len(in) && auto[len(auto)-1].Syntax != syntax {
+			t.Fatalf("%s: auto detects %q", file, auto[len(auto)-1].Syntax)
 		}
+		if auto[len(auto)-1].Syntax == syntax && !reflect.DeepEqual(auto, evs) {
+			t.Fatalf("%s cut at %d (%q): auto\n%s\nwant\n%s", syntax, n, in[:n], jsonl(t, auto), jsonl(t, evs))
+		}
+		checkCut(t, syntax, in, n, from, to, cutCloseErr, evs)
+		checkCut(t, Auto, in, n, from, to, cutCloseErr, auto)
+	}
+}
+
+// checkCut checks the events of the prefix of in cut at n (see
+// checkCutEverywhere) against the call at [from, to).
+func checkCut(t *testing.T, syntax string, in []byte, n, from, to int, cutCloseErr bool, evs []Event) {
+	t.Helper()
+	var calls, errs int
+	for _, e := range evs {
 		switch {
-		case n >= to && calls == 0 && (!cutCloseErr || errs == 0):
-			t.Errorf("%s cut at %d: no tool_call in %s", syntax, n, jsonl(t, evs))
-		case n > from+1 && n < to && errs == 0:
-			t.Errorf("%s cut at %d (%q): silent: %s", syntax, n, in[:n], jsonl(t, evs))
+		case e.Type == ToolCall:
+			calls++
+		case e.Type == Error && (e.Kind == KindUnterminated || e.Kind == KindCutTag):
+			errs++
 		}
+	}
+	switch {
+	case n >= to && calls == 0 && (!cutCloseErr || errs == 0):
+		t.Errorf("%s cut at %d: no tool_call in %s", syntax, n, jsonl(t, evs))
+	case n > from+1 && n < to && errs == 0:
+		t.Errorf("%s cut at %d (%q): silent: %s", syntax, n, in[:n], jsonl(t, evs))
 	}
 }
 

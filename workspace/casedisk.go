@@ -161,13 +161,20 @@ func (d *caseDisk) list(c *CaseCollisions, dir string, span ast.Span) *caseDir {
 }
 
 // read reads directory dir: at most MaxDirNames entries (full: there were
-// more). It opens nothing but a directory: the open does not block (a
-// named pipe put in its place), the open file must be a directory, and a
-// directory below the root must not have become a symbolic link since its
-// parent was read (its parent's entry said directory, not link).
+// more). It opens nothing but a directory, and only through a handle on
+// the root (os.Root), so that no symbolic link or rename can make it read
+// a directory outside: the open does not block (a named pipe put in its
+// place), the open file must be a directory, and a directory below the
+// root must not have become a symbolic link since its parent was read
+// (its parent's entry said directory, not link).
 func (d *caseDisk) read(c *CaseCollisions, dir string) (l *caseDir, full bool) {
-	path := filepath.Join(d.root, filepath.FromSlash(dir))
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	root, err := os.OpenRoot(d.root)
+	if err != nil {
+		return nil, false
+	}
+	defer root.Close()
+	name := filepath.FromSlash(dir)
+	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, false
 	}
@@ -177,7 +184,7 @@ func (d *caseDisk) read(c *CaseCollisions, dir string) (l *caseDir, full bool) {
 		return nil, false
 	}
 	if dir != "." {
-		if lst, err := os.Lstat(path); err != nil || !os.SameFile(st, lst) {
+		if lst, err := root.Lstat(name); err != nil || !os.SameFile(st, lst) {
 			return nil, false
 		}
 	}

@@ -69,6 +69,10 @@ func (c *checker) create(a *ast.Action, t *pathArg) {
 	case f.dir:
 		c.add(ast.Error, CodeNotAFile, *t.span, "%s cannot create %s: it is a directory", a.Name, t.value)
 		return
+	case f.exists && f.known && c.unchanged(f) && f.data() == a.Params.String("content"):
+		// Created before: the same file again is no change.
+		c.applied(a, f, t.value, *t.span, "%s: %s already exists with this content (%s): the file was created before, and is not created again", a.Name, t.value, plural(f.size, "byte"))
+		return
 	case f.exists:
 		var d *ast.Diagnostic
 		if f.by != nil {
@@ -155,6 +159,8 @@ func (c *checker) searchReplace(ctx context.Context, a *ast.Action, t *pathArg) 
 			c.add(ast.Error, CodeNotAFile, *t.span, "%s cannot create %s: it is a directory", a.Name, t.value)
 		case !f.exists:
 			c.set(t.rel, &vfile{exists: true, known: true, content: replace, size: int64(len(replace)), by: c.ref(a), how: "created"})
+		case f.known && replace != "" && c.unchanged(f) && f.data() == replace:
+			c.applied(a, f, t.value, span, "%s: the SEARCH text is empty and %s already holds the REPLACE text, all of it: the file was created before, and the text is not appended again", a.Name, t.value)
 		case !f.known:
 			if f.problem != "" {
 				c.add(ast.Warning, CodeFileUnreadable, *t.span, "%s: %s cannot be checked: %s", a.Name, t.value, f.problem)
@@ -184,6 +190,12 @@ func (c *checker) searchReplace(ctx context.Context, a *ast.Action, t *pathArg) 
 		buf.Replace(buf.Len(), buf.Len(), nl)
 	}
 	at, n := buf.Match(find, 0)
+	if where, ok := srApplied(buf, find, repl, at, n, c.unchanged(f)); ok {
+		c.applied(a, f, t.value, span, "%s: the REPLACE text is already in %s (line %d)%s: the block was applied before, and is not applied again", a.Name, t.value, buf.Line(where), appliedHow(n, "SEARCH text"))
+		buf.Rollback()
+		c.keep(t.rel, f, buf)
+		return
+	}
 	if n != 1 {
 		e := edit{find: search, replace: replace, span: span, name: "SEARCH text"}
 		c.matched(a, t, f, e, buf, crlf, find, n, 0)
@@ -329,6 +341,21 @@ func lineOfOffset(s string, off int) int {
 
 // hunksOf decodes an action's hunks parameter (in memory or read back from
 // JSON).
+// hasHunks reports whether update_file a carries at least one hunk.
+func hasHunks(a *ast.Action) bool {
+	v, ok := a.Params.Get("hunks")
+	if !ok || v == nil {
+		return false
+	}
+	switch v := v.(type) {
+	case []any:
+		return len(v) > 0
+	case []grammar.Hunk:
+		return len(v) > 0
+	}
+	return len(hunksOf(a)) > 0
+}
+
 func hunksOf(a *ast.Action) []grammar.Hunk {
 	v, ok := a.Params.Get("hunks")
 	if !ok {
@@ -364,6 +391,15 @@ func hunkValues(vs []any) ([]grammar.Hunk, bool) {
 // patch checks an update_file: each hunk in order against the target's
 // content, then the move.
 func (c *checker) patch(ctx context.Context, a *ast.Action, paths []pathArg) {
+	if len(paths) > 0 && paths[0].ok && paths[0].param == "path" && !hasHunks(a) {
+		if f := c.file(paths[0].rel); f.exists && f.link != "" {
+			// A rename of a symbolic link moves the link itself.
+			if len(paths) > 1 && paths[1].param == "move_to" && paths[1].ok && paths[1].rel != paths[0].rel {
+				c.move(a, paths[:2])
+			}
+			return
+		}
+	}
 	p := c.newPatcher(a, paths)
 	if p == nil {
 		return
@@ -402,8 +438,14 @@ type patcher struct {
 	from, delta   int
 	// Pure additions placed by no line number go at the end of the file
 	// once every other hunk is placed (codex: at the end of the original
-	// file, not moving the place later hunks are looked for from).
-	tail strings.Builder
+	// file, not moving the place later hunks are looked for from);
+	// tailSpan is the source of the first of them.
+	tail     strings.Builder
+	tailSpan ast.Span
+	// changed says a hunk changed the text (one found already applied
+	// does not); detect says hunks are looked at for being already
+	// applied (checker.unchanged).
+	changed, detect bool
 }
 
 // heldHunk is a hunk held until the line endings are decided, and the
@@ -426,6 +468,7 @@ func (c *checker) newPatcher(a *ast.Action, paths []pathArg) *patcher {
 		return nil
 	}
 	p.buf = c.keptText(p.paths[0].rel, p.f)
+	p.detect = c.unchanged(p.f)
 	if !p.buf.CRLF() {
 		p.decide(false)
 	}
@@ -527,12 +570,21 @@ func (p *patcher) place(ctx context.Context, h grammar.Hunk, span ast.Span) {
 	if h.Old == "" && h.OldStart == nil {
 		// a pure addition: codex appends it at the end of the file
 		// (an `@@ line` followed by another is an anchor, no text)
+		if p.tail.Len() == 0 {
+			p.tailSpan = span
+		}
 		p.tail.WriteString(conv(h.New))
 		return
 	}
 	if h.Old == "" {
 		// a numbered udiff hunk goes after line old_start
 		pos := buf.LineStart(*h.OldStart + p.delta + 1)
+		if nw := conv(h.New); p.detect && strings.TrimSpace(nw) != "" && pos+len(nw) <= buf.Len() && buf.Slice(pos, pos+len(nw)) == nw {
+			p.applied(i, span, pos, "its added lines are already there")
+			p.from = pos + len(nw)
+			p.delta += strings.Count(h.New, "\n")
+			return
+		}
 		if pos == buf.Len() {
 			p.appendNL()
 			pos = buf.Len()
@@ -540,11 +592,15 @@ func (p *patcher) place(ctx context.Context, h grammar.Hunk, span ast.Span) {
 		p.touchedEnd = p.touchedEnd || pos == buf.Len()
 		nw := conv(h.New)
 		buf.Replace(pos, pos, nw)
+		p.changed = true
 		p.from = pos + len(nw)
 		return
 	}
 	find := conv(h.Old)
 	if h.EndOfFile && !buf.HasSuffix(find) {
+		if p.reversed(i, h, span) {
+			return
+		}
 		e := edit{find: h.Old, span: span, name: name}
 		d := c.notFound(a, t, e, buf.Len(), func() string { return lfView(buf, p.crlf) })
 		d.Message += " (the hunk ends with *** End of File: it must be the end of the file)"
@@ -567,6 +623,9 @@ func (p *patcher) place(ctx context.Context, h grammar.Hunk, span ast.Span) {
 			c.add(ast.Info, CodeHunkByLine, span, "%s: hunk %d's lines occur several times in %s; it is placed at line %d, the one its header names", a.Name, i+1, t.value, line)
 		}
 	}
+	if n == 0 && p.reversed(i, h, span) {
+		return
+	}
 	if n != 1 {
 		e := edit{find: h.Old, replace: h.New, span: span, name: name}
 		c.matched(a, t, f, e, buf, p.crlf, find, n, p.from)
@@ -579,9 +638,18 @@ func (p *patcher) place(ctx context.Context, h grammar.Hunk, span ast.Span) {
 				a.Name, i+1, want, got, t.value, drift(got-want))
 		}
 	}
-	p.touchedEnd = p.touchedEnd || at+len(find) == buf.Len()
 	nw := conv(h.New)
+	if p.detect {
+		if start, ok := appliedAround(buf, at, find, nw, true); ok {
+			p.applied(i, span, start, "its new lines stand around the place its old lines match")
+			p.from = start + len(nw)
+			p.delta += strings.Count(h.New, "\n") - strings.Count(h.Old, "\n")
+			return
+		}
+	}
+	p.touchedEnd = p.touchedEnd || at+len(find) == buf.Len()
 	buf.Replace(at, at+len(find), nw)
+	p.changed = true
 	p.from = at + len(nw)
 	p.delta += strings.Count(h.New, "\n") - strings.Count(h.Old, "\n")
 }
@@ -597,16 +665,27 @@ func (p *patcher) finish(ctx context.Context) {
 	if p.cancelled {
 		return
 	}
-	c, a, t, f, buf, paths := p.c, p.a, &p.paths[0], p.f, p.buf, p.paths
+	c, a, t, f, buf := p.c, p.a, &p.paths[0], p.f, p.buf
 	if !p.ok {
 		buf.Rollback()
 		c.keep(t.rel, f, buf)
 		return // the file is left as it was: later edits see it unchanged
 	}
-	if p.tail.Len() > 0 {
-		p.appendNL()
-		buf.Replace(buf.Len(), buf.Len(), p.tail.String())
-		p.touchedEnd = true
+	if tail := p.tail.String(); tail != "" {
+		if p.detect && strings.TrimSpace(tail) != "" && buf.HasSuffix(tail) {
+			p.applied(-1, p.tailSpan, buf.Len()-len(tail), "")
+		} else {
+			p.appendNL()
+			buf.Replace(buf.Len(), buf.Len(), tail)
+			p.touchedEnd, p.changed = true, true
+		}
+	}
+	if !p.changed {
+		// Every hunk is already applied: the file stays as it is.
+		buf.Rollback()
+		c.keep(t.rel, f, buf)
+		p.move()
+		return
 	}
 	if p.virtual && !p.touchedEnd && buf.EndsWithNL() {
 		buf.Replace(buf.Len()-len(p.nl), buf.Len(), "")
@@ -616,6 +695,13 @@ func (p *patcher) finish(ctx context.Context) {
 		c.noteCRLF(a, a.NameSpan, t.value)
 	}
 	c.edited(a, t.rel, f, buf)
+	p.move()
+}
+
+// move carries out the move_to of the update_file once its hunks are
+// placed.
+func (p *patcher) move() {
+	c, a, t, paths := p.c, p.a, &p.paths[0], p.paths
 	if len(paths) > 1 && paths[1].param == "move_to" && paths[1].ok && paths[1].rel != t.rel {
 		c.move(a, paths[:2])
 		if i, ok := c.o.find(paths[1].rel); ok {

@@ -74,7 +74,7 @@ func TestWalkLinear(t *testing.T) {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		if _, _, ok := c.walk(v); !ok {
+		if w := c.walk(v, false); w.res != walkOK {
 			t.Fatal("walk refused a path inside the root")
 		}
 		runtime.ReadMemStats(&after)

@@ -101,6 +101,11 @@ func (c *checker) edit(ctx context.Context, a *ast.Action, t *pathArg, all bool)
 		// The first occurrence and whether there is a second (after the
 		// first's end); only an ambiguous FIND is counted and listed.
 		occ := buf.Index(e.find, 0, 2)
+		if where, ok := editApplied(buf, e, occ, matchAll, c.unchanged(f)); ok {
+			c.applied(a, f, t.value, e.span, "%s: the %s's replacement is already in %s (line %d)%s: the edit was applied before, and is not applied again",
+				a.Name, e.name, t.value, buf.Line(where), appliedHow(len(occ), e.name))
+			continue
+		}
 		switch n := len(occ); {
 		case n == 0:
 			d := c.notFound(a, t, e, buf.Len(), buf.String)

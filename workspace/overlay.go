@@ -427,7 +427,7 @@ func (c *checker) roped(f *vfile) *vfile {
 // encode returns f as an entry's bits, by and content fields, or ok=false
 // when f does not fit an entry.
 func (c *checker) encode(e *entry, f *vfile) (bits uint16, by uint32, cdel, clen uint16, ok bool) {
-	if f.buf != nil || f.problem != "" || f.large || f.unstat || f.unusable != "" || (f.by != nil && f.doc != 0) {
+	if f.buf != nil || f.link != "" || f.problem != "" || f.large || f.unstat || f.unusable != "" || (f.by != nil && f.doc != 0) {
 		return 0, 0, 0, 0, false
 	}
 	how := -1

@@ -16,10 +16,14 @@ import (
 
 // resolvePath checks one path value: a resource's URL is skipped; the path
 // rule every dialect shares (schema.CheckPath: empty, control characters,
-// absolute, `..` above the root) is applied, then the path is resolved on
-// disk, where a symbolic link may lead out of the root. A usable path gets
-// its slash form relative to the root in p.rel.
-func (c *checker) resolvePath(p *pathArg, a *ast.Action) {
+// absolute, `..` above the root) is applied, then the names' lengths
+// (nameTooLong), then the path is resolved on disk (walk), where a
+// symbolic link may lead out of the root or anywhere inside it. follow
+// says whether a symbolic link as the path's last component is followed
+// (a read) or is itself the entry the action names (a write, delete or
+// move: entryMode). A usable path gets its slash form relative to the root
+// in p.rel.
+func (c *checker) resolvePath(p *pathArg, a *ast.Action, follow bool) {
 	v := p.value
 	if p.resource && schema.IsURL(v) {
 		return
@@ -42,6 +46,12 @@ func (c *checker) resolvePath(p *pathArg, a *ast.Action) {
 		}
 		return
 	}
+	if name, ok := c.nameTooLong(v); ok {
+		c.add(ast.Error, CodeNameTooLong, *p.span,
+			"%s %s %q cannot be used: its name %q is %d bytes long, more than the %d the file system of the root allows for one name, so no file can have it",
+			a.Name, what, v, preview(name, 40), len(name), c.nameMax)
+		return
+	}
 	if n := len(c.root) + 1 + len(v); n > maxPathLen {
 		// No system call takes it (ENAMETOOLONG), and resolving it
 		// component by component would cost its length squared.
@@ -49,22 +59,28 @@ func (c *checker) resolvePath(p *pathArg, a *ast.Action) {
 			a.Name, what, n, maxPathLen)
 		return
 	}
-	rel, link, ok := c.walk(v)
-	if ok && link != "" {
+	w := c.walk(v, follow)
+	switch w.res {
+	case walkUnusable:
 		c.add(ast.Error, CodePathUnusable, *p.span,
-			"%s %s %q cannot be used: the symbolic link %q cannot be resolved: %s", a.Name, what, v, link, rel)
+			"%s %s %q cannot be used: the symbolic link %q cannot be resolved: %s", a.Name, what, v, w.link, w.why)
 		return
-	}
-	if !ok {
-		if link != "" {
+	case walkEscapes:
+		if w.link != "" {
 			c.add(ast.Error, CodePathEscapes, *p.span,
-				"%s %s %q leaves the project root through the symbolic link %q", a.Name, what, v, link)
+				"%s %s %q leaves the project root through the symbolic link %q", a.Name, what, v, w.link)
 		} else {
 			c.add(ast.Error, CodePathEscapes, *p.span,
 				"%s %s %q leaves the project root (`..` goes above it)", a.Name, what, v)
 		}
 		return
+	case walkBeyond:
+		c.add(ast.Error, CodeBeyondSymlink, *p.span,
+			"%s %s %q goes through the symbolic link %q (to %q): a path beyond a symbolic link is refused, as git apply refuses it, since the link could lead anywhere (into .git, out of the root); write the path the link stands for",
+			a.Name, what, v, w.link, w.target)
+		return
 	}
+	rel := w.rel
 	if rel == v {
 		rel = v // the value itself: a slice of the document (Options.Source)
 	}
@@ -120,15 +136,41 @@ type staticKey struct {
 	code       string
 }
 
+// walkResult says what walk found of a path.
+type walkResult int
+
+const (
+	// walkOK: the path is usable; walked.rel is its slash path.
+	walkOK walkResult = iota
+	// walkEscapes: the path leaves the root through `..` or through the
+	// symbolic link walked.link.
+	walkEscapes
+	// walkBeyond: the path goes through the symbolic link walked.link,
+	// whose target (walked.target) is inside the root.
+	walkBeyond
+	// walkUnusable: the symbolic link walked.link cannot be resolved (a
+	// loop); walked.why says why.
+	walkUnusable
+)
+
+// walked is what walk found.
+type walked struct {
+	res               walkResult
+	rel               string
+	link, target, why string
+}
+
 // walk resolves v component by component the way the operating system
-// would when the plan runs: a symbolic link is followed (filepath.EvalSymlinks
-// on the existing prefix) and `..` goes to the parent of what the prefix
-// resolved to. Components that do not exist yet are taken lexically. It
-// returns the slash path relative to the root, or ok=false when the path
-// leaves the root at any step (with the offending link, if one was). A link
-// that cannot be resolved for another reason than a missing target (a
-// loop) returns ok=true with link set and the error's text in rel.
-func (c *checker) walk(v string) (rel, link string, ok bool) {
+// would when the plan runs, but goes through no symbolic link: a link
+// among the directories of the path is walkBeyond (walkEscapes when it
+// leads out of the root, walkUnusable when it cannot be resolved), as git
+// apply refuses a path "beyond a symbolic link". A link as the last
+// component is followed when follow is set (a read: resolved with
+// filepath.EvalSymlinks, which must stay inside the root), else it is the
+// entry the path names (rel is the link's own path). `..` goes to the
+// parent of the directory reached. Components that do not exist yet are
+// taken lexically. It returns the slash path relative to the root.
+func (c *checker) walk(v string, follow bool) walked {
 	cur := c.root // resolved so far; exists unless a dangling link led here
 	// tail holds the components below cur that do not exist: they are
 	// taken lexically (a `..` removes the last), and the walk on disk
@@ -147,7 +189,7 @@ func (c *checker) walk(v string) (rel, link string, ok bool) {
 			}
 			cur = filepath.Dir(cur)
 			if !within(c.root, cur) {
-				return "", "", false
+				return walked{res: walkEscapes}
 			}
 			continue
 		}
@@ -156,11 +198,12 @@ func (c *checker) walk(v string) (rel, link string, ok bool) {
 			continue
 		}
 		next := filepath.Join(cur, part)
+		last := n == len(components)
 		// What os.Lstat says of a directory on the way is kept: plans
 		// name the same directories again and again (not the last
 		// component, which would be a second entry of its path).
 		cached, dir := 0, ""
-		if n < len(components) && len(next) > len(c.root)+1 && next[:len(c.root)] == c.root && next[len(c.root)] == filepath.Separator {
+		if !last && len(next) > len(c.root)+1 && next[:len(c.root)] == c.root && next[len(c.root)] == filepath.Separator {
 			dir = filepath.ToSlash(next[len(c.root)+1:])
 			cached = c.o.lstat(dir)
 		}
@@ -177,50 +220,82 @@ func (c *checker) walk(v string) (rel, link string, ok bool) {
 			if dir != "" {
 				c.o.setLstat(dir, lstatNone)
 			}
-			if n == len(components) && errors.Is(err, fs.ErrNotExist) {
+			if last && errors.Is(err, fs.ErrNotExist) {
 				c.lastMissing = next
 			}
 			tail = append(tail, part)
 			continue
 		}
-		if dir != "" && fi.Mode()&os.ModeSymlink == 0 {
-			c.o.setLstat(dir, lstatPlain)
+		if fi.Mode()&os.ModeSymlink == 0 {
+			if dir != "" {
+				c.o.setLstat(dir, lstatPlain)
+			}
+			cur = next
+			continue
 		}
-		if fi.Mode()&os.ModeSymlink != 0 {
-			walked := func() string { return strings.Join(components[:n], "/") }
-			resolved, err := filepath.EvalSymlinks(next)
-			if err != nil && !errors.Is(err, fs.ErrNotExist) {
-				why := unwrapPathError(err).Error()
-				if strings.HasSuffix(why, "too many links") { // EvalSymlinks' own error
-					why = "too many levels of symbolic links (a loop)"
-				}
-				return why, walked(), true
-			}
-			if err != nil { // a dangling link: judge its target lexically
-				target, rerr := os.Readlink(next)
-				if rerr != nil {
-					return "", walked(), false
-				}
-				if !filepath.IsAbs(target) {
-					target = filepath.Join(cur, target)
-				}
-				resolved = filepath.Clean(target)
-			}
-			if !within(c.root, resolved) {
-				return "", walked(), false
-			}
-			next = resolved
+		if last && !follow {
+			cur = next // the link itself is the entry
+			continue
 		}
-		cur = next
+		name := strings.Join(components[:n], "/")
+		resolved, err := filepath.EvalSymlinks(next)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			why := unwrapPathError(err).Error()
+			if strings.HasSuffix(why, "too many links") { // EvalSymlinks' own error
+				why = "too many levels of symbolic links (a loop)"
+			}
+			return walked{res: walkUnusable, link: name, why: why}
+		}
+		target, rerr := os.Readlink(next)
+		if err != nil { // a dangling link: judge its target lexically
+			if rerr != nil {
+				return walked{res: walkEscapes, link: name}
+			}
+			t := target
+			if !filepath.IsAbs(t) {
+				t = filepath.Join(cur, t)
+			}
+			resolved = filepath.Clean(t)
+		}
+		if !within(c.root, resolved) {
+			return walked{res: walkEscapes, link: name}
+		}
+		if !last {
+			return walked{res: walkBeyond, link: name, target: target}
+		}
+		cur = resolved
 	}
 	if len(tail) > 0 {
 		cur = filepath.Join(cur, filepath.FromSlash(strings.Join(tail, "/")))
 	}
 	r, err := filepath.Rel(c.root, cur)
 	if err != nil {
-		return "", "", false
+		return walked{res: walkEscapes}
 	}
-	return filepath.ToSlash(r), "", true
+	return walked{rel: filepath.ToSlash(r)}
+}
+
+// defaultNameMax is the longest name, in bytes, of the file systems in
+// common use (Linux's NAME_MAX): the limit when the root's file system
+// cannot be asked.
+const defaultNameMax = 255
+
+// nameTooLong returns the first component of the slash path v that is
+// longer than the root's file system allows for one name (c.nameMax):
+// no file can be created under it, so apply would fail.
+func (c *checker) nameTooLong(v string) (string, bool) {
+	for v != "" {
+		name := v
+		if i := strings.IndexByte(v, '/'); i >= 0 {
+			name, v = v[:i], v[i+1:]
+		} else {
+			v = ""
+		}
+		if len(name) > c.nameMax {
+			return name, true
+		}
+	}
+	return "", false
 }
 
 // componentsOf lists the components of a slash path, without empty ones

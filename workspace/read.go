@@ -17,19 +17,37 @@ func (e *tooLargeError) Error() string {
 	return fmt.Sprintf("it has %d bytes, more than the limit of %d", e.size, e.limit)
 }
 
-// readRegular reads the regular file at path, at most limit bytes. It never
-// blocks on a named pipe and never reads a device: the file is opened with
-// O_NONBLOCK and its type is taken from the open descriptor (fstat), so a
-// file swapped for a pipe between a stat and the open cannot hang the
-// checker. A file over the limit (also one that grows past it while being
-// read) is a *tooLargeError with nothing read; anything but a regular file
-// is an error that names its type.
+// readRegular reads the regular file at path, at most limit bytes
+// (readOpen).
 func readRegular(path string, limit int64) ([]byte, int64, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, 0, err
 	}
 	defer f.Close()
+	return readOpen(f, limit)
+}
+
+// readRegularIn reads the regular file name below root, at most limit
+// bytes (readOpen), opened through root so that the open cannot leave it
+// (os.Root: a symbolic link or `..` that would is an error).
+func readRegularIn(root *os.Root, name string, limit int64) ([]byte, int64, error) {
+	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	return readOpen(f, limit)
+}
+
+// readOpen reads the open file f, at most limit bytes. It never blocks on
+// a named pipe and never reads a device: the file is opened with
+// O_NONBLOCK and its type is taken from the open descriptor (fstat), so a
+// file swapped for a pipe between a stat and the open cannot hang the
+// checker. A file over the limit (also one that grows past it while being
+// read) is a *tooLargeError with nothing read; anything but a regular file
+// is an error that names its type.
+func readOpen(f *os.File, limit int64) ([]byte, int64, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, 0, err

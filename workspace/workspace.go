@@ -87,6 +87,15 @@ const (
 	CodeReadOnly = "read-only-file"
 	// CodeBadRoot: the workspace root itself cannot be used.
 	CodeBadRoot = "workspace-root"
+	// CodeBeyondSymlink: a path goes through a symbolic link inside the
+	// root (a directory on it is a link), or an action that writes a file
+	// names a link: apply never follows a link, as git apply refuses a
+	// path "beyond a symbolic link".
+	CodeBeyondSymlink = "beyond-symlink"
+	// CodeNameTooLong: a component of a path is longer than the root's
+	// file system allows for one name (255 bytes on most): apply cannot
+	// create it.
+	CodeNameTooLong = "name-too-long"
 )
 
 // Rule documents one workspace rule.
@@ -138,10 +147,16 @@ func Rules() []Rule {
 			"The file ends every line with CRLF and the edit has no CR: the edit is matched line by line and written with CRLF line endings."},
 		{CodeDeleteMismatch, ast.Error, "a udiff deletion's removed lines are not the file's content",
 			"A diff to `/dev/null` lists the lines it removes; as `git apply` requires, they must be the whole file, byte for byte. The diagnostic names the first line that differs (or the lines the file has beyond them), says when the difference is only white space, and carries a diff. An LF diff of a CRLF file matches line by line (`crlf-kept`)."},
+		{CodeAlreadyApplied, ast.Warning, "the edit's result is already in the file",
+			"The edit was applied before: its REPLACE text stands where its FIND text would match (or the FIND text is gone and the REPLACE text is there), a diff hunk or apply_patch chunk applies in reverse, or a CREATE, write_file or add_file names a file that already holds its content. Applying it again would change what was already changed (code inserted twice), so it is not made again. `plangram apply` refuses a plan part of which is already applied, and changes nothing when every action is. An edit of a file an earlier action of the same document changed is not looked at this way."},
 		{CodeReadOnly, ast.Error, "the plan changes a read-only file",
 			"The file's mode lacks the owner's write bit (0444, for example): `plangram apply` refuses to change it, as `fmt -w` and `fix -w` do, also when run as root. Make it writable (`chmod u+w`) if the change is meant, or leave the file alone. Deleting it or moving it away is fine. The diagnostic is at the last action that changes it."},
 		{CodeBadRoot, ast.Error, "the workspace root cannot be used",
 			"The --root directory does not exist or is not a directory."},
+		{CodeBeyondSymlink, ast.Error, "a path goes through a symbolic link",
+			"A directory on the path is a symbolic link, or an action that writes, appends to or edits a file names a symbolic link (or the place of one the plan deleted). As `git apply` refuses a path \"beyond a symbolic link\", apply never follows one, so that no link in the workspace can lead a write into .git or out of the root. Write the path the link stands for. Deleting or moving a link acts on the link itself, and a read follows a link that stays inside the root."},
+		{CodeNameTooLong, ast.Error, "a name on the path is longer than the file system allows",
+			"A component of the path is longer than the root's file system allows for one name (255 bytes on ext4, XFS, APFS, NTFS; the limit is asked of the file system where it can be): no file can be created with it, so apply would fail. Shorten the name."},
 	}
 }
 
@@ -284,6 +299,9 @@ type Simulation struct {
 	// Commands[i] are the actions of docs[i] that run commands (OpRun).
 	// Simulate never runs them; their effect on the files is unknown.
 	Commands [][]*ast.Action
+	// Tally[i] counts the actions of docs[i] by what they do to the files
+	// and how many of them are already applied.
+	Tally []Tally
 }
 
 // Change is the net effect of the simulated documents on one file.
@@ -307,6 +325,10 @@ type Change struct {
 	// MovedFrom is the path the file at Path was moved from (its mode is
 	// the one to keep), "" when it was not moved here.
 	MovedFrom string
+	// Link is the symbolic link's target text when the entry is a symbolic
+	// link: for a deletion, the link at Path before; for a move's
+	// destination, the link moved there. Old and New are empty then.
+	Link string
 	// Action is the last action that changed the file, in Doc
 	// (an index into the documents).
 	Action *ast.Action
@@ -320,7 +342,7 @@ type Change struct {
 // gives one CodeBadRoot diagnostic on the first document and no changes.
 // When ctx is cancelled it stops and returns what it found so far.
 func Simulate(ctx context.Context, docs []*ast.Document, root string, opts Options) *Simulation {
-	sim := &Simulation{Diagnostics: make([][]*ast.Diagnostic, len(docs)), Commands: make([][]*ast.Action, len(docs))}
+	sim := &Simulation{Diagnostics: make([][]*ast.Diagnostic, len(docs)), Commands: make([][]*ast.Action, len(docs)), Tally: make([]Tally, len(docs))}
 	c, err := newChecker(nil, root, opts)
 	if err != nil {
 		for i, doc := range docs {
@@ -350,9 +372,11 @@ func Simulate(ctx context.Context, docs []*ast.Document, root string, opts Optio
 		c.diags = append(c.diags, c.cap.Summaries()...)
 		ast.SortDiagnostics(c.diags)
 		sim.Diagnostics[i] = ast.EscapeDiagnostics(c.diags)
+		sim.Tally[i] = c.tally
 	}
 	sim.Changes = c.changes()
 	c.o.mem.free()
+	c.fsys.Close()
 	return sim
 }
 
@@ -366,7 +390,19 @@ func (c *checker) changes() []Change {
 		}
 		rel := c.o.keyString(c.o.at(i))
 		ch := Change{Path: rel, Exists: f.exists, Action: f.by, Doc: f.doc}
-		if d := c.diskAt(i); d != nil && d.exists && !d.dir {
+		d := c.diskAt(i)
+		switch {
+		case d != nil && d.link != "":
+			// A link deleted or moved away (onLink refuses anything else
+			// at its place), or moved back.
+			if f.exists && f.link == d.link && f.origin == rel {
+				continue
+			}
+			ch.Existed, ch.OldKnown = true, true
+			if !f.exists {
+				ch.Link = d.link
+			}
+		case d != nil && d.exists && !d.dir:
 			ch.Existed, ch.Old, ch.OldKnown = true, d.content, d.known
 			if !d.known {
 				ch.Problem = d.problem
@@ -374,6 +410,15 @@ func (c *checker) changes() []Change {
 		}
 		if !ch.Existed && !ch.Exists {
 			continue // created and removed again
+		}
+		if f.exists && f.link != "" {
+			// A link moved here: the link itself, never its target.
+			ch.NewKnown, ch.Link = true, f.link
+			if f.origin != "" && f.origin != rel {
+				ch.MovedFrom = f.origin
+			}
+			out = append(out, ch)
+			continue
 		}
 		if f.exists {
 			ch.New, ch.NewKnown = f.data(), f.known
@@ -387,7 +432,7 @@ func (c *checker) changes() []Change {
 				ch.MovedFrom = f.origin
 			}
 		}
-		if d := c.diskAt(i); ch.Existed && ch.Exists && sameAsDisk(rel, f, d) {
+		if ch.Existed && ch.Exists && sameAsDisk(rel, f, d) {
 			continue // edited back to what it was
 		}
 		out = append(out, ch)
@@ -399,7 +444,13 @@ func (c *checker) changes() []Change {
 // checker holds the state of one Check: the virtual file system and the
 // diagnostics.
 type checker struct {
-	root    string // absolute, symlinks resolved
+	root string // absolute, symlinks resolved
+	// fsys is a handle on root: every file and directory the checker
+	// reads is opened through it, so no read leaves the root whatever a
+	// symbolic link or a concurrent rename does (os.Root).
+	fsys *os.Root
+	// nameMax is the longest name the root's file system allows.
+	nameMax int
 	schema  *schema.Schema
 	effects Effects
 	maxSize int64
@@ -464,6 +515,17 @@ type checker struct {
 	// readOnly lists the entries whose disk file is read-only
 	// (vfile.readOnly): readOnlyChanged reports those the plan changes.
 	readOnly []uint32
+	// nl is the document's line ending ("" unknown), which a write from a
+	// fenced block ends with (endLine).
+	nl string
+	// aaHit counts the edits of the current action found already applied,
+	// aaMiss the changes it made (set); tally counts the document's
+	// actions (applied.go).
+	aaHit, aaMiss int
+	tally         Tally
+	// hunked is set while Hunk checks the paths of an update_file whose
+	// hunks it is handed (the action then carries none).
+	hunked bool
 }
 
 // sameAsDisk reports whether f, the state of path rel that an action
@@ -546,18 +608,26 @@ func NewChecker(root, dialect string, opts Options) *Checker {
 	c.begin(0, &ast.Document{Dialect: dialect}, opts)
 	c.light = true
 	k := &Checker{c: c, opts: opts}
-	// Close frees the overlay's memory; without it, this does once the
-	// Checker is garbage.
-	runtime.AddCleanup(k, func(m *offHeap) { m.free() }, c.o.mem)
+	// Close frees the overlay's memory and closes the root; without it,
+	// this does once the Checker is garbage.
+	runtime.AddCleanup(k, func(c closing) { c.mem.free(); c.fsys.Close() }, closing{c.o.mem, c.fsys})
 	return k
 }
 
-// Close frees the memory of the Checker's overlay. Diagnostics may still
-// be called; Action must not.
+// closing is what a Checker's cleanup frees: its overlay's memory and its
+// handle on the root.
+type closing struct {
+	mem  *offHeap
+	fsys *os.Root
+}
+
+// Close frees the memory of the Checker's overlay and closes its handle
+// on the root. Diagnostics may still be called; Action must not.
 func (k *Checker) Close() {
 	if k.c != nil {
 		k.c.o.mem.free()
 		k.c.o = overlay{}
+		k.c.fsys.Close()
 	}
 }
 
@@ -573,6 +643,7 @@ func (k *Checker) Action(ctx context.Context, a *ast.Action) {
 		if s.p != nil {
 			s.p.finish(ctx)
 		}
+		k.c.endAction(OpPatch)
 		k.c.overDirBudget(a)
 	} else {
 		k.c.action(ctx, a)
@@ -605,7 +676,10 @@ func (k *Checker) Hunk(ctx context.Context, a *ast.Action, i int, h grammar.Hunk
 			return // Action checks it as a whole; its hunks are not needed
 		}
 		s.begun = true
+		c.startAction()
+		c.hunked = true
 		op, paths, target := c.actionPaths(a)
+		c.hunked = false
 		if op == OpPatch && target != nil && target.ok {
 			s.p = c.newPatcher(a, slices.Clone(paths))
 		}
@@ -739,6 +813,9 @@ type vfile struct {
 	// lacks the owner's write bit; perm is then its permission bits.
 	readOnly bool
 	perm     fs.FileMode
+	// link is the target text when the entry is a symbolic link (on disk,
+	// or moved here by an action): exists is set, the content unknown.
+	link string
 }
 
 // data returns the file's content.
@@ -813,7 +890,11 @@ func newChecker(doc *ast.Document, root string, opts Options) (*checker, error) 
 	if limit <= 0 {
 		limit = DefaultMaxFileSize
 	}
-	c := &checker{root: resolved, maxSize: limit, strict: opts.Strict, o: newOverlay(opts.Source)}
+	fsys, err := os.OpenRoot(resolved)
+	if err != nil {
+		return nil, fmt.Errorf("workspace root %q: %w", root, unwrapPathError(err))
+	}
+	c := &checker{root: resolved, fsys: fsys, nameMax: nameMax(resolved), maxSize: limit, strict: opts.Strict, o: newOverlay(opts.Source)}
 	if doc != nil {
 		c.begin(0, doc, opts)
 	}
@@ -836,6 +917,10 @@ func (c *checker) begin(i int, doc *ast.Document, opts Options) {
 	c.summed, c.cap = summedOf(doc.Diagnostics), grammar.Cap{Silenced: opts.Silenced}
 	c.pathKept, c.pathN, c.pathOver = nil, nil, nil
 	c.base, c.seen = c.base+c.seen, 0
+	c.tally = Tally{}
+	if c.nl = docNewline(doc); c.nl == "" {
+		c.nl = firstNewline(c.o.src)
+	}
 }
 
 func unwrapPathError(err error) error {
@@ -863,8 +948,10 @@ func (c *checker) action(ctx context.Context, a *ast.Action) {
 		return
 	}
 	defer c.overDirBudget(a)
+	c.startAction()
 	op, paths, target := c.actionPaths(a)
 	c.effect(ctx, a, op, paths, target)
+	c.endAction(op)
 }
 
 // actionPaths resolves and checks the path arguments of a (the first part
@@ -877,13 +964,21 @@ func (c *checker) actionPaths(a *ast.Action) (Op, []pathArg, *pathArg) {
 	// handoff resources) is not held.
 	keepAll := op == OpMove || op == OpPatch
 	paths := c.pathBuf[:0]
+	idx := 0
 	for p := range eachPathArg(c.schema, a) {
-		c.resolvePath(&p, a)
+		entry := entryMode(op, idx, p.param)
+		idx++
+		c.resolvePath(&p, a, !entry)
 		if p.ok {
 			p.ok = c.usable(&p, a)
 		}
 		if op != OpRun && op != OpNone && p.ok && p.param != "cwd" && schema.NamesDirectory(p.value) {
 			c.dirSyntax(a, &p, op)
+		}
+		// A delete or move acts on a link itself, and so does an
+		// update_file without hunks (a rename).
+		if p.ok && entry && (idx > 1 || op != OpDelete && op != OpMove && (op != OpPatch || c.hunked || hasHunks(a))) {
+			p.ok = !c.onLink(a, &p, idx > 1)
 		}
 		if keepAll || len(paths) == 0 {
 			paths = append(paths, p)
@@ -895,6 +990,81 @@ func (c *checker) actionPaths(a *ast.Action) (Op, []pathArg, *pathArg) {
 		target = &paths[0]
 	}
 	return op, paths, target
+}
+
+// entryMode reports whether path argument idx (from 0) of an action of op
+// names an entry the action changes (the target of a write, edit, delete
+// or move, a move's destination): a symbolic link there is the entry
+// itself, never followed. Other paths (a read's, a command's cwd, those of
+// actions that only name paths) follow a link that stays inside the root.
+func entryMode(op Op, idx int, param string) bool {
+	if param == "cwd" {
+		return false
+	}
+	switch idx {
+	case 0:
+		return op != OpNone && op != OpRun && op != OpRead
+	case 1:
+		return op == OpMove || op == OpPatch
+	}
+	return false
+}
+
+// onLink reports, as CodeBeyondSymlink, a path that an action writes a
+// file at (the target of a write, append, edit, create or patch; a move's
+// or patch's destination) when a symbolic link is there, on disk or moved
+// there by an earlier action, or was there on disk before an earlier
+// action removed it: apply never writes through a link, and a link is not
+// replaced by a file within one plan (Change.Link describes only a link
+// deleted or moved). dest says p is a move's destination.
+func (c *checker) onLink(a *ast.Action, p *pathArg, dest bool) bool {
+	f := c.file(p.rel)
+	var disk *vfile
+	if i, ok := c.o.find(p.rel); ok {
+		disk = c.diskAt(i)
+	}
+	if f.exists && f.link != "" && f.by == nil {
+		// A link on disk that leads out of the root, or nowhere (a
+		// loop), is said as the path rule says it of a link on the way.
+		switch w := c.walk(p.value, true); w.res {
+		case walkEscapes:
+			c.add(ast.Error, CodePathEscapes, *p.span,
+				"%s path %q leaves the project root through the symbolic link %q", a.Name, p.value, w.link)
+			return true
+		case walkUnusable:
+			c.add(ast.Error, CodePathUnusable, *p.span,
+				"%s path %q cannot be used: the symbolic link %q cannot be resolved: %s", a.Name, p.value, w.link, w.why)
+			return true
+		}
+	}
+	switch {
+	case f.exists && f.link != "" && dest:
+		d := c.add(ast.Error, CodeBeyondSymlink, *p.span,
+			"%s moves a file onto %s, which is a symbolic link (to %q): a link is not replaced by a file within one plan, and apply never writes through one; delete the link in a plan of its own first",
+			a.Name, p.value, f.link)
+		d.Related = related(f, p.value)
+	case f.exists && f.link != "":
+		where := "a symbolic link"
+		if f.by != nil {
+			where = "the symbolic link " + describe(f.by) + " " + f.how + " there"
+		}
+		d := c.add(ast.Error, CodeBeyondSymlink, *p.span,
+			"%s writes %s, which is %s (to %q): apply never writes through a symbolic link, as git apply refuses a path beyond one; write the path the link stands for",
+			a.Name, p.value, where, f.link)
+		d.Related = related(f, p.value)
+	case disk != nil && disk.link != "":
+		verb := "writes"
+		if dest {
+			verb = "moves a file onto"
+		}
+		d := c.add(ast.Error, CodeBeyondSymlink, *p.span,
+			"%s %s %s, where a symbolic link (to %q) was until %s %s: a symbolic link is not replaced by a file within one plan; apply this part as a second plan",
+			a.Name, verb, p.value, disk.link, describe(f.by), gone(f.how))
+		d.Related = related(f, p.value)
+	default:
+		return false
+	}
+	return true
 }
 
 // effect checks a's effect op on the overlay, with the paths and target
@@ -1069,6 +1239,7 @@ func (c *checker) file(rel string) *vfile {
 	}
 	f := &vfile{}
 	full := filepath.Join(c.root, filepath.FromSlash(rel))
+	name := filepath.FromSlash(rel)
 	var st os.FileInfo
 	var err error
 	switch {
@@ -1082,7 +1253,11 @@ func (c *checker) file(rel string) *vfile {
 		// ENOENT of its last component): os.Stat would say the same.
 		err = os.ErrNotExist
 	default:
-		st, err = os.Stat(full)
+		// Lstat: a symbolic link is an entry of its own; a path that
+		// follows one was resolved by walk, which found no link on the
+		// way. Only what is read of a file goes through c.fsys (the
+		// type and size a race falsifies make no read leave the root).
+		st, err = os.Lstat(full)
 	}
 	switch {
 	case err != nil && errors.Is(err, os.ErrNotExist):
@@ -1099,12 +1274,20 @@ func (c *checker) file(rel string) *vfile {
 		f.exists, f.unstat, f.problem = true, true, unwrapPathError(err).Error()
 	case st.IsDir():
 		f.exists, f.dir = true, true
+	case st.Mode()&fs.ModeSymlink != 0:
+		// The link itself (a delete or move acts on it); never opened.
+		target, err := c.fsys.Readlink(name)
+		if err != nil {
+			target = "?"
+		}
+		f.exists, f.link = true, target
+		f.problem = fmt.Sprintf("it is a symbolic link (to %q)", target)
 	case !st.Mode().IsRegular():
 		// Not even opened: opening a device can have effects of its own.
 		f.exists, f.problem = true, fmt.Sprintf("it is %s, not a regular file", fileKind(st.Mode()))
 	default:
 		f.exists = true
-		data, size, err := readRegular(full, c.maxSize)
+		data, size, err := readRegularIn(c.fsys, name, c.maxSize)
 		var big *tooLargeError
 		switch {
 		case errors.As(err, &big):
@@ -1187,6 +1370,7 @@ func (c *checker) set(rel string, f *vfile) {
 	}
 	if f.by != nil {
 		f.doc = c.doc
+		c.aaMiss++
 	}
 	c.setCur(i, f)
 }
@@ -1240,8 +1424,14 @@ func (c *checker) write(a *ast.Action, t *pathArg) {
 	f := c.file(t.rel)
 	content, hasContent := a.Params.Get("content")
 	text, _ := content.(string)
+	text = c.endLine(a, text)
 	if f.dir {
 		c.add(ast.Error, CodeNotAFile, *t.span, "%s cannot write %s: it is a directory", a.Name, t.value)
+		return
+	}
+	if hasContent && f.exists && f.known && c.unchanged(f) && f.data() == text {
+		// Written before: the same content again is no change.
+		c.applied(a, f, t.value, *t.span, "%s: %s already holds this content (%s); it is not written again", a.Name, t.value, plural(int64(len(text)), "byte"))
 		return
 	}
 	if f.unstat {
@@ -1249,14 +1439,21 @@ func (c *checker) write(a *ast.Action, t *pathArg) {
 	} else if f.exists && !flag(a.Params, "overwrite") {
 		how := "replaces"
 		fix := ""
+		sev := ast.Warning
 		if c.hasParam(a, "overwrite") {
 			fix = "; set Overwrite: true if that is intended, or EDIT the file"
+			if c.strict {
+				// The action says it does not overwrite (the
+				// default): apply keeps the file.
+				sev = ast.Error
+				fix = "; apply replaces a file only when the action says Overwrite: true: set it if that is intended, or EDIT the file"
+			}
 		}
 		var d *ast.Diagnostic
 		if f.by != nil {
-			d = c.add(ast.Warning, CodeFileExists, *t.span, "%s %s %s, which %s %s%s", a.Name, how, t.value, describe(f.by), f.how, fix)
+			d = c.add(sev, CodeFileExists, *t.span, "%s %s %s, which %s %s%s", a.Name, how, t.value, describe(f.by), f.how, fix)
 		} else {
-			d = c.add(ast.Warning, CodeFileExists, *t.span, "%s %s the existing file %s (%s)%s", a.Name, how, t.value, plural(f.size, "byte"), fix)
+			d = c.add(sev, CodeFileExists, *t.span, "%s %s the existing file %s (%s)%s", a.Name, how, t.value, plural(f.size, "byte"), fix)
 		}
 		d.Related = related(f, t.value)
 	}
@@ -1275,6 +1472,7 @@ func (c *checker) appendTo(a *ast.Action, t *pathArg) {
 	}
 	content, _ := a.Params.Get("content")
 	text, _ := content.(string)
+	text = c.endLine(a, text)
 	nf := &vfile{exists: true, by: c.ref(a), how: "appended to", origin: f.origin}
 	switch {
 	case !f.exists:

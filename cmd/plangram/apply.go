@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 
 	"github.com/plangram/plangram/apply"
@@ -12,25 +14,26 @@ import (
 	"github.com/plangram/plangram/workspace"
 )
 
-const applyUsage = "--root DIR [--dry-run] [-d] [--dialect D] [--fence F] [--schema FILE] [PATH...|-]"
+const applyUsage = "[--root DIR] [--dry-run] [-d] [--dialect D] [--fence F] [--schema FILE] [PATH...|-]"
 
 // cmdApply applies the file edits of plans to a workspace, all or nothing
 // (docs/apply.md): every check must pass first, then each file is written
 // atomically, keeping owner, mode and hard links; a failure part-way undoes
-// what was written. Commands are listed, never run. Exit 0 applied (or
-// would apply, with --dry-run), 1 refused with diagnostics, 2 usage or I/O.
+// what was written. Commands are listed, never run. The root is the
+// current directory unless --root names one, as for git apply and patch;
+// the summary line on standard error names it. Exit 0 applied (or would
+// apply, with --dry-run, or every action was already applied and nothing
+// was changed), 1 refused with diagnostics (nothing to apply, part of the
+// plan already applied, a failed check), 2 usage or I/O.
 func cmdApply(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "apply", applyUsage)
 	pf := addParserFlags(fs, "input dialect: auto or a dialect name (acts, plan, …)")
-	root := fs.String("root", "", "project directory the edits apply to (required)")
+	root := fs.String("root", ".", "project directory the edits apply to (default: the current directory)")
 	dry := fs.Bool("dry-run", false, "check and report, write nothing")
 	diff := fs.Bool("d", false, "print the unified diff of every file change")
 	paths, err := parseFlags(fs, args)
 	if err != nil {
 		return exitUsage
-	}
-	if *root == "" {
-		return usageError(e, errors.New("apply needs --root DIR"))
 	}
 	if err := workspace.ValidateRoot(*root); err != nil {
 		return usageError(e, err)
@@ -70,8 +73,13 @@ func cmdApply(ctx context.Context, e *env, args []string) int {
 			printDiags(e, names[i], ds)
 		}
 	}
+	where := rootName(fs, *root)
+	if errors.Is(err, apply.ErrNothingToApply) {
+		fmt.Fprintf(e.stderr, "plangram: apply refused: nothing to apply; nothing was written to %s\n", where)
+		return exitError
+	}
 	if errors.Is(err, apply.ErrRefused) {
-		fmt.Fprintln(e.stderr, "plangram: apply refused: nothing was written")
+		fmt.Fprintf(e.stderr, "plangram: apply refused: nothing was written to %s\n", where)
 		return exitError
 	}
 	if err != nil {
@@ -80,33 +88,36 @@ func cmdApply(ctx context.Context, e *env, args []string) int {
 	}
 	for _, ch := range res.Changes {
 		if *diff {
-			a, b := "a/"+ch.Path, "b/"+ch.Path
-			if !ch.Existed {
-				a = "/dev/null"
-			}
-			if !ch.Exists {
-				b = "/dev/null"
-			}
-			// A move is a deletion and a creation, so that the diff
-			// applies with patch -p1 as it is.
-			if ch.Old == ch.New && ch.Existed != ch.Exists {
-				// An empty file created or deleted has no line to show:
-				// git's header says it (git apply and plangram read it).
-				how := "new"
-				if !ch.Exists {
-					how = "deleted"
-				}
-				fmt.Fprintf(e.stdout, "diff --git a/%s b/%s\n%s file mode 100644\n", ch.Path, ch.Path, how)
-				continue
-			}
-			if err := linediff.Unified(e.stdout, a, b, []byte(ch.Old), []byte(ch.New), 3); err != nil {
+			// The one diff of a change, which render --root shows too.
+			if err := linediff.File(e.stdout, ch.Path, ch.Existed, ch.Exists, ch.Old, ch.New); err != nil {
 				return usageError(e, err)
 			}
 			continue
 		}
 		fmt.Fprintln(e.stdout, changeLine(ch))
 	}
+	switch n := plural(len(res.Changes), "file change"); {
+	case res.AlreadyApplied:
+		fmt.Fprintf(e.stderr, "plangram: already applied: every change of the plan is in %s already; nothing was written\n", where)
+	case *dry:
+		fmt.Fprintf(e.stderr, "plangram: dry run: would apply %s to %s; nothing was written\n", n, where)
+	default:
+		fmt.Fprintf(e.stderr, "plangram: applied %s to %s\n", n, where)
+	}
 	return exitOK
+}
+
+// rootName is how the summary line names the root: as --root gave it, or,
+// when it was not given, the current directory by its absolute path.
+func rootName(fs *flag.FlagSet, root string) string {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "root" })
+	if !given {
+		if abs, err := filepath.Abs(root); err == nil {
+			return abs
+		}
+	}
+	return root
 }
 
 // changeLine describes one change: "A path", "M path", "D path",

@@ -37,31 +37,34 @@ func TestApplyDocExample(t *testing.T) {
 	if fileName == "" || plan == "" || diff == "" || len(texts) != 2 {
 		t.Fatalf("docs/apply.md: example blocks not found (file %q, plan %d bytes, diff %d bytes, %d text blocks)", fileName, len(plan), len(diff), len(texts))
 	}
-	dir := t.TempDir()
-	root := filepath.Join(dir, "root")
-	writeTemp(t, dir, "plan.md", plan, 0o644)
+	root := t.TempDir()
+	writeTemp(t, root, "plan.md", plan, 0o644)
 	if err := os.MkdirAll(filepath.Join(root, filepath.Dir(fileName)), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	writeTemp(t, root, fileName, fileBody, 0o644)
-	t.Chdir(dir)
+	t.Chdir(root)
 
-	code, out, stderr := runCLI(t, "", "apply", "--root", "root", "--dry-run", "-d", "plan.md")
+	code, out, stderr := runCLI(t, "", "apply", "--root", ".", "--dry-run", "-d", "plan.md")
 	if code != exitOK || out != diff || stderr != texts[0] {
 		t.Fatalf("apply --dry-run -d: exit %d\nstdout:\n%s\nwant:\n%s\nstderr:\n%s\nwant:\n%s", code, out, diff, stderr, texts[0])
 	}
 	if data, _ := os.ReadFile(filepath.Join(root, fileName)); string(data) != fileBody {
 		t.Fatal("--dry-run wrote")
 	}
-	code, out, _ = runCLI(t, "", "apply", "--root", "root", "plan.md")
+	code, out, _ = runCLI(t, "", "apply", "--root", ".", "plan.md")
 	if code != exitOK || out != texts[1] {
 		t.Fatalf("apply: exit %d\n%s\nwant:\n%s", code, out, texts[1])
 	}
-	// Applied: applying again is refused (the FIND text is gone, the
-	// test file exists) and changes nothing.
-	code, _, stderr = runCLI(t, "", "apply", "--root", "root", "plan.md")
-	if code != exitError || !strings.Contains(stderr, "[find-not-found]") || !strings.Contains(stderr, "apply refused: nothing was written") {
-		t.Fatalf("second apply: exit %d\n%s", code, stderr)
+	// Applied: applying again finds both changes already made (the
+	// REPLACE text is where the FIND text was, the test file holds its
+	// content) and changes nothing.
+	code, out, stderr = runCLI(t, "", "apply", "--root", ".", "plan.md")
+	if code != exitOK || out != "" || strings.Count(stderr, "[already-applied]") != 2 || !strings.Contains(stderr, "plangram: already applied:") {
+		t.Fatalf("second apply: exit %d\n%s%s", code, out, stderr)
+	}
+	if data, _ := os.ReadFile(filepath.Join(root, "tests/test_app.py")); string(data) != "from src.app import greet\n" {
+		t.Fatalf("tests/test_app.py = %q", data)
 	}
 }
 
@@ -93,7 +96,7 @@ func TestApplyCommand(t *testing.T) {
 		t.Fatal("a refused apply wrote c.txt")
 	}
 	for _, args := range [][]string{
-		{"apply", bad},
+		{"apply", "--root", "", bad},
 		{"apply", "--root", filepath.Join(dir, "missing"), bad},
 		{"apply", "--root", root, filepath.Join(dir, "missing.md")},
 		{"apply", "--root", root, "--dialect", "klingon", bad},
@@ -102,11 +105,34 @@ func TestApplyCommand(t *testing.T) {
 			t.Errorf("%v: exit %d, want 2", args, code)
 		}
 	}
-	// No PATH is standard input, as in every command; "-" twice is read once.
+	// No PATH is standard input, as in every command; "-" twice is read
+	// once. An empty input has nothing to apply: refused.
 	for _, args := range [][]string{{"apply", "--root", root}, {"apply", "--root", root, "-", "-"}} {
-		if code, stdout, stderr := runCLI(t, "", args...); code != exitOK || stdout != "" {
-			t.Errorf("%v: exit %d, want 0\nstdout %q\nstderr %q", args, code, stdout, stderr)
+		if code, stdout, stderr := runCLI(t, "", args...); code != exitError || stdout != "" || strings.Count(stderr, "[nothing-to-apply]") != 1 {
+			t.Errorf("%v: exit %d, want 1 with one nothing-to-apply\nstdout %q\nstderr %q", args, code, stdout, stderr)
 		}
+	}
+	if code, stdout, _ := runCLI(t, "~~~act\nwrite_file d.txt\n~~~\n~~~\nd\n~~~\n", "apply", "--root", root, "-", "-"); code != exitOK || stdout != "A d.txt\n" {
+		t.Errorf("standard input twice: exit %d, stdout %q", code, stdout)
+	}
+}
+
+// TestApplyDefaultRoot: without --root, apply changes the current
+// directory (as git apply and patch do), and the summary line names it.
+func TestApplyDefaultRoot(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	code, stdout, stderr := runCLI(t, "~~~act\nwrite_file a.txt\n~~~\n~~~\na\n~~~\n", "apply")
+	if code != exitOK || stdout != "A a.txt\n" || stderr != "plangram: applied 1 file change to "+dir+"\n" {
+		t.Fatalf("exit %d\nstdout %q\nstderr %q", code, stdout, stderr)
+	}
+	if data, err := os.ReadFile(filepath.Join(dir, "a.txt")); err != nil || string(data) != "a\n" {
+		t.Fatalf("a.txt: %q %v", data, err)
+	}
+	// --root as given is named as given.
+	code, _, stderr = runCLI(t, "~~~act\nwrite_file b.txt\n~~~\n~~~\nb\n~~~\n", "apply", "--root", ".", "--dry-run")
+	if code != exitOK || stderr != "plangram: dry run: would apply 1 file change to .; nothing was written\n" {
+		t.Fatalf("--root .: exit %d, stderr %q", code, stderr)
 	}
 }
 

@@ -119,11 +119,13 @@ func TestBinaryInputs(t *testing.T) {
 		{"", []string{"render", "ok.md", "bad.md"}, want{2, empty, []string{"needs -o DIR"}}},
 		{"", []string{"render", "-o", "pages", "plans", "ok.md"}, want{0, empty, empty}},
 		// apply: the same input layer; all inputs are one transaction.
-		{okActs, []string{"apply", "--root", "ws"}, want{0, empty, empty}},
-		{"~~~act\nwrite_file new.txt\n~~~\n~~~\nhi\n~~~\n", []string{"apply", "--root", "ws", "--dry-run", "-"}, want{0, []string{"A new.txt\n"}, empty}},
-		{"", []string{"apply", "--root", "ws", "--dry-run", "ok.md", "plans"}, want{0, empty, empty}},
+		// A plan with no file change has nothing to apply; the root is
+		// the current directory unless --root names one.
+		{okActs, []string{"apply", "--root", "ws"}, want{1, empty, []string{"<stdin>:1:1: error: nothing to apply: ", "apply refused: nothing to apply; nothing was written to ws\n"}}},
+		{"~~~act\nwrite_file new.txt\n~~~\n~~~\nhi\n~~~\n", []string{"apply", "--root", "ws", "--dry-run", "-"}, want{0, []string{"A new.txt\n"}, []string{"plangram: dry run: would apply 1 file change to ws; nothing was written\n"}}},
+		{"", []string{"apply", "--root", "ws", "--dry-run", "ok.md", "plans"}, want{1, empty, []string{"ok.md:1:1: error: nothing to apply", "plans/a.md:1:1: error: nothing to apply", "plans/x/b.md:1:1: error: nothing to apply"}}},
 		{"", []string{"apply", "--root", "ws", "bad.md"}, want{1, empty, []string{errLine, "apply refused"}}},
-		{"", []string{"apply", "ok.md"}, want{2, empty, []string{"--root"}}},
+		{"~~~act\nwrite_file new.txt\n~~~\n~~~\nhi\n~~~\n", []string{"apply", "--dry-run"}, want{0, []string{"A new.txt\n"}, []string{"plangram: dry run: would apply 1 file change to /"}}},
 		// stream reads standard input only.
 		{"hello", []string{"stream"}, want{0, []string{`"type":"text"`}, empty}},
 		{"hello", []string{"stream", "-"}, want{0, []string{`"type":"text"`}, empty}},
@@ -201,7 +203,7 @@ func TestBinaryCommands(t *testing.T) {
 		{[]string{"help", "fmt"}, 0, "usage: plangram fmt [-l] [-d] [-w]", ""},
 		{[]string{"help", "nope"}, 2, "", `unknown command "nope"`},
 		{[]string{"nope"}, 2, "", `unknown command "nope"`},
-		{[]string{"fmt", "-h"}, 2, "", "usage: plangram fmt"},
+		{[]string{"fmt", "-h"}, 0, "usage: plangram fmt", ""},
 		{[]string{"version"}, 0, "plangram ", ""},
 		{[]string{"--version"}, 0, "plangram ", ""},
 		{[]string{"schema", "--dialect", "acts"}, 0, `"$schema"`, ""},
@@ -222,7 +224,7 @@ func TestBinaryCommands(t *testing.T) {
 	}
 	// Every command's flags are completed.
 	bash := runBinary(t, bin, dir, "", "completion", "bash").stdout
-	for _, w := range []string{"check) words=", "--strict", "--disable", `fmt) words="-d --dialect --fence -l --schema -w"`} {
+	for _, w := range []string{"check) words=", "--strict", "--disable", `fmt) words="--color -d --dialect --fence --include -l -q --quiet --schema -v --verbose -w"`} {
 		if !strings.Contains(bash, w) {
 			t.Errorf("bash completion lacks %q", w)
 		}

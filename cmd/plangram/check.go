@@ -7,13 +7,12 @@ import (
 	"io"
 	"strings"
 
-	"github.com/plangram/plangram/grammar"
 	"github.com/plangram/plangram/lint"
 	rpt "github.com/plangram/plangram/report"
 	"github.com/plangram/plangram/workspace"
 )
 
-const checkUsage = "[--dialect auto|acts|plan|search-replace|udiff|apply-patch] [--fence auto|backtick|tilde] [--schema FILE] [--root DIR] [--format text|json|sarif|llm] [--strict] [--disable CODE,...] [--summary] [--compact] [PATH...|-]"
+const checkUsage = "[--dialect auto|acts|plan|search-replace|udiff|apply-patch] [--fence auto|backtick|tilde] [--schema FILE] [--root DIR] [--format text|json|sarif|llm] [--strict] [--disable CODE,...] [--summary] [--compact] [-q] [-v] [--include GLOB] [PATH...|-]"
 
 // cmdCheck checks plans and reports every diagnostic (docs/check.md). Its
 // report is its result, so it goes to standard output: text prints
@@ -28,19 +27,17 @@ const checkUsage = "[--dialect auto|acts|plan|search-replace|udiff|apply-patch] 
 // or I/O errors.
 func cmdCheck(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "check", checkUsage)
-	pf := addParserFlags(fs, "input dialect: auto, acts, plan, search-replace, udiff or apply-patch")
+	pf := addParserFlags(fs, "")
 	format := fs.String("format", rpt.Text, "output format: "+strings.Join(rpt.Formats(), ", "))
 	root := fs.String("root", "", "project directory: also run the workspace rules (docs/check.md)")
 	strict := fs.Bool("strict", false, "warnings fail too (exit 1)")
 	disable := fs.String("disable", "", "comma-separated diagnostic codes to leave out (see also the plangram-disable comment, docs/check.md)")
 	summary := fs.Bool("summary", false, "end text output with a summary line (default: only on a terminal)")
 	compact := fs.Bool("compact", false, "print json and sarif output on one line (default: indented)")
+	include := addIncludeFlag(fs)
 	paths, err := parseFlags(fs, args)
 	if err != nil {
 		return exitUsage
-	}
-	if err := oneOf("dialect", *pf.dialect, append([]string{grammar.DialectAuto}, grammar.Dialects()...)...); err != nil {
-		return usageError(e, err)
 	}
 	if err := oneOf("format", *format, rpt.Formats()...); err != nil {
 		return usageError(e, err)
@@ -52,9 +49,14 @@ func cmdCheck(ctx context.Context, e *env, args []string) int {
 	if !ok {
 		return exitUsage
 	}
-	opts := lint.Options{Parse: popts, Root: *root, Stdin: e.stdin}
+	// Under auto a Markdown file with no plan is ordinary Markdown: no
+	// no-plan note (lint.Options.QuietNoPlan).
+	opts := lint.Options{Parse: popts, Root: *root, Stdin: e.stdin, Include: *include, QuietNoPlan: true}
 	if *disable != "" {
 		opts.Disable = strings.Split(*disable, ",")
+		if err := checkCodes(opts.Disable); err != nil {
+			return usageError(e, err)
+		}
 	}
 	if *root != "" {
 		if err := workspace.ValidateRoot(*root); err != nil {
@@ -64,7 +66,7 @@ func cmdCheck(ctx context.Context, e *env, args []string) int {
 	// The report is written once the run is over: the counter is cleared
 	// first, so it shows whether or not standard output is the terminal.
 	pr := &progress{}
-	if n, err := lint.Expand(paths); err == nil {
+	if n, err := lint.Expand(paths, *include...); err == nil {
 		pr, e = newProgress(e, len(n), false)
 		opts.Progress = func(done, _ int) { pr.step(done) }
 	}
@@ -75,7 +77,22 @@ func cmdCheck(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "plangram: %v\n", ctx.Err())
 		return exitUsage
 	}
-	if err := writeReport(e, *format, files, *compact, *summary || e.outTTY); err != nil {
+	shown := files
+	if e.quiet {
+		// -q: only what fails the run (errors; under --strict warnings
+		// too), in every format; the exit code is the same.
+		shown = make([]*rpt.File, len(files))
+		for i, f := range files {
+			c := *f
+			c.Diagnostics = onlyErrors(f.Diagnostics, *strict)
+			shown[i] = &c
+		}
+	}
+	sum := "" // the summary counts every diagnostic, shown or not
+	if *summary || e.outTTY {
+		sum = summaryLine(files)
+	}
+	if err := writeReport(e, *format, shown, *compact, sum); err != nil {
 		fmt.Fprintf(e.stderr, "plangram: %v\n", err)
 		return exitUsage
 	}
@@ -92,9 +109,10 @@ func cmdCheck(ctx context.Context, e *env, args []string) int {
 
 // writeReport writes check's report to standard output: text coloured on
 // a terminal (unless NO_COLOR) and followed by the summary line when asked;
-// json and sarif compacted to one line with --compact.
-func writeReport(e *env, format string, files []*rpt.File, compact, summary bool) error {
-	opts := rpt.Options{SourceRoot: ".", ToolVersion: readVersion().Short()}
+// json and sarif compacted to one line with --compact; the text format
+// ends with the summary line when it is not "".
+func writeReport(e *env, format string, files []*rpt.File, compact bool, summary string) error {
+	opts := rpt.Options{SourceRoot: ".", ToolVersion: readVersion().Short(), FullDetail: e.verbose}
 	if compact && (format == rpt.JSON || format == rpt.SARIF) {
 		var b bytes.Buffer
 		if err := rpt.Write(&b, format, files, opts); err != nil {
@@ -111,8 +129,8 @@ func writeReport(e *env, format string, files []*rpt.File, compact, summary bool
 	if err := rpt.Write(w, format, files, opts); err != nil {
 		return err
 	}
-	if format == rpt.Text && summary {
-		if _, err := fmt.Fprintln(w, summaryLine(files)); err != nil {
+	if format == rpt.Text && summary != "" {
+		if _, err := fmt.Fprintln(w, summary); err != nil {
 			return err
 		}
 	}

@@ -57,9 +57,16 @@ func commandFlags(ctx context.Context, e *env, cmds map[string]command, name str
 	c.run(ctx, he, []string{"-h"})
 	var out []string
 	for _, line := range strings.Split(b.String(), "\n") {
-		if f, ok := strings.CutPrefix(line, "  -"); ok {
+		rest, ok := strings.CutPrefix(line, "  -")
+		if !ok {
+			continue
+		}
+		// `-x`, `--name`, or `-x, --name` (a short form on its long
+		// flag's line), each maybe followed by its value's type.
+		rest, _, _ = strings.Cut(rest, "\t")
+		for _, f := range strings.Split(rest, ", ") {
+			f = strings.TrimLeft(f, "-")
 			f, _, _ = strings.Cut(f, " ")
-			f, _, _ = strings.Cut(f, "\t")
 			if len(f) == 1 {
 				out = append(out, "-"+f)
 			} else {

@@ -160,7 +160,7 @@ func TestDocsDeployBad(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Chdir("../../golden/custom")
-	code, out, stderr := runCLI(t, "", "check", "--schema", "deploy.json", "deploy_bad.md")
+	code, out, stderr := runCLI(t, "", "check", "-v", "--schema", "deploy.json", "deploy_bad.md")
 	if code != exitError || out != string(want) {
 		t.Fatalf("exit %d, stderr %q, stdout:\n%s\nwant:\n%s", code, stderr, out, want)
 	}

@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"strings"
 
 	"github.com/plangram/plangram/fix"
+	"github.com/plangram/plangram/grammar"
 )
 
-const fixUsage = "[-l] [-d] [-w] [--dialect auto|acts|plan] [PATH...|-]"
+const fixUsage = "[-l] [-d] [-w] [--dialect auto|acts|plan|search-replace|udiff|apply-patch] [--include GLOB] [PATH...|-]"
 
 // cmdFix repairs what LLMs typically break (docs/plan.md, "plangram fix"):
 // improperly nested fences, text after a closing fence, `#Title`, trailing
@@ -19,16 +21,16 @@ const fixUsage = "[-l] [-d] [-w] [--dialect auto|acts|plan] [PATH...|-]"
 func cmdFix(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "fix", fixUsage)
 	rf := addRewriteFlags(fs, "repaired form")
-	dialect := fs.String("dialect", "auto", "input dialect: auto, acts or plan")
+	dialect := fs.String("dialect", "auto", "input dialect: "+strings.Join(docDialects(), ", "))
 	files, err := parseFlags(fs, args)
 	if err != nil {
 		return exitUsage
 	}
-	if err := oneOf("dialect", *dialect, "auto", "acts", "plan"); err != nil {
+	if err := checkDocDialect("fix", *dialect); err != nil {
 		return usageError(e, err)
 	}
 	return rewriteInputs(ctx, e, "fix", files, rf, func(_ context.Context, e *env, in input, src []byte) ([]byte, int, error) {
-		out, repairs := fix.Apply(src, *dialect)
+		out, repairs := fix.Apply(src, grammar.FileDialect(in.name, *dialect))
 		printDiags(e, in.name, repairs)
 		return out, exitOK, nil
 	})

@@ -3,13 +3,20 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
+	"slices"
 	"strings"
 
 	"github.com/plangram/plangram/grammar"
 	"github.com/plangram/plangram/lexer"
+	"github.com/plangram/plangram/schema"
 )
 
-// newFlags returns a flag set that reports errors instead of exiting.
+// newFlags returns a flag set that reports errors instead of exiting. It
+// defines the output flags every command shares, set on e as they are
+// parsed: -q/--quiet (only errors), -v/--verbose (whole AST diffs) and
+// --color=auto|always|never. Its help lists each flag as the synopsis
+// spells it: `--name` for a long flag, `-x` for a one-letter one.
 func newFlags(e *env, name, usage string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
@@ -20,9 +27,83 @@ func newFlags(e *env, name, usage string) *flag.FlagSet {
 			fmt.Fprintf(w, "\n%s (docs/cli.md)\n", c.summary)
 		}
 		fmt.Fprintln(w, "\nflags:")
-		fs.PrintDefaults()
+		printDefaults(w, fs)
 	}
+	quiet := "print only errors: no warnings, notes or info (with check --strict, warnings too, since they fail the run)"
+	fs.BoolVar(&e.quiet, "q", false, quiet)
+	fs.BoolVar(&e.quiet, "quiet", false, quiet)
+	verbose := "print each AST diff whole (default: the rows around the nodes that differ)"
+	fs.BoolVar(&e.verbose, "v", false, verbose)
+	fs.BoolVar(&e.verbose, "verbose", false, verbose)
+	fs.Func("color", "when to colour diagnostics: `auto|always|never`; auto colours a terminal unless NO_COLOR is set or TERM=dumb (default auto)", func(v string) error {
+		if err := oneOf("color", v, "auto", "always", "never"); err != nil {
+			return err
+		}
+		e.colorMode = v
+		return nil
+	})
 	return fs
+}
+
+// printDefaults prints the flags of fs as flag.PrintDefaults does, but with
+// the `--name` spelling of the synopsis for every flag of more than one
+// letter, and a one-letter flag that is another's short form (same usage)
+// on that flag's line: `-q, --quiet`.
+func printDefaults(w io.Writer, fs *flag.FlagSet) {
+	short := map[string]string{} // long name -> its one-letter form
+	fs.VisitAll(func(f *flag.Flag) {
+		if len(f.Name) == 1 {
+			fs.VisitAll(func(g *flag.Flag) {
+				if len(g.Name) > 1 && g.Usage == f.Usage {
+					short[g.Name] = f.Name
+				}
+			})
+		}
+	})
+	shortOf := map[string]bool{}
+	for _, s := range short {
+		shortOf[s] = true
+	}
+	fs.VisitAll(func(f *flag.Flag) {
+		if shortOf[f.Name] {
+			return // printed with its long form
+		}
+		dash := "--"
+		if len(f.Name) == 1 {
+			dash = "-"
+		}
+		typ, usage := flag.UnquoteUsage(f)
+		line := "  " + dash + f.Name
+		if s := short[f.Name]; s != "" {
+			line = "  -" + s + ", --" + f.Name
+		}
+		if typ != "" {
+			line += " " + typ
+		}
+		line += "\n    \t" + strings.ReplaceAll(usage, "\n", "\n    \t")
+		if d := f.DefValue; d != "" && d != "false" && d != "0" {
+			if _, isString := f.Value.(interface{ String() string }); isString && typ == "string" {
+				d = fmt.Sprintf("%q", d)
+			}
+			line += fmt.Sprintf(" (default %s)", d)
+		}
+		fmt.Fprintln(w, line)
+	})
+}
+
+// helpAsked reports whether args ask a command for its help (-h, -help or
+// --help before any "--"): the help then goes to standard output, exit 0,
+// as `go` and `git` do.
+func helpAsked(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "-help", "--help":
+			return true
+		}
+	}
+	return false
 }
 
 // parseFlags parses args allowing flags after positional arguments
@@ -59,21 +140,72 @@ func oneOf(flagName, v string, allowed ...string) error {
 // that parses plans.
 type parserFlags struct {
 	dialect, fence, schema *string
+	// cmd is the command's name, for messages.
+	cmd string
+	// extra are --dialect values the command accepts beyond the document
+	// dialects (render's markdown).
+	extra []string
 }
 
-// addParserFlags defines the parser flags on fs; dialectUsage describes the
-// dialects the command accepts.
-func addParserFlags(fs *flag.FlagSet, dialectUsage string) parserFlags {
+// addParserFlags defines the parser flags on fs. The --dialect help lists
+// the one list of document dialects (docDialects); a description a caller
+// passes is not used, so that no command's list can drift (a command that
+// takes more names sets extra and the flag's usage).
+func addParserFlags(fs *flag.FlagSet, _ string) parserFlags {
 	return parserFlags{
-		dialect: fs.String("dialect", "auto", dialectUsage),
+		cmd:     fs.Name(),
+		dialect: fs.String("dialect", "auto", "input dialect: "+strings.Join(docDialects(), ", ")),
 		fence:   fs.String("fence", "auto", "acts fence character: auto, backtick or tilde"),
 		schema:  fs.String("schema", "", "action schema file replacing the dialect's built-in one"),
 	}
 }
 
+// docDialects is the one list of --dialect values of the commands that read
+// documents (parse, check, fmt, fix, render, apply, lsp): auto and the
+// dialects grammar.Parse reads.
+func docDialects(extra ...string) []string {
+	return append(append([]string{grammar.DialectAuto}, grammar.Dialects()...), extra...)
+}
+
+// checkDocDialect checks the --dialect value of command cmd, which reads
+// documents, against docDialects. A built-in dialect that is not a
+// document grammar (schema.Dialects: tools, the XML tool calls of a
+// stream) is named as such, with the command that reads it; a misspelt
+// one gets a did-you-mean.
+func checkDocDialect(cmd, v string, extra ...string) error {
+	allowed := docDialects(extra...)
+	if slices.Contains(allowed, v) {
+		return nil
+	}
+	if slices.Contains(schema.Dialects(), v) {
+		return fmt.Errorf("--dialect %s: %s is a dialect of streamed tool calls, not of documents: `plangram stream --syntax %s` reads it (schema, gen and example describe it); %s reads %s", v, v, v, cmd, strings.Join(allowed, ", "))
+	}
+	return fmt.Errorf("--dialect must be one of %s, got %q%s", strings.Join(allowed, ", "), v, didYouMean(v, append(allowed, schema.Dialects()...)))
+}
+
+// didYouMean returns ` (did you mean "x"?)` for the name of known closest
+// to v (edit distance, case-insensitive, at most a third of v's length
+// plus one), or "".
+func didYouMean(v string, known []string) string {
+	best, bestD := "", len(v)/3+2
+	for _, k := range known {
+		if d := schema.Distance(strings.ToLower(v), strings.ToLower(k)); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
 // options turns the flags into parser options, loading the schema file. On
 // a bad value it reports to stderr and returns false: exit with exitUsage.
 func (f parserFlags) options(e *env) (grammar.Options, bool) {
+	if err := checkDocDialect(f.cmd, *f.dialect, f.extra...); err != nil {
+		usageError(e, err)
+		return grammar.Options{}, false
+	}
 	fc, err := lexer.ParseFence(*f.fence)
 	if err != nil {
 		usageError(e, err)

@@ -5,9 +5,10 @@ import (
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/format"
+	"github.com/plangram/plangram/grammar"
 )
 
-const fmtUsage = "[-l] [-d] [-w] [--dialect auto|acts|plan|search-replace|udiff|apply-patch] [--fence auto|backtick|tilde] [--schema FILE] [PATH...|-]"
+const fmtUsage = "[-l] [-d] [-w] [--dialect auto|acts|plan|search-replace|udiff|apply-patch] [--fence auto|backtick|tilde] [--schema FILE] [--include GLOB] [PATH...|-]"
 
 // cmdFmt prints plans in canonical form (docs/fmt.md). PATH is a file, a
 // directory (its *.md files, recursively) or "-"; without PATH it reads
@@ -19,7 +20,7 @@ const fmtUsage = "[-l] [-d] [-w] [--dialect auto|acts|plan|search-replace|udiff|
 func cmdFmt(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "fmt", fmtUsage)
 	rf := addRewriteFlags(fs, "canonical form")
-	pf := addParserFlags(fs, "input dialect: auto, acts, plan, search-replace, udiff or apply-patch")
+	pf := addParserFlags(fs, "")
 	files, err := parseFlags(fs, args)
 	if err != nil {
 		return exitUsage
@@ -29,7 +30,9 @@ func cmdFmt(ctx context.Context, e *env, args []string) int {
 		return exitUsage
 	}
 	return rewriteInputs(ctx, e, "fmt", files, rf, func(ctx context.Context, e *env, in input, src []byte) ([]byte, int, error) {
-		out, diags, err := format.Canonical(ctx, in.name, src, opts)
+		o := opts
+		o.Dialect = grammar.FileDialect(in.name, o.Dialect)
+		out, diags, err := format.Canonical(ctx, in.name, src, o)
 		if err != nil {
 			return nil, exitUsage, err
 		}

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -25,13 +27,15 @@ type input struct {
 func (in input) stdin() bool { return in.path == lint.Stdin }
 
 // expandInputs is the one input layer of every command that reads plans
-// (parse, check, fmt, fix, render): no argument or "-" is standard input
-// (named "<stdin>"); a file stands for itself; a directory for every `*.md`
-// and `*.markdown` file below it (any case; none is an error), recursively in lexical order, skipping directories whose
+// (parse, check, fmt, fix, render, apply): no argument or "-" is standard
+// input (named "<stdin>"); a file stands for itself; a directory for every
+// `*.md`, `*.markdown`, `*.diff` and `*.patch` file below it (any case),
+// and every file matching an include glob (`--include GLOB`; none at all
+// is an error), recursively in lexical order, skipping directories whose
 // name starts with a dot and not following symbolic links (lint.Expand). A
 // file named twice is read once. A path that does not exist is an error
 // (exit 2) before anything is read.
-func expandInputs(args []string) ([]input, error) {
+func expandInputs(args []string, include ...string) ([]input, error) {
 	if len(args) == 0 {
 		args = []string{lint.Stdin}
 	}
@@ -49,7 +53,7 @@ func expandInputs(args []string) ([]input, error) {
 		if err != nil {
 			return nil, err
 		}
-		files, err := lint.Expand([]string{a})
+		files, err := lint.Expand([]string{a}, include...)
 		if err != nil {
 			return nil, err
 		}
@@ -118,4 +122,19 @@ func (in input) outputPath(dir string) string {
 		rel = rel[:len(rel)-len(ext)]
 	}
 	return filepath.Join(dir, rel+".html")
+}
+
+// addIncludeFlag defines --include GLOB (repeatable) on fs: the files below
+// a directory argument whose name matches GLOB are read too, beside the
+// Markdown and diff files (lint.Expand).
+func addIncludeFlag(fs *flag.FlagSet) *[]string {
+	var globs []string
+	fs.Func("include", "also read the files below a directory argument whose name (or path below it) matches `GLOB`, beside *.md, *.markdown, *.diff and *.patch; repeatable", func(g string) error {
+		if _, err := path.Match(g, ""); err != nil {
+			return fmt.Errorf("bad glob %q: %w", g, err)
+		}
+		globs = append(globs, g)
+		return nil
+	})
+	return &globs
 }

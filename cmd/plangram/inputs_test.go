@@ -156,7 +156,7 @@ func TestCheckStrictDisableDirective(t *testing.T) {
 	if !strings.Contains(out, "[unknown-action]") {
 		t.Fatalf("no unknown-action: %q", out)
 	}
-	if code, out, _ := runCLI(t, warn, "check", "--disable", "unknown-action,other"); code != exitOK || out != "" {
+	if code, out, _ := runCLI(t, warn, "check", "--disable", "unknown-action,no-plan"); code != exitOK || out != "" {
 		t.Fatalf("--disable: exit %d %q", code, out)
 	}
 	directive := "<!-- plangram-disable-next-line unknown-action -->\n" + warn
@@ -205,7 +205,7 @@ func TestDirectoryMarkdownNames(t *testing.T) {
 	empty := tree(t, map[string]string{"notes.txt": "x", ".hidden/plan.md": badActs})
 	for _, cmd := range []string{"parse", "check", "fmt", "fix", "render"} {
 		code, _, stderr := runCLI(t, "", cmd, empty)
-		if code != 2 || !strings.Contains(stderr, "no Markdown file") {
+		if code != 2 || !strings.Contains(stderr, "nothing to read") {
 			t.Errorf("%s on a directory without Markdown: exit %d, want 2 and a message\n%s", cmd, code, stderr)
 		}
 	}

@@ -9,7 +9,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/plangram/plangram/grammar"
 	"github.com/plangram/plangram/lsp"
 	"github.com/plangram/plangram/workspace"
 )
@@ -22,7 +21,7 @@ const lspUsage = "[--dialect auto|acts|plan|search-replace|udiff|apply-patch] [-
 // usage or connection error.
 func cmdLSP(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "lsp", lspUsage)
-	pf := addParserFlags(fs, "input dialect: auto, acts, plan, search-replace, udiff or apply-patch")
+	pf := addParserFlags(fs, "")
 	root := fs.String("root", "", "project directory for the workspace rules (default: the editor's workspace folder)")
 	noWorkspace := fs.Bool("no-workspace", false, "run the parser's rules only, not the workspace rules")
 	debounce := fs.Duration("debounce", 150*time.Millisecond, "wait this long after a change before checking")
@@ -33,9 +32,6 @@ func cmdLSP(ctx context.Context, e *env, args []string) int {
 	}
 	if len(pos) > 0 {
 		return usageError(e, fmt.Errorf("lsp takes no arguments, got %q", pos[0]))
-	}
-	if err := oneOf("dialect", *pf.dialect, append([]string{grammar.DialectAuto}, grammar.Dialects()...)...); err != nil {
-		return usageError(e, err)
 	}
 	popts, ok := pf.options(e)
 	if !ok {

@@ -32,10 +32,36 @@ type env struct {
 	// noColor is set when the NO_COLOR environment variable is non-empty
 	// or TERM is "dumb".
 	noColor bool
+	// colorMode is --color: "auto" (or ""), "always" or "never".
+	colorMode string
+	// quiet (-q, --quiet) prints only errors; verbose (-v, --verbose)
+	// prints each AST diff whole. Both are set by the flags every
+	// command shares (newFlags).
+	quiet, verbose bool
+	// beforeRename, when set, is called by fmt -w and fix -w with a file's
+	// path once its new content is staged, before the file is checked to
+	// be what was read and renamed into place (tests race it with it).
+	beforeRename func(path string)
 }
 
 // color reports whether text output on standard output is coloured.
-func (e *env) color() bool { return e.outTTY && !e.noColor }
+func (e *env) color() bool { return e.colored(e.outTTY) }
+
+// errColor reports whether diagnostics on standard error are coloured.
+func (e *env) errColor() bool { return e.colored(e.errTTY) }
+
+// colored applies --color to a stream that is a terminal or not: auto
+// colours a terminal unless NO_COLOR or TERM=dumb; always and never do
+// what they say.
+func (e *env) colored(tty bool) bool {
+	switch e.colorMode {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	return tty && !e.noColor
+}
 
 type command struct {
 	summary string
@@ -98,6 +124,9 @@ func run(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "plangram: unknown command %q\n", args[0])
 		usage(e.stderr, cmds)
 		return exitUsage
+	}
+	if helpAsked(args[1:]) {
+		return cmdHelp(ctx, e, cmds, args[:1])
 	}
 	return c.run(ctx, e, args[1:])
 }

@@ -81,21 +81,31 @@ func colorLine(line string) string {
 
 // printDiags prints diagnostics of one document to standard error (the
 // commands whose standard output holds a result: parse, fmt, fix, render),
-// each AST-diff detail once per file, coloured when standard error is a
-// terminal. It returns the exit code they imply.
+// each AST-diff detail once per file and cut to the rows that differ
+// unless -v (report.ShortDetail), coloured when standard error is a
+// terminal (--color). With -q it prints the errors only. It returns the
+// exit code they imply.
 func printDiags(e *env, name string, diags []*ast.Diagnostic) int {
 	var w io.Writer = e.stderr
 	var cw *colorWriter
-	if e.errTTY && !e.noColor {
+	if e.errColor() {
 		cw = &colorWriter{w: e.stderr}
 		w = cw
 	}
 	code := exitOK
-	for _, d := range rpt.OnceDetail(diags) {
-		fmt.Fprintln(w, d.Format(name))
+	for _, d := range diags {
 		if d.Severity == ast.Error {
 			code = exitError
 		}
+	}
+	if e.quiet {
+		diags = onlyErrors(diags, false)
+	}
+	for _, d := range rpt.OnceDetail(diags) {
+		if !e.verbose {
+			d = rpt.ShortDiagnostic(d)
+		}
+		fmt.Fprintln(w, d.Format(name))
 	}
 	if cw != nil {
 		cw.Flush()
@@ -206,4 +216,16 @@ func (p *progress) end() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.clear()
+}
+
+// onlyErrors returns the diagnostics -q prints: the errors, and with
+// strict (check --strict) the warnings too, since they fail the run.
+func onlyErrors(diags []*ast.Diagnostic, strict bool) []*ast.Diagnostic {
+	var out []*ast.Diagnostic
+	for _, d := range diags {
+		if d.Severity == ast.Error || strict && d.Severity == ast.Warning {
+			out = append(out, d)
+		}
+	}
+	return out
 }

@@ -123,7 +123,7 @@ func TestProgressNeverMixes(t *testing.T) {
 // and one wrong-level action heading is one message with no diff at all.
 func TestASTDiffOncePerFile(t *testing.T) {
 	const plan = "# Fix\n\nPara.\n\n## Rationale\n```text\nx\n```\n\n## Action Plan\n\n### `EDIT`\n- **File Path:** a.py\n\nStray one.\n\n### `FROB`\n\nStray two.\n"
-	const view = "Expected:  [0] Heading 1"
+	const view = "Actual" // the whole view ("Actual:") or its rows around what differs
 	for _, args := range [][]string{{"parse"}, {"fmt"}, {"fmt", "-d"}, {"check"}, {"check", "--format", "llm"}, {"render"}} {
 		_, out, stderr := runCLI(t, plan, append(args, "--dialect", "plan")...)
 		if args[0] == "parse" {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/alecthomas/repr"
 
@@ -16,7 +17,7 @@ import (
 	"github.com/plangram/plangram/schema"
 )
 
-const parseUsage = "[--dialect auto|acts|plan|search-replace|udiff|apply-patch] [--fence auto|backtick|tilde] [--format json|repr] [--compact] [--schema FILE] [--fix] [PATH...|-]"
+const parseUsage = "[--dialect auto|acts|plan|search-replace|udiff|apply-patch] [--fence auto|backtick|tilde] [--format json|repr] [--compact] [--ndjson] [--schema FILE] [--fix] [--include GLOB] [PATH...|-]"
 
 // cmdParse parses plans and prints their AST. One input (a file, or
 // standard input without PATH or with "-") prints its document; several
@@ -25,10 +26,12 @@ const parseUsage = "[--dialect auto|acts|plan|search-replace|udiff|apply-patch] 
 // standard error; the exit code is the worst of the inputs'.
 func cmdParse(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "parse", parseUsage)
-	pf := addParserFlags(fs, "input dialect: auto, acts, plan, search-replace, udiff or apply-patch")
+	pf := addParserFlags(fs, "")
 	format := fs.String("format", "json", "output format: json or repr")
 	compact := fs.Bool("compact", false, "print JSON on one line (default: indented; several inputs always print one line each)")
 	doFix := fs.Bool("fix", false, "repair what LLMs typically break (plangram fix) in memory first; each repair is a warning")
+	ndjson := fs.Bool("ndjson", false, `print one line {"file": NAME, "document": DOC} per input, however many there are (default: one input prints its document alone)`)
+	include := addIncludeFlag(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return exitUsage
@@ -36,16 +39,23 @@ func cmdParse(ctx context.Context, e *env, args []string) int {
 	if err := oneOf("format", *format, "json", "repr"); err != nil {
 		return usageError(e, err)
 	}
+	if *ndjson && *format != "json" {
+		return usageError(e, fmt.Errorf("--ndjson prints JSON: it does not go with --format %s", *format))
+	}
 	opts, ok := pf.options(e)
 	if !ok {
 		return exitUsage
 	}
-	ins, err := expandInputs(pos)
+	ins, err := expandInputs(pos, *include...)
 	if err != nil {
 		return usageError(e, err)
 	}
-	// A directory argument means several documents even when it holds one.
-	multi := len(ins) > 1 || len(pos) > 0 && len(ins) == 1 && ins[0].base != ""
+	// A directory argument means several documents even when it holds one;
+	// --ndjson means the NDJSON lines whatever the count.
+	multi := *ndjson || len(ins) > 1 || len(pos) > 0 && len(ins) == 1 && ins[0].base != ""
+	// Under auto a document with no plan is ordinary Markdown: its no-plan
+	// note stays in the JSON but is not printed.
+	auto := opts.Dialect == "" || opts.Dialect == grammar.DialectAuto
 	pr, e := newProgress(e, len(ins), true)
 	defer pr.end()
 	sd := &stdinData{r: e.stdin}
@@ -61,6 +71,8 @@ func cmdParse(ctx context.Context, e *env, args []string) int {
 			code = exitUsage
 			continue
 		}
+		opts := opts
+		opts.Dialect = grammar.FileDialect(in.name, opts.Dialect)
 		var repairs []*ast.Diagnostic
 		if *doFix {
 			src, repairs = fix.Apply(src, opts.Dialect)
@@ -87,7 +99,7 @@ func cmdParse(ctx context.Context, e *env, args []string) int {
 				fmt.Fprintf(e.stderr, "plangram: %v\n", err)
 				return exitUsage
 			}
-			code = max(code, printDiags(e, in.name, doc.Diagnostics))
+			code = max(code, printDiags(e, in.name, printed(auto, doc.Diagnostics)))
 			continue
 		}
 		doc, err := grammar.Parse(ctx, in.name, src, opts)
@@ -105,9 +117,19 @@ func cmdParse(ctx context.Context, e *env, args []string) int {
 			fmt.Fprintf(e.stderr, "plangram: %v\n", err)
 			return exitUsage
 		}
-		code = max(code, printDiags(e, in.name, doc.Diagnostics))
+		code = max(code, printDiags(e, in.name, printed(auto, doc.Diagnostics)))
 	}
 	return code
+}
+
+// printed returns the diagnostics parse prints on standard error: under
+// auto, all but the no-plan note (lint.DropNoPlan, on a copy: the
+// document keeps its own).
+func printed(auto bool, diags []*ast.Diagnostic) []*ast.Diagnostic {
+	if !auto {
+		return diags
+	}
+	return lint.DropNoPlan(slices.Clone(diags))
 }
 
 // lineWriter passes what is written on to w but for a final newline,

@@ -34,6 +34,11 @@ func TestReadme(t *testing.T) {
 			t.Errorf("README lacks %q", w)
 		}
 	}
+	// go test prints a skipped test's SKIP line only under -v: the README
+	// says so rather than promise a line plain go test omits.
+	if words := strings.Join(strings.Fields(string(readme)), " "); !strings.Contains(words, "(`go test -v` shows their `SKIP` line;") || strings.Contains(words, "loud `SKIP`") {
+		t.Error("README must say that a skipped test's SKIP line shows under `go test -v`")
+	}
 	// The tests the README says need those programs exist under that name.
 	for test, file := range map[string]string{"render.TestBrowser": "../../render/browser_test.go", "lsp.TestNeovim": "../../lsp/nvim_test.go", "TestCompletionShells": "completion_test.go"} {
 		src, err := os.ReadFile(file)

@@ -8,15 +8,17 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
 	"github.com/plangram/plangram/internal/safewrite"
 	"github.com/plangram/plangram/lint"
 	"github.com/plangram/plangram/render"
+	"github.com/plangram/plangram/workspace"
 )
 
-const renderUsage = "[--dialect auto|acts|plan|search-replace|udiff|apply-patch|markdown] [--fence auto|backtick|tilde] [--schema FILE] [--no-highlight] [-o OUT.html|-o DIR] [PATH...|-]"
+const renderUsage = "[--dialect auto|acts|plan|search-replace|udiff|apply-patch|markdown] [--fence auto|backtick|tilde] [--schema FILE] [--root DIR] [--no-highlight] [-o OUT.html|-o DIR] [--include GLOB] [PATH...|-]"
 
 // cmdRender writes a self-contained HTML preview of a plan (docs/render.md).
 // One input (a file, or standard input without PATH or with "-") writes its
@@ -25,21 +27,27 @@ const renderUsage = "[--dialect auto|acts|plan|search-replace|udiff|apply-patch|
 // creating DIR and its subdirectories. Diagnostics print to stderr.
 func cmdRender(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "render", renderUsage)
-	pf := addParserFlags(fs, "input dialect: auto, acts, plan, search-replace, udiff, apply-patch or markdown (a plain page)")
+	pf := addParserFlags(fs, "")
+	pf.extra = []string{"markdown"} // a plain page
+	fs.Lookup("dialect").Usage = "input dialect: " + strings.Join(docDialects(pf.extra...), ", ") + " (markdown: a plain page)"
+	root := fs.String("root", "", "project directory: each card shows the diff of what its action does there, and the workspace rules' diagnostics (docs/render.md)")
 	noHighlight := fs.Bool("no-highlight", false, "show code without syntax colours")
 	out := fs.String("o", "", "write the page to this file (default: standard output); with several inputs, the directory to write the pages to")
+	include := addIncludeFlag(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return exitUsage
-	}
-	if err := oneOf("dialect", *pf.dialect, append(append([]string{grammar.DialectAuto}, grammar.Dialects()...), "markdown")...); err != nil {
-		return usageError(e, err)
 	}
 	popts, ok := pf.options(e)
 	if !ok {
 		return exitUsage
 	}
-	ins, err := expandInputs(pos)
+	if *root != "" {
+		if err := workspace.ValidateRoot(*root); err != nil {
+			return usageError(e, err)
+		}
+	}
+	ins, err := expandInputs(pos, *include...)
 	if err != nil {
 		return usageError(e, err)
 	}
@@ -80,7 +88,7 @@ func cmdRender(ctx context.Context, e *env, args []string) int {
 			code = exitUsage
 			continue
 		}
-		page, err := renderPage(ctx, e, in, src, popts, *noHighlight)
+		page, err := renderPage(ctx, e, in, src, popts, pageOpts{noHighlight: *noHighlight, root: *root})
 		if err != nil {
 			fmt.Fprintf(e.stderr, "plangram: %s: %v\n", in.name, err)
 			code = exitUsage
@@ -128,13 +136,22 @@ func hasProblems(diags []*ast.Diagnostic) bool {
 	return false
 }
 
+// pageOpts are the flags of render that make each page.
+type pageOpts struct {
+	noHighlight bool
+	root        string // --root: the workspace the cards show their diffs in
+}
+
 // renderPage returns the function that writes the page of one input
 // and prints its diagnostics, returning the exit code they make. A
 // document of the acts dialect or an edit format is parsed three times and
 // never held whole (render.WriteHTMLStream; one without directive
 // comments, which need the whole tree); any other is parsed once, here.
-func renderPage(ctx context.Context, e *env, in input, src []byte, popts grammar.Options, noHighlight bool) (func(io.Writer) (int, error), error) {
-	ropts := render.Options{NoHighlight: noHighlight, Schema: popts.Schema, Filename: in.name, Title: filepath.Base(in.name)}
+// With --root the document is checked as `check --root` checks it
+// (lint.Source: the workspace rules' diagnostics with the parser's),
+// whole, and each card shows its action's step in the workspace.
+func renderPage(ctx context.Context, e *env, in input, src []byte, popts grammar.Options, po pageOpts) (func(io.Writer) (int, error), error) {
+	ropts := render.Options{NoHighlight: po.noHighlight, Schema: popts.Schema, Filename: in.name, Title: filepath.Base(in.name)}
 	if in.stdin() {
 		ropts.Title = ""
 	}
@@ -144,7 +161,7 @@ func renderPage(ctx context.Context, e *env, in input, src []byte, popts grammar
 	// action and has nothing to say either: a page must never hide what
 	// apply would do (an act block that Markdown readers see as an
 	// example, or inside an HTML comment).
-	d := popts.Dialect
+	d := grammar.FileDialect(in.name, popts.Dialect)
 	var doc *ast.Document
 	if d == "auto" {
 		if d = grammar.Detect(src); d == grammar.DialectActs && popts.Fence == 0 && !render.HasActBlocks(src) {
@@ -165,6 +182,18 @@ func renderPage(ctx context.Context, e *env, in input, src []byte, popts grammar
 		}, nil
 	}
 	popts.Dialect = d
+	if po.root != "" {
+		doc, diags, err := lint.Source(ctx, in.name, src, lint.Options{Parse: popts, Root: po.root})
+		if err != nil {
+			return nil, err
+		}
+		doc.Diagnostics = diags
+		code := printDiags(e, in.name, diags)
+		ropts.Workspace = &render.Workspace{Root: po.root, Context: ctx}
+		return func(w io.Writer) (int, error) {
+			return code, render.WriteHTML(w, doc, src, ropts)
+		}, nil
+	}
 	if doc == nil && grammar.DialectOf(src, popts) != grammar.DialectPlan && !lint.HasDirective(src) {
 		return func(w io.Writer) (int, error) {
 			code, first := exitOK, true

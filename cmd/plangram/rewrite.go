@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 
 	"github.com/plangram/plangram/internal/linediff"
 	"github.com/plangram/plangram/internal/safewrite"
@@ -13,13 +14,15 @@ import (
 // rewriteFlags are fmt's and fix's -l, -d and -w, with gofmt's meaning.
 type rewriteFlags struct {
 	list, diff, write *bool
+	include           *[]string
 }
 
 func addRewriteFlags(fs *flag.FlagSet, what string) rewriteFlags {
 	return rewriteFlags{
-		list:  fs.Bool("l", false, "list the files whose "+what+" differs (exit 1 if any) instead of printing the result"),
-		diff:  fs.Bool("d", false, "print a unified diff of the changes instead of the result"),
-		write: fs.Bool("w", false, "rewrite each changed file in place, atomically, instead of printing the result"),
+		list:    fs.Bool("l", false, "list the files whose "+what+" differs (exit 1 if any) instead of printing the result"),
+		diff:    fs.Bool("d", false, "print a unified diff of the changes instead of the result"),
+		write:   fs.Bool("w", false, "rewrite each changed file in place, atomically, instead of printing the result"),
+		include: addIncludeFlag(fs),
 	}
 }
 
@@ -32,10 +35,13 @@ type transform func(ctx context.Context, e *env, in input, src []byte) (out []by
 // see expandInputs). Without -l, -d or -w it prints each result in turn (as
 // gofmt does); -l prints the name of each input whose result differs, -d a
 // unified diff of it, -w rewrites it in place (standard input cannot be
-// rewritten). The exit code is the worst of: the transform's, 1 under -l
+// rewritten), unless the file changed after it was read. Under -l no
+// document diagnostic is printed, only the list (and a line for an input
+// that cannot be read); fix -d prints the diffs without the repairs'
+// warnings. The exit code is the worst of: the transform's, 1 under -l
 // when an input differs, 2 when an input cannot be read or written.
 func rewriteInputs(ctx context.Context, e *env, name string, pos []string, rf rewriteFlags, t transform) int {
-	ins, err := expandInputs(pos)
+	ins, err := expandInputs(pos, *rf.include...)
 	if err != nil {
 		return usageError(e, err)
 	}
@@ -63,7 +69,17 @@ func rewriteInputs(ctx context.Context, e *env, name string, pos []string, rf re
 			code = exitUsage
 			continue
 		}
-		out, c, err := t(ctx, e, in, src)
+		// -l prints the list and nothing else: not the document's
+		// diagnostics (an AST diff a file), which `plangram check`
+		// prints; they still count in the exit code. fix -d prints the
+		// diffs, not each repair they show again as a warning.
+		te := e
+		if *rf.list || *rf.diff && name == "fix" {
+			quiet := *e
+			quiet.stderr = io.Discard
+			te = &quiet
+		}
+		out, c, err := t(ctx, te, in, src)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "plangram: %s: %v\n", in.name, err)
 			code = exitUsage
@@ -81,7 +97,14 @@ func rewriteInputs(ctx context.Context, e *env, name string, pos []string, rf re
 			}
 		}
 		if *rf.write && changed {
-			if err := safewrite.WriteFile(in.path, out); err != nil {
+			// The file must still be what was read: an edit made in
+			// between is not overwritten (safewrite.Rewrite).
+			var hook func()
+			if e.beforeRename != nil {
+				p := in.path
+				hook = func() { e.beforeRename(p) }
+			}
+			if err := safewrite.Rewrite(in.path, src, out, hook); err != nil {
 				fmt.Fprintf(e.stderr, "plangram: %v\n", err)
 				code = exitUsage
 			}

@@ -10,10 +10,11 @@ import (
 	"strings"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/schema"
 	"github.com/plangram/plangram/stream"
 )
 
-const streamUsage = "[--syntax NAME|auto] [--schema FILE | --tools FILE] [--chunk N] [--format json|openai] [--no-thinking] [--in-thinking] < INPUT"
+const streamUsage = "[--syntax NAME|auto] [--schema FILE | --tools FILE] [--chunk N] [--format json|openai] [--no-thinking] [--in-thinking] [--exact] < INPUT"
 
 // cmdStream parses standard input as it arrives and writes one JSON event
 // per line, flushed as soon as the input read so far is processed
@@ -23,7 +24,7 @@ const streamUsage = "[--syntax NAME|auto] [--schema FILE | --tools FILE] [--chun
 func cmdStream(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "stream", streamUsage)
 	names := strings.Join(stream.SyntaxNames(), ", ")
-	syntax := fs.String("syntax", "", "stream syntax: "+names+" (default tools, or the --schema file's syntax)")
+	syntax := fs.String("syntax", "", "stream syntax: "+names+" (default auto, or the --schema file's syntax when it is not tools)")
 	dialect := fs.String("dialect", "", "former name of --syntax")
 	schemaFile := fs.String("schema", "", "action schema file replacing the dialect's built-in one")
 	toolsFile := fs.String("tools", "", "tools registry (OpenAI, Anthropic or MCP tools) converted to the action schema")
@@ -31,6 +32,7 @@ func cmdStream(ctx context.Context, e *env, args []string) int {
 	chunk := fs.Int("chunk", 4096, "feed the parser at most N bytes at a time (small values show the streaming)")
 	noThinking := fs.Bool("no-thinking", false, "leave thinking events out")
 	inThinking := fs.Bool("in-thinking", false, "the stream starts inside a thinking block (the chat template opened <think>)")
+	exact := fs.Bool("exact", false, "keep the events of framing only (wrapper tags, SSE events without text, thinking tags): every input byte is in some event's raw")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return exitUsage
@@ -53,7 +55,7 @@ func cmdStream(ctx context.Context, e *env, args []string) int {
 	if *chunk < 1 {
 		return usageError(e, fmt.Errorf("--chunk must be at least 1, got %d", *chunk))
 	}
-	opts := stream.Options{Syntax: *syntax, HideThinking: *noThinking, InThinking: *inThinking}
+	opts := stream.Options{Syntax: *syntax, HideThinking: *noThinking, InThinking: *inThinking, OmitFraming: !*exact}
 	if *schemaFile != "" && *toolsFile != "" {
 		return usageError(e, fmt.Errorf("give --schema or --tools, not both"))
 	}
@@ -68,6 +70,9 @@ func cmdStream(ctx context.Context, e *env, args []string) int {
 		if opts.Schema, code = loadTools(e, *toolsFile); opts.Schema == nil {
 			return code
 		}
+	}
+	if opts.Syntax == "" {
+		opts.Syntax = defaultSyntax(opts.Schema)
 	}
 	// Events are written directly (Event.AppendJSON) into one buffer,
 	// flushed before each read that may wait for input (flushReader) and at
@@ -115,6 +120,19 @@ func cmdStream(ctx context.Context, e *env, args []string) int {
 		return exitUsage
 	}
 	return code
+}
+
+// defaultSyntax is the syntax read without --syntax: the one the --schema
+// file names, unless it is the tools syntax (a registry of tools, like the
+// built-in one and those of --tools), else auto, which detects the
+// model's syntax (docs/stream.md).
+func defaultSyntax(s *schema.Schema) string {
+	if s != nil {
+		if n := s.SyntaxName(); n != "" && n != "tools" {
+			return n
+		}
+	}
+	return stream.Auto
 }
 
 // flushReader feeds the parser from standard input through a 64 KiB read

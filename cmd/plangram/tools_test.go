@@ -40,7 +40,7 @@ func TestToolsFlag(t *testing.T) {
 	}
 	code, stdout, stderr = runCLI(t, "<get_weather><location>Paris</location><days>2</days><unit>kelvin</unit></get_weather>",
 		"stream", "--tools", "golden/tools/openai_chat.json")
-	if code != exitError || !strings.Contains(stdout, `"params":{"location":"Paris","days":2}`) ||
+	if code != exitError || !strings.Contains(stdout, `"params":{"location":"Paris","unit":"kelvin","days":2}`) ||
 		!strings.Contains(stderr, `want one of celsius, fahrenheit, got "kelvin" [bad-value]`) {
 		t.Errorf("stream --tools: exit %d\n%s\n%s", code, stdout, stderr)
 	}

@@ -1,0 +1,6 @@
+package greet
+
+// Hello greets.
+func Hello() string {
+	return "hello"
+}

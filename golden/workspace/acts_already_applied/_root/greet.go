@@ -1,0 +1,5 @@
+package greet
+
+func Hello() string { return "hello" }
+
+func Bye() string { return "bye" }

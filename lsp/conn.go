@@ -1,0 +1,556 @@
+package lsp
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/plangram/plangram/ast"
+)
+
+// This file is the server's JSON-RPC 2.0 transport over a byte stream, as
+// the LSP base protocol frames it: a header of "Name: value" lines ending in
+// an empty line, of which only Content-Length is read, then that many bytes
+// of JSON. The server answers what it reads with responses of its own; it
+// never sends a request, so a response it reads is ignored.
+
+// maxMessageSize bounds one message's body. A larger message is skipped
+// (read and discarded) and answered with an InvalidRequest error.
+const maxMessageSize = 64 << 20
+
+// maxHeaderLine bounds one header line (the reader's buffer is a little
+// larger, so the line and its line ending fit).
+const maxHeaderLine = 4096
+
+// The JSON-RPC 2.0 error codes the server answers with.
+const (
+	codeParseError     = -32700 // the body is not JSON
+	codeInvalidRequest = -32600 // JSON, but not a request
+	codeMethodNotFound = -32601
+	codeInvalidParams  = -32602
+	codeInternalError  = -32603
+)
+
+// The messages of the transport's own errors.
+const (
+	msgParseError     = "JSON-RPC parse error"
+	msgInvalidRequest = "JSON-RPC invalid request"
+)
+
+// rpcError is an error a call is answered with.
+type rpcError struct {
+	Code    int64  `json:"code"`
+	Message string `json:"message"`
+}
+
+func (e *rpcError) Error() string { return e.Message }
+
+// errorf returns an rpcError of code.
+func errorf(code int64, format string, args ...any) *rpcError {
+	return &rpcError{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// errFraming is a broken frame: the transport cannot be resynchronised.
+var errFraming = errors.New("lsp: broken message framing")
+
+// errExited ends the read loop after the exit notification.
+var errExited = errors.New("lsp: exit")
+
+// request is one call or notification the connection hands its handler.
+type request struct {
+	method string
+	params json.RawMessage // nil when absent
+	call   bool            // a call, answered; else a notification
+	id     json.RawMessage // a call's id, as the response writes it
+}
+
+// handler handles a request. A call is answered with the result, or with
+// the error (an *rpcError as it is, any other as InternalError); a
+// notification's result and error are dropped.
+type handler func(ctx context.Context, r *request) (result any, err error)
+
+// conn is a JSON-RPC connection on a byte stream. It reads messages on one
+// goroutine (run): notifications are handled there, one after the other,
+// so document changes apply in the order they arrive; each call runs on a
+// goroutine of its own, with a context that $/cancelRequest cancels.
+// Writes are whole frames, one Write each, serialised.
+type conn struct {
+	rwc io.ReadWriteCloser
+	in  *bufio.Reader
+	log *slog.Logger
+
+	wmu sync.Mutex // serialises writes
+
+	mu      sync.Mutex
+	running map[string]context.CancelFunc // calls running, by id key
+	open    int                           // calls read and not answered
+	quiet   chan struct{}                 // closed when open drops to 0; nil while open == 0
+}
+
+func newConn(rwc io.ReadWriteCloser, log *slog.Logger) *conn {
+	return &conn{rwc: rwc, in: bufio.NewReaderSize(rwc, maxHeaderLine+64), log: log,
+		running: map[string]context.CancelFunc{}}
+}
+
+// run reads and dispatches messages until the transport fails or breaks
+// (its error, io.EOF at a clean end), the handler reports the exit
+// notification (errExited) or ctx is done.
+func (c *conn) run(ctx context.Context, h handler, isExit func(method string) bool) error {
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		body, err := c.readFrame()
+		if err != nil {
+			return err
+		}
+		if body == nil {
+			continue // answered already
+		}
+		if c.dispatch(ctx, body, h, isExit) {
+			return errExited
+		}
+	}
+}
+
+// readFrame reads one frame and returns its body; nil (and no error) when
+// the frame was answered with an error here (a body over maxMessageSize).
+func (c *conn) readFrame() ([]byte, error) {
+	length := -1
+	sawHeader := false
+	for {
+		// ReadSlice, not ReadString: a header line is read into the
+		// reader's fixed buffer, so a peer that sends megabytes without a
+		// line break costs no more memory than a short line.
+		raw, err := c.in.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			return nil, fmt.Errorf("%w: header line longer than %d bytes", errFraming, maxHeaderLine)
+		}
+		if err != nil {
+			if err == io.EOF && !sawHeader && len(raw) == 0 {
+				return nil, io.EOF
+			}
+			return nil, unexpected(err)
+		}
+		line := strings.TrimRight(string(raw), "\r\n")
+		if line == "" {
+			if !sawHeader {
+				continue // blank lines between frames are tolerated
+			}
+			break
+		}
+		sawHeader = true
+		if len(line) > maxHeaderLine {
+			return nil, fmt.Errorf("%w: header line of %d bytes", errFraming, len(line))
+		}
+		name, value, ok := strings.Cut(line, ":")
+		if !ok {
+			return nil, fmt.Errorf("%w: header line %q", errFraming, ast.EscapeInvalidUTF8(line))
+		}
+		if strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
+			n, err := strconv.Atoi(strings.TrimSpace(value))
+			if err != nil || n < 0 {
+				return nil, fmt.Errorf("%w: Content-Length %q", errFraming, ast.EscapeInvalidUTF8(strings.TrimSpace(value)))
+			}
+			length = n
+		}
+	}
+	if length < 0 {
+		return nil, fmt.Errorf("%w: header without Content-Length", errFraming)
+	}
+	if length > maxMessageSize {
+		if _, err := io.CopyN(io.Discard, c.in, int64(length)); err != nil {
+			return nil, fmt.Errorf("%w: message body cut short: %w", errFraming, unexpected(err))
+		}
+		c.log.Warn("message too large, skipped", "bytes", length)
+		c.writeErrorResponse(nil, errorf(codeInvalidRequest, "message of %d bytes is larger than %d", length, maxMessageSize))
+		return nil, nil
+	}
+	body := make([]byte, length)
+	if _, err := io.ReadFull(c.in, body); err != nil {
+		return nil, fmt.Errorf("%w: message body cut short: %w", errFraming, unexpected(err))
+	}
+	return body, nil
+}
+
+func unexpected(err error) error {
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+// message is the envelope of a JSON-RPC message, its members as written.
+type message struct {
+	JSONRPC json.RawMessage `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  json.RawMessage `json:"method"`
+	Params  json.RawMessage `json:"params"`
+	Result  json.RawMessage `json:"result"`
+	Error   json.RawMessage `json:"error"`
+}
+
+// kind of a message, as classify reads it.
+type kind int
+
+const (
+	kindInvalid      kind = iota // answered with InvalidRequest
+	kindNotJSON                  // answered with ParseError
+	kindCall                     // a request with an id
+	kindNotification             // a request without one (or with id null)
+	kindResponse                 // ignored: the server sends no request
+)
+
+// classify reads one message (not a batch). For a call it returns the
+// request; for an invalid message, the id its error is answered with
+// (nil: null).
+func classify(body []byte) (kind, *request, json.RawMessage) {
+	t := bytes.TrimSpace(body)
+	if len(t) == 0 || t[0] != '{' {
+		if !json.Valid(t) {
+			return kindNotJSON, nil, nil
+		}
+		return kindInvalid, nil, nil
+	}
+	var m message
+	if err := json.Unmarshal(t, &m); err != nil {
+		return kindNotJSON, nil, nil
+	}
+	id, idOK := replyID(m.ID)
+	if string(m.JSONRPC) != `"2.0"` {
+		return kindInvalid, nil, id
+	}
+	if m.Method == nil {
+		if m.Result != nil || m.Error != nil {
+			// whatever its id: a response is never answered, so that two
+			// peers cannot answer each other's errors forever
+			return kindResponse, nil, nil
+		}
+		return kindInvalid, nil, id
+	}
+	var method string
+	if len(m.Method) == 0 || m.Method[0] != '"' || json.Unmarshal(validUTF8(m.Method), &method) != nil {
+		return kindInvalid, nil, id
+	}
+	r := &request{method: method, params: m.Params}
+	if isNull(m.ID) {
+		return kindNotification, r, nil
+	}
+	if !idOK {
+		return kindInvalid, nil, nil
+	}
+	r.call, r.id = true, id
+	return kindCall, r, id
+}
+
+func isNull(raw json.RawMessage) bool { return raw == nil || string(raw) == "null" }
+
+// replyID returns the id a response echoes: a string (its bytes that are
+// not UTF-8 written \xNN, as diagnostics write them, so that the reply is
+// valid JSON whatever the client sent) or an integer, re-encoded; ok is
+// false for any other id (null, a fraction, a boolean, an object…).
+func replyID(raw json.RawMessage) (json.RawMessage, bool) {
+	if len(raw) == 0 {
+		return nil, false
+	}
+	switch raw[0] {
+	case '"':
+		var s string
+		if json.Unmarshal(validUTF8(raw), &s) != nil {
+			return nil, false
+		}
+		out, err := marshal(s)
+		if err != nil {
+			return nil, false
+		}
+		return out, true
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		n, err := strconv.ParseInt(string(raw), 10, 64)
+		if err != nil {
+			return nil, false
+		}
+		return json.RawMessage(strconv.FormatInt(n, 10)), true
+	}
+	return nil, false
+}
+
+// validUTF8 returns a JSON string token with each byte that is not UTF-8
+// replaced by the escaped text \xNN (ast.EscapeInvalidUTF8's form), so
+// that it decodes to that text rather than to U+FFFD.
+func validUTF8(tok []byte) []byte {
+	if utf8.Valid(tok) {
+		return tok
+	}
+	out := make([]byte, 0, len(tok)+16)
+	for i := 0; i < len(tok); {
+		r, n := utf8.DecodeRune(tok[i:])
+		if r == utf8.RuneError && n == 1 {
+			out = append(out, `\\x`...)
+			out = append(out, "0123456789abcdef"[tok[i]>>4], "0123456789abcdef"[tok[i]&0xF])
+		} else {
+			out = append(out, tok[i:i+n]...)
+		}
+		i += n
+	}
+	return out
+}
+
+// dispatch handles one frame's body: a message or a batch. It reports
+// whether the exit notification was among them.
+func (c *conn) dispatch(ctx context.Context, body []byte, h handler, isExit func(string) bool) (exit bool) {
+	if !json.Valid(body) {
+		c.log.Warn("message is not JSON, answered with ParseError", "bytes", len(body))
+		c.writeErrorResponse(nil, &rpcError{Code: codeParseError, Message: msgParseError})
+		return false
+	}
+	if t := bytes.TrimSpace(body); t[0] == '[' {
+		return c.dispatchBatch(ctx, t, h, isExit)
+	}
+	k, r, id := classify(body)
+	switch k {
+	case kindNotJSON:
+		c.writeErrorResponse(id, &rpcError{Code: codeParseError, Message: msgParseError})
+	case kindInvalid:
+		c.log.Warn("invalid message answered with an error", "bytes", len(body))
+		msg := msgInvalidRequest
+		if t := bytes.TrimSpace(body); t[0] != '{' {
+			msg = msgParseError // valid JSON, but no object
+		}
+		c.writeErrorResponse(id, &rpcError{Code: codeInvalidRequest, Message: msg})
+	case kindResponse:
+		c.log.Info("ignored a response: the server sends no request")
+	case kindNotification:
+		_, _ = h(ctx, r)
+		return isExit(r.method)
+	case kindCall:
+		c.begin(1)
+		go func() {
+			defer c.end(1)
+			c.write(c.respond(ctx, h, r))
+		}()
+	}
+	return false
+}
+
+// dispatchBatch handles a batch: its notifications in order, its calls
+// concurrently, and writes the responses as one array once every call has
+// been answered (none when the batch holds no call).
+func (c *conn) dispatchBatch(ctx context.Context, body []byte, h handler, isExit func(string) bool) (exit bool) {
+	var members []json.RawMessage
+	if err := json.Unmarshal(body, &members); err != nil || len(members) == 0 {
+		c.writeErrorResponse(nil, &rpcError{Code: codeInvalidRequest, Message: msgInvalidRequest})
+		return false
+	}
+	out := make([][]byte, len(members)) // each member's response, or nil
+	var wg sync.WaitGroup
+	n := 0
+	for i, m := range members {
+		k, r, id := classify(m)
+		switch k {
+		case kindNotJSON:
+			out[i] = errorResponse(id, &rpcError{Code: codeParseError, Message: msgParseError})
+		case kindInvalid:
+			if t := bytes.TrimSpace(m); len(t) > 0 && t[0] != '{' {
+				out[i] = errorResponse(id, &rpcError{Code: codeParseError, Message: msgParseError})
+			} else {
+				out[i] = errorResponse(id, &rpcError{Code: codeInvalidRequest, Message: msgInvalidRequest})
+			}
+		case kindNotification:
+			_, _ = h(ctx, r)
+			exit = exit || isExit(r.method)
+		case kindCall:
+			n++
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				out[i] = c.respond(ctx, h, r)
+			}()
+		}
+	}
+	c.begin(n)
+	go func() {
+		defer c.end(n)
+		wg.Wait()
+		var b bytes.Buffer
+		for _, r := range out {
+			if r == nil {
+				continue
+			}
+			if b.Len() == 0 {
+				b.WriteByte('[')
+			} else {
+				b.WriteByte(',')
+			}
+			b.Write(r)
+		}
+		if b.Len() > 0 {
+			b.WriteByte(']')
+			c.write(b.Bytes())
+		}
+	}()
+	return exit
+}
+
+// respond runs a call's handler with a context that $/cancelRequest of its
+// id cancels, and returns its response.
+func (c *conn) respond(ctx context.Context, h handler, r *request) []byte {
+	ctx, cancel := context.WithCancel(ctx)
+	key := string(r.id)
+	c.mu.Lock()
+	c.running[key] = cancel
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		delete(c.running, key) // a later call with the same id keeps its own entry
+		c.mu.Unlock()
+		cancel()
+	}()
+	result, err := h(ctx, r)
+	if err != nil {
+		var re *rpcError
+		if !errors.As(err, &re) {
+			re = errorf(codeInternalError, "%v", err)
+		}
+		return errorResponse(r.id, re)
+	}
+	res, merr := marshal(result)
+	if merr != nil {
+		c.log.Error("result not encoded", "method", r.method, "err", merr)
+		return errorResponse(r.id, errorf(codeInternalError, "plangram: result of %s not encoded: %v", r.method, merr))
+	}
+	b := make([]byte, 0, len(res)+len(r.id)+32)
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, r.id...)
+	b = append(b, `,"result":`...)
+	b = append(b, res...)
+	return append(b, '}')
+}
+
+// cancel cancels the running call whose id is written idKey (the reply's
+// form of the id, replyID).
+func (c *conn) cancel(idKey json.RawMessage) {
+	c.mu.Lock()
+	cancel := c.running[string(idKey)]
+	c.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// errorResponse returns an error response; a nil id is written null. The
+// message is made valid UTF-8 as diagnostics are (ast.EscapeInvalidUTF8).
+func errorResponse(id json.RawMessage, e *rpcError) []byte {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	msg, err := marshal(ast.EscapeInvalidUTF8(e.Message))
+	if err != nil {
+		msg = []byte(`"error"`)
+	}
+	b := make([]byte, 0, len(msg)+len(id)+64)
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	b = append(b, `,"error":{"code":`...)
+	b = strconv.AppendInt(b, e.Code, 10)
+	b = append(b, `,"message":`...)
+	b = append(b, msg...)
+	return append(b, "}}"...)
+}
+
+// writeErrorResponse writes an error response to a message that is not
+// counted as a call (answered by the transport itself).
+func (c *conn) writeErrorResponse(id json.RawMessage, e *rpcError) {
+	c.write(errorResponse(id, e))
+}
+
+// notify sends a notification.
+func (c *conn) notify(method string, params any) error {
+	p, err := marshal(params)
+	if err != nil {
+		return err
+	}
+	m, err := marshal(method)
+	if err != nil {
+		return err
+	}
+	b := make([]byte, 0, len(p)+len(m)+48)
+	b = append(b, `{"jsonrpc":"2.0","method":`...)
+	b = append(b, m...)
+	b = append(b, `,"params":`...)
+	b = append(b, p...)
+	return c.write(append(b, '}'))
+}
+
+// write sends one frame with one Write call.
+func (c *conn) write(body []byte) error {
+	frame := make([]byte, 0, len(body)+32)
+	frame = append(frame, "Content-Length: "...)
+	frame = strconv.AppendInt(frame, int64(len(body)), 10)
+	frame = append(frame, "\r\n\r\n"...)
+	frame = append(frame, body...)
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	_, err := c.rwc.Write(frame)
+	return err
+}
+
+// marshal encodes v as JSON without escaping <, > and &. encoding/json
+// writes every string as valid UTF-8.
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false)
+	if err := e.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// begin counts n calls read and not yet answered.
+func (c *conn) begin(n int) {
+	if n <= 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.open == 0 {
+		c.quiet = make(chan struct{})
+	}
+	c.open += n
+}
+
+// end counts n calls answered.
+func (c *conn) end(n int) {
+	if n <= 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.open -= n
+	if c.open == 0 {
+		close(c.quiet)
+		c.quiet = nil
+	}
+}
+
+// allAnswered returns a channel that is closed once every call read so far
+// has been answered.
+func (c *conn) allAnswered() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.open == 0 {
+		done := make(chan struct{})
+		close(done)
+		return done
+	}
+	return c.quiet
+}

@@ -1,0 +1,84 @@
+package workspace
+
+import (
+	"context"
+
+	"github.com/plangram/plangram/ast"
+)
+
+// Step checks action a as Action does and returns what a itself did to
+// the files: one Change for each file a created, edited, deleted, moved
+// away or moved to (in the order of its path parameters), with Old as
+// Changes gives it (what the workspace held before the first action that
+// changed the file) and New what a left there. A file a did not change
+// (a failed edit, a read, a command's directory) is not listed, and
+// neither is any file once the Checker stopped (its directory budget).
+// Unlike Changes, a file a brought back to what was on disk, or deleted
+// after an earlier action created it, is listed: it is a's step. An
+// action whose hunks were handed to Hunk is checked, but its step is not
+// returned. `plangram render --root` shows each action's step
+// (docs/render.md).
+func (k *Checker) Step(ctx context.Context, a *ast.Action) []Change {
+	if k.err != nil || ctx.Err() != nil || k.c.o.mem == nil {
+		return nil
+	}
+	c := k.c
+	streamed := k.patching != nil
+	if c.stopped || streamed {
+		k.Action(ctx, a)
+		return nil
+	}
+	k.Action(ctx, a)
+	switch c.effects[a.Name] {
+	case OpRun, OpNone, OpRead:
+		return nil
+	}
+	// The path arguments the effect used are still in pathBuf
+	// (actionPaths): the target first, then, for a move or a patch, the
+	// rest.
+	var out []Change
+	for j, p := range c.pathBuf {
+		if !p.ok || p.param == "cwd" || p.rel == "" || seenBefore(c.pathBuf[:j], p.rel) {
+			continue
+		}
+		i, ok := c.o.find(p.rel)
+		if !ok {
+			continue
+		}
+		f := c.cur(i)
+		if f == nil || f.by == nil || f.dir || f.by.NameSpan != a.NameSpan {
+			continue // not changed by a
+		}
+		ch := Change{Path: c.o.keyString(c.o.at(i)), Exists: f.exists, Action: f.by, Doc: c.doc}
+		if d := c.diskAt(i); d != nil && d.exists && !d.dir {
+			ch.Existed, ch.Old, ch.OldKnown = true, d.content, d.known
+			if !d.known {
+				ch.Problem = d.problem
+			}
+		}
+		if f.exists {
+			ch.New, ch.NewKnown = f.data(), f.known
+			if !f.known {
+				ch.Problem = f.problem
+				if ch.Problem == "" {
+					ch.Problem = "its content is unknown"
+				}
+			}
+			if f.origin != "" && f.origin != ch.Path {
+				ch.MovedFrom = f.origin
+			}
+		}
+		out = append(out, ch)
+	}
+	return out
+}
+
+// seenBefore reports whether one of paths has the resolved path rel.
+func seenBefore(paths []pathArg, rel string) bool {
+	for _, p := range paths {
+		if p.ok && p.rel == rel {
+			return true
+		}
+	}
+	return false
+}
