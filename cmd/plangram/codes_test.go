@@ -291,3 +291,18 @@ func TestCodesWorkspaceRules(t *testing.T) {
 		}
 	}
 }
+
+// TestDisableKnowsRegistry checks that --disable accepts every code of the
+// registry, and refuses one that is not in it.
+func TestDisableKnowsRegistry(t *testing.T) {
+	codes := knownCodes()
+	if len(codes) != len(past.Codes()) {
+		t.Fatalf("knownCodes has %d codes, the registry %d", len(codes), len(past.Codes()))
+	}
+	if code, _, stderr := runCLI(t, "```act\nread_file a.txt\n```\n", "check", "--disable", strings.Join(codes, ","), "-"); code != exitOK {
+		t.Errorf("check --disable <every registered code>: exit %d, %s", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, "", "check", "--disable", "find-not-fund", "-"); code != exitUsage || !strings.Contains(stderr, `did you mean "find-not-found"?`) {
+		t.Errorf("check --disable find-not-fund: exit %d, %s", code, stderr)
+	}
+}
