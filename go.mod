@@ -12,6 +12,7 @@ require (
 	github.com/sebdah/goldie/v2 v2.8.0
 	github.com/yuin/goldmark v1.8.7
 	go.lsp.dev/uri v1.0.1
+	golang.org/x/sys v0.50.0
 	golang.org/x/text v0.36.0
 )
 

@@ -15,38 +15,49 @@
 //     content the simulation does not know (larger than the size limit,
 //     unreadable, written without content), refuses the whole apply:
 //     nothing is written ([ErrRefused]).
-//  2. Verify: every file to change is read again and must still hold what
-//     the simulation read (and every file to create must still be absent),
-//     so a workspace changed in between is not overwritten.
-//  3. Write: each file is written atomically with internal/safewrite (owner,
-//     group and mode kept; hard links kept by writing in place; read-only
-//     files refused); a deleted file is first renamed to a backup name next
-//     to it; missing directories are created.
-//  4. On any failure during the write step, every step already done is
-//     undone in reverse order (old contents written back, backups renamed
-//     back, created files and directories removed) and the error returned;
-//     on success the backups are removed.
+//  2. Verify: every file to change is read again and must still hold
+//     what the simulation read (and every file to create must still be
+//     absent, every link to delete still name what it named), so a
+//     workspace changed in between is not overwritten.
+//  3. Write: under the lock of the root's .plangram directory, an intent
+//     journal naming every step is written and synced there; then
+//     missing directories are created, each new content is staged in a
+//     temporary file next to its target, all are flushed at once, and
+//     each change is put in place: an edit keeps the old file under a
+//     backup name by a hard link and renames the new file over the name
+//     (a file with several hard links is replaced, never written in
+//     place, so no other name of it changes), a deletion renames the
+//     entry (a symbolic link itself, never its target) to a backup name,
+//     a creation renames its staged file to a name that must still be
+//     free. Owner (where the process may), group and mode are kept.
+//  4. On any failure during the write step, every step begun is undone
+//     in reverse order (backups renamed back, staged and created files
+//     and created directories removed) and the error returned; on
+//     success the backups and the journal are removed.
 //
-// Nothing is ever written outside the root: paths are resolved by the
-// simulation (the path rule and symbolic links inside the root), and each
-// file's directory is resolved again right before it is written.
+// Nothing is ever written outside the root, nor through a symbolic link:
+// every file-system operation of steps 2 to 4 and of recovery goes
+// through one handle on the root that reaches each directory without
+// following any link (openat2 with RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS on
+// Linux, os.Root checked element by element elsewhere) and acts on each
+// entry itself (the *at calls), so a file or a directory swapped for a
+// link after the check makes the step fail instead of redirecting it.
+//
+// An apply killed part-way leaves its journal: the next Apply, or
+// [Recover] (`plangram recover`, `plangram check --root`), rolls it back,
+// or forward when every change had reached the disk, and removes its
+// temporary files and backups. docs/apply.md states the guarantees, the
+// threat model and the states a kill can leave.
 package apply
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
-	"syscall"
-	"time"
 
 	"github.com/plangram/plangram/ast"
-	"github.com/plangram/plangram/internal/safewrite"
 	"github.com/plangram/plangram/schema"
 	"github.com/plangram/plangram/workspace"
 )
@@ -71,9 +82,15 @@ type Options struct {
 	// DryRun checks and verifies but writes nothing.
 	DryRun bool
 
-	// fail, when set (tests), is called before each write step with the
-	// file's path; an error makes that step fail.
-	fail func(path string) error
+	// hook, when set (tests), is called before each step of the write
+	// and undo ("stage", "write", "kept" between an edit's backup and its
+	// rename, "undo", then "done" and "cleanup") with
+	// the path of the entry; an error makes that step fail, and
+	// errSimulatedCrash stops the apply there as a kill would.
+	hook func(step, path string) error
+	// portable forces the os.Root implementation of the root handle
+	// (tests), which other platforms than Linux use.
+	portable bool
 }
 
 // Result is what Apply found and did.
@@ -94,6 +111,9 @@ type Result struct {
 	// change, and applying the plan again is a success that writes
 	// nothing.
 	AlreadyApplied bool
+	// Recovered, when not nil, says an apply interrupted earlier in the
+	// root was found and recovered before this one began (see Recover).
+	Recovered *Recovery
 }
 
 // Apply applies the file edits of docs, in order, to the directory root:
@@ -106,13 +126,18 @@ func Apply(ctx context.Context, docs []*ast.Document, root string, opts Options)
 	if err != nil {
 		return nil, err
 	}
+	h, rec, err := openHold(ctx, absRoot, opts)
+	if err != nil {
+		return recovered(rec), err
+	}
+	defer h.close()
 	wo := opts.Workspace
 	wo.Strict = true
 	sim := workspace.Simulate(ctx, docs, absRoot, wo)
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return recovered(rec), err
 	}
-	res := &Result{Changes: sim.Changes, Commands: sim.Commands, Diagnostics: make([][]*ast.Diagnostic, len(docs))}
+	res := &Result{Changes: sim.Changes, Commands: sim.Commands, Diagnostics: make([][]*ast.Diagnostic, len(docs)), Recovered: rec}
 	for i, doc := range docs {
 		if doc == nil {
 			continue
@@ -122,7 +147,16 @@ func Apply(ctx context.Context, docs []*ast.Document, root string, opts Options)
 		res.Diagnostics[i] = append(ds, commandsNotRun(sim.Commands[i])...)
 	}
 	nothing := settle(res, sim.Tally, func(i int) *ast.Document { return docs[i] })
-	return finish(ctx, res, absRoot, opts, nothing)
+	return finish(ctx, res, h, opts, nothing)
+}
+
+// recovered is the result of an apply that stopped early: nil, or only
+// what was recovered.
+func recovered(rec *Recovery) *Result {
+	if rec == nil {
+		return nil
+	}
+	return &Result{Recovered: rec}
 }
 
 // resolveRoot returns root absolute, with its symbolic links resolved.
@@ -150,11 +184,14 @@ func commandsNotRun(cmds []*ast.Action) []*ast.Diagnostic {
 // finish refuses res when a check did not pass (or, with nothing, the
 // error of settle, there is nothing to apply), and otherwise verifies and
 // writes its changes (steps 2 to 4).
-func finish(ctx context.Context, res *Result, absRoot string, opts Options, nothing error) (*Result, error) {
+func finish(ctx context.Context, res *Result, h *hold, opts Options, nothing error) (*Result, error) {
 	refused := false
 	for _, ch := range res.Changes {
 		why := ""
 		switch {
+		case isMetaPath(ch.Path):
+			why = fmt.Sprintf("%s is in %s, plangram's own metadata directory, which a plan never writes", ch.Path, metaDir)
+		case ch.Link != "":
 		case ch.Existed && !ch.OldKnown:
 			why = fmt.Sprintf("%s cannot be changed: %s", ch.Path, ch.Problem)
 		case ch.Exists && !ch.NewKnown:
@@ -179,245 +216,104 @@ func finish(ctx context.Context, res *Result, absRoot string, opts Options, noth
 	if refused {
 		return res, ErrRefused
 	}
-	t := &txn{root: absRoot, fail: opts.fail}
-	if err := t.verify(res.Changes); err != nil {
+	t := &txn{fs: h.fs, hook: opts.hook}
+	if err := t.verify(ctx, res.Changes); err != nil {
 		return res, err
 	}
-	if opts.DryRun {
+	if opts.DryRun || len(t.steps) == 0 {
 		return res, nil
 	}
-	if err := t.write(ctx, res.Changes); err != nil {
+	if h.meta == nil {
+		return res, fmt.Errorf("%s cannot be created in the root for the journal (permission denied); nothing was written", metaDir)
+	}
+	if err := h.meta.writeJournal(t.steps); err != nil {
+		return res, err
+	}
+	err := t.write(ctx)
+	if err == nil {
+		err = t.run("done", "")
+	}
+	if err == nil {
+		err = h.meta.markDone()
+	}
+	if errors.Is(err, errSimulatedCrash) {
+		return res, err
+	}
+	if err != nil {
 		if uerr := t.undo(); uerr != nil {
-			return res, fmt.Errorf("%w; undoing the files already written failed too: %w", err, uerr)
+			return res, fmt.Errorf("%w; undoing the files already written failed too: %w (the journal is kept in %s: `plangram recover --root` tries again)", err, uerr, metaDir)
+		}
+		if derr := h.meta.dropJournal(); derr != nil {
+			return res, fmt.Errorf("%w; removing the journal: %w", err, derr)
 		}
 		return res, err
 	}
-	t.commit()
 	res.Applied = true
+	if err := t.run("cleanup", ""); err != nil {
+		return res, err
+	}
+	if err := t.finishSteps(); err != nil {
+		return res, fmt.Errorf("the changes were written, but removing the backups failed: %w (`plangram recover --root` tries again)", err)
+	}
+	if err := h.meta.dropJournal(); err != nil {
+		return res, fmt.Errorf("the changes were written, but removing the journal failed: %w", err)
+	}
 	return res, nil
 }
 
-// txn is one apply's write step and what undoes it.
-type txn struct {
-	root  string
-	fail  func(path string) error
-	moved map[string]fs.FileInfo // a moved file's source as it was, by destination
-	undos []func() error
-	// backups are the renamed-away files of deletions, removed on commit.
-	backups []string
+// errSimulatedCrash, returned by a test hook, stops an apply where it is,
+// as a kill would: nothing is undone and the journal stays.
+var errSimulatedCrash = errors.New("simulated crash")
+
+// hold is an apply's handle on its root and, for a write, the lock of
+// the root's metadata directory.
+type hold struct {
+	fs   rootFS
+	meta *meta
 }
 
-// full returns the absolute path of a change's slash path.
-func (t *txn) full(rel string) string { return filepath.Join(t.root, filepath.FromSlash(rel)) }
-
-// verify checks that the workspace still is what the simulation read, and
-// records the modes of moved files' sources.
-func (t *txn) verify(changes []workspace.Change) error {
-	t.moved = map[string]fs.FileInfo{}
-	for _, ch := range changes {
-		p := t.full(ch.Path)
-		if ch.MovedFrom != "" {
-			if fi, err := os.Stat(t.full(ch.MovedFrom)); err == nil {
-				t.moved[ch.Path] = fi
-			}
-		}
-		if !ch.Existed {
-			if _, err := os.Lstat(p); err == nil {
-				return fmt.Errorf("%s: it appeared after the check; nothing was written", ch.Path)
-			}
-			continue
-		}
-		data, err := readRegular(p)
-		if err != nil {
-			return fmt.Errorf("%s: %w; nothing was written", ch.Path, err)
-		}
-		if string(data) != ch.Old {
-			return fmt.Errorf("%s: it changed after the check; nothing was written", ch.Path)
-		}
-	}
-	return nil
-}
-
-// write carries out the changes, recording how to undo each step. It
-// works in four passes so that the cost of flushing to disk does not grow
-// with the number of files: every new content is first staged in a
-// temporary file next to its target (missing directories are created),
-// then all of them are flushed to disk at once, then, change by change,
-// each is renamed into place (a deletion renames the file to a backup),
-// and last each directory whose entries changed is synced once. A failure
-// in any pass removes the staged files not yet in place; the caller undoes
-// the rest.
-func (t *txn) write(ctx context.Context, changes []workspace.Change) error {
-	b := &safewrite.Batch{}
-	defer b.Abort()
-	staged := make([]*safewrite.Staged, len(changes))
-	for i, ch := range changes {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if !ch.Exists {
-			continue
-		}
-		p := t.full(ch.Path)
-		if err := t.inside(filepath.Dir(p)); err != nil {
-			return err
-		}
-		var err error
-		if ch.Existed {
-			staged[i], err = b.Write(p, []byte(ch.New))
-		} else {
-			if err := t.mkdirs(filepath.Dir(p), b); err != nil {
-				return err
-			}
-			if err := t.inside(filepath.Dir(p)); err != nil {
-				return err
-			}
-			staged[i], err = b.Create(p, []byte(ch.New), t.moved[ch.Path])
-		}
-		if err != nil {
-			return err
-		}
-	}
-	if err := b.Sync(); err != nil {
-		return err
-	}
-	for i, ch := range changes {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if t.fail != nil {
-			if err := t.fail(ch.Path); err != nil {
-				return fmt.Errorf("%s: %w", ch.Path, err)
-			}
-		}
-		p := t.full(ch.Path)
-		if err := t.inside(filepath.Dir(p)); err != nil {
-			return err
-		}
-		switch {
-		case !ch.Exists: // delete: rename away, removed on commit
-			bak := backupName(p)
-			if err := os.Rename(p, bak); err != nil {
-				return err
-			}
-			b.Changed(filepath.Dir(p))
-			t.backups = append(t.backups, bak)
-			t.undos = append(t.undos, func() error { return os.Rename(bak, p) })
-		case ch.Existed:
-			if err := staged[i].Commit(); err != nil {
-				return err
-			}
-			old := ch.Old
-			t.undos = append(t.undos, func() error { return safewrite.WriteFile(p, []byte(old)) })
-		default:
-			if err := staged[i].Commit(); err != nil {
-				return err
-			}
-			t.undos = append(t.undos, func() error { return os.Remove(p) })
-		}
-	}
-	return b.SyncDirs()
-}
-
-// inside checks that dir, resolved on disk now, is still inside the root:
-// a directory swapped for a symbolic link after the check cannot redirect
-// a write. A directory that does not exist yet is checked by its nearest
-// existing ancestor.
-func (t *txn) inside(dir string) error {
-	for {
-		resolved, err := filepath.EvalSymlinks(dir)
-		if err == nil {
-			rel, err := filepath.Rel(t.root, resolved)
-			if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-				return fmt.Errorf("%s: resolves outside the root (%s); nothing more is written", dir, resolved)
-			}
-			return nil
-		}
-		if !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return err
-		}
-		dir = parent
-	}
-}
-
-// mkdirs creates dir and its missing parents, recording their removal and
-// noting the changed directories in b.
-func (t *txn) mkdirs(dir string, b *safewrite.Batch) error {
-	var missing []string
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Lstat(d); err == nil {
-			break
-		}
-		missing = append(missing, d)
-		if filepath.Dir(d) == d {
-			break
-		}
-	}
-	for i := len(missing) - 1; i >= 0; i-- {
-		d := missing[i]
-		if err := os.Mkdir(d, 0o755); err != nil {
-			return err
-		}
-		b.Changed(filepath.Dir(d))
-		t.undos = append(t.undos, func() error { return os.Remove(d) })
-	}
-	return nil
-}
-
-// undo reverses the recorded steps, last first, and reports every step
-// that could not be undone.
-func (t *txn) undo() error {
-	var errs []error
-	for i := len(t.undos) - 1; i >= 0; i-- {
-		if err := t.undos[i](); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	t.undos, t.backups = nil, nil
-	return errors.Join(errs...)
-}
-
-// commit removes the deleted files' backups.
-func (t *txn) commit() {
-	for _, b := range t.backups {
-		os.Remove(b)
-	}
-	t.undos, t.backups = nil, nil
-}
-
-// backupName returns an unused name next to p for a deleted file.
-func backupName(p string) string {
-	dir, base := filepath.Split(p)
-	for i := 0; ; i++ {
-		n := filepath.Join(dir, "."+base+".plangram-deleted-"+strconv.FormatInt(time.Now().UnixNano()+int64(i), 36))
-		if _, err := os.Lstat(n); errors.Is(err, fs.ErrNotExist) {
-			return n
-		}
-	}
-}
-
-// readRegular reads a regular file without blocking on anything else: the
-// open is non-blocking and the type is taken from the open descriptor.
-func readRegular(p string) ([]byte, error) {
-	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+// openHold opens the root absRoot, locks its metadata directory (for a
+// dry run only when it exists) and recovers an interrupted apply found
+// there.
+func openHold(ctx context.Context, absRoot string, opts Options) (*hold, *Recovery, error) {
+	r, err := openRootFS(absRoot, opts.portable)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	defer f.Close()
-	fi, err := f.Stat()
+	m, err := lockMeta(r, !opts.DryRun)
+	if errors.Is(err, fs.ErrPermission) && !opts.DryRun {
+		// A root where .plangram cannot be made: the checks still run
+		// and report; the write is refused (finish), for want of a
+		// journal.
+		m, err = nil, nil
+	}
 	if err != nil {
-		return nil, err
+		r.close()
+		return nil, nil, err
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, errors.New("not a regular file any more")
+	var rec *Recovery
+	if m != nil {
+		rec, err = m.recover(ctx)
+		if err != nil {
+			m.release()
+			r.close()
+			return nil, rec, fmt.Errorf("recovering an interrupted apply: %w", err)
+		}
+		if opts.DryRun {
+			m.release()
+			m = nil
+		}
 	}
-	var b bytes.Buffer
-	_, err = b.ReadFrom(f)
-	return b.Bytes(), err
+	return &hold{fs: r, meta: m}, rec, nil
+}
+
+// close unlocks the metadata directory (removed when empty) and closes
+// the root.
+func (h *hold) close() {
+	if h.meta != nil {
+		h.meta.release()
+	}
+	h.fs.close()
 }
 
 // caseCollisions gives the case-collision warnings of doc, as `check

@@ -235,7 +235,10 @@ func TestApplyRollback(t *testing.T) {
 			before := snapshot(t, root)
 			calls := 0
 			injected := errors.New("injected failure")
-			res, err := Apply(context.Background(), []*ast.Document{doc}, root, Options{fail: func(string) error {
+			res, err := Apply(context.Background(), []*ast.Document{doc}, root, Options{hook: func(step, _ string) error {
+				if step != "write" {
+					return nil
+				}
 				calls++
 				if calls > n {
 					return injected
@@ -276,26 +279,55 @@ func TestApplyRollback(t *testing.T) {
 	})
 }
 
-func TestApplyDryRunAndHardLinks(t *testing.T) {
-	root := t.TempDir()
-	files(t, root, map[string]string{"a.txt": "old\n"})
-	if err := os.Link(filepath.Join(root, "a.txt"), filepath.Join(root, "b.txt")); err != nil {
-		t.Fatal(err)
-	}
-	doc := parse(t, "~~~act\npatch_file a.txt\n~~~\n~~~\nold\n~~~\n~~~\nnew\n~~~\n")
-	before := snapshot(t, root)
-	res, err := Apply(context.Background(), []*ast.Document{doc}, root, Options{DryRun: true})
-	if err != nil || res.Applied || snapshot(t, root) != before {
-		t.Fatalf("dry run: %v applied=%v", err, res.Applied)
-	}
-	if len(res.Changes) != 1 || res.Changes[0].Path != "a.txt" || res.Changes[0].New != "new\n" {
-		t.Fatalf("changes %+v", res.Changes)
-	}
-	if _, err := Apply(context.Background(), []*ast.Document{doc}, root, Options{}); err != nil {
-		t.Fatal(err)
-	}
-	if got := read(t, filepath.Join(root, "b.txt")); got != "new\n" {
-		t.Errorf("the other hard link sees %q: link split", got)
+// TestApplyHardLinks: a file with several hard links is replaced by a new
+// file, as git apply does: no inode reachable from another name (inside
+// the root or outside it) is written, and two links inside the root
+// edited by one plan each end as the dry run's changes say.
+func TestApplyHardLinks(t *testing.T) {
+	for _, portable := range []bool{false, true} {
+		t.Run(fmt.Sprintf("portable=%v", portable), func(t *testing.T) {
+			top := t.TempDir()
+			root, outside := filepath.Join(top, "root"), filepath.Join(top, "outside")
+			files(t, root, map[string]string{"a.txt": "old\nkeep\n", "out.txt": "mine\n"})
+			if err := os.MkdirAll(outside, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Link(filepath.Join(root, "a.txt"), filepath.Join(root, "b.txt")); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Link(filepath.Join(root, "out.txt"), filepath.Join(outside, "victim.txt")); err != nil {
+				t.Fatal(err)
+			}
+			doc := parse(t, "~~~act\npatch_file a.txt\n~~~\n~~~\nold\n~~~\n~~~\nnew A\n~~~\n"+
+				"~~~act\npatch_file b.txt\n~~~\n~~~\nkeep\n~~~\n~~~\nnew B\n~~~\n"+
+				"~~~act\nappend_file out.txt\n~~~\n~~~\nmore\n~~~\n")
+			before := snapshot(t, top)
+			res, err := Apply(context.Background(), []*ast.Document{doc}, root, Options{DryRun: true, portable: portable})
+			if err != nil || res.Applied || snapshot(t, top) != before {
+				t.Fatalf("dry run: %v applied=%v", err, res.Applied)
+			}
+			want := map[string]string{}
+			for _, ch := range res.Changes {
+				want[ch.Path] = ch.New
+			}
+			if len(want) != 3 {
+				t.Fatalf("changes %+v", res.Changes)
+			}
+			if _, err := Apply(context.Background(), []*ast.Document{doc}, root, Options{portable: portable}); err != nil {
+				t.Fatal(err)
+			}
+			for name, content := range want {
+				if got := read(t, filepath.Join(root, name)); got != content {
+					t.Errorf("%s = %q, the dry run said %q", name, got, content)
+				}
+			}
+			if got := read(t, filepath.Join(outside, "victim.txt")); got != "mine\n" {
+				t.Errorf("the hard link outside the root was written: %q", got)
+			}
+			if s := snapshot(t, top); strings.Contains(s, ".plangram") {
+				t.Errorf("leftovers:\n%s", s)
+			}
+		})
 	}
 }
 
@@ -325,14 +357,19 @@ func TestApplySeveralDocuments(t *testing.T) {
 func TestApplyChangedAfterCheck(t *testing.T) {
 	root := t.TempDir()
 	files(t, root, map[string]string{"a.txt": "old\n"})
-	tx := &txn{root: root}
+	r, err := openRootFS(root, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.close()
+	tx := &txn{fs: r}
 	doc := parse(t, "~~~act\npatch_file a.txt\n~~~\n~~~\nold\n~~~\n~~~\nnew\n~~~\n")
 	res, err := Apply(context.Background(), []*ast.Document{doc}, root, Options{DryRun: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(root, "a.txt"), []byte("someone else's\n"), 0o644)
-	if err := tx.verify(res.Changes); err == nil || !strings.Contains(err.Error(), "changed after the check") {
+	if err := tx.verify(context.Background(), res.Changes); err == nil || !strings.Contains(err.Error(), "changed after the check") {
 		t.Errorf("verify: %v", err)
 	}
 }

@@ -33,6 +33,11 @@ func ApplyInputs(ctx context.Context, ins []Input, popts grammar.Options, root s
 	if err != nil {
 		return nil, err
 	}
+	h, rec, err := openHold(ctx, absRoot, opts)
+	if err != nil {
+		return recovered(rec), err
+	}
+	defer h.close()
 	wo := opts.Workspace
 	wo.Strict = true
 	if len(ins) == 1 {
@@ -42,7 +47,7 @@ func ApplyInputs(ctx context.Context, ins []Input, popts grammar.Options, root s
 	if effects == nil {
 		effects = workspace.DefaultEffects()
 	}
-	res := &Result{Diagnostics: make([][]*ast.Diagnostic, len(ins)), Commands: make([][]*ast.Action, len(ins))}
+	res := &Result{Diagnostics: make([][]*ast.Diagnostic, len(ins)), Commands: make([][]*ast.Action, len(ins)), Recovered: rec}
 	tallies := make([]workspace.Tally, len(ins))
 	var k *workspace.Checker
 	defer func() {
@@ -50,7 +55,15 @@ func ApplyInputs(ctx context.Context, ins []Input, popts grammar.Options, root s
 			k.Close()
 		}
 	}()
+	// Under auto a .diff or .patch file is a unified diff by its name
+	// (grammar.FileDialect), as the other commands read it.
+	fileOpts := func(i int) grammar.Options {
+		o := popts
+		o.Dialect = grammar.FileDialect(ins[i].Name, popts.Dialect)
+		return o
+	}
 	for i, in := range ins {
+		popts := fileOpts(i)
 		dialect := grammar.DialectOf(in.Src, popts)
 		if k == nil {
 			k = workspace.NewChecker(absRoot, dialect, wo)
@@ -78,7 +91,7 @@ func ApplyInputs(ctx context.Context, ins []Input, popts grammar.Options, root s
 		doc, err := grammar.Parse(ctx, in.Name, in.Src, p)
 		if err != nil {
 			cases.Close()
-			return nil, fmt.Errorf("%s: %w", in.Name, err)
+			return recovered(rec), fmt.Errorf("%s: %w", in.Name, err)
 		}
 		ds := append(append([]*ast.Diagnostic{}, doc.Diagnostics...), ast.EscapeDiagnostics(k.Diagnostics(doc.Diagnostics, doc.Span.Start))...)
 		cases.Close()
@@ -89,7 +102,7 @@ func ApplyInputs(ctx context.Context, ins []Input, popts grammar.Options, root s
 			r.ReuseActions = true
 			r.OnAction = cases.Resolve
 			if _, err := grammar.Parse(ctx, in.Name, in.Src, r); err != nil {
-				return nil, fmt.Errorf("%s: %w", in.Name, err)
+				return recovered(rec), fmt.Errorf("%s: %w", in.Name, err)
 			}
 		}
 		ds = append(ds, cases.Diagnostics()...)
@@ -97,7 +110,7 @@ func ApplyInputs(ctx context.Context, ins []Input, popts grammar.Options, root s
 		tallies[i] = k.Tally()
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return recovered(rec), err
 	}
 	if k == nil {
 		return res, ErrNothingToApply
@@ -107,7 +120,7 @@ func ApplyInputs(ctx context.Context, ins []Input, popts grammar.Options, root s
 	// say what it holds instead (its actions were not kept).
 	var perr error
 	nothing := settle(res, tallies, func(i int) *ast.Document {
-		doc, err := grammar.Parse(ctx, ins[i].Name, ins[i].Src, popts)
+		doc, err := grammar.Parse(ctx, ins[i].Name, ins[i].Src, fileOpts(i))
 		if err != nil {
 			perr = fmt.Errorf("%s: %w", ins[i].Name, err)
 		}
@@ -116,7 +129,7 @@ func ApplyInputs(ctx context.Context, ins []Input, popts grammar.Options, root s
 	if perr != nil {
 		return nil, perr
 	}
-	return finish(ctx, res, absRoot, opts, nothing)
+	return finish(ctx, res, h, opts, nothing)
 }
 
 // newline returns the first line ending of src ("\r\n" or "\n"), "" when

@@ -84,12 +84,14 @@ func sameApplyIn(t testing.TB, template string, srcs []string, opts Options) {
 		docs = append(docs, doc)
 		ins = append(ins, Input{Name: name, Src: []byte(s)})
 	}
+	// On a memory file system where there is one: each apply syncs its
+	// journal, and hundreds of them would wait on a disk.
 	newRoot := func() string {
 		if template == "" {
-			r, _ := fuzzRoot(t, t.TempDir())
+			r, _ := fuzzRoot(t, fastDir(t))
 			return r
 		}
-		r := filepath.Join(t.TempDir(), "root")
+		r := filepath.Join(fastDir(t), "root")
 		copyTree(t, template, r)
 		return r
 	}
@@ -184,4 +186,35 @@ func TestApplyInputsAsApply(t *testing.T) {
 	sameApply(t, []string{first, second}, Options{})
 	sameApply(t, []string{first, bad}, Options{})
 	sameApply(t, []string{first, "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\n+uno\n", "# P\n\n## Rationale\n\n```\nx\n```\n\n## Action Plan\n\n### `CREATE`\n\n- **File Path:** A.TXT\n\n```\nx\n```\n"}, Options{})
+}
+
+// TestApplyInputsDiffByName pins that under auto a .patch or .diff file is
+// a unified diff by its name, as the other commands read it: this one's
+// mail header shows an act fence, which read by content makes it acts.
+func TestApplyInputsDiffByName(t *testing.T) {
+	src := "Subject: [PATCH] show the act fence in the docs\n\n```act\nwrite_file x.txt\n```\n\n" +
+		"diff --git a/f.txt b/f.txt\n--- a/f.txt\n+++ b/f.txt\n@@ -1 +1 @@\n-a\n+b\n"
+	for _, name := range []string{"change.patch", "change.diff", "change.md"} {
+		t.Run(name, func(t *testing.T) {
+			root := t.TempDir()
+			files(t, root, map[string]string{"f.txt": "a\n"})
+			res, err := ApplyInputs(context.Background(), []Input{{Name: name, Src: []byte(src)}}, grammar.Options{}, root, Options{})
+			got, _ := os.ReadFile(filepath.Join(root, "f.txt"))
+			if name == "change.md" {
+				if err == nil && string(got) == "b\n" {
+					t.Fatalf("a .md file was read as a diff")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("ApplyInputs: %v\n%v", err, res.Diagnostics)
+			}
+			if string(got) != "b\n" {
+				t.Fatalf("f.txt = %q, want the diff applied", got)
+			}
+			if _, err := os.Stat(filepath.Join(root, "x.txt")); err == nil {
+				t.Fatalf("the act block in the mail header was applied")
+			}
+		})
+	}
 }

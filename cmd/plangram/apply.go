@@ -14,23 +14,25 @@ import (
 	"github.com/plangram/plangram/workspace"
 )
 
-const applyUsage = "[--root DIR] [--dry-run] [-d] [--dialect D] [--fence F] [--schema FILE] [PATH...|-]"
+const applyUsage = "[--root DIR] [--dry-run] [-d] [--dialect D] [--fence F] [--schema FILE] [--include GLOB] [PATH...|-]"
 
 // cmdApply applies the file edits of plans to a workspace, all or nothing
 // (docs/apply.md): every check must pass first, then each file is written
-// atomically, keeping owner, mode and hard links; a failure part-way undoes
-// what was written. Commands are listed, never run. The root is the
-// current directory unless --root names one, as for git apply and patch;
-// the summary line on standard error names it. Exit 0 applied (or would
-// apply, with --dry-run, or every action was already applied and nothing
-// was changed), 1 refused with diagnostics (nothing to apply, part of the
-// plan already applied, a failed check), 2 usage or I/O.
+// atomically, keeping owner and mode (a hard-linked file is replaced by a
+// new file); a failure part-way undoes what was written. Commands are
+// listed, never run. The root is the current directory unless --root names
+// one, as for git apply and patch; the summary line on standard error
+// names it. Exit 0 applied (or would apply, with --dry-run, or every action
+// was already applied and nothing was changed), 1 refused with diagnostics
+// (nothing to apply, part of the plan already applied, a failed check), 2
+// usage or I/O.
 func cmdApply(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "apply", applyUsage)
 	pf := addParserFlags(fs, "input dialect: auto or a dialect name (acts, plan, …)")
 	root := fs.String("root", ".", "project directory the edits apply to (default: the current directory)")
 	dry := fs.Bool("dry-run", false, "check and report, write nothing")
 	diff := fs.Bool("d", false, "print the unified diff of every file change")
+	include := addIncludeFlag(fs)
 	paths, err := parseFlags(fs, args)
 	if err != nil {
 		return exitUsage
@@ -44,7 +46,7 @@ func cmdApply(ctx context.Context, e *env, args []string) int {
 	}
 	// The one input layer: no FILE or "-" is standard input, a directory
 	// every *.md below it; all of them are one transaction.
-	ins, err := expandInputs(paths)
+	ins, err := expandInputs(paths, *include...)
 	if err != nil {
 		return usageError(e, err)
 	}
@@ -69,6 +71,7 @@ func cmdApply(ctx context.Context, e *env, args []string) int {
 	defer stop()
 	res, err := apply.ApplyInputs(ctx, srcs, popts, *root, apply.Options{Workspace: workspace.Options{Schema: popts.Schema}, DryRun: *dry})
 	if res != nil {
+		printRecovery(e, *root, res.Recovered)
 		for i, ds := range res.Diagnostics {
 			printDiags(e, names[i], ds)
 		}

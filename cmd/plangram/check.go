@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/plangram/plangram/apply"
 	"github.com/plangram/plangram/lint"
 	rpt "github.com/plangram/plangram/report"
 	"github.com/plangram/plangram/workspace"
@@ -61,6 +62,13 @@ func cmdCheck(ctx context.Context, e *env, args []string) int {
 	if *root != "" {
 		if err := workspace.ValidateRoot(*root); err != nil {
 			return usageError(e, err)
+		}
+		// An apply interrupted there is finished first (docs/apply.md),
+		// so that the rules see the workspace whole, not half-written.
+		rec, err := apply.Recover(ctx, *root)
+		printRecovery(e, *root, rec)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "plangram: check: %v\n", err)
 		}
 	}
 	// The report is written once the run is over: the counter is cleared

@@ -277,6 +277,7 @@ func TestDocsCommandTable(t *testing.T) {
 	// directory, as documented.
 	need := map[string][]string{
 		"apply":      {"--root", filepath.Join(dir, "ws"), "--dry-run"},
+		"recover":    {"--root", filepath.Join(dir, "ws")},
 		"schema":     {"--dialect", "acts"},
 		"example":    {"--dialect", "acts"},
 		"gen":        {"go", "--dialect", "acts", "--package", "x"},

@@ -73,6 +73,7 @@ func commands() map[string]command {
 		"parse":      {"parse plans and print their AST (json or repr)", cmdParse},
 		"check":      {"check plans and report every problem (text, json, sarif, llm)", cmdCheck},
 		"apply":      {"apply the file edits of plans to a workspace, all or nothing (--dry-run -d diffs)", cmdApply},
+		"recover":    {"roll back (or forward) an apply that was interrupted in a workspace", cmdRecover},
 		"fix":        {"repair broken fences, #Title and trailing blank lines (-l lists, -d diffs, -w rewrites)", cmdFix},
 		"render":     {"render a plan as a self-contained HTML page for review", cmdRender},
 		"fmt":        {"print plans in canonical form (-l lists, -d diffs, -w rewrites)", cmdFmt},

@@ -1,0 +1,9 @@
+//go:build !unix
+
+package apply
+
+import "os"
+
+// flock does nothing where there is no flock: two applies in one root at
+// once are not kept apart there.
+func flock(*os.File) error { return nil }

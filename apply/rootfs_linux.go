@@ -1,0 +1,268 @@
+package apply
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// nativeRoot is the Linux root: a directory descriptor, and openat2 with
+// RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS to reach a directory below it, so
+// that neither a symbolic link nor ".." is followed on the way, whatever
+// is swapped meanwhile. Entries are then handled with the *at calls on
+// the directory's descriptor, which never follow a link in the last
+// element.
+type nativeRoot struct {
+	fd   int
+	dev  uint64
+	name string
+}
+
+// openNativeRoot opens root; a kernel without openat2 (before 5.6, or a
+// sandbox that filters it) gives errNoNative.
+func openNativeRoot(root string) (rootFS, error) {
+	fd, err := unix.Open(root, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: root, Err: err}
+	}
+	probe, err := openat2Dir(fd, ".")
+	if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM) {
+		unix.Close(fd)
+		return nil, errNoNative
+	}
+	if err != nil {
+		unix.Close(fd)
+		return nil, &fs.PathError{Op: "openat2", Path: root, Err: err}
+	}
+	unix.Close(probe)
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		unix.Close(fd)
+		return nil, &fs.PathError{Op: "fstat", Path: root, Err: err}
+	}
+	return &nativeRoot{fd: fd, dev: uint64(st.Dev), name: root}, nil
+}
+
+// openat2Dir opens the directory rel below dirfd without following any
+// symbolic link or leaving dirfd. The kernel may ask to retry (EAGAIN)
+// when a rename raced the lookup: a few times, then the error stands.
+func openat2Dir(dirfd int, rel string) (int, error) {
+	how := &unix.OpenHow{
+		Flags:   unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC,
+		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+	}
+	var err error
+	for i := 0; i < 8; i++ {
+		var fd int
+		fd, err = unix.Openat2(dirfd, rel, how)
+		if err == nil {
+			return fd, nil
+		}
+		if err != unix.EAGAIN && err != unix.EINTR {
+			break
+		}
+	}
+	return -1, err
+}
+
+func (r *nativeRoot) dir(rel string) (dirHandle, error) {
+	if err := validRel(rel); err != nil {
+		return nil, err
+	}
+	p := rel
+	if p == "" {
+		p = "."
+	}
+	fd, err := openat2Dir(r.fd, p)
+	if err != nil {
+		if err == unix.ELOOP || err == unix.EXDEV {
+			return nil, fmt.Errorf("%s: %w", rel, errSymlink)
+		}
+		return nil, &fs.PathError{Op: "open", Path: rel, Err: err}
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		unix.Close(fd)
+		return nil, &fs.PathError{Op: "fstat", Path: rel, Err: err}
+	}
+	return &nativeDir{fd: fd, rel: rel, batch: uint64(st.Dev) == r.dev}, nil
+}
+
+// syncFS flushes the file system of the root (syncfs(2)).
+func (r *nativeRoot) syncFS() error {
+	if err := unix.Syncfs(r.fd); err != nil {
+		return &fs.PathError{Op: "syncfs", Path: r.name, Err: err}
+	}
+	return nil
+}
+
+func (r *nativeRoot) close() error { return unix.Close(r.fd) }
+
+// nativeDir is a directory opened by nativeRoot.dir.
+type nativeDir struct {
+	fd    int
+	rel   string
+	batch bool // on the root's file system
+}
+
+func (d *nativeDir) batchSynced() bool { return d.batch }
+
+// perr wraps err with the entry's path relative to the root.
+func (d *nativeDir) perr(op, name string, err error) error {
+	if err == unix.ELOOP {
+		return fmt.Errorf("%s: %w", joinRel(d.rel, name), errSymlink)
+	}
+	return &fs.PathError{Op: op, Path: joinRel(d.rel, name), Err: err}
+}
+
+func statInfo(st *unix.Stat_t) info {
+	mode := fs.FileMode(st.Mode & 0o777)
+	switch st.Mode & unix.S_IFMT {
+	case unix.S_IFDIR:
+		mode |= fs.ModeDir
+	case unix.S_IFLNK:
+		mode |= fs.ModeSymlink
+	case unix.S_IFIFO:
+		mode |= fs.ModeNamedPipe
+	case unix.S_IFSOCK:
+		mode |= fs.ModeSocket
+	case unix.S_IFCHR:
+		mode |= fs.ModeDevice | fs.ModeCharDevice
+	case unix.S_IFBLK:
+		mode |= fs.ModeDevice
+	}
+	if st.Mode&unix.S_ISUID != 0 {
+		mode |= fs.ModeSetuid
+	}
+	if st.Mode&unix.S_ISGID != 0 {
+		mode |= fs.ModeSetgid
+	}
+	if st.Mode&unix.S_ISVTX != 0 {
+		mode |= fs.ModeSticky
+	}
+	return info{mode: mode, uid: int(st.Uid), gid: int(st.Gid), dev: uint64(st.Dev), ino: st.Ino,
+		nlink: uint64(st.Nlink), size: st.Size, mtimeNanos: st.Mtim.Nano()}
+}
+
+func (d *nativeDir) lstat(name string) (info, error) {
+	var st unix.Stat_t
+	if err := unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		return info{}, d.perr("lstat", name, err)
+	}
+	return statInfo(&st), nil
+}
+
+func (d *nativeDir) openRead(name string) (*os.File, info, error) {
+	fd, err := unix.Openat(d.fd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC|unix.O_NOCTTY, 0)
+	if err != nil {
+		return nil, info{}, d.perr("open", name, err)
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		unix.Close(fd)
+		return nil, info{}, d.perr("fstat", name, err)
+	}
+	return os.NewFile(uintptr(fd), joinRel(d.rel, name)), statInfo(&st), nil
+}
+
+func (d *nativeDir) create(name string, perm fs.FileMode) (*os.File, error) {
+	fd, err := unix.Openat(d.fd, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, uint32(perm.Perm()))
+	if err != nil {
+		return nil, d.perr("create", name, err)
+	}
+	return os.NewFile(uintptr(fd), joinRel(d.rel, name)), nil
+}
+
+func (d *nativeDir) mkdir(name string, perm fs.FileMode) error {
+	if err := unix.Mkdirat(d.fd, name, uint32(perm.Perm())); err != nil {
+		return d.perr("mkdir", name, err)
+	}
+	return nil
+}
+
+func (d *nativeDir) remove(name string) error {
+	if err := unix.Unlinkat(d.fd, name, 0); err != nil {
+		return d.perr("remove", name, err)
+	}
+	return nil
+}
+
+func (d *nativeDir) rmdir(name string) error {
+	if err := unix.Unlinkat(d.fd, name, unix.AT_REMOVEDIR); err != nil {
+		return d.perr("rmdir", name, err)
+	}
+	return nil
+}
+
+func (d *nativeDir) rename(old, new string, noReplace bool) error {
+	t := d
+	if noReplace {
+		err := unix.Renameat2(d.fd, old, t.fd, new, unix.RENAME_NOREPLACE)
+		if err == nil {
+			return nil
+		}
+		if err != unix.EINVAL && err != unix.ENOSYS {
+			return t.perr("rename", new, err)
+		}
+		// The file system cannot refuse to replace: check, then rename.
+		var st unix.Stat_t
+		if err := unix.Fstatat(t.fd, new, &st, unix.AT_SYMLINK_NOFOLLOW); err == nil {
+			return t.perr("rename", new, unix.EEXIST)
+		}
+	}
+	if err := unix.Renameat(d.fd, old, t.fd, new); err != nil {
+		return t.perr("rename", new, err)
+	}
+	return nil
+}
+
+func (d *nativeDir) link(old, new string) error {
+	if err := unix.Linkat(d.fd, old, d.fd, new, 0); err != nil {
+		return d.perr("link", new, err)
+	}
+	return nil
+}
+
+func (d *nativeDir) symlink(target, name string) error {
+	if err := unix.Symlinkat(target, d.fd, name); err != nil {
+		return d.perr("symlink", name, err)
+	}
+	return nil
+}
+
+func (d *nativeDir) readlink(name string) (string, error) {
+	for size := 256; size <= 1<<20; size *= 4 {
+		buf := make([]byte, size)
+		n, err := unix.Readlinkat(d.fd, name, buf)
+		if err != nil {
+			return "", d.perr("readlink", name, err)
+		}
+		if n < size {
+			return string(buf[:n]), nil
+		}
+	}
+	return "", d.perr("readlink", name, syscall.ENAMETOOLONG)
+}
+
+func (d *nativeDir) sync() error {
+	if err := unix.Fsync(d.fd); err != nil {
+		return d.perr("fsync", ".", err)
+	}
+	return nil
+}
+
+func (d *nativeDir) lock() error {
+	if err := unix.Flock(d.fd, unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		if err == unix.EWOULDBLOCK {
+			return fmt.Errorf("%s: %w", d.rel, errLocked)
+		}
+		return d.perr("flock", ".", err)
+	}
+	return nil
+}
+
+func (d *nativeDir) close() error { return unix.Close(d.fd) }

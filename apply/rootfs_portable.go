@@ -1,0 +1,254 @@
+package apply
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"runtime"
+	"strings"
+	"syscall"
+)
+
+// portableRoot is the root on every platform, through os.Root: nothing it
+// opens can leave the root. os.Root follows a symbolic link that stays
+// inside the root, so each directory is reached one element at a time,
+// refusing any symbolic link, and each element opened must be the very
+// directory that was checked (os.SameFile), so a directory swapped for a
+// link meanwhile is refused rather than followed. Entries are handled in
+// their own directory's os.Root, one element deep; a file is opened only
+// after Lstat says it is no link, and must be the file Lstat saw.
+type portableRoot struct {
+	r *os.Root
+}
+
+func openPortableRoot(root string) (rootFS, error) {
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	return &portableRoot{r: r}, nil
+}
+
+func (p *portableRoot) dir(rel string) (dirHandle, error) {
+	if err := validRel(rel); err != nil {
+		return nil, err
+	}
+	cur, err := p.r.OpenRoot(".")
+	if err != nil {
+		return nil, err
+	}
+	if rel == "" {
+		return &portableDir{r: cur}, nil
+	}
+	done := ""
+	for _, e := range strings.Split(rel, "/") {
+		done = joinRel(done, e)
+		fi, err := cur.Lstat(e)
+		if err != nil {
+			cur.Close()
+			return nil, &fs.PathError{Op: "lstat", Path: done, Err: unwrapPath(err)}
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			cur.Close()
+			return nil, fmt.Errorf("%s: %w", done, errSymlink)
+		}
+		if !fi.IsDir() {
+			cur.Close()
+			return nil, &fs.PathError{Op: "open", Path: done, Err: syscall.ENOTDIR}
+		}
+		next, err := cur.OpenRoot(e)
+		cur.Close()
+		if err != nil {
+			return nil, &fs.PathError{Op: "open", Path: done, Err: unwrapPath(err)}
+		}
+		got, err := next.Stat(".")
+		if err != nil || !os.SameFile(fi, got) {
+			next.Close()
+			return nil, fmt.Errorf("%s: %w", done, errSymlink)
+		}
+		cur = next
+	}
+	return &portableDir{r: cur, rel: rel}, nil
+}
+
+// syncFS does nothing: each new file is synced as it is written.
+func (p *portableRoot) syncFS() error { return nil }
+
+func (p *portableRoot) close() error { return p.r.Close() }
+
+// portableDir is a directory opened by portableRoot.dir.
+type portableDir struct {
+	r      *os.Root
+	rel    string
+	locked *os.File // the directory opened to hold its lock
+}
+
+func (d *portableDir) lock() error {
+	f, err := d.r.Open(".")
+	if err != nil {
+		return d.perr("open", ".", err)
+	}
+	if err := flock(f); err != nil {
+		f.Close()
+		if errors.Is(err, errLocked) {
+			return fmt.Errorf("%s: %w", d.rel, errLocked)
+		}
+		return d.perr("flock", ".", err)
+	}
+	d.locked = f
+	return nil
+}
+
+// unwrapPath returns the error inside a *fs.PathError (whose path is the
+// os.Root's), so that the caller names the path relative to the root.
+func unwrapPath(err error) error {
+	if pe, ok := err.(*fs.PathError); ok {
+		return pe.Err
+	}
+	if le, ok := err.(*os.LinkError); ok {
+		return le.Err
+	}
+	return err
+}
+
+func (d *portableDir) perr(op, name string, err error) error {
+	return &fs.PathError{Op: op, Path: joinRel(d.rel, name), Err: unwrapPath(err)}
+}
+
+func (d *portableDir) lstat(name string) (info, error) {
+	fi, err := d.r.Lstat(name)
+	if err != nil {
+		return info{}, d.perr("lstat", name, err)
+	}
+	return infoOf(fi), nil
+}
+
+func (d *portableDir) openRead(name string) (*os.File, info, error) {
+	fi, err := d.r.Lstat(name)
+	if err != nil {
+		return nil, info{}, d.perr("lstat", name, err)
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		return nil, info{}, fmt.Errorf("%s: %w", joinRel(d.rel, name), errSymlink)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, infoOf(fi), nil
+	}
+	f, err := d.r.OpenFile(name, os.O_RDONLY|openReadFlags, 0)
+	if err != nil {
+		return nil, info{}, d.perr("open", name, err)
+	}
+	got, err := f.Stat()
+	if err != nil || !os.SameFile(fi, got) {
+		f.Close()
+		return nil, info{}, fmt.Errorf("%s: %w", joinRel(d.rel, name), errSymlink)
+	}
+	return f, infoOf(got), nil
+}
+
+func (d *portableDir) create(name string, perm fs.FileMode) (*os.File, error) {
+	f, err := d.r.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm.Perm())
+	if err != nil {
+		return nil, d.perr("create", name, err)
+	}
+	return f, nil
+}
+
+func (d *portableDir) mkdir(name string, perm fs.FileMode) error {
+	if err := d.r.Mkdir(name, perm.Perm()); err != nil {
+		return d.perr("mkdir", name, err)
+	}
+	return nil
+}
+
+func (d *portableDir) remove(name string) error {
+	fi, err := d.r.Lstat(name)
+	if err != nil {
+		return d.perr("remove", name, err)
+	}
+	if fi.IsDir() {
+		return d.perr("remove", name, syscall.EISDIR)
+	}
+	if err := d.r.Remove(name); err != nil {
+		return d.perr("remove", name, err)
+	}
+	return nil
+}
+
+func (d *portableDir) rmdir(name string) error {
+	fi, err := d.r.Lstat(name)
+	if err != nil {
+		return d.perr("rmdir", name, err)
+	}
+	if !fi.IsDir() {
+		return d.perr("rmdir", name, syscall.ENOTDIR)
+	}
+	if err := d.r.Remove(name); err != nil {
+		return d.perr("rmdir", name, err)
+	}
+	return nil
+}
+
+func (d *portableDir) rename(old, new string, noReplace bool) error {
+	if noReplace {
+		if _, err := d.r.Lstat(new); err == nil {
+			return d.perr("rename", new, fs.ErrExist)
+		}
+	}
+	if err := d.r.Rename(old, new); err != nil {
+		return d.perr("rename", new, err)
+	}
+	return nil
+}
+
+func (d *portableDir) link(old, new string) error {
+	if err := d.r.Link(old, new); err != nil {
+		return d.perr("link", new, err)
+	}
+	return nil
+}
+
+func (d *portableDir) symlink(target, name string) error {
+	if err := d.r.Symlink(target, name); err != nil {
+		return d.perr("symlink", name, err)
+	}
+	return nil
+}
+
+func (d *portableDir) readlink(name string) (string, error) {
+	s, err := d.r.Readlink(name)
+	if err != nil {
+		return "", d.perr("readlink", name, err)
+	}
+	return s, nil
+}
+
+// sync syncs the directory; Windows cannot, and needs not (its renames
+// are journaled by NTFS).
+func (d *portableDir) sync() error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	f, err := d.r.Open(".")
+	if err != nil {
+		return d.perr("open", ".", err)
+	}
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return d.perr("fsync", ".", err)
+	}
+	return nil
+}
+
+func (d *portableDir) batchSynced() bool { return false }
+
+func (d *portableDir) close() error {
+	if d.locked != nil {
+		d.locked.Close()
+	}
+	return d.r.Close()
+}
