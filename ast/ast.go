@@ -248,7 +248,8 @@ type Related struct {
 }
 
 // Diagnostic is a problem found in the input. Code is a stable kebab-case
-// identifier (documented in docs/diagnostics.md); Detail is an optional
+// identifier, one of the registry's (Codes, LookupCode), which
+// docs/diagnostics.md lists; Detail is an optional
 // multi-line explanation (such as an AST diff) printed under the message.
 type Diagnostic struct {
 	Severity Severity  `json:"severity"`

@@ -35,7 +35,7 @@ type actsAct struct {
 	Items []plex.Token `parser:"@((Block | Text)*)"`
 }
 
-// Diagnostic codes of the acts dialect (docs/diagnostics.md).
+// Diagnostic codes of the acts dialect (docs/acts.md, "Diagnostics").
 const (
 	CodeUnclosedFence   = "unclosed-fence"
 	CodeBlockBeforeAct  = "block-before-act"

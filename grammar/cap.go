@@ -11,8 +11,8 @@ import (
 // MaxPerCode of each code. Past that, a diagnostic of the code costs a
 // count, not its message, and one diagnostic (an Overflow) sums up all of
 // them, so a document's output and the memory its diagnostics take stay
-// small whatever the document repeats (docs/diagnostics.md, "Bounded
-// output"). Both dialects' parsers cap their diagnostics with a Cap of
+// small whatever the document repeats (docs/acts.md and docs/plan.md,
+// "Bounded output"). Both dialects' parsers cap their diagnostics with a Cap of
 // their own; a caller that parses a document piece by piece shares one
 // across the pieces (ActsParser.Cap) and reports the overflows at the end,
 // as the stream does. The zero Cap is ready to use; a Cap is not safe for

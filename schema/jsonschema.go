@@ -246,7 +246,7 @@ var astDocs = map[string]string{
 	"Block.content_span":   "The content bytes.",
 	"Prose":                "Text outside any block, with its span.",
 	"Diagnostic":           "A problem found in the input.",
-	"Diagnostic.code":      "Stable kebab-case identifier (docs/diagnostics.md).",
+	"Diagnostic.code":      "Stable kebab-case identifier; docs/diagnostics.md lists every code with its meaning.",
 	"Diagnostic.detail":    "Multi-line explanation, such as an AST diff.",
 	"Related":              "A second place a diagnostic concerns.",
 	"Memo":                 "One `[+] fact` (add) or `[-] fact` line of a plan's Memos section.",

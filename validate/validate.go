@@ -12,7 +12,8 @@ import (
 	"github.com/plangram/plangram/schema"
 )
 
-// Diagnostic codes reported by this package (docs/diagnostics.md).
+// Diagnostic codes reported by this package (docs/acts.md, "Diagnostics";
+// docs/schema.md).
 const (
 	CodeUnknownAction  = "unknown-action"
 	CodeArgCount       = "wrong-arg-count"

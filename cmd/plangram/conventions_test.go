@@ -3,12 +3,8 @@ package main
 import (
 	"bufio"
 	"encoding/json"
-	"flag"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 
@@ -229,49 +225,5 @@ func TestDialectOneList(t *testing.T) {
 	}
 	if code, _, stderr := runCLI(t, "", "example", "--dialect", "tools"); code != exitOK {
 		t.Errorf("example --dialect tools: exit %d, %s", code, stderr)
-	}
-}
-
-// TestKnownCodes: codes.txt, which --disable checks codes against, lists
-// exactly the `Code… = "…"` constants of the source tree (-update rewrites
-// it), so that a new code can be disabled.
-func TestKnownCodes(t *testing.T) {
-	re := regexp.MustCompile(`\bCode[A-Za-z0-9]*\s*=\s*"([a-z0-9-]+)"`)
-	seen := map[string]bool{}
-	err := filepath.WalkDir("../..", func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && p != "../.." && strings.HasPrefix(d.Name(), ".") {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
-			return nil
-		}
-		src, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		for _, m := range re.FindAllStringSubmatch(string(src), -1) {
-			seen[m[1]] = true
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want []string
-	for c := range seen {
-		want = append(want, c)
-	}
-	sort.Strings(want)
-	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
-		if err := os.WriteFile("codes.txt", []byte(strings.Join(want, "\n")+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if got := knownCodes(); !slices.Equal(got, want) {
-		t.Errorf("codes.txt is out of date (go test ./cmd/plangram -run TestKnownCodes -update):\n got %q\nwant %q", got, want)
 	}
 }
