@@ -12,7 +12,7 @@ import (
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/codegen"
 	"github.com/plangram/plangram/grammar"
-	"github.com/plangram/plangram/internal/schematest"
+	"github.com/plangram/plangram/internal/testkit/schematest"
 	"github.com/plangram/plangram/schema"
 )
 

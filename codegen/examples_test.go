@@ -11,7 +11,7 @@ import (
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/codegen"
 	"github.com/plangram/plangram/grammar"
-	"github.com/plangram/plangram/internal/schematest"
+	"github.com/plangram/plangram/internal/testkit/schematest"
 	"github.com/plangram/plangram/schema"
 	"github.com/plangram/plangram/stream"
 	"github.com/plangram/plangram/typed/acts"

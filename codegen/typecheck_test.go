@@ -12,21 +12,29 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 )
 
 // typeCheck parses and type-checks generated Go files, one package each.
-// Their imports (package ast and the standard library) come from the
-// export data `go list -export` builds (and caches), so this is quick.
+// Their imports (packages ast and typed/typedrt, the standard library)
+// come from the export data `go list -export` builds (and caches), so this
+// is quick. The type checker does not apply Go's rule that only code in
+// the same tree may import an internal package, and generated code lives
+// in its user's module: typeCheck fails on an import of one.
 func typeCheck(t *testing.T, files map[string][]byte) {
 	t.Helper()
 	fset, parsed := parseFiles(t, files)
 	imports := map[string]bool{}
-	for _, f := range parsed {
+	for name, f := range parsed {
 		for _, imp := range f.Imports {
-			imports[strings.Trim(imp.Path.Value, `"`)] = true
+			path := strings.Trim(imp.Path.Value, `"`)
+			if slices.Contains(strings.Split(path, "/"), "internal") {
+				t.Errorf("%s imports %s, which the user's module cannot import", name, path)
+			}
+			imports[path] = true
 		}
 	}
 	typeCheckParsed(t, fset, parsed, exportData(t, imports))

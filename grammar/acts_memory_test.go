@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/plangram/plangram/ast"
-	"github.com/plangram/plangram/internal/corpus"
+	"github.com/plangram/plangram/internal/testkit/corpus"
 )
 
 // allocatedBy returns the bytes and the number of objects f allocates.

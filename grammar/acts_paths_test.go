@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/plangram/plangram/ast"
-	"github.com/plangram/plangram/internal/corpus"
+	"github.com/plangram/plangram/internal/testkit/corpus"
 	"github.com/plangram/plangram/lexer"
 	"github.com/plangram/plangram/schema"
 )

@@ -9,8 +9,8 @@ import (
 	"github.com/yuin/goldmark"
 
 	"github.com/plangram/plangram/ast"
-	"github.com/plangram/plangram/internal/benchutil"
-	"github.com/plangram/plangram/internal/corpus"
+	"github.com/plangram/plangram/internal/testkit/benchutil"
+	"github.com/plangram/plangram/internal/testkit/corpus"
 	"github.com/plangram/plangram/schema"
 )
 

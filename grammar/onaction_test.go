@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/plangram/plangram/ast"
-	"github.com/plangram/plangram/internal/corpus"
+	"github.com/plangram/plangram/internal/testkit/corpus"
 	"github.com/plangram/plangram/lexer"
 )
 

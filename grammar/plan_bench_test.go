@@ -13,8 +13,8 @@ import (
 	"github.com/yuin/goldmark/text"
 
 	"github.com/plangram/plangram/ast"
-	"github.com/plangram/plangram/internal/corpus"
 	"github.com/plangram/plangram/internal/number"
+	"github.com/plangram/plangram/internal/testkit/corpus"
 )
 
 // TestBenchPlanIsValid keeps the benchmark honest: the generated plan must

@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/plangram/plangram/ast"
-	"github.com/plangram/plangram/internal/corpus"
+	"github.com/plangram/plangram/internal/testkit/corpus"
 )
 
 // TestPlanStreamSameAsTree checks that the streaming parse of a plan

@@ -5,7 +5,7 @@ import (
 
 	plex "github.com/alecthomas/participle/v2/lexer"
 
-	"github.com/plangram/plangram/internal/corpus"
+	"github.com/plangram/plangram/internal/testkit/corpus"
 )
 
 // BenchmarkLexers compares participle's stateful lexer running the fence

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/plangram/plangram/ast"
-	"github.com/plangram/plangram/internal/corpus"
+	"github.com/plangram/plangram/internal/testkit/corpus"
 )
 
 // TestRunDiagnosticsAsSource pins the check Run does without keeping the

@@ -7,7 +7,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/plangram/plangram/internal/corpus"
+	"github.com/plangram/plangram/internal/testkit/corpus"
 	"github.com/plangram/plangram/lint"
 )
 

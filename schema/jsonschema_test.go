@@ -10,7 +10,7 @@ import (
 
 	"github.com/sebdah/goldie/v2"
 
-	"github.com/plangram/plangram/internal/schematest"
+	"github.com/plangram/plangram/internal/testkit/schematest"
 	"github.com/plangram/plangram/schema"
 )
 

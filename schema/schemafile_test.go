@@ -13,7 +13,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/plangram/plangram/internal/schematest"
+	"github.com/plangram/plangram/internal/testkit/schematest"
 	"github.com/plangram/plangram/schema"
 )
 

@@ -12,8 +12,8 @@ import (
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
-	"github.com/plangram/plangram/internal/corpus"
 	"github.com/plangram/plangram/internal/number"
+	"github.com/plangram/plangram/internal/testkit/corpus"
 )
 
 // TestCheckerAsCheck pins Checker to Check: fed the actions one at a time

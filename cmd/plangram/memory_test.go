@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/plangram/plangram/internal/corpus"
+	"github.com/plangram/plangram/internal/testkit/corpus"
 )
 
 // allocCase is one command line of the allocation tests: args with the

@@ -11,7 +11,7 @@ import (
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
-	"github.com/plangram/plangram/internal/corpus"
+	"github.com/plangram/plangram/internal/testkit/corpus"
 	"github.com/plangram/plangram/lint"
 )
 

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plangram/plangram/internal/corpus"
+	"github.com/plangram/plangram/internal/testkit/corpus"
 )
 
 // BenchmarkProcess runs whole processes on a 10 MB acts document

@@ -10,7 +10,7 @@ import (
 
 	"github.com/sebdah/goldie/v2"
 
-	"github.com/plangram/plangram/internal/corpus"
+	"github.com/plangram/plangram/internal/testkit/corpus"
 )
 
 // TestTooManyDirectories pins too-many-directories (docs/check.md): a

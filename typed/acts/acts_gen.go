@@ -3,11 +3,8 @@
 package acts
 
 import (
-	"encoding/json"
-	"errors"
-	"fmt"
-
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/typed/typedrt"
 )
 
 // Dialect is the dialect these types decode.
@@ -40,11 +37,13 @@ type Error struct {
 // Error formats the problem as LINE:COL: action: parameter p: message, in
 // valid UTF-8: a byte of a name that is not UTF-8 is written \xNN.
 func (e *Error) Error() string {
-	s := fmt.Sprintf("%d:%d: %s", e.Span.Start.Line, e.Span.Start.Col, e.Action)
-	if e.Param != "" {
-		s += ": parameter " + e.Param
-	}
-	return ast.EscapeInvalidUTF8(s + ": " + e.Msg)
+	p := typedrt.Problem{Action: e.Action, Param: e.Param, Span: e.Span, Msg: e.Msg}
+	return p.Error()
+}
+
+// newError is how the decoder reports a problem: as an *Error.
+func newError(p typedrt.Problem) error {
+	return &Error{Action: p.Action, Param: p.Param, Span: p.Span, Msg: p.Msg}
 }
 
 // Decode converts the actions of a parsed document to their typed form, in
@@ -52,23 +51,13 @@ func (e *Error) Error() string {
 // the actions that did decode. Check doc.HasErrors first: a document with
 // error diagnostics may hold partly bound actions.
 func Decode(doc *ast.Document) ([]Action, error) {
-	var out []Action
-	var errs []error
-	for _, a := range doc.Actions {
-		x, err := DecodeAction(a)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		out = append(out, x)
-	}
-	return out, errors.Join(errs...)
+	return typedrt.Decode(doc, DecodeAction)
 }
 
 // DecodeAction converts one action, found by its name or an alias. Absent
 // optional parameters take their default.
 func DecodeAction(a *ast.Action) (Action, error) {
-	d := &decoder{a: a, seen: map[string]bool{}}
+	d := typedrt.NewDecoder(a, newError)
 	var x Action
 	switch a.Name {
 	case "write_file":
@@ -110,9 +99,9 @@ func DecodeAction(a *ast.Action) (Action, error) {
 	case "end":
 		x = decodeEnd(d)
 	default:
-		return nil, &Error{Action: a.Name, Span: d.span(nil), Msg: fmt.Sprintf("unknown action %q", a.Name)}
+		return nil, d.UnknownAction()
 	}
-	if err := d.finish(); err != nil {
+	if err := d.Finish(); err != nil {
 		return nil, err
 	}
 	return x, nil
@@ -137,10 +126,10 @@ func (x *WriteFile) Source() *ast.Action { return x.src }
 
 func (*WriteFile) isAction() {}
 
-func decodeWriteFile(d *decoder) *WriteFile {
-	x := &WriteFile{src: d.a}
-	param(d, "path", "a string", true, &x.Path)
-	param(d, "content", "a string", true, &x.Content)
+func decodeWriteFile(d *typedrt.Decoder) *WriteFile {
+	x := &WriteFile{src: d.Action()}
+	typedrt.Param(d, "path", "a string", true, &x.Path)
+	typedrt.Param(d, "content", "a string", true, &x.Content)
 	return x
 }
 
@@ -166,11 +155,11 @@ func (x *PatchFile) Source() *ast.Action { return x.src }
 
 func (*PatchFile) isAction() {}
 
-func decodePatchFile(d *decoder) *PatchFile {
-	x := &PatchFile{src: d.a}
-	param(d, "path", "a string", true, &x.Path)
-	param(d, "old", "a string", true, &x.Old)
-	param(d, "new", "a string", true, &x.New)
+func decodePatchFile(d *typedrt.Decoder) *PatchFile {
+	x := &PatchFile{src: d.Action()}
+	typedrt.Param(d, "path", "a string", true, &x.Path)
+	typedrt.Param(d, "old", "a string", true, &x.Old)
+	typedrt.Param(d, "new", "a string", true, &x.New)
 	return x
 }
 
@@ -192,10 +181,10 @@ func (x *AppendFile) Source() *ast.Action { return x.src }
 
 func (*AppendFile) isAction() {}
 
-func decodeAppendFile(d *decoder) *AppendFile {
-	x := &AppendFile{src: d.a}
-	param(d, "path", "a string", true, &x.Path)
-	param(d, "content", "a string", true, &x.Content)
+func decodeAppendFile(d *typedrt.Decoder) *AppendFile {
+	x := &AppendFile{src: d.Action()}
+	typedrt.Param(d, "path", "a string", true, &x.Path)
+	typedrt.Param(d, "content", "a string", true, &x.Content)
 	return x
 }
 
@@ -219,11 +208,11 @@ func (x *Replace) Source() *ast.Action { return x.src }
 
 func (*Replace) isAction() {}
 
-func decodeReplace(d *decoder) *Replace {
-	x := &Replace{src: d.a}
-	param(d, "path", "a string", true, &x.Path)
-	param(d, "old", "a string", true, &x.Old)
-	param(d, "new", "a string", true, &x.New)
+func decodeReplace(d *typedrt.Decoder) *Replace {
+	x := &Replace{src: d.Action()}
+	typedrt.Param(d, "path", "a string", true, &x.Path)
+	typedrt.Param(d, "old", "a string", true, &x.Old)
+	typedrt.Param(d, "new", "a string", true, &x.New)
 	return x
 }
 
@@ -243,9 +232,9 @@ func (x *RunCommand) Source() *ast.Action { return x.src }
 
 func (*RunCommand) isAction() {}
 
-func decodeRunCommand(d *decoder) *RunCommand {
-	x := &RunCommand{src: d.a}
-	param(d, "command", "a string", true, &x.Command)
+func decodeRunCommand(d *typedrt.Decoder) *RunCommand {
+	x := &RunCommand{src: d.Action()}
+	typedrt.Param(d, "command", "a string", true, &x.Command)
 	return x
 }
 
@@ -265,9 +254,9 @@ func (x *ReadFile) Source() *ast.Action { return x.src }
 
 func (*ReadFile) isAction() {}
 
-func decodeReadFile(d *decoder) *ReadFile {
-	x := &ReadFile{src: d.a}
-	param(d, "path", "a string", true, &x.Path)
+func decodeReadFile(d *typedrt.Decoder) *ReadFile {
+	x := &ReadFile{src: d.Action()}
+	typedrt.Param(d, "path", "a string", true, &x.Path)
 	return x
 }
 
@@ -287,9 +276,9 @@ func (x *ListFiles) Source() *ast.Action { return x.src }
 
 func (*ListFiles) isAction() {}
 
-func decodeListFiles(d *decoder) *ListFiles {
-	x := &ListFiles{src: d.a}
-	param(d, "path", "a string", false, &x.Path)
+func decodeListFiles(d *typedrt.Decoder) *ListFiles {
+	x := &ListFiles{src: d.Action()}
+	typedrt.Param(d, "path", "a string", false, &x.Path)
 	return x
 }
 
@@ -311,10 +300,10 @@ func (x *SearchFiles) Source() *ast.Action { return x.src }
 
 func (*SearchFiles) isAction() {}
 
-func decodeSearchFiles(d *decoder) *SearchFiles {
-	x := &SearchFiles{src: d.a}
-	param(d, "pattern", "a string", true, &x.Pattern)
-	param(d, "path", "a string", false, &x.Path)
+func decodeSearchFiles(d *typedrt.Decoder) *SearchFiles {
+	x := &SearchFiles{src: d.Action()}
+	typedrt.Param(d, "pattern", "a string", true, &x.Pattern)
+	typedrt.Param(d, "path", "a string", false, &x.Path)
 	return x
 }
 
@@ -334,9 +323,9 @@ func (x *DeleteFile) Source() *ast.Action { return x.src }
 
 func (*DeleteFile) isAction() {}
 
-func decodeDeleteFile(d *decoder) *DeleteFile {
-	x := &DeleteFile{src: d.a}
-	param(d, "path", "a string", true, &x.Path)
+func decodeDeleteFile(d *typedrt.Decoder) *DeleteFile {
+	x := &DeleteFile{src: d.Action()}
+	typedrt.Param(d, "path", "a string", true, &x.Path)
 	return x
 }
 
@@ -358,10 +347,10 @@ func (x *MoveFile) Source() *ast.Action { return x.src }
 
 func (*MoveFile) isAction() {}
 
-func decodeMoveFile(d *decoder) *MoveFile {
-	x := &MoveFile{src: d.a}
-	param(d, "src", "a string", true, &x.Src)
-	param(d, "dest", "a string", true, &x.Dest)
+func decodeMoveFile(d *typedrt.Decoder) *MoveFile {
+	x := &MoveFile{src: d.Action()}
+	typedrt.Param(d, "src", "a string", true, &x.Src)
+	typedrt.Param(d, "dest", "a string", true, &x.Dest)
 	return x
 }
 
@@ -382,9 +371,9 @@ func (x *CheckFilesExist) Source() *ast.Action { return x.src }
 
 func (*CheckFilesExist) isAction() {}
 
-func decodeCheckFilesExist(d *decoder) *CheckFilesExist {
-	x := &CheckFilesExist{src: d.a}
-	param(d, "files", "a list of strings", true, &x.Files)
+func decodeCheckFilesExist(d *typedrt.Decoder) *CheckFilesExist {
+	x := &CheckFilesExist{src: d.Action()}
+	typedrt.Param(d, "files", "a list of strings", true, &x.Files)
 	return x
 }
 
@@ -405,9 +394,9 @@ func (x *CheckCwdMatch) Source() *ast.Action { return x.src }
 
 func (*CheckCwdMatch) isAction() {}
 
-func decodeCheckCwdMatch(d *decoder) *CheckCwdMatch {
-	x := &CheckCwdMatch{src: d.a}
-	param(d, "path", "a string", true, &x.Path)
+func decodeCheckCwdMatch(d *typedrt.Decoder) *CheckCwdMatch {
+	x := &CheckCwdMatch{src: d.Action()}
+	typedrt.Param(d, "path", "a string", true, &x.Path)
 	return x
 }
 
@@ -424,8 +413,8 @@ func (x *GitInit) Source() *ast.Action { return x.src }
 
 func (*GitInit) isAction() {}
 
-func decodeGitInit(d *decoder) *GitInit {
-	x := &GitInit{src: d.a}
+func decodeGitInit(d *typedrt.Decoder) *GitInit {
+	x := &GitInit{src: d.Action()}
 	return x
 }
 
@@ -445,9 +434,9 @@ func (x *GitAdd) Source() *ast.Action { return x.src }
 
 func (*GitAdd) isAction() {}
 
-func decodeGitAdd(d *decoder) *GitAdd {
-	x := &GitAdd{src: d.a}
-	param(d, "files", "a list of strings", false, &x.Files)
+func decodeGitAdd(d *typedrt.Decoder) *GitAdd {
+	x := &GitAdd{src: d.Action()}
+	typedrt.Param(d, "files", "a list of strings", false, &x.Files)
 	return x
 }
 
@@ -467,9 +456,9 @@ func (x *GitCommit) Source() *ast.Action { return x.src }
 
 func (*GitCommit) isAction() {}
 
-func decodeGitCommit(d *decoder) *GitCommit {
-	x := &GitCommit{src: d.a}
-	param(d, "message", "a string", true, &x.Message)
+func decodeGitCommit(d *typedrt.Decoder) *GitCommit {
+	x := &GitCommit{src: d.Action()}
+	typedrt.Param(d, "message", "a string", true, &x.Message)
 	return x
 }
 
@@ -486,8 +475,8 @@ func (x *GitStatus) Source() *ast.Action { return x.src }
 
 func (*GitStatus) isAction() {}
 
-func decodeGitStatus(d *decoder) *GitStatus {
-	x := &GitStatus{src: d.a}
+func decodeGitStatus(d *typedrt.Decoder) *GitStatus {
+	x := &GitStatus{src: d.Action()}
 	return x
 }
 
@@ -507,9 +496,9 @@ func (x *Echo) Source() *ast.Action { return x.src }
 
 func (*Echo) isAction() {}
 
-func decodeEcho(d *decoder) *Echo {
-	x := &Echo{src: d.a}
-	param(d, "text", "a string", true, &x.Text)
+func decodeEcho(d *typedrt.Decoder) *Echo {
+	x := &Echo{src: d.Action()}
+	typedrt.Param(d, "text", "a string", true, &x.Text)
 	return x
 }
 
@@ -530,9 +519,9 @@ func (x *LogThought) Source() *ast.Action { return x.src }
 
 func (*LogThought) isAction() {}
 
-func decodeLogThought(d *decoder) *LogThought {
-	x := &LogThought{src: d.a}
-	param(d, "text", "a string", true, &x.Text)
+func decodeLogThought(d *typedrt.Decoder) *LogThought {
+	x := &LogThought{src: d.Action()}
+	typedrt.Param(d, "text", "a string", true, &x.Text)
 	return x
 }
 
@@ -549,72 +538,7 @@ func (x *End) Source() *ast.Action { return x.src }
 
 func (*End) isAction() {}
 
-func decodeEnd(d *decoder) *End {
-	x := &End{src: d.a}
+func decodeEnd(d *typedrt.Decoder) *End {
+	x := &End{src: d.Action()}
 	return x
-}
-
-// decoder converts one action's params, collecting problems.
-type decoder struct {
-	a    *ast.Action
-	seen map[string]bool
-	errs []error
-}
-
-// param decodes the named parameter into dst and reports whether it was
-// present and of the right type; want says what it must be.
-func param[T any](d *decoder, name, want string, required bool, dst *T) bool {
-	d.seen[name] = true
-	for _, p := range d.a.Params {
-		if p.Name != name || p.Value == nil {
-			continue
-		}
-		// DecodeValue is a JSON round trip that keeps the exact bytes of
-		// strings that are not UTF-8 (in a json.RawMessage, beside them:
-		// read it with ast.UnmarshalExact).
-		if err := ast.DecodeValue(p.Value, dst); err != nil {
-			if errors.Is(err, ast.ErrRawNotUTF8) {
-				d.fail(name, p.Span, err.Error())
-				return false
-			}
-			data, _ := json.Marshal(p.Value)
-			got := string(data)
-			if len(got) > 60 {
-				got = got[:57] + "..."
-			}
-			d.fail(name, p.Span, fmt.Sprintf("want %s, got %s", want, got))
-			return false
-		}
-		return true
-	}
-	if required {
-		d.fail(name, nil, "missing required parameter")
-	}
-	return false
-}
-
-// span returns sp, else the action's name span, else its span.
-func (d *decoder) span(sp *ast.Span) ast.Span {
-	switch {
-	case sp != nil:
-		return *sp
-	case d.a.NameSpan != (ast.Span{}):
-		return d.a.NameSpan
-	}
-	return d.a.Span
-}
-
-func (d *decoder) fail(param string, sp *ast.Span, msg string) {
-	d.errs = append(d.errs, &Error{Action: d.a.Name, Param: param, Span: d.span(sp), Msg: msg})
-}
-
-// finish reports parameters the action does not declare and returns every
-// problem found.
-func (d *decoder) finish() error {
-	for _, p := range d.a.Params {
-		if !d.seen[p.Name] {
-			d.fail(p.Name, p.Span, "the action has no such parameter")
-		}
-	}
-	return errors.Join(d.errs...)
 }

@@ -12,7 +12,7 @@ import (
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
-	"github.com/plangram/plangram/internal/gentest"
+	"github.com/plangram/plangram/internal/testkit/gentest"
 	"github.com/plangram/plangram/typed/acts"
 )
 

@@ -4,10 +4,9 @@ package applypatch
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/typed/typedrt"
 )
 
 // Dialect is the dialect these types decode.
@@ -39,11 +38,13 @@ type Error struct {
 // Error formats the problem as LINE:COL: action: parameter p: message, in
 // valid UTF-8: a byte of a name that is not UTF-8 is written \xNN.
 func (e *Error) Error() string {
-	s := fmt.Sprintf("%d:%d: %s", e.Span.Start.Line, e.Span.Start.Col, e.Action)
-	if e.Param != "" {
-		s += ": parameter " + e.Param
-	}
-	return ast.EscapeInvalidUTF8(s + ": " + e.Msg)
+	p := typedrt.Problem{Action: e.Action, Param: e.Param, Span: e.Span, Msg: e.Msg}
+	return p.Error()
+}
+
+// newError is how the decoder reports a problem: as an *Error.
+func newError(p typedrt.Problem) error {
+	return &Error{Action: p.Action, Param: p.Param, Span: p.Span, Msg: p.Msg}
 }
 
 // Decode converts the actions of a parsed document to their typed form, in
@@ -51,23 +52,13 @@ func (e *Error) Error() string {
 // the actions that did decode. Check doc.HasErrors first: a document with
 // error diagnostics may hold partly bound actions.
 func Decode(doc *ast.Document) ([]Action, error) {
-	var out []Action
-	var errs []error
-	for _, a := range doc.Actions {
-		x, err := DecodeAction(a)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		out = append(out, x)
-	}
-	return out, errors.Join(errs...)
+	return typedrt.Decode(doc, DecodeAction)
 }
 
 // DecodeAction converts one action, found by its name or an alias. Absent
 // optional parameters take their default.
 func DecodeAction(a *ast.Action) (Action, error) {
-	d := &decoder{a: a, seen: map[string]bool{}}
+	d := typedrt.NewDecoder(a, newError)
 	var x Action
 	switch a.Name {
 	case "add_file":
@@ -77,9 +68,9 @@ func DecodeAction(a *ast.Action) (Action, error) {
 	case "update_file":
 		x = decodeUpdateFile(d)
 	default:
-		return nil, &Error{Action: a.Name, Span: d.span(nil), Msg: fmt.Sprintf("unknown action %q", a.Name)}
+		return nil, d.UnknownAction()
 	}
-	if err := d.finish(); err != nil {
+	if err := d.Finish(); err != nil {
 		return nil, err
 	}
 	return x, nil
@@ -105,10 +96,10 @@ func (x *AddFile) Source() *ast.Action { return x.src }
 
 func (*AddFile) isAction() {}
 
-func decodeAddFile(d *decoder) *AddFile {
-	x := &AddFile{src: d.a}
-	param(d, "path", "a string", true, &x.Path)
-	param(d, "content", "a string", true, &x.Content)
+func decodeAddFile(d *typedrt.Decoder) *AddFile {
+	x := &AddFile{src: d.Action()}
+	typedrt.Param(d, "path", "a string", true, &x.Path)
+	typedrt.Param(d, "content", "a string", true, &x.Content)
 	return x
 }
 
@@ -129,9 +120,9 @@ func (x *DeleteFile) Source() *ast.Action { return x.src }
 
 func (*DeleteFile) isAction() {}
 
-func decodeDeleteFile(d *decoder) *DeleteFile {
-	x := &DeleteFile{src: d.a}
-	param(d, "path", "a string", true, &x.Path)
+func decodeDeleteFile(d *typedrt.Decoder) *DeleteFile {
+	x := &DeleteFile{src: d.Action()}
+	typedrt.Param(d, "path", "a string", true, &x.Path)
 	return x
 }
 
@@ -161,75 +152,10 @@ func (x *UpdateFile) Source() *ast.Action { return x.src }
 
 func (*UpdateFile) isAction() {}
 
-func decodeUpdateFile(d *decoder) *UpdateFile {
-	x := &UpdateFile{src: d.a}
-	param(d, "path", "a string", true, &x.Path)
-	param(d, "move_to", "a string", false, &x.MoveTo)
-	param(d, "hunks", "a list of JSON values", false, &x.Hunks)
+func decodeUpdateFile(d *typedrt.Decoder) *UpdateFile {
+	x := &UpdateFile{src: d.Action()}
+	typedrt.Param(d, "path", "a string", true, &x.Path)
+	typedrt.Param(d, "move_to", "a string", false, &x.MoveTo)
+	typedrt.Param(d, "hunks", "a list of JSON values", false, &x.Hunks)
 	return x
-}
-
-// decoder converts one action's params, collecting problems.
-type decoder struct {
-	a    *ast.Action
-	seen map[string]bool
-	errs []error
-}
-
-// param decodes the named parameter into dst and reports whether it was
-// present and of the right type; want says what it must be.
-func param[T any](d *decoder, name, want string, required bool, dst *T) bool {
-	d.seen[name] = true
-	for _, p := range d.a.Params {
-		if p.Name != name || p.Value == nil {
-			continue
-		}
-		// DecodeValue is a JSON round trip that keeps the exact bytes of
-		// strings that are not UTF-8 (in a json.RawMessage, beside them:
-		// read it with ast.UnmarshalExact).
-		if err := ast.DecodeValue(p.Value, dst); err != nil {
-			if errors.Is(err, ast.ErrRawNotUTF8) {
-				d.fail(name, p.Span, err.Error())
-				return false
-			}
-			data, _ := json.Marshal(p.Value)
-			got := string(data)
-			if len(got) > 60 {
-				got = got[:57] + "..."
-			}
-			d.fail(name, p.Span, fmt.Sprintf("want %s, got %s", want, got))
-			return false
-		}
-		return true
-	}
-	if required {
-		d.fail(name, nil, "missing required parameter")
-	}
-	return false
-}
-
-// span returns sp, else the action's name span, else its span.
-func (d *decoder) span(sp *ast.Span) ast.Span {
-	switch {
-	case sp != nil:
-		return *sp
-	case d.a.NameSpan != (ast.Span{}):
-		return d.a.NameSpan
-	}
-	return d.a.Span
-}
-
-func (d *decoder) fail(param string, sp *ast.Span, msg string) {
-	d.errs = append(d.errs, &Error{Action: d.a.Name, Param: param, Span: d.span(sp), Msg: msg})
-}
-
-// finish reports parameters the action does not declare and returns every
-// problem found.
-func (d *decoder) finish() error {
-	for _, p := range d.a.Params {
-		if !d.seen[p.Name] {
-			d.fail(p.Name, p.Span, "the action has no such parameter")
-		}
-	}
-	return errors.Join(d.errs...)
 }

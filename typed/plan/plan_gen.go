@@ -4,10 +4,9 @@ package plan
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/typed/typedrt"
 )
 
 // Dialect is the dialect these types decode.
@@ -40,11 +39,13 @@ type Error struct {
 // Error formats the problem as LINE:COL: action: parameter p: message, in
 // valid UTF-8: a byte of a name that is not UTF-8 is written \xNN.
 func (e *Error) Error() string {
-	s := fmt.Sprintf("%d:%d: %s", e.Span.Start.Line, e.Span.Start.Col, e.Action)
-	if e.Param != "" {
-		s += ": parameter " + e.Param
-	}
-	return ast.EscapeInvalidUTF8(s + ": " + e.Msg)
+	p := typedrt.Problem{Action: e.Action, Param: e.Param, Span: e.Span, Msg: e.Msg}
+	return p.Error()
+}
+
+// newError is how the decoder reports a problem: as an *Error.
+func newError(p typedrt.Problem) error {
+	return &Error{Action: p.Action, Param: p.Param, Span: p.Span, Msg: p.Msg}
 }
 
 // Decode converts the actions of a parsed document to their typed form, in
@@ -52,23 +53,13 @@ func (e *Error) Error() string {
 // the actions that did decode. Check doc.HasErrors first: a document with
 // error diagnostics may hold partly bound actions.
 func Decode(doc *ast.Document) ([]Action, error) {
-	var out []Action
-	var errs []error
-	for _, a := range doc.Actions {
-		x, err := DecodeAction(a)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		out = append(out, x)
-	}
-	return out, errors.Join(errs...)
+	return typedrt.Decode(doc, DecodeAction)
 }
 
 // DecodeAction converts one action, found by its name or an alias. Absent
 // optional parameters take their default.
 func DecodeAction(a *ast.Action) (Action, error) {
-	d := &decoder{a: a, seen: map[string]bool{}}
+	d := typedrt.NewDecoder(a, newError)
 	var x Action
 	switch a.Name {
 	case "CREATE":
@@ -92,9 +83,9 @@ func DecodeAction(a *ast.Action) (Action, error) {
 	case "MESSAGE":
 		x = decodeMessage(d)
 	default:
-		return nil, &Error{Action: a.Name, Span: d.span(nil), Msg: fmt.Sprintf("unknown action %q", a.Name)}
+		return nil, d.UnknownAction()
 	}
-	if err := d.finish(); err != nil {
+	if err := d.Finish(); err != nil {
 		return nil, err
 	}
 	return x, nil
@@ -126,12 +117,12 @@ func (x *Create) Source() *ast.Action { return x.src }
 
 func (*Create) isAction() {}
 
-func decodeCreate(d *decoder) *Create {
-	x := &Create{src: d.a}
-	param(d, "path", "a string", true, &x.Path)
-	param(d, "description", "a string", false, &x.Description)
-	param(d, "overwrite", "true or false", false, &x.Overwrite)
-	param(d, "content", "a string", true, &x.Content)
+func decodeCreate(d *typedrt.Decoder) *Create {
+	x := &Create{src: d.Action()}
+	typedrt.Param(d, "path", "a string", true, &x.Path)
+	typedrt.Param(d, "description", "a string", false, &x.Description)
+	typedrt.Param(d, "overwrite", "true or false", false, &x.Overwrite)
+	typedrt.Param(d, "content", "a string", true, &x.Content)
 	return x
 }
 
@@ -161,12 +152,12 @@ func (x *Edit) Source() *ast.Action { return x.src }
 
 func (*Edit) isAction() {}
 
-func decodeEdit(d *decoder) *Edit {
-	x := &Edit{src: d.a}
-	param(d, "path", "a string", true, &x.Path)
-	param(d, "description", "a string", false, &x.Description)
-	param(d, "match_all", "true or false", false, &x.MatchAll)
-	param(d, "edits", "a list of JSON values", true, &x.Edits)
+func decodeEdit(d *typedrt.Decoder) *Edit {
+	x := &Edit{src: d.Action()}
+	typedrt.Param(d, "path", "a string", true, &x.Path)
+	typedrt.Param(d, "description", "a string", false, &x.Description)
+	typedrt.Param(d, "match_all", "true or false", false, &x.MatchAll)
+	typedrt.Param(d, "edits", "a list of JSON values", true, &x.Edits)
 	return x
 }
 
@@ -191,11 +182,11 @@ func (x *Read) Source() *ast.Action { return x.src }
 
 func (*Read) isAction() {}
 
-func decodeRead(d *decoder) *Read {
-	x := &Read{src: d.a}
-	param(d, "resource", "a string", true, &x.Resource)
-	param(d, "description", "a string", false, &x.Description)
-	param(d, "lines", "a string", false, &x.Lines)
+func decodeRead(d *typedrt.Decoder) *Read {
+	x := &Read{src: d.Action()}
+	typedrt.Param(d, "resource", "a string", true, &x.Resource)
+	typedrt.Param(d, "description", "a string", false, &x.Description)
+	typedrt.Param(d, "lines", "a string", false, &x.Lines)
 	return x
 }
 
@@ -218,10 +209,10 @@ func (x *Prune) Source() *ast.Action { return x.src }
 
 func (*Prune) isAction() {}
 
-func decodePrune(d *decoder) *Prune {
-	x := &Prune{src: d.a}
-	param(d, "resource", "a string", true, &x.Resource)
-	param(d, "description", "a string", false, &x.Description)
+func decodePrune(d *typedrt.Decoder) *Prune {
+	x := &Prune{src: d.Action()}
+	typedrt.Param(d, "resource", "a string", true, &x.Resource)
+	typedrt.Param(d, "description", "a string", false, &x.Description)
 	return x
 }
 
@@ -263,16 +254,16 @@ func (x *Execute) Source() *ast.Action { return x.src }
 
 func (*Execute) isAction() {}
 
-func decodeExecute(d *decoder) *Execute {
-	x := &Execute{src: d.a}
-	param(d, "description", "a string", false, &x.Description)
-	param(d, "command", "a string", true, &x.Command)
-	param(d, "cwd", "a string", false, &x.Cwd)
-	param(d, "env", "JSON", false, &x.Env)
-	param(d, "expected_outcome", "a string", false, &x.ExpectedOutcome)
-	param(d, "allow_failure", "true or false", false, &x.AllowFailure)
-	param(d, "background", "true or false", false, &x.Background)
-	param(d, "timeout", "an integer", false, &x.Timeout)
+func decodeExecute(d *typedrt.Decoder) *Execute {
+	x := &Execute{src: d.Action()}
+	typedrt.Param(d, "description", "a string", false, &x.Description)
+	typedrt.Param(d, "command", "a string", true, &x.Command)
+	typedrt.Param(d, "cwd", "a string", false, &x.Cwd)
+	typedrt.Param(d, "env", "JSON", false, &x.Env)
+	typedrt.Param(d, "expected_outcome", "a string", false, &x.ExpectedOutcome)
+	typedrt.Param(d, "allow_failure", "true or false", false, &x.AllowFailure)
+	typedrt.Param(d, "background", "true or false", false, &x.Background)
+	typedrt.Param(d, "timeout", "an integer", false, &x.Timeout)
 	return x
 }
 
@@ -295,10 +286,10 @@ func (x *Research) Source() *ast.Action { return x.src }
 
 func (*Research) isAction() {}
 
-func decodeResearch(d *decoder) *Research {
-	x := &Research{src: d.a}
-	param(d, "description", "a string", false, &x.Description)
-	param(d, "queries", "a list of strings", true, &x.Queries)
+func decodeResearch(d *typedrt.Decoder) *Research {
+	x := &Research{src: d.Action()}
+	typedrt.Param(d, "description", "a string", false, &x.Description)
+	typedrt.Param(d, "queries", "a list of strings", true, &x.Queries)
 	return x
 }
 
@@ -323,10 +314,10 @@ func (x *ChatWithUser) Source() *ast.Action { return x.src }
 
 func (*ChatWithUser) isAction() {}
 
-func decodeChatWithUser(d *decoder) *ChatWithUser {
-	x := &ChatWithUser{src: d.a}
-	param(d, "prompt", "a string", true, &x.Prompt)
-	param(d, "handoff_resources", "a list of paths or URLs", false, &x.HandoffResources)
+func decodeChatWithUser(d *typedrt.Decoder) *ChatWithUser {
+	x := &ChatWithUser{src: d.Action()}
+	typedrt.Param(d, "prompt", "a string", true, &x.Prompt)
+	typedrt.Param(d, "handoff_resources", "a list of paths or URLs", false, &x.HandoffResources)
 	return x
 }
 
@@ -354,12 +345,12 @@ func (x *Invoke) Source() *ast.Action { return x.src }
 
 func (*Invoke) isAction() {}
 
-func decodeInvoke(d *decoder) *Invoke {
-	x := &Invoke{src: d.a}
-	param(d, "agent", "a string", true, &x.Agent)
-	param(d, "description", "a string", false, &x.Description)
-	param(d, "handoff_resources", "a list of paths or URLs", false, &x.HandoffResources)
-	param(d, "message", "a string", true, &x.Message)
+func decodeInvoke(d *typedrt.Decoder) *Invoke {
+	x := &Invoke{src: d.Action()}
+	typedrt.Param(d, "agent", "a string", true, &x.Agent)
+	typedrt.Param(d, "description", "a string", false, &x.Description)
+	typedrt.Param(d, "handoff_resources", "a list of paths or URLs", false, &x.HandoffResources)
+	typedrt.Param(d, "message", "a string", true, &x.Message)
 	return x
 }
 
@@ -384,10 +375,10 @@ func (x *Return) Source() *ast.Action { return x.src }
 
 func (*Return) isAction() {}
 
-func decodeReturn(d *decoder) *Return {
-	x := &Return{src: d.a}
-	param(d, "message", "a string", true, &x.Message)
-	param(d, "handoff_resources", "a list of paths or URLs", false, &x.HandoffResources)
+func decodeReturn(d *typedrt.Decoder) *Return {
+	x := &Return{src: d.Action()}
+	typedrt.Param(d, "message", "a string", true, &x.Message)
+	typedrt.Param(d, "handoff_resources", "a list of paths or URLs", false, &x.HandoffResources)
 	return x
 }
 
@@ -409,73 +400,8 @@ func (x *Message) Source() *ast.Action { return x.src }
 
 func (*Message) isAction() {}
 
-func decodeMessage(d *decoder) *Message {
-	x := &Message{src: d.a}
-	param(d, "content", "a string", true, &x.Content)
+func decodeMessage(d *typedrt.Decoder) *Message {
+	x := &Message{src: d.Action()}
+	typedrt.Param(d, "content", "a string", true, &x.Content)
 	return x
-}
-
-// decoder converts one action's params, collecting problems.
-type decoder struct {
-	a    *ast.Action
-	seen map[string]bool
-	errs []error
-}
-
-// param decodes the named parameter into dst and reports whether it was
-// present and of the right type; want says what it must be.
-func param[T any](d *decoder, name, want string, required bool, dst *T) bool {
-	d.seen[name] = true
-	for _, p := range d.a.Params {
-		if p.Name != name || p.Value == nil {
-			continue
-		}
-		// DecodeValue is a JSON round trip that keeps the exact bytes of
-		// strings that are not UTF-8 (in a json.RawMessage, beside them:
-		// read it with ast.UnmarshalExact).
-		if err := ast.DecodeValue(p.Value, dst); err != nil {
-			if errors.Is(err, ast.ErrRawNotUTF8) {
-				d.fail(name, p.Span, err.Error())
-				return false
-			}
-			data, _ := json.Marshal(p.Value)
-			got := string(data)
-			if len(got) > 60 {
-				got = got[:57] + "..."
-			}
-			d.fail(name, p.Span, fmt.Sprintf("want %s, got %s", want, got))
-			return false
-		}
-		return true
-	}
-	if required {
-		d.fail(name, nil, "missing required parameter")
-	}
-	return false
-}
-
-// span returns sp, else the action's name span, else its span.
-func (d *decoder) span(sp *ast.Span) ast.Span {
-	switch {
-	case sp != nil:
-		return *sp
-	case d.a.NameSpan != (ast.Span{}):
-		return d.a.NameSpan
-	}
-	return d.a.Span
-}
-
-func (d *decoder) fail(param string, sp *ast.Span, msg string) {
-	d.errs = append(d.errs, &Error{Action: d.a.Name, Param: param, Span: d.span(sp), Msg: msg})
-}
-
-// finish reports parameters the action does not declare and returns every
-// problem found.
-func (d *decoder) finish() error {
-	for _, p := range d.a.Params {
-		if !d.seen[p.Name] {
-			d.fail(p.Name, p.Span, "the action has no such parameter")
-		}
-	}
-	return errors.Join(d.errs...)
 }

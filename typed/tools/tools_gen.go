@@ -4,10 +4,9 @@ package tools
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/typed/typedrt"
 )
 
 // Dialect is the dialect these types decode.
@@ -38,11 +37,13 @@ type Error struct {
 // Error formats the problem as LINE:COL: action: parameter p: message, in
 // valid UTF-8: a byte of a name that is not UTF-8 is written \xNN.
 func (e *Error) Error() string {
-	s := fmt.Sprintf("%d:%d: %s", e.Span.Start.Line, e.Span.Start.Col, e.Action)
-	if e.Param != "" {
-		s += ": parameter " + e.Param
-	}
-	return ast.EscapeInvalidUTF8(s + ": " + e.Msg)
+	p := typedrt.Problem{Action: e.Action, Param: e.Param, Span: e.Span, Msg: e.Msg}
+	return p.Error()
+}
+
+// newError is how the decoder reports a problem: as an *Error.
+func newError(p typedrt.Problem) error {
+	return &Error{Action: p.Action, Param: p.Param, Span: p.Span, Msg: p.Msg}
 }
 
 // Decode converts the actions of a parsed document to their typed form, in
@@ -50,23 +51,13 @@ func (e *Error) Error() string {
 // the actions that did decode. Check doc.HasErrors first: a document with
 // error diagnostics may hold partly bound actions.
 func Decode(doc *ast.Document) ([]Action, error) {
-	var out []Action
-	var errs []error
-	for _, a := range doc.Actions {
-		x, err := DecodeAction(a)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		out = append(out, x)
-	}
-	return out, errors.Join(errs...)
+	return typedrt.Decode(doc, DecodeAction)
 }
 
 // DecodeAction converts one action, found by its name or an alias. Absent
 // optional parameters take their default.
 func DecodeAction(a *ast.Action) (Action, error) {
-	d := &decoder{a: a, seen: map[string]bool{}}
+	d := typedrt.NewDecoder(a, newError)
 	var x Action
 	switch a.Name {
 	case "read_file":
@@ -88,9 +79,9 @@ func DecodeAction(a *ast.Action) (Action, error) {
 	case "attempt_completion":
 		x = decodeAttemptCompletion(d)
 	default:
-		return nil, &Error{Action: a.Name, Span: d.span(nil), Msg: fmt.Sprintf("unknown action %q", a.Name)}
+		return nil, d.UnknownAction()
 	}
-	if err := d.finish(); err != nil {
+	if err := d.Finish(); err != nil {
 		return nil, err
 	}
 	return x, nil
@@ -112,9 +103,9 @@ func (x *ReadFile) Source() *ast.Action { return x.src }
 
 func (*ReadFile) isAction() {}
 
-func decodeReadFile(d *decoder) *ReadFile {
-	x := &ReadFile{src: d.a}
-	param(d, "path", "a string", true, &x.Path)
+func decodeReadFile(d *typedrt.Decoder) *ReadFile {
+	x := &ReadFile{src: d.Action()}
+	typedrt.Param(d, "path", "a string", true, &x.Path)
 	return x
 }
 
@@ -137,10 +128,10 @@ func (x *WriteToFile) Source() *ast.Action { return x.src }
 
 func (*WriteToFile) isAction() {}
 
-func decodeWriteToFile(d *decoder) *WriteToFile {
-	x := &WriteToFile{src: d.a}
-	param(d, "path", "a string", true, &x.Path)
-	param(d, "content", "a string", true, &x.Content)
+func decodeWriteToFile(d *typedrt.Decoder) *WriteToFile {
+	x := &WriteToFile{src: d.Action()}
+	typedrt.Param(d, "path", "a string", true, &x.Path)
+	typedrt.Param(d, "content", "a string", true, &x.Content)
 	return x
 }
 
@@ -163,10 +154,10 @@ func (x *ReplaceInFile) Source() *ast.Action { return x.src }
 
 func (*ReplaceInFile) isAction() {}
 
-func decodeReplaceInFile(d *decoder) *ReplaceInFile {
-	x := &ReplaceInFile{src: d.a}
-	param(d, "path", "a string", true, &x.Path)
-	param(d, "diff", "a string", true, &x.Diff)
+func decodeReplaceInFile(d *typedrt.Decoder) *ReplaceInFile {
+	x := &ReplaceInFile{src: d.Action()}
+	typedrt.Param(d, "path", "a string", true, &x.Path)
+	typedrt.Param(d, "diff", "a string", true, &x.Diff)
 	return x
 }
 
@@ -189,10 +180,10 @@ func (x *ExecuteCommand) Source() *ast.Action { return x.src }
 
 func (*ExecuteCommand) isAction() {}
 
-func decodeExecuteCommand(d *decoder) *ExecuteCommand {
-	x := &ExecuteCommand{src: d.a}
-	param(d, "command", "a string", true, &x.Command)
-	param(d, "requires_approval", "true or false", false, &x.RequiresApproval)
+func decodeExecuteCommand(d *typedrt.Decoder) *ExecuteCommand {
+	x := &ExecuteCommand{src: d.Action()}
+	typedrt.Param(d, "command", "a string", true, &x.Command)
+	typedrt.Param(d, "requires_approval", "true or false", false, &x.RequiresApproval)
 	return x
 }
 
@@ -217,11 +208,11 @@ func (x *SearchFiles) Source() *ast.Action { return x.src }
 
 func (*SearchFiles) isAction() {}
 
-func decodeSearchFiles(d *decoder) *SearchFiles {
-	x := &SearchFiles{src: d.a}
-	param(d, "path", "a string", true, &x.Path)
-	param(d, "regex", "a string", true, &x.Regex)
-	param(d, "file_pattern", "a string", false, &x.FilePattern)
+func decodeSearchFiles(d *typedrt.Decoder) *SearchFiles {
+	x := &SearchFiles{src: d.Action()}
+	typedrt.Param(d, "path", "a string", true, &x.Path)
+	typedrt.Param(d, "regex", "a string", true, &x.Regex)
+	typedrt.Param(d, "file_pattern", "a string", false, &x.FilePattern)
 	return x
 }
 
@@ -243,10 +234,10 @@ func (x *ListFiles) Source() *ast.Action { return x.src }
 
 func (*ListFiles) isAction() {}
 
-func decodeListFiles(d *decoder) *ListFiles {
-	x := &ListFiles{src: d.a}
-	param(d, "path", "a string", true, &x.Path)
-	param(d, "recursive", "true or false", false, &x.Recursive)
+func decodeListFiles(d *typedrt.Decoder) *ListFiles {
+	x := &ListFiles{src: d.Action()}
+	typedrt.Param(d, "path", "a string", true, &x.Path)
+	typedrt.Param(d, "recursive", "true or false", false, &x.Recursive)
 	return x
 }
 
@@ -267,9 +258,9 @@ func (x *ListCodeDefinitionNames) Source() *ast.Action { return x.src }
 
 func (*ListCodeDefinitionNames) isAction() {}
 
-func decodeListCodeDefinitionNames(d *decoder) *ListCodeDefinitionNames {
-	x := &ListCodeDefinitionNames{src: d.a}
-	param(d, "path", "a string", true, &x.Path)
+func decodeListCodeDefinitionNames(d *typedrt.Decoder) *ListCodeDefinitionNames {
+	x := &ListCodeDefinitionNames{src: d.Action()}
+	typedrt.Param(d, "path", "a string", true, &x.Path)
 	return x
 }
 
@@ -292,10 +283,10 @@ func (x *AskFollowupQuestion) Source() *ast.Action { return x.src }
 
 func (*AskFollowupQuestion) isAction() {}
 
-func decodeAskFollowupQuestion(d *decoder) *AskFollowupQuestion {
-	x := &AskFollowupQuestion{src: d.a}
-	param(d, "question", "a string", true, &x.Question)
-	param(d, "options", "JSON", false, &x.Options)
+func decodeAskFollowupQuestion(d *typedrt.Decoder) *AskFollowupQuestion {
+	x := &AskFollowupQuestion{src: d.Action()}
+	typedrt.Param(d, "question", "a string", true, &x.Question)
+	typedrt.Param(d, "options", "JSON", false, &x.Options)
 	return x
 }
 
@@ -318,74 +309,9 @@ func (x *AttemptCompletion) Source() *ast.Action { return x.src }
 
 func (*AttemptCompletion) isAction() {}
 
-func decodeAttemptCompletion(d *decoder) *AttemptCompletion {
-	x := &AttemptCompletion{src: d.a}
-	param(d, "result", "a string", true, &x.Result)
-	param(d, "command", "a string", false, &x.Command)
+func decodeAttemptCompletion(d *typedrt.Decoder) *AttemptCompletion {
+	x := &AttemptCompletion{src: d.Action()}
+	typedrt.Param(d, "result", "a string", true, &x.Result)
+	typedrt.Param(d, "command", "a string", false, &x.Command)
 	return x
-}
-
-// decoder converts one action's params, collecting problems.
-type decoder struct {
-	a    *ast.Action
-	seen map[string]bool
-	errs []error
-}
-
-// param decodes the named parameter into dst and reports whether it was
-// present and of the right type; want says what it must be.
-func param[T any](d *decoder, name, want string, required bool, dst *T) bool {
-	d.seen[name] = true
-	for _, p := range d.a.Params {
-		if p.Name != name || p.Value == nil {
-			continue
-		}
-		// DecodeValue is a JSON round trip that keeps the exact bytes of
-		// strings that are not UTF-8 (in a json.RawMessage, beside them:
-		// read it with ast.UnmarshalExact).
-		if err := ast.DecodeValue(p.Value, dst); err != nil {
-			if errors.Is(err, ast.ErrRawNotUTF8) {
-				d.fail(name, p.Span, err.Error())
-				return false
-			}
-			data, _ := json.Marshal(p.Value)
-			got := string(data)
-			if len(got) > 60 {
-				got = got[:57] + "..."
-			}
-			d.fail(name, p.Span, fmt.Sprintf("want %s, got %s", want, got))
-			return false
-		}
-		return true
-	}
-	if required {
-		d.fail(name, nil, "missing required parameter")
-	}
-	return false
-}
-
-// span returns sp, else the action's name span, else its span.
-func (d *decoder) span(sp *ast.Span) ast.Span {
-	switch {
-	case sp != nil:
-		return *sp
-	case d.a.NameSpan != (ast.Span{}):
-		return d.a.NameSpan
-	}
-	return d.a.Span
-}
-
-func (d *decoder) fail(param string, sp *ast.Span, msg string) {
-	d.errs = append(d.errs, &Error{Action: d.a.Name, Param: param, Span: d.span(sp), Msg: msg})
-}
-
-// finish reports parameters the action does not declare and returns every
-// problem found.
-func (d *decoder) finish() error {
-	for _, p := range d.a.Params {
-		if !d.seen[p.Name] {
-			d.fail(p.Name, p.Span, "the action has no such parameter")
-		}
-	}
-	return errors.Join(d.errs...)
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/sebdah/goldie/v2"
 
 	"github.com/plangram/plangram/ast"
-	"github.com/plangram/plangram/internal/gentest"
+	"github.com/plangram/plangram/internal/testkit/gentest"
 	"github.com/plangram/plangram/stream"
 	"github.com/plangram/plangram/typed/tools"
 )

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/plangram/plangram/ast"
-	"github.com/plangram/plangram/internal/gentest"
+	"github.com/plangram/plangram/internal/testkit/gentest"
 	"github.com/plangram/plangram/typed/udiff"
 )
 

@@ -12,7 +12,7 @@ import (
 
 	"github.com/yuin/goldmark"
 
-	"github.com/plangram/plangram/internal/benchutil"
+	"github.com/plangram/plangram/internal/testkit/benchutil"
 )
 
 func main() {
