@@ -89,8 +89,8 @@ type Options struct {
 	// block that belongs to no action (those before the first act block),
 	// in source order, instead of keeping it in the document's Blocks, so
 	// that a consumer that looks at each block once holds none of them: a
-	// document of a hundred thousand small stray blocks would otherwise
-	// keep some 200 bytes a block. With ReuseActions, OnBlock keeps
+	// document of many small stray blocks would otherwise keep a node
+	// and its spans per block. With ReuseActions, OnBlock keeps
 	// neither the block nor what it points to once it returns (its memory
 	// is filled again for the next block). The other dialects keep their
 	// blocks in Blocks.

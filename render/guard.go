@@ -40,8 +40,9 @@ import (
 // bytes).
 
 // maxPageCells is the most table cells one page gives goldmark. A cell
-// costs goldmark about 500 bytes of memory (its node and its text
-// segment), 250 times the two bytes `b|` it may take in the input, and a
+// costs goldmark hundreds of bytes of memory (its node and its text
+// segment), over a hundred times the two bytes `b|` it may take in the
+// input, and a
 // wide table pads every row to the header's columns. The tables past the
 // budget are shown as plain text, their text all there, with a note
 // (TestTableCellBudget).
