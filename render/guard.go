@@ -42,10 +42,9 @@ import (
 // maxPageCells is the most table cells one page gives goldmark. A cell
 // costs goldmark hundreds of bytes of memory (its node and its text
 // segment), over a hundred times the two bytes `b|` it may take in the
-// input, and a
-// wide table pads every row to the header's columns. The tables past the
-// budget are shown as plain text, their text all there, with a note
-// (TestTableCellBudget).
+// input, and a wide table pads every row to the header's columns. The
+// tables past the budget are shown as plain text, their text all there,
+// with a note (TestTableCellBudget).
 const maxPageCells = 50_000
 
 // inlineBudget is the most a chunk may cost per byte of its length. The
