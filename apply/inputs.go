@@ -22,8 +22,7 @@ type Input struct {
 // is read, keeping none of them (grammar.Options.OnAction with
 // ReuseActions, workspace.Checker), as `plangram check --root` does. An
 // apply then holds the inputs, the virtual file system and the changes,
-// not every plan's tree, which is about 15 times the plan's size
-// (docs/benchmarks.md, "apply memory"). It finds the same diagnostics and
+// not every plan's tree, which is many times the plan's size. It finds the same diagnostics and
 // changes and writes the same files as Apply over the parsed documents
 // (TestApplyInputsAsApply, FuzzApply), except that a change's Action and
 // an entry of Commands hold only the action's name and name span. The

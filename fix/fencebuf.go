@@ -14,10 +14,10 @@ import (
 // The plan dialect's fence pass (fixer.fences) in linear time.
 //
 // The pass walks the document's blocks in order and repairs a broken one
-// in place, then reads it again. Two things made it quadratic in the
-// number of repairs (issue 10): each repair rebuilt the whole text, and
-// each block that its closing line's trailing text left unclosed was
-// scanned to the end of the document to learn so. Here
+// in place, then reads it again. Two things would make it quadratic in
+// the number of repairs: rebuilding the whole text for each repair, and
+// scanning each block that its closing line's trailing text left
+// unclosed to the end of the document to learn so. Here
 //
 //   - the text still to read lives right-aligned in a byte buffer (a
 //     fenceBuf): a repair replaces a line by moving the bytes *before* it

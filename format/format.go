@@ -168,8 +168,8 @@ func canonicalEdits(ctx context.Context, filename, dialect string, src []byte, o
 	o.Dialect = dialect
 	o.OnAction = func(a *ast.Action) { edits = actionEdits(dialect, a, src, edits) }
 	// The hunks' edits are made as the hunks are read, and the parser
-	// keeps none of them (one file's diff in 333k hunks held 450 bytes a
-	// hunk until its end): the actions handed over hold their head and
+	// keeps none of them, so one file's diff in many hunks costs no
+	// memory per hunk: the actions handed over hold their head and
 	// paths. A hunk handed over again (a udiff add_file that turned out
 	// an edit) has its edits already.
 	var last *ast.Action

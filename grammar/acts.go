@@ -73,7 +73,7 @@ func actsParser(fence byte) (*participle.Parser[actsFile], error) {
 // forward line cursor). The participle grammar above (actsFile) is its
 // specification: TestActsPathsAgree and FuzzActs check that parsing with
 // the grammar (parseGrammar) builds the same document, diagnostics
-// included (docs/benchmarks.md, "Which acts path runs").
+// included.
 type ActsParser struct {
 	grammar func() (*participle.Parser[actsFile], error) // built on first use
 	schema  *schema.Schema

@@ -100,8 +100,7 @@ func trimmedSpan(l srcLine, from int) (int, int) {
 // path line several blocks share is reported once.
 // Actions come in source order and the blocks that share a path line
 // are consecutive, so the offset of the last breach of each code is all
-// there is to remember (a map per breach held 60 bytes for each of a
-// flood of them).
+// there is to remember: a flood of breaches costs no memory per breach.
 type pathSeen map[string]int
 
 // noEdits gives a document of an edit format that has no edit at all and

@@ -90,9 +90,8 @@ func parseEdit(ctx context.Context, dialect string, src []byte, opts Options, ea
 	if run == nil {
 		return nil, fmt.Errorf("grammar: %q is not an edit-format dialect", dialect)
 	}
-	// The whole source is at hand: the sparse index is 1.6% of it where 4
-	// bytes a line made short-line documents' index over half their size
-	// (docs/benchmarks.md, "Edit formats").
+	// The whole source is at hand: a sparse line index keeps a
+	// document of short lines from paying an index entry per line.
 	b := newEditBaseLines(dialect, src, ast.NewSparseLines(src))
 	b.cap.NoLimit, b.cap.Silenced = opts.Uncapped, opts.Silenced
 	b.each, b.seen, b.keepProse = each, pathSeen{}, opts.KeepProse
@@ -381,8 +380,8 @@ func NewEditStream(dialect string, ev EditEvents) (*EditStream, error) {
 // their End nor the prose: Document then holds only the diagnostics (and
 // the span after Close). For a consumer that takes what it needs from the
 // events, as the stream package does, memory then stays near the input
-// and its line index rather than growing with the tree (a 10 MB diff
-// held 344 MB). Call it before the first Write.
+// and its line index rather than growing with the tree. Call it before
+// the first Write.
 func (s *EditStream) Lean() {
 	s.base.each = func(*ast.Action) {}
 }

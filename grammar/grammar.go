@@ -41,8 +41,8 @@ type Options struct {
 	// Rationale and Memos are kept). The acts dialect hands each action
 	// over as soon as it is read and keeps none, so a consumer that looks
 	// at each action once, as `plangram check` does, holds the input, the
-	// diagnostics and one action at a time instead of the whole tree
-	// (docs/benchmarks.md, "check memory"). The plan dialect does the same
+	// diagnostics and one action at a time instead of the whole tree.
+	// The plan dialect does the same
 	// for the actions of its `## Action Plan` section, each handed over
 	// once the heading after it is read (what the document-level checks
 	// need of them, the AST diff's rows, is kept in compact form); actions
@@ -55,9 +55,8 @@ type Options struct {
 	// ReuseActions, with OnAction, says that OnAction keeps neither the
 	// action it is handed nor anything the action points to (its blocks,
 	// argument slices and params) once it returns: the acts dialect then
-	// fills the same memory again for the next action, which cuts the
-	// garbage a check makes per action by about three quarters (fewer
-	// collections, a smaller peak heap). Strings and spans copied out of
+	// fills the same memory again for the next action, so that a check
+	// makes little garbage per action. Strings and spans copied out of
 	// the action stay valid. Actions handed over this way may have empty
 	// rather than nil Args, ArgSpans and Blocks.
 	ReuseActions bool
@@ -67,9 +66,7 @@ type Options struct {
 	// keep neither the blocks of an action's hunks nor its hunks
 	// parameter (an add_file's content and a delete_file's old text, one
 	// string each, are still set), so that one action holding a large
-	// file's whole diff costs nothing a hunk: a 10 MB diff of one file in
-	// 333k hunks held some 450 bytes a hunk until its end (check: 237 MB).
-	// The diagnostics are the same. The other dialects, whose actions
+	// file's whole diff costs nothing a hunk. The diagnostics are the same. The other dialects, whose actions
 	// keep one block an argument, ignore it.
 	PathsOnly bool
 	// OnHunk, with PathsOnly, is handed each hunk of the udiff and
@@ -92,8 +89,8 @@ type Options struct {
 	// block that belongs to no action (those before the first act block),
 	// in source order, instead of keeping it in the document's Blocks, so
 	// that a consumer that looks at each block once holds none of them: a
-	// document of a hundred thousand small stray blocks would otherwise
-	// keep some 200 bytes a block. With ReuseActions, OnBlock keeps
+	// document of many small stray blocks would otherwise keep a node
+	// and its spans per block. With ReuseActions, OnBlock keeps
 	// neither the block nor what it points to once it returns (its memory
 	// is filled again for the next block). The other dialects keep their
 	// blocks in Blocks.

@@ -33,18 +33,17 @@ import (
 // Rationale, optional Memos, then `## Action Plan` or `## Message`) is
 // checked over those nodes (plan_check.go), so that each problem is reported
 // against the node where the document left the expected shape, with the AST
-// diff. (Declaring lists and paragraphs as grammar rules as well made
-// participle allocate 80% more per parse in BenchmarkPlan.)
+// diff. Lists and paragraphs are whole tokens rather than grammar rules,
+// so that participle makes no node for the lines inside them.
 //
 // The grammar is the executable spec; Parse builds the same outline and
 // nodes with planBuilder.outline, a single pass over coarse tokens
 // (lexer.RunScanner: one token per list and per paragraph, so no token is
 // made for the lines inside them), because participle's reflective parse
-// allocated about 2.4 KB per section — 500 times the input for a document
-// of short headings — and cost about 1 µs per token.
+// allocates per section and per token many times what the input holds.
 // TestPlanOutlineMatchesGrammar (on every Markdown input of the golden
 // corpus) and FuzzPlan check that both give the same tree and the same
-// nodes; docs/benchmarks.md records what this path costs next to goldmark.
+// nodes.
 type planFile struct {
 	Intro    []plex.Token   `parser:"@((~(H2 | H3))*)"`
 	Parts    []*planPart    `parser:"@@*"`
@@ -107,8 +106,8 @@ const (
 
 // MaxActionParts is how many Markdown parts (headings, code blocks,
 // paragraphs, lists, blank lines) the body of one action of a plan holds:
-// the parser keeps a node for each until the action is checked, so a
-// body of a few megabytes of them held some 60 times its size. The parts
+// the parser keeps a node for each until the action is checked, which
+// costs many times the bytes of a body of tiny parts. The parts
 // past it, up to the next heading 2 or 3, are folded into one node that
 // is not read, with one too-many-parts error, as the acts dialect's
 // MaxBlocks does (docs/plan.md). fmt and fix read them all
@@ -271,9 +270,8 @@ type pnode struct {
 // drop lets go of what a node released by a streaming parse points to
 // (its list's item ranges, its block), which the node itself would keep:
 // nodes are made in chunks (slab), and a chunk lives while any node of it
-// is used or it still has free ones, so the lists of hundreds of actions
-// before stayed (a plan of 20,000-item lists peaked at 4.3 times its
-// size in `check`).
+// is used or it still has free ones, so without drop the lists of
+// hundreds of actions before would stay in memory.
 func (n *pnode) drop() { n.items, n.block = nil, nil }
 
 // because adds a reason to the node's mark.

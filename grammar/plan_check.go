@@ -457,8 +457,8 @@ func (b *planBuilder) titleAndMetadata(intro []*pnode, next *pnode) {
 func (b *planBuilder) documentMetadata(n *pnode) {
 	n.meta = true
 	b.ok(n)
-	// The keys so far, by name: Params.Get scans the list, which made a
-	// metadata list of many keys quadratic (1 MB of them took 12 s).
+	// The keys so far, by name: Params.Get scans the list, which would
+	// make a metadata list of many keys quadratic.
 	seen := make(map[string]any, len(b.doc.Metadata))
 	for _, p := range b.doc.Metadata {
 		if _, ok := seen[p.Name]; !ok {

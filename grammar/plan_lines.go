@@ -8,8 +8,8 @@ import (
 
 // planLines gives the positions of one plan document's byte offsets, as
 // ast.Lines does, without an index of every line: it keeps the sparse
-// index (ast.NewSparseLines: a checkpoint per 512 bytes of input, 1.6% of
-// it, where a full index costs 4 bytes per line, about 10% of a plan) and
+// index (ast.NewSparseLines: a checkpoint per 512 bytes of input, where a
+// full index costs 4 bytes per line) and
 // a cursor on the line of the latest answer. The plan builder asks for
 // positions mostly in source order, node after node, so most answers lie
 // on the cursor's line or a few lines after it; any other is the sparse

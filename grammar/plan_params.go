@@ -141,7 +141,7 @@ func (b *planBuilder) listEntries(n *pnode, each, bad func(*entry)) {
 		if tmp.bad && collecting {
 			if cur.elems == nil {
 				// Room for the rest of the list, which is usually
-				// folded too: a long list grew by copies of 1.25×.
+				// folded too, so a long list is not grown by copies.
 				cur.elems = make([]elem, 0, len(n.items)-k+len(tmp.elems))
 			}
 			cur.fold(&tmp)

@@ -327,7 +327,7 @@ func checkFile(ctx context.Context, path string, stdin []byte, opts Options) (*r
 // read and keeps none (grammar.Options.OnAction), to the workspace rules
 // too with a root (workspace.Checker), so a check holds the input, the
 // diagnostics, the overlay of a root and one action at a time rather than
-// the whole tree (docs/benchmarks.md, "check memory"). Only the spans of the
+// the whole tree. Only the spans of the
 // fenced blocks are kept, and only when a directive comment may need them.
 func diagnostics(ctx context.Context, name string, src []byte, opts Options) ([]*ast.Diagnostic, error) {
 	popts := opts.Parse
@@ -357,8 +357,8 @@ func diagnostics(ctx context.Context, name string, src []byte, opts Options) ([]
 		blocks = func() []ast.Span { return spans }
 	}
 	// Without a root, the actions' paths are all that is read of them:
-	// the edit formats keep no hunks (one file's diff in 333k hunks held
-	// 450 bytes a hunk until its end).
+	// the edit formats keep no hunks, so one file's diff in many hunks
+	// costs no memory per hunk.
 	popts.PathsOnly = opts.Root == "" && opts.Parse.OnAction == nil
 	sup := newSuppressor(blocks, src, opts.Disable)
 	pred := sup.predicate()
@@ -377,8 +377,7 @@ func diagnostics(ctx context.Context, name string, src []byte, opts Options) ([]
 	}
 	// Of each action, the rules read its paths; with a root, the hunks
 	// of an update_file (udiff, apply-patch) are placed one at a time as
-	// the parser reads them, so no file diff's hunks are kept: one file's
-	// diff in 333k hunks held 450 bytes a hunk until its end.
+	// the parser reads them, so no file diff's hunks are kept.
 	if opts.Parse.OnAction == nil {
 		popts.PathsOnly = true
 		if ws != nil {

@@ -14,10 +14,9 @@ import (
 // textpos.Text.Offset clamps them; a range whose end comes before its
 // start is read the other way round.
 //
-// Rebuilding the text and its line index per change made a message of k
-// changes to a document of n bytes cost O(k·n): a hostile client's one
-// message of 100,000 one-character changes to a 1 MB document took
-// minutes. Here the text is held in chunks of at most maxChunk bytes,
+// Rebuilding the text and its line index per change would make a message
+// of k changes to a document of n bytes cost O(k·n), which a hostile
+// client could send. Here the text is held in chunks of at most maxChunk bytes,
 // each with its line breaks and UTF-16 length, so a change costs a walk
 // over the chunks' counts, a scan of at most two chunks, and the rebuild
 // of the chunks it touches: O(n/maxChunk + maxChunk + its text's length).

@@ -14,8 +14,9 @@ import (
 // is spent, are shown without colours (the bytes are the same either way).
 // The budget is counted in bytes and in lexer tokens, so that which blocks
 // of a page have colours depends on the page only, never on the machine's
-// speed: chroma's lexers give 170k–740k tokens a second (docs/render.md,
-// "Limits"), so the token budget is spent in well under a second.
+// speed: chroma's lexers give hundreds of thousands of tokens a second
+// (docs/render.md, "Limits"), so the token budget is spent in well under
+// a second.
 // highlightBudget is a guard for lexer input on which a pattern scans far
 // more than ordinary code makes it: an ordinary page reaches the token
 // budget long before it.
@@ -84,9 +85,9 @@ func (r *renderer) code(content string, o codeOpts) template.HTML {
 // lexer's tokens would not reproduce content exactly. The pieces are
 // slices of content, and each token is checked against content as it
 // comes, so the work is linear in the tokens: the lexer is not wrapped in
-// chroma.Coalesce, which joined a run of same-typed tokens by repeated
-// string concatenation before handing any over (a 200 KB line of one
-// token type took minutes, and the budget below was never looked at).
+// chroma.Coalesce, which joins a run of same-typed tokens by repeated
+// string concatenation before handing any over (quadratic in a long line
+// of one token type, before the budget below is looked at).
 func (r *renderer) highlight(content string, o codeOpts) (pieces []piece) {
 	plain := []piece{{"", content}}
 	if r.opts.NoHighlight || len(content) == 0 || len(content) > maxHighlightBlock ||

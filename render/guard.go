@@ -21,7 +21,7 @@ import (
 // a marker whose construct is not closed soon sends that parser scanning to
 // the end of the chunk (`[a](b` repeated, backtick runs, `<!--`, `a_a_a`
 // for the e-mail linkify, mismatched emphasis), so a chunk can cost its
-// length times its number of markers: 20 KB of `[a](` took 6 s.
+// length times its number of markers (quadratic in `[a](` repeated).
 //
 // Before rendering, plangram parses the block structure alone (linear) and
 // prices each inline chunk as the sum, over its markers, of the bytes from
@@ -40,11 +40,11 @@ import (
 // bytes).
 
 // maxPageCells is the most table cells one page gives goldmark. A cell
-// costs goldmark about 500 bytes of memory (its node and its text
-// segment), 250 times the two bytes `b|` it may take in the input: a
-// 1 MB table of 100 columns made a 348 MB page. The tables past the
-// budget are shown as plain text, their text all there, with a note
-// (TestTableCellBudget).
+// costs goldmark hundreds of bytes of memory (its node and its text
+// segment), over a hundred times the two bytes `b|` it may take in the
+// input, and a wide table pads every row to the header's columns. The
+// tables past the budget are shown as plain text, their text all there,
+// with a note (TestTableCellBudget).
 const maxPageCells = 50_000
 
 // inlineBudget is the most a chunk may cost per byte of its length. The

@@ -99,15 +99,15 @@ func lineCount(n int) string {
 
 // maxNesting is the most list items and block quotes one line may open
 // (`- - - x`, `> > x`) when it is given to goldmark, whose parser rescans
-// the rest of the line for every container it opens there: 64 KB of `- `
-// on one line took 5 s, 1 MB would take minutes.
+// the rest of the line for every container it opens there, which is
+// quadratic in the line's length.
 const maxNesting = 32
 
 // maxIndent is the most indentation (in columns) a line outside fenced
 // blocks keeps when it is given to goldmark. Each line costs goldmark the
 // number of containers open times the indentation it measures for each, so
-// a list nested by indentation alone, 1,000 levels deep, grew with the
-// power 1.5 of its size.
+// a list nested by indentation alone costs more than its size times its
+// depth.
 const maxIndent = 4 * maxNesting
 
 // flattenNesting returns src as plangram gives it to goldmark: outside
@@ -407,8 +407,8 @@ func plainText(n gast.Node, src []byte) string {
 // opens at its first line), so the question is asked of ever longer
 // prefixes ending at a line end, each twice as long as the one before,
 // and the first act block ends the search: a plan's first act block is
-// usually near its start, and goldmark's tree of a whole document is some
-// seven times its size (a 10 MB plan took 70 MB to answer). A document
+// usually near its start, and goldmark's tree of a whole document is
+// several times its size. A document
 // with no act block is read whole, in twice the time of one reading.
 func HasActBlocks(src []byte) bool {
 	if !mayHaveActFence(src) {
@@ -435,7 +435,7 @@ func HasActBlocks(src []byte) bool {
 // block's opening line does, so a document without one has no act block,
 // whatever its block structure, and HasActBlocks needs no Markdown reader
 // (goldmark keeps an entry per line and open container until a blank
-// line: a 1 MB nested list took 360 MB of allocations to answer).
+// line, which a long nested list makes many times its size).
 func mayHaveActFence(src []byte) bool {
 	tick, tilde := -1, -1 // the next "```" and "~~~" at or after i, once looked for
 	next := func(at *int, i int, run string) int {

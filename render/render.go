@@ -98,7 +98,7 @@ func HTML(doc *ast.Document, src []byte, opts Options) ([]byte, error) {
 
 // WriteHTML writes the page HTML returns to w, one top-level item (prose,
 // a stray block, an action card) at a time: it holds the document and the
-// view of one item, not the page (whose HTML is 10–20 times the size of a
+// view of one item, not the page (whose HTML is many times the size of a
 // plan of small actions). An error from w ends the page.
 func WriteHTML(w io.Writer, doc *ast.Document, src []byte, opts Options) error {
 	if doc == nil {
@@ -906,8 +906,8 @@ func (r *renderer) value(v any) template.HTML {
 }
 
 // maxListJSON bounds the JSON text of a list parameter's value the page
-// shows: a unified diff of one file in 333k hunks made a hunks value of
-// 56 MB of JSON (100 MB escaped) in one table cell.
+// shows: a unified diff of one file in many hunks has a hunks value
+// larger than the diff, which would fill one table cell.
 const maxListJSON = 64 << 10
 
 // listJSON renders a list as json.MarshalIndent does, element by element,

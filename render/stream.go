@@ -36,8 +36,8 @@ type Parse func(pass Pass) (*ast.Document, error)
 // first pass keeps the diagnostics and the prose, which is all the page's
 // head needs; the second, where the actions and blocks that hold a
 // diagnostic or a prose node are, for placing them; the third renders
-// each action's card as it is handed over and keeps nothing of it. A document
-// of small actions takes about 1 KB of tree an action, 16 times its size
+// each action's card as it is handed over and keeps nothing of it. The
+// tree of a document of small actions is many times its size
 // (docs/render.md, "Memory"). It returns the document of the first pass
 // (its diagnostics; no actions). A structured plan (the plan dialect) is
 // refused: its page hides the parts of the plan its header and cards
@@ -166,8 +166,8 @@ func WriteHTMLStream(w io.Writer, parse Parse, opts Options) (*ast.Document, err
 // that hold the start of one of doc's diagnostics or of a prose node the
 // page shows: attach and the placing of prose in cards ask only about
 // those offsets, and of the nodes that do not hold one (most of them)
-// only the count is needed. A document of small actions laid out whole
-// took some 120 bytes an action. With nothing to place, no pass is made.
+// only the count is needed, so the layout grows with those offsets, not
+// with the actions. With nothing to place, no pass is made.
 func layoutAt(parse Parse, doc *ast.Document, hidden map[any]bool, actions, strays int) (*layout, error) {
 	lay := &layout{}
 	var at []int

@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"unsafe"
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/internal/view"
 	"github.com/plangram/plangram/lexer"
 	"github.com/plangram/plangram/schema"
 )
@@ -312,7 +312,7 @@ func (a *acts) trailingText(p *Parser, from, to int) error {
 // close it.
 func (a *acts) read(p *Parser, start, end int) error {
 	line := p.bytes(start, end)
-	s := unsafe.String(unsafe.SliceData(line), len(line))
+	s := view.String(line)
 	// A line that opens a comment (it starts with <!--, so it opens no
 	// block) does so in a document of fence character c only outside every
 	// block of c, which is known only before read1 moves on.
@@ -500,7 +500,7 @@ func contentEnd(p *Parser, start, end int) int {
 func (a *acts) quoted(p *Parser, start, end int) *Event {
 	le := contentEnd(p, start, end)
 	line := p.bytes(start, le)
-	if bytes.IndexByte(line, '>') < 0 || !grammar.QuotedAct(unsafe.String(unsafe.SliceData(line), len(line))) {
+	if bytes.IndexByte(line, '>') < 0 || !grammar.QuotedAct(view.String(line)) {
 		return nil
 	}
 	return &Event{Type: Error, Severity: ast.Warning, Kind: grammar.CodeQuotedAct, Raw: p.str(start, le), Span: p.span(start, le),
@@ -538,7 +538,7 @@ func (a *acts) track(p *Parser, b *fence, c byte, line []byte, start, end int) (
 // opening lines still open (lexer.MisnestedFence) and the first line of
 // the block's run followed by text (lexer.ExactFenceWithText).
 func (a *acts) strayContent(p *Parser, b *fence, line []byte, start int) {
-	s := unsafe.String(unsafe.SliceData(line), len(line))
+	s := view.String(line)
 	if g, ok := lexer.ParseMdFence(s); ok && g.Char == b.run[0] {
 		switch n := len(b.nested); {
 		case g.Info != "" || g.Item:

@@ -182,10 +182,10 @@ func newJCall(names toolNames) *jcall {
 }
 
 // collect handles an event of the reader as soon as it is emitted, during
-// feed: holding them until the reader returns cost memory in proportion
-// to the JSON fed at once (about 480 bytes per argument of a 12-byte
-// `"pN": "v"`, BenchmarkHostile/hermes-many-params), the events of a
-// whole answer parsed in one chunk.
+// feed: holding them until the reader returns would cost memory in
+// proportion to the JSON fed at once, many times the bytes of an answer
+// of many short arguments parsed in one chunk
+// (BenchmarkHostile/hermes-many-params).
 func (c *jcall) collect(e jsonargs.Event) {
 	if c.err == nil && c.p != nil {
 		c.err = c.handle(c.p, e)

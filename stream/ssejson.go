@@ -2,7 +2,6 @@ package stream
 
 import (
 	"strconv"
-	"unsafe"
 
 	"github.com/plangram/plangram/stream/jsonargs"
 )
@@ -13,9 +12,9 @@ import (
 // reads the API envelope only: a call's arguments are read by the shared
 // incremental parser (stream/jsonargs), fragment by fragment.
 type jnode struct {
-	kind       byte // '{' '[' '"' 'n' (number) 't' 'f' '0' (null)
-	start, end int  // data offsets
-	keys       []string
+	kind       byte     // '{' '[' '"' 'n' (number) 't' 'f' '0' (null)
+	start, end int      // data offsets
+	keys       [][]byte // object member names: slices of the data, decoded when escaped
 	vals       []*jnode // object members' values, array elements
 	esc        bool     // a string with escapes
 }
@@ -25,7 +24,7 @@ func (n *jnode) get(key string) *jnode {
 		return nil
 	}
 	for i, k := range n.keys {
-		if k == key {
+		if string(k) == key {
 			return n.vals[i]
 		}
 	}
@@ -165,11 +164,11 @@ func (r *jreader) value(depth int) *jnode {
 				if k == nil {
 					return nil
 				}
-				key := ""
+				key := r.b[k.start+1 : k.end-1]
 				if k.esc {
-					key, _ = k.str(r.b)
-				} else if k.end-k.start > 2 {
-					key = unsafe.String(&r.b[k.start+1], k.end-k.start-2) // only read while the event is handled
+					var dec []byte
+					jsonargs.DecodeString(key, func(d []byte, _, _ int) { dec = append(dec, d...) })
+					key = dec
 				}
 				n.keys = append(n.keys, key)
 				r.space()

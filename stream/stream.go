@@ -25,9 +25,9 @@ import (
 	"fmt"
 	"io"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/internal/view"
 	"github.com/plangram/plangram/schema"
 )
 
@@ -429,9 +429,5 @@ func (p *Parser) grow(n int) {
 // str returns the received bytes [from, to) as a string that shares the
 // buffer's memory, which is never overwritten.
 func (p *Parser) str(from, to int) string {
-	b := p.bytes(from, to)
-	if len(b) == 0 {
-		return ""
-	}
-	return unsafe.String(&b[0], len(b))
+	return view.String(p.bytes(from, to))
 }

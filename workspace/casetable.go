@@ -12,8 +12,8 @@ import (
 // each grown by a quarter when it fills, so that growing copies 1/64 of the
 // names at a time. A word holds 40 further bits of the folded hash (0 is an
 // empty slot) and 24 bits of the exact hash: a plan of many small
-// write_file actions names a path per 66 bytes of input, and 8 bytes a
-// name, with the slots left free, costs about 1/6 of the input
+// write_file actions names a path every few dozen bytes of input, and 8
+// bytes a name keeps the table a fraction of the input
 // (docs/check.md, "case-collision"). Slots of 4 KiB and more are outside
 // the garbage-collected heap (offHeap).
 type caseTable struct {

@@ -23,8 +23,8 @@ const CodeTooManyDirectories = "too-many-directories"
 // bytes. Each costs about 40 bytes with a root (the overlay's entry and
 // slot, and the count of files below it) and 10 without (the case
 // table), so the state stays near the size of the plan at most. A real
-// plan names a new directory per hundreds of bytes: SmallActs, 158k
-// write_file actions in 10 MB, names 51.
+// plan names a new directory per hundreds of bytes (corpus.SmallActs
+// does), far below the budget.
 func dirBudget(n int) int { return 1<<16 + n/32 }
 
 // dirLimitMessage says which limit was passed, for both rules.

@@ -6,8 +6,8 @@ import "github.com/plangram/plangram/internal/anonmem"
 // pointers. Where the system has anonymous memory maps (mem_mmap.go) the
 // memory is mapped outside the garbage-collected heap: the collector's
 // heap goal is twice the live heap (GOGC 100), so state that lives until
-// the check ends costs twice its size on the heap and once outside it
-// (docs/benchmarks.md, "check memory"). Elsewhere, and when a map fails,
+// the check ends costs twice its size on the heap and once outside it.
+// Elsewhere, and when a map fails,
 // it is allocated on the heap. free gives back what it mapped; nothing may
 // use the memory after it.
 type offHeap struct {

@@ -12,8 +12,8 @@ import (
 // overlay is the checker's state of every path it looked at: what was on
 // disk and what the actions so far made of it. It is kept compact because
 // `check --root` keeps one state per file a plan touches, and a plan of
-// many small write_file actions touches a file per 66 bytes of input
-// (docs/benchmarks.md, "check memory"):
+// many small write_file actions touches a file every few dozen bytes of
+// input:
 //
 //   - one entry of 16 bytes per path, with no pointer in it, in chunks
 //     that are never copied, found through an open-addressing table of

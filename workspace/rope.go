@@ -6,9 +6,9 @@ import "strings"
 // the document (Options.Source) of its lines rather than as a copy: the
 // new file of a unified diff or of an apply_patch envelope is its lines
 // after a '+', so its content is no one slice of the document, and a
-// Checker (which keeps no action) held a copy of every file a patch
-// series created (a real `git log -p`, checked against an empty root, held
-// 3.9 MB of them for 8.8 MB of input). A rope costs 4 bytes a line. Each
+// Checker (which keeps no action) would otherwise hold a copy of every
+// file a patch series creates (a `git log -p` checked against an empty
+// root). A rope costs 4 bytes a line. Each
 // line runs to the first '\n' after its offset; the last is cut at size.
 type rope struct {
 	src  string

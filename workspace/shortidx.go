@@ -37,8 +37,8 @@ import (
 // is looked for by walking the lines from the start instead (shortIndex).
 //
 // The index holds one 4-byte id per line and key (about one per byte of
-// the file) and 24 bytes per distinct key: about 3.4 times a file of
-// 80-byte code lines (TestShortIndexMemory) and 5.6 times Go source. It
+// the file) and 24 bytes per distinct key: a few times the file's size
+// (TestShortIndexMemory bounds it). It
 // exists only for files edited more than once and searched for such a
 // text.
 const shortQ = 4

@@ -25,8 +25,8 @@ import (
 // an edit re-files only the lines it removes and inserts. A line selects
 // about 2/(gramW+1) of its positions, fewer where grams repeat, and a
 // line is filed under each gram once, as a 4-byte id; each gram costs 16
-// bytes and each line 8 (subIdx): the index is about 2.1 times a file of
-// 80-byte code lines (TestSubIndexMemory) and 3.2 times Go source.
+// bytes and each line 8 (subIdx): the index is a few times the file's
+// size (TestSubIndexMemory bounds it).
 //
 // gramW = 2 (texts of 5 bytes or more) keeps the candidates few: with
 // wider windows a window's minimizer is more often a gram that most lines

@@ -6,8 +6,8 @@ import (
 )
 
 // text is the content of a file being edited by the simulation. The first
-// edit of a file works on a flat string (one scan, one copy: the cost the
-// simulation always had for a file edited once). From the second edit on,
+// edit of a file works on a flat string (one scan, one copy, all a file
+// edited once needs). From the second edit on,
 // the content is a sequence of lines held in a treap (an implicit balanced
 // tree keyed by position, with line and byte counts per subtree) and an
 // index from each line's text to the lines that hold it, so that
@@ -244,9 +244,8 @@ func (t *text) Match(find string, from int) (at, n int) {
 // lineMatch finds them in the text from a line start, without building the
 // text. A chain of edits whose texts are such lines (a diff of one file
 // with thousands of one-line hunks) finds each near where the previous one
-// ended: it costs the lines it walks, where building the text cost the
-// whole file per edit (quadratic: 13k hunks took 1.5 s, 333k would take
-// minutes).
+// ended: it costs the lines it walks, where building the text would cost
+// the whole file per edit (quadratic in the hunks).
 func (t *text) scanMatch(fl []string, fromLine int) (at, n int) {
 	at = -1
 	s := fromLine
@@ -357,8 +356,8 @@ func (t *text) Index(find string, from, limit int) []int {
 // release lets go of the content String built for a text in tree mode:
 // a text kept in the overlay between actions holds its tree alone, not a
 // copy of the whole file besides (a failing edit's diagnostic builds one
-// to show the closest region; a real git log checked against an empty
-// root held 3 MB of them). The next String builds it again, once.
+// to show the closest region, and a patch series can fail many edits).
+// The next String builds it again, once.
 func (t *text) release() { t.cache, t.valid = "", false }
 
 // Replace replaces the bytes [at, end) by s.

@@ -271,9 +271,8 @@ type Options struct {
 	// Source, optional, is the text the documents were parsed from. The
 	// checker then keeps the paths, file contents and action names that
 	// are slices of it (as the parser's strings are) as offsets into it
-	// rather than as strings, which makes its state per file a few bytes
-	// (docs/benchmarks.md, "check memory"); it must not change while the
-	// check runs. The diagnostics are the same with or without it.
+	// rather than as strings, which makes its state per file a few bytes;
+	// it must not change while the check runs. The diagnostics are the same with or without it.
 	Source []byte
 }
 

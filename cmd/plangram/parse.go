@@ -176,9 +176,8 @@ func streamable(src []byte, opts grammar.Options) (dialect string, ok bool) {
 
 // parseStreamed parses a document and writes its JSON to stdout as the
 // actions are read, keeping none of them: byte for byte what writeDoc
-// writes for the whole document, which held the whole tree (10 MB of
-// small actions peaked at 187 MB, a 10 MB plan at 85 MB;
-// docs/benchmarks.md). It returns the document without its actions.
+// writes for the whole document, which holds the whole tree, many times
+// the input's size. It returns the document without its actions.
 //
 // The JSON of an acts or edit-format document has nothing before its
 // actions but its dialect, so one parse writes it. A plan's has its title,

@@ -54,7 +54,7 @@ func cmdRender(ctx context.Context, e *env, args []string) int {
 	multi := len(ins) > 1 || len(pos) > 0 && len(ins) == 1 && ins[0].base != ""
 	if fi, err := os.Stat(*out); err == nil && fi.IsDir() && *out != "-" {
 		// -o naming an existing directory writes the page into it, for
-		// one input as for several (it used to fail: "is a directory").
+		// one input as for several.
 		multi = true
 	}
 	targets := make([]string, len(ins))
@@ -96,7 +96,7 @@ func cmdRender(ctx context.Context, e *env, args []string) int {
 		}
 		if targets[i] == "" {
 			// The page is written as it is rendered, one item at a time
-			// (render.WriteHTML, WriteHTMLStream): its HTML is 10–20 times
+			// (render.WriteHTML, WriteHTMLStream): its HTML is many times
 			// the size of a plan of small actions.
 			bw := bufio.NewWriterSize(e.stdout, 64<<10)
 			c, err := page(bw)

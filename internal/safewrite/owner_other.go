@@ -12,6 +12,3 @@ func links(fs.FileInfo) uint64 { return 1 }
 
 // keepOwner does nothing where files have no Unix owner.
 func keepOwner(*os.File, fs.FileInfo) error { return nil }
-
-// device is unknown here: files are synced one by one.
-func device(string) (uint64, bool) { return 0, false }

@@ -31,15 +31,3 @@ func keepOwner(f *os.File, old fs.FileInfo) error {
 	}
 	return f.Chown(int(st.Uid), int(st.Gid))
 }
-
-// device returns the device number of the file system holding path.
-func device(path string) (uint64, bool) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return 0, false
-	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		return uint64(st.Dev), true
-	}
-	return 0, false
-}

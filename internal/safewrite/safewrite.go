@@ -1,15 +1,19 @@
 // Package safewrite replaces the content of a file without surprising the
 // people who own it.
 //
-// [WriteFile] is what `plangram fmt -w`, `fix -w`, `render -o` and `apply`
-// use. The rules, in the order they are applied to the path given:
+// `plangram render -o` writes through [WriteFileFunc], `fmt -w` and
+// `fix -w` through [Rewrite], which also refuses a file that changed after
+// it was read; `apply` writes through its own handle on the workspace root
+// and shares only [ErrReadOnly] with this package. [WriteFile] writes
+// bytes at hand by the same rules. The rules, in the order they are applied
+// to the path given:
 //
 //   - A symbolic link is followed (link by link, so a dangling link creates
 //     its target): the link stays a link and the file it names is written.
 //   - A missing file is created atomically: the data goes to a temporary file
 //     in the same directory, which is synced and renamed over the path. The
-//     new file gets the permission bits passed to [WriteFileMode] (0644 for
-//     [WriteFile]) filtered by the process umask, like os.WriteFile.
+//     new file gets mode 0644 filtered by the process umask, like
+//     os.WriteFile.
 //   - An existing regular file without the owner's write bit (mode 0444, for
 //     example) is refused with an error that wraps [ErrReadOnly], even when
 //     the process runs as root and could write it.
@@ -53,13 +57,7 @@ const maxLinks = 40
 // WriteFile replaces the content of path with data following the package
 // rules; a new file is created with mode 0644 (before the umask).
 func WriteFile(path string, data []byte) error {
-	return WriteFileMode(path, data, 0o644)
-}
-
-// WriteFileMode is [WriteFile] with the permission bits for a file that does
-// not exist yet; an existing file keeps its own mode.
-func WriteFileMode(path string, data []byte, perm fs.FileMode) error {
-	return writeFile(path, payload{data: data}, perm)
+	return writeFile(path, payload{data: data}, 0o644)
 }
 
 // WriteFileFunc is [WriteFile] with the content written by write, for a
@@ -132,7 +130,8 @@ func (c payload) inPlace(path string, truncate bool) error {
 	return writeInPlace(path, data, truncate)
 }
 
-// writeFile is WriteFileMode for any content.
+// writeFile is WriteFile for any content, with the permission bits of a
+// file that does not exist yet.
 func writeFile(path string, data payload, perm fs.FileMode) error {
 	target, err := Resolve(path)
 	if err != nil {
@@ -157,22 +156,6 @@ func writeFile(path string, data payload, perm fs.FileMode) error {
 	err = replace(target, data, mode, fi)
 	if errors.Is(err, errKeepInPlace) {
 		return data.inPlace(target, true)
-	}
-	return err
-}
-
-// CreateLike creates the file path, which must not exist, with data and the
-// mode of like (a moved file keeps its mode); when the process may (root),
-// also like's owner and group. An existing path is an error wrapping
-// fs.ErrExist. The file is created atomically like every new file.
-func CreateLike(path string, data []byte, like fs.FileInfo) error {
-	if _, err := os.Lstat(path); err == nil {
-		return fmt.Errorf("%s: %w", path, fs.ErrExist)
-	}
-	mode := like.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
-	err := replace(path, payload{data: data}, mode, like)
-	if errors.Is(err, errKeepInPlace) { // the owner cannot be given: keep the mode only
-		return replace(path, payload{data: data}, mode, nil)
 	}
 	return err
 }
@@ -213,7 +196,7 @@ var errKeepInPlace = errors.New("write in place")
 // renames it over path. old is the file being replaced, nil when there is
 // none.
 func replace(path string, data payload, mode fs.FileMode, old fs.FileInfo) error {
-	name, err := stage(path, data, mode, old, true)
+	name, err := stage(path, data, mode, old)
 	if err != nil {
 		return err
 	}
@@ -225,10 +208,9 @@ func replace(path string, data payload, mode fs.FileMode, old fs.FileInfo) error
 }
 
 // stage writes data to a new temporary file next to path, with old's owner
-// and group (when old is not nil) and mode, and returns its name; sync
-// says the data is synced to disk before the file is closed. On error no
-// temporary file is left.
-func stage(path string, data payload, mode fs.FileMode, old fs.FileInfo, sync bool) (string, error) {
+// and group (when old is not nil) and mode, syncs it to disk and returns
+// its name. On error no temporary file is left.
+func stage(path string, data payload, mode fs.FileMode, old fs.FileInfo) (string, error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -267,10 +249,8 @@ func stage(path string, data payload, mode fs.FileMode, old fs.FileInfo, sync bo
 	if err := data.writeTo(tmp); err != nil {
 		return "", fmt.Errorf("%s: %w", path, err)
 	}
-	if sync {
-		if err := tmp.Sync(); err != nil {
-			return "", fmt.Errorf("%s: %w", path, err)
-		}
+	if err := tmp.Sync(); err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
 	}
 	if err := tmp.Close(); err != nil {
 		return "", fmt.Errorf("%s: %w", path, err)

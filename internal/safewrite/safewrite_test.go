@@ -231,32 +231,3 @@ func TestMissingDirectory(t *testing.T) {
 		t.Errorf("err = %v, want ErrNotExist", err)
 	}
 }
-
-func TestCreateLike(t *testing.T) {
-	dir := t.TempDir()
-	src := filepath.Join(dir, "src.sh")
-	if err := os.WriteFile(src, []byte("#!/bin/sh\n"), 0o750); err != nil {
-		t.Fatal(err)
-	}
-	if os.Geteuid() == 0 {
-		if err := os.Chown(src, 4321, 8765); err != nil {
-			t.Fatal(err)
-		}
-	}
-	like, _ := os.Stat(src)
-	dst := filepath.Join(dir, "dst.sh")
-	if err := CreateLike(dst, []byte("moved\n"), like); err != nil {
-		t.Fatal(err)
-	}
-	fi, _ := os.Stat(dst)
-	if fi.Mode().Perm() != 0o750 {
-		t.Errorf("mode %v, want 0750", fi.Mode())
-	}
-	if st := stat(t, dst); os.Geteuid() == 0 && (st.Uid != 4321 || st.Gid != 8765) {
-		t.Errorf("owner %d:%d", st.Uid, st.Gid)
-	}
-	if err := CreateLike(dst, []byte("again"), like); !errors.Is(err, fs.ErrExist) {
-		t.Errorf("existing destination: %v", err)
-	}
-	noTemp(t, dir)
-}

@@ -1,4 +1,0 @@
-package safewrite
-
-// sysSyncfs is syncfs(2)'s number (not in package syscall for amd64).
-const sysSyncfs = 306

@@ -1,5 +1,0 @@
-package safewrite
-
-import "syscall"
-
-const sysSyncfs = syscall.SYS_SYNCFS
