@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -398,5 +399,31 @@ func TestApplyExactBytes(t *testing.T) {
 		if got := read(t, filepath.Join(root, name)); got != want {
 			t.Errorf("%s = %q, want %q", name, got, want)
 		}
+	}
+}
+
+// TestDeletePrunesEmptyDirs pins that a directory a deletion or a move
+// leaves empty is removed, and each one above it that it leaves empty, as
+// git apply removes them; a directory with anything else in it stays, and
+// so does the root.
+func TestDeletePrunesEmptyDirs(t *testing.T) {
+	root := t.TempDir()
+	files(t, root, map[string]string{"a/b/x.txt": "x\n", "c/y.txt": "y\n", "c/z.txt": "z\n", "d/e/m.txt": "m\n", "top.txt": "t\n"})
+	plan := "~~~act\ndelete_file a/b/x.txt\n~~~\n~~~act\ndelete_file c/y.txt\n~~~\n" +
+		"~~~act\nmove_file d/e/m.txt m.txt\n~~~\n~~~act\ndelete_file top.txt\n~~~\n"
+	res, err := Apply(context.Background(), []*ast.Document{parse(t, plan)}, root, Options{})
+	if err != nil {
+		t.Fatalf("Apply: %v\n%v", err, res)
+	}
+	var got []string
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && p != root {
+			rel, _ := filepath.Rel(root, p)
+			got = append(got, filepath.ToSlash(rel))
+		}
+		return err
+	})
+	if want := []string{"c", "c/z.txt", "m.txt"}; !slices.Equal(got, want) {
+		t.Errorf("the root holds %q, want %q", got, want)
 	}
 }

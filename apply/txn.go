@@ -648,9 +648,28 @@ func rollForward(r rootFS, s *step) (int, error) {
 		return nil
 	})
 	if errors.Is(err, fs.ErrNotExist) {
-		return n, nil
+		err = nil
+	}
+	if err == nil && s.op == opDelete {
+		pruneEmptyDirs(r, s.dir)
 	}
 	return n, err
+}
+
+// pruneEmptyDirs removes dir and each directory above it that a deletion
+// left empty, innermost first, as git apply does; it stops at the root, at
+// plangram's metadata directory and at the first directory that is not
+// empty (or cannot be removed, which leaves it as it is: no file is lost).
+// A directory already gone (a recovery that runs it again) is passed.
+func pruneEmptyDirs(r rootFS, dir string) {
+	for dir != "" && !isMetaPath(dir) {
+		parent, name := splitRel(dir)
+		err := withDir(r, parent, func(d dirHandle) error { return d.rmdir(name) })
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return
+		}
+		dir = parent
+	}
 }
 
 // isNoLink says a hard link cannot be made here (the file system has
