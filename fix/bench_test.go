@@ -56,7 +56,7 @@ func planRepairs(n int) []byte {
 // BenchmarkFixPlan: fix on n, 2n and 4n fence repairs of the plan
 // dialect, each of which left its block unclosed to the end of the
 // document; time and bytes per op grow linearly (fix/fencebuf.go: a repair
-// moves only the bytes of its own block, and the close index answers which
+// copies only the text of its own block, and the close index answers which
 // line closes a block without a scan). Before, each repair rebuilt the
 // whole text and each unclosed block was scanned to the end (×4 per
 // doubling).

@@ -4,7 +4,6 @@ import (
 	"math"
 	"sort"
 	"strings"
-	"unsafe"
 
 	plex "github.com/alecthomas/participle/v2/lexer"
 
@@ -19,137 +18,237 @@ import (
 // scanning each block that its closing line's trailing text left
 // unclosed to the end of the document to learn so. Here
 //
-//   - the text still to read lives right-aligned in a byte buffer (a
-//     fenceBuf): a repair replaces a line by moving the bytes *before* it
-//     (from the start of the block being judged), never the rest of the
-//     document, and the text before the block being judged is final
-//     (committed to done) so those bytes are never moved again;
-//   - so the bytes after the last repaired line keep their buffer
-//     position and are the input's own, and a closeIndex of the input's
-//     bare fence lines answers "which line closes this block" without a
-//     scan.
+//   - the text is the input string with a record of the repaired lines:
+//     the text before the block being judged is final (committed to
+//     done); the rest is head, a fresh string holding the text from the
+//     block being judged through the last repaired line, then the input
+//     from offset in on, which no repair has touched;
+//   - the pass reads a window of that rest — head and the input up to
+//     what the block being judged needs — so a repair copies head and
+//     the lines it reads, never the rest of the document, and when no
+//     repaired line is left the window is the input's own string;
+//   - a closeIndex of the input's bare fence lines answers "which line
+//     closes this block" past head without a scan.
+//
+// Every string the pass reads is immutable: head is built afresh at each
+// repair and never written afterwards.
 //
 // The slow reference (fixer.slow, tests only) is the plain algorithm:
 // the same repairs on a string rebuilt per repair, every block scanned.
 // FuzzFix and TestFastFencesAgree check that both give the same bytes and
 // repairs.
 
-// fenceBuf is the text of the fence pass.
-type fenceBuf struct {
-	buf   []byte
-	start int // the text still being read is buf[start:]
-	// base maps buffer positions to input offsets for bytes no repair has
-	// touched: input offset = buffer position - base.
-	base int
-	// modEnd is the buffer position of the end of the last repaired line
-	// (at most start when there is none in the text still being read).
-	modEnd    int
-	done      strings.Builder // the final text before buf[start:]
-	doneLines int             // line endings in done
-	orig      string          // the input
-	idx       *closeIndex     // built on first use
+// fenceText is the text of the fence pass.
+type fenceText struct {
+	orig string // the input
+	done strings.Builder
+	// doneLines counts the line endings in done.
+	doneLines int
+	// head is the start of the text still being read, through the last
+	// repaired line (whole lines), or "" when no repaired line is left.
+	head string
+	// in is the input offset where the text still being read goes on
+	// after head: the rest is head + orig[in:].
+	in int
+	// win is the window the pass reads: head + orig[in:end], with end at
+	// a line end; orig[in:] itself when head is "".
+	win string
+	end int
+	idx *closeIndex // built on first use
 }
 
-// newFenceBuf returns a fenceBuf holding text, with room for fences to
-// grow in front of it.
-func newFenceBuf(text string) *fenceBuf {
-	slack := 64 + len(text)/8
-	b := &fenceBuf{buf: make([]byte, slack+len(text)), start: slack, base: slack, orig: text}
-	copy(b.buf[slack:], text)
+// newFenceText returns the fence pass's text over the input text.
+func newFenceText(text string) *fenceText {
+	b := &fenceText{orig: text, win: text, end: len(text)}
 	b.done.Grow(len(text) + 64)
 	return b
 }
 
-// view returns the text still being read. It aliases the buffer: a string
-// taken from it is valid until the next replace.
-func (b *fenceBuf) view() string {
-	if b.start == len(b.buf) {
-		return ""
+// view returns the window of the text still being read.
+func (b *fenceText) view() string { return b.win }
+
+// size returns the length of the text still being read, of which the
+// window may hold only the start.
+func (b *fenceText) size() int { return len(b.head) + len(b.orig) - b.in }
+
+// rest returns the text still being read from its offset off to the end
+// of head, or to the end of the input when off is past head.
+func (b *fenceText) rest(off int) string {
+	if off < len(b.head) {
+		return b.head[off:]
 	}
-	return unsafe.String(&b.buf[b.start], len(b.buf)-b.start)
+	return b.orig[b.in+off-len(b.head):]
 }
 
-// commit makes the first n bytes of the view final.
-func (b *fenceBuf) commit(n int) {
-	s := b.view()[:n]
+// input returns the input offset of offset off of the text still being
+// read, which is past head.
+func (b *fenceText) input(off int) int { return b.in + off - len(b.head) }
+
+// lineStart reports whether offset off (0 < off < size) of the text still
+// being read starts a line and can start the text still being read: no
+// byte-order mark follows it, which the scanner reads as one only at the
+// start of the document.
+func (b *fenceText) lineStart(off int) bool {
+	if off <= 0 || off >= b.size() {
+		return false
+	}
+	prev := b.rest(off - 1)
+	return prev[0] == '\n' && !strings.HasPrefix(b.rest(off), "\uFEFF")
+}
+
+// commit makes the first n bytes of the text still being read final.
+func (b *fenceText) commit(n int) {
+	var s string
+	if n <= len(b.head) {
+		s = b.head[:n]
+		b.head = b.head[n:]
+		b.win = b.win[n:]
+	} else {
+		x := b.input(n)
+		b.done.WriteString(b.head)
+		b.doneLines += strings.Count(b.head, "\n")
+		s = b.orig[b.in:x]
+		b.head, b.in = "", x
+	}
 	b.done.WriteString(s)
 	b.doneLines += strings.Count(s, "\n")
-	b.start += n
-}
-
-// replace replaces the view's bytes [off, e) (a whole line, its ending
-// included) with repl, moving the bytes of the view before off.
-func (b *fenceBuf) replace(off, e int, repl []byte) {
-	delta := len(repl) - (e - off)
-	if b.start-delta < 0 {
-		b.grow(delta - b.start)
+	if b.head == "" {
+		b.win, b.end = b.orig[b.in:], len(b.orig)
 	}
-	ns := b.start - delta
-	copy(b.buf[ns:ns+off], b.buf[b.start:b.start+off])
-	copy(b.buf[ns+off:b.start+e], repl)
-	b.modEnd = max(b.modEnd, b.start+e)
-	b.start = ns
 }
 
-// grow makes at least need more bytes of room in front of the view; the
-// room grows geometrically, so lengthened fences cost linear time overall.
-func (b *fenceBuf) grow(need int) {
-	v := b.view()
-	slack := need + len(v)/2 + 64
-	nb := make([]byte, slack+len(v))
-	copy(nb[slack:], v)
-	shift := slack - b.start
-	b.base += shift
-	b.modEnd = max(b.modEnd+shift, slack)
-	b.buf, b.start = nb, slack
+// replace replaces the window's bytes [off, e) (a whole line, its ending
+// included) with repl. The new head runs through the replaced line and is
+// the whole window until the pass reads on (cover).
+func (b *fenceText) replace(off, e int, repl string) {
+	var h strings.Builder
+	if e <= len(b.head) {
+		h.Grow(len(b.head) + len(repl) - (e - off))
+		h.WriteString(b.head[:off])
+		h.WriteString(repl)
+		h.WriteString(b.head[e:])
+	} else {
+		h.Grow(off + len(repl))
+		h.WriteString(b.win[:off])
+		h.WriteString(repl)
+		b.in = b.input(e)
+	}
+	b.head = h.String()
+	b.win, b.end = b.head, b.in
 }
 
-// text returns the whole text: the final part and the view, copied.
-func (b *fenceBuf) text() string {
+// cover makes the window hold the text still being read up to offset n
+// at least, to the end of its line.
+func (b *fenceText) cover(n int) {
+	if n <= len(b.win) || b.end == len(b.orig) {
+		return
+	}
+	x := min(b.input(n), len(b.orig))
+	if x > b.in && b.orig[x-1] != '\n' {
+		x = lineEnd(b.orig, x)
+	}
+	b.win, b.end = b.head+b.orig[b.in:x], x
+}
+
+// whole reports whether the window holds all the text still being read.
+func (b *fenceText) whole() bool { return b.end == len(b.orig) }
+
+// widen makes the window about twice as long, for a reader that needs to
+// look further ahead than it knows in advance.
+func (b *fenceText) widen() { b.cover(2*len(b.win) + 4096) }
+
+// text returns the whole text: the final part and the rest.
+func (b *fenceText) text() string {
 	var s strings.Builder
-	s.Grow(b.done.Len() + len(b.buf) - b.start)
+	s.Grow(b.done.Len() + b.size())
 	s.WriteString(b.done.String())
-	s.WriteString(b.view())
+	s.WriteString(b.head)
+	s.WriteString(b.orig[b.in:])
 	return s.String()
 }
 
-// scan is lexer.ScanMarkdown on the view at off, with a fence token's end
-// found from the repaired lines and the close index instead of a scan to
-// the end of the document.
-func (b *fenceBuf) scan(off int) (plex.TokenType, int) {
-	v := b.view()
-	le := lineEnd(v, off)
-	if typ, _ := lexer.ScanMarkdown(v[:le], off); typ != lexer.MdFence {
-		return lexer.ScanMarkdown(v, off) // read to its own end
+// scan is lexer.ScanMarkdown at offset off of the text still being read,
+// with a fence token's end found from head's lines and the close index
+// instead of a scan to the end of the document. The window then holds the
+// token.
+func (b *fenceText) scan(off int) (plex.TokenType, int) {
+	if off >= len(b.head) {
+		// The input's own text: scanned in the input, whose bytes before
+		// off are the same up to its line start (head ends at a line end).
+		x := b.input(off)
+		le := lineEnd(b.orig, x)
+		if typ, _ := lexer.ScanMarkdown(b.orig[:le], x); typ != lexer.MdFence {
+			typ, end := lexer.ScanMarkdown(b.orig, x) // read to its own end
+			return typ, end - x + off
+		}
+		open, _ := lexer.MdFenceAt(b.orig, x)
+		end := b.fenceEnd(le-x+off, open)
+		b.cover(end)
+		return lexer.MdFence, end
 	}
-	open, _ := lexer.MdFenceAt(v, off)
-	return lexer.MdFence, b.fenceEnd(v, le, open)
+	v := b.win
+	le := lineEnd(v, off) // within head
+	if typ, _ := lexer.ScanMarkdown(v[:le], off); typ == lexer.MdFence {
+		open, _ := lexer.MdFenceAt(v, off)
+		end := b.fenceEnd(le, open)
+		b.cover(end)
+		return lexer.MdFence, end
+	}
+	for {
+		// The token's end is exact once the window holds the first line
+		// after it that is not blank: the scanner reads no further.
+		typ, end := lexer.ScanMarkdown(b.win, off)
+		p := end
+		for p < len(b.win) {
+			e := lineEnd(b.win, p)
+			if strings.TrimLeft(b.win[p:e], " \t\r\n") != "" {
+				break
+			}
+			p = e
+		}
+		if p < len(b.win) || b.whole() {
+			return typ, end
+		}
+		b.widen()
+	}
 }
 
-// fenceEnd returns the end of the closing line of the block opened by open
-// whose content starts at offset s of the view v, or len(v): the repaired
-// lines are read, the input's lines after them are looked up.
-func (b *fenceBuf) fenceEnd(v string, s int, open lexer.MdFenceLine) int {
-	mod := b.modEnd - b.start
-	for p := s; p < mod && p < len(v); {
-		e := lineEnd(v, p)
-		if open.Closes(v[p:e]) {
+// fenceEnd returns the end of the closing line of the block opened by
+// open whose content starts at offset s of the text still being read, or
+// the text's size: head's lines are read, the input's lines after them
+// are looked up.
+func (b *fenceText) fenceEnd(s int, open lexer.MdFenceLine) int {
+	p := s
+	for p < len(b.head) {
+		e := lineEnd(b.head, p)
+		if open.Closes(b.head[p:e]) {
 			return e
 		}
 		p = e
 	}
-	p := max(s, mod)
-	if p >= len(v) {
-		return len(v)
+	if p >= b.size() {
+		return b.size()
 	}
 	if b.idx == nil {
 		b.idx = newCloseIndex(b.orig)
 	}
-	e, ok := b.idx.first(open, b.start+p-b.base)
+	e, ok := b.idx.first(open, b.input(p))
 	if !ok {
-		return len(v)
+		return b.size()
 	}
-	return e + b.base - b.start
+	return e - b.in + len(b.head)
+}
+
+// intendedClose is lexer.IntendedClose from offset start of the window,
+// which it widens until the answer is known.
+func (b *fenceText) intendedClose(start int, open lexer.MdFenceLine, limit int) (at, maxRun int, ok bool) {
+	for {
+		at, maxRun, ok = lexer.IntendedClose(b.win, start, open, limit)
+		if ok || b.whole() || strings.Count(b.win[start:], "\n") >= limit {
+			return at, maxRun, ok
+		}
+		b.widen()
+	}
 }
 
 // closeIndex holds the input's bare fence lines — the lines that can close

@@ -12,6 +12,7 @@ import (
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/lexer"
 )
 
 // checkFastSlow checks that the plan dialect's linear fence pass
@@ -135,4 +136,58 @@ func countRepairs(r []*ast.Diagnostic) int {
 		n += k
 	}
 	return n
+}
+
+// TestFenceTextImmutable: every window the fence pass reads keeps its
+// bytes while the pass goes on repairing (the bytes under a string must
+// never change); before, the window was a view of a buffer that each
+// repair rewrote. The pass is driven as fixer.fences drives it, on the
+// golden plans and on documents whose repairs leave repaired lines after
+// the block being judged (a block repaired twice, the second time shorter).
+func TestFenceTextImmutable(t *testing.T) {
+	docs := []string{
+		string(planRepairs(40)),
+		"- - ```\n  ```\n1. ```bash\n```bash\n* ````md\n```  <!-- x -->\n\n  ```\n    - ```\n   ```\n  ```\n````md\n    ```\n```\n",
+		strings.Repeat("```md\n```go\nx\n```\n```\n\n", 20),
+	}
+	files, _ := filepath.Glob("../golden/plan/*.md")
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, string(data))
+	}
+	for _, src := range docs {
+		type snap struct{ s, copy string }
+		var seen []snap
+		keep := func(s string) { seen = append(seen, snap{s, strings.Clone(s)}) }
+		f := &fixer{text: src}
+		f.fb = newFenceText(src)
+		f.text = f.fb.view()
+		keep(f.text)
+		limit := 2*strings.Count(src, "\n") + 16
+		for off, n := 0, 0; off < f.size() && n < limit; n++ {
+			typ, end := f.scan(off)
+			keep(f.text)
+			if typ != lexer.MdFence || !f.repairBlock(off, end) {
+				off = end
+				if f.fb.lineStart(off) {
+					f.fb.commit(off)
+					f.text, off = f.fb.view(), 0
+				}
+			}
+			keep(f.text)
+		}
+		ref := &fixer{text: src, slow: true}
+		ref.fences()
+		if got, want := f.fb.text(), ref.text; got != want || len(f.repairs) != len(ref.repairs) {
+			t.Errorf("pass of %q gave %q, the reference %q", src, got, want)
+		}
+		for _, s := range seen {
+			if s.s != s.copy {
+				t.Fatalf("a window of the pass over %q changed from %q to %q", src, s.copy, s.s)
+			}
+		}
+	}
 }

@@ -149,9 +149,9 @@ type fixer struct {
 	repairs []repair
 	cap     grammar.Cap // caps repairs per code (add)
 	// fb holds the text during the plan dialect's fence pass (the text
-	// field is then its view, fix/fencebuf.go); nil otherwise, and always
-	// in the slow reference mode.
-	fb   *fenceBuf
+	// field is then its window, fix/fencebuf.go); nil otherwise, and
+	// always in the slow reference mode.
+	fb   *fenceText
 	slow bool
 }
 
@@ -203,8 +203,7 @@ func (f *fixer) replaceLine(off int, repl string) {
 	e := lineEnd(f.text, off)
 	_, ending := body(f.text[off:e])
 	if f.fb != nil {
-		line := make([]byte, 0, len(repl)+len(ending)) // a copy: repl may alias the buffer
-		f.fb.replace(off, e, append(append(line, repl...), ending...))
+		f.fb.replace(off, e, repl+ending)
 		f.text = f.fb.view()
 		return
 	}
@@ -224,18 +223,18 @@ func (f *fixer) setRun(off, n int) {
 func (f *fixer) fences() {
 	limit := 2*strings.Count(f.text, "\n") + 16
 	if !f.slow {
-		f.fb = newFenceBuf(f.text)
+		f.fb = newFenceText(f.text)
 		f.text = f.fb.view()
 		defer func() { f.text, f.fb = f.fb.text(), nil }()
 	}
-	for off, n := 0, 0; off < len(f.text) && n < limit; n++ {
+	for off, n := 0, 0; off < f.size() && n < limit; n++ {
 		typ, end := f.scan(off)
 		if typ != lexer.MdFence || !f.repairBlock(off, end) {
 			off = end
 			// Final up to a line start; not before a mid-document
 			// byte-order mark, which the scanner reads as one only at
 			// offset 0.
-			if f.fb != nil && off > 0 && off < len(f.text) && f.text[off-1] == '\n' && !strings.HasPrefix(f.text[off:], "\uFEFF") {
+			if f.fb != nil && f.fb.lineStart(off) {
 				f.fb.commit(off)
 				f.text, off = f.fb.view(), 0
 			}
@@ -243,12 +242,33 @@ func (f *fixer) fences() {
 	}
 }
 
-// scan reads the Markdown token at off of the text.
+// size returns the length of the text the fence pass reads.
+func (f *fixer) size() int {
+	if f.fb != nil {
+		return f.fb.size()
+	}
+	return len(f.text)
+}
+
+// scan reads the Markdown token at off of the text; in the fence pass's
+// window, which then holds the token when it is a block.
 func (f *fixer) scan(off int) (plex.TokenType, int) {
 	if f.fb != nil {
-		return f.fb.scan(off)
+		typ, end := f.fb.scan(off)
+		f.text = f.fb.view()
+		return typ, end
 	}
 	return lexer.ScanMarkdown(f.text, off)
+}
+
+// intendedClose is lexer.IntendedClose on the text from offset start.
+func (f *fixer) intendedClose(start int, open lexer.MdFenceLine) (at, maxRun int, ok bool) {
+	if f.fb != nil {
+		at, maxRun, ok = f.fb.intendedClose(start, open, searchLimit)
+		f.text = f.fb.view()
+		return at, maxRun, ok
+	}
+	return lexer.IntendedClose(f.text, start, open, searchLimit)
 }
 
 // repairBlock repairs the block token [off, end) if it is improperly nested
@@ -307,7 +327,6 @@ func (f *fixer) stripTrailing(off, first, stop int, open lexer.MdFenceLine, clos
 		if !ok || (closed && plausibleInfo(rest)) {
 			continue
 		}
-		// The message first: rest aliases the text that the repair moves.
 		r := repair{code: CodeTrailingText, line: f.lineNo(off + p),
 			msg: fmt.Sprintf("removed %q after the closing fence of the block opened at line %d", rest, f.lineNo(off))}
 		f.replaceLine(off+p, line[:run])
@@ -362,9 +381,9 @@ func plausibleInfo(s string) bool {
 // its extent and only gets longer fences, which makes the nested-looking
 // line plain content.
 func (f *fixer) lengthen(openOff, innerOff, closeOff int, open lexer.MdFenceLine) {
+	startContent := lineEnd(f.text, openOff)
+	intended, maxRun, ok := f.intendedClose(startContent, open)
 	text := f.text
-	startContent := lineEnd(text, openOff)
-	intended, maxRun, ok := lexer.IntendedClose(text, startContent, open, searchLimit)
 	if !ok {
 		intended = -1
 	}

@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/pmezard/go-difflib/difflib"
-
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/internal/linediff"
 )
 
 // edit is one FIND/REPLACE pair of an action.
@@ -466,8 +465,7 @@ func closest(file, find []string, grams []uint64) (_ region, _ bool, work int) {
 			sum += x
 		}
 		work += k * l
-		m := difflib.NewMatcher(findNorm, fileNorm[s-lo:s-lo+l])
-		return m.Ratio() + sum/float64(max(k, l)) - 0.01*float64(abs(l-k))
+		return linediff.Ratio(findNorm, fileNorm[s-lo:s-lo+l]) + sum/float64(max(k, l)) - 0.01*float64(abs(l-k))
 	}
 	bestScore := scoreOf(r.start, r.end-r.start)
 	for s := lo; s <= min(n-1, best+2); s++ {
@@ -593,9 +591,8 @@ func diffDetail(find, got []string, start int, name, file, where string) string 
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "--- %s\n+++ %s (%s)\n", name, file, where)
-	m := difflib.NewMatcherWithJunk(find, got, false, nil)
 	var notes []string
-	for _, group := range m.GetGroupedOpCodes(3) {
+	for _, group := range linediff.Hunks(linediff.Changes(linediff.Blocks(find, got, false)), 3) {
 		first, last := group[0], group[len(group)-1]
 		fmt.Fprintf(&b, "@@ -%s +%s @@\n", unifiedRange(first.I1, last.I2, 0), unifiedRange(first.J1, last.J2, start))
 		for _, op := range group {

@@ -1,6 +1,10 @@
 // Package linediff compares texts line by line (Myers' O(ND) algorithm) and
 // prints the result as a unified diff. plangram uses it for `plangram fmt -d`
 // and to mark changed lines of FIND/REPLACE pairs in rendered previews.
+// Blocks, Ratio, Changes and Hunks compare line lists by their longest
+// runs of equal lines instead (blocks.go): workspace uses them to find the
+// region of a file closest to a FIND text that is not found and to show
+// how the two differ.
 //
 // The edit script is minimal while the number of differing lines stays under
 // a bound (MaxEdits); beyond it the changed middle of the texts (after the
