@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -121,24 +120,7 @@ func runLimited(t *testing.T, kib int, bin, dir, stdin string, args ...string) r
 	if kib > 0 {
 		script = fmt.Sprintf(`ulimit -v %d && exec "$0" "$@"`, kib)
 	}
-	cmd := exec.Command("sh", append([]string{"-c", script, bin}, args...)...)
-	cmd.Dir = dir
-	cmd.Stdin = strings.NewReader(stdin)
-	cmd.Env = append(os.Environ(), "NO_COLOR=")
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-		if code < 0 { // killed by a signal (SIGABRT of runtime/cgo)
-			code = 128
-		}
-	} else if err != nil {
-		t.Fatalf("%v: %v", args, err)
-	}
-	return result{code, out.String(), errb.String()}
+	return runCmd(t, exec.Command("sh", append([]string{"-c", script, bin}, args...)...), dir, stdin, args)
 }
 
 // sortedFrames returns the LSP frames of s in sorted order.

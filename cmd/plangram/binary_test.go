@@ -42,7 +42,13 @@ type result struct {
 
 func runBinary(t *testing.T, bin, dir, stdin string, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
+	return runCmd(t, exec.Command(bin, args...), dir, stdin, args)
+}
+
+// runCmd runs cmd in dir with stdin and NO_COLOR unset, and returns what it
+// did; a process killed by a signal exits 128.
+func runCmd(t *testing.T, cmd *exec.Cmd, dir, stdin string, args []string) result {
+	t.Helper()
 	cmd.Dir = dir
 	cmd.Stdin = strings.NewReader(stdin)
 	cmd.Env = append(os.Environ(), "NO_COLOR=")
@@ -53,6 +59,9 @@ func runBinary(t *testing.T, bin, dir, stdin string, args ...string) result {
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		code = ee.ExitCode()
+		if code < 0 { // killed by a signal (SIGABRT of runtime/cgo)
+			code = 128
+		}
 	} else if err != nil {
 		t.Fatalf("%v: %v", args, err)
 	}
