@@ -103,3 +103,36 @@ func TestReadDocumentOptions(t *testing.T) {
 		t.Errorf("auto read a reply as %v (%v)", doc.Dialect, err)
 	}
 }
+
+// FuzzReadDocument: any bytes read as a tools document give, without a
+// panic, actions and diagnostics whose spans lie in the input, each
+// action's name span inside its span, and prose that holds its span's text.
+func FuzzReadDocument(f *testing.F) {
+	for _, s := range []string{"", "<read_file>\n<path>a</path>\n</read_file>\n", "<function_calls>\n<invoke name=\"x\">\n<parameter name=\"p\">1</parameter>\n</invoke>\n</function_calls>", "<think>a</think><list_files><recursive>z</recursive></list_files>", "<write_to_file><path>a</path><content>x"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		doc, err := grammar.Parse(context.Background(), "f", src, grammar.Options{Dialect: grammar.DialectTools, ReadTools: ReadDocument})
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := func(s ast.Span) bool {
+			return 0 <= s.Start.Offset && s.Start.Offset <= s.End.Offset && s.End.Offset <= len(src)
+		}
+		for _, a := range doc.Actions {
+			if !in(a.Span) || !in(a.NameSpan) || a.NameSpan.Start.Offset < a.Span.Start.Offset || a.NameSpan.End.Offset > a.Span.End.Offset {
+				t.Fatalf("action %q: span %v, name span %v", a.Name, a.Span, a.NameSpan)
+			}
+		}
+		for _, d := range doc.Diagnostics {
+			if !in(d.Span) {
+				t.Fatalf("diagnostic %v out of the input", d)
+			}
+		}
+		for _, p := range doc.Prose {
+			if !in(p.Span) || string(src[p.Span.Start.Offset:p.Span.End.Offset]) != p.Text {
+				t.Fatalf("prose %q at %v", p.Text, p.Span)
+			}
+		}
+	})
+}
