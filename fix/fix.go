@@ -83,6 +83,12 @@ func apply(src []byte, dialect string, slow bool) (fixed []byte, repairs []*ast.
 	if dialect == "" || dialect == grammar.DialectAuto {
 		dialect = grammar.Detect(src)
 	}
+	if dialect == grammar.DialectTools {
+		// The repairs are of fences, headings and the lines after the
+		// last one; in a tools reply such lines may be a call's
+		// content, so there is nothing to repair.
+		return src, nil
+	}
 	f := rewrite(src, dialect, slow)
 	if len(f.repairs) == 0 {
 		return src, nil

@@ -280,3 +280,19 @@ func TestFixHeadingLevelsPastCap(t *testing.T) {
 		t.Fatalf("fixing again: %d repairs", len(reps))
 	}
 }
+
+// TestApplyTools: a tools reply has nothing fix repairs; its trailing
+// blank lines, which another dialect loses, and fence-like lines inside a
+// call's content stay as they are.
+func TestApplyTools(t *testing.T) {
+	open := []byte("<write_to_file>\n<path>a.md</path>\n<content>\n~~~act\n```\nx\n\n\n")
+	closed := []byte("<read_file>\n<path>a.md</path>\n</read_file>\n\n\n")
+	for _, src := range [][]byte{open, closed} {
+		if got, repairs := Apply(src, grammar.DialectTools); !bytes.Equal(got, src) || len(repairs) != 0 {
+			t.Fatalf("Apply changed a tools reply: %q %v", got, repairs)
+		}
+	}
+	if got, _ := Apply(closed, grammar.DialectActs); bytes.Equal(got, closed) {
+		t.Fatalf("the same text as acts needs no repair: the test shows nothing")
+	}
+}

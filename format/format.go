@@ -32,7 +32,9 @@ func document(ctx context.Context, doc *ast.Document, src []byte, opts grammar.O
 	if doc == nil {
 		return nil, errors.New("format: nil document")
 	}
-	if unreadLines(doc) {
+	if unreadLines(doc) || doc.Dialect == grammar.DialectTools {
+		// A tools reply has no printer: it is its own canonical form
+		// (docs/fmt.md, "Tool calls").
 		return append([]byte(nil), src...), nil
 	}
 	dialect := doc.Dialect

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/plangram/plangram/stream"
 	"github.com/sebdah/goldie/v2"
 
 	"github.com/plangram/plangram/ast"
@@ -436,5 +437,21 @@ func TestFmtPlanKeepsFlaggedNodesPastCap(t *testing.T) {
 	}
 	if got := strings.Count(string(out), "\n`````\n"); got != 300 {
 		t.Fatalf("%d five-backtick fence lines kept, want 300:\n%s", got, out)
+	}
+}
+
+// TestToolsIsItsOwnForm: a tools reply (read by the stream parser) has no
+// printer; its canonical form is the input, byte for byte, whitespace and
+// wrapper tags included, and so fmt never lists or rewrites it.
+func TestToolsIsItsOwnForm(t *testing.T) {
+	src := []byte("Sure.  \n\n\n<read_file>\n<path>  a.go </path>\n</read_file>\n\n\n\n")
+	opts := grammar.Options{Dialect: grammar.DialectTools, ReadTools: stream.ReadDocument}
+	out, diags, err := Canonical(context.Background(), "r", src, opts)
+	if err != nil || string(out) != string(src) || len(diags) != 1 || diags[0].Code != "path-whitespace" {
+		t.Fatalf("Canonical: %q, %v, %v", out, diags, err)
+	}
+	out, doc, err := Source(context.Background(), "r", src, opts)
+	if err != nil || string(out) != string(src) || len(doc.Actions) != 1 {
+		t.Fatalf("Source: %q, %v", out, err)
 	}
 }

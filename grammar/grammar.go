@@ -21,6 +21,10 @@ const (
 	DialectAuto = "auto"
 	DialectActs = "acts"
 	DialectPlan = "plan"
+	// DialectTools is the XML tool-call dialect (docs/stream.md). Its one
+	// reader is the stream parser, which imports this package, so Parse
+	// reads it through Options.ReadTools; Detect never gives it.
+	DialectTools = "tools"
 )
 
 // Options configures Parse.
@@ -114,6 +118,14 @@ type Options struct {
 	// the first 100 of a code and the summing-up diagnostic with them,
 	// and the rest would be lost. Suppress still runs afterwards.
 	Silenced func(code string, line int) bool
+	// ReadTools reads a document of DialectTools: stream.ReadDocument,
+	// the stream parser over the whole input as one chunk. Package
+	// stream imports this one, so Parse cannot call it directly; a
+	// caller that offers the tools dialect sets it, and Parse with
+	// Dialect "tools" and no ReadTools is an error. Parse then does with
+	// the document what it does with every dialect's (the input checks,
+	// exact bytes, OnAction).
+	ReadTools func(ctx context.Context, filename string, src []byte, opts Options) (*ast.Document, error)
 }
 
 // Parse parses src (named filename in positions) into a Document. It never
@@ -249,6 +261,11 @@ func parseDialect(ctx context.Context, dialect, filename string, src []byte, opt
 		return p.parseEach(ctx, filename, src, each, opts.KeepProse)
 	case DialectSearchReplace, DialectUdiff, DialectApplyPatch:
 		return parseEdit(ctx, dialect, src, opts, each)
+	case DialectTools:
+		if opts.ReadTools == nil {
+			return nil, fmt.Errorf("dialect %s: Options.ReadTools is not set (stream.ReadDocument reads it)", DialectTools)
+		}
+		return opts.ReadTools(ctx, filename, src, opts)
 	}
 	return nil, fmt.Errorf("unknown dialect %q (want auto, %s)", opts.Dialect, strings.Join(Dialects(), ", "))
 }

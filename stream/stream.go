@@ -73,6 +73,12 @@ type Options struct {
 	// give back every byte of the input; `plangram stream` sets it unless
 	// --exact is given.
 	OmitFraming bool
+	// ToolsHint says, in an unknown-tool error under the built-in
+	// registry (Schema nil), how the model's own tools are given: it
+	// completes "give the model's tools …". Empty means "with --tools
+	// FILE", `plangram stream`'s flag; the document commands, which take
+	// an action schema, say "as an action schema with --schema FILE".
+	ToolsHint string
 }
 
 // ErrClosed is returned by Write and Close after Close.

@@ -183,7 +183,7 @@ type value struct {
 }
 
 func newTools(s *schema.Schema, o Options, start int, f xmlForm) *tools {
-	t := &tools{byName: map[string]*tool{}, names: toolNames{schema: s, builtin: o.Schema == nil},
+	t := &tools{byName: map[string]*tool{}, names: toolNames{schema: s, builtin: o.Schema == nil, hint: o.ToolsHint},
 		max: o.MaxCallSize, hide: o.HideThinking, out: start, pos: start, f: f}
 	if t.max <= 0 {
 		t.max = DefaultMaxCallSize

@@ -11,11 +11,12 @@ import (
 type toolNames struct {
 	schema  *schema.Schema
 	builtin bool
+	hint    string // Options.ToolsHint
 }
 
 // namesOf returns the toolNames of a scanner's config.
 func namesOf(c *config) toolNames {
-	return toolNames{schema: c.schema, builtin: c.opts.Schema == nil}
+	return toolNames{schema: c.schema, builtin: c.opts.Schema == nil, hint: c.opts.ToolsHint}
 }
 
 // unknown returns the message of the unknown-tool error of a call of
@@ -32,7 +33,11 @@ func (n toolNames) unknown(name string) string {
 		}
 	}
 	if n.builtin {
-		msg += " (the built-in tools registry is in use: give the model's tools with --tools FILE)"
+		hint := n.hint
+		if hint == "" {
+			hint = "with --tools FILE"
+		}
+		msg += " (the built-in tools registry is in use: give the model's tools " + hint + ")"
 	}
 	return msg
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/plangram/plangram/workspace"
 )
 
-const checkUsage = "[--dialect auto|acts|plan|search-replace|udiff|apply-patch] [--fence auto|backtick|tilde] [--schema FILE] [--root DIR] [--format text|json|sarif|llm] [--strict] [--disable CODE,...] [--summary] [--compact] [-q] [-v] [--include GLOB] [PATH...|-]"
+const checkUsage = "[--dialect auto|acts|plan|search-replace|udiff|apply-patch|tools] [--fence auto|backtick|tilde] [--schema FILE] [--root DIR] [--format text|json|sarif|llm] [--strict] [--disable CODE,...] [--summary] [--compact] [-q] [-v] [--include GLOB] [PATH...|-]"
 
 // cmdCheck checks plans and reports every diagnostic (docs/check.md). Its
 // report is its result, so it goes to standard output: text prints

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/plangram/plangram/schema"
 	"github.com/sebdah/goldie/v2"
 )
 
@@ -38,7 +39,7 @@ func TestCLIConventions(t *testing.T) {
 		{"fix", d + "fixme.md"},
 		{"check", "--disable", "block-befor-act", d + "mixed.md"},
 		{"check", "--disable", "block-before-act", d + "mixed.md"},
-		{"check", "--dialect", "tools", d + "mixed.md"},
+		{"check", "--dialect", "tool", d + "mixed.md"},
 		{"check", "--dialect", "udif", d + "mixed.md"},
 		{"fmt", "-l", d + "miss.md", d + "fixme.md"},
 		{"fix", "-d", d + "fixme.md"},
@@ -183,8 +184,9 @@ func TestParseNDJSON(t *testing.T) {
 
 // TestDialectOneList: every command that reads documents accepts the same
 // --dialect names (docDialects, render also markdown), its synopsis and
-// flag help list them, and each rejects tools the same way, naming the
-// stream syntax; the schema commands accept tools.
+// flag help list them, and they include every built-in dialect the schema
+// commands accept (tools among them), so no dialect name works in one
+// command and is refused in another.
 func TestDialectOneList(t *testing.T) {
 	list := strings.Join(docDialects(), "|")
 	for name, usage := range map[string]string{"parse": parseUsage, "check": checkUsage, "fmt": fmtUsage, "fix": fixUsage, "lsp": lspUsage} {
@@ -195,7 +197,7 @@ func TestDialectOneList(t *testing.T) {
 	if !strings.Contains(renderUsage, "[--dialect "+list+"|markdown]") {
 		t.Errorf("render's synopsis: %s", renderUsage)
 	}
-	if _, help, _ := runCLI(t, "", "help", "render"); !strings.Contains(help, "apply-patch, markdown (markdown: a plain page)") {
+	if _, help, _ := runCLI(t, "", "help", "render"); !strings.Contains(help, "apply-patch, tools, markdown (markdown: a plain page)") {
 		t.Errorf("render help lacks markdown:\n%s", help)
 	}
 	for _, cmd := range []string{"parse", "check", "fmt", "fix", "render", "apply", "lsp"} {
@@ -215,15 +217,15 @@ func TestDialectOneList(t *testing.T) {
 				t.Errorf("%v rejected: %s", args, stderr)
 			}
 		}
-		args := []string{cmd, "--dialect", "tools"}
-		if cmd == "apply" {
-			args = append(args, "--root", t.TempDir())
-		}
-		if code, _, stderr := runCLI(t, "", args...); code != exitUsage || !strings.Contains(stderr, "plangram stream --syntax tools") {
-			t.Errorf("%v: exit %d, %q", args, code, stderr)
-		}
 	}
-	if code, _, stderr := runCLI(t, "", "example", "--dialect", "tools"); code != exitOK {
-		t.Errorf("example --dialect tools: exit %d, %s", code, stderr)
+	for _, d := range schema.Dialects() {
+		if !slices.Contains(docDialects(), d) {
+			t.Errorf("built-in dialect %s is not a document dialect: %s", d, list)
+		}
+		for _, args := range [][]string{{"example", "--dialect", d}, {"schema", "--dialect", d}, {"check", "--dialect", d}, {"parse", "--dialect", d}} {
+			if code, _, stderr := runCLI(t, "", args...); code == exitUsage {
+				t.Errorf("%v: exit %d, %s", args, code, stderr)
+			}
+		}
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/plangram/plangram/grammar"
 )
 
-const fixUsage = "[-l] [-d] [-w] [--dialect auto|acts|plan|search-replace|udiff|apply-patch] [--include GLOB] [PATH...|-]"
+const fixUsage = "[-l] [-d] [-w] [--dialect auto|acts|plan|search-replace|udiff|apply-patch|tools] [--include GLOB] [PATH...|-]"
 
 // cmdFix repairs what LLMs typically break (docs/plan.md, "plangram fix"):
 // improperly nested fences, text after a closing fence, `#Title`, trailing
@@ -26,7 +26,7 @@ func cmdFix(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return exitUsage
 	}
-	if err := checkDocDialect("fix", *dialect); err != nil {
+	if err := checkDocDialect(*dialect); err != nil {
 		return usageError(e, err)
 	}
 	return rewriteInputs(ctx, e, "fix", files, rf, func(_ context.Context, e *env, in input, src []byte) ([]byte, int, error) {

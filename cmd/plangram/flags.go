@@ -10,6 +10,7 @@ import (
 	"github.com/plangram/plangram/grammar"
 	"github.com/plangram/plangram/lexer"
 	"github.com/plangram/plangram/schema"
+	"github.com/plangram/plangram/stream"
 )
 
 // newFlags returns a flag set that reports errors instead of exiting. It
@@ -140,8 +141,6 @@ func oneOf(flagName, v string, allowed ...string) error {
 // that parses plans.
 type parserFlags struct {
 	dialect, fence, schema *string
-	// cmd is the command's name, for messages.
-	cmd string
 	// extra are --dialect values the command accepts beyond the document
 	// dialects (render's markdown).
 	extra []string
@@ -153,7 +152,6 @@ type parserFlags struct {
 // takes more names sets extra and the flag's usage).
 func addParserFlags(fs *flag.FlagSet, _ string) parserFlags {
 	return parserFlags{
-		cmd:     fs.Name(),
 		dialect: fs.String("dialect", "auto", "input dialect: "+strings.Join(docDialects(), ", ")),
 		fence:   fs.String("fence", "auto", "acts fence character: auto, backtick or tilde"),
 		schema:  fs.String("schema", "", "action schema file replacing the dialect's built-in one"),
@@ -161,26 +159,22 @@ func addParserFlags(fs *flag.FlagSet, _ string) parserFlags {
 }
 
 // docDialects is the one list of --dialect values of the commands that read
-// documents (parse, check, fmt, fix, render, apply, lsp): auto and the
-// dialects grammar.Parse reads.
+// documents (parse, check, fmt, fix, render, apply, lsp): auto, the
+// dialects grammar.Parse reads itself, and tools, which it reads through
+// the stream parser (grammar.Options.ReadTools, set by parserFlags.options).
+// Every built-in dialect (schema.Dialects) is in it.
 func docDialects(extra ...string) []string {
-	return append(append([]string{grammar.DialectAuto}, grammar.Dialects()...), extra...)
+	return append(append(append([]string{grammar.DialectAuto}, grammar.Dialects()...), grammar.DialectTools), extra...)
 }
 
-// checkDocDialect checks the --dialect value of command cmd, which reads
-// documents, against docDialects. A built-in dialect that is not a
-// document grammar (schema.Dialects: tools, the XML tool calls of a
-// stream) is named as such, with the command that reads it; a misspelt
-// one gets a did-you-mean.
-func checkDocDialect(cmd, v string, extra ...string) error {
+// checkDocDialect checks a --dialect value of a command that reads
+// documents against docDialects; a misspelt one gets a did-you-mean.
+func checkDocDialect(v string, extra ...string) error {
 	allowed := docDialects(extra...)
 	if slices.Contains(allowed, v) {
 		return nil
 	}
-	if slices.Contains(schema.Dialects(), v) {
-		return fmt.Errorf("--dialect %s: %s is a dialect of streamed tool calls, not of documents: `plangram stream --syntax %s` reads it (schema, gen and example describe it); %s reads %s", v, v, v, cmd, strings.Join(allowed, ", "))
-	}
-	return fmt.Errorf("--dialect must be one of %s, got %q%s", strings.Join(allowed, ", "), v, didYouMean(v, append(allowed, schema.Dialects()...)))
+	return fmt.Errorf("--dialect must be one of %s, got %q%s", strings.Join(allowed, ", "), v, didYouMean(v, allowed))
 }
 
 // didYouMean returns ` (did you mean "x"?)` for the name of known closest
@@ -202,7 +196,7 @@ func didYouMean(v string, known []string) string {
 // options turns the flags into parser options, loading the schema file. On
 // a bad value it reports to stderr and returns false: exit with exitUsage.
 func (f parserFlags) options(e *env) (grammar.Options, bool) {
-	if err := checkDocDialect(f.cmd, *f.dialect, f.extra...); err != nil {
+	if err := checkDocDialect(*f.dialect, f.extra...); err != nil {
 		usageError(e, err)
 		return grammar.Options{}, false
 	}
@@ -211,7 +205,10 @@ func (f parserFlags) options(e *env) (grammar.Options, bool) {
 		usageError(e, err)
 		return grammar.Options{}, false
 	}
-	opts := grammar.Options{Dialect: *f.dialect, Fence: fc}
+	// The tools dialect is read by the stream parser, which grammar
+	// cannot import: every command that parses with these options reads
+	// it the same way.
+	opts := grammar.Options{Dialect: *f.dialect, Fence: fc, ReadTools: stream.ReadDocument}
 	if *f.schema != "" {
 		if opts.Schema, err = loadSchema(*f.schema); err != nil {
 			fmt.Fprintln(e.stderr, err)

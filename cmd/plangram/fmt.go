@@ -8,7 +8,7 @@ import (
 	"github.com/plangram/plangram/grammar"
 )
 
-const fmtUsage = "[-l] [-d] [-w] [--dialect auto|acts|plan|search-replace|udiff|apply-patch] [--fence auto|backtick|tilde] [--schema FILE] [--include GLOB] [PATH...|-]"
+const fmtUsage = "[-l] [-d] [-w] [--dialect auto|acts|plan|search-replace|udiff|apply-patch|tools] [--fence auto|backtick|tilde] [--schema FILE] [--include GLOB] [PATH...|-]"
 
 // cmdFmt prints plans in canonical form (docs/fmt.md). PATH is a file, a
 // directory (its *.md files, recursively) or "-"; without PATH it reads

@@ -13,7 +13,7 @@ import (
 	"github.com/plangram/plangram/workspace"
 )
 
-const lspUsage = "[--dialect auto|acts|plan|search-replace|udiff|apply-patch] [--fence auto|backtick|tilde] [--schema FILE] [--root DIR] [--no-workspace] [--debounce DURATION] [--log FILE]"
+const lspUsage = "[--dialect auto|acts|plan|search-replace|udiff|apply-patch|tools] [--fence auto|backtick|tilde] [--schema FILE] [--root DIR] [--no-workspace] [--debounce DURATION] [--log FILE]"
 
 // cmdLSP runs the language server on the command's standard input and
 // output (docs/editors.md). It exits 0 after the client's shutdown and

@@ -17,7 +17,7 @@ import (
 	"github.com/plangram/plangram/schema"
 )
 
-const parseUsage = "[--dialect auto|acts|plan|search-replace|udiff|apply-patch] [--fence auto|backtick|tilde] [--format json|repr] [--compact] [--ndjson] [--schema FILE] [--fix] [--include GLOB] [PATH...|-]"
+const parseUsage = "[--dialect auto|acts|plan|search-replace|udiff|apply-patch|tools] [--fence auto|backtick|tilde] [--format json|repr] [--compact] [--ndjson] [--schema FILE] [--fix] [--include GLOB] [PATH...|-]"
 
 // cmdParse parses plans and prints their AST. One input (a file, or
 // standard input without PATH or with "-") prints its document; several

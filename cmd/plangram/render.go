@@ -18,7 +18,7 @@ import (
 	"github.com/plangram/plangram/workspace"
 )
 
-const renderUsage = "[--dialect auto|acts|plan|search-replace|udiff|apply-patch|markdown] [--fence auto|backtick|tilde] [--schema FILE] [--root DIR] [--no-highlight] [-o OUT.html|-o DIR] [--include GLOB] [PATH...|-]"
+const renderUsage = "[--dialect auto|acts|plan|search-replace|udiff|apply-patch|tools|markdown] [--fence auto|backtick|tilde] [--schema FILE] [--root DIR] [--no-highlight] [-o OUT.html|-o DIR] [--include GLOB] [PATH...|-]"
 
 // cmdRender writes a self-contained HTML preview of a plan (docs/render.md).
 // One input (a file, or standard input without PATH or with "-") writes its
