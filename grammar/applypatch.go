@@ -122,12 +122,6 @@ func (p *apParser) lineSpan(i int) ast.Span {
 	return p.lines.Span(s, e)
 }
 
-// opHeader reports whether line i is a file operation header.
-func (p *apParser) opHeader(i int) bool {
-	t := strings.TrimSpace(p.line(i).text)
-	return strings.HasPrefix(t, apAdd) || strings.HasPrefix(t, apDelete) || strings.HasPrefix(t, apUpdate)
-}
-
 // patch reads one envelope from its Begin line and returns the next line.
 func (p *apParser) patch(begin int) int {
 	p.prose.add(p.line(begin).start, p.line(begin).end)

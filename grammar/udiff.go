@@ -570,11 +570,3 @@ func (p *udParser) dropPendingBlank(f *udFile) {
 		p.prose.flush()
 	}
 }
-
-// String forms for messages.
-func hunkHeaderString(h Hunk) string {
-	if h.OldStart == nil {
-		return "@@ ... @@"
-	}
-	return fmt.Sprintf("@@ -%d,%d +%d,%d @@", *h.OldStart, *h.OldLines, *h.NewStart, *h.NewLines)
-}

@@ -453,6 +453,3 @@ func (o *openCalls) all() []*apiCall {
 	}
 	return out
 }
-
-// len returns the number of open calls.
-func (o *openCalls) len() int { return len(o.order) - o.dead }

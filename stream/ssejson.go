@@ -64,15 +64,9 @@ func (n *jnode) int(data []byte) int {
 	return v
 }
 
-// parseJSON reads data as one JSON value with white space around it. On
+// parse reads data as one JSON value with white space around it; on
 // failure it returns nil, the offset of the offending byte and a message.
-func parseJSON(data []byte) (*jnode, int, string) {
-	var r jreader
-	return r.parse(data)
-}
-
-// parse is parseJSON reusing the reader's memory: the nodes and keys it
-// returns are valid until the next parse (and the keys until data
+// It reuses the reader's memory: the nodes and keys it returns are valid until the next parse (and the keys until data
 // changes), which is all an SSE event needs.
 func (r *jreader) parse(data []byte) (*jnode, int, string) {
 	r.b, r.i, r.err = data, 0, ""

@@ -192,13 +192,9 @@ func (o *overlay) findSum(rel string, sum uint64) (uint32, bool) {
 	}
 }
 
-// slot is the first slot to look at for rel (its hash scaled to the
-// table's size) and its tag (the hash's low bits above idxBits).
-func (o *overlay) slot(rel string) (int, uint32) {
-	return o.slotSum(maphash.String(o.seed, rel))
-}
-
-// slotSum is slot for the hash of a path.
+// slotSum is the first slot to look at for a path whose hash is sum
+// (the hash scaled to the table's size) and its tag (the hash's low bits
+// above idxBits).
 func (o *overlay) slotSum(sum uint64) (int, uint32) {
 	hi, _ := bits.Mul64(sum, uint64(len(o.slots)))
 	return int(hi), uint32(sum) &^ o.idxMask()
@@ -591,14 +587,9 @@ func (o *overlay) setLstat(rel string, v int) {
 	e.plen = e.plen&maxKeyLen | uint16(v)<<lstatShift
 }
 
-// isDir reports, without decoding a state, whether rel is known to be a
-// directory now (what c.file(rel).dir says): usable asks it of every
-// directory of every path, and a path of n components has n of them.
-func (c *checker) isDir(rel string) bool {
-	return c.isDirSum(rel, maphash.String(c.o.seed, rel))
-}
-
-// isDirSum is isDir for a path whose hash is known (prefixHashes).
+// isDirSum reports, without decoding a state, whether rel (whose hash is
+// sum: prefixHashes) is known to be a directory now (what c.file(rel).dir
+// says).
 func (c *checker) isDirSum(rel string, sum uint64) bool {
 	i, ok := c.o.findSum(rel, sum)
 	if !ok {

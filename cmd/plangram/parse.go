@@ -263,11 +263,6 @@ func writeDoc(e *env, name string, doc *ast.Document, format string, multi, comp
 	return ast.WriteJSON(e.stdout, doc, compact)
 }
 
-// report prints diagnostics to stderr and returns the exit code they imply.
-func report(e *env, name string, diags []*ast.Diagnostic) int {
-	return printDiags(e, name, diags)
-}
-
 func usageError(e *env, err error) int {
 	fmt.Fprintf(e.stderr, "plangram: %v\n", err)
 	return exitUsage
