@@ -54,6 +54,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/plangram/plangram/internal/rootfs"
 	"io/fs"
 	"path/filepath"
 
@@ -268,7 +269,7 @@ var errSimulatedCrash = errors.New("simulated crash")
 // hold is an apply's handle on its root and, for a write, the lock of
 // the root's metadata directory.
 type hold struct {
-	fs   rootFS
+	fs   rootfs.Root
 	meta *meta
 }
 
@@ -276,7 +277,7 @@ type hold struct {
 // dry run only when it exists) and recovers an interrupted apply found
 // there.
 func openHold(ctx context.Context, absRoot string, opts Options) (*hold, *Recovery, error) {
-	r, err := openRootFS(absRoot, opts.portable)
+	r, err := rootfs.Open(absRoot, opts.portable)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -288,7 +289,7 @@ func openHold(ctx context.Context, absRoot string, opts Options) (*hold, *Recove
 		m, err = nil, nil
 	}
 	if err != nil {
-		r.close()
+		r.Close()
 		return nil, nil, err
 	}
 	var rec *Recovery
@@ -296,7 +297,7 @@ func openHold(ctx context.Context, absRoot string, opts Options) (*hold, *Recove
 		rec, err = m.recover(ctx)
 		if err != nil {
 			m.release()
-			r.close()
+			r.Close()
 			return nil, rec, fmt.Errorf("recovering an interrupted apply: %w", err)
 		}
 		if opts.DryRun {
@@ -313,7 +314,7 @@ func (h *hold) close() {
 	if h.meta != nil {
 		h.meta.release()
 	}
-	h.fs.close()
+	h.fs.Close()
 }
 
 // caseCollisions gives the case-collision warnings of doc, as `check

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"github.com/plangram/plangram/internal/rootfs"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -358,11 +359,11 @@ func TestApplySeveralDocuments(t *testing.T) {
 func TestApplyChangedAfterCheck(t *testing.T) {
 	root := t.TempDir()
 	files(t, root, map[string]string{"a.txt": "old\n"})
-	r, err := openRootFS(root, false)
+	r, err := rootfs.Open(root, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer r.close()
+	defer r.Close()
 	tx := &txn{fs: r}
 	doc := parse(t, "~~~act\npatch_file a.txt\n~~~\n~~~\nold\n~~~\n~~~\nnew\n~~~\n")
 	res, err := Apply(context.Background(), []*ast.Document{doc}, root, Options{DryRun: true})

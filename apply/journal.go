@@ -6,7 +6,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/plangram/plangram/internal/rootfs"
 	"io/fs"
+	"os"
 	"strconv"
 	"strings"
 )
@@ -120,7 +122,7 @@ func decodeJournal(data []byte, where string) ([]*step, error) {
 			return nil, fmt.Errorf("journal line %q: not a step", line)
 		}
 		s := &step{op: op, dir: fields[0], name: fields[1]}
-		s.path = joinRel(s.dir, s.name)
+		s.path = rootfs.Join(s.dir, s.name)
 		switch op {
 		case opEdit:
 			s.tmp, s.bak = fields[2], fields[3]
@@ -131,7 +133,7 @@ func decodeJournal(data []byte, where string) ([]*step, error) {
 		case opDelete:
 			s.bak, s.link = fields[2], fields[3]
 		}
-		if validRel(s.dir) != nil || validRel(s.name) != nil || s.name == "" || strings.Contains(s.name, "/") || isMetaPath(s.path) ||
+		if rootfs.ValidPath(s.dir) != nil || rootfs.ValidPath(s.name) != nil || s.name == "" || strings.Contains(s.name, "/") || isMetaPath(s.path) ||
 			(s.tmp != "" && !isTempName(s.tmp)) || (s.bak != "" && !isTempName(s.bak)) || (op == opCreate && len(s.sum) != 64) {
 			return nil, fmt.Errorf("journal line %q: not a step apply writes", line)
 		}
@@ -143,8 +145,8 @@ func decodeJournal(data []byte, where string) ([]*step, error) {
 // meta is an apply's hold on the root's metadata directory: open and
 // locked, so that one apply at a time writes there or recovers.
 type meta struct {
-	fs  rootFS
-	dir dirHandle
+	fs  rootfs.Root
+	dir rootfs.Dir
 }
 
 // lockMeta opens and locks the metadata directory, creating it when
@@ -152,44 +154,44 @@ type meta struct {
 // The lock is the directory's own (flock), so that a killed apply's lock
 // goes with it; the directory locked must still be the one at the name,
 // or another process removed it meanwhile and it is locked anew.
-func lockMeta(r rootFS, create bool) (*meta, error) {
+func lockMeta(r rootfs.Root, create bool) (*meta, error) {
 	for try := 0; try < 4; try++ {
-		root, err := r.dir("")
+		root, err := r.Dir("")
 		if err != nil {
 			return nil, err
 		}
 		m, again, err := lockMetaIn(r, root, create)
-		root.close()
+		root.Close()
 		if err != nil || !again {
 			return m, err
 		}
 	}
-	return nil, fmt.Errorf("%s: %w", metaDir, errLocked)
+	return nil, fmt.Errorf("%s: %w", metaDir, rootfs.ErrLocked)
 }
 
-func lockMetaIn(r rootFS, root dirHandle, create bool) (m *meta, again bool, err error) {
+func lockMetaIn(r rootfs.Root, root rootfs.Dir, create bool) (m *meta, again bool, err error) {
 	if create {
 		// Synced with the journal's first write (writeJournal): an apply
 		// refused before it writes has nothing to make durable.
-		if err := root.mkdir(metaDir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		if err := root.Mkdir(metaDir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 			return nil, false, err
 		}
 	}
-	d, err := r.dir(metaDir)
+	d, err := r.Dir(metaDir)
 	if errors.Is(err, fs.ErrNotExist) && !create {
 		return nil, false, nil
 	}
 	if err != nil {
 		return nil, errors.Is(err, fs.ErrNotExist), err
 	}
-	if err := d.lock(); err != nil {
-		d.close()
+	if err := d.Lock(); err != nil {
+		d.Close()
 		return nil, false, err
 	}
-	at, err1 := root.lstat(metaDir)
-	self, err2 := d.lstat(".")
-	if err1 != nil || err2 != nil || at.dev != self.dev || at.ino != self.ino {
-		d.close()
+	at, err1 := root.Lstat(metaDir)
+	self, err2 := d.Lstat(".")
+	if err1 != nil || err2 != nil || at.Dev != self.Dev || at.Ino != self.Ino {
+		d.Close()
 		return nil, true, nil
 	}
 	return &meta{fs: r, dir: d}, false, nil
@@ -198,20 +200,20 @@ func lockMetaIn(r rootFS, root dirHandle, create bool) (m *meta, again bool, err
 // release removes the metadata directory if it is empty, then unlocks
 // it: removed while still locked, no other apply can be working in it.
 func (m *meta) release() {
-	if root, err := m.fs.dir(""); err == nil {
-		root.rmdir(metaDir)
-		root.close()
+	if root, err := m.fs.Dir(""); err == nil {
+		root.Rmdir(metaDir)
+		root.Close()
 	}
-	m.dir.close()
+	m.dir.Close()
 }
 
 // where names the metadata directory: its device and inode.
 func (m *meta) where() (string, error) {
-	fi, err := m.dir.lstat(".")
+	fi, err := m.dir.Lstat(".")
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("%d:%d", fi.dev, fi.ino), nil
+	return fmt.Sprintf("%d:%d", fi.Dev, fi.Ino), nil
 }
 
 // writeJournal records the steps before the first change: written to a
@@ -222,7 +224,7 @@ func (m *meta) writeJournal(steps []*step) error {
 	if _, err := removeIfThere(m.dir, journalTmp); err != nil {
 		return err
 	}
-	f, err := m.dir.create(journalTmp, 0o644)
+	f, err := m.dir.Create(journalTmp, 0o644)
 	if err != nil {
 		return err
 	}
@@ -237,13 +239,13 @@ func (m *meta) writeJournal(steps []*step) error {
 		err = cerr
 	}
 	if err == nil {
-		err = m.dir.rename(journalTmp, journalName, false)
+		err = m.dir.Rename(journalTmp, journalName, false)
 	}
 	if err == nil {
-		err = m.dir.sync()
+		err = m.dir.Sync()
 	}
 	if err == nil {
-		err = withDir(m.fs, "", func(root dirHandle) error { return root.sync() })
+		err = rootfs.WithDir(m.fs, "", func(root rootfs.Dir) error { return root.Sync() })
 	}
 	if err != nil {
 		removeIfThere(m.dir, journalTmp)
@@ -255,10 +257,10 @@ func (m *meta) writeJournal(steps []*step) error {
 // markDone records that every change is on disk: from here a recovery
 // rolls forward.
 func (m *meta) markDone() error {
-	if err := m.dir.rename(journalName, journalDone, false); err != nil {
+	if err := m.dir.Rename(journalName, journalDone, false); err != nil {
 		return err
 	}
-	return m.dir.sync()
+	return m.dir.Sync()
 }
 
 // dropJournal removes the journal, done or not. It is not synced: a
@@ -275,7 +277,7 @@ func (m *meta) dropJournal() error {
 // readJournal reads the journal file name of the metadata directory;
 // a missing one gives (nil, nil).
 func (m *meta) readJournal(name string) ([]*step, error) {
-	f, _, err := m.dir.openRead(name)
+	f, _, err := m.dir.Open(name, os.O_RDONLY)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -369,11 +371,11 @@ func recoverRoot(ctx context.Context, root string, portable bool) (*Recovery, er
 	if err != nil {
 		return nil, err
 	}
-	r, err := openRootFS(absRoot, portable)
+	r, err := rootfs.Open(absRoot, portable)
 	if err != nil {
 		return nil, err
 	}
-	defer r.close()
+	defer r.Close()
 	m, err := lockMeta(r, false)
 	if err != nil || m == nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/plangram/plangram/internal/rootfs"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -114,7 +115,7 @@ func TestSwapAtStaging(t *testing.T) {
 				// A step behind the link could not be undone: the
 				// journal stays until the link is gone.
 				if _, jerr := os.Lstat(filepath.Join(root, metaDir, journalName)); jerr == nil {
-					if !errors.Is(err, errSymlink) {
+					if !errors.Is(err, rootfs.ErrSymlink) {
 						t.Errorf("journal kept, but the error does not say why: %v", err)
 					}
 					unswap(t, filepath.Join(root, c.swap))
@@ -153,7 +154,7 @@ func TestSwapDuringUndo(t *testing.T) {
 			return nil
 		}
 		_, err := Apply(context.Background(), []*ast.Document{parse(t, racePlan)}, root, Options{hook: hook, portable: portable})
-		if !errors.Is(err, injected) || !errors.Is(err, errSymlink) {
+		if !errors.Is(err, injected) || !errors.Is(err, rootfs.ErrSymlink) {
 			t.Fatalf("err = %v, want the injected failure and the undo's refusal of the link", err)
 		}
 		if got := snapshot(t, outside); got != outBefore {
@@ -167,7 +168,7 @@ func TestSwapDuringUndo(t *testing.T) {
 		if _, err := os.Lstat(filepath.Join(root, metaDir, journalName)); err != nil {
 			t.Errorf("journal not kept: %v", err)
 		}
-		if _, err := recoverRoot(context.Background(), root, portable); !errors.Is(err, errSymlink) {
+		if _, err := recoverRoot(context.Background(), root, portable); !errors.Is(err, rootfs.ErrSymlink) {
 			t.Errorf("recover with the link in place: %v", err)
 		}
 		unswap(t, filepath.Join(root, "d"))
@@ -322,7 +323,7 @@ func TestOneApplyAtATime(t *testing.T) {
 		if _, err := Apply(context.Background(), []*ast.Document{parse(t, "~~~act\nwrite_file a.txt\n~~~\n~~~\na\n~~~\n")}, root, Options{hook: hook, portable: portable}); err != nil {
 			t.Fatal(err)
 		}
-		if !errors.Is(inner, errLocked) {
+		if !errors.Is(inner, rootfs.ErrLocked) {
 			t.Errorf("second apply: %v", inner)
 		}
 		if _, err := recoverRoot(context.Background(), root, portable); err != nil {

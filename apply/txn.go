@@ -8,7 +8,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/plangram/plangram/internal/rootfs"
 	"io/fs"
+	"os"
 	"strings"
 
 	"github.com/plangram/plangram/internal/safewrite"
@@ -36,12 +38,12 @@ type step struct {
 	link string // a symbolic link's target text (symlink, delete of a link)
 
 	// Not journaled.
-	path    string      // dir/name, for messages
-	data    string      // the new content (edit, create)
-	old     info        // the entry verified (edit, delete)
-	like    *info       // whose owner and mode a created file gets
-	started bool        // the write began this step (in-process undo)
-	changed *dirChanges // directories whose entries changed
+	path    string       // dir/name, for messages
+	data    string       // the new content (edit, create)
+	old     rootfs.Info  // the entry verified (edit, delete)
+	like    *rootfs.Info // whose owner and mode a created file gets
+	started bool         // the write began this step (in-process undo)
+	changed *dirChanges  // directories whose entries changed
 }
 
 // dirChanges is the set of directories whose entries an apply changed,
@@ -64,7 +66,7 @@ func (c *dirChanges) add(dir string) {
 // txn is one apply's verify, write and undo steps, all through the root
 // handle.
 type txn struct {
-	fs    rootFS
+	fs    rootfs.Root
 	hook  func(step, path string) error
 	steps []*step
 	dirs  dirChanges
@@ -107,15 +109,15 @@ func (t *txn) run(stepName, path string) error {
 // write: created directories, then each change in path order.
 func (t *txn) verify(ctx context.Context, changes []workspace.Change) error {
 	planned := map[string]bool{} // directories to create
-	moved := map[string]*info{}
+	moved := map[string]*rootfs.Info{}
 	for _, ch := range changes {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := validRel(ch.Path); err != nil || ch.Path == "" {
+		if err := rootfs.ValidPath(ch.Path); err != nil || ch.Path == "" {
 			return fmt.Errorf("%s: not a path inside the root; nothing was written", ch.Path)
 		}
-		dir, name := splitRel(ch.Path)
+		dir, name := rootfs.Split(ch.Path)
 		s := &step{dir: dir, name: name, path: ch.Path, link: ch.Link, data: ch.New}
 		if ch.Link != "" && !ch.Exists {
 			ch.Existed = true // a link removed: whatever the simulation calls it, it was there
@@ -185,18 +187,18 @@ func (t *txn) verify(ctx context.Context, changes []workspace.Change) error {
 // verifyOld checks the entry a change replaces or removes and returns
 // what it is: a regular file holding exactly ch.Old, writable by its
 // owner, or the symbolic link ch.Link.
-func (t *txn) verifyOld(ch workspace.Change, dir, name string) (info, error) {
-	var got info
-	err := withDir(t.fs, dir, func(d dirHandle) error {
+func (t *txn) verifyOld(ch workspace.Change, dir, name string) (rootfs.Info, error) {
+	var got rootfs.Info
+	err := rootfs.WithDir(t.fs, dir, func(d rootfs.Dir) error {
 		if ch.Link != "" {
-			fi, err := d.lstat(name)
+			fi, err := d.Lstat(name)
 			if err != nil {
 				return err
 			}
-			if fi.mode&fs.ModeSymlink == 0 {
+			if fi.Mode&fs.ModeSymlink == 0 {
 				return fmt.Errorf("%s: no longer a symbolic link", ch.Path)
 			}
-			target, err := d.readlink(name)
+			target, err := d.Readlink(name)
 			if err != nil {
 				return err
 			}
@@ -206,11 +208,11 @@ func (t *txn) verifyOld(ch workspace.Change, dir, name string) (info, error) {
 			got = fi
 			return nil
 		}
-		f, fi, err := d.openRead(name)
+		f, fi, err := d.Open(name, os.O_RDONLY)
 		if err != nil {
 			return err
 		}
-		if f == nil || !fi.mode.IsRegular() {
+		if f == nil || !fi.Mode.IsRegular() {
 			if f != nil {
 				f.Close()
 			}
@@ -224,8 +226,8 @@ func (t *txn) verifyOld(ch workspace.Change, dir, name string) (info, error) {
 		if b.String() != ch.Old {
 			return fmt.Errorf("%s: it changed after the check", ch.Path)
 		}
-		if ch.Exists && fi.mode.Perm()&0o200 == 0 {
-			return fmt.Errorf("%s: %w (mode %04o): make it writable to let plangram change it", ch.Path, safewrite.ErrReadOnly, fi.mode.Perm())
+		if ch.Exists && fi.Mode.Perm()&0o200 == 0 {
+			return fmt.Errorf("%s: %w (mode %04o): make it writable to let plangram change it", ch.Path, safewrite.ErrReadOnly, fi.Mode.Perm())
 		}
 		got = fi
 		return nil
@@ -235,8 +237,8 @@ func (t *txn) verifyOld(ch workspace.Change, dir, name string) (info, error) {
 
 // verifyAbsent checks that nothing is at the path of a file to create.
 func (t *txn) verifyAbsent(rel, dir, name string) error {
-	err := withDir(t.fs, dir, func(d dirHandle) error {
-		_, err := d.lstat(name)
+	err := rootfs.WithDir(t.fs, dir, func(d rootfs.Dir) error {
+		_, err := d.Lstat(name)
 		if err == nil {
 			return fmt.Errorf("%s: it appeared after the check; nothing was written", rel)
 		}
@@ -258,10 +260,10 @@ func (t *txn) planDirs(dir string, planned map[string]bool) error {
 	}
 	parent := ""
 	for _, e := range strings.Split(dir, "/") {
-		p := joinRel(parent, e)
+		p := rootfs.Join(parent, e)
 		if !planned[p] {
-			err := withDir(t.fs, parent, func(d dirHandle) error {
-				fi, err := d.lstat(e)
+			err := rootfs.WithDir(t.fs, parent, func(d rootfs.Dir) error {
+				fi, err := d.Lstat(e)
 				if errors.Is(err, fs.ErrNotExist) {
 					planned[p] = true
 					t.steps = append(t.steps, &step{op: opMkdir, dir: parent, name: e, path: p})
@@ -270,10 +272,10 @@ func (t *txn) planDirs(dir string, planned map[string]bool) error {
 				if err != nil {
 					return err
 				}
-				if fi.mode&fs.ModeSymlink != 0 {
-					return fmt.Errorf("%s: %w", p, errSymlink)
+				if fi.Mode&fs.ModeSymlink != 0 {
+					return fmt.Errorf("%s: %w", p, rootfs.ErrSymlink)
 				}
-				if !fi.mode.IsDir() {
+				if !fi.Mode.IsDir() {
 					return fmt.Errorf("%s: not a directory", p)
 				}
 				return nil
@@ -308,11 +310,11 @@ func (t *txn) write(ctx context.Context) error {
 			return err
 		}
 		s.started = true
-		if err := withDir(t.fs, s.dir, func(d dirHandle) error { return t.stage(d, s) }); err != nil {
+		if err := rootfs.WithDir(t.fs, s.dir, func(d rootfs.Dir) error { return t.stage(d, s) }); err != nil {
 			return err
 		}
 	}
-	if err := t.fs.syncFS(); err != nil {
+	if err := t.fs.SyncFS(); err != nil {
 		return err
 	}
 	for _, s := range t.steps {
@@ -325,7 +327,7 @@ func (t *txn) write(ctx context.Context) error {
 		if err := t.run("write", s.path); err != nil {
 			return err
 		}
-		if err := withDir(t.fs, s.dir, func(d dirHandle) error { return t.commit(d, s) }); err != nil {
+		if err := rootfs.WithDir(t.fs, s.dir, func(d rootfs.Dir) error { return t.commit(d, s) }); err != nil {
 			return err
 		}
 	}
@@ -333,7 +335,7 @@ func (t *txn) write(ctx context.Context) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		err := withDir(t.fs, dir, func(d dirHandle) error { return d.sync() })
+		err := rootfs.WithDir(t.fs, dir, func(d rootfs.Dir) error { return d.Sync() })
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
@@ -343,16 +345,16 @@ func (t *txn) write(ctx context.Context) error {
 
 // stage creates a directory, or writes a step's new content under its
 // temporary name.
-func (t *txn) stage(d dirHandle, s *step) error {
+func (t *txn) stage(d rootfs.Dir, s *step) error {
 	switch s.op {
 	case opMkdir:
-		if err := d.mkdir(s.name, 0o755); err != nil {
+		if err := d.Mkdir(s.name, 0o755); err != nil {
 			return err
 		}
 		t.dirs.add(s.dir)
 		return nil
 	case opSymlink:
-		return d.symlink(s.link, s.tmp)
+		return d.Symlink(s.link, s.tmp)
 	case opEdit, opCreate:
 	default:
 		return nil
@@ -361,7 +363,7 @@ func (t *txn) stage(d dirHandle, s *step) error {
 	if s.op == opEdit {
 		like = &s.old
 	}
-	f, err := d.create(s.tmp, 0o644)
+	f, err := d.Create(s.tmp, 0o644)
 	if err != nil {
 		return err
 	}
@@ -374,19 +376,19 @@ func (t *txn) stage(d dirHandle, s *step) error {
 	if like != nil {
 		// Owner first: chown clears the setuid and setgid bits. A
 		// process that may not give the file away (not root) keeps it.
-		if like.uid >= 0 {
-			if err := f.Chown(like.uid, like.gid); err != nil && !errors.Is(err, fs.ErrPermission) {
+		if like.UID >= 0 {
+			if err := f.Chown(like.UID, like.GID); err != nil && !errors.Is(err, fs.ErrPermission) {
 				return fmt.Errorf("%s: keeping the owner: %w", s.path, err)
 			}
 		}
-		if err := f.Chmod(like.mode & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)); err != nil {
+		if err := f.Chmod(like.Mode & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)); err != nil {
 			return fmt.Errorf("%s: keeping the mode: %w", s.path, err)
 		}
 	}
 	if _, err := f.WriteString(s.data); err != nil {
 		return fmt.Errorf("%s: %w", s.path, err)
 	}
-	if !d.batchSynced() {
+	if !d.BatchSynced() {
 		if err := f.Sync(); err != nil {
 			return fmt.Errorf("%s: %w", s.path, err)
 		}
@@ -405,14 +407,14 @@ func (t *txn) stage(d dirHandle, s *step) error {
 // never written. A deletion renames the entry to its backup name and
 // checks it the same way. A creation renames the staged file to a name
 // that must still be free.
-func (t *txn) commit(d dirHandle, s *step) error {
+func (t *txn) commit(d rootfs.Dir, s *step) error {
 	switch s.op {
 	case opEdit:
-		if err := d.link(s.name, s.bak); err != nil {
-			if !errors.Is(err, fs.ErrPermission) && !isNoLink(err) {
+		if err := d.Link(s.name, s.bak); err != nil {
+			if !errors.Is(err, fs.ErrPermission) && !rootfs.IsNoLink(err) {
 				return err
 			}
-			if err := d.rename(s.name, s.bak, true); err != nil {
+			if err := d.Rename(s.name, s.bak, true); err != nil {
 				return err
 			}
 		}
@@ -422,18 +424,18 @@ func (t *txn) commit(d dirHandle, s *step) error {
 		if err := t.run("kept", s.path); err != nil {
 			return err
 		}
-		if err := d.rename(s.tmp, s.name, false); err != nil {
+		if err := d.Rename(s.tmp, s.name, false); err != nil {
 			return err
 		}
 	case opDelete:
-		if err := d.rename(s.name, s.bak, true); err != nil {
+		if err := d.Rename(s.name, s.bak, true); err != nil {
 			return err
 		}
 		if err := t.checkKept(d, s); err != nil {
 			return err
 		}
 	case opCreate, opSymlink:
-		if err := d.rename(s.tmp, s.name, true); err != nil {
+		if err := d.Rename(s.tmp, s.name, true); err != nil {
 			if errors.Is(err, fs.ErrExist) {
 				return fmt.Errorf("%s: it appeared after the check", s.path)
 			}
@@ -447,22 +449,22 @@ func (t *txn) commit(d dirHandle, s *step) error {
 // checkKept checks that the entry now under the backup name is the one
 // verified: a file or a link swapped in meanwhile is refused (and the
 // undo puts it back).
-func (t *txn) checkKept(d dirHandle, s *step) error {
-	got, err := d.lstat(s.bak)
+func (t *txn) checkKept(d rootfs.Dir, s *step) error {
+	got, err := d.Lstat(s.bak)
 	if err != nil {
 		return err
 	}
 	if s.link != "" {
-		target, err := d.readlink(s.bak)
-		if err != nil || got.mode&fs.ModeSymlink == 0 || target != s.link {
+		target, err := d.Readlink(s.bak)
+		if err != nil || got.Mode&fs.ModeSymlink == 0 || target != s.link {
 			return fmt.Errorf("%s: the link changed after the check", s.path)
 		}
 		return nil
 	}
-	if got.mode&fs.ModeSymlink != 0 {
-		return fmt.Errorf("%s: %w", s.path, errSymlink)
+	if got.Mode&fs.ModeSymlink != 0 {
+		return fmt.Errorf("%s: %w", s.path, rootfs.ErrSymlink)
 	}
-	if !got.mode.IsRegular() || !got.same(s.old) {
+	if !got.Mode.IsRegular() || !got.Same(s.old) {
 		return fmt.Errorf("%s: it changed after the check", s.path)
 	}
 	return nil
@@ -502,8 +504,8 @@ func (t *txn) finishSteps() error {
 
 // removeIfThere removes the entry name of d; a missing one is no error.
 // It says whether something was removed.
-func removeIfThere(d dirHandle, name string) (bool, error) {
-	err := d.remove(name)
+func removeIfThere(d rootfs.Dir, name string) (bool, error) {
+	err := d.Remove(name)
 	if err == nil {
 		return true, nil
 	}
@@ -514,8 +516,8 @@ func removeIfThere(d dirHandle, name string) (bool, error) {
 }
 
 // exists says d has an entry name.
-func exists(d dirHandle, name string) (bool, error) {
-	_, err := d.lstat(name)
+func exists(d rootfs.Dir, name string) (bool, error) {
+	_, err := d.Lstat(name)
 	if err == nil {
 		return true, nil
 	}
@@ -529,18 +531,18 @@ func exists(d dirHandle, name string) (bool, error) {
 // disk: the same for an undo in process and for a recovery after a
 // crash. It returns how many temporary files and backups it removed or
 // put back.
-func rollback(r rootFS, s *step) (int, error) {
+func rollback(r rootfs.Root, s *step) (int, error) {
 	n := 0
-	err := withDir(r, s.dir, func(d dirHandle) error {
+	err := rootfs.WithDir(r, s.dir, func(d rootfs.Dir) error {
 		switch s.op {
 		case opMkdir:
-			err := d.rmdir(s.name)
+			err := d.Rmdir(s.name)
 			if err == nil || errors.Is(err, fs.ErrNotExist) {
 				return nil
 			}
 			// A directory that is not empty holds what someone else put
 			// there since: it stays.
-			if fi, lerr := d.lstat(s.name); lerr == nil && fi.mode.IsDir() {
+			if fi, lerr := d.Lstat(s.name); lerr == nil && fi.Mode.IsDir() {
 				return nil
 			}
 			return err
@@ -552,7 +554,7 @@ func rollback(r rootFS, s *step) (int, error) {
 			if there {
 				// A deletion's name must be free again; an edit's holds
 				// the new file (or, before its rename, the old one).
-				if err := d.rename(s.bak, s.name, s.op == opDelete); err != nil {
+				if err := d.Rename(s.bak, s.name, s.op == opDelete); err != nil {
 					return err
 				}
 				n++
@@ -596,8 +598,8 @@ func rollback(r rootFS, s *step) (int, error) {
 
 // isMine says the entry at a created step's name is the one the step put
 // there: the link it makes, or a regular file with its content.
-func isMine(d dirHandle, s *step) (bool, error) {
-	fi, err := d.lstat(s.name)
+func isMine(d rootfs.Dir, s *step) (bool, error) {
+	fi, err := d.Lstat(s.name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
@@ -605,16 +607,16 @@ func isMine(d dirHandle, s *step) (bool, error) {
 		return false, err
 	}
 	if s.op == opSymlink {
-		if fi.mode&fs.ModeSymlink == 0 {
+		if fi.Mode&fs.ModeSymlink == 0 {
 			return false, nil
 		}
-		target, err := d.readlink(s.name)
+		target, err := d.Readlink(s.name)
 		return err == nil && target == s.link, err
 	}
-	if !fi.mode.IsRegular() {
+	if !fi.Mode.IsRegular() {
 		return false, nil
 	}
-	f, _, err := d.openRead(s.name)
+	f, _, err := d.Open(s.name, os.O_RDONLY)
 	if err != nil || f == nil {
 		return false, err
 	}
@@ -630,9 +632,9 @@ func isMine(d dirHandle, s *step) (bool, error) {
 
 // rollForward removes what a step left once the apply is complete: the
 // backup of an edit or a deletion, and a staged file still there.
-func rollForward(r rootFS, s *step) (int, error) {
+func rollForward(r rootfs.Root, s *step) (int, error) {
 	n := 0
-	err := withDir(r, s.dir, func(d dirHandle) error {
+	err := rootfs.WithDir(r, s.dir, func(d rootfs.Dir) error {
 		for _, name := range []string{s.bak, s.tmp} {
 			if name == "" {
 				continue
@@ -661,23 +663,13 @@ func rollForward(r rootFS, s *step) (int, error) {
 // plangram's metadata directory and at the first directory that is not
 // empty (or cannot be removed, which leaves it as it is: no file is lost).
 // A directory already gone (a recovery that runs it again) is passed.
-func pruneEmptyDirs(r rootFS, dir string) {
+func pruneEmptyDirs(r rootfs.Root, dir string) {
 	for dir != "" && !isMetaPath(dir) {
-		parent, name := splitRel(dir)
-		err := withDir(r, parent, func(d dirHandle) error { return d.rmdir(name) })
+		parent, name := rootfs.Split(dir)
+		err := rootfs.WithDir(r, parent, func(d rootfs.Dir) error { return d.Rmdir(name) })
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return
 		}
 		dir = parent
 	}
-}
-
-// isNoLink says a hard link cannot be made here (the file system has
-// none, or the file has too many).
-func isNoLink(err error) bool {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return isNoLinkErrno(pe.Err)
-	}
-	return false
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package apply
+package rootfs
 
 import (
 	"io/fs"
@@ -11,12 +11,12 @@ import (
 // blocking.
 const openReadFlags = syscall.O_NONBLOCK
 
-// infoOf describes the entry fi describes.
-func infoOf(fi fs.FileInfo) info {
-	i := info{mode: fi.Mode(), size: fi.Size(), mtimeNanos: fi.ModTime().UnixNano(), nlink: 1, fi: fi}
+// InfoOf describes the entry fi describes (an os.Lstat or os.Stat result).
+func InfoOf(fi fs.FileInfo) Info {
+	i := Info{Mode: fi.Mode(), Size: fi.Size(), MtimeNanos: fi.ModTime().UnixNano(), Nlink: 1, fi: fi}
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		i.uid, i.gid = int(st.Uid), int(st.Gid)
-		i.dev, i.ino, i.nlink = uint64(st.Dev), uint64(st.Ino), uint64(st.Nlink)
+		i.UID, i.GID = int(st.Uid), int(st.Gid)
+		i.Dev, i.Ino, i.Nlink = uint64(st.Dev), uint64(st.Ino), uint64(st.Nlink)
 	}
 	return i
 }

@@ -1,4 +1,4 @@
-package apply
+package rootfs
 
 import (
 	"errors"
@@ -24,7 +24,7 @@ type nativeRoot struct {
 
 // openNativeRoot opens root; a kernel without openat2 (before 5.6, or a
 // sandbox that filters it) gives errNoNative.
-func openNativeRoot(root string) (rootFS, error) {
+func openNativeRoot(root string) (Root, error) {
 	fd, err := unix.Open(root, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: root, Err: err}
@@ -69,8 +69,8 @@ func openat2Dir(dirfd int, rel string) (int, error) {
 	return -1, err
 }
 
-func (r *nativeRoot) dir(rel string) (dirHandle, error) {
-	if err := validRel(rel); err != nil {
+func (r *nativeRoot) Dir(rel string) (Dir, error) {
+	if err := ValidPath(rel); err != nil {
 		return nil, err
 	}
 	p := rel
@@ -80,7 +80,7 @@ func (r *nativeRoot) dir(rel string) (dirHandle, error) {
 	fd, err := openat2Dir(r.fd, p)
 	if err != nil {
 		if err == unix.ELOOP || err == unix.EXDEV {
-			return nil, fmt.Errorf("%s: %w", rel, errSymlink)
+			return nil, fmt.Errorf("%s: %w", rel, ErrSymlink)
 		}
 		return nil, &fs.PathError{Op: "open", Path: rel, Err: err}
 	}
@@ -93,14 +93,14 @@ func (r *nativeRoot) dir(rel string) (dirHandle, error) {
 }
 
 // syncFS flushes the file system of the root (syncfs(2)).
-func (r *nativeRoot) syncFS() error {
+func (r *nativeRoot) SyncFS() error {
 	if err := unix.Syncfs(r.fd); err != nil {
 		return &fs.PathError{Op: "syncfs", Path: r.name, Err: err}
 	}
 	return nil
 }
 
-func (r *nativeRoot) close() error { return unix.Close(r.fd) }
+func (r *nativeRoot) Close() error { return unix.Close(r.fd) }
 
 // nativeDir is a directory opened by nativeRoot.dir.
 type nativeDir struct {
@@ -109,17 +109,17 @@ type nativeDir struct {
 	batch bool // on the root's file system
 }
 
-func (d *nativeDir) batchSynced() bool { return d.batch }
+func (d *nativeDir) BatchSynced() bool { return d.batch }
 
 // perr wraps err with the entry's path relative to the root.
 func (d *nativeDir) perr(op, name string, err error) error {
 	if err == unix.ELOOP {
-		return fmt.Errorf("%s: %w", joinRel(d.rel, name), errSymlink)
+		return fmt.Errorf("%s: %w", Join(d.rel, name), ErrSymlink)
 	}
-	return &fs.PathError{Op: op, Path: joinRel(d.rel, name), Err: err}
+	return &fs.PathError{Op: op, Path: Join(d.rel, name), Err: err}
 }
 
-func statInfo(st *unix.Stat_t) info {
+func statInfo(st *unix.Stat_t) Info {
 	mode := fs.FileMode(st.Mode & 0o777)
 	switch st.Mode & unix.S_IFMT {
 	case unix.S_IFDIR:
@@ -144,61 +144,61 @@ func statInfo(st *unix.Stat_t) info {
 	if st.Mode&unix.S_ISVTX != 0 {
 		mode |= fs.ModeSticky
 	}
-	return info{mode: mode, uid: int(st.Uid), gid: int(st.Gid), dev: uint64(st.Dev), ino: st.Ino,
-		nlink: uint64(st.Nlink), size: st.Size, mtimeNanos: st.Mtim.Nano()}
+	return Info{Mode: mode, UID: int(st.Uid), GID: int(st.Gid), Dev: uint64(st.Dev), Ino: st.Ino,
+		Nlink: uint64(st.Nlink), Size: st.Size, MtimeNanos: st.Mtim.Nano()}
 }
 
-func (d *nativeDir) lstat(name string) (info, error) {
+func (d *nativeDir) Lstat(name string) (Info, error) {
 	var st unix.Stat_t
 	if err := unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
-		return info{}, d.perr("lstat", name, err)
+		return Info{}, d.perr("lstat", name, err)
 	}
 	return statInfo(&st), nil
 }
 
-func (d *nativeDir) openRead(name string) (*os.File, info, error) {
-	fd, err := unix.Openat(d.fd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC|unix.O_NOCTTY, 0)
+func (d *nativeDir) Open(name string, flag int) (*os.File, Info, error) {
+	fd, err := unix.Openat(d.fd, name, flag|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC|unix.O_NOCTTY, 0)
 	if err != nil {
-		return nil, info{}, d.perr("open", name, err)
+		return nil, Info{}, d.perr("open", name, err)
 	}
 	var st unix.Stat_t
 	if err := unix.Fstat(fd, &st); err != nil {
 		unix.Close(fd)
-		return nil, info{}, d.perr("fstat", name, err)
+		return nil, Info{}, d.perr("fstat", name, err)
 	}
-	return os.NewFile(uintptr(fd), joinRel(d.rel, name)), statInfo(&st), nil
+	return os.NewFile(uintptr(fd), Join(d.rel, name)), statInfo(&st), nil
 }
 
-func (d *nativeDir) create(name string, perm fs.FileMode) (*os.File, error) {
+func (d *nativeDir) Create(name string, perm fs.FileMode) (*os.File, error) {
 	fd, err := unix.Openat(d.fd, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, uint32(perm.Perm()))
 	if err != nil {
 		return nil, d.perr("create", name, err)
 	}
-	return os.NewFile(uintptr(fd), joinRel(d.rel, name)), nil
+	return os.NewFile(uintptr(fd), Join(d.rel, name)), nil
 }
 
-func (d *nativeDir) mkdir(name string, perm fs.FileMode) error {
+func (d *nativeDir) Mkdir(name string, perm fs.FileMode) error {
 	if err := unix.Mkdirat(d.fd, name, uint32(perm.Perm())); err != nil {
 		return d.perr("mkdir", name, err)
 	}
 	return nil
 }
 
-func (d *nativeDir) remove(name string) error {
+func (d *nativeDir) Remove(name string) error {
 	if err := unix.Unlinkat(d.fd, name, 0); err != nil {
 		return d.perr("remove", name, err)
 	}
 	return nil
 }
 
-func (d *nativeDir) rmdir(name string) error {
+func (d *nativeDir) Rmdir(name string) error {
 	if err := unix.Unlinkat(d.fd, name, unix.AT_REMOVEDIR); err != nil {
 		return d.perr("rmdir", name, err)
 	}
 	return nil
 }
 
-func (d *nativeDir) rename(old, new string, noReplace bool) error {
+func (d *nativeDir) Rename(old, new string, noReplace bool) error {
 	t := d
 	if noReplace {
 		err := unix.Renameat2(d.fd, old, t.fd, new, unix.RENAME_NOREPLACE)
@@ -220,21 +220,21 @@ func (d *nativeDir) rename(old, new string, noReplace bool) error {
 	return nil
 }
 
-func (d *nativeDir) link(old, new string) error {
+func (d *nativeDir) Link(old, new string) error {
 	if err := unix.Linkat(d.fd, old, d.fd, new, 0); err != nil {
 		return d.perr("link", new, err)
 	}
 	return nil
 }
 
-func (d *nativeDir) symlink(target, name string) error {
+func (d *nativeDir) Symlink(target, name string) error {
 	if err := unix.Symlinkat(target, d.fd, name); err != nil {
 		return d.perr("symlink", name, err)
 	}
 	return nil
 }
 
-func (d *nativeDir) readlink(name string) (string, error) {
+func (d *nativeDir) Readlink(name string) (string, error) {
 	for size := 256; size <= 1<<20; size *= 4 {
 		buf := make([]byte, size)
 		n, err := unix.Readlinkat(d.fd, name, buf)
@@ -248,21 +248,21 @@ func (d *nativeDir) readlink(name string) (string, error) {
 	return "", d.perr("readlink", name, syscall.ENAMETOOLONG)
 }
 
-func (d *nativeDir) sync() error {
+func (d *nativeDir) Sync() error {
 	if err := unix.Fsync(d.fd); err != nil {
 		return d.perr("fsync", ".", err)
 	}
 	return nil
 }
 
-func (d *nativeDir) lock() error {
+func (d *nativeDir) Lock() error {
 	if err := unix.Flock(d.fd, unix.LOCK_EX|unix.LOCK_NB); err != nil {
 		if err == unix.EWOULDBLOCK {
-			return fmt.Errorf("%s: %w", d.rel, errLocked)
+			return fmt.Errorf("%s: %w", d.rel, ErrLocked)
 		}
 		return d.perr("flock", ".", err)
 	}
 	return nil
 }
 
-func (d *nativeDir) close() error { return unix.Close(d.fd) }
+func (d *nativeDir) Close() error { return unix.Close(d.fd) }

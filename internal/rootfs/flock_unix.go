@@ -1,6 +1,6 @@
 //go:build unix
 
-package apply
+package rootfs
 
 import (
 	"os"
@@ -12,7 +12,7 @@ import (
 func flock(f *os.File) error {
 	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
 		if err == unix.EWOULDBLOCK {
-			return errLocked
+			return ErrLocked
 		}
 		return err
 	}

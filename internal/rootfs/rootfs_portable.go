@@ -1,4 +1,4 @@
-package apply
+package rootfs
 
 import (
 	"errors"
@@ -22,7 +22,7 @@ type portableRoot struct {
 	r *os.Root
 }
 
-func openPortableRoot(root string) (rootFS, error) {
+func openPortableRoot(root string) (Root, error) {
 	r, err := os.OpenRoot(root)
 	if err != nil {
 		return nil, err
@@ -30,8 +30,8 @@ func openPortableRoot(root string) (rootFS, error) {
 	return &portableRoot{r: r}, nil
 }
 
-func (p *portableRoot) dir(rel string) (dirHandle, error) {
-	if err := validRel(rel); err != nil {
+func (p *portableRoot) Dir(rel string) (Dir, error) {
+	if err := ValidPath(rel); err != nil {
 		return nil, err
 	}
 	cur, err := p.r.OpenRoot(".")
@@ -43,7 +43,7 @@ func (p *portableRoot) dir(rel string) (dirHandle, error) {
 	}
 	done := ""
 	for _, e := range strings.Split(rel, "/") {
-		done = joinRel(done, e)
+		done = Join(done, e)
 		fi, err := cur.Lstat(e)
 		if err != nil {
 			cur.Close()
@@ -51,7 +51,7 @@ func (p *portableRoot) dir(rel string) (dirHandle, error) {
 		}
 		if fi.Mode()&fs.ModeSymlink != 0 {
 			cur.Close()
-			return nil, fmt.Errorf("%s: %w", done, errSymlink)
+			return nil, fmt.Errorf("%s: %w", done, ErrSymlink)
 		}
 		if !fi.IsDir() {
 			cur.Close()
@@ -65,7 +65,7 @@ func (p *portableRoot) dir(rel string) (dirHandle, error) {
 		got, err := next.Stat(".")
 		if err != nil || !os.SameFile(fi, got) {
 			next.Close()
-			return nil, fmt.Errorf("%s: %w", done, errSymlink)
+			return nil, fmt.Errorf("%s: %w", done, ErrSymlink)
 		}
 		cur = next
 	}
@@ -73,9 +73,9 @@ func (p *portableRoot) dir(rel string) (dirHandle, error) {
 }
 
 // syncFS does nothing: each new file is synced as it is written.
-func (p *portableRoot) syncFS() error { return nil }
+func (p *portableRoot) SyncFS() error { return nil }
 
-func (p *portableRoot) close() error { return p.r.Close() }
+func (p *portableRoot) Close() error { return p.r.Close() }
 
 // portableDir is a directory opened by portableRoot.dir.
 type portableDir struct {
@@ -84,15 +84,15 @@ type portableDir struct {
 	locked *os.File // the directory opened to hold its lock
 }
 
-func (d *portableDir) lock() error {
+func (d *portableDir) Lock() error {
 	f, err := d.r.Open(".")
 	if err != nil {
 		return d.perr("open", ".", err)
 	}
 	if err := flock(f); err != nil {
 		f.Close()
-		if errors.Is(err, errLocked) {
-			return fmt.Errorf("%s: %w", d.rel, errLocked)
+		if errors.Is(err, ErrLocked) {
+			return fmt.Errorf("%s: %w", d.rel, ErrLocked)
 		}
 		return d.perr("flock", ".", err)
 	}
@@ -113,41 +113,41 @@ func unwrapPath(err error) error {
 }
 
 func (d *portableDir) perr(op, name string, err error) error {
-	return &fs.PathError{Op: op, Path: joinRel(d.rel, name), Err: unwrapPath(err)}
+	return &fs.PathError{Op: op, Path: Join(d.rel, name), Err: unwrapPath(err)}
 }
 
-func (d *portableDir) lstat(name string) (info, error) {
+func (d *portableDir) Lstat(name string) (Info, error) {
 	fi, err := d.r.Lstat(name)
 	if err != nil {
-		return info{}, d.perr("lstat", name, err)
+		return Info{}, d.perr("lstat", name, err)
 	}
-	return infoOf(fi), nil
+	return InfoOf(fi), nil
 }
 
-func (d *portableDir) openRead(name string) (*os.File, info, error) {
+func (d *portableDir) Open(name string, flag int) (*os.File, Info, error) {
 	fi, err := d.r.Lstat(name)
 	if err != nil {
-		return nil, info{}, d.perr("lstat", name, err)
+		return nil, Info{}, d.perr("lstat", name, err)
 	}
 	if fi.Mode()&fs.ModeSymlink != 0 {
-		return nil, info{}, fmt.Errorf("%s: %w", joinRel(d.rel, name), errSymlink)
+		return nil, Info{}, fmt.Errorf("%s: %w", Join(d.rel, name), ErrSymlink)
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, infoOf(fi), nil
+		return nil, InfoOf(fi), nil
 	}
-	f, err := d.r.OpenFile(name, os.O_RDONLY|openReadFlags, 0)
+	f, err := d.r.OpenFile(name, flag|openReadFlags, 0)
 	if err != nil {
-		return nil, info{}, d.perr("open", name, err)
+		return nil, Info{}, d.perr("open", name, err)
 	}
 	got, err := f.Stat()
 	if err != nil || !os.SameFile(fi, got) {
 		f.Close()
-		return nil, info{}, fmt.Errorf("%s: %w", joinRel(d.rel, name), errSymlink)
+		return nil, Info{}, fmt.Errorf("%s: %w", Join(d.rel, name), ErrSymlink)
 	}
-	return f, infoOf(got), nil
+	return f, InfoOf(got), nil
 }
 
-func (d *portableDir) create(name string, perm fs.FileMode) (*os.File, error) {
+func (d *portableDir) Create(name string, perm fs.FileMode) (*os.File, error) {
 	f, err := d.r.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm.Perm())
 	if err != nil {
 		return nil, d.perr("create", name, err)
@@ -155,14 +155,14 @@ func (d *portableDir) create(name string, perm fs.FileMode) (*os.File, error) {
 	return f, nil
 }
 
-func (d *portableDir) mkdir(name string, perm fs.FileMode) error {
+func (d *portableDir) Mkdir(name string, perm fs.FileMode) error {
 	if err := d.r.Mkdir(name, perm.Perm()); err != nil {
 		return d.perr("mkdir", name, err)
 	}
 	return nil
 }
 
-func (d *portableDir) remove(name string) error {
+func (d *portableDir) Remove(name string) error {
 	fi, err := d.r.Lstat(name)
 	if err != nil {
 		return d.perr("remove", name, err)
@@ -176,7 +176,7 @@ func (d *portableDir) remove(name string) error {
 	return nil
 }
 
-func (d *portableDir) rmdir(name string) error {
+func (d *portableDir) Rmdir(name string) error {
 	fi, err := d.r.Lstat(name)
 	if err != nil {
 		return d.perr("rmdir", name, err)
@@ -190,7 +190,7 @@ func (d *portableDir) rmdir(name string) error {
 	return nil
 }
 
-func (d *portableDir) rename(old, new string, noReplace bool) error {
+func (d *portableDir) Rename(old, new string, noReplace bool) error {
 	if noReplace {
 		if _, err := d.r.Lstat(new); err == nil {
 			return d.perr("rename", new, fs.ErrExist)
@@ -202,21 +202,21 @@ func (d *portableDir) rename(old, new string, noReplace bool) error {
 	return nil
 }
 
-func (d *portableDir) link(old, new string) error {
+func (d *portableDir) Link(old, new string) error {
 	if err := d.r.Link(old, new); err != nil {
 		return d.perr("link", new, err)
 	}
 	return nil
 }
 
-func (d *portableDir) symlink(target, name string) error {
+func (d *portableDir) Symlink(target, name string) error {
 	if err := d.r.Symlink(target, name); err != nil {
 		return d.perr("symlink", name, err)
 	}
 	return nil
 }
 
-func (d *portableDir) readlink(name string) (string, error) {
+func (d *portableDir) Readlink(name string) (string, error) {
 	s, err := d.r.Readlink(name)
 	if err != nil {
 		return "", d.perr("readlink", name, err)
@@ -226,7 +226,7 @@ func (d *portableDir) readlink(name string) (string, error) {
 
 // sync syncs the directory; Windows cannot, and needs not (its renames
 // are journaled by NTFS).
-func (d *portableDir) sync() error {
+func (d *portableDir) Sync() error {
 	if runtime.GOOS == "windows" {
 		return nil
 	}
@@ -244,9 +244,9 @@ func (d *portableDir) sync() error {
 	return nil
 }
 
-func (d *portableDir) batchSynced() bool { return false }
+func (d *portableDir) BatchSynced() bool { return false }
 
-func (d *portableDir) close() error {
+func (d *portableDir) Close() error {
 	if d.locked != nil {
 		d.locked.Close()
 	}
