@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Pos is a position in a source document.
@@ -61,13 +62,7 @@ func (s Span) String() string { return s.Start.String() + "-" + s.End.String() }
 // Lines maps byte offsets of one source to line:column positions. Build it
 // once per document with NewLines; lookups are O(log lines).
 type Lines struct {
-	// starts holds the byte offset at which each line starts, in 4 bytes
-	// while every offset fits (a source under 4 GiB): the index is 4
-	// bytes a line, which for a document of short lines is half its size
-	// (edit formats, docs/benchmarks.md). wide holds them instead once
-	// one does not fit.
-	starts []uint32
-	wide   []int
+	starts []int // the byte offset at which each line starts
 	size   int
 	// A sparse index (NewSparseLines) keeps the source instead: ck holds,
 	// for each block of sparseBlock bytes, the 0-based line of its first
@@ -79,16 +74,7 @@ type Lines struct {
 
 // NewLines indexes the line starts of src. A line ends after each '\n'.
 func NewLines(src []byte) *Lines {
-	l := &Lines{}
-	if uint64(len(src)) > math.MaxUint32 {
-		l.wide = LineStarts(src)
-		l.size = len(src)
-		return l
-	}
-	// Counting first sizes the index exactly.
-	l.starts = make([]uint32, 1, 1+bytes.Count(src, []byte{'\n'}))
-	l.Extend(src)
-	return l
+	return &Lines{starts: LineStarts(src), size: len(src)}
 }
 
 // sparseBlock is how many bytes of the source one checkpoint of a sparse
@@ -165,44 +151,29 @@ func (l *Lines) at(i int) int {
 			return 0
 		}
 		return l.sparseStart(i)
-	case l.wide != nil:
-		return l.wide[i]
 	}
-	return int(l.starts[i])
-}
-
-// push adds a line start.
-func (l *Lines) push(off int) {
-	if l.wide == nil && uint64(off) > math.MaxUint32 {
-		l.wide = make([]int, len(l.starts), len(l.starts)+1)
-		for i, v := range l.starts {
-			l.wide[i] = int(v)
-		}
-		l.starts = nil
-	}
-	if l.wide != nil {
-		l.wide = append(l.wide, off)
-		return
-	}
-	l.starts = append(l.starts, uint32(off))
+	return l.starts[i]
 }
 
 // LineStarts returns the byte offset at which each line of src starts (0
 // first; a line ends after each '\n'): the index NewLines is built on, for
 // position lookups of another shape.
 func LineStarts(src []byte) []int {
-	// Counting first sizes the index exactly: growing it by appends
-	// allocated about twice its size, 16 bytes per line.
-	starts := make([]int, 1, 1+bytes.Count(src, []byte{'\n'}))
+	// Counting first sizes the index exactly.
+	return appendStarts(make([]int, 1, 1+bytes.Count(src, []byte{'\n'})), src, 0)
+}
+
+// appendStarts appends to starts the start of each line that a '\n' of
+// src ends, src beginning at offset base.
+func appendStarts(starts []int, src []byte, base int) []int {
 	for off := 0; ; {
 		i := bytes.IndexByte(src[off:], '\n')
 		if i < 0 {
-			break
+			return starts
 		}
 		off += i + 1
-		starts = append(starts, off)
+		starts = append(starts, base+off)
 	}
-	return starts
 }
 
 // Extend indexes more of the source: the bytes of more follow the ones
@@ -212,17 +183,10 @@ func (l *Lines) Extend(more []byte) {
 	if l.ck != nil {
 		panic("ast: Extend on a sparse Lines (NewSparseLines)")
 	}
-	if l.starts == nil && l.wide == nil {
-		l.starts = []uint32{0} // the zero Lines: an empty source so far
+	if l.starts == nil {
+		l.starts = []int{0} // the zero Lines: an empty source so far
 	}
-	for off := 0; ; {
-		i := bytes.IndexByte(more[off:], '\n')
-		if i < 0 {
-			break
-		}
-		off += i + 1
-		l.push(l.size + off)
-	}
+	l.starts = appendStarts(l.starts, more, l.size)
 	l.size += len(more)
 }
 
@@ -238,28 +202,12 @@ func (l *Lines) Pos(offset int) Pos {
 	if l.ck != nil {
 		return l.sparsePos(offset)
 	}
-	var lo int
-	if l.wide != nil {
-		lo = lastAtMost(l.wide, offset)
-	} else {
-		lo = lastAtMost(l.starts, uint32(offset)) // offset <= size, which fits
+	// The line is the last whose start is at most offset (starts[0] is 0).
+	lo, found := slices.BinarySearch(l.starts, offset)
+	if !found {
+		lo--
 	}
-	return Pos{Offset: offset, Line: lo + 1, Col: offset - l.at(lo) + 1}
-}
-
-// lastAtMost returns the index of the last of the sorted starts that is
-// at most v (starts[0], 0, always is).
-func lastAtMost[T int | uint32](starts []T, v T) int {
-	lo, hi := 0, len(starts) // invariant: starts[lo] <= v < starts[hi]
-	for hi-lo > 1 {
-		mid := int(uint(lo+hi) >> 1)
-		if starts[mid] <= v {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	return lo
+	return Pos{Offset: offset, Line: lo + 1, Col: offset - l.starts[lo] + 1}
 }
 
 // Span returns the span of the byte range [start, end).
@@ -281,9 +229,6 @@ func (l *Lines) LineStart(line int) int {
 func (l *Lines) Count() int {
 	if l.ck != nil {
 		return l.n
-	}
-	if l.wide != nil {
-		return len(l.wide)
 	}
 	return len(l.starts)
 }

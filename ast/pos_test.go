@@ -20,3 +20,24 @@ func TestLines(t *testing.T) {
 		t.Error("empty source")
 	}
 }
+
+// TestLinesExtend: an index built piece by piece (as a stream reads)
+// answers as the index of the whole source, whatever the cut, a cut
+// inside "\r\n" or right after a '\n' included.
+func TestLinesExtend(t *testing.T) {
+	src := []byte("ab\n\ncd\r\nx\n")
+	whole := NewLines(src)
+	for cut := 0; cut <= len(src); cut++ {
+		var l Lines
+		l.Extend(src[:cut])
+		l.Extend(src[cut:])
+		if l.Count() != whole.Count() {
+			t.Fatalf("cut %d: Count %d, want %d", cut, l.Count(), whole.Count())
+		}
+		for off := 0; off <= len(src); off++ {
+			if got, want := l.Pos(off), whole.Pos(off); got != want {
+				t.Errorf("cut %d: Pos(%d) = %v, want %v", cut, off, got, want)
+			}
+		}
+	}
+}
