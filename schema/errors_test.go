@@ -19,6 +19,8 @@ func TestParseErrorsArePositioned(t *testing.T) {
 			"f.json:3:3: error: \"a\" is already declared by actions[0] (at actions[1].name)"},
 		{"variadic not last", "{\"version\": 1, \"dialect\": \"d\", \"actions\": [{\"name\": \"a\", \"params\": [\n{\"name\": \"x\", \"variadic\": true}, {\"name\": \"y\"}]}]}",
 			"f.json:2:15: error: only the last parameter can be variadic"},
+		{"key given twice", "{\"version\": 1, \"dialect\": \"d\", \"actions\": [{\"name\": \"a\"}],\n\"actions\": [{\"name\": \"a\"}, {\"name\": \"a\"}]}",
+			"f.json:2:29: error: \"a\" is already declared by actions[0] (at actions[1].name)"},
 		{"version", "{\"version\": 2, \"dialect\": \"d\", \"actions\": [{\"name\": \"a\"}]}", "f.json:1:2: error: version must be 1, got 2"},
 		{"empty", "", "f.json:1:1: error: the schema file is empty"},
 		{"white space", " \n\t", "f.json:1:1: error: the schema file holds only white space"},

@@ -15,6 +15,7 @@ import (
 	"io"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -573,56 +574,33 @@ func newError(file string, data []byte, off int, path, msg string) *Error {
 }
 
 // locate returns the byte offset of the value at a path such as
-// "actions[2].params[0].type", or of its closest existing ancestor.
+// "actions[2].params[0].type" (an array element's value, an object
+// member's key; of a key given twice, the last, whose value Go keeps), or
+// of its closest existing ancestor.
 func locate(data []byte, path string) int {
-	want := splitPath(path)
-	dec := json.NewDecoder(bytes.NewReader(data))
-	best := 0
-	var walk func(depth int) bool // returns false on error
-	var cur []string
-	walk = func(depth int) bool {
-		start := dec.InputOffset()
-		tok, err := dec.Token()
-		if err != nil {
-			return false
-		}
-		if len(cur) > 0 && strings.HasPrefix(cur[len(cur)-1], "[") && matches(cur, want) {
-			best = skipSpace(data, int(start))
-		}
-		d, ok := tok.(json.Delim)
-		if !ok {
-			return true
-		}
-		switch d {
-		case '{':
-			for dec.More() {
-				kstart := dec.InputOffset()
-				k, err := dec.Token()
-				if err != nil {
-					return false
-				}
-				cur = append(cur, fmt.Sprint(k))
-				if matches(cur, want) {
-					best = skipSpace(data, int(kstart))
-				}
-				if !walk(depth + 1) {
-					return false
-				}
-				cur = cur[:len(cur)-1]
-			}
-		case '[':
-			for i := 0; dec.More(); i++ {
-				cur = append(cur, fmt.Sprintf("[%d]", i))
-				if !walk(depth + 1) {
-					return false
-				}
-				cur = cur[:len(cur)-1]
-			}
-		}
-		_, err = dec.Token() // closing delimiter
-		return err == nil
+	n, err := readNode(json.NewDecoder(bytes.NewReader(data)), data)
+	if err != nil {
+		return 0
 	}
-	walk(0)
+	best := 0
+	for _, seg := range splitPath(path) {
+		i := -1
+		if idx, ok := strings.CutPrefix(seg, "["); ok && n.kind == '[' {
+			if j, err := strconv.Atoi(strings.TrimSuffix(idx, "]")); err == nil && j < len(n.vals) {
+				i, best = j, n.vals[j].off
+			}
+		} else if n.kind == '{' {
+			for j := len(n.keys) - 1; j >= 0 && i < 0; j-- {
+				if n.keys[j] == seg {
+					i, best = j, n.keyOffs[j]
+				}
+			}
+		}
+		if i < 0 {
+			break
+		}
+		n = n.vals[i]
+	}
 	return best
 }
 
@@ -631,19 +609,6 @@ func skipSpace(data []byte, off int) int {
 		off++
 	}
 	return off
-}
-
-// matches reports whether cur is a prefix of want.
-func matches(cur, want []string) bool {
-	if len(cur) > len(want) {
-		return false
-	}
-	for i := range cur {
-		if cur[i] != want[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func splitPath(path string) []string {
