@@ -117,42 +117,12 @@ func HasInvalidName(v any) bool {
 	return hasInvalidName(reflect.ValueOf(v))
 }
 
+// hasInvalidName is HasInvalidName for any other value (a struct, a
+// pointer, a typed slice or map): walkNames finds the names.
 func hasInvalidName(v reflect.Value) bool {
-	if !v.IsValid() {
-		return false
-	}
-	if v.Type() == paramsRType || v.Type() == rawMessageType {
-		return HasInvalidName(v.Interface())
-	}
-	switch v.Kind() {
-	case reflect.Interface, reflect.Pointer:
-		return !v.IsNil() && hasInvalidName(v.Elem())
-	case reflect.Slice, reflect.Array:
-		if v.Type().Elem().Kind() == reflect.Uint8 {
-			return false
-		}
-		for i := range v.Len() {
-			if hasInvalidName(v.Index(i)) {
-				return true
-			}
-		}
-	case reflect.Map:
-		if v.Type().Key().Kind() != reflect.String {
-			return false
-		}
-		for it := v.MapRange(); it.Next(); {
-			if !utf8.ValidString(it.Key().String()) || hasInvalidName(it.Value()) {
-				return true
-			}
-		}
-	case reflect.Struct:
-		found := false
-		eachField(v, func(_ string, f reflect.Value) {
-			found = found || hasInvalidName(f)
-		})
-		return found
-	}
-	return false
+	found := false
+	walkNames(v, "", func(string, string) { found = true })
+	return found
 }
 
 // pointerToken escapes a member name as a JSON Pointer reference token.

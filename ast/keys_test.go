@@ -125,3 +125,30 @@ func TestRawExact(t *testing.T) {
 		t.Errorf("UnmarshalExact: %q, %v", s, err)
 	}
 }
+
+// TestHasInvalidNameReflect: member names that are not UTF-8 are found in
+// values of any Go type encoding/json writes (a struct, a pointer, a typed
+// slice or map), and valid ones are not reported.
+func TestHasInvalidNameReflect(t *testing.T) {
+	type inner struct{ M map[string]int }
+	type outer struct {
+		Name  string // a value, not a name: never reported
+		Inner *inner
+		List  []map[string]bool
+	}
+	for _, c := range []struct {
+		v    any
+		want bool
+	}{
+		{outer{Name: "\xff"}, false},
+		{outer{Inner: &inner{M: map[string]int{"ok": 1}}}, false},
+		{outer{Inner: &inner{M: map[string]int{"k\xe9": 1}}}, true},
+		{&outer{List: []map[string]bool{{"a": true}, {"b\xff": false}}}, true},
+		{map[string]inner{"fine": {M: map[string]int{"\xfe": 2}}}, true},
+		{map[int]string{1: "\xff"}, false},
+	} {
+		if got := ast.HasInvalidName(c.v); got != c.want {
+			t.Errorf("HasInvalidName(%#v) = %v, want %v", c.v, got, c.want)
+		}
+	}
+}
