@@ -111,8 +111,12 @@ type nativeDir struct {
 
 func (d *nativeDir) BatchSynced() bool { return d.batch }
 
-// perr wraps err with the entry's path relative to the root.
+// perr wraps err, when not nil, with the entry's path relative to the
+// root.
 func (d *nativeDir) perr(op, name string, err error) error {
+	if err == nil {
+		return nil
+	}
 	if err == unix.ELOOP {
 		return fmt.Errorf("%s: %w", Join(d.rel, name), ErrSymlink)
 	}
@@ -178,24 +182,15 @@ func (d *nativeDir) Create(name string, perm fs.FileMode) (*os.File, error) {
 }
 
 func (d *nativeDir) Mkdir(name string, perm fs.FileMode) error {
-	if err := unix.Mkdirat(d.fd, name, uint32(perm.Perm())); err != nil {
-		return d.perr("mkdir", name, err)
-	}
-	return nil
+	return d.perr("mkdir", name, unix.Mkdirat(d.fd, name, uint32(perm.Perm())))
 }
 
 func (d *nativeDir) Remove(name string) error {
-	if err := unix.Unlinkat(d.fd, name, 0); err != nil {
-		return d.perr("remove", name, err)
-	}
-	return nil
+	return d.perr("remove", name, unix.Unlinkat(d.fd, name, 0))
 }
 
 func (d *nativeDir) Rmdir(name string) error {
-	if err := unix.Unlinkat(d.fd, name, unix.AT_REMOVEDIR); err != nil {
-		return d.perr("rmdir", name, err)
-	}
-	return nil
+	return d.perr("rmdir", name, unix.Unlinkat(d.fd, name, unix.AT_REMOVEDIR))
 }
 
 func (d *nativeDir) Rename(old, new string, noReplace bool) error {
@@ -214,24 +209,15 @@ func (d *nativeDir) Rename(old, new string, noReplace bool) error {
 			return t.perr("rename", new, unix.EEXIST)
 		}
 	}
-	if err := unix.Renameat(d.fd, old, t.fd, new); err != nil {
-		return t.perr("rename", new, err)
-	}
-	return nil
+	return t.perr("rename", new, unix.Renameat(d.fd, old, t.fd, new))
 }
 
 func (d *nativeDir) Link(old, new string) error {
-	if err := unix.Linkat(d.fd, old, d.fd, new, 0); err != nil {
-		return d.perr("link", new, err)
-	}
-	return nil
+	return d.perr("link", new, unix.Linkat(d.fd, old, d.fd, new, 0))
 }
 
 func (d *nativeDir) Symlink(target, name string) error {
-	if err := unix.Symlinkat(target, d.fd, name); err != nil {
-		return d.perr("symlink", name, err)
-	}
-	return nil
+	return d.perr("symlink", name, unix.Symlinkat(target, d.fd, name))
 }
 
 func (d *nativeDir) Readlink(name string) (string, error) {
@@ -249,10 +235,7 @@ func (d *nativeDir) Readlink(name string) (string, error) {
 }
 
 func (d *nativeDir) Sync() error {
-	if err := unix.Fsync(d.fd); err != nil {
-		return d.perr("fsync", ".", err)
-	}
-	return nil
+	return d.perr("fsync", ".", unix.Fsync(d.fd))
 }
 
 func (d *nativeDir) Lock() error {

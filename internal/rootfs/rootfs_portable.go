@@ -113,6 +113,9 @@ func unwrapPath(err error) error {
 }
 
 func (d *portableDir) perr(op, name string, err error) error {
+	if err == nil {
+		return nil
+	}
 	return &fs.PathError{Op: op, Path: Join(d.rel, name), Err: unwrapPath(err)}
 }
 
@@ -156,38 +159,26 @@ func (d *portableDir) Create(name string, perm fs.FileMode) (*os.File, error) {
 }
 
 func (d *portableDir) Mkdir(name string, perm fs.FileMode) error {
-	if err := d.r.Mkdir(name, perm.Perm()); err != nil {
-		return d.perr("mkdir", name, err)
-	}
-	return nil
+	return d.perr("mkdir", name, d.r.Mkdir(name, perm.Perm()))
 }
 
-func (d *portableDir) Remove(name string) error {
-	fi, err := d.r.Lstat(name)
-	if err != nil {
-		return d.perr("remove", name, err)
-	}
-	if fi.IsDir() {
-		return d.perr("remove", name, syscall.EISDIR)
-	}
-	if err := d.r.Remove(name); err != nil {
-		return d.perr("remove", name, err)
-	}
-	return nil
-}
+func (d *portableDir) Remove(name string) error { return d.removeEntry("remove", name, false) }
 
-func (d *portableDir) Rmdir(name string) error {
+func (d *portableDir) Rmdir(name string) error { return d.removeEntry("rmdir", name, true) }
+
+// removeEntry removes name, which must be a directory when dir is set and
+// must not be one otherwise (os.Root.Remove takes either).
+func (d *portableDir) removeEntry(op, name string, dir bool) error {
 	fi, err := d.r.Lstat(name)
-	if err != nil {
-		return d.perr("rmdir", name, err)
+	switch {
+	case err != nil:
+		return d.perr(op, name, err)
+	case dir && !fi.IsDir():
+		return d.perr(op, name, syscall.ENOTDIR)
+	case !dir && fi.IsDir():
+		return d.perr(op, name, syscall.EISDIR)
 	}
-	if !fi.IsDir() {
-		return d.perr("rmdir", name, syscall.ENOTDIR)
-	}
-	if err := d.r.Remove(name); err != nil {
-		return d.perr("rmdir", name, err)
-	}
-	return nil
+	return d.perr(op, name, d.r.Remove(name))
 }
 
 func (d *portableDir) Rename(old, new string, noReplace bool) error {
@@ -196,24 +187,15 @@ func (d *portableDir) Rename(old, new string, noReplace bool) error {
 			return d.perr("rename", new, fs.ErrExist)
 		}
 	}
-	if err := d.r.Rename(old, new); err != nil {
-		return d.perr("rename", new, err)
-	}
-	return nil
+	return d.perr("rename", new, d.r.Rename(old, new))
 }
 
 func (d *portableDir) Link(old, new string) error {
-	if err := d.r.Link(old, new); err != nil {
-		return d.perr("link", new, err)
-	}
-	return nil
+	return d.perr("link", new, d.r.Link(old, new))
 }
 
 func (d *portableDir) Symlink(target, name string) error {
-	if err := d.r.Symlink(target, name); err != nil {
-		return d.perr("symlink", name, err)
-	}
-	return nil
+	return d.perr("symlink", name, d.r.Symlink(target, name))
 }
 
 func (d *portableDir) Readlink(name string) (string, error) {
