@@ -210,11 +210,7 @@ func writeOverlay(w *jsonw.W, v reflect.Value) {
 		w.BeginObject()
 		for i, p := range ps {
 			if HasInvalidUTF8(p.Value) {
-				if ks == nil {
-					w.Key(p.Name)
-				} else {
-					w.KeyN(p.Name, ks[i])
-				}
+				w.KeyN(p.Name, jsonw.Suffix(ks, i))
 				writeOverlay(w, reflect.ValueOf(p.Value))
 			}
 		}
@@ -255,11 +251,7 @@ func writeOverlay(w *jsonw.W, v reflect.Value) {
 			if !hasInvalid(e) {
 				continue
 			}
-			if ks == nil {
-				w.Key(k)
-			} else {
-				w.KeyN(k, ks[i])
-			}
+			w.KeyN(k, jsonw.Suffix(ks, i))
 			writeOverlay(w, e)
 		}
 		w.EndObject()

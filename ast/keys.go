@@ -144,11 +144,7 @@ func walkNames(v reflect.Value, prefix string, fn func(ptr, name string)) {
 		ps := v.Interface().(Params)
 		ks := paramSuffixes(ps)
 		for i := range ps {
-			k := 0
-			if ks != nil {
-				k = ks[i]
-			}
-			ptr := prefix + "/" + pointerToken(jsonw.WrittenName(ps[i].Name, k))
+			ptr := prefix + "/" + pointerToken(jsonw.WrittenName(ps[i].Name, jsonw.Suffix(ks, i)))
 			if !utf8.ValidString(ps[i].Name) {
 				fn(ptr, ps[i].Name)
 			}
@@ -189,11 +185,7 @@ func walkNames(v reflect.Value, prefix string, fn func(ptr, name string)) {
 		slices.Sort(keys)
 		ks := jsonw.NameSuffixes(keys)
 		for i, k := range keys {
-			n := 0
-			if ks != nil {
-				n = ks[i]
-			}
-			ptr := prefix + "/" + pointerToken(jsonw.WrittenName(k, n))
+			ptr := prefix + "/" + pointerToken(jsonw.WrittenName(k, jsonw.Suffix(ks, i)))
 			if !utf8.ValidString(k) {
 				fn(ptr, k)
 			}

@@ -89,10 +89,7 @@ func writeRaw(w *jsonw.W, v any) {
 		w.BeginObject()
 		var renamed []string
 		for i, k := range keys {
-			n := 0
-			if ks != nil {
-				n = ks[i]
-			}
+			n := jsonw.Suffix(ks, i)
 			w.KeyN(k, n)
 			writeRaw(w, x[k])
 			written := jsonw.WrittenName(k, n)

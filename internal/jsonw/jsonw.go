@@ -332,6 +332,14 @@ func AppendString(dst []byte, s string) []byte {
 // number that makes it unique. The ast package gives the exact bytes of
 // each such name beside the object.
 
+// Suffix returns the k of name i of ks, a NameSuffixes result (nil: 0).
+func Suffix(ks []int, i int) int {
+	if ks == nil {
+		return 0
+	}
+	return ks[i]
+}
+
 // NameSuffixes returns, for the member names of one object in the order
 // they are written, the k each name is written with ("#k" appended), 0 for
 // a name written as it is; nil when every name is valid UTF-8.
@@ -434,11 +442,7 @@ func writeMap[V any](w *W, m map[string]V, value func(V)) {
 	ks := NameSuffixes(keys)
 	w.BeginObject()
 	for i, k := range keys {
-		if ks == nil {
-			w.Key(k)
-		} else {
-			w.KeyN(k, ks[i])
-		}
+		w.KeyN(k, Suffix(ks, i))
 		value(m[k])
 		w.MaybeFlush()
 	}
