@@ -1,0 +1,74 @@
+//go:build unix
+
+package rootfs
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestDirRules: with both implementations, nothing is reached through a
+// symbolic link (a directory on the way, a file opened), Open writes the
+// file itself, Remove and Rmdir take only their own kind of entry, and a
+// rename that must not replace does not.
+func TestDirRules(t *testing.T) {
+	for _, portable := range []bool{false, true} {
+		t.Run(fmt.Sprintf("portable=%v", portable), func(t *testing.T) {
+			root, outside := t.TempDir(), t.TempDir()
+			os.Mkdir(filepath.Join(root, "sub"), 0o755)
+			os.Mkdir(filepath.Join(root, "sub", "dir"), 0o755)
+			os.WriteFile(filepath.Join(root, "sub", "f.txt"), []byte("old"), 0o644)
+			os.WriteFile(filepath.Join(outside, "secret"), []byte("secret"), 0o644)
+			os.Symlink(outside, filepath.Join(root, "out"))
+			os.Symlink(filepath.Join(outside, "secret"), filepath.Join(root, "sub", "link"))
+			r, err := Open(root, portable)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			if _, err := r.Dir("out"); !errors.Is(err, ErrSymlink) {
+				t.Errorf("Dir through a link: %v", err)
+			}
+			if _, err := r.Dir("sub/../.."); err == nil {
+				t.Error("Dir above the root: no error")
+			}
+			err = WithDir(r, "sub", func(d Dir) error {
+				if f, _, err := d.Open("link", os.O_RDWR); !errors.Is(err, ErrSymlink) {
+					if f != nil {
+						f.Close()
+					}
+					t.Errorf("Open of a link: %v", err)
+				}
+				f, info, err := d.Open("f.txt", os.O_RDWR)
+				if err != nil || f == nil || info.Size != 3 {
+					t.Fatalf("Open: %v %v", err, info)
+				}
+				f.WriteAt([]byte("new"), 0)
+				f.Close()
+				if err := d.Remove("dir"); err == nil {
+					t.Error("Remove of a directory: no error")
+				}
+				if err := d.Rmdir("f.txt"); err == nil {
+					t.Error("Rmdir of a file: no error")
+				}
+				if err := d.Rename("link", "f.txt", true); !errors.Is(err, fs.ErrExist) {
+					t.Errorf("Rename over an entry with noReplace: %v", err)
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b, _ := os.ReadFile(filepath.Join(root, "sub", "f.txt")); string(b) != "new" {
+				t.Errorf("f.txt = %q", b)
+			}
+			if b, _ := os.ReadFile(filepath.Join(outside, "secret")); string(b) != "secret" {
+				t.Errorf("written through the link: %q", b)
+			}
+		})
+	}
+}
