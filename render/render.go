@@ -132,10 +132,8 @@ func Markdown(src []byte, opts Options) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// WriteMarkdown writes the page Markdown returns to w, the document's HTML
-// as the Markdown renderer writes it: the page is not held whole (its
-// HTML is several times the size of a document of small blocks). An
-// error from w ends the page.
+// WriteMarkdown writes the page Markdown returns to w. An error from w
+// ends the page.
 func WriteMarkdown(w io.Writer, src []byte, opts Options) error {
 	r := newRenderer(opts)
 	md := r.parseMarkdown(src, 1)
@@ -151,14 +149,14 @@ func WriteMarkdown(w io.Writer, src []byte, opts Options) error {
 	if err := pw.exec("head", p); err != nil {
 		return fmt.Errorf("render: %w", err)
 	}
-	// The body is made valid UTF-8 as the parts are (pageWriter.exec),
-	// as it is written; the template text around it is ASCII, so no run
-	// of invalid bytes spans the body and a part.
-	vw := &validUTF8Writer{w: w}
-	if err := md.render(r, vw); err != nil {
+	// The body is made valid UTF-8 as the parts are (pageWriter.exec);
+	// the template text around it is ASCII, so no run of invalid bytes
+	// spans the body and a part.
+	var body bytes.Buffer
+	if err := md.render(r, &body); err != nil {
 		return fmt.Errorf("render: %w", err)
 	}
-	if err := vw.Close(); err != nil {
+	if _, err := w.Write(bytes.ToValidUTF8(body.Bytes(), []byte("\uFFFD"))); err != nil {
 		return fmt.Errorf("render: %w", err)
 	}
 	if _, err := io.WriteString(w, "\n</article>"); err != nil {
