@@ -262,16 +262,3 @@ func applyPatchChunkEdits(b *ast.Block, eof bool, src []byte, edits []lineEdit) 
 	}
 	return edits
 }
-
-// hunkEdits appends the edits of hunk h of an action of an edit format,
-// whose source is the block b (handed over by the parser, which keeps
-// neither: grammar.Options.OnHunk).
-func hunkEdits(dialect string, h *grammar.Hunk, b *ast.Block, src []byte, edits []lineEdit) []lineEdit {
-	switch dialect {
-	case grammar.DialectUdiff:
-		return udiffHunkEdits(b, src, edits)
-	case grammar.DialectApplyPatch:
-		return applyPatchChunkEdits(b, h.EndOfFile, src, edits)
-	}
-	return edits
-}

@@ -53,8 +53,8 @@ func (p *proseBuilder) flush() {
 		return
 	}
 	b := p.b
-	if b.each != nil && !b.keepProse {
-		p.start = -1 // handed over, not kept (Options.OnAction)
+	if b.lean {
+		p.start = -1 // reported, not kept (EditStream.Lean)
 		return
 	}
 	b.doc.Prose = append(b.doc.Prose, &ast.Prose{Kind: "text", Text: b.src[p.start:p.end], Span: b.lines.Span(p.start, p.end)})

@@ -31,19 +31,12 @@ type editBase struct {
 	n     int
 	prose *proseBuilder
 	in    *editInput // nil for a whole document
-	// each, when set, is handed each action once it is complete, and the
-	// document keeps neither the actions nor the prose (Options.OnAction);
-	// acts counts the actions, seen the path breaches reported.
-	each func(*ast.Action)
+	// lean drops each action once its End is reported, and the prose
+	// (EditStream.Lean); acts counts the actions, seen the path breaches
+	// reported.
+	lean bool
 	acts int
 	seen pathSeen
-	// keepProse keeps the prose nodes with each set (Options.KeepProse).
-	keepProse bool
-	// pathsOnly keeps neither the hunks nor their blocks of an action
-	// (Options.PathsOnly); hunk, when set, is handed each hunk as it is
-	// read, with its index in its action (Options.OnHunk).
-	pathsOnly bool
-	hunk      func(*ast.Action, int, Hunk, *ast.Block)
 	// recent holds the lines read last, by their number modulo its
 	// length (line; whole documents only).
 	recent [64]recentLine
@@ -80,9 +73,8 @@ func newEditBaseLines(dialect string, src []byte, lines *ast.Lines) *editBase {
 }
 
 // parseEdit parses the whole edit-format document src with opts'
-// Uncapped, Silenced and KeepProse, handing each action to each when it
-// is set (Options.OnAction).
-func parseEdit(ctx context.Context, dialect string, src []byte, opts Options, each func(*ast.Action)) (*ast.Document, error) {
+// Uncapped and Silenced.
+func parseEdit(ctx context.Context, dialect string, src []byte, opts Options) (*ast.Document, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -94,11 +86,6 @@ func parseEdit(ctx context.Context, dialect string, src []byte, opts Options, ea
 	// document of short lines from paying an index entry per line.
 	b := newEditBaseLines(dialect, src, ast.NewSparseLines(src))
 	b.cap.NoLimit, b.cap.Silenced = opts.Uncapped, opts.Silenced
-	b.each, b.seen, b.keepProse = each, pathSeen{}, opts.KeepProse
-	b.pathsOnly = each != nil && opts.PathsOnly
-	if b.pathsOnly {
-		b.hunk = opts.OnHunk
-	}
 	if err := run(ctx, b); err != nil {
 		return nil, err
 	}
@@ -212,18 +199,17 @@ func (p *editBase) onBegin(a *ast.Action) {
 }
 func (p *editBase) onEnd(a *ast.Action) {
 	p.acts++
-	if p.in != nil || p.each != nil {
+	if p.in != nil {
 		checkActionPaths(p, a, p.seen)
 	}
 	p.record(editRec{kind: recEnd, a: a})
-	if p.each != nil {
+	if p.lean {
 		// The action is final (the only one open is the last one
-		// added): hand it over and let it go.
+		// added): let it go.
 		if n := len(p.doc.Actions); n > 0 && p.doc.Actions[n-1] == a {
 			p.doc.Actions[n-1] = nil
 			p.doc.Actions = p.doc.Actions[:n-1]
 		}
-		p.each(a)
 	}
 }
 
@@ -383,7 +369,7 @@ func NewEditStream(dialect string, ev EditEvents) (*EditStream, error) {
 // and its line index rather than growing with the tree. Call it before
 // the first Write.
 func (s *EditStream) Lean() {
-	s.base.each = func(*ast.Action) {}
+	s.base.lean = true
 }
 
 // Source returns the input read so far, up to the end of its last
