@@ -90,15 +90,6 @@ func addEdit(edits []lineEdit, src []byte, e lineEdit) []lineEdit {
 	return append(edits, e)
 }
 
-// isEditFormat reports whether dialect is one whose canonical form is a
-// set of line edits made action by action (actionEdits).
-func isEditFormat(dialect string) bool {
-	switch dialect {
-	case grammar.DialectSearchReplace, grammar.DialectUdiff, grammar.DialectApplyPatch:
-		return true
-	}
-	return false
-}
 
 // actionEdits appends the line edits of one action of an edit format.
 func actionEdits(dialect string, a *ast.Action, src []byte, edits []lineEdit) []lineEdit {
