@@ -37,9 +37,6 @@ type editBase struct {
 	lean bool
 	acts int
 	seen pathSeen
-	// recent holds the lines read last, by their number modulo its
-	// length (line; whole documents only).
-	recent [64]recentLine
 	// cap lists the first MaxPerCode diagnostics of each code and counts
 	// the rest (report); finish sums them up (docs/check.md, "Bounded
 	// output").
@@ -82,9 +79,7 @@ func parseEdit(ctx context.Context, dialect string, src []byte, opts Options) (*
 	if run == nil {
 		return nil, fmt.Errorf("grammar: %q is not an edit-format dialect", dialect)
 	}
-	// The whole source is at hand: a sparse line index keeps a
-	// document of short lines from paying an index entry per line.
-	b := newEditBaseLines(dialect, src, ast.NewSparseLines(src))
+	b := newEditBaseLines(dialect, src, ast.NewLines(src))
 	b.cap.NoLimit, b.cap.Silenced = opts.Uncapped, opts.Silenced
 	if err := run(ctx, b); err != nil {
 		return nil, err
@@ -125,33 +120,7 @@ func lineCount(lines *ast.Lines, size int) int {
 
 // line returns line i (< p.n) of the source.
 func (p *editBase) line(i int) srcLine {
-	if p.in != nil {
-		// A stream's source grows under it: its lines are read from its
-		// dense index.
-		return p.lineAt(i, p.lines.LineStart(i+1), p.lines.LineStart(i+2))
-	}
-	c := &p.recent[i%len(p.recent)]
-	if c.ok && c.i == i {
-		return c.line
-	}
-	// The parsers read their lines in order, looking a few lines back or
-	// ahead: a line after one read recently starts where that one ended,
-	// without a lookup in the sparse index (ast.NewSparseLines), which
-	// counts up to 512 bytes.
-	var start, end int
-	if prev := &p.recent[(i+len(p.recent)-1)%len(p.recent)]; i > 0 && prev.ok && prev.i == i-1 {
-		start = prev.line.end
-		if e := strings.IndexByte(p.src[start:], '\n'); e >= 0 {
-			end = start + e + 1
-		} else {
-			end = len(p.src)
-		}
-	} else {
-		start, end = p.lines.LineStart(i+1), p.lines.LineStart(i+2)
-	}
-	l := p.lineAt(i, start, end)
-	*c = recentLine{i: i, line: l, ok: true}
-	return l
+	return p.lineAt(i, p.lines.LineStart(i+1), p.lines.LineStart(i+2))
 }
 
 // lineAt returns line i, which spans [start, end) of the source.
@@ -163,13 +132,6 @@ func (p *editBase) lineAt(i, start, end int) srcLine {
 	t = strings.TrimSuffix(t, "\n")
 	t = strings.TrimSuffix(t, "\r")
 	return srcLine{start: start, end: end, text: t}
-}
-
-// recentLine is a line an editBase read, cached by its number.
-type recentLine struct {
-	i    int
-	line srcLine
-	ok   bool
 }
 
 // has reports whether line i exists, waiting for it in a stream.
