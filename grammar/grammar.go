@@ -74,7 +74,7 @@ func Parse(ctx context.Context, filename string, src []byte, opts Options) (*ast
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	dialect := DialectOf(src, opts)
+	dialect := dialectOf(src, opts)
 	extra := checkInput(src)
 	doc, err := parseDialect(ctx, dialect, filename, src, opts)
 	if err != nil {
@@ -108,10 +108,10 @@ func Parse(ctx context.Context, filename string, src []byte, opts Options) (*ast
 	return doc, nil
 }
 
-// DialectOf returns the dialect Parse reads src in with opts: opts.Dialect,
+// dialectOf returns the dialect Parse reads src in with opts: opts.Dialect,
 // or with "auto" (or "") the one Detect finds, unless opts.Schema's syntax
 // names the acts or plan grammar.
-func DialectOf(src []byte, opts Options) string {
+func dialectOf(src []byte, opts Options) string {
 	dialect := opts.Dialect
 	if dialect == "" || dialect == DialectAuto {
 		dialect = Detect(src)

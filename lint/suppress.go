@@ -41,12 +41,6 @@ func Suppress(doc *ast.Document, src []byte, diags []*ast.Diagnostic, disable []
 	if hasDirective(src) {
 		blocks = func() []ast.Span { return blockSpans(doc) }
 	}
-	return suppress(blocks, src, diags, disable)
-}
-
-// suppress is Suppress with the fenced blocks' spans given by blocks
-// (sorted), which is nil when src holds no directive (hasDirective).
-func suppress(blocks func() []ast.Span, src []byte, diags []*ast.Diagnostic, disable []string) []*ast.Diagnostic {
 	return newSuppressor(blocks, src, disable).apply(diags)
 }
 
@@ -58,7 +52,9 @@ type suppressor struct {
 	bad    []*ast.Diagnostic
 }
 
-// newSuppressor reads the directives of src (blocks as for suppress).
+// newSuppressor reads the directives of src outside the fenced blocks
+// whose spans (sorted) blocks gives; blocks is nil when src holds no
+// directive (hasDirective).
 func newSuppressor(blocks func() []ast.Span, src []byte, disable []string) *suppressor {
 	s := &suppressor{off: map[string]bool{}}
 	for _, c := range disable {
