@@ -81,10 +81,10 @@ func parseEdit(ctx context.Context, dialect string, src []byte, opts Options) (*
 	}
 	b := newEditBaseLines(dialect, src, ast.NewLines(src))
 	b.cap.NoLimit, b.cap.Silenced = opts.Uncapped, opts.Silenced
+	b.seen = pathSeen{}
 	if err := run(ctx, b); err != nil {
 		return nil, err
 	}
-	checkEditPaths(b)
 	b.finish(len(src))
 	ast.SortDiagnostics(b.doc.Diagnostics)
 	// Diagnostic text is valid UTF-8 (ast.EscapeDiagnostics) from every
@@ -161,9 +161,7 @@ func (p *editBase) onBegin(a *ast.Action) {
 }
 func (p *editBase) onEnd(a *ast.Action) {
 	p.acts++
-	if p.in != nil {
-		checkActionPaths(p, a, p.seen)
-	}
+	checkActionPaths(p, a)
 	p.record(editRec{kind: recEnd, a: a})
 	if p.lean {
 		// The action is final (the only one open is the last one
