@@ -90,7 +90,6 @@ func addEdit(edits []lineEdit, src []byte, e lineEdit) []lineEdit {
 	return append(edits, e)
 }
 
-
 // actionEdits appends the line edits of one action of an edit format.
 func actionEdits(dialect string, a *ast.Action, src []byte, edits []lineEdit) []lineEdit {
 	switch dialect {
