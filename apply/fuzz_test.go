@@ -10,7 +10,7 @@ import (
 	"github.com/plangram/plangram/grammar"
 )
 
-// fuzzSeeds are FuzzApply's seeds, which TestApplyInputsAsApply applies too.
+// fuzzSeeds are FuzzApply's seeds.
 var fuzzSeeds = []string{
 	actsPlan,
 	"~~~act\nwrite_file \"ab://../../outside/pwn.txt\"\n~~~\n~~~\nx\n~~~\n",
@@ -35,8 +35,7 @@ var fuzzSeeds = []string{
 // formats) and apply it in a temporary
 // root: no panic, and nothing outside the root is ever created, changed or
 // removed (a sibling directory, a symbolic link inside the root pointing to
-// it, and the root's parent are watched); and applying the document as it
-// is read (ApplyInputs) reports and writes the same (sameApply).
+// it, and the root's parent are watched).
 func FuzzApply(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add(s)
@@ -67,6 +66,5 @@ func FuzzApply(f *testing.F) {
 				}
 			}
 		}
-		sameApply(t, []string{src}, Options{})
 	})
 }

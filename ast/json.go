@@ -112,44 +112,6 @@ func (d *Document) writeTail(w *jsonw.W) {
 	w.EndObject()
 }
 
-// DocumentWriter writes a document's JSON while its actions arrive, byte
-// for byte what WriteJSON writes for the whole document, so that a caller
-// that is handed the actions one at a time (the parser's OnAction) need
-// not keep them: Begin writes what comes before the actions (the fields
-// it writes must be final by then: an acts document has none), Action
-// one action, End the rest.
-type DocumentWriter struct {
-	bw *bufio.Writer
-	w  *jsonw.W
-}
-
-// NewDocumentWriter returns a DocumentWriter to out, compact or indented
-// as WriteJSON writes.
-func NewDocumentWriter(out io.Writer, compact bool) *DocumentWriter {
-	bw := bufio.NewWriterSize(out, jsonw.FlushSize)
-	return &DocumentWriter{bw: bw, w: &jsonw.W{B: make([]byte, 0, jsonw.FlushSize+1024), Indent: !compact, Out: bw}}
-}
-
-// Begin writes the document's JSON up to its first action.
-func (dw *DocumentWriter) Begin(d *Document) { d.writeHead(dw.w) }
-
-// Action writes the next action.
-func (dw *DocumentWriter) Action(a *Action) {
-	a.WriteJSON(dw.w)
-	dw.w.MaybeFlush()
-}
-
-// End writes the rest of the document (its blocks, prose, diagnostics and
-// span) and the final newline, and flushes.
-func (dw *DocumentWriter) End(d *Document) error {
-	d.writeTail(dw.w)
-	dw.w.B = append(dw.w.B, '\n')
-	if err := dw.w.Flush(); err != nil {
-		return err
-	}
-	return dw.bw.Flush()
-}
-
 func writeBlocks(w *jsonw.W, bs []*Block) {
 	if bs == nil {
 		w.Null()

@@ -32,11 +32,6 @@ import (
 //
 // Every string the pass reads is immutable: head is built afresh at each
 // repair and never written afterwards.
-//
-// The slow reference (fixer.slow, tests only) is the plain algorithm:
-// the same repairs on a string rebuilt per repair, every block scanned.
-// FuzzFix and TestFastFencesAgree check that both give the same bytes and
-// repairs.
 
 // fenceText is the text of the fence pass.
 type fenceText struct {

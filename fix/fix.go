@@ -67,12 +67,6 @@ type relatedLine struct {
 // is idempotent: Apply(Apply(x)) changes nothing more. When nothing needs
 // repair the returned slice is src itself.
 func Apply(src []byte, dialect string) (fixed []byte, repairs []*ast.Diagnostic) {
-	return apply(src, dialect, false)
-}
-
-// apply is Apply; slow selects the reference algorithm of the plan
-// dialect's fence pass (tests only, fix/fencebuf.go).
-func apply(src []byte, dialect string, slow bool) (fixed []byte, repairs []*ast.Diagnostic) {
 	if grammar.Rejects(src) {
 		// UTF-16, binary or CR-only input: parse rejects it and its lines
 		// are not known, so it is left as it is, as fmt leaves it (a
@@ -89,7 +83,7 @@ func apply(src []byte, dialect string, slow bool) (fixed []byte, repairs []*ast.
 		// content, so there is nothing to repair.
 		return src, nil
 	}
-	f := rewrite(src, dialect, slow)
+	f := rewrite(src, dialect)
 	if len(f.repairs) == 0 {
 		return src, nil
 	}
@@ -119,8 +113,8 @@ func apply(src []byte, dialect string, slow bool) (fixed []byte, repairs []*ast.
 
 // rewrite makes the repairs of dialect on src, before the checks of
 // withheld.
-func rewrite(src []byte, dialect string, slow bool) *fixer {
-	f := &fixer{text: string(src), slow: slow}
+func rewrite(src []byte, dialect string) *fixer {
+	f := &fixer{text: string(src)}
 	switch dialect {
 	case grammar.DialectPlan:
 		f.fences()
@@ -155,10 +149,8 @@ type fixer struct {
 	repairs []repair
 	cap     grammar.Cap // caps repairs per code (add)
 	// fb holds the text during the plan dialect's fence pass (the text
-	// field is then its window, fix/fencebuf.go); nil otherwise, and
-	// always in the slow reference mode.
-	fb   *fenceText
-	slow bool
+	// field is then its window, fix/fencebuf.go); nil otherwise.
+	fb *fenceText
 }
 
 // add records a repair, unless grammar.MaxPerCode repairs of its code
@@ -228,11 +220,9 @@ func (f *fixer) setRun(off, n int) {
 // the text before the block being judged is final.
 func (f *fixer) fences() {
 	limit := 2*strings.Count(f.text, "\n") + 16
-	if !f.slow {
-		f.fb = newFenceText(f.text)
-		f.text = f.fb.view()
-		defer func() { f.text, f.fb = f.fb.text(), nil }()
-	}
+	f.fb = newFenceText(f.text)
+	f.text = f.fb.view()
+	defer func() { f.text, f.fb = f.fb.text(), nil }()
 	for off, n := 0, 0; off < f.size() && n < limit; n++ {
 		typ, end := f.scan(off)
 		if typ != lexer.MdFence || !f.repairBlock(off, end) {
@@ -240,7 +230,7 @@ func (f *fixer) fences() {
 			// Final up to a line start; not before a mid-document
 			// byte-order mark, which the scanner reads as one only at
 			// offset 0.
-			if f.fb != nil && f.fb.lineStart(off) {
+			if f.fb.lineStart(off) {
 				f.fb.commit(off)
 				f.text, off = f.fb.view(), 0
 			}
@@ -249,32 +239,21 @@ func (f *fixer) fences() {
 }
 
 // size returns the length of the text the fence pass reads.
-func (f *fixer) size() int {
-	if f.fb != nil {
-		return f.fb.size()
-	}
-	return len(f.text)
-}
+func (f *fixer) size() int { return f.fb.size() }
 
 // scan reads the Markdown token at off of the text; in the fence pass's
 // window, which then holds the token when it is a block.
 func (f *fixer) scan(off int) (plex.TokenType, int) {
-	if f.fb != nil {
-		typ, end := f.fb.scan(off)
-		f.text = f.fb.view()
-		return typ, end
-	}
-	return lexer.ScanMarkdown(f.text, off)
+	typ, end := f.fb.scan(off)
+	f.text = f.fb.view()
+	return typ, end
 }
 
 // intendedClose is lexer.IntendedClose on the text from offset start.
 func (f *fixer) intendedClose(start int, open lexer.MdFenceLine) (at, maxRun int, ok bool) {
-	if f.fb != nil {
-		at, maxRun, ok = f.fb.intendedClose(start, open, searchLimit)
-		f.text = f.fb.view()
-		return at, maxRun, ok
-	}
-	return lexer.IntendedClose(f.text, start, open, searchLimit)
+	at, maxRun, ok = f.fb.intendedClose(start, open, searchLimit)
+	f.text = f.fb.view()
+	return at, maxRun, ok
 }
 
 // repairBlock repairs the block token [off, end) if it is improperly nested
@@ -284,7 +263,7 @@ func (f *fixer) repairBlock(off, end int) bool {
 	first := lineEnd(tok, 0)
 	openLine, _ := body(tok[:first])
 	bomLen := 0
-	if off == 0 && (f.fb == nil || f.fb.done.Len() == 0) && strings.HasPrefix(openLine, "\uFEFF") {
+	if off == 0 && f.fb.done.Len() == 0 && strings.HasPrefix(openLine, "\uFEFF") {
 		bomLen = 3
 	}
 	open, _ := lexer.MdFenceAt(f.text, off) // a line start or the run of a list item's marker line

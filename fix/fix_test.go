@@ -29,7 +29,7 @@ func parsePlan(t testing.TB, src []byte) *ast.Document {
 // line, or text they would make unreadable): the output is then the input,
 // errors and all (docs/acts.md, "Lone CRs").
 func wereWithheld(src []byte, dialect string) bool {
-	f := rewrite(src, dialect, false)
+	f := rewrite(src, dialect)
 	return len(f.repairs) > 0 && withheld(src, []byte(f.text), dialect)
 }
 
@@ -217,7 +217,6 @@ func FuzzFix(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte) {
 		checkProperties(t, src)
 		checkActsProperties(t, src) // the fenced-acts dialect (fix/acts.go)
-		checkFastSlow(t, src)       // the linear fence pass (fix/fencebuf.go)
 	})
 }
 

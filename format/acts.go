@@ -95,7 +95,7 @@ func itemEnd(it *item) int {
 }
 
 // actsPrinter writes the canonical form of an acts document item by item,
-// in source order (acts, or actsStream one action at a time).
+// in source order (acts).
 type actsPrinter struct {
 	src             []byte
 	fence           byte
@@ -341,4 +341,16 @@ func lineEnding(items []item, kept []string) string {
 		}
 	}
 	return "\n"
+}
+
+// firstLineEnding returns the first line ending of s, if it has one.
+func firstLineEnding(s string) (string, bool) {
+	j := strings.IndexByte(s, '\n')
+	if j < 0 {
+		return "", false
+	}
+	if j > 0 && s[j-1] == '\r' {
+		return "\r\n", true
+	}
+	return "\n", true
 }

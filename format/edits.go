@@ -90,16 +90,6 @@ func addEdit(edits []lineEdit, src []byte, e lineEdit) []lineEdit {
 	return append(edits, e)
 }
 
-// isEditFormat reports whether dialect is one whose canonical form is a
-// set of line edits made action by action (actionEdits).
-func isEditFormat(dialect string) bool {
-	switch dialect {
-	case grammar.DialectSearchReplace, grammar.DialectUdiff, grammar.DialectApplyPatch:
-		return true
-	}
-	return false
-}
-
 // actionEdits appends the line edits of one action of an edit format.
 func actionEdits(dialect string, a *ast.Action, src []byte, edits []lineEdit) []lineEdit {
 	switch dialect {
@@ -259,19 +249,6 @@ func applyPatchChunkEdits(b *ast.Block, eof bool, src []byte, edits []lineEdit) 
 	}
 	if eof {
 		edits = addEdit(edits, src, editLine(src, lastLineStart(src, b.Span.Start.Offset, b.Span.End.Offset), "*** End of File"))
-	}
-	return edits
-}
-
-// hunkEdits appends the edits of hunk h of an action of an edit format,
-// whose source is the block b (handed over by the parser, which keeps
-// neither: grammar.Options.OnHunk).
-func hunkEdits(dialect string, h *grammar.Hunk, b *ast.Block, src []byte, edits []lineEdit) []lineEdit {
-	switch dialect {
-	case grammar.DialectUdiff:
-		return udiffHunkEdits(b, src, edits)
-	case grammar.DialectApplyPatch:
-		return applyPatchChunkEdits(b, h.EndOfFile, src, edits)
 	}
 	return edits
 }

@@ -62,7 +62,6 @@ func unreadLines(doc *ast.Document) bool {
 func settle(ctx context.Context, dialect string, src, out []byte, opts grammar.Options) []byte {
 	reparse := opts
 	reparse.Dialect = dialect
-	reparse.OnAction, reparse.OnBlock = nil, nil
 	if grammar.LoneCRHidesLine(ctx, out, reparse) {
 		// A lone CR in content or prose that hid nothing would hide a
 		// line in the canonical form (a fence shortened to the run
@@ -92,7 +91,6 @@ func print(ctx context.Context, doc *ast.Document, src []byte, opts grammar.Opti
 		// Every diagnostic, not the first grammar.MaxPerCode of a code:
 		// the printer keeps each node a diagnostic points at.
 		opts.Uncapped = true
-		opts.OnAction, opts.OnBlock = nil, nil
 		if capped(doc) {
 			var err error
 			if doc, err = grammar.Parse(ctx, "fmt.md", src, opts); err != nil {
@@ -131,75 +129,13 @@ func Source(ctx context.Context, filename string, src []byte, opts grammar.Optio
 
 // Canonical is Source for a caller that needs only the diagnostics of
 // the input, as `plangram fmt` does: it returns the canonical form of src
-// and the diagnostics of its parse (those of Source's document). It keeps
-// no document tree it does not need: a plan's tree is let go before its
-// canonical form is parsed again to be checked, so Canonical holds one
-// tree at a time where Source, which returns the document, holds two.
-//
-// An edit format (search-replace, udiff, apply-patch) is not held at all:
-// the parser hands each action over as it reads it (Options.OnAction) and
-// Canonical keeps only the lines the canonical form rewrites. Nor is an
-// acts document: it is read twice, one action at a time (actsStream).
+// and the diagnostics of its parse (those of Source's document).
 func Canonical(ctx context.Context, filename string, src []byte, opts grammar.Options) ([]byte, []*ast.Diagnostic, error) {
-	if dialect := grammar.DialectOf(src, opts); opts.OnAction == nil && opts.OnBlock == nil {
-		switch {
-		case isEditFormat(dialect):
-			return canonicalEdits(ctx, filename, dialect, src, opts)
-		case dialect == grammar.DialectActs:
-			if out, diags, ok, err := actsStream(ctx, filename, src, opts); ok || err != nil {
-				return out, diags, err
-			}
-		}
+	out, doc, err := Source(ctx, filename, src, opts)
+	if doc == nil {
+		return nil, nil, err
 	}
-	doc, err := grammar.Parse(ctx, filename, src, opts)
-	if err != nil {
-		return nil, nil, fmt.Errorf("format: %w", err)
-	}
-	diags := doc.Diagnostics
-	out, err := document(ctx, doc, src, opts)
-	if err != nil {
-		return nil, diags, err
-	}
-	return out, diags, nil
-}
-
-// canonicalEdits is Canonical for an edit format, one action at a time.
-func canonicalEdits(ctx context.Context, filename, dialect string, src []byte, opts grammar.Options) ([]byte, []*ast.Diagnostic, error) {
-	var edits []lineEdit
-	o := opts
-	o.Dialect = dialect
-	o.OnAction = func(a *ast.Action) { edits = actionEdits(dialect, a, src, edits) }
-	// The hunks' edits are made as the hunks are read, and the parser
-	// keeps none of them, so one file's diff in many hunks costs no
-	// memory per hunk: the actions handed over hold their head and
-	// paths. A hunk handed over again (a udiff add_file that turned out
-	// an edit) has its edits already.
-	var last *ast.Action
-	next := 0
-	o.PathsOnly = true
-	o.OnHunk = func(a *ast.Action, i int, h grammar.Hunk, b *ast.Block) {
-		if a != last {
-			last, next = a, 0
-		}
-		if i < next {
-			return
-		}
-		next = i + 1
-		edits = hunkEdits(dialect, &h, b, src, edits)
-	}
-	o.ReuseActions = true
-	o.KeepProse = dialect == grammar.DialectApplyPatch // its envelope lines
-	doc, err := grammar.Parse(ctx, filename, src, o)
-	if err != nil {
-		return nil, nil, fmt.Errorf("format: %w", err)
-	}
-	if unreadLines(doc) {
-		return append([]byte(nil), src...), doc.Diagnostics, nil
-	}
-	if dialect == grammar.DialectApplyPatch {
-		edits = envelopeEdits(doc, src, edits)
-	}
-	return settle(ctx, dialect, src, applyLineEdits(src, edits), opts), doc.Diagnostics, nil
+	return out, doc.Diagnostics, err
 }
 
 // capped reports whether doc lists only the first grammar.MaxPerCode

@@ -295,7 +295,6 @@ func FuzzFmt(f *testing.F) {
 			opts = planOpts
 		}
 		checkRoundTrip(t, src, opts)
-		checkCanonicalIsSource(t, src, opts)
 	})
 }
 

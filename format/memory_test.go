@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"runtime"
 	"testing"
 	"weak"
@@ -59,70 +57,4 @@ func TestPlanLetsTheTreeGo(t *testing.T) {
 	if kept > 0 {
 		t.Errorf("the input's tree was still reachable at %d of %d reparses of its canonical form", kept, calls)
 	}
-}
-
-// TestCanonicalIsSource pins that Canonical gives what Source gives: the
-// same canonical form and the input's diagnostics, for plans, acts and
-// every golden input of the edit formats (which Canonical reads one
-// action at a time), in their dialect and detected.
-func TestCanonicalIsSource(t *testing.T) {
-	srcs := [][]byte{messyPlan(3), []byte("```act\nrun_comand\n```\n```\nls\n```\n"), []byte("# T\n\n### `FOO`\n")}
-	for _, pat := range []string{"../golden/acts/*.md", "../golden/fmt/*.md", "../examples/*.md"} {
-		files, _ := filepath.Glob(pat)
-		for _, file := range files {
-			src, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			srcs = append(srcs, src)
-			for _, fence := range []byte{'`', '~'} {
-				checkCanonicalIsSource(t, src, grammar.Options{Dialect: grammar.DialectActs, Fence: fence})
-			}
-		}
-	}
-	for _, d := range editDialects {
-		files, _ := filepath.Glob("../golden/" + d + "/*.md")
-		if len(files) == 0 {
-			t.Fatalf("%s: no golden inputs", d)
-		}
-		for _, file := range files {
-			src, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkCanonicalIsSource(t, src, grammar.Options{Dialect: d})
-			srcs = append(srcs, src)
-		}
-	}
-	for _, src := range srcs {
-		checkCanonicalIsSource(t, src, grammar.Options{})
-	}
-}
-
-// checkCanonicalIsSource checks that Canonical and Source agree on src.
-func checkCanonicalIsSource(t testing.TB, src []byte, opts grammar.Options) {
-	t.Helper()
-	ctx := context.Background()
-	out1, doc, err1 := Source(ctx, "x.md", src, opts)
-	out2, diags, err2 := Canonical(ctx, "x.md", src, opts)
-	if (err1 == nil) != (err2 == nil) {
-		t.Fatalf("%q: Source's error %v, Canonical's %v", src, err1, err2)
-	}
-	if err1 != nil {
-		return
-	}
-	if !bytes.Equal(out1, out2) {
-		t.Errorf("%q (%s): Canonical gave\n%q\nSource\n%q", src, doc.Dialect, out2, out1)
-	}
-	if got, want := diagText(diags), diagText(doc.Diagnostics); got != want {
-		t.Errorf("%q (%s): Canonical's diagnostics\n%s\nSource's\n%s", src, doc.Dialect, got, want)
-	}
-}
-
-func diagText(ds []*ast.Diagnostic) string {
-	var b bytes.Buffer
-	for _, d := range ds {
-		fmt.Fprintf(&b, "%+v\n", *d)
-	}
-	return b.String()
 }

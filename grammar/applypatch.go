@@ -55,7 +55,7 @@ const (
 // chunk is an empty context line. Each operation is one action (add_file,
 // delete_file, update_file); each chunk a block and an element of hunks.
 func ParseApplyPatch(ctx context.Context, filename string, src []byte) (*ast.Document, error) {
-	return parseEdit(ctx, DialectApplyPatch, src, Options{}, nil)
+	return parseEdit(ctx, DialectApplyPatch, src, Options{})
 }
 
 // runApplyPatch parses the lines of b.
@@ -268,15 +268,10 @@ func (p *apParser) update(i int) int {
 			break
 		}
 		n++
-		if !p.pathsOnly {
-			hunks = append(hunks, h)
-			a.Blocks = append(a.Blocks, blk)
-		}
+		hunks = append(hunks, h)
+		a.Blocks = append(a.Blocks, blk)
 		a.Span.End = blk.Span.End
 		p.onHunk(a, h, blk)
-		if p.hunk != nil {
-			p.hunk(a, n-1, h, blk)
-		}
 		if stop { // a bad line after an empty chunk: reported, kept as prose
 			p.prose.add(p.line(next).start, p.line(next).end)
 			j = next + 1

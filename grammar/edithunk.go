@@ -92,12 +92,9 @@ func hunksValue(hs []Hunk) []any {
 	return out
 }
 
-// setHunks sets the hunks parameter of update_file a to hs, unless the
-// parse is for paths only (Options.PathsOnly), which keeps no hunks.
+// setHunks sets the hunks parameter of update_file a to hs.
 func (p *editBase) setHunks(a *ast.Action, hs []Hunk) {
-	if !p.pathsOnly {
-		a.Params.Set("hunks", hunksValue(hs), nil)
-	}
+	a.Params.Set("hunks", hunksValue(hs), nil)
 }
 
 // headBlock returns a block for an action's header lines [start, end).

@@ -53,8 +53,8 @@ func (p *proseBuilder) flush() {
 		return
 	}
 	b := p.b
-	if b.each != nil && !b.keepProse {
-		p.start = -1 // handed over, not kept (Options.OnAction)
+	if b.lean {
+		p.start = -1 // reported, not kept (EditStream.Lean)
 		return
 	}
 	b.doc.Prose = append(b.doc.Prose, &ast.Prose{Kind: "text", Text: b.src[p.start:p.end], Span: b.lines.Span(p.start, p.end)})
@@ -129,18 +129,12 @@ var noEditsWhat = map[string]string{
 	DialectSearchReplace: "SEARCH/REPLACE block (a path, then `<<<<<<< SEARCH` … `=======` … `>>>>>>> REPLACE`)",
 }
 
-// checkEditPaths applies the path rule every dialect shares
-// (schema.CheckPath) to the path and move_to parameters of doc's actions,
-// reporting a breach with the rule's own code; the value is kept.
-func checkEditPaths(b *editBase) {
-	seen := pathSeen{}
-	for _, a := range b.doc.Actions {
-		checkActionPaths(b, a, seen)
-	}
-}
-
-// checkActionPaths applies the path rule to the action a of b's document.
-func checkActionPaths(b *editBase, a *ast.Action, seen pathSeen) {
+// checkActionPaths applies the path rule every dialect shares
+// (schema.CheckPath) to the path and move_to parameters of a, an action of
+// b's document that is complete, reporting a breach with the rule's own
+// code; the value is kept.
+func checkActionPaths(b *editBase, a *ast.Action) {
+	seen := b.seen
 	for _, p := range a.Params {
 		if p.Name != "path" && p.Name != "move_to" {
 			continue

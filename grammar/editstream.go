@@ -31,22 +31,12 @@ type editBase struct {
 	n     int
 	prose *proseBuilder
 	in    *editInput // nil for a whole document
-	// each, when set, is handed each action once it is complete, and the
-	// document keeps neither the actions nor the prose (Options.OnAction);
-	// acts counts the actions, seen the path breaches reported.
-	each func(*ast.Action)
+	// lean drops each action once its End is reported, and the prose
+	// (EditStream.Lean); acts counts the actions, seen the path breaches
+	// reported.
+	lean bool
 	acts int
 	seen pathSeen
-	// keepProse keeps the prose nodes with each set (Options.KeepProse).
-	keepProse bool
-	// pathsOnly keeps neither the hunks nor their blocks of an action
-	// (Options.PathsOnly); hunk, when set, is handed each hunk as it is
-	// read, with its index in its action (Options.OnHunk).
-	pathsOnly bool
-	hunk      func(*ast.Action, int, Hunk, *ast.Block)
-	// recent holds the lines read last, by their number modulo its
-	// length (line; whole documents only).
-	recent [64]recentLine
 	// cap lists the first MaxPerCode diagnostics of each code and counts
 	// the rest (report); finish sums them up (docs/check.md, "Bounded
 	// output").
@@ -80,9 +70,8 @@ func newEditBaseLines(dialect string, src []byte, lines *ast.Lines) *editBase {
 }
 
 // parseEdit parses the whole edit-format document src with opts'
-// Uncapped, Silenced and KeepProse, handing each action to each when it
-// is set (Options.OnAction).
-func parseEdit(ctx context.Context, dialect string, src []byte, opts Options, each func(*ast.Action)) (*ast.Document, error) {
+// Uncapped and Silenced.
+func parseEdit(ctx context.Context, dialect string, src []byte, opts Options) (*ast.Document, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -90,19 +79,12 @@ func parseEdit(ctx context.Context, dialect string, src []byte, opts Options, ea
 	if run == nil {
 		return nil, fmt.Errorf("grammar: %q is not an edit-format dialect", dialect)
 	}
-	// The whole source is at hand: a sparse line index keeps a
-	// document of short lines from paying an index entry per line.
-	b := newEditBaseLines(dialect, src, ast.NewSparseLines(src))
+	b := newEditBaseLines(dialect, src, ast.NewLines(src))
 	b.cap.NoLimit, b.cap.Silenced = opts.Uncapped, opts.Silenced
-	b.each, b.seen, b.keepProse = each, pathSeen{}, opts.KeepProse
-	b.pathsOnly = each != nil && opts.PathsOnly
-	if b.pathsOnly {
-		b.hunk = opts.OnHunk
-	}
+	b.seen = pathSeen{}
 	if err := run(ctx, b); err != nil {
 		return nil, err
 	}
-	checkEditPaths(b)
 	b.finish(len(src))
 	ast.SortDiagnostics(b.doc.Diagnostics)
 	// Diagnostic text is valid UTF-8 (ast.EscapeDiagnostics) from every
@@ -138,33 +120,7 @@ func lineCount(lines *ast.Lines, size int) int {
 
 // line returns line i (< p.n) of the source.
 func (p *editBase) line(i int) srcLine {
-	if p.in != nil {
-		// A stream's source grows under it: its lines are read from its
-		// dense index.
-		return p.lineAt(i, p.lines.LineStart(i+1), p.lines.LineStart(i+2))
-	}
-	c := &p.recent[i%len(p.recent)]
-	if c.ok && c.i == i {
-		return c.line
-	}
-	// The parsers read their lines in order, looking a few lines back or
-	// ahead: a line after one read recently starts where that one ended,
-	// without a lookup in the sparse index (ast.NewSparseLines), which
-	// counts up to 512 bytes.
-	var start, end int
-	if prev := &p.recent[(i+len(p.recent)-1)%len(p.recent)]; i > 0 && prev.ok && prev.i == i-1 {
-		start = prev.line.end
-		if e := strings.IndexByte(p.src[start:], '\n'); e >= 0 {
-			end = start + e + 1
-		} else {
-			end = len(p.src)
-		}
-	} else {
-		start, end = p.lines.LineStart(i+1), p.lines.LineStart(i+2)
-	}
-	l := p.lineAt(i, start, end)
-	*c = recentLine{i: i, line: l, ok: true}
-	return l
+	return p.lineAt(i, p.lines.LineStart(i+1), p.lines.LineStart(i+2))
 }
 
 // lineAt returns line i, which spans [start, end) of the source.
@@ -176,13 +132,6 @@ func (p *editBase) lineAt(i, start, end int) srcLine {
 	t = strings.TrimSuffix(t, "\n")
 	t = strings.TrimSuffix(t, "\r")
 	return srcLine{start: start, end: end, text: t}
-}
-
-// recentLine is a line an editBase read, cached by its number.
-type recentLine struct {
-	i    int
-	line srcLine
-	ok   bool
 }
 
 // has reports whether line i exists, waiting for it in a stream.
@@ -212,18 +161,15 @@ func (p *editBase) onBegin(a *ast.Action) {
 }
 func (p *editBase) onEnd(a *ast.Action) {
 	p.acts++
-	if p.in != nil || p.each != nil {
-		checkActionPaths(p, a, p.seen)
-	}
+	checkActionPaths(p, a)
 	p.record(editRec{kind: recEnd, a: a})
-	if p.each != nil {
+	if p.lean {
 		// The action is final (the only one open is the last one
-		// added): hand it over and let it go.
+		// added): let it go.
 		if n := len(p.doc.Actions); n > 0 && p.doc.Actions[n-1] == a {
 			p.doc.Actions[n-1] = nil
 			p.doc.Actions = p.doc.Actions[:n-1]
 		}
-		p.each(a)
 	}
 }
 
@@ -383,7 +329,7 @@ func NewEditStream(dialect string, ev EditEvents) (*EditStream, error) {
 // and its line index rather than growing with the tree. Call it before
 // the first Write.
 func (s *EditStream) Lean() {
-	s.base.each = func(*ast.Action) {}
+	s.base.lean = true
 }
 
 // Source returns the input read so far, up to the end of its last

@@ -121,7 +121,6 @@ func checkEditStream(t testing.TB, dialect string, src []byte, seed uint64) {
 	for i := range random {
 		random[i] = 1 + r.IntN(40)
 	}
-	checkEditOnAction(t, dialect, src)
 	// A Lean stream reports the same and keeps no action.
 	full, fullLog := streamEdit(t, dialect, src, random)
 	lean, leanLog := streamEditMode(t, dialect, src, random, true)
@@ -242,34 +241,6 @@ func TestEditFormatsCap(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// checkEditOnAction: with Options.OnAction, the actions handed over are
-// those of the whole document, in order, with the same diagnostics, and
-// the document keeps neither actions nor prose.
-func checkEditOnAction(t testing.TB, dialect string, src []byte) {
-	t.Helper()
-	ctx := context.Background()
-	full, err := Parse(ctx, "x.md", src, Options{Dialect: dialect})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []*ast.Action
-	lean, err := Parse(ctx, "x.md", src, Options{Dialect: dialect, OnAction: func(a *ast.Action) { got = append(got, a) }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(lean.Actions) != 0 || len(lean.Prose) != 0 {
-		t.Errorf("%s: OnAction kept %d actions and %d prose nodes", dialect, len(lean.Actions), len(lean.Prose))
-	}
-	wantJSON, _ := json.Marshal(full.Actions)
-	if gotJSON, _ := json.Marshal(got); !bytes.Equal(gotJSON, wantJSON) {
-		t.Fatalf("%s: actions handed over differ from the document's:\n got %s\nwant %s", dialect, gotJSON, wantJSON)
-	}
-	wantJSON, _ = json.Marshal(full.Diagnostics)
-	if gotJSON, _ := json.Marshal(lean.Diagnostics); !bytes.Equal(gotJSON, wantJSON) {
-		t.Fatalf("%s: diagnostics with OnAction differ:\n got %s\nwant %s", dialect, gotJSON, wantJSON)
 	}
 }
 

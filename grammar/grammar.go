@@ -27,89 +27,28 @@ const (
 	DialectTools = "tools"
 )
 
-// Options configures Parse.
+// Options configures Parse. Every field is for a documented caller: the
+// CLI's flags set Dialect, Fence and Schema; fmt and fix set Uncapped;
+// check sets Silenced; the commands that read tool-call replies set
+// ReadTools. The zero value reads any dialect but tools with its built-in
+// schema.
 type Options struct {
-	// Dialect is "auto" (default) or one of Dialects().
+	// Dialect is "auto" (default) or one of Dialects() (`--dialect`).
 	Dialect string
 	// Fence forces the acts dialect's fence character (lexer.Backtick or
-	// lexer.Tilde); 0 detects it from the document's first act block.
+	// lexer.Tilde; `--fence`); 0 detects it from the document's first act
+	// block.
 	Fence byte
-	// Schema replaces the dialect's built-in action schema. With Dialect
-	// "auto", a schema whose syntax is acts or plan selects that grammar.
+	// Schema replaces the dialect's built-in action schema (`--schema`).
+	// With Dialect "auto", a schema whose syntax is acts or plan selects
+	// that grammar.
 	Schema *schema.Schema
-	// OnAction, when set, is called with each action in source order once
-	// it is complete: bound to the schema, its blocks' ContentBase64 set,
-	// its diagnostics already in the document. The returned document then
-	// holds no actions and no prose (Actions and Prose are empty; Span,
-	// Blocks, Diagnostics and the plan dialect's Title, Metadata,
-	// Rationale and Memos are kept). The acts dialect hands each action
-	// over as soon as it is read and keeps none, so a consumer that looks
-	// at each action once, as `plangram check` does, holds the input, the
-	// diagnostics and one action at a time instead of the whole tree.
-	// The plan dialect does the same
-	// for the actions of its `## Action Plan` section, each handed over
-	// once the heading after it is read (what the document-level checks
-	// need of them, the AST diff's rows, is kept in compact form); actions
-	// elsewhere in a plan (before that section, or the `## Message`) are
-	// handed over after it, in source order. The diagnostics are the
-	// same as without OnAction. The edit formats (search-replace, udiff,
-	// apply-patch) hand each action over once it is complete and keep
-	// neither the actions nor the prose either.
-	OnAction func(*ast.Action)
-	// ReuseActions, with OnAction, says that OnAction keeps neither the
-	// action it is handed nor anything the action points to (its blocks,
-	// argument slices and params) once it returns: the acts dialect then
-	// fills the same memory again for the next action, so that a check
-	// makes little garbage per action. Strings and spans copied out of
-	// the action stay valid. Actions handed over this way may have empty
-	// rather than nil Args, ArgSpans and Blocks.
-	ReuseActions bool
-	// PathsOnly, with OnAction, says that OnAction reads of an action
-	// only its name, spans, head block and path parameters, as `plangram
-	// check` without a root does: the udiff and apply-patch parsers then
-	// keep neither the blocks of an action's hunks nor its hunks
-	// parameter (an add_file's content and a delete_file's old text, one
-	// string each, are still set), so that one action holding a large
-	// file's whole diff costs nothing a hunk. The diagnostics are the same. The other dialects, whose actions
-	// keep one block an argument, ignore it.
-	PathsOnly bool
-	// OnHunk, with PathsOnly, is handed each hunk of the udiff and
-	// apply-patch actions (every hunk of a file diff, each chunk of an
-	// apply-patch update) as soon as it is read, in order, before its
-	// action goes to OnAction: the action as read so far (its name and
-	// path parameters are final, its span grows), the hunk's index in the
-	// action (from 0), the hunk, and the block that is its source (its
-	// ContentBase64 set), which the parser does not keep. A consumer that
-	// takes what it needs of each hunk as it comes (`check --root` places
-	// an update_file's hunks, workspace.Checker.Hunk; fmt rewrites their
-	// header lines) then holds none of them. A udiff `--- /dev/null` file
-	// diff whose hunk has old lines is read as an edit of the file
-	// (new-file-with-old-lines): from that hunk on it is an update_file,
-	// and its hunks before it, handed over as an add_file's, are read
-	// again and handed over again from index 0; a consumer that has seen
-	// an index skips it. EditStream reports hunks as events instead.
-	OnHunk func(a *ast.Action, i int, h Hunk, blk *ast.Block)
-	// OnBlock, with OnAction, is called in the acts dialect with each
-	// block that belongs to no action (those before the first act block),
-	// in source order, instead of keeping it in the document's Blocks, so
-	// that a consumer that looks at each block once holds none of them: a
-	// document of many small stray blocks would otherwise keep a node
-	// and its spans per block. With ReuseActions, OnBlock keeps
-	// neither the block nor what it points to once it returns (its memory
-	// is filled again for the next block). The other dialects keep their
-	// blocks in Blocks.
-	OnBlock func(*ast.Block)
-	// Uncapped makes every dialect report every diagnostic
-	// one by one, with no MaxPerCode cap and no summing up: for a caller
-	// that acts on each diagnostic (fmt keeps every node a diagnostic
-	// points at; fix repairs each wrong-level heading). Output is then not
-	// bounded by the cap.
+	// Uncapped makes every dialect report every diagnostic one by one,
+	// with no MaxPerCode cap and no summing up: for a caller that acts on
+	// each diagnostic (fmt keeps every node a diagnostic points at; fix
+	// repairs each wrong-level heading). Output is then not bounded by
+	// the cap.
 	Uncapped bool
-	// KeepProse, with OnAction, keeps the document's prose nodes (they are
-	// dropped otherwise), for a caller that streams the actions out and
-	// writes the rest of the document after them (`plangram parse`: the
-	// document's JSON lists the actions first).
-	KeepProse bool
 	// Silenced, when set, says which diagnostics are silenced, by code and
 	// line (the directive comments and --disable codes of lint.Suppress):
 	// the parsers drop them before they count them against the cap, so
@@ -119,12 +58,12 @@ type Options struct {
 	// and the rest would be lost. Suppress still runs afterwards.
 	Silenced func(code string, line int) bool
 	// ReadTools reads a document of DialectTools: stream.ReadDocument,
-	// the stream parser over the whole input as one chunk. Package
-	// stream imports this one, so Parse cannot call it directly; a
-	// caller that offers the tools dialect sets it, and Parse with
-	// Dialect "tools" and no ReadTools is an error. Parse then does with
-	// the document what it does with every dialect's (the input checks,
-	// exact bytes, OnAction).
+	// the stream parser over the whole input as one chunk. The tools
+	// dialect has one parser, the stream's, and package stream imports
+	// this one, so Parse cannot call it directly; a caller that offers
+	// the tools dialect sets it, and Parse with Dialect "tools" and no
+	// ReadTools is an error. Parse then does with the document what it
+	// does with every dialect's (the input checks, exact bytes).
 	ReadTools func(ctx context.Context, filename string, src []byte, opts Options) (*ast.Document, error)
 }
 
@@ -135,33 +74,9 @@ func Parse(ctx context.Context, filename string, src []byte, opts Options) (*ast
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	dialect := DialectOf(src, opts)
+	dialect := dialectOf(src, opts)
 	extra := checkInput(src)
-	each := opts.OnAction
-	if each != nil && (len(extra) > 0 || dialect != DialectActs) {
-		// The input is not valid UTF-8 everywhere (or, in a dialect
-		// other than acts, a block's content may not be): each action's
-		// blocks get their exact bytes before they are handed over, as
-		// setBase64 below gives them to a whole document.
-		each = func(a *ast.Action) {
-			setActionBase64(a)
-			opts.OnAction(a)
-		}
-	}
-	if onHunk := opts.OnHunk; onHunk != nil {
-		opts.OnHunk = func(a *ast.Action, i int, h Hunk, b *ast.Block) { // the exact bytes, as each action's blocks get them
-			b.SetContentBase64()
-			onHunk(a, i, h, b)
-		}
-	}
-	if opts.OnBlock != nil && len(extra) > 0 && dialect == DialectActs {
-		onBlock := opts.OnBlock
-		opts.OnBlock = func(b *ast.Block) { // the exact bytes, as setBase64 gives them
-			b.SetContentBase64()
-			onBlock(b)
-		}
-	}
-	doc, err := parseDialect(ctx, dialect, filename, src, opts, each)
+	doc, err := parseDialect(ctx, dialect, filename, src, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -190,23 +105,13 @@ func Parse(ctx context.Context, filename string, src []byte, opts Options) (*ast
 		setBase64(doc)
 	}
 	ast.EscapeDiagnostics(doc.Diagnostics)
-	if opts.OnAction != nil {
-		for _, a := range doc.Actions { // the dialects that build the whole document
-			opts.OnAction(a)
-		}
-		doc.Actions = nil
-		if !opts.KeepProse {
-			doc.Prose = nil
-		}
-	}
 	return doc, nil
 }
 
-// DialectOf returns the dialect Parse reads src in with opts: opts.Dialect,
+// dialectOf returns the dialect Parse reads src in with opts: opts.Dialect,
 // or with "auto" (or "") the one Detect finds, unless opts.Schema's syntax
-// names the acts or plan grammar. A reader that is handed the actions one
-// at a time (Options.OnAction) learns it before the first one.
-func DialectOf(src []byte, opts Options) string {
+// names the acts or plan grammar.
+func dialectOf(src []byte, opts Options) string {
 	dialect := opts.Dialect
 	if dialect == "" || dialect == DialectAuto {
 		dialect = Detect(src)
@@ -231,9 +136,8 @@ func FileDialect(name, dialect string) string {
 	return dialect
 }
 
-// parseDialect runs one dialect's parser. The acts parser hands its
-// actions to each as it reads them when each is not nil (Options.OnAction).
-func parseDialect(ctx context.Context, dialect, filename string, src []byte, opts Options, each func(*ast.Action)) (*ast.Document, error) {
+// parseDialect runs one dialect's parser.
+func parseDialect(ctx context.Context, dialect, filename string, src []byte, opts Options) (*ast.Document, error) {
 	switch dialect {
 	case DialectActs:
 		s := opts.Schema
@@ -251,16 +155,16 @@ func parseDialect(ctx context.Context, dialect, filename string, src []byte, opt
 			p.Cap = &Cap{NoLimit: true, Silenced: opts.Silenced}
 		}
 		p.Silenced = opts.Silenced
-		return p.parseEach(ctx, filename, src, each, opts.OnBlock, opts.ReuseActions, opts.KeepProse)
+		return p.Parse(ctx, filename, src)
 	case DialectPlan:
 		p, err := NewPlanParser(opts.Schema)
 		if err != nil {
 			return nil, err
 		}
 		p.Uncapped, p.Silenced = opts.Uncapped, opts.Silenced
-		return p.parseEach(ctx, filename, src, each, opts.KeepProse)
+		return p.Parse(ctx, filename, src)
 	case DialectSearchReplace, DialectUdiff, DialectApplyPatch:
-		return parseEdit(ctx, dialect, src, opts, each)
+		return parseEdit(ctx, dialect, src, opts)
 	case DialectTools:
 		if opts.ReadTools == nil {
 			return nil, fmt.Errorf("dialect %s: Options.ReadTools is not set (stream.ReadDocument reads it)", DialectTools)

@@ -358,7 +358,6 @@ func LoneCRHidesLine(ctx context.Context, src []byte, opts Options) bool {
 	if !hasLoneCR(view.String(src)) {
 		return false
 	}
-	opts.OnAction, opts.ReuseActions = nil, false
 	doc, err := Parse(ctx, "", src, opts)
 	return err == nil && HasLoneCRError(doc)
 }

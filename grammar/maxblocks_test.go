@@ -11,7 +11,7 @@ import (
 
 // TestMaxBlocks: an action takes at most MaxBlocks argument blocks; the
 // ones after them, up to the next act block, belong to no action (the
-// document's Blocks, or OnBlock), with one too-many-blocks error spanning
+// document's Blocks), with one too-many-blocks error spanning
 // them; the next action is read as usual. The participle grammar's path
 // agrees (comparePaths).
 func TestMaxBlocks(t *testing.T) {
@@ -49,14 +49,5 @@ func TestMaxBlocks(t *testing.T) {
 	}
 	for _, p := range actsParsers(t) {
 		comparePaths(t, "maxblocks.md", []byte(src), p)
-	}
-	var handed int
-	lean, err := Parse(context.Background(), "", []byte(src), Options{Dialect: DialectActs, ReuseActions: true,
-		OnAction: func(*ast.Action) {}, OnBlock: func(*ast.Block) { handed++ }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if handed != 3 || len(lean.Blocks) != 0 {
-		t.Fatalf("OnBlock: %d blocks handed over, %d kept; want 3, 0", handed, len(lean.Blocks))
 	}
 }

@@ -100,7 +100,7 @@ func classifySR(text string) srMarker {
 // SEARCH and REPLACE texts are the exact bytes of the lines between the
 // markers, line endings included. Everything else is prose.
 func ParseSearchReplace(ctx context.Context, filename string, src []byte) (*ast.Document, error) {
-	return parseEdit(ctx, DialectSearchReplace, src, Options{}, nil)
+	return parseEdit(ctx, DialectSearchReplace, src, Options{})
 }
 
 // runSearchReplace parses the lines of b.

@@ -61,7 +61,7 @@ var gitHeaderPrefixes = []string{"index ", "new file mode ", "deleted file mode 
 // bodies are read by their line kinds, not by the header's counts (models
 // often miscount them): a disagreement is a warning.
 func ParseUdiff(ctx context.Context, filename string, src []byte) (*ast.Document, error) {
-	return parseEdit(ctx, DialectUdiff, src, Options{}, nil)
+	return parseEdit(ctx, DialectUdiff, src, Options{})
 }
 
 // runUdiff parses the lines of b.
@@ -110,8 +110,8 @@ type udParser struct {
 // udFile is the action being built.
 type udFile struct {
 	action *ast.Action
-	hunks  []Hunk // kept unless the parse is for paths only (Options.PathsOnly)
-	n      int    // hunks read
+	hunks  []Hunk
+	n      int // hunks read
 	// withOld and withNew are 1 + the index of the first hunk with
 	// context or removed lines (with context or added lines), 0 for none;
 	// oldHead and newHead are their header lines' spans.
@@ -122,15 +122,9 @@ type udFile struct {
 	bodyStart, bodyEnd int
 	// text is the removed lines of a delete_file, the added lines of an
 	// add_file: its old or content parameter.
-	text strings.Builder
-	// first is the line of the first hunk's header; flipped says an
-	// add_file was made an update_file by its hunk withOld (with
-	// Options.OnHunk, as soon as that hunk is read), warned that this was
-	// reported.
-	first           int
-	flipped, warned bool
-	endOff          int  // end of the last consumed line
-	ended           bool // no more hunks can follow
+	text   strings.Builder
+	endOff int  // end of the last consumed line
+	ended  bool // no more hunks can follow
 }
 
 // endFile reports the current action complete: no more of its hunks can
@@ -383,22 +377,15 @@ func (p *udParser) hunks(f *udFile, i int) int {
 	for p.has(i) && strings.HasPrefix(p.line(i).text, "@@") {
 		// blank lines between hunks (already collected as prose) go back
 		p.dropPendingBlank(f)
-		h, blk, next := p.readHunk(i, false)
-		f.add(p, i, h, blk)
+		h, blk, next := p.readHunk(i)
+		f.add(p, h, blk)
 		f.endOff = blk.Span.End.Offset
 		a.Span = p.lines.Span(a.Head.Span.Start.Offset, f.endOff)
 		p.onHunk(a, h, blk)
-		if p.hunk != nil {
-			p.hunk(a, f.n-1, h, blk)
-		}
 		i = next
 	}
 	a.Span = p.lines.Span(a.Head.Span.Start.Offset, f.endOff)
-	name := a.Name
-	if f.flipped && !f.warned {
-		name = ActionAddFile // to be reported below
-	}
-	switch name {
+	switch a.Name {
 	case ActionUpdateFile:
 		if f.n > 0 || a.Params.String("move_to") == "" {
 			p.setHunks(a, f.hunks)
@@ -421,7 +408,7 @@ func (p *udParser) hunks(f *udFile, i int) int {
 			// an edit of the file, so no line of the hunk is dropped;
 			// check --root then needs the file and its lines.
 			path := a.Params.String("path")
-			a.Name, f.flipped, f.warned = ActionUpdateFile, true, true
+			a.Name = ActionUpdateFile
 			p.report(ast.Warning, CodeNewFileOldLines, f.oldHead,
 				"`--- /dev/null` makes %s a new file, but hunk %d has context or removed lines: it is read as an edit of %s (as aider does); write `--- a/%s` for an edit, or only `+` lines for a new file",
 				path, f.withOld, path, path)
@@ -438,9 +425,8 @@ func (p *udParser) hunks(f *udFile, i int) int {
 }
 
 // readHunk reads the hunk whose header is line i and returns it, its
-// block and the line after it; it reports what is wrong with it unless
-// again (the hunk is read a second time, Options.OnHunk).
-func (p *udParser) readHunk(i int, again bool) (Hunk, *ast.Block, int) {
+// block and the line after it; it reports what is wrong with it.
+func (p *udParser) readHunk(i int) (Hunk, *ast.Block, int) {
 	hl := p.line(i)
 	var h Hunk
 	m := hunkHeaderRE().FindStringSubmatch(hl.text)
@@ -459,7 +445,7 @@ func (p *udParser) readHunk(i int, again bool) (Hunk, *ast.Block, int) {
 		h.OldStart, h.OldLines = num(m[1], 0), num(m[2], 1)
 		h.NewStart, h.NewLines = num(m[3], 0), num(m[4], 1)
 		h.Section = m[5]
-	} else if !again {
+	} else {
 		p.report(ast.Info, CodeNoLineNumbers, p.lineSpan(i),
 			"hunk header without line numbers: the hunk is placed by its context and removed lines alone")
 	}
@@ -500,7 +486,6 @@ func (p *udParser) readHunk(i int, again bool) (Hunk, *ast.Block, int) {
 	}
 	h.Old, h.New = body.old.String(), body.new.String()
 	switch {
-	case again:
 	case lastBody == i:
 		p.report(ast.Error, CodeEmptyHunk, p.lineSpan(i), "hunk with no lines: a hunk needs context, removed or added lines after its header")
 	case numbered && (body.nOld != *h.OldLines || body.nNew != *h.NewLines):
@@ -512,37 +497,19 @@ func (p *udParser) readHunk(i int, again bool) (Hunk, *ast.Block, int) {
 }
 
 // add records hunk h of the file, whose source is blk: its block and the
-// hunk are kept (the action's Blocks and hunks parameter) unless the
-// parse is for paths only, and what the end of the file diff needs of it
-// (the text of a delete_file or add_file, the first hunk with context on
-// either side) is noted.
-//
-// With Options.OnHunk, an add_file is an update_file from its first hunk
-// with old lines on, and its hunks before it, from line first, are read
-// again and handed over again then, from index 0.
-func (f *udFile) add(p *udParser, i int, h Hunk, blk *ast.Block) {
+// hunk are kept (the action's Blocks and hunks parameter), and what the
+// end of the file diff needs of it (the text of a delete_file or add_file,
+// the first hunk with context on either side) is noted.
+func (f *udFile) add(p *udParser, h Hunk, blk *ast.Block) {
 	f.n++
-	if f.n == 1 {
-		f.first = i
-	}
-	if !p.pathsOnly {
-		f.action.Blocks = append(f.action.Blocks, blk)
-		f.hunks = append(f.hunks, h)
-	}
+	f.action.Blocks = append(f.action.Blocks, blk)
+	f.hunks = append(f.hunks, h)
 	// the header line's span, made only for the hunk a diagnostic may name
 	head := func() ast.Span { return p.lines.Span(blk.Span.Start.Offset, blk.ContentSpan.Start.Offset) }
 	if h.Old != "" && f.withOld == 0 {
 		f.withOld, f.oldHead = f.n, head()
 		if f.action.Name == ActionAddFile {
 			f.text.Reset() // an update_file, which has no content
-			if p.hunk != nil {
-				f.action.Name, f.flipped = ActionUpdateFile, true
-				for k, n := f.first, 0; k < i; n++ {
-					h, blk, next := p.readHunk(k, true)
-					p.hunk(f.action, n, h, blk)
-					k = next
-				}
-			}
 		}
 	}
 	if h.New != "" && f.withNew == 0 {

@@ -65,25 +65,32 @@ const (
 // Source checks one document: it parses src and, with opts.Root set, runs
 // the workspace rules. It returns the document and all diagnostics, sorted
 // by position. The error is for cancellation and unusable options only.
+//
+// What the directive comments and opts.Disable silence is dropped before
+// the parser and the rules count their diagnostics against the cap of
+// MaxPerCode a code (grammar.Options.Silenced): otherwise a silenced range
+// could hold the first 100 of a code and the diagnostic that sums up the
+// rest, and the rest would be lost with them. The directives are read
+// outside fenced blocks, so a document that holds one is parsed first for
+// its blocks' spans, and again only when something is silenced: src is
+// parsed at most twice.
 func Source(ctx context.Context, name string, src []byte, opts Options) (*ast.Document, []*ast.Diagnostic, error) {
-	doc, err := grammar.Parse(ctx, name, src, opts.Parse)
-	if err != nil {
-		return nil, nil, err
-	}
-	// What the directives silence is dropped before the parser and the
-	// rules count their diagnostics against the cap (silencedFirst): the
-	// directives are read with the blocks of the parse above, and the
-	// document is parsed again only when something is silenced.
+	var doc *ast.Document
 	var blocks func() []ast.Span
 	if hasDirective(src) {
+		var err error
+		if doc, err = grammar.Parse(ctx, name, src, opts.Parse); err != nil {
+			return nil, nil, err
+		}
 		spans := blockSpans(doc)
 		blocks = func() []ast.Span { return spans }
 	}
 	sup := newSuppressor(blocks, src, opts.Disable)
 	pred := sup.predicate()
-	if pred != nil {
+	if doc == nil || pred != nil {
 		popts := opts.Parse
 		popts.Silenced = pred
+		var err error
 		if doc, err = grammar.Parse(ctx, name, src, popts); err != nil {
 			return nil, nil, err
 		}
@@ -312,7 +319,7 @@ func checkFile(ctx context.Context, path string, stdin []byte, opts Options) (*r
 	}
 	auto := opts.Parse.Dialect == "" || opts.Parse.Dialect == grammar.DialectAuto
 	opts.Parse.Dialect = grammar.FileDialect(name, opts.Parse.Dialect)
-	diags, err := diagnostics(ctx, name, src, opts)
+	_, diags, err := Source(ctx, name, src, opts)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -320,145 +327,6 @@ func checkFile(ctx context.Context, path string, stdin []byte, opts Options) (*r
 		diags = DropNoPlan(diags)
 	}
 	return &report.File{Path: name, Source: src, Diagnostics: diags}, nil
-}
-
-// diagnostics checks one document as Source does, for Run, which needs its
-// diagnostics only: the parser hands each action over as soon as it is
-// read and keeps none (grammar.Options.OnAction), to the workspace rules
-// too with a root (workspace.Checker), so a check holds the input, the
-// diagnostics, the overlay of a root and one action at a time rather than
-// the whole tree. Only the spans of the
-// fenced blocks are kept, and only when a directive comment may need them.
-func diagnostics(ctx context.Context, name string, src []byte, opts Options) ([]*ast.Diagnostic, error) {
-	popts := opts.Parse
-	// The actions are not kept (only their blocks' spans, copied), so the
-	// parser may reuse their memory, unless the caller's own OnAction
-	// asked to be handed them without ReuseActions. With a root, the
-	// workspace Checker is handed each action in turn and keeps nothing of
-	// it but offsets into src and copies (workspace:TestCheckerAsCheck
-	// runs it on reused actions).
-	popts.ReuseActions = opts.Parse.OnAction == nil || opts.Parse.ReuseActions
-	// The dialect is known once the parse has started (Detect's choice,
-	// as the document says).
-	dialect := grammar.DialectOf(src, opts.Parse)
-	// What the directives and --disable silence is known before the parse,
-	// so that the parser and the rules drop it before they count their
-	// diagnostics against the cap of 100 a code: otherwise a silenced
-	// range could hold the first 100 of a code and the diagnostic that
-	// sums up the rest, and the rest would be lost with them. Reading the
-	// directives needs the fenced blocks' spans (a directive inside a block
-	// is content): a document that holds one is parsed once for them first.
-	var blocks func() []ast.Span
-	if hasDirective(src) {
-		spans, err := fencedSpans(ctx, name, src, popts)
-		if err != nil {
-			return nil, err
-		}
-		blocks = func() []ast.Span { return spans }
-	}
-	// Without a root, the actions' paths are all that is read of them:
-	// the edit formats keep no hunks, so one file's diff in many hunks
-	// costs no memory per hunk.
-	popts.PathsOnly = opts.Root == "" && opts.Parse.OnAction == nil
-	sup := newSuppressor(blocks, src, opts.Disable)
-	pred := sup.predicate()
-	popts.Silenced = pred
-	var ws *workspace.Checker
-	if opts.Root != "" {
-		wo := opts.Workspace
-		if wo.Schema == nil {
-			wo.Schema = opts.Parse.Schema
-		}
-		if wo.Source == nil {
-			wo.Source = src // the overlay keeps offsets into it
-		}
-		wo.Silenced = pred
-		ws = workspace.NewChecker(opts.Root, dialect, wo)
-	}
-	// Of each action, the rules read its paths; with a root, the hunks
-	// of an update_file (udiff, apply-patch) are placed one at a time as
-	// the parser reads them, so no file diff's hunks are kept.
-	if opts.Parse.OnAction == nil {
-		popts.PathsOnly = true
-		if ws != nil {
-			popts.OnHunk = func(a *ast.Action, i int, h grammar.Hunk, blk *ast.Block) { ws.Hunk(ctx, a, i, h, blk.Span) }
-		}
-	}
-	cases := workspace.NewCaseCollisions(dialect, opts.Parse.Schema)
-	cases.SetSilenced(pred)
-	if opts.Root != "" {
-		cases.SetRoot(opts.Root)
-	}
-	popts.OnAction = func(a *ast.Action) {
-		cases.Action(a)
-		if ws != nil {
-			ws.Action(ctx, a)
-		}
-		if opts.Parse.OnAction != nil {
-			opts.Parse.OnAction(a)
-		}
-	}
-	// The blocks that belong to no action are not kept either (acts
-	// dialect): only their spans, when a directive comment may need them.
-	popts.OnBlock = func(b *ast.Block) {
-		if opts.Parse.OnBlock != nil {
-			opts.Parse.OnBlock(b)
-		}
-	}
-	doc, err := grammar.Parse(ctx, name, src, popts)
-	if err != nil {
-		return nil, err
-	}
-	diags := doc.Diagnostics
-	if ws != nil {
-		diags = append(append([]*ast.Diagnostic{}, diags...), ws.Diagnostics(doc.Diagnostics, doc.Span.Start)...)
-		ws.Close()
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-	}
-	cases.Close()
-	if cases.Unresolved() {
-		// A second pass for the lines of the earlier paths that case
-		// warnings name (workspace.CaseCollisions keeps no lines): only
-		// when there is a warning, and the actions are not kept.
-		ropts := popts // as the first parse read it
-		ropts.ReuseActions = true
-		ropts.OnAction = cases.Resolve
-		ropts.OnBlock = func(*ast.Block) {}
-		if _, err := grammar.Parse(ctx, name, src, ropts); err != nil {
-			return nil, err
-		}
-	}
-	if cd := cases.Diagnostics(); len(cd) > 0 {
-		diags = append(append([]*ast.Diagnostic{}, diags...), cd...)
-	}
-	if diags == nil {
-		diags = []*ast.Diagnostic{} // as Source returns them
-	}
-	ast.SortDiagnostics(diags)
-	return sup.apply(diags), nil
-}
-
-// fencedSpans returns the spans of src's fenced blocks, sorted, as a parse
-// with popts finds them, keeping nothing else (the directives of a
-// document are read outside them).
-func fencedSpans(ctx context.Context, name string, src []byte, popts grammar.Options) ([]ast.Span, error) {
-	var spans []ast.Span
-	popts.ReuseActions = true
-	popts.OnAction = func(a *ast.Action) { spans = actionBlockSpans(spans, a) }
-	popts.OnBlock = func(b *ast.Block) { spans = append(spans, b.Span) }
-	doc, err := grammar.Parse(ctx, name, src, popts)
-	if err != nil {
-		return nil, err
-	}
-	for _, b := range doc.Blocks {
-		if b != nil {
-			spans = append(spans, b.Span)
-		}
-	}
-	sortSpans(spans)
-	return spans, nil
 }
 
 // DropNoPlan returns diags without the no-plan note (grammar.CodeNoPlan),

@@ -41,32 +41,6 @@ func Suppress(doc *ast.Document, src []byte, diags []*ast.Diagnostic, disable []
 	if hasDirective(src) {
 		blocks = func() []ast.Span { return blockSpans(doc) }
 	}
-	return suppress(blocks, src, diags, disable)
-}
-
-// SuppressBlocks is Suppress for a document whose actions were handed
-// over and not kept (grammar.Options.OnAction, as `plangram parse` streams
-// them): blocks holds the spans of its fenced blocks, in any order, as
-// AppendBlockSpans collects them from the actions and doc.Blocks holds the
-// rest. It keeps none of the actions alive.
-func SuppressBlocks(blocks []ast.Span, src []byte, diags []*ast.Diagnostic, disable []string) []*ast.Diagnostic {
-	var get func() []ast.Span
-	if hasDirective(src) {
-		get = func() []ast.Span {
-			sortSpans(blocks)
-			return blocks
-		}
-	}
-	return suppress(get, src, diags, disable)
-}
-
-// AppendBlockSpans appends the spans of a's fenced blocks (its act block
-// and its argument blocks) to out, for SuppressBlocks.
-func AppendBlockSpans(out []ast.Span, a *ast.Action) []ast.Span { return actionBlockSpans(out, a) }
-
-// suppress is Suppress with the fenced blocks' spans given by blocks
-// (sorted), which is nil when src holds no directive (hasDirective).
-func suppress(blocks func() []ast.Span, src []byte, diags []*ast.Diagnostic, disable []string) []*ast.Diagnostic {
 	return newSuppressor(blocks, src, disable).apply(diags)
 }
 
@@ -78,7 +52,9 @@ type suppressor struct {
 	bad    []*ast.Diagnostic
 }
 
-// newSuppressor reads the directives of src (blocks as for suppress).
+// newSuppressor reads the directives of src outside the fenced blocks
+// whose spans (sorted) blocks gives; blocks is nil when src holds no
+// directive (hasDirective).
 func newSuppressor(blocks func() []ast.Span, src []byte, disable []string) *suppressor {
 	s := &suppressor{off: map[string]bool{}}
 	for _, c := range disable {
@@ -218,10 +194,6 @@ func directives(blockSpans func() []ast.Span, src []byte) (map[string][]lineRang
 	}
 	return ranges, bad
 }
-
-// HasDirective reports whether src may hold a directive comment, so that
-// Suppress needs the document's fenced blocks (hasDirective).
-func HasDirective(src []byte) bool { return hasDirective(src) }
 
 // hasDirective reports whether src may hold a directive comment (only
 // then are the fenced blocks' spans needed and its lines read): whether

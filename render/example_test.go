@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
 	"github.com/plangram/plangram/render"
 )
@@ -66,29 +65,6 @@ func ExampleWriteHTML() {
 	// writes: 8
 	// cards: 2
 	// same as HTML: true
-}
-
-// Write the page of a document that is never held whole: parse is called
-// twice and hands the actions over one by one.
-func ExampleWriteHTMLStream() {
-	src := []byte("~~~act\nwrite_file a.txt\n~~~\n~~~\nA\n~~~\n~~~act\nrun_comand make\n~~~\n")
-	parse := func(pass render.Pass) (*ast.Document, error) {
-		return grammar.Parse(context.Background(), "plan.md", src, grammar.Options{
-			OnAction: pass.OnAction, OnBlock: pass.OnBlock, KeepProse: pass.KeepProse, ReuseActions: true,
-		})
-	}
-	var page strings.Builder
-	doc, err := render.WriteHTMLStream(&page, parse, render.Options{NoHighlight: true})
-	if err != nil {
-		panic(err)
-	}
-	for _, d := range doc.Diagnostics {
-		fmt.Println(d.Code)
-	}
-	fmt.Println("cards:", strings.Count(page.String(), `<article class="action`))
-	// Output:
-	// unknown-action
-	// cards: 2
 }
 
 // Render a plain Markdown document (a README, a page of docs) with the same

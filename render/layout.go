@@ -8,13 +8,10 @@ import (
 )
 
 // nodeKey names a node of the document a page shows, by its place rather
-// than by its pointer, so that a page written while the document is parsed
-// a second time (WriteHTMLStream) attaches each diagnostic to the same
-// node as a page of the whole tree: an action (i: its index in source
-// order), a block of an action (i, j: the block's index in the action), a
-// block of no action (i: its index in the document's Blocks, or in the
-// order they were handed over), a prose node (i: its index in the
-// document's Prose), or the document.
+// than by its pointer: an action (i: its index in source order), a block
+// of an action (i, j: the block's index in the action), a block of no
+// action (i: its index in the document's Blocks), a prose node (i: its
+// index in the document's Prose), or the document.
 type nodeKey struct {
 	kind byte
 	i, j int
@@ -44,21 +41,15 @@ type layout struct {
 	blocks, prose, acts []target
 }
 
-// addAction adds action i (its head and blocks), only the nodes whose
-// span keep accepts when keep is set.
-func (l *layout) addAction(a *ast.Action, i int, keep func(ast.Span) bool) {
-	add := func(ts *[]target, sp ast.Span, k nodeKey) {
-		if keep == nil || keep(sp) {
-			*ts = append(*ts, target{sp.Start.Offset, sp.End.Offset, k})
-		}
-	}
+// addAction adds action i: its head, its blocks and its span.
+func (l *layout) addAction(a *ast.Action, i int) {
 	if a.Head != nil {
-		add(&l.blocks, a.Head.Span, nodeKey{kind: keyAction, i: i})
+		l.blocks = append(l.blocks, target{a.Head.Span.Start.Offset, a.Head.Span.End.Offset, nodeKey{kind: keyAction, i: i}})
 	}
 	for j, b := range a.Blocks {
-		add(&l.blocks, b.Span, nodeKey{kind: keyActBlock, i: i, j: j})
+		l.blocks = append(l.blocks, target{b.Span.Start.Offset, b.Span.End.Offset, nodeKey{kind: keyActBlock, i: i, j: j}})
 	}
-	add(&l.acts, a.Span, nodeKey{kind: keyAction, i: i})
+	l.acts = append(l.acts, target{a.Span.Start.Offset, a.Span.End.Offset, nodeKey{kind: keyAction, i: i}})
 }
 
 // addStray adds block i of no action.
@@ -93,7 +84,7 @@ func treeLayout(doc *ast.Document, hidden map[any]bool) *layout {
 		}
 	}
 	for i, a := range doc.Actions {
-		l.addAction(a, i, nil)
+		l.addAction(a, i)
 	}
 	l.addProse(doc, hidden)
 	l.sort()

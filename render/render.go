@@ -324,7 +324,7 @@ type diagIndex struct {
 func (r *renderer) writePage(pw *pageWriter, doc *ast.Document) error {
 	hidden := r.hiddenNodes(doc)
 	lay := treeLayout(doc, hidden)
-	body, err := r.writeHead(pw, doc, lay, hidden, len(doc.Actions))
+	body, err := r.writeHead(pw, doc, lay, hidden)
 	if err != nil {
 		return err
 	}
@@ -388,9 +388,8 @@ type proseRef struct {
 }
 
 // writeHead writes the head of the page of doc, whose nodes are laid out
-// in lay, and returns the writer of its items. actions is how many actions
-// the document has (a streamed document holds none).
-func (r *renderer) writeHead(pw *pageWriter, doc *ast.Document, lay *layout, hidden map[any]bool, actions int) (*pageBody, error) {
+// in lay, and returns the writer of its items.
+func (r *renderer) writeHead(pw *pageWriter, doc *ast.Document, lay *layout, hidden map[any]bool) (*pageBody, error) {
 	p := &page{Kind: doc.Dialect}
 	title := doc.Title
 	if title == "" {
@@ -405,7 +404,7 @@ func (r *renderer) writeHead(pw *pageWriter, doc *ast.Document, lay *layout, hid
 	if r.opts.Filename != "" {
 		parts = append(parts, r.opts.Filename)
 	}
-	parts = append(parts, plural(actions, "action"))
+	parts = append(parts, plural(len(doc.Actions), "action"))
 	if ws := r.opts.Workspace; ws != nil {
 		parts = append(parts, "against "+ws.Root)
 		p.Workspace = true

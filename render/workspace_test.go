@@ -72,8 +72,7 @@ func stepTexts(page string) map[string]string {
 // deleted and the destination created, the edit whose old text is not in
 // the file shows no diff but says so next to its find-not-found error,
 // a command shows nothing — and the page is as safe as any (the
-// workspace's <script> and bidi override are text). The page streamed
-// (WriteHTMLStream) is the same bytes.
+// workspace's <script> and bidi override are text).
 func TestWorkspaceGolden(t *testing.T) {
 	page, doc := renderWorkspace(t)
 	checkPage(t, page, doc)
@@ -101,10 +100,6 @@ func TestWorkspaceGolden(t *testing.T) {
 	if card8 := string(page[strings.Index(string(page), `id="action-8"`):]); strings.Contains(card8, `class="steps"`) {
 		t.Error("the command's card shows a step")
 	}
-
-	// Streamed, the same page.
-	src, _ := os.ReadFile(wsFixture)
-	checkStreamSame(t, src, grammar.Options{}, Options{Filename: "plan.md", Workspace: &Workspace{Root: wsRoot}})
 }
 
 // TestWorkspaceUnchangedWithout: without a workspace the page of the same
@@ -221,7 +216,6 @@ func FuzzRenderWorkspace(f *testing.F) {
 		}
 		s, _ := schema.Builtin(doc.Dialect)
 		checkPageSchema(t, out, doc, s)
-		checkStreamSame(t, src, grammar.Options{}, Options{Filename: "fuzz.md", NoHighlight: true, Workspace: ws})
 	})
 }
 

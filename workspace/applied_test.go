@@ -49,8 +49,12 @@ func TestWriteEndsWithLineBreak(t *testing.T) {
 			if c.name == "acts-crlf" {
 				k.SetNewline("\r\n")
 			}
-			if _, err := grammar.Parse(ctx, "plan.md", []byte(c.src), grammar.Options{Dialect: c.dialect, ReuseActions: true, OnAction: func(a *ast.Action) { k.Action(ctx, a) }}); err != nil {
+			doc, err := grammar.Parse(ctx, "plan.md", []byte(c.src), grammar.Options{Dialect: c.dialect})
+			if err != nil {
 				t.Fatal(err)
+			}
+			for _, a := range doc.Actions {
+				k.Action(ctx, a)
 			}
 			streamed := map[string]string{}
 			for _, ch := range k.Changes() {
@@ -135,11 +139,8 @@ func TestTallyCheckerAsSimulate(t *testing.T) {
 		o := caseOptions(t, filepath.Dir(planPath))
 		o.Source = src
 		k := NewChecker(root, dialect, o)
-		popts := grammar.Options{Dialect: dialect, ReuseActions: true, PathsOnly: true,
-			OnAction: func(a *ast.Action) { k.Action(ctx, a) },
-			OnHunk:   func(a *ast.Action, i int, h grammar.Hunk, blk *ast.Block) { k.Hunk(ctx, a, i, h, blk.Span) }}
-		if _, err := grammar.Parse(ctx, "plan.md", src, popts); err != nil {
-			t.Fatal(err)
+		for _, a := range doc.Actions {
+			k.Action(ctx, a)
 		}
 		if got := k.Tally(); got != want {
 			t.Errorf("%s: Checker tally %+v, Simulate %+v", name, got, want)

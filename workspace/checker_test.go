@@ -48,15 +48,12 @@ func TestCheckerAsCheck(t *testing.T) {
 				o.Source = src
 			}
 			k := NewChecker(root, dialect, o)
-			popts := grammar.Options{Dialect: dialect, ReuseActions: v.reuse,
-				OnAction: func(a *ast.Action) { k.Action(ctx, a) }}
-			if v.hunks {
-				popts.PathsOnly = true
-				popts.OnHunk = func(a *ast.Action, i int, h grammar.Hunk, blk *ast.Block) { k.Hunk(ctx, a, i, h, blk.Span) }
-			}
-			lean, err := grammar.Parse(ctx, "plan.md", src, popts)
+			lean, err := grammar.Parse(ctx, "plan.md", src, grammar.Options{Dialect: dialect})
 			if err != nil {
 				t.Fatal(err)
+			}
+			for _, a := range lean.Actions {
+				k.Action(ctx, a)
 			}
 			got := k.Diagnostics(lean.Diagnostics, lean.Span.Start)
 			if len(got) == 0 && len(want) == 0 {
@@ -299,11 +296,12 @@ func TestKeptTextsHoldNoCopy(t *testing.T) {
 		"--- a/b.txt\n+++ b/b.txt\n@@ -7,1 +7,1 @@\n-line 6\n+LINE 6\n@@ -9,1 +9,1 @@\n-nothing\n+y\n"
 	k := NewChecker(root, grammar.DialectUdiff, Options{})
 	defer k.Close()
-	_, err := grammar.Parse(ctx, "plan.md", []byte(src), grammar.Options{Dialect: grammar.DialectUdiff, PathsOnly: true,
-		OnHunk:   func(a *ast.Action, i int, h grammar.Hunk, blk *ast.Block) { k.Hunk(ctx, a, i, h, blk.Span) },
-		OnAction: func(a *ast.Action) { k.Action(ctx, a) }})
+	doc, err := grammar.Parse(ctx, "plan.md", []byte(src), grammar.Options{Dialect: grammar.DialectUdiff})
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, a := range doc.Actions {
+		k.Action(ctx, a)
 	}
 	if d := k.Diagnostics(nil, ast.Pos{}); len(d) != 2 {
 		t.Fatalf("want the two hunks not found:\n%s", render("plan.md", d))

@@ -56,13 +56,13 @@ func TestStep(t *testing.T) {
 			}
 			k, plain := NewChecker(root, grammar.DialectActs, o), NewChecker(root, grammar.DialectActs, o)
 			var got []string
-			doc, err := grammar.Parse(ctx, "plan.md", []byte(src), grammar.Options{Dialect: grammar.DialectActs, ReuseActions: true,
-				OnAction: func(a *ast.Action) {
-					got = append(got, describeSteps(k.Step(ctx, a)))
-					plain.Action(ctx, a)
-				}})
+			doc, err := grammar.Parse(ctx, "plan.md", []byte(src), grammar.Options{Dialect: grammar.DialectActs})
 			if err != nil {
 				t.Fatal(err)
+			}
+			for _, a := range doc.Actions {
+				got = append(got, describeSteps(k.Step(ctx, a)))
+				plain.Action(ctx, a)
 			}
 			if strings.Join(got, "\n") != strings.Join(want, "\n") {
 				t.Errorf("steps:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -80,9 +80,12 @@ func TestStep(t *testing.T) {
 	patch := "*** Begin Patch\n*** Update File: a.txt\n*** Move to: f.txt\n@@\n-one\n+uno\n two\n*** End Patch\n"
 	k := NewChecker(root, grammar.DialectApplyPatch, Options{})
 	var got []string
-	if _, err := grammar.Parse(ctx, "p.patch", []byte(patch), grammar.Options{Dialect: grammar.DialectApplyPatch,
-		OnAction: func(a *ast.Action) { got = append(got, describeSteps(k.Step(ctx, a))) }}); err != nil {
+	pdoc, err := grammar.Parse(ctx, "p.patch", []byte(patch), grammar.Options{Dialect: grammar.DialectApplyPatch})
+	if err != nil {
 		t.Fatal(err)
+	}
+	for _, a := range pdoc.Actions {
+		got = append(got, describeSteps(k.Step(ctx, a)))
 	}
 	if w := "a.txt: existed old=\"one\\ntwo\\n\" → gone; f.txt: absent → new=\"uno\\ntwo\\n\" moved from a.txt"; strings.Join(got, "\n") != w {
 		t.Errorf("apply-patch move: %q, want %q", got, w)

@@ -94,13 +94,12 @@ func TestBeyondSymlinkStreamed(t *testing.T) {
 	src := []byte(plan)
 	k := NewChecker(root, grammar.DialectApplyPatch, Options{Source: src})
 	defer k.Close()
-	doc, err := grammar.Parse(context.Background(), "plan.md", src, grammar.Options{Dialect: grammar.DialectApplyPatch, PathsOnly: true,
-		OnHunk: func(a *ast.Action, i int, h grammar.Hunk, blk *ast.Block) {
-			k.Hunk(context.Background(), a, i, h, blk.Span)
-		},
-		OnAction: func(a *ast.Action) { k.Action(context.Background(), a) }})
+	doc, err := grammar.Parse(context.Background(), "plan.md", src, grammar.Options{Dialect: grammar.DialectApplyPatch})
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, a := range doc.Actions {
+		k.Action(context.Background(), a)
 	}
 	var got []string
 	for _, d := range k.Diagnostics(doc.Diagnostics, ast.Pos{}) {

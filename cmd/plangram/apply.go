@@ -51,10 +51,6 @@ func cmdApply(ctx context.Context, e *env, args []string) int {
 		return usageError(e, err)
 	}
 	sd := &stdinData{r: e.stdin}
-	// The plans are read whole but parsed as they are applied: each
-	// action is handed to the workspace rules and not kept
-	// (apply.ApplyInputs), so an apply holds about what `check --root`
-	// holds, not every plan's tree.
 	srcs := make([]apply.Input, len(ins))
 	names := make([]string, len(ins))
 	for i, in := range ins {

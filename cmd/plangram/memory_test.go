@@ -41,20 +41,20 @@ func TestCheckAllocations(t *testing.T) {
 	const udHead, udHunk = "--- a/f.txt\n+++ b/f.txt\n", "@@ -%d,1 +%[1]d,1 @@\n-a\n+b\n"
 	const apHead, apHunk, apTail = "*** Begin Patch\n*** Update File: f.txt\n", "@@ line %d\n-a\n+b\n", "*** End Patch\n"
 	testAllocations(t, []allocCase{
-		{"small-actions", corpus.SmallActs, []string{"check"}, 8},
-		{"small-actions-json", corpus.SmallActs, []string{"check", "--format", "json"}, 8},
+		{"small-actions", corpus.SmallActs, []string{"check"}, 27},
+		{"small-actions-json", corpus.SmallActs, []string{"check", "--format", "json"}, 27},
 		{"acts", corpus.Acts, []string{"check"}, 3},
 		{"plan", corpus.Plan, []string{"check"}, 8},
 		{"plan-json", corpus.Plan, []string{"check", "--format", "json"}, 8},
-		{"small-actions-root", corpus.SmallActs, []string{"check", "--root", root}, 34},
+		{"small-actions-root", corpus.SmallActs, []string{"check", "--root", root}, 68},
 		{"acts-root", corpus.Acts, []string{"check", "--root", root}, 4},
-		{"missing-files-root", missingFiles, []string{"check", "--root", root}, 40},
+		{"missing-files-root", missingFiles, []string{"check", "--root", root}, 75},
 		{"udiff", unifiedDiffs, []string{"check", "--dialect", "udiff"}, 14},
 		{"search-replace", searchReplaceBlocks, []string{"check", "--dialect", "search-replace"}, 10},
-		{"udiff-one-file", hunks(udHead, udHunk, ""), []string{"check", "--dialect", "udiff"}, 26},
-		{"apply-patch-one-file", hunks(apHead, apHunk, apTail), []string{"check", "--dialect", "apply-patch"}, 18},
-		{"udiff-one-file-root", hunks(udHead, udHunk, ""), []string{"check", "--dialect", "udiff", "--root", root}, 26},
-		{"apply-patch-one-file-root", hunks(apHead, apHunk, apTail), []string{"check", "--dialect", "apply-patch", "--root", root}, 18},
+		{"udiff-one-file", hunks(udHead, udHunk, ""), []string{"check", "--dialect", "udiff"}, 64},
+		{"apply-patch-one-file", hunks(apHead, apHunk, apTail), []string{"check", "--dialect", "apply-patch"}, 68},
+		{"udiff-one-file-root", hunks(udHead, udHunk, ""), []string{"check", "--dialect", "udiff", "--root", root}, 64},
+		{"apply-patch-one-file-root", hunks(apHead, apHunk, apTail), []string{"check", "--dialect", "apply-patch", "--root", root}, 68},
 	})
 }
 
@@ -65,12 +65,12 @@ func TestFmtAllocations(t *testing.T) {
 		return func(n int) []byte { return oneFileHunks(n, head, hunk, tail) }
 	}
 	testAllocations(t, []allocCase{
-		{"small-actions", corpus.SmallActs, []string{"fmt"}, 19},
+		{"small-actions", corpus.SmallActs, []string{"fmt"}, 43},
 		{"plan", corpus.Plan, []string{"fmt"}, 41},
 		{"search-replace", searchReplaceBlocks, []string{"fmt", "--dialect", "search-replace"}, 13},
 		{"udiff", unifiedDiffs, []string{"fmt", "--dialect", "udiff"}, 19},
-		{"udiff-one-file", hunks("--- a/f.txt\n+++ b/f.txt\n", "@@ -%d,1 +%[1]d,1 @@\n-a\n+b\n", ""), []string{"fmt", "--dialect", "udiff"}, 51},
-		{"apply-patch-one-file", hunks("*** Begin Patch\n*** Update File: f.txt\n", "@@ line %d\n-a\n+b\n", "*** End Patch\n"), []string{"fmt", "--dialect", "apply-patch"}, 21},
+		{"udiff-one-file", hunks("--- a/f.txt\n+++ b/f.txt\n", "@@ -%d,1 +%[1]d,1 @@\n-a\n+b\n", ""), []string{"fmt", "--dialect", "udiff"}, 89},
+		{"apply-patch-one-file", hunks("*** Begin Patch\n*** Update File: f.txt\n", "@@ line %d\n-a\n+b\n", "*** End Patch\n"), []string{"fmt", "--dialect", "apply-patch"}, 71},
 	})
 }
 

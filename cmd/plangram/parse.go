@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"slices"
 
@@ -77,31 +76,6 @@ func cmdParse(ctx context.Context, e *env, args []string) int {
 		if *doFix {
 			src, repairs = fix.Apply(src, opts.Dialect)
 		}
-		if dialect, ok := streamable(src, opts); ok && *format == "json" {
-			// Several files: one NDJSON line each, {"file", "document"},
-			// the document compact (writeDoc).
-			if multi {
-				if _, err := e.stdout.Write(append(jsonw.AppendString([]byte(`{"file":`), in.name), `,"document":`...)); err != nil {
-					fmt.Fprintf(e.stderr, "plangram: %v\n", err)
-					return exitUsage
-				}
-			}
-			out := e
-			if multi {
-				ec := *e
-				ec.stdout, out = &lineWriter{w: e.stdout}, &ec
-			}
-			doc, err := parseStreamed(ctx, out, in.name, src, dialect, opts, repairs, *compact || multi)
-			if err == nil && multi {
-				_, err = io.WriteString(e.stdout, "}\n") // the document's own newline held back
-			}
-			if err != nil {
-				fmt.Fprintf(e.stderr, "plangram: %v\n", err)
-				return exitUsage
-			}
-			code = max(code, printDiags(e, in.name, printed(auto, doc.Diagnostics)))
-			continue
-		}
 		doc, err := grammar.Parse(ctx, in.name, src, opts)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "plangram: %v\n", err)
@@ -130,109 +104,6 @@ func printed(auto bool, diags []*ast.Diagnostic) []*ast.Diagnostic {
 		return diags
 	}
 	return lint.DropNoPlan(slices.Clone(diags))
-}
-
-// lineWriter passes what is written on to w but for a final newline,
-// which it holds back until more follows: the streamed document of an
-// NDJSON line ends its JSON with a newline, and the line's closing brace
-// comes after it.
-type lineWriter struct {
-	w    io.Writer
-	held bool
-}
-
-func (l *lineWriter) Write(p []byte) (int, error) {
-	if len(p) == 0 {
-		return 0, nil
-	}
-	if l.held {
-		if _, err := l.w.Write([]byte{'\n'}); err != nil {
-			return 0, err
-		}
-		l.held = false
-	}
-	n := len(p)
-	if p[n-1] == '\n' {
-		p, l.held = p[:n-1], true
-	}
-	if _, err := l.w.Write(p); err != nil {
-		return 0, err
-	}
-	return n, nil
-}
-
-// streamable reports whether parse writes src's JSON while the parser
-// hands the actions over (parseStreamed): a document of any dialect but
-// markdown. A document with directive comments streams too: the spans of
-// its actions' blocks, which say which comment lines are block content,
-// are collected as the actions go by (lint.SuppressBlocks).
-func streamable(src []byte, opts grammar.Options) (dialect string, ok bool) {
-	switch dialect = grammar.DialectOf(src, opts); dialect {
-	case grammar.DialectActs, grammar.DialectPlan, grammar.DialectSearchReplace, grammar.DialectUdiff, grammar.DialectApplyPatch:
-		return dialect, true
-	}
-	return dialect, false
-}
-
-// parseStreamed parses a document and writes its JSON to stdout as the
-// actions are read, keeping none of them: byte for byte what writeDoc
-// writes for the whole document, which holds the whole tree, many times
-// the input's size. It returns the document without its actions.
-//
-// The JSON of an acts or edit-format document has nothing before its
-// actions but its dialect, so one parse writes it. A plan's has its title,
-// metadata, rationale and memos, which it may write after its Action
-// Plan: a first parse hands the actions over and lets go of them (as
-// `plangram check` does) and keeps the rest, and a second writes the
-// actions as it hands them over.
-func parseStreamed(ctx context.Context, e *env, name string, src []byte, dialect string, opts grammar.Options, repairs []*ast.Diagnostic, compact bool) (*ast.Document, error) {
-	dw := ast.NewDocumentWriter(e.stdout, compact)
-	opts.OnBlock, opts.ReuseActions = nil, true
-	// The spans of the actions' blocks, for directive comments only.
-	var blocks []ast.Span
-	directives := lint.HasDirective(src)
-	spans := func(a *ast.Action) {
-		if directives {
-			blocks = lint.AppendBlockSpans(blocks, a)
-		}
-	}
-	var doc *ast.Document
-	var err error
-	if dialect == grammar.DialectPlan {
-		first := opts
-		first.OnAction, first.KeepProse = spans, true
-		if doc, err = grammar.Parse(ctx, name, src, first); err != nil {
-			return nil, err
-		}
-		dw.Begin(doc)
-		opts.OnAction, opts.KeepProse = dw.Action, false
-		if _, err := grammar.Parse(ctx, name, src, opts); err != nil {
-			return nil, err
-		}
-	} else {
-		dw.Begin(&ast.Document{Dialect: dialect})
-		opts.OnAction = func(a *ast.Action) {
-			spans(a)
-			dw.Action(a)
-		}
-		opts.KeepProse = true
-		if doc, err = grammar.Parse(ctx, name, src, opts); err != nil {
-			return nil, err
-		}
-	}
-	if len(repairs) > 0 {
-		doc.Diagnostics = append(repairs, doc.Diagnostics...)
-		ast.SortDiagnostics(doc.Diagnostics)
-	}
-	if directives {
-		for _, b := range doc.Blocks {
-			if b != nil {
-				blocks = append(blocks, b.Span)
-			}
-		}
-	}
-	doc.Diagnostics = lint.SuppressBlocks(blocks, src, doc.Diagnostics, nil)
-	return doc, dw.End(doc)
 }
 
 // writeDoc prints the document in the chosen format; multi prints a JSON

@@ -96,7 +96,7 @@ func cmdRender(ctx context.Context, e *env, args []string) int {
 		}
 		if targets[i] == "" {
 			// The page is written as it is rendered, one item at a time
-			// (render.WriteHTML, WriteHTMLStream): its HTML is many times
+			// (render.WriteHTML): its HTML is many times
 			// the size of a plan of small actions.
 			bw := bufio.NewWriterSize(e.stdout, 64<<10)
 			c, err := page(bw)
@@ -143,11 +143,8 @@ type pageOpts struct {
 }
 
 // renderPage returns the function that writes the page of one input
-// and prints its diagnostics, returning the exit code they make. A
-// document of the acts dialect or an edit format is parsed three times and
-// never held whole (render.WriteHTMLStream; one without directive
-// comments, which need the whole tree); any other is parsed once, here.
-// With --root the document is checked as `check --root` checks it
+// and prints its diagnostics, returning the exit code they make. The
+// document is parsed once, here. With --root the document is checked as `check --root` checks it
 // (lint.Source: the workspace rules' diagnostics with the parser's),
 // whole, and each card shows its action's step in the workspace.
 func renderPage(ctx context.Context, e *env, in input, src []byte, popts grammar.Options, po pageOpts) (func(io.Writer) (int, error), error) {
@@ -192,23 +189,6 @@ func renderPage(ctx context.Context, e *env, in input, src []byte, popts grammar
 		ropts.Workspace = &render.Workspace{Root: po.root, Context: ctx}
 		return func(w io.Writer) (int, error) {
 			return code, render.WriteHTML(w, doc, src, ropts)
-		}, nil
-	}
-	if doc == nil && grammar.DialectOf(src, popts) != grammar.DialectPlan && !lint.HasDirective(src) {
-		return func(w io.Writer) (int, error) {
-			code, first := exitOK, true
-			_, err := render.WriteHTMLStream(w, func(pass render.Pass) (*ast.Document, error) {
-				o := popts
-				o.OnAction, o.OnBlock, o.KeepProse, o.ReuseActions = pass.OnAction, pass.OnBlock, pass.KeepProse, true
-				doc, err := grammar.Parse(ctx, in.name, src, o)
-				if err == nil && first { // the diagnostics are the first pass's
-					first = false
-					doc.Diagnostics = lint.Suppress(doc, src, doc.Diagnostics, nil)
-					code = printDiags(e, in.name, doc.Diagnostics)
-				}
-				return doc, err
-			}, ropts)
-			return code, err
 		}, nil
 	}
 	if doc == nil {
