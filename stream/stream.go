@@ -284,7 +284,9 @@ func (p *Parser) send(e *Event) error {
 	if p.omit && (e.Type == Text || e.Type == Thinking) && e.Text == "" {
 		return nil // framing only (Options.OmitFraming)
 	}
-	e.Message = ast.EscapeInvalidUTF8(e.Message) // diagnostic text is valid UTF-8 (docs/acts.md)
+	if e.Message != "" {
+		e.Message = ast.EscapeInvalidUTF8(e.Message) // diagnostic text is valid UTF-8 (docs/acts.md)
+	}
 	if err := p.emit(*e); err != nil {
 		return fmt.Errorf("stream: emit: %w", err)
 	}
@@ -299,6 +301,9 @@ func (p *Parser) end() int { return p.base + len(p.buf) - p.tail }
 // incomplete returns the length of the incomplete UTF-8 character b ends
 // with: the start of a valid multi-byte encoding still missing bytes.
 func incomplete(b []byte) int {
+	if len(b) == 0 || b[len(b)-1] < utf8.RuneSelf {
+		return 0
+	}
 	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax+1; i-- {
 		if utf8.RuneStart(b[i]) {
 			if utf8.FullRune(b[i:]) {
@@ -339,9 +344,17 @@ func (p *Parser) charStart(off int) int {
 // bytes returns the received bytes [from, to) (offsets).
 func (p *Parser) bytes(from, to int) []byte {
 	if p.tight && from < p.floor {
-		panic(fmt.Sprintf("stream: %T read offset %d, before its keep() (%d)", p.d, from, p.floor))
+		p.gone(from)
 	}
 	return p.buf[from-p.base : to-p.base]
+}
+
+// gone fails a tight parser's read of offset off, before keep() (kept out
+// of bytes so that bytes is inlined).
+//
+//go:noinline
+func (p *Parser) gone(off int) {
+	panic(fmt.Sprintf("stream: %T read offset %d, before its keep() (%d)", p.d, off, p.floor))
 }
 
 // pos returns the position of offset off. Offsets are asked for in

@@ -180,6 +180,7 @@ type value struct {
 	before     string // unclosed: what ended it
 	lead       bool   // raw value: the line ending after its opening tag is decided
 	dup        bool   // an earlier value of the call has the same name
+	exact      bool   // its text is kept as written (see tools.exact)
 }
 
 func newTools(s *schema.Schema, o Options, start int, f xmlForm) *tools {
@@ -494,8 +495,8 @@ func (t *tools) open(p *Parser, tl *tool, name string, invoke, wrapped bool, at,
 
 // limit is the offset up to which the call may be read.
 func (t *tools) limit(p *Parser) int {
-	if t.c.over {
-		return p.end()
+	if t.c.over || t.c.start+t.max >= p.base+len(p.buf) {
+		return p.end() // (no character straddles a limit not received yet)
 	}
 	return min(max(p.charStart(t.c.start+t.max), t.pos), p.end())
 }
@@ -597,6 +598,7 @@ func (t *tools) openValue(p *Parser, name string, n int) {
 	v.dup = c.names[v.name]
 	c.names[v.name] = true
 	c.vals = append(c.vals, v)
+	c.vals[len(c.vals)-1].exact = t.exact()
 	c.sent, c.cand = start, -1
 	if v.param != nil && v.param.Raw {
 		c.follow = append(c.follow[:0], c.end)
@@ -818,8 +820,9 @@ func (t *tools) delta(p *Parser, to int) error {
 	}
 	from := c.sent
 	c.sent = to
-	return p.send(&Event{Type: ParamDelta, ID: c.id, Name: c.name, Param: c.vals[len(c.vals)-1].name,
-		Text: p.str(from, to), Span: p.span(from, to), Exact: t.exact()})
+	v := &c.vals[len(c.vals)-1]
+	return p.send(&Event{Type: ParamDelta, ID: c.id, Name: c.name, Param: v.name,
+		Text: p.str(from, to), Span: p.span(from, to), Exact: v.exact})
 }
 
 // exact reports whether the current value's text is kept as written in
