@@ -74,14 +74,7 @@ func (h *harmony) keep() int {
 	return h.c.start
 }
 
-func (h *harmony) scan(p *Parser, eof bool) error {
-	for {
-		more, err := h.step(p, eof)
-		if err != nil || !more {
-			return err
-		}
-	}
-}
+func (h *harmony) scan(p *Parser, eof bool) error { return steps(p, eof, h.step) }
 
 func (h *harmony) step(p *Parser, eof bool) (bool, error) {
 	switch h.st {

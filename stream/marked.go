@@ -102,14 +102,7 @@ func (m *marked) keep() int {
 	return m.c.start
 }
 
-func (m *marked) scan(p *Parser, eof bool) error {
-	for {
-		more, err := m.step(p, eof)
-		if err != nil || !more {
-			return err
-		}
-	}
-}
+func (m *marked) scan(p *Parser, eof bool) error { return steps(p, eof, m.step) }
 
 // step advances the scanner once; false means more bytes are needed.
 func (m *marked) step(p *Parser, eof bool) (bool, error) {

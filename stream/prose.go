@@ -212,38 +212,19 @@ func (x *prose) cutTag(p *Parser, at int) error {
 	return p.text(start, end, true)
 }
 
-// thinking emits the open thinking block up to its closing tag and reports
-// whether it closed.
+// thinking emits the open thinking block up to its closing tag (or a
+// marker, in the template's block or any when special) and reports whether
+// it closed.
 func (x *prose) thinking(p *Parser, eof bool) (bool, error) {
-	th := &x.th
-	stops := th.close
+	var ends []string
 	if x.pre || x.special {
-		stops = append(stops[:len(stops):len(stops)], x.tags[:x.marks]...)
+		ends = x.tags[:x.marks]
 	}
-	i, k := find(p.bytes(x.pos, p.end()), stops, eof)
-	at := x.pos + i
-	if k >= len(th.close) { // a call's marker ends the template's block (or any, special)
-		x.in, x.pre, x.pos = false, false, at
-		return true, x.thought(p, at, at)
+	done, err := x.th.scan(p, &x.out, &x.pos, x.hide, ends, eof)
+	if done || eof {
+		x.in, x.pre = false, false
 	}
-	if k >= 0 {
-		x.pre = false
-		end := at + len(th.close[k])
-		x.in, x.pos = false, end
-		return true, x.thought(p, end, at)
-	}
-	x.pos = at
-	if err := x.thought(p, at, at); err != nil || !eof {
-		return false, err
-	}
-	x.in = false
-	return false, th.unterminated(p, at)
-}
-
-// thought emits the thinking block's bytes [x.out, to) whose content ends
-// at textEnd.
-func (x *prose) thought(p *Parser, to, textEnd int) error {
-	return x.th.emit(p, &x.out, x.hide, to, textEnd)
+	return done, err
 }
 
 // auto is the scanner of --syntax auto: prose until the first marker of

@@ -135,6 +135,33 @@ func (th *thinking) emit(p *Parser, out *int, hide bool, to, textEnd int) error 
 	return p.send(&Event{Type: Thinking, Text: text, Raw: raw, Span: p.span(from, to)})
 }
 
+// scan emits the open block from offset *pos on up to its closing tag, or
+// up to the first of ends (tags that end it without being part of it), and
+// reports whether it ended; at eof an open block is reported as
+// unterminated. *out and hide are as for emit. The tools scanner and the
+// prose helper of every other syntax share it.
+func (th *thinking) scan(p *Parser, out, pos *int, hide bool, ends []string, eof bool) (bool, error) {
+	stops := th.close
+	if len(ends) > 0 {
+		stops = append(stops[:len(stops):len(stops)], ends...)
+	}
+	i, k := find(p.bytes(*pos, p.end()), stops, eof)
+	at := *pos + i
+	switch {
+	case k >= len(th.close):
+		*pos = at
+		return true, th.emit(p, out, hide, at, at)
+	case k >= 0:
+		*pos = at + len(th.close[k])
+		return true, th.emit(p, out, hide, *pos, at)
+	}
+	*pos = at
+	if err := th.emit(p, out, hide, at, at); err != nil || !eof {
+		return false, err
+	}
+	return false, th.unterminated(p, at)
+}
+
 // unterminated reports the block, still open at offset at when the stream
 // ends.
 func (th *thinking) unterminated(p *Parser, at int) error {
@@ -245,26 +272,20 @@ func (t *tools) keep() int {
 	return t.out
 }
 
-func (t *tools) scan(p *Parser, eof bool) error {
-	for {
-		var more bool
-		var err error
-		switch t.mode {
-		case inText:
-			more, err = t.text(p, eof)
-		case inThinking:
-			more, err = t.thinking(p, eof)
-		case inWrapper:
-			more, err = t.wrapper(p, eof)
-		case inCall:
-			more, err = t.params(p, eof)
-		case inValue:
-			more, err = t.value(p, eof)
-		}
-		if err != nil || !more {
-			return err
-		}
+func (t *tools) scan(p *Parser, eof bool) error { return steps(p, eof, t.step) }
+
+func (t *tools) step(p *Parser, eof bool) (bool, error) {
+	switch t.mode {
+	case inThinking:
+		return t.thinking(p, eof)
+	case inWrapper:
+		return t.wrapper(p, eof)
+	case inCall:
+		return t.params(p, eof)
+	case inValue:
+		return t.value(p, eof)
 	}
+	return t.text(p, eof)
 }
 
 // text emits text up to the next known tag and enters what it opens.
@@ -338,31 +359,18 @@ func (t *tools) looseClose(p *Parser, eof bool) (more bool, err error) {
 	return false, err
 }
 
-// thinking emits thinking up to its closing tag.
+// thinking emits thinking up to its closing tag (or, in the block the
+// chat template opened, a call's opening tag).
 func (t *tools) thinking(p *Parser, eof bool) (bool, error) {
-	th := &t.think
-	stops := th.close
+	var ends []string
 	if t.pre {
-		stops = append(stops[:len(stops):len(stops)], t.callTags()...)
+		ends = t.callTags()
 	}
-	i, k := find(p.bytes(t.pos, p.end()), stops, eof)
-	at := t.pos + i
-	if k >= len(th.close) { // a call's opening tag ends the template's block
-		t.mode, t.pre, t.pos = inText, false, at
-		return true, t.thought(p, at, at)
+	done, err := t.think.scan(p, &t.out, &t.pos, t.hide, ends, eof)
+	if done || eof {
+		t.mode, t.pre = inText, false
 	}
-	if k >= 0 {
-		t.pre = false
-		end := at + len(th.close[k])
-		t.mode, t.pos = inText, end
-		return true, t.thought(p, end, at)
-	}
-	t.pos = at
-	if err := t.thought(p, at, at); err != nil || !eof {
-		return false, err
-	}
-	t.mode = inText
-	return false, th.unterminated(p, at)
+	return done, err
 }
 
 // callTags returns the tags in text that open named calls: the wrapper's
@@ -376,12 +384,6 @@ func (t *tools) callTags() []string {
 		}
 	}
 	return tags
-}
-
-// thought emits the thinking block's bytes [t.out, to) whose content ends
-// at textEnd.
-func (t *tools) thought(p *Parser, to, textEnd int) error {
-	return t.think.emit(p, &t.out, t.hide, to, textEnd)
 }
 
 // wrapper reads between the calls of a <function_calls> wrapper: spaces,
