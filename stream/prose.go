@@ -1,8 +1,6 @@
 package stream
 
 import (
-	"fmt"
-
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/schema"
 )
@@ -154,7 +152,8 @@ func (x *prose) next(p *Parser, eof bool) (k, at, end int, err error) {
 		}
 		x.out, x.pos = at, at
 		if k == cutMarker {
-			return -1, 0, 0, x.cutTag(p, at)
+			x.out, x.pos = p.end(), p.end()
+			return -1, 0, 0, p.cutTag(at)
 		}
 		if k < 0 {
 			return -1, 0, 0, nil
@@ -194,22 +193,6 @@ func (x *prose) find(b []byte, eof bool) (i, k, n int) {
 		}
 	}
 	return len(b), -1, 0
-}
-
-// cutTag ends the stream, whose bytes from offset at on are a marker cut
-// off: a cut-tag error, then the bytes as markup (a Text event with empty
-// Text).
-func (x *prose) cutTag(p *Parser, at int) error {
-	end := p.end()
-	x.out, x.pos = end, end
-	raw := p.str(at, end)
-	start := p.pos(at) // before pos(end): the line tracker only moves forward
-	err := p.send(&Event{Type: Error, Kind: KindCutTag, Raw: raw, Span: p.span(at, end),
-		Message: fmt.Sprintf("the stream ends inside the opening tag of a call: %q", raw)})
-	if err != nil {
-		return err
-	}
-	return p.text(start, end, true)
 }
 
 // thinking emits the open thinking block up to its closing tag (or a

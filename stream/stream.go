@@ -428,6 +428,21 @@ func (p *Parser) text(start ast.Pos, to int, markup bool) error {
 	return p.send(&e)
 }
 
+// cutTag ends the stream, whose bytes from offset at on are the start of a
+// call's opening tag (a syntax's marker) cut off: a cut-tag error, then the
+// bytes as markup (a Text event with empty Text).
+func (p *Parser) cutTag(at int) error {
+	end := p.end()
+	raw := p.str(at, end)
+	start := p.pos(at) // before pos(end): the line tracker only moves forward
+	err := p.send(&Event{Type: Error, Kind: KindCutTag, Raw: raw, Span: ast.Span{Start: start, End: p.pos(end)},
+		Message: fmt.Sprintf("the stream ends inside the opening tag of a call: %q", raw)})
+	if err != nil {
+		return err
+	}
+	return p.text(start, end, true)
+}
+
 // grow makes room for n more bytes. The buffer is append-only: the bytes
 // it holds are never overwritten, since event strings share them (str);
 // the bytes still needed move to a new buffer, which leaves the old one to

@@ -455,15 +455,8 @@ func (t *tools) cutTag(p *Parser, at int) error {
 	if err := p.text(p.pos(t.out), at, t.mode == inWrapper); err != nil {
 		return err
 	}
-	end := p.end()
-	t.out, t.pos = end, end
-	raw := p.str(at, end)
-	err := p.send(&Event{Type: Error, Kind: KindCutTag, Raw: raw, Span: p.span(at, end),
-		Message: fmt.Sprintf("the stream ends inside the opening tag of a call: %q", raw)})
-	if err != nil {
-		return err
-	}
-	return p.text(p.pos(at), end, true)
+	t.out, t.pos = p.end(), p.end()
+	return p.cutTag(at)
 }
 
 // open starts a call of tool tl (nil for an unknown tool called name)
@@ -527,7 +520,7 @@ func (t *tools) params(p *Parser, eof bool) (bool, error) {
 			if c.invoke {
 				name, n, more = t.f.param(b)
 			} else {
-				name, n, more = named(b, "<", ">")
+				name, n, more = named(b, "<")
 			}
 			if n > 0 {
 				t.endStray(p)
@@ -1069,27 +1062,22 @@ func match(b []byte, tag string) (full, part bool) {
 	return false, string(b) == tag[:len(b)]
 }
 
-// named matches b against pre NAME suf, NAME being 1 to maxName name
-// bytes. It returns the name and the length matched, or whether more
-// bytes could still make b match.
-func named(b []byte, pre, suf string) (name []byte, n int, more bool) {
-	if full, part := match(b, pre); !full {
-		return nil, 0, part
+// named matches b against pre NAME>, NAME being 1 to maxName name bytes.
+// It returns the name and the length matched, or whether more bytes could
+// still make b match.
+func named(b []byte, pre string) (name []byte, n int, more bool) {
+	i, ok, more := seq(b, 0, pre)
+	if !ok {
+		return nil, 0, more
 	}
-	i := len(pre)
-	for i < len(b) && i-len(pre) < maxName && isName(b[i]) {
-		i++
+	j, more := nameEnd(b, i)
+	if more || j == i {
+		return nil, 0, more
 	}
-	if i == len(b) {
-		return nil, 0, true
+	if n, ok, more = seq(b, j, ">"); !ok {
+		return nil, 0, more
 	}
-	if i == len(pre) || isName(b[i]) {
-		return nil, 0, false
-	}
-	if full, part := match(b[i:], suf); !full {
-		return nil, 0, part
-	}
-	return b[len(pre):i], i + len(suf), false
+	return b[i:j], n, false
 }
 
 func isName(c byte) bool {
