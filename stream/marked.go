@@ -102,7 +102,13 @@ func (m *marked) keep() int {
 	return m.c.start
 }
 
-func (m *marked) scan(p *Parser, eof bool) error { return steps(p, eof, m.step) }
+func (m *marked) scan(p *Parser, eof bool) error {
+	for {
+		if more, err := m.step(p, eof); err != nil || !more {
+			return err
+		}
+	}
+}
 
 // step advances the scanner once; false means more bytes are needed.
 func (m *marked) step(p *Parser, eof bool) (bool, error) {

@@ -64,7 +64,13 @@ func (m *mistral) keep() int {
 	return m.c.start
 }
 
-func (m *mistral) scan(p *Parser, eof bool) error { return steps(p, eof, m.step) }
+func (m *mistral) scan(p *Parser, eof bool) error {
+	for {
+		if more, err := m.step(p, eof); err != nil || !more {
+			return err
+		}
+	}
+}
 
 func (m *mistral) step(p *Parser, eof bool) (bool, error) {
 	switch m.st {

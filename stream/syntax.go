@@ -103,16 +103,6 @@ type scanner interface {
 	keep() int
 }
 
-// steps runs a scanner's step until it needs more bytes (step returns
-// false) or fails.
-func steps(p *Parser, eof bool, step func(*Parser, bool) (bool, error)) error {
-	for {
-		if more, err := step(p, eof); err != nil || !more {
-			return err
-		}
-	}
-}
-
 // registry is the type whose exported methods, each returning a *Syntax,
 // are the registered syntaxes (see Syntax).
 type registry struct{}

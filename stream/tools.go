@@ -272,7 +272,13 @@ func (t *tools) keep() int {
 	return t.out
 }
 
-func (t *tools) scan(p *Parser, eof bool) error { return steps(p, eof, t.step) }
+func (t *tools) scan(p *Parser, eof bool) error {
+	for {
+		if more, err := t.step(p, eof); err != nil || !more {
+			return err
+		}
+	}
+}
 
 func (t *tools) step(p *Parser, eof bool) (bool, error) {
 	switch t.mode {
