@@ -1,7 +1,6 @@
 package stream
 
 import (
-	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/schema"
 )
 
@@ -87,26 +86,18 @@ type prose struct {
 // marks (markers as in Syntax.Markers).
 func newProse(o Options, start int, marks []string) *prose {
 	x := &prose{tags: append([]string(nil), marks...), marks: len(marks), hide: o.HideThinking, out: start, pos: start}
-	names := o.ThinkingTags
-	if names == nil {
-		names = []string{"thinking", "think"}
-	}
-	var all []string
-	for _, n := range names {
-		if n != "" {
-			x.tags = append(x.tags, "<"+n+">")
-			x.close = append(x.close, []string{"</" + n + ">"})
-			all = append(all, "</"+n+">")
-		}
+	opens, closes := thinkingTags(o)
+	x.tags = append(x.tags, opens...)
+	for i := range closes {
+		x.close = append(x.close, closes[i:i+1])
 	}
 	for _, t := range x.tags {
 		if t != "" {
 			x.first[t[0]] = true
 		}
 	}
-	if o.InThinking && len(all) > 0 {
-		x.in, x.pre = true, true
-		x.th = thinking{start: start, startPos: ast.Pos{Offset: start, Line: 1, Col: start + 1}, content: start, close: all}
+	if o.InThinking && len(closes) > 0 {
+		x.in, x.pre, x.th = true, true, preThinking(start, closes)
 	}
 	return x
 }

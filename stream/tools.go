@@ -106,6 +106,27 @@ type thinking struct {
 	close    []string // the closing tag
 }
 
+// thinkingTags returns the opening and closing tags of the thinking blocks
+// Options.ThinkingTags names.
+func thinkingTags(o Options) (opens, closes []string) {
+	names := o.ThinkingTags
+	if names == nil {
+		names = []string{"thinking", "think"}
+	}
+	for _, n := range names {
+		if n != "" {
+			opens, closes = append(opens, "<"+n+">"), append(closes, "</"+n+">")
+		}
+	}
+	return opens, closes
+}
+
+// preThinking returns the block the chat template opened at offset start
+// (Options.InThinking), which any of closes ends.
+func preThinking(start int, closes []string) thinking {
+	return thinking{start: start, startPos: ast.Pos{Offset: start, Line: 1, Col: start + 1}, content: start, close: closes}
+}
+
 // emit sends the thinking block's bytes [*out, to), whose content ends at
 // textEnd, as a Thinking event (none when hide), and moves *out to to. The
 // tools scanner and the prose helper of every other syntax share it.
@@ -226,15 +247,10 @@ func newTools(s *schema.Schema, o Options, start int, f xmlForm) *tools {
 			}
 		}
 	}
-	names := o.ThinkingTags
-	if names == nil {
-		names = []string{"thinking", "think"}
-	}
-	for _, n := range names {
-		if n != "" {
-			t.tags = append(t.tags, "<"+n+">")
-			t.info = append(t.info, textTag{close: []string{"</" + n + ">"}})
-		}
+	opens, closes := thinkingTags(o)
+	for i, tag := range opens {
+		t.tags = append(t.tags, tag)
+		t.info = append(t.info, textTag{close: closes[i : i+1]})
 	}
 	if f.wrapOpen != "" {
 		t.tags = append(t.tags, f.wrapOpen)
@@ -244,15 +260,8 @@ func newTools(s *schema.Schema, o Options, start int, f xmlForm) *tools {
 		t.tags = append(t.tags, f.callTag)
 		t.info = append(t.info, textTag{loose: true})
 	}
-	if o.InThinking {
-		var all []string
-		for _, in := range t.info {
-			all = append(all, in.close...)
-		}
-		if len(all) > 0 {
-			t.mode, t.pre = inThinking, true
-			t.think = thinking{start: start, startPos: ast.Pos{Offset: start, Line: 1, Col: start + 1}, content: start, close: all}
-		}
+	if o.InThinking && len(closes) > 0 {
+		t.mode, t.pre, t.think = inThinking, true, preThinking(start, closes)
 	}
 	return t
 }
