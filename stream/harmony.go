@@ -76,8 +76,7 @@ func (h *harmony) keep() int {
 
 func (h *harmony) scan(p *Parser, eof bool) error {
 	for {
-		more, err := h.step(p, eof)
-		if err != nil || !more {
+		if more, err := h.step(p, eof); err != nil || !more {
 			return err
 		}
 	}

@@ -141,8 +141,7 @@ func (l *llama) keep() int {
 
 func (l *llama) scan(p *Parser, eof bool) error {
 	for {
-		more, err := l.step(p, eof)
-		if err != nil || !more {
+		if more, err := l.step(p, eof); err != nil || !more {
 			return err
 		}
 	}

@@ -104,8 +104,7 @@ func (m *marked) keep() int {
 
 func (m *marked) scan(p *Parser, eof bool) error {
 	for {
-		more, err := m.step(p, eof)
-		if err != nil || !more {
+		if more, err := m.step(p, eof); err != nil || !more {
 			return err
 		}
 	}

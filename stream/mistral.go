@@ -66,8 +66,7 @@ func (m *mistral) keep() int {
 
 func (m *mistral) scan(p *Parser, eof bool) error {
 	for {
-		more, err := m.step(p, eof)
-		if err != nil || !more {
+		if more, err := m.step(p, eof); err != nil || !more {
 			return err
 		}
 	}

@@ -1,9 +1,6 @@
 package stream
 
 import (
-	"fmt"
-
-	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/schema"
 )
 
@@ -89,26 +86,18 @@ type prose struct {
 // marks (markers as in Syntax.Markers).
 func newProse(o Options, start int, marks []string) *prose {
 	x := &prose{tags: append([]string(nil), marks...), marks: len(marks), hide: o.HideThinking, out: start, pos: start}
-	names := o.ThinkingTags
-	if names == nil {
-		names = []string{"thinking", "think"}
-	}
-	var all []string
-	for _, n := range names {
-		if n != "" {
-			x.tags = append(x.tags, "<"+n+">")
-			x.close = append(x.close, []string{"</" + n + ">"})
-			all = append(all, "</"+n+">")
-		}
+	opens, closes := thinkingTags(o)
+	x.tags = append(x.tags, opens...)
+	for i := range closes {
+		x.close = append(x.close, closes[i:i+1])
 	}
 	for _, t := range x.tags {
 		if t != "" {
 			x.first[t[0]] = true
 		}
 	}
-	if o.InThinking && len(all) > 0 {
-		x.in, x.pre = true, true
-		x.th = thinking{start: start, startPos: ast.Pos{Offset: start, Line: 1, Col: start + 1}, content: start, close: all}
+	if o.InThinking && len(closes) > 0 {
+		x.in, x.pre, x.th = true, true, preThinking(start, closes)
 	}
 	return x
 }
@@ -154,7 +143,8 @@ func (x *prose) next(p *Parser, eof bool) (k, at, end int, err error) {
 		}
 		x.out, x.pos = at, at
 		if k == cutMarker {
-			return -1, 0, 0, x.cutTag(p, at)
+			x.out, x.pos = p.end(), p.end()
+			return -1, 0, 0, p.cutTag(at)
 		}
 		if k < 0 {
 			return -1, 0, 0, nil
@@ -196,54 +186,19 @@ func (x *prose) find(b []byte, eof bool) (i, k, n int) {
 	return len(b), -1, 0
 }
 
-// cutTag ends the stream, whose bytes from offset at on are a marker cut
-// off: a cut-tag error, then the bytes as markup (a Text event with empty
-// Text).
-func (x *prose) cutTag(p *Parser, at int) error {
-	end := p.end()
-	x.out, x.pos = end, end
-	raw := p.str(at, end)
-	start := p.pos(at) // before pos(end): the line tracker only moves forward
-	err := p.send(&Event{Type: Error, Kind: KindCutTag, Raw: raw, Span: p.span(at, end),
-		Message: fmt.Sprintf("the stream ends inside the opening tag of a call: %q", raw)})
-	if err != nil {
-		return err
-	}
-	return p.text(start, end, true)
-}
-
-// thinking emits the open thinking block up to its closing tag and reports
-// whether it closed.
+// thinking emits the open thinking block up to its closing tag (or a
+// marker, in the template's block or any when special) and reports whether
+// it closed.
 func (x *prose) thinking(p *Parser, eof bool) (bool, error) {
-	th := &x.th
-	stops := th.close
+	var ends []string
 	if x.pre || x.special {
-		stops = append(stops[:len(stops):len(stops)], x.tags[:x.marks]...)
+		ends = x.tags[:x.marks]
 	}
-	i, k := find(p.bytes(x.pos, p.end()), stops, eof)
-	at := x.pos + i
-	if k >= len(th.close) { // a call's marker ends the template's block (or any, special)
-		x.in, x.pre, x.pos = false, false, at
-		return true, x.thought(p, at, at)
+	done, err := x.th.scan(p, &x.out, &x.pos, x.hide, ends, eof)
+	if done || eof {
+		x.in, x.pre = false, false
 	}
-	if k >= 0 {
-		x.pre = false
-		end := at + len(th.close[k])
-		x.in, x.pos = false, end
-		return true, x.thought(p, end, at)
-	}
-	x.pos = at
-	if err := x.thought(p, at, at); err != nil || !eof {
-		return false, err
-	}
-	x.in = false
-	return false, th.unterminated(p, at)
-}
-
-// thought emits the thinking block's bytes [x.out, to) whose content ends
-// at textEnd.
-func (x *prose) thought(p *Parser, to, textEnd int) error {
-	return x.th.emit(p, &x.out, x.hide, to, textEnd)
+	return done, err
 }
 
 // auto is the scanner of --syntax auto: prose until the first marker of

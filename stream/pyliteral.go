@@ -2,8 +2,9 @@ package stream
 
 import (
 	"encoding/json"
-	"strconv"
 	"strings"
+
+	"github.com/plangram/plangram/internal/view"
 )
 
 // maxPyDepth bounds the nesting of a Python literal.
@@ -120,8 +121,8 @@ func (r *pyReader) seq(b *strings.Builder, depth int, closing byte, dict bool) b
 	}
 }
 
-// str reads a quoted string with Python's common escapes and writes it as
-// a JSON string.
+// str reads a quoted string, its escapes decoded as Python does
+// (pyEscape), and writes it as a JSON string.
 func (r *pyReader) str(b *strings.Builder) bool {
 	q := r.s[r.i]
 	r.i++
@@ -134,36 +135,13 @@ func (r *pyReader) str(b *strings.Builder) bool {
 			j, _ := json.Marshal(sb.String())
 			b.Write(j)
 			return true
-		case c == '\\' && r.i+1 < len(r.s):
-			e := r.s[r.i+1]
-			r.i += 2
-			switch e {
-			case 'n':
-				sb.WriteByte('\n')
-			case 't':
-				sb.WriteByte('\t')
-			case 'r':
-				sb.WriteByte('\r')
-			case '\\', '\'', '"':
-				sb.WriteByte(e)
-			case 'x', 'u':
-				n := 2
-				if e == 'u' {
-					n = 4
-				}
-				if r.i+n > len(r.s) {
-					return false
-				}
-				v, err := strconv.ParseUint(r.s[r.i:r.i+n], 16, 32)
-				if err != nil {
-					return false
-				}
-				sb.WriteRune(rune(v))
-				r.i += n
-			default:
-				sb.WriteByte('\\')
-				sb.WriteByte(e)
+		case c == '\\':
+			dec, n, _ := pyEscape(view.Bytes(r.s[r.i:]), true)
+			if n == 2 && strings.IndexByte("xuU", r.s[r.i+1]) >= 0 {
+				return false // a bad \x, \u or \U: literal_eval refuses it
 			}
+			sb.Write(dec)
+			r.i += n
 		case c == '\n':
 			return false
 		default:

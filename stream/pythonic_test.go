@@ -108,3 +108,23 @@ func BenchmarkPythonic(b *testing.B) {
 		b.Run(fmt.Sprintf("%s/20-byte-chunks", sizeName(size)), func(b *testing.B) { benchChunks(b, opts, in, chunk) })
 	}
 }
+
+// TestPyLiteralEscapes: a Python literal's string escapes decode as
+// Python's ast.literal_eval decodes them (octal, \a, \U, a backslash-newline
+// join), and an \x, \u or \U that literal_eval refuses makes it no literal.
+func TestPyLiteralEscapes(t *testing.T) {
+	for in, want := range map[string]string{
+		`{'a': '\x41\101\n\a'}`: `{"a":"AA\n\u0007"}`,
+		`['\U0001F600', "q\""]`: `["😀","q\""]`,
+		"('a\\\nb',)":           `["ab"]`,
+		`{'a': 'b\q'}`:          `{"a":"b\\q"}`,
+		`['\x4']`:               "",
+		`['\u12']`:              "",
+		`['\`:                   "",
+	} {
+		got, ok := pyLiteral(in)
+		if got != want || ok != (want != "") {
+			t.Errorf("pyLiteral(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+}

@@ -16,16 +16,8 @@ const (
 // <seed:think>…</seed:think> as a thinking block besides <think> and
 // <thinking> (unless Options.ThinkingTags names others).
 func (registry) SeedOSS() *Syntax {
-	const fn, prm = "<function=", "<parameter="
-	f := xmlForm{wrapOpen: seedOpen, wrapClose: seedClose,
-		call:        func(b []byte) ([]byte, int, bool) { return named(b, fn, ">") },
-		callTag:     fn,
-		loose:       true,
-		callClose:   "</function>",
-		param:       func(b []byte) ([]byte, int, bool) { return named(b, prm, ">") },
-		paramPrefix: prm, paramClose: "</parameter>", rawText: true}
-	s := xmlSyntax("seed-oss", "<seed:tool_call><function=NAME><parameter=P>value</parameter></function></seed:tool_call>", f,
-		staticMarkers(seedOpen))
+	s := xmlSyntax("seed-oss", "<seed:tool_call><function=NAME><parameter=P>value</parameter></function></seed:tool_call>",
+		functionForm(seedOpen, seedClose), staticMarkers(seedOpen))
 	open := s.open
 	s.open = func(c *config) (scanner, error) {
 		if c.opts.ThinkingTags == nil {

@@ -284,7 +284,9 @@ func (p *Parser) send(e *Event) error {
 	if p.omit && (e.Type == Text || e.Type == Thinking) && e.Text == "" {
 		return nil // framing only (Options.OmitFraming)
 	}
-	e.Message = ast.EscapeInvalidUTF8(e.Message) // diagnostic text is valid UTF-8 (docs/acts.md)
+	if e.Message != "" {
+		e.Message = ast.EscapeInvalidUTF8(e.Message) // diagnostic text is valid UTF-8 (docs/acts.md)
+	}
 	if err := p.emit(*e); err != nil {
 		return fmt.Errorf("stream: emit: %w", err)
 	}
@@ -299,6 +301,9 @@ func (p *Parser) end() int { return p.base + len(p.buf) - p.tail }
 // incomplete returns the length of the incomplete UTF-8 character b ends
 // with: the start of a valid multi-byte encoding still missing bytes.
 func incomplete(b []byte) int {
+	if len(b) == 0 || b[len(b)-1] < utf8.RuneSelf {
+		return 0
+	}
 	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax+1; i-- {
 		if utf8.RuneStart(b[i]) {
 			if utf8.FullRune(b[i:]) {
@@ -339,9 +344,17 @@ func (p *Parser) charStart(off int) int {
 // bytes returns the received bytes [from, to) (offsets).
 func (p *Parser) bytes(from, to int) []byte {
 	if p.tight && from < p.floor {
-		panic(fmt.Sprintf("stream: %T read offset %d, before its keep() (%d)", p.d, from, p.floor))
+		p.gone(from)
 	}
 	return p.buf[from-p.base : to-p.base]
+}
+
+// gone fails a tight parser's read of offset off, before keep() (kept out
+// of bytes so that bytes is inlined).
+//
+//go:noinline
+func (p *Parser) gone(off int) {
+	panic(fmt.Sprintf("stream: %T read offset %d, before its keep() (%d)", p.d, off, p.floor))
 }
 
 // pos returns the position of offset off. Offsets are asked for in
@@ -413,6 +426,21 @@ func (p *Parser) text(start ast.Pos, to int, markup bool) error {
 		e.Text = ""
 	}
 	return p.send(&e)
+}
+
+// cutTag ends the stream, whose bytes from offset at on are the start of a
+// call's opening tag (a syntax's marker) cut off: a cut-tag error, then the
+// bytes as markup (a Text event with empty Text).
+func (p *Parser) cutTag(at int) error {
+	end := p.end()
+	raw := p.str(at, end)
+	start := p.pos(at) // before pos(end): the line tracker only moves forward
+	err := p.send(&Event{Type: Error, Kind: KindCutTag, Raw: raw, Span: ast.Span{Start: start, End: p.pos(end)},
+		Message: fmt.Sprintf("the stream ends inside the opening tag of a call: %q", raw)})
+	if err != nil {
+		return err
+	}
+	return p.text(start, end, true)
 }
 
 // grow makes room for n more bytes. The buffer is append-only: the bytes

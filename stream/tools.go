@@ -106,6 +106,27 @@ type thinking struct {
 	close    []string // the closing tag
 }
 
+// thinkingTags returns the opening and closing tags of the thinking blocks
+// Options.ThinkingTags names.
+func thinkingTags(o Options) (opens, closes []string) {
+	names := o.ThinkingTags
+	if names == nil {
+		names = []string{"thinking", "think"}
+	}
+	for _, n := range names {
+		if n != "" {
+			opens, closes = append(opens, "<"+n+">"), append(closes, "</"+n+">")
+		}
+	}
+	return opens, closes
+}
+
+// preThinking returns the block the chat template opened at offset start
+// (Options.InThinking), which any of closes ends.
+func preThinking(start int, closes []string) thinking {
+	return thinking{start: start, startPos: ast.Pos{Offset: start, Line: 1, Col: start + 1}, content: start, close: closes}
+}
+
 // emit sends the thinking block's bytes [*out, to), whose content ends at
 // textEnd, as a Thinking event (none when hide), and moves *out to to. The
 // tools scanner and the prose helper of every other syntax share it.
@@ -133,6 +154,33 @@ func (th *thinking) emit(p *Parser, out *int, hide bool, to, textEnd int) error 
 		text = raw[lo-from : textEnd-from]
 	}
 	return p.send(&Event{Type: Thinking, Text: text, Raw: raw, Span: p.span(from, to)})
+}
+
+// scan emits the open block from offset *pos on up to its closing tag, or
+// up to the first of ends (tags that end it without being part of it), and
+// reports whether it ended; at eof an open block is reported as
+// unterminated. *out and hide are as for emit. The tools scanner and the
+// prose helper of every other syntax share it.
+func (th *thinking) scan(p *Parser, out, pos *int, hide bool, ends []string, eof bool) (bool, error) {
+	stops := th.close
+	if len(ends) > 0 {
+		stops = append(stops[:len(stops):len(stops)], ends...)
+	}
+	i, k := find(p.bytes(*pos, p.end()), stops, eof)
+	at := *pos + i
+	switch {
+	case k >= len(th.close):
+		*pos = at
+		return true, th.emit(p, out, hide, at, at)
+	case k >= 0:
+		*pos = at + len(th.close[k])
+		return true, th.emit(p, out, hide, *pos, at)
+	}
+	*pos = at
+	if err := th.emit(p, out, hide, at, at); err != nil || !eof {
+		return false, err
+	}
+	return false, th.unterminated(p, at)
 }
 
 // unterminated reports the block, still open at offset at when the stream
@@ -180,6 +228,7 @@ type value struct {
 	before     string // unclosed: what ended it
 	lead       bool   // raw value: the line ending after its opening tag is decided
 	dup        bool   // an earlier value of the call has the same name
+	exact      bool   // its text is kept as written (see tools.exact)
 }
 
 func newTools(s *schema.Schema, o Options, start int, f xmlForm) *tools {
@@ -198,15 +247,10 @@ func newTools(s *schema.Schema, o Options, start int, f xmlForm) *tools {
 			}
 		}
 	}
-	names := o.ThinkingTags
-	if names == nil {
-		names = []string{"thinking", "think"}
-	}
-	for _, n := range names {
-		if n != "" {
-			t.tags = append(t.tags, "<"+n+">")
-			t.info = append(t.info, textTag{close: []string{"</" + n + ">"}})
-		}
+	opens, closes := thinkingTags(o)
+	for i, tag := range opens {
+		t.tags = append(t.tags, tag)
+		t.info = append(t.info, textTag{close: closes[i : i+1]})
 	}
 	if f.wrapOpen != "" {
 		t.tags = append(t.tags, f.wrapOpen)
@@ -216,15 +260,8 @@ func newTools(s *schema.Schema, o Options, start int, f xmlForm) *tools {
 		t.tags = append(t.tags, f.callTag)
 		t.info = append(t.info, textTag{loose: true})
 	}
-	if o.InThinking {
-		var all []string
-		for _, in := range t.info {
-			all = append(all, in.close...)
-		}
-		if len(all) > 0 {
-			t.mode, t.pre = inThinking, true
-			t.think = thinking{start: start, startPos: ast.Pos{Offset: start, Line: 1, Col: start + 1}, content: start, close: all}
-		}
+	if o.InThinking && len(closes) > 0 {
+		t.mode, t.pre, t.think = inThinking, true, preThinking(start, closes)
 	}
 	return t
 }
@@ -246,24 +283,24 @@ func (t *tools) keep() int {
 
 func (t *tools) scan(p *Parser, eof bool) error {
 	for {
-		var more bool
-		var err error
-		switch t.mode {
-		case inText:
-			more, err = t.text(p, eof)
-		case inThinking:
-			more, err = t.thinking(p, eof)
-		case inWrapper:
-			more, err = t.wrapper(p, eof)
-		case inCall:
-			more, err = t.params(p, eof)
-		case inValue:
-			more, err = t.value(p, eof)
-		}
-		if err != nil || !more {
+		if more, err := t.step(p, eof); err != nil || !more {
 			return err
 		}
 	}
+}
+
+func (t *tools) step(p *Parser, eof bool) (bool, error) {
+	switch t.mode {
+	case inThinking:
+		return t.thinking(p, eof)
+	case inWrapper:
+		return t.wrapper(p, eof)
+	case inCall:
+		return t.params(p, eof)
+	case inValue:
+		return t.value(p, eof)
+	}
+	return t.text(p, eof)
 }
 
 // text emits text up to the next known tag and enters what it opens.
@@ -337,31 +374,18 @@ func (t *tools) looseClose(p *Parser, eof bool) (more bool, err error) {
 	return false, err
 }
 
-// thinking emits thinking up to its closing tag.
+// thinking emits thinking up to its closing tag (or, in the block the
+// chat template opened, a call's opening tag).
 func (t *tools) thinking(p *Parser, eof bool) (bool, error) {
-	th := &t.think
-	stops := th.close
+	var ends []string
 	if t.pre {
-		stops = append(stops[:len(stops):len(stops)], t.callTags()...)
+		ends = t.callTags()
 	}
-	i, k := find(p.bytes(t.pos, p.end()), stops, eof)
-	at := t.pos + i
-	if k >= len(th.close) { // a call's opening tag ends the template's block
-		t.mode, t.pre, t.pos = inText, false, at
-		return true, t.thought(p, at, at)
+	done, err := t.think.scan(p, &t.out, &t.pos, t.hide, ends, eof)
+	if done || eof {
+		t.mode, t.pre = inText, false
 	}
-	if k >= 0 {
-		t.pre = false
-		end := at + len(th.close[k])
-		t.mode, t.pos = inText, end
-		return true, t.thought(p, end, at)
-	}
-	t.pos = at
-	if err := t.thought(p, at, at); err != nil || !eof {
-		return false, err
-	}
-	t.mode = inText
-	return false, th.unterminated(p, at)
+	return done, err
 }
 
 // callTags returns the tags in text that open named calls: the wrapper's
@@ -375,12 +399,6 @@ func (t *tools) callTags() []string {
 		}
 	}
 	return tags
-}
-
-// thought emits the thinking block's bytes [t.out, to) whose content ends
-// at textEnd.
-func (t *tools) thought(p *Parser, to, textEnd int) error {
-	return t.think.emit(p, &t.out, t.hide, to, textEnd)
 }
 
 // wrapper reads between the calls of a <function_calls> wrapper: spaces,
@@ -452,15 +470,8 @@ func (t *tools) cutTag(p *Parser, at int) error {
 	if err := p.text(p.pos(t.out), at, t.mode == inWrapper); err != nil {
 		return err
 	}
-	end := p.end()
-	t.out, t.pos = end, end
-	raw := p.str(at, end)
-	err := p.send(&Event{Type: Error, Kind: KindCutTag, Raw: raw, Span: p.span(at, end),
-		Message: fmt.Sprintf("the stream ends inside the opening tag of a call: %q", raw)})
-	if err != nil {
-		return err
-	}
-	return p.text(p.pos(at), end, true)
+	t.out, t.pos = p.end(), p.end()
+	return p.cutTag(at)
 }
 
 // open starts a call of tool tl (nil for an unknown tool called name)
@@ -494,8 +505,8 @@ func (t *tools) open(p *Parser, tl *tool, name string, invoke, wrapped bool, at,
 
 // limit is the offset up to which the call may be read.
 func (t *tools) limit(p *Parser) int {
-	if t.c.over {
-		return p.end()
+	if t.c.over || t.c.start+t.max >= p.base+len(p.buf) {
+		return p.end() // (no character straddles a limit not received yet)
 	}
 	return min(max(p.charStart(t.c.start+t.max), t.pos), p.end())
 }
@@ -524,7 +535,7 @@ func (t *tools) params(p *Parser, eof bool) (bool, error) {
 			if c.invoke {
 				name, n, more = t.f.param(b)
 			} else {
-				name, n, more = named(b, "<", ">")
+				name, n, more = named(b, "<")
 			}
 			if n > 0 {
 				t.endStray(p)
@@ -597,6 +608,7 @@ func (t *tools) openValue(p *Parser, name string, n int) {
 	v.dup = c.names[v.name]
 	c.names[v.name] = true
 	c.vals = append(c.vals, v)
+	c.vals[len(c.vals)-1].exact = t.exact()
 	c.sent, c.cand = start, -1
 	if v.param != nil && v.param.Raw {
 		c.follow = append(c.follow[:0], c.end)
@@ -818,8 +830,9 @@ func (t *tools) delta(p *Parser, to int) error {
 	}
 	from := c.sent
 	c.sent = to
-	return p.send(&Event{Type: ParamDelta, ID: c.id, Name: c.name, Param: c.vals[len(c.vals)-1].name,
-		Text: p.str(from, to), Span: p.span(from, to), Exact: t.exact()})
+	v := &c.vals[len(c.vals)-1]
+	return p.send(&Event{Type: ParamDelta, ID: c.id, Name: c.name, Param: v.name,
+		Text: p.str(from, to), Span: p.span(from, to), Exact: v.exact})
 }
 
 // exact reports whether the current value's text is kept as written in
@@ -1064,27 +1077,22 @@ func match(b []byte, tag string) (full, part bool) {
 	return false, string(b) == tag[:len(b)]
 }
 
-// named matches b against pre NAME suf, NAME being 1 to maxName name
-// bytes. It returns the name and the length matched, or whether more
-// bytes could still make b match.
-func named(b []byte, pre, suf string) (name []byte, n int, more bool) {
-	if full, part := match(b, pre); !full {
-		return nil, 0, part
+// named matches b against pre NAME>, NAME being 1 to maxName name bytes.
+// It returns the name and the length matched, or whether more bytes could
+// still make b match.
+func named(b []byte, pre string) (name []byte, n int, more bool) {
+	i, ok, more := seq(b, 0, pre)
+	if !ok {
+		return nil, 0, more
 	}
-	i := len(pre)
-	for i < len(b) && i-len(pre) < maxName && isName(b[i]) {
-		i++
+	j, more := nameEnd(b, i)
+	if more || j == i {
+		return nil, 0, more
 	}
-	if i == len(b) {
-		return nil, 0, true
+	if n, ok, more = seq(b, j, ">"); !ok {
+		return nil, 0, more
 	}
-	if i == len(pre) || isName(b[i]) {
-		return nil, 0, false
-	}
-	if full, part := match(b[i:], suf); !full {
-		return nil, 0, part
-	}
-	return b[len(pre):i], i + len(suf), false
+	return b[i:j], n, false
 }
 
 func isName(c byte) bool {

@@ -52,6 +52,20 @@ func invokeForm(open, close string) xmlForm {
 		paramPrefix: paramOpen, paramClose: paramClose}
 }
 
+// functionForm is Qwen3-Coder's <function=NAME><parameter=P> form
+// inside the wrapper open … close, loose: a <function=…> outside the
+// wrapper is a call too; values are raw text typed by the schema.
+func functionForm(open, close string) xmlForm {
+	const fn, prm = "<function=", "<parameter="
+	return xmlForm{wrapOpen: open, wrapClose: close,
+		call:        func(b []byte) ([]byte, int, bool) { return named(b, fn) },
+		callTag:     fn,
+		loose:       true,
+		callClose:   "</function>",
+		param:       func(b []byte) ([]byte, int, bool) { return named(b, prm) },
+		paramPrefix: prm, paramClose: "</parameter>", rawText: true}
+}
+
 // attrNamed matches pre NAME> where NAME is in double quotes, single
 // quotes or none (pre ends in "name="), as MiniMax's reference parser
 // reads it.
@@ -138,16 +152,8 @@ func (registry) MiniMax() *Syntax {
 // </function></tool_call>; like vLLM's parser, a <function=…> outside a
 // <tool_call> is a call too.
 func (registry) Qwen3Coder() *Syntax {
-	const fn, prm = "<function=", "<parameter="
-	f := xmlForm{wrapOpen: "<tool_call>", wrapClose: "</tool_call>",
-		call:        func(b []byte) ([]byte, int, bool) { return named(b, fn, ">") },
-		callTag:     fn,
-		loose:       true,
-		callClose:   "</function>",
-		param:       func(b []byte) ([]byte, int, bool) { return named(b, prm, ">") },
-		paramPrefix: prm, paramClose: "</parameter>", rawText: true}
-	return xmlSyntax("qwen3-coder", "<tool_call><function=NAME><parameter=P>value</parameter></function></tool_call>", f,
-		staticMarkers("<tool_call> <function=", fn))
+	return xmlSyntax("qwen3-coder", "<tool_call><function=NAME><parameter=P>value</parameter></function></tool_call>",
+		functionForm("<tool_call>", "</tool_call>"), staticMarkers("<tool_call> <function=", "<function="))
 }
 
 // GLM registers the glm syntax (GLM-4.5/4.6/4.7):
