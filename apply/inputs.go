@@ -40,7 +40,7 @@ func ApplyInputs(ctx context.Context, ins []Input, popts grammar.Options, root s
 	wo := opts.Workspace
 	wo.Strict = true
 	if len(ins) == 1 {
-		wo.Source = ins[0].Src // the overlay keeps offsets into it
+		wo.Source = ins[0].Src // the line endings that follow its blocks
 	}
 	effects := wo.Effects
 	if effects == nil {
@@ -76,10 +76,6 @@ func ApplyInputs(ctx context.Context, ins []Input, popts grammar.Options, root s
 		cases.SetRoot(absRoot)
 		p := popts
 		p.ReuseActions = true
-		// The hunks of an update_file are placed as the parser reads
-		// them, and not kept (grammar.Options.OnHunk).
-		p.PathsOnly = true
-		p.OnHunk = func(a *ast.Action, i int, h grammar.Hunk, blk *ast.Block) { k.Hunk(ctx, a, i, h, blk.Span) }
 		p.OnAction = func(a *ast.Action) {
 			cases.Action(a)
 			k.Action(ctx, a)
@@ -89,21 +85,9 @@ func ApplyInputs(ctx context.Context, ins []Input, popts grammar.Options, root s
 		}
 		doc, err := grammar.Parse(ctx, in.Name, in.Src, p)
 		if err != nil {
-			cases.Close()
 			return recovered(rec), fmt.Errorf("%s: %w", in.Name, err)
 		}
 		ds := append(append([]*ast.Diagnostic{}, doc.Diagnostics...), ast.EscapeDiagnostics(k.Diagnostics(doc.Diagnostics, doc.Span.Start))...)
-		cases.Close()
-		if cases.Unresolved() {
-			// The lines of the earlier paths that case warnings name: a
-			// second pass, as `check` makes (lint).
-			r := popts
-			r.ReuseActions = true
-			r.OnAction = cases.Resolve
-			if _, err := grammar.Parse(ctx, in.Name, in.Src, r); err != nil {
-				return recovered(rec), fmt.Errorf("%s: %w", in.Name, err)
-			}
-		}
 		ds = append(ds, cases.Diagnostics()...)
 		res.Diagnostics[i] = append(ds, commandsNotRun(res.Commands[i])...)
 		tallies[i] = k.Tally()

@@ -97,13 +97,6 @@ func Source(ctx context.Context, name string, src []byte, opts Options) (*ast.Do
 	for _, a := range doc.Actions {
 		cases.Action(a)
 	}
-	cases.Close()
-	for _, a := range doc.Actions {
-		if !cases.Unresolved() {
-			break
-		}
-		cases.Resolve(a)
-	}
 	diags = append(diags, cases.Diagnostics()...)
 	if opts.Root != "" {
 		wo := opts.Workspace
@@ -111,7 +104,7 @@ func Source(ctx context.Context, name string, src []byte, opts Options) (*ast.Do
 			wo.Schema = opts.Parse.Schema
 		}
 		if wo.Source == nil {
-			wo.Source = src // the overlay keeps offsets into it
+			wo.Source = src // the line endings that follow its blocks
 		}
 		wo.Silenced = pred
 		diags = append(diags, workspace.Check(ctx, doc, opts.Root, wo)...)
@@ -358,7 +351,8 @@ func diagnostics(ctx context.Context, name string, src []byte, opts Options) ([]
 	}
 	// Without a root, the actions' paths are all that is read of them:
 	// the edit formats keep no hunks, so one file's diff in many hunks
-	// costs no memory per hunk.
+	// costs no memory per hunk; with one, the workspace rules read each
+	// action's hunks.
 	popts.PathsOnly = opts.Root == "" && opts.Parse.OnAction == nil
 	sup := newSuppressor(blocks, src, opts.Disable)
 	pred := sup.predicate()
@@ -370,19 +364,10 @@ func diagnostics(ctx context.Context, name string, src []byte, opts Options) ([]
 			wo.Schema = opts.Parse.Schema
 		}
 		if wo.Source == nil {
-			wo.Source = src // the overlay keeps offsets into it
+			wo.Source = src // the line endings that follow its blocks
 		}
 		wo.Silenced = pred
 		ws = workspace.NewChecker(opts.Root, dialect, wo)
-	}
-	// Of each action, the rules read its paths; with a root, the hunks
-	// of an update_file (udiff, apply-patch) are placed one at a time as
-	// the parser reads them, so no file diff's hunks are kept.
-	if opts.Parse.OnAction == nil {
-		popts.PathsOnly = true
-		if ws != nil {
-			popts.OnHunk = func(a *ast.Action, i int, h grammar.Hunk, blk *ast.Block) { ws.Hunk(ctx, a, i, h, blk.Span) }
-		}
 	}
 	cases := workspace.NewCaseCollisions(dialect, opts.Parse.Schema)
 	cases.SetSilenced(pred)
@@ -414,19 +399,6 @@ func diagnostics(ctx context.Context, name string, src []byte, opts Options) ([]
 		diags = append(append([]*ast.Diagnostic{}, diags...), ws.Diagnostics(doc.Diagnostics, doc.Span.Start)...)
 		ws.Close()
 		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-	}
-	cases.Close()
-	if cases.Unresolved() {
-		// A second pass for the lines of the earlier paths that case
-		// warnings name (workspace.CaseCollisions keeps no lines): only
-		// when there is a warning, and the actions are not kept.
-		ropts := popts // as the first parse read it
-		ropts.ReuseActions = true
-		ropts.OnAction = cases.Resolve
-		ropts.OnBlock = func(*ast.Block) {}
-		if _, err := grammar.Parse(ctx, name, src, ropts); err != nil {
 			return nil, err
 		}
 	}

@@ -110,9 +110,8 @@ func TestTally(t *testing.T) {
 	}
 }
 
-// TestTallyCheckerAsSimulate: a Checker handed the actions one at a time,
-// and an update_file's hunks as they are read (Hunk), counts what
-// Simulate counts, over the golden workspace cases.
+// TestTallyCheckerAsSimulate: a Checker handed the actions one at a time
+// counts what Simulate counts, over the golden workspace cases.
 func TestTallyCheckerAsSimulate(t *testing.T) {
 	ctx := context.Background()
 	cases, _ := filepath.Glob("../golden/workspace/*/plan.md")
@@ -135,9 +134,8 @@ func TestTallyCheckerAsSimulate(t *testing.T) {
 		o := caseOptions(t, filepath.Dir(planPath))
 		o.Source = src
 		k := NewChecker(root, dialect, o)
-		popts := grammar.Options{Dialect: dialect, ReuseActions: true, PathsOnly: true,
-			OnAction: func(a *ast.Action) { k.Action(ctx, a) },
-			OnHunk:   func(a *ast.Action, i int, h grammar.Hunk, blk *ast.Block) { k.Hunk(ctx, a, i, h, blk.Span) }}
+		popts := grammar.Options{Dialect: dialect, ReuseActions: true,
+			OnAction: func(a *ast.Action) { k.Action(ctx, a) }}
 		if _, err := grammar.Parse(ctx, "plan.md", src, popts); err != nil {
 			t.Fatal(err)
 		}

@@ -85,19 +85,16 @@ func TestSymlinkEntries(t *testing.T) {
 	}
 }
 
-// TestBeyondSymlinkStreamed: a Checker handed an update_file's hunks one
-// at a time (check --root) refuses an edit of a link as Check does, and
+// TestBeyondSymlinkChecker: a Checker handed the actions one at a time
+// (check --root) refuses an edit of a link as Check does, and
 // lets a rename of one (no hunks) move the link.
-func TestBeyondSymlinkStreamed(t *testing.T) {
+func TestBeyondSymlinkChecker(t *testing.T) {
 	root := symlinkRoot(t)
 	plan := "*** Begin Patch\n*** Update File: dead\n@@\n-hello\n+bye\n*** Update File: lnk2\n*** Move to: moved.txt\n*** End Patch\n"
 	src := []byte(plan)
 	k := NewChecker(root, grammar.DialectApplyPatch, Options{Source: src})
 	defer k.Close()
-	doc, err := grammar.Parse(context.Background(), "plan.md", src, grammar.Options{Dialect: grammar.DialectApplyPatch, PathsOnly: true,
-		OnHunk: func(a *ast.Action, i int, h grammar.Hunk, blk *ast.Block) {
-			k.Hunk(context.Background(), a, i, h, blk.Span)
-		},
+	doc, err := grammar.Parse(context.Background(), "plan.md", src, grammar.Options{Dialect: grammar.DialectApplyPatch,
 		OnAction: func(a *ast.Action) { k.Action(context.Background(), a) }})
 	if err != nil {
 		t.Fatal(err)
