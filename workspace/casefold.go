@@ -2,7 +2,6 @@ package workspace
 
 import (
 	"fmt"
-	"hash/maphash"
 	"iter"
 	"path"
 	"slices"
@@ -40,7 +39,6 @@ type CaseCollisions struct {
 	schema  *schema.Schema
 	dialect string
 	effects Effects // what each action does, for staticPath
-	seed    maphash.Seed
 	// folded and exact number each distinct directory or path met, by its
 	// parent's number and its last component.
 	folded, exact map[caseKey]int
@@ -70,7 +68,7 @@ func NewCaseCollisions(dialect string, s *schema.Schema) *CaseCollisions {
 	if s == nil {
 		s, _ = schema.Builtin(dialect) // nil for a dialect without one
 	}
-	return &CaseCollisions{schema: s, dialect: dialect, effects: DefaultEffects(), seed: maphash.MakeSeed(),
+	return &CaseCollisions{schema: s, dialect: dialect, effects: DefaultEffects(),
 		folded: map[caseKey]int{}, exact: map[caseKey]int{}, more: map[int]bool{}}
 }
 
