@@ -90,17 +90,13 @@ func (c *checker) resolvePath(p *pathArg, a *ast.Action, follow bool) {
 // addPath reports a breach of the static path rule unless the parser
 // already reported it at the same place with the same code (the document's
 // own diagnostics) or summed up its code (it then counted it): `check
-// --root` says it once. A Checker learns the parser's diagnostics only at
-// the end, so it keeps the breach until then (Checker.Diagnostics): the
-// first 2×MaxPerCode of a code, which hold the MaxPerCode the parser
-// lists, and a count of the rest.
+// --root` says it once. The parser's diagnostics are known at the end
+// (checker.diagnostics), so the breach is kept until then: the first
+// 2×MaxPerCode of a code, which hold the MaxPerCode the parser lists, and
+// a count of the rest.
 func (c *checker) addPath(code string, span ast.Span, format string, args ...any) {
 	key := staticKey{span.Start.Offset, span.End.Offset, code}
-	if c.static[key] || c.summed[code] || c.cap.Silenced != nil && c.cap.Silenced(code, span.Start.Line) {
-		return
-	}
-	if !c.light {
-		c.add(ast.Error, code, span, format, args...)
+	if c.cap.Silenced != nil && c.cap.Silenced(code, span.Start.Line) {
 		return
 	}
 	if c.pathN[code] < 2*grammar.MaxPerCode {

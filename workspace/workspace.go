@@ -303,10 +303,7 @@ func Simulate(ctx context.Context, docs []*ast.Document, root string, opts Optio
 			}
 			c.action(ctx, a)
 		}
-		c.diags = append(c.diags, c.readOnlyChanged(&c.cap)...)
-		c.diags = append(c.diags, c.cap.Summaries()...)
-		ast.SortDiagnostics(c.diags)
-		sim.Diagnostics[i] = ast.EscapeDiagnostics(c.diags)
+		sim.Diagnostics[i] = ast.EscapeDiagnostics(c.diagnostics(doc.Diagnostics))
 		sim.Tally[i] = c.tally
 	}
 	sim.Changes = c.changes()
@@ -395,14 +392,8 @@ type checker struct {
 	// doc is the index of the document being checked; strict: Options.Strict.
 	doc    int
 	strict bool
-	// static holds the path-rule diagnostics the parser already reported.
-	static map[staticKey]bool
 	diags  []*ast.Diagnostic
 	ran    *ast.Action // the last command-running action so far
-	// summed holds the codes of the path rule the parser summed up past
-	// MaxPerCode (grammar.IsOverflow): it found every breach of them, so
-	// none is reported again.
-	summed map[string]bool
 	// cap lists the first MaxPerCode diagnostics of each code of the
 	// document and counts the rest, which one diagnostic sums up at the
 	// end (summaries), as the parsers do: a plan of a hundred thousand
@@ -411,10 +402,10 @@ type checker struct {
 	cap grammar.Cap
 	// light is set for a Checker, which is handed actions it may not
 	// keep: the overlay keeps stub, a copy of the current action's name
-	// and name span (ref), and the path rule's breaches are kept in
-	// pathKept, to be left out at the end if the parser reported them
-	// (listed or summed up): at most 2×MaxPerCode of a code, the rest
-	// counted in pathOver.
+	// and name span (ref). The path rule's breaches are kept in pathKept,
+	// to be left out at the end if the parser reported them (listed or
+	// summed up): at most 2×MaxPerCode of a code, the rest counted in
+	// pathOver.
 	light    bool
 	stub     *ast.Action
 	pathKept []keptPath
@@ -571,7 +562,13 @@ func (k *Checker) Diagnostics(parsed []*ast.Diagnostic, start ast.Pos) []*ast.Di
 		return []*ast.Diagnostic{{Severity: ast.Error, Code: CodeBadRoot, Message: k.err.Error(),
 			Span: ast.Span{Start: start, End: start}}}
 	}
-	c := k.c
+	return k.c.diagnostics(parsed)
+}
+
+// diagnostics returns the diagnostics of the document being checked,
+// sorted, leaving out the breaches of the path rule its parser reported
+// (parsed).
+func (c *checker) diagnostics(parsed []*ast.Diagnostic) []*ast.Diagnostic {
 	static, summed := staticOf(parsed), summedOf(parsed)
 	cp := c.cap.Clone() // Diagnostics may be called again
 	out := append([]*ast.Diagnostic(nil), c.diags...)
@@ -719,8 +716,7 @@ func newChecker(doc *ast.Document, root string, opts Options) (*checker, error) 
 	return c, nil
 }
 
-// begin starts checking document i: its schema and effects, and the path
-// rule breaches its parser already reported.
+// begin starts checking document i with its schema and effects.
 func (c *checker) begin(i int, doc *ast.Document, opts Options) {
 	s := opts.Schema
 	if s == nil {
@@ -730,9 +726,8 @@ func (c *checker) begin(i int, doc *ast.Document, opts Options) {
 	if eff == nil {
 		eff = DefaultEffects()
 	}
-	static := staticOf(doc.Diagnostics)
-	c.doc, c.schema, c.effects, c.static, c.diags, c.ran = i, s, eff, static, nil, nil
-	c.summed, c.cap = summedOf(doc.Diagnostics), grammar.Cap{Silenced: opts.Silenced}
+	c.doc, c.schema, c.effects, c.diags, c.ran = i, s, eff, nil, nil
+	c.cap = grammar.Cap{Silenced: opts.Silenced}
 	c.pathKept, c.pathN, c.pathOver = nil, nil, nil
 	c.seen = 0
 	c.tally = Tally{}
