@@ -30,23 +30,21 @@ const CodeCaseCollision = "case-collision"
 // path with the names already on disk (casedisk.go).
 //
 // Each spelling is reported once, where it first comes, naming the line
-// of the first path that spelt the name otherwise. The names are kept as
-// two tries of path components, one of the folded names (cleaned as the
-// executor resolves them, NFC-normalized, each letter mapped to one of its
-// case variants) and one of the exact names, so that a path costs its
-// length, however deep it is.
+// of the first path that spelt the name otherwise. The names are kept as a
+// trie of folded path components (cleaned as the executor resolves them,
+// NFC-normalized, each letter mapped to one of its case variants), each
+// with the spellings met, so that a path costs its length however deep it
+// is.
 type CaseCollisions struct {
 	schema  *schema.Schema
 	dialect string
 	effects Effects // what each action does, for staticPath
-	// folded and exact number each distinct directory or path met, by its
-	// parent's number and its last component.
-	folded, exact map[caseKey]int
-	// first holds, by folded number, the exact number and line of the
-	// first path that named it.
-	first []caseFirst
-	more  map[int]bool // the exact numbers of the other spellings met
-	diags []*ast.Diagnostic
+	// folded holds each distinct folded directory or path met, by its
+	// directory's number and its last folded component; more holds the
+	// other spellings met (rare), by number.
+	folded map[caseKey]caseNode
+	more   map[int32][]caseSpelling
+	diags  []*ast.Diagnostic
 	// cap lists the first MaxPerCode warnings of each code and counts the
 	// rest, which Diagnostics sums up in one (keep), as the parsers do.
 	cap  grammar.Cap
@@ -54,13 +52,26 @@ type CaseCollisions struct {
 	disk *caseDisk // nil without a root
 }
 
-// caseKey is a component of a path below the directory numbered parent.
+// caseKey is a folded component of a path below the directory numbered
+// dir (0: the root).
 type caseKey struct {
-	parent int
-	name   string
+	dir  int32
+	name string
 }
 
-type caseFirst struct{ exact, line int }
+// caseNode is a folded name: its number (from 1) and its first spelling.
+type caseNode struct {
+	n     int32
+	first caseSpelling
+}
+
+// caseSpelling is a spelling of a folded name: its directory's spelling
+// (an index among the directory's spellings, 0 the first), its last
+// component as written, and the line of the path that spelt it first.
+type caseSpelling struct {
+	dir, line int32
+	name      string
+}
 
 // NewCaseCollisions returns a CaseCollisions for a plan of dialect read
 // with schema s (nil: the dialect's built-in schema, as Options.Schema).
@@ -68,8 +79,7 @@ func NewCaseCollisions(dialect string, s *schema.Schema) *CaseCollisions {
 	if s == nil {
 		s, _ = schema.Builtin(dialect) // nil for a dialect without one
 	}
-	return &CaseCollisions{schema: s, dialect: dialect, effects: DefaultEffects(),
-		folded: map[caseKey]int{}, exact: map[caseKey]int{}, more: map[int]bool{}}
+	return &CaseCollisions{schema: s, dialect: dialect, effects: DefaultEffects(), folded: map[caseKey]caseNode{}}
 }
 
 // casePaths yields the path parameters of an action that the rule
@@ -90,18 +100,6 @@ func (c *CaseCollisions) casePaths(a *ast.Action) iter.Seq[pathArg] {
 	}
 }
 
-// caseNumber returns the number of component name below parent in trie m,
-// made when new.
-func caseNumber(m map[caseKey]int, parent int, name string) int {
-	k := caseKey{parent, name}
-	n, ok := m[k]
-	if !ok {
-		n = len(m) + 1
-		m[k] = n
-	}
-	return n
-}
-
 // Action checks the paths of one action, and each directory on them,
 // against the paths of the actions before it (and, with a root, against
 // the names on disk). It keeps nothing of a.
@@ -110,36 +108,64 @@ func (c *CaseCollisions) Action(a *ast.Action) {
 		c.staticPath(a, p)
 		exact := cleanSlash(p.value)
 		reported := c.disk != nil && c.disk.check(c, a, p, exact)
-		folded := string(foldPath(nil, exact))
-		fn, en := 0, 0
-		for fi, ei := 0, 0; ; {
-			fj, ej := strings.IndexByte(folded[fi:], '/'), strings.IndexByte(exact[ei:], '/')
-			last := fj < 0 || ej < 0
+		line := int32(max(p.span.Start.Line, 0))
+		dir, sp := int32(0), int32(0) // the root, spelt one way
+		for i := 0; ; {
+			j := strings.IndexByte(exact[i:], '/')
+			last := j < 0
 			if last {
-				fj, ej = len(folded)-fi, len(exact)-ei
+				j = len(exact) - i
 			}
-			fn, en = caseNumber(c.folded, fn, folded[fi:fi+fj]), caseNumber(c.exact, en, exact[ei:ei+ej])
-			fi, ei = fi+fj+1, ei+ej+1
-			if fn > len(c.first) {
-				c.first = append(c.first, caseFirst{en, max(p.span.Start.Line, 0)})
+			name := exact[i : i+j]
+			c.buf = foldPath(c.buf[:0], name)
+			node, ok := c.folded[caseKey{dir, string(c.buf)}]
+			if !ok {
+				key := name // the folded name, a new string only when it differs
+				if string(c.buf) != name {
+					key = string(c.buf)
+				}
+				node = caseNode{n: int32(len(c.folded) + 1), first: caseSpelling{dir: sp, line: line, name: name}}
+				c.folded[caseKey{dir, key}] = node
 			}
-			if first := c.first[fn-1]; first.exact != en && !c.more[en] {
-				c.more[en] = true
-				if !reported {
+			dir, sp = node.n, c.spelling(node, caseSpelling{dir: sp, name: name})
+			if sp < 0 {
+				// A spelling not met before: reported where it comes.
+				if sp = -sp; !reported {
 					reported = true
-					c.report(a, p, exact, ei-1, last, first.line)
+					c.report(a, p, exact, i+j, last, node.first.line)
 				}
 			}
 			if last {
 				break
 			}
+			i += j + 1
 		}
 	}
 }
 
+// spelling returns the index of spelling s among those of folded name
+// node (0 the first), or, when s was not met before, adds it and returns
+// its index negated.
+func (c *CaseCollisions) spelling(node caseNode, s caseSpelling) int32 {
+	if f := node.first; f.dir == s.dir && f.name == s.name {
+		return 0
+	}
+	n := node.n
+	for k, m := range c.more[n] {
+		if m == s {
+			return int32(k + 1)
+		}
+	}
+	if c.more == nil {
+		c.more = map[int32][]caseSpelling{}
+	}
+	c.more[n] = append(c.more[n], s)
+	return -int32(len(c.more[n]))
+}
+
 // report warns that path p of a (its directory exact[:end] unless last)
 // is spelt otherwise at line.
-func (c *CaseCollisions) report(a *ast.Action, p pathArg, exact string, end int, last bool, line int) {
+func (c *CaseCollisions) report(a *ast.Action, p pathArg, exact string, end int, last bool, line int32) {
 	if c.cap.Full(CodeCaseCollision) {
 		c.cap.Take(ast.Warning, CodeCaseCollision, *p.span, "") // counted, not kept
 		return
@@ -181,27 +207,26 @@ func cleanSlash(v string) string {
 
 // foldPath appends the folded form of p to dst: NFC, then each rune
 // replaced by the smallest rune of its simple case-folding orbit (the
-// equivalence strings.EqualFold uses), so `Foo.go`, `FOO.GO` and `foo.go`
-// fold alike, and so do a composed `é` and `e` + U+0301.
+// equivalence strings.EqualFold uses), an ASCII upper-case letter then by
+// its lower case, so `Foo.go`, `FOO.GO` and `foo.go` fold alike (to the
+// name itself when it is lower-case ASCII), and so do a composed `é` and
+// `e` + U+0301.
 func foldPath(dst []byte, p string) []byte {
 	if !norm.NFC.IsNormalString(p) {
 		p = norm.NFC.String(p)
 	}
 	for _, r := range p {
-		if r < utf8.RuneSelf {
-			// An ASCII letter's orbit holds its two cases (and, for k and
-			// s, U+212A and U+017F); the smallest is the upper case.
-			if 'a' <= r && r <= 'z' {
-				r -= 'a' - 'A'
+		if r >= utf8.RuneSelf {
+			least := r
+			for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+				least = min(least, f)
 			}
-			dst = append(dst, byte(r))
-			continue
+			r = least
 		}
-		least := r
-		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-			least = min(least, f)
+		if 'A' <= r && r <= 'Z' {
+			r += 'a' - 'A'
 		}
-		dst = utf8.AppendRune(dst, least)
+		dst = utf8.AppendRune(dst, r)
 	}
 	return dst
 }

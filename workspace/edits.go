@@ -397,11 +397,12 @@ func (c *checker) patch(ctx context.Context, a *ast.Action, paths []pathArg) {
 			return
 		}
 	}
-	hunks := hunksOf(a)
-	p := c.newPatcher(a, paths, hunks)
+	p := c.newPatcher(a, paths)
 	if p == nil {
 		return
 	}
+	hunks := hunksOf(a)
+	p.start(hunks)
 	for i, h := range hunks {
 		if p.cancelled || !p.ok {
 			break
@@ -449,7 +450,7 @@ type patcher struct {
 // newPatcher starts the check of update_file a, whose path arguments are
 // paths; nil when there is nothing to check (no usable target, a file not
 // known).
-func (c *checker) newPatcher(a *ast.Action, paths []pathArg, hunks []grammar.Hunk) *patcher {
+func (c *checker) newPatcher(a *ast.Action, paths []pathArg) *patcher {
 	if len(paths) == 0 || !paths[0].ok || paths[0].param != "path" {
 		return nil
 	}
@@ -460,6 +461,13 @@ func (c *checker) newPatcher(a *ast.Action, paths []pathArg, hunks []grammar.Hun
 	}
 	p.buf = c.textOf(p.f)
 	p.detect = c.unchanged(p.f)
+	return p
+}
+
+// start fixes the line endings the hunks are matched with and marks the
+// text, to be rolled back if a hunk is not placed.
+func (p *patcher) start(hunks []grammar.Hunk) {
+	c := p.c
 	p.crlf = p.buf.CRLF()
 	for _, h := range hunks {
 		p.crlf = p.crlf && lfEdit(h.Old, h.New, h.Context)
@@ -474,7 +482,6 @@ func (c *checker) newPatcher(a *ast.Action, paths []pathArg, hunks []grammar.Hun
 	if p.virtual {
 		buf.Replace(buf.Len(), buf.Len(), p.nl)
 	}
-	return p
 }
 
 // appendNL ends the text with a line ending unless it is empty or has one.

@@ -41,8 +41,8 @@ func TestCheckAllocations(t *testing.T) {
 	const udHead, udHunk = "--- a/f.txt\n+++ b/f.txt\n", "@@ -%d,1 +%[1]d,1 @@\n-a\n+b\n"
 	const apHead, apHunk, apTail = "*** Begin Patch\n*** Update File: f.txt\n", "@@ line %d\n-a\n+b\n", "*** End Patch\n"
 	testAllocations(t, []allocCase{
-		{"small-actions", corpus.SmallActs, []string{"check"}, 8},
-		{"small-actions-json", corpus.SmallActs, []string{"check", "--format", "json"}, 8},
+		{"small-actions", corpus.SmallActs, []string{"check"}, 10},
+		{"small-actions-json", corpus.SmallActs, []string{"check", "--format", "json"}, 10},
 		{"acts", corpus.Acts, []string{"check"}, 3},
 		{"plan", corpus.Plan, []string{"check"}, 8},
 		{"plan-json", corpus.Plan, []string{"check", "--format", "json"}, 8},
@@ -53,8 +53,8 @@ func TestCheckAllocations(t *testing.T) {
 		{"search-replace", searchReplaceBlocks, []string{"check", "--dialect", "search-replace"}, 10},
 		{"udiff-one-file", hunks(udHead, udHunk, ""), []string{"check", "--dialect", "udiff"}, 26},
 		{"apply-patch-one-file", hunks(apHead, apHunk, apTail), []string{"check", "--dialect", "apply-patch"}, 18},
-		{"udiff-one-file-root", hunks(udHead, udHunk, ""), []string{"check", "--dialect", "udiff", "--root", root}, 26},
-		{"apply-patch-one-file-root", hunks(apHead, apHunk, apTail), []string{"check", "--dialect", "apply-patch", "--root", root}, 18},
+		{"udiff-one-file-root", hunks(udHead, udHunk, ""), []string{"check", "--dialect", "udiff", "--root", root}, 50},
+		{"apply-patch-one-file-root", hunks(apHead, apHunk, apTail), []string{"check", "--dialect", "apply-patch", "--root", root}, 52},
 	})
 }
 
