@@ -28,14 +28,12 @@ type editFamily struct {
 // (if not nil) what the edit makes of line l; else old(l) is replaced by
 // new(l) in it. text (if not nil) is line i of the file, else
 // inLineText; want (if not nil) is the file after the edits, else each
-// edited line is fixed. short marks FIND texts that the short index
-// (shortidx.go) finds.
+// edited line is fixed.
 type inLineEdit struct {
 	old, new func(l int) string
 	fix      func(l int, line string) string
 	text     func(i int) string
 	want     func(lines, edits int) string
-	short    bool
 }
 
 // line is line i of the file the family edits.
@@ -146,8 +144,7 @@ var editFamilies = []editFamily{
 	inLineFamily("acts/replace-3-times", grammar.DialectActs, "replace", inLineEdit{
 		old: func(l int) string { return fmt.Sprintf("[key%d]", l) },
 		new: func(l int) string { return fmt.Sprintf("[KEY%d]", l) }}),
-	// a FIND across a line break whose part before it is too short for
-	// the line index: found by its part after it in the substring index
+	// a FIND across a line break that starts with the line break
 	inLineFamily("acts/patch_file-short-head", grammar.DialectActs, "patch_file", inLineEdit{
 		old: func(l int) string { return afterPrevious(l, fmt.Sprintf("\tv%d :=", l)) },
 		new: func(l int) string { return afterPrevious(l, fmt.Sprintf("\tw%d =", l)) },
@@ -157,24 +154,24 @@ var editFamilies = []editFamily{
 	inLineFamily("plan/EDIT-pairs-in-line", grammar.DialectPlan, "", inLineEdit{
 		old: func(l int) string { return fmt.Sprintf("v%d := call(\"αβγ\"", l) },
 		new: func(l int) string { return fmt.Sprintf("v%d := call(\"ä\"", l) }}),
-	// FIND texts shorter than minSub bytes (the short index): 4, 3 and 2
+	// short FIND texts: 4, 3 and 2
 	// bytes on one line of a file of short tokens; a token three times
 	// on its line (replace: every one); one byte, the file's only '#' or
 	// '$' turned into the other by each edit; a text across a line break
 	// whose both ends are short; plan EDIT pairs.
 	inLineFamily("acts/patch_file-4-bytes", grammar.DialectActs, "patch_file", inLineEdit{
 		old: func(l int) string { return "{" + shortTok(l) + "}" },
-		new: func(l int) string { return "{" + shortTok(l) + "{}" }, text: shortText, short: true}),
+		new: func(l int) string { return "{" + shortTok(l) + "{}" }, text: shortText}),
 	inLineFamily("acts/patch_file-3-bytes", grammar.DialectActs, "patch_file", inLineEdit{
 		old: func(l int) string { return "{" + shortTok(l) },
-		new: func(l int) string { return "{{" + shortTok(l) }, text: shortText, short: true}),
+		new: func(l int) string { return "{{" + shortTok(l) }, text: shortText}),
 	inLineFamily("acts/patch_file-2-bytes", grammar.DialectActs, "patch_file", inLineEdit{
 		old: shortTok,
-		new: func(l int) string { return shortTok(l)[:1] + "}{" + shortTok(l)[1:] }, text: shortText, short: true}),
+		new: func(l int) string { return shortTok(l)[:1] + "}{" + shortTok(l)[1:] }, text: shortText}),
 	inLineFamily("acts/replace-2-bytes-3-times", grammar.DialectActs, "replace", inLineEdit{
 		old:  shortTok,
 		new:  func(l int) string { return shortTok(l)[:1] + "{" + shortTok(l)[1:] },
-		text: func(i int) string { return strings.Repeat("\t{"+shortTok(i)+"}", 3) + "\n" }, short: true}),
+		text: func(i int) string { return strings.Repeat("\t{"+shortTok(i)+"}", 3) + "\n" }}),
 	inLineFamily("acts/patch_file-1-byte", grammar.DialectActs, "patch_file", inLineEdit{
 		old: func(l int) string { return "#$"[l%2:][:1] },
 		new: func(l int) string { return "$#"[l%2:][:1] },
@@ -194,14 +191,14 @@ var editFamilies = []editFamily{
 				b.WriteString(shortText(i))
 			}
 			return b.String()
-		}, short: true}),
+		}}),
 	inLineFamily("acts/patch_file-short-ends", grammar.DialectActs, "patch_file", inLineEdit{
 		old: func(l int) string { return shortPrevious(l, "\t{"+shortTok(l)) },
 		new: func(l int) string { return shortPrevious(l, "\t\t{"+shortTok(l)) },
-		fix: func(l int, line string) string { return "\t" + line }, text: shortText, short: true}),
+		fix: func(l int, line string) string { return "\t" + line }, text: shortText}),
 	inLineFamily("plan/EDIT-pairs-short", grammar.DialectPlan, "", inLineEdit{
 		old: func(l int) string { return "{" + shortTok(l) + "}" },
-		new: func(l int) string { return "{" + shortTok(l) + "{}" }, text: shortText, short: true}),
+		new: func(l int) string { return "{" + shortTok(l) + "{}" }, text: shortText}),
 }
 
 // shortAlphabet is what shortTok makes tokens of: printable ASCII but
