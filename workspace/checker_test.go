@@ -78,6 +78,12 @@ func TestCheckerAsCheck(t *testing.T) {
 		compare(t, corpus.SmallActs(20_000), grammar.DialectActs, root, Options{})
 		compare(t, corpus.Plan(200_000), grammar.DialectPlan, root, Options{})
 	})
+	// New files of a unified diff and of an apply_patch envelope, then
+	// edited, patched, missed and created again.
+	t.Run("new-files", func(t *testing.T) {
+		compare(t, []byte(newFilesDiff), grammar.DialectUdiff, t.TempDir(), Options{})
+		compare(t, []byte(newFilesPatch), grammar.DialectApplyPatch, t.TempDir(), Options{})
+	})
 	// Hunks against files with CRLF line endings: matched as CRLF lines
 	// when every hunk of the file is LF, as they are once one has a CR.
 	t.Run("crlf", func(t *testing.T) {
@@ -174,21 +180,21 @@ func countDiags(diags []*ast.Diagnostic) int {
 	return n
 }
 
-// ropeBody is a new file's content of more than ropeMin bytes: a CRLF
-// line, a line that is a header's look-alike, an empty line.
-const ropeBody = "package main\r\n++ not a header\n\nfunc main() {\n\tprintln(\"a rope of lines\")\n}\n"
+// newBody is a new file's content: a CRLF line, a line that is a
+// header's look-alike, an empty line.
+const newBody = "package main\r\n++ not a header\n\nfunc main() {\n\tprintln(\"a rope of lines\")\n}\n"
 
-// ropeDiff creates a.go and b.txt (no newline at its end), patches a.go,
-// misses in b.txt (the closest region is shown from the rope's text) and
-// creates a.go again.
-var ropeDiff = "--- /dev/null\n+++ b/a.go\n@@ -0,0 +1,6 @@\n" + plusLines(ropeBody) +
+// newFilesDiff creates a.go and b.txt (no newline at its end), patches
+// a.go, misses in b.txt (the closest region is shown from its new text)
+// and creates a.go again.
+var newFilesDiff = "--- /dev/null\n+++ b/a.go\n@@ -0,0 +1,6 @@\n" + plusLines(newBody) +
 	"--- /dev/null\n+++ b/b.txt\n@@ -0,0 +1,3 @@\n+first line of b, long enough to be kept as a rope\n+second\n+third without newline\n\\ No newline at end of file\n" +
 	"--- a/a.go\n+++ b/a.go\n@@ -4,3 +4,3 @@\n func main() {\n-\tprintln(\"a rope of lines\")\n+\tprintln(\"patched\")\n }\n" +
 	"--- a/b.txt\n+++ b/b.txt\n@@ -2,2 +2,2 @@\n-second line\n+2nd\n third without newline\n\\ No newline at end of file\n" +
 	"--- /dev/null\n+++ b/a.go\n@@ -0,0 +1,1 @@\n+again\n"
 
-// ropePatch is ropeDiff's story as an apply_patch envelope.
-var ropePatch = "*** Begin Patch\n*** Add File: a.go\n" + plusLines(ropeBody) +
+// newFilesPatch is newFilesDiff's story as an apply_patch envelope.
+var newFilesPatch = "*** Begin Patch\n*** Add File: a.go\n" + plusLines(newBody) +
 	"*** Add File: b.txt\n+first line of b, long enough to be kept as a rope\n+second\n+third\n" +
 	"*** Update File: a.go\n@@ func main() {\n-\tprintln(\"a rope of lines\")\n+\tprintln(\"patched\")\n }\n" +
 	"*** Update File: b.txt\n@@\n-second line\n+2nd\n" +
