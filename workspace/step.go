@@ -45,24 +45,8 @@ func (k *Checker) Step(ctx context.Context, a *ast.Action) []Change {
 			continue // not changed by a
 		}
 		ch := Change{Path: e.rel, Exists: f.exists, Action: f.by, Doc: c.doc}
-		if d := e.disk; d != nil && d.exists && !d.dir {
-			ch.Existed, ch.Old, ch.OldKnown = true, d.content, d.known
-			if !d.known {
-				ch.Problem = d.problem
-			}
-		}
-		if f.exists {
-			ch.New, ch.NewKnown = f.content, f.known
-			if !f.known {
-				ch.Problem = f.problem
-				if ch.Problem == "" {
-					ch.Problem = "its content is unknown"
-				}
-			}
-			if f.origin != "" && f.origin != ch.Path {
-				ch.MovedFrom = f.origin
-			}
-		}
+		ch.setOld(e.disk)
+		ch.setNew(f)
 		out = append(out, ch)
 	}
 	return out

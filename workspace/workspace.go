@@ -332,11 +332,8 @@ func (c *checker) changes() []Change {
 			if !f.exists {
 				ch.Link = d.link
 			}
-		case d != nil && d.exists && !d.dir:
-			ch.Existed, ch.Old, ch.OldKnown = true, d.content, d.known
-			if !d.known {
-				ch.Problem = d.problem
-			}
+		default:
+			ch.setOld(d)
 		}
 		if !ch.Existed && !ch.Exists {
 			continue // created and removed again
@@ -350,18 +347,7 @@ func (c *checker) changes() []Change {
 			out = append(out, ch)
 			continue
 		}
-		if f.exists {
-			ch.New, ch.NewKnown = f.content, f.known
-			if !f.known {
-				ch.Problem = f.problem
-				if ch.Problem == "" {
-					ch.Problem = "its content is unknown"
-				}
-			}
-			if f.origin != "" && f.origin != rel {
-				ch.MovedFrom = f.origin
-			}
-		}
+		ch.setNew(f)
 		if ch.Existed && ch.Exists && sameAsDisk(rel, f, d) {
 			continue // edited back to what it was
 		}
@@ -369,6 +355,33 @@ func (c *checker) changes() []Change {
 	}
 	slices.SortFunc(out, func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
 	return out
+}
+
+// setOld records d, what the disk held at the path, as the change's Old.
+func (ch *Change) setOld(d *vfile) {
+	if d != nil && d.exists && !d.dir {
+		ch.Existed, ch.Old, ch.OldKnown = true, d.content, d.known
+		if !d.known {
+			ch.Problem = d.problem
+		}
+	}
+}
+
+// setNew records f, the path's state after the change, as its New.
+func (ch *Change) setNew(f *vfile) {
+	if !f.exists {
+		return
+	}
+	ch.New, ch.NewKnown = f.content, f.known
+	if !f.known {
+		ch.Problem = f.problem
+		if ch.Problem == "" {
+			ch.Problem = "its content is unknown"
+		}
+	}
+	if f.origin != "" && f.origin != ch.Path {
+		ch.MovedFrom = f.origin
+	}
 }
 
 // checker holds the state of one Check: the virtual file system and the
