@@ -16,9 +16,14 @@ const CodeWorkBudget = "work-budget"
 // floor, while hundreds of thousands of hunks editing one 10 MB file (a
 // plan whose time would grow with the square of its size) reach the
 // budget after a second or two and stop with one error.
+//
+// Each path or directory the checker keeps a state for costs entryCost
+// more: a plan of paths thousands of directories deep keeps a state per
+// directory.
 const (
 	budgetFactor = 128
 	budgetFloor  = 1 << 30
+	entryCost    = 1 << 10
 )
 
 // budget counts the bytes the simulation scanned or copied (spent) and

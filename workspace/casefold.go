@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"fmt"
+	"hash/maphash"
 	"iter"
 	"path"
 	"slices"
@@ -34,7 +35,10 @@ const CodeCaseCollision = "case-collision"
 // trie of folded path components (cleaned as the executor resolves them,
 // NFC-normalized, each letter mapped to one of its case variants), each
 // with the spellings met, so that a path costs its length however deep it
-// is.
+// is. A component is kept as 64-bit hashes (maphash) of its folded and
+// exact forms, not as a string: the trie holds no pointer for the garbage
+// collector to scan, and two different names hash alike with a
+// probability of 2⁻⁶⁴ per pair.
 type CaseCollisions struct {
 	schema  *schema.Schema
 	dialect string
@@ -45,6 +49,7 @@ type CaseCollisions struct {
 	folded map[caseKey]caseNode
 	more   map[int32][]caseSpelling
 	diags  []*ast.Diagnostic
+	seed   maphash.Seed
 	// cap lists the first MaxPerCode warnings of each code and counts the
 	// rest, which Diagnostics sums up in one (keep), as the parsers do.
 	cap  grammar.Cap
@@ -56,7 +61,7 @@ type CaseCollisions struct {
 // dir (0: the root).
 type caseKey struct {
 	dir  int32
-	name string
+	fold uint64
 }
 
 // caseNode is a folded name: its number (from 1) and its first spelling.
@@ -66,11 +71,12 @@ type caseNode struct {
 }
 
 // caseSpelling is a spelling of a folded name: its directory's spelling
-// (an index among the directory's spellings, 0 the first), its last
-// component as written, and the line of the path that spelt it first.
+// (an index among the directory's spellings, 0 the first), the hash of
+// its last component as written, and the line of the path that spelt it
+// first.
 type caseSpelling struct {
 	dir, line int32
-	name      string
+	exact     uint64
 }
 
 // NewCaseCollisions returns a CaseCollisions for a plan of dialect read
@@ -79,7 +85,7 @@ func NewCaseCollisions(dialect string, s *schema.Schema) *CaseCollisions {
 	if s == nil {
 		s, _ = schema.Builtin(dialect) // nil for a dialect without one
 	}
-	return &CaseCollisions{schema: s, dialect: dialect, effects: DefaultEffects(), folded: map[caseKey]caseNode{}}
+	return &CaseCollisions{schema: s, dialect: dialect, effects: DefaultEffects(), folded: map[caseKey]caseNode{}, seed: maphash.MakeSeed()}
 }
 
 // casePaths yields the path parameters of an action that the rule
@@ -118,16 +124,13 @@ func (c *CaseCollisions) Action(a *ast.Action) {
 			}
 			name := exact[i : i+j]
 			c.buf = foldPath(c.buf[:0], name)
-			node, ok := c.folded[caseKey{dir, string(c.buf)}]
+			k, s := caseKey{dir, maphash.Bytes(c.seed, c.buf)}, caseSpelling{dir: sp, line: line, exact: maphash.String(c.seed, name)}
+			node, ok := c.folded[k]
 			if !ok {
-				key := name // the folded name, a new string only when it differs
-				if string(c.buf) != name {
-					key = string(c.buf)
-				}
-				node = caseNode{n: int32(len(c.folded) + 1), first: caseSpelling{dir: sp, line: line, name: name}}
-				c.folded[caseKey{dir, key}] = node
+				node = caseNode{n: int32(len(c.folded) + 1), first: s}
+				c.folded[k] = node
 			}
-			dir, sp = node.n, c.spelling(node, caseSpelling{dir: sp, name: name})
+			dir, sp = node.n, c.spelling(node, s)
 			if sp < 0 {
 				// A spelling not met before: reported where it comes.
 				if sp = -sp; !reported {
@@ -147,12 +150,12 @@ func (c *CaseCollisions) Action(a *ast.Action) {
 // node (0 the first), or, when s was not met before, adds it and returns
 // its index negated.
 func (c *CaseCollisions) spelling(node caseNode, s caseSpelling) int32 {
-	if f := node.first; f.dir == s.dir && f.name == s.name {
+	if f := node.first; f.dir == s.dir && f.exact == s.exact {
 		return 0
 	}
 	n := node.n
 	for k, m := range c.more[n] {
-		if m == s {
+		if m.dir == s.dir && m.exact == s.exact {
 			return int32(k + 1)
 		}
 	}

@@ -29,11 +29,14 @@ func (c *checker) find(rel string) *entry {
 	return c.o[rel]
 }
 
-// intern returns the entry of path rel, made when there is none.
+// intern returns the entry of path rel, made when there is none. A new
+// entry is charged entryCost to the work budget: it holds memory and
+// took a look at the disk.
 func (c *checker) intern(rel string) *entry {
 	if e := c.find(rel); e != nil {
 		return e
 	}
+	c.work.spend(entryCost)
 	e := &entry{rel: rel}
 	c.o[rel] = e
 	return e

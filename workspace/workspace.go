@@ -1067,17 +1067,17 @@ func (c *checker) file(rel string) *vfile {
 		return f
 	}
 	f := &vfile{}
-	full := filepath.Join(c.root, filepath.FromSlash(rel))
 	name := filepath.FromSlash(rel)
+	var full string
 	var st os.FileInfo
 	var err error
 	switch {
-	case c.diskMissing(rel) && len(full) < maxPathLen-1:
+	case c.diskMissing(rel) && len(c.root)+1+len(rel) < maxPathLen-1:
 		// Its directory is not on disk (os.Stat said so): neither is
 		// it, and a plan that creates many files in a new directory
-		// costs no system call per file.
+		// costs no system call per file (nor a copy of its path).
 		err = os.ErrNotExist
-	case full == c.lastMissing:
+	case func() bool { full = filepath.Join(c.root, name); return full == c.lastMissing }():
 		// The walk that resolved it found nothing there (os.Lstat said
 		// ENOENT of its last component): os.Stat would say the same.
 		err = os.ErrNotExist

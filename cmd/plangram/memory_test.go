@@ -41,8 +41,8 @@ func TestCheckAllocations(t *testing.T) {
 	const udHead, udHunk = "--- a/f.txt\n+++ b/f.txt\n", "@@ -%d,1 +%[1]d,1 @@\n-a\n+b\n"
 	const apHead, apHunk, apTail = "*** Begin Patch\n*** Update File: f.txt\n", "@@ line %d\n-a\n+b\n", "*** End Patch\n"
 	testAllocations(t, []allocCase{
-		{"small-actions", corpus.SmallActs, []string{"check"}, 10},
-		{"small-actions-json", corpus.SmallActs, []string{"check", "--format", "json"}, 10},
+		{"small-actions", corpus.SmallActs, []string{"check"}, 8},
+		{"small-actions-json", corpus.SmallActs, []string{"check", "--format", "json"}, 8},
 		{"acts", corpus.Acts, []string{"check"}, 3},
 		{"plan", corpus.Plan, []string{"check"}, 8},
 		{"plan-json", corpus.Plan, []string{"check", "--format", "json"}, 8},
