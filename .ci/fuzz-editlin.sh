@@ -1,3 +1,3 @@
-# Sourced by .ci/run: the workspace's line tree agrees with plain string
-# edits and rollbacks (editlin).
-fuzz ./workspace FuzzTextAgrees 2000
+# Sourced by .ci/run: a workspace edit replaces a FIND text that occurs
+# once, as strings.Replace does, and refuses any other (editlin).
+fuzz ./workspace FuzzEdit 2000

@@ -323,16 +323,9 @@ func (h *hold) close() {
 // refuse the apply, which writes the names as the plan spells them.
 func caseCollisions(doc *ast.Document, root string, s *schema.Schema) []*ast.Diagnostic {
 	cases := workspace.NewCaseCollisions(doc.Dialect, s)
-	defer cases.Close()
 	cases.SetRoot(root)
 	for _, a := range doc.Actions {
 		cases.Action(a)
-	}
-	for _, a := range doc.Actions {
-		if !cases.Unresolved() {
-			break
-		}
-		cases.Resolve(a)
 	}
 	return cases.Diagnostics()
 }

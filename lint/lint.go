@@ -104,13 +104,6 @@ func Source(ctx context.Context, name string, src []byte, opts Options) (*ast.Do
 	for _, a := range doc.Actions {
 		cases.Action(a)
 	}
-	cases.Close()
-	for _, a := range doc.Actions {
-		if !cases.Unresolved() {
-			break
-		}
-		cases.Resolve(a)
-	}
 	diags = append(diags, cases.Diagnostics()...)
 	if opts.Root != "" {
 		wo := opts.Workspace

@@ -139,16 +139,16 @@ func appliedAround(buf *text, at int, find, repl string, lines bool) (int, bool)
 // document's source (the content then stays a slice of it), else the
 // content's own (its last line ending), else the document's.
 func (c *checker) endLine(a *ast.Action, content string) string {
-	if content == "" || strings.HasSuffix(content, "\n") || !fromBlock(a, content) {
+	b := fromBlock(a, content)
+	if content == "" || strings.HasSuffix(content, "\n") || b == nil {
 		return content
 	}
-	if off, ok := c.o.inSrc(content); ok && c.o.src != "" {
-		src, end := c.o.src, int(off)+len(content)
+	if src, end := c.src, b.ContentSpan.End.Offset; end >= len(content) && end < len(src) && string(src[end-len(content):end]) == content {
 		switch {
-		case end < len(src) && src[end] == '\n':
-			return src[off : end+1]
+		case src[end] == '\n':
+			return content + "\n"
 		case end+1 < len(src) && src[end] == '\r' && src[end+1] == '\n':
-			return src[off : end+2]
+			return content + "\r\n"
 		}
 	}
 	nl := c.nl
@@ -164,15 +164,15 @@ func (c *checker) endLine(a *ast.Action, content string) string {
 	return content + nl
 }
 
-// fromBlock reports whether content is the content of one of a's fenced
-// blocks (and not an inline argument or a string of a tool call).
-func fromBlock(a *ast.Action, content string) bool {
+// fromBlock returns the fenced block of a whose content is content, nil
+// when it is none's (an inline argument or a string of a tool call).
+func fromBlock(a *ast.Action, content string) *ast.Block {
 	for _, b := range a.Blocks {
 		if b != nil && b.Content == content {
-			return true
+			return b
 		}
 	}
-	return false
+	return nil
 }
 
 // firstNewline returns the first line ending of s ("\r\n" or "\n"), or ""

@@ -114,9 +114,8 @@ func TestTally(t *testing.T) {
 	}
 }
 
-// TestTallyCheckerAsSimulate: a Checker handed the actions one at a time,
-// and an update_file's hunks as they are read (Hunk), counts what
-// Simulate counts, over the golden workspace cases.
+// TestTallyCheckerAsSimulate: a Checker handed the actions one at a time
+// counts what Simulate counts, over the golden workspace cases.
 func TestTallyCheckerAsSimulate(t *testing.T) {
 	ctx := context.Background()
 	cases, _ := filepath.Glob("../golden/workspace/*/plan.md")

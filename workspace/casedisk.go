@@ -2,7 +2,6 @@ package workspace
 
 import (
 	"fmt"
-	"hash/maphash"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,18 +29,17 @@ const MaxDirNames = 1 << 16
 type caseDisk struct {
 	root     string
 	dirs     map[string]*caseDir // by exact relative path ("." the root); nil: not a readable directory
-	reported map[uint64]struct{} // the exact hashes of the plan names reported
+	reported map[string]bool     // the plan names reported
 	maxNames int                 // MaxDirNames (tests set less)
 	reads    int                 // directories read (tests)
 }
 
-// caseDir is what one directory holds, by folded name.
+// caseDir is what one directory holds: the first name of each folded
+// name (Linux allows `README.md` and `readme.md` side by side), and each
+// name, whether it is a directory.
 type caseDir struct {
-	byFold map[uint64]caseDiskName
-	// multi holds, for a folded name that several names on disk have
-	// (Linux allows `README.md` and `readme.md` side by side), each of
-	// them and whether it is a directory.
-	multi map[uint64]map[string]bool
+	byFold map[string]caseDiskName
+	names  map[string]bool
 }
 
 type caseDiskName struct {
@@ -57,10 +55,10 @@ func (c *CaseCollisions) SetRoot(root string) {
 	c.disk = &caseDisk{root: root, dirs: map[string]*caseDir{}, maxNames: MaxDirNames}
 }
 
-// foldHash is the hash of a name's folded form.
-func (c *CaseCollisions) foldHash(name string) uint64 {
+// fold returns a name's folded form.
+func (c *CaseCollisions) fold(name string) string {
 	c.buf = foldPath(c.buf[:0], name)
-	return maphash.Bytes(c.seed, c.buf)
+	return string(c.buf)
 }
 
 // check compares the cleaned path exact of parameter p with the disk,
@@ -79,12 +77,11 @@ func (d *caseDisk) check(c *CaseCollisions, a *ast.Action, p pathArg, exact stri
 		if l == nil {
 			return false
 		}
-		fh := c.foldHash(comp)
-		n, ok := l.byFold[fh]
+		n, ok := l.byFold[c.fold(comp)]
 		if !ok {
 			return false // not on disk in any spelling: nor is anything below it
 		}
-		if isDir, there := l.exact(fh, n, comp); there {
+		if isDir, there := l.names[comp]; there {
 			if last || !isDir {
 				return false
 			}
@@ -93,14 +90,13 @@ func (d *caseDisk) check(c *CaseCollisions, a *ast.Action, p pathArg, exact stri
 			continue
 		}
 		name := exact[:i+j]
-		key := maphash.String(c.seed, name)
-		if _, ok := d.reported[key]; ok {
+		if d.reported[name] {
 			return true // this spelling was reported where it first came
 		}
 		if d.reported == nil {
-			d.reported = map[uint64]struct{}{}
+			d.reported = map[string]bool{}
 		}
-		d.reported[key] = struct{}{}
+		d.reported[name] = true
 		quote := quoteValue
 		if norm.NFC.String(comp) == norm.NFC.String(n.name) {
 			// Only the normalization differs: the names look alike, so
@@ -127,17 +123,6 @@ func (d *caseDisk) check(c *CaseCollisions, a *ast.Action, p pathArg, exact stri
 		return true
 	}
 	return false
-}
-
-// exact reports whether the directory holds the name comp, spelt exactly,
-// of folded hash fh (n is the first name of that folded hash), and whether
-// it is a directory.
-func (l *caseDir) exact(fh uint64, n caseDiskName, comp string) (dir, ok bool) {
-	if n.name == comp {
-		return n.dir, true
-	}
-	dir, ok = l.multi[fh][comp]
-	return dir, ok
 }
 
 // list returns what directory dir (relative to the root) holds, reading
@@ -189,7 +174,7 @@ func (d *caseDisk) read(c *CaseCollisions, dir string) (l *caseDir, full bool) {
 		}
 	}
 	d.reads++
-	l = &caseDir{byFold: map[uint64]caseDiskName{}}
+	l = &caseDir{byFold: map[string]caseDiskName{}, names: map[string]bool{}}
 	count := 0
 	for {
 		ents, err := f.ReadDir(256)
@@ -202,20 +187,11 @@ func (d *caseDisk) read(c *CaseCollisions, dir string) (l *caseDir, full bool) {
 			if !utf8.ValidString(name) {
 				continue // no plan path (valid UTF-8) folds like it
 			}
-			fh := c.foldHash(name)
 			n := caseDiskName{name: name, dir: e.Type().IsDir()}
-			first, ok := l.byFold[fh]
-			if !ok {
-				l.byFold[fh] = n
-				continue
+			l.names[name] = n.dir
+			if f := c.fold(name); l.byFold[f] == (caseDiskName{}) {
+				l.byFold[f] = n
 			}
-			if l.multi == nil {
-				l.multi = map[uint64]map[string]bool{}
-			}
-			if l.multi[fh] == nil {
-				l.multi[fh] = map[string]bool{first.name: first.dir}
-			}
-			l.multi[fh][name] = n.dir
 		}
 		if err != nil || len(ents) == 0 {
 			return l, false // at the end, or an error: what was read is compared

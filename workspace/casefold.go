@@ -5,7 +5,7 @@ import (
 	"hash/maphash"
 	"iter"
 	"path"
-	"runtime"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -30,51 +30,53 @@ const CodeCaseCollision = "case-collision"
 // `check` runs it with and without one; with a root it also compares each
 // path with the names already on disk (casedisk.go).
 //
-// Each spelling is reported once, where it first comes. It keeps 8 bytes
-// per distinct path or directory (caseTable), not the paths, with no limit
-// on their number: the key of a name is a 64-bit hash of its folded form
-// (cleaned as the executor resolves it, NFC-normalized, each letter mapped
-// to one of its case variants), of which 46 bits are kept, with 24 bits of
-// a hash of its exact cleaned form. Nor does it keep the line of each
-// name: a report waits for the line of the earlier path, which a second
-// pass over the same actions (Resolve) finds, checking the folded hash in
-// full, so a report whose 46 bits matched by chance is dropped there. A
-// missed report needs the 24-bit hashes of two case variants to collide
-// (about 2⁻²⁴ per pair of variants).
+// Each spelling is reported once, where it first comes, naming the line
+// of the first path that spelt the name otherwise. The names are kept as a
+// trie of folded path components (cleaned as the executor resolves them,
+// NFC-normalized, each letter mapped to one of its case variants), each
+// with the spellings met, so that a path costs its length however deep it
+// is. A component is kept as 64-bit hashes (maphash) of its folded and
+// exact forms, not as a string: the trie holds no pointer for the garbage
+// collector to scan, and two different names hash alike with a
+// probability of 2⁻⁶⁴ per pair.
 type CaseCollisions struct {
 	schema  *schema.Schema
 	dialect string
 	effects Effects // what each action does, for staticPath
-	seed    maphash.Seed
-	names   caseTable
-	more    map[caseSpelling]struct{} // the other spellings met (rare)
-	// pending holds, by the folded hash of the name that collided, the
-	// reports that wait for the line of the earlier path (Resolve).
-	pending map[uint64][]*pendingCase
-	diags   []*ast.Diagnostic
+	// folded holds each distinct folded directory or path met, by its
+	// directory's number and its last folded component; more holds the
+	// other spellings met (rare), by number.
+	folded map[caseKey]caseNode
+	more   map[int32][]caseSpelling
+	diags  []*ast.Diagnostic
+	seed   maphash.Seed
 	// cap lists the first MaxPerCode warnings of each code and counts the
 	// rest, which Diagnostics sums up in one (keep), as the parsers do.
-	cap   grammar.Cap
-	paths uint32 // paths met by Action
-	again uint32 // paths met by Resolve
-	buf   []byte
-	disk  *caseDisk // nil without a root
-	// dirs counts the directories recorded in names; past dirBudget of
-	// the plan read so far, a new directory is looked up but not
-	// recorded, and full says where that first happened.
-	dirs int
-	full bool
+	cap  grammar.Cap
+	buf  []byte
+	disk *caseDisk // nil without a root
 }
 
-// caseSpelling is a spelling of a name: its folded and exact hashes.
-type caseSpelling struct{ fold, exact uint64 }
+// caseKey is a folded component of a path below the directory numbered
+// dir (0: the root).
+type caseKey struct {
+	dir  int32
+	fold uint64
+}
 
-// pendingCase is a report that waits for the earlier path's line.
-type pendingCase struct {
-	d          *ast.Diagnostic
-	head, tail string // the message around the earlier path's place
-	path       uint32 // the reporting path's number (Action's order)
-	i          int    // its index in CaseCollisions.diags
+// caseNode is a folded name: its number (from 1) and its first spelling.
+type caseNode struct {
+	n     int32
+	first caseSpelling
+}
+
+// caseSpelling is a spelling of a folded name: its directory's spelling
+// (an index among the directory's spellings, 0 the first), the hash of
+// its last component as written, and the line of the path that spelt it
+// first.
+type caseSpelling struct {
+	dir, line int32
+	exact     uint64
 }
 
 // NewCaseCollisions returns a CaseCollisions for a plan of dialect read
@@ -83,20 +85,7 @@ func NewCaseCollisions(dialect string, s *schema.Schema) *CaseCollisions {
 	if s == nil {
 		s, _ = schema.Builtin(dialect) // nil for a dialect without one
 	}
-	c := &CaseCollisions{schema: s, dialect: dialect, effects: DefaultEffects(), seed: maphash.MakeSeed()}
-	c.names.mem = &offHeap{}
-	runtime.AddCleanup(c, func(m *offHeap) { m.free() }, c.names.mem)
-	return c
-}
-
-// Close frees the memory c holds outside the garbage-collected heap; c
-// must not be fed after it (Diagnostics still works). A CaseCollisions
-// that is not closed frees it when it is garbage collected.
-func (c *CaseCollisions) Close() {
-	c.names.free()
-	if c.disk != nil {
-		c.disk.dirs = nil // the listings
-	}
+	return &CaseCollisions{schema: s, dialect: dialect, effects: DefaultEffects(), folded: map[caseKey]caseNode{}, seed: maphash.MakeSeed()}
 }
 
 // casePaths yields the path parameters of an action that the rule
@@ -124,137 +113,78 @@ func (c *CaseCollisions) Action(a *ast.Action) {
 	for p := range c.casePaths(a) {
 		c.staticPath(a, p)
 		exact := cleanSlash(p.value)
-		k := c.paths
-		c.paths++
 		reported := c.disk != nil && c.disk.check(c, a, p, exact)
-		c.walk(exact, func(fh, eh uint64, end int, last bool) {
-			var found, same bool
-			if last || c.dirs < dirBudget(a.Span.End.Offset) {
-				if found, same = c.names.add(fh, eh); !found && !last {
-					c.dirs++
+		line := int32(max(p.span.Start.Line, 0))
+		dir, sp := int32(0), int32(0) // the root, spelt one way
+		for i := 0; ; {
+			j := strings.IndexByte(exact[i:], '/')
+			last := j < 0
+			if last {
+				j = len(exact) - i
+			}
+			name := exact[i : i+j]
+			c.buf = foldPath(c.buf[:0], name)
+			k, s := caseKey{dir, maphash.Bytes(c.seed, c.buf)}, caseSpelling{dir: sp, line: line, exact: maphash.String(c.seed, name)}
+			node, ok := c.folded[k]
+			if !ok {
+				node = caseNode{n: int32(len(c.folded) + 1), first: s}
+				c.folded[k] = node
+			}
+			dir, sp = node.n, c.spelling(node, s)
+			if sp < 0 {
+				// A spelling not met before: reported where it comes.
+				if sp = -sp; !reported {
+					reported = true
+					c.report(a, p, exact, i+j, last, node.first.line)
 				}
-			} else if found, same = c.names.lookup(fh, eh); !found && !c.full {
-				c.full = true
-				c.keep(&ast.Diagnostic{Severity: ast.Warning, Code: CodeTooManyDirectories, Span: *p.span,
-					Message: dirLimitMessage(a.Span.End.Offset, "from this path on, directories not met before are compared with the names kept but not kept themselves, so two of them that differ only in letter case are not reported")})
 			}
-			if !found || same {
-				return
+			if last {
+				break
 			}
-			sp := caseSpelling{fh, eh}
-			if _, met := c.more[sp]; met {
-				return // a spelling met before: reported once, when it first came
-			}
-			if c.more == nil {
-				c.more = map[caseSpelling]struct{}{}
-			}
-			c.more[sp] = struct{}{}
-			if reported {
-				return
-			}
-			reported = true
-			if c.cap.Full(CodeCaseCollision) {
-				c.cap.Take(ast.Warning, CodeCaseCollision, *p.span, "") // counted, not kept
-				return
-			}
-			what := quoteValue(p.value)
-			if !last {
-				what += " (its directory " + quoteValue(exact[:end]) + ")"
-			}
-			pc := &pendingCase{
-				head: fmt.Sprintf("%s's %s %s and ", a.Name, p.param, what),
-				tail: " differ only in letter case (or Unicode normalization): on a case-insensitive file system (macOS, Windows) both name the same file or directory; write them the same way",
-				path: k, i: len(c.diags),
-			}
-			pc.d = &ast.Diagnostic{Severity: ast.Warning, Code: CodeCaseCollision, Span: *p.span,
-				Message: pc.head + "an earlier path" + pc.tail}
-			c.keep(pc.d)
-			if c.pending == nil {
-				c.pending = map[uint64][]*pendingCase{}
-			}
-			c.pending[fh] = append(c.pending[fh], pc)
-		})
+			i += j + 1
+		}
 	}
 }
 
-// walk calls visit with the folded and exact hashes of each directory on
-// the cleaned path exact and of the whole path (last), with the end of
-// the name in exact: `Src/a.go` and `src/b.go` put two directories in one.
-func (c *CaseCollisions) walk(exact string, visit func(fh, eh uint64, end int, last bool)) {
-	c.buf = foldPath(c.buf[:0], exact)
-	folded := string(c.buf) // a copy: visit may use c.buf
-	var fh, eh maphash.Hash
-	fh.SetSeed(c.seed)
-	eh.SetSeed(c.seed)
-	for fi, ei := 0, 0; ; fi, ei = fi+1, ei+1 {
-		fn, en := strings.IndexByte(folded[fi:], '/'), strings.IndexByte(exact[ei:], '/')
-		last := fn < 0 || en < 0
-		if last {
-			fn, en = len(folded)-fi, len(exact)-ei
-		}
-		fh.WriteString(folded[fi : fi+fn])
-		eh.WriteString(exact[ei : ei+en])
-		fi, ei = fi+fn, ei+en
-		visit(fh.Sum64(), eh.Sum64(), ei, last)
-		if last {
-			return
-		}
-		fh.WriteByte('/')
-		eh.WriteByte('/')
+// spelling returns the index of spelling s among those of folded name
+// node (0 the first), or, when s was not met before, adds it and returns
+// its index negated.
+func (c *CaseCollisions) spelling(node caseNode, s caseSpelling) int32 {
+	if f := node.first; f.dir == s.dir && f.exact == s.exact {
+		return 0
 	}
+	n := node.n
+	for k, m := range c.more[n] {
+		if m.dir == s.dir && m.exact == s.exact {
+			return int32(k + 1)
+		}
+	}
+	if c.more == nil {
+		c.more = map[int32][]caseSpelling{}
+	}
+	c.more[n] = append(c.more[n], s)
+	return -int32(len(c.more[n]))
 }
 
-// Unresolved reports whether some reports wait for the line of the earlier
-// path: then feeding the same actions again, in the same order, to
-// Resolve completes them (lint does; without it they name "an earlier
-// path").
-func (c *CaseCollisions) Unresolved() bool { return len(c.pending) > 0 }
-
-// Resolve is the second pass over the actions Action was fed, in the same
-// order: it finds, for each waiting report, the first path that named the
-// name it collided with, and puts that path's line in the message. It
-// stops working once no report waits.
-func (c *CaseCollisions) Resolve(a *ast.Action) {
-	if len(c.pending) == 0 {
+// report warns that path p of a (its directory exact[:end] unless last)
+// is spelt otherwise at line.
+func (c *CaseCollisions) report(a *ast.Action, p pathArg, exact string, end int, last bool, line int32) {
+	if c.cap.Full(CodeCaseCollision) {
+		c.cap.Take(ast.Warning, CodeCaseCollision, *p.span, "") // counted, not kept
 		return
 	}
-	for p := range c.casePaths(a) {
-		k := c.again
-		c.again++
-		line := max(p.span.Start.Line, 0)
-		c.walk(cleanSlash(p.value), func(fh, _ uint64, _ int, _ bool) {
-			pcs, ok := c.pending[fh]
-			if !ok {
-				return
-			}
-			delete(c.pending, fh)
-			for _, pc := range pcs {
-				if pc.path <= k {
-					// The first path that names it is the report's own:
-					// no earlier path folds alike (the kept bits of two
-					// folded hashes matched by chance).
-					c.diags[pc.i] = nil
-					continue
-				}
-				pc.d.Message = fmt.Sprintf("%sthe path at line %d%s", pc.head, line, pc.tail)
-			}
-		})
-		if len(c.pending) == 0 {
-			return
-		}
+	what := quoteValue(p.value)
+	if !last {
+		what += " (its directory " + quoteValue(exact[:end]) + ")"
 	}
+	c.keep(&ast.Diagnostic{Severity: ast.Warning, Code: CodeCaseCollision, Span: *p.span,
+		Message: fmt.Sprintf("%s's %s %s and the path at line %d differ only in letter case (or Unicode normalization): on a case-insensitive file system (macOS, Windows) both name the same file or directory; write them the same way", a.Name, p.param, what, line)})
 }
 
 // Diagnostics returns the case-collision warnings found so far, in the
 // order of the actions.
 func (c *CaseCollisions) Diagnostics() []*ast.Diagnostic {
-	out := make([]*ast.Diagnostic, 0, len(c.diags))
-	for _, d := range c.diags {
-		if d != nil {
-			out = append(out, d)
-		}
-	}
-	return append(out, c.cap.Summaries()...)
+	return append(slices.Clip(c.diags), c.cap.Summaries()...)
 }
 
 // SetSilenced makes the rule drop the warnings f names (a directive
@@ -264,9 +194,7 @@ func (c *CaseCollisions) SetSilenced(f func(code string, line int) bool) { c.cap
 
 // keep adds d to the warnings unless MaxPerCode of its code were added
 // already; then it is only counted, and Diagnostics sums the rest up in
-// one warning (a case-collision report that Resolve later finds to be a
-// chance match of folded hashes is dropped after it was counted, so once
-// in a while 99 are listed).
+// one warning.
 func (c *CaseCollisions) keep(d *ast.Diagnostic) {
 	if c.cap.Take(d.Severity, d.Code, d.Span, "") {
 		c.diags = append(c.diags, d)
@@ -282,27 +210,26 @@ func cleanSlash(v string) string {
 
 // foldPath appends the folded form of p to dst: NFC, then each rune
 // replaced by the smallest rune of its simple case-folding orbit (the
-// equivalence strings.EqualFold uses), so `Foo.go`, `FOO.GO` and `foo.go`
-// fold alike, and so do a composed `é` and `e` + U+0301.
+// equivalence strings.EqualFold uses), an ASCII upper-case letter then by
+// its lower case, so `Foo.go`, `FOO.GO` and `foo.go` fold alike (to the
+// name itself when it is lower-case ASCII), and so do a composed `é` and
+// `e` + U+0301.
 func foldPath(dst []byte, p string) []byte {
 	if !norm.NFC.IsNormalString(p) {
 		p = norm.NFC.String(p)
 	}
 	for _, r := range p {
-		if r < utf8.RuneSelf {
-			// An ASCII letter's orbit holds its two cases (and, for k and
-			// s, U+212A and U+017F); the smallest is the upper case.
-			if 'a' <= r && r <= 'z' {
-				r -= 'a' - 'A'
+		if r >= utf8.RuneSelf {
+			least := r
+			for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+				least = min(least, f)
 			}
-			dst = append(dst, byte(r))
-			continue
+			r = least
 		}
-		least := r
-		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-			least = min(least, f)
+		if 'A' <= r && r <= 'Z' {
+			r += 'a' - 'A'
 		}
-		dst = utf8.AppendRune(dst, least)
+		dst = utf8.AppendRune(dst, r)
 	}
 	return dst
 }

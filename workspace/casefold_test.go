@@ -18,15 +18,11 @@ func ExampleCaseCollisions() {
 	plan := "~~~act\nwrite_file README.md\n~~~\n~~~\nhi\n~~~\n" +
 		"~~~act\nwrite_file Readme.md\n~~~\n~~~\nho\n~~~\n"
 	cases := workspace.NewCaseCollisions("acts", nil)
-	defer cases.Close()
 	doc, _ := grammar.Parse(context.Background(), "plan.md", []byte(plan), grammar.Options{})
 	for _, a := range doc.Actions {
 		cases.Action(a)
 	}
 	// A second pass finds the line of the earlier path of a warning.
-	for _, a := range doc.Actions {
-		cases.Resolve(a)
-	}
 	for _, d := range cases.Diagnostics() {
 		fmt.Println(d.Format("plan.md"))
 	}
@@ -44,16 +40,12 @@ func caseLines(t *testing.T, paths ...string) []string {
 		fmt.Fprintf(&b, "~~~act\nread_file %q\n~~~\n", p)
 	}
 	cases := workspace.NewCaseCollisions("acts", nil)
-	defer cases.Close()
 	doc, err := grammar.Parse(context.Background(), "p.md", []byte(b.String()), grammar.Options{})
 	if err != nil || len(doc.Diagnostics) > 0 {
 		t.Fatalf("parse: %v %v", err, doc.Diagnostics)
 	}
 	for _, a := range doc.Actions {
 		cases.Action(a)
-	}
-	for _, a := range doc.Actions {
-		cases.Resolve(a)
 	}
 	var out []string
 	for _, d := range cases.Diagnostics() {
@@ -111,8 +103,7 @@ func TestCaseCollisionsUnbounded(t *testing.T) {
 }
 
 // TestCaseCollisionsMessageLine: the warning names the line of the first
-// path of the other spelling, found by the second pass (Resolve); without
-// it, "an earlier path".
+// path of the other spelling.
 func TestCaseCollisionsMessageLine(t *testing.T) {
 	plan := "~~~act\nread_file a/b.txt\n~~~\n~~~act\nread_file c.txt\n~~~\n~~~act\nread_file A/x.txt\n~~~\n"
 	cases := workspace.NewCaseCollisions("acts", nil)
@@ -123,26 +114,14 @@ func TestCaseCollisionsMessageLine(t *testing.T) {
 	for _, a := range doc.Actions {
 		cases.Action(a)
 	}
-	if !cases.Unresolved() {
-		t.Fatal("Unresolved: false, want true")
-	}
-	if m := cases.Diagnostics()[0].Message; !strings.Contains(m, "and an earlier path differ") {
-		t.Errorf("before Resolve: %s", m)
-	}
-	for _, a := range doc.Actions {
-		cases.Resolve(a)
-	}
-	if cases.Unresolved() {
-		t.Error("Unresolved after Resolve")
-	}
 	if m := cases.Diagnostics()[0].Message; !strings.Contains(m, `"A/x.txt" (its directory "A") and the path at line 2 differ`) {
-		t.Errorf("after Resolve: %s", m)
+		t.Errorf("message: %s", m)
 	}
 }
 
 // TestCaseCollisionsLinear: the allocations of the rule grow linearly with
 // the names (n and 4n distinct paths, with directories), counted, not
-// timed; the table itself is outside the heap.
+// timed.
 func TestCaseCollisionsLinear(t *testing.T) {
 	measure := func(n int) (allocs, bytes uint64) {
 		var b strings.Builder
@@ -154,7 +133,6 @@ func TestCaseCollisionsLinear(t *testing.T) {
 			t.Fatal(err)
 		}
 		cases := workspace.NewCaseCollisions("acts", nil)
-		defer cases.Close()
 		var m0, m1 runtime.MemStats
 		runtime.ReadMemStats(&m0)
 		for _, a := range doc.Actions {
@@ -198,7 +176,6 @@ func BenchmarkCaseCollisions(b *testing.B) {
 				for _, a := range doc.Actions {
 					cases.Action(a)
 				}
-				cases.Close()
 			}
 		})
 	}
@@ -225,7 +202,6 @@ func TestCaseCollisionsListNotCopied(t *testing.T) {
 		base := ms.TotalAlloc
 		cases.Action(a)
 		runtime.ReadMemStats(&ms)
-		cases.Close()
 		return ms.TotalAlloc - base
 	}
 	const n = 20000

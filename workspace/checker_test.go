@@ -34,15 +34,12 @@ func TestCheckerAsCheck(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := Check(ctx, doc, root, opts)
-		// Without the source, with it (the overlay keeps offsets into
-		// it), and with it and the parser reusing the memory of each
-		// action for the next (the Checker keeps nothing of an action);
-		// with and without the source, an update_file's hunks handed
-		// over one at a time as they are read (Hunk, as check --root
-		// reads).
+		// Without the source, with it, and with it and the parser
+		// reusing the memory of each action for the next (the Checker
+		// keeps nothing of an action).
 		for _, v := range []struct {
-			source, reuse, hunks bool
-		}{{false, false, false}, {true, false, false}, {true, true, false}, {false, false, true}, {true, true, true}} {
+			source, reuse bool
+		}{{false, false}, {true, false}, {true, true}} {
 			o := opts
 			if v.source {
 				o.Source = src
@@ -60,7 +57,7 @@ func TestCheckerAsCheck(t *testing.T) {
 				continue
 			}
 			if !reflect.DeepEqual(got, want) {
-				t.Errorf("Checker (source %v, reuse %v, hunks %v):\n%s\nCheck:\n%s", v.source, v.reuse, v.hunks, render("plan.md", got), render("plan.md", want))
+				t.Errorf("Checker (source %v, reuse %v):\n%s\nCheck:\n%s", v.source, v.reuse, render("plan.md", got), render("plan.md", want))
 			}
 		}
 	}
@@ -82,16 +79,14 @@ func TestCheckerAsCheck(t *testing.T) {
 		compare(t, corpus.SmallActs(20_000), grammar.DialectActs, root, Options{})
 		compare(t, corpus.Plan(200_000), grammar.DialectPlan, root, Options{})
 	})
-	// New files of a unified diff and of an apply_patch envelope, which
-	// a Checker keeps as ropes (rope.go), then edited, patched, missed
-	// and created again.
-	t.Run("ropes", func(t *testing.T) {
-		compare(t, []byte(ropeDiff), grammar.DialectUdiff, t.TempDir(), Options{})
-		compare(t, []byte(ropePatch), grammar.DialectApplyPatch, t.TempDir(), Options{})
+	// New files of a unified diff and of an apply_patch envelope, then
+	// edited, patched, missed and created again.
+	t.Run("new-files", func(t *testing.T) {
+		compare(t, []byte(newFilesDiff), grammar.DialectUdiff, t.TempDir(), Options{})
+		compare(t, []byte(newFilesPatch), grammar.DialectApplyPatch, t.TempDir(), Options{})
 	})
-	// Hunks handed over one at a time against files with CRLF line
-	// endings: held while every hunk so far is LF (all of them: matched
-	// as CRLF lines), placed once one has a CR (none is converted).
+	// Hunks against files with CRLF line endings: matched as CRLF lines
+	// when every hunk of the file is LF, as they are once one has a CR.
 	t.Run("crlf", func(t *testing.T) {
 		root := t.TempDir()
 		for name, content := range map[string]string{"c1.txt": "a\r\nb\r\nc\r\nd\r\n", "c2.txt": "a\r\nb\r\nc\r\n", "c3.txt": "a\r\nb\r\n", "l.txt": "a\nb\nc\n"} {
@@ -186,21 +181,21 @@ func countDiags(diags []*ast.Diagnostic) int {
 	return n
 }
 
-// ropeBody is a new file's content of more than ropeMin bytes: a CRLF
-// line, a line that is a header's look-alike, an empty line.
-const ropeBody = "package main\r\n++ not a header\n\nfunc main() {\n\tprintln(\"a rope of lines\")\n}\n"
+// newBody is a new file's content: a CRLF line, a line that is a
+// header's look-alike, an empty line.
+const newBody = "package main\r\n++ not a header\n\nfunc main() {\n\tprintln(\"a rope of lines\")\n}\n"
 
-// ropeDiff creates a.go and b.txt (no newline at its end), patches a.go,
-// misses in b.txt (the closest region is shown from the rope's text) and
-// creates a.go again.
-var ropeDiff = "--- /dev/null\n+++ b/a.go\n@@ -0,0 +1,6 @@\n" + plusLines(ropeBody) +
+// newFilesDiff creates a.go and b.txt (no newline at its end), patches
+// a.go, misses in b.txt (the closest region is shown from its new text)
+// and creates a.go again.
+var newFilesDiff = "--- /dev/null\n+++ b/a.go\n@@ -0,0 +1,6 @@\n" + plusLines(newBody) +
 	"--- /dev/null\n+++ b/b.txt\n@@ -0,0 +1,3 @@\n+first line of b, long enough to be kept as a rope\n+second\n+third without newline\n\\ No newline at end of file\n" +
 	"--- a/a.go\n+++ b/a.go\n@@ -4,3 +4,3 @@\n func main() {\n-\tprintln(\"a rope of lines\")\n+\tprintln(\"patched\")\n }\n" +
 	"--- a/b.txt\n+++ b/b.txt\n@@ -2,2 +2,2 @@\n-second line\n+2nd\n third without newline\n\\ No newline at end of file\n" +
 	"--- /dev/null\n+++ b/a.go\n@@ -0,0 +1,1 @@\n+again\n"
 
-// ropePatch is ropeDiff's story as an apply_patch envelope.
-var ropePatch = "*** Begin Patch\n*** Add File: a.go\n" + plusLines(ropeBody) +
+// newFilesPatch is newFilesDiff's story as an apply_patch envelope.
+var newFilesPatch = "*** Begin Patch\n*** Add File: a.go\n" + plusLines(newBody) +
 	"*** Add File: b.txt\n+first line of b, long enough to be kept as a rope\n+second\n+third\n" +
 	"*** Update File: a.go\n@@ func main() {\n-\tprintln(\"a rope of lines\")\n+\tprintln(\"patched\")\n }\n" +
 	"*** Update File: b.txt\n@@\n-second line\n+2nd\n" +
@@ -215,115 +210,4 @@ func plusLines(s string) string {
 		}
 	}
 	return b.String()
-}
-
-// TestCheckerHunkHoldsNone pins Checker.Hunk: a hunk is placed as soon as
-// it is handed over and not held, but for a file with CRLF line endings
-// while every hunk so far is LF (whether they are matched as CRLF lines
-// is not known yet); a hunk with a CR decides it, and the hunks held are
-// placed then.
-func TestCheckerHunkHoldsNone(t *testing.T) {
-	ctx := context.Background()
-	root := t.TempDir()
-	var lf, crlf strings.Builder
-	for i := range 50 {
-		fmt.Fprintf(&lf, "line %d\n", i)
-		fmt.Fprintf(&crlf, "line %d\r\n", i)
-	}
-	for name, content := range map[string]string{"lf.txt": lf.String(), "crlf.txt": crlf.String()} {
-		if err := os.WriteFile(filepath.Join(root, name), []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	k := NewChecker(root, grammar.DialectUdiff, Options{})
-	defer k.Close()
-	feed := func(path string, cr func(i int) bool, held func(i int) int) {
-		a := &ast.Action{Name: grammar.ActionUpdateFile}
-		a.Params.Set("path", path, nil)
-		for i := range 50 {
-			eol := "\n"
-			if cr(i) {
-				eol = "\r\n"
-			}
-			k.Hunk(ctx, a, i, grammar.Hunk{Old: fmt.Sprintf("line %d%s", i, eol), New: fmt.Sprintf("LINE %d%s", i, eol)}, ast.Span{})
-			if k.patching == nil || k.patching.p == nil {
-				t.Fatalf("%s: hunk %d: no patch under way", path, i)
-			}
-			if got, want := len(k.patching.p.held), held(i); got != want {
-				t.Fatalf("%s: %d hunks held after hunk %d, want %d", path, got, i, want)
-			}
-		}
-		k.Action(ctx, a)
-	}
-	feed("lf.txt", func(int) bool { return false }, func(int) int { return 0 })
-	feed("crlf.txt", func(i int) bool { return i == 30 }, func(i int) int {
-		if i < 30 {
-			return i + 1
-		}
-		return 0
-	})
-	if d := k.Diagnostics(nil, ast.Pos{}); len(d) == 0 || d[0].Code != CodeFindNotFound {
-		t.Errorf("the LF hunks of the CRLF file, placed once a CR hunk decided, should not be found: %s", render("plan.md", d))
-	}
-	if k.patching != nil {
-		t.Error("the patch is still under way after its Action")
-	}
-}
-
-// TestKeptTextsHoldNoCopy: a text the overlay keeps between actions (an
-// edited file, a file whose edit failed) holds its tree alone, not also
-// the copy of its whole content that a failing edit's diagnostic built
-// (text.release): a real git log checked against an empty root held 3 MB
-// of them.
-func TestKeptTextsHoldNoCopy(t *testing.T) {
-	ctx := context.Background()
-	root := t.TempDir()
-	var lines strings.Builder
-	for i := range 200 {
-		fmt.Fprintf(&lines, "line %d\n", i)
-	}
-	for _, name := range []string{"a.txt", "b.txt"} {
-		if err := os.WriteFile(filepath.Join(root, name), []byte(lines.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// a.txt: edited, then a hunk that is not there (the file is kept as
-	// it was, its tree looked in); b.txt: edited twice (a tree), then a
-	// failing hunk after a placed one (rolled back).
-	src := "--- a/a.txt\n+++ b/a.txt\n@@ -1,1 +1,1 @@\n-line 0\n+LINE 0\n" +
-		"--- a/a.txt\n+++ b/a.txt\n@@ -5,1 +5,1 @@\n-nothing like it\n+x\n" +
-		"--- a/b.txt\n+++ b/b.txt\n@@ -1,1 +1,1 @@\n-line 0\n+LINE 0\n@@ -3,1 +3,1 @@\n-line 2\n+LINE 2\n" +
-		"--- a/b.txt\n+++ b/b.txt\n@@ -7,1 +7,1 @@\n-line 6\n+LINE 6\n@@ -9,1 +9,1 @@\n-nothing\n+y\n"
-	k := NewChecker(root, grammar.DialectUdiff, Options{})
-	defer k.Close()
-	doc, err := grammar.Parse(ctx, "plan.md", []byte(src), grammar.Options{Dialect: grammar.DialectUdiff})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, a := range doc.Actions {
-		k.Action(ctx, a)
-	}
-	if d := k.Diagnostics(nil, ast.Pos{}); len(d) != 2 {
-		t.Fatalf("want the two hunks not found:\n%s", render("plan.md", d))
-	}
-	texts := 0
-	for _, buf := range k.c.kept {
-		texts++
-		if buf.isTree && buf.cache != "" {
-			t.Errorf("a kept text holds a copy of its content (%d bytes)", len(buf.cache))
-		}
-	}
-	for _, name := range []string{"a.txt", "b.txt"} {
-		if i, ok := k.c.o.find(name); ok {
-			if f := k.c.cur(i); f != nil && f.buf != nil {
-				texts++
-				if f.buf.isTree && f.buf.cache != "" {
-					t.Errorf("%s: the edited text holds a copy of its content (%d bytes)", name, len(f.buf.cache))
-				}
-			}
-		}
-	}
-	if texts == 0 {
-		t.Fatal("no text kept: the test looks at nothing")
-	}
 }

@@ -69,7 +69,7 @@ func (c *checker) create(a *ast.Action, t *pathArg) {
 	case f.dir:
 		c.add(ast.Error, CodeNotAFile, *t.span, "%s cannot create %s: it is a directory", a.Name, t.value)
 		return
-	case f.exists && f.known && c.unchanged(f) && f.data() == a.Params.String("content"):
+	case f.exists && f.known && c.unchanged(f) && f.content == a.Params.String("content"):
 		// Created before: the same file again is no change.
 		c.applied(a, f, t.value, *t.span, "%s: %s already exists with this content (%s): the file was created before, and is not created again", a.Name, t.value, plural(f.size, "byte"))
 		return
@@ -106,9 +106,8 @@ func (c *checker) editable(a *ast.Action, t *pathArg) *vfile {
 // edited records the new content buf for the file f at rel (keeping what
 // else the overlay knows of it).
 func (c *checker) edited(a *ast.Action, rel string, f *vfile, buf *text) {
-	buf.release()
 	nf := *f
-	nf.exists, nf.known, nf.content, nf.buf, nf.size, nf.by, nf.how = true, true, "", buf, int64(buf.Len()), c.ref(a), "edited"
+	nf.exists, nf.known, nf.content, nf.size, nf.by, nf.how = true, true, buf.String(), int64(buf.Len()), c.ref(a), "edited"
 	c.set(rel, &nf)
 }
 
@@ -159,7 +158,7 @@ func (c *checker) searchReplace(ctx context.Context, a *ast.Action, t *pathArg) 
 			c.add(ast.Error, CodeNotAFile, *t.span, "%s cannot create %s: it is a directory", a.Name, t.value)
 		case !f.exists:
 			c.set(t.rel, &vfile{exists: true, known: true, content: replace, size: int64(len(replace)), by: c.ref(a), how: "created"})
-		case f.known && replace != "" && c.unchanged(f) && f.data() == replace:
+		case f.known && replace != "" && c.unchanged(f) && f.content == replace:
 			c.applied(a, f, t.value, span, "%s: the SEARCH text is empty and %s already holds the REPLACE text, all of it: the file was created before, and the text is not appended again", a.Name, t.value)
 		case !f.known:
 			if f.problem != "" {
@@ -167,7 +166,7 @@ func (c *checker) searchReplace(ctx context.Context, a *ast.Action, t *pathArg) 
 			}
 		default:
 			c.add(ast.Info, CodeFileExists, span, "%s: the SEARCH text is empty and %s exists: the REPLACE text is appended to it (as aider does)", a.Name, t.value)
-			buf := textOf(f)
+			buf := c.textOf(f)
 			if buf.CRLF() && lfEdit(replace) {
 				replace = fromLF(replace)
 			}
@@ -180,7 +179,7 @@ func (c *checker) searchReplace(ctx context.Context, a *ast.Action, t *pathArg) 
 	if f == nil || ctx.Err() != nil {
 		return
 	}
-	buf := c.keptText(t.rel, f)
+	buf := c.textOf(f)
 	crlf := buf.CRLF() && lfEdit(search, replace)
 	nl, conv := lineEnding(crlf)
 	find, repl := conv(search), conv(replace)
@@ -193,14 +192,12 @@ func (c *checker) searchReplace(ctx context.Context, a *ast.Action, t *pathArg) 
 	if where, ok := srApplied(buf, find, repl, at, n, c.unchanged(f)); ok {
 		c.applied(a, f, t.value, span, "%s: the REPLACE text is already in %s (line %d)%s: the block was applied before, and is not applied again", a.Name, t.value, buf.Line(where), appliedHow(n, "SEARCH text"))
 		buf.Rollback()
-		c.keep(t.rel, f, buf)
 		return
 	}
 	if n != 1 {
 		e := edit{find: search, replace: replace, span: span, name: "SEARCH text"}
 		c.matched(a, t, f, e, buf, crlf, find, n, 0)
 		buf.Rollback()
-		c.keep(t.rel, f, buf)
 		return
 	}
 	end := at + len(find)
@@ -246,7 +243,7 @@ func (c *checker) matched(a *ast.Action, t *pathArg, f *vfile, e edit, buf *text
 		}
 		d := c.add(ast.Error, CodeFindAmbiguous, e.span, "%s: the %s occurs %d times %s %s (lines %s); it must occur exactly once: include more surrounding lines to make it unique",
 			a.Name, e.name, total, where, t.value, lineList(lines, total))
-		d.Detail = occurrenceDetailIn(buf, t.value, lines, total)
+		d.Detail = occurrenceDetail(buf.String(), t.value, lines, total)
 		d.Related = related(f, t.value)
 		return false
 	}
@@ -404,38 +401,40 @@ func (c *checker) patch(ctx context.Context, a *ast.Action, paths []pathArg) {
 	if p == nil {
 		return
 	}
-	for i, h := range hunksOf(a) {
+	hunks := hunksOf(a)
+	p.start(hunks)
+	for i, h := range hunks {
+		if p.cancelled || !p.ok {
+			break
+		}
 		span := a.NameSpan
 		if i < len(a.Blocks) {
 			span = a.Blocks[i].Span
 		}
-		p.hunk(ctx, h, span)
+		p.place(ctx, h, span)
 	}
-	p.finish(ctx)
+	p.finish()
 }
 
 // patcher checks an update_file's hunks one at a time, in order, against
-// the target's content (patch, and a Checker handed the hunks as they are
-// read, Checker.Hunk).
+// the target's content.
 type patcher struct {
 	c     *checker
 	a     *ast.Action
 	paths []pathArg // the target, then the move_to of a move
 	f     *vfile
 	buf   *text
-	// decided says whether the hunks are matched with CRLF line endings
-	// (crlf): the target has them and no hunk has a CR. Until it is
-	// decided (a CRLF target, LF hunks so far), the hunks are held.
-	decided, crlf bool
-	held          []heldHunk
-	nl            string
-	conv          func(string) string
-	virtual       bool
-	n             int  // hunks seen
-	ok            bool // every hunk so far is placed
-	cancelled     bool
-	touchedEnd    bool
-	from, delta   int
+	// crlf says the hunks are matched with CRLF line endings: the target
+	// has them and no hunk has a CR.
+	crlf        bool
+	nl          string
+	conv        func(string) string
+	virtual     bool
+	n           int  // hunks seen
+	ok          bool // every hunk so far is placed
+	cancelled   bool
+	touchedEnd  bool
+	from, delta int
 	// Pure additions placed by no line number go at the end of the file
 	// once every other hunk is placed (codex: at the end of the original
 	// file, not moving the place later hunks are looked for from);
@@ -446,13 +445,6 @@ type patcher struct {
 	// does not); detect says hunks are looked at for being already
 	// applied (checker.unchanged).
 	changed, detect bool
-}
-
-// heldHunk is a hunk held until the line endings are decided, and the
-// span of its source.
-type heldHunk struct {
-	h    grammar.Hunk
-	span ast.Span
 }
 
 // newPatcher starts the check of update_file a, whose path arguments are
@@ -467,19 +459,21 @@ func (c *checker) newPatcher(a *ast.Action, paths []pathArg) *patcher {
 	if p.f == nil {
 		return nil
 	}
-	p.buf = c.keptText(p.paths[0].rel, p.f)
+	p.buf = c.textOf(p.f)
 	p.detect = c.unchanged(p.f)
-	if !p.buf.CRLF() {
-		p.decide(false)
-	}
 	return p
 }
 
-// decide fixes the line endings the hunks are matched with.
-func (p *patcher) decide(crlf bool) {
-	p.decided, p.crlf = true, crlf
-	c, buf := p.c, p.buf
-	p.nl, p.conv = lineEnding(crlf)
+// start fixes the line endings the hunks are matched with and marks the
+// text, to be rolled back if a hunk is not placed.
+func (p *patcher) start(hunks []grammar.Hunk) {
+	c := p.c
+	p.crlf = p.buf.CRLF()
+	for _, h := range hunks {
+		p.crlf = p.crlf && lfEdit(h.Old, h.New, h.Context)
+	}
+	buf := p.buf
+	p.nl, p.conv = lineEnding(p.crlf)
 	buf.Mark()
 	// codex matches lines, so a file without a final line ending matches
 	// as if it had one (aider's search-replace too); a unified diff says
@@ -487,34 +481,6 @@ func (p *patcher) decide(crlf bool) {
 	p.virtual = c.schema != nil && c.schema.Dialect == grammar.DialectApplyPatch && buf.Len() > 0 && !buf.EndsWithNL()
 	if p.virtual {
 		buf.Replace(buf.Len(), buf.Len(), p.nl)
-	}
-}
-
-// hunk checks the next hunk h, whose source is span.
-func (p *patcher) hunk(ctx context.Context, h grammar.Hunk, span ast.Span) {
-	if p.cancelled || !p.ok {
-		return
-	}
-	if !p.decided {
-		if lfEdit(h.Old, h.New, h.Context) {
-			p.held = append(p.held, heldHunk{h, span})
-			return
-		}
-		p.decide(false)
-		p.flush(ctx)
-	}
-	p.place(ctx, h, span)
-}
-
-// flush checks the hunks held.
-func (p *patcher) flush(ctx context.Context) {
-	held := p.held
-	p.held = nil
-	for _, hh := range held {
-		if p.cancelled || !p.ok {
-			return
-		}
-		p.place(ctx, hh.h, hh.span)
 	}
 }
 
@@ -530,7 +496,9 @@ func (p *patcher) place(ctx context.Context, h grammar.Hunk, span ast.Span) {
 	c, a, t, f, buf, conv := p.c, p.a, &p.paths[0], p.f, p.buf, p.conv
 	i := p.n
 	p.n++
-	if ctx.Err() != nil {
+	if ctx.Err() != nil || c.work.over() {
+		// Cancelled, or the work budget is spent: the action stops here
+		// (overBudget reports it).
 		buf.Rollback()
 		p.cancelled = true
 		return
@@ -548,9 +516,9 @@ func (p *patcher) place(ctx context.Context, h grammar.Hunk, span ast.Span) {
 			// an anchor only, nothing of it is replaced. The line by
 			// line pass is charged to the check's search budget (a
 			// pass per failing hunk would be quadratic).
-			w := buf.work
+			w := c.work.spent
 			l, ok := buf.TrimmedLine(h.Context, p.from)
-			c.closestWork += buf.work - w
+			c.closestWork += c.work.spent - w
 			if ok {
 				at, n = l, 1
 				c.add(ast.Info, CodeAnchorWhitespace, span, "%s: hunk %d's @@ line is at line %d of %s only when white space around it is ignored; the hunk is looked for after it",
@@ -657,18 +625,13 @@ func (p *patcher) place(ctx context.Context, h grammar.Hunk, span ast.Span) {
 // finish ends the check of the update_file once its last hunk is checked:
 // the file's new content, or, when a hunk was not placed, the file as it
 // was; then the move.
-func (p *patcher) finish(ctx context.Context) {
-	if !p.decided {
-		p.decide(true) // a CRLF target, and no hunk has a CR
-		p.flush(ctx)
-	}
+func (p *patcher) finish() {
 	if p.cancelled {
 		return
 	}
 	c, a, t, f, buf := p.c, p.a, &p.paths[0], p.f, p.buf
 	if !p.ok {
 		buf.Rollback()
-		c.keep(t.rel, f, buf)
 		return // the file is left as it was: later edits see it unchanged
 	}
 	if tail := p.tail.String(); tail != "" {
@@ -683,7 +646,6 @@ func (p *patcher) finish(ctx context.Context) {
 	if !p.changed {
 		// Every hunk is already applied: the file stays as it is.
 		buf.Rollback()
-		c.keep(t.rel, f, buf)
 		p.move()
 		return
 	}
@@ -704,11 +666,11 @@ func (p *patcher) move() {
 	c, a, t, paths := p.c, p.a, &p.paths[0], p.paths
 	if len(paths) > 1 && paths[1].param == "move_to" && paths[1].ok && paths[1].rel != t.rel {
 		c.move(a, paths[:2])
-		if i, ok := c.o.find(paths[1].rel); ok {
-			if nf := c.cur(i); nf != nil && nf.by != nil && nf.by.NameSpan == a.NameSpan && nf.how == "moved" {
+		if e := c.find(paths[1].rel); e != nil {
+			if nf := e.cur; nf != nil && nf.by != nil && nf.by.NameSpan == a.NameSpan && nf.how == "moved" {
 				moved := *nf
 				moved.how = "edited and moved"
-				c.setCur(i, &moved)
+				e.setCur(&moved)
 			}
 		}
 	}
@@ -784,7 +746,7 @@ func (c *checker) deleteFile(a *ast.Action, t *pathArg) {
 // removesAll reports whether the removed lines old are the file's whole
 // content, and reports the first difference when they are not.
 func (c *checker) removesAll(a *ast.Action, t *pathArg, f *vfile, old string, span ast.Span) bool {
-	content := f.data()
+	content := f.content
 	if content == old {
 		return true
 	}

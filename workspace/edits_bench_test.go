@@ -103,10 +103,10 @@ func TestEditFormatsApplyOverlay(t *testing.T) {
 			}
 		}
 		want := "<line 0>\nx\nx\n<line 1>\nx\n<line 2>\nx\n"
-		if got := c.state("big.txt").data(); got != want {
+		if got := c.state("big.txt").content; got != want {
 			t.Errorf("%s: big.txt = %q, want %q", d, got, want)
 		}
-		if got := c.state("new/f3.txt").data(); got != "new 3\n" {
+		if got := c.state("new/f3.txt").content; got != "new 3\n" {
 			t.Errorf("%s: new/f3.txt = %q", d, got)
 		}
 	}

@@ -88,10 +88,10 @@ func (c *checker) edit(ctx context.Context, a *ast.Action, t *pathArg, all bool)
 		return
 	}
 	matchAll := all || flag(a.Params, "match_all")
-	buf, changed := c.keptText(t.rel, f), false
+	buf, changed := c.textOf(f), false
 	for _, e := range editsOf(a) {
-		if ctx.Err() != nil {
-			return
+		if ctx.Err() != nil || c.work.over() {
+			return // cancelled, or the work budget is spent (overBudget)
 		}
 		if e.find == "" {
 			c.add(ast.Error, CodeFindEmpty, e.span, "%s: the %s is empty; it would match everywhere in %s", a.Name, e.name, t.value)
@@ -114,10 +114,10 @@ func (c *checker) edit(ctx context.Context, a *ast.Action, t *pathArg, all bool)
 			if c.hasParam(a, "match_all") {
 				hint += ", or set Match All: true to replace every occurrence"
 			}
-			n, lines := occurrencesIn(buf, e.find, maxListed)
+			n, lines := occurrences(buf.String(), e.find, maxListed)
 			d := c.add(ast.Error, CodeFindAmbiguous, e.span, "%s: the %s occurs %d times in %s (lines %s); it must occur exactly once: %s",
 				a.Name, e.name, n, t.value, lineList(lines, n), hint)
-			d.Detail = occurrenceDetailIn(buf, t.value, lines, n)
+			d.Detail = occurrenceDetail(buf.String(), t.value, lines, n)
 			d.Related = related(f, t.value)
 		case n > 1: // match all: every occurrence after the first's start
 			all := buf.Index(e.find, occ[0], maxReplaced+1)
@@ -136,35 +136,8 @@ func (c *checker) edit(ctx context.Context, a *ast.Action, t *pathArg, all bool)
 		}
 	}
 	if changed {
-		c.set(t.rel, &vfile{exists: true, known: true, buf: buf, size: int64(buf.Len()), by: c.ref(a), how: "edited", origin: f.origin})
-	} else {
-		c.keep(t.rel, f, buf)
+		c.set(t.rel, &vfile{exists: true, known: true, content: buf.String(), size: int64(buf.Len()), by: c.ref(a), how: "edited", origin: f.origin})
 	}
-}
-
-// keep keeps buf, the text of the file f at rel that every edit so far
-// left unchanged, for the next edit of it (keptText).
-func (c *checker) keep(rel string, f *vfile, buf *text) {
-	buf.release()
-	if f.buf != nil {
-		return
-	}
-	if c.kept == nil {
-		c.kept = map[uint32]*text{}
-	}
-	c.kept[c.o.intern(rel)] = buf
-}
-
-// keptText is textOf(f), or the text kept for f's path when every edit
-// of it so far failed: a text looked in more than once is indexed
-// (text.promote), so failing edits of a file do not each scan it.
-func (c *checker) keptText(rel string, f *vfile) *text {
-	if f.buf == nil && c.kept != nil {
-		if buf := c.kept[c.o.intern(rel)]; buf != nil && buf.Len() == f.contentLen() {
-			return buf
-		}
-	}
-	return textOf(f)
 }
 
 // maxReplaced is the number of occurrences up to which a match-all edit
@@ -196,41 +169,6 @@ func occurrences(content, find string, limit int) (int, []int) {
 		off = at + len(find)
 	}
 	return n, lines
-}
-
-// occurrencesIn is occurrences of the text's content, from its indexes
-// where they apply: it costs the occurrences' lines, not a pass over the
-// file (a FIND text on two lines of a large file is ambiguous cheaply).
-func occurrencesIn(buf *text, find string, limit int) (int, []int) {
-	if !buf.isTree {
-		return occurrences(buf.String(), find, limit)
-	}
-	all := buf.Index(find, 0, -1)
-	lines := make([]int, 0, min(len(all), limit))
-	for _, off := range all[:min(len(all), limit)] {
-		lines = append(lines, buf.Line(off))
-	}
-	return len(all), lines
-}
-
-// occurrenceDetailIn is occurrenceDetail of the text's content, reading
-// only the lines listed.
-func occurrenceDetailIn(buf *text, file string, lines []int, n int) string {
-	if !buf.isTree {
-		return occurrenceDetail(buf.String(), file, lines, n)
-	}
-	var b strings.Builder
-	for _, l := range lines {
-		text := ""
-		if x := buf.nodeAt(l - 1); x != nil {
-			text = preview(lineBody(x.line), 80)
-		}
-		fmt.Fprintf(&b, "%s:%d: %s\n", file, l, text)
-	}
-	if n > len(lines) {
-		fmt.Fprintf(&b, "… and %d more\n", n-len(lines))
-	}
-	return b.String()
 }
 
 func lineList(lines []int, n int) string {

@@ -90,17 +90,13 @@ func (c *checker) resolvePath(p *pathArg, a *ast.Action, follow bool) {
 // addPath reports a breach of the static path rule unless the parser
 // already reported it at the same place with the same code (the document's
 // own diagnostics) or summed up its code (it then counted it): `check
-// --root` says it once. A Checker learns the parser's diagnostics only at
-// the end, so it keeps the breach until then (Checker.Diagnostics): the
-// first 2×MaxPerCode of a code, which hold the MaxPerCode the parser
-// lists, and a count of the rest.
+// --root` says it once. The parser's diagnostics are known at the end
+// (checker.diagnostics), so the breach is kept until then: the first
+// 2×MaxPerCode of a code, which hold the MaxPerCode the parser lists, and
+// a count of the rest.
 func (c *checker) addPath(code string, span ast.Span, format string, args ...any) {
 	key := staticKey{span.Start.Offset, span.End.Offset, code}
-	if c.static[key] || c.summed[code] || c.cap.Silenced != nil && c.cap.Silenced(code, span.Start.Line) {
-		return
-	}
-	if !c.light {
-		c.add(ast.Error, code, span, format, args...)
+	if c.cap.Silenced != nil && c.cap.Silenced(code, span.Start.Line) {
 		return
 	}
 	if c.pathN[code] < 2*grammar.MaxPerCode {
@@ -202,10 +198,12 @@ func (c *checker) walk(v string, follow bool) walked {
 		// What os.Lstat says of a directory on the way is kept: plans
 		// name the same directories again and again (not the last
 		// component, which would be a second entry of its path).
-		cached, dir := 0, ""
+		cached, dir := int8(0), ""
 		if !last && len(next) > len(c.root)+1 && next[:len(c.root)] == c.root && next[len(c.root)] == filepath.Separator {
 			dir = filepath.ToSlash(next[len(c.root)+1:])
-			cached = c.o.lstat(dir)
+			if e := c.find(dir); e != nil {
+				cached = e.lstat
+			}
 		}
 		if cached == lstatNone {
 			tail = append(tail, part)
@@ -218,7 +216,7 @@ func (c *checker) walk(v string, follow bool) walked {
 		fi, err := os.Lstat(next)
 		if err != nil {
 			if dir != "" {
-				c.o.setLstat(dir, lstatNone)
+				c.intern(dir).lstat = lstatNone
 			}
 			if last && errors.Is(err, fs.ErrNotExist) {
 				c.lastMissing = next
@@ -228,7 +226,7 @@ func (c *checker) walk(v string, follow bool) walked {
 		}
 		if fi.Mode()&os.ModeSymlink == 0 {
 			if dir != "" {
-				c.o.setLstat(dir, lstatPlain)
+				c.intern(dir).lstat = lstatPlain
 			}
 			cur = next
 			continue
@@ -341,13 +339,12 @@ func (c *checker) usable(p *pathArg, a *ast.Action) bool {
 		what = "cwd"
 	}
 	rel := p.rel
-	sums := c.o.prefixes(rel)
 	for i := 0; i < len(rel); i++ {
 		if rel[i] != '/' {
 			continue
 		}
 		dir := rel[:i]
-		if c.isDirSum(dir, sums.sum(i)) {
+		if c.isDir(dir) {
 			continue
 		}
 		f := c.file(dir)
@@ -359,8 +356,7 @@ func (c *checker) usable(p *pathArg, a *ast.Action) bool {
 			return false
 		}
 		var d *ast.Diagnostic
-		di, _ := c.o.find(dir) // c.file looked at it
-		switch disk := c.diskAt(di); {
+		switch disk := c.find(dir).disk; { // c.file looked at it
 		case f.exists && f.by != nil:
 			d = c.add(ast.Error, CodeNotADirectory, *p.span, "%s %s %q goes through %s, which %s as a file, not a directory",
 				a.Name, what, p.value, dir, describe(f.by)+" "+f.how)

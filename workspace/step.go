@@ -12,23 +12,18 @@ import (
 // Changes gives it (what the workspace held before the first action that
 // changed the file) and New what a left there. A file a did not change
 // (a failed edit, a read, a command's directory) is not listed, and
-// neither is any file once the Checker stopped (its directory budget).
+// neither is any file once the Checker stopped (its work budget).
 // Unlike Changes, a file a brought back to what was on disk, or deleted
-// after an earlier action created it, is listed: it is a's step. An
-// action whose hunks were handed to Hunk is checked, but its step is not
-// returned. `plangram render --root` shows each action's step
+// after an earlier action created it, is listed: it is a's step. `plangram render --root` shows each action's step
 // (docs/render.md).
 func (k *Checker) Step(ctx context.Context, a *ast.Action) []Change {
-	if k.err != nil || ctx.Err() != nil || k.c.o.mem == nil {
+	if k.err != nil || ctx.Err() != nil {
 		return nil
 	}
 	c := k.c
-	streamed := k.patching != nil
-	if c.stopped || streamed {
-		k.Action(ctx, a)
+	if k.Action(ctx, a); c.stopped {
 		return nil
 	}
-	k.Action(ctx, a)
 	switch c.effects[a.Name] {
 	case OpRun, OpNone, OpRead:
 		return nil
@@ -41,33 +36,17 @@ func (k *Checker) Step(ctx context.Context, a *ast.Action) []Change {
 		if !p.ok || p.param == "cwd" || p.rel == "" || seenBefore(c.pathBuf[:j], p.rel) {
 			continue
 		}
-		i, ok := c.o.find(p.rel)
-		if !ok {
+		e := c.find(p.rel)
+		if e == nil {
 			continue
 		}
-		f := c.cur(i)
+		f := e.cur
 		if f == nil || f.by == nil || f.dir || f.by.NameSpan != a.NameSpan {
 			continue // not changed by a
 		}
-		ch := Change{Path: c.o.keyString(c.o.at(i)), Exists: f.exists, Action: f.by, Doc: c.doc}
-		if d := c.diskAt(i); d != nil && d.exists && !d.dir {
-			ch.Existed, ch.Old, ch.OldKnown = true, d.content, d.known
-			if !d.known {
-				ch.Problem = d.problem
-			}
-		}
-		if f.exists {
-			ch.New, ch.NewKnown = f.data(), f.known
-			if !f.known {
-				ch.Problem = f.problem
-				if ch.Problem == "" {
-					ch.Problem = "its content is unknown"
-				}
-			}
-			if f.origin != "" && f.origin != ch.Path {
-				ch.MovedFrom = f.origin
-			}
-		}
+		ch := Change{Path: e.rel, Exists: f.exists, Action: f.by, Doc: c.doc}
+		ch.setOld(e.disk)
+		ch.setNew(f)
 		out = append(out, ch)
 	}
 	return out

@@ -85,10 +85,10 @@ func TestSymlinkEntries(t *testing.T) {
 	}
 }
 
-// TestBeyondSymlinkStreamed: a Checker handed an update_file's hunks one
-// at a time (check --root) refuses an edit of a link as Check does, and
+// TestBeyondSymlinkChecker: a Checker handed the actions one at a time
+// (check --root) refuses an edit of a link as Check does, and
 // lets a rename of one (no hunks) move the link.
-func TestBeyondSymlinkStreamed(t *testing.T) {
+func TestBeyondSymlinkChecker(t *testing.T) {
 	root := symlinkRoot(t)
 	plan := "*** Begin Patch\n*** Update File: dead\n@@\n-hello\n+bye\n*** Update File: lnk2\n*** Move to: moved.txt\n*** End Patch\n"
 	src := []byte(plan)

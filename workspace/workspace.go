@@ -2,7 +2,7 @@
 // in, before it runs: an EDIT whose FIND text is not in the file (or is in it
 // twice), a READ of a file that does not exist, a CREATE over an existing
 // file, a path that leaves the project. Each rule has its own diagnostic code
-// (Rules, docs/check.md).
+// (docs/check.md; the registry in package ast lists them).
 //
 // Actions are checked in order against a virtual file system: the files on
 // disk under the root, overlaid with what earlier actions of the same plan
@@ -18,6 +18,7 @@
 package workspace
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -25,7 +26,6 @@ import (
 	"iter"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 
@@ -97,68 +97,6 @@ const (
 	// create it.
 	CodeNameTooLong = "name-too-long"
 )
-
-// Rule documents one workspace rule.
-type Rule struct {
-	Code     string
-	Severity ast.Severity // the usual severity; some rules also downgrade (docs/check.md)
-	Summary  string       // one line
-	Help     string       // a paragraph: what it means and how to fix it
-}
-
-// Rules returns the workspace rules, in the order docs/check.md lists them.
-func Rules() []Rule {
-	return []Rule{
-		{CodeFindNotFound, ast.Error, "FIND / old text is not in the target file",
-			"The text an EDIT's FIND block (or patch_file's old argument) looks for must occur in the file byte for byte, whitespace and line endings included. The diagnostic shows the closest region of the file and a unified diff from the FIND text to it, and says when the difference is only whitespace (indentation, tabs against spaces, trailing blanks, CRLF). Copy the exact text from the file."},
-		{CodeFindAmbiguous, ast.Error, "FIND / old text occurs more than once",
-			"An edit replaces exactly one occurrence: when the FIND text occurs several times the executor cannot tell which one is meant. Include more surrounding lines to make it unique, or set `Match All: true` to replace every occurrence."},
-		{CodeFindEmpty, ast.Error, "FIND / old text is empty",
-			"An empty FIND text matches everywhere. Put the exact text to replace in the FIND block."},
-		{CodeFileNotFound, ast.Error, "the file to read, edit, delete or move does not exist",
-			"Neither the workspace nor an earlier action of the plan provides the file. Check the path (it is relative to the project root), or CREATE the file first. After an EXECUTE or run_command, which may create files the checker cannot see, this is a warning."},
-		{CodeFileExists, ast.Warning, "CREATE / write_file replaces an existing file",
-			"The file already exists in the workspace, or an earlier action created it. Set `Overwrite: true` when replacing it is intended, or EDIT it instead."},
-		{CodeNotAFile, ast.Error, "a file action names a directory",
-			"The path names a directory; file actions need a file path."},
-		{CodeNotADirectory, ast.Error, "a path goes through a file as if it were a directory",
-			"`a/b` needs `a` to be a directory, but `a` is a file in the workspace, a file an earlier action creates, or a file an earlier action deletes or moves away (a file is not replaced by a directory within one plan: apply writes all files at once). Choose another path, or split the plan in two."},
-		{CodePathUnusable, ast.Error, "the operating system cannot use the path",
-			"Looking the path up fails for a reason no plan can change: a component longer than the file system allows (ENAMETOOLONG), a loop of symbolic links (ELOOP). The message gives the system's error."},
-		{CodeMoveOntoItself, ast.Warning, "a move's destination is its source",
-			"The destination names the same file as the source (`a.txt` and `./a.txt`, or through a symbolic link inside the root): the move does nothing. Check the destination."},
-		{CodeAbsolutePath, ast.Error, "a path or cwd is absolute",
-			"Paths in a plan are relative to the project root so that the plan means the same thing on every machine. Remove the leading `/` (or drive, or `~`)."},
-		{CodePathEscapes, ast.Error, "a path or cwd leaves the project root",
-			"After `..` components and symbolic links are resolved, the path must stay inside the project root. A scheme-like prefix (`ab://`) is an ordinary path component."},
-		{CodeBadPath, ast.Error, "a path is empty or contains a control character",
-			"A path must not be empty nor contain NUL, a line break, a tab or any other control character, nor an invisible formatting character (a zero-width space, a bidirectional override, a soft hyphen…) that makes it display as another name."},
-		{CodeURLNotAllowed, ast.Error, "a path is a URL",
-			"A path parameter names a file relative to the project root; `https://host/a` or `file:///etc/passwd` (a scheme and `://`) is not one. Download the file with a command, or write the project path."},
-		{CodeFileUnreadable, ast.Warning, "a file cannot be checked",
-			"The file exists but could not be read (permissions) or is larger than the checker's limit; the rules that need its content were skipped for it."},
-		{CodeHunkDrift, ast.Info, "a udiff hunk's header line number is not where its context is",
-			"Models often get hunk header line numbers wrong. plangram places a hunk by its context and removed lines (which must occur exactly once after the previous hunk) and notes where the header was off; fix the numbers if another tool will apply the diff."},
-		{CodeHunkByLine, ast.Info, "a udiff hunk whose lines occur several times is placed by its header's line number",
-			"When a hunk's context and removed lines occur several times after the previous hunk and one occurrence starts exactly at the line the hunk header names, the hunk goes there, as git apply and GNU patch place it."},
-		{CodeAnchorWhitespace, ast.Info, "an apply-patch @@ line matches only with white space ignored",
-			"The `@@ line` a hunk must come after is found only when white space around it is ignored (codex's rule for it). It is an anchor, nothing of it is replaced; fix its indentation if another tool will apply the patch."},
-		{CodeCRLFKept, ast.Info, "an LF edit of a CRLF file keeps the file's CRLF line endings",
-			"The file ends every line with CRLF and the edit has no CR: the edit is matched line by line and written with CRLF line endings."},
-		{CodeDeleteMismatch, ast.Error, "a udiff deletion's removed lines are not the file's content",
-			"A diff to `/dev/null` lists the lines it removes; as `git apply` requires, they must be the whole file, byte for byte. The diagnostic names the first line that differs (or the lines the file has beyond them), says when the difference is only white space, and carries a diff. An LF diff of a CRLF file matches line by line (`crlf-kept`)."},
-		{CodeAlreadyApplied, ast.Warning, "the edit's result is already in the file",
-			"The edit was applied before: its REPLACE text stands where its FIND text would match (or the FIND text is gone and the REPLACE text is there), a diff hunk or apply_patch chunk applies in reverse, or a CREATE, write_file or add_file names a file that already holds its content. Applying it again would change what was already changed (code inserted twice), so it is not made again. `plangram apply` refuses a plan part of which is already applied, and changes nothing when every action is. An edit of a file an earlier action of the same document changed is not looked at this way."},
-		{CodeReadOnly, ast.Error, "the plan changes a read-only file",
-			"The file's mode lacks the owner's write bit (0444, for example): `plangram apply` refuses to change it, as `fmt -w` and `fix -w` do, also when run as root. Make it writable (`chmod u+w`) if the change is meant, or leave the file alone. Deleting it or moving it away is fine. The diagnostic is at the last action that changes it."},
-		{CodeBadRoot, ast.Error, "the workspace root cannot be used",
-			"The --root directory does not exist or is not a directory."},
-		{CodeBeyondSymlink, ast.Error, "a path goes through a symbolic link",
-			"A directory on the path is a symbolic link, or an action that writes, appends to or edits a file names a symbolic link (or the place of one the plan deleted). As `git apply` refuses a path \"beyond a symbolic link\", apply never follows one, so that no link in the workspace can lead a write into .git or out of the root. Write the path the link stands for. Deleting or moving a link acts on the link itself, and a read follows a link that stays inside the root."},
-		{CodeNameTooLong, ast.Error, "a name on the path is longer than the file system allows",
-			"A component of the path is longer than the root's file system allows for one name (255 bytes on ext4, XFS, APFS, NTFS; the limit is asked of the file system where it can be): no file can be created with it, so apply would fail. Shorten the name."},
-	}
-}
 
 // Op is what an action does to the workspace.
 type Op int
@@ -268,11 +206,9 @@ type Options struct {
 	// DefaultMaxFileSize, 16 MiB). A larger file is not read: the rules
 	// that need its content report CodeFileUnreadable.
 	MaxFileSize int64
-	// Source, optional, is the text the documents were parsed from. The
-	// checker then keeps the paths, file contents and action names that
-	// are slices of it (as the parser's strings are) as offsets into it
-	// rather than as strings, which makes its state per file a few bytes;
-	// it must not change while the check runs. The diagnostics are the same with or without it.
+	// Source, optional, is the text the documents were parsed from: a
+	// file written from a fenced block whose content lacks a final line
+	// ending gets the one that follows the content there.
 	Source []byte
 }
 
@@ -367,14 +303,10 @@ func Simulate(ctx context.Context, docs []*ast.Document, root string, opts Optio
 			}
 			c.action(ctx, a)
 		}
-		c.diags = append(c.diags, c.readOnlyChanged(&c.cap)...)
-		c.diags = append(c.diags, c.cap.Summaries()...)
-		ast.SortDiagnostics(c.diags)
-		sim.Diagnostics[i] = ast.EscapeDiagnostics(c.diags)
+		sim.Diagnostics[i] = ast.EscapeDiagnostics(c.diagnostics(doc.Diagnostics))
 		sim.Tally[i] = c.tally
 	}
 	sim.Changes = c.changes()
-	c.o.mem.free()
 	c.fsys.Close()
 	return sim
 }
@@ -382,14 +314,13 @@ func Simulate(ctx context.Context, docs []*ast.Document, root string, opts Optio
 // changes lists the net change of every file an action touched.
 func (c *checker) changes() []Change {
 	var out []Change
-	for i := range uint32(c.o.n) {
-		f := c.cur(i)
+	for rel, e := range c.o {
+		f := e.cur
 		if f == nil || f.by == nil {
 			continue // not looked at, as on disk, or a directory
 		}
-		rel := c.o.keyString(c.o.at(i))
 		ch := Change{Path: rel, Exists: f.exists, Action: f.by, Doc: f.doc}
-		d := c.diskAt(i)
+		d := e.disk
 		switch {
 		case d != nil && d.link != "":
 			// A link deleted or moved away (onLink refuses anything else
@@ -401,11 +332,8 @@ func (c *checker) changes() []Change {
 			if !f.exists {
 				ch.Link = d.link
 			}
-		case d != nil && d.exists && !d.dir:
-			ch.Existed, ch.Old, ch.OldKnown = true, d.content, d.known
-			if !d.known {
-				ch.Problem = d.problem
-			}
+		default:
+			ch.setOld(d)
 		}
 		if !ch.Existed && !ch.Exists {
 			continue // created and removed again
@@ -419,18 +347,7 @@ func (c *checker) changes() []Change {
 			out = append(out, ch)
 			continue
 		}
-		if f.exists {
-			ch.New, ch.NewKnown = f.data(), f.known
-			if !f.known {
-				ch.Problem = f.problem
-				if ch.Problem == "" {
-					ch.Problem = "its content is unknown"
-				}
-			}
-			if f.origin != "" && f.origin != rel {
-				ch.MovedFrom = f.origin
-			}
-		}
+		ch.setNew(f)
 		if ch.Existed && ch.Exists && sameAsDisk(rel, f, d) {
 			continue // edited back to what it was
 		}
@@ -438,6 +355,33 @@ func (c *checker) changes() []Change {
 	}
 	slices.SortFunc(out, func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
 	return out
+}
+
+// setOld records d, what the disk held at the path, as the change's Old.
+func (ch *Change) setOld(d *vfile) {
+	if d != nil && d.exists && !d.dir {
+		ch.Existed, ch.Old, ch.OldKnown = true, d.content, d.known
+		if !d.known {
+			ch.Problem = d.problem
+		}
+	}
+}
+
+// setNew records f, the path's state after the change, as its New.
+func (ch *Change) setNew(f *vfile) {
+	if !f.exists {
+		return
+	}
+	ch.New, ch.NewKnown = f.content, f.known
+	if !f.known {
+		ch.Problem = f.problem
+		if ch.Problem == "" {
+			ch.Problem = "its content is unknown"
+		}
+	}
+	if f.origin != "" && f.origin != ch.Path {
+		ch.MovedFrom = f.origin
+	}
 }
 
 // checker holds the state of one Check: the virtual file system and the
@@ -453,43 +397,33 @@ type checker struct {
 	schema  *schema.Schema
 	effects Effects
 	maxSize int64
-	// o holds the state of each path looked at (by slash path relative to
-	// root), what was on disk there, and the count of files created below
-	// each directory (overlay.go).
-	o overlay
-	// kept holds, by entry, the text of a file that FIND texts were looked
-	// for in and that no edit changed (every one failed), so that the next
-	// edit of the file finds its indexes; setCur drops it.
-	kept map[uint32]*text
+	// o holds the state of each path looked at, by slash path relative
+	// to root (overlay.go).
+	o map[string]*entry
+	// src is Options.Source.
+	src []byte
 	// doc is the index of the document being checked; strict: Options.Strict.
 	doc    int
 	strict bool
-	// static holds the path-rule diagnostics the parser already reported.
-	static map[staticKey]bool
 	diags  []*ast.Diagnostic
 	ran    *ast.Action // the last command-running action so far
-	// summed holds the codes of the path rule the parser summed up past
-	// MaxPerCode (grammar.IsOverflow): it found every breach of them, so
-	// none is reported again.
-	summed map[string]bool
 	// cap lists the first MaxPerCode diagnostics of each code of the
 	// document and counts the rest, which one diagnostic sums up at the
 	// end (summaries), as the parsers do: a plan of a hundred thousand
 	// edits of missing files gives 101 lines, not a hundred thousand,
 	// and keeps no more.
 	cap grammar.Cap
-	// light is set for a Checker, which is handed actions it may not keep:
-	// the overlay keeps stub, a copy of the current action's name and name
-	// span (ref), and the path rule's breaches are kept in pathKept, to be
-	// left out at the end if the parser reported them (listed or summed
-	// up): at most 2×MaxPerCode of a code, the rest counted in pathOver.
+	// light is set for a Checker, which is handed actions it may not
+	// keep: the overlay keeps stub, a copy of the current action's name
+	// and name span (ref). The path rule's breaches are kept in pathKept,
+	// to be left out at the end if the parser reported them (listed or
+	// summed up): at most 2×MaxPerCode of a code, the rest counted in
+	// pathOver.
 	light    bool
 	stub     *ast.Action
 	pathKept []keptPath
 	pathN    map[string]int
 	pathOver map[string]*grammar.Overflow
-	// stubInline caches inlineBy(stub): 0 unknown, 1 yes, -1 no.
-	stubInline int8
 	// lastMissing is the path whose last component the latest walk found
 	// missing on disk (os.Lstat: ENOENT), "" if none: file needs no
 	// os.Stat of it (a plan of many new files cost two system calls and
@@ -505,15 +439,15 @@ type checker struct {
 	// search's trigram bit set, made once (match.go).
 	closestWork, closestAllow, closestFloor int
 	grams                                   []uint64
-	// dirs counts the directories set added to the overlay to count the
-	// files below them; base is the size of the documents checked before
-	// this one and seen how far into this one the actions reach; stopped
-	// is set once dirs passed dirBudget (dirbudget.go).
-	dirs, base, seen int
-	stopped          bool
+	// work is the budget of bytes scanned and copied (budget.go); seen
+	// is how far into the document the actions reach, paid for so far;
+	// stopped is set once the budget is spent.
+	work    *budget
+	seen    int
+	stopped bool
 	// readOnly lists the entries whose disk file is read-only
 	// (vfile.readOnly): readOnlyChanged reports those the plan changes.
-	readOnly []uint32
+	readOnly []*entry
 	// nl is the document's line ending ("" unknown), which a write from a
 	// fenced block ends with (endLine).
 	nl string
@@ -522,16 +456,13 @@ type checker struct {
 	// actions (applied.go).
 	aaHit, aaMiss int
 	tally         Tally
-	// hunked is set while Hunk checks the paths of an update_file whose
-	// hunks it is handed (the action then carries none).
-	hunked bool
 }
 
 // sameAsDisk reports whether f, the state of path rel that an action
 // made, holds what the disk file disk holds at rel: edited back to what
 // it was, not moved there from another path (no net change).
 func sameAsDisk(rel string, f, disk *vfile) bool {
-	return disk != nil && disk.known && f.known && (f.origin == "" || f.origin == rel) && f.data() == disk.content
+	return disk != nil && disk.known && f.known && (f.origin == "" || f.origin == rel) && f.content == disk.content
 }
 
 // readOnlyChanged returns a CodeReadOnly diagnostic, counted by cp, for
@@ -541,12 +472,11 @@ func sameAsDisk(rel string, f, disk *vfile) bool {
 // edited back to what it was, is none).
 func (c *checker) readOnlyChanged(cp *grammar.Cap) []*ast.Diagnostic {
 	var out []*ast.Diagnostic
-	for _, i := range c.readOnly {
-		f, disk := c.cur(i), c.diskAt(i)
+	for _, e := range c.readOnly {
+		f, disk, rel := e.cur, e.disk, e.rel
 		if f == nil || f.by == nil || f.doc != c.doc || !f.exists || f.dir || disk == nil || !disk.readOnly {
 			continue
 		}
-		rel := c.o.keyString(c.o.at(i))
 		if sameAsDisk(rel, f, disk) {
 			continue // edited back to what it was
 		}
@@ -577,24 +507,11 @@ func (c *checker) ref(a *ast.Action) *ast.Action {
 // to it one at a time, in order, and finds what Check finds for the whole
 // document, for a reader that does not keep the document
 // (grammar.Options.OnAction, as `plangram check --root` reads): of each
-// action it keeps only its name and name span, and only while a file the
-// action touched is in the overlay.
+// action it keeps only its name and name span.
 type Checker struct {
 	c    *checker
 	err  error   // an unusable root
 	opts Options // for Next
-	// patching is the update_file whose hunks Hunk is handed, until its
-	// Action.
-	patching *streamedPatch
-}
-
-// streamedPatch is an update_file whose hunks are handed to a Checker one
-// at a time: begun says its paths are checked (the first part of the
-// action's check); p, when not nil, places its hunks.
-type streamedPatch struct {
-	a     *ast.Action
-	begun bool
-	p     *patcher
 }
 
 // NewChecker returns a Checker of a document of the dialect against root
@@ -606,26 +523,13 @@ func NewChecker(root, dialect string, opts Options) *Checker {
 	}
 	c.begin(0, &ast.Document{Dialect: dialect}, opts)
 	c.light = true
-	k := &Checker{c: c, opts: opts}
-	// Close frees the overlay's memory and closes the root; without it,
-	// this does once the Checker is garbage.
-	runtime.AddCleanup(k, func(c closing) { c.mem.free(); c.fsys.Close() }, closing{c.o.mem, c.fsys})
-	return k
+	return &Checker{c: c, opts: opts}
 }
 
-// closing is what a Checker's cleanup frees: its overlay's memory and its
-// handle on the root.
-type closing struct {
-	mem  *offHeap
-	fsys *os.Root
-}
-
-// Close frees the memory of the Checker's overlay and closes its handle
-// on the root. Diagnostics may still be called; Action must not.
+// Close closes the Checker's handle on the root. Diagnostics and Changes
+// may still be called; Action must not.
 func (k *Checker) Close() {
 	if k.c != nil {
-		k.c.o.mem.free()
-		k.c.o = overlay{}
 		k.c.fsys.Close()
 	}
 }
@@ -633,59 +537,11 @@ func (k *Checker) Close() {
 // Action checks the document's next action and applies its effect to the
 // overlay. The Checker does not keep a or anything it points to.
 func (k *Checker) Action(ctx context.Context, a *ast.Action) {
-	if k.err != nil || ctx.Err() != nil || k.c.o.mem == nil {
+	if k.err != nil || ctx.Err() != nil {
 		return
 	}
-	if s := k.patching; s != nil && s.a == a && s.begun {
-		// Its paths were checked at its first hunk (Hunk): the rest of
-		// action's check is the patch's end.
-		if s.p != nil {
-			s.p.finish(ctx)
-		}
-		k.c.endAction(OpPatch)
-		k.c.overDirBudget(a)
-	} else {
-		k.c.action(ctx, a)
-	}
-	k.patching = nil
-	k.c.stub, k.c.stubInline = nil, 0
-}
-
-// Hunk checks hunk i (from 0) of action a, whose source is span, before a
-// is handed to Action (grammar.Options.OnHunk, with PathsOnly): the hunks
-// of an update_file are placed as they come, and a Checker holds none of
-// them (but those of a file with CRLF line endings while no hunk has a CR:
-// whether they are matched as CRLF lines depends on all of them); the
-// hunks of other actions are not needed (Action checks them by their
-// parameters). Hunk 0 of an update_file checks its paths and starts its
-// patch (again, when a udiff add_file turned out an edit and its hunks
-// come again); Action then ends its check. The action handed to Action
-// must not carry the hunks again (its hunks parameter is not read once
-// Hunk was called for it). The Checker does not keep a.
-func (k *Checker) Hunk(ctx context.Context, a *ast.Action, i int, h grammar.Hunk, span ast.Span) {
-	if k.err != nil || ctx.Err() != nil || k.c.o.mem == nil {
-		return
-	}
-	c := k.c
-	s := k.patching
-	if s == nil || s.a != a || i == 0 && !s.begun {
-		s = &streamedPatch{a: a}
-		k.patching = s
-		if c.stopped || c.effects[a.Name] != OpPatch {
-			return // Action checks it as a whole; its hunks are not needed
-		}
-		s.begun = true
-		c.startAction()
-		c.hunked = true
-		op, paths, target := c.actionPaths(a)
-		c.hunked = false
-		if op == OpPatch && target != nil && target.ok {
-			s.p = c.newPatcher(a, slices.Clone(paths))
-		}
-	}
-	if s.p != nil {
-		s.p.hunk(ctx, h, span)
-	}
+	k.c.action(ctx, a)
+	k.c.stub = nil
 }
 
 // Next starts the next document, of the dialect, against the same
@@ -693,7 +549,7 @@ func (k *Checker) Hunk(ctx context.Context, a *ast.Action, i int, h grammar.Hunk
 // Simulate's documents do, and Diagnostics then returns its own. The
 // changes of every document so far are kept (Changes).
 func (k *Checker) Next(dialect string) {
-	if k.err != nil || k.c.o.mem == nil {
+	if k.err != nil {
 		return
 	}
 	k.c.begin(k.c.doc+1, &ast.Document{Dialect: dialect}, k.opts)
@@ -702,9 +558,9 @@ func (k *Checker) Next(dialect string) {
 // Changes returns the net change to each file of the documents checked so
 // far, as Simulate returns them, with Change.Doc counting the documents
 // from 0 (Next). A change's Action is the Checker's copy of the action:
-// its name and name span. It must be called before Close.
+// its name and name span.
 func (k *Checker) Changes() []Change {
-	if k.err != nil || k.c.o.mem == nil {
+	if k.err != nil {
 		return nil
 	}
 	return k.c.changes()
@@ -719,7 +575,13 @@ func (k *Checker) Diagnostics(parsed []*ast.Diagnostic, start ast.Pos) []*ast.Di
 		return []*ast.Diagnostic{{Severity: ast.Error, Code: CodeBadRoot, Message: k.err.Error(),
 			Span: ast.Span{Start: start, End: start}}}
 	}
-	c := k.c
+	return k.c.diagnostics(parsed)
+}
+
+// diagnostics returns the diagnostics of the document being checked,
+// sorted, leaving out the breaches of the path rule its parser reported
+// (parsed).
+func (c *checker) diagnostics(parsed []*ast.Diagnostic) []*ast.Diagnostic {
 	static, summed := staticOf(parsed), summedOf(parsed)
 	cp := c.cap.Clone() // Diagnostics may be called again
 	out := append([]*ast.Diagnostic(nil), c.diags...)
@@ -783,13 +645,6 @@ type vfile struct {
 	dir     bool
 	known   bool // content is known
 	content string
-	// buf, when set, holds the content instead (a file edited before):
-	// data() reads it, and the next edit changes it in place (the vfile
-	// that holds it is the path's current state, the only one that can).
-	buf *text
-	// rope, when set, holds the content instead (content is ""): a file
-	// a Checker's action created from lines that follow a '+' (rope.go).
-	rope    *rope
 	size    int64
 	problem string // why the content is unknown
 	large   bool   // the problem is only the size limit
@@ -817,35 +672,8 @@ type vfile struct {
 	link string
 }
 
-// data returns the file's content.
-func (f *vfile) data() string {
-	if f.buf != nil {
-		return f.buf.String()
-	}
-	if f.rope != nil {
-		return f.rope.String()
-	}
-	return f.content
-}
-
-// contentLen is the length of f's content held in content or a rope (not
-// in buf).
-func (f *vfile) contentLen() int {
-	if f.rope != nil {
-		return f.rope.size
-	}
-	return len(f.content)
-}
-
-// textOf returns the text to edit f's content with: f's own when f was
-// edited before (f is the path's current state), else a new one (f may be
-// what is on disk, which never changes).
-func textOf(f *vfile) *text {
-	if f.buf != nil {
-		return f.buf
-	}
-	return newText(f.data())
-}
+// textOf returns the text to edit f's content with.
+func (c *checker) textOf(f *vfile) *text { return newText(f.content, c.work) }
 
 // ValidateRoot reports why dir cannot be a workspace root (it does not
 // exist or is not a directory), or nil. `plangram check --root` calls it
@@ -893,15 +721,15 @@ func newChecker(doc *ast.Document, root string, opts Options) (*checker, error) 
 	if err != nil {
 		return nil, fmt.Errorf("workspace root %q: %w", root, unwrapPathError(err))
 	}
-	c := &checker{root: resolved, fsys: fsys, nameMax: nameMax(resolved), maxSize: limit, strict: opts.Strict, o: newOverlay(opts.Source)}
+	c := &checker{root: resolved, fsys: fsys, nameMax: nameMax(resolved), maxSize: limit, strict: opts.Strict,
+		o: map[string]*entry{}, src: opts.Source, work: &budget{floor: budgetFloor}}
 	if doc != nil {
 		c.begin(0, doc, opts)
 	}
 	return c, nil
 }
 
-// begin starts checking document i: its schema and effects, and the path
-// rule breaches its parser already reported.
+// begin starts checking document i with its schema and effects.
 func (c *checker) begin(i int, doc *ast.Document, opts Options) {
 	s := opts.Schema
 	if s == nil {
@@ -911,14 +739,15 @@ func (c *checker) begin(i int, doc *ast.Document, opts Options) {
 	if eff == nil {
 		eff = DefaultEffects()
 	}
-	static := staticOf(doc.Diagnostics)
-	c.doc, c.schema, c.effects, c.static, c.diags, c.ran = i, s, eff, static, nil, nil
-	c.summed, c.cap = summedOf(doc.Diagnostics), grammar.Cap{Silenced: opts.Silenced}
+	c.doc, c.schema, c.effects, c.diags, c.ran = i, s, eff, nil, nil
+	c.cap = grammar.Cap{Silenced: opts.Silenced}
 	c.pathKept, c.pathN, c.pathOver = nil, nil, nil
-	c.base, c.seen = c.base+c.seen, 0
+	c.seen = 0
 	c.tally = Tally{}
 	if c.nl = docNewline(doc); c.nl == "" {
-		c.nl = firstNewline(c.o.src)
+		if j := bytes.IndexByte(c.src, '\n'); j >= 0 {
+			c.nl = firstNewline(string(c.src[max(j-1, 0) : j+1]))
+		}
 	}
 }
 
@@ -943,10 +772,14 @@ type pathArg struct {
 
 // action checks one action and applies its effect to the overlay.
 func (c *checker) action(ctx context.Context, a *ast.Action) {
+	if end := a.Span.End.Offset; end > c.seen {
+		c.work.pay(end - c.seen)
+		c.seen = end
+	}
 	if c.stopped {
 		return
 	}
-	defer c.overDirBudget(a)
+	defer c.overBudget(a)
 	c.startAction()
 	op, paths, target := c.actionPaths(a)
 	c.effect(ctx, a, op, paths, target)
@@ -976,7 +809,7 @@ func (c *checker) actionPaths(a *ast.Action) (Op, []pathArg, *pathArg) {
 		}
 		// A delete or move acts on a link itself, and so does an
 		// update_file without hunks (a rename).
-		if p.ok && entry && (idx > 1 || op != OpDelete && op != OpMove && (op != OpPatch || c.hunked || hasHunks(a))) {
+		if p.ok && entry && (idx > 1 || op != OpDelete && op != OpMove && (op != OpPatch || hasHunks(a))) {
 			p.ok = !c.onLink(a, &p, idx > 1)
 		}
 		if keepAll || len(paths) == 0 {
@@ -1018,10 +851,7 @@ func entryMode(op Op, idx int, param string) bool {
 // deleted or moved). dest says p is a move's destination.
 func (c *checker) onLink(a *ast.Action, p *pathArg, dest bool) bool {
 	f := c.file(p.rel)
-	var disk *vfile
-	if i, ok := c.o.find(p.rel); ok {
-		disk = c.diskAt(i)
-	}
+	disk := c.find(p.rel).disk // c.file looked at it
 	if f.exists && f.link != "" && f.by == nil {
 		// A link on disk that leads out of the root, or nowhere (a
 		// loop), is said as the path rule says it of a link on the way.
@@ -1227,9 +1057,9 @@ func (c *checker) add(sev ast.Severity, code string, span ast.Span, format strin
 
 // file returns what is known of the path: the overlay, else the disk.
 func (c *checker) file(rel string) *vfile {
-	i, ok := c.o.find(rel)
-	if f := c.lookedAt(i, ok); f != nil {
-		if !f.exists && f.unusable == "" && c.o.below[i] > 0 {
+	if e := c.find(rel); e != nil && e.cur != nil {
+		f := e.cur
+		if !f.exists && f.unusable == "" && e.below > 0 {
 			// looked at while missing; since then an action created
 			// files below it, so it is a directory now
 			return &vfile{exists: true, dir: true}
@@ -1237,17 +1067,17 @@ func (c *checker) file(rel string) *vfile {
 		return f
 	}
 	f := &vfile{}
-	full := filepath.Join(c.root, filepath.FromSlash(rel))
 	name := filepath.FromSlash(rel)
+	var full string
 	var st os.FileInfo
 	var err error
 	switch {
-	case c.diskMissing(rel) && len(full) < maxPathLen-1:
+	case c.diskMissing(rel) && len(c.root)+1+len(rel) < maxPathLen-1:
 		// Its directory is not on disk (os.Stat said so): neither is
 		// it, and a plan that creates many files in a new directory
-		// costs no system call per file.
+		// costs no system call per file (nor a copy of its path).
 		err = os.ErrNotExist
-	case full == c.lastMissing:
+	case func() bool { full = filepath.Join(c.root, name); return full == c.lastMissing }():
 		// The walk that resolved it found nothing there (os.Lstat said
 		// ENOENT of its last component): os.Stat would say the same.
 		err = os.ErrNotExist
@@ -1297,6 +1127,7 @@ func (c *checker) file(rel string) *vfile {
 		default:
 			f.known, f.content, f.size = true, string(data), size
 			c.closestAllow += len(data)
+			c.work.pay(len(data))
 		}
 		if perm := st.Mode().Perm(); perm&0o200 == 0 {
 			f.readOnly, f.perm = true, perm
@@ -1305,11 +1136,11 @@ func (c *checker) file(rel string) *vfile {
 	if f.exists && !f.dir {
 		f.origin = rel
 	}
-	i = c.o.intern(rel)
+	e := c.intern(rel)
 	if f.readOnly {
-		c.readOnly = append(c.readOnly, i)
+		c.readOnly = append(c.readOnly, e)
 	}
-	c.setDisk(i, f) // never changed in place: actions set new vfiles
+	e.disk = f // never changed in place: actions set new vfiles
 	c.set(rel, f)
 	return f
 }
@@ -1321,21 +1152,8 @@ func (c *checker) diskMissing(rel string) bool {
 	if j < 0 {
 		return false
 	}
-	i, ok := c.o.find(rel[:j])
-	if !ok {
-		return false
-	}
-	e := c.o.at(i)
-	return e.bits&eLooked != 0 && e.bits&(eDiskDir|eDiskHeavy) == 0
-}
-
-// lookedAt returns the current state of entry i when ok and the disk was
-// looked at there, else nil.
-func (c *checker) lookedAt(i uint32, ok bool) *vfile {
-	if !ok {
-		return nil
-	}
-	return c.cur(i)
+	e := c.find(rel[:j])
+	return e != nil && e.disk != nil && *e.disk == vfile{}
 }
 
 // overlayDir reports whether an earlier action created a file below rel.
@@ -1343,27 +1161,18 @@ func (c *checker) overlayDir(rel string) bool {
 	if rel == "." {
 		return true
 	}
-	i, ok := c.o.find(rel)
-	return ok && c.o.below[i] > 0
+	e := c.find(rel)
+	return e != nil && e.below > 0
 }
 
 // set records the new state of rel in the overlay and keeps c.below up to
 // date: one step per directory level of rel.
 func (c *checker) set(rel string, f *vfile) {
-	i := c.o.intern(rel)
-	if d := btoi(f.exists && f.by != nil && !f.dir) - btoi(c.createdAt(i)); d != 0 {
-		sums := c.o.prefixes(rel)
+	e := c.intern(rel)
+	if d := btoi(f.exists && f.by != nil && !f.dir) - btoi(e.created()); d != 0 {
 		for j := 0; j < len(rel); j++ {
-			if rel[j] != '/' {
-				continue
-			}
-			n := c.o.n
-			k := c.o.internSum(rel[:j], sums.sum(j))
-			if c.o.n > n {
-				c.dirs++
-			}
-			if c.o.below[k] += int32(d); c.o.below[k] == 0 {
-				delete(c.o.below, k)
+			if rel[j] == '/' {
+				c.intern(rel[:j]).below += d
 			}
 		}
 	}
@@ -1371,7 +1180,7 @@ func (c *checker) set(rel string, f *vfile) {
 		f.doc = c.doc
 		c.aaMiss++
 	}
-	c.setCur(i, f)
+	e.setCur(f)
 }
 
 func btoi(b bool) int {
@@ -1428,7 +1237,7 @@ func (c *checker) write(a *ast.Action, t *pathArg) {
 		c.add(ast.Error, CodeNotAFile, *t.span, "%s cannot write %s: it is a directory", a.Name, t.value)
 		return
 	}
-	if hasContent && f.exists && f.known && c.unchanged(f) && f.data() == text {
+	if hasContent && f.exists && f.known && c.unchanged(f) && f.content == text {
 		// Written before: the same content again is no change.
 		c.applied(a, f, t.value, *t.span, "%s: %s already holds this content (%s); it is not written again", a.Name, t.value, plural(int64(len(text)), "byte"))
 		return
@@ -1477,16 +1286,13 @@ func (c *checker) appendTo(a *ast.Action, t *pathArg) {
 	case !f.exists:
 		nf.known, nf.content, nf.how = true, text, "created"
 	case f.known:
-		buf := textOf(f)
+		buf := c.textOf(f)
 		buf.Replace(buf.Len(), buf.Len(), text)
-		nf.known, nf.buf = true, buf
+		nf.known, nf.content = true, buf.String()
 	default:
 		nf.problem = f.problem
 	}
 	nf.size = int64(len(nf.content))
-	if nf.buf != nil {
-		nf.size = int64(nf.buf.Len())
-	}
 	c.set(t.rel, nf)
 }
 

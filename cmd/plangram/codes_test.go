@@ -14,7 +14,6 @@ import (
 	"testing"
 
 	past "github.com/plangram/plangram/ast"
-	"github.com/plangram/plangram/workspace"
 )
 
 // moduleRoot is the module's root directory, seen from this package.
@@ -271,23 +270,6 @@ func TestCodesRegistered(t *testing.T) {
 	for _, c := range past.Codes() {
 		if !emitted[c.Code] {
 			t.Errorf("ast.Codes lists %s, which no Go source file of the module emits", c.Code)
-		}
-	}
-}
-
-// TestCodesWorkspaceRules checks that the workspace rules the package
-// documents (workspace.Rules) agree with the registry: the same severity
-// and meaning, and the same help paragraph where the registry has one.
-func TestCodesWorkspaceRules(t *testing.T) {
-	for _, r := range workspace.Rules() {
-		c, ok := past.LookupCode(r.Code)
-		if !ok {
-			t.Errorf("workspace rule %s is not in the registry", r.Code)
-			continue
-		}
-		if c.Severity != r.Severity || c.Meaning != r.Summary || c.Help != "" && c.Help != r.Help {
-			t.Errorf("workspace rule %s: the registry has %v %q\n\t%q\nworkspace.Rules has %v %q\n\t%q",
-				r.Code, c.Severity, c.Meaning, c.Help, r.Severity, r.Summary, r.Help)
 		}
 	}
 }

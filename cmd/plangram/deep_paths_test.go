@@ -13,13 +13,12 @@ import (
 	"github.com/plangram/plangram/internal/testkit/corpus"
 )
 
-// TestTooManyDirectories pins too-many-directories (docs/check.md): a
-// plan of 60 paths of 1,900 distinct one-letter directories passes the
-// 65,536 + 1/32 byte budget; without --root the case rule warns once and
-// still finds the other spelling of a directory it kept; with --root the
-// workspace rules stop with an error (the patch_file of a missing file
-// after it is not checked) and check fails.
-func TestTooManyDirectories(t *testing.T) {
+// TestDeepPaths: a plan of 60 paths of 1,900 distinct one-letter
+// directories is checked whole, without and with --root: the case rule
+// finds the other spelling of a directory, and the workspace rules the
+// patch_file of a missing file after them (docs/check.md, "work-budget":
+// far below the budget).
+func TestDeepPaths(t *testing.T) {
 	g := cliGoldie(t) // before Chdir
 	dir := t.TempDir()
 	src := corpus.DeepPaths(60, 1900)
@@ -41,7 +40,7 @@ func TestTooManyDirectories(t *testing.T) {
 	} {
 		out.WriteString(transcript(t, args...))
 	}
-	g.Assert(t, "check_too_many_directories", []byte(out.String()))
+	g.Assert(t, "check_deep_paths", []byte(out.String()))
 }
 
 // cliGoldie returns the golden files of golden/cli, found from the

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -29,14 +28,12 @@ type editFamily struct {
 // (if not nil) what the edit makes of line l; else old(l) is replaced by
 // new(l) in it. text (if not nil) is line i of the file, else
 // inLineText; want (if not nil) is the file after the edits, else each
-// edited line is fixed. short marks FIND texts that the short index
-// (shortidx.go) finds.
+// edited line is fixed.
 type inLineEdit struct {
 	old, new func(l int) string
 	fix      func(l int, line string) string
 	text     func(i int) string
 	want     func(lines, edits int) string
-	short    bool
 }
 
 // line is line i of the file the family edits.
@@ -147,8 +144,7 @@ var editFamilies = []editFamily{
 	inLineFamily("acts/replace-3-times", grammar.DialectActs, "replace", inLineEdit{
 		old: func(l int) string { return fmt.Sprintf("[key%d]", l) },
 		new: func(l int) string { return fmt.Sprintf("[KEY%d]", l) }}),
-	// a FIND across a line break whose part before it is too short for
-	// the line index: found by its part after it in the substring index
+	// a FIND across a line break that starts with the line break
 	inLineFamily("acts/patch_file-short-head", grammar.DialectActs, "patch_file", inLineEdit{
 		old: func(l int) string { return afterPrevious(l, fmt.Sprintf("\tv%d :=", l)) },
 		new: func(l int) string { return afterPrevious(l, fmt.Sprintf("\tw%d =", l)) },
@@ -158,24 +154,24 @@ var editFamilies = []editFamily{
 	inLineFamily("plan/EDIT-pairs-in-line", grammar.DialectPlan, "", inLineEdit{
 		old: func(l int) string { return fmt.Sprintf("v%d := call(\"αβγ\"", l) },
 		new: func(l int) string { return fmt.Sprintf("v%d := call(\"ä\"", l) }}),
-	// FIND texts shorter than minSub bytes (the short index): 4, 3 and 2
+	// short FIND texts: 4, 3 and 2
 	// bytes on one line of a file of short tokens; a token three times
 	// on its line (replace: every one); one byte, the file's only '#' or
 	// '$' turned into the other by each edit; a text across a line break
 	// whose both ends are short; plan EDIT pairs.
 	inLineFamily("acts/patch_file-4-bytes", grammar.DialectActs, "patch_file", inLineEdit{
 		old: func(l int) string { return "{" + shortTok(l) + "}" },
-		new: func(l int) string { return "{" + shortTok(l) + "{}" }, text: shortText, short: true}),
+		new: func(l int) string { return "{" + shortTok(l) + "{}" }, text: shortText}),
 	inLineFamily("acts/patch_file-3-bytes", grammar.DialectActs, "patch_file", inLineEdit{
 		old: func(l int) string { return "{" + shortTok(l) },
-		new: func(l int) string { return "{{" + shortTok(l) }, text: shortText, short: true}),
+		new: func(l int) string { return "{{" + shortTok(l) }, text: shortText}),
 	inLineFamily("acts/patch_file-2-bytes", grammar.DialectActs, "patch_file", inLineEdit{
 		old: shortTok,
-		new: func(l int) string { return shortTok(l)[:1] + "}{" + shortTok(l)[1:] }, text: shortText, short: true}),
+		new: func(l int) string { return shortTok(l)[:1] + "}{" + shortTok(l)[1:] }, text: shortText}),
 	inLineFamily("acts/replace-2-bytes-3-times", grammar.DialectActs, "replace", inLineEdit{
 		old:  shortTok,
 		new:  func(l int) string { return shortTok(l)[:1] + "{" + shortTok(l)[1:] },
-		text: func(i int) string { return strings.Repeat("\t{"+shortTok(i)+"}", 3) + "\n" }, short: true}),
+		text: func(i int) string { return strings.Repeat("\t{"+shortTok(i)+"}", 3) + "\n" }}),
 	inLineFamily("acts/patch_file-1-byte", grammar.DialectActs, "patch_file", inLineEdit{
 		old: func(l int) string { return "#$"[l%2:][:1] },
 		new: func(l int) string { return "$#"[l%2:][:1] },
@@ -195,14 +191,14 @@ var editFamilies = []editFamily{
 				b.WriteString(shortText(i))
 			}
 			return b.String()
-		}, short: true}),
+		}}),
 	inLineFamily("acts/patch_file-short-ends", grammar.DialectActs, "patch_file", inLineEdit{
 		old: func(l int) string { return shortPrevious(l, "\t{"+shortTok(l)) },
 		new: func(l int) string { return shortPrevious(l, "\t\t{"+shortTok(l)) },
-		fix: func(l int, line string) string { return "\t" + line }, text: shortText, short: true}),
+		fix: func(l int, line string) string { return "\t" + line }, text: shortText}),
 	inLineFamily("plan/EDIT-pairs-short", grammar.DialectPlan, "", inLineEdit{
 		old: func(l int) string { return "{" + shortTok(l) + "}" },
-		new: func(l int) string { return "{" + shortTok(l) + "{}" }, text: shortText, short: true}),
+		new: func(l int) string { return "{" + shortTok(l) + "{}" }, text: shortText}),
 }
 
 // shortAlphabet is what shortTok makes tokens of: printable ASCII but
@@ -289,109 +285,35 @@ func wantEdited(fam editFamily, lines, edits int) string {
 	return b.String()
 }
 
-// runFamily checks the family's document and returns big.txt's text.
-func runFamily(t *testing.T, fam editFamily, lines, edits int) *text {
-	t.Helper()
-	root := t.TempDir()
-	doc := familyDoc(t, root, fam, lines, edits)
-	c, err := newChecker(doc, root, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.cap.NoLimit = true // every diagnostic, each looked at
-	for _, a := range doc.Actions {
-		c.action(context.Background(), a)
-	}
-	for _, d := range c.diags {
-		if d.Severity != ast.Info {
-			t.Fatalf("%s: %s", fam.name, d.Format("edit.md"))
-		}
-	}
-	f := c.state("big.txt")
-	if f == nil || f.buf == nil {
-		t.Fatalf("%s: big.txt was not edited", fam.name)
-	}
-	if got, want := f.data(), wantEdited(fam, lines, edits); got != want {
-		t.Fatalf("%s: big.txt = %.200q…, want %.200q…", fam.name, got, want)
-	}
-	return f.buf
-}
-
-// TestEditsLinear pins that n edits of one file of n lines cost O(n), not
-// O(n²): the bytes the simulation copies, scans and compares in the file
-// (and the tree steps it takes), counted by the text, grow about 4 times
-// (with a log factor for the tree) from n to 4n. Copying the file per edit,
-// as before, made it 16 times; a scan of the file per FIND text within a
-// line, as before the substring index (substr.go), ×15 or more; a scan per
-// FIND text shorter than minSub bytes, as before the short index
-// (shortidx.go), ×15.8.
-func TestEditsLinear(t *testing.T) {
-	const n = 500
+// TestEditFamilies: every family of edits of one file gives the file it
+// must, with no diagnostic but infos.
+func TestEditFamilies(t *testing.T) {
 	for _, fam := range editFamilies {
 		t.Run(fam.name, func(t *testing.T) {
-			buf := runFamily(t, fam, n, n)
-			switch {
-			case fam.inLine == nil:
-			case fam.inLine.short && buf.short == nil:
-				t.Errorf("the short FIND texts were not looked up in the short index")
-			case !fam.inLine.short && buf.sub == nil:
-				t.Errorf("the FIND texts within a line were not looked up in the substring index")
+			root := t.TempDir()
+			const n = 300
+			doc := familyDoc(t, root, fam, n, n)
+			c, err := newChecker(doc, root, Options{})
+			if err != nil {
+				t.Fatal(err)
 			}
-			small := buf.work
-			large := runFamily(t, fam, 4*n, 4*n).work
-			ratio := float64(large) / float64(small)
-			t.Logf("work %d at n=%d, %d at 4n: ×%.2f", small, n, large, ratio)
-			if ratio > 6 {
-				t.Errorf("work grows ×%.2f from n=%d edits of a %d-line file to 4n of 4n lines; linear is about ×4, quadratic ×16", ratio, n, n)
+			c.cap.NoLimit = true // every diagnostic, each looked at
+			for _, a := range doc.Actions {
+				c.action(context.Background(), a)
 			}
-			// the in-line families' lines are longer: each edit of one
-			// re-files it in the indexes and looks for its FIND in it
-			limit := 400
-			switch e := fam.inLine; {
-			case e != nil && e.short:
-				// short lines: the tree steps count; each occurrence
-				// replaced is one edit
-				limit = max(400, 20*len(e.line(n))) * max(1, strings.Count(e.line(n), e.old(n)))
-			case e != nil:
-				limit = 20 * len(e.line(n))
+			for _, d := range c.diags {
+				if d.Severity != ast.Info {
+					t.Fatalf("%s: %s", fam.name, d.Format("edit.md"))
+				}
 			}
-			if per := small / (2 * n); per > limit {
-				t.Errorf("%d units of work per edit or line at n=%d (at most %d)", per, n, limit)
+			f := c.state("big.txt")
+			if f == nil || f.by == nil {
+				t.Fatalf("%s: big.txt was not edited", fam.name)
+			}
+			if got, want := f.content, wantEdited(fam, n, n); got != want {
+				t.Fatalf("%s: big.txt = %.200q…, want %.200q…", fam.name, got, want)
 			}
 		})
-	}
-}
-
-// TestAppendsLinear: n append_file actions (of lines) to one file cost
-// O(n).
-func TestAppendsLinear(t *testing.T) {
-	work := func(n int) int {
-		var b strings.Builder
-		b.WriteString("~~~act\nwrite_file log.txt\n~~~\n~~~\nstart\n\n~~~\n")
-		for i := 0; i < n; i++ {
-			fmt.Fprintf(&b, "~~~act\nappend_file log.txt\n~~~\n~~~\nline %d\n\n~~~\n", i)
-		}
-		doc, err := grammar.Parse(context.Background(), "plan.md", []byte(b.String()), grammar.Options{Dialect: grammar.DialectActs})
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := newChecker(doc, t.TempDir(), Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		c.cap.NoLimit = true // every diagnostic, each looked at
-		for _, a := range doc.Actions {
-			c.action(context.Background(), a)
-		}
-		f := c.state("log.txt")
-		if !strings.HasSuffix(f.data(), fmt.Sprintf("\nline %d\n", n-1)) || f.size != int64(len(f.data())) {
-			t.Fatalf("log.txt = %.100q…", f.data())
-		}
-		return f.buf.work
-	}
-	small, large := work(1000), work(4000)
-	if ratio := float64(large) / float64(small); ratio > 6 {
-		t.Errorf("appends: work ×%.2f from n to 4n; linear is about ×4", ratio)
 	}
 }
 
@@ -426,194 +348,5 @@ func BenchmarkEditsOneFile(b *testing.B) {
 				}
 			})
 		}
-	}
-}
-
-// overlayCost checks src's actions with a Checker, as `plangram check
-// --root` does (the document's bytes as Options.Source, so the overlay
-// keeps offsets into it), against an empty root, and returns the
-// overlay's work (the slots its table's lookups and growths visit and the
-// entries whose path they read) and the allocations of the check.
-func overlayCost(t *testing.T, src []byte) (work int, allocs uint64) {
-	t.Helper()
-	doc, err := grammar.Parse(context.Background(), "plan.md", src, grammar.Options{Dialect: grammar.DialectActs})
-	if err != nil {
-		t.Fatal(err)
-	}
-	k := NewChecker(t.TempDir(), doc.Dialect, Options{Source: src})
-	defer k.Close()
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	for _, a := range doc.Actions {
-		k.Action(context.Background(), a)
-	}
-	runtime.ReadMemStats(&after)
-	for _, d := range k.Diagnostics(doc.Diagnostics, doc.Span.Start) {
-		if d.Severity == ast.Error {
-			t.Fatalf("unexpected diagnostic: %s", d.Format("plan.md"))
-		}
-	}
-	return k.c.o.work, after.Mallocs - before.Mallocs
-}
-
-// TestOverlayLinear pins that the workspace overlay's cost per action does
-// not grow with the number of files a plan creates or with the number of
-// times it edits one file (issue 10: 10k → 40k write_file actions took
-// 0.8 → 17 s, the overlay scanning every earlier path per path): from n
-// to 4n actions, the overlay's work (slots visited, paths read) and the
-// allocations grow about 4 times (a scan of the earlier paths makes the
-// first 16 times), and the work per action is bounded.
-func TestOverlayLinear(t *testing.T) {
-	if testing.Short() {
-		t.Skip("checks 50k actions")
-	}
-	for _, c := range []struct {
-		name string
-		doc  func(n int) []byte
-		n    int
-	}{
-		// new files in 100 new directories (BenchmarkCheckManyFiles)
-		{"files", manyFilesPlan, 10000},
-		// new files in one directory, names that differ only at the end
-		{"files-one-dir", func(n int) []byte {
-			var b strings.Builder
-			for i := 0; i < n; i++ {
-				fmt.Fprintf(&b, "~~~act\nwrite_file out/%s%d.txt\n~~~\n~~~\nfile %d\n~~~\n", strings.Repeat("long_name_", 8), i, i)
-			}
-			return []byte(b.String())
-		}, 10000},
-		// one file of 100 lines edited n times (BenchmarkCheckRepeatedEdits)
-		{"edits-one-file", func(n int) []byte { return editsPlan(100, n) }, 2500},
-		// one file written, appended to and written again, n times
-		{"rewrites-one-file", func(n int) []byte {
-			var b strings.Builder
-			for i := 0; i < n; i++ {
-				fmt.Fprintf(&b, "~~~act\nwrite_file log.txt\n~~~\n~~~\nrun %d\n~~~\n~~~act\nappend_file log.txt\n~~~\n~~~\nmore %d\n~~~\n", i, i)
-			}
-			return []byte(b.String())
-		}, 5000},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			work, allocs := overlayCost(t, c.doc(c.n))
-			work4, allocs4 := overlayCost(t, c.doc(4*c.n))
-			t.Logf("n=%d: overlay work %d, %d allocations; 4n: %d, %d (×%.2f, ×%.2f)", c.n, work, allocs, work4, allocs4,
-				float64(work4)/float64(work), float64(allocs4)/float64(allocs))
-			if r := float64(work4) / float64(work); r > 6 {
-				t.Errorf("the overlay's work grows ×%.2f from n=%d actions to 4n; linear is about ×4, a scan of the earlier paths ×16", r, c.n)
-			}
-			if r := float64(allocs4) / float64(allocs); r > 6 {
-				t.Errorf("allocations grow ×%.2f from n=%d actions to 4n; linear is about ×4", r, c.n)
-			}
-			// about 12 lookups a new file (each directory above it
-			// too), of about 7 slots and entries each
-			if per := work4 / (4 * c.n); per > 200 {
-				t.Errorf("the overlay did %d units of work per action at 4n=%d (at most 200)", per, 4*c.n)
-			}
-		})
-	}
-}
-
-// TestAmbiguousEditsLinear: n edits of a file of 2n lines whose FIND text
-// (a short token) is on two lines each are n find-ambiguous errors that
-// cost O(n log n) in all, not a pass over the file each: the file is kept
-// and indexed although no edit changes it, and the occurrences are
-// counted and listed from the index.
-func TestAmbiguousEditsLinear(t *testing.T) {
-	work := func(n int) (int, uint64) {
-		root := t.TempDir()
-		doc := ambiguousDoc(t, root, n)
-		c, err := newChecker(doc, root, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		c.cap.NoLimit = true      // every diagnostic, each looked at
-		texts := map[*text]bool{} // the work of every text made counts
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		for _, a := range doc.Actions {
-			c.action(context.Background(), a)
-			texts[c.kept[c.o.intern("big.txt")]] = true
-		}
-		runtime.ReadMemStats(&after)
-		alloc := after.TotalAlloc - before.TotalAlloc
-		errs := 0
-		for _, d := range c.diags {
-			if d.Severity == ast.Error {
-				if d.Code != CodeFindAmbiguous {
-					t.Fatalf("%s", d.Format("edit.md"))
-				}
-				if i := errs; !strings.Contains(d.Message, fmt.Sprintf("occurs 2 times in big.txt (lines %d, %d)", i+1, n+i+1)) {
-					t.Fatalf("%s", d.Format("edit.md"))
-				}
-				errs++
-			}
-		}
-		if errs != n {
-			t.Fatalf("%d find-ambiguous errors, want %d", errs, n)
-		}
-		if buf := c.kept[c.o.intern("big.txt")]; buf == nil || buf.short == nil {
-			t.Fatalf("big.txt was not kept with its short index")
-		}
-		total := 0
-		for buf := range texts {
-			total += buf.work
-		}
-		return total, alloc
-	}
-	small, smallAlloc := work(500)
-	large, largeAlloc := work(2000)
-	ratio := float64(large) / float64(small)
-	t.Logf("work %d at n=500, %d at 4n: ×%.2f", small, large, ratio)
-	if ratio > 6 {
-		t.Errorf("work grows ×%.2f from n=500 failing edits to 4n; linear is about ×4, quadratic ×16", ratio)
-	}
-	// the report of each (its lines listed) reads only its lines
-	ratio = float64(largeAlloc) / float64(smallAlloc)
-	t.Logf("bytes allocated %d at n=500, %d at 4n: ×%.2f", smallAlloc, largeAlloc, ratio)
-	if ratio > 8 {
-		t.Errorf("bytes allocated grow ×%.2f from n=500 failing edits to 4n; linear is about ×4, quadratic ×16", ratio)
-	}
-}
-
-// ambiguousDoc writes big.txt under root, the n lines of shortText twice,
-// and parses n patch_file actions whose FIND text is a token of it: each
-// occurs twice.
-func ambiguousDoc(tb testing.TB, root string, n int) *ast.Document {
-	tb.Helper()
-	var file strings.Builder
-	for copy := 0; copy < 2; copy++ {
-		for i := 0; i < n; i++ {
-			file.WriteString(shortText(i))
-		}
-	}
-	if err := os.WriteFile(filepath.Join(root, "big.txt"), []byte(file.String()), 0o644); err != nil {
-		tb.Fatal(err)
-	}
-	var b strings.Builder
-	for i := 0; i < n; i++ {
-		fmt.Fprintf(&b, "~~~act\npatch_file big.txt\n~~~\n~~~\n{%s}\n~~~\n~~~\n{%s!}\n~~~\n", shortTok(i), shortTok(i))
-	}
-	doc, err := grammar.Parse(context.Background(), "edit.md", []byte(b.String()), grammar.Options{Dialect: grammar.DialectActs})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return doc
-}
-
-// BenchmarkAmbiguousEdits: n find-ambiguous patch_file edits of a file of
-// 2n lines (each FIND text on two of them).
-func BenchmarkAmbiguousEdits(b *testing.B) {
-	for _, n := range []int{1000, 2000, 4000} {
-		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			root := b.TempDir()
-			doc := ambiguousDoc(b, root, n)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				if got := countDiags(Check(context.Background(), doc, root, Options{})); got != n {
-					b.Fatalf("%d diagnostics, want %d", got, n)
-				}
-			}
-		})
 	}
 }
