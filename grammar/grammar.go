@@ -258,7 +258,7 @@ func parseDialect(ctx context.Context, dialect, filename string, src []byte, opt
 			return nil, err
 		}
 		p.Uncapped, p.Silenced = opts.Uncapped, opts.Silenced
-		return p.parseEach(ctx, filename, src, each, opts.KeepProse)
+		return p.parse(ctx, filename, src)
 	case DialectSearchReplace, DialectUdiff, DialectApplyPatch:
 		return parseEdit(ctx, dialect, src, opts, each)
 	case DialectTools:

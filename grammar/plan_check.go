@@ -172,19 +172,8 @@ func (b *planBuilder) tightFixed(n *pnode) string {
 }
 
 // check validates the outline against the plan shape and binds the actions.
-// A streaming parse has already checked the sections up to the end of its
-// Action Plan (see planBuilder.stream); check goes on from there.
 func (b *planBuilder) check(t *ptree) error {
-	c := b.cs
-	if c == nil {
-		c = b.begin(t)
-	}
-	if b.emptyStream && !b.actionFollows(t.sections[c.checked:]) {
-		// The streamed Action Plan had no actions: empty unless an action
-		// heading at the wrong level follows (actionPlan's rule), which
-		// only the sections after it tell.
-		b.emptyPlan(b.streamSec)
-	}
+	c := b.begin(t)
 	if err := b.sections(c, t); err != nil {
 		return err
 	}
@@ -281,9 +270,7 @@ func (b *planBuilder) sections(c *checkState, t *ptree) error {
 			if c.planSec == nil {
 				c.planSec = sec
 			}
-			if sec != b.streamSec { // the streaming parse checks its actions as it reads them
-				b.actionPlan(sec, b.actionFollows(t.sections[i+1:]))
-			}
+			b.actionPlan(sec, b.actionFollows(t.sections[i+1:]))
 		}
 	}
 	return nil
