@@ -1,6 +1,7 @@
 package grammar
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"slices"
@@ -169,21 +170,6 @@ func ParsePlan(ctx context.Context, filename string, src []byte, s *schema.Schem
 	return p.Parse(ctx, filename, src)
 }
 
-// tokens returns how many tokens the document holds.
-func (f *planFile) tokens() int {
-	n := 0
-	if f.Intro != nil {
-		n += len(f.Intro.Tokens)
-	}
-	for _, a := range f.Actions {
-		n += len(a.Tokens)
-	}
-	for _, s := range f.Sections {
-		n += len(s.Tokens)
-	}
-	return n
-}
-
 // Parse parses one document. Bad input never fails: it yields diagnostics;
 // the error is for cancellation. The document's strings share memory with
 // src (no copy is made), so src must not be modified while the document is
@@ -220,9 +206,10 @@ func (p *PlanParser) parse(ctx context.Context, filename string, src []byte) (*a
 	}
 	b := &planBuilder{ctx: ctx, src: text, lines: lines, doc: doc, schema: p.schema, keys: p.keys, snake: p.snake}
 	b.cap.NoLimit, b.cap.Silenced = p.Uncapped, p.Silenced
-	// A node per token at most: sized so, the node and prose lists never
-	// grow.
-	est := f.tokens() + 1
+	// Every node holds at least one line, and most plans hold fewer
+	// nodes than half their lines (code blocks): sized so, the node and
+	// prose lists rarely grow, and never to more than twice the lines.
+	est := bytes.Count(src, nl)/2 + 16
 	b.nodes, doc.Prose = make([]*pnode, 0, est), make([]*ast.Prose, 0, est)
 	t := b.outline(f)
 	if err := b.check(t); err != nil {
@@ -248,10 +235,10 @@ const (
 	kBreak
 	kEOF // the end of the input, where missing things are reported
 	// kFolded is a run of unknown sections that hold nothing but headings
-	// and blank lines, folded into one node (see planBuilder.outline).
+	// and blank lines, folded into one node (see outliner).
 	kFolded
 	// kOverflow is the parts of an action past MaxActionParts, folded into
-	// one node that is not read (see planBuilder.outline).
+	// one node that is not read (see outliner).
 	kOverflow
 )
 
@@ -487,7 +474,7 @@ func (b *planBuilder) outline(f *planFile) *ptree {
 	for _, s := range f.Sections {
 		o.tokens(s.Tokens)
 	}
-	o.token(plex.EOF, len(b.src), len(b.src))
+	o.token(plex.EOF, len(b.src), len(b.src), nil)
 	b.number()
 	return o.t
 }
@@ -522,7 +509,6 @@ type outliner struct {
 	sinkParts, noneParts []*ppart
 	lastUnknown, message bool // the last section is unknown; a Message section was seen
 	crs                  bool // the input holds a lone CR
-	items                [][2]int
 }
 
 // tokens reads the tokens of one node of the tree; a Text or Item token
@@ -532,13 +518,13 @@ func (o *outliner) tokens(ts []plex.Token) {
 	for i := range ts {
 		start, end := ts[i].Pos.Offset, ts[i].Pos.Offset+len(ts[i].Value)
 		if ts[i].Type != lexer.MdText && ts[i].Type != lexer.MdItem {
-			o.token(ts[i].Type, start, end)
+			o.token(ts[i].Type, start, end, nil)
 			continue
 		}
-		sc := lexer.NewRunScannerAt(b.src, start)
+		sc := lexer.NewRunScanner(b.src, start)
 		for start < end {
 			typ, s, e := sc.Next()
-			o.token(typ, s, e)
+			o.token(typ, s, e, sc.Items())
 			start = e
 		}
 	}
@@ -551,8 +537,8 @@ func (o *outliner) end() {
 	}
 }
 
-// token reads the token [start, stop) of type typ.
-func (o *outliner) token(typ plex.TokenType, start, stop int) {
+// token reads the token [start, stop) of type typ; items are a list's.
+func (o *outliner) token(typ plex.TokenType, start, stop int, items [][2]int) {
 	b := o.b
 	if o.crs && typ != plex.EOF {
 		b.checkCRs(typ, start, stop)
@@ -613,8 +599,6 @@ func (o *outliner) token(typ plex.TokenType, start, stop int) {
 		// A list: the token holds the run of items and the blank lines
 		// between them (lexer.RunScanner).
 		n := &pnode{kind: kList, start: start, end: stop}
-		o.items = listItems(b.src, start, stop, o.items[:0])
-		items := o.items
 		if len(items) > MaxActionParts && !b.cap.NoLimit {
 			// The items past the cap are not read (their bytes stay
 			// the list's): one too-many-parts error says so.
@@ -631,19 +615,6 @@ func (o *outliner) token(typ plex.TokenType, start, stop int) {
 	default:
 		b.tokNode(typ, start, stop)
 	}
-}
-
-// listItems appends to dst the byte range of each item of the list token
-// [start, end) of src.
-func listItems(src string, start, end int, dst [][2]int) [][2]int {
-	for off := start; off < end; {
-		typ, e := lexer.ScanMarkdown(src, off)
-		if typ == lexer.MdItem {
-			dst = append(dst, [2]int{off, e})
-		}
-		off = e
-	}
-	return dst
 }
 
 // lastLineNo is the number of the last line of node n.

@@ -181,9 +181,8 @@ func (b *planBuilder) check(t *ptree) error {
 	return nil
 }
 
-// checkState is where the check of the sections stands: check runs it
-// over the whole outline, a streaming parse from the start of the Action
-// Plan section on, section by section as they are read.
+// checkState is where the check of the sections stands as check runs it
+// over the outline.
 type checkState struct {
 	next            *pnode // the first node after the document's intro
 	planSec, msgSec *psection
@@ -328,7 +327,7 @@ func (b *planBuilder) end(c *checkState, t *ptree) {
 }
 
 // checkFolded reports each heading 2 of a folded run of unknown sections
-// (see planBuilder.outline) as an unknown section, as if it were a section
+// (see outliner) as an unknown section, as if it were a section
 // of its own. Past maxPerCode of them, each costs a count, not a
 // diagnostic or its message.
 func (b *planBuilder) checkFolded(n *pnode) {

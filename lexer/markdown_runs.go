@@ -29,12 +29,9 @@ type rawTok struct {
 	start, end int
 }
 
-// NewRunScanner returns a scanner over src.
-func NewRunScanner(src string) *RunScanner { return &RunScanner{src: src} }
-
-// NewRunScannerAt returns a scanner over src from offset off, which must be
-// where one of its tokens starts.
-func NewRunScannerAt(src string, off int) *RunScanner { return &RunScanner{src: src, off: off} }
+// NewRunScanner returns a scanner over src from offset off, which must be
+// where one of its tokens starts (0, the start of the input).
+func NewRunScanner(src string, off int) *RunScanner { return &RunScanner{src: src, off: off} }
 
 // raw returns the next Markdown lexer token, from the queue first.
 func (s *RunScanner) raw() rawTok {

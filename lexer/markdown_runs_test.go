@@ -51,7 +51,7 @@ func wantRuns(src string) string {
 // gotRuns prints RunScanner's tokens of src, checking that they cover it.
 func gotRuns(t testing.TB, src string) string {
 	var b strings.Builder
-	sc := NewRunScanner(src)
+	sc := NewRunScanner(src, 0)
 	at := 0
 	for i := 0; ; i++ {
 		typ, start, end := sc.Next()

@@ -220,7 +220,7 @@ func TestExactFenceWithText(t *testing.T) {
 // or an H3.
 func checkGrammarTokens(t testing.TB, src string) {
 	t.Helper()
-	runs := NewRunScanner(src)
+	runs := NewRunScanner(src, 0)
 	typ, start, end := runs.Next()
 	prev := EOF
 	for _, tk := range collect(t, Markdown(), src) {
