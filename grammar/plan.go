@@ -462,7 +462,7 @@ func OverflowMessage(n int, code string, sev ast.Severity, first, last int) stri
 // current section (or of the file before the first section); every other
 // token belongs to the body of the latest of them.
 func (b *planBuilder) outline(f *planFile) *ptree {
-	o := &outliner{b: b, t: &ptree{}, crs: hasLoneCR(b.src)}
+	o := &outliner{b: b, t: &ptree{}, crs: hasLoneCR(b.src), sc: lexer.NewRunScanner(b.src, 0)}
 	o.body, o.parts = &o.t.intro, &o.t.parts
 	b.eof = &pnode{kind: kEOF, start: len(b.src), end: len(b.src)} // numbered at the end (number)
 	if f.Intro != nil {
@@ -509,19 +509,20 @@ type outliner struct {
 	sinkParts, noneParts []*ppart
 	lastUnknown, message bool // the last section is unknown; a Message section was seen
 	crs                  bool // the input holds a lone CR
+	sc                   *lexer.RunScanner
 }
 
 // tokens reads the tokens of one node of the tree; a Text or Item token
 // is read as the Markdown nodes it holds.
 func (o *outliner) tokens(ts []plex.Token) {
-	b := o.b
 	for i := range ts {
 		start, end := ts[i].Pos.Offset, ts[i].Pos.Offset+len(ts[i].Value)
 		if ts[i].Type != lexer.MdText && ts[i].Type != lexer.MdItem {
 			o.token(ts[i].Type, start, end, nil)
 			continue
 		}
-		sc := lexer.NewRunScanner(b.src, start)
+		sc := o.sc
+		sc.Seek(start)
 		for start < end {
 			typ, s, e := sc.Next()
 			o.token(typ, s, e, sc.Items())

@@ -132,7 +132,7 @@ type MarkdownScanner struct {
 
 // NewMarkdownScanner returns a scanner over src.
 func NewMarkdownScanner(filename, src string) *MarkdownScanner {
-	return &MarkdownScanner{run: NewRunScanner(src, 0), pos: plex.Position{Filename: filename, Line: 1, Column: 1}}
+	return &MarkdownScanner{run: &RunScanner{src: src, noItems: true}, pos: plex.Position{Filename: filename, Line: 1, Column: 1}}
 }
 
 // scan returns the next RunScanner token, the one read ahead first.
