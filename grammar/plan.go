@@ -64,8 +64,9 @@ type planAction struct {
 
 // Diagnostic codes of the plan dialect (docs/plan.md lists each with an
 // example). CodeUnclosedFence and CodeEmptyActionName are shared with the
-// acts dialect (the plan dialect reads every input, so it never reports
-// CodeParse); unknown actions use validate.CodeUnknownAction's code, as an
+// acts dialect, and so is CodeParse, which the plan dialect reports only
+// should participle fail (past participle.MaxIterations sections or
+// actions in a row); unknown actions use validate.CodeUnknownAction's code, as an
 // error.
 const (
 	CodePreamble          = "preamble"

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/alecthomas/participle/v2"
+
 	"github.com/plangram/plangram/ast"
 )
 
@@ -112,5 +114,22 @@ func TestPlanListAllocPerItem(t *testing.T) {
 				t.Errorf("an action's list allocated %d bytes an item (at most %d)", per, tc.most)
 			}
 		})
+	}
+}
+
+// TestPlanParticipleFails: when participle fails (here past a lowered
+// MaxIterations, 1,000,000 in use), the document is one prose node
+// holding the whole input and one parse-error; nothing panics.
+func TestPlanParticipleFails(t *testing.T) {
+	defer func(n int) { participle.MaxIterations = n }(participle.MaxIterations)
+	participle.MaxIterations = 3
+	src := []byte("# T\n" + strings.Repeat("## x\n", 5))
+	doc, err := ParsePlan(context.Background(), "p.md", src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPlanLossless(t, src, doc)
+	if len(doc.Diagnostics) != 1 || doc.Diagnostics[0].Code != CodeParse || len(doc.Prose) != 1 || len(doc.Actions) != 0 {
+		t.Fatalf("diagnostics %v, %d prose nodes, %d actions", doc.Diagnostics, len(doc.Prose), len(doc.Actions))
 	}
 }

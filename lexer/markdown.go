@@ -11,7 +11,10 @@ import (
 )
 
 // The Markdown plan lexer (docs/plan.md) classifies whole lines of a
-// structured Markdown plan. Each token is one or more whole lines — but
+// structured Markdown plan: ScanMarkdown reads one token at a time,
+// RunScanner makes one token of each list and paragraph, and
+// MarkdownScanner (the participle lexer.Definition Markdown) gives the plan
+// grammar its coarse tokens. Each token is one or more whole lines — but
 // for a list item's marker line whose text is an opening fence (`- ```py`,
 // `1. ```sh`), which is split at the fence run: the item or paragraph line
 // ends there and the Fence token starts there — so concatenating the
@@ -80,8 +83,9 @@ func HeadingLevel(t plex.TokenType) int {
 	return 0
 }
 
-// MarkdownDefinition is the participle lexer.Definition of the Markdown plan
-// lexer. It has no state; one value serves any number of documents.
+// MarkdownDefinition is the participle lexer.Definition of the plan
+// grammar's tokens (MarkdownScanner). It has no state; one value serves
+// any number of documents.
 type MarkdownDefinition struct{}
 
 // Markdown returns the Markdown plan lexer definition.

@@ -3,7 +3,7 @@ package lexer
 import plex "github.com/alecthomas/participle/v2/lexer"
 
 // RunScanner reads a structured Markdown plan as coarse tokens: the tokens
-// of the Markdown plan lexer (MarkdownScanner, ScanMarkdown), except that a
+// of ScanMarkdown, except that a
 // run of MdItem tokens, with the blank lines between them, is one MdItem
 // token (a list), and a run of consecutive MdLine tokens is one MdLine
 // token (a paragraph). Blank lines after a list's last item are not part of
@@ -11,10 +11,10 @@ import plex "github.com/alecthomas/participle/v2/lexer"
 // is the Markdown lexer's token unchanged, so the tokens still cover the
 // input byte for byte.
 //
-// This is how the plan parser reads a document: it groups the tokens as
-// the plan grammar's builder does (docs/plan.md) in the scanner, with no
-// token value, position or line count computed for the lines inside a
-// list or paragraph. A RunScanner carries no position but byte offsets and
+// These are the plan's Markdown nodes (docs/plan.md): the grammar's lexer
+// (MarkdownScanner) groups them into its tokens, and the plan builder reads
+// a node of each from a token's range, with no token value, position or
+// line count computed for the lines inside a list or paragraph. A RunScanner carries no position but byte offsets and
 // allocates nothing per token once its item buffer has grown.
 type RunScanner struct {
 	src   string
