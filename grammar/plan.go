@@ -26,6 +26,7 @@ import (
 //	Section = H2 Text? Action*        ## Rationale, ## Memos, ## Action Plan, ## Message, …
 //	Action  = H3 Meta? Text?          ### `CREATE`, its metadata list, its blocks and text
 //	Title   = H1 | Tight              # Title, or #Title without its space
+//	H2      = the headings of empty sections, then the section's own
 //	Meta    = Item                    a list right after a title or an action heading
 //	Text    = a run of paragraphs, other lists, code blocks, breaks, blank
 //	          lines, headings 4–6 and, past the first H2 or H3, headings 1
@@ -513,12 +514,12 @@ type outliner struct {
 	sc                   *lexer.RunScanner
 }
 
-// tokens reads the tokens of one node of the tree; a Text or Item token
-// is read as the Markdown nodes it holds.
+// tokens reads the tokens of one node of the tree; a Text, Item or H2
+// token is read as the Markdown nodes it holds.
 func (o *outliner) tokens(ts []plex.Token) {
 	for i := range ts {
 		start, end := ts[i].Pos.Offset, ts[i].Pos.Offset+len(ts[i].Value)
-		if ts[i].Type != lexer.MdText && ts[i].Type != lexer.MdItem {
+		if ts[i].Type != lexer.MdText && ts[i].Type != lexer.MdItem && ts[i].Type != lexer.MdH2 {
 			o.token(ts[i].Type, start, end, nil)
 			continue
 		}

@@ -8,8 +8,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	plex "github.com/alecthomas/participle/v2/lexer"
-
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/lexer"
 	"github.com/plangram/plangram/schema"
@@ -190,8 +188,6 @@ type checkState struct {
 	unknown         []*psection
 	seen            [secMessage + 1]bool
 	stage           secKind
-	checked         int  // the sections of the outline checked so far
-	done            bool // a Message section ends the checked ones
 }
 
 // begin checks the document's intro: title and metadata.
@@ -208,13 +204,12 @@ func (b *planBuilder) begin(t *ptree) *checkState {
 	return c
 }
 
-// sections checks the sections of the outline not checked yet.
+// sections checks the sections of the outline, up to a Message section.
 func (b *planBuilder) sections(c *checkState, t *ptree) error {
-	for ; !c.done && c.checked < len(t.sections); c.checked++ {
+	for i, sec := range t.sections {
 		if err := b.ctx.Err(); err != nil {
 			return err
 		}
-		i, sec := c.checked, t.sections[c.checked]
 		k := sectionKind(b.headingText(sec.head))
 		if k == secMessage {
 			c.msgSec = sec
@@ -224,7 +219,6 @@ func (b *planBuilder) sections(c *checkState, t *ptree) error {
 			}
 			b.ok(sec.head)
 			b.message(sec, t.sections[i+1:])
-			c.done = true
 			break
 		}
 		if k == secUnknown {
@@ -333,16 +327,16 @@ func (b *planBuilder) end(c *checkState, t *ptree) {
 func (b *planBuilder) checkFolded(n *pnode) {
 	n.mark = failed
 	n.because(fmt.Sprintf("%s folded: unknown sections holding only headings; expected: %s", count(n.lines, "heading"), expectPlan))
-	sc := lexer.NewMarkdownScanner("", b.src[n.start:n.end])
+	sc := lexer.NewRunScanner(b.src, n.start)
 	for {
-		tok, _ := sc.Next()
-		if tok.Type == plex.EOF {
+		typ, start, end := sc.Next()
+		if start >= n.end {
 			return
 		}
-		if tok.Type != lexer.MdH2 {
+		if typ != lexer.MdH2 {
 			continue
 		}
-		h := pnode{kind: kHeading, level: 2, start: n.start + tok.Pos.Offset, end: n.start + tok.Pos.Offset + len(tok.Value)}
+		h := pnode{kind: kHeading, level: 2, start: start, end: end}
 		span := b.firstLine(&h)
 		var d *ast.Diagnostic
 		if !b.cap.Full(CodeUnknownSection) {

@@ -123,7 +123,7 @@ func TestPlanListAllocPerItem(t *testing.T) {
 func TestPlanParticipleFails(t *testing.T) {
 	defer func(n int) { participle.MaxIterations = n }(participle.MaxIterations)
 	participle.MaxIterations = 3
-	src := []byte("# T\n" + strings.Repeat("## x\n", 5))
+	src := []byte("# T\n" + strings.Repeat("## x\ntext\n", 5))
 	doc, err := ParsePlan(context.Background(), "p.md", src, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -115,7 +115,9 @@ func (MarkdownDefinition) LexString(filename string, input string) (plex.Lexer, 
 }
 
 // MarkdownScanner emits the tokens the plan grammar reads, with their
-// positions: the headings that give a plan its structure (H2, a section;
+// positions: the headings that give a plan its structure (H2, a section,
+// with the headings of the empty sections right after it, blank lines
+// between them allowed;
 // H3, an action; H1 and Tight before the first of them, the title), a list
 // right after an H3 or a title, blank lines between them allowed (Item:
 // the metadata list), and one Text token for each run of everything else
@@ -128,10 +130,9 @@ func (MarkdownDefinition) LexString(filename string, input string) (plex.Lexer, 
 type MarkdownScanner struct {
 	run       *RunScanner
 	pos       plex.Position
-	next      rawTok // a token read ahead, when pending
-	pending   bool
-	afterHead bool // the last token was a title or an H3
-	body      bool // an H2 or H3 was read: no more titles
+	ahead     []rawTok // tokens read ahead, next first
+	afterHead bool     // the last token was a title or an H3
+	body      bool     // an H2 or H3 was read: no more titles
 }
 
 // NewMarkdownScanner returns a scanner over src.
@@ -141,12 +142,42 @@ func NewMarkdownScanner(filename, src string) *MarkdownScanner {
 
 // scan returns the next RunScanner token, the one read ahead first.
 func (s *MarkdownScanner) scan() rawTok {
-	if s.pending {
-		s.pending = false
-		return s.next
+	if n := len(s.ahead); n > 0 {
+		t := s.ahead[n-1]
+		s.ahead = s.ahead[:n-1]
+		return t
 	}
 	typ, start, end := s.run.Next()
 	return rawTok{typ, start, end}
+}
+
+// unscan puts back tokens read ahead, in order.
+func (s *MarkdownScanner) unscan(ts ...rawTok) {
+	for i := len(ts) - 1; i >= 0; i-- {
+		s.ahead = append(s.ahead, ts[i])
+	}
+}
+
+// emptySections extends the H2 token t over the heading 2 lines that
+// follow it with nothing but blank lines between them: the headings of
+// sections that hold nothing.
+func (s *MarkdownScanner) emptySections(t *rawTok) {
+	for {
+		u := s.scan()
+		v := u
+		if u.typ == MdBlank {
+			v = s.scan()
+		}
+		if v.typ != MdH2 {
+			if u.typ == MdBlank {
+				s.unscan(u, v)
+			} else {
+				s.unscan(u)
+			}
+			return
+		}
+		t.end = v.end
+	}
 }
 
 // listNext reports whether a list follows the blank lines t; if so, t
@@ -154,7 +185,7 @@ func (s *MarkdownScanner) scan() rawTok {
 func (s *MarkdownScanner) listNext(t *rawTok) bool {
 	u := s.scan()
 	if u.typ != MdItem {
-		s.next, s.pending = u, true
+		s.unscan(u)
 		return false
 	}
 	t.typ, t.end = MdItem, u.end
@@ -178,6 +209,7 @@ func (s *MarkdownScanner) Next() (plex.Token, error) {
 		s.afterHead, s.body = true, true
 	case t.typ == MdH2:
 		s.body = true
+		s.emptySections(&t)
 	case t.typ == MdItem && after:
 	case t.typ == MdBlank && after && s.listNext(&t):
 	default:
@@ -192,7 +224,7 @@ func (s *MarkdownScanner) text(t rawTok) plex.Token {
 	for {
 		u := s.scan()
 		if u.typ == EOF || u.typ == MdH2 || u.typ == MdH3 || !s.body && (u.typ == MdH1 || u.typ == MdTight) {
-			s.next, s.pending = u, true
+			s.unscan(u)
 			break
 		}
 		t.end = u.end

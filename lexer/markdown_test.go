@@ -215,9 +215,10 @@ func TestExactFenceWithText(t *testing.T) {
 
 // checkGrammarTokens checks the tokens the plan grammar reads
 // (MarkdownScanner) against RunScanner's: each is a run of them, starting
-// and ending where they do, holding an H2 or H3 only as a token of its own,
-// and an Item token holds only blank lines and a list and follows a title
-// or an H3.
+// and ending where they do, holding an H2 or H3 only as a token of its own
+// (an H2 token: heading 2 lines with blank lines between them), and an
+// Item token holds only blank lines and a list and follows a title or an
+// H3.
 func checkGrammarTokens(t testing.TB, src string) {
 	t.Helper()
 	runs := NewRunScanner(src, 0)
@@ -229,7 +230,8 @@ func checkGrammarTokens(t testing.TB, src string) {
 		}
 		for start < tk.Off+len(tk.Value) {
 			isHead := typ == MdH2 || typ == MdH3
-			if isHead && (tk.Type == "Text" || tk.Type == "Item") || tk.Type == "Item" && typ != MdItem && typ != MdBlank {
+			if isHead && (tk.Type == "Text" || tk.Type == "Item") || tk.Type == "Item" && typ != MdItem && typ != MdBlank ||
+				tk.Type == "H2" && (typ != MdH2 && typ != MdBlank || start == tk.Off && typ != MdH2 || end == tk.Off+len(tk.Value) && typ != MdH2) {
 				t.Fatalf("%q: %s token %+v holds a %d token at %d", src, tk.Type, tk, typ, start)
 			}
 			typ, start, end = runs.Next()
@@ -248,12 +250,12 @@ func checkGrammarTokens(t testing.TB, src string) {
 }
 
 func TestMarkdownGrammarTokens(t *testing.T) {
-	src := "x\n# T\n\n- **k:** v\n\n## Rationale\n```\nw\n```\n## Action Plan\n### `READ`\n- **Resource:** a\n\ntext\n- b\n# H1\n#### L\n"
+	src := "x\n# T\n\n- **k:** v\n\n## Rationale\n```\nw\n```\n## a\n\n## b\n## Action Plan\n### `READ`\n- **Resource:** a\n\ntext\n- b\n# H1\n#### L\n"
 	var parts []string
 	for _, tk := range collect(t, Markdown(), src) {
 		parts = append(parts, tk.Type+":"+strings.ReplaceAll(tk.Value, "\n", "⏎"))
 	}
-	want := "Text:x⏎|H1:# T⏎|Item:⏎- **k:** v⏎|Text:⏎|H2:## Rationale⏎|Text:```⏎w⏎```⏎|H2:## Action Plan⏎|H3:### `READ`⏎|Item:- **Resource:** a⏎|Text:⏎text⏎- b⏎# H1⏎#### L⏎"
+	want := "Text:x⏎|H1:# T⏎|Item:⏎- **k:** v⏎|Text:⏎|H2:## Rationale⏎|Text:```⏎w⏎```⏎|H2:## a⏎⏎## b⏎## Action Plan⏎|H3:### `READ`⏎|Item:- **Resource:** a⏎|Text:⏎text⏎- b⏎# H1⏎#### L⏎"
 	if got := strings.Join(parts, "|"); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
