@@ -255,7 +255,7 @@ func TestPlanHeadingsLinear(t *testing.T) {
 
 	// The shortest headings, headings of levels 2–6 mixed and headings
 	// between blank lines: unknown sections of only headings are folded
-	// (planBuilder.outline), every line still in the prose, every heading
+	// (outliner), every line still in the prose, every heading
 	// 2 still counted in the summary.
 	for name, unit := range map[string]string{
 		"shortest": "## x\n",
