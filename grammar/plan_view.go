@@ -119,82 +119,62 @@ var markChars = [...]string{unchecked: " ", matched: "✓", warned: "!", failed:
 // end of the file when something is missing there. Long documents show the
 // flagged nodes with viewContext nodes around them.
 func (b *planBuilder) view() string {
-	items := make([]vitem, 0, len(b.nodes)+1)
-	pos := 0
+	items := make([]*pnode, 0, len(b.nodes)+1)
 	for _, n := range b.nodes {
 		if n.kind != kBlank {
-			items = append(items, vitem{n: n, pos: pos, view: n.view, mark: n.mark})
-			pos++
+			items = append(items, n)
 		}
 	}
 	if b.eof.mark != unchecked {
-		items = append(items, vitem{n: b.eof, pos: pos, view: b.eof.view, mark: b.eof.mark})
-		pos++
+		items = append(items, b.eof)
 	}
-	total := pos
-	show := make([]bool, len(items))
-	for k, it := range items {
+	total := len(items)
+	show := make([]bool, total)
+	for k, n := range items {
 		if total <= viewFull {
 			show[k] = true
-			continue
-		}
-		if !it.flagged() {
-			continue
-		}
-		for j := k; j >= 0 && items[j].pos >= it.pos-viewContext; j-- {
-			show[j] = true
-		}
-		for j := k; j < len(items) && items[j].pos <= it.pos+viewContext; j++ {
-			show[j] = true
+		} else if flagged(n) {
+			for j := max(0, k-viewContext); j <= min(total-1, k+viewContext); j++ {
+				show[j] = true
+			}
 		}
 	}
 	var sb strings.Builder
 	sb.WriteString(expectedShape)
 	sb.WriteString("\nActual:\n")
-	hidden, rows, prev := 0, 0, -1
+	hidden, rows := 0, 0
 	flush := func() {
 		if hidden > 0 {
 			fmt.Fprintf(&sb, "    … %s not shown …\n", count(hidden, "node"))
 			hidden = 0
 		}
 	}
-	for k, it := range items {
-		hidden += it.pos - prev - 1 // nodes let go without a row: not shown
-		prev = it.pos
+	for k, n := range items {
 		if !show[k] {
 			hidden++
 			continue
 		}
 		if rows == viewMaxRows {
-			left, flagged := total-it.pos, 0
+			left, more := total-k, 0
 			for _, m := range items[k:] {
-				if m.flagged() {
-					flagged++
+				if flagged(m) {
+					more++
 				}
 			}
 			hidden = 0
-			fmt.Fprintf(&sb, "    … %s more %s not shown (%s of them flagged) …\n", number.Thousands(left), plural(left, "node"), number.Thousands(flagged))
-			prev = total - 1
+			fmt.Fprintf(&sb, "    … %s more %s not shown (%s of them flagged) …\n", number.Thousands(left), plural(left, "node"), number.Thousands(more))
 			break
 		}
 		flush()
 		rows++
-		sb.WriteString(b.rowText(it.n, it.view))
+		sb.WriteString(b.rowText(n, n.view))
 	}
-	hidden += total - prev - 1
 	flush()
 	return sb.String()
 }
 
-// vitem is one visible node of the AST view.
-type vitem struct {
-	n    *pnode
-	pos  int // index among the visible nodes
-	view int
-	mark mark
-}
-
-func (it vitem) flagged() bool { return it.mark == failed || it.mark == warned }
+// flagged reports whether the view marks n as not fitting or warned.
+func flagged(n *pnode) bool { return n.mark == failed || n.mark == warned }
 
 // rowText renders the row of node n, whose index in the view is view.
 func (b *planBuilder) rowText(n *pnode, view int) string {
