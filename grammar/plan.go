@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -17,54 +18,56 @@ import (
 	"github.com/plangram/plangram/schema"
 )
 
-// The structured Markdown plan grammar (docs/plan.md), over the Markdown
-// lexer's tokens (lexer.Markdown):
+// The structured Markdown plan grammar (docs/plan.md), over the tokens of
+// the Markdown lexer (lexer.Markdown):
 //
-//	File    = Body Part* Section*
-//	Section = H2 Body Part*     ## Rationale, ## Memos, ## Action Plan, ## Message, …
-//	Part    = H3 Body           ### `CREATE` and the action's body
-//	Body    = (~(H2 | H3))*     every other token: H1, H4–H6, Tight, Item, Line, Fence, Break, Blank
+//	File    = Intro? Action* Section*
+//	Intro   = Text? (Title Meta? Text?)*
+//	Section = H2 Text? Action*        ## Rationale, ## Memos, ## Action Plan, ## Message, …
+//	Action  = H3 Meta? Text?          ### `CREATE`, its metadata list, its blocks and text
+//	Title   = H1 | Tight              # Title, or #Title without its space
+//	H2      = the headings of empty sections, then the section's own
+//	Meta    = Item                    a list right after a title or an action heading
+//	Text    = a run of paragraphs, other lists, code blocks, breaks, blank
+//	          lines, headings 4–6 and, past the first H2 or H3, headings 1
 //
-// The grammar accepts every token sequence and gives the document its
-// outline: sections, their actions, and the tokens of each. The builder
-// then reads each body as Markdown nodes — consecutive Item tokens (blank
-// lines between them allowed) form one list, consecutive Line tokens one
-// paragraph — and what the plan must look like (title, metadata list,
-// Rationale, optional Memos, then `## Action Plan` or `## Message`) is
-// checked over those nodes (plan_check.go), so that each problem is reported
-// against the node where the document left the expected shape, with the AST
-// diff. Lists and paragraphs are whole tokens rather than grammar rules,
-// so that participle makes no node for the lines inside them.
-//
-// The grammar is the executable spec; Parse builds the same outline and
-// nodes with planBuilder.outline, a single pass over coarse tokens
-// (lexer.RunScanner: one token per list and per paragraph, so no token is
-// made for the lines inside them), because participle's reflective parse
-// allocates per section and per token many times what the input holds.
-// TestPlanOutlineMatchesGrammar (on every Markdown input of the golden
-// corpus) and FuzzPlan check that both give the same tree and the same
-// nodes.
+// The grammar accepts every token sequence: what the plan must look like
+// (title, metadata list, Rationale, optional Memos, then `## Action Plan`
+// or `## Message`, each action's parameters and blocks) is checked over
+// the Markdown nodes of the tree's tokens (plan_check.go), so that each
+// problem is reported against the node where the document left the
+// expected shape, with the AST diff. Each tree node keeps its tokens
+// (participle's Tokens field: a view of the lexer's tokens, not a copy),
+// and the builder reads a token's Markdown nodes from its byte range
+// (lexer.RunScanner: one node per heading, code block, list, paragraph,
+// break and run of blank lines).
 type planFile struct {
-	Intro    []plex.Token   `parser:"@((~(H2 | H3))*)"`
-	Parts    []*planPart    `parser:"@@*"`
+	Intro    *planIntro     `parser:"@@?"`
+	Actions  []*planAction  `parser:"@@*"`
 	Sections []*planSection `parser:"@@*"`
 }
 
-type planSection struct {
-	Head  plex.Token   `parser:"@H2"`
-	Intro []plex.Token `parser:"@((~(H2 | H3))*)"`
-	Parts []*planPart  `parser:"@@*"`
+type planIntro struct {
+	Tokens []plex.Token
+	Syntax struct{} `parser:"(Text (H1 | Tight)? | (H1 | Tight)) Item? Text? ((H1 | Tight) Item? Text?)*"`
 }
 
-type planPart struct {
-	Head plex.Token   `parser:"@H3"`
-	Body []plex.Token `parser:"@((~(H2 | H3))*)"`
+type planSection struct {
+	Tokens  []plex.Token
+	Syntax  struct{}      `parser:"H2 Text?"`
+	Actions []*planAction `parser:"@@*"`
+}
+
+type planAction struct {
+	Tokens []plex.Token
+	Syntax struct{} `parser:"H3 Item? Text?"`
 }
 
 // Diagnostic codes of the plan dialect (docs/plan.md lists each with an
 // example). CodeUnclosedFence and CodeEmptyActionName are shared with the
-// acts dialect (the plan dialect reads every input, so it never reports
-// CodeParse); unknown actions use validate.CodeUnknownAction's code, as an
+// acts dialect, and so is CodeParse, which the plan dialect reports only
+// should participle fail (past participle.MaxIterations sections or
+// actions in a row); unknown actions use validate.CodeUnknownAction's code, as an
 // error.
 const (
 	CodePreamble          = "preamble"
@@ -149,8 +152,7 @@ func NewPlanParser(s *schema.Schema) (*PlanParser, error) {
 	return &PlanParser{schema: s, keys: keyIndex(s), snake: snake}, nil
 }
 
-// planGrammar builds the participle parser of the plan grammar, the spec
-// outline is checked against.
+// planGrammar builds the participle parser of the plan grammar.
 func planGrammar() (*participle.Parser[planFile], error) {
 	p, err := participle.Build[planFile](participle.Lexer(lexer.Markdown()))
 	if err != nil {
@@ -175,40 +177,43 @@ func ParsePlan(ctx context.Context, filename string, src []byte, s *schema.Schem
 // src (no copy is made), so src must not be modified while the document is
 // in use.
 func (p *PlanParser) Parse(ctx context.Context, filename string, src []byte) (*ast.Document, error) {
-	doc, err := p.parseEach(ctx, filename, src, nil, false)
+	doc, err := p.parse(ctx, filename, src)
 	if doc != nil {
 		ast.EscapeDiagnostics(doc.Diagnostics) // valid UTF-8 text, as grammar.Parse gives
 	}
 	return doc, err
 }
 
-// parseEach is Parse; with each set, it streams (Options.OnAction): each
-// action of the document's Action Plan section is handed to each as soon
-// as it is bound, and the nodes it was read from are let go, so the parse
-// holds the nodes of one action at a time, not the tree. The document's
-// other actions, which are checked against the whole outline (actions
-// outside the Action Plan, the Message), stay in the returned document,
-// which holds no prose unless keepProse is set (Options.KeepProse). The
-// diagnostics and the prose are the same either way
-// (TestPlanStreamSameAsTree).
-func (p *PlanParser) parseEach(ctx context.Context, filename string, src []byte, each func(*ast.Action), keepProse bool) (*ast.Document, error) {
+// parse is Parse without escaping the diagnostics (grammar.Parse does).
+func (p *PlanParser) parse(ctx context.Context, filename string, src []byte) (*ast.Document, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	text := view.String(src)
 	lines := newPlanLines(src)
 	doc := &ast.Document{Dialect: DialectPlan, Span: lines.Span(0, len(src))}
-	b := &planBuilder{ctx: ctx, src: text, lines: lines, doc: doc, schema: p.schema, keys: p.keys, snake: p.snake, each: each, keepProse: keepProse}
-	b.cap.NoLimit, b.cap.Silenced = p.Uncapped, p.Silenced
-	if each == nil {
-		// Every node holds at least one line, and most plans hold fewer
-		// nodes than half their lines (code blocks): sized so, the node
-		// and prose lists rarely grow, and never to more than twice the
-		// lines.
-		est := bytes.Count(src, nl)/2 + 16
-		b.nodes, doc.Prose = make([]*pnode, 0, est), make([]*ast.Prose, 0, est)
+	g, err := planGrammar()
+	if err != nil {
+		return nil, err
 	}
-	t := b.outline()
+	f, err := g.ParseString(filename, text)
+	if err != nil {
+		// The grammar accepts every token sequence; should participle
+		// still fail, the input is kept as text and the failure reported.
+		doc.Add(ast.Error, CodeParse, doc.Span, "the plan grammar could not read the input: %v", err)
+		if len(src) > 0 {
+			doc.Prose = []*ast.Prose{{Kind: "text", Text: text, Span: doc.Span}}
+		}
+		return doc, nil
+	}
+	b := &planBuilder{ctx: ctx, src: text, lines: lines, doc: doc, schema: p.schema, keys: p.keys, snake: p.snake}
+	b.cap.NoLimit, b.cap.Silenced = p.Uncapped, p.Silenced
+	// Every node holds at least one line, and most plans hold fewer
+	// nodes than half their lines (code blocks): sized so, the node and
+	// prose lists rarely grow, and never to more than twice the lines.
+	est := bytes.Count(src, nl)/2 + 16
+	b.nodes, doc.Prose = make([]*pnode, 0, est), make([]*ast.Prose, 0, est)
+	t := b.outline(f)
 	if err := b.check(t); err != nil {
 		return nil, err
 	}
@@ -232,10 +237,10 @@ const (
 	kBreak
 	kEOF // the end of the input, where missing things are reported
 	// kFolded is a run of unknown sections that hold nothing but headings
-	// and blank lines, folded into one node (see planBuilder.outline).
+	// and blank lines, folded into one node (see outliner).
 	kFolded
 	// kOverflow is the parts of an action past MaxActionParts, folded into
-	// one node that is not read (see planBuilder.outline).
+	// one node that is not read (see outliner).
 	kOverflow
 )
 
@@ -267,13 +272,6 @@ type pnode struct {
 	reason     string     // why the node is marked, reasons joined by "; "
 }
 
-// drop lets go of what a node released by a streaming parse points to
-// (its list's item ranges, its block), which the node itself would keep:
-// nodes are made in chunks (slab), and a chunk lives while any node of it
-// is used or it still has free ones, so without drop the lists of
-// hundreds of actions before would stay in memory.
-func (n *pnode) drop() { n.items, n.block = nil, nil }
-
 // because adds a reason to the node's mark.
 func (n *pnode) because(reason string) {
 	if n.reason == "" {
@@ -304,24 +302,15 @@ type ptree struct {
 }
 
 type planBuilder struct {
-	ctx    context.Context
-	src    string
-	lines  *planLines
-	doc    *ast.Document
-	schema *schema.Schema
-	keys   map[*schema.Action]map[string]keyRef
-	snake  map[string]string
-	nodes  []*pnode // every node in source order, blank lines included
-	// Slabs the builder takes its many small values from, one
-	// allocation per many values (see slab).
-	nodeSlab  slab[pnode]
-	proseSlab slab[ast.Prose]
-	blockSlab slab[ast.Block]
-	spanSlab  slab[ast.Span]
-	entrySlab slab[entry]
-	entryList []*entry // an action binder's entries (bind)
-	partSlab  slab[ppart]
-	items     [][2]int          // item ranges of lists (itemSlab)
+	ctx       context.Context
+	src       string
+	lines     *planLines
+	doc       *ast.Document
+	schema    *schema.Schema
+	keys      map[*schema.Action]map[string]keyRef
+	snake     map[string]string
+	nodes     []*pnode          // every node in source order, blank lines included
+	entryList []*entry          // an action binder's entries (bind)
 	normKeys  map[string]string // normKey's answers for the keys seen
 	vals      []value           // actionBinder.params' scratch space
 	set       []bool
@@ -340,20 +329,6 @@ type planBuilder struct {
 	// crDone and crHits are the lone CR check's state (checkCRs).
 	crDone int
 	crHits []crHit
-	made   int // nodes made so far (sizes the slabs' chunks)
-	// Streaming (parseEach with each set): the actions of streamSec, the
-	// first Action Plan section, go to each as they are bound; cs is the
-	// check, begun when streamSec started; region stands for the nodes let
-	// go in the AST view; streamed counts the actions of streamSec.
-	each      func(*ast.Action)
-	keepProse bool // with each: keep the prose nodes all the same (prose)
-	streamSec *psection
-	cs        *checkState
-	region    viewRegion
-	streamed  int
-	cancelled bool
-	// emptyStream: streamSec ended without actions (see check).
-	emptyStream bool
 }
 
 // followOn is the range [from, to) after an improperly nested fence, up to
@@ -483,11 +458,31 @@ func OverflowMessage(n int, code string, sev ast.Severity, first, last int) stri
 		number.Thousands(n), code, sev, maxPerCode, first, last)
 }
 
-// outline reads the document's tokens into its outline, as the plan grammar
-// does (planFile): an H2 starts a section, an H3 a part of the current
-// section (or of the file before the first section), every other token
-// belongs to the body of the latest of them. It turns the tokens into
-// nodes, keeping every byte: fences become blocks, everything else prose.
+// outline gives the document's tokens, in the tree's order (which is the
+// input's), to an outliner: the tokens of the file's intro, then those of
+// each action and section. An H2 starts a section, an H3 an action of the
+// current section (or of the file before the first section); every other
+// token belongs to the body of the latest of them.
+func (b *planBuilder) outline(f *planFile) *ptree {
+	o := &outliner{b: b, t: &ptree{}, crs: hasLoneCR(b.src), sc: lexer.NewRunScanner(b.src, 0)}
+	o.body, o.parts = &o.t.intro, &o.t.parts
+	b.eof = &pnode{kind: kEOF, start: len(b.src), end: len(b.src)} // numbered at the end (number)
+	if f.Intro != nil {
+		o.tokens(f.Intro.Tokens)
+	}
+	for _, a := range f.Actions {
+		o.tokens(a.Tokens)
+	}
+	for _, s := range f.Sections {
+		o.tokens(s.Tokens)
+	}
+	o.token(plex.EOF, len(b.src), len(b.src), nil)
+	b.number()
+	return o.t
+}
+
+// outliner turns tokens into nodes, keeping every byte (fences become
+// blocks, everything else prose), and the nodes into the outline.
 //
 // Unknown sections are reported by their heading only: nothing in them is
 // checked (but for the first one, which may stand for the missing Action
@@ -499,223 +494,130 @@ func OverflowMessage(n int, code string, sev ast.Severity, first, last int) stri
 // costs a few nodes, not two per heading. When other text follows a
 // folded heading, it goes to an unchecked section of its own, as it would
 // have gone to the unknown section before it.
-func (b *planBuilder) outline() *ptree {
-	t := &ptree{}
-	b.eof = &pnode{kind: kEOF, start: len(b.src), end: len(b.src)} // numbered at the end (number)
-	// A body is the nodes from index from of b.nodes up to the next head:
-	// a slice of b.nodes, set when it ends.
-	body, parts := &t.intro, &t.parts
-	from := 0
-	end := func() {
-		if n := len(b.nodes); n > from {
-			*body = b.nodes[from:n:n]
-		}
-	}
-	var run *pnode // the folded run being read
+type outliner struct {
+	b *planBuilder
+	t *ptree
+	// body is the nodes from index from of b.nodes up to the next head:
+	// a slice of b.nodes, set when it ends; parts is where an H3 goes.
+	body  *[]*pnode
+	parts *[]*ppart
+	from  int
+	run   *pnode // the folded run being read
 	// over is the node the parts of an action past MaxActionParts are
 	// folded into (partBody: body is an action's).
-	var over *pnode
-	partBody := false
-	var sink []*pnode // the body of text after a folded run (unchecked)
-	var sinkParts []*ppart
-	var none []*pnode
-	var noneParts []*ppart
-	lastUnknown, message := false, false // the last section is unknown; a Message section was seen
-	// Streaming (b.each set): the first Action Plan section, when no
-	// action heading came before it, is checked as it is read (stream).
-	var cur *ppart // the streamed section's action being read
-	streaming, planSeen, partsSeen := false, false, false
-	sc := lexer.NewRunScanner(b.src)
-	crs := hasLoneCR(b.src)
-	for {
-		typ, start, stop := sc.Next()
-		if crs && typ != plex.EOF {
-			b.checkCRs(typ, start, stop)
-		}
-		if run != nil {
-			if foldable(typ) || typ == lexer.MdH2 && b.unknownH2(start, stop) {
-				run.end = stop
-				if typ != lexer.MdBlank {
-					run.lines++
-				}
-				continue
-			}
-			b.closeRun(run)
-			run = nil
-			if typ != plex.EOF && typ != lexer.MdH2 {
-				sink, sinkParts = nil, sinkParts[:0]
-				body, parts, from = &sink, &sinkParts, len(b.nodes)
-				partBody = false
-			}
-		}
-		if over != nil {
-			if typ != plex.EOF && typ != lexer.MdH2 && typ != lexer.MdH3 {
-				over.end = stop
-				continue
-			}
-			b.closeOver(over)
-			over = nil
-		} else if partBody && len(b.nodes)-from >= MaxActionParts && !b.cap.NoLimit &&
-			typ != plex.EOF && typ != lexer.MdH2 && typ != lexer.MdH3 {
-			over = b.add(b.newNode(kOverflow, start, stop))
+	over                 *pnode
+	partBody             bool
+	sink, none           []*pnode // the body of text after a folded run (unchecked); a run's
+	sinkParts, noneParts []*ppart
+	lastUnknown, message bool // the last section is unknown; a Message section was seen
+	crs                  bool // the input holds a lone CR
+	sc                   *lexer.RunScanner
+}
+
+// tokens reads the tokens of one node of the tree; a Text, Item or H2
+// token is read as the Markdown nodes it holds.
+func (o *outliner) tokens(ts []plex.Token) {
+	for i := range ts {
+		start, end := ts[i].Pos.Offset, ts[i].Pos.Offset+len(ts[i].Value)
+		if ts[i].Type != lexer.MdText && ts[i].Type != lexer.MdItem && ts[i].Type != lexer.MdH2 {
+			o.token(ts[i].Type, start, end, nil)
 			continue
 		}
-		switch typ {
-		case plex.EOF:
-			end()
-			if streaming {
-				b.endStream(cur, nil)
-			}
-			b.number()
-			return t
-		case lexer.MdH2:
-			end()
-			unknown := !message && b.unknownH2(start, stop)
-			if unknown && lastUnknown {
-				run = b.newNode(kFolded, start, stop)
-				run.lines = 1
-				b.add(run)
-				t.sections = append(t.sections, &psection{head: run})
-				body, parts, from = &none, &noneParts, len(b.nodes) // the run has neither
-				continue
-			}
-			lastUnknown = unknown
-			sec := &psection{head: b.tokNode(typ, start, stop)}
-			if streaming {
-				b.endStream(cur, sec.head)
-				streaming, cur = false, nil
-			}
-			kind := sectionKind(b.headingText(sec.head))
-			t.sections = append(t.sections, sec)
-			if b.each != nil && kind == secPlan && !planSeen && !partsSeen && !message {
-				// The sections before it are complete: check them, and
-				// this one's actions as they come.
-				b.streamSec, streaming = sec, true
-				b.cs = b.begin(t)
-				if b.sections(b.cs, t) != nil {
-					streaming = false // cancelled: Parse returns the error
-				}
-			}
-			planSeen = planSeen || kind == secPlan
-			partsSeen = partsSeen || b.levelAction(sec.head)
-			message = message || kind == secMessage
-			body, parts, from = &sec.intro, &sec.parts, len(b.nodes)
-			partBody = false
-		case lexer.MdH3:
-			end()
-			p := b.partSlab.new(b.made / 4)
-			p.head = b.tokNode(typ, start, stop)
-			partBody = true
-			if streaming && parts == &b.streamSec.parts {
-				b.streamPart(cur, p.head)
-				cur = p
-				body, from = &p.body, len(b.nodes)
-				continue
-			}
-			partsSeen = true
-			*parts = append(*parts, p)
-			body, from = &p.body, len(b.nodes)
-		case lexer.MdItem:
-			// A list: the scanner read the run of items and the blank
-			// lines between them (lexer.RunScanner).
-			n := b.newNode(kList, start, stop)
-			items := sc.Items()
-			if len(items) > MaxActionParts && !b.cap.NoLimit {
-				// The items past the cap are not read (their bytes stay
-				// the list's): one too-many-parts error says so.
-				first, last := items[MaxActionParts][0], items[len(items)-1][0]
-				b.report(ast.Error, CodeTooManyParts, b.lines.Span(first, first+lineContentEnd(b.src[first:], 0)),
-					"this list has more than %s items: the rest, lines %d–%d, is not read; split it",
-					number.Thousands(MaxActionParts), b.lines.Pos(first).Line, b.lines.Pos(last).Line)
-				items = items[:MaxActionParts]
-			}
-			n.items = b.itemSlab(items)
-			b.add(n)
-		case lexer.MdLine:
-			b.add(b.newNode(kPara, start, stop))
-		default:
-			b.tokNode(typ, start, stop)
+		sc := o.sc
+		sc.Seek(start)
+		for start < end {
+			typ, s, e := sc.Next()
+			o.token(typ, s, e, sc.Items())
+			start = e
 		}
 	}
 }
 
-// slab hands out pointers to zero values of T taken from chunks: one
-// allocation for up to maxSlab values. A chunk lives as long as any value
-// taken from it; the builder's values all live as long as the document
-// (nodes, parts and entries as long as the parse).
-type slab[T any] struct {
-	free []T
-	// used holds the chunks handed out since the last reuse, spare those
-	// that reuse gave back (a slab that is never reused keeps neither).
-	used, spare [][]T
-	reusing     bool
+// end sets the current body.
+func (o *outliner) end() {
+	if n := len(o.b.nodes); n > o.from {
+		*o.body = o.b.nodes[o.from:n:n]
+	}
 }
 
-const maxSlab = 1024
-
-// new returns a pointer to a zero T; hint is how many were taken so far,
-// so that chunks grow with the document.
-func (s *slab[T]) new(hint int) *T {
-	if len(s.free) == 0 {
-		if n := len(s.spare); n > 0 {
-			s.free = s.spare[n-1]
-			s.spare = s.spare[:n-1]
-			clear(s.free)
-		} else {
-			s.free = make([]T, min(max(16, hint), maxSlab))
+// token reads the token [start, stop) of type typ; items are a list's.
+func (o *outliner) token(typ plex.TokenType, start, stop int, items [][2]int) {
+	b := o.b
+	if o.crs && typ != plex.EOF {
+		b.checkCRs(typ, start, stop)
+	}
+	if o.run != nil {
+		if foldable(typ) || typ == lexer.MdH2 && b.unknownH2(start, stop) {
+			o.run.end = stop
+			if typ != lexer.MdBlank {
+				o.run.lines++
+			}
+			return
 		}
-		if s.reusing {
-			s.used = append(s.used, s.free)
+		b.closeRun(o.run)
+		o.run = nil
+		if typ != plex.EOF && typ != lexer.MdH2 {
+			o.sink, o.sinkParts = nil, o.sinkParts[:0]
+			o.body, o.parts, o.from = &o.sink, &o.sinkParts, len(b.nodes)
+			o.partBody = false
 		}
 	}
-	p := &s.free[0]
-	s.free = s.free[1:]
-	return p
-}
-
-// reuse says that nothing the slab handed out since the last reuse is
-// used any more: its chunks are handed out again (zeroed) instead of new
-// ones. A streaming plan parse calls it for the entries of each action
-// once the action is handed over, so that a list of many items costs its
-// entries once, not once per action until the collector runs.
-func (s *slab[T]) reuse() {
-	if !s.reusing {
-		s.reusing = true // from now on chunks are tracked
-		s.free = nil
+	if o.over != nil {
+		if typ != plex.EOF && typ != lexer.MdH2 && typ != lexer.MdH3 {
+			o.over.end = stop
+			return
+		}
+		b.closeOver(o.over)
+		o.over = nil
+	} else if o.partBody && len(b.nodes)-o.from >= MaxActionParts && !b.cap.NoLimit &&
+		typ != plex.EOF && typ != lexer.MdH2 && typ != lexer.MdH3 {
+		o.over = b.add(&pnode{kind: kOverflow, start: start, end: stop})
 		return
 	}
-	for _, c := range s.used {
-		s.spare = append(s.spare, c[:cap(c)])
+	switch typ {
+	case plex.EOF:
+		o.end()
+	case lexer.MdH2:
+		o.end()
+		unknown := !o.message && b.unknownH2(start, stop)
+		if unknown && o.lastUnknown {
+			o.run = b.add(&pnode{kind: kFolded, start: start, end: stop, lines: 1})
+			o.t.sections = append(o.t.sections, &psection{head: o.run})
+			o.body, o.parts, o.from = &o.none, &o.noneParts, len(b.nodes) // the run has neither
+			return
+		}
+		o.lastUnknown = unknown
+		sec := &psection{head: b.tokNode(typ, start, stop)}
+		o.message = o.message || sectionKind(b.headingText(sec.head)) == secMessage
+		o.t.sections = append(o.t.sections, sec)
+		o.body, o.parts, o.from = &sec.intro, &sec.parts, len(b.nodes)
+		o.partBody = false
+	case lexer.MdH3:
+		o.end()
+		p := &ppart{head: b.tokNode(typ, start, stop)}
+		o.partBody = true
+		*o.parts = append(*o.parts, p)
+		o.body, o.from = &p.body, len(b.nodes)
+	case lexer.MdItem:
+		// A list: the token holds the run of items and the blank lines
+		// between them (lexer.RunScanner).
+		n := &pnode{kind: kList, start: start, end: stop}
+		if len(items) > MaxActionParts && !b.cap.NoLimit {
+			// The items past the cap are not read (their bytes stay
+			// the list's): one too-many-parts error says so.
+			first, last := items[MaxActionParts][0], items[len(items)-1][0]
+			b.report(ast.Error, CodeTooManyParts, b.lines.Span(first, first+lineContentEnd(b.src[first:], 0)),
+				"this list has more than %s items: the rest, lines %d–%d, is not read; split it",
+				number.Thousands(MaxActionParts), b.lines.Pos(first).Line, b.lines.Pos(last).Line)
+			items = items[:MaxActionParts]
+		}
+		n.items = slices.Clone(items)
+		b.add(n)
+	case lexer.MdLine:
+		b.add(&pnode{kind: kPara, start: start, end: stop})
+	default:
+		b.tokNode(typ, start, stop)
 	}
-	s.used, s.free = s.used[:0], nil
-}
-
-// newNode returns a node of the given kind over [start, end).
-func (b *planBuilder) newNode(kind nodeKind, start, end int) *pnode {
-	n := b.nodeSlab.new(b.made)
-	b.made++
-	n.kind, n.start, n.end = kind, start, end
-	return n
-}
-
-// newBlock returns an empty block.
-func (b *planBuilder) newBlock() *ast.Block { return b.blockSlab.new(b.made / 4) }
-
-// spanOf returns a pointer to a copy of sp.
-func (b *planBuilder) spanOf(sp ast.Span) *ast.Span {
-	p := b.spanSlab.new(b.made / 2)
-	*p = sp
-	return p
-}
-
-// itemSlab copies a list's item ranges into a shared slab.
-func (b *planBuilder) itemSlab(items [][2]int) [][2]int {
-	if len(items) > cap(b.items)-len(b.items) {
-		b.items = make([][2]int, 0, max(len(items), min(max(64, 2*cap(b.items)), 4096)))
-	}
-	n := len(b.items)
-	b.items = append(b.items, items...)
-	return b.items[n:len(b.items):len(b.items)]
 }
 
 // lastLineNo is the number of the last line of node n.
@@ -729,18 +631,13 @@ func (b *planBuilder) closeOver(n *pnode) {
 	msg := fmt.Sprintf("this action has more than %s parts (headings, code blocks, paragraphs, lists, blank lines): the rest, lines %d–%d, is not read, so the action is not run as written; split it into several actions",
 		number.Thousands(MaxActionParts), first, last)
 	b.failAt(n, b.firstLine(n), CodeTooManyParts, "not read: past "+number.Thousands(MaxActionParts)+" parts", "%s", msg)
-	if b.prose() {
-		p := b.doc.Prose[len(b.doc.Prose)-1]
-		p.Text, p.Span = b.src[n.start:n.end], b.lines.Span(n.start, n.end)
-	}
+	p := b.doc.Prose[len(b.doc.Prose)-1]
+	p.Text, p.Span = b.src[n.start:n.end], b.lines.Span(n.start, n.end)
 }
 
 // closeRun sets the prose of a folded run, the latest prose made, to the
 // run's text once its end is known.
 func (b *planBuilder) closeRun(run *pnode) {
-	if !b.prose() {
-		return
-	}
 	p := b.doc.Prose[len(b.doc.Prose)-1]
 	p.Text, p.Span = b.src[run.start:run.end], b.lines.Span(run.start, run.end)
 }
@@ -766,28 +663,19 @@ func (b *planBuilder) unknownH2(start, end int) bool {
 // number gives the nodes their index in the AST view and makes the EOF node.
 func (b *planBuilder) number() {
 	view := 0
-	r := &b.region
-	for i, n := range b.nodes {
-		if i == r.at && r.n > 0 {
-			r.view = view
-			view += r.n
-		}
+	for _, n := range b.nodes {
 		n.view = -1
 		if n.kind != kBlank {
 			n.view = view
 			view += max(1, n.lines)
 		}
 	}
-	if r.at == len(b.nodes) && r.n > 0 {
-		r.view = view
-		view += r.n
-	}
 	b.eof.view = view
 }
 
 // tokNode makes the node of a single token.
 func (b *planBuilder) tokNode(typ plex.TokenType, start, end int) *pnode {
-	n := b.newNode(kHeading, start, end)
+	n := &pnode{kind: kHeading, start: start, end: end}
 	switch typ {
 	case lexer.MdBlank:
 		n.kind = kBlank
@@ -813,18 +701,12 @@ func (b *planBuilder) tokNode(typ plex.TokenType, start, end int) *pnode {
 // proseKinds names the prose of each node kind.
 var proseKinds = [...]string{kBlank: "blank", kHeading: "heading", kTight: "heading", kList: "list", kPara: "text", kBreak: "break", kFolded: "heading", kOverflow: "text"}
 
-// prose reports whether the document keeps its prose nodes: always but
-// in a streaming parse (b.each) without keepProse.
-func (b *planBuilder) prose() bool { return b.each == nil || b.keepProse }
-
-// add records a node and its prose (from a slab of prose nodes).
+// add records a node and its prose.
 func (b *planBuilder) add(n *pnode) *pnode {
 	n.idx = len(b.nodes)
 	b.nodes = append(b.nodes, n)
-	if n.kind != kFence && b.prose() {
-		p := b.proseSlab.new(len(b.nodes))
-		p.Kind, p.Text, p.Span = proseKinds[n.kind], b.src[n.start:n.end], b.lines.Span(n.start, n.end)
-		b.doc.Prose = append(b.doc.Prose, p)
+	if n.kind != kFence {
+		b.doc.Prose = append(b.doc.Prose, &ast.Prose{Kind: proseKinds[n.kind], Text: b.src[n.start:n.end], Span: b.lines.Span(n.start, n.end)})
 	}
 	return n
 }
@@ -870,7 +752,7 @@ func (b *planBuilder) block(n *pnode) *ast.Block {
 		open = strings.TrimPrefix(open, "\uFEFF")
 	}
 	f, _ := lexer.MdFenceAt(b.src, off) // off is a line start or the fence run of a list item's marker line
-	blk := b.newBlock()
+	blk := &ast.Block{}
 	blk.Fence, blk.Info, blk.Span = open[f.At:f.At+f.Run], f.Info, b.lines.Span(off, off+len(v))
 	cstart, cend := first, len(v)
 	last := strings.LastIndexByte(strings.TrimSuffix(v, "\n"), '\n') + 1 // start of the last line

@@ -8,8 +8,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	plex "github.com/alecthomas/participle/v2/lexer"
-
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/lexer"
 	"github.com/plangram/plangram/schema"
@@ -172,19 +170,8 @@ func (b *planBuilder) tightFixed(n *pnode) string {
 }
 
 // check validates the outline against the plan shape and binds the actions.
-// A streaming parse has already checked the sections up to the end of its
-// Action Plan (see planBuilder.stream); check goes on from there.
 func (b *planBuilder) check(t *ptree) error {
-	c := b.cs
-	if c == nil {
-		c = b.begin(t)
-	}
-	if b.emptyStream && !b.actionFollows(t.sections[c.checked:]) {
-		// The streamed Action Plan had no actions: empty unless an action
-		// heading at the wrong level follows (actionPlan's rule), which
-		// only the sections after it tell.
-		b.emptyPlan(b.streamSec)
-	}
+	c := b.begin(t)
 	if err := b.sections(c, t); err != nil {
 		return err
 	}
@@ -192,9 +179,8 @@ func (b *planBuilder) check(t *ptree) error {
 	return nil
 }
 
-// checkState is where the check of the sections stands: check runs it
-// over the whole outline, a streaming parse from the start of the Action
-// Plan section on, section by section as they are read.
+// checkState is where the check of the sections stands as check runs it
+// over the outline.
 type checkState struct {
 	next            *pnode // the first node after the document's intro
 	planSec, msgSec *psection
@@ -202,8 +188,6 @@ type checkState struct {
 	unknown         []*psection
 	seen            [secMessage + 1]bool
 	stage           secKind
-	checked         int  // the sections of the outline checked so far
-	done            bool // a Message section ends the checked ones
 }
 
 // begin checks the document's intro: title and metadata.
@@ -220,13 +204,12 @@ func (b *planBuilder) begin(t *ptree) *checkState {
 	return c
 }
 
-// sections checks the sections of the outline not checked yet.
+// sections checks the sections of the outline, up to a Message section.
 func (b *planBuilder) sections(c *checkState, t *ptree) error {
-	for ; !c.done && c.checked < len(t.sections); c.checked++ {
+	for i, sec := range t.sections {
 		if err := b.ctx.Err(); err != nil {
 			return err
 		}
-		i, sec := c.checked, t.sections[c.checked]
 		k := sectionKind(b.headingText(sec.head))
 		if k == secMessage {
 			c.msgSec = sec
@@ -236,7 +219,6 @@ func (b *planBuilder) sections(c *checkState, t *ptree) error {
 			}
 			b.ok(sec.head)
 			b.message(sec, t.sections[i+1:])
-			c.done = true
 			break
 		}
 		if k == secUnknown {
@@ -281,9 +263,7 @@ func (b *planBuilder) sections(c *checkState, t *ptree) error {
 			if c.planSec == nil {
 				c.planSec = sec
 			}
-			if sec != b.streamSec { // the streaming parse checks its actions as it reads them
-				b.actionPlan(sec, b.actionFollows(t.sections[i+1:]))
-			}
+			b.actionPlan(sec, b.actionFollows(t.sections[i+1:]))
 		}
 	}
 	return nil
@@ -341,22 +321,22 @@ func (b *planBuilder) end(c *checkState, t *ptree) {
 }
 
 // checkFolded reports each heading 2 of a folded run of unknown sections
-// (see planBuilder.outline) as an unknown section, as if it were a section
+// (see outliner) as an unknown section, as if it were a section
 // of its own. Past maxPerCode of them, each costs a count, not a
 // diagnostic or its message.
 func (b *planBuilder) checkFolded(n *pnode) {
 	n.mark = failed
 	n.because(fmt.Sprintf("%s folded: unknown sections holding only headings; expected: %s", count(n.lines, "heading"), expectPlan))
-	sc := lexer.NewMarkdownScanner("", b.src[n.start:n.end])
+	sc := lexer.NewRunScanner(b.src, n.start)
 	for {
-		tok, _ := sc.Next()
-		if tok.Type == plex.EOF {
+		typ, start, end := sc.Next()
+		if start >= n.end {
 			return
 		}
-		if tok.Type != lexer.MdH2 {
+		if typ != lexer.MdH2 {
 			continue
 		}
-		h := pnode{kind: kHeading, level: 2, start: n.start + tok.Pos.Offset, end: n.start + tok.Pos.Offset + len(tok.Value)}
+		h := pnode{kind: kHeading, level: 2, start: start, end: end}
 		span := b.firstLine(&h)
 		var d *ast.Diagnostic
 		if !b.cap.Full(CodeUnknownSection) {

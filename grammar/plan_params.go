@@ -456,7 +456,7 @@ func (x *actionBinder) entry(e *entry) {
 			return
 		}
 	}
-	k := x.b.entrySlab.new(len(x.b.nodes) / 4)
+	k := new(entry)
 	*k = *e
 	k.ref = ref
 	x.entries = append(x.entries, k)
@@ -766,18 +766,18 @@ func (x *actionBinder) source(p *schema.Param) (value, bool) {
 		if len(x.bound) > 0 {
 			blk := x.bound[0].n.block
 			sp := blk.ContentSpan
-			return value{blk.Content, x.b.spanOf(sp)}, true
+			return value{blk.Content, &sp}, true
 		}
 	case fromScript:
 		if h := x.script(); h != nil {
 			sp := h.cmdSpan
-			return value{h.command, x.b.spanOf(sp)}, true
+			return value{h.command, &sp}, true
 		}
 	case fromCwd:
 		if h := x.script(); h != nil && h.hasCwd {
 			sp := h.cwdSpan
 			x.checkPath(p.KeyOrName(), h.cwd, sp)
-			return value{h.cwd, x.b.spanOf(sp)}, true
+			return value{h.cwd, &sp}, true
 		}
 		return x.meta(p)
 	case fromEnv:
@@ -813,7 +813,7 @@ func (x *actionBinder) source(p *schema.Param) (value, bool) {
 		}
 		if len(lines) > 0 {
 			sp := x.bound[0].n.block.ContentSpan
-			return value{lines, x.b.spanOf(sp)}, true
+			return value{lines, &sp}, true
 		}
 	case fromMarkdown:
 		return x.markdown()
@@ -952,7 +952,7 @@ func (x *actionBinder) convert(p *schema.Param, typ schema.Type, e *entry) (valu
 		if !url || !schema.IsURL(v) {
 			x.checkPath(e.key, v, sp)
 		}
-		return value{v, x.b.spanOf(sp)}, true
+		return value{v, &sp}, true
 	case schema.Bool, schema.Int, schema.Number, schema.Enum:
 		q := *p // the schema's conversion, for the type the key gives
 		q.Type = typ
@@ -960,7 +960,7 @@ func (x *actionBinder) convert(p *schema.Param, typ schema.Type, e *entry) (valu
 		if err != nil {
 			return bad("%v", err)
 		}
-		return value{v, x.b.spanOf(sp)}, true
+		return value{v, &sp}, true
 	case schema.List:
 		if raw == "" && len(e.elems) > 0 {
 			sp = b.lines.Span(e.elems[0].start, e.elems[len(e.elems)-1].end)
@@ -1019,7 +1019,7 @@ func (x *actionBinder) convert(p *schema.Param, typ schema.Type, e *entry) (valu
 		if notPath != "" {
 			return bad("%s must be a project path, not a URL", quoted(notPath))
 		}
-		return value{out, x.b.spanOf(sp)}, true
+		return value{out, &sp}, true
 	case schema.JSON:
 		t := strings.TrimSpace(raw)
 		if strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
@@ -1036,9 +1036,9 @@ func (x *actionBinder) convert(p *schema.Param, typ schema.Type, e *entry) (valu
 						sm[k] = fmt.Sprint(mv)
 					}
 				}
-				return value{sm, x.b.spanOf(sp)}, true
+				return value{sm, &sp}, true
 			}
-			return value{v, x.b.spanOf(sp)}, true
+			return value{v, &sp}, true
 		}
 		m, ok := kvMap(t, e)
 		if !ok {
@@ -1047,9 +1047,9 @@ func (x *actionBinder) convert(p *schema.Param, typ schema.Type, e *entry) (valu
 		if len(e.elems) > 0 {
 			sp.End = b.lines.Pos(e.elems[len(e.elems)-1].end)
 		}
-		return value{m, x.b.spanOf(sp)}, true
+		return value{m, &sp}, true
 	}
-	return value{raw, x.b.spanOf(sp)}, true
+	return value{raw, &sp}, true
 }
 
 // urlHint suggests the key that accepts URLs when a parameter's alias did not.
@@ -1349,5 +1349,5 @@ func (x *actionBinder) markdown() (value, bool) {
 	last := md[len(md)-1]
 	end := last.start + len(strings.TrimSuffix(strings.TrimSuffix(b.src[last.start:last.end], "\n"), "\r"))
 	sp := b.lines.Span(md[0].start, end)
-	return value{text, x.b.spanOf(sp)}, true
+	return value{text, &sp}, true
 }

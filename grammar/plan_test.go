@@ -3,7 +3,6 @@ package grammar
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -154,7 +153,7 @@ func FuzzPlan(f *testing.F) {
 			t.Fatal(err)
 		}
 		checkPlanLossless(t, src, doc)
-		checkOutline(t, g, src)
+		checkPlanTree(t, g, src)
 		for _, d := range doc.Diagnostics {
 			if d.Code == CodeParse {
 				t.Fatalf("grammar rejected input: %s", d.Message)
@@ -167,219 +166,64 @@ func FuzzPlan(f *testing.F) {
 	})
 }
 
-// outlineShape writes an outline as the offsets of its heads and the byte
-// ranges of their bodies: "I[0,5) P9[14,20) S20[25,25)".
-func outlineShape(intro [2]int, parts, sections [][3]int, sectionParts [][][3]int) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "I[%d,%d)", intro[0], intro[1])
-	part := func(p [3]int) { fmt.Fprintf(&b, " P%d[%d,%d)", p[0], p[1], p[2]) }
-	for _, p := range parts {
-		part(p)
-	}
-	for i, s := range sections {
-		if s[2] == -2 {
-			fmt.Fprintf(&b, " F%d-%d", s[0], s[1])
-			continue
-		}
-		fmt.Fprintf(&b, " S%d[%d,%d)", s[0], s[1], s[2])
-		for _, p := range sectionParts[i] {
-			part(p)
-		}
-	}
-	return b.String()
-}
-
-// checkOutline asserts that the builder's one-pass outline is the tree the
-// participle plan grammar (the spec) gives.
-func checkOutline(t testing.TB, g *participle.Parser[planFile], src []byte) {
+// checkPlanTree asserts what the plan grammar's tree holds for any input:
+// participle reads it, the tokens of the intro, the actions and the
+// sections, in that order, are the input byte for byte, each section
+// starts with its H2 and each action with its H3, which no other part of
+// them holds, and a section's actions are its last tokens.
+func checkPlanTree(t testing.TB, g *participle.Parser[planFile], src []byte) {
 	t.Helper()
 	f, err := g.ParseBytes("", src)
 	if err != nil {
 		t.Fatalf("the plan grammar rejected the input: %v", err)
 	}
-	toks := func(head int, ts []plex.Token) [3]int {
-		if len(ts) == 0 {
-			return [3]int{head, -1, -1}
-		}
-		last := ts[len(ts)-1]
-		return [3]int{head, ts[0].Pos.Offset, last.Pos.Offset + len(last.Value)}
-	}
-	tokParts := func(ps []*planPart) [][3]int {
-		var out [][3]int
-		for _, p := range ps {
-			out = append(out, toks(p.Head.Pos.Offset, p.Body))
-		}
-		return out
-	}
-	b := &planBuilder{ctx: context.Background(), src: string(src), lines: newPlanLines(src), doc: &ast.Document{}, schema: planSchema(t)}
-	tr := b.outline()
-	// A folded run stands for the grammar's sections whose heads it holds
-	// (and whose rest, after the run, is not checked): both sides show it
-	// as F<start>-<end>.
-	folded := func(off int) (int, int, bool) {
-		for _, s := range tr.sections {
-			if s.head.kind == kFolded && off >= s.head.start && off < s.head.end {
-				return s.head.start, s.head.end, true
-			}
-		}
-		return 0, 0, false
-	}
-	for _, s := range tr.sections {
-		if s.head.kind != kFolded {
-			continue
-		}
-		sc := lexer.NewMarkdownScanner("", string(src[s.head.start:s.head.end]))
-		for tok, _ := sc.Next(); tok.Type != plex.EOF; tok, _ = sc.Next() {
-			if !foldable(tok.Type) && tok.Type != lexer.MdH2 {
-				t.Fatalf("folded run at %d holds a %v token at %d", s.head.start, tok.Type, s.head.start+tok.Pos.Offset)
+	var b strings.Builder
+	heads := func(what string, ts []plex.Token, head plex.TokenType) {
+		for i, tok := range ts {
+			if (tok.Type == head) != (i == 0 && head != plex.EOF) || tok.Type == lexer.MdH2 && head != lexer.MdH2 || tok.Type == lexer.MdH3 && head != lexer.MdH3 {
+				t.Fatalf("%s holds a %v token at %d", what, tok.Type, tok.Pos.Offset)
 			}
 		}
 	}
-	var secs [][3]int
-	var secParts [][][3]int
+	action := func(a *planAction) {
+		heads("action", a.Tokens, lexer.MdH3)
+		for _, tok := range a.Tokens {
+			b.WriteString(tok.Value)
+		}
+	}
+	if f.Intro != nil {
+		heads("intro", f.Intro.Tokens, plex.EOF)
+		for _, tok := range f.Intro.Tokens {
+			b.WriteString(tok.Value)
+		}
+	}
+	for _, a := range f.Actions {
+		action(a)
+	}
 	for _, s := range f.Sections {
-		if start, end, ok := folded(s.Head.Pos.Offset); ok {
-			if start == s.Head.Pos.Offset {
-				secs = append(secs, [3]int{start, end, -2})
-				secParts = append(secParts, nil)
+		n := len(s.Tokens)
+		for _, a := range s.Actions {
+			n -= len(a.Tokens)
+		}
+		if n < 1 {
+			t.Fatalf("section at %d: its actions hold more tokens than it", s.Tokens[0].Pos.Offset)
+		}
+		heads("section", s.Tokens[:n], lexer.MdH2)
+		for _, tok := range s.Tokens[:n] {
+			b.WriteString(tok.Value)
+		}
+		rest := s.Tokens[n:]
+		for _, a := range s.Actions {
+			if &rest[0] != &a.Tokens[0] {
+				t.Fatalf("section at %d: action at %d is not its next tokens", s.Tokens[0].Pos.Offset, a.Tokens[0].Pos.Offset)
 			}
-			continue
-		}
-		secs = append(secs, toks(s.Head.Pos.Offset, s.Intro))
-		secParts = append(secParts, tokParts(s.Parts))
-	}
-	in := toks(0, f.Intro)
-	want := outlineShape([2]int{in[1], in[2]}, tokParts(f.Parts), secs, secParts)
-
-	nodes := func(head int, ns []*pnode) [3]int {
-		if len(ns) == 0 {
-			return [3]int{head, -1, -1}
-		}
-		return [3]int{head, ns[0].start, ns[len(ns)-1].end}
-	}
-	nodeParts := func(ps []*ppart) [][3]int {
-		var out [][3]int
-		for _, p := range ps {
-			out = append(out, nodes(p.head.start, p.body))
-		}
-		return out
-	}
-	secs, secParts = nil, nil
-	for _, s := range tr.sections {
-		if s.head.kind == kFolded {
-			if len(s.intro) > 0 || len(s.parts) > 0 {
-				t.Fatalf("folded run at %d has a body", s.head.start)
-			}
-			secs = append(secs, [3]int{s.head.start, s.head.end, -2})
-			secParts = append(secParts, nil)
-			continue
-		}
-		secs = append(secs, nodes(s.head.start, s.intro))
-		secParts = append(secParts, nodeParts(s.parts))
-	}
-	in = nodes(0, tr.intro)
-	if got := outlineShape([2]int{in[1], in[2]}, nodeParts(tr.parts), secs, secParts); got != want {
-		t.Fatalf("outline %s, the grammar gives %s", got, want)
-	}
-
-	// The nodes: the grammar's tokens, in the order of its tree, grouped
-	// by the rule of docs/plan.md (specNodes), are the builder's nodes,
-	// but for the folded runs, which stand for the nodes they cover.
-	var all []plex.Token
-	all = append(all, f.Intro...)
-	addParts := func(ps []*planPart) {
-		for _, p := range ps {
-			all = append(all, p.Head)
-			all = append(all, p.Body...)
+			rest = rest[len(a.Tokens):]
+			action(a)
 		}
 	}
-	addParts(f.Parts)
-	for _, s := range f.Sections {
-		all = append(all, s.Head)
-		all = append(all, s.Intro...)
-		addParts(s.Parts)
+	if b.String() != string(src) {
+		t.Fatalf("the tree's tokens give %q, not the input", b.String())
 	}
-	var spec []string
-	for _, sn := range specNodes(all) {
-		if start, end, ok := folded(sn.start); ok {
-			if sn.start == start {
-				spec = append(spec, fmt.Sprintf("folded[%d,%d)", start, end))
-			}
-			continue
-		}
-		spec = append(spec, sn.String())
-	}
-	var got []string
-	for _, n := range b.nodes {
-		got = append(got, specNode{kind: n.kind, level: n.level, start: n.start, end: n.end, items: n.items}.String())
-	}
-	if g, w := strings.Join(got, " "), strings.Join(spec, " "); g != w {
-		t.Fatalf("nodes:\n%s\nthe grammar's tokens give:\n%s", g, w)
-	}
-}
-
-// specNode is a Markdown node of a plan as the spec reads it.
-type specNode struct {
-	kind       nodeKind
-	level      uint8
-	start, end int
-	items      [][2]int
-}
-
-func (n specNode) String() string {
-	name := [...]string{kBlank: "blank", kHeading: "h", kTight: "tight", kList: "list", kPara: "para", kFence: "fence", kBreak: "break", kFolded: "folded"}[n.kind]
-	if n.kind == kHeading || n.kind == kTight {
-		name += fmt.Sprint(n.level)
-	}
-	s := fmt.Sprintf("%s[%d,%d)", name, n.start, n.end)
-	for _, it := range n.items {
-		s += fmt.Sprintf("{%d,%d}", it[0], it[1])
-	}
-	return s
-}
-
-// specNodes reads the grammar's tokens as Markdown nodes by the rule of
-// docs/plan.md (the spec of lexer.RunScanner and planBuilder.outline): a run
-// of Item tokens (blank lines between them included, not after the last)
-// is one list, a run of Line tokens one paragraph, every other token a
-// node of its own.
-func specNodes(ts []plex.Token) []specNode {
-	var out []specNode
-	end := func(t plex.Token) int { return t.Pos.Offset + len(t.Value) }
-	for i := 0; i < len(ts); i++ {
-		t := ts[i]
-		n := specNode{start: t.Pos.Offset, end: end(t)}
-		switch t.Type {
-		case lexer.MdItem:
-			n.kind = kList
-			for j := i; j < len(ts); j++ {
-				if ts[j].Type == lexer.MdItem {
-					n.items = append(n.items, [2]int{ts[j].Pos.Offset, end(ts[j])})
-					n.end, i = end(ts[j]), j
-				} else if ts[j].Type != lexer.MdBlank {
-					break
-				}
-			}
-		case lexer.MdLine:
-			n.kind = kPara
-			for i+1 < len(ts) && ts[i+1].Type == lexer.MdLine {
-				i++
-				n.end = end(ts[i])
-			}
-		case lexer.MdBlank:
-			n.kind = kBlank
-		case lexer.MdTight:
-			n.kind, n.level = kTight, uint8(len(headingMarks(t.Value)))
-		case lexer.MdFence:
-			n.kind = kFence
-		case lexer.MdBreak:
-			n.kind = kBreak
-		default:
-			n.kind, n.level = kHeading, uint8(lexer.HeadingLevel(t.Type))
-		}
-		out = append(out, n)
-	}
-	return out
 }
 
 // planSchema returns the built-in plan schema.
@@ -392,12 +236,9 @@ func planSchema(t testing.TB) *schema.Schema {
 	return s
 }
 
-// TestPlanOutlineMatchesGrammar checks the one-pass outline and its nodes
-// against the participle grammar (and the node rule of specNodes) on every
-// Markdown input of the golden corpus and on heading-heavy inputs. check
-// and finish are the same code for both, so the same outline and nodes
-// make the same document.
-func TestPlanOutlineMatchesGrammar(t *testing.T) {
+// TestPlanGrammarTree checks the plan grammar's tree (checkPlanTree) on
+// every Markdown input of the golden corpus and on heading-heavy inputs.
+func TestPlanGrammarTree(t *testing.T) {
 	g, err := planGrammar()
 	if err != nil {
 		t.Fatal(err)
@@ -431,7 +272,7 @@ func TestPlanOutlineMatchesGrammar(t *testing.T) {
 		t.Fatalf("%d golden plans: %v", plans, err)
 	}
 	for name, src := range inputs {
-		t.Run(name, func(t *testing.T) { checkOutline(t, g, src) })
+		t.Run(name, func(t *testing.T) { checkPlanTree(t, g, src) })
 	}
 }
 

@@ -117,103 +117,64 @@ var markChars = [...]string{unchecked: " ", matched: "✓", warned: "!", failed:
 // document (blank lines left out) with its mark — ✓ fits, ✗ does not (with
 // its own reason), ! accepted with a warning, blank not checked — and the
 // end of the file when something is missing there. Long documents show the
-// flagged nodes with viewContext nodes around them. The nodes of actions a
-// streaming parse let go (see viewRegion) are shown from the rows it kept
-// of them, which are all the view can show.
+// flagged nodes with viewContext nodes around them.
 func (b *planBuilder) view() string {
-	r := &b.region
-	items := make([]vitem, 0, len(b.nodes)+len(r.rows)+1)
-	pos := 0
-	for i := 0; i <= len(b.nodes); i++ {
-		if i == r.at && r.n > 0 {
-			for k := range r.rows {
-				row := &r.rows[k]
-				items = append(items, vitem{row: row, pos: pos + row.pos, view: r.view + row.pos, mark: row.mark})
-			}
-			pos += r.n
-		}
-		if i == len(b.nodes) {
-			break
-		}
-		if n := b.nodes[i]; n.kind != kBlank {
-			items = append(items, vitem{n: n, pos: pos, view: n.view, mark: n.mark})
-			pos++
+	items := make([]*pnode, 0, len(b.nodes)+1)
+	for _, n := range b.nodes {
+		if n.kind != kBlank {
+			items = append(items, n)
 		}
 	}
 	if b.eof.mark != unchecked {
-		items = append(items, vitem{n: b.eof, pos: pos, view: b.eof.view, mark: b.eof.mark})
-		pos++
+		items = append(items, b.eof)
 	}
-	total := pos
-	show := make([]bool, len(items))
-	for k, it := range items {
+	total := len(items)
+	show := make([]bool, total)
+	for k, n := range items {
 		if total <= viewFull {
 			show[k] = true
-			continue
-		}
-		if !it.flagged() {
-			continue
-		}
-		for j := k; j >= 0 && items[j].pos >= it.pos-viewContext; j-- {
-			show[j] = true
-		}
-		for j := k; j < len(items) && items[j].pos <= it.pos+viewContext; j++ {
-			show[j] = true
+		} else if flagged(n) {
+			for j := max(0, k-viewContext); j <= min(total-1, k+viewContext); j++ {
+				show[j] = true
+			}
 		}
 	}
 	var sb strings.Builder
 	sb.WriteString(expectedShape)
 	sb.WriteString("\nActual:\n")
-	hidden, rows, prev := 0, 0, -1
+	hidden, rows := 0, 0
 	flush := func() {
 		if hidden > 0 {
 			fmt.Fprintf(&sb, "    … %s not shown …\n", count(hidden, "node"))
 			hidden = 0
 		}
 	}
-	for k, it := range items {
-		hidden += it.pos - prev - 1 // nodes let go without a row: not shown
-		prev = it.pos
+	for k, n := range items {
 		if !show[k] {
 			hidden++
 			continue
 		}
 		if rows == viewMaxRows {
-			left, flagged := total-it.pos, r.unrecorded
+			left, more := total-k, 0
 			for _, m := range items[k:] {
-				if m.flagged() {
-					flagged++
+				if flagged(m) {
+					more++
 				}
 			}
 			hidden = 0
-			fmt.Fprintf(&sb, "    … %s more %s not shown (%s of them flagged) …\n", number.Thousands(left), plural(left, "node"), number.Thousands(flagged))
-			prev = total - 1
+			fmt.Fprintf(&sb, "    … %s more %s not shown (%s of them flagged) …\n", number.Thousands(left), plural(left, "node"), number.Thousands(more))
 			break
 		}
 		flush()
 		rows++
-		if it.row != nil {
-			fmt.Fprintf(&sb, "[%s] [%03d] L%-3d %s\n", markChars[it.mark], it.view, it.row.line, it.row.text)
-			continue
-		}
-		sb.WriteString(b.rowText(it.n, it.view))
+		sb.WriteString(b.rowText(n, n.view))
 	}
-	hidden += total - prev - 1
 	flush()
 	return sb.String()
 }
 
-// vitem is one visible node of the AST view: a node the builder holds, or
-// the row kept of a node it let go.
-type vitem struct {
-	n    *pnode
-	row  *viewRow
-	pos  int // index among the visible nodes
-	view int
-	mark mark
-}
-
-func (it vitem) flagged() bool { return it.mark == failed || it.mark == warned }
+// flagged reports whether the view marks n as not fitting or warned.
+func flagged(n *pnode) bool { return n.mark == failed || n.mark == warned }
 
 // rowText renders the row of node n, whose index in the view is view.
 func (b *planBuilder) rowText(n *pnode, view int) string {
@@ -227,111 +188,6 @@ func (b *planBuilder) nodeText(n *pnode) string {
 		return b.describe(n) + " (" + n.reason + ")"
 	}
 	return b.describe(n)
-}
-
-// viewRow is what the AST view keeps of a node the streaming parse let go
-// (see viewRegion): its mark, line and description.
-type viewRow struct {
-	pos  int // index among the visible nodes of the region
-	mark mark
-	line int
-	text string
-}
-
-// viewRegion stands in the AST view for the nodes of the Action Plan's
-// actions that a streaming parse (Options.OnAction) let go once each
-// action was bound. Of them it keeps the count, how many were flagged, and
-// the rows the view may show: the first viewFull (a short document is
-// shown whole; the first viewContext are context for a flagged node before
-// the region), each flagged node with viewContext nodes on either side,
-// and the last viewContext (context for a flagged node after the region).
-// Past viewRowCap rows, which hold more shown rows than the view prints,
-// it only counts the flagged nodes. So the view reads as if every node
-// were held, while the region costs at most viewRowCap rows.
-type viewRegion struct {
-	at         int // index of planBuilder.nodes before which the region lies
-	view       int // the view index of its first node (set by number)
-	n          int // visible nodes
-	rows       []viewRow
-	ring       [viewContext]regionNode // the latest nodes without a row (oldest first)
-	ringN      int
-	after      int // nodes after a flagged one still to keep a row of
-	unrecorded int // flagged nodes past viewRowCap, without a row
-}
-
-// regionNode is a node of the region not (yet) given a row; counted: a
-// flagged node past viewRowCap, counted in unrecorded until it gets a row.
-type regionNode struct {
-	n       *pnode
-	pos     int
-	counted bool
-}
-
-// viewRowCap bounds the rows of a viewRegion: past the first viewFull
-// rows every row is shown, but for the last viewContext, so the view's
-// viewMaxRows rows end before the rows do.
-const viewRowCap = viewFull + viewMaxRows + 4*viewContext
-
-// regionAdd adds a visible node whose mark is final to the region, and
-// reports whether the region holds the node itself (as one of the latest
-// nodes without a row), which is then dropped when it leaves the ring;
-// else the node is the caller's to drop.
-func (b *planBuilder) regionAdd(n *pnode) bool {
-	r := &b.region
-	pos := r.n
-	r.n++
-	flagged := n.mark == failed || n.mark == warned
-	if len(r.rows) >= viewRowCap {
-		if flagged {
-			r.unrecorded++
-		}
-		r.push(regionNode{n, pos, flagged})
-		return true
-	}
-	switch {
-	case flagged:
-		b.flushRing()
-		r.after = viewContext
-	case r.after > 0:
-		r.after--
-	case pos < viewFull:
-	default:
-		r.push(regionNode{n: n, pos: pos})
-		return true
-	}
-	b.keepRow(n, pos)
-	return false
-}
-
-// push keeps e as one of the latest viewContext nodes without a row; the
-// oldest leaves the ring, and is dropped.
-func (r *viewRegion) push(e regionNode) {
-	if r.ringN == viewContext {
-		r.ring[0].n.drop()
-		copy(r.ring[:], r.ring[1:])
-		r.ringN--
-	}
-	r.ring[r.ringN] = e
-	r.ringN++
-}
-
-// flushRing gives the latest nodes without a row their rows (the context
-// before a flagged node, or the end of the region), and drops them.
-func (b *planBuilder) flushRing() {
-	r := &b.region
-	for _, e := range r.ring[:r.ringN] {
-		if e.counted {
-			r.unrecorded-- // a row of its own now: not counted twice
-		}
-		b.keepRow(e.n, e.pos)
-		e.n.drop()
-	}
-	r.ring, r.ringN = [viewContext]regionNode{}, 0
-}
-
-// keepRow keeps the row of node n at index pos of the region.
-func (b *planBuilder) keepRow(n *pnode, pos int) {
-	b.region.rows = append(b.region.rows, viewRow{pos: pos, mark: n.mark, line: b.lines.Pos(n.start).Line, text: b.nodeText(n)})
 }
 
 // plural returns what, with an s unless n is 1.

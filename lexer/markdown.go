@@ -11,7 +11,10 @@ import (
 )
 
 // The Markdown plan lexer (docs/plan.md) classifies whole lines of a
-// structured Markdown plan. Each token is one or more whole lines — but
+// structured Markdown plan: ScanMarkdown reads one token at a time,
+// RunScanner makes one token of each list and paragraph, and
+// MarkdownScanner (the participle lexer.Definition Markdown) gives the plan
+// grammar its coarse tokens. Each token is one or more whole lines — but
 // for a list item's marker line whose text is an opening fence (`- ```py`,
 // `1. ```sh`), which is split at the fence run: the item or paragraph line
 // ends there and the Fence token starts there — so concatenating the
@@ -58,6 +61,9 @@ const (
 	MdItem
 	MdFence
 	MdLine
+	// MdText is the plan grammar's token for a run of the other tokens
+	// (MarkdownScanner).
+	MdText
 )
 
 // MarkdownSymbols maps the Markdown token names to their types.
@@ -65,7 +71,7 @@ func MarkdownSymbols() map[string]plex.TokenType {
 	return map[string]plex.TokenType{
 		"EOF": EOF, "Blank": MdBlank, "H1": MdH1, "H2": MdH2, "H3": MdH3, "H4": MdH4,
 		"H5": MdH5, "H6": MdH6, "Tight": MdTight, "Break": MdBreak, "Item": MdItem,
-		"Fence": MdFence, "Line": MdLine,
+		"Fence": MdFence, "Line": MdLine, "Text": MdText,
 	}
 }
 
@@ -77,8 +83,9 @@ func HeadingLevel(t plex.TokenType) int {
 	return 0
 }
 
-// MarkdownDefinition is the participle lexer.Definition of the Markdown plan
-// lexer. It has no state; one value serves any number of documents.
+// MarkdownDefinition is the participle lexer.Definition of the plan
+// grammar's tokens (MarkdownScanner). It has no state; one value serves
+// any number of documents.
 type MarkdownDefinition struct{}
 
 // Markdown returns the Markdown plan lexer definition.
@@ -107,35 +114,137 @@ func (MarkdownDefinition) LexString(filename string, input string) (plex.Lexer, 
 	return NewMarkdownScanner(filename, input), nil
 }
 
-// MarkdownScanner emits Markdown plan tokens from one input. It implements
-// participle's lexer.Lexer.
+// MarkdownScanner emits the tokens the plan grammar reads, with their
+// positions: the headings that give a plan its structure (H2, a section,
+// with the headings of the empty sections right after it, blank lines
+// between them allowed;
+// H3, an action; H1 and Tight before the first of them, the title), a list
+// right after an H3 or a title, blank lines between them allowed (Item:
+// the metadata list), and one Text token for each run of everything else
+// (paragraphs, other lists, fenced blocks, breaks, blank lines, headings
+// 4–6 and, past the first section or action, headings 1). So participle makes a
+// value for a few tokens per action, not one per line or block. The tokens
+// cover the input byte for byte; each is a run of RunScanner's tokens,
+// which the plan builder reads again from the token's range. It
+// implements participle's lexer.Lexer.
 type MarkdownScanner struct {
-	src string
-	pos plex.Position
+	run       *RunScanner
+	pos       plex.Position
+	ahead     []rawTok // tokens read ahead, next first
+	afterHead bool     // the last token was a title or an H3
+	body      bool     // an H2 or H3 was read: no more titles
 }
 
 // NewMarkdownScanner returns a scanner over src.
 func NewMarkdownScanner(filename, src string) *MarkdownScanner {
-	return &MarkdownScanner{src: src, pos: plex.Position{Filename: filename, Line: 1, Column: 1}}
+	return &MarkdownScanner{run: &RunScanner{src: src, noItems: true}, pos: plex.Position{Filename: filename, Line: 1, Column: 1}}
+}
+
+// scan returns the next RunScanner token, the one read ahead first.
+func (s *MarkdownScanner) scan() rawTok {
+	if n := len(s.ahead); n > 0 {
+		t := s.ahead[n-1]
+		s.ahead = s.ahead[:n-1]
+		return t
+	}
+	typ, start, end := s.run.Next()
+	return rawTok{typ, start, end}
+}
+
+// unscan puts back tokens read ahead, in order.
+func (s *MarkdownScanner) unscan(ts ...rawTok) {
+	for i := len(ts) - 1; i >= 0; i-- {
+		s.ahead = append(s.ahead, ts[i])
+	}
+}
+
+// emptySections extends the H2 token t over the heading 2 lines that
+// follow it with nothing but blank lines between them: the headings of
+// sections that hold nothing.
+func (s *MarkdownScanner) emptySections(t *rawTok) {
+	for {
+		u := s.scan()
+		v := u
+		if u.typ == MdBlank {
+			v = s.scan()
+		}
+		if v.typ != MdH2 {
+			if u.typ == MdBlank {
+				s.unscan(u, v)
+			} else {
+				s.unscan(u)
+			}
+			return
+		}
+		t.end = v.end
+	}
+}
+
+// listNext reports whether a list follows the blank lines t; if so, t
+// becomes an Item token holding both.
+func (s *MarkdownScanner) listNext(t *rawTok) bool {
+	u := s.scan()
+	if u.typ != MdItem {
+		s.unscan(u)
+		return false
+	}
+	t.typ, t.end = MdItem, u.end
+	return true
 }
 
 // Next implements lexer.Lexer.
 func (s *MarkdownScanner) Next() (plex.Token, error) {
-	off := s.pos.Offset
-	if off >= len(s.src) {
+	t := s.scan()
+	after := s.afterHead
+	s.afterHead = false
+	switch {
+	case t.typ == EOF:
 		return plex.EOFToken(s.pos), nil
+	case t.typ == MdH1 || t.typ == MdTight:
+		if s.body {
+			return s.text(t), nil
+		}
+		s.afterHead = true
+	case t.typ == MdH3:
+		s.afterHead, s.body = true, true
+	case t.typ == MdH2:
+		s.body = true
+		s.emptySections(&t)
+	case t.typ == MdItem && after:
+	case t.typ == MdBlank && after && s.listNext(&t):
+	default:
+		return s.text(t), nil
 	}
-	typ, end := ScanMarkdown(s.src, off)
-	tok := plex.Token{Type: typ, Value: s.src[off:end], Pos: s.pos}
+	return s.token(t), nil
+}
+
+// text returns the Text token that starts with t and runs up to the next
+// H2 or H3 (or title).
+func (s *MarkdownScanner) text(t rawTok) plex.Token {
+	for {
+		u := s.scan()
+		if u.typ == EOF || u.typ == MdH2 || u.typ == MdH3 || !s.body && (u.typ == MdH1 || u.typ == MdTight) {
+			s.unscan(u)
+			break
+		}
+		t.end = u.end
+	}
+	t.typ = MdText
+	return s.token(t)
+}
+
+// token returns the token t with its position, and moves past it.
+func (s *MarkdownScanner) token(t rawTok) plex.Token {
+	tok := plex.Token{Type: t.typ, Value: s.run.src[t.start:t.end], Pos: s.pos}
 	lines := strings.Count(tok.Value, "\n")
 	s.pos.Line += lines
 	if lines > 0 {
-		s.pos.Column = end - strings.LastIndexByte(tok.Value, '\n') - off
+		s.pos.Column = t.end - strings.LastIndexByte(tok.Value, '\n') - t.start
 	} else {
-		s.pos.Column += end - off
+		s.pos.Column += t.end - t.start
 	}
-	s.pos.Offset = end
-	return tok, nil
+	s.pos.Offset = t.end
+	return tok
 }
 
 // ScanMarkdown classifies the token starting at byte offset off (which must

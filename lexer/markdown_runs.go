@@ -3,7 +3,7 @@ package lexer
 import plex "github.com/alecthomas/participle/v2/lexer"
 
 // RunScanner reads a structured Markdown plan as coarse tokens: the tokens
-// of the Markdown plan lexer (MarkdownScanner, ScanMarkdown), except that a
+// of ScanMarkdown, except that a
 // run of MdItem tokens, with the blank lines between them, is one MdItem
 // token (a list), and a run of consecutive MdLine tokens is one MdLine
 // token (a paragraph). Blank lines after a list's last item are not part of
@@ -11,10 +11,10 @@ import plex "github.com/alecthomas/participle/v2/lexer"
 // is the Markdown lexer's token unchanged, so the tokens still cover the
 // input byte for byte.
 //
-// This is how the plan parser reads a document: it groups the tokens as
-// the plan grammar's builder does (docs/plan.md) in the scanner, with no
-// token value, position or line count computed for the lines inside a
-// list or paragraph. A RunScanner carries no position but byte offsets and
+// These are the plan's Markdown nodes (docs/plan.md): the grammar's lexer
+// (MarkdownScanner) groups them into its tokens, and the plan builder reads
+// a node of each from a token's range, with no token value, position or
+// line count computed for the lines inside a list or paragraph. A RunScanner carries no position but byte offsets and
 // allocates nothing per token once its item buffer has grown.
 type RunScanner struct {
 	src   string
@@ -22,6 +22,16 @@ type RunScanner struct {
 	queue [2]rawTok // tokens scanned ahead (a list's trailing blank line and what follows it)
 	n     int       // how many of queue are pending
 	items [][2]int  // the item ranges of the latest list
+	// noItems: Items is not used, so no item ranges are kept (the plan
+	// grammar's lexer, which reads a list as one token).
+	noItems bool
+}
+
+// item records the item range [start, end) of the list being read.
+func (s *RunScanner) item(start, end int) {
+	if !s.noItems {
+		s.items = append(s.items, [2]int{start, end})
+	}
 }
 
 type rawTok struct {
@@ -29,8 +39,13 @@ type rawTok struct {
 	start, end int
 }
 
-// NewRunScanner returns a scanner over src.
-func NewRunScanner(src string) *RunScanner { return &RunScanner{src: src} }
+// NewRunScanner returns a scanner over src from offset off, which must be
+// where one of its tokens starts (0, the start of the input).
+func NewRunScanner(src string, off int) *RunScanner { return &RunScanner{src: src, off: off} }
+
+// Seek moves the scanner to offset off, which must be where one of its
+// tokens starts; the memory of the item ranges is kept for the next lists.
+func (s *RunScanner) Seek(off int) { s.off, s.n = off, 0 }
 
 // raw returns the next Markdown lexer token, from the queue first.
 func (s *RunScanner) raw() rawTok {
@@ -65,18 +80,19 @@ func (s *RunScanner) Next() (typ plex.TokenType, start, end int) {
 	t := s.raw()
 	switch t.typ {
 	case MdItem:
-		s.items = append(s.items[:0], [2]int{t.start, t.end})
+		s.items = s.items[:0]
+		s.item(t.start, t.end)
 		end := t.end
 		for {
 			u := s.raw()
 			if u.typ == MdItem {
-				s.items = append(s.items, [2]int{u.start, u.end})
+				s.item(u.start, u.end)
 				end = u.end
 				continue
 			}
 			if u.typ == MdBlank {
 				if v := s.raw(); v.typ == MdItem {
-					s.items = append(s.items, [2]int{v.start, v.end})
+					s.item(v.start, v.end)
 					end = v.end
 					continue
 				} else {

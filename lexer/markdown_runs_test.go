@@ -17,9 +17,10 @@ func wantRuns(src string) string {
 		start, end int
 	}
 	var ts []tk
-	sc := NewMarkdownScanner("", src)
-	for t, _ := sc.Next(); t.Type != EOF; t, _ = sc.Next() {
-		ts = append(ts, tk{t.Type, t.Pos.Offset, t.Pos.Offset + len(t.Value)})
+	for off := 0; off < len(src); {
+		typ, end := ScanMarkdown(src, off)
+		ts = append(ts, tk{typ, off, end})
+		off = end
 	}
 	var b strings.Builder
 	for i := 0; i < len(ts); i++ {
@@ -50,7 +51,7 @@ func wantRuns(src string) string {
 // gotRuns prints RunScanner's tokens of src, checking that they cover it.
 func gotRuns(t testing.TB, src string) string {
 	var b strings.Builder
-	sc := NewRunScanner(src)
+	sc := NewRunScanner(src, 0)
 	at := 0
 	for i := 0; ; i++ {
 		typ, start, end := sc.Next()
@@ -98,12 +99,11 @@ func TestRunScanner(t *testing.T) {
 // holding three fence characters).
 func checkFenceEnds(t testing.TB, src string) {
 	t.Helper()
-	sc := NewMarkdownScanner("", src)
-	for tk, _ := sc.Next(); tk.Type != EOF; tk, _ = sc.Next() {
-		if tk.Type != MdFence {
+	for _, tk := range fineTokens(src) {
+		if tk.Type != "Fence" {
 			continue
 		}
-		off := tk.Pos.Offset
+		off := tk.Off
 		first := lineEnd(src, off)
 		f, _ := MdFenceAt(src, off)
 		want := len(src)

@@ -3,6 +3,8 @@ package lexer
 import (
 	"strings"
 	"testing"
+
+	plex "github.com/alecthomas/participle/v2/lexer"
 )
 
 var mdSamples = []string{
@@ -34,6 +36,24 @@ var mdSamples = []string{
 	"\uFEFF- ```\nx\n```\n",
 	"* 1. ````md\n  ```\n  ````\n",
 	"- ```\nunclosed\n",
+}
+
+// fineTokens returns the tokens ScanMarkdown reads src as, one step at a
+// time, named by their symbols, with their lines.
+func fineTokens(src string) []tok {
+	names := map[plex.TokenType]string{}
+	for name, typ := range MarkdownSymbols() {
+		names[typ] = name
+	}
+	var out []tok
+	line := 1
+	for off := 0; off < len(src); {
+		typ, end := ScanMarkdown(src, off)
+		out = append(out, tok{Type: names[typ], Value: src[off:end], Off: off, Line: line})
+		line += strings.Count(src[off:end], "\n")
+		off = end
+	}
+	return out
 }
 
 func TestMarkdownRoundTrip(t *testing.T) {
@@ -91,7 +111,7 @@ func TestMarkdownTokens(t *testing.T) {
 		{"\uFEFF- ```\nx\n```", "Item:\uFEFF- |Fence:```⏎x⏎```"},
 	} {
 		var parts []string
-		for _, tk := range collect(t, Markdown(), tc.src) {
+		for _, tk := range fineTokens(tc.src) {
 			parts = append(parts, tk.Type+":"+strings.ReplaceAll(tk.Value, "\n", "⏎"))
 		}
 		if got := strings.Join(parts, "|"); got != tc.want {
@@ -102,7 +122,7 @@ func TestMarkdownTokens(t *testing.T) {
 
 func TestMarkdownPositions(t *testing.T) {
 	src := "# T\n\n```\na\nb\n```\n- x\n  y\nz"
-	toks := collect(t, Markdown(), src)
+	toks := fineTokens(src)
 	wantLines := []int{1, 2, 3, 7, 9}
 	if len(toks) != len(wantLines) {
 		t.Fatalf("got %d tokens: %v", len(toks), toks)
@@ -137,7 +157,7 @@ func FuzzMarkdown(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
-		toks := collect(t, Markdown(), src)
+		toks := fineTokens(src)
 		var b strings.Builder
 		for i, tk := range toks {
 			if tk.Value == "" {
@@ -157,6 +177,7 @@ func FuzzMarkdown(f *testing.F) {
 		}
 		checkRuns(t, src)
 		checkFenceEnds(t, src)
+		checkGrammarTokens(t, src)
 	})
 }
 
@@ -189,5 +210,56 @@ func TestExactFenceWithText(t *testing.T) {
 		if got != c.text {
 			t.Errorf("ExactFenceWithText(%q, %q, %v) = %q, want %q", c.v, c.run, c.closed, got, c.text)
 		}
+	}
+}
+
+// checkGrammarTokens checks the tokens the plan grammar reads
+// (MarkdownScanner) against RunScanner's: each is a run of them, starting
+// and ending where they do, holding an H2 or H3 only as a token of its own
+// (an H2 token: heading 2 lines with blank lines between them), and an
+// Item token holds only blank lines and a list and follows a title or an
+// H3.
+func checkGrammarTokens(t testing.TB, src string) {
+	t.Helper()
+	runs := NewRunScanner(src, 0)
+	typ, start, end := runs.Next()
+	prev := EOF
+	for _, tk := range collect(t, Markdown(), src) {
+		if start != tk.Off {
+			t.Fatalf("%q: token %+v does not start where RunScanner's [%d,%d) does", src, tk, start, end)
+		}
+		for start < tk.Off+len(tk.Value) {
+			isHead := typ == MdH2 || typ == MdH3
+			if isHead && (tk.Type == "Text" || tk.Type == "Item") || tk.Type == "Item" && typ != MdItem && typ != MdBlank ||
+				tk.Type == "H2" && (typ != MdH2 && typ != MdBlank || start == tk.Off && typ != MdH2 || end == tk.Off+len(tk.Value) && typ != MdH2) {
+				t.Fatalf("%q: %s token %+v holds a %d token at %d", src, tk.Type, tk, typ, start)
+			}
+			typ, start, end = runs.Next()
+		}
+		if start != tk.Off+len(tk.Value) {
+			t.Fatalf("%q: token %+v does not end where RunScanner's do", src, tk)
+		}
+		if tk.Type == "Item" && prev != MdH1 && prev != MdTight && prev != MdH3 {
+			t.Fatalf("%q: Item token %+v after a %d token", src, tk, prev)
+		}
+		prev = MarkdownSymbols()[tk.Type]
+	}
+	if typ != EOF {
+		t.Fatalf("%q: the tokens end before RunScanner's", src)
+	}
+}
+
+func TestMarkdownGrammarTokens(t *testing.T) {
+	src := "x\n# T\n\n- **k:** v\n\n## Rationale\n```\nw\n```\n## a\n\n## b\n## Action Plan\n### `READ`\n- **Resource:** a\n\ntext\n- b\n# H1\n#### L\n"
+	var parts []string
+	for _, tk := range collect(t, Markdown(), src) {
+		parts = append(parts, tk.Type+":"+strings.ReplaceAll(tk.Value, "\n", "⏎"))
+	}
+	want := "Text:x⏎|H1:# T⏎|Item:⏎- **k:** v⏎|Text:⏎|H2:## Rationale⏎|Text:```⏎w⏎```⏎|H2:## a⏎⏎## b⏎## Action Plan⏎|H3:### `READ`⏎|Item:- **Resource:** a⏎|Text:⏎text⏎- b⏎# H1⏎#### L⏎"
+	if got := strings.Join(parts, "|"); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	for _, src := range mdSamples {
+		checkGrammarTokens(t, src)
 	}
 }
