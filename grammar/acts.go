@@ -17,23 +17,44 @@ import (
 	"github.com/plangram/plangram/validate"
 )
 
-// The fenced-acts grammar, over the lexer's coarse tokens:
+// The fenced-acts grammar, over the coarse lexer's tokens (lexer.Coarse):
 //
-//	File = Item* Act*
-//	Act  = ActBlock Item*
-//	Item = Block | Text
+//	File = Lead Act*
+//	Lead = (Block | Text)*
+//	Act  = ActBlock (Block | Text)*
 //
-// Items before the first act are stray (a warning); items after an act are
-// its argument blocks and the prose between them.
-type actsFile struct {
-	Lead []plex.Token `parser:"@((Block | Text)*)"`
-	Acts []*actsAct   `parser:"@@*"`
+// The blocks of the lead are stray (a warning); the items of an act are its
+// argument blocks and the prose between them. Parse reads the Lead, then
+// one Act at a time, each with its rule's participle parser, and builds
+// each as it is read. Every token sequence is a File.
+type actsLead struct {
+	Tokens []plex.Token // the tokens the rule matched: a view of the token buffer
+	Items  struct{}     `parser:"(Block | Text)*"`
 }
 
 type actsAct struct {
-	Head  plex.Token   `parser:"@ActBlock"`
-	Items []plex.Token `parser:"@((Block | Text)*)"`
+	Tokens []plex.Token // the act block, then its items
+	Items  struct{}     `parser:"ActBlock (Block | Text)*"`
 }
+
+// actsGrammar holds the participle parsers of the acts grammar's rules.
+// They are immutable once built and do not depend on the fence character
+// (Parse hands them the lexer's tokens), so one pair serves every parse:
+// the stream parses each action's source with a parser of its own, and
+// building the grammar costs more than parsing an action.
+var actsGrammar = sync.OnceValues(func() (g struct {
+	lead *participle.Parser[actsLead]
+	act  *participle.Parser[actsAct]
+}, err error) {
+	def := participle.Lexer(lexer.Coarse(0))
+	if g.lead, err = participle.Build[actsLead](def); err == nil {
+		g.act, err = participle.Build[actsAct](def)
+	}
+	if err != nil {
+		err = fmt.Errorf("building acts grammar: %w", err)
+	}
+	return g, err
+})
 
 // Diagnostic codes of the acts dialect (docs/acts.md, "Diagnostics").
 const (
@@ -58,26 +79,28 @@ const (
 	// CodeNoPlan: a document with no act block at all gets this one note
 	// rather than a warning per code block (docs/check.md).
 	CodeNoPlan = "no-plan"
+	// CodeTooManyItems: more blocks and prose runs before the first act
+	// block, or after one act block, than one rule of the grammar reads
+	// (MaxItems); the rest of the document is prose (docs/acts.md).
+	CodeTooManyItems = "too-many-items"
 )
 
-// actsParser builds the participle parser for one fence character (0:
-// detect per document).
-func actsParser(fence byte) (*participle.Parser[actsFile], error) {
-	return participle.Build[actsFile](participle.Lexer(lexer.Coarse(fence)))
-}
+// MaxItems is how many blocks and prose runs the grammar reads before the
+// first act block or after one act block: participle's bound on the
+// repetitions of one rule (participle.MaxIterations). Past it, the document from the start of that
+// rule's tokens to its end is one prose node, its actions not read, with a
+// too-many-items error (docs/acts.md, "Bounded output"). Reaching it takes
+// half a million blocks in a row, eight bytes each at the least.
+const MaxItems = 1_000_000
 
 // ActsParser parses fenced-acts documents; it is safe for concurrent use.
 //
-// Parse runs a hand-written pass over the coarse lexer's tokens that
-// builds the document as it goes (no token buffer, positions from a
-// forward line cursor). The participle grammar above (actsFile) is its
-// specification: TestActsPathsAgree and FuzzActs check that parsing with
-// the grammar (parseGrammar) builds the same document, diagnostics
-// included.
+// Parse reads the document with the participle grammar above over the
+// coarse lexer's tokens and builds the document's nodes from the parse
+// tree (actsBuilder).
 type ActsParser struct {
-	grammar func() (*participle.Parser[actsFile], error) // built on first use
-	schema  *schema.Schema
-	fence   byte
+	schema *schema.Schema
+	fence  byte
 	// Cap, when set, is the cap the parser counts its diagnostics against
 	// instead of one of its own, and it adds no summary of what went past
 	// it: for a caller that parses a document piece by piece and caps
@@ -100,14 +123,7 @@ func NewActsParser(fence byte, s *schema.Schema) (*ActsParser, error) {
 			return nil, err
 		}
 	}
-	grammar := sync.OnceValues(func() (*participle.Parser[actsFile], error) {
-		p, err := actsParser(fence)
-		if err != nil {
-			return nil, fmt.Errorf("building acts grammar: %w", err)
-		}
-		return p, nil
-	})
-	return &ActsParser{grammar: grammar, schema: s, fence: fence}, nil
+	return &ActsParser{schema: s, fence: fence}, nil
 }
 
 // ParseActs parses a fenced-acts document with a one-off parser.
@@ -122,162 +138,127 @@ func ParseActs(ctx context.Context, filename string, src []byte, fence byte, s *
 // Parse parses one document. Bad input never fails: it yields diagnostics.
 // The document's strings share memory with src (no copy is made), so src
 // must not be modified while the document is in use. Time and memory are
-// linear in the input; the only error is ctx's.
+// linear in the input; the only errors are ctx's and a grammar that does
+// not build. The blocks' ContentBase64 is not set here (grammar.Parse sets
+// it when the input is not valid UTF-8).
 func (p *ActsParser) Parse(ctx context.Context, filename string, src []byte) (*ast.Document, error) {
-	return p.ParseEach(ctx, filename, src, nil)
-}
-
-// ParseEach parses one document as Parse does, but when each is not nil it
-// hands every action to each as soon as the action is complete (bound to
-// the schema, its diagnostics in the document), in source order, and keeps
-// neither the actions nor the prose: the document it returns has empty
-// Actions and Prose. Memory is then the input, the diagnostics and the
-// action being read, however many actions the input holds (Options.OnAction).
-// The blocks' ContentBase64 is not set here (grammar.Parse sets it when the
-// input is not valid UTF-8).
-func (p *ActsParser) ParseEach(ctx context.Context, filename string, src []byte, each func(*ast.Action)) (*ast.Document, error) {
-	doc, err := p.parseEach(ctx, filename, src, each, nil, false, false)
-	if doc != nil {
-		ast.EscapeDiagnostics(doc.Diagnostics) // valid UTF-8 text, as Parse gives
-	}
-	return doc, err
-}
-
-// parseEach is ParseEach; with reuse (Options.ReuseActions) the memory of
-// each action handed over is reused for the next one. With each and
-// onBlock set, the blocks before the first act are handed to onBlock
-// rather than kept in the document (Options.OnBlock), their memory reused
-// too with reuse.
-func (p *ActsParser) parseEach(ctx context.Context, filename string, src []byte, each func(*ast.Action), onBlock func(*ast.Block), reuse, keepProse bool) (*ast.Document, error) {
 	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	g, err := actsGrammar()
+	if err != nil {
 		return nil, err
 	}
 	text := view.String(src)
 	fence := p.activeFence(src)
+	toks, err := plex.Upgrade(lexer.NewScanner(filename, text, fence))
+	if err != nil {
+		return nil, fmt.Errorf("lexing acts: %w", err)
+	}
 	doc := &ast.Document{Dialect: DialectActs}
 	cur := &lineCursor{src: text, line: 1}
-	b := actsBuilder{doc: doc, text: text, pos: cur, schema: p.schema, each: each, reuse: each != nil && reuse, silenced: p.Silenced}
+	b := actsBuilder{doc: doc, text: text, pos: cur, schema: p.schema, silenced: p.Silenced}
 	b.capWith(p.Cap)
 	b.loneCRs(fence)
-	b.keepProse = each != nil && keepProse
-	if each != nil && !keepProse {
-		// otherFenceActs needs the prose regions only when the other
-		// fence character's runs occur at all.
-		b.proseSpans = strings.Contains(text, strings.Repeat(string(otherFence(fence)), 3))
-	}
-	if each == nil {
-		onBlock = nil
-	}
-	var (
-		act  *ast.Action
-		acts int
-	)
-	for off := 0; off < len(text); {
-		typ, end := lexer.CoarseToken(text, off, fence)
-		switch typ {
-		case lexer.ActBlock:
-			if acts%256 == 0 {
-				if err := ctx.Err(); err != nil {
-					return nil, err
-				}
-			}
-			acts++
-			if act == nil { // the first act: the blocks before it belong to none
-				b.leadWarnings()
-			} else {
-				b.finish(act)
-			}
-			act = b.action(text[off:end], off)
-		case lexer.Block:
-			blk := b.block(text[off:end], off, nil)
-			switch {
-			case act != nil && b.argBlock(act, blk):
-				act.Blocks = append(act.Blocks, blk)
-				act.Span.End = blk.Span.End
-			default: // a block of no action
-				if act == nil {
-					b.leadBlock(blk)
-				}
-				if onBlock == nil {
-					doc.Blocks = append(doc.Blocks, blk)
-				} else if onBlock(blk); b.reuse {
-					b.spareBlocks = append(b.spareBlocks, blk)
-				}
-			}
-		default:
-			b.addProse(text[off:end], off)
-		}
-		off = end
-	}
-	if act != nil {
-		b.finish(act)
-	}
-	doc.Span = ast.Span{Start: ast.Pos{Offset: 0, Line: 1, Col: 1}, End: cur.Pos(len(text))}
-	b.pos = &lineCursor{src: text, line: 1} // the other fence's pass starts again at offset 0
-	p.finishDocument(text, fence, &b)
-	return doc, nil
-}
-
-// parseGrammar parses one document with the participle grammar (actsFile),
-// the specification Parse is tested against; positions come from a line
-// index (binary search) rather than Parse's forward cursor.
-func (p *ActsParser) parseGrammar(ctx context.Context, filename string, src []byte) (*ast.Document, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	gp, err := p.grammar()
+	lead, err := g.lead.ParseFromLexer(toks, participle.AllowTrailing(true))
 	if err != nil {
-		return nil, err
-	}
-	text := view.String(src)
-	lines := ast.NewLines(src)
-	doc := &ast.Document{Dialect: DialectActs, Span: lines.Span(0, len(src))}
-	tree, err := gp.ParseString(filename, text)
-	if err != nil {
-		// The grammar accepts every token sequence; an error here is a bug,
-		// but it is reported, never hidden, and the input is kept as prose.
-		doc.Add(ast.Error, CodeParse, lines.Span(0, 0), "internal parse error: %v", err)
-		doc.Prose = append(doc.Prose, &ast.Prose{Kind: "text", Text: text, Span: lines.Span(0, len(src))})
-		return doc, nil
-	}
-	b := actsBuilder{doc: doc, text: text, pos: lines, schema: p.schema, silenced: p.Silenced}
-	b.capWith(p.Cap)
-	b.loneCRs(p.activeFence(src))
-	for _, it := range tree.Lead {
-		if it.Type == lexer.Text {
-			b.addProse(it.Value, it.Pos.Offset)
-			continue
+		b.unread(0, err)
+	} else {
+		for _, t := range lead.Tokens {
+			b.item(nil, t)
 		}
-		blk := b.block(it.Value, it.Pos.Offset, nil)
-		doc.Blocks = append(doc.Blocks, blk)
-		b.leadBlock(blk)
 	}
-	if len(tree.Acts) > 0 {
-		b.leadWarnings()
-	}
-	for i, act := range tree.Acts {
-		if i%256 == 0 {
+	for n := 0; err == nil && !toks.Peek().EOF(); n++ {
+		if n%256 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 		}
-		a := b.action(act.Head.Value, act.Head.Pos.Offset)
-		for _, it := range act.Items {
-			if it.Type == lexer.Text {
-				b.addProse(it.Value, it.Pos.Offset)
-				continue
-			}
-			blk := b.block(it.Value, it.Pos.Offset, nil)
-			if !b.argBlock(a, blk) {
-				doc.Blocks = append(doc.Blocks, blk)
-				continue
-			}
-			a.Blocks = append(a.Blocks, blk)
-			a.Span.End = blk.Span.End
+		start := toks.Peek().Pos.Offset
+		var act *actsAct
+		if act, err = g.act.ParseFromLexer(toks, participle.AllowTrailing(true)); err != nil {
+			b.unread(start, err)
+			break
+		}
+		if n == 0 { // the first act: the blocks before it belong to none
+			b.leadWarnings()
+		}
+		head := act.Tokens[0]
+		a := b.action(head.Value, head.Pos.Offset)
+		for _, t := range act.Tokens[1:] {
+			b.item(a, t)
 		}
 		b.finish(a)
 	}
-	p.finishDocument(text, p.activeFence(src), &b)
+	doc.Span = ast.Span{Start: startPos, End: cur.Pos(len(text))}
+	b.pos = &lineCursor{src: text, line: 1} // the other fence's pass starts again at offset 0
+	p.finishDocument(text, fence, &b)
+	ast.EscapeDiagnostics(doc.Diagnostics) // valid UTF-8 text
+	return doc, nil
+}
+
+// item builds a Block or Text token: a prose node, or a block that is an
+// argument of a (nil: the lead's blocks) or else belongs to no action.
+func (b *actsBuilder) item(a *ast.Action, t plex.Token) {
+	if t.Type == lexer.Text {
+		b.addProse(t.Value, t.Pos.Offset)
+		return
+	}
+	blk := b.block(t.Value, t.Pos.Offset, nil)
+	if a != nil && b.argBlock(a, blk) {
+		a.Blocks = append(a.Blocks, blk)
+		a.Span.End = blk.Span.End
+		return
+	}
+	if a == nil {
+		b.leadBlock(blk)
+	}
+	b.doc.Blocks = append(b.doc.Blocks, blk)
+}
+
+// unread keeps the source from offset off to its end as one prose node,
+// with the error of the rule that did not read it: too-many-items past
+// MaxItems, else parse-error (a failure of the grammar, never expected).
+func (b *actsBuilder) unread(off int, err error) {
+	b.addProse(b.text[off:], off)
+	sp := b.span(off, off+lineContentEnd(b.text[off:], 0))
+	if strings.Contains(err.Error(), "too many iterations") {
+		b.add(ast.Error, CodeTooManyItems, sp,
+			"more than %s blocks and prose runs in a row, from here to the next act block: the rest of the document is not read (it is kept as prose, and its actions are not run); split the document",
+			number.Thousands(MaxItems))
+		return
+	}
+	b.add(ast.Error, CodeParse, sp, "internal parse error: %v; the rest of the document is kept as prose", err)
+}
+
+// parseHanding is Parse, then gives the document's actions to each and its
+// blocks of no action to onBlock (when set), merged in source order, and
+// drops them from the document, with its prose unless keepProse
+// (Options.OnAction, OnBlock and KeepProse). With each nil it is Parse.
+func (p *ActsParser) parseHanding(ctx context.Context, filename string, src []byte, each func(*ast.Action), onBlock func(*ast.Block), keepProse bool) (*ast.Document, error) {
+	doc, err := p.Parse(ctx, filename, src)
+	if err != nil || each == nil {
+		return doc, err
+	}
+	blocks, i := doc.Blocks, 0
+	strays := func(before int) {
+		for onBlock != nil && i < len(blocks) && blocks[i].Span.Start.Offset < before {
+			onBlock(blocks[i])
+			i++
+		}
+	}
+	for _, a := range doc.Actions {
+		strays(a.Span.Start.Offset)
+		each(a)
+	}
+	strays(doc.Span.End.Offset + 1)
+	if onBlock != nil {
+		doc.Blocks = nil
+	}
+	doc.Actions = nil
+	if !keepProse {
+		doc.Prose = nil
+	}
 	return doc, nil
 }
 
@@ -307,11 +288,6 @@ func (p *ActsParser) finishDocument(text string, fence byte, b *actsBuilder) {
 
 // startPos is the position of a source's first byte.
 var startPos = ast.Pos{Offset: 0, Line: 1, Col: 1}
-
-// positions gives the line:col position of byte offsets of one source.
-type positions interface {
-	Pos(offset int) ast.Pos
-}
 
 // lineCursor gives positions by counting line endings from the last offset
 // it was asked for, forwards (or, rarely, backwards), with no line index:
@@ -345,23 +321,11 @@ func (c *lineCursor) Pos(offset int) ast.Pos {
 type actsBuilder struct {
 	doc    *ast.Document
 	text   string // the source
-	pos    positions
+	pos    *lineCursor
 	schema *schema.Schema
 	words  []word // readAct's scratch
-	// each, when set, takes every finished action instead of the document
-	// (ParseEach); the prose is then not kept either, only its regions
-	// when proseSpans says otherFenceActs needs them (in prose).
-	each       func(*ast.Action)
-	proseSpans bool
-	prose      [][2]int // [start, end) of each prose token, with each set
 	// acts counts the actions read; firstLine is the line of the first.
 	acts, firstLine int
-	// reuse: each does not keep the actions it is handed
-	// (Options.ReuseActions), so the last one (spare) and its blocks
-	// (spareBlocks) are filled again for the next.
-	reuse       bool
-	spare       *ast.Action
-	spareBlocks []*ast.Block
 	// followOns are the ranges whose diagnostics become notes of an
 	// improperly nested fence error (collapse), in source order; followAt
 	// indexes them by their intended closing line, where a block of its
@@ -383,8 +347,6 @@ type actsBuilder struct {
 	// parser's Cap, whose overflows its caller reports.
 	cap    *Cap
 	shared bool
-	// keepProse keeps the prose nodes with each set (Options.KeepProse).
-	keepProse bool
 	// silenced is ActsParser.Silenced, for a cap of the builder's own.
 	silenced func(code string, line int) bool
 	// The blocks before the first act (leadBlock): how many, and what
@@ -458,30 +420,6 @@ func (b *actsBuilder) checkCRs(start, end, run int) {
 	}
 }
 
-// newBlock returns a zero block, a spare one when there is one.
-func (b *actsBuilder) newBlock() *ast.Block {
-	if n := len(b.spareBlocks); n > 0 {
-		blk := b.spareBlocks[n-1]
-		b.spareBlocks = b.spareBlocks[:n-1]
-		*blk = ast.Block{}
-		return blk
-	}
-	return &ast.Block{}
-}
-
-// newAction returns a zero action, the spare one (keeping the capacity of
-// its slices) when there is one.
-func (b *actsBuilder) newAction() *ast.Action {
-	a := b.spare
-	if a == nil {
-		return &ast.Action{}
-	}
-	b.spare = nil
-	clear(a.Blocks)
-	*a = ast.Action{Args: a.Args[:0], ArgSpans: a.ArgSpans[:0], Blocks: a.Blocks[:0]}
-	return a
-}
-
 // span returns the span of [start, end).
 func (b *actsBuilder) span(start, end int) ast.Span {
 	return ast.Span{Start: b.pos.Pos(start), End: b.pos.Pos(end)}
@@ -499,13 +437,6 @@ func (b *actsBuilder) addProse(v string, off int) {
 // prose1 adds a prose node (addProse without the lone CR check: a list
 // item's markers before a fence run, checked with the block's line).
 func (b *actsBuilder) prose1(v string, off int) {
-	if b.each != nil && !b.keepProse {
-		if b.proseSpans {
-			b.prose = append(b.prose, [2]int{off, off + len(v)})
-		}
-		b.quotedActs(v, off)
-		return
-	}
 	start := b.pos.Pos(off)
 	b.quotedActs(v, off) // positions in source order
 	b.doc.Prose = append(b.doc.Prose, &ast.Prose{Kind: "text", Text: v, Span: ast.Span{Start: start, End: b.pos.Pos(off + len(v))}})
@@ -657,17 +588,6 @@ func (b *actsBuilder) finish(a *ast.Action) {
 		b.firstLine = a.Head.Span.Start.Line
 	}
 	b.acts++
-	if b.each != nil {
-		b.each(a)
-		if b.reuse {
-			if a.Head != nil {
-				b.spareBlocks = append(b.spareBlocks, a.Head)
-			}
-			b.spareBlocks = append(b.spareBlocks, a.Blocks...)
-			b.spare = a
-		}
-		return
-	}
 	b.doc.Actions = append(b.doc.Actions, a)
 }
 
@@ -688,7 +608,7 @@ func (b *actsBuilder) block(v string, off int, a *ast.Action) *ast.Block {
 		v, off, first = v[pre:], off+pre, first-pre
 	}
 	run, info, _ := lexer.OpenFenceString(v[:first], fenceChar(v[:first]))
-	blk := b.newBlock()
+	blk := &ast.Block{}
 	blk.Fence, blk.Info = run, info
 	cstart, cend := first, len(v)
 	last := strings.LastIndexByte(strings.TrimSuffix(v, "\n"), '\n') + 1 // start of the last line
@@ -932,7 +852,7 @@ func fenceChar(line string) byte {
 // shell would, and each further non-blank line, trimmed, are inline
 // arguments.
 func (b *actsBuilder) action(v string, off int) *ast.Action {
-	a := b.newAction()
+	a := &ast.Action{}
 	head := b.block(v, off, a)
 	a.Head, a.Span = head, head.Span
 	if a.NameSpan == (ast.Span{}) { // no non-blank line
@@ -1059,13 +979,9 @@ func (p *ActsParser) otherFenceActs(text string, active byte, b *actsBuilder) in
 		why = fmt.Sprintf("this document's act blocks use %s (from its first act block, line %d)",
 			fenceWords(active), b.firstLine)
 	}
-	// The prose regions, in source order: the document's prose nodes, or
-	// only their offsets when ParseEach keeps no nodes.
-	nprose, prose := len(b.prose), func(i int) (int, int) { return b.prose[i][0], b.prose[i][1] }
-	if b.each == nil || b.keepProse {
-		nprose, prose = len(doc.Prose), func(i int) (int, int) {
-			return doc.Prose[i].Span.Start.Offset, doc.Prose[i].Span.End.Offset
-		}
+	// The prose regions, in source order.
+	nprose, prose := len(doc.Prose), func(i int) (int, int) {
+		return doc.Prose[i].Span.Start.Offset, doc.Prose[i].Span.End.Offset
 	}
 	n, i := 0, 0
 	for off := 0; off < len(text); {

@@ -251,7 +251,7 @@ func parseDialect(ctx context.Context, dialect, filename string, src []byte, opt
 			p.Cap = &Cap{NoLimit: true, Silenced: opts.Silenced}
 		}
 		p.Silenced = opts.Silenced
-		return p.parseEach(ctx, filename, src, each, opts.OnBlock, opts.ReuseActions, opts.KeepProse)
+		return p.parseHanding(ctx, filename, src, each, opts.OnBlock, opts.KeepProse)
 	case DialectPlan:
 		p, err := NewPlanParser(opts.Schema)
 		if err != nil {
