@@ -87,11 +87,12 @@ const (
 
 // MaxItems is how many blocks and prose runs the grammar reads before the
 // first act block or after one act block: participle's bound on the
-// repetitions of one rule (participle.MaxIterations). Past it, the document from the start of that
+// repetitions of one rule (participle.MaxIterations, reached by a run of
+// one more item). Past it, the document from the start of that
 // rule's tokens to its end is one prose node, its actions not read, with a
 // too-many-items error (docs/acts.md, "Bounded output"). Reaching it takes
-// half a million blocks in a row, eight bytes each at the least.
-const MaxItems = 1_000_000
+// a million blocks in a row: eight megabytes at the least.
+const MaxItems = 999_999
 
 // ActsParser parses fenced-acts documents; it is safe for concurrent use.
 //
