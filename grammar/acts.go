@@ -17,24 +17,23 @@ import (
 	"github.com/plangram/plangram/validate"
 )
 
-// The fenced-acts grammar, over the coarse lexer's tokens (lexer.Coarse):
+// The fenced-acts grammar, over the coarse lexer's tokens (lexer.Coarse),
+// its Text tokens (prose) elided:
 //
 //	File = Lead Act*
-//	Lead = (Block | Text)*
-//	Act  = ActBlock (Block | Text)*
+//	Lead = Block*
+//	Act  = ActBlock Block*
 //
-// The blocks of the lead are stray (a warning); the items of an act are its
-// argument blocks and the prose between them. Parse reads the Lead, then
-// one Act at a time, each with its rule's participle parser, and builds
-// each as it is read. Every token sequence is a File.
+// The blocks of the lead are stray (a warning); the blocks of an act are
+// its arguments; the text between blocks is prose. Parse reads the Lead,
+// then one Act at a time, each with its rule's participle parser (parseRule),
+// and builds each as it is read. Every token sequence is a File.
 type actsLead struct {
-	Tokens []plex.Token // the tokens the rule matched: a view of the token buffer
-	Items  struct{}     `parser:"(Block | Text)*"`
+	Blocks struct{} `parser:"Block*"`
 }
 
 type actsAct struct {
-	Tokens []plex.Token // the act block, then its items
-	Items  struct{}     `parser:"ActBlock (Block | Text)*"`
+	Blocks struct{} `parser:"ActBlock Block*"`
 }
 
 // actsGrammar holds the participle parsers of the acts grammar's rules.
@@ -46,9 +45,9 @@ var actsGrammar = sync.OnceValues(func() (g struct {
 	lead *participle.Parser[actsLead]
 	act  *participle.Parser[actsAct]
 }, err error) {
-	def := participle.Lexer(lexer.Coarse(0))
-	if g.lead, err = participle.Build[actsLead](def); err == nil {
-		g.act, err = participle.Build[actsAct](def)
+	def, elide := participle.Lexer(lexer.Coarse(0)), participle.Elide("Text")
+	if g.lead, err = participle.Build[actsLead](def, elide); err == nil {
+		g.act, err = participle.Build[actsAct](def, elide)
 	}
 	if err != nil {
 		err = fmt.Errorf("building acts grammar: %w", err)
@@ -79,20 +78,20 @@ const (
 	// CodeNoPlan: a document with no act block at all gets this one note
 	// rather than a warning per code block (docs/check.md).
 	CodeNoPlan = "no-plan"
-	// CodeTooManyItems: more blocks and prose runs before the first act
-	// block, or after one act block, than one rule of the grammar reads
-	// (MaxItems); the rest of the document is prose (docs/acts.md).
-	CodeTooManyItems = "too-many-items"
+	// CodeBlockRun: more blocks in a row before the first act block, or
+	// after one act block, than one rule of the grammar reads (MaxBlockRun);
+	// the rest of the document is prose (docs/acts.md).
+	CodeBlockRun = "too-many-blocks-in-a-row"
 )
 
-// MaxItems is how many blocks and prose runs the grammar reads before the
-// first act block or after one act block: participle's bound on the
-// repetitions of one rule (participle.MaxIterations, reached by a run of
-// one more item). Past it, the document from the start of that
-// rule's tokens to its end is one prose node, its actions not read, with a
-// too-many-items error (docs/acts.md, "Bounded output"). Reaching it takes
-// a million blocks in a row: eight megabytes at the least.
-const MaxItems = 999_999
+// MaxBlockRun is how many blocks the grammar reads in a row (the text
+// between them aside) before the first act block or after one act block:
+// participle's bound on the repetitions of one rule (participle.MaxIterations,
+// reached by one more). Past it, the document from the start of that rule's
+// tokens to its end is one prose node, its actions not read, with a
+// too-many-blocks-in-a-row error (docs/acts.md, "Bounded output"). Reaching
+// it takes a million blocks: eight megabytes at the least.
+const MaxBlockRun = 999_999
 
 // ActsParser parses fenced-acts documents; it is safe for concurrent use.
 //
@@ -152,41 +151,38 @@ func (p *ActsParser) Parse(ctx context.Context, filename string, src []byte) (*a
 	}
 	text := view.String(src)
 	fence := p.activeFence(src)
-	toks, err := plex.Upgrade(lexer.NewScanner(filename, text, fence))
-	if err != nil {
-		return nil, fmt.Errorf("lexing acts: %w", err)
-	}
 	doc := &ast.Document{Dialect: DialectActs}
 	cur := &lineCursor{src: text, line: 1}
 	b := actsBuilder{doc: doc, text: text, pos: cur, schema: p.schema, silenced: p.Silenced}
 	b.capWith(p.Cap)
 	b.loneCRs(fence)
-	lead, err := g.lead.ParseFromLexer(toks, participle.AllowTrailing(true))
-	if err != nil {
+	l := &ruleLexer{s: lexer.NewScanner(filename, text, fence), lead: true}
+	l.peek, _ = l.s.Next() // the scanner never fails
+	if lead, err := parseRule(g.lead, l); err != nil {
 		b.unread(0, err)
+		l.peek = plex.Token{Type: lexer.EOF}
 	} else {
-		for _, t := range lead.Tokens {
+		for _, t := range lead {
 			b.item(nil, t)
 		}
 	}
-	for n := 0; err == nil && !toks.Peek().EOF(); n++ {
+	for n := 0; !l.peek.EOF(); n++ {
 		if n%256 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 		}
-		start := toks.Peek().Pos.Offset
-		var act *actsAct
-		if act, err = g.act.ParseFromLexer(toks, participle.AllowTrailing(true)); err != nil {
+		start := l.peek.Pos.Offset
+		act, err := parseRule(g.act, l)
+		if err != nil {
 			b.unread(start, err)
 			break
 		}
 		if n == 0 { // the first act: the blocks before it belong to none
 			b.leadWarnings()
 		}
-		head := act.Tokens[0]
-		a := b.action(head.Value, head.Pos.Offset)
-		for _, t := range act.Tokens[1:] {
+		a := b.action(act[0].Value, act[0].Pos.Offset)
+		for _, t := range act[1:] {
 			b.item(a, t)
 		}
 		b.finish(a)
@@ -196,6 +192,41 @@ func (p *ActsParser) Parse(ctx context.Context, filename string, src []byte) (*a
 	p.finishDocument(text, fence, &b)
 	ast.EscapeDiagnostics(doc.Diagnostics) // valid UTF-8 text
 	return doc, nil
+}
+
+// ruleLexer hands participle the tokens of one rule of the grammar at a
+// time: from the scanner's next token up to the next ActBlock token (the
+// next act), then EOF; the lead's tokens stop before the first ActBlock.
+// Each rule's parse then holds its own tokens only, not the document's.
+type ruleLexer struct {
+	s    *lexer.Scanner
+	peek plex.Token // the scanner's next token
+	lead bool       // the lead's rule is being read
+	n    int        // tokens handed to the current rule
+}
+
+// Next implements participle's lexer.Lexer.
+func (l *ruleLexer) Next() (plex.Token, error) {
+	t := l.peek
+	if t.EOF() || t.Type == lexer.ActBlock && (l.n > 0 || l.lead) {
+		return plex.EOFToken(t.Pos), nil
+	}
+	l.n++
+	l.peek, _ = l.s.Next()
+	return t, nil
+}
+
+// parseRule parses the next rule's tokens of l with g, and returns them,
+// its elided Text tokens included: a view of the rule's token buffer.
+func parseRule[G any](g *participle.Parser[G], l *ruleLexer) ([]plex.Token, error) {
+	toks, err := plex.Upgrade(l, lexer.Text)
+	if err != nil {
+		return nil, err
+	}
+	_, err = g.ParseFromLexer(toks)
+	n := l.n
+	l.lead, l.n = false, 0
+	return toks.Range(0, plex.RawCursor(n)), err
 }
 
 // item builds a Block or Text token: a prose node, or a block that is an
@@ -218,15 +249,16 @@ func (b *actsBuilder) item(a *ast.Action, t plex.Token) {
 }
 
 // unread keeps the source from offset off to its end as one prose node,
-// with the error of the rule that did not read it: too-many-items past
-// MaxItems, else parse-error (a failure of the grammar, never expected).
+// with the error of the rule that did not read it: too-many-blocks-in-a-row
+// past MaxBlockRun, else parse-error (a failure of the grammar, never
+// expected).
 func (b *actsBuilder) unread(off int, err error) {
 	b.addProse(b.text[off:], off)
 	sp := b.span(off, off+lineContentEnd(b.text[off:], 0))
 	if strings.Contains(err.Error(), "too many iterations") {
-		b.add(ast.Error, CodeTooManyItems, sp,
-			"more than %s blocks and prose runs in a row, from here to the next act block: the rest of the document is not read (it is kept as prose, and its actions are not run); split the document",
-			number.Thousands(MaxItems))
+		b.add(ast.Error, CodeBlockRun, sp,
+			"more than %s blocks in a row from here, with no act block between them: the rest of the document is not read (it is kept as prose, and its actions are not run); split the document",
+			number.Thousands(MaxBlockRun))
 		return
 	}
 	b.add(ast.Error, CodeParse, sp, "internal parse error: %v; the rest of the document is kept as prose", err)
