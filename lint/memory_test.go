@@ -12,10 +12,10 @@ import (
 )
 
 // TestCheckMemoryBound pins what `plangram check` allocates on a large
-// acts document (issue 12, issue 10): reading the file, parsing it and
-// checking it allocate at most 2.5 times the input in all, so the heap it
-// needs cannot be larger (the participle token buffer made it about 6
-// times). A bound on bytes allocated, not on time.
+// acts document: reading the file, parsing it (with participle, at most 4
+// times the input: issue 29's floor) and checking it allocate at most 5.5
+// times the input in all, so the heap it needs cannot be larger. A bound
+// on bytes allocated, not on time.
 func TestCheckMemoryBound(t *testing.T) {
 	if testing.Short() {
 		t.Skip("allocates a 4 MB document")
@@ -40,7 +40,7 @@ func TestCheckMemoryBound(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	ratio := float64(after.TotalAlloc-before.TotalAlloc) / float64(len(src))
 	t.Logf("check allocated %.2f × the input (%d bytes)", ratio, len(src))
-	if ratio > 2.5 {
-		t.Fatalf("check allocated %.2f × the input, want at most 2.5 ×", ratio)
+	if ratio > 5.5 {
+		t.Fatalf("check allocated %.2f × the input, want at most 5.5 ×", ratio)
 	}
 }
