@@ -96,8 +96,8 @@ const MaxBlockRun = 999_999
 // ActsParser parses fenced-acts documents; it is safe for concurrent use.
 //
 // Parse reads the document with the participle grammar above over the
-// coarse lexer's tokens and builds the document's nodes from the parse
-// tree (actsBuilder).
+// coarse lexer's tokens and builds the document's nodes from the tokens
+// each rule matched (actsBuilder).
 type ActsParser struct {
 	schema *schema.Schema
 	fence  byte
