@@ -3,6 +3,7 @@ package grammar
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -235,6 +236,38 @@ func TestListMarkerDocuments(t *testing.T) {
 			} else {
 				checkLossless(t, src, doc)
 			}
+		}
+	}
+}
+
+// TestActsConcurrent parses documents from several goroutines at once with
+// one ActsParser (and so one participle grammar, which every parser
+// shares): each gets the document a parse alone gives. Run with -race, it
+// also checks that the shared grammar is only read.
+func TestActsConcurrent(t *testing.T) {
+	p := actsParsers(t)[0]
+	docs := [][]byte{corpus.Acts(20_000), []byte("```\nstray\n```\n~~~act\necho\n~~~\n"), markerSteps(5_000), hiddenQuoted(5_000)}
+	want := make([][]byte, len(docs))
+	for i, src := range docs {
+		want[i] = docJSON(t, checkActs(t, "alone.md", src, p))
+	}
+	errs := make(chan error, 4*len(docs))
+	for g := 0; g < 4; g++ {
+		for i, src := range docs {
+			go func() {
+				doc, err := p.Parse(context.Background(), "alone.md", src)
+				if err == nil {
+					if got, _ := json.Marshal(doc); !bytes.Equal(got, want[i]) {
+						err = fmt.Errorf("document %d parsed concurrently differs from its parse alone", i)
+					}
+				}
+				errs <- err
+			}()
+		}
+	}
+	for range 4 * len(docs) {
+		if err := <-errs; err != nil {
+			t.Error(err)
 		}
 	}
 }
