@@ -100,6 +100,7 @@ var codes = []CodeInfo{
 	{Area: AreaActs, Code: "unterminated-quote", Severity: Warning, Meaning: "an act line has an unterminated quote", Doc: "acts.md#diagnostics", Help: "Inline arguments are split like a shell would; an unterminated quote takes the rest of the line literally."},
 	{Area: AreaActs, Code: "too-many-args", Severity: Error, Meaning: "an act block has more inline arguments than are read", Doc: "acts.md#bounded-output"},
 	{Area: AreaActs, Code: "too-many-blocks", Severity: Error, Meaning: "an act block is followed by more argument blocks than are read", Doc: "acts.md#bounded-output"},
+	{Area: AreaActs, Code: "too-many-blocks-in-a-row", Severity: Error, Meaning: "more blocks in a row than the grammar reads; the rest is prose", Doc: "acts.md#bounded-output"},
 	{Area: AreaActs, Code: "parse-error", Severity: Error, Meaning: "internal parse error", Doc: "acts.md#diagnostics", Help: "The parser failed; please report the input."},
 
 	{Area: AreaPlan, Code: "preamble", Severity: Warning, Meaning: "text before the plan's title", Doc: "plan.md#diagnostics-and-the-ast-diff"},

@@ -540,7 +540,7 @@ func (f *fixer) endsInsideBlock(dialect string) bool {
 		last := strings.LastIndexByte(strings.TrimSuffix(tok, "\n"), '\n') + 1
 		return !(last >= first && first < len(tok) && open.Closes(tok[last:]))
 	}
-	sc := lexer.NewScanner("", t, 0, true)
+	sc := lexer.NewScanner("", t, 0)
 	var last string
 	var typ = lexer.Text
 	for {

@@ -17,23 +17,43 @@ import (
 	"github.com/plangram/plangram/validate"
 )
 
-// The fenced-acts grammar, over the lexer's coarse tokens:
+// The fenced-acts grammar, over the coarse lexer's tokens (lexer.Coarse),
+// its Text tokens (prose) elided:
 //
-//	File = Item* Act*
-//	Act  = ActBlock Item*
-//	Item = Block | Text
+//	File = Lead Act*
+//	Lead = Block*
+//	Act  = ActBlock Block*
 //
-// Items before the first act are stray (a warning); items after an act are
-// its argument blocks and the prose between them.
-type actsFile struct {
-	Lead []plex.Token `parser:"@((Block | Text)*)"`
-	Acts []*actsAct   `parser:"@@*"`
+// The blocks of the lead are stray (a warning); the blocks of an act are
+// its arguments; the text between blocks is prose. Parse reads the Lead,
+// then one Act at a time, each with its rule's participle parser (parseRule),
+// and builds each as it is read. Every token sequence is a File.
+type actsLead struct {
+	Blocks struct{} `parser:"Block*"`
 }
 
 type actsAct struct {
-	Head  plex.Token   `parser:"@ActBlock"`
-	Items []plex.Token `parser:"@((Block | Text)*)"`
+	Blocks struct{} `parser:"ActBlock Block*"`
 }
+
+// actsGrammar holds the participle parsers of the acts grammar's rules.
+// They are immutable once built and do not depend on the fence character
+// (Parse hands them the lexer's tokens), so one pair serves every parse:
+// the stream parses each action's source with a parser of its own, and
+// building the grammar costs more than parsing an action.
+var actsGrammar = sync.OnceValues(func() (g struct {
+	lead *participle.Parser[actsLead]
+	act  *participle.Parser[actsAct]
+}, err error) {
+	def, elide := participle.Lexer(lexer.Coarse(0)), participle.Elide("Text")
+	if g.lead, err = participle.Build[actsLead](def, elide); err == nil {
+		g.act, err = participle.Build[actsAct](def, elide)
+	}
+	if err != nil {
+		err = fmt.Errorf("building acts grammar: %w", err)
+	}
+	return g, err
+})
 
 // Diagnostic codes of the acts dialect (docs/acts.md, "Diagnostics").
 const (
@@ -58,26 +78,29 @@ const (
 	// CodeNoPlan: a document with no act block at all gets this one note
 	// rather than a warning per code block (docs/check.md).
 	CodeNoPlan = "no-plan"
+	// CodeBlockRun: more blocks in a row before the first act block, or
+	// after one act block, than one rule of the grammar reads (MaxBlockRun);
+	// the rest of the document is prose (docs/acts.md).
+	CodeBlockRun = "too-many-blocks-in-a-row"
 )
 
-// actsParser builds the participle parser for one fence character (0:
-// detect per document).
-func actsParser(fence byte) (*participle.Parser[actsFile], error) {
-	return participle.Build[actsFile](participle.Lexer(lexer.Coarse(fence)))
-}
+// MaxBlockRun is how many blocks the grammar reads in a row (the text
+// between them aside) before the first act block or after one act block:
+// participle's bound on the repetitions of one rule (participle.MaxIterations,
+// reached by one more). Past it, the document from the start of that rule's
+// tokens to its end is one prose node, its actions not read, with a
+// too-many-blocks-in-a-row error (docs/acts.md, "Bounded output"). Reaching
+// it takes a million blocks: eight megabytes at the least.
+const MaxBlockRun = 999_999
 
 // ActsParser parses fenced-acts documents; it is safe for concurrent use.
 //
-// Parse runs a hand-written pass over the coarse lexer's tokens that
-// builds the document as it goes (no token buffer, positions from a
-// forward line cursor). The participle grammar above (actsFile) is its
-// specification: TestActsPathsAgree and FuzzActs check that parsing with
-// the grammar (parseGrammar) builds the same document, diagnostics
-// included.
+// Parse reads the document with the participle grammar above over the
+// coarse lexer's tokens and builds the document's nodes from the tokens
+// each rule matched (actsBuilder).
 type ActsParser struct {
-	grammar func() (*participle.Parser[actsFile], error) // built on first use
-	schema  *schema.Schema
-	fence   byte
+	schema *schema.Schema
+	fence  byte
 	// Cap, when set, is the cap the parser counts its diagnostics against
 	// instead of one of its own, and it adds no summary of what went past
 	// it: for a caller that parses a document piece by piece and caps
@@ -100,14 +123,7 @@ func NewActsParser(fence byte, s *schema.Schema) (*ActsParser, error) {
 			return nil, err
 		}
 	}
-	grammar := sync.OnceValues(func() (*participle.Parser[actsFile], error) {
-		p, err := actsParser(fence)
-		if err != nil {
-			return nil, fmt.Errorf("building acts grammar: %w", err)
-		}
-		return p, nil
-	})
-	return &ActsParser{grammar: grammar, schema: s, fence: fence}, nil
+	return &ActsParser{schema: s, fence: fence}, nil
 }
 
 // ParseActs parses a fenced-acts document with a one-off parser.
@@ -122,163 +138,130 @@ func ParseActs(ctx context.Context, filename string, src []byte, fence byte, s *
 // Parse parses one document. Bad input never fails: it yields diagnostics.
 // The document's strings share memory with src (no copy is made), so src
 // must not be modified while the document is in use. Time and memory are
-// linear in the input; the only error is ctx's.
+// linear in the input; the only errors are ctx's and a grammar that does
+// not build. The blocks' ContentBase64 is not set here (grammar.Parse sets
+// it when the input is not valid UTF-8).
 func (p *ActsParser) Parse(ctx context.Context, filename string, src []byte) (*ast.Document, error) {
-	return p.ParseEach(ctx, filename, src, nil)
-}
-
-// ParseEach parses one document as Parse does, but when each is not nil it
-// hands every action to each as soon as the action is complete (bound to
-// the schema, its diagnostics in the document), in source order, and keeps
-// neither the actions nor the prose: the document it returns has empty
-// Actions and Prose. Memory is then the input, the diagnostics and the
-// action being read, however many actions the input holds (Options.OnAction).
-// The blocks' ContentBase64 is not set here (grammar.Parse sets it when the
-// input is not valid UTF-8).
-func (p *ActsParser) ParseEach(ctx context.Context, filename string, src []byte, each func(*ast.Action)) (*ast.Document, error) {
-	doc, err := p.parseEach(ctx, filename, src, each, nil, false, false)
-	if doc != nil {
-		ast.EscapeDiagnostics(doc.Diagnostics) // valid UTF-8 text, as Parse gives
-	}
-	return doc, err
-}
-
-// parseEach is ParseEach; with reuse (Options.ReuseActions) the memory of
-// each action handed over is reused for the next one. With each and
-// onBlock set, the blocks before the first act are handed to onBlock
-// rather than kept in the document (Options.OnBlock), their memory reused
-// too with reuse.
-func (p *ActsParser) parseEach(ctx context.Context, filename string, src []byte, each func(*ast.Action), onBlock func(*ast.Block), reuse, keepProse bool) (*ast.Document, error) {
 	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	g, err := actsGrammar()
+	if err != nil {
 		return nil, err
 	}
 	text := view.String(src)
 	fence := p.activeFence(src)
 	doc := &ast.Document{Dialect: DialectActs}
 	cur := &lineCursor{src: text, line: 1}
-	b := actsBuilder{doc: doc, text: text, pos: cur, schema: p.schema, each: each, reuse: each != nil && reuse, silenced: p.Silenced}
+	b := actsBuilder{doc: doc, text: text, pos: cur, schema: p.schema, silenced: p.Silenced}
 	b.capWith(p.Cap)
 	b.loneCRs(fence)
-	b.keepProse = each != nil && keepProse
-	if each != nil && !keepProse {
-		// otherFenceActs needs the prose regions only when the other
-		// fence character's runs occur at all.
-		b.proseSpans = strings.Contains(text, strings.Repeat(string(otherFence(fence)), 3))
-	}
-	if each == nil {
-		onBlock = nil
-	}
-	var (
-		act  *ast.Action
-		acts int
-	)
-	for off := 0; off < len(text); {
-		typ, end := lexer.CoarseToken(text, off, fence)
-		switch typ {
-		case lexer.ActBlock:
-			if acts%256 == 0 {
-				if err := ctx.Err(); err != nil {
-					return nil, err
-				}
-			}
-			acts++
-			if act == nil { // the first act: the blocks before it belong to none
-				b.leadWarnings()
-			} else {
-				b.finish(act)
-			}
-			act = b.action(text[off:end], off)
-		case lexer.Block:
-			blk := b.block(text[off:end], off, nil)
-			switch {
-			case act != nil && b.argBlock(act, blk):
-				act.Blocks = append(act.Blocks, blk)
-				act.Span.End = blk.Span.End
-			default: // a block of no action
-				if act == nil {
-					b.leadBlock(blk)
-				}
-				if onBlock == nil {
-					doc.Blocks = append(doc.Blocks, blk)
-				} else if onBlock(blk); b.reuse {
-					b.spareBlocks = append(b.spareBlocks, blk)
-				}
-			}
-		default:
-			b.addProse(text[off:end], off)
+	l := &ruleLexer{s: lexer.NewScanner(filename, text, fence), lead: true}
+	l.peek, _ = l.s.Next() // the scanner never fails
+	if lead, err := parseRule(g.lead, l); err != nil {
+		b.unread(0, err)
+		l.peek = plex.Token{Type: lexer.EOF}
+	} else {
+		for _, t := range lead {
+			b.item(nil, t)
 		}
-		off = end
 	}
-	if act != nil {
-		b.finish(act)
-	}
-	doc.Span = ast.Span{Start: ast.Pos{Offset: 0, Line: 1, Col: 1}, End: cur.Pos(len(text))}
-	b.pos = &lineCursor{src: text, line: 1} // the other fence's pass starts again at offset 0
-	p.finishDocument(text, fence, &b)
-	return doc, nil
-}
-
-// parseGrammar parses one document with the participle grammar (actsFile),
-// the specification Parse is tested against; positions come from a line
-// index (binary search) rather than Parse's forward cursor.
-func (p *ActsParser) parseGrammar(ctx context.Context, filename string, src []byte) (*ast.Document, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	gp, err := p.grammar()
-	if err != nil {
-		return nil, err
-	}
-	text := view.String(src)
-	lines := ast.NewLines(src)
-	doc := &ast.Document{Dialect: DialectActs, Span: lines.Span(0, len(src))}
-	tree, err := gp.ParseString(filename, text)
-	if err != nil {
-		// The grammar accepts every token sequence; an error here is a bug,
-		// but it is reported, never hidden, and the input is kept as prose.
-		doc.Add(ast.Error, CodeParse, lines.Span(0, 0), "internal parse error: %v", err)
-		doc.Prose = append(doc.Prose, &ast.Prose{Kind: "text", Text: text, Span: lines.Span(0, len(src))})
-		return doc, nil
-	}
-	b := actsBuilder{doc: doc, text: text, pos: lines, schema: p.schema, silenced: p.Silenced}
-	b.capWith(p.Cap)
-	b.loneCRs(p.activeFence(src))
-	for _, it := range tree.Lead {
-		if it.Type == lexer.Text {
-			b.addProse(it.Value, it.Pos.Offset)
-			continue
-		}
-		blk := b.block(it.Value, it.Pos.Offset, nil)
-		doc.Blocks = append(doc.Blocks, blk)
-		b.leadBlock(blk)
-	}
-	if len(tree.Acts) > 0 {
-		b.leadWarnings()
-	}
-	for i, act := range tree.Acts {
-		if i%256 == 0 {
+	for n := 0; !l.peek.EOF(); n++ {
+		if n%256 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 		}
-		a := b.action(act.Head.Value, act.Head.Pos.Offset)
-		for _, it := range act.Items {
-			if it.Type == lexer.Text {
-				b.addProse(it.Value, it.Pos.Offset)
-				continue
-			}
-			blk := b.block(it.Value, it.Pos.Offset, nil)
-			if !b.argBlock(a, blk) {
-				doc.Blocks = append(doc.Blocks, blk)
-				continue
-			}
-			a.Blocks = append(a.Blocks, blk)
-			a.Span.End = blk.Span.End
+		start := l.peek.Pos.Offset
+		act, err := parseRule(g.act, l)
+		if err != nil {
+			b.unread(start, err)
+			break
+		}
+		if n == 0 { // the first act: the blocks before it belong to none
+			b.leadWarnings()
+		}
+		a := b.action(act[0].Value, act[0].Pos.Offset)
+		for _, t := range act[1:] {
+			b.item(a, t)
 		}
 		b.finish(a)
 	}
-	p.finishDocument(text, p.activeFence(src), &b)
+	doc.Span = ast.Span{Start: startPos, End: cur.Pos(len(text))}
+	b.pos = &lineCursor{src: text, line: 1} // the other fence's pass starts again at offset 0
+	p.finishDocument(text, fence, &b)
+	ast.EscapeDiagnostics(doc.Diagnostics) // valid UTF-8 text
 	return doc, nil
+}
+
+// ruleLexer hands participle the tokens of one rule of the grammar at a
+// time: from the scanner's next token up to the next ActBlock token (the
+// next act), then EOF; the lead's tokens stop before the first ActBlock.
+// Each rule's parse then holds its own tokens only, not the document's.
+type ruleLexer struct {
+	s    *lexer.Scanner
+	peek plex.Token // the scanner's next token
+	lead bool       // the lead's rule is being read
+	n    int        // tokens handed to the current rule
+}
+
+// Next implements participle's lexer.Lexer.
+func (l *ruleLexer) Next() (plex.Token, error) {
+	t := l.peek
+	if t.EOF() || t.Type == lexer.ActBlock && (l.n > 0 || l.lead) {
+		return plex.EOFToken(t.Pos), nil
+	}
+	l.n++
+	l.peek, _ = l.s.Next()
+	return t, nil
+}
+
+// parseRule parses the next rule's tokens of l with g, and returns them,
+// its elided Text tokens included: a view of the rule's token buffer.
+func parseRule[G any](g *participle.Parser[G], l *ruleLexer) ([]plex.Token, error) {
+	toks, err := plex.Upgrade(l, lexer.Text)
+	if err != nil {
+		return nil, err
+	}
+	_, err = g.ParseFromLexer(toks)
+	n := l.n
+	l.lead, l.n = false, 0
+	return toks.Range(0, plex.RawCursor(n)), err
+}
+
+// item builds a Block or Text token: a prose node, or a block that is an
+// argument of a (nil: the lead's blocks) or else belongs to no action.
+func (b *actsBuilder) item(a *ast.Action, t plex.Token) {
+	if t.Type == lexer.Text {
+		b.addProse(t.Value, t.Pos.Offset)
+		return
+	}
+	blk := b.block(t.Value, t.Pos.Offset, nil)
+	if a != nil && b.argBlock(a, blk) {
+		a.Blocks = append(a.Blocks, blk)
+		a.Span.End = blk.Span.End
+		return
+	}
+	if a == nil {
+		b.leadBlock(blk)
+	}
+	b.doc.Blocks = append(b.doc.Blocks, blk)
+}
+
+// unread keeps the source from offset off to its end as one prose node,
+// with the error of the rule that did not read it: too-many-blocks-in-a-row
+// past MaxBlockRun, else parse-error (a failure of the grammar, never
+// expected).
+func (b *actsBuilder) unread(off int, err error) {
+	b.addProse(b.text[off:], off)
+	sp := b.span(off, off+lineContentEnd(b.text[off:], 0))
+	if strings.Contains(err.Error(), "too many iterations") {
+		b.add(ast.Error, CodeBlockRun, sp,
+			"more than %s blocks in a row from here, with no act block between them: the rest of the document is not read (it is kept as prose, and its actions are not run); split the document",
+			number.Thousands(MaxBlockRun))
+		return
+	}
+	b.add(ast.Error, CodeParse, sp, "internal parse error: %v; the rest of the document is kept as prose", err)
 }
 
 // finishDocument adds what is said about the document as a whole: act
@@ -307,11 +290,6 @@ func (p *ActsParser) finishDocument(text string, fence byte, b *actsBuilder) {
 
 // startPos is the position of a source's first byte.
 var startPos = ast.Pos{Offset: 0, Line: 1, Col: 1}
-
-// positions gives the line:col position of byte offsets of one source.
-type positions interface {
-	Pos(offset int) ast.Pos
-}
 
 // lineCursor gives positions by counting line endings from the last offset
 // it was asked for, forwards (or, rarely, backwards), with no line index:
@@ -345,23 +323,11 @@ func (c *lineCursor) Pos(offset int) ast.Pos {
 type actsBuilder struct {
 	doc    *ast.Document
 	text   string // the source
-	pos    positions
+	pos    *lineCursor
 	schema *schema.Schema
 	words  []word // readAct's scratch
-	// each, when set, takes every finished action instead of the document
-	// (ParseEach); the prose is then not kept either, only its regions
-	// when proseSpans says otherFenceActs needs them (in prose).
-	each       func(*ast.Action)
-	proseSpans bool
-	prose      [][2]int // [start, end) of each prose token, with each set
 	// acts counts the actions read; firstLine is the line of the first.
 	acts, firstLine int
-	// reuse: each does not keep the actions it is handed
-	// (Options.ReuseActions), so the last one (spare) and its blocks
-	// (spareBlocks) are filled again for the next.
-	reuse       bool
-	spare       *ast.Action
-	spareBlocks []*ast.Block
 	// followOns are the ranges whose diagnostics become notes of an
 	// improperly nested fence error (collapse), in source order; followAt
 	// indexes them by their intended closing line, where a block of its
@@ -383,8 +349,6 @@ type actsBuilder struct {
 	// parser's Cap, whose overflows its caller reports.
 	cap    *Cap
 	shared bool
-	// keepProse keeps the prose nodes with each set (Options.KeepProse).
-	keepProse bool
 	// silenced is ActsParser.Silenced, for a cap of the builder's own.
 	silenced func(code string, line int) bool
 	// The blocks before the first act (leadBlock): how many, and what
@@ -458,30 +422,6 @@ func (b *actsBuilder) checkCRs(start, end, run int) {
 	}
 }
 
-// newBlock returns a zero block, a spare one when there is one.
-func (b *actsBuilder) newBlock() *ast.Block {
-	if n := len(b.spareBlocks); n > 0 {
-		blk := b.spareBlocks[n-1]
-		b.spareBlocks = b.spareBlocks[:n-1]
-		*blk = ast.Block{}
-		return blk
-	}
-	return &ast.Block{}
-}
-
-// newAction returns a zero action, the spare one (keeping the capacity of
-// its slices) when there is one.
-func (b *actsBuilder) newAction() *ast.Action {
-	a := b.spare
-	if a == nil {
-		return &ast.Action{}
-	}
-	b.spare = nil
-	clear(a.Blocks)
-	*a = ast.Action{Args: a.Args[:0], ArgSpans: a.ArgSpans[:0], Blocks: a.Blocks[:0]}
-	return a
-}
-
 // span returns the span of [start, end).
 func (b *actsBuilder) span(start, end int) ast.Span {
 	return ast.Span{Start: b.pos.Pos(start), End: b.pos.Pos(end)}
@@ -499,13 +439,6 @@ func (b *actsBuilder) addProse(v string, off int) {
 // prose1 adds a prose node (addProse without the lone CR check: a list
 // item's markers before a fence run, checked with the block's line).
 func (b *actsBuilder) prose1(v string, off int) {
-	if b.each != nil && !b.keepProse {
-		if b.proseSpans {
-			b.prose = append(b.prose, [2]int{off, off + len(v)})
-		}
-		b.quotedActs(v, off)
-		return
-	}
 	start := b.pos.Pos(off)
 	b.quotedActs(v, off) // positions in source order
 	b.doc.Prose = append(b.doc.Prose, &ast.Prose{Kind: "text", Text: v, Span: ast.Span{Start: start, End: b.pos.Pos(off + len(v))}})
@@ -657,17 +590,6 @@ func (b *actsBuilder) finish(a *ast.Action) {
 		b.firstLine = a.Head.Span.Start.Line
 	}
 	b.acts++
-	if b.each != nil {
-		b.each(a)
-		if b.reuse {
-			if a.Head != nil {
-				b.spareBlocks = append(b.spareBlocks, a.Head)
-			}
-			b.spareBlocks = append(b.spareBlocks, a.Blocks...)
-			b.spare = a
-		}
-		return
-	}
 	b.doc.Actions = append(b.doc.Actions, a)
 }
 
@@ -688,7 +610,7 @@ func (b *actsBuilder) block(v string, off int, a *ast.Action) *ast.Block {
 		v, off, first = v[pre:], off+pre, first-pre
 	}
 	run, info, _ := lexer.OpenFenceString(v[:first], fenceChar(v[:first]))
-	blk := b.newBlock()
+	blk := &ast.Block{}
 	blk.Fence, blk.Info = run, info
 	cstart, cend := first, len(v)
 	last := strings.LastIndexByte(strings.TrimSuffix(v, "\n"), '\n') + 1 // start of the last line
@@ -932,7 +854,7 @@ func fenceChar(line string) byte {
 // shell would, and each further non-blank line, trimmed, are inline
 // arguments.
 func (b *actsBuilder) action(v string, off int) *ast.Action {
-	a := b.newAction()
+	a := &ast.Action{}
 	head := b.block(v, off, a)
 	a.Head, a.Span = head, head.Span
 	if a.NameSpan == (ast.Span{}) { // no non-blank line
@@ -1059,13 +981,9 @@ func (p *ActsParser) otherFenceActs(text string, active byte, b *actsBuilder) in
 		why = fmt.Sprintf("this document's act blocks use %s (from its first act block, line %d)",
 			fenceWords(active), b.firstLine)
 	}
-	// The prose regions, in source order: the document's prose nodes, or
-	// only their offsets when ParseEach keeps no nodes.
-	nprose, prose := len(b.prose), func(i int) (int, int) { return b.prose[i][0], b.prose[i][1] }
-	if b.each == nil || b.keepProse {
-		nprose, prose = len(doc.Prose), func(i int) (int, int) {
-			return doc.Prose[i].Span.Start.Offset, doc.Prose[i].Span.End.Offset
-		}
+	// The prose regions, in source order.
+	nprose, prose := len(doc.Prose), func(i int) (int, int) {
+		return doc.Prose[i].Span.Start.Offset, doc.Prose[i].Span.End.Offset
 	}
 	n, i := 0, 0
 	for off := 0; off < len(text); {

@@ -20,12 +20,12 @@ func allocatedBy(f func()) (bytes, objects uint64) {
 	return after.TotalAlloc - before.TotalAlloc, after.Mallocs - before.Mallocs
 }
 
-// TestActsMemoryLinear pins the acts parse's memory (issue 12): parsing
-// allocates at most 1.5 times the input (the document's nodes; its
-// strings share the input), parsing and writing the JSON output at most
-// that plus the writer's 64 KiB buffer, and four times the input
-// allocates four times the bytes and objects (linear). Bytes and objects
-// allocated, not time.
+// TestActsMemoryLinear pins the acts parse's memory (issue 29's floor):
+// parsing allocates at most 4 times the input (participle's token buffer
+// and parse, and the document's nodes; its strings share the input),
+// parsing and writing the JSON output at most that plus the writer's 64
+// KiB buffer, and four times the input allocates four times the bytes and
+// objects (linear). Bytes and objects allocated, not time.
 func TestActsMemoryLinear(t *testing.T) {
 	if testing.Short() {
 		t.Skip("allocates 5 MB documents")
@@ -51,10 +51,10 @@ func TestActsMemoryLinear(t *testing.T) {
 	jb, _ := allocatedBy(parse(large, true))
 	t.Logf("parse: %d bytes, %d objects for %d bytes; %d bytes, %d objects for %d bytes; with JSON %d bytes",
 		sb, so, len(small), lb, lo, len(large), jb)
-	if r := float64(lb) / float64(len(large)); r > 1.5 {
-		t.Errorf("parse allocated %.2f × the input, want at most 1.5 ×", r)
+	if r := float64(lb) / float64(len(large)); r > 4 {
+		t.Errorf("parse allocated %.2f × the input, want at most 4 ×", r)
 	}
-	if r := float64(jb) / float64(len(large)); jb > lb+256<<10 || r > 1.5 {
+	if r := float64(jb) / float64(len(large)); jb > lb+256<<10 || r > 4 {
 		t.Errorf("parse and JSON allocated %.2f × the input (%d bytes more than the parse)", r, jb-lb)
 	}
 	n := float64(len(large)) / float64(len(small))

@@ -3,9 +3,10 @@ package grammar
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -67,40 +68,52 @@ func actsParsers(t testing.TB) [3]*ActsParser {
 	return out
 }
 
-// comparePaths parses src with the hand-written path (Parse) and with the
-// participle grammar of record (parseGrammar) and reports any difference
-// in the documents they build, diagnostics included.
-func comparePaths(t testing.TB, name string, src []byte, p *ActsParser) {
+// checkActs parses src with p and checks what holds of every acts
+// document: the parse reads the whole input (no parse-error), every node's
+// span lies inside the input and agrees with its offsets, every byte is in
+// exactly one prose node or block, every block's content is the input at
+// its content span, and the actions, their blocks and the stray blocks
+// come in source order.
+func checkActs(t testing.TB, name string, src []byte, p *ActsParser) *ast.Document {
 	t.Helper()
-	fence := p.fence
-	ctx := context.Background()
-	fast, err := p.Parse(ctx, name, src)
+	doc, err := p.Parse(context.Background(), name, src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec, err := p.parseGrammar(ctx, name, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The exported parsers escape diagnostic text that is not UTF-8
-	// (ast.EscapeDiagnostics); the grammar of record is compared as they
-	// give it.
-	ast.EscapeDiagnostics(spec.Diagnostics)
-	for _, d := range spec.Diagnostics {
+	for _, d := range doc.Diagnostics {
 		if d.Code == CodeParse {
 			t.Fatalf("%s: the grammar failed: %s", name, d.Message)
 		}
 	}
-	if reflect.DeepEqual(fast, spec) {
-		return
+	checkLossless(t, src, doc)
+	if doc.Span.Start.Offset != 0 || doc.Span.End.Offset != len(src) {
+		t.Fatalf("%s: document span %v for %d bytes", name, doc.Span, len(src))
 	}
-	fj, _ := ast.JSON(fast)
-	sj, _ := ast.JSON(spec)
-	if i := firstDiff(fj, sj); i >= 0 {
-		t.Fatalf("%s (fence %q): the fast path and the grammar differ at JSON byte %d:\nfast:    %q\ngrammar: %q",
-			name, fence, i, excerpt(fj, i), excerpt(sj, i))
+	at := 0
+	ordered := func(what string, s ast.Span) {
+		if s.Start.Offset < at {
+			t.Fatalf("%s: %s at %v starts before offset %d", name, what, s, at)
+		}
+		at = s.End.Offset
 	}
-	t.Fatalf("%s (fence %q): the fast path and the grammar build different documents with the same JSON", name, fence)
+	for _, a := range doc.Actions {
+		ordered("act block", a.Head.Span)
+		for _, b := range a.Blocks {
+			ordered("argument block", b.Span)
+		}
+		if a.Span.Start != a.Head.Span.Start || a.Span.End.Offset != at {
+			t.Fatalf("%s: action %s spans %v, its blocks %v to %d", name, a.Name, a.Span, a.Head.Span.Start, at)
+		}
+	}
+	at = 0
+	for _, b := range doc.Blocks {
+		ordered("stray block", b.Span)
+	}
+	at = 0
+	for _, pr := range doc.Prose {
+		ordered("prose", pr.Span)
+	}
+	return doc
 }
 
 func firstDiff(a, b []byte) int {
@@ -119,21 +132,14 @@ func excerpt(b []byte, i int) []byte {
 	return b[max(0, i-120):min(len(b), i+120)]
 }
 
-// TestActsPathsAgree runs the participle grammar (the specification) and
-// the hand-written path that Parse runs over every acts input of the
-// corpus, with the fence detected and forced to each character, and checks
-// that they build the same document: the same nodes, spans and
-// diagnostics.
-func TestActsPathsAgree(t *testing.T) {
+// TestActsInvariants parses every acts input of the corpus, with the fence
+// detected and forced to each character, and edge cases (no trailing
+// newline, CRLF, BOM, empty, blank-only act blocks, a name-less first line
+// (”), unterminated quotes, very long lines, positions at the very end),
+// and checks the invariants of checkActs.
+func TestActsInvariants(t *testing.T) {
 	parsers := actsParsers(t)
-	for name, src := range actsInputs(t) {
-		for _, p := range parsers {
-			comparePaths(t, name, src, p)
-		}
-	}
-	// Edge cases: no trailing newline, CRLF, BOM, empty, blank-only act
-	// blocks, a name-less first line (''), unterminated quotes, very long
-	// lines, positions at the very end.
+	inputs := actsInputs(t)
 	for _, src := range []string{
 		"", "\n", "~~~act", "~~~act\n", "~~~act\n~~~", "\uFEFF~~~act\necho hi\n~~~\n",
 		"~~~act\r\nwrite_file a\r\n~~~\r\n~~~\r\nx\r\n~~~\r\n",
@@ -142,8 +148,11 @@ func TestActsPathsAgree(t *testing.T) {
 		"~~~act\necho " + strings.Repeat("x", 70_000) + "\n~~~\n" + strings.Repeat("y\n", 1000),
 		"x\n~~~~act\nrun_command \"a b\" c\\ d\n  more  \n~~~~\n~~~\nunclosed\n",
 	} {
+		inputs[fmt.Sprintf("edge %q", src[:min(len(src), 40)])] = []byte(src)
+	}
+	for name, src := range inputs {
 		for _, p := range parsers {
-			comparePaths(t, "edge.md", []byte(src), p)
+			checkActs(t, name, src, p)
 		}
 	}
 }
@@ -205,8 +214,8 @@ func randomDocs(n int, vocab []string) [][]byte {
 }
 
 // TestListMarkerDocuments checks, on random documents of marker-line
-// fences, that both acts paths build the same document and that every
-// byte is in exactly one node, in both dialects.
+// fences, the acts invariants (checkActs) and that every byte is in exactly
+// one node in the plan dialect too.
 func TestListMarkerDocuments(t *testing.T) {
 	parsers := actsParsers(t)
 	n := 2000
@@ -215,7 +224,7 @@ func TestListMarkerDocuments(t *testing.T) {
 	}
 	for _, src := range randomDocs(n, markerVocab) {
 		for _, p := range parsers {
-			comparePaths(t, "marker.md", src, p)
+			checkActs(t, "marker.md", src, p)
 		}
 		for _, d := range []string{DialectActs, DialectPlan} {
 			doc, err := Parse(context.Background(), "marker.md", src, Options{Dialect: d})
@@ -229,4 +238,46 @@ func TestListMarkerDocuments(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestActsConcurrent parses documents from several goroutines at once with
+// one ActsParser (and so one participle grammar, which every parser
+// shares): each gets the document a parse alone gives. Run with -race, it
+// also checks that the shared grammar is only read.
+func TestActsConcurrent(t *testing.T) {
+	p := actsParsers(t)[0]
+	docs := [][]byte{corpus.Acts(20_000), []byte("```\nstray\n```\n~~~act\necho\n~~~\n"), markerSteps(5_000), hiddenQuoted(5_000)}
+	want := make([][]byte, len(docs))
+	for i, src := range docs {
+		want[i] = docJSON(t, checkActs(t, "alone.md", src, p))
+	}
+	errs := make(chan error, 4*len(docs))
+	for g := 0; g < 4; g++ {
+		for i, src := range docs {
+			go func() {
+				doc, err := p.Parse(context.Background(), "alone.md", src)
+				if err == nil {
+					if got, _ := json.Marshal(doc); !bytes.Equal(got, want[i]) {
+						err = fmt.Errorf("document %d parsed concurrently differs from its parse alone", i)
+					}
+				}
+				errs <- err
+			}()
+		}
+	}
+	for range 4 * len(docs) {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// docJSON is doc's JSON, for comparing whole documents.
+func docJSON(t *testing.T, doc *ast.Document) []byte {
+	t.Helper()
+	b, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/yuin/goldmark"
 
-	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/internal/testkit/benchutil"
 	"github.com/plangram/plangram/internal/testkit/corpus"
 	"github.com/plangram/plangram/schema"
@@ -23,25 +22,22 @@ func BenchmarkActs(b *testing.B) {
 	src := corpus.Acts(benchSize)
 	p := benchActsParser(b)
 	ctx := context.Background()
-	parse := func(parse func(context.Context, string, []byte) (*ast.Document, error)) func(*testing.B) {
-		return func(b *testing.B) {
-			b.SetBytes(int64(len(src)))
-			b.ReportAllocs()
-			for b.Loop() {
-				doc, err := parse(ctx, "bench.md", src)
-				if err != nil || len(doc.Actions) == 0 {
-					b.Fatal(err)
-				}
+	b.Run("plangram", func(b *testing.B) {
+		b.SetBytes(int64(len(src)))
+		b.ReportAllocs()
+		defer reportCPU(b)()
+		for b.Loop() {
+			doc, err := p.Parse(ctx, "bench.md", src)
+			if err != nil || len(doc.Actions) == 0 {
+				b.Fatal(err)
 			}
 		}
-	}
-	b.Run("plangram", parse(p.Parse))
-	// The participle grammar of record, which Parse is tested against.
-	b.Run("grammar", parse(p.parseGrammar))
+	})
 	b.Run("goldmark", func(b *testing.B) {
 		md := goldmark.New()
 		b.SetBytes(int64(len(src)))
 		b.ReportAllocs()
+		defer reportCPU(b)()
 		for b.Loop() {
 			if blocks, _ := benchutil.GoldmarkFences(md, src); blocks == 0 {
 				b.Fatal("no blocks")
@@ -60,6 +56,7 @@ func BenchmarkActsScaling(b *testing.B) {
 		b.Run(fmt.Sprintf("%dMiB", n>>20), func(b *testing.B) {
 			b.SetBytes(int64(len(src)))
 			b.ReportAllocs()
+			defer reportCPU(b)()
 			for b.Loop() {
 				if _, err := p.Parse(ctx, "bench.md", src); err != nil {
 					b.Fatal(err)

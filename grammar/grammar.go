@@ -1,6 +1,9 @@
-// Package grammar holds plangram's declarative participle grammars and turns
-// their parse trees into the shared AST (package ast), one function per
-// dialect, with Parse dispatching between them.
+// Package grammar parses each dialect into the shared AST (package ast),
+// with Parse dispatching between them: the acts dialect with a participle
+// grammar over package lexer's coarse tokens (ActsParser; docs/acts.md,
+// "The grammar"), the plan dialect with PlanParser (docs/plan.md), and the
+// edit formats with one push parser for whole documents and streams
+// (EditStream).
 package grammar
 
 import (

@@ -11,9 +11,8 @@ import (
 
 // TestMaxBlocks: an action takes at most MaxBlocks argument blocks; the
 // ones after them, up to the next act block, belong to no action (the
-// document's Blocks), with one too-many-blocks error spanning
-// them; the next action is read as usual. The participle grammar's path
-// agrees (comparePaths).
+// document's Blocks, or OnBlock), with one too-many-blocks error spanning
+// them; the next action is read as usual.
 func TestMaxBlocks(t *testing.T) {
 	s, err := schema.Builtin(DialectActs)
 	if err != nil {
@@ -48,6 +47,6 @@ func TestMaxBlocks(t *testing.T) {
 		t.Fatalf("%d too-many-blocks errors, want one spanning %+v", len(over), want)
 	}
 	for _, p := range actsParsers(t) {
-		comparePaths(t, "maxblocks.md", []byte(src), p)
+		checkActs(t, "maxblocks.md", []byte(src), p)
 	}
 }

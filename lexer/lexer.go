@@ -4,17 +4,12 @@
 // its '\n' terminator, except a last line without one), so concatenating the
 // values of all tokens reproduces the input byte for byte.
 //
-// Two token granularities share one set of rules:
-//
-//   - Fine tokens, one per line: Line (outside blocks), ActOpen and Open
-//     (opening fence lines), Content (lines inside a block) and Close (the
-//     closing fence line). Stateful returns these rules as a participle
-//     stateful lexer; Fine is a hand-written participle lexer.Definition that
-//     emits the identical tokens much faster (see BenchmarkLexers).
-//   - Coarse tokens, for grammars: Text (a run of Line tokens), ActBlock and
-//     Block (a whole fenced block from its opening line through its closing
-//     line, or to the end of input when it is never closed). Coarse is the
-//     lexer.Definition the grammar package parses with.
+// The tokens are coarse: Text (a run of lines outside blocks), ActBlock and
+// Block (a whole fenced block from its opening line through its closing
+// line, or to the end of input when it is never closed). Coarse is the
+// hand-written participle lexer.Definition the acts grammar (package
+// grammar) parses with; CoarseToken is its scan, for callers that read the
+// tokens themselves.
 //
 // The fence rules (docs/acts.md): a fence line is a line whose text, after
 // leading and trailing spaces, tabs and carriage returns, starts with three or
@@ -45,22 +40,14 @@ import (
 // Token types. The names are the symbol names participle grammars use.
 const (
 	EOF                     = plex.EOF
-	Line     plex.TokenType = -2
-	ActOpen  plex.TokenType = -3
-	Open     plex.TokenType = -4
-	Content  plex.TokenType = -5
-	Close    plex.TokenType = -6
 	Text     plex.TokenType = -7
 	ActBlock plex.TokenType = -8
 	Block    plex.TokenType = -9
 )
 
-// Symbols maps symbol names to token types for both granularities.
+// Symbols maps symbol names to token types.
 func Symbols() map[string]plex.TokenType {
-	return map[string]plex.TokenType{
-		"EOF": EOF, "Line": Line, "ActOpen": ActOpen, "Open": Open, "Content": Content,
-		"Close": Close, "Text": Text, "ActBlock": ActBlock, "Block": Block,
-	}
+	return map[string]plex.TokenType{"EOF": EOF, "Text": Text, "ActBlock": ActBlock, "Block": Block}
 }
 
 // Fence characters.
@@ -309,43 +296,15 @@ func Detect(src []byte) byte {
 	return Backtick
 }
 
-// Stateful returns the fence rules as a participle stateful lexer for fence
-// character c, emitting fine tokens. It is the executable specification Fine
-// is tested against. participle caches one compiled regexp per distinct
-// opening fence line and never evicts them, so build a new definition per
-// document rather than sharing one in a long-lived process.
-func Stateful(c byte) *plex.StatefulDefinition {
-	f, info := "~", `[^\n]*`
-	if c == Backtick {
-		f, info = "`", "[^`\n]*" // a backtick fence's info string holds no backtick
-	}
-	// List item markers may precede an opening run (not a closing one).
-	markers := `(?:(?:[-*+]|[0-9]{1,9}[.)])[ \t]+)*`
-	return plex.MustStateful(plex.Rules{
-		"Root": {
-			{Name: "ActOpen", Pattern: `\x{FEFF}?[ \t\r]*` + markers + `(` + f + `{3,})[ \t\r]*(?i:act)[ \t\r]*(?:\n|$)`, Action: plex.Push("Block")},
-			{Name: "Open", Pattern: `\x{FEFF}?[ \t\r]*` + markers + `(` + f + `{3,})` + info + `(?:\n|$)`, Action: plex.Push("Block")},
-			{Name: "Line", Pattern: `[^\n]*(?:\n|$)`},
-		},
-		"Block": {
-			{Name: "Close", Pattern: `[ \t\r]*\1[ \t\r]*(?:\n|$)`, Action: plex.Pop()},
-			{Name: "Content", Pattern: `[^\n]*(?:\n|$)`},
-		},
-	})
-}
-
-// Definition is a hand-written participle lexer.Definition for one fence
-// character. Its zero Fence means "detect per document" (Detect).
+// Definition is the hand-written participle lexer.Definition of the coarse
+// tokens for one fence character. Its zero Fence means "detect per
+// document" (Detect).
 type Definition struct {
-	Fence  byte
-	Coarse bool // emit Text/ActBlock/Block instead of one token per line
+	Fence byte
 }
 
-// Fine returns the line-granular definition for fence character c (0: detect).
-func Fine(c byte) *Definition { return &Definition{Fence: c} }
-
-// Coarse returns the block-granular definition for fence character c (0: detect).
-func Coarse(c byte) *Definition { return &Definition{Fence: c, Coarse: true} }
+// Coarse returns the definition for fence character c (0: detect).
+func Coarse(c byte) *Definition { return &Definition{Fence: c} }
 
 // Symbols implements lexer.Definition.
 func (d *Definition) Symbols() map[string]plex.TokenType { return Symbols() }
@@ -359,34 +318,26 @@ func (d *Definition) Lex(filename string, r io.Reader) (plex.Lexer, error) {
 	return d.LexString(filename, b.String())
 }
 
-// LexBytes implements lexer.BytesDefinition.
-func (d *Definition) LexBytes(filename string, input []byte) (plex.Lexer, error) {
-	return d.LexString(filename, string(input))
-}
-
 // LexString implements lexer.StringDefinition. Token values are substrings
 // of input (no copies).
 func (d *Definition) LexString(filename string, input string) (plex.Lexer, error) {
-	c := d.Fence
-	if c == 0 {
-		c = Detect(view.Bytes(input))
-	}
-	return &Scanner{src: input, fence: c, coarse: d.Coarse, pos: plex.Position{Filename: filename, Line: 1, Column: 1}}, nil
+	return NewScanner(filename, input, d.Fence), nil
 }
 
-// Scanner emits tokens from one input. It implements participle's lexer.Lexer.
+// Scanner emits the coarse tokens of one input (CoarseToken). It
+// implements participle's lexer.Lexer.
 type Scanner struct {
-	src    string
-	fence  byte
-	coarse bool
-	pos    plex.Position
-	run    int // > 0 while inside a block (fine mode): the open run's length
+	src   string
+	fence byte
+	pos   plex.Position
 }
 
 // NewScanner returns a scanner over src with fence character c (0: detect).
-func NewScanner(filename, src string, c byte, coarse bool) *Scanner {
-	l, _ := (&Definition{Fence: c, Coarse: coarse}).LexString(filename, src)
-	return l.(*Scanner)
+func NewScanner(filename, src string, c byte) *Scanner {
+	if c == 0 {
+		c = Detect(view.Bytes(src))
+	}
+	return &Scanner{src: src, fence: c, pos: plex.Position{Filename: filename, Line: 1, Column: 1}}
 }
 
 // Fence returns the fence character in use.
@@ -400,40 +351,13 @@ func lineLen(src string, off int) int {
 	return len(src) - off
 }
 
-// line returns the length of the line starting at offset off.
-func (s *Scanner) line(off int) int { return lineLen(s.src, off) }
-
 // Next implements lexer.Lexer.
 func (s *Scanner) Next() (plex.Token, error) {
 	off := s.pos.Offset
 	if off >= len(s.src) {
 		return plex.EOFToken(s.pos), nil
 	}
-	var typ plex.TokenType
-	end := off
-	if s.coarse {
-		typ, end = s.coarseToken(off)
-	} else {
-		n := s.line(off)
-		end = off + n
-		ln := view.Bytes(s.src[off:end])
-		switch {
-		case s.run > 0 && closes(ln, s.fence, s.run):
-			typ, s.run = Close, 0
-		case s.run > 0:
-			typ = Content
-		default:
-			if r, act := openRun(ln, s.fence); r > 0 {
-				s.run = r
-				typ = Open
-				if act {
-					typ = ActOpen
-				}
-			} else {
-				typ = Line
-			}
-		}
-	}
+	typ, end := CoarseToken(s.src, off, s.fence)
 	tok := plex.Token{Type: typ, Value: s.src[off:end], Pos: s.pos}
 	s.advance(end)
 	return tok, nil
@@ -450,17 +374,12 @@ func (s *Scanner) advance(end int) {
 	s.pos.Offset = end
 }
 
-// coarseToken scans one coarse token starting at off.
-func (s *Scanner) coarseToken(off int) (plex.TokenType, int) {
-	return CoarseToken(s.src, off, s.fence)
-}
-
 // CoarseToken scans the coarse token of src that starts at offset off
 // (off < len(src), at the start of a line) with fence character c: its type
 // (Text, ActBlock or Block) and the offset where it ends. It is what a
-// Coarse scanner emits, without the line and column tracking: a parser
-// that computes positions itself calls it in a loop from offset 0, each
-// call starting at the previous call's end.
+// Scanner emits, without the line and column tracking: a reader that
+// computes positions itself calls it in a loop from offset 0, each call
+// starting at the previous call's end.
 //
 // Only a line holding three fence characters in a row can open or close a
 // block, so the scan jumps from one such line to the next rather than

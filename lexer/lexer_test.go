@@ -1,7 +1,6 @@
 package lexer
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
@@ -95,71 +94,68 @@ func TestDetect(t *testing.T) {
 	}
 }
 
-// TestFineMatchesStateful checks that the hand-written lexer emits exactly the
-// tokens of the participle stateful rules.
-func TestFineMatchesStateful(t *testing.T) {
-	for _, src := range samples {
-		for _, c := range []byte{Backtick, Tilde} {
-			want := collect(t, Stateful(c), src)
-			got := collect(t, Fine(c), src)
-			if fmt.Sprint(want) != fmt.Sprint(got) {
-				t.Errorf("fence %q, input %q:\nstateful %v\nfine     %v", c, src, want, got)
-			}
-		}
-	}
-}
-
+// TestRoundTrip checks that the tokens of each sample, with the fence
+// detected and forced, hold its bytes in order and the line and column of
+// their starts (checkTokens).
 func TestRoundTrip(t *testing.T) {
 	for _, src := range samples {
-		for _, d := range []plex.Definition{Fine(0), Coarse(0), Fine(Tilde), Coarse(Backtick)} {
-			var b strings.Builder
-			for _, tk := range collect(t, d, src) {
-				b.WriteString(tk.Value)
-			}
-			if b.String() != src {
-				t.Errorf("round trip of %q gave %q", src, b.String())
-			}
+		for _, c := range []byte{0, Tilde, Backtick} {
+			checkTokens(t, src, c)
 		}
 	}
 }
 
-func TestCoarseGroupsFine(t *testing.T) {
-	// Coarse tokens are exactly runs of fine tokens: Text = Line+, (Act)Block =
-	// (Act)Open Content* Close?.
-	for _, src := range samples {
-		fine := collect(t, Fine(0), src)
-		coarse := collect(t, Coarse(0), src)
-		i := 0
-		for _, c := range coarse {
-			var b strings.Builder
-			switch c.Type {
-			case "Text":
-				for i < len(fine) && fine[i].Type == "Line" {
-					b.WriteString(fine[i].Value)
-					i++
-				}
-			case "Block", "ActBlock":
-				want := map[string]string{"Block": "Open", "ActBlock": "ActOpen"}[c.Type]
-				if fine[i].Type != want {
-					t.Fatalf("%q: coarse %s at fine %s", src, c.Type, fine[i].Type)
-				}
-				b.WriteString(fine[i].Value)
-				i++
-				for i < len(fine) && (fine[i].Type == "Content" || fine[i].Type == "Close") {
-					b.WriteString(fine[i].Value)
-					i++
-					if fine[i-1].Type == "Close" {
-						break
-					}
+// checkTokens lexes src with fence character c (0: detected) and checks
+// that the tokens tile the input, that each starts at the line and column
+// of its offset, and that each obeys the fence rules: no line of a Text
+// token opens a block; a Block or ActBlock token starts with a line that
+// opens a block (an act block for ActBlock), no later line but its last
+// closes it, and its last line closes it unless the token runs to the end
+// of the input.
+func checkTokens(t testing.TB, src string, c byte) {
+	t.Helper()
+	toks := collect(t, Coarse(c), src)
+	if c == 0 {
+		c = Detect([]byte(src))
+	}
+	off, line := 0, 1
+	for _, tk := range toks {
+		if tk.Off != off || tk.Line != line || tk.Value == "" || src[off:off+len(tk.Value)] != tk.Value {
+			t.Fatalf("fence %q, %q: token %+v, want offset %d line %d", c, src, tk, off, line)
+		}
+		var lines []string
+		for p := 0; p < len(tk.Value); p += lineLen(tk.Value, p) {
+			lines = append(lines, tk.Value[p:p+lineLen(tk.Value, p)])
+		}
+		r, act := openRun(view.Bytes(lines[0]), c)
+		switch tk.Type {
+		case "Text":
+			for _, l := range lines {
+				if n, _ := openRun(view.Bytes(l), c); n > 0 {
+					t.Fatalf("fence %q, %q: text token %q holds the opening line %q", c, src, tk.Value, l)
 				}
 			}
-			if b.String() != c.Value {
-				t.Errorf("%q: coarse %s %q != fine run %q", src, c.Type, c.Value, b.String())
+		case "Block", "ActBlock":
+			if r == 0 || act != (tk.Type == "ActBlock") {
+				t.Fatalf("fence %q, %q: %s token %q does not start with its opening line", c, src, tk.Type, tk.Value)
 			}
+			closed := false
+			for i, l := range lines[1:] {
+				if closed = closes(l, c, r); closed && i < len(lines)-2 {
+					t.Fatalf("fence %q, %q: block token %q runs on past the line %q that closes it", c, src, tk.Value, l)
+				}
+			}
+			if !closed && off+len(tk.Value) < len(src) {
+				t.Fatalf("fence %q, %q: block token %q ends before the end of the input without a closing line", c, src, tk.Value)
+			}
+		default:
+			t.Fatalf("token type %s", tk.Type)
 		}
-		if i != len(fine) {
-			t.Errorf("%q: %d fine tokens not covered by coarse tokens", src, len(fine)-i)
-		}
+		off += len(tk.Value)
+		line += strings.Count(tk.Value, "\n")
+	}
+	if off != len(src) {
+		t.Fatalf("fence %q, %q: the tokens end at %d", c, src, off)
 	}
 }
 
@@ -201,63 +197,17 @@ func TestOpenFence(t *testing.T) {
 	}
 }
 
+// FuzzLexer checks the tokens of any input with each fence character
+// (checkTokens).
 func FuzzLexer(f *testing.F) {
 	for _, s := range samples {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
-		for _, c := range []byte{Backtick, Tilde} {
-			fine := collect(t, Fine(c), src)
-			var b strings.Builder
-			for _, tk := range fine {
-				b.WriteString(tk.Value)
-			}
-			if b.String() != src {
-				t.Fatalf("fine round trip lost bytes")
-			}
-			b.Reset()
-			for _, tk := range collect(t, Coarse(c), src) {
-				b.WriteString(tk.Value)
-			}
-			if b.String() != src {
-				t.Fatalf("coarse round trip lost bytes")
-			}
-			if len(src) < 4096 {
-				if want := collect(t, Stateful(c), src); fmt.Sprint(want) != fmt.Sprint(fine) {
-					t.Fatalf("fine differs from stateful\n%v\n%v", want, fine)
-				}
-			}
+		for _, c := range []byte{0, Backtick, Tilde} {
+			checkTokens(t, src, c)
 		}
 	})
-}
-
-// coarseLines is CoarseToken as a plain line-by-line scan: the reference
-// for the scan that jumps between lines holding fence characters.
-func coarseLines(src string, off int, c byte) (plex.TokenType, int) {
-	n := lineLen(src, off)
-	if r, act := openRun(view.Bytes(src[off:off+n]), c); r > 0 {
-		typ := Block
-		if act {
-			typ = ActBlock
-		}
-		for p := off + n; p < len(src); {
-			m := lineLen(src, p)
-			if closes(view.Bytes(src[p:p+m]), c, r) {
-				return typ, p + m
-			}
-			p += m
-		}
-		return typ, len(src)
-	}
-	p := off + n
-	for p < len(src) {
-		m := lineLen(src, p)
-		if r, _ := openRun(view.Bytes(src[p:p+m]), c); r > 0 {
-			break
-		}
-		p += m
-	}
-	return Text, p
 }
 
 // detectLines is Detect as a plain line-by-line scan: the character of
@@ -284,22 +234,16 @@ func detectLines(src string) byte {
 	return Backtick
 }
 
-// checkJumps compares CoarseToken and Detect with their line-by-line
-// references on src.
+// checkJumps checks Detect against its line-by-line statement, the
+// tokens of CoarseToken (checkTokens), and that CloseIndex gives the token
+// CoarseToken gives at every line start.
 func checkJumps(t testing.TB, src string) {
 	t.Helper()
 	if got, want := Detect([]byte(src)), detectLines(src); got != want {
 		t.Fatalf("Detect(%q) = %q, line by line %q", src, got, want)
 	}
 	for _, c := range []byte{Backtick, Tilde} {
-		for off := 0; off < len(src); {
-			typ, end := CoarseToken(src, off, c)
-			wtyp, wend := coarseLines(src, off, c)
-			if typ != wtyp || end != wend || end <= off {
-				t.Fatalf("fence %q, %q at %d: CoarseToken = %v %d, line by line %v %d", c, src, off, typ, end, wtyp, wend)
-			}
-			off = end
-		}
+		checkTokens(t, src, c)
 		// CloseIndex gives the same token at every line start.
 		x := NewCloseIndex(src, c)
 		for off := 0; off < len(src); {

@@ -41,14 +41,14 @@ func TestCheckAllocations(t *testing.T) {
 	const udHead, udHunk = "--- a/f.txt\n+++ b/f.txt\n", "@@ -%d,1 +%[1]d,1 @@\n-a\n+b\n"
 	const apHead, apHunk, apTail = "*** Begin Patch\n*** Update File: f.txt\n", "@@ line %d\n-a\n+b\n", "*** End Patch\n"
 	testAllocations(t, []allocCase{
-		{"small-actions", corpus.SmallActs, []string{"check"}, 27},
-		{"small-actions-json", corpus.SmallActs, []string{"check", "--format", "json"}, 27},
-		{"acts", corpus.Acts, []string{"check"}, 3},
+		{"small-actions", corpus.SmallActs, []string{"check"}, 60},
+		{"small-actions-json", corpus.SmallActs, []string{"check", "--format", "json"}, 60},
+		{"acts", corpus.Acts, []string{"check"}, 6},
 		{"plan", corpus.Plan, []string{"check"}, 14},
 		{"plan-json", corpus.Plan, []string{"check", "--format", "json"}, 14},
-		{"small-actions-root", corpus.SmallActs, []string{"check", "--root", root}, 68},
-		{"acts-root", corpus.Acts, []string{"check", "--root", root}, 4},
-		{"missing-files-root", missingFiles, []string{"check", "--root", root}, 75},
+		{"small-actions-root", corpus.SmallActs, []string{"check", "--root", root}, 90},
+		{"acts-root", corpus.Acts, []string{"check", "--root", root}, 7.5},
+		{"missing-files-root", missingFiles, []string{"check", "--root", root}, 128},
 		{"udiff", unifiedDiffs, []string{"check", "--dialect", "udiff"}, 14},
 		{"search-replace", searchReplaceBlocks, []string{"check", "--dialect", "search-replace"}, 10},
 		{"udiff-one-file", hunks(udHead, udHunk, ""), []string{"check", "--dialect", "udiff"}, 64},
@@ -65,7 +65,7 @@ func TestFmtAllocations(t *testing.T) {
 		return func(n int) []byte { return oneFileHunks(n, head, hunk, tail) }
 	}
 	testAllocations(t, []allocCase{
-		{"small-actions", corpus.SmallActs, []string{"fmt"}, 43},
+		{"small-actions", corpus.SmallActs, []string{"fmt"}, 120},
 		{"plan", corpus.Plan, []string{"fmt"}, 41},
 		{"search-replace", searchReplaceBlocks, []string{"fmt", "--dialect", "search-replace"}, 13},
 		{"udiff", unifiedDiffs, []string{"fmt", "--dialect", "udiff"}, 19},
