@@ -201,11 +201,7 @@ func jsonKind(t reflect.Type) string {
 func (s *server) dispatch(ctx context.Context, r *request) (any, error) {
 	switch r.method {
 	case "initialize":
-		var p protocol.InitializeParams
-		if err := decodeParams(r.params, &p); err != nil {
-			return nil, err
-		}
-		return s.Initialize(ctx, &p)
+		return call(ctx, r, s.Initialize)
 	case "shutdown":
 		return nil, s.Shutdown(ctx)
 	case "exit":
@@ -224,47 +220,19 @@ func (s *server) dispatch(ctx context.Context, r *request) (any, error) {
 		}
 		return nil, nil
 	case "textDocument/didOpen":
-		var p protocol.DidOpenTextDocumentParams
-		if err := decodeParams(r.params, &p); err != nil {
-			return nil, err
-		}
-		return nil, s.DidOpen(ctx, &p)
+		return call(ctx, r, noResult(s.DidOpen))
 	case "textDocument/didChange":
-		var p protocol.DidChangeTextDocumentParams
-		if err := decodeParams(r.params, &p); err != nil {
-			return nil, err
-		}
-		return nil, s.DidChange(ctx, &p)
+		return call(ctx, r, noResult(s.DidChange))
 	case "textDocument/didClose":
-		var p protocol.DidCloseTextDocumentParams
-		if err := decodeParams(r.params, &p); err != nil {
-			return nil, err
-		}
-		return nil, s.DidClose(ctx, &p)
+		return call(ctx, r, noResult(s.DidClose))
 	case "textDocument/hover":
-		var p protocol.HoverParams
-		if err := decodeParams(r.params, &p); err != nil {
-			return nil, err
-		}
-		return s.Hover(ctx, &p)
+		return call(ctx, r, s.Hover)
 	case "textDocument/documentSymbol":
-		var p protocol.DocumentSymbolParams
-		if err := decodeParams(r.params, &p); err != nil {
-			return nil, err
-		}
-		return s.DocumentSymbol(ctx, &p)
+		return call(ctx, r, s.DocumentSymbol)
 	case "textDocument/completion":
-		var p protocol.CompletionParams
-		if err := decodeParams(r.params, &p); err != nil {
-			return nil, err
-		}
-		return s.Completion(ctx, &p)
+		return call(ctx, r, s.Completion)
 	case "textDocument/codeAction":
-		var p protocol.CodeActionParams
-		if err := decodeParams(r.params, &p); err != nil {
-			return nil, err
-		}
-		return s.CodeAction(ctx, &p)
+		return call(ctx, r, s.CodeAction)
 	}
 	// A method of the specification the server does not implement: its
 	// params must still be an object; a request is answered "not
@@ -277,6 +245,20 @@ func (s *server) dispatch(ctx context.Context, r *request) (any, error) {
 		return nil, errorf(codeMethodNotFound, "not implemented")
 	}
 	return nil, nil
+}
+
+// call decodes a request's params and calls f with them.
+func call[P, R any](ctx context.Context, r *request, f func(context.Context, *P) (R, error)) (any, error) {
+	var p P
+	if err := decodeParams(r.params, &p); err != nil {
+		return nil, err
+	}
+	return f(ctx, &p)
+}
+
+// noResult is a notification's handler as call takes it.
+func noResult[P any](f func(context.Context, *P) error) func(context.Context, *P) (any, error) {
+	return func(ctx context.Context, p *P) (any, error) { return nil, f(ctx, p) }
 }
 
 // publisher sends the server's notifications to the client.
