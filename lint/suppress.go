@@ -3,6 +3,7 @@ package lint
 import (
 	"bytes"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -129,7 +130,7 @@ func directives(doc *ast.Document, src []byte) (map[string][]lineRange, []*ast.D
 	if !hasDirective(src) {
 		return nil, nil
 	}
-	blocks := blockSpans(doc)
+	blocks := BlockSpans(doc)
 	blockEnd := map[int]int{} // first line → last line of each block
 	for _, b := range blocks {
 		last := b.End.Line
@@ -210,38 +211,25 @@ func hasDirective(src []byte) bool {
 	}
 }
 
-// sortSpans sorts spans by start offset.
-func sortSpans(out []ast.Span) {
-	sort.Slice(out, func(i, j int) bool { return out[i].Start.Offset < out[j].Start.Offset })
-}
-
-// actionBlockSpans appends the spans of a's act block and argument blocks.
-func actionBlockSpans(out []ast.Span, a *ast.Action) []ast.Span {
-	if a.Head != nil {
-		out = append(out, a.Head.Span)
-	}
-	for _, b := range a.Blocks {
-		if b != nil {
-			out = append(out, b.Span)
-		}
-	}
-	return out
-}
-
-// blockSpans returns the spans of the document's fenced blocks, sorted.
-func blockSpans(doc *ast.Document) []ast.Span {
+// BlockSpans returns the spans of the document's fenced blocks (its
+// actions' head and argument blocks included), sorted by start.
+func BlockSpans(doc *ast.Document) []ast.Span {
 	if doc == nil {
 		return nil
 	}
+	blocks := slices.Clone(doc.Blocks)
+	for _, a := range doc.Actions {
+		if a.Head != nil {
+			blocks = append(blocks, a.Head)
+		}
+		blocks = append(blocks, a.Blocks...)
+	}
 	var out []ast.Span
-	for _, b := range doc.Blocks {
+	for _, b := range blocks {
 		if b != nil {
 			out = append(out, b.Span)
 		}
 	}
-	for _, a := range doc.Actions {
-		out = actionBlockSpans(out, a)
-	}
-	sortSpans(out)
+	sort.Slice(out, func(i, j int) bool { return out[i].Start.Offset < out[j].Start.Offset })
 	return out
 }
