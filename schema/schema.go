@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -503,7 +504,7 @@ func (s *Schema) check() []problem {
 			if p.AliasType != "" && (!validType(p.AliasType) || len(p.Aliases) == 0) {
 				add(pp+".alias_type", "alias_type needs aliases and a known type, got %q", p.AliasType)
 			}
-			if allowed, ok := fromValues[s.SyntaxName()]; ok && p.From != "" && !contains(allowed, p.From) {
+			if allowed, ok := fromValues[s.SyntaxName()]; ok && p.From != "" && !slices.Contains(allowed, p.From) {
 				add(pp+".from", "from %q is not a %s source (want one of %s)", p.From, s.Dialect, strings.Join(allowed, ", "))
 			}
 		}
@@ -532,25 +533,8 @@ var fromValues = map[string][]string{
 	"plan": {"meta", "block", "script", "cwd", "env", "groups", "block_lines", "markdown"},
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 func validType(t Type) bool {
-	if t == "" {
-		return true
-	}
-	for _, x := range types {
-		if x == t {
-			return true
-		}
-	}
-	return false
+	return t == "" || slices.Contains(types, t)
 }
 
 func typeList() string {
