@@ -277,7 +277,7 @@ func (s *Schema) Suggest(name string) string {
 	limit := len(name)/3 + 1
 	try := func(action, cand string) {
 		cand = strings.ToLower(cand)
-		if abs(len(lname)-len(cand)) > limit {
+		if d := len(lname) - len(cand); max(d, -d) > limit {
 			return // the distance is at least the difference in length: too far
 		}
 		if d := Distance(lname, cand); d < bestD {
@@ -294,13 +294,6 @@ func (s *Schema) Suggest(name string) string {
 		return ""
 	}
 	return best
-}
-
-func abs(n int) int {
-	if n < 0 {
-		return -n
-	}
-	return n
 }
 
 // Distance is the Levenshtein edit distance between a and b (in bytes).
