@@ -561,13 +561,12 @@ func (s *server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) (
 // quick fix names it in the client's own terms.
 func fixableDiagnostic(raw json.RawMessage) (any, bool) {
 	var head struct {
-		Code json.RawMessage `json:"code"`
+		Code any `json:"code"`
 	}
-	if json.Unmarshal(raw, &head) != nil || len(head.Code) == 0 || head.Code[0] != '"' {
+	if json.Unmarshal(raw, &head) != nil {
 		return nil, false
 	}
-	var code string
-	if json.Unmarshal(head.Code, &code) != nil || !fixable(code) {
+	if code, ok := head.Code.(string); !ok || !fixable(code) {
 		return nil, false
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
