@@ -1,3 +1,3 @@
-# Sourced by .ci/run: a didChange message's ranged changes applied to the
-# chunked text (lsp/changes.go) against the change-by-change reference.
+# Sourced by .ci/run: fuzz a didChange message's ranged changes
+# (lsp/changes.go) against the byte ranges they name.
 fuzz ./lsp FuzzApplyChanges 3000

@@ -63,26 +63,31 @@ func encodeJournal(steps []*step, where string) []byte {
 	var b bytes.Buffer
 	b.WriteString(journalHead + " " + where + "\n")
 	for _, s := range steps {
-		fields := []string{s.dir, s.name}
-		switch s.op {
-		case opEdit:
-			fields = append(fields, s.tmp, s.bak)
-		case opCreate:
-			fields = append(fields, s.tmp, s.sum)
-		case opSymlink:
-			fields = append(fields, s.tmp, s.link)
-		case opDelete:
-			fields = append(fields, s.bak, s.link)
-		}
 		b.WriteString(s.op)
-		for _, f := range fields {
+		for _, f := range s.fields() {
 			b.WriteByte(' ')
-			b.WriteString(strconv.Quote(f))
+			b.WriteString(strconv.Quote(*f))
 		}
 		b.WriteByte('\n')
 	}
 	b.WriteString("end\n")
 	return b.Bytes()
+}
+
+// fields are the step's journaled fields, by its op.
+func (s *step) fields() []*string {
+	f := []*string{&s.dir, &s.name}
+	switch s.op {
+	case opEdit:
+		f = append(f, &s.tmp, &s.bak)
+	case opCreate:
+		f = append(f, &s.tmp, &s.sum)
+	case opSymlink:
+		f = append(f, &s.tmp, &s.link)
+	case opDelete:
+		f = append(f, &s.bak, &s.link)
+	}
+	return f
 }
 
 // decodeJournal reads what encodeJournal wrote, and checks every field:
@@ -117,22 +122,15 @@ func decodeJournal(data []byte, where string) ([]*step, error) {
 			fields = append(fields, f)
 			rest = strings.TrimPrefix(rest[len(q):], " ")
 		}
-		want := map[string]int{opMkdir: 2, opEdit: 4, opCreate: 4, opSymlink: 4, opDelete: 4}[op]
-		if want == 0 || len(fields) != want {
+		s := &step{op: op}
+		want := s.fields()
+		if op != opMkdir && len(want) == 2 || len(fields) != len(want) {
 			return nil, fmt.Errorf("journal line %q: not a step", line)
 		}
-		s := &step{op: op, dir: fields[0], name: fields[1]}
-		s.path = rootfs.Join(s.dir, s.name)
-		switch op {
-		case opEdit:
-			s.tmp, s.bak = fields[2], fields[3]
-		case opCreate:
-			s.tmp, s.sum = fields[2], fields[3]
-		case opSymlink:
-			s.tmp, s.link = fields[2], fields[3]
-		case opDelete:
-			s.bak, s.link = fields[2], fields[3]
+		for i, f := range want {
+			*f = fields[i]
 		}
+		s.path = rootfs.Join(s.dir, s.name)
 		if rootfs.ValidPath(s.dir) != nil || rootfs.ValidPath(s.name) != nil || s.name == "" || strings.Contains(s.name, "/") || isMetaPath(s.path) ||
 			(s.tmp != "" && !isTempName(s.tmp)) || (s.bak != "" && !isTempName(s.bak)) || (op == opCreate && len(s.sum) != 64) {
 			return nil, fmt.Errorf("journal line %q: not a step apply writes", line)

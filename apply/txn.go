@@ -8,11 +8,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/plangram/plangram/internal/rootfs"
+	"io"
 	"io/fs"
 	"os"
 	"strings"
 
+	"github.com/plangram/plangram/internal/rootfs"
 	"github.com/plangram/plangram/internal/safewrite"
 	"github.com/plangram/plangram/workspace"
 )
@@ -622,11 +623,9 @@ func isMine(d rootfs.Dir, s *step) (bool, error) {
 	}
 	defer f.Close()
 	h := sha256.New()
-	var buf bytes.Buffer
-	if _, err := buf.ReadFrom(f); err != nil {
+	if _, err := io.Copy(h, f); err != nil {
 		return false, err
 	}
-	h.Write(buf.Bytes())
 	return hex.EncodeToString(h.Sum(nil)) == s.sum, nil
 }
 

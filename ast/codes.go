@@ -207,7 +207,7 @@ var codes = []CodeInfo{
 	{Area: AreaSchema, Code: "unchecked", Severity: Warning, Meaning: "a part of a tools registry that the converted schema does not check", Doc: "schema.md#tools-registries---tools-file"},
 
 	{Area: AreaStream, Code: "unterminated", Severity: Error, Meaning: "a thinking block or a call is still open at the end of the stream", Doc: "stream.md#error-kinds"},
-	{Area: AreaStream, Code: "too-large", Severity: Error, Meaning: "a streamed call, or a document the language server is given, is larger than its limit", Doc: "stream.md#error-kinds"},
+	{Area: AreaStream, Code: "too-large", Severity: Error, Meaning: "a streamed call, or a document or didChange message the language server is given, is larger than its limit", Doc: "stream.md#error-kinds"},
 	{Area: AreaStream, Code: "unknown-param", Severity: Error, Meaning: "a parameter the tool does not declare", Doc: "stream.md#error-kinds"},
 	{Area: AreaStream, Code: "duplicate-param", Severity: Error, Meaning: "a parameter is given twice (the first is kept)", Doc: "stream.md#error-kinds"},
 	{Area: AreaStream, Code: "unclosed-param", Severity: Error, Meaning: "a parameter is ended by its call's closing tag", Doc: "stream.md#error-kinds"},

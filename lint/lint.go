@@ -76,16 +76,13 @@ const (
 // parsed at most twice.
 func Source(ctx context.Context, name string, src []byte, opts Options) (*ast.Document, []*ast.Diagnostic, error) {
 	var doc *ast.Document
-	var blocks func() []ast.Span
 	if hasDirective(src) {
 		var err error
 		if doc, err = grammar.Parse(ctx, name, src, opts.Parse); err != nil {
 			return nil, nil, err
 		}
-		spans := blockSpans(doc)
-		blocks = func() []ast.Span { return spans }
 	}
-	sup := newSuppressor(blocks, src, opts.Disable)
+	sup := newSuppressor(doc, src, opts.Disable)
 	pred := sup.predicate()
 	if doc == nil || pred != nil {
 		popts := opts.Parse

@@ -3,6 +3,7 @@ package lint
 import (
 	"bytes"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -37,11 +38,7 @@ type lineRange struct{ from, to int } // 1-based lines, to inclusive
 // lines are content, not directives. Malformed directives add a
 // bad-directive warning. Time is linear in src and diags.
 func Suppress(doc *ast.Document, src []byte, diags []*ast.Diagnostic, disable []string) []*ast.Diagnostic {
-	var blocks func() []ast.Span
-	if hasDirective(src) {
-		blocks = func() []ast.Span { return blockSpans(doc) }
-	}
-	return newSuppressor(blocks, src, disable).apply(diags)
+	return newSuppressor(doc, src, disable).apply(diags)
 }
 
 // suppressor knows what the directives of one document and the disabled
@@ -52,17 +49,16 @@ type suppressor struct {
 	bad    []*ast.Diagnostic
 }
 
-// newSuppressor reads the directives of src outside the fenced blocks
-// whose spans (sorted) blocks gives; blocks is nil when src holds no
-// directive (hasDirective).
-func newSuppressor(blocks func() []ast.Span, src []byte, disable []string) *suppressor {
+// newSuppressor reads the directives of src outside the fenced blocks of
+// doc (may be nil).
+func newSuppressor(doc *ast.Document, src []byte, disable []string) *suppressor {
 	s := &suppressor{off: map[string]bool{}}
 	for _, c := range disable {
 		if c = strings.TrimSpace(c); c != "" {
 			s.off[c] = true
 		}
 	}
-	s.ranges, s.bad = directives(blocks, src)
+	s.ranges, s.bad = directives(doc, src)
 	return s
 }
 
@@ -130,11 +126,11 @@ func merge(rs []lineRange) []lineRange {
 
 // directives finds the directive comments of src outside fenced blocks and
 // returns the silenced line ranges per code (to == 0: to the end).
-func directives(blockSpans func() []ast.Span, src []byte) (map[string][]lineRange, []*ast.Diagnostic) {
-	if blockSpans == nil {
+func directives(doc *ast.Document, src []byte) (map[string][]lineRange, []*ast.Diagnostic) {
+	if !hasDirective(src) {
 		return nil, nil
 	}
-	blocks := blockSpans()
+	blocks := BlockSpans(doc)
 	blockEnd := map[int]int{} // first line → last line of each block
 	for _, b := range blocks {
 		last := b.End.Line
@@ -215,38 +211,25 @@ func hasDirective(src []byte) bool {
 	}
 }
 
-// sortSpans sorts spans by start offset.
-func sortSpans(out []ast.Span) {
-	sort.Slice(out, func(i, j int) bool { return out[i].Start.Offset < out[j].Start.Offset })
-}
-
-// actionBlockSpans appends the spans of a's act block and argument blocks.
-func actionBlockSpans(out []ast.Span, a *ast.Action) []ast.Span {
-	if a.Head != nil {
-		out = append(out, a.Head.Span)
-	}
-	for _, b := range a.Blocks {
-		if b != nil {
-			out = append(out, b.Span)
-		}
-	}
-	return out
-}
-
-// blockSpans returns the spans of the document's fenced blocks, sorted.
-func blockSpans(doc *ast.Document) []ast.Span {
+// BlockSpans returns the spans of the document's fenced blocks (its
+// actions' head and argument blocks included), sorted by start.
+func BlockSpans(doc *ast.Document) []ast.Span {
 	if doc == nil {
 		return nil
 	}
+	blocks := slices.Clone(doc.Blocks)
+	for _, a := range doc.Actions {
+		if a.Head != nil {
+			blocks = append(blocks, a.Head)
+		}
+		blocks = append(blocks, a.Blocks...)
+	}
 	var out []ast.Span
-	for _, b := range doc.Blocks {
+	for _, b := range blocks {
 		if b != nil {
 			out = append(out, b.Span)
 		}
 	}
-	for _, a := range doc.Actions {
-		out = actionBlockSpans(out, a)
-	}
-	sortSpans(out)
+	sort.Slice(out, func(i, j int) bool { return out[i].Start.Offset < out[j].Start.Offset })
 	return out
 }

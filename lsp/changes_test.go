@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
-	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/plangram/plangram/internal/textpos"
 )
 
 var changeAlphabet = []string{"a", "bc", "é", "漢", "😀", "\n", "\r\n", "\r", "\xff", "\x80", "\xe2\x82", "\x82\xac", "  ", "x\r", "\n\r"}
@@ -35,24 +36,45 @@ func randChanges(r *rand.Rand, k, lines int) []change {
 	return cs
 }
 
-// checkChanges checks applyChanges against the change-by-change
-// reference, with tiny chunks (every boundary case) and the real size.
-func checkChanges(t *testing.T, text []byte, cs []change) {
+// checkChanges checks applyChanges against what each change means: a
+// range whose ends are positions of byte offsets a ≤ b (position, the
+// converse of the offsets applyChanges reads) replaces text[a:b], and a
+// message of several changes gives what they give one message each.
+func checkChanges(t *testing.T, r *rand.Rand, text []byte, cs []change) {
 	t.Helper()
-	want := applyOneByOne(bytes.Clone(text), cs)
-	for _, limit := range []int{1, 2, 3, 5, 8, 0} {
-		if got := applyChunked(bytes.Clone(text), cs, limit); !bytes.Equal(got, want) {
-			t.Fatalf("chunks of %d: %d changes to %q:\ngot  %q\nwant %q", limit, len(cs), text, got, want)
+	for range 4 {
+		a, b := r.IntN(len(text)+1), r.IntN(len(text)+1)
+		a, b = min(a, b), max(a, b)
+		tx := textpos.New(text)
+		pa, pb := position(tx, a), position(tx, b)
+		if offset(tx, pa) != a || offset(tx, pb) != b {
+			continue // inside a character or a CRLF: no position names it
 		}
+		c := change{startLine: int(pb.Line), startChar: int(pb.Character), endLine: int(pa.Line), endChar: int(pa.Character), text: "Z\n"}
+		got, err := applyChanges(bytes.Clone(text), []change{c})
+		if want := string(text[:a]) + "Z\n" + string(text[b:]); err != nil || string(got) != want {
+			t.Fatalf("offsets %d..%d of %q: got %q, %v; want %q", a, b, text, got, err, want)
+		}
+	}
+	want, err := applyChanges(bytes.Clone(text), cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := bytes.Clone(text)
+	for _, c := range cs {
+		if got, err = applyChanges(got, []change{c}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("%d changes to %q: one message %q, one message each %q", len(cs), text, want, got)
 	}
 }
 
-// TestApplyChangesAgrees: a didChange message's changes applied to the
-// chunked text give the bytes the reference gives (the text and its
-// index rebuilt per change) on random texts of multi-byte characters,
-// surrogate pairs, CRLF, lone CRs and invalid UTF-8, and random ranges
-// (past line ends, past the end, reversed, whole-text changes midway).
-func TestApplyChangesAgrees(t *testing.T) {
+// TestApplyChanges: random texts of multi-byte characters, surrogate
+// pairs, CRLF, lone CRs and invalid UTF-8, and random ranges (past line
+// ends, past the end, reversed, whole-text changes midway).
+func TestApplyChanges(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	n := 3000
 	if testing.Short() {
@@ -61,7 +83,7 @@ func TestApplyChangesAgrees(t *testing.T) {
 	for range n {
 		text := []byte(randChangeText(r, r.IntN(60)))
 		lines := bytes.Count(text, []byte("\n")) + bytes.Count(text, []byte("\r"))
-		checkChanges(t, text, randChanges(r, 1+r.IntN(20), lines))
+		checkChanges(t, r, text, randChanges(r, 1+r.IntN(20), lines))
 	}
 }
 
@@ -71,7 +93,7 @@ func FuzzApplyChanges(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text []byte, seed uint64, k uint8) {
 		r := rand.New(rand.NewPCG(seed, 7))
 		lines := bytes.Count(text, []byte("\n")) + bytes.Count(text, []byte("\r"))
-		checkChanges(t, text, randChanges(r, int(k%64)+1, lines))
+		checkChanges(t, r, text, randChanges(r, int(k%64)+1, lines))
 	})
 }
 
@@ -90,35 +112,27 @@ func manyChanges(n, k int) ([]byte, []change) {
 	return []byte(b.String()), cs
 }
 
-// TestApplyChangesLinear: k changes to a document of n lines allocate
-// O(n + k) bytes (×4 or so from n, k to 4n, 4k); the text and its index
-// rebuilt per change, as before, made it ×16.
-func TestApplyChangesLinear(t *testing.T) {
-	measure := func(n int) uint64 {
-		text, cs := manyChanges(n, n)
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		applyChanges(text, cs)
-		runtime.ReadMemStats(&after)
-		return after.TotalAlloc - before.TotalAlloc
-	}
-	small, large := measure(20000), measure(80000)
-	ratio := float64(large) / float64(small)
-	t.Logf("bytes allocated %d at n=20000, %d at 4n: ×%.2f", small, large, ratio)
-	if ratio > 6 {
-		t.Errorf("bytes allocated grow ×%.2f from n to 4n changes and lines; linear is about ×4", ratio)
+// TestApplyChangesBounded: a message of a real editor's size (100
+// changes to 0.6 MB) is within changeWorkLimit; TestRefusedChange sends
+// one over it.
+func TestApplyChangesBounded(t *testing.T) {
+	text, cs := manyChanges(20000, 100)
+	if _, err := applyChanges(text, cs); err != nil {
+		t.Error(err)
 	}
 }
 
 // BenchmarkApplyChanges: one didChange message of k one-character changes
-// to a document of k lines (k = 10,000, 20,000, 40,000).
+// to a document of 20,000 lines (k = 100, 200, 400).
 func BenchmarkApplyChanges(b *testing.B) {
-	for _, k := range []int{10000, 20000, 40000} {
-		text, cs := manyChanges(k, k)
+	for _, k := range []int{100, 200, 400} {
+		text, cs := manyChanges(20000, k)
 		b.Run(fmt.Sprint(k), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				applyChanges(text, cs)
+				if _, err := applyChanges(text, cs); err != nil {
+					b.Fatal(err)
+				}
 			}
 		})
 	}

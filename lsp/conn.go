@@ -427,12 +427,7 @@ func (c *conn) respond(ctx context.Context, h handler, r *request) []byte {
 		c.log.Error("result not encoded", "method", r.method, "err", merr)
 		return errorResponse(r.id, errorf(codeInternalError, "plangram: result of %s not encoded: %v", r.method, merr))
 	}
-	b := make([]byte, 0, len(res)+len(r.id)+32)
-	b = append(b, `{"jsonrpc":"2.0","id":`...)
-	b = append(b, r.id...)
-	b = append(b, `,"result":`...)
-	b = append(b, res...)
-	return append(b, '}')
+	return wire(outMessage{ID: r.id, Result: res})
 }
 
 // cancel cancels the running call whose id is written idKey (the reply's
@@ -446,24 +441,31 @@ func (c *conn) cancel(idKey json.RawMessage) {
 	}
 }
 
+// outMessage is a message the server writes: a response (ID set) or a
+// notification.
+type outMessage struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      any             `json:"id,omitempty"` // a json.RawMessage; nil is written null
+	Method  string          `json:"method,omitempty"`
+	Params  any             `json:"params,omitempty"`
+	Result  json.RawMessage `json:"result,omitempty"`
+	Error   *rpcError       `json:"error,omitempty"`
+}
+
+// wire encodes m as JSON-RPC 2.0.
+func wire(m outMessage) []byte {
+	m.JSONRPC = "2.0"
+	b, err := marshal(m)
+	if err != nil {
+		return []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"response not encoded"}}`)
+	}
+	return b
+}
+
 // errorResponse returns an error response; a nil id is written null. The
 // message is made valid UTF-8 as diagnostics are (ast.EscapeInvalidUTF8).
 func errorResponse(id json.RawMessage, e *rpcError) []byte {
-	if id == nil {
-		id = json.RawMessage("null")
-	}
-	msg, err := marshal(ast.EscapeInvalidUTF8(e.Message))
-	if err != nil {
-		msg = []byte(`"error"`)
-	}
-	b := make([]byte, 0, len(msg)+len(id)+64)
-	b = append(b, `{"jsonrpc":"2.0","id":`...)
-	b = append(b, id...)
-	b = append(b, `,"error":{"code":`...)
-	b = strconv.AppendInt(b, e.Code, 10)
-	b = append(b, `,"message":`...)
-	b = append(b, msg...)
-	return append(b, "}}"...)
+	return wire(outMessage{ID: id, Error: &rpcError{Code: e.Code, Message: ast.EscapeInvalidUTF8(e.Message)}})
 }
 
 // writeErrorResponse writes an error response to a message that is not
@@ -478,16 +480,7 @@ func (c *conn) notify(method string, params any) error {
 	if err != nil {
 		return err
 	}
-	m, err := marshal(method)
-	if err != nil {
-		return err
-	}
-	b := make([]byte, 0, len(p)+len(m)+48)
-	b = append(b, `{"jsonrpc":"2.0","method":`...)
-	b = append(b, m...)
-	b = append(b, `,"params":`...)
-	b = append(b, p...)
-	return c.write(append(b, '}'))
+	return c.write(wire(outMessage{Method: method, Params: json.RawMessage(p)}))
 }
 
 // write sends one frame with one Write call.

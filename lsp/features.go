@@ -16,6 +16,7 @@ import (
 	"github.com/plangram/plangram/grammar"
 	"github.com/plangram/plangram/internal/textpos"
 	"github.com/plangram/plangram/lexer"
+	"github.com/plangram/plangram/lint"
 	"github.com/plangram/plangram/lsp/internal/protocol"
 	"github.com/plangram/plangram/schema"
 )
@@ -37,18 +38,7 @@ var headingRE = sync.OnceValue(func() *regexp.Regexp {
 // the parser found. `#Title` without the space counts as a level-1 heading
 // (the plan dialect accepts it with a warning).
 func headings(src []byte, doc *ast.Document) []heading {
-	var blocks []ast.Span
-	for _, b := range doc.Blocks {
-		blocks = append(blocks, b.Span)
-	}
-	for _, a := range doc.Actions {
-		if a.Head != nil {
-			blocks = append(blocks, a.Head.Span)
-		}
-		for _, b := range a.Blocks {
-			blocks = append(blocks, b.Span)
-		}
-	}
+	blocks := lint.BlockSpans(doc)
 	inBlock := func(off int) bool {
 		for _, b := range blocks {
 			if b.Contains(off) {
@@ -571,13 +561,12 @@ func (s *server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) (
 // quick fix names it in the client's own terms.
 func fixableDiagnostic(raw json.RawMessage) (any, bool) {
 	var head struct {
-		Code json.RawMessage `json:"code"`
+		Code any `json:"code"`
 	}
-	if json.Unmarshal(raw, &head) != nil || len(head.Code) == 0 || head.Code[0] != '"' {
+	if json.Unmarshal(raw, &head) != nil {
 		return nil, false
 	}
-	var code string
-	if json.Unmarshal(head.Code, &code) != nil || !fixable(code) {
+	if code, ok := head.Code.(string); !ok || !fixable(code) {
 		return nil, false
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))

@@ -529,3 +529,38 @@ func unknownActionRanges(ds []protocol.Diagnostic) []protocol.Range {
 	}
 	return rs
 }
+
+// TestRefusedChange: a didChange message over the work bound publishes a
+// too-large error; ranged changes after it are ignored until a full-text
+// change gives the document a text again.
+func TestRefusedChange(t *testing.T) {
+	s := start(t, Options{NoWorkspace: true})
+	s.initialize("")
+	u := uri.URI("untitled:acts.md")
+	text, cs := manyChanges(20000, 2000)
+	s.open(u, string(text))
+	s.waitDiags(u, 1)
+	change := func(v int32, evs []protocol.TextDocumentContentChangeEvent) {
+		t.Helper()
+		if err := s.server.DidChange(s.ctx, &protocol.DidChangeTextDocumentParams{
+			TextDocument: protocol.VersionedTextDocumentIdentifier{URI: u, Version: v}, ContentChanges: evs}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var evs []protocol.TextDocumentContentChangeEvent
+	for _, c := range cs {
+		r := protocol.Range{Start: protocol.Position{Line: uint32(c.startLine), Character: uint32(c.startChar)},
+			End: protocol.Position{Line: uint32(c.endLine), Character: uint32(c.endChar)}}
+		evs = append(evs, protocol.TextDocumentContentChangeEvent{Range: &r, Text: c.text})
+	}
+	change(2, evs)
+	if p := s.waitDiags(u, 2); len(p.Diagnostics) != 1 || p.Diagnostics[0].Code != "too-large" || p.Diagnostics[0].Severity != protocol.SeverityError {
+		t.Fatalf("diagnostics after the refused change = %+v", p.Diagnostics)
+	}
+	change(3, evs[:1])
+	change(4, []protocol.TextDocumentContentChangeEvent{{Text: "~~~act\nfrobnicate\n~~~\n"}})
+	if p := s.waitDiags(u, 4); len(p.Diagnostics) != 1 || p.Diagnostics[0].Code != "unknown-action" {
+		t.Errorf("diagnostics after the full-text change = %+v", p.Diagnostics)
+	}
+	s.exit()
+}

@@ -70,7 +70,6 @@ var errParams = errors.New("invalid params")
 // callError maps a handler's error to the JSON-RPC error a call is
 // answered with. A method name is written valid UTF-8 as diagnostics are.
 func callError(method string, err error) error {
-	var re *rpcError
 	switch {
 	case errors.Is(err, errUnknownMethod):
 		return errorf(codeMethodNotFound, "method not found: %s", ast.EscapeInvalidUTF8(method))
@@ -78,8 +77,6 @@ func callError(method string, err error) error {
 		// The message itself was read: only its params do not fit the
 		// method.
 		return errorf(codeInvalidParams, "invalid params for %s: %s", ast.EscapeInvalidUTF8(method), paramsReason(err))
-	case errors.As(err, &re):
-		return err
 	}
 	return err
 }

@@ -201,11 +201,7 @@ func jsonKind(t reflect.Type) string {
 func (s *server) dispatch(ctx context.Context, r *request) (any, error) {
 	switch r.method {
 	case "initialize":
-		var p protocol.InitializeParams
-		if err := decodeParams(r.params, &p); err != nil {
-			return nil, err
-		}
-		return s.Initialize(ctx, &p)
+		return call(ctx, r, s.Initialize)
 	case "shutdown":
 		return nil, s.Shutdown(ctx)
 	case "exit":
@@ -224,47 +220,19 @@ func (s *server) dispatch(ctx context.Context, r *request) (any, error) {
 		}
 		return nil, nil
 	case "textDocument/didOpen":
-		var p protocol.DidOpenTextDocumentParams
-		if err := decodeParams(r.params, &p); err != nil {
-			return nil, err
-		}
-		return nil, s.DidOpen(ctx, &p)
+		return call(ctx, r, noResult(s.DidOpen))
 	case "textDocument/didChange":
-		var p protocol.DidChangeTextDocumentParams
-		if err := decodeParams(r.params, &p); err != nil {
-			return nil, err
-		}
-		return nil, s.DidChange(ctx, &p)
+		return call(ctx, r, noResult(s.DidChange))
 	case "textDocument/didClose":
-		var p protocol.DidCloseTextDocumentParams
-		if err := decodeParams(r.params, &p); err != nil {
-			return nil, err
-		}
-		return nil, s.DidClose(ctx, &p)
+		return call(ctx, r, noResult(s.DidClose))
 	case "textDocument/hover":
-		var p protocol.HoverParams
-		if err := decodeParams(r.params, &p); err != nil {
-			return nil, err
-		}
-		return s.Hover(ctx, &p)
+		return call(ctx, r, s.Hover)
 	case "textDocument/documentSymbol":
-		var p protocol.DocumentSymbolParams
-		if err := decodeParams(r.params, &p); err != nil {
-			return nil, err
-		}
-		return s.DocumentSymbol(ctx, &p)
+		return call(ctx, r, s.DocumentSymbol)
 	case "textDocument/completion":
-		var p protocol.CompletionParams
-		if err := decodeParams(r.params, &p); err != nil {
-			return nil, err
-		}
-		return s.Completion(ctx, &p)
+		return call(ctx, r, s.Completion)
 	case "textDocument/codeAction":
-		var p protocol.CodeActionParams
-		if err := decodeParams(r.params, &p); err != nil {
-			return nil, err
-		}
-		return s.CodeAction(ctx, &p)
+		return call(ctx, r, s.CodeAction)
 	}
 	// A method of the specification the server does not implement: its
 	// params must still be an object; a request is answered "not
@@ -277,6 +245,20 @@ func (s *server) dispatch(ctx context.Context, r *request) (any, error) {
 		return nil, errorf(codeMethodNotFound, "not implemented")
 	}
 	return nil, nil
+}
+
+// call decodes a request's params and calls f with them.
+func call[P, R any](ctx context.Context, r *request, f func(context.Context, *P) (R, error)) (any, error) {
+	var p P
+	if err := decodeParams(r.params, &p); err != nil {
+		return nil, err
+	}
+	return f(ctx, &p)
+}
+
+// noResult is a notification's handler as call takes it.
+func noResult[P any](f func(context.Context, *P) error) func(context.Context, *P) (any, error) {
+	return func(ctx context.Context, p *P) (any, error) { return nil, f(ctx, p) }
 }
 
 // publisher sends the server's notifications to the client.
@@ -321,6 +303,7 @@ type document struct {
 	seq     uint64             // bumped by every change
 	cancel  context.CancelFunc // of the running check
 	parsed  *ast.Document      // parse of text (nil until needed)
+	refused bool               // a change was refused: text is unknown (refuse)
 }
 
 func newServer(ctx context.Context, client publisher, opts Options) *server {
@@ -412,8 +395,9 @@ func (s *server) DidChange(ctx context.Context, p *protocol.DidChangeTextDocumen
 	u := p.TextDocument.URI
 	s.mu.Lock()
 	var text []byte
+	refused := false
 	if d := s.docs[u]; d != nil {
-		text = d.text
+		text, refused = d.text, d.refused
 	}
 	s.mu.Unlock()
 	changes := make([]change, 0, len(p.ContentChanges))
@@ -426,8 +410,45 @@ func (s *server) DidChange(ctx context.Context, p *protocol.DidChangeTextDocumen
 			startLine: int(c.Range.Start.Line), startChar: int(c.Range.Start.Character),
 			endLine: int(c.Range.End.Line), endChar: int(c.Range.End.Character), text: c.Text})
 	}
-	s.update(u, p.TextDocument.Version, applyChanges(text, changes)) // linear in the message (changes.go)
+	if refused { // only a full-text change brings a refused document back
+		i := len(changes) - 1
+		for i >= 0 && !changes[i].whole {
+			i--
+		}
+		if i < 0 {
+			return nil
+		}
+		changes = changes[i:]
+	}
+	next, err := applyChanges(text, changes)
+	if err != nil {
+		s.refuse(u, p.TextDocument.Version, err)
+		return err
+	}
+	s.update(u, p.TextDocument.Version, next)
 	return nil
+}
+
+// refuse forgets the text of a document whose change was refused and
+// publishes an error on it, until it is reopened or changed as a whole.
+func (s *server) refuse(u uri.URI, version int32, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := s.docs[u]
+	if d == nil {
+		d = &document{uri: u}
+		s.docs[u] = d
+	}
+	if d.cancel != nil {
+		d.cancel()
+	}
+	d.version, d.text, d.tx, d.parsed, d.refused = version, nil, textpos.New(nil), nil, true
+	d.seq++
+	diag := &ast.Diagnostic{Severity: ast.Error, Code: "too-large", Message: err.Error() + "; close and reopen the document"}
+	params := &protocol.PublishDiagnosticsParams{URI: u, Version: &version, Diagnostics: toDiagnostics(u, d.tx, []*ast.Diagnostic{diag})}
+	if err := s.publish(params); err != nil {
+		s.log.Error("publish", "uri", u, "err", err)
+	}
 }
 
 // DidClose forgets the document and clears its diagnostics.
@@ -460,7 +481,7 @@ func (s *server) update(u uri.URI, version int32, text []byte) {
 	if d.cancel != nil {
 		d.cancel()
 	}
-	d.version, d.text, d.tx, d.parsed = version, text, textpos.New(text), nil
+	d.version, d.text, d.tx, d.parsed, d.refused = version, text, textpos.New(text), nil, false
 	d.seq++
 	if s.shutdown {
 		return

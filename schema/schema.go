@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -276,7 +277,7 @@ func (s *Schema) Suggest(name string) string {
 	limit := len(name)/3 + 1
 	try := func(action, cand string) {
 		cand = strings.ToLower(cand)
-		if abs(len(lname)-len(cand)) > limit {
+		if d := len(lname) - len(cand); max(d, -d) > limit {
 			return // the distance is at least the difference in length: too far
 		}
 		if d := Distance(lname, cand); d < bestD {
@@ -293,13 +294,6 @@ func (s *Schema) Suggest(name string) string {
 		return ""
 	}
 	return best
-}
-
-func abs(n int) int {
-	if n < 0 {
-		return -n
-	}
-	return n
 }
 
 // Distance is the Levenshtein edit distance between a and b (in bytes).
@@ -503,7 +497,7 @@ func (s *Schema) check() []problem {
 			if p.AliasType != "" && (!validType(p.AliasType) || len(p.Aliases) == 0) {
 				add(pp+".alias_type", "alias_type needs aliases and a known type, got %q", p.AliasType)
 			}
-			if allowed, ok := fromValues[s.SyntaxName()]; ok && p.From != "" && !contains(allowed, p.From) {
+			if allowed, ok := fromValues[s.SyntaxName()]; ok && p.From != "" && !slices.Contains(allowed, p.From) {
 				add(pp+".from", "from %q is not a %s source (want one of %s)", p.From, s.Dialect, strings.Join(allowed, ", "))
 			}
 		}
@@ -532,25 +526,8 @@ var fromValues = map[string][]string{
 	"plan": {"meta", "block", "script", "cwd", "env", "groups", "block_lines", "markdown"},
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 func validType(t Type) bool {
-	if t == "" {
-		return true
-	}
-	for _, x := range types {
-		if x == t {
-			return true
-		}
-	}
-	return false
+	return t == "" || slices.Contains(types, t)
 }
 
 func typeList() string {
