@@ -303,3 +303,31 @@ func TestFileDialect(t *testing.T) {
 		}
 	}
 }
+
+// TestHunkHeader pins how a udiff hunk header splits (GNU diff's unified
+// format: `@@ -l[,s] +l[,s] @@`, a count of 1 left out) and what is not
+// a numbered header.
+func TestHunkHeader(t *testing.T) {
+	for _, c := range []struct {
+		in      string
+		nums    [4]string
+		section string
+		ok      bool
+	}{
+		{"@@ -1,2 +3,4 @@", [4]string{"1", "2", "3", "4"}, "", true},
+		{"@@ -1 +3 @@ func f() {", [4]string{"1", "", "3", ""}, "func f() {", true},
+		{"@@ -10,0 +11 @@x", [4]string{"10", "0", "11", ""}, "x", true},
+		{"@@ -1,2 +3,4 @@  two", [4]string{"1", "2", "3", "4"}, " two", true},
+		{"@@ ... @@", [4]string{}, "", false},
+		{"@@ -1, +3 @@", [4]string{}, "", false},
+		{"@@ -1 +3", [4]string{}, "", false},
+		{"@@ -1  +3 @@", [4]string{}, "", false},
+		{"@@ -a +3 @@", [4]string{}, "", false},
+		{"@@ -1,2 +3,4@@", [4]string{}, "", false},
+	} {
+		nums, section, ok := hunkHeader(c.in)
+		if ok != c.ok || (ok && (nums != c.nums || section != c.section)) {
+			t.Errorf("hunkHeader(%q) = %q, %q, %v; want %q, %q, %v", c.in, nums, section, ok, c.nums, c.section, c.ok)
+		}
+	}
+}

@@ -3,10 +3,8 @@ package grammar
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/plangram/plangram/ast"
 )
@@ -40,9 +38,33 @@ const (
 	CodeUnsupportedDiff = "unsupported-diff"
 )
 
-var hunkHeaderRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*)$`)
-})
+// hunkHeader splits a numbered hunk header, `@@ -OLD[,N] +NEW[,N] @@`
+// then an optional space and the section, into its four numbers (the
+// counts "" when absent) and its section.
+func hunkHeader(s string) (nums [4]string, section string, ok bool) {
+	rest, ok := strings.CutPrefix(s, "@@ -")
+	for k := 0; ok && k < 4; k += 2 {
+		if nums[k], rest = leadDigits(rest); nums[k] == "" {
+			return nums, "", false
+		}
+		if r, comma := strings.CutPrefix(rest, ","); comma {
+			if nums[k+1], rest = leadDigits(r); nums[k+1] == "" {
+				return nums, "", false
+			}
+		}
+		rest, ok = strings.CutPrefix(rest, [2]string{" +", " @@"}[k/2])
+	}
+	return nums, strings.TrimPrefix(rest, " "), ok
+}
+
+// leadDigits splits s after its leading ASCII digits.
+func leadDigits(s string) (digits, rest string) {
+	n := 0
+	for n < len(s) && '0' <= s[n] && s[n] <= '9' {
+		n++
+	}
+	return s[:n], s[n:]
+}
 
 // gitHeaderPrefixes are the extended header lines of `git diff` between
 // `diff --git` and `---`.
@@ -429,8 +451,7 @@ func (p *udParser) hunks(f *udFile, i int) int {
 func (p *udParser) readHunk(i int) (Hunk, *ast.Block, int) {
 	hl := p.line(i)
 	var h Hunk
-	m := hunkHeaderRE().FindStringSubmatch(hl.text)
-	numbered := m != nil
+	m, section, numbered := hunkHeader(hl.text)
 	if numbered {
 		num := func(s string, def int) *int {
 			if s == "" {
@@ -442,43 +463,46 @@ func (p *udParser) readHunk(i int) (Hunk, *ast.Block, int) {
 			}
 			return &n
 		}
-		h.OldStart, h.OldLines = num(m[1], 0), num(m[2], 1)
-		h.NewStart, h.NewLines = num(m[3], 0), num(m[4], 1)
-		h.Section = m[5]
+		h.OldStart, h.OldLines = num(m[0], 0), num(m[1], 1)
+		h.NewStart, h.NewLines = num(m[2], 0), num(m[3], 1)
+		h.Section = section
 	} else {
 		p.report(ast.Info, CodeNoLineNumbers, p.lineSpan(i),
 			"hunk header without line numbers: the hunk is placed by its context and removed lines alone")
 	}
-	j := i + 1
-	var body hunkLines
-	lastBody := i // last line that is certainly part of the body
-	for p.has(j) {
+	// The body ends at its last body line: empty lines are context only
+	// when more body follows.
+	lastBody := i
+	for j := i + 1; p.has(j); j++ {
 		t := p.line(j).text
 		if strings.HasPrefix(t, "@@") || strings.HasPrefix(t, "diff --git ") || p.fileHeaderAt(j) {
 			break
 		}
 		if t == "" {
-			j++ // an empty line: context if more body follows
 			continue
 		}
-		c := t[0]
-		if c != ' ' && c != '-' && c != '+' && c != '\\' {
+		if c := t[0]; c != ' ' && c != '-' && c != '+' && c != '\\' {
 			break
 		}
-		// empty lines before this one were context lines
-		for k := lastBody + 1; k < j; k++ {
-			body.add(' ', "", eolOf(p.src, p.line(k)))
-		}
-		if c == '\\' {
-			body.noNewline()
-		} else {
-			body.add(c, t[1:], eolOf(p.src, p.line(j)))
-		}
 		lastBody = j
-		j++
 	}
 	end := p.line(lastBody).end
 	bodyStart := hl.end
+	// Old and new text are each at most the body's size: one allocation.
+	var body hunkLines
+	body.old.Grow(end - bodyStart)
+	body.new.Grow(end - bodyStart)
+	for j := i + 1; j <= lastBody; j++ {
+		l := p.line(j)
+		switch {
+		case l.text == "":
+			body.add(' ', "", eolOf(p.src, l))
+		case l.text[0] == '\\':
+			body.noNewline()
+		default:
+			body.add(l.text[0], l.text[1:], eolOf(p.src, l))
+		}
+	}
 	blk := &ast.Block{Fence: "@@", Label: strings.TrimSpace(hl.text), Content: p.src[bodyStart:end],
 		Span: p.lines.Span(hl.start, end), ContentSpan: p.lines.Span(bodyStart, end)}
 	if numbered {
