@@ -69,7 +69,7 @@ func (r *renderer) parseMarkdown(src []byte, line int) parsedMarkdown {
 	flat, n, first := flattenNesting(src)
 	if n > 0 {
 		fmt.Fprintf(&notes, "<p class=\"note\">%s from line %d nest too deep for the Markdown renderer, whose time grows faster than the input with the depth: they are shown with at most %d columns of indentation and %d nested lists or block quotes opened on one line; their text is all there.</p>\n",
-			lineCount(n), first+shift, maxIndent, maxNesting)
+			plural(n, "line"), first+shift, maxIndent, maxNesting)
 	}
 	flat, guarded := guardInline(r.blocks, flat, &r.cellsLeft)
 	for i := range guarded {
@@ -88,13 +88,6 @@ func (md parsedMarkdown) render(r *renderer, w io.Writer) error {
 		return err
 	}
 	return r.md.Renderer().Render(w, md.src, md.doc)
-}
-
-func lineCount(n int) string {
-	if n == 1 {
-		return "1 line"
-	}
-	return fmt.Sprintf("%d lines", n)
 }
 
 // maxNesting is the most list items and block quotes one line may open

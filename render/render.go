@@ -895,11 +895,11 @@ func (r *renderer) value(v any) template.HTML {
 			return h
 		}
 	}
-	data, err := jsonIndent(v)
+	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return template.HTML(esc(fmt.Sprint(v)))
 	}
-	return template.HTML(`<pre class="text json">`) + codeText(data) + `</pre>`
+	return template.HTML(`<pre class="text json">`) + codeText(string(data)) + `</pre>`
 }
 
 // maxListJSON bounds the JSON text of a list parameter's value the page
@@ -962,11 +962,6 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
-}
-
-func jsonIndent(v any) (string, error) {
-	data, err := json.MarshalIndent(v, "", "  ")
-	return string(data), err
 }
 
 // untaken returns the inline arguments of a that none of def's parameters
