@@ -442,7 +442,7 @@ func (r *renderer) writeHead(pw *pageWriter, doc *ast.Document, lay *layout, hid
 		if hidden[pr] {
 			continue
 		}
-		if k, ok := lay.containing(pr.Span.Start.Offset); ok {
+		if k, ok := find(lay.acts, pr.Span.Start.Offset); ok {
 			body.inner[k.i] = append(body.inner[k.i], proseRef{pr, i})
 			continue
 		}
