@@ -250,10 +250,8 @@ func printPlan(doc *ast.Document, src []byte, s *schema.Schema, level int) (out 
 		default:
 			continue
 		}
-		if j := strings.IndexByte(text, '\n'); j >= 0 {
-			if j > 0 && text[j-1] == '\r' {
-				eol = "\r\n"
-			}
+		if e, ok := firstLineEnding(text); ok {
+			eol = e
 			break
 		}
 	}
