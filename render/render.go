@@ -199,9 +199,6 @@ func (pw *pageWriter) exec(name string, data any) error {
 		out = bytes.ToValidUTF8(out, []byte("\uFFFD"))
 	}
 	_, err := pw.w.Write(out)
-	if pw.buf.Cap() > 1<<20 {
-		pw.buf = bytes.Buffer{} // one large part does not pin its buffer
-	}
 	return err
 }
 
@@ -375,7 +372,7 @@ type pageBody struct {
 	p   *page
 	idx *diagIndex
 	// topProse lists the shown prose nodes outside every action (indices
-	// in doc.Prose, by start); inner, by action index, those inside one.
+	// in doc.Prose; writePage orders them by start); inner, by action index, those inside one.
 	topProse []int
 	inner    map[int][]proseRef
 	proseN   int
@@ -448,9 +445,6 @@ func (r *renderer) writeHead(pw *pageWriter, doc *ast.Document, lay *layout, hid
 		}
 		body.topProse = append(body.topProse, i)
 	}
-	sort.SliceStable(body.topProse, func(i, j int) bool {
-		return doc.Prose[body.topProse[i]].Span.Start.Offset < doc.Prose[body.topProse[j]].Span.Start.Offset
-	})
 	return body, nil
 }
 
@@ -826,15 +820,8 @@ func lineMarks(oldText, newText string) (del, ins map[int]string) {
 // pairs) whose values come from blocks as links to those blocks; "" when v
 // is not such a list.
 func (r *renderer) nested(v any, id string, blockOf func(*ast.Span) int) template.HTML {
-	var groups []ast.Params
-	switch x := v.(type) {
-	case []ast.Params:
-		groups = x
-	case [][]ast.Param:
-		for _, g := range x {
-			groups = append(groups, g)
-		}
-	default:
+	groups, ok := v.([]ast.Params)
+	if !ok {
 		return ""
 	}
 	var b strings.Builder
