@@ -189,31 +189,40 @@ func collect(doc *ast.Document) []item {
 	return items
 }
 
-// writeBlock prints one block with content (for a closed act block: its
-// canonical act line), the lines it writes itself indented by indent
+// writeBlock prints one acts block with content (for a closed act block:
+// its canonical act line), the lines it writes itself indented by indent
 // (markerIndent).
 func writeBlock(out *bytes.Buffer, it *item, content string, c byte, indent, eol string) {
-	run := strings.Repeat(string(c), max(3, longestRun(content, c)+1))
-	info := it.block.Info
+	info, first := it.block.Info, ""
 	if it.act != nil {
 		info = "act"
 	}
+	if canonicalAct(it) {
+		first = indent // the act line; kept content is written as it is
+	}
+	writeFenced(out, c, info, content, it.block.Unclosed, first, indent, eol)
+}
+
+// writeFenced prints a fenced block of character c, its run one longer
+// than any run beginning a content line (at least three), which also
+// holds under CommonMark's closing rule. first is written before the
+// content, indent before the closing fence.
+func writeFenced(out *bytes.Buffer, c byte, info, content string, unclosed bool, first, indent, eol string) {
+	run := strings.Repeat(string(c), max(3, longestRun(content, c)+1))
 	out.WriteString(run)
 	if info != "" && info[0] == c {
 		out.WriteByte(' ') // `~~~ ~x`: without the space the run would grow
 	}
 	out.WriteString(info)
 	out.WriteString(eol)
-	if it.block.Unclosed {
+	if unclosed {
 		// The content runs to the end of the input; no line of it closes the
 		// new run, so the block stays unclosed and keeps every byte.
 		out.WriteString(content)
 		return
 	}
 	if content != "" {
-		if canonicalAct(it) {
-			out.WriteString(indent) // the act line; kept content is written as it is
-		}
+		out.WriteString(first)
 		out.WriteString(content)
 		// The parser drops one line ending before the closing fence; a
 		// content ending in '\r' needs "\r\n" there to keep its '\r'.

@@ -277,7 +277,12 @@ func printPlan(doc *ast.Document, src []byte, s *schema.Schema, level int) (out 
 		}
 		switch k {
 		case kBlock:
-			writePlanBlock(&b, n.block, closeIndent(src, n.start), eol)
+			// The fence rule of acts, the block's own character.
+			c := byte('`')
+			if n.block.Fence != "" {
+				c = n.block.Fence[0]
+			}
+			writeFenced(&b, c, n.block.Info, n.block.Content, n.block.Unclosed, "", closeIndent(src, n.start), eol)
 		case kHeading:
 			b.WriteString(canonicalHeading(string(src[n.start:n.end]), actionHeads, n.start))
 			b.WriteString(eol)
@@ -342,39 +347,6 @@ func closeIndent(src []byte, start int) string {
 		return ""
 	}
 	return strings.Repeat(" ", f.Indent)
-}
-
-// writePlanBlock prints a fenced block with the fence rule of acts (the
-// block's own character, a run longer than any run beginning a content
-// line), which also holds under CommonMark's closing rule; the closing
-// fence is indented by indent (closeIndent).
-func writePlanBlock(b *bytes.Buffer, blk *ast.Block, indent, eol string) {
-	c := byte('`')
-	if blk.Fence != "" {
-		c = blk.Fence[0]
-	}
-	run := strings.Repeat(string(c), max(3, longestRun(blk.Content, c)+1))
-	b.WriteString(run)
-	if blk.Info != "" && blk.Info[0] == c {
-		b.WriteByte(' ')
-	}
-	b.WriteString(blk.Info)
-	b.WriteString(eol)
-	if blk.Unclosed {
-		b.WriteString(blk.Content)
-		return
-	}
-	if blk.Content != "" {
-		b.WriteString(blk.Content)
-		if eol == "\n" && blk.Content[len(blk.Content)-1] == '\r' {
-			b.WriteString("\r\n")
-		} else {
-			b.WriteString(eol)
-		}
-	}
-	b.WriteString(indent)
-	b.WriteString(run)
-	b.WriteString(eol)
 }
 
 // canonicalHeading writes a heading line as `#`s, one space and its text
