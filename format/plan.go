@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/plangram/plangram/ast"
-	"github.com/plangram/plangram/lexer"
 	"github.com/plangram/plangram/schema"
 )
 
@@ -282,7 +281,7 @@ func printPlan(doc *ast.Document, src []byte, s *schema.Schema, level int) (out 
 			if n.block.Fence != "" {
 				c = n.block.Fence[0]
 			}
-			writeFenced(&b, c, n.block.Info, n.block.Content, n.block.Unclosed, "", closeIndent(src, n.start), eol)
+			writeFenced(&b, c, n.block.Info, n.block.Content, n.block.Unclosed, "", markerIndent(src, n.start), eol)
 		case kHeading:
 			b.WriteString(canonicalHeading(string(src[n.start:n.end]), actionHeads, n.start))
 			b.WriteString(eol)
@@ -331,22 +330,6 @@ func verbatimRanges(doc *ast.Document, s *schema.Schema) [][2]int {
 // block follows on the same line.
 func markerTail(src []byte, end int) bool {
 	return end > 0 && end < len(src) && src[end-1] != '\n'
-}
-
-// closeIndent returns the indentation fmt gives the closing fence of the
-// block starting at offset start: none for a block opened at the start of
-// a line; for a block opened on a list item's marker line, spaces up to the
-// column of its opening run, so that the closing fence stays inside the
-// item for a CommonMark reader as well.
-func closeIndent(src []byte, start int) string {
-	if !markerTail(src, start) {
-		return ""
-	}
-	f, ok := lexer.MdFenceAt(string(src), start)
-	if !ok || !f.Item {
-		return ""
-	}
-	return strings.Repeat(" ", f.Indent)
 }
 
 // canonicalHeading writes a heading line as `#`s, one space and its text
