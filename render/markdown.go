@@ -305,13 +305,7 @@ func (m *mdNodes) rawHTML(w util.BufWriter, src []byte, node gast.Node, entering
 	if !entering {
 		return gast.WalkSkipChildren, nil
 	}
-	n := node.(*gast.RawHTML)
-	var b strings.Builder
-	for i := 0; i < n.Segments.Len(); i++ {
-		seg := n.Segments.At(i)
-		writeCode(&b, string(seg.Value(src)))
-	}
-	_, _ = w.WriteString(`<code class="raw-html" title="raw HTML, shown as text">` + b.String() + `</code>`)
+	_, _ = w.WriteString(`<code class="raw-html" title="raw HTML, shown as text">` + string(codeText(string(node.(*gast.RawHTML).Segments.Value(src)))) + `</code>`)
 	return gast.WalkSkipChildren, nil
 }
 
@@ -320,16 +314,11 @@ func (m *mdNodes) htmlBlock(w util.BufWriter, src []byte, node gast.Node, enteri
 		return gast.WalkSkipChildren, nil
 	}
 	n := node.(*gast.HTMLBlock)
-	var b strings.Builder
-	lines := n.Lines()
-	for i := 0; i < lines.Len(); i++ {
-		seg := lines.At(i)
-		writeCode(&b, string(seg.Value(src)))
-	}
+	text := string(n.Lines().Value(src))
 	if n.HasClosure() {
-		writeCode(&b, string(n.ClosureLine.Value(src)))
+		text += string(n.ClosureLine.Value(src))
 	}
-	_, _ = w.WriteString(`<pre class="raw-html" title="raw HTML, shown as text">` + strings.TrimSuffix(b.String(), "\n") + "</pre>\n")
+	_, _ = w.WriteString(`<pre class="raw-html" title="raw HTML, shown as text">` + strings.TrimSuffix(string(codeText(text)), "\n") + "</pre>\n")
 	return gast.WalkSkipChildren, nil
 }
 
@@ -341,13 +330,7 @@ func (m *mdNodes) codeBlock(w util.BufWriter, src []byte, node gast.Node, enteri
 	if n, ok := node.(*gast.FencedCodeBlock); ok && n.Info != nil {
 		info = string(n.Info.Segment.Value(src))
 	}
-	var content bytes.Buffer
-	lines := node.Lines()
-	for i := 0; i < lines.Len(); i++ {
-		seg := lines.At(i)
-		content.Write(seg.Value(src))
-	}
-	body := strings.TrimSuffix(content.String(), "\n")
+	body := strings.TrimSuffix(string(node.Lines().Value(src)), "\n")
 	_, _ = w.WriteString(`<div class="md-code">`)
 	if info != "" {
 		_, _ = w.WriteString(`<div class="md-code-info">` + esc(info) + `</div>`)
