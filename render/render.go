@@ -67,7 +67,7 @@ type renderer struct {
 	hlBytes int
 	hlTime  time.Duration
 	// hlTokens counts the lexer tokens of the page's highlighted blocks,
-	// against hlTokenLimit (0: maxHighlightTokens; tests set a smaller one).
+	// against hlTokenLimit (maxHighlightTokens; tests set a smaller one).
 	hlTokens     int
 	hlTokenLimit int
 	// cellsLeft is what is left of the page's table-cell budget
@@ -79,7 +79,7 @@ type renderer struct {
 }
 
 func newRenderer(opts Options) *renderer {
-	r := &renderer{opts: opts, cellsLeft: maxPageCells}
+	r := &renderer{opts: opts, cellsLeft: maxPageCells, hlTokenLimit: maxHighlightTokens}
 	r.md = r.newMarkdown()
 	r.blocks = newBlockParser(true)
 	return r
