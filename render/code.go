@@ -171,8 +171,8 @@ func (r *renderer) pickLexer(o codeOpts) chroma.Lexer {
 		}
 	}
 	if o.path != "" {
-		if lx := x.matchLexer(path.Base(strings.ReplaceAll(o.path, `\`, "/"))); lx != nil {
-			return lx
+		if i := x.match(path.Base(strings.ReplaceAll(o.path, `\`, "/"))); i >= 0 {
+			return x.lexers[i]
 		}
 	}
 	if o.lang != "" {
