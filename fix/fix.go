@@ -401,9 +401,6 @@ func (f *fixer) lengthen(openOff, innerOff, closeOff int, open lexer.MdFenceLine
 // other than 3 (wrong-heading-level, built-in plan schema) a heading 3:
 // only its run of #s changes.
 func (f *fixer) headingLevels() {
-	if !f.capsHeading() {
-		return // no heading could name a built-in action: skip the parse
-	}
 	// Every wrong-level heading, not the first grammar.MaxPerCode: fix
 	// repairs them all in one pass (it is idempotent).
 	p, err := grammar.NewPlanParser(nil)
@@ -453,28 +450,6 @@ func (f *fixer) headingLevels() {
 		out.WriteString(f.text[done:])
 		f.text = out.String()
 	}
-}
-
-// capsHeading reports whether a heading of another level than 3 has a text
-// of capital letters and underscores only (once backticks, asterisks,
-// numbering and a colon are trimmed), as every built-in action name has.
-func (f *fixer) capsHeading() bool {
-	for off := 0; off < len(f.text); {
-		typ, end := lexer.ScanMarkdown(f.text, off)
-		if l := lexer.HeadingLevel(typ); l != 0 && l != 3 {
-			line, _ := body(f.text[off:end])
-			t := strings.Trim(strings.TrimLeft(line, " \t#"), " \t#`*:0123456789.)")
-			caps := t != ""
-			for i := 0; i < len(t) && caps; i++ {
-				caps = t[i] >= 'A' && t[i] <= 'Z' || t[i] == '_' || t[i] == '`' || t[i] == '*' || t[i] == ' '
-			}
-			if caps {
-				return true
-			}
-		}
-		off = end
-	}
-	return false
 }
 
 // title adds the space in a `#Title` line: the first level-1 heading before

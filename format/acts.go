@@ -13,10 +13,10 @@ const bom = "\uFEFF"
 
 // item is one top-level piece of an acts document in source order.
 type item struct {
-	start int
-	prose *ast.Prose
-	block *ast.Block
-	act   *ast.Action // set for the act block (head) of an action
+	start, end int
+	prose      *ast.Prose
+	block      *ast.Block
+	act        *ast.Action // set for the act block (head) of an action
 }
 
 // acts prints a fenced-acts document canonically (docs/fmt.md):
@@ -47,10 +47,11 @@ func acts(doc *ast.Document, src []byte) []byte {
 	for i, it := range items {
 		kept[i] = keptText(it)
 	}
-	p := newActsPrinter(src, fence, lineEnding(items, kept))
+	p := &actsPrinter{src: src, fence: fence, eol: lineEnding(items, kept), first: true}
+	p.out.Grow(len(src) + len(src)/16 + 64)
 	for i := range items {
 		it := &items[i]
-		next := i+1 < len(items) && items[i+1].block != nil && items[i+1].start == itemEnd(it)
+		next := i+1 < len(items) && items[i+1].block != nil && items[i+1].start == it.end
 		p.item(it, kept[i], next)
 	}
 	return p.out.Bytes()
@@ -86,14 +87,6 @@ func canonicalAct(it *item) bool {
 	return it.act != nil && !it.block.Unclosed && len(it.act.Args) < grammar.MaxArgs && !fenceLines(it.block.Content)
 }
 
-// itemEnd is the offset where an item ends.
-func itemEnd(it *item) int {
-	if it.prose != nil {
-		return it.prose.Span.End.Offset
-	}
-	return it.block.Span.End.Offset
-}
-
 // actsPrinter writes the canonical form of an acts document item by item,
 // in source order (acts).
 type actsPrinter struct {
@@ -103,12 +96,6 @@ type actsPrinter struct {
 	out             bytes.Buffer
 	first, attached bool
 	prevProse       bool // the last item written was prose
-}
-
-func newActsPrinter(src []byte, fence byte, eol string) *actsPrinter {
-	p := &actsPrinter{src: src, fence: fence, eol: eol, first: true}
-	p.out.Grow(len(src) + len(src)/16 + 64)
-	return p
 }
 
 // item writes one item whose kept text is kept; nextBlock says whether the
@@ -172,48 +159,57 @@ func markerIndent(src []byte, start int) string {
 func collect(doc *ast.Document) []item {
 	var items []item
 	for _, p := range doc.Prose {
-		items = append(items, item{start: p.Span.Start.Offset, prose: p})
+		items = append(items, item{start: p.Span.Start.Offset, end: p.Span.End.Offset, prose: p})
 	}
 	for _, b := range doc.Blocks {
-		items = append(items, item{start: b.Span.Start.Offset, block: b})
+		items = append(items, item{start: b.Span.Start.Offset, end: b.Span.End.Offset, block: b})
 	}
 	for _, a := range doc.Actions {
 		if a.Head != nil {
-			items = append(items, item{start: a.Head.Span.Start.Offset, block: a.Head, act: a})
+			items = append(items, item{start: a.Head.Span.Start.Offset, end: a.Head.Span.End.Offset, block: a.Head, act: a})
 		}
 		for _, b := range a.Blocks {
-			items = append(items, item{start: b.Span.Start.Offset, block: b})
+			items = append(items, item{start: b.Span.Start.Offset, end: b.Span.End.Offset, block: b})
 		}
 	}
 	sort.SliceStable(items, func(i, j int) bool { return items[i].start < items[j].start })
 	return items
 }
 
-// writeBlock prints one block with content (for a closed act block: its
-// canonical act line), the lines it writes itself indented by indent
+// writeBlock prints one acts block with content (for a closed act block:
+// its canonical act line), the lines it writes itself indented by indent
 // (markerIndent).
 func writeBlock(out *bytes.Buffer, it *item, content string, c byte, indent, eol string) {
-	run := strings.Repeat(string(c), max(3, longestRun(content, c)+1))
-	info := it.block.Info
+	info, first := it.block.Info, ""
 	if it.act != nil {
 		info = "act"
 	}
+	if canonicalAct(it) {
+		first = indent // the act line; kept content is written as it is
+	}
+	writeFenced(out, c, info, content, it.block.Unclosed, first, indent, eol)
+}
+
+// writeFenced prints a fenced block of character c, its run one longer
+// than any run beginning a content line (at least three), which also
+// holds under CommonMark's closing rule. first is written before the
+// content, indent before the closing fence.
+func writeFenced(out *bytes.Buffer, c byte, info, content string, unclosed bool, first, indent, eol string) {
+	run := strings.Repeat(string(c), max(3, longestRun(content, c)+1))
 	out.WriteString(run)
 	if info != "" && info[0] == c {
 		out.WriteByte(' ') // `~~~ ~x`: without the space the run would grow
 	}
 	out.WriteString(info)
 	out.WriteString(eol)
-	if it.block.Unclosed {
+	if unclosed {
 		// The content runs to the end of the input; no line of it closes the
 		// new run, so the block stays unclosed and keeps every byte.
 		out.WriteString(content)
 		return
 	}
 	if content != "" {
-		if canonicalAct(it) {
-			out.WriteString(indent) // the act line; kept content is written as it is
-		}
+		out.WriteString(first)
 		out.WriteString(content)
 		// The parser drops one line ending before the closing fence; a
 		// content ending in '\r' needs "\r\n" there to keep its '\r'.

@@ -90,25 +90,21 @@ func addEdit(edits []lineEdit, src []byte, e lineEdit) []lineEdit {
 	return append(edits, e)
 }
 
-// actionEdits appends the line edits of one action of an edit format.
-func actionEdits(dialect string, a *ast.Action, src []byte, edits []lineEdit) []lineEdit {
-	switch dialect {
-	case grammar.DialectSearchReplace:
-		return searchReplaceEdits(a, src, edits)
-	case grammar.DialectUdiff:
-		return udiffEdits(a, src, edits)
-	case grammar.DialectApplyPatch:
-		return applyPatchEdits(a, src, edits)
-	}
-	return edits
-}
-
 // editFormat returns the canonical form of doc, a document of an edit
 // format, from its actions and (apply-patch) its prose.
 func editFormat(doc *ast.Document, src []byte) []byte {
 	var edits []lineEdit
 	for _, a := range doc.Actions {
-		edits = actionEdits(doc.Dialect, a, src, edits)
+		switch doc.Dialect {
+		case grammar.DialectSearchReplace:
+			edits = searchReplaceEdits(a, src, edits)
+		case grammar.DialectUdiff:
+			for _, b := range a.Blocks {
+				edits = udiffHunkEdits(b, src, edits)
+			}
+		case grammar.DialectApplyPatch:
+			edits = applyPatchEdits(a, src, edits)
+		}
 	}
 	if doc.Dialect == grammar.DialectApplyPatch {
 		edits = envelopeEdits(doc, src, edits)
@@ -142,13 +138,6 @@ func hunkRange(start, n int) string {
 var hunkHeader = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@ ?(.*)$`)
 })
-
-func udiffEdits(a *ast.Action, src []byte, edits []lineEdit) []lineEdit {
-	for _, b := range a.Blocks {
-		edits = udiffHunkEdits(b, src, edits)
-	}
-	return edits
-}
 
 // udiffHunkEdits appends the edit of a hunk's header line (its counts
 // made those of its body), b being the hunk's block.

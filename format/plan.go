@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/plangram/plangram/ast"
-	"github.com/plangram/plangram/lexer"
 	"github.com/plangram/plangram/schema"
 )
 
@@ -250,10 +249,8 @@ func printPlan(doc *ast.Document, src []byte, s *schema.Schema, level int) (out 
 		default:
 			continue
 		}
-		if j := strings.IndexByte(text, '\n'); j >= 0 {
-			if j > 0 && text[j-1] == '\r' {
-				eol = "\r\n"
-			}
+		if e, ok := firstLineEnding(text); ok {
+			eol = e
 			break
 		}
 	}
@@ -279,7 +276,12 @@ func printPlan(doc *ast.Document, src []byte, s *schema.Schema, level int) (out 
 		}
 		switch k {
 		case kBlock:
-			writePlanBlock(&b, n.block, closeIndent(src, n.start), eol)
+			// The fence rule of acts, the block's own character.
+			c := byte('`')
+			if n.block.Fence != "" {
+				c = n.block.Fence[0]
+			}
+			writeFenced(&b, c, n.block.Info, n.block.Content, n.block.Unclosed, "", markerIndent(src, n.start), eol)
 		case kHeading:
 			b.WriteString(canonicalHeading(string(src[n.start:n.end]), actionHeads, n.start))
 			b.WriteString(eol)
@@ -328,55 +330,6 @@ func verbatimRanges(doc *ast.Document, s *schema.Schema) [][2]int {
 // block follows on the same line.
 func markerTail(src []byte, end int) bool {
 	return end > 0 && end < len(src) && src[end-1] != '\n'
-}
-
-// closeIndent returns the indentation fmt gives the closing fence of the
-// block starting at offset start: none for a block opened at the start of
-// a line; for a block opened on a list item's marker line, spaces up to the
-// column of its opening run, so that the closing fence stays inside the
-// item for a CommonMark reader as well.
-func closeIndent(src []byte, start int) string {
-	if !markerTail(src, start) {
-		return ""
-	}
-	f, ok := lexer.MdFenceAt(string(src), start)
-	if !ok || !f.Item {
-		return ""
-	}
-	return strings.Repeat(" ", f.Indent)
-}
-
-// writePlanBlock prints a fenced block with the fence rule of acts (the
-// block's own character, a run longer than any run beginning a content
-// line), which also holds under CommonMark's closing rule; the closing
-// fence is indented by indent (closeIndent).
-func writePlanBlock(b *bytes.Buffer, blk *ast.Block, indent, eol string) {
-	c := byte('`')
-	if blk.Fence != "" {
-		c = blk.Fence[0]
-	}
-	run := strings.Repeat(string(c), max(3, longestRun(blk.Content, c)+1))
-	b.WriteString(run)
-	if blk.Info != "" && blk.Info[0] == c {
-		b.WriteByte(' ')
-	}
-	b.WriteString(blk.Info)
-	b.WriteString(eol)
-	if blk.Unclosed {
-		b.WriteString(blk.Content)
-		return
-	}
-	if blk.Content != "" {
-		b.WriteString(blk.Content)
-		if eol == "\n" && blk.Content[len(blk.Content)-1] == '\r' {
-			b.WriteString("\r\n")
-		} else {
-			b.WriteString(eol)
-		}
-	}
-	b.WriteString(indent)
-	b.WriteString(run)
-	b.WriteString(eol)
 }
 
 // canonicalHeading writes a heading line as `#`s, one space and its text

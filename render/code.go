@@ -91,7 +91,7 @@ func (r *renderer) code(content string, o codeOpts) template.HTML {
 func (r *renderer) highlight(content string, o codeOpts) (pieces []piece) {
 	plain := []piece{{"", content}}
 	if r.opts.NoHighlight || len(content) == 0 || len(content) > maxHighlightBlock ||
-		r.hlBytes+len(content) > maxHighlightDoc || r.hlTokens >= r.tokenLimit() || r.hlTime > highlightBudget {
+		r.hlBytes+len(content) > maxHighlightDoc || r.hlTokens >= r.hlTokenLimit || r.hlTime > highlightBudget {
 		return plain
 	}
 	lx := r.pickLexer(o)
@@ -112,12 +112,11 @@ func (r *renderer) highlight(content string, o codeOpts) (pieces []piece) {
 	if err != nil {
 		return plain
 	}
-	limit := r.tokenLimit()
 	at := 0 // the bytes of content the tokens so far reproduce
 	for tok := it(); tok != chroma.EOF; tok = it() {
 		// A block whose tokens overrun the budget is shown without colours
 		// whole, as are the blocks after it.
-		if r.hlTokens++; r.hlTokens > limit {
+		if r.hlTokens++; r.hlTokens > r.hlTokenLimit {
 			return plain
 		}
 		if time.Since(start)+r.hlTime > highlightBudget {
@@ -150,15 +149,6 @@ func (r *renderer) highlight(content string, o codeOpts) (pieces []piece) {
 	return pieces
 }
 
-// tokenLimit is the page's token budget: maxHighlightTokens, or the
-// renderer's own in tests.
-func (r *renderer) tokenLimit() int {
-	if r.hlTokenLimit > 0 {
-		return r.hlTokenLimit
-	}
-	return maxHighlightTokens
-}
-
 // pickLexer chooses a lexer from the info string's first word (`python.old`
 // -> python), else from the file path, else from the fallback language;
 // nil when none fits. The languages are chroma's (docs/render.md, "Syntax
@@ -181,8 +171,8 @@ func (r *renderer) pickLexer(o codeOpts) chroma.Lexer {
 		}
 	}
 	if o.path != "" {
-		if lx := x.matchLexer(path.Base(strings.ReplaceAll(o.path, `\`, "/"))); lx != nil {
-			return lx
+		if i := x.match(path.Base(strings.ReplaceAll(o.path, `\`, "/"))); i >= 0 {
+			return x.lexers[i]
 		}
 	}
 	if o.lang != "" {

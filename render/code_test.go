@@ -124,8 +124,8 @@ func TestHighlightTokenBudget(t *testing.T) {
 	if r.hlTokens < r.hlTokenLimit {
 		t.Errorf("%d tokens counted, limit %d", r.hlTokens, r.hlTokenLimit)
 	}
-	if r.tokenLimit() != r.hlTokenLimit || newRenderer(Options{}).tokenLimit() != maxHighlightTokens {
-		t.Error("tokenLimit does not give the renderer's limit or maxHighlightTokens")
+	if newRenderer(Options{}).hlTokenLimit != maxHighlightTokens {
+		t.Error("a renderer's token budget is not maxHighlightTokens")
 	}
 }
 

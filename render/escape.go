@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"html"
 	"strings"
 	"unicode/utf8"
 )
@@ -99,25 +100,5 @@ func c0Name(r rune) string {
 		"DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM", "SUB", "ESC", "FS", "GS", "RS", "US"}[r&31]
 }
 
-// esc escapes s for HTML text and attribute values.
-func esc(s string) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '&':
-			b.WriteString("&amp;")
-		case '"':
-			b.WriteString("&#34;")
-		case '\'':
-			b.WriteString("&#39;")
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}
+// esc escapes s for HTML text and attribute values, invalid UTF-8 as U+FFFD.
+func esc(s string) string { return html.EscapeString(strings.ToValidUTF8(s, "\uFFFD")) }

@@ -12,6 +12,8 @@ import (
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
+
+	"github.com/plangram/plangram/ast"
 )
 
 // The inline guard keeps goldmark's time linear in the prose it is given.
@@ -269,30 +271,17 @@ func escapeRegions(src []byte, regions []guardRegion) ([]byte, []lineRange) {
 	return append(out, src[at:]...), ranges
 }
 
-// toLines turns the byte offsets of ranges (sorted by first) into 1-based
-// lines, in one pass over src.
+// toLines turns the byte offsets of ranges into 1-based lines.
 func toLines(src []byte, ranges []lineRange) {
-	offs := make([]int, 0, 2*len(ranges))
-	for _, r := range ranges {
-		offs = append(offs, r.first, r.last)
-	}
-	sorted := append([]int(nil), offs...)
-	sort.Ints(sorted)
-	line := make(map[int]int, len(sorted))
-	n, at := 1, 0
-	for _, off := range sorted {
-		n += bytes.Count(src[at:off], []byte{'\n'})
-		at = off
-		line[off] = n
-	}
+	lines := ast.NewLines(src)
 	for i := range ranges {
-		ranges[i].first, ranges[i].last = line[ranges[i].first], line[ranges[i].last]
+		ranges[i].first, ranges[i].last = lines.Pos(ranges[i].first).Line, lines.Pos(ranges[i].last).Line
 	}
 }
 
 // guardNote is the note above prose with guarded chunks: one for the
-// chunks whose Markdown would cost too much time, one for the tables past
-// the page's cell budget.
+// chunks whose Markdown would cost more time than their length, one for
+// the tables past the page's cell budget.
 func guardNote(ranges []lineRange) string {
 	var slow, tables []lineRange
 	for _, r := range ranges {
@@ -303,8 +292,10 @@ func guardNote(ranges []lineRange) string {
 		}
 	}
 	note := ""
-	if len(slow) > 0 {
-		note = slowNote(slow)
+	if len(slow) == 1 {
+		note = fmt.Sprintf("<p class=\"note\">The paragraph, heading or table cell at %s holds so many Markdown markers (links, code, raw HTML, emphasis, link reference definitions or table columns) that the Markdown renderer's time would grow faster than its length: it is shown as plain text; all of its text is there.</p>\n", linesOf(slow))
+	} else if len(slow) > 1 {
+		note = fmt.Sprintf("<p class=\"note\">%d paragraphs, headings or table cells (%s) hold so many Markdown markers (links, code, raw HTML, emphasis, link reference definitions or table columns) that the Markdown renderer's time would grow faster than their length: they are shown as plain text; all of their text is there.</p>\n", len(slow), linesOf(slow))
 	}
 	if len(tables) == 1 {
 		note += fmt.Sprintf("<p class=\"note\">The table at %s would take this page past %d table cells, more than the Markdown renderer can hold in proportion to its size: it is shown as plain text; all of its text is there.</p>\n", linesOf(tables), maxPageCells)
@@ -341,13 +332,4 @@ func rangeList(ranges []lineRange) string {
 		}
 	}
 	return b.String()
-}
-
-// slowNote is the note for chunks guarded because their Markdown would
-// cost more time than their length.
-func slowNote(ranges []lineRange) string {
-	if len(ranges) == 1 {
-		return fmt.Sprintf("<p class=\"note\">The paragraph, heading or table cell at %s holds so many Markdown markers (links, code, raw HTML, emphasis, link reference definitions or table columns) that the Markdown renderer's time would grow faster than its length: it is shown as plain text; all of its text is there.</p>\n", linesOf(ranges))
-	}
-	return fmt.Sprintf("<p class=\"note\">%d paragraphs, headings or table cells (lines %s) hold so many Markdown markers (links, code, raw HTML, emphasis, link reference definitions or table columns) that the Markdown renderer's time would grow faster than their length: they are shown as plain text; all of their text is there.</p>\n", len(ranges), rangeList(ranges))
 }

@@ -41,29 +41,33 @@ type layout struct {
 	blocks, prose, acts []target
 }
 
-// addAction adds action i: its head, its blocks and its span.
-func (l *layout) addAction(a *ast.Action, i int) {
-	if a.Head != nil {
-		l.blocks = append(l.blocks, target{a.Head.Span.Start.Offset, a.Head.Span.End.Offset, nodeKey{kind: keyAction, i: i}})
-	}
-	for j, b := range a.Blocks {
-		l.blocks = append(l.blocks, target{b.Span.Start.Offset, b.Span.End.Offset, nodeKey{kind: keyActBlock, i: i, j: j}})
-	}
-	l.acts = append(l.acts, target{a.Span.Start.Offset, a.Span.End.Offset, nodeKey{kind: keyAction, i: i}})
-}
-
-// addStray adds block i of no action.
-func (l *layout) addStray(b *ast.Block, i int) {
-	l.blocks = append(l.blocks, target{b.Span.Start.Offset, b.Span.End.Offset, nodeKey{kind: keyStray, i: i}})
-}
-
-// addProse adds the prose of doc that is not hidden.
-func (l *layout) addProse(doc *ast.Document, hidden map[any]bool) {
-	for i, p := range doc.Prose {
-		if !hidden[p] {
-			l.prose = append(l.prose, target{p.Span.Start.Offset, p.Span.End.Offset, nodeKey{kind: keyProse, i: i}})
+// treeLayout is the layout of a whole document. The blocks of no action
+// come first, then each action's head and blocks, as attach has always
+// listed them.
+func treeLayout(doc *ast.Document, hidden map[any]bool) *layout {
+	l := &layout{}
+	span := func(sp ast.Span, key nodeKey) target { return target{sp.Start.Offset, sp.End.Offset, key} }
+	for i, b := range doc.Blocks {
+		if !hidden[b] {
+			l.blocks = append(l.blocks, span(b.Span, nodeKey{kind: keyStray, i: i}))
 		}
 	}
+	for i, a := range doc.Actions {
+		if a.Head != nil {
+			l.blocks = append(l.blocks, span(a.Head.Span, nodeKey{kind: keyAction, i: i}))
+		}
+		for j, b := range a.Blocks {
+			l.blocks = append(l.blocks, span(b.Span, nodeKey{kind: keyActBlock, i: i, j: j}))
+		}
+		l.acts = append(l.acts, span(a.Span, nodeKey{kind: keyAction, i: i}))
+	}
+	for i, p := range doc.Prose {
+		if !hidden[p] {
+			l.prose = append(l.prose, span(p.Span, nodeKey{kind: keyProse, i: i}))
+		}
+	}
+	l.sort()
+	return l
 }
 
 // sort sorts each list by start, keeping the order of equal starts.
@@ -71,24 +75,6 @@ func (l *layout) sort() {
 	for _, ts := range [][]target{l.blocks, l.prose, l.acts} {
 		sort.SliceStable(ts, func(i, j int) bool { return ts[i].start < ts[j].start })
 	}
-}
-
-// treeLayout is the layout of a whole document. The blocks of no action
-// come first, then each action's head and blocks, as attach has always
-// listed them.
-func treeLayout(doc *ast.Document, hidden map[any]bool) *layout {
-	l := &layout{}
-	for i, b := range doc.Blocks {
-		if !hidden[b] {
-			l.addStray(b, i)
-		}
-	}
-	for i, a := range doc.Actions {
-		l.addAction(a, i)
-	}
-	l.addProse(doc, hidden)
-	l.sort()
-	return l
 }
 
 // find returns the key of the target of ts (sorted by start) that
@@ -101,16 +87,6 @@ func find(ts []target, off int) (nodeKey, bool) {
 		if ts[j].contains(off) {
 			return ts[j].key, true
 		}
-	}
-	return nodeKey{}, false
-}
-
-// containing returns the key of the action whose span contains offset
-// (actions sorted by start, not overlapping).
-func (l *layout) containing(off int) (nodeKey, bool) {
-	i := sort.Search(len(l.acts), func(i int) bool { return l.acts[i].start > off }) - 1
-	if i >= 0 && l.acts[i].contains(off) {
-		return l.acts[i].key, true
 	}
 	return nodeKey{}, false
 }
@@ -130,7 +106,7 @@ func attach(diags []*ast.Diagnostic, l *layout) *diagIndex {
 			key = k
 		} else if k, ok := find(l.prose, off); ok {
 			key = k
-		} else if k, ok := l.containing(off); ok {
+		} else if k, ok := find(l.acts, off); ok {
 			key = k
 		}
 		idx.byNode[key] = append(idx.byNode[key], d)

@@ -90,15 +90,11 @@ func newLexerIndex(all []chroma.Lexer) *lexerIndex {
 // get returns the lexer for a language name, alias or file extension, as
 // chroma's lexers.Get finds it, or nil.
 func (x *lexerIndex) get(name string) chroma.Lexer {
-	lower := strings.ToLower(name)
-	for _, m := range []map[string]int{x.byName, x.byAlias} {
-		if i, ok := m[name]; ok {
-			return x.lexers[i]
-		}
-	}
-	for _, m := range []map[string]int{x.byName, x.byAlias} {
-		if i, ok := m[lower]; ok {
-			return x.lexers[i]
+	for _, key := range []string{name, strings.ToLower(name)} {
+		for _, m := range []map[string]int{x.byName, x.byAlias} {
+			if i, ok := m[key]; ok {
+				return x.lexers[i]
+			}
 		}
 	}
 	var candidates []int
@@ -109,15 +105,6 @@ func (x *lexerIndex) get(name string) chroma.Lexer {
 		candidates = append(candidates, i)
 	}
 	if i := x.best(candidates); i >= 0 {
-		return x.lexers[i]
-	}
-	return nil
-}
-
-// matchLexer returns the lexer for a file name, as chroma's lexers.Match
-// finds it, or nil.
-func (x *lexerIndex) matchLexer(filename string) chroma.Lexer {
-	if i := x.match(filename); i >= 0 {
 		return x.lexers[i]
 	}
 	return nil

@@ -41,8 +41,12 @@ func TestLexerIndexSameAsChroma(t *testing.T) {
 		}
 	}
 	for _, f := range files {
-		if got, want := x.matchLexer(f), lexers.Match(f); got != want {
-			t.Errorf("matchLexer(%q) = %s, chroma gives %s", f, lexerName(got), lexerName(want))
+		var got chroma.Lexer
+		if i := x.match(f); i >= 0 {
+			got = x.lexers[i]
+		}
+		if want := lexers.Match(f); got != want {
+			t.Errorf("match(%q) = %s, chroma gives %s", f, lexerName(got), lexerName(want))
 		}
 	}
 }

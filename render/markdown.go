@@ -69,7 +69,7 @@ func (r *renderer) parseMarkdown(src []byte, line int) parsedMarkdown {
 	flat, n, first := flattenNesting(src)
 	if n > 0 {
 		fmt.Fprintf(&notes, "<p class=\"note\">%s from line %d nest too deep for the Markdown renderer, whose time grows faster than the input with the depth: they are shown with at most %d columns of indentation and %d nested lists or block quotes opened on one line; their text is all there.</p>\n",
-			lineCount(n), first+shift, maxIndent, maxNesting)
+			plural(n, "line"), first+shift, maxIndent, maxNesting)
 	}
 	flat, guarded := guardInline(r.blocks, flat, &r.cellsLeft)
 	for i := range guarded {
@@ -88,13 +88,6 @@ func (md parsedMarkdown) render(r *renderer, w io.Writer) error {
 		return err
 	}
 	return r.md.Renderer().Render(w, md.src, md.doc)
-}
-
-func lineCount(n int) string {
-	if n == 1 {
-		return "1 line"
-	}
-	return fmt.Sprintf("%d lines", n)
 }
 
 // maxNesting is the most list items and block quotes one line may open
@@ -312,13 +305,7 @@ func (m *mdNodes) rawHTML(w util.BufWriter, src []byte, node gast.Node, entering
 	if !entering {
 		return gast.WalkSkipChildren, nil
 	}
-	n := node.(*gast.RawHTML)
-	var b strings.Builder
-	for i := 0; i < n.Segments.Len(); i++ {
-		seg := n.Segments.At(i)
-		writeCode(&b, string(seg.Value(src)))
-	}
-	_, _ = w.WriteString(`<code class="raw-html" title="raw HTML, shown as text">` + b.String() + `</code>`)
+	_, _ = w.WriteString(`<code class="raw-html" title="raw HTML, shown as text">` + string(codeText(string(node.(*gast.RawHTML).Segments.Value(src)))) + `</code>`)
 	return gast.WalkSkipChildren, nil
 }
 
@@ -327,16 +314,11 @@ func (m *mdNodes) htmlBlock(w util.BufWriter, src []byte, node gast.Node, enteri
 		return gast.WalkSkipChildren, nil
 	}
 	n := node.(*gast.HTMLBlock)
-	var b strings.Builder
-	lines := n.Lines()
-	for i := 0; i < lines.Len(); i++ {
-		seg := lines.At(i)
-		writeCode(&b, string(seg.Value(src)))
-	}
+	text := string(n.Lines().Value(src))
 	if n.HasClosure() {
-		writeCode(&b, string(n.ClosureLine.Value(src)))
+		text += string(n.ClosureLine.Value(src))
 	}
-	_, _ = w.WriteString(`<pre class="raw-html" title="raw HTML, shown as text">` + strings.TrimSuffix(b.String(), "\n") + "</pre>\n")
+	_, _ = w.WriteString(`<pre class="raw-html" title="raw HTML, shown as text">` + strings.TrimSuffix(string(codeText(text)), "\n") + "</pre>\n")
 	return gast.WalkSkipChildren, nil
 }
 
@@ -348,13 +330,7 @@ func (m *mdNodes) codeBlock(w util.BufWriter, src []byte, node gast.Node, enteri
 	if n, ok := node.(*gast.FencedCodeBlock); ok && n.Info != nil {
 		info = string(n.Info.Segment.Value(src))
 	}
-	var content bytes.Buffer
-	lines := node.Lines()
-	for i := 0; i < lines.Len(); i++ {
-		seg := lines.At(i)
-		content.Write(seg.Value(src))
-	}
-	body := strings.TrimSuffix(content.String(), "\n")
+	body := strings.TrimSuffix(string(node.Lines().Value(src)), "\n")
 	_, _ = w.WriteString(`<div class="md-code">`)
 	if info != "" {
 		_, _ = w.WriteString(`<div class="md-code-info">` + esc(info) + `</div>`)
@@ -401,83 +377,7 @@ func plainText(n gast.Node, src []byte) string {
 // block whose info string is `act` in src: the mark of a fenced-acts plan.
 // A document that only shows acts inside other code blocks (a page about
 // acts, such as docs/acts.md) has none and renders as a plain page.
-//
-// The block structure a Markdown reader sees up to a line does not depend
-// on the lines after it (CommonMark reads blocks line by line, and a block
-// opens at its first line), so the question is asked of ever longer
-// prefixes ending at a line end, each twice as long as the one before,
-// and the first act block ends the search: a plan's first act block is
-// usually near its start, and goldmark's tree of a whole document is
-// several times its size. A document
-// with no act block is read whole, in twice the time of one reading.
 func HasActBlocks(src []byte) bool {
-	if !mayHaveActFence(src) {
-		return false
-	}
-	for n := 64 << 10; ; n *= 2 {
-		cut := len(src)
-		if n < len(src) {
-			if cut = bytes.LastIndexByte(src[:n], '\n') + 1; cut == 0 {
-				continue // no line end yet: a longer prefix
-			}
-		}
-		if hasActBlocks(src[:cut]) {
-			return true
-		}
-		if cut == len(src) {
-			return false
-		}
-	}
-}
-
-// mayHaveActFence reports whether a line of src holds a run of three
-// backticks or tildes with `act` after it (in any case): every act
-// block's opening line does, so a document without one has no act block,
-// whatever its block structure, and HasActBlocks needs no Markdown reader
-// (goldmark keeps an entry per line and open container until a blank
-// line, which a long nested list makes many times its size).
-func mayHaveActFence(src []byte) bool {
-	tick, tilde := -1, -1 // the next "```" and "~~~" at or after i, once looked for
-	next := func(at *int, i int, run string) int {
-		if *at < i && *at != len(src) {
-			if j := bytes.Index(src[i:], []byte(run)); j >= 0 {
-				*at = i + j
-			} else {
-				*at = len(src)
-			}
-		}
-		return *at
-	}
-	for i := 0; i < len(src); {
-		start := min(next(&tick, i, "```"), next(&tilde, i, "~~~"))
-		if start == len(src) {
-			return false
-		}
-		end := len(src)
-		if j := bytes.IndexByte(src[start:], '\n'); j >= 0 {
-			end = start + j
-		}
-		if containsACT(src[start+3 : end]) {
-			return true
-		}
-		i = end + 1
-	}
-	return false
-}
-
-// containsACT reports whether b holds "act" in any case: "act" has no
-// other case folding than its ASCII ones (strings.EqualFold's).
-func containsACT(b []byte) bool {
-	for k := 0; k+3 <= len(b); k++ {
-		if b[k]|0x20 == 'a' && b[k+1]|0x20 == 'c' && b[k+2]|0x20 == 't' {
-			return true
-		}
-	}
-	return false
-}
-
-// hasActBlocks is HasActBlocks on all of src.
-func hasActBlocks(src []byte) bool {
 	src, _, _ = flattenNesting(src) // linear time, as for rendering
 	// Only blocks matter here: goldmark's block parsing is linear once the
 	// nesting is flattened, and the inline Markdown is not read at all.

@@ -49,7 +49,7 @@ func (r *renderer) hiddenNodes(doc *ast.Document) map[any]bool {
 		}
 	}
 	for _, p := range prose {
-		if k, ok := acts.containing(p.Span.Start.Offset); ok {
+		if k, ok := find(acts.acts, p.Span.Start.Offset); ok {
 			switch {
 			case p.Kind == "heading", p.Kind == "list", markdownActs[doc.Actions[k.i]]:
 				hidden[p] = true

@@ -67,7 +67,7 @@ type renderer struct {
 	hlBytes int
 	hlTime  time.Duration
 	// hlTokens counts the lexer tokens of the page's highlighted blocks,
-	// against hlTokenLimit (0: maxHighlightTokens; tests set a smaller one).
+	// against hlTokenLimit (maxHighlightTokens; tests set a smaller one).
 	hlTokens     int
 	hlTokenLimit int
 	// cellsLeft is what is left of the page's table-cell budget
@@ -79,7 +79,7 @@ type renderer struct {
 }
 
 func newRenderer(opts Options) *renderer {
-	r := &renderer{opts: opts, cellsLeft: maxPageCells}
+	r := &renderer{opts: opts, cellsLeft: maxPageCells, hlTokenLimit: maxHighlightTokens}
 	r.md = r.newMarkdown()
 	r.blocks = newBlockParser(true)
 	return r
@@ -199,9 +199,6 @@ func (pw *pageWriter) exec(name string, data any) error {
 		out = bytes.ToValidUTF8(out, []byte("\uFFFD"))
 	}
 	_, err := pw.w.Write(out)
-	if pw.buf.Cap() > 1<<20 {
-		pw.buf = bytes.Buffer{} // one large part does not pin its buffer
-	}
 	return err
 }
 
@@ -375,7 +372,7 @@ type pageBody struct {
 	p   *page
 	idx *diagIndex
 	// topProse lists the shown prose nodes outside every action (indices
-	// in doc.Prose, by start); inner, by action index, those inside one.
+	// in doc.Prose; writePage orders them by start); inner, by action index, those inside one.
 	topProse []int
 	inner    map[int][]proseRef
 	proseN   int
@@ -442,15 +439,12 @@ func (r *renderer) writeHead(pw *pageWriter, doc *ast.Document, lay *layout, hid
 		if hidden[pr] {
 			continue
 		}
-		if k, ok := lay.containing(pr.Span.Start.Offset); ok {
+		if k, ok := find(lay.acts, pr.Span.Start.Offset); ok {
 			body.inner[k.i] = append(body.inner[k.i], proseRef{pr, i})
 			continue
 		}
 		body.topProse = append(body.topProse, i)
 	}
-	sort.SliceStable(body.topProse, func(i, j int) bool {
-		return doc.Prose[body.topProse[i]].Span.Start.Offset < doc.Prose[body.topProse[j]].Span.Start.Offset
-	})
 	return body, nil
 }
 
@@ -826,15 +820,8 @@ func lineMarks(oldText, newText string) (del, ins map[int]string) {
 // pairs) whose values come from blocks as links to those blocks; "" when v
 // is not such a list.
 func (r *renderer) nested(v any, id string, blockOf func(*ast.Span) int) template.HTML {
-	var groups []ast.Params
-	switch x := v.(type) {
-	case []ast.Params:
-		groups = x
-	case [][]ast.Param:
-		for _, g := range x {
-			groups = append(groups, g)
-		}
-	default:
+	groups, ok := v.([]ast.Params)
+	if !ok {
 		return ""
 	}
 	var b strings.Builder
@@ -895,11 +882,11 @@ func (r *renderer) value(v any) template.HTML {
 			return h
 		}
 	}
-	data, err := jsonIndent(v)
+	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return template.HTML(esc(fmt.Sprint(v)))
 	}
-	return template.HTML(`<pre class="text json">`) + codeText(data) + `</pre>`
+	return template.HTML(`<pre class="text json">`) + codeText(string(data)) + `</pre>`
 }
 
 // maxListJSON bounds the JSON text of a list parameter's value the page
@@ -962,11 +949,6 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
-}
-
-func jsonIndent(v any) (string, error) {
-	data, err := json.MarshalIndent(v, "", "  ")
-	return string(data), err
 }
 
 // untaken returns the inline arguments of a that none of def's parameters

@@ -28,30 +28,9 @@ func safeURL(dest string) bool {
 	if end < 0 || u[end] != ':' {
 		return true // no scheme: relative path, query or fragment
 	}
-	scheme := strings.ToLower(u[:end])
-	if scheme == "" || !validScheme(scheme) {
-		// "Not a scheme" to us may still be one to a browser (a backslash
-		// or a '%' before the colon is never part of a valid scheme, but
-		// refuse whatever is odd).
-		return false
-	}
-	switch scheme {
+	switch strings.ToLower(u[:end]) {
 	case "http", "https", "mailto": // the only schemes a rendered link may use
 		return true
 	}
 	return false
-}
-
-// validScheme reports whether s has the syntax of a URL scheme.
-func validScheme(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 'a' && c <= 'z':
-		case i > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.'):
-		default:
-			return false
-		}
-	}
-	return true
 }
