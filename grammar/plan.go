@@ -310,7 +310,8 @@ type planBuilder struct {
 	keys      map[*schema.Action]map[string]keyRef
 	snake     map[string]string
 	nodes     []*pnode          // every node in source order, blank lines included
-	entryList []*entry          // an action binder's entries (bind)
+	entryList []entry           // an action binder's entries (bind)
+	scratch   *[2]entry         // listEntries' scratch entries, between calls
 	normKeys  map[string]string // normKey's answers for the keys seen
 	vals      []value           // actionBinder.params' scratch space
 	set       []bool
