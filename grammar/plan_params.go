@@ -438,7 +438,7 @@ type actionBinder struct {
 	keys     map[string]keyRef // the action's metadata keys
 	head     *pnode
 	next     *pnode   // where things missing at the end of the action are reported
-	entries  []entry // the first metadata item of each parameter that has one (entry)
+	entries  []entry  // the first metadata item of each parameter that has one (entry)
 	known    []string // the action's metadata keys, for unknownKey's message, once made
 	md       []*pnode
 	bound    []bound
