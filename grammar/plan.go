@@ -24,13 +24,16 @@ import (
 //	File    = Intro? Action* Section*
 //	Intro   = Text? (Title Meta? Text?)*
 //	Section = H2 Text? Action*        ## Rationale, ## Memos, ## Action Plan, ## Message, …
-//	Action  = H3 Meta? Text?          ### `CREATE`, its metadata list, its blocks and text
+//	Action  = H3                      ### `CREATE`, its metadata list, its blocks and text
 //	Title   = H1 | Tight              # Title, or #Title without its space
 //	H2      = the headings of empty sections, then the section's own
-//	Meta    = Item                    a list right after a title or an action heading
+//	Meta    = Item                    a list right after a title
 //	Text    = a run of paragraphs, other lists, code blocks, breaks, blank
 //	          lines, headings 4–6 and, past the first H2 or H3, headings 1
 //
+// An action is one token (lexer.MarkdownScanner): each token costs
+// participle many times its bytes, and the builder reads an action's
+// metadata list and blocks from the token's range as it does a Text's.
 // The grammar accepts every token sequence: what the plan must look like
 // (title, metadata list, Rationale, optional Memos, then `## Action Plan`
 // or `## Message`, each action's parameters and blocks) is checked over
@@ -60,7 +63,7 @@ type planSection struct {
 
 type planAction struct {
 	Tokens []plex.Token
-	Syntax struct{} `parser:"H3 Item? Text?"`
+	Syntax struct{} `parser:"H3"`
 }
 
 // Diagnostic codes of the plan dialect (docs/plan.md lists each with an
@@ -515,12 +518,14 @@ type outliner struct {
 	sc                   *lexer.RunScanner
 }
 
-// tokens reads the tokens of one node of the tree; a Text, Item or H2
+// tokens reads the tokens of one node of the tree; a Text, Item, H2 or H3
 // token is read as the Markdown nodes it holds.
 func (o *outliner) tokens(ts []plex.Token) {
 	for i := range ts {
 		start, end := ts[i].Pos.Offset, ts[i].Pos.Offset+len(ts[i].Value)
-		if ts[i].Type != lexer.MdText && ts[i].Type != lexer.MdItem && ts[i].Type != lexer.MdH2 {
+		switch ts[i].Type {
+		case lexer.MdText, lexer.MdItem, lexer.MdH2, lexer.MdH3:
+		default:
 			o.token(ts[i].Type, start, end, nil)
 			continue
 		}
