@@ -31,8 +31,9 @@ import (
 //	Text    = a run of paragraphs, other lists, code blocks, breaks, blank
 //	          lines, headings 4–6 and, past the first H2 or H3, headings 1
 //
-// An action is one token (lexer.MarkdownScanner): each token costs
-// participle many times its bytes, and the builder reads an action's
+// An action is one token (lexer.MarkdownScanner), captured as a token
+// rather than a struct value: each token and each value cost participle
+// many times their bytes, and the builder reads an action's
 // metadata list and blocks from the token's range as it does a Text's.
 // The grammar accepts every token sequence: what the plan must look like
 // (title, metadata list, Rationale, optional Memos, then `## Action Plan`
@@ -46,7 +47,7 @@ import (
 // break and run of blank lines).
 type planFile struct {
 	Intro    *planIntro     `parser:"@@?"`
-	Actions  []*planAction  `parser:"@@*"`
+	Actions  []plex.Token   `parser:"@(H3*)"`
 	Sections []*planSection `parser:"@@*"`
 }
 
@@ -55,15 +56,12 @@ type planIntro struct {
 	Syntax struct{} `parser:"(Text (H1 | Tight)? | (H1 | Tight)) Item? Text? ((H1 | Tight) Item? Text?)*"`
 }
 
+// planSection's Actions are its H3 tokens, one per action: captured as
+// tokens, an action costs participle no value of its own.
 type planSection struct {
 	Tokens  []plex.Token
-	Syntax  struct{}      `parser:"H2 Text?"`
-	Actions []*planAction `parser:"@@*"`
-}
-
-type planAction struct {
-	Tokens []plex.Token
-	Syntax struct{} `parser:"H3"`
+	Syntax  struct{}     `parser:"H2 Text?"`
+	Actions []plex.Token `parser:"@(H3*)"`
 }
 
 // Diagnostic codes of the plan dialect (docs/plan.md lists each with an
@@ -474,9 +472,7 @@ func (b *planBuilder) outline(f *planFile) *ptree {
 	if f.Intro != nil {
 		o.tokens(f.Intro.Tokens)
 	}
-	for _, a := range f.Actions {
-		o.tokens(a.Tokens)
-	}
+	o.tokens(f.Actions)
 	for _, s := range f.Sections {
 		o.tokens(s.Tokens)
 	}

@@ -124,11 +124,11 @@ func (MarkdownDefinition) LexString(filename string, input string) (plex.Lexer, 
 // 2 or 3), and one Text token for each run of everything else
 // (paragraphs, other lists, fenced blocks, breaks, blank lines, headings
 // 4–6 and, past the first section or action, headings 1). So participle
-// makes one token and one value per action, not one per line or block:
-// each token costs participle's lexer and parser far more than its
-// bytes. The tokens cover the input byte for byte; each is a run of
-// RunScanner's tokens, which the plan builder reads again from the
-// token's range. It implements participle's lexer.Lexer.
+// reads one token per action, not one per line or block: each token
+// costs participle's lexer and parser far more than its bytes. The tokens
+// cover the input byte for byte; each is a run of RunScanner's tokens,
+// which the plan builder reads again from the token's range. It
+// implements participle's lexer.Lexer.
 type MarkdownScanner struct {
 	run       *RunScanner
 	pos       plex.Position
