@@ -24,13 +24,17 @@ import (
 //	File    = Intro? Action* Section*
 //	Intro   = Text? (Title Meta? Text?)*
 //	Section = H2 Text? Action*        ## Rationale, ## Memos, ## Action Plan, ## Message, …
-//	Action  = H3 Meta? Text?          ### `CREATE`, its metadata list, its blocks and text
+//	Action  = H3                      ### `CREATE`, its metadata list, its blocks and text
 //	Title   = H1 | Tight              # Title, or #Title without its space
 //	H2      = the headings of empty sections, then the section's own
-//	Meta    = Item                    a list right after a title or an action heading
+//	Meta    = Item                    a list right after a title
 //	Text    = a run of paragraphs, other lists, code blocks, breaks, blank
 //	          lines, headings 4–6 and, past the first H2 or H3, headings 1
 //
+// An action is one token (lexer.MarkdownScanner), captured as a token
+// rather than a struct value: each token and each value cost participle
+// many times their bytes, and the builder reads an action's
+// metadata list and blocks from the token's range as it does a Text's.
 // The grammar accepts every token sequence: what the plan must look like
 // (title, metadata list, Rationale, optional Memos, then `## Action Plan`
 // or `## Message`, each action's parameters and blocks) is checked over
@@ -43,7 +47,7 @@ import (
 // break and run of blank lines).
 type planFile struct {
 	Intro    *planIntro     `parser:"@@?"`
-	Actions  []*planAction  `parser:"@@*"`
+	Actions  []plex.Token   `parser:"@(H3*)"`
 	Sections []*planSection `parser:"@@*"`
 }
 
@@ -52,15 +56,12 @@ type planIntro struct {
 	Syntax struct{} `parser:"(Text (H1 | Tight)? | (H1 | Tight)) Item? Text? ((H1 | Tight) Item? Text?)*"`
 }
 
+// planSection's Actions are its H3 tokens, one per action: captured as
+// tokens, an action costs participle no value of its own.
 type planSection struct {
 	Tokens  []plex.Token
-	Syntax  struct{}      `parser:"H2 Text?"`
-	Actions []*planAction `parser:"@@*"`
-}
-
-type planAction struct {
-	Tokens []plex.Token
-	Syntax struct{} `parser:"H3 Item? Text?"`
+	Syntax  struct{}     `parser:"H2 Text?"`
+	Actions []plex.Token `parser:"@(H3*)"`
 }
 
 // Diagnostic codes of the plan dialect (docs/plan.md lists each with an
@@ -310,7 +311,8 @@ type planBuilder struct {
 	keys      map[*schema.Action]map[string]keyRef
 	snake     map[string]string
 	nodes     []*pnode          // every node in source order, blank lines included
-	entryList []*entry          // an action binder's entries (bind)
+	entryList []entry           // an action binder's entries (bind)
+	scratch   *[2]entry         // listEntries' scratch entries, between calls
 	normKeys  map[string]string // normKey's answers for the keys seen
 	vals      []value           // actionBinder.params' scratch space
 	set       []bool
@@ -470,9 +472,7 @@ func (b *planBuilder) outline(f *planFile) *ptree {
 	if f.Intro != nil {
 		o.tokens(f.Intro.Tokens)
 	}
-	for _, a := range f.Actions {
-		o.tokens(a.Tokens)
-	}
+	o.tokens(f.Actions)
 	for _, s := range f.Sections {
 		o.tokens(s.Tokens)
 	}
@@ -514,12 +514,14 @@ type outliner struct {
 	sc                   *lexer.RunScanner
 }
 
-// tokens reads the tokens of one node of the tree; a Text, Item or H2
+// tokens reads the tokens of one node of the tree; a Text, Item, H2 or H3
 // token is read as the Markdown nodes it holds.
 func (o *outliner) tokens(ts []plex.Token) {
 	for i := range ts {
 		start, end := ts[i].Pos.Offset, ts[i].Pos.Offset+len(ts[i].Value)
-		if ts[i].Type != lexer.MdText && ts[i].Type != lexer.MdItem && ts[i].Type != lexer.MdH2 {
+		switch ts[i].Type {
+		case lexer.MdText, lexer.MdItem, lexer.MdH2, lexer.MdH3:
+		default:
 			o.token(ts[i].Type, start, end, nil)
 			continue
 		}

@@ -130,37 +130,47 @@ func (e *entry) valueSpan(l *planLines) ast.Span { return l.Span(e.valStart, e.v
 // scratch entry, valid during the call: a list of many items holds no
 // memory per item but what the callers keep.
 func (b *planBuilder) listEntries(n *pnode, each, bad func(*entry)) {
-	var cur, tmp entry
+	// The two scratch entries are the builder's, taken for the call (a
+	// call from inside each or bad makes its own): passed to callbacks,
+	// entries on the stack would escape, one pair per list.
+	pair := b.scratch
+	if pair == nil {
+		pair = new([2]entry)
+	}
+	b.scratch = nil
+	defer func() { b.scratch = pair }()
+	cur, tmp := &pair[0], &pair[1]
+	*cur = entry{}
 	have, collecting := false, false
 	for k, it := range n.items {
 		start, end, ok := b.itemRange(it)
 		if !ok {
 			continue
 		}
-		b.item(&tmp, start, end)
+		b.item(tmp, start, end)
 		if tmp.bad && collecting {
 			if cur.elems == nil {
 				// Room for the rest of the list, which is usually
 				// folded too, so a long list is not grown by copies.
 				cur.elems = make([]elem, 0, len(n.items)-k+len(tmp.elems))
 			}
-			cur.fold(&tmp)
+			cur.fold(tmp)
 			continue
 		}
 		if have {
-			each(&cur)
+			each(cur)
 			have = false
 		}
 		if tmp.bad {
 			collecting = false
-			bad(&tmp)
+			bad(tmp)
 			continue
 		}
-		cur, have = tmp, true // item makes tmp afresh: cur owns its elements
+		*cur, have = *tmp, true // item makes tmp afresh: cur owns its elements
 		collecting = cur.value == "" && len(cur.elems) == 0
 	}
 	if have {
-		each(&cur)
+		each(cur)
 	}
 }
 
@@ -428,7 +438,7 @@ type actionBinder struct {
 	keys     map[string]keyRef // the action's metadata keys
 	head     *pnode
 	next     *pnode   // where things missing at the end of the action are reported
-	entries  []*entry // the first metadata item of each parameter that has one (entry)
+	entries  []entry  // the first metadata item of each parameter that has one (entry)
 	known    []string // the action's metadata keys, for unknownKey's message, once made
 	md       []*pnode
 	bound    []bound
@@ -450,16 +460,14 @@ func (x *actionBinder) entry(e *entry) {
 		x.unknownKey(e)
 		return
 	}
-	for _, f := range x.entries {
-		if f.ref.param == ref.param {
+	for i := range x.entries {
+		if f := &x.entries[i]; f.ref.param == ref.param {
 			x.duplicate(f, e)
 			return
 		}
 	}
-	k := new(entry)
-	*k = *e
-	k.ref = ref
-	x.entries = append(x.entries, k)
+	x.entries = append(x.entries, *e)
+	x.entries[len(x.entries)-1].ref = ref
 }
 
 // duplicate reports e, a key of the same parameter as found, which is kept.
@@ -895,8 +903,8 @@ func (x *actionBinder) unknownKey(e *entry) {
 // meta finds a parameter's metadata item (by key or alias) and converts it.
 func (x *actionBinder) meta(p *schema.Param) (value, bool) {
 	var found *entry // the first of p's keys: entry reported the others
-	for _, e := range x.entries {
-		if e.ref.param == p {
+	for i := range x.entries {
+		if e := &x.entries[i]; e.ref.param == p {
 			found = e
 			break
 		}

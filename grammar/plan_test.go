@@ -185,11 +185,9 @@ func checkPlanTree(t testing.TB, g *participle.Parser[planFile], src []byte) {
 			}
 		}
 	}
-	action := func(a *planAction) {
-		heads("action", a.Tokens, lexer.MdH3)
-		for _, tok := range a.Tokens {
-			b.WriteString(tok.Value)
-		}
+	action := func(a plex.Token) {
+		heads("action", []plex.Token{a}, lexer.MdH3)
+		b.WriteString(a.Value)
 	}
 	if f.Intro != nil {
 		heads("intro", f.Intro.Tokens, plex.EOF)
@@ -201,10 +199,7 @@ func checkPlanTree(t testing.TB, g *participle.Parser[planFile], src []byte) {
 		action(a)
 	}
 	for _, s := range f.Sections {
-		n := len(s.Tokens)
-		for _, a := range s.Actions {
-			n -= len(a.Tokens)
-		}
+		n := len(s.Tokens) - len(s.Actions)
 		if n < 1 {
 			t.Fatalf("section at %d: its actions hold more tokens than it", s.Tokens[0].Pos.Offset)
 		}
@@ -212,12 +207,10 @@ func checkPlanTree(t testing.TB, g *participle.Parser[planFile], src []byte) {
 		for _, tok := range s.Tokens[:n] {
 			b.WriteString(tok.Value)
 		}
-		rest := s.Tokens[n:]
-		for _, a := range s.Actions {
-			if &rest[0] != &a.Tokens[0] {
-				t.Fatalf("section at %d: action at %d is not its next tokens", s.Tokens[0].Pos.Offset, a.Tokens[0].Pos.Offset)
+		for i, a := range s.Actions {
+			if &s.Tokens[n+i] != &s.Actions[i] {
+				t.Fatalf("section at %d: action at %d is not its next token", s.Tokens[0].Pos.Offset, a.Pos.Offset)
 			}
-			rest = rest[len(a.Tokens):]
 			action(a)
 		}
 	}

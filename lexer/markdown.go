@@ -117,13 +117,15 @@ func (MarkdownDefinition) LexString(filename string, input string) (plex.Lexer, 
 // MarkdownScanner emits the tokens the plan grammar reads, with their
 // positions: the headings that give a plan its structure (H2, a section,
 // with the headings of the empty sections right after it, blank lines
-// between them allowed;
-// H3, an action; H1 and Tight before the first of them, the title), a list
-// right after an H3 or a title, blank lines between them allowed (Item:
-// the metadata list), and one Text token for each run of everything else
+// between them allowed; H1 and Tight before the first section or action,
+// the title), a list right after a title, blank lines between them
+// allowed (Item: the metadata list), one H3 token for each action (its
+// heading 3 line, its metadata list and its body, up to the next heading
+// 2 or 3), and one Text token for each run of everything else
 // (paragraphs, other lists, fenced blocks, breaks, blank lines, headings
-// 4–6 and, past the first section or action, headings 1). So participle makes a
-// value for a few tokens per action, not one per line or block. The tokens
+// 4–6 and, past the first section or action, headings 1). So participle
+// reads one token per action, not one per line or block: each token
+// costs participle's lexer and parser far more than its bytes. The tokens
 // cover the input byte for byte; each is a run of RunScanner's tokens,
 // which the plan builder reads again from the token's range. It
 // implements participle's lexer.Lexer.
@@ -131,7 +133,7 @@ type MarkdownScanner struct {
 	run       *RunScanner
 	pos       plex.Position
 	ahead     []rawTok // tokens read ahead, next first
-	afterHead bool     // the last token was a title or an H3
+	afterHead bool     // the last token was a title
 	body      bool     // an H2 or H3 was read: no more titles
 }
 
@@ -202,25 +204,27 @@ func (s *MarkdownScanner) Next() (plex.Token, error) {
 		return plex.EOFToken(s.pos), nil
 	case t.typ == MdH1 || t.typ == MdTight:
 		if s.body {
-			return s.text(t), nil
+			return s.text(t, MdText), nil
 		}
 		s.afterHead = true
 	case t.typ == MdH3:
-		s.afterHead, s.body = true, true
+		s.body = true
+		return s.text(t, MdH3), nil
 	case t.typ == MdH2:
 		s.body = true
 		s.emptySections(&t)
 	case t.typ == MdItem && after:
 	case t.typ == MdBlank && after && s.listNext(&t):
 	default:
-		return s.text(t), nil
+		return s.text(t, MdText), nil
 	}
 	return s.token(t), nil
 }
 
-// text returns the Text token that starts with t and runs up to the next
-// H2 or H3 (or title).
-func (s *MarkdownScanner) text(t rawTok) plex.Token {
+// text returns the token of type typ that starts with t and runs up to
+// the next H2 or H3 (or title): a Text token, or an H3 token holding the
+// whole action.
+func (s *MarkdownScanner) text(t rawTok, typ plex.TokenType) plex.Token {
 	for {
 		u := s.scan()
 		if u.typ == EOF || u.typ == MdH2 || u.typ == MdH3 || !s.body && (u.typ == MdH1 || u.typ == MdTight) {
@@ -229,7 +233,7 @@ func (s *MarkdownScanner) text(t rawTok) plex.Token {
 		}
 		t.end = u.end
 	}
-	t.typ = MdText
+	t.typ = typ
 	return s.token(t)
 }
 

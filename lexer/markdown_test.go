@@ -216,9 +216,9 @@ func TestExactFenceWithText(t *testing.T) {
 // checkGrammarTokens checks the tokens the plan grammar reads
 // (MarkdownScanner) against RunScanner's: each is a run of them, starting
 // and ending where they do, holding an H2 or H3 only as a token of its own
-// (an H2 token: heading 2 lines with blank lines between them), and an
-// Item token holds only blank lines and a list and follows a title or an
-// H3.
+// (an H2 token: heading 2 lines with blank lines between them; an H3
+// token: an H3 and what follows it up to the next H2 or H3), and an Item
+// token holds only blank lines and a list and follows a title.
 func checkGrammarTokens(t testing.TB, src string) {
 	t.Helper()
 	runs := NewRunScanner(src, 0)
@@ -231,6 +231,7 @@ func checkGrammarTokens(t testing.TB, src string) {
 		for start < tk.Off+len(tk.Value) {
 			isHead := typ == MdH2 || typ == MdH3
 			if isHead && (tk.Type == "Text" || tk.Type == "Item") || tk.Type == "Item" && typ != MdItem && typ != MdBlank ||
+				tk.Type == "H3" && (start == tk.Off) != (typ == MdH3) || tk.Type == "H3" && typ == MdH2 ||
 				tk.Type == "H2" && (typ != MdH2 && typ != MdBlank || start == tk.Off && typ != MdH2 || end == tk.Off+len(tk.Value) && typ != MdH2) {
 				t.Fatalf("%q: %s token %+v holds a %d token at %d", src, tk.Type, tk, typ, start)
 			}
@@ -239,7 +240,7 @@ func checkGrammarTokens(t testing.TB, src string) {
 		if start != tk.Off+len(tk.Value) {
 			t.Fatalf("%q: token %+v does not end where RunScanner's do", src, tk)
 		}
-		if tk.Type == "Item" && prev != MdH1 && prev != MdTight && prev != MdH3 {
+		if tk.Type == "Item" && prev != MdH1 && prev != MdTight {
 			t.Fatalf("%q: Item token %+v after a %d token", src, tk, prev)
 		}
 		prev = MarkdownSymbols()[tk.Type]
@@ -255,7 +256,7 @@ func TestMarkdownGrammarTokens(t *testing.T) {
 	for _, tk := range collect(t, Markdown(), src) {
 		parts = append(parts, tk.Type+":"+strings.ReplaceAll(tk.Value, "\n", "⏎"))
 	}
-	want := "Text:x⏎|H1:# T⏎|Item:⏎- **k:** v⏎|Text:⏎|H2:## Rationale⏎|Text:```⏎w⏎```⏎|H2:## a⏎⏎## b⏎## Action Plan⏎|H3:### `READ`⏎|Item:- **Resource:** a⏎|Text:⏎text⏎- b⏎# H1⏎#### L⏎"
+	want := "Text:x⏎|H1:# T⏎|Item:⏎- **k:** v⏎|Text:⏎|H2:## Rationale⏎|Text:```⏎w⏎```⏎|H2:## a⏎⏎## b⏎## Action Plan⏎|H3:### `READ`⏎- **Resource:** a⏎⏎text⏎- b⏎# H1⏎#### L⏎"
 	if got := strings.Join(parts, "|"); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
