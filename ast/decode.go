@@ -33,7 +33,7 @@ func DecodeValue(v any, dst any) error {
 			}
 		}
 	}
-	if !HasInvalidUTF8(v) && !HasInvalidName(v) && !containsEscape(reflect.ValueOf(v)) {
+	if !HasInvalidUTF8(v) && !HasInvalidName(v) && !anyString(reflect.ValueOf(v), func(s string, _ bool) bool { return strings.ContainsRune(s, jsonw.EscRune) }) {
 		data, err := json.Marshal(v)
 		if err != nil {
 			return err
@@ -48,57 +48,6 @@ func DecodeValue(v any, dst any) error {
 		return err
 	}
 	return unescapeIn(reflect.ValueOf(dst))
-}
-
-// containsEscape reports whether a string in v holds escRune.
-func containsEscape(v reflect.Value) bool {
-	found := false
-	walkStrings(v, func(s string) { found = found || strings.ContainsRune(s, jsonw.EscRune) })
-	return found
-}
-
-// walkStrings calls fn with every string of v, as hasInvalid walks.
-func walkStrings(v reflect.Value, fn func(string)) {
-	if !v.IsValid() {
-		return
-	}
-	if v.Type() == paramsRType {
-		for _, p := range v.Interface().(Params) {
-			fn(p.Name)
-			walkStrings(reflect.ValueOf(p.Value), fn)
-		}
-		return
-	}
-	if v.Type() == rawMessageType {
-		if x, err := jsonw.DecodeExact(v.Bytes()); err == nil {
-			walkStrings(reflect.ValueOf(x), fn)
-		}
-		return
-	}
-	switch v.Kind() {
-	case reflect.String:
-		fn(v.String())
-	case reflect.Interface, reflect.Pointer:
-		if !v.IsNil() {
-			walkStrings(v.Elem(), fn)
-		}
-	case reflect.Slice, reflect.Array:
-		if v.Type().Elem().Kind() == reflect.Uint8 {
-			return
-		}
-		for i := range v.Len() {
-			walkStrings(v.Index(i), fn)
-		}
-	case reflect.Map:
-		for it := v.MapRange(); it.Next(); {
-			if it.Key().Kind() == reflect.String {
-				fn(it.Key().String())
-			}
-			walkStrings(it.Value(), fn)
-		}
-	case reflect.Struct:
-		eachField(v, func(_ string, f reflect.Value) { walkStrings(f, fn) })
-	}
 }
 
 // escapeCopy returns v as generic JSON values (map[string]any, []any,

@@ -128,44 +128,54 @@ func paramsInvalid(ps Params) bool {
 
 var paramsRType = reflect.TypeFor[Params]()
 
+// hasInvalid reports whether v holds a string value that is not valid
+// UTF-8.
 func hasInvalid(v reflect.Value) bool {
+	return anyString(v, func(s string, name bool) bool { return !name && !utf8.ValidString(s) })
+}
+
+// anyString reports whether fn returns true for a string of v as the JSON
+// writer writes v: a member name (name is true: a parameter's name, a map
+// key) or a string value, at any depth.
+func anyString(v reflect.Value, fn func(s string, name bool) bool) bool {
 	if !v.IsValid() {
 		return false
 	}
-	if v.Type() == paramsRType {
-		return paramsInvalid(v.Interface().(Params))
-	}
-	if v.Type() == rawMessageType {
-		return !utf8.Valid(v.Bytes())
+	switch v.Type() {
+	case paramsRType:
+		for _, p := range v.Interface().(Params) {
+			if fn(p.Name, true) || anyString(reflect.ValueOf(p.Value), fn) {
+				return true
+			}
+		}
+		return false
+	case rawMessageType: // written as the value it holds (jsonw.W.Value)
+		x, err := jsonw.DecodeExact(v.Bytes())
+		return err == nil && anyString(reflect.ValueOf(x), fn)
 	}
 	switch v.Kind() {
 	case reflect.String:
-		return !utf8.ValidString(v.String())
+		return fn(v.String(), false)
 	case reflect.Interface, reflect.Pointer:
-		return !v.IsNil() && hasInvalid(v.Elem())
+		return !v.IsNil() && anyString(v.Elem(), fn)
 	case reflect.Slice, reflect.Array:
 		if v.Type().Elem().Kind() == reflect.Uint8 {
 			return false
 		}
 		for i := range v.Len() {
-			if hasInvalid(v.Index(i)) {
+			if anyString(v.Index(i), fn) {
 				return true
 			}
 		}
 	case reflect.Map:
-		if v.Type().Key().Kind() != reflect.String {
-			return false
-		}
 		for it := v.MapRange(); it.Next(); {
-			if hasInvalid(it.Value()) {
+			if it.Key().Kind() == reflect.String && fn(it.Key().String(), true) || anyString(it.Value(), fn) {
 				return true
 			}
 		}
 	case reflect.Struct:
 		found := false
-		eachField(v, func(_ string, f reflect.Value) {
-			found = found || hasInvalid(f)
-		})
+		eachField(v, func(_ string, f reflect.Value) { found = found || anyString(f, fn) })
 		return found
 	}
 	return false

@@ -118,11 +118,9 @@ func HasInvalidName(v any) bool {
 }
 
 // hasInvalidName is HasInvalidName for any other value (a struct, a
-// pointer, a typed slice or map): walkNames finds the names.
+// pointer, a typed slice or map).
 func hasInvalidName(v reflect.Value) bool {
-	found := false
-	walkNames(v, "", func(string, string) { found = true })
-	return found
+	return anyString(v, func(s string, name bool) bool { return name && !utf8.ValidString(s) })
 }
 
 // pointerToken escapes a member name as a JSON Pointer reference token.
