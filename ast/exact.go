@@ -296,25 +296,9 @@ func ApplyBase64(v, overlay any) (any, error) {
 	case []any:
 		switch x := v.(type) {
 		case []any:
-			out := slices.Clone(x)
-			for i := range min(len(o), len(out)) {
-				e, err := ApplyBase64(out[i], o[i])
-				if err != nil {
-					return v, err
-				}
-				out[i] = e
-			}
-			return out, nil
+			return applySlice(x, o)
 		case []string:
-			out := slices.Clone(x)
-			for i := range min(len(o), len(out)) {
-				e, err := ApplyBase64(out[i], o[i])
-				if err != nil {
-					return v, err
-				}
-				out[i], _ = e.(string)
-			}
-			return out, nil
+			return applySlice(x, o)
 		}
 	case map[string]any:
 		if x, ok := v.(map[string]any); ok {
@@ -350,6 +334,20 @@ func ApplyBase64(v, overlay any) (any, error) {
 	return v, nil
 }
 
+// applySlice is ApplyBase64 for a slice: a copy of x with the overlay's
+// elements applied.
+func applySlice[E any](x []E, o []any) ([]E, error) {
+	out := slices.Clone(x)
+	for i := range min(len(o), len(out)) {
+		e, err := ApplyBase64(out[i], o[i])
+		if err != nil {
+			return x, err
+		}
+		out[i], _ = e.(E)
+	}
+	return out, nil
+}
+
 // UnmarshalJSON reads an action as MarshalJSON writes it and puts the
 // exact bytes of args_base64, params_base64 and params_keys_base64 back
 // into Args and Params
@@ -360,7 +358,7 @@ func (a *Action) UnmarshalJSON(data []byte) error {
 	var x struct {
 		*plain
 		NameBase64   *string        `json:"name_base64"`
-		ArgsBase64   []*string      `json:"args_base64"`
+		ArgsBase64   []any          `json:"args_base64"`
 		ParamsBase64 map[string]any `json:"params_base64"`
 		ParamsKeys   map[string]any `json:"params_keys_base64"`
 	}
@@ -369,21 +367,18 @@ func (a *Action) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	if x.NameBase64 != nil {
-		raw, err := base64.StdEncoding.DecodeString(*x.NameBase64)
+		name, err := ApplyBase64(a.Name, *x.NameBase64)
 		if err != nil {
 			return fmt.Errorf("ast: name_base64: %w", err)
 		}
-		a.Name = string(raw)
+		a.Name = name.(string)
 	}
-	for i, b := range x.ArgsBase64 {
-		if b == nil || i >= len(a.Args) {
-			continue
-		}
-		raw, err := base64.StdEncoding.DecodeString(*b)
+	if x.ArgsBase64 != nil {
+		args, err := applySlice(a.Args, x.ArgsBase64)
 		if err != nil {
-			return fmt.Errorf("ast: args_base64[%d]: %w", i, err)
+			return fmt.Errorf("ast: args_base64: %w", err)
 		}
-		a.Args[i] = string(raw)
+		a.Args = args
 	}
 	if x.ParamsBase64 != nil {
 		ps, err := ApplyBase64(a.Params, x.ParamsBase64)
