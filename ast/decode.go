@@ -33,14 +33,14 @@ func DecodeValue(v any, dst any) error {
 			}
 		}
 	}
-	if !HasInvalidUTF8(v) && !HasInvalidName(v) && !anyString(reflect.ValueOf(v), func(s string, _ bool) bool { return strings.ContainsRune(s, jsonw.EscRune) }) {
+	if !HasInvalidUTF8(v) && !HasInvalidName(v) && !anyString(generic(reflect.ValueOf(v)), func(s string, _ bool) bool { return strings.ContainsRune(s, jsonw.EscRune) }) {
 		data, err := json.Marshal(v)
 		if err != nil {
 			return err
 		}
 		return json.Unmarshal(data, dst)
 	}
-	data, err := json.Marshal(escapeCopy(reflect.ValueOf(v)))
+	data, err := json.Marshal(escapeCopy(generic(reflect.ValueOf(v))))
 	if err != nil {
 		return err
 	}
@@ -50,60 +50,26 @@ func DecodeValue(v any, dst any) error {
 	return unescapeIn(reflect.ValueOf(dst))
 }
 
-// escapeCopy returns v as generic JSON values (map[string]any, []any,
-// strings, and the other values as they are) with every string escaped.
-func escapeCopy(v reflect.Value) any {
-	if !v.IsValid() {
-		return nil
-	}
-	if v.Type() == paramsRType {
-		m := map[string]any{}
-		for _, p := range v.Interface().(Params) {
-			m[jsonw.EscapeString(p.Name)] = escapeCopy(reflect.ValueOf(p.Value))
-		}
-		return m
-	}
-	if _, ok := v.Interface().(json.Number); ok {
-		return v.Interface()
-	}
-	if v.Type() == rawMessageType && !v.IsNil() {
-		if x, err := jsonw.DecodeExact(v.Bytes()); err == nil {
-			return escapeCopy(reflect.ValueOf(x))
-		}
-		return v.Interface()
-	}
-	switch v.Kind() {
-	case reflect.String:
-		return jsonw.EscapeString(v.String())
-	case reflect.Interface, reflect.Pointer:
-		if v.IsNil() {
-			return nil
-		}
-		return escapeCopy(v.Elem())
-	case reflect.Slice, reflect.Array:
-		if v.Type().Elem().Kind() == reflect.Uint8 || v.Kind() == reflect.Slice && v.IsNil() {
-			return v.Interface()
-		}
-		out := make([]any, v.Len())
-		for i := range out {
-			out[i] = escapeCopy(v.Index(i))
+// escapeCopy returns v, a generic value, with every string and member
+// name escaped, objects as map[string]any.
+func escapeCopy(v any) any {
+	switch x := v.(type) {
+	case string:
+		return jsonw.EscapeString(x)
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = escapeCopy(e)
 		}
 		return out
-	case reflect.Map:
-		if v.Type().Key().Kind() != reflect.String || v.IsNil() {
-			return v.Interface()
+	case Params:
+		m := make(map[string]any, len(x))
+		for _, p := range x {
+			m[jsonw.EscapeString(p.Name)] = escapeCopy(p.Value)
 		}
-		m := make(map[string]any, v.Len())
-		for it := v.MapRange(); it.Next(); {
-			m[jsonw.EscapeString(it.Key().String())] = escapeCopy(it.Value())
-		}
-		return m
-	case reflect.Struct:
-		m := map[string]any{}
-		eachField(v, func(name string, f reflect.Value) { m[name] = escapeCopy(f) })
 		return m
 	}
-	return v.Interface()
+	return v
 }
 
 var rawMessageType = reflect.TypeFor[json.RawMessage]()

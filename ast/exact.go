@@ -81,7 +81,7 @@ func WriteParamsBase64(w *jsonw.W, key string, ps Params) {
 		return
 	}
 	w.Key(key + Base64Suffix)
-	writeOverlay(w, reflect.ValueOf(ps))
+	writeOverlay(w, generic(reflect.ValueOf(ps)))
 }
 
 // HasInvalidUTF8 reports whether v holds a string that is not valid UTF-8:
@@ -131,52 +131,81 @@ var paramsRType = reflect.TypeFor[Params]()
 // hasInvalid reports whether v holds a string value that is not valid
 // UTF-8.
 func hasInvalid(v reflect.Value) bool {
-	return anyString(v, func(s string, name bool) bool { return !name && !utf8.ValidString(s) })
+	return anyString(generic(v), func(s string, name bool) bool { return !name && !utf8.ValidString(s) })
 }
 
-// anyString reports whether fn returns true for a string of v as the JSON
-// writer writes v: a member name (name is true: a parameter's name, a map
-// key) or a string value, at any depth.
-func anyString(v reflect.Value, fn func(s string, name bool) bool) bool {
+// generic returns v as the JSON writer writes it, with the exact bytes of
+// its strings: an object as Params in the order written (a map's keys
+// sorted, a struct's fields in order), an array as []any, a
+// json.RawMessage as the value it holds, a string as string, anything else
+// as it is. The walkers of the exact bytes walk this one shape.
+func generic(v reflect.Value) any {
 	if !v.IsValid() {
-		return false
+		return nil
 	}
 	switch v.Type() {
 	case paramsRType:
-		for _, p := range v.Interface().(Params) {
-			if fn(p.Name, true) || anyString(reflect.ValueOf(p.Value), fn) {
-				return true
-			}
+		ps := v.Interface().(Params)
+		out := make(Params, len(ps))
+		for i, p := range ps {
+			out[i] = Param{Name: p.Name, Value: generic(reflect.ValueOf(p.Value))}
 		}
-		return false
-	case rawMessageType: // written as the value it holds (jsonw.W.Value)
-		x, err := jsonw.DecodeExact(v.Bytes())
-		return err == nil && anyString(reflect.ValueOf(x), fn)
+		return out
+	case rawMessageType:
+		if x, err := jsonw.DecodeExact(v.Bytes()); err == nil {
+			return generic(reflect.ValueOf(x))
+		}
+		return v.Interface()
+	case numberType:
+		return json.Number(v.String())
 	}
 	switch v.Kind() {
 	case reflect.String:
-		return fn(v.String(), false)
+		return v.String()
 	case reflect.Interface, reflect.Pointer:
-		return !v.IsNil() && anyString(v.Elem(), fn)
+		if v.IsNil() {
+			return nil
+		}
+		return generic(v.Elem())
 	case reflect.Slice, reflect.Array:
-		if v.Type().Elem().Kind() == reflect.Uint8 {
-			return false
+		if v.Type().Elem().Kind() == reflect.Uint8 || v.Kind() == reflect.Slice && v.IsNil() {
+			return v.Interface()
 		}
-		for i := range v.Len() {
-			if anyString(v.Index(i), fn) {
-				return true
-			}
+		out := make([]any, v.Len())
+		for i := range out {
+			out[i] = generic(v.Index(i))
 		}
+		return out
 	case reflect.Map:
-		for it := v.MapRange(); it.Next(); {
-			if it.Key().Kind() == reflect.String && fn(it.Key().String(), true) || anyString(it.Value(), fn) {
-				return true
-			}
+		if v.Type().Key().Kind() != reflect.String || v.IsNil() {
+			return v.Interface()
 		}
+		out := make(Params, 0, v.Len())
+		for it := v.MapRange(); it.Next(); {
+			out = append(out, Param{Name: it.Key().String(), Value: generic(it.Value())})
+		}
+		slices.SortFunc(out, func(a, b Param) int { return strings.Compare(a.Name, b.Name) })
+		return out
 	case reflect.Struct:
-		found := false
-		eachField(v, func(_ string, f reflect.Value) { found = found || anyString(f, fn) })
-		return found
+		out := Params{}
+		eachField(v, func(name string, f reflect.Value) { out = append(out, Param{Name: name, Value: generic(f)}) })
+		return out
+	}
+	return v.Interface()
+}
+
+var numberType = reflect.TypeFor[json.Number]()
+
+// anyString reports whether fn returns true for a string of v, a generic
+// value: a member name (name is true) or a string value, at any depth.
+func anyString(v any, fn func(s string, name bool) bool) bool {
+	switch x := v.(type) {
+	case string:
+		return fn(x, false)
+	case []any:
+		return slices.ContainsFunc(x, func(e any) bool { return anyString(e, fn) })
+	case Params:
+		return slices.ContainsFunc(x, func(p Param) bool { return fn(p.Name, true) || anyString(p.Value, fn) })
 	}
 	return false
 }
@@ -211,68 +240,32 @@ func eachField(v reflect.Value, fn func(name string, f reflect.Value)) {
 	}
 }
 
-// writeOverlay writes the base64 overlay of v, which holds a string that is
-// not valid UTF-8.
-func writeOverlay(w *jsonw.W, v reflect.Value) {
-	if v.Type() == paramsRType {
-		ps := v.Interface().(Params)
-		ks := paramSuffixes(ps)
-		w.BeginObject()
-		for i, p := range ps {
-			if HasInvalidUTF8(p.Value) {
-				w.KeyN(p.Name, jsonw.Suffix(ks, i))
-				writeOverlay(w, reflect.ValueOf(p.Value))
-			}
-		}
-		w.EndObject()
-		return
-	}
-	if v.Type() == rawMessageType { // written as the value it holds (jsonw.W.Value)
-		if x, err := jsonw.DecodeExact(v.Bytes()); err == nil {
-			writeOverlay(w, reflect.ValueOf(x))
-			return
-		}
-	}
-	switch v.Kind() {
-	case reflect.String:
-		w.String(base64.StdEncoding.EncodeToString([]byte(v.String())))
-	case reflect.Interface, reflect.Pointer:
-		writeOverlay(w, v.Elem())
-	case reflect.Slice, reflect.Array:
+// writeOverlay writes the base64 overlay of v, a generic value that holds
+// a string that is not valid UTF-8.
+func writeOverlay(w *jsonw.W, v any) {
+	invalid := func(s string, name bool) bool { return !name && !utf8.ValidString(s) }
+	switch x := v.(type) {
+	case string:
+		w.String(base64.StdEncoding.EncodeToString([]byte(x)))
+	case []any:
 		w.BeginArray()
-		for i := range v.Len() {
-			if e := v.Index(i); hasInvalid(e) {
+		for _, e := range x {
+			if anyString(e, invalid) {
 				writeOverlay(w, e)
 			} else {
 				w.Null()
 			}
 		}
 		w.EndArray()
-	case reflect.Map:
-		keys := make([]string, 0, v.Len())
-		for it := v.MapRange(); it.Next(); {
-			keys = append(keys, it.Key().String())
-		}
-		slices.Sort(keys)
-		ks := jsonw.NameSuffixes(keys) // members named as written
+	case Params:
+		ks := paramSuffixes(x)
 		w.BeginObject()
-		for i, k := range keys {
-			e := v.MapIndex(reflect.ValueOf(k).Convert(v.Type().Key()))
-			if !hasInvalid(e) {
-				continue
+		for i, p := range x {
+			if anyString(p.Value, invalid) {
+				w.KeyN(p.Name, jsonw.Suffix(ks, i))
+				writeOverlay(w, p.Value)
 			}
-			w.KeyN(k, jsonw.Suffix(ks, i))
-			writeOverlay(w, e)
 		}
-		w.EndObject()
-	case reflect.Struct:
-		w.BeginObject()
-		eachField(v, func(name string, f reflect.Value) {
-			if hasInvalid(f) {
-				w.Key(name)
-				writeOverlay(w, f)
-			}
-		})
 		w.EndObject()
 	default:
 		w.Null()
