@@ -12,6 +12,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -228,33 +229,16 @@ func (w *W) Marshal(v any) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
+	if w.Indent {
+		enc.SetIndent(strings.Repeat("  ", len(w.stack)), "  ")
+	}
+	w.elem()
 	if err := enc.Encode(v); err != nil {
 		w.Fail(err)
-		w.Null()
-		return
-	}
-	w.Raw(bytes.TrimSuffix(b.Bytes(), []byte{'\n'}))
-}
-
-// Raw writes compact, valid JSON as one value, indented to the current
-// depth when the writer indents.
-func (w *W) Raw(raw []byte) {
-	w.elem()
-	if !w.Indent {
-		w.B = append(w.B, raw...)
-		return
-	}
-	prefix := make([]byte, 2*len(w.stack))
-	for i := range prefix {
-		prefix[i] = ' '
-	}
-	var b bytes.Buffer
-	if err := json.Indent(&b, raw, string(prefix), "  "); err != nil {
-		w.Fail(fmt.Errorf("jsonw: %w", err))
 		w.B = append(w.B, "null"...)
 		return
 	}
-	w.B = append(w.B, b.Bytes()...)
+	w.B = append(w.B, bytes.TrimSuffix(b.Bytes(), []byte{'\n'})...)
 }
 
 const hex = "0123456789abcdef"
