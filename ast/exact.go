@@ -40,9 +40,9 @@ import (
 // holds its exact bytes.
 const Base64Suffix = "_base64"
 
-// writeExact writes key: s, and key_base64 with s's bytes when s is not
-// valid UTF-8.
-func writeExact(w *jsonw.W, key, s string) {
+// WriteExactString writes the object member key: s and, when s is not
+// valid UTF-8, the member key_base64 with its exact bytes.
+func WriteExactString(w *jsonw.W, key, s string) {
 	w.Key(key)
 	w.String(s)
 	if !utf8.ValidString(s) {
@@ -50,11 +50,6 @@ func writeExact(w *jsonw.W, key, s string) {
 		w.String(base64.StdEncoding.EncodeToString([]byte(s)))
 	}
 }
-
-// WriteExactString writes the object member key: s and, when s is not
-// valid UTF-8, the member key_base64 with its exact bytes (for JSON
-// writers outside this package, such as stream events).
-func WriteExactString(w *jsonw.W, key, s string) { writeExact(w, key, s) }
 
 // writeArgsBase64 writes "args_base64" when an argument is not valid UTF-8.
 func writeArgsBase64(w *jsonw.W, args []string) {

@@ -31,14 +31,20 @@ import (
 const KeysBase64Suffix = "_keys" + Base64Suffix
 
 // WriteParams writes the object member key: ps (Params.WriteJSON) and,
-// where needed, key_base64 (WriteParamsBase64) and key_keys_base64 (the
-// exact bytes of names that are not valid UTF-8).
+// where needed, key_base64 (WriteParamsBase64) and key_keys_base64 (see
+// above).
 func WriteParams(w *jsonw.W, key string, ps Params) {
 	w.Key(key)
 	ps.WriteJSON(w)
 	WriteParamsBase64(w, key, ps)
 	if paramsInvalidName(ps) { // without boxing ps: called for every action
-		WriteKeysBase64(w, key, ps)
+		w.Key(key + KeysBase64Suffix)
+		w.BeginObject()
+		walkNames(generic(reflect.ValueOf(ps)), "", func(ptr, name string) {
+			w.Key(ptr)
+			w.String(base64.StdEncoding.EncodeToString([]byte(name)))
+		})
+		w.EndObject()
 	}
 }
 
@@ -67,22 +73,6 @@ func paramSuffixes(ps Params) []int {
 	return nil
 }
 
-// WriteKeysBase64 writes the member key_keys_base64 (see above) when a
-// member name inside v (Params, map[string]any, …) is not valid UTF-8, and
-// nothing otherwise.
-func WriteKeysBase64(w *jsonw.W, key string, v any) {
-	if !HasInvalidName(v) {
-		return
-	}
-	w.Key(key + KeysBase64Suffix)
-	w.BeginObject()
-	walkNames(generic(reflect.ValueOf(v)), "", func(ptr, name string) {
-		w.Key(ptr)
-		w.String(base64.StdEncoding.EncodeToString([]byte(name)))
-	})
-	w.EndObject()
-}
-
 // HasInvalidName reports whether v holds an object member name that is
 // not valid UTF-8: a parameter's name or a map key, at any depth.
 func HasInvalidName(v any) bool {
@@ -94,13 +84,6 @@ func HasInvalidName(v any) bool {
 	case map[string]any:
 		for k, e := range x {
 			if !utf8.ValidString(k) || HasInvalidName(e) {
-				return true
-			}
-		}
-		return false
-	case map[string]string:
-		for k := range x {
-			if !utf8.ValidString(k) {
 				return true
 			}
 		}
