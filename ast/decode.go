@@ -123,31 +123,18 @@ func unescapeIn(v reflect.Value) error {
 			}
 		}
 	case reflect.Map:
-		if v.IsNil() {
-			return nil
-		}
-		type kv struct{ k, v reflect.Value }
-		var entries []kv
-		for it := v.MapRange(); it.Next(); {
-			c := reflect.New(it.Value().Type()).Elem()
-			c.Set(it.Value())
+		// An unescaped key never equals another entry's (escaped) key.
+		for _, k := range v.MapKeys() {
+			c := reflect.New(v.Type().Elem()).Elem()
+			c.Set(v.MapIndex(k))
 			if err := unescapeIn(c); err != nil {
 				return err
 			}
-			k := it.Key()
 			if k.Kind() == reflect.String {
-				nk := reflect.New(k.Type()).Elem()
-				nk.SetString(jsonw.UnescapeString(k.String()))
-				k2 := k
-				k = nk
-				if k2.String() != k.String() {
-					v.SetMapIndex(k2, reflect.Value{})
-				}
+				v.SetMapIndex(k, reflect.Value{})
+				k = reflect.ValueOf(jsonw.UnescapeString(k.String())).Convert(k.Type())
 			}
-			entries = append(entries, kv{k, c})
-		}
-		for _, e := range entries {
-			v.SetMapIndex(e.k, e.v)
+			v.SetMapIndex(k, c)
 		}
 	case reflect.Struct:
 		for i := range v.NumField() {

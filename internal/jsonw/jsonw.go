@@ -364,22 +364,13 @@ func NameSuffixes(names []string) []int {
 }
 
 // Lossy returns s as a JSON reader reads it back from AppendString: each
-// byte that is not part of valid UTF-8 replaced by U+FFFD.
+// byte that is not part of valid UTF-8 replaced by U+FFFD (as a conversion
+// to []rune does).
 func Lossy(s string) string {
 	if utf8.ValidString(s) {
 		return s
 	}
-	b := make([]byte, 0, len(s)+8)
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 {
-			b = utf8.AppendRune(b, utf8.RuneError)
-		} else {
-			b = append(b, s[i:i+n]...)
-		}
-		i += n
-	}
-	return string(b)
+	return string([]rune(s))
 }
 
 // WrittenName returns the member name a JSON reader reads for the name
