@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -290,10 +291,7 @@ func ApplyBase64(v, overlay any) (any, error) {
 		}
 	case map[string]any:
 		if x, ok := v.(map[string]any); ok {
-			out := make(map[string]any, len(x))
-			for k, e := range x {
-				out[k] = e
-			}
+			out := maps.Clone(x)
 			for k, sub := range o {
 				if e, ok := out[k]; ok {
 					e, err := ApplyBase64(e, sub)
