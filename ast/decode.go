@@ -33,14 +33,14 @@ func DecodeValue(v any, dst any) error {
 			}
 		}
 	}
-	if !HasInvalidUTF8(v) && !HasInvalidName(v) && !containsEscape(reflect.ValueOf(v)) {
+	if !HasInvalidUTF8(v) && !HasInvalidName(v) && !anyString(generic(reflect.ValueOf(v)), func(s string, _ bool) bool { return strings.ContainsRune(s, jsonw.EscRune) }) {
 		data, err := json.Marshal(v)
 		if err != nil {
 			return err
 		}
 		return json.Unmarshal(data, dst)
 	}
-	data, err := json.Marshal(escapeCopy(reflect.ValueOf(v)))
+	data, err := json.Marshal(escapeCopy(generic(reflect.ValueOf(v))))
 	if err != nil {
 		return err
 	}
@@ -50,111 +50,26 @@ func DecodeValue(v any, dst any) error {
 	return unescapeIn(reflect.ValueOf(dst))
 }
 
-// containsEscape reports whether a string in v holds escRune.
-func containsEscape(v reflect.Value) bool {
-	found := false
-	walkStrings(v, func(s string) { found = found || strings.ContainsRune(s, jsonw.EscRune) })
-	return found
-}
-
-// walkStrings calls fn with every string of v, as hasInvalid walks.
-func walkStrings(v reflect.Value, fn func(string)) {
-	if !v.IsValid() {
-		return
-	}
-	if v.Type() == paramsRType {
-		for _, p := range v.Interface().(Params) {
-			fn(p.Name)
-			walkStrings(reflect.ValueOf(p.Value), fn)
-		}
-		return
-	}
-	if v.Type() == rawMessageType {
-		if x, err := jsonw.DecodeExact(v.Bytes()); err == nil {
-			walkStrings(reflect.ValueOf(x), fn)
-		}
-		return
-	}
-	switch v.Kind() {
-	case reflect.String:
-		fn(v.String())
-	case reflect.Interface, reflect.Pointer:
-		if !v.IsNil() {
-			walkStrings(v.Elem(), fn)
-		}
-	case reflect.Slice, reflect.Array:
-		if v.Type().Elem().Kind() == reflect.Uint8 {
-			return
-		}
-		for i := range v.Len() {
-			walkStrings(v.Index(i), fn)
-		}
-	case reflect.Map:
-		for it := v.MapRange(); it.Next(); {
-			if it.Key().Kind() == reflect.String {
-				fn(it.Key().String())
-			}
-			walkStrings(it.Value(), fn)
-		}
-	case reflect.Struct:
-		eachField(v, func(_ string, f reflect.Value) { walkStrings(f, fn) })
-	}
-}
-
-// escapeCopy returns v as generic JSON values (map[string]any, []any,
-// strings, and the other values as they are) with every string escaped.
-func escapeCopy(v reflect.Value) any {
-	if !v.IsValid() {
-		return nil
-	}
-	if v.Type() == paramsRType {
-		m := map[string]any{}
-		for _, p := range v.Interface().(Params) {
-			m[jsonw.EscapeString(p.Name)] = escapeCopy(reflect.ValueOf(p.Value))
-		}
-		return m
-	}
-	if _, ok := v.Interface().(json.Number); ok {
-		return v.Interface()
-	}
-	if v.Type() == rawMessageType && !v.IsNil() {
-		if x, err := jsonw.DecodeExact(v.Bytes()); err == nil {
-			return escapeCopy(reflect.ValueOf(x))
-		}
-		return v.Interface()
-	}
-	switch v.Kind() {
-	case reflect.String:
-		return jsonw.EscapeString(v.String())
-	case reflect.Interface, reflect.Pointer:
-		if v.IsNil() {
-			return nil
-		}
-		return escapeCopy(v.Elem())
-	case reflect.Slice, reflect.Array:
-		if v.Type().Elem().Kind() == reflect.Uint8 || v.Kind() == reflect.Slice && v.IsNil() {
-			return v.Interface()
-		}
-		out := make([]any, v.Len())
-		for i := range out {
-			out[i] = escapeCopy(v.Index(i))
+// escapeCopy returns v, a generic value, with every string and member
+// name escaped, objects as map[string]any.
+func escapeCopy(v any) any {
+	switch x := v.(type) {
+	case string:
+		return jsonw.EscapeString(x)
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = escapeCopy(e)
 		}
 		return out
-	case reflect.Map:
-		if v.Type().Key().Kind() != reflect.String || v.IsNil() {
-			return v.Interface()
+	case Params:
+		m := make(map[string]any, len(x))
+		for _, p := range x {
+			m[jsonw.EscapeString(p.Name)] = escapeCopy(p.Value)
 		}
-		m := make(map[string]any, v.Len())
-		for it := v.MapRange(); it.Next(); {
-			m[jsonw.EscapeString(it.Key().String())] = escapeCopy(it.Value())
-		}
-		return m
-	case reflect.Struct:
-		m := map[string]any{}
-		eachField(v, func(name string, f reflect.Value) { m[name] = escapeCopy(f) })
 		return m
 	}
-	return v.Interface()
+	return v
 }
 
 var rawMessageType = reflect.TypeFor[json.RawMessage]()
@@ -208,31 +123,18 @@ func unescapeIn(v reflect.Value) error {
 			}
 		}
 	case reflect.Map:
-		if v.IsNil() {
-			return nil
-		}
-		type kv struct{ k, v reflect.Value }
-		var entries []kv
-		for it := v.MapRange(); it.Next(); {
-			c := reflect.New(it.Value().Type()).Elem()
-			c.Set(it.Value())
+		// An unescaped key never equals another entry's (escaped) key.
+		for _, k := range v.MapKeys() {
+			c := reflect.New(v.Type().Elem()).Elem()
+			c.Set(v.MapIndex(k))
 			if err := unescapeIn(c); err != nil {
 				return err
 			}
-			k := it.Key()
 			if k.Kind() == reflect.String {
-				nk := reflect.New(k.Type()).Elem()
-				nk.SetString(jsonw.UnescapeString(k.String()))
-				k2 := k
-				k = nk
-				if k2.String() != k.String() {
-					v.SetMapIndex(k2, reflect.Value{})
-				}
+				v.SetMapIndex(k, reflect.Value{})
+				k = reflect.ValueOf(jsonw.UnescapeString(k.String())).Convert(k.Type())
 			}
-			entries = append(entries, kv{k, c})
-		}
-		for _, e := range entries {
-			v.SetMapIndex(e.k, e.v)
+			v.SetMapIndex(k, c)
 		}
 	case reflect.Struct:
 		for i := range v.NumField() {

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -40,9 +41,9 @@ import (
 // holds its exact bytes.
 const Base64Suffix = "_base64"
 
-// writeExact writes key: s, and key_base64 with s's bytes when s is not
-// valid UTF-8.
-func writeExact(w *jsonw.W, key, s string) {
+// WriteExactString writes the object member key: s and, when s is not
+// valid UTF-8, the member key_base64 with its exact bytes.
+func WriteExactString(w *jsonw.W, key, s string) {
 	w.Key(key)
 	w.String(s)
 	if !utf8.ValidString(s) {
@@ -50,11 +51,6 @@ func writeExact(w *jsonw.W, key, s string) {
 		w.String(base64.StdEncoding.EncodeToString([]byte(s)))
 	}
 }
-
-// WriteExactString writes the object member key: s and, when s is not
-// valid UTF-8, the member key_base64 with its exact bytes (for JSON
-// writers outside this package, such as stream events).
-func WriteExactString(w *jsonw.W, key, s string) { writeExact(w, key, s) }
 
 // writeArgsBase64 writes "args_base64" when an argument is not valid UTF-8.
 func writeArgsBase64(w *jsonw.W, args []string) {
@@ -81,7 +77,7 @@ func WriteParamsBase64(w *jsonw.W, key string, ps Params) {
 		return
 	}
 	w.Key(key + Base64Suffix)
-	writeOverlay(w, reflect.ValueOf(ps))
+	writeOverlay(w, generic(reflect.ValueOf(ps)))
 }
 
 // HasInvalidUTF8 reports whether v holds a string that is not valid UTF-8:
@@ -128,45 +124,84 @@ func paramsInvalid(ps Params) bool {
 
 var paramsRType = reflect.TypeFor[Params]()
 
+// hasInvalid reports whether v holds a string value that is not valid
+// UTF-8.
 func hasInvalid(v reflect.Value) bool {
+	return anyString(generic(v), func(s string, name bool) bool { return !name && !utf8.ValidString(s) })
+}
+
+// generic returns v as the JSON writer writes it, with the exact bytes of
+// its strings: an object as Params in the order written (a map's keys
+// sorted, a struct's fields in order), an array as []any, a
+// json.RawMessage as the value it holds, a string as string, anything else
+// as it is. The walkers of the exact bytes walk this one shape.
+func generic(v reflect.Value) any {
 	if !v.IsValid() {
-		return false
+		return nil
 	}
-	if v.Type() == paramsRType {
-		return paramsInvalid(v.Interface().(Params))
-	}
-	if v.Type() == rawMessageType {
-		return !utf8.Valid(v.Bytes())
+	switch v.Type() {
+	case paramsRType:
+		ps := v.Interface().(Params)
+		out := make(Params, len(ps))
+		for i, p := range ps {
+			out[i] = Param{Name: p.Name, Value: generic(reflect.ValueOf(p.Value))}
+		}
+		return out
+	case rawMessageType:
+		if x, err := jsonw.DecodeExact(v.Bytes()); err == nil {
+			return generic(reflect.ValueOf(x))
+		}
+		return v.Interface()
+	case numberType:
+		return json.Number(v.String())
 	}
 	switch v.Kind() {
 	case reflect.String:
-		return !utf8.ValidString(v.String())
+		return v.String()
 	case reflect.Interface, reflect.Pointer:
-		return !v.IsNil() && hasInvalid(v.Elem())
+		if v.IsNil() {
+			return nil
+		}
+		return generic(v.Elem())
 	case reflect.Slice, reflect.Array:
-		if v.Type().Elem().Kind() == reflect.Uint8 {
-			return false
+		if v.Type().Elem().Kind() == reflect.Uint8 || v.Kind() == reflect.Slice && v.IsNil() {
+			return v.Interface()
 		}
-		for i := range v.Len() {
-			if hasInvalid(v.Index(i)) {
-				return true
-			}
+		out := make([]any, v.Len())
+		for i := range out {
+			out[i] = generic(v.Index(i))
 		}
+		return out
 	case reflect.Map:
-		if v.Type().Key().Kind() != reflect.String {
-			return false
+		if v.Type().Key().Kind() != reflect.String || v.IsNil() {
+			return v.Interface()
 		}
+		out := make(Params, 0, v.Len())
 		for it := v.MapRange(); it.Next(); {
-			if hasInvalid(it.Value()) {
-				return true
-			}
+			out = append(out, Param{Name: it.Key().String(), Value: generic(it.Value())})
 		}
+		slices.SortFunc(out, func(a, b Param) int { return strings.Compare(a.Name, b.Name) })
+		return out
 	case reflect.Struct:
-		found := false
-		eachField(v, func(_ string, f reflect.Value) {
-			found = found || hasInvalid(f)
-		})
-		return found
+		out := Params{}
+		eachField(v, func(name string, f reflect.Value) { out = append(out, Param{Name: name, Value: generic(f)}) })
+		return out
+	}
+	return v.Interface()
+}
+
+var numberType = reflect.TypeFor[json.Number]()
+
+// anyString reports whether fn returns true for a string of v, a generic
+// value: a member name (name is true) or a string value, at any depth.
+func anyString(v any, fn func(s string, name bool) bool) bool {
+	switch x := v.(type) {
+	case string:
+		return fn(x, false)
+	case []any:
+		return slices.ContainsFunc(x, func(e any) bool { return anyString(e, fn) })
+	case Params:
+		return slices.ContainsFunc(x, func(p Param) bool { return fn(p.Name, true) || anyString(p.Value, fn) })
 	}
 	return false
 }
@@ -201,68 +236,32 @@ func eachField(v reflect.Value, fn func(name string, f reflect.Value)) {
 	}
 }
 
-// writeOverlay writes the base64 overlay of v, which holds a string that is
-// not valid UTF-8.
-func writeOverlay(w *jsonw.W, v reflect.Value) {
-	if v.Type() == paramsRType {
-		ps := v.Interface().(Params)
-		ks := paramSuffixes(ps)
-		w.BeginObject()
-		for i, p := range ps {
-			if HasInvalidUTF8(p.Value) {
-				w.KeyN(p.Name, jsonw.Suffix(ks, i))
-				writeOverlay(w, reflect.ValueOf(p.Value))
-			}
-		}
-		w.EndObject()
-		return
-	}
-	if v.Type() == rawMessageType { // written as the value it holds (jsonw.W.Value)
-		if x, err := jsonw.DecodeExact(v.Bytes()); err == nil {
-			writeOverlay(w, reflect.ValueOf(x))
-			return
-		}
-	}
-	switch v.Kind() {
-	case reflect.String:
-		w.String(base64.StdEncoding.EncodeToString([]byte(v.String())))
-	case reflect.Interface, reflect.Pointer:
-		writeOverlay(w, v.Elem())
-	case reflect.Slice, reflect.Array:
+// writeOverlay writes the base64 overlay of v, a generic value that holds
+// a string that is not valid UTF-8.
+func writeOverlay(w *jsonw.W, v any) {
+	invalid := func(s string, name bool) bool { return !name && !utf8.ValidString(s) }
+	switch x := v.(type) {
+	case string:
+		w.String(base64.StdEncoding.EncodeToString([]byte(x)))
+	case []any:
 		w.BeginArray()
-		for i := range v.Len() {
-			if e := v.Index(i); hasInvalid(e) {
+		for _, e := range x {
+			if anyString(e, invalid) {
 				writeOverlay(w, e)
 			} else {
 				w.Null()
 			}
 		}
 		w.EndArray()
-	case reflect.Map:
-		keys := make([]string, 0, v.Len())
-		for it := v.MapRange(); it.Next(); {
-			keys = append(keys, it.Key().String())
-		}
-		slices.Sort(keys)
-		ks := jsonw.NameSuffixes(keys) // members named as written
+	case Params:
+		ks := paramSuffixes(x)
 		w.BeginObject()
-		for i, k := range keys {
-			e := v.MapIndex(reflect.ValueOf(k).Convert(v.Type().Key()))
-			if !hasInvalid(e) {
-				continue
+		for i, p := range x {
+			if anyString(p.Value, invalid) {
+				w.KeyN(p.Name, jsonw.Suffix(ks, i))
+				writeOverlay(w, p.Value)
 			}
-			w.KeyN(k, jsonw.Suffix(ks, i))
-			writeOverlay(w, e)
 		}
-		w.EndObject()
-	case reflect.Struct:
-		w.BeginObject()
-		eachField(v, func(name string, f reflect.Value) {
-			if hasInvalid(f) {
-				w.Key(name)
-				writeOverlay(w, f)
-			}
-		})
 		w.EndObject()
 	default:
 		w.Null()
@@ -286,32 +285,13 @@ func ApplyBase64(v, overlay any) (any, error) {
 	case []any:
 		switch x := v.(type) {
 		case []any:
-			out := slices.Clone(x)
-			for i := range min(len(o), len(out)) {
-				e, err := ApplyBase64(out[i], o[i])
-				if err != nil {
-					return v, err
-				}
-				out[i] = e
-			}
-			return out, nil
+			return applySlice(x, o)
 		case []string:
-			out := slices.Clone(x)
-			for i := range min(len(o), len(out)) {
-				e, err := ApplyBase64(out[i], o[i])
-				if err != nil {
-					return v, err
-				}
-				out[i], _ = e.(string)
-			}
-			return out, nil
+			return applySlice(x, o)
 		}
 	case map[string]any:
 		if x, ok := v.(map[string]any); ok {
-			out := make(map[string]any, len(x))
-			for k, e := range x {
-				out[k] = e
-			}
+			out := maps.Clone(x)
 			for k, sub := range o {
 				if e, ok := out[k]; ok {
 					e, err := ApplyBase64(e, sub)
@@ -340,6 +320,20 @@ func ApplyBase64(v, overlay any) (any, error) {
 	return v, nil
 }
 
+// applySlice is ApplyBase64 for a slice: a copy of x with the overlay's
+// elements applied.
+func applySlice[E any](x []E, o []any) ([]E, error) {
+	out := slices.Clone(x)
+	for i := range min(len(o), len(out)) {
+		e, err := ApplyBase64(out[i], o[i])
+		if err != nil {
+			return x, err
+		}
+		out[i], _ = e.(E)
+	}
+	return out, nil
+}
+
 // UnmarshalJSON reads an action as MarshalJSON writes it and puts the
 // exact bytes of args_base64, params_base64 and params_keys_base64 back
 // into Args and Params
@@ -350,7 +344,7 @@ func (a *Action) UnmarshalJSON(data []byte) error {
 	var x struct {
 		*plain
 		NameBase64   *string        `json:"name_base64"`
-		ArgsBase64   []*string      `json:"args_base64"`
+		ArgsBase64   []any          `json:"args_base64"`
 		ParamsBase64 map[string]any `json:"params_base64"`
 		ParamsKeys   map[string]any `json:"params_keys_base64"`
 	}
@@ -359,21 +353,18 @@ func (a *Action) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	if x.NameBase64 != nil {
-		raw, err := base64.StdEncoding.DecodeString(*x.NameBase64)
+		name, err := ApplyBase64(a.Name, *x.NameBase64)
 		if err != nil {
 			return fmt.Errorf("ast: name_base64: %w", err)
 		}
-		a.Name = string(raw)
+		a.Name = name.(string)
 	}
-	for i, b := range x.ArgsBase64 {
-		if b == nil || i >= len(a.Args) {
-			continue
-		}
-		raw, err := base64.StdEncoding.DecodeString(*b)
+	if x.ArgsBase64 != nil {
+		args, err := applySlice(a.Args, x.ArgsBase64)
 		if err != nil {
-			return fmt.Errorf("ast: args_base64[%d]: %w", i, err)
+			return fmt.Errorf("ast: args_base64: %w", err)
 		}
-		a.Args[i] = string(raw)
+		a.Args = args
 	}
 	if x.ParamsBase64 != nil {
 		ps, err := ApplyBase64(a.Params, x.ParamsBase64)

@@ -54,13 +54,13 @@ func (d *Document) writeHead(w *jsonw.W) {
 	w.Key("dialect")
 	w.String(d.Dialect)
 	if d.Title != "" {
-		writeExact(w, "title", d.Title)
+		WriteExactString(w, "title", d.Title)
 	}
 	if len(d.Metadata) > 0 {
 		WriteParams(w, "metadata", d.Metadata)
 	}
 	if d.Rationale != nil {
-		writeExact(w, "rationale", *d.Rationale)
+		WriteExactString(w, "rationale", *d.Rationale)
 	}
 	if len(d.Memos) > 0 {
 		w.Key("memos")
@@ -73,7 +73,7 @@ func (d *Document) writeHead(w *jsonw.W) {
 			w.BeginObject()
 			w.Key("add")
 			w.Bool(m.Add)
-			writeExact(w, "text", m.Text)
+			WriteExactString(w, "text", m.Text)
 			w.Key("span")
 			m.Span.WriteJSON(w)
 			w.EndObject()
@@ -133,7 +133,7 @@ func (a *Action) WriteJSON(w *jsonw.W) {
 		return
 	}
 	w.BeginObject()
-	writeExact(w, "name", a.Name)
+	WriteExactString(w, "name", a.Name)
 	w.Key("args")
 	w.BeginArray()
 	for _, s := range a.Args {
@@ -177,9 +177,9 @@ func (b *Block) WriteJSON(w *jsonw.W) {
 	w.BeginObject()
 	w.Key("fence")
 	w.String(b.Fence)
-	writeExact(w, "info", b.Info)
+	WriteExactString(w, "info", b.Info)
 	if b.Label != "" {
-		writeExact(w, "label", b.Label)
+		WriteExactString(w, "label", b.Label)
 	}
 	switch {
 	case b.ContentBase64 != "": // read back from JSON
@@ -188,7 +188,7 @@ func (b *Block) WriteJSON(w *jsonw.W) {
 		w.Key("content" + Base64Suffix)
 		w.String(b.ContentBase64)
 	default:
-		writeExact(w, "content", b.Content)
+		WriteExactString(w, "content", b.Content)
 	}
 	if b.Unclosed {
 		w.Key("unclosed")
@@ -212,7 +212,7 @@ func (p *Prose) WriteJSON(w *jsonw.W) {
 		w.Key("kind")
 		w.String(p.Kind)
 	}
-	writeExact(w, "text", p.Text)
+	WriteExactString(w, "text", p.Text)
 	w.Key("span")
 	p.Span.WriteJSON(w)
 	w.EndObject()

@@ -31,14 +31,20 @@ import (
 const KeysBase64Suffix = "_keys" + Base64Suffix
 
 // WriteParams writes the object member key: ps (Params.WriteJSON) and,
-// where needed, key_base64 (WriteParamsBase64) and key_keys_base64 (the
-// exact bytes of names that are not valid UTF-8).
+// where needed, key_base64 (WriteParamsBase64) and key_keys_base64 (see
+// above).
 func WriteParams(w *jsonw.W, key string, ps Params) {
 	w.Key(key)
 	ps.WriteJSON(w)
 	WriteParamsBase64(w, key, ps)
 	if paramsInvalidName(ps) { // without boxing ps: called for every action
-		WriteKeysBase64(w, key, ps)
+		w.Key(key + KeysBase64Suffix)
+		w.BeginObject()
+		walkNames(generic(reflect.ValueOf(ps)), "", func(ptr, name string) {
+			w.Key(ptr)
+			w.String(base64.StdEncoding.EncodeToString([]byte(name)))
+		})
+		w.EndObject()
 	}
 }
 
@@ -67,22 +73,6 @@ func paramSuffixes(ps Params) []int {
 	return nil
 }
 
-// WriteKeysBase64 writes the member key_keys_base64 (see above) when a
-// member name inside v (Params, map[string]any, …) is not valid UTF-8, and
-// nothing otherwise.
-func WriteKeysBase64(w *jsonw.W, key string, v any) {
-	if !HasInvalidName(v) {
-		return
-	}
-	w.Key(key + KeysBase64Suffix)
-	w.BeginObject()
-	walkNames(reflect.ValueOf(v), "", func(ptr, name string) {
-		w.Key(ptr)
-		w.String(base64.StdEncoding.EncodeToString([]byte(name)))
-	})
-	w.EndObject()
-}
-
 // HasInvalidName reports whether v holds an object member name that is
 // not valid UTF-8: a parameter's name or a map key, at any depth.
 func HasInvalidName(v any) bool {
@@ -94,13 +84,6 @@ func HasInvalidName(v any) bool {
 	case map[string]any:
 		for k, e := range x {
 			if !utf8.ValidString(k) || HasInvalidName(e) {
-				return true
-			}
-		}
-		return false
-	case map[string]string:
-		for k := range x {
-			if !utf8.ValidString(k) {
 				return true
 			}
 		}
@@ -118,11 +101,9 @@ func HasInvalidName(v any) bool {
 }
 
 // hasInvalidName is HasInvalidName for any other value (a struct, a
-// pointer, a typed slice or map): walkNames finds the names.
+// pointer, a typed slice or map).
 func hasInvalidName(v reflect.Value) bool {
-	found := false
-	walkNames(v, "", func(string, string) { found = true })
-	return found
+	return anyString(generic(v), func(s string, name bool) bool { return name && !utf8.ValidString(s) })
 }
 
 // pointerToken escapes a member name as a JSON Pointer reference token.
@@ -134,67 +115,23 @@ func pointerToken(s string) string {
 }
 
 // walkNames calls fn, in the order the JSON writer writes them, with the
-// JSON Pointer (below prefix) and the exact name of each member name in v
-// that is not valid UTF-8.
-func walkNames(v reflect.Value, prefix string, fn func(ptr, name string)) {
-	if !v.IsValid() {
-		return
-	}
-	if v.Type() == paramsRType {
-		ps := v.Interface().(Params)
-		ks := paramSuffixes(ps)
-		for i := range ps {
-			ptr := prefix + "/" + pointerToken(jsonw.WrittenName(ps[i].Name, jsonw.Suffix(ks, i)))
-			if !utf8.ValidString(ps[i].Name) {
-				fn(ptr, ps[i].Name)
+// JSON Pointer (below prefix) and the exact name of each member name in v,
+// a generic value, that is not valid UTF-8.
+func walkNames(v any, prefix string, fn func(ptr, name string)) {
+	switch x := v.(type) {
+	case []any:
+		for i, e := range x {
+			walkNames(e, prefix+"/"+strconv.Itoa(i), fn)
+		}
+	case Params:
+		ks := paramSuffixes(x)
+		for i, p := range x {
+			ptr := prefix + "/" + pointerToken(jsonw.WrittenName(p.Name, jsonw.Suffix(ks, i)))
+			if !utf8.ValidString(p.Name) {
+				fn(ptr, p.Name)
 			}
-			if HasInvalidName(ps[i].Value) {
-				walkNames(reflect.ValueOf(ps[i].Value), ptr, fn)
-			}
+			walkNames(p.Value, ptr, fn)
 		}
-		return
-	}
-	if v.Type() == rawMessageType { // written as the value it holds (jsonw.W.Value)
-		if !utf8.Valid(v.Bytes()) {
-			if x, err := jsonw.DecodeExact(v.Bytes()); err == nil {
-				walkNames(reflect.ValueOf(x), prefix, fn)
-			}
-		}
-		return
-	}
-	switch v.Kind() {
-	case reflect.Interface, reflect.Pointer:
-		if !v.IsNil() {
-			walkNames(v.Elem(), prefix, fn)
-		}
-	case reflect.Slice, reflect.Array:
-		if v.Type().Elem().Kind() == reflect.Uint8 {
-			return
-		}
-		for i := range v.Len() {
-			walkNames(v.Index(i), prefix+"/"+strconv.Itoa(i), fn)
-		}
-	case reflect.Map:
-		if v.Type().Key().Kind() != reflect.String {
-			return
-		}
-		keys := make([]string, 0, v.Len())
-		for it := v.MapRange(); it.Next(); {
-			keys = append(keys, it.Key().String())
-		}
-		slices.Sort(keys)
-		ks := jsonw.NameSuffixes(keys)
-		for i, k := range keys {
-			ptr := prefix + "/" + pointerToken(jsonw.WrittenName(k, jsonw.Suffix(ks, i)))
-			if !utf8.ValidString(k) {
-				fn(ptr, k)
-			}
-			walkNames(v.MapIndex(reflect.ValueOf(k).Convert(v.Type().Key())), ptr, fn)
-		}
-	case reflect.Struct:
-		eachField(v, func(name string, f reflect.Value) {
-			walkNames(f, prefix+"/"+pointerToken(name), fn)
-		})
 	}
 }
 

@@ -72,7 +72,7 @@ func exactValue(v reflect.Value, mt reflect.Type) reflect.Value {
 	case Params:
 		if HasInvalidUTF8(x) {
 			w := &jsonw.W{}
-			writeOverlay(w, reflect.ValueOf(x))
+			writeOverlay(w, generic(reflect.ValueOf(x)))
 			out.Set(reflect.ValueOf(json.RawMessage(w.B)))
 		}
 	}
@@ -207,7 +207,7 @@ func (m *mirror) copy(v reflect.Value) reflect.Value {
 				if ps, ok := v.Field(i).Interface().(Params); ok && HasInvalidName(ps) {
 					w := &jsonw.W{}
 					w.BeginObject()
-					walkNames(reflect.ValueOf(ps), "", func(ptr, name string) {
+					walkNames(generic(reflect.ValueOf(ps)), "", func(ptr, name string) {
 						w.Key(ptr)
 						w.String(base64.StdEncoding.EncodeToString([]byte(name)))
 					})

@@ -159,7 +159,7 @@ func exactGeneric(v any) (any, bool) {
 		return nil, false
 	}
 	ow := &jsonw.W{}
-	writeOverlay(ow, rv)
+	writeOverlay(ow, generic(rv))
 	var overlay any
 	if ow.Err() != nil || json.Unmarshal(ow.B, &overlay) != nil {
 		return nil, false

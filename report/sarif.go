@@ -107,25 +107,18 @@ func ruleName(code string) string {
 	return b.String()
 }
 
-func level(s ast.Severity) string {
-	switch s {
-	case ast.Error:
-		return "error"
-	case ast.Warning:
-		return "warning"
-	}
-	return "note"
-}
+func level(s ast.Severity) string { return severityOr(s, "note") }
 
 // problemSeverity is GitHub code scanning's property for non-security rules.
-func problemSeverity(s ast.Severity) string {
-	switch s {
-	case ast.Error:
-		return "error"
-	case ast.Warning:
-		return "warning"
+func problemSeverity(s ast.Severity) string { return severityOr(s, "recommendation") }
+
+// severityOr names an error or a warning as Severity.String does, and any
+// other severity other.
+func severityOr(s ast.Severity, other string) string {
+	if s == ast.Error || s == ast.Warning {
+		return s.String()
 	}
-	return "recommendation"
+	return other
 }
 
 // artifact returns a constructor of the file's artifact location: a

@@ -30,22 +30,7 @@ func EscapeString(s string) string {
 	if !NeedsEscape(s) {
 		return s
 	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n == 1:
-			b.WriteRune(EscRune)
-			b.WriteRune(rune(EscByte + int(s[i])))
-		case r == EscRune:
-			b.WriteRune(EscRune)
-			b.WriteRune(EscRune)
-		default:
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
+	return string(escape([]byte(s), false))
 }
 
 // UnescapeString undoes EscapeString.
@@ -83,10 +68,16 @@ func EscapeText(data []byte) []byte {
 	if utf8.Valid(data) && !bytes.ContainsRune(data, EscRune) && !bytes.Contains(bytes.ToLower(data), []byte(`\uf8ff`)) {
 		return data
 	}
+	return escape(data, true)
+}
+
+// escape is EscapeString over bytes; with text, over JSON text, where it
+// escapes the escape \uf8ff as EscRune and leaves the others as they are.
+func escape(data []byte, text bool) []byte {
 	out := make([]byte, 0, len(data)+16)
 	for i := 0; i < len(data); {
 		c := data[i]
-		if c == '\\' && i+1 < len(data) {
+		if text && c == '\\' && i+1 < len(data) {
 			if data[i+1] == 'u' && i+6 <= len(data) && strings.EqualFold(string(data[i+2:i+6]), "f8ff") {
 				out = utf8.AppendRune(out, EscRune)
 				out = utf8.AppendRune(out, EscRune)

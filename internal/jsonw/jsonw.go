@@ -12,6 +12,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -228,33 +229,16 @@ func (w *W) Marshal(v any) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
+	if w.Indent {
+		enc.SetIndent(strings.Repeat("  ", len(w.stack)), "  ")
+	}
+	w.elem()
 	if err := enc.Encode(v); err != nil {
 		w.Fail(err)
-		w.Null()
-		return
-	}
-	w.Raw(bytes.TrimSuffix(b.Bytes(), []byte{'\n'}))
-}
-
-// Raw writes compact, valid JSON as one value, indented to the current
-// depth when the writer indents.
-func (w *W) Raw(raw []byte) {
-	w.elem()
-	if !w.Indent {
-		w.B = append(w.B, raw...)
-		return
-	}
-	prefix := make([]byte, 2*len(w.stack))
-	for i := range prefix {
-		prefix[i] = ' '
-	}
-	var b bytes.Buffer
-	if err := json.Indent(&b, raw, string(prefix), "  "); err != nil {
-		w.Fail(fmt.Errorf("jsonw: %w", err))
 		w.B = append(w.B, "null"...)
 		return
 	}
-	w.B = append(w.B, b.Bytes()...)
+	w.B = append(w.B, bytes.TrimSuffix(b.Bytes(), []byte{'\n'})...)
 }
 
 const hex = "0123456789abcdef"
@@ -380,22 +364,13 @@ func NameSuffixes(names []string) []int {
 }
 
 // Lossy returns s as a JSON reader reads it back from AppendString: each
-// byte that is not part of valid UTF-8 replaced by U+FFFD.
+// byte that is not part of valid UTF-8 replaced by U+FFFD (as a conversion
+// to []rune does).
 func Lossy(s string) string {
 	if utf8.ValidString(s) {
 		return s
 	}
-	b := make([]byte, 0, len(s)+8)
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 {
-			b = utf8.AppendRune(b, utf8.RuneError)
-		} else {
-			b = append(b, s[i:i+n]...)
-		}
-		i += n
-	}
-	return string(b)
+	return string([]rune(s))
 }
 
 // WrittenName returns the member name a JSON reader reads for the name

@@ -14,6 +14,8 @@ package textpos
 
 import (
 	"bytes"
+	"slices"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/plangram/plangram/ast"
@@ -22,20 +24,8 @@ import (
 // UTF16Len returns the number of UTF-16 code units of the UTF-8 text b.
 func UTF16Len(b []byte) int {
 	n := 0
-	for i := 0; i < len(b); {
-		c := b[i]
-		if c < utf8.RuneSelf {
-			i++
-			n++
-			continue
-		}
-		r, size := utf8.DecodeRune(b[i:])
-		i += size
-		if r >= 0x10000 {
-			n += 2
-		} else {
-			n++
-		}
+	for _, r := range string(b) {
+		n += utf16.RuneLen(r)
 	}
 	return n
 }
@@ -51,10 +41,7 @@ func ByteLen(line []byte, units int) int {
 			break
 		}
 		r, size := utf8.DecodeRune(line[i:])
-		w := 1
-		if r >= 0x10000 {
-			w = 2
-		}
+		w := utf16.RuneLen(r)
 		if n+w > units {
 			break
 		}
@@ -84,19 +71,7 @@ func New(src []byte) *Text {
 // LSP way ("\n", "\r\n" and a lone "\r" end a line), or nil when src has
 // no lone "\r".
 func loneCRStarts(src []byte) []int {
-	lone := false
-	for i := 0; ; {
-		j := bytes.IndexByte(src[i:], '\r')
-		if j < 0 {
-			break
-		}
-		i += j + 1
-		if i == len(src) || src[i] != '\n' {
-			lone = true
-			break
-		}
-	}
-	if !lone {
+	if bytes.Count(src, []byte("\r")) == bytes.Count(src, []byte("\r\n")) {
 		return nil
 	}
 	starts := []int{0}
@@ -122,17 +97,11 @@ func (t *Text) lspLine(offset int) (line, start int) {
 		p := t.lines.Pos(offset)
 		return p.Line - 1, t.lines.LineStart(p.Line)
 	}
-	// The last start <= offset.
-	lo, hi := 0, len(t.crStarts)
-	for hi-lo > 1 {
-		mid := (lo + hi) / 2
-		if t.crStarts[mid] <= offset {
-			lo = mid
-		} else {
-			hi = mid
-		}
+	i, found := slices.BinarySearch(t.crStarts, offset)
+	if !found {
+		i-- // the last start before offset
 	}
-	return lo, t.crStarts[lo]
+	return i, t.crStarts[i]
 }
 
 // Lines returns the byte-position index of the text.
