@@ -69,6 +69,12 @@ type prose struct {
 	close [][]string
 	first [256]bool // bytes a tag starts with
 	hide  bool
+	// literal: the markers are matched byte for byte (the tools
+	// scanner's tags), not as patterns.
+	literal bool
+	// ends: the markers that end the thinking block the chat template
+	// opened (pre), or any block when special.
+	ends []string
 
 	out, pos int // bytes before out are emitted; bytes before pos decided
 	in       bool
@@ -96,6 +102,7 @@ func newProse(o Options, start int, marks []string) *prose {
 			x.first[t[0]] = true
 		}
 	}
+	x.ends = x.tags[:len(marks):len(marks)]
 	if o.InThinking && len(closes) > 0 {
 		x.in, x.pre, x.th = true, true, preThinking(start, closes)
 	}
@@ -172,6 +179,10 @@ func (x *prose) find(b []byte, eof bool) (i, k, n int) {
 		}
 		for k, t := range x.tags {
 			n, full, part := matchMarker(b[i:], t)
+			if x.literal {
+				n = len(t)
+				full, part = match(b[i:], t)
+			}
 			if full {
 				return i, k, n
 			}
@@ -192,7 +203,7 @@ func (x *prose) find(b []byte, eof bool) (i, k, n int) {
 func (x *prose) thinking(p *Parser, eof bool) (bool, error) {
 	var ends []string
 	if x.pre || x.special {
-		ends = x.tags[:x.marks]
+		ends = x.ends
 	}
 	done, err := x.th.scan(p, &x.out, &x.pos, x.hide, ends, eof)
 	if done || eof {
