@@ -395,7 +395,7 @@ func (t *tools) params(p *Parser, eof bool) (bool, error) {
 		if k := bytes.IndexByte(b[1:], '<'); k >= 0 {
 			j = k + 1
 		}
-		c.strayEnd = t.pos + lastNonSpace(b[:j])
+		c.strayEnd = t.pos + len(bytes.TrimRight(b[:j], " \t\r\n"))
 		t.pos += j
 	}
 }
@@ -949,13 +949,4 @@ func skipSpace(b []byte) int {
 		i++
 	}
 	return i
-}
-
-// lastNonSpace returns the length of b without its trailing spaces.
-func lastNonSpace(b []byte) int {
-	n := len(b)
-	for n > 0 && isSpace(b[n-1]) {
-		n--
-	}
-	return n
 }
