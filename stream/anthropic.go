@@ -38,13 +38,9 @@ func (a *anthropic) event(s *sse, p *Parser, e *sseEvent) error {
 	if e.data == nil {
 		return s.cover(p, e, "", false)
 	}
-	root, done, err := s.eventRoot(p, e)
+	root, typ, done, err := s.eventRoot(p, e)
 	if done {
 		return err
-	}
-	typ, _ := root.get("type").str(e.data)
-	if typ == "" {
-		typ = e.name
 	}
 	key := strconv.Itoa(root.get("index").int(e.data))
 	switch typ {

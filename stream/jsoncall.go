@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -434,7 +435,7 @@ func (c *jcall) endStray(p *Parser) {
 	if c.stray < 0 {
 		return
 	}
-	end := c.stray + lastNonSpace(p.bytes(c.stray, c.strayEnd))
+	end := c.stray + len(bytes.TrimRight(p.bytes(c.stray, c.strayEnd), " \t\r\n"))
 	c.fail(p, KindBadJSON, "text after the arguments is not part of the call", p.span(c.stray, end))
 	c.stray = -1
 }

@@ -163,7 +163,7 @@ func (m *marked) step(p *Parser, eof bool) (bool, error) {
 		i, k := find(w, tags, eof || cut)
 		switch {
 		case k >= 0 && i <= maxHeader:
-			raw := p.str(m.pos, m.pos+lastNonSpace(b[:i]))
+			raw := p.str(m.pos, m.pos+len(bytes.TrimRight(b[:i], " \t\r\n")))
 			sp := p.span(m.pos, m.pos+len(raw))
 			if err := p.text(sp.Start, m.pos+i, true); err != nil {
 				return false, err

@@ -53,7 +53,7 @@ func (o *openaiChat) event(s *sse, p *Parser, e *sseEvent) error {
 			return err
 		}
 	}
-	root, done, err := s.eventRoot(p, e)
+	root, _, done, err := s.eventRoot(p, e)
 	if done {
 		return err
 	}

@@ -35,13 +35,9 @@ func (o *openaiResponses) event(s *sse, p *Parser, e *sseEvent) error {
 	if e.data == nil || string(e.data) == "[DONE]" {
 		return s.cover(p, e, "", false)
 	}
-	root, done, err := s.eventRoot(p, e)
+	root, typ, done, err := s.eventRoot(p, e)
 	if done {
 		return err
-	}
-	typ, _ := root.get("type").str(e.data)
-	if typ == "" {
-		typ = e.name
 	}
 	delta, _ := root.get("delta").str(e.data)
 	switch typ {

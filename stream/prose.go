@@ -1,6 +1,9 @@
 package stream
 
 import (
+	"fmt"
+
+	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/schema"
 )
 
@@ -69,6 +72,12 @@ type prose struct {
 	close [][]string
 	first [256]bool // bytes a tag starts with
 	hide  bool
+	// literal: the markers are matched byte for byte (the tools
+	// scanner's tags), not as patterns.
+	literal bool
+	// ends: the markers that end the thinking block the chat template
+	// opened (pre), or any block when special.
+	ends []string
 
 	out, pos int // bytes before out are emitted; bytes before pos decided
 	in       bool
@@ -86,18 +95,26 @@ type prose struct {
 // marks (markers as in Syntax.Markers).
 func newProse(o Options, start int, marks []string) *prose {
 	x := &prose{tags: append([]string(nil), marks...), marks: len(marks), hide: o.HideThinking, out: start, pos: start}
-	opens, closes := thinkingTags(o)
-	x.tags = append(x.tags, opens...)
-	for i := range closes {
-		x.close = append(x.close, closes[i:i+1])
+	names := o.ThinkingTags
+	if names == nil {
+		names = []string{"thinking", "think"}
+	}
+	var closes []string // the closing tags of the blocks Options.ThinkingTags names
+	for _, n := range names {
+		if n != "" {
+			x.tags, closes = append(x.tags, "<"+n+">"), append(closes, "</"+n+">")
+			x.close = append(x.close, closes[len(closes)-1:])
+		}
 	}
 	for _, t := range x.tags {
 		if t != "" {
 			x.first[t[0]] = true
 		}
 	}
+	x.ends = x.tags[:len(marks):len(marks)]
 	if o.InThinking && len(closes) > 0 {
-		x.in, x.pre, x.th = true, true, preThinking(start, closes)
+		x.in, x.pre = true, true
+		x.th = thinking{start: start, startPos: ast.Pos{Offset: start, Line: 1, Col: start + 1}, content: start, close: closes}
 	}
 	return x
 }
@@ -172,6 +189,10 @@ func (x *prose) find(b []byte, eof bool) (i, k, n int) {
 		}
 		for k, t := range x.tags {
 			n, full, part := matchMarker(b[i:], t)
+			if x.literal {
+				n = len(t)
+				full, part = match(b[i:], t)
+			}
 			if full {
 				return i, k, n
 			}
@@ -192,7 +213,7 @@ func (x *prose) find(b []byte, eof bool) (i, k, n int) {
 func (x *prose) thinking(p *Parser, eof bool) (bool, error) {
 	var ends []string
 	if x.pre || x.special {
-		ends = x.tags[:x.marks]
+		ends = x.ends
 	}
 	done, err := x.th.scan(p, &x.out, &x.pos, x.hide, ends, eof)
 	if done || eof {
@@ -332,4 +353,74 @@ func countSpace(b []byte) int {
 		}
 	}
 	return n
+}
+
+// thinking is an open thinking block.
+type thinking struct {
+	start    int
+	startPos ast.Pos
+	content  int      // offset just after the opening tag
+	close    []string // the closing tag
+}
+
+// emit sends the thinking block's bytes [*out, to), whose content ends at
+// textEnd, as a Thinking event (none when hide), and moves *out to to.
+func (th *thinking) emit(p *Parser, out *int, hide bool, to, textEnd int) error {
+	from := *out
+	if to <= from {
+		return nil
+	}
+	*out = to
+	if hide {
+		return nil
+	}
+	lo := max(from, th.content)
+	if p.omit {
+		// the content alone: the block's tags are framing
+		if textEnd <= lo {
+			return nil
+		}
+		text := p.str(lo, textEnd)
+		return p.send(&Event{Type: Thinking, Text: text, Raw: text, Span: p.span(lo, textEnd)})
+	}
+	raw := p.str(from, to)
+	text := ""
+	if textEnd > lo {
+		text = raw[lo-from : textEnd-from]
+	}
+	return p.send(&Event{Type: Thinking, Text: text, Raw: raw, Span: p.span(from, to)})
+}
+
+// scan emits the open block from offset *pos on up to its closing tag, or
+// up to the first of ends (tags that end it without being part of it), and
+// reports whether it ended; at eof an open block is reported as
+// unterminated. *out and hide are as for emit.
+func (th *thinking) scan(p *Parser, out, pos *int, hide bool, ends []string, eof bool) (bool, error) {
+	stops := th.close
+	if len(ends) > 0 {
+		stops = append(stops[:len(stops):len(stops)], ends...)
+	}
+	i, k := find(p.bytes(*pos, p.end()), stops, eof)
+	at := *pos + i
+	switch {
+	case k >= len(th.close):
+		*pos = at
+		return true, th.emit(p, out, hide, at, at)
+	case k >= 0:
+		*pos = at + len(th.close[k])
+		return true, th.emit(p, out, hide, *pos, at)
+	}
+	*pos = at
+	if err := th.emit(p, out, hide, at, at); err != nil || !eof {
+		return false, err
+	}
+	return false, th.unterminated(p, at)
+}
+
+// unterminated reports the block, still open at offset at when the stream
+// ends.
+func (th *thinking) unterminated(p *Parser, at int) error {
+	return p.send(&Event{Type: Error, Kind: KindUnterminated,
+		Message: fmt.Sprintf("thinking block is not closed by %s", th.close[0]),
+		Raw:     p.str(th.start, at), Span: ast.Span{Start: th.startPos, End: p.pos(at)}})
 }

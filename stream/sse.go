@@ -278,16 +278,20 @@ func (s *sse) parseData(p *Parser, e *sseEvent) (*jnode, error) {
 
 // eventRoot is parseData for a provider's event handler: when the data is
 // not JSON, the event is reported (parseData) and its bytes are covered,
-// and done is true with the error to return.
-func (s *sse) eventRoot(p *Parser, e *sseEvent) (root *jnode, done bool, err error) {
+// and done is true with the error to return. typ is the data's "type",
+// else the event's name.
+func (s *sse) eventRoot(p *Parser, e *sseEvent) (root *jnode, typ string, done bool, err error) {
 	root, err = s.parseData(p, e)
 	if err != nil {
-		return nil, true, err
+		return nil, "", true, err
 	}
 	if root == nil {
-		return nil, true, s.cover(p, e, "", false)
+		return nil, "", true, s.cover(p, e, "", false)
 	}
-	return root, false, nil
+	if typ, _ = root.get("type").str(e.data); typ == "" {
+		typ = e.name
+	}
+	return root, typ, false, nil
 }
 
 // isFramed reports whether syntax name reads a provider API's transport

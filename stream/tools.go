@@ -18,11 +18,10 @@ const maxName = 64
 type mode uint8
 
 const (
-	inText     mode = iota
-	inThinking      // inside a thinking block
-	inWrapper       // inside <function_calls>, between calls
-	inCall          // inside a call, between parameters
-	inValue         // inside a parameter value
+	inText    mode = iota
+	inWrapper      // inside <function_calls>, between calls
+	inCall         // inside a call, between parameters
+	inValue        // inside a parameter value
 )
 
 // tool is a schema action under one of its names.
@@ -50,22 +49,21 @@ func newTool(a *schema.Action, name string) *tool {
 	return tl
 }
 
-// textTag says what a tag recognised in text opens: a call (tool), a
-// thinking block (close) or the <function_calls> wrapper (neither).
+// textTag says what a marker recognised in text opens: a call (tool),
+// a named call outside a wrapper (loose) or the <function_calls> wrapper
+// (neither).
 type textTag struct {
 	tool  *tool
-	close []string // the thinking block's closing tag
-	loose bool     // the start of a named call outside a wrapper
+	loose bool
 }
 
 // tools is the scanner of the tools dialect.
 type tools struct {
-	tags   []string // tags recognised in text, in priority order
-	info   []textTag
+	x      *prose           // text and thinking blocks up to a marker
+	info   []textTag        // per marker of x
 	byName map[string]*tool // for <invoke name="…">
 	names  toolNames        // what an unknown tool's error suggests
 	max    int
-	hide   bool
 	f      xmlForm
 	reread int // bytes read again after an unterminated call (reopen)
 	// The open wrapper: its offset and position, its calls so far.
@@ -76,15 +74,11 @@ type tools struct {
 	// wrapper's closing tag of a model that left out the opening one is
 	// markup.
 	afterLoose bool
-	// pre: the open thinking block is the one the chat template opened
-	// (Options.InThinking); a call's opening tag ends it too.
-	pre bool
 
-	mode  mode
-	out   int // bytes before out are emitted or belong to the open call
-	pos   int // scan cursor: bytes before pos are decided
-	think thinking
-	c     call
+	mode mode
+	out  int // bytes before out are emitted or belong to the open call
+	pos  int // scan cursor: bytes before pos are decided
+	c    call
 }
 
 // toolMarkers are the tools syntax's markers: the opening tag of each
@@ -97,98 +91,6 @@ func toolMarkers(s *schema.Schema) []string {
 		}
 	}
 	return m
-}
-
-type thinking struct {
-	start    int
-	startPos ast.Pos
-	content  int      // offset just after the opening tag
-	close    []string // the closing tag
-}
-
-// thinkingTags returns the opening and closing tags of the thinking blocks
-// Options.ThinkingTags names.
-func thinkingTags(o Options) (opens, closes []string) {
-	names := o.ThinkingTags
-	if names == nil {
-		names = []string{"thinking", "think"}
-	}
-	for _, n := range names {
-		if n != "" {
-			opens, closes = append(opens, "<"+n+">"), append(closes, "</"+n+">")
-		}
-	}
-	return opens, closes
-}
-
-// preThinking returns the block the chat template opened at offset start
-// (Options.InThinking), which any of closes ends.
-func preThinking(start int, closes []string) thinking {
-	return thinking{start: start, startPos: ast.Pos{Offset: start, Line: 1, Col: start + 1}, content: start, close: closes}
-}
-
-// emit sends the thinking block's bytes [*out, to), whose content ends at
-// textEnd, as a Thinking event (none when hide), and moves *out to to. The
-// tools scanner and the prose helper of every other syntax share it.
-func (th *thinking) emit(p *Parser, out *int, hide bool, to, textEnd int) error {
-	from := *out
-	if to <= from {
-		return nil
-	}
-	*out = to
-	if hide {
-		return nil
-	}
-	lo := max(from, th.content)
-	if p.omit {
-		// the content alone: the block's tags are framing
-		if textEnd <= lo {
-			return nil
-		}
-		text := p.str(lo, textEnd)
-		return p.send(&Event{Type: Thinking, Text: text, Raw: text, Span: p.span(lo, textEnd)})
-	}
-	raw := p.str(from, to)
-	text := ""
-	if textEnd > lo {
-		text = raw[lo-from : textEnd-from]
-	}
-	return p.send(&Event{Type: Thinking, Text: text, Raw: raw, Span: p.span(from, to)})
-}
-
-// scan emits the open block from offset *pos on up to its closing tag, or
-// up to the first of ends (tags that end it without being part of it), and
-// reports whether it ended; at eof an open block is reported as
-// unterminated. *out and hide are as for emit. The tools scanner and the
-// prose helper of every other syntax share it.
-func (th *thinking) scan(p *Parser, out, pos *int, hide bool, ends []string, eof bool) (bool, error) {
-	stops := th.close
-	if len(ends) > 0 {
-		stops = append(stops[:len(stops):len(stops)], ends...)
-	}
-	i, k := find(p.bytes(*pos, p.end()), stops, eof)
-	at := *pos + i
-	switch {
-	case k >= len(th.close):
-		*pos = at
-		return true, th.emit(p, out, hide, at, at)
-	case k >= 0:
-		*pos = at + len(th.close[k])
-		return true, th.emit(p, out, hide, *pos, at)
-	}
-	*pos = at
-	if err := th.emit(p, out, hide, at, at); err != nil || !eof {
-		return false, err
-	}
-	return false, th.unterminated(p, at)
-}
-
-// unterminated reports the block, still open at offset at when the stream
-// ends.
-func (th *thinking) unterminated(p *Parser, at int) error {
-	return p.send(&Event{Type: Error, Kind: KindUnterminated,
-		Message: fmt.Sprintf("thinking block is not closed by %s", th.close[0]),
-		Raw:     p.str(th.start, at), Span: ast.Span{Start: th.startPos, End: p.pos(at)}})
 }
 
 // call is the call being read.
@@ -233,43 +135,42 @@ type value struct {
 
 func newTools(s *schema.Schema, o Options, start int, f xmlForm) *tools {
 	t := &tools{byName: map[string]*tool{}, names: toolNames{schema: s, builtin: o.Schema == nil, hint: o.ToolsHint},
-		max: o.MaxCallSize, hide: o.HideThinking, out: start, pos: start, f: f}
+		max: o.MaxCallSize, out: start, pos: start, f: f}
 	if t.max <= 0 {
 		t.max = DefaultMaxCallSize
 	}
+	var marks []string
 	for _, a := range s.Actions {
 		for _, n := range append([]string{a.Name}, a.Aliases...) {
 			tl := newTool(a, n)
 			t.byName[n] = tl
 			if f.bare {
-				t.tags = append(t.tags, "<"+n+">")
+				marks = append(marks, "<"+n+">")
 				t.info = append(t.info, textTag{tool: tl})
 			}
 		}
 	}
-	opens, closes := thinkingTags(o)
-	for i, tag := range opens {
-		t.tags = append(t.tags, tag)
-		t.info = append(t.info, textTag{close: closes[i : i+1]})
-	}
+	bare := len(marks)
 	if f.wrapOpen != "" {
-		t.tags = append(t.tags, f.wrapOpen)
+		marks = append(marks, f.wrapOpen)
 		t.info = append(t.info, textTag{})
 	}
 	if f.loose {
-		t.tags = append(t.tags, f.callTag)
+		marks = append(marks, f.callTag)
 		t.info = append(t.info, textTag{loose: true})
 	}
-	if o.InThinking && len(closes) > 0 {
-		t.mode, t.pre, t.think = inThinking, true, preThinking(start, closes)
-	}
+	t.x = newProse(o, start, marks)
+	t.x.literal = true
+	// a bare tool's tag (<read_file>) does not end the template's thinking
+	// block: reasoning mentions it too often
+	t.x.ends = t.x.tags[bare:len(marks)]
 	return t
 }
 
 func (t *tools) keep() int {
 	switch {
-	case t.mode == inThinking:
-		return t.think.start
+	case t.mode == inText:
+		return t.x.keep()
 	case (t.mode == inCall || t.mode == inValue) && !t.c.over:
 		return t.c.start
 	case t.mode == inCall || t.mode == inValue:
@@ -291,8 +192,6 @@ func (t *tools) scan(p *Parser, eof bool) error {
 
 func (t *tools) step(p *Parser, eof bool) (bool, error) {
 	switch t.mode {
-	case inThinking:
-		return t.thinking(p, eof)
 	case inWrapper:
 		return t.wrapper(p, eof)
 	case inCall:
@@ -303,29 +202,20 @@ func (t *tools) step(p *Parser, eof bool) (bool, error) {
 	return t.text(p, eof)
 }
 
-// text emits text up to the next known tag and enters what it opens.
+// text emits text and thinking blocks up to the next marker and enters
+// what it opens.
 func (t *tools) text(p *Parser, eof bool) (bool, error) {
 	if t.afterLoose {
 		if more, err := t.looseClose(p, eof); more || err != nil {
 			return false, err
 		}
 	}
-	b := p.bytes(t.pos, p.end())
-	i, k := find(b, t.tags, eof)
-	if k < 0 && eof {
-		if j := bytes.LastIndexByte(b, '<'); j >= 0 && t.cut(b[j:]) {
-			return false, t.cutTag(p, t.pos+j)
-		}
-	}
-	at := t.pos + i
-	if err := p.text(p.pos(t.out), at, false); err != nil {
+	t.x.out, t.x.pos = t.out, t.pos
+	k, at, end, err := t.x.next(p, eof)
+	t.out, t.pos = t.x.out, t.x.pos
+	if err != nil || k < 0 {
 		return false, err
 	}
-	t.out, t.pos = at, at
-	if k < 0 {
-		return false, nil
-	}
-	end := at + len(t.tags[k])
 	switch tag := t.info[k]; {
 	case tag.tool != nil:
 		return true, t.open(p, tag.tool, "", false, false, at, end)
@@ -340,10 +230,6 @@ func (t *tools) text(p *Parser, eof bool) (bool, error) {
 			return false, t.cutTag(p, at)
 		}
 		t.pos = at + 1 // not a call: its '<' is text
-		return true, nil
-	case tag.close != nil:
-		t.mode, t.pos = inThinking, end
-		t.think = thinking{start: at, startPos: p.pos(at), content: end, close: tag.close}
 		return true, nil
 	}
 	t.mode, t.out, t.pos = inWrapper, end, end
@@ -372,33 +258,6 @@ func (t *tools) looseClose(p *Parser, eof bool) (more bool, err error) {
 	}
 	t.afterLoose = false
 	return false, err
-}
-
-// thinking emits thinking up to its closing tag (or, in the block the
-// chat template opened, a call's opening tag).
-func (t *tools) thinking(p *Parser, eof bool) (bool, error) {
-	var ends []string
-	if t.pre {
-		ends = t.callTags()
-	}
-	done, err := t.think.scan(p, &t.out, &t.pos, t.hide, ends, eof)
-	if done || eof {
-		t.mode, t.pre = inText, false
-	}
-	return done, err
-}
-
-// callTags returns the tags in text that open named calls: the wrapper's
-// and a loose call's (not a bare tool's tag such as <read_file>, which
-// reasoning mentions too often).
-func (t *tools) callTags() []string {
-	var tags []string
-	for k, in := range t.info {
-		if in.close == nil && in.tool == nil {
-			tags = append(tags, t.tags[k])
-		}
-	}
-	return tags
 }
 
 // wrapper reads between the calls of a <function_calls> wrapper: spaces,
@@ -444,23 +303,6 @@ func (t *tools) wrapper(p *Parser, eof bool) (bool, error) {
 	}
 	t.mode = inText
 	return true, nil
-}
-
-// cut reports whether b, the end of the stream, is the start of a call's
-// opening tag cut off: a proper prefix, longer than "<", of a tool's tag or
-// of the wrapper's.
-func (t *tools) cut(b []byte) bool {
-	if len(b) < 2 {
-		return false
-	}
-	for k, tag := range t.tags {
-		if t.info[k].close == nil {
-			if _, part := match(b, tag); part {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // cutTag ends the stream, whose bytes from offset at on are the start of a
@@ -553,7 +395,7 @@ func (t *tools) params(p *Parser, eof bool) (bool, error) {
 		if k := bytes.IndexByte(b[1:], '<'); k >= 0 {
 			j = k + 1
 		}
-		c.strayEnd = t.pos + lastNonSpace(b[:j])
+		c.strayEnd = t.pos + len(bytes.TrimRight(b[:j], " \t\r\n"))
 		t.pos += j
 	}
 }
@@ -1107,13 +949,4 @@ func skipSpace(b []byte) int {
 		i++
 	}
 	return i
-}
-
-// lastNonSpace returns the length of b without its trailing spaces.
-func lastNonSpace(b []byte) int {
-	n := len(b)
-	for n > 0 && isSpace(b[n-1]) {
-		n--
-	}
-	return n
 }
