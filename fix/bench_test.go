@@ -74,9 +74,8 @@ func BenchmarkFixPlan(b *testing.B) {
 
 // BenchmarkFixActsUnclosed: fix on an acts document of n, 2n and 4n
 // blocks whose closing lines carry text (each block unclosed until its
-// repair): linear, as the blocks' ends are looked up in a
-// lexer.CloseIndex; scanning to the end of the document per block made
-// it quadratic (8,000 → 16,000 blocks: 0.32 → 1.20 s).
+// repair, so read to the end of the document): quadratic, within the work
+// budget (fixer.actsFences).
 func BenchmarkFixActsUnclosed(b *testing.B) {
 	for _, n := range []int{2000, 4000, 8000} {
 		src := []byte("```act\nwrite_file a\n```\n" + strings.Repeat("```py\nx\n", n))

@@ -136,3 +136,37 @@ func TestFixManyRepairsWithinBudget(t *testing.T) {
 		t.Errorf("%d repairs, want 300", n)
 	}
 }
+
+// TestFixActsWorkBudget: an acts document of 40,000 blocks whose closing
+// lines carry text, each block unclosed until its repair (read to the end
+// of the document), stops at the work budget with one fix-work-budget
+// warning; the lines after the repaired ones are the input's.
+func TestFixActsWorkBudget(t *testing.T) {
+	src := []byte("```act\nwrite_file a\n```\n" + strings.Repeat("```py\nx\n", 40_000))
+	out, reps := Apply(src, grammar.DialectActs)
+	n := 0
+	for _, d := range reps {
+		if d.Code == CodeFenceBudget {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("%d fix-work-budget warnings, want 1", n)
+	}
+	in, got := strings.Split(string(src), "\n"), strings.Split(string(out), "\n")
+	if len(in) != len(got) {
+		t.Fatalf("output has %d lines, input %d", len(got), len(in))
+	}
+	changed := 0
+	for i := range in {
+		if in[i] != got[i] {
+			if in[i] != "```py" || got[i] != "```" {
+				t.Fatalf("line %d changed from %q to %q", i+1, in[i], got[i])
+			}
+			changed++
+		}
+	}
+	if fixed := countRepairs(reps) - 1; changed != fixed || fixed == 0 || fixed >= 20_000 {
+		t.Errorf("%d lines changed, %d repairs reported", changed, fixed)
+	}
+}

@@ -238,7 +238,7 @@ func (f *fixer) fences() {
 	for off, n := 0, 0; off < len(f.text) && n < limit; n++ {
 		typ, end := lexer.ScanMarkdown(f.text, off)
 		if !f.charge(end - off) {
-			f.stop(off)
+			f.stop(f.lineNo(off))
 			return
 		}
 		if typ == lexer.MdFence && f.repairBlock(off, end) {
@@ -249,9 +249,9 @@ func (f *fixer) fences() {
 	}
 }
 
-// stop reports that the fence pass stopped at offset off at its budget.
-func (f *fixer) stop(off int) {
-	f.repairs = append(f.repairs, repair{code: CodeFenceBudget, line: f.lineNo(off),
+// stop reports that the fence repairs stopped at line at their budget.
+func (f *fixer) stop(line int) {
+	f.repairs = append(f.repairs, repair{code: CodeFenceBudget, line: line,
 		msg: fmt.Sprintf("stopped repairing fences here: the repairs took more than %s bytes of work for %s bytes of input; the fences after this line are left as they are",
 			number.Thousands(f.budget), number.Thousands(len(f.text)))})
 }
