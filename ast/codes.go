@@ -201,6 +201,7 @@ var codes = []CodeInfo{
 	{Area: AreaFix, Code: "fixed-title-space", Severity: Warning, Meaning: "fix added the space after `#` in the title", Doc: "plan.md#plangram-fix"},
 	{Area: AreaFix, Code: "fixed-heading-level", Severity: Warning, Meaning: "fix made an action heading a heading 3", Doc: "plan.md#plangram-fix"},
 	{Area: AreaFix, Code: "fixed-trailing-blank-lines", Severity: Warning, Meaning: "fix removed whitespace-only lines at the end of the document", Doc: "plan.md#plangram-fix"},
+	{Area: AreaFix, Code: "fix-work-budget", Severity: Warning, Meaning: "fix stopped repairing fences: the repairs scanned or copied more bytes than the input pays for", Doc: "plan.md#plangram-fix", Help: "The fence repairs of a plan or an acts document are given a budget of bytes to scan and copy: 128 per byte of the input, plus 256 MiB. Hundreds of repairs of a 1 MB plan stay far below it; hundreds of thousands of broken fences reach it. The repairs stop at the line where it was spent: the output holds the repairs made before it and leaves the fences after it as they are."},
 
 	{Area: AreaSchema, Code: "bad-schema", Severity: Error, Meaning: "an error in a schema file", Doc: "schema.md#errors-in-a-schema-file"},
 	{Area: AreaSchema, Code: "bad-tools", Severity: Error, Meaning: "a tools registry (`--tools`) that cannot be converted to a schema", Doc: "schema.md#tools-registries---tools-file"},

@@ -29,13 +29,17 @@ import (
 //
 // A repair can make an earlier block improperly nested (a stripped line
 // becomes the fence meant to close it), so passes repeat until one
-// changes nothing, at most maxPasses times (each pass is linear).
+// changes nothing, at most maxPasses times. A block left unclosed is read
+// to the end of the document, so the passes share the fence repairs' work
+// budget (fences): past it they stop with one fix-work-budget warning and
+// the text after that line is left as it is.
 func (f *fixer) actsFences() {
 	c := lexer.Detect([]byte(f.text))
+	f.budget = 128*len(f.text) + 256<<20
+	defer func() { f.budget = 0 }()
 	for pass := 0; pass < maxPasses; pass++ {
 		n := len(f.repairs)
-		f.actsPass(c)
-		if len(f.repairs) == n {
+		if !f.actsPass(c) || len(f.repairs) == n {
 			return
 		}
 	}
@@ -44,26 +48,29 @@ func (f *fixer) actsFences() {
 // maxPasses bounds the passes of actsFences.
 const maxPasses = 64
 
-// actsPass is one pass of actsFences over the document's blocks, in
-// linear time: the text before the block being judged is final (done, of
-// doneLines lines), the rest is still to read, and a repaired block is
-// final as soon as it is repaired.
-func (f *fixer) actsPass(c byte) {
+// actsPass is one pass of actsFences over the document's blocks: the text
+// before the block being judged is final (done, of doneLines lines), the
+// rest is still to read, and a repaired block is final as soon as it is
+// repaired. It reports false when it stopped at the work budget.
+func (f *fixer) actsPass(c byte) bool {
 	p := actsPasser{f: f, c: c, rest: f.text}
 	p.done.Grow(len(f.text))
-	// rest is always a suffix of the pass's text: its blocks' ends are
-	// looked up, not scanned for (an unclosed block would be read to the
-	// end of the document once per block).
-	idx := lexer.NewCloseIndex(f.text, c)
+	defer func() { f.text = p.done.String() }()
 	for p.rest != "" {
+		// rest is always a suffix of the pass's text.
 		base := len(f.text) - len(p.rest)
-		typ, end := idx.CoarseToken(base)
+		typ, end := lexer.CoarseToken(f.text, base, c)
 		end -= base
+		if !f.charge(end) {
+			f.stop(p.lineNo(0))
+			p.commit(p.rest, len(p.rest))
+			return false
+		}
 		if typ == lexer.Text || !p.repair(end, typ == lexer.ActBlock) {
 			p.commit(p.rest[:end], end)
 		}
 	}
-	f.text = p.done.String()
+	return true
 }
 
 // actsPasser is the state of one actsPass.

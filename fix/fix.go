@@ -27,8 +27,6 @@ import (
 	"slices"
 	"strings"
 
-	plex "github.com/alecthomas/participle/v2/lexer"
-
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
 	"github.com/plangram/plangram/internal/number"
@@ -42,6 +40,9 @@ const (
 	CodeTitleSpace    = "fixed-title-space"
 	CodeHeadingLevel  = "fixed-heading-level"
 	CodeTrailingBlank = "fixed-trailing-blank-lines"
+	// CodeFenceBudget reports that the fence repairs stopped at the work
+	// bound (fixer.charge): the output keeps the repairs made before it.
+	CodeFenceBudget = "fix-work-budget"
 )
 
 // searchLimit bounds how many lines the search for a nested block's
@@ -148,9 +149,20 @@ type fixer struct {
 	text    string
 	repairs []repair
 	cap     grammar.Cap // caps repairs per code (add)
-	// fb holds the text during the plan dialect's fence pass (the text
-	// field is then its window, fix/fencebuf.go); nil otherwise.
-	fb *fenceText
+	// base is an offset of text before which no repair is made any more,
+	// and baseLines the line endings before it, so that lineNo counts
+	// only from there.
+	base, baseLines int
+	// work counts the bytes the fence pass scanned and copied; budget is
+	// its bound (fences).
+	work, budget int
+}
+
+// charge adds n bytes to the fence pass's work and reports whether the
+// work is still within its budget.
+func (f *fixer) charge(n int) bool {
+	f.work += n
+	return f.budget == 0 || f.work <= f.budget
 }
 
 // add records a repair, unless grammar.MaxPerCode repairs of its code
@@ -174,8 +186,9 @@ func (f *fixer) summarise() {
 
 // lineNo returns the 1-based line number of offset off of the text.
 func (f *fixer) lineNo(off int) int {
-	if f.fb != nil {
-		return f.fb.doneLines + 1 + strings.Count(f.text[:off], "\n")
+	if off >= f.base {
+		f.charge(off - f.base)
+		return f.baseLines + 1 + strings.Count(f.text[f.base:off], "\n")
 	}
 	return 1 + strings.Count(f.text[:off], "\n")
 }
@@ -200,11 +213,7 @@ func body(line string) (string, string) {
 func (f *fixer) replaceLine(off int, repl string) {
 	e := lineEnd(f.text, off)
 	_, ending := body(f.text[off:e])
-	if f.fb != nil {
-		f.fb.replace(off, e, repl+ending)
-		f.text = f.fb.view()
-		return
-	}
+	f.charge(len(f.text))
 	f.text = f.text[:off] + repl + ending + f.text[e:]
 }
 
@@ -216,43 +225,45 @@ func (f *fixer) setRun(off, n int) {
 }
 
 // fences walks the top-level fenced blocks and repairs each broken one,
-// rescanning a block after repairing it, in linear time (fix/fencebuf.go):
-// the text before the block being judged is final.
+// rescanning a block after repairing it. A repair rebuilds the text, and
+// a block left unclosed is scanned to the end of the document, so the
+// work is bounded: past budget bytes scanned and copied (128 per byte of
+// the input plus 256 MiB, far above what hundreds of repairs of a 1 MB
+// plan cost) the pass stops and reports it (CodeFenceBudget); the text then
+// holds the repairs made so far, each of them whole.
 func (f *fixer) fences() {
+	f.budget = 128*len(f.text) + 256<<20
+	defer func() { f.base, f.baseLines, f.budget = 0, 0, 0 }()
 	limit := 2*strings.Count(f.text, "\n") + 16
-	f.fb = newFenceText(f.text)
-	f.text = f.fb.view()
-	defer func() { f.text, f.fb = f.fb.text(), nil }()
-	for off, n := 0, 0; off < f.size() && n < limit; n++ {
-		typ, end := f.scan(off)
-		if typ != lexer.MdFence || !f.repairBlock(off, end) {
-			off = end
-			// Final up to a line start; not before a mid-document
-			// byte-order mark, which the scanner reads as one only at
-			// offset 0.
-			if f.fb.lineStart(off) {
-				f.fb.commit(off)
-				f.text, off = f.fb.view(), 0
-			}
+	for off, n := 0, 0; off < len(f.text) && n < limit; n++ {
+		typ, end := lexer.ScanMarkdown(f.text, off)
+		if !f.charge(end - off) {
+			f.stop(f.lineNo(off))
+			return
 		}
+		if typ == lexer.MdFence && f.repairBlock(off, end) {
+			continue
+		}
+		f.baseLines += strings.Count(f.text[off:end], "\n")
+		f.base, off = end, end
 	}
 }
 
-// size returns the length of the text the fence pass reads.
-func (f *fixer) size() int { return f.fb.size() }
-
-// scan reads the Markdown token at off of the text; in the fence pass's
-// window, which then holds the token when it is a block.
-func (f *fixer) scan(off int) (plex.TokenType, int) {
-	typ, end := f.fb.scan(off)
-	f.text = f.fb.view()
-	return typ, end
+// stop reports that the fence repairs stopped at line at their budget.
+func (f *fixer) stop(line int) {
+	f.repairs = append(f.repairs, repair{code: CodeFenceBudget, line: line,
+		msg: fmt.Sprintf("stopped repairing fences here: the repairs took more than %s bytes of work for %s bytes of input; the fences after this line are left as they are",
+			number.Thousands(f.budget), number.Thousands(len(f.text)))})
 }
 
 // intendedClose is lexer.IntendedClose on the text from offset start.
 func (f *fixer) intendedClose(start int, open lexer.MdFenceLine) (at, maxRun int, ok bool) {
-	at, maxRun, ok = f.fb.intendedClose(start, open, searchLimit)
-	f.text = f.fb.view()
+	at, maxRun, ok = lexer.IntendedClose(f.text, start, open, searchLimit)
+	if ok {
+		f.charge(at - start)
+	} else {
+		f.charge(len(f.text) - start)
+	}
 	return at, maxRun, ok
 }
 
@@ -263,7 +274,7 @@ func (f *fixer) repairBlock(off, end int) bool {
 	first := lineEnd(tok, 0)
 	openLine, _ := body(tok[:first])
 	bomLen := 0
-	if off == 0 && f.fb.done.Len() == 0 && strings.HasPrefix(openLine, "\uFEFF") {
+	if off == 0 && strings.HasPrefix(openLine, "\uFEFF") {
 		bomLen = 3
 	}
 	open, _ := lexer.MdFenceAt(f.text, off) // a line start or the run of a list item's marker line
