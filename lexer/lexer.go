@@ -29,7 +29,6 @@ package lexer
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	plex "github.com/alecthomas/participle/v2/lexer"
@@ -447,67 +446,4 @@ func closingEnd(src string, p int, c byte, r int) int {
 		p = start + n
 	}
 	return len(src)
-}
-
-// CloseIndex finds, for one text and fence character, the line that closes
-// a block without reading the lines up to it: the lines that are a run of
-// the character and nothing else (spaces and tabs around it aside), by run
-// length. CoarseToken over it gives the tokens CoarseToken gives, in time
-// independent of how far an unclosed block would scan (fix/acts.go reads
-// each block of a document this way, so a document of many unclosed blocks
-// is not read once per block).
-type CloseIndex struct {
-	src  string
-	c    byte
-	ends map[int][]int // run length → ends of the lines (after '\n'), in order
-}
-
-// NewCloseIndex indexes src's bare fence lines of character c.
-func NewCloseIndex(src string, c byte) *CloseIndex {
-	x := &CloseIndex{src: src, c: c, ends: map[int][]int{}}
-	for p := 0; p < len(src); {
-		start, n, ok := nextFenceLine(src, p, c)
-		if !ok {
-			break
-		}
-		line := src[start : start+n]
-		i, j := 0, len(line)
-		for i < j && isTrim(line[i]) {
-			i++
-		}
-		if j > 0 && line[j-1] == '\n' {
-			j--
-		}
-		for j > i && isTrim(line[j-1]) {
-			j--
-		}
-		k := i
-		for k < j && line[k] == c {
-			k++
-		}
-		if k == j && j-i >= 3 {
-			x.ends[j-i] = append(x.ends[j-i], start+n)
-		}
-		p = start + n
-	}
-	return x
-}
-
-// CoarseToken is CoarseToken(src, off, c) for the indexed text.
-func (x *CloseIndex) CoarseToken(off int) (plex.TokenType, int) {
-	src := x.src
-	n := lineLen(src, off)
-	if r, act := openRun(view.Bytes(src[off:off+n]), x.c); r > 0 {
-		typ := Block
-		if act {
-			typ = ActBlock
-		}
-		ends := x.ends[r]
-		i := sort.SearchInts(ends, off+n+1) // the first line after the opening line
-		if i == len(ends) {
-			return typ, len(src)
-		}
-		return typ, ends[i]
-	}
-	return Text, nextOpening(src, off+n, x.c)
 }

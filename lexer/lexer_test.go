@@ -235,8 +235,7 @@ func detectLines(src string) byte {
 }
 
 // checkJumps checks Detect against its line-by-line statement, the
-// tokens of CoarseToken (checkTokens), and that CloseIndex gives the token
-// CoarseToken gives at every line start.
+// tokens of CoarseToken (checkTokens).
 func checkJumps(t testing.TB, src string) {
 	t.Helper()
 	if got, want := Detect([]byte(src)), detectLines(src); got != want {
@@ -244,20 +243,6 @@ func checkJumps(t testing.TB, src string) {
 	}
 	for _, c := range []byte{Backtick, Tilde} {
 		checkTokens(t, src, c)
-		// CloseIndex gives the same token at every line start.
-		x := NewCloseIndex(src, c)
-		for off := 0; off < len(src); {
-			typ, end := x.CoarseToken(off)
-			wtyp, wend := CoarseToken(src, off, c)
-			if typ != wtyp || end != wend {
-				t.Fatalf("fence %q, %q at %d: CloseIndex.CoarseToken = %v %d, CoarseToken %v %d", c, src, off, typ, end, wtyp, wend)
-			}
-			if i := strings.IndexByte(src[off:], '\n'); i >= 0 {
-				off += i + 1
-			} else {
-				break
-			}
-		}
 	}
 }
 
