@@ -11,7 +11,7 @@ import (
 
 // TestMaxBlocks: an action takes at most MaxBlocks argument blocks; the
 // ones after them, up to the next act block, belong to no action (the
-// document's Blocks, or OnBlock), with one too-many-blocks error spanning
+// document's Blocks), with one too-many-blocks error spanning
 // them; the next action is read as usual.
 func TestMaxBlocks(t *testing.T) {
 	s, err := schema.Builtin(DialectActs)
