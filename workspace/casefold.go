@@ -146,6 +146,21 @@ func (c *CaseCollisions) Action(a *ast.Action) {
 	}
 }
 
+// DocCaseCollisions gives the case-collision warnings of doc read with
+// schema s, comparing its paths with the names under root too unless root
+// is empty, and dropping those silenced names (nil: none).
+func DocCaseCollisions(doc *ast.Document, s *schema.Schema, root string, silenced func(code string, line int) bool) []*ast.Diagnostic {
+	c := NewCaseCollisions(doc.Dialect, s)
+	c.SetSilenced(silenced)
+	if root != "" {
+		c.SetRoot(root)
+	}
+	for _, a := range doc.Actions {
+		c.Action(a)
+	}
+	return c.Diagnostics()
+}
+
 // spelling returns the index of spelling s among those of folded name
 // node (0 the first), or, when s was not met before, adds it and returns
 // its index negated.
