@@ -59,7 +59,6 @@ import (
 	"path/filepath"
 
 	"github.com/plangram/plangram/ast"
-	"github.com/plangram/plangram/schema"
 	"github.com/plangram/plangram/workspace"
 )
 
@@ -144,7 +143,7 @@ func Apply(ctx context.Context, docs []*ast.Document, root string, opts Options)
 			continue
 		}
 		ds := append(append([]*ast.Diagnostic{}, doc.Diagnostics...), sim.Diagnostics[i]...)
-		ds = append(ds, caseCollisions(doc, absRoot, opts.Workspace.Schema)...)
+		ds = append(ds, workspace.DocCaseCollisions(doc, opts.Workspace.Schema, absRoot, nil)...)
 		res.Diagnostics[i] = append(ds, commandsNotRun(sim.Commands[i])...)
 	}
 	nothing := settle(res, sim.Tally, func(i int) *ast.Document { return docs[i] })
@@ -315,17 +314,4 @@ func (h *hold) close() {
 		h.meta.release()
 	}
 	h.fs.Close()
-}
-
-// caseCollisions gives the case-collision warnings of doc, as `check
-// --root` does: paths of the plan, or a path and a name already in the
-// root, that differ only in letter case (docs/check.md). They do not
-// refuse the apply, which writes the names as the plan spells them.
-func caseCollisions(doc *ast.Document, root string, s *schema.Schema) []*ast.Diagnostic {
-	cases := workspace.NewCaseCollisions(doc.Dialect, s)
-	cases.SetRoot(root)
-	for _, a := range doc.Actions {
-		cases.Action(a)
-	}
-	return cases.Diagnostics()
 }

@@ -93,15 +93,7 @@ func Source(ctx context.Context, name string, src []byte, opts Options) (*ast.Do
 		}
 	}
 	diags := append([]*ast.Diagnostic{}, doc.Diagnostics...)
-	cases := workspace.NewCaseCollisions(doc.Dialect, opts.Parse.Schema)
-	cases.SetSilenced(pred)
-	if opts.Root != "" {
-		cases.SetRoot(opts.Root)
-	}
-	for _, a := range doc.Actions {
-		cases.Action(a)
-	}
-	diags = append(diags, cases.Diagnostics()...)
+	diags = append(diags, workspace.DocCaseCollisions(doc, opts.Parse.Schema, opts.Root, pred)...)
 	if opts.Root != "" {
 		wo := opts.Workspace
 		if wo.Schema == nil {

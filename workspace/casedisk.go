@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"unicode/utf8"
 
@@ -66,13 +65,8 @@ func (c *CaseCollisions) fold(name string) string {
 // otherwise. It returns whether that path was reported (now or before).
 func (d *caseDisk) check(c *CaseCollisions, a *ast.Action, p pathArg, exact string) bool {
 	dir := "."
-	for i := 0; i <= len(exact); {
-		j := strings.IndexByte(exact[i:], '/')
-		last := j < 0
-		if last {
-			j = len(exact) - i
-		}
-		comp := exact[i : i+j]
+	for end, comp := range components(exact) {
+		last := end == len(exact)
 		l := d.list(c, dir, *p.span)
 		if l == nil {
 			return false
@@ -85,11 +79,10 @@ func (d *caseDisk) check(c *CaseCollisions, a *ast.Action, p pathArg, exact stri
 			if last || !isDir {
 				return false
 			}
-			dir = exact[:i+j]
-			i += j + 1
+			dir = exact[:end]
 			continue
 		}
-		name := exact[:i+j]
+		name := exact[:end]
 		if d.reported[name] {
 			return true // this spelling was reported where it first came
 		}

@@ -116,13 +116,7 @@ func (c *CaseCollisions) Action(a *ast.Action) {
 		reported := c.disk != nil && c.disk.check(c, a, p, exact)
 		line := int32(max(p.span.Start.Line, 0))
 		dir, sp := int32(0), int32(0) // the root, spelt one way
-		for i := 0; ; {
-			j := strings.IndexByte(exact[i:], '/')
-			last := j < 0
-			if last {
-				j = len(exact) - i
-			}
-			name := exact[i : i+j]
+		for end, name := range components(exact) {
 			c.buf = foldPath(c.buf[:0], name)
 			k, s := caseKey{dir, maphash.Bytes(c.seed, c.buf)}, caseSpelling{dir: sp, line: line, exact: maphash.String(c.seed, name)}
 			node, ok := c.folded[k]
@@ -135,15 +129,26 @@ func (c *CaseCollisions) Action(a *ast.Action) {
 				// A spelling not met before: reported where it comes.
 				if sp = -sp; !reported {
 					reported = true
-					c.report(a, p, exact, i+j, last, node.first.line)
+					c.report(a, p, exact, end, node.first.line)
 				}
 			}
-			if last {
-				break
-			}
-			i += j + 1
 		}
 	}
+}
+
+// DocCaseCollisions gives the case-collision warnings of doc read with
+// schema s, comparing its paths with the names under root too unless root
+// is empty, and dropping those silenced names (nil: none).
+func DocCaseCollisions(doc *ast.Document, s *schema.Schema, root string, silenced func(code string, line int) bool) []*ast.Diagnostic {
+	c := NewCaseCollisions(doc.Dialect, s)
+	c.SetSilenced(silenced)
+	if root != "" {
+		c.SetRoot(root)
+	}
+	for _, a := range doc.Actions {
+		c.Action(a)
+	}
+	return c.Diagnostics()
 }
 
 // spelling returns the index of spelling s among those of folded name
@@ -166,15 +171,15 @@ func (c *CaseCollisions) spelling(node caseNode, s caseSpelling) int32 {
 	return -int32(len(c.more[n]))
 }
 
-// report warns that path p of a (its directory exact[:end] unless last)
-// is spelt otherwise at line.
-func (c *CaseCollisions) report(a *ast.Action, p pathArg, exact string, end int, last bool, line int32) {
+// report warns that path p of a (its directory exact[:end] when that is
+// shorter) is spelt otherwise at line.
+func (c *CaseCollisions) report(a *ast.Action, p pathArg, exact string, end int, line int32) {
 	if c.cap.Full(CodeCaseCollision) {
 		c.cap.Take(ast.Warning, CodeCaseCollision, *p.span, "") // counted, not kept
 		return
 	}
 	what := quoteValue(p.value)
-	if !last {
+	if end < len(exact) {
 		what += " (its directory " + quoteValue(exact[:end]) + ")"
 	}
 	c.keep(&ast.Diagnostic{Severity: ast.Warning, Code: CodeCaseCollision, Span: *p.span,
@@ -198,6 +203,23 @@ func (c *CaseCollisions) SetSilenced(f func(code string, line int) bool) { c.cap
 func (c *CaseCollisions) keep(d *ast.Diagnostic) {
 	if c.cap.Take(d.Severity, d.Code, d.Span, "") {
 		c.diags = append(c.diags, d)
+	}
+}
+
+// components yields each component of the slash path p with the offset
+// of its end.
+func components(p string) iter.Seq2[int, string] {
+	return func(yield func(int, string) bool) {
+		for i := 0; i <= len(p); {
+			j := strings.IndexByte(p[i:], '/')
+			if j < 0 {
+				j = len(p) - i
+			}
+			if !yield(i+j, p[i:i+j]) {
+				return
+			}
+			i += j + 1
+		}
 	}
 }
 

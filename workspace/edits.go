@@ -184,7 +184,7 @@ func (c *checker) searchReplace(ctx context.Context, a *ast.Action, t *pathArg) 
 	nl, conv := lineEnding(crlf)
 	find, repl := conv(search), conv(replace)
 	buf.Mark()
-	virtual := buf.Len() > 0 && !buf.EndsWithNL() // aider matches as if it ended in "\n"
+	virtual := buf.Len() > 0 && !buf.HasSuffix("\n") // aider matches as if it ended in "\n"
 	if virtual {
 		buf.Replace(buf.Len(), buf.Len(), nl)
 	}
@@ -203,7 +203,7 @@ func (c *checker) searchReplace(ctx context.Context, a *ast.Action, t *pathArg) 
 	end := at + len(find)
 	reachesEnd := end == buf.Len()
 	buf.Replace(at, end, repl)
-	if virtual && !reachesEnd && buf.EndsWithNL() {
+	if virtual && !reachesEnd && buf.HasSuffix("\n") {
 		buf.Replace(buf.Len()-len(nl), buf.Len(), "")
 	}
 	buf.Commit()
@@ -277,67 +277,11 @@ func (c *checker) inLine(buf *text, crlf bool, lfFind, find string, from int) (i
 	return buf.LineStart(line), true
 }
 
-// lineMatch finds find in content at or after offset from, starting at the
-// start of a line (find is whole lines: it ends in "\n", or at the end of
-// the file). It returns the first match and the number of matches, capped
-// at 2.
-func lineMatch(content, find string, from int) (at, n int) {
-	at = -1
-	for off := from; off <= len(content); {
-		i := strings.Index(content[off:], find)
-		if i < 0 {
-			break
-		}
-		p := off + i
-		if (p == 0 || content[p-1] == '\n') && (strings.HasSuffix(find, "\n") || p+len(find) == len(content)) {
-			if at < 0 {
-				at = p
-			}
-			n++
-			if n == 2 {
-				break
-			}
-			off = p + max(len(find), 1)
-			continue
-		}
-		off = p + 1
-	}
-	return at, n
-}
-
-// lineMatches lists the 1-based lines of the first limit whole-line
-// matches of find at or after from, and counts all of them.
-func lineMatches(content, find string, from, limit int) ([]int, int) {
-	var lines []int
-	total, line, counted := 0, 1, 0
-	for off := from; off <= len(content); {
-		i := strings.Index(content[off:], find)
-		if i < 0 {
-			break
-		}
-		p := off + i
-		if (p == 0 || content[p-1] == '\n') && (strings.HasSuffix(find, "\n") || p+len(find) == len(content)) {
-			total++
-			if len(lines) < limit {
-				line += strings.Count(content[counted:p], "\n")
-				counted = p
-				lines = append(lines, line)
-			}
-			off = p + max(len(find), 1)
-			continue
-		}
-		off = p + 1
-	}
-	return lines, total
-}
-
 // lineOfOffset returns the 1-based line of a byte offset.
 func lineOfOffset(s string, off int) int {
 	return strings.Count(s[:min(off, len(s))], "\n") + 1
 }
 
-// hunksOf decodes an action's hunks parameter (in memory or read back from
-// JSON).
 // hasHunks reports whether update_file a carries at least one hunk.
 func hasHunks(a *ast.Action) bool {
 	v, ok := a.Params.Get("hunks")
@@ -353,6 +297,8 @@ func hasHunks(a *ast.Action) bool {
 	return len(hunksOf(a)) > 0
 }
 
+// hunksOf decodes an action's hunks parameter (in memory or read back from
+// JSON).
 func hunksOf(a *ast.Action) []grammar.Hunk {
 	v, ok := a.Params.Get("hunks")
 	if !ok {
@@ -478,7 +424,7 @@ func (p *patcher) start(hunks []grammar.Hunk) {
 	// codex matches lines, so a file without a final line ending matches
 	// as if it had one (aider's search-replace too); a unified diff says
 	// so with `\ No newline at end of file`.
-	p.virtual = c.schema != nil && c.schema.Dialect == grammar.DialectApplyPatch && buf.Len() > 0 && !buf.EndsWithNL()
+	p.virtual = c.schema != nil && c.schema.Dialect == grammar.DialectApplyPatch && buf.Len() > 0 && !buf.HasSuffix("\n")
 	if p.virtual {
 		buf.Replace(buf.Len(), buf.Len(), p.nl)
 	}
@@ -486,7 +432,7 @@ func (p *patcher) start(hunks []grammar.Hunk) {
 
 // appendNL ends the text with a line ending unless it is empty or has one.
 func (p *patcher) appendNL() {
-	if buf := p.buf; buf.Len() > 0 && !buf.EndsWithNL() {
+	if buf := p.buf; buf.Len() > 0 && !buf.HasSuffix("\n") {
 		buf.Replace(buf.Len(), buf.Len(), p.nl)
 	}
 }
@@ -507,7 +453,7 @@ func (p *patcher) place(ctx context.Context, h grammar.Hunk, span ast.Span) {
 	if h.Context != "" {
 		ctxLine := conv(h.Context + "\n")
 		at, n := buf.Match(ctxLine, p.from)
-		if n == 0 && !buf.EndsWithNL() {
+		if n == 0 && !buf.HasSuffix("\n") {
 			// the last line, as if it ended in a line break
 			at, n = buf.Match(strings.TrimSuffix(ctxLine, p.nl), p.from)
 		}
@@ -649,7 +595,7 @@ func (p *patcher) finish() {
 		p.move()
 		return
 	}
-	if p.virtual && !p.touchedEnd && buf.EndsWithNL() {
+	if p.virtual && !p.touchedEnd && buf.HasSuffix("\n") {
 		buf.Replace(buf.Len()-len(p.nl), buf.Len(), "")
 	}
 	buf.Commit()
@@ -676,48 +622,12 @@ func (p *patcher) move() {
 	}
 }
 
-// trimmedLineMatch finds the first line at or after offset from whose
-// text, white space around it ignored, is text's; it returns the line's
-// offset.
-func trimmedLineMatch(content, text string, from int) (int, bool) {
-	want := strings.TrimSpace(text)
-	if want == "" {
-		return 0, false
-	}
-	for off := from; off < len(content); {
-		end := strings.IndexByte(content[off:], '\n')
-		next := len(content)
-		if end >= 0 {
-			next = off + end + 1
-		}
-		if (off == 0 || content[off-1] == '\n') && strings.TrimSpace(content[off:next]) == want {
-			return off, true
-		}
-		off = next
-	}
-	return 0, false
-}
-
 func drift(d int) string {
 	dir := "further down"
 	if d < 0 {
 		d, dir = -d, "further up"
 	}
 	return fmt.Sprintf("%s %s", plural(int64(d), "line"), dir)
-}
-
-// lineStartOffset returns the offset at which the 1-based line starts
-// (the length of s for a line after its end).
-func lineStartOffset(s string, line int) int {
-	off := 0
-	for l := 1; l < line; l++ {
-		i := strings.IndexByte(s[off:], '\n')
-		if i < 0 {
-			return len(s)
-		}
-		off += i + 1
-	}
-	return off
 }
 
 // deleteFile checks a delete_file: the file must exist and, when the

@@ -403,7 +403,7 @@ func closest(file, find []string, grams []uint64) (_ region, _ bool, work int) {
 			sum += x
 		}
 		work += k * l
-		return linediff.Ratio(findNorm, fileNorm[s-lo:s-lo+l]) + sum/float64(max(k, l)) - 0.01*float64(abs(l-k))
+		return linediff.Ratio(findNorm, fileNorm[s-lo:s-lo+l]) + sum/float64(max(k, l)) - 0.01*float64(max(l-k, k-l))
 	}
 	bestScore := scoreOf(r.start, r.end-r.start)
 	for s := lo; s <= min(n-1, best+2); s++ {
@@ -417,13 +417,6 @@ func closest(file, find []string, grams []uint64) (_ region, _ bool, work int) {
 }
 
 func trigram(s string) uint32 { return uint32(s[0])<<16 | uint32(s[1])<<8 | uint32(s[2]) }
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
 
 // whitespaceKind says how two line lists differ when they differ only in
 // white space: "line endings (CRLF against LF)", "trailing white space",

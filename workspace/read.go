@@ -17,17 +17,6 @@ func (e *tooLargeError) Error() string {
 	return fmt.Sprintf("it has %d bytes, more than the limit of %d", e.size, e.limit)
 }
 
-// readRegular reads the regular file at path, at most limit bytes
-// (readOpen).
-func readRegular(path string, limit int64) ([]byte, int64, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer f.Close()
-	return readOpen(f, limit)
-}
-
 // readRegularIn reads the regular file name below root, at most limit
 // bytes (readOpen), opened through root so that the open cannot leave it
 // (os.Root: a symbolic link or `..` that would is an error).

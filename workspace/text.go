@@ -1,6 +1,9 @@
 package workspace
 
-import "strings"
+import (
+	"iter"
+	"strings"
+)
 
 // text is the content of a file being edited by the simulation: a string,
 // searched with strings.Index and line scans and replaced by copying it.
@@ -22,9 +25,6 @@ func (t *text) Len() int { return len(t.s) }
 // String returns the content.
 func (t *text) String() string { return t.s }
 
-// EndsWithNL reports whether the content ends in "\n".
-func (t *text) EndsWithNL() bool { return strings.HasSuffix(t.s, "\n") }
-
 // HasSuffix reports whether the content ends with s.
 func (t *text) HasSuffix(s string) bool { return strings.HasSuffix(t.s, s) }
 
@@ -40,7 +40,15 @@ func (t *text) Slice(from, to int) string { return t.s[from:to] }
 // LineStart returns the offset at which the 1-based line starts (the
 // length for a line after the end).
 func (t *text) LineStart(line int) int {
-	off := lineStartOffset(t.s, line)
+	off := 0
+	for l := 1; l < line; l++ {
+		i := strings.IndexByte(t.s[off:], '\n')
+		if i < 0 {
+			off = len(t.s)
+			break
+		}
+		off += i + 1
+	}
 	t.w.spend(off)
 	return off
 }
@@ -55,15 +63,55 @@ func (t *text) Line(off int) int {
 // Match finds find (whole lines) at or after offset from: the first match
 // and the number of matches that do not overlap it, capped at 2.
 func (t *text) Match(find string, from int) (at, n int) {
-	t.w.spend(len(t.s) - from)
-	return lineMatch(t.s, find, from)
+	at = -1
+	for p := range t.wholeLines(find, from) {
+		if n == 0 {
+			at = p
+		}
+		if n++; n == 2 {
+			break
+		}
+	}
+	return at, n
 }
 
 // LineMatches lists the 1-based lines of the first limit whole-line
 // matches of find at or after from and counts all of them.
-func (t *text) LineMatches(find string, from, limit int) ([]int, int) {
-	t.w.spend(len(t.s) - from)
-	return lineMatches(t.s, find, from, limit)
+func (t *text) LineMatches(find string, from, limit int) (lines []int, total int) {
+	line, counted := 1, 0
+	for p := range t.wholeLines(find, from) {
+		if total++; len(lines) < limit {
+			line += strings.Count(t.s[counted:p], "\n")
+			counted = p
+			lines = append(lines, line)
+		}
+	}
+	return lines, total
+}
+
+// wholeLines yields the offsets, at or after from, of the occurrences of
+// find that start a line and end one (find ends in "\n") or the content,
+// each after the end of the one before.
+func (t *text) wholeLines(find string, from int) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		t.w.spend(len(t.s) - from)
+		s := t.s
+		for off := from; off <= len(s); {
+			i := strings.Index(s[off:], find)
+			if i < 0 {
+				return
+			}
+			p := off + i
+			if (p > 0 && s[p-1] != '\n') || (!strings.HasSuffix(find, "\n") && p+len(find) != len(s)) {
+				off = p + 1
+				continue
+			}
+			if !yield(p) {
+				return
+			}
+			off = p + max(len(find), 1)
+		}
+	}
 }
 
 // Index lists the occurrences of find (not empty) at or after from that a
@@ -108,5 +156,19 @@ func (t *text) Rollback() {
 // white space around it ignored, is s's.
 func (t *text) TrimmedLine(s string, from int) (int, bool) {
 	t.w.spend(len(t.s) - from)
-	return trimmedLineMatch(t.s, s, from)
+	want := strings.TrimSpace(s)
+	if want == "" {
+		return 0, false
+	}
+	for off := from; off < len(t.s); {
+		next := len(t.s)
+		if end := strings.IndexByte(t.s[off:], '\n'); end >= 0 {
+			next = off + end + 1
+		}
+		if (off == 0 || t.s[off-1] == '\n') && strings.TrimSpace(t.s[off:next]) == want {
+			return off, true
+		}
+		off = next
+	}
+	return 0, false
 }

@@ -582,7 +582,7 @@ func (k *Checker) Diagnostics(parsed []*ast.Diagnostic, start ast.Pos) []*ast.Di
 // sorted, leaving out the breaches of the path rule its parser reported
 // (parsed).
 func (c *checker) diagnostics(parsed []*ast.Diagnostic) []*ast.Diagnostic {
-	static, summed := staticOf(parsed), summedOf(parsed)
+	static, summed := parsedPathRule(parsed)
 	cp := c.cap.Clone() // Diagnostics may be called again
 	out := append([]*ast.Diagnostic(nil), c.diags...)
 	for _, kp := range c.pathKept {
@@ -609,34 +609,19 @@ func (c *checker) diagnostics(parsed []*ast.Diagnostic) []*ast.Diagnostic {
 	return out
 }
 
-// summedOf returns the codes of the path rule that a parser summed up
-// past MaxPerCode (grammar.IsOverflow).
-func summedOf(parsed []*ast.Diagnostic) map[string]bool {
-	var summed map[string]bool
-	for _, d := range parsed {
-		switch d.Code {
-		case CodeAbsolutePath, CodePathEscapes, CodeBadPath, CodeURLNotAllowed, CodeNotAFile:
-			if grammar.IsOverflow(d) {
-				if summed == nil {
-					summed = map[string]bool{}
-				}
-				summed[d.Code] = true
-			}
-		}
-	}
-	return summed
-}
-
-// staticOf returns the path rule's breaches among a parser's diagnostics.
-func staticOf(parsed []*ast.Diagnostic) map[staticKey]bool {
-	static := map[staticKey]bool{}
+// parsedPathRule returns the path rule's breaches among a parser's
+// diagnostics, and the codes of those it summed up past MaxPerCode
+// (grammar.IsOverflow).
+func parsedPathRule(parsed []*ast.Diagnostic) (static map[staticKey]bool, summed map[string]bool) {
+	static, summed = map[staticKey]bool{}, map[string]bool{}
 	for _, d := range parsed {
 		switch d.Code {
 		case CodeAbsolutePath, CodePathEscapes, CodeBadPath, CodeURLNotAllowed, CodeNotAFile:
 			static[staticKey{d.Span.Start.Offset, d.Span.End.Offset, d.Code}] = true
+			summed[d.Code] = summed[d.Code] || grammar.IsOverflow(d)
 		}
 	}
-	return static
+	return static, summed
 }
 
 // vfile is what the checker knows about one path.

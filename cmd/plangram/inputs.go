@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -94,6 +95,33 @@ func (s *stdinData) read() ([]byte, error) {
 		}
 	}
 	return s.data, s.err
+}
+
+// eachInput reads the inputs in turn, advancing pr, and gives each one's
+// bytes to f, which returns the input's exit code, or an error that ends
+// the run as a usage error. An input that cannot be read is reported and
+// counts as exitUsage; cancellation ends the run as a usage error. It
+// returns the worst exit code.
+func eachInput(ctx context.Context, e *env, pr *progress, ins []input, f func(i int, in input, src []byte) (int, error)) int {
+	sd := &stdinData{r: e.stdin}
+	code := exitOK
+	for i, in := range ins {
+		if err := ctx.Err(); err != nil {
+			return usageError(e, err)
+		}
+		pr.step(i + 1)
+		src, err := in.read(sd)
+		if err != nil {
+			code = usageError(e, err)
+			continue
+		}
+		c, err := f(i, in, src)
+		if err != nil {
+			return usageError(e, err)
+		}
+		code = max(code, c)
+	}
+	return code
 }
 
 // read returns the input's bytes.

@@ -57,19 +57,7 @@ func cmdParse(ctx context.Context, e *env, args []string) int {
 	auto := opts.Dialect == "" || opts.Dialect == grammar.DialectAuto
 	pr, e := newProgress(e, len(ins), true)
 	defer pr.end()
-	sd := &stdinData{r: e.stdin}
-	code := exitOK
-	for i, in := range ins {
-		if ctx.Err() != nil {
-			return usageError(e, ctx.Err())
-		}
-		pr.step(i + 1)
-		src, err := in.read(sd)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "plangram: %v\n", err)
-			code = exitUsage
-			continue
-		}
+	return eachInput(ctx, e, pr, ins, func(_ int, in input, src []byte) (int, error) {
 		opts := opts
 		opts.Dialect = grammar.FileDialect(in.name, opts.Dialect)
 		var repairs []*ast.Diagnostic
@@ -78,9 +66,7 @@ func cmdParse(ctx context.Context, e *env, args []string) int {
 		}
 		doc, err := grammar.Parse(ctx, in.name, src, opts)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "plangram: %v\n", err)
-			code = exitUsage
-			continue
+			return usageError(e, err), nil
 		}
 		if len(repairs) > 0 {
 			doc.Diagnostics = append(repairs, doc.Diagnostics...)
@@ -88,12 +74,10 @@ func cmdParse(ctx context.Context, e *env, args []string) int {
 		}
 		doc.Diagnostics = lint.Suppress(doc, src, doc.Diagnostics, nil)
 		if err := writeDoc(e, in.name, doc, *format, multi, *compact); err != nil {
-			fmt.Fprintf(e.stderr, "plangram: %v\n", err)
-			return exitUsage
+			return 0, err
 		}
-		code = max(code, printDiags(e, in.name, printed(auto, doc.Diagnostics)))
-	}
-	return code
+		return printDiags(e, in.name, printed(auto, doc.Diagnostics)), nil
+	})
 }
 
 // printed returns the diagnostics parse prints on standard error: under

@@ -75,24 +75,10 @@ func cmdRender(ctx context.Context, e *env, args []string) int {
 	}
 	pr, e := newProgress(e, len(ins), !multi)
 	defer pr.end()
-	sd := &stdinData{r: e.stdin}
-	code := exitOK
-	for i, in := range ins {
-		if ctx.Err() != nil {
-			return usageError(e, ctx.Err())
-		}
-		pr.step(i + 1)
-		src, err := in.read(sd)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "plangram: %v\n", err)
-			code = exitUsage
-			continue
-		}
+	return eachInput(ctx, e, pr, ins, func(i int, in input, src []byte) (int, error) {
 		page, err := renderPage(ctx, e, in, src, popts, pageOpts{noHighlight: *noHighlight, root: *root})
 		if err != nil {
-			fmt.Fprintf(e.stderr, "plangram: %s: %v\n", in.name, err)
-			code = exitUsage
-			continue
+			return usageError(e, fmt.Errorf("%s: %w", in.name, err)), nil
 		}
 		if targets[i] == "" {
 			// The page is written as it is rendered, one item at a time
@@ -103,27 +89,26 @@ func cmdRender(ctx context.Context, e *env, args []string) int {
 			if ferr := bw.Flush(); err == nil {
 				err = ferr
 			}
-			code = max(code, c)
 			if err != nil {
-				return usageError(e, fmt.Errorf("%s: %w", in.name, err))
+				return 0, fmt.Errorf("%s: %w", in.name, err)
 			}
-			continue
+			return c, nil
 		}
 		if multi {
 			if err := os.MkdirAll(filepath.Dir(targets[i]), 0o755); err != nil {
-				return usageError(e, err)
+				return 0, err
 			}
 		}
+		code := exitOK
 		if err := safewrite.WriteFileFunc(targets[i], func(w io.Writer) error {
 			c, err := page(w)
 			code = max(code, c)
 			return err
 		}); err != nil {
-			fmt.Fprintf(e.stderr, "plangram: %v\n", err)
-			code = exitUsage
+			code = usageError(e, err)
 		}
-	}
-	return code
+		return code, nil
+	})
 }
 
 // hasProblems reports whether diags hold a warning or an error.

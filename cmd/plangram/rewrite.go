@@ -56,19 +56,7 @@ func rewriteInputs(ctx context.Context, e *env, name string, pos []string, rf re
 	// run goes: no counter when that is the terminal too.
 	pr, e := newProgress(e, len(ins), !*rf.write || *rf.list || *rf.diff)
 	defer pr.end()
-	sd := &stdinData{r: e.stdin}
-	code := exitOK
-	for i, in := range ins {
-		if err := ctx.Err(); err != nil {
-			return usageError(e, err)
-		}
-		pr.step(i + 1)
-		src, err := in.read(sd)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "plangram: %v\n", err)
-			code = exitUsage
-			continue
-		}
+	return eachInput(ctx, e, pr, ins, func(_ int, in input, src []byte) (int, error) {
 		// -l prints the list and nothing else: not the document's
 		// diagnostics (an AST diff a file), which `plangram check`
 		// prints; they still count in the exit code. fix -d prints the
@@ -79,13 +67,10 @@ func rewriteInputs(ctx context.Context, e *env, name string, pos []string, rf re
 			quiet.stderr = io.Discard
 			te = &quiet
 		}
-		out, c, err := t(ctx, te, in, src)
+		out, code, err := t(ctx, te, in, src)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "plangram: %s: %v\n", in.name, err)
-			code = exitUsage
-			continue
+			return usageError(e, fmt.Errorf("%s: %w", in.name, err)), nil
 		}
-		code = max(code, c)
 		changed := !bytes.Equal(src, out)
 		if *rf.list && changed {
 			fmt.Fprintln(e.stdout, in.name)
@@ -93,7 +78,7 @@ func rewriteInputs(ctx context.Context, e *env, name string, pos []string, rf re
 		}
 		if *rf.diff && changed {
 			if err := linediff.Unified(e.stdout, in.name+".orig", in.name, src, out, 3); err != nil {
-				return usageError(e, err)
+				return 0, err
 			}
 		}
 		if *rf.write && changed {
@@ -111,9 +96,9 @@ func rewriteInputs(ctx context.Context, e *env, name string, pos []string, rf re
 		}
 		if !*rf.list && !*rf.diff && !*rf.write {
 			if _, err := e.stdout.Write(out); err != nil {
-				return usageError(e, err)
+				return 0, err
 			}
 		}
-	}
-	return code
+		return code, nil
+	})
 }
