@@ -17,7 +17,7 @@ import (
 )
 
 // TestCheckerAsCheck pins Checker to Check: fed the actions one at a time
-// (by grammar.Options.OnAction, so the document keeps none), it finds the
+// in order, it finds the
 // same diagnostics as Check over the whole document, for every golden
 // case and a generated document with many files, and a bad root gives the
 // same CodeBadRoot diagnostic.

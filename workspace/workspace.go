@@ -505,9 +505,9 @@ func (c *checker) ref(a *ast.Action) *ast.Action {
 
 // Checker runs the workspace rules over the actions of one document handed
 // to it one at a time, in order, and finds what Check finds for the whole
-// document, for a reader that does not keep the document
-// (grammar.Options.OnAction, as `plangram check --root` reads): of each
-// action it keeps only its name and name span.
+// document, for a caller that needs the state after each action (`render
+// --root` shows each action's changes, Step): of each action it keeps only
+// its name and name span.
 type Checker struct {
 	c    *checker
 	err  error   // an unusable root
