@@ -443,11 +443,6 @@ func (b *planBuilder) report(sev ast.Severity, code string, span ast.Span, forma
 	return b.doc.Add(sev, code, span, format, args...)
 }
 
-// summarise adds one diagnostic per code that overflowed maxPerCode.
-func (b *planBuilder) summarise() {
-	b.cap.summarise(b.doc)
-}
-
 // MaxPerCode is how many diagnostics of one code a plan reports one by one
 // (maxPerCode); the acts dialect and its stream cap lone-cr errors so too.
 const MaxPerCode = maxPerCode
@@ -892,7 +887,7 @@ func (b *planBuilder) finish() {
 	sort.SliceStable(b.doc.Actions, func(i, j int) bool {
 		return b.doc.Actions[i].Span.Start.Offset < b.doc.Actions[j].Span.Start.Offset
 	})
-	b.summarise()
+	b.cap.summarise(b.doc)
 	ast.SortDiagnostics(b.doc.Diagnostics)
 	b.collapse()
 	var first *ast.Diagnostic

@@ -154,7 +154,7 @@ func (b *planBuilder) stray(n *pnode, expected string) {
 			hint = fmt.Sprintf(" (a heading needs a space after its #s: %q)", b.tightFixed(n))
 			reason = "not a heading: no space after #; expected: " + expected
 		}
-		b.fail(n, CodeStrayParagraph, reason, "stray paragraph %s where the plan expects %s%s", quoted(b.paraText(n)), expected, hint)
+		b.fail(n, CodeStrayParagraph, reason, "stray paragraph %s where the plan expects %s%s", quoted(b.src[n.start:n.end]), expected, hint)
 	case kList:
 		b.fail(n, CodeStrayList, "stray list; expected: "+expected, "stray list %s where the plan expects %s", quoted(b.itemText(n.items[0])), expected)
 	case kHeading:
@@ -630,7 +630,8 @@ func (b *planBuilder) message(sec *psection, later []*psection) {
 // part binds one `### ACTION` section. An action heading at another level
 // is reported once, saying which heading to write, and bound all the same.
 func (b *planBuilder) part(p *ppart) {
-	name, nameSpan := b.actionName(p.head)
+	name, ns, ne := b.actionNameAt(p.head)
+	nameSpan := b.lines.Span(ns, ne)
 	if p.level != 0 {
 		text := b.headingText(p.head)
 		b.fail(p.head, CodeHeadingLevel, fmt.Sprintf("action heading at level %d; write ### %s", p.level, text),
@@ -659,12 +660,14 @@ func (b *planBuilder) levelAction(n *pnode) bool {
 // than 3 that is not one of p's block labels, so that each becomes an
 // action of its own, and appends the parts to out.
 func (b *planBuilder) split(out []*ppart, p *ppart) []*ppart {
-	var labels []string
-	if name, _, _ := b.actionNameAt(p.head); name != "" {
+	labelsOf := func(head *pnode) []string {
+		name, _, _ := b.actionNameAt(head)
 		if def := b.schema.Lookup(name); def != nil && def.Blocks != nil {
-			labels = def.Blocks.Labels
+			return def.Blocks.Labels
 		}
+		return nil
 	}
+	labels := labelsOf(p.head)
 	out = append(out, p)
 	body := p.body
 	for i := 0; i < len(body); i++ {
@@ -673,30 +676,15 @@ func (b *planBuilder) split(out []*ppart, p *ppart) []*ppart {
 			cur := out[len(out)-1]
 			cur.body = cur.body[:len(cur.body)-(len(body)-i)]
 			out = append(out, &ppart{head: n, body: body[i+1:], level: n.level})
-			labels = nil
-			if def := b.schema.Lookup(b.mustName(n)); def.Blocks != nil {
-				labels = def.Blocks.Labels
-			}
+			labels = labelsOf(n)
 		}
 	}
 	return out
 }
 
-// mustName returns the action name of a heading levelAction accepted.
-func (b *planBuilder) mustName(n *pnode) string {
-	name, _, _ := b.actionNameAt(n)
-	return name
-}
-
-// actionName reads an action heading: `### CREATE`, ### `CREATE` or
+// actionNameAt reads an action heading: `### CREATE`, ### `CREATE` or
 // `### 1. CREATE`; the name is the code span's text, else the first word (a
-// trailing colon removed).
-func (b *planBuilder) actionName(n *pnode) (string, ast.Span) {
-	name, start, end := b.actionNameAt(n)
-	return name, b.lines.Span(start, end)
-}
-
-// actionNameAt is actionName with the name's byte range.
+// trailing colon removed), and its byte range.
 func (b *planBuilder) actionNameAt(n *pnode) (string, int, int) {
 	text, start, _ := b.headingSpan(n)
 	i := 0
@@ -742,14 +730,9 @@ func (b *planBuilder) headingText(n *pnode) string {
 
 // headingSpan returns a heading's text and its byte range in the source.
 func (b *planBuilder) headingSpan(n *pnode) (string, int, int) {
-	if n.he == 0 {
-		_, n.hs, n.he = b.readHeading(n)
+	if n.he != 0 {
+		return b.src[n.hs:n.he], n.hs, n.he
 	}
-	return b.src[n.hs:n.he], n.hs, n.he
-}
-
-// readHeading is headingSpan, computed.
-func (b *planBuilder) readHeading(n *pnode) (string, int, int) {
 	line := b.src[n.start : n.start+lineContentEnd(b.src[n.start:n.end], 0)]
 	i := 0
 	if strings.HasPrefix(line, "\uFEFF") {
@@ -779,11 +762,9 @@ func (b *planBuilder) readHeading(n *pnode) (string, int, int) {
 		j = k
 		trim()
 	}
-	return line[i:j], n.start + i, n.start + j
+	n.hs, n.he = n.start+i, n.start+j
+	return line[i:j], n.hs, n.he
 }
-
-// paraText returns a paragraph's text.
-func (b *planBuilder) paraText(n *pnode) string { return b.src[n.start:n.end] }
 
 // fenceKind describes a code block: "6 tildes", "3 backticks, python".
 func (b *planBuilder) fenceKind(n *pnode) string {

@@ -841,10 +841,10 @@ func (x *actionBinder) script() *scriptHead {
 // missing reports a required parameter without a value.
 func (x *actionBinder) missing(p *schema.Param) {
 	b, def := x.b, x.def
-	switch p.From {
-	case "", fromMeta, fromCwd, fromEnv:
+	switch {
+	case readsMeta(p):
 		b.report(ast.Error, CodeMissingParam, x.a.NameSpan, "%s needs %q: `- **%s:** …` in its metadata list", def.Name, p.KeyOrName(), p.KeyOrName())
-	case fromMarkdown:
+	case p.From == fromMarkdown:
 		alt := ""
 		if p.Fallback != "" {
 			if fp := def.Param(p.Fallback); fp != nil {

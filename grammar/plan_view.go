@@ -89,7 +89,7 @@ func (b *planBuilder) describe(n *pnode) string {
 		}
 		return what + ": " + preview(b.itemText(n.items[0]))
 	case kPara:
-		return "Paragraph: " + preview(b.paraText(n))
+		return "Paragraph: " + preview(b.src[n.start:n.end])
 	case kFence:
 		first := ""
 		for _, l := range strings.Split(n.block.Content, "\n") {
@@ -167,7 +167,11 @@ func (b *planBuilder) view() string {
 		}
 		flush()
 		rows++
-		sb.WriteString(b.rowText(n, n.view))
+		text := b.describe(n)
+		if n.reason != "" {
+			text += " (" + n.reason + ")"
+		}
+		fmt.Fprintf(&sb, "[%s] [%03d] L%-3d %s\n", markChars[n.mark], n.view, b.line(n), text)
 	}
 	flush()
 	return sb.String()
@@ -175,20 +179,6 @@ func (b *planBuilder) view() string {
 
 // flagged reports whether the view marks n as not fitting or warned.
 func flagged(n *pnode) bool { return n.mark == failed || n.mark == warned }
-
-// rowText renders the row of node n, whose index in the view is view.
-func (b *planBuilder) rowText(n *pnode, view int) string {
-	line := b.lines.Pos(n.start).Line
-	return fmt.Sprintf("[%s] [%03d] L%-3d %s\n", markChars[n.mark], view, line, b.nodeText(n))
-}
-
-// nodeText is a row's description of node n, with the reason of its mark.
-func (b *planBuilder) nodeText(n *pnode) string {
-	if n.reason != "" {
-		return b.describe(n) + " (" + n.reason + ")"
-	}
-	return b.describe(n)
-}
 
 // plural returns what, with an s unless n is 1.
 func plural(n int, what string) string {
