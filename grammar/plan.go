@@ -628,12 +628,11 @@ func (b *planBuilder) closeOver(n *pnode) {
 	msg := fmt.Sprintf("this action has more than %s parts (headings, code blocks, paragraphs, lists, blank lines): the rest, lines %d–%d, is not read, so the action is not run as written; split it into several actions",
 		number.Thousands(MaxActionParts), first, last)
 	b.failAt(n, b.firstLine(n), CodeTooManyParts, "not read: past "+number.Thousands(MaxActionParts)+" parts", "%s", msg)
-	p := b.doc.Prose[len(b.doc.Prose)-1]
-	p.Text, p.Span = b.src[n.start:n.end], b.lines.Span(n.start, n.end)
+	b.closeRun(n)
 }
 
-// closeRun sets the prose of a folded run, the latest prose made, to the
-// run's text once its end is known.
+// closeRun sets the prose of a folded run or an overflow node, the latest
+// prose made, to the node's text once its end is known.
 func (b *planBuilder) closeRun(run *pnode) {
 	p := b.doc.Prose[len(b.doc.Prose)-1]
 	p.Text, p.Span = b.src[run.start:run.end], b.lines.Span(run.start, run.end)

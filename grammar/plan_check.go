@@ -2,7 +2,7 @@ package grammar
 
 import (
 	"fmt"
-	"slices"
+	"reflect"
 	"strconv"
 	"strings"
 	"unicode"
@@ -449,7 +449,7 @@ func (b *planBuilder) documentMetadata(n *pnode) {
 		key := snakeCase(e.key)
 		v := e.metaValue()
 		if first, dup := seen[key]; dup {
-			if sameMetaValue(first, v) {
+			if reflect.DeepEqual(first, v) {
 				b.report(ast.Warning, CodeDuplicateKey, b.lines.Span(e.keyStart, e.keyEnd), "metadata key %q given twice with the same value; the first is kept", e.key)
 			} else {
 				// A second, different value would be lost: an error.
@@ -573,7 +573,12 @@ func (b *planBuilder) actionPlan(sec *psection, later bool) {
 		b.stray(n, expectAction)
 	}
 	if len(sec.parts) == 0 && !later {
-		b.emptyPlan(sec)
+		last := sec.head
+		if len(sec.intro) > 0 {
+			last = sec.intro[len(sec.intro)-1]
+		}
+		b.fail(b.after(last), CodeEmptyPlan, "expected: "+expectAction,
+			"the `## Action Plan` section has no actions: each action is a heading 3 naming it (### `CREATE`) followed by its metadata list and blocks")
 	}
 	for i, p := range sec.parts {
 		if i%256 == 255 && b.ctx.Err() != nil {
@@ -581,12 +586,6 @@ func (b *planBuilder) actionPlan(sec *psection, later bool) {
 		}
 		b.part(p)
 	}
-}
-
-// emptyPlan reports an Action Plan section without actions.
-func (b *planBuilder) emptyPlan(sec *psection) {
-	b.fail(b.after(lastOf(sec.head, sec.intro)), CodeEmptyPlan, "expected: "+expectAction,
-		"the `## Action Plan` section has no actions: each action is a heading 3 naming it (### `CREATE`) followed by its metadata list and blocks")
 }
 
 // actionFollows reports whether one of the sections after the Action Plan,
@@ -603,14 +602,6 @@ func (b *planBuilder) actionFollows(later []*psection) bool {
 		}
 	}
 	return false
-}
-
-// lastOf returns the last node of head followed by body.
-func lastOf(head *pnode, body []*pnode) *pnode {
-	if len(body) > 0 {
-		return body[len(body)-1]
-	}
-	return head
 }
 
 // message makes the `## Message` section, with everything after it, the
@@ -807,11 +798,35 @@ func (b *planBuilder) bind(head *pnode, body []*pnode, name string, nameSpan ast
 		next = b.eof
 	}
 
+	def := b.resolve(head, a, name, raw)
+	if def == nil { // an unbound action keeps its blocks
+		for _, n := range body {
+			if n.kind == kFence {
+				n.placed = true
+				a.Blocks = append(a.Blocks, n.block)
+			}
+		}
+		return
+	}
+	b.ok(head)
+	a.Name = def.Name // an alias (PROMPT) is reported under the action's name
+	// The entries' list is the builder's, reused from action to action
+	// (an action's list of many items grew one by doubling).
+	bb := &actionBinder{b: b, a: a, def: def, keys: b.keys[def], head: head, next: next, entries: b.entryList[:0]}
+	bb.body(body)
+	bb.params()
+	clear(bb.entries)
+	b.entryList = bb.entries[:0]
+}
+
+// resolve returns the schema action an action heading names, or nil when
+// the action stays unbound: no name, an unknown action (reported unless a
+// plug-in) or a `### MESSAGE` heading.
+func (b *planBuilder) resolve(head *pnode, a *ast.Action, name string, raw bool) *schema.Action {
 	if name == "" {
 		b.fail(head, CodeEmptyActionName, "expected: an action name, e.g. ### `CREATE`",
 			"action heading names no action: write the action's name, e.g. ### `CREATE` (known: %s)", lazy(func() string { return strings.Join(b.schema.Names(), ", ") }))
-		b.placeAll(a, body)
-		return
+		return nil
 	}
 	def := b.schema.Lookup(name)
 	if def == nil && !raw && strings.EqualFold(name, messageAction) {
@@ -843,15 +858,13 @@ func (b *planBuilder) bind(head *pnode, body []*pnode, name string, nameSpan ast
 				b.note(head, reason)
 				b.report(d.Severity, CodeUnknownPlanAction, d.Span, "%s", d.Message)
 			}
-			b.placeAll(a, body)
-			return
+			return nil
 		}
 		if owner != "" {
 			reason += fmt.Sprintf("; write it as #### `%s` inside %s", label, owner)
 		}
 		b.fail(head, CodeUnknownPlanAction, reason, "%s", msg)
-		b.placeAll(a, body)
-		return
+		return nil
 	}
 	if def.Name == messageAction && !raw {
 		// MESSAGE is the `## Message` section: as an action heading it
@@ -859,28 +872,9 @@ func (b *planBuilder) bind(head *pnode, body []*pnode, name string, nameSpan ast
 		a.Name = def.Name
 		b.fail(head, CodePlanAndMessage, "a message is the `## Message` section, not an action",
 			"a `### %s` heading is not an action: a message and an action plan are mutually exclusive; write the message as the `## Message` section in place of `## Action Plan`, or leave it out", name)
-		b.placeAll(a, body)
-		return
+		return nil
 	}
-	b.ok(head)
-	a.Name = def.Name // an alias (PROMPT) is reported under the action's name
-	// The entries' list is the builder's, reused from action to action
-	// (an action's list of many items grew one by doubling).
-	bb := &actionBinder{b: b, a: a, def: def, keys: b.keys[def], head: head, next: next, entries: b.entryList[:0]}
-	bb.body(body)
-	bb.params()
-	clear(bb.entries)
-	b.entryList = bb.entries[:0]
-}
-
-// placeAll keeps an unbound action's blocks with it.
-func (b *planBuilder) placeAll(a *ast.Action, body []*pnode) {
-	for _, n := range body {
-		if n.kind == kFence {
-			n.placed = true
-			a.Blocks = append(a.Blocks, n.block)
-		}
-	}
+	return def
 }
 
 // labelOwner returns the action whose block labels include a label the
@@ -948,15 +942,20 @@ func actionExpectation(def *schema.Action) string {
 		parts = append(parts, "List (metadata)")
 	}
 	if def.Blocks != nil && len(def.Blocks.Labels) > 0 {
-		var ls []string
-		for _, l := range def.Blocks.Labels {
-			ls = append(ls, fmt.Sprintf("Heading %q + Code block", l))
-		}
-		parts = append(parts, "("+strings.Join(ls, ", ")+")+")
+		parts = append(parts, "("+labelShapes(def.Blocks.Labels)+")+")
 	} else if def.Blocks != nil && def.Blocks.Min != nil && *def.Blocks.Min > 0 {
 		parts = append(parts, "Code block")
 	}
 	return def.Name + ": " + strings.Join(parts, ", ")
+}
+
+// labelShapes describes the labelled blocks of labels for the AST view.
+func labelShapes(labels []string) string {
+	ls := make([]string, len(labels))
+	for i, l := range labels {
+		ls[i] = fmt.Sprintf("Heading %q + Code block", l)
+	}
+	return strings.Join(ls, ", ")
 }
 
 // metaValue returns the value an entry gives a document metadata key: its
@@ -966,18 +965,4 @@ func (e *entry) metaValue() any {
 		return e.elemTexts()
 	}
 	return e.value
-}
-
-// sameMetaValue reports whether two metadata values (a string or a list of
-// strings, as metaValue returns them) are equal.
-func sameMetaValue(a, b any) bool {
-	switch a := a.(type) {
-	case string:
-		b, ok := b.(string)
-		return ok && a == b
-	case []string:
-		b, ok := b.([]string)
-		return ok && slices.Equal(a, b)
-	}
-	return false
 }

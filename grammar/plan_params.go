@@ -3,6 +3,7 @@ package grammar
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -473,7 +474,7 @@ func (x *actionBinder) entry(e *entry) {
 // duplicate reports e, a key of the same parameter as found, which is kept.
 func (x *actionBinder) duplicate(found, e *entry) {
 	p := found.ref.param
-	same := sameMetaValue(found.metaValue(), e.metaValue())
+	same := reflect.DeepEqual(found.metaValue(), e.metaValue())
 	switch {
 	case x.b.cap.Full(CodeDuplicateKey):
 		sev := ast.Error
@@ -532,6 +533,11 @@ func (x *actionBinder) body(body []*pnode) {
 	}
 	var pending *pnode
 	pendingLabel := ""
+	noBlock := func(at *pnode) { // pending's heading has no code block after it
+		x.blockErr = true
+		b.failAt(at, b.firstLine(pending), CodeMissingBlock, fmt.Sprintf("expected: Code block after %q (line %d)", pendingLabel, b.line(pending)),
+			"the %q heading at line %d has no code block after it", pendingLabel, b.line(pending))
+	}
 	for _, n := range body {
 		switch n.kind {
 		case kBlank:
@@ -565,9 +571,7 @@ func (x *actionBinder) body(body []*pnode) {
 		case kHeading:
 			if l := labelIn(b.headingText(n), labels); l != "" {
 				if pending != nil {
-					x.blockErr = true
-					b.failAt(n, b.firstLine(pending), CodeMissingBlock, fmt.Sprintf("expected: Code block after %q (line %d)", pendingLabel, b.line(pending)),
-						"the %q heading at line %d has no code block after it", pendingLabel, b.line(pending))
+					noBlock(n)
 				} else {
 					b.ok(n)
 				}
@@ -604,9 +608,7 @@ func (x *actionBinder) body(body []*pnode) {
 		}
 	}
 	if pending != nil {
-		x.blockErr = true
-		b.failAt(x.next, b.firstLine(pending), CodeMissingBlock, fmt.Sprintf("expected: Code block after %q (line %d)", pendingLabel, b.line(pending)),
-			"the %q heading at line %d has no code block after it", pendingLabel, b.line(pending))
+		noBlock(x.next)
 	}
 	if len(x.bound) > 0 {
 		x.a.Blocks = make([]*ast.Block, 0, len(x.bound))
@@ -646,6 +648,11 @@ func (x *actionBinder) pairs(labels []string) {
 	k := 0
 	var cur ast.Params
 	var start *pnode
+	unpaired := func(at *pnode, span ast.Span) { // the group from start lacks labels[k]
+		x.blockErr = true
+		b.failAt(at, span, CodeUnpairedBlock, fmt.Sprintf("expected: Heading %q (for the %q block at line %d)", labels[k], labels[k-1], b.line(start)),
+			"the %q block at line %d has no %q block after it", labels[k-1], b.line(start), labels[k])
+	}
 	for _, bd := range x.bound {
 		li := 0
 		for li < len(labels) && labels[li] != bd.label {
@@ -653,9 +660,7 @@ func (x *actionBinder) pairs(labels []string) {
 		}
 		if li != k {
 			if k > 0 {
-				x.blockErr = true
-				b.fail(bd.head, CodeUnpairedBlock, fmt.Sprintf("expected: Heading %q (for the %q block at line %d)", labels[k], labels[k-1], b.line(start)),
-					"the %q block at line %d has no %q block after it", labels[k-1], b.line(start), labels[k])
+				unpaired(bd.head, b.firstLine(bd.head))
 				cur, k = nil, 0
 			}
 			if li != 0 {
@@ -681,17 +686,11 @@ func (x *actionBinder) pairs(labels []string) {
 		}
 	}
 	if k > 0 {
-		x.blockErr = true
-		b.failAt(x.next, b.firstLine(start), CodeUnpairedBlock, fmt.Sprintf("expected: Heading %q (for the %q block at line %d)", labels[k], labels[k-1], b.line(start)),
-			"the %q block at line %d has no %q block after it", labels[k-1], b.line(start), labels[k])
+		unpaired(x.next, b.firstLine(start))
 	}
 	if len(x.bound) == 0 && !x.blockErr {
 		x.blockErr = true
-		var ls []string
-		for _, l := range labels {
-			ls = append(ls, fmt.Sprintf("Heading %q + Code block", l))
-		}
-		b.failAt(x.next, b.firstLine(x.head), CodeMissingPair, fmt.Sprintf("expected: %s (for %s at line %d)", strings.Join(ls, ", "), x.def.Name, b.line(x.head)),
+		b.failAt(x.next, b.firstLine(x.head), CodeMissingPair, fmt.Sprintf("expected: %s (for %s at line %d)", labelShapes(labels), x.def.Name, b.line(x.head)),
 			"%s needs at least one %s pair of code blocks, each after a heading containing its label (#### `%s`)", x.def.Name, strings.Join(labels, " / "), labels[0])
 	}
 }
@@ -706,13 +705,10 @@ func quoteAll(ss []string) []string {
 
 // count renders "no code block", "1 code block", "2 code blocks".
 func count(n int, what string) string {
-	switch n {
-	case 0:
+	if n == 0 {
 		return "no " + what
-	case 1:
-		return "1 " + what
 	}
-	return fmt.Sprintf("%d %ss", n, what)
+	return fmt.Sprintf("%d %s", n, plural(n, what))
 }
 
 // value is a parameter's value with the source it came from.
