@@ -518,26 +518,18 @@ func (b *planBuilder) blockSection(sec *psection, first bool, what string) {
 func (b *planBuilder) memos(blk *ast.Block) {
 	base := blk.ContentSpan.Start.Offset
 	c := blk.Content
-	for p := 0; p < len(c); {
-		e := strings.IndexByte(c[p:], '\n')
-		if e < 0 {
-			e = len(c)
-		} else {
-			e += p
-		}
-		line := c[p:e]
+	for p := 0; p < len(c); p = nextLine(c, p) {
+		line := c[p:nextLine(c, p)]
 		t := strings.TrimSpace(line)
-		lead := strings.Index(line, t)
-		switch {
-		case t == "":
-		case strings.HasPrefix(t, "[+]") || strings.HasPrefix(t, "[-]"):
-			b.doc.Memos = append(b.doc.Memos, &ast.Memo{Add: t[1] == '+', Text: strings.TrimSpace(t[3:]),
-				Span: b.lines.Span(base+p+lead, base+p+lead+len(t))})
-		default:
-			b.report(ast.Warning, CodeBadMemo, b.lines.Span(base+p+lead, base+p+lead+len(t)),
-				"memo line %s does not start with [+] or [-]; it is not a memo", quoted(t))
+		if t == "" {
+			continue
 		}
-		p = e + 1
+		at := base + p + strings.Index(line, t)
+		if strings.HasPrefix(t, "[+]") || strings.HasPrefix(t, "[-]") {
+			b.doc.Memos = append(b.doc.Memos, &ast.Memo{Add: t[1] == '+', Text: strings.TrimSpace(t[3:]), Span: b.lines.Span(at, at+len(t))})
+		} else {
+			b.report(ast.Warning, CodeBadMemo, b.lines.Span(at, at+len(t)), "memo line %s does not start with [+] or [-]; it is not a memo", quoted(t))
+		}
 	}
 }
 
@@ -810,8 +802,7 @@ func (b *planBuilder) bind(head *pnode, body []*pnode, name string, nameSpan ast
 	}
 	b.ok(head)
 	a.Name = def.Name // an alias (PROMPT) is reported under the action's name
-	// The entries' list is the builder's, reused from action to action
-	// (an action's list of many items grew one by doubling).
+	// The entries' list is the builder's, reused from action to action.
 	bb := &actionBinder{b: b, a: a, def: def, keys: b.keys[def], head: head, next: next, entries: b.entryList[:0]}
 	bb.body(body)
 	bb.params()

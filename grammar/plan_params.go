@@ -76,8 +76,7 @@ func (e *entry) elemTexts() []string {
 }
 
 // shown is the entry's value for a message, as its preview: its text, or
-// its elements separated by ", " when it has no text of its own (a key
-// given twice showed "" for a list).
+// its elements separated by ", " when it has no text of its own.
 func (e *entry) shown() lazy {
 	return func() string {
 		if e.value != "" || len(e.elems) == 0 {
@@ -522,8 +521,7 @@ func (x *actionBinder) body(body []*pnode) {
 			x.hasMD = true
 		}
 	}
-	// What the action expects, for the message of each stray node: built
-	// once (a body of many stray nodes built it for each).
+	// What the action expects, for the message of each stray node, built once.
 	expectation := ""
 	expect := func() string {
 		if expectation == "" {
@@ -863,8 +861,7 @@ func (x *actionBinder) unknownKey(e *entry) {
 		sev = ast.Warning
 	}
 	if x.b.cap.Full(CodeUnknownKey) {
-		// Only counted: no message to build (a list of many items built
-		// one each, 25 bytes an item of garbage).
+		// Only counted: no message to build.
 		x.b.report(sev, CodeUnknownKey, x.b.lines.Span(e.keyStart, e.keyEnd), "")
 		return
 	}
@@ -1239,15 +1236,9 @@ func parseScriptHead(blk *ast.Block, lines *planLines) *scriptHead {
 	envStart := -1
 header:
 	for p < len(c) {
-		e := strings.IndexByte(c[p:], '\n')
-		if e < 0 {
-			e = len(c)
-		} else {
-			e += p
-		}
-		line := c[p:e]
+		next := nextLine(c, p)
+		line := c[p:next]
 		t := strings.TrimSpace(line)
-		next := min(e+1, len(c))
 		if t == "" {
 			p = next
 			continue
