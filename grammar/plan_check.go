@@ -353,12 +353,10 @@ func (b *planBuilder) checkFolded(n *pnode) {
 
 // stageExpectation says what the plan expects once it has reached stage k.
 func stageExpectation(k secKind) string {
-	switch k {
-	case secRationale:
+	if k == secRationale {
 		return `Heading 2 "Memos" or "Action Plan" | "Message"`
-	default:
-		return "actions (Heading 3)"
 	}
+	return "actions (Heading 3)"
 }
 
 // titleAndMetadata checks the nodes before the first section: an optional

@@ -947,7 +947,11 @@ func (x *actionBinder) convert(p *schema.Param, typ schema.Type, e *entry) (valu
 	case schema.Path, schema.Resource:
 		v, url := pathValue(raw)
 		if url && typ == schema.Path {
-			b.report(ast.Error, CodeURLNotAllowed, sp, "%s's %s must be a project path, not a URL (%s)%s", x.def.Name, e.key, v, x.urlHint(p))
+			hint := "" // the key that accepts URLs, when an alias did not
+			if p.AliasType != "" && p.TypeOrDefault() == schema.Resource {
+				hint = fmt.Sprintf("; write a URL as `- **%s:** …`", p.KeyOrName())
+			}
+			b.report(ast.Error, CodeURLNotAllowed, sp, "%s's %s must be a project path, not a URL (%s)%s", x.def.Name, e.key, v, hint)
 			return value{}, false
 		}
 		if !url || !schema.IsURL(v) {
@@ -1051,14 +1055,6 @@ func (x *actionBinder) convert(p *schema.Param, typ schema.Type, e *entry) (valu
 		return value{m, &sp}, true
 	}
 	return value{raw, &sp}, true
-}
-
-// urlHint suggests the key that accepts URLs when a parameter's alias did not.
-func (x *actionBinder) urlHint(p *schema.Param) string {
-	if p.AliasType != "" && p.TypeOrDefault() == schema.Resource {
-		return fmt.Sprintf("; write a URL as `- **%s:** …`", p.KeyOrName())
-	}
-	return ""
 }
 
 // kvMap reads `NAME=value` (or `NAME: value`) pairs: nested items, or inline

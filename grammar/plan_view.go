@@ -5,7 +5,6 @@ import (
 	"github.com/plangram/plangram/internal/number"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // expectedShape is the first part of every AST diff: the nodes a plan is
@@ -30,14 +29,13 @@ const previewLen = 60
 // (line breaks included) shown as one space.
 func preview(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
-	if utf8.RuneCountInString(s) > previewLen {
-		i, n := 0, 0
-		for i < len(s) && n < previewLen {
-			_, w := utf8.DecodeRuneInString(s[i:])
-			i += w
-			n++
+	n := 0
+	for i := range s { // rune by rune, an invalid byte counted as one
+		if n == previewLen {
+			s = s[:i] + "…"
+			break
 		}
-		s = s[:i] + "…"
+		n++
 	}
 	return strconv.Quote(s)
 }
