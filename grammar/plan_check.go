@@ -455,7 +455,7 @@ func (b *planBuilder) documentMetadata(n *pnode) {
 			}
 			return
 		}
-		sp := e.valueSpan(b.lines)
+		sp := b.lines.Span(e.valStart, e.valEnd)
 		b.doc.Metadata = append(b.doc.Metadata, ast.Param{Name: key, Value: v, Span: &sp})
 		seen[key] = v
 	}, func(e *entry) {

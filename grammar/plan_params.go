@@ -120,8 +120,6 @@ func (e *entry) fold(f *entry) {
 	e.end = f.end
 }
 
-func (e *entry) valueSpan(l *planLines) ast.Span { return l.Span(e.valStart, e.valEnd) }
-
 // listEntries reads list n's items, in order. Each `Key: value` item is an
 // entry, passed to each once complete: an item that is not `Key: value`
 // following a key whose value is empty (`- **Handoff Resources:**` then
@@ -933,7 +931,7 @@ func (x *actionBinder) checkPath(key, v string, sp ast.Span) {
 // that do not fit.
 func (x *actionBinder) convert(p *schema.Param, typ schema.Type, e *entry) (value, bool) {
 	b := x.b
-	sp := e.valueSpan(b.lines)
+	sp := b.lines.Span(e.valStart, e.valEnd)
 	bad := func(format string, args ...any) (value, bool) {
 		b.report(ast.Error, CodeBadValue, sp, "%s's %s: %s", x.def.Name, e.key, fmt.Sprintf(format, args...))
 		return value{}, false

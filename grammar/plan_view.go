@@ -64,12 +64,6 @@ func (b *planBuilder) itemText(it [2]int) string {
 	return strings.TrimSpace(t)
 }
 
-// lastLine returns the last line of a node that is not blank.
-func (b *planBuilder) lastLine(n *pnode) string {
-	text := strings.TrimRight(b.src[n.start:n.end], " \t\r\n")
-	return strings.TrimSpace(text[strings.LastIndexByte(text, '\n')+1:])
-}
-
 // describe renders a node's kind and preview for the AST view.
 func (b *planBuilder) describe(n *pnode) string {
 	switch n.kind {
@@ -78,14 +72,11 @@ func (b *planBuilder) describe(n *pnode) string {
 	case kTight:
 		return fmt.Sprintf("Heading %d (no space after #): %s", n.level, preview(b.headingText(n)))
 	case kList:
-		what := "List"
-		items := count(len(n.items), "item")
+		what := count(len(n.items), "item")
 		if n.meta {
-			what += " (metadata, " + items + ")"
-		} else {
-			what += " (" + items + ")"
+			what = "metadata, " + what
 		}
-		return what + ": " + preview(b.itemText(n.items[0]))
+		return "List (" + what + "): " + preview(b.itemText(n.items[0]))
 	case kPara:
 		return "Paragraph: " + preview(b.src[n.start:n.end])
 	case kFence:
@@ -102,7 +93,9 @@ func (b *planBuilder) describe(n *pnode) string {
 	case kEOF:
 		return "End of file"
 	case kFolded:
-		return fmt.Sprintf("Headings (%s of unknown sections, folded): %s … %s", number.Thousands(n.lines), preview(b.headingText(n)), preview(b.lastLine(n)))
+		text := strings.TrimRight(b.src[n.start:n.end], " \t\r\n") // the last heading: its last line not blank
+		last := strings.TrimSpace(text[strings.LastIndexByte(text, '\n')+1:])
+		return fmt.Sprintf("Headings (%s of unknown sections, folded): %s … %s", number.Thousands(n.lines), preview(b.headingText(n)), preview(last))
 	case kOverflow:
 		return fmt.Sprintf("Parts past %s, not read: lines %d–%d", number.Thousands(MaxActionParts), b.line(n), b.lastLineNo(n))
 	}
