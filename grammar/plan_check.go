@@ -3,6 +3,7 @@ package grammar
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -921,13 +922,7 @@ func snakeCase(key string) string {
 // actionExpectation describes an action's body for the AST view.
 func actionExpectation(def *schema.Action) string {
 	parts := []string{}
-	hasMeta := false
-	for _, p := range def.Params {
-		if p.From == "" || p.From == "meta" {
-			hasMeta = true
-		}
-	}
-	if hasMeta {
+	if slices.ContainsFunc(def.Params, func(p *schema.Param) bool { return p.From == "" || p.From == fromMeta }) {
 		parts = append(parts, "List (metadata)")
 	}
 	if def.Blocks != nil && len(def.Blocks.Labels) > 0 {

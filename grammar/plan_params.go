@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -514,11 +515,7 @@ func (x *actionBinder) body(body []*pnode) {
 			minBlocks = *def.Blocks.Min
 		}
 	}
-	for _, p := range def.Params {
-		if p.From == fromMarkdown {
-			x.hasMD = true
-		}
-	}
+	x.hasMD = slices.ContainsFunc(def.Params, func(p *schema.Param) bool { return p.From == fromMarkdown })
 	// What the action expects, for the message of each stray node, built once.
 	expectation := ""
 	expect := func() string {
