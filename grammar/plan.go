@@ -215,9 +215,11 @@ func (p *PlanParser) parse(ctx context.Context, filename string, src []byte) (*a
 	est := bytes.Count(src, nl)/2 + 16
 	b.nodes, doc.Prose = make([]*pnode, 0, est), make([]*ast.Prose, 0, est)
 	t := b.outline(f)
-	if err := b.check(t); err != nil {
+	c := b.begin(t) // the outline checked against the plan shape, its actions bound
+	if err := b.sections(c, t); err != nil {
 		return nil, err
 	}
+	b.end(c, t)
 	if err := ctx.Err(); err != nil { // checked between sections and actions
 		return nil, err
 	}

@@ -170,16 +170,6 @@ func (b *planBuilder) tightFixed(n *pnode) string {
 	return marks + " " + line[len(marks):]
 }
 
-// check validates the outline against the plan shape and binds the actions.
-func (b *planBuilder) check(t *ptree) error {
-	c := b.begin(t)
-	if err := b.sections(c, t); err != nil {
-		return err
-	}
-	b.end(c, t)
-	return nil
-}
-
 // checkState is where the check of the sections stands as check runs it
 // over the outline.
 type checkState struct {
