@@ -215,9 +215,11 @@ func (p *PlanParser) parse(ctx context.Context, filename string, src []byte) (*a
 	est := bytes.Count(src, nl)/2 + 16
 	b.nodes, doc.Prose = make([]*pnode, 0, est), make([]*ast.Prose, 0, est)
 	t := b.outline(f)
-	if err := b.check(t); err != nil {
+	c := b.begin(t) // the outline checked against the plan shape, its actions bound
+	if err := b.sections(c, t); err != nil {
 		return nil, err
 	}
+	b.end(c, t)
 	if err := ctx.Err(); err != nil { // checked between sections and actions
 		return nil, err
 	}
@@ -443,11 +445,6 @@ func (b *planBuilder) report(sev ast.Severity, code string, span ast.Span, forma
 	return b.doc.Add(sev, code, span, format, args...)
 }
 
-// summarise adds one diagnostic per code that overflowed maxPerCode.
-func (b *planBuilder) summarise() {
-	b.cap.summarise(b.doc)
-}
-
 // MaxPerCode is how many diagnostics of one code a plan reports one by one
 // (maxPerCode); the acts dialect and its stream cap lone-cr errors so too.
 const MaxPerCode = maxPerCode
@@ -633,12 +630,11 @@ func (b *planBuilder) closeOver(n *pnode) {
 	msg := fmt.Sprintf("this action has more than %s parts (headings, code blocks, paragraphs, lists, blank lines): the rest, lines %d–%d, is not read, so the action is not run as written; split it into several actions",
 		number.Thousands(MaxActionParts), first, last)
 	b.failAt(n, b.firstLine(n), CodeTooManyParts, "not read: past "+number.Thousands(MaxActionParts)+" parts", "%s", msg)
-	p := b.doc.Prose[len(b.doc.Prose)-1]
-	p.Text, p.Span = b.src[n.start:n.end], b.lines.Span(n.start, n.end)
+	b.closeRun(n)
 }
 
-// closeRun sets the prose of a folded run, the latest prose made, to the
-// run's text once its end is known.
+// closeRun sets the prose of a folded run or an overflow node, the latest
+// prose made, to the node's text once its end is known.
 func (b *planBuilder) closeRun(run *pnode) {
 	p := b.doc.Prose[len(b.doc.Prose)-1]
 	p.Text, p.Span = b.src[run.start:run.end], b.lines.Span(run.start, run.end)
@@ -892,7 +888,7 @@ func (b *planBuilder) finish() {
 	sort.SliceStable(b.doc.Actions, func(i, j int) bool {
 		return b.doc.Actions[i].Span.Start.Offset < b.doc.Actions[j].Span.Start.Offset
 	})
-	b.summarise()
+	b.cap.summarise(b.doc)
 	ast.SortDiagnostics(b.doc.Diagnostics)
 	b.collapse()
 	var first *ast.Diagnostic

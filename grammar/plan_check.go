@@ -2,6 +2,7 @@ package grammar
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -154,7 +155,7 @@ func (b *planBuilder) stray(n *pnode, expected string) {
 			hint = fmt.Sprintf(" (a heading needs a space after its #s: %q)", b.tightFixed(n))
 			reason = "not a heading: no space after #; expected: " + expected
 		}
-		b.fail(n, CodeStrayParagraph, reason, "stray paragraph %s where the plan expects %s%s", quoted(b.paraText(n)), expected, hint)
+		b.fail(n, CodeStrayParagraph, reason, "stray paragraph %s where the plan expects %s%s", quoted(b.src[n.start:n.end]), expected, hint)
 	case kList:
 		b.fail(n, CodeStrayList, "stray list; expected: "+expected, "stray list %s where the plan expects %s", quoted(b.itemText(n.items[0])), expected)
 	case kHeading:
@@ -167,16 +168,6 @@ func (b *planBuilder) tightFixed(n *pnode) string {
 	line := strings.TrimSpace(b.src[n.start:n.end])
 	marks := headingMarks(line)
 	return marks + " " + line[len(marks):]
-}
-
-// check validates the outline against the plan shape and binds the actions.
-func (b *planBuilder) check(t *ptree) error {
-	c := b.begin(t)
-	if err := b.sections(c, t); err != nil {
-		return err
-	}
-	b.end(c, t)
-	return nil
 }
 
 // checkState is where the check of the sections stands as check runs it
@@ -353,12 +344,10 @@ func (b *planBuilder) checkFolded(n *pnode) {
 
 // stageExpectation says what the plan expects once it has reached stage k.
 func stageExpectation(k secKind) string {
-	switch k {
-	case secRationale:
+	if k == secRationale {
 		return `Heading 2 "Memos" or "Action Plan" | "Message"`
-	default:
-		return "actions (Heading 3)"
 	}
+	return "actions (Heading 3)"
 }
 
 // titleAndMetadata checks the nodes before the first section: an optional
@@ -449,7 +438,7 @@ func (b *planBuilder) documentMetadata(n *pnode) {
 		key := snakeCase(e.key)
 		v := e.metaValue()
 		if first, dup := seen[key]; dup {
-			if sameMetaValue(first, v) {
+			if reflect.DeepEqual(first, v) {
 				b.report(ast.Warning, CodeDuplicateKey, b.lines.Span(e.keyStart, e.keyEnd), "metadata key %q given twice with the same value; the first is kept", e.key)
 			} else {
 				// A second, different value would be lost: an error.
@@ -457,7 +446,7 @@ func (b *planBuilder) documentMetadata(n *pnode) {
 			}
 			return
 		}
-		sp := e.valueSpan(b.lines)
+		sp := b.lines.Span(e.valStart, e.valEnd)
 		b.doc.Metadata = append(b.doc.Metadata, ast.Param{Name: key, Value: v, Span: &sp})
 		seen[key] = v
 	}, func(e *entry) {
@@ -518,26 +507,18 @@ func (b *planBuilder) blockSection(sec *psection, first bool, what string) {
 func (b *planBuilder) memos(blk *ast.Block) {
 	base := blk.ContentSpan.Start.Offset
 	c := blk.Content
-	for p := 0; p < len(c); {
-		e := strings.IndexByte(c[p:], '\n')
-		if e < 0 {
-			e = len(c)
-		} else {
-			e += p
-		}
-		line := c[p:e]
+	for p := 0; p < len(c); p = nextLine(c, p) {
+		line := c[p:nextLine(c, p)]
 		t := strings.TrimSpace(line)
-		lead := strings.Index(line, t)
-		switch {
-		case t == "":
-		case strings.HasPrefix(t, "[+]") || strings.HasPrefix(t, "[-]"):
-			b.doc.Memos = append(b.doc.Memos, &ast.Memo{Add: t[1] == '+', Text: strings.TrimSpace(t[3:]),
-				Span: b.lines.Span(base+p+lead, base+p+lead+len(t))})
-		default:
-			b.report(ast.Warning, CodeBadMemo, b.lines.Span(base+p+lead, base+p+lead+len(t)),
-				"memo line %s does not start with [+] or [-]; it is not a memo", quoted(t))
+		if t == "" {
+			continue
 		}
-		p = e + 1
+		at := base + p + strings.Index(line, t)
+		if strings.HasPrefix(t, "[+]") || strings.HasPrefix(t, "[-]") {
+			b.doc.Memos = append(b.doc.Memos, &ast.Memo{Add: t[1] == '+', Text: strings.TrimSpace(t[3:]), Span: b.lines.Span(at, at+len(t))})
+		} else {
+			b.report(ast.Warning, CodeBadMemo, b.lines.Span(at, at+len(t)), "memo line %s does not start with [+] or [-]; it is not a memo", quoted(t))
+		}
 	}
 }
 
@@ -573,7 +554,12 @@ func (b *planBuilder) actionPlan(sec *psection, later bool) {
 		b.stray(n, expectAction)
 	}
 	if len(sec.parts) == 0 && !later {
-		b.emptyPlan(sec)
+		last := sec.head
+		if len(sec.intro) > 0 {
+			last = sec.intro[len(sec.intro)-1]
+		}
+		b.fail(b.after(last), CodeEmptyPlan, "expected: "+expectAction,
+			"the `## Action Plan` section has no actions: each action is a heading 3 naming it (### `CREATE`) followed by its metadata list and blocks")
 	}
 	for i, p := range sec.parts {
 		if i%256 == 255 && b.ctx.Err() != nil {
@@ -581,12 +567,6 @@ func (b *planBuilder) actionPlan(sec *psection, later bool) {
 		}
 		b.part(p)
 	}
-}
-
-// emptyPlan reports an Action Plan section without actions.
-func (b *planBuilder) emptyPlan(sec *psection) {
-	b.fail(b.after(lastOf(sec.head, sec.intro)), CodeEmptyPlan, "expected: "+expectAction,
-		"the `## Action Plan` section has no actions: each action is a heading 3 naming it (### `CREATE`) followed by its metadata list and blocks")
 }
 
 // actionFollows reports whether one of the sections after the Action Plan,
@@ -603,14 +583,6 @@ func (b *planBuilder) actionFollows(later []*psection) bool {
 		}
 	}
 	return false
-}
-
-// lastOf returns the last node of head followed by body.
-func lastOf(head *pnode, body []*pnode) *pnode {
-	if len(body) > 0 {
-		return body[len(body)-1]
-	}
-	return head
 }
 
 // message makes the `## Message` section, with everything after it, the
@@ -630,7 +602,8 @@ func (b *planBuilder) message(sec *psection, later []*psection) {
 // part binds one `### ACTION` section. An action heading at another level
 // is reported once, saying which heading to write, and bound all the same.
 func (b *planBuilder) part(p *ppart) {
-	name, nameSpan := b.actionName(p.head)
+	name, ns, ne := b.actionNameAt(p.head)
+	nameSpan := b.lines.Span(ns, ne)
 	if p.level != 0 {
 		text := b.headingText(p.head)
 		b.fail(p.head, CodeHeadingLevel, fmt.Sprintf("action heading at level %d; write ### %s", p.level, text),
@@ -659,12 +632,14 @@ func (b *planBuilder) levelAction(n *pnode) bool {
 // than 3 that is not one of p's block labels, so that each becomes an
 // action of its own, and appends the parts to out.
 func (b *planBuilder) split(out []*ppart, p *ppart) []*ppart {
-	var labels []string
-	if name, _, _ := b.actionNameAt(p.head); name != "" {
+	labelsOf := func(head *pnode) []string {
+		name, _, _ := b.actionNameAt(head)
 		if def := b.schema.Lookup(name); def != nil && def.Blocks != nil {
-			labels = def.Blocks.Labels
+			return def.Blocks.Labels
 		}
+		return nil
 	}
+	labels := labelsOf(p.head)
 	out = append(out, p)
 	body := p.body
 	for i := 0; i < len(body); i++ {
@@ -673,30 +648,15 @@ func (b *planBuilder) split(out []*ppart, p *ppart) []*ppart {
 			cur := out[len(out)-1]
 			cur.body = cur.body[:len(cur.body)-(len(body)-i)]
 			out = append(out, &ppart{head: n, body: body[i+1:], level: n.level})
-			labels = nil
-			if def := b.schema.Lookup(b.mustName(n)); def.Blocks != nil {
-				labels = def.Blocks.Labels
-			}
+			labels = labelsOf(n)
 		}
 	}
 	return out
 }
 
-// mustName returns the action name of a heading levelAction accepted.
-func (b *planBuilder) mustName(n *pnode) string {
-	name, _, _ := b.actionNameAt(n)
-	return name
-}
-
-// actionName reads an action heading: `### CREATE`, ### `CREATE` or
+// actionNameAt reads an action heading: `### CREATE`, ### `CREATE` or
 // `### 1. CREATE`; the name is the code span's text, else the first word (a
-// trailing colon removed).
-func (b *planBuilder) actionName(n *pnode) (string, ast.Span) {
-	name, start, end := b.actionNameAt(n)
-	return name, b.lines.Span(start, end)
-}
-
-// actionNameAt is actionName with the name's byte range.
+// trailing colon removed), and its byte range.
 func (b *planBuilder) actionNameAt(n *pnode) (string, int, int) {
 	text, start, _ := b.headingSpan(n)
 	i := 0
@@ -742,14 +702,9 @@ func (b *planBuilder) headingText(n *pnode) string {
 
 // headingSpan returns a heading's text and its byte range in the source.
 func (b *planBuilder) headingSpan(n *pnode) (string, int, int) {
-	if n.he == 0 {
-		_, n.hs, n.he = b.readHeading(n)
+	if n.he != 0 {
+		return b.src[n.hs:n.he], n.hs, n.he
 	}
-	return b.src[n.hs:n.he], n.hs, n.he
-}
-
-// readHeading is headingSpan, computed.
-func (b *planBuilder) readHeading(n *pnode) (string, int, int) {
 	line := b.src[n.start : n.start+lineContentEnd(b.src[n.start:n.end], 0)]
 	i := 0
 	if strings.HasPrefix(line, "\uFEFF") {
@@ -779,11 +734,9 @@ func (b *planBuilder) readHeading(n *pnode) (string, int, int) {
 		j = k
 		trim()
 	}
-	return line[i:j], n.start + i, n.start + j
+	n.hs, n.he = n.start+i, n.start+j
+	return line[i:j], n.hs, n.he
 }
-
-// paraText returns a paragraph's text.
-func (b *planBuilder) paraText(n *pnode) string { return b.src[n.start:n.end] }
 
 // fenceKind describes a code block: "6 tildes", "3 backticks, python".
 func (b *planBuilder) fenceKind(n *pnode) string {
@@ -826,11 +779,34 @@ func (b *planBuilder) bind(head *pnode, body []*pnode, name string, nameSpan ast
 		next = b.eof
 	}
 
+	def := b.resolve(head, a, name, raw)
+	if def == nil { // an unbound action keeps its blocks
+		for _, n := range body {
+			if n.kind == kFence {
+				n.placed = true
+				a.Blocks = append(a.Blocks, n.block)
+			}
+		}
+		return
+	}
+	b.ok(head)
+	a.Name = def.Name // an alias (PROMPT) is reported under the action's name
+	// The entries' list is the builder's, reused from action to action.
+	bb := &actionBinder{b: b, a: a, def: def, keys: b.keys[def], head: head, next: next, entries: b.entryList[:0]}
+	bb.body(body)
+	bb.params()
+	clear(bb.entries)
+	b.entryList = bb.entries[:0]
+}
+
+// resolve returns the schema action an action heading names, or nil when
+// the action stays unbound: no name, an unknown action (reported unless a
+// plug-in) or a `### MESSAGE` heading.
+func (b *planBuilder) resolve(head *pnode, a *ast.Action, name string, raw bool) *schema.Action {
 	if name == "" {
 		b.fail(head, CodeEmptyActionName, "expected: an action name, e.g. ### `CREATE`",
 			"action heading names no action: write the action's name, e.g. ### `CREATE` (known: %s)", lazy(func() string { return strings.Join(b.schema.Names(), ", ") }))
-		b.placeAll(a, body)
-		return
+		return nil
 	}
 	def := b.schema.Lookup(name)
 	if def == nil && !raw && strings.EqualFold(name, messageAction) {
@@ -862,15 +838,13 @@ func (b *planBuilder) bind(head *pnode, body []*pnode, name string, nameSpan ast
 				b.note(head, reason)
 				b.report(d.Severity, CodeUnknownPlanAction, d.Span, "%s", d.Message)
 			}
-			b.placeAll(a, body)
-			return
+			return nil
 		}
 		if owner != "" {
 			reason += fmt.Sprintf("; write it as #### `%s` inside %s", label, owner)
 		}
 		b.fail(head, CodeUnknownPlanAction, reason, "%s", msg)
-		b.placeAll(a, body)
-		return
+		return nil
 	}
 	if def.Name == messageAction && !raw {
 		// MESSAGE is the `## Message` section: as an action heading it
@@ -878,28 +852,9 @@ func (b *planBuilder) bind(head *pnode, body []*pnode, name string, nameSpan ast
 		a.Name = def.Name
 		b.fail(head, CodePlanAndMessage, "a message is the `## Message` section, not an action",
 			"a `### %s` heading is not an action: a message and an action plan are mutually exclusive; write the message as the `## Message` section in place of `## Action Plan`, or leave it out", name)
-		b.placeAll(a, body)
-		return
+		return nil
 	}
-	b.ok(head)
-	a.Name = def.Name // an alias (PROMPT) is reported under the action's name
-	// The entries' list is the builder's, reused from action to action
-	// (an action's list of many items grew one by doubling).
-	bb := &actionBinder{b: b, a: a, def: def, keys: b.keys[def], head: head, next: next, entries: b.entryList[:0]}
-	bb.body(body)
-	bb.params()
-	clear(bb.entries)
-	b.entryList = bb.entries[:0]
-}
-
-// placeAll keeps an unbound action's blocks with it.
-func (b *planBuilder) placeAll(a *ast.Action, body []*pnode) {
-	for _, n := range body {
-		if n.kind == kFence {
-			n.placed = true
-			a.Blocks = append(a.Blocks, n.block)
-		}
-	}
+	return def
 }
 
 // labelOwner returns the action whose block labels include a label the
@@ -957,25 +912,24 @@ func snakeCase(key string) string {
 // actionExpectation describes an action's body for the AST view.
 func actionExpectation(def *schema.Action) string {
 	parts := []string{}
-	hasMeta := false
-	for _, p := range def.Params {
-		if p.From == "" || p.From == "meta" {
-			hasMeta = true
-		}
-	}
-	if hasMeta {
+	if slices.ContainsFunc(def.Params, func(p *schema.Param) bool { return p.From == "" || p.From == fromMeta }) {
 		parts = append(parts, "List (metadata)")
 	}
 	if def.Blocks != nil && len(def.Blocks.Labels) > 0 {
-		var ls []string
-		for _, l := range def.Blocks.Labels {
-			ls = append(ls, fmt.Sprintf("Heading %q + Code block", l))
-		}
-		parts = append(parts, "("+strings.Join(ls, ", ")+")+")
+		parts = append(parts, "("+labelShapes(def.Blocks.Labels)+")+")
 	} else if def.Blocks != nil && def.Blocks.Min != nil && *def.Blocks.Min > 0 {
 		parts = append(parts, "Code block")
 	}
 	return def.Name + ": " + strings.Join(parts, ", ")
+}
+
+// labelShapes describes the labelled blocks of labels for the AST view.
+func labelShapes(labels []string) string {
+	ls := make([]string, len(labels))
+	for i, l := range labels {
+		ls[i] = fmt.Sprintf("Heading %q + Code block", l)
+	}
+	return strings.Join(ls, ", ")
 }
 
 // metaValue returns the value an entry gives a document metadata key: its
@@ -985,18 +939,4 @@ func (e *entry) metaValue() any {
 		return e.elemTexts()
 	}
 	return e.value
-}
-
-// sameMetaValue reports whether two metadata values (a string or a list of
-// strings, as metaValue returns them) are equal.
-func sameMetaValue(a, b any) bool {
-	switch a := a.(type) {
-	case string:
-		b, ok := b.(string)
-		return ok && a == b
-	case []string:
-		b, ok := b.([]string)
-		return ok && slices.Equal(a, b)
-	}
-	return false
 }

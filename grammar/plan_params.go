@@ -3,6 +3,8 @@ package grammar
 import (
 	"errors"
 	"fmt"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -75,8 +77,7 @@ func (e *entry) elemTexts() []string {
 }
 
 // shown is the entry's value for a message, as its preview: its text, or
-// its elements separated by ", " when it has no text of its own (a key
-// given twice showed "" for a list).
+// its elements separated by ", " when it has no text of its own.
 func (e *entry) shown() lazy {
 	return func() string {
 		if e.value != "" || len(e.elems) == 0 {
@@ -119,8 +120,6 @@ func (e *entry) fold(f *entry) {
 	e.elems = append(e.elems, f.elems...)
 	e.end = f.end
 }
-
-func (e *entry) valueSpan(l *planLines) ast.Span { return l.Span(e.valStart, e.valEnd) }
 
 // listEntries reads list n's items, in order. Each `Key: value` item is an
 // entry, passed to each once complete: an item that is not `Key: value`
@@ -473,7 +472,7 @@ func (x *actionBinder) entry(e *entry) {
 // duplicate reports e, a key of the same parameter as found, which is kept.
 func (x *actionBinder) duplicate(found, e *entry) {
 	p := found.ref.param
-	same := sameMetaValue(found.metaValue(), e.metaValue())
+	same := reflect.DeepEqual(found.metaValue(), e.metaValue())
 	switch {
 	case x.b.cap.Full(CodeDuplicateKey):
 		sev := ast.Error
@@ -516,13 +515,8 @@ func (x *actionBinder) body(body []*pnode) {
 			minBlocks = *def.Blocks.Min
 		}
 	}
-	for _, p := range def.Params {
-		if p.From == fromMarkdown {
-			x.hasMD = true
-		}
-	}
-	// What the action expects, for the message of each stray node: built
-	// once (a body of many stray nodes built it for each).
+	x.hasMD = slices.ContainsFunc(def.Params, func(p *schema.Param) bool { return p.From == fromMarkdown })
+	// What the action expects, for the message of each stray node, built once.
 	expectation := ""
 	expect := func() string {
 		if expectation == "" {
@@ -532,6 +526,11 @@ func (x *actionBinder) body(body []*pnode) {
 	}
 	var pending *pnode
 	pendingLabel := ""
+	noBlock := func(at *pnode) { // pending's heading has no code block after it
+		x.blockErr = true
+		b.failAt(at, b.firstLine(pending), CodeMissingBlock, fmt.Sprintf("expected: Code block after %q (line %d)", pendingLabel, b.line(pending)),
+			"the %q heading at line %d has no code block after it", pendingLabel, b.line(pending))
+	}
 	for _, n := range body {
 		switch n.kind {
 		case kBlank:
@@ -565,9 +564,7 @@ func (x *actionBinder) body(body []*pnode) {
 		case kHeading:
 			if l := labelIn(b.headingText(n), labels); l != "" {
 				if pending != nil {
-					x.blockErr = true
-					b.failAt(n, b.firstLine(pending), CodeMissingBlock, fmt.Sprintf("expected: Code block after %q (line %d)", pendingLabel, b.line(pending)),
-						"the %q heading at line %d has no code block after it", pendingLabel, b.line(pending))
+					noBlock(n)
 				} else {
 					b.ok(n)
 				}
@@ -604,9 +601,7 @@ func (x *actionBinder) body(body []*pnode) {
 		}
 	}
 	if pending != nil {
-		x.blockErr = true
-		b.failAt(x.next, b.firstLine(pending), CodeMissingBlock, fmt.Sprintf("expected: Code block after %q (line %d)", pendingLabel, b.line(pending)),
-			"the %q heading at line %d has no code block after it", pendingLabel, b.line(pending))
+		noBlock(x.next)
 	}
 	if len(x.bound) > 0 {
 		x.a.Blocks = make([]*ast.Block, 0, len(x.bound))
@@ -646,6 +641,11 @@ func (x *actionBinder) pairs(labels []string) {
 	k := 0
 	var cur ast.Params
 	var start *pnode
+	unpaired := func(at *pnode, span ast.Span) { // the group from start lacks labels[k]
+		x.blockErr = true
+		b.failAt(at, span, CodeUnpairedBlock, fmt.Sprintf("expected: Heading %q (for the %q block at line %d)", labels[k], labels[k-1], b.line(start)),
+			"the %q block at line %d has no %q block after it", labels[k-1], b.line(start), labels[k])
+	}
 	for _, bd := range x.bound {
 		li := 0
 		for li < len(labels) && labels[li] != bd.label {
@@ -653,9 +653,7 @@ func (x *actionBinder) pairs(labels []string) {
 		}
 		if li != k {
 			if k > 0 {
-				x.blockErr = true
-				b.fail(bd.head, CodeUnpairedBlock, fmt.Sprintf("expected: Heading %q (for the %q block at line %d)", labels[k], labels[k-1], b.line(start)),
-					"the %q block at line %d has no %q block after it", labels[k-1], b.line(start), labels[k])
+				unpaired(bd.head, b.firstLine(bd.head))
 				cur, k = nil, 0
 			}
 			if li != 0 {
@@ -681,17 +679,11 @@ func (x *actionBinder) pairs(labels []string) {
 		}
 	}
 	if k > 0 {
-		x.blockErr = true
-		b.failAt(x.next, b.firstLine(start), CodeUnpairedBlock, fmt.Sprintf("expected: Heading %q (for the %q block at line %d)", labels[k], labels[k-1], b.line(start)),
-			"the %q block at line %d has no %q block after it", labels[k-1], b.line(start), labels[k])
+		unpaired(x.next, b.firstLine(start))
 	}
 	if len(x.bound) == 0 && !x.blockErr {
 		x.blockErr = true
-		var ls []string
-		for _, l := range labels {
-			ls = append(ls, fmt.Sprintf("Heading %q + Code block", l))
-		}
-		b.failAt(x.next, b.firstLine(x.head), CodeMissingPair, fmt.Sprintf("expected: %s (for %s at line %d)", strings.Join(ls, ", "), x.def.Name, b.line(x.head)),
+		b.failAt(x.next, b.firstLine(x.head), CodeMissingPair, fmt.Sprintf("expected: %s (for %s at line %d)", labelShapes(labels), x.def.Name, b.line(x.head)),
 			"%s needs at least one %s pair of code blocks, each after a heading containing its label (#### `%s`)", x.def.Name, strings.Join(labels, " / "), labels[0])
 	}
 }
@@ -706,13 +698,10 @@ func quoteAll(ss []string) []string {
 
 // count renders "no code block", "1 code block", "2 code blocks".
 func count(n int, what string) string {
-	switch n {
-	case 0:
+	if n == 0 {
 		return "no " + what
-	case 1:
-		return "1 " + what
 	}
-	return fmt.Sprintf("%d %ss", n, what)
+	return fmt.Sprintf("%d %s", n, plural(n, what))
 }
 
 // value is a parameter's value with the source it came from.
@@ -841,10 +830,10 @@ func (x *actionBinder) script() *scriptHead {
 // missing reports a required parameter without a value.
 func (x *actionBinder) missing(p *schema.Param) {
 	b, def := x.b, x.def
-	switch p.From {
-	case "", fromMeta, fromCwd, fromEnv:
+	switch {
+	case readsMeta(p):
 		b.report(ast.Error, CodeMissingParam, x.a.NameSpan, "%s needs %q: `- **%s:** …` in its metadata list", def.Name, p.KeyOrName(), p.KeyOrName())
-	case fromMarkdown:
+	case p.From == fromMarkdown:
 		alt := ""
 		if p.Fallback != "" {
 			if fp := def.Param(p.Fallback); fp != nil {
@@ -867,8 +856,7 @@ func (x *actionBinder) unknownKey(e *entry) {
 		sev = ast.Warning
 	}
 	if x.b.cap.Full(CodeUnknownKey) {
-		// Only counted: no message to build (a list of many items built
-		// one each, 25 bytes an item of garbage).
+		// Only counted: no message to build.
 		x.b.report(sev, CodeUnknownKey, x.b.lines.Span(e.keyStart, e.keyEnd), "")
 		return
 	}
@@ -940,7 +928,7 @@ func (x *actionBinder) checkPath(key, v string, sp ast.Span) {
 // that do not fit.
 func (x *actionBinder) convert(p *schema.Param, typ schema.Type, e *entry) (value, bool) {
 	b := x.b
-	sp := e.valueSpan(b.lines)
+	sp := b.lines.Span(e.valStart, e.valEnd)
 	bad := func(format string, args ...any) (value, bool) {
 		b.report(ast.Error, CodeBadValue, sp, "%s's %s: %s", x.def.Name, e.key, fmt.Sprintf(format, args...))
 		return value{}, false
@@ -954,7 +942,11 @@ func (x *actionBinder) convert(p *schema.Param, typ schema.Type, e *entry) (valu
 	case schema.Path, schema.Resource:
 		v, url := pathValue(raw)
 		if url && typ == schema.Path {
-			b.report(ast.Error, CodeURLNotAllowed, sp, "%s's %s must be a project path, not a URL (%s)%s", x.def.Name, e.key, v, x.urlHint(p))
+			hint := "" // the key that accepts URLs, when an alias did not
+			if p.AliasType != "" && p.TypeOrDefault() == schema.Resource {
+				hint = fmt.Sprintf("; write a URL as `- **%s:** …`", p.KeyOrName())
+			}
+			b.report(ast.Error, CodeURLNotAllowed, sp, "%s's %s must be a project path, not a URL (%s)%s", x.def.Name, e.key, v, hint)
 			return value{}, false
 		}
 		if !url || !schema.IsURL(v) {
@@ -1058,14 +1050,6 @@ func (x *actionBinder) convert(p *schema.Param, typ schema.Type, e *entry) (valu
 		return value{m, &sp}, true
 	}
 	return value{raw, &sp}, true
-}
-
-// urlHint suggests the key that accepts URLs when a parameter's alias did not.
-func (x *actionBinder) urlHint(p *schema.Param) string {
-	if p.AliasType != "" && p.TypeOrDefault() == schema.Resource {
-		return fmt.Sprintf("; write a URL as `- **%s:** …`", p.KeyOrName())
-	}
-	return ""
 }
 
 // kvMap reads `NAME=value` (or `NAME: value`) pairs: nested items, or inline
@@ -1243,15 +1227,9 @@ func parseScriptHead(blk *ast.Block, lines *planLines) *scriptHead {
 	envStart := -1
 header:
 	for p < len(c) {
-		e := strings.IndexByte(c[p:], '\n')
-		if e < 0 {
-			e = len(c)
-		} else {
-			e += p
-		}
-		line := c[p:e]
+		next := nextLine(c, p)
+		line := c[p:next]
 		t := strings.TrimSpace(line)
-		next := min(e+1, len(c))
 		if t == "" {
 			p = next
 			continue

@@ -5,7 +5,6 @@ import (
 	"github.com/plangram/plangram/internal/number"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // expectedShape is the first part of every AST diff: the nodes a plan is
@@ -30,14 +29,13 @@ const previewLen = 60
 // (line breaks included) shown as one space.
 func preview(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
-	if utf8.RuneCountInString(s) > previewLen {
-		i, n := 0, 0
-		for i < len(s) && n < previewLen {
-			_, w := utf8.DecodeRuneInString(s[i:])
-			i += w
-			n++
+	n := 0
+	for i := range s { // rune by rune, an invalid byte counted as one
+		if n == previewLen {
+			s = s[:i] + "…"
+			break
 		}
-		s = s[:i] + "…"
+		n++
 	}
 	return strconv.Quote(s)
 }
@@ -66,12 +64,6 @@ func (b *planBuilder) itemText(it [2]int) string {
 	return strings.TrimSpace(t)
 }
 
-// lastLine returns the last line of a node that is not blank.
-func (b *planBuilder) lastLine(n *pnode) string {
-	text := strings.TrimRight(b.src[n.start:n.end], " \t\r\n")
-	return strings.TrimSpace(text[strings.LastIndexByte(text, '\n')+1:])
-}
-
 // describe renders a node's kind and preview for the AST view.
 func (b *planBuilder) describe(n *pnode) string {
 	switch n.kind {
@@ -80,16 +72,13 @@ func (b *planBuilder) describe(n *pnode) string {
 	case kTight:
 		return fmt.Sprintf("Heading %d (no space after #): %s", n.level, preview(b.headingText(n)))
 	case kList:
-		what := "List"
-		items := count(len(n.items), "item")
+		what := count(len(n.items), "item")
 		if n.meta {
-			what += " (metadata, " + items + ")"
-		} else {
-			what += " (" + items + ")"
+			what = "metadata, " + what
 		}
-		return what + ": " + preview(b.itemText(n.items[0]))
+		return "List (" + what + "): " + preview(b.itemText(n.items[0]))
 	case kPara:
-		return "Paragraph: " + preview(b.paraText(n))
+		return "Paragraph: " + preview(b.src[n.start:n.end])
 	case kFence:
 		first := ""
 		for _, l := range strings.Split(n.block.Content, "\n") {
@@ -104,7 +93,9 @@ func (b *planBuilder) describe(n *pnode) string {
 	case kEOF:
 		return "End of file"
 	case kFolded:
-		return fmt.Sprintf("Headings (%s of unknown sections, folded): %s … %s", number.Thousands(n.lines), preview(b.headingText(n)), preview(b.lastLine(n)))
+		text := strings.TrimRight(b.src[n.start:n.end], " \t\r\n") // the last heading: its last line not blank
+		last := strings.TrimSpace(text[strings.LastIndexByte(text, '\n')+1:])
+		return fmt.Sprintf("Headings (%s of unknown sections, folded): %s … %s", number.Thousands(n.lines), preview(b.headingText(n)), preview(last))
 	case kOverflow:
 		return fmt.Sprintf("Parts past %s, not read: lines %d–%d", number.Thousands(MaxActionParts), b.line(n), b.lastLineNo(n))
 	}
@@ -167,7 +158,11 @@ func (b *planBuilder) view() string {
 		}
 		flush()
 		rows++
-		sb.WriteString(b.rowText(n, n.view))
+		text := b.describe(n)
+		if n.reason != "" {
+			text += " (" + n.reason + ")"
+		}
+		fmt.Fprintf(&sb, "[%s] [%03d] L%-3d %s\n", markChars[n.mark], n.view, b.line(n), text)
 	}
 	flush()
 	return sb.String()
@@ -175,20 +170,6 @@ func (b *planBuilder) view() string {
 
 // flagged reports whether the view marks n as not fitting or warned.
 func flagged(n *pnode) bool { return n.mark == failed || n.mark == warned }
-
-// rowText renders the row of node n, whose index in the view is view.
-func (b *planBuilder) rowText(n *pnode, view int) string {
-	line := b.lines.Pos(n.start).Line
-	return fmt.Sprintf("[%s] [%03d] L%-3d %s\n", markChars[n.mark], view, line, b.nodeText(n))
-}
-
-// nodeText is a row's description of node n, with the reason of its mark.
-func (b *planBuilder) nodeText(n *pnode) string {
-	if n.reason != "" {
-		return b.describe(n) + " (" + n.reason + ")"
-	}
-	return b.describe(n)
-}
 
 // plural returns what, with an s unless n is 1.
 func plural(n int, what string) string {
