@@ -2,10 +2,11 @@ package grammar
 
 import (
 	"fmt"
-	"github.com/plangram/plangram/internal/number"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/plangram/plangram/internal/number"
 )
 
 // expectedShape is the first part of every AST diff: the nodes a plan is
@@ -162,7 +163,7 @@ func (b *planBuilder) view() string {
 				}
 			}
 			hidden = 0
-			fmt.Fprintf(&sb, "    … %s more %s not shown (%s of them flagged) …\n", number.Thousands(left), plural(left, "node"), number.Thousands(more))
+			fmt.Fprintf(&sb, "    … %s more %s not shown (%s of them flagged) …\n", number.Thousands(left), number.Noun(left, "node"), number.Thousands(more))
 			break
 		}
 		flush()
@@ -188,12 +189,4 @@ func (b *planBuilder) nodeText(n *pnode) string {
 		return b.describe(n) + " (" + n.reason + ")"
 	}
 	return b.describe(n)
-}
-
-// plural returns what, with an s unless n is 1.
-func plural(n int, what string) string {
-	if n == 1 {
-		return what
-	}
-	return what + "s"
 }
