@@ -3,6 +3,7 @@ package grammar
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -218,7 +219,7 @@ func (p *udParser) file(i int) int {
 	if git {
 		i++
 		oldMode, oldModeLine := "", -1
-		for p.has(i) && hasAnyPrefix(p.line(i).text, gitHeaderPrefixes) {
+		for p.has(i) && slices.ContainsFunc(gitHeaderPrefixes, func(h string) bool { return strings.HasPrefix(p.line(i).text, h) }) {
 			t := p.line(i).text
 			switch {
 			case strings.HasPrefix(t, "rename from "), strings.HasPrefix(t, "copy from "):
@@ -381,15 +382,6 @@ func gitLinePaths(line string) (oldPath, newPath string, ok bool) {
 	}
 	a, b, _ := strings.Cut(rest, " b/")
 	return a[2:], b, true
-}
-
-func hasAnyPrefix(s string, ps []string) bool {
-	for _, p := range ps {
-		if strings.HasPrefix(s, p) {
-			return true
-		}
-	}
-	return false
 }
 
 // hunks reads the hunks starting at line i (each must start with "@@")
