@@ -1,6 +1,7 @@
 package grammar
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -342,7 +343,7 @@ func (p *udParser) unsupportedHeader(i int, oldMode string, oldModeLine int) {
 		msg = "git copies are not applied (read as a rename, the source would be deleted): write the new file as a diff from /dev/null"
 	case strings.HasPrefix(t, "new mode "):
 		if v := strings.TrimSpace(t[len("new mode "):]); v != oldMode || oldModeLine < 0 {
-			msg = fmt.Sprintf("mode changes are not applied (%s to %s): apply keeps a file's mode; change it yourself (chmod)", orUnknown(oldMode), v)
+			msg = fmt.Sprintf("mode changes are not applied (%s to %s): apply keeps a file's mode; change it yourself (chmod)", cmp.Or(oldMode, "an unknown mode"), v)
 		}
 	case strings.HasPrefix(t, "new file mode "):
 		switch v := strings.TrimSpace(t[len("new file mode "):]); v {
@@ -358,13 +359,6 @@ func (p *udParser) unsupportedHeader(i int, oldMode string, oldModeLine int) {
 	if msg != "" {
 		p.report(ast.Error, CodeUnsupportedDiff, p.lineSpan(i), "%s", msg)
 	}
-}
-
-func orUnknown(s string) string {
-	if s == "" {
-		return "an unknown mode"
-	}
-	return s
 }
 
 // gitLinePaths reads the two paths of a `diff --git a/OLD b/NEW` line when
