@@ -504,7 +504,7 @@ func (f *fixer) trailingBlank(dialect string) {
 		n++
 	}
 	f.text = t[:cut]
-	f.add(repair{code: CodeTrailingBlank, line: f.lineNo(cut), msg: fmt.Sprintf("removed %s at the end of the document", plural(n, "whitespace-only line"))})
+	f.add(repair{code: CodeTrailingBlank, line: f.lineNo(cut), msg: fmt.Sprintf("removed %s at the end of the document", number.Plural(n, "whitespace-only line"))})
 }
 
 // endsInsideBlock reports whether the document ends inside an unclosed
@@ -543,11 +543,4 @@ func (f *fixer) endsInsideBlock(dialect string) bool {
 	run, _, _ := lexer.OpenFence([]byte(last[:first]), sc.Fence())
 	lastLine := strings.LastIndexByte(strings.TrimSuffix(last, "\n"), '\n') + 1
 	return !(lastLine >= first && first < len(last) && lexer.ClosesFence([]byte(last[lastLine:]), run))
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }

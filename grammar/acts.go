@@ -276,7 +276,7 @@ func (p *ActsParser) finishDocument(text string, fence byte, b *actsBuilder) {
 		if len(text) == 0 {
 			kept = "the input is empty"
 		} else if n := b.leadN; n > 0 {
-			kept = fmt.Sprintf("its %d fenced %s and its prose are kept as they are", n, plural(n, "block"))
+			kept = fmt.Sprintf("its %d fenced %s and its prose are kept as they are", n, number.Noun(n, "block"))
 		}
 		b.add(ast.Info, CodeNoPlan, ast.Span{Start: startPos, End: startPos},
 			"no plan: the document has no %s block (%s)", fenceWords(fence), kept)
@@ -574,7 +574,7 @@ func (b *actsBuilder) finish(a *ast.Action) {
 		b.blocksOver = blocksOver{}
 		b.add(ast.Error, CodeTooManyBlocks, o.span,
 			"%s takes at most %s argument blocks: the %s %s after them, to line %d, belong to no action, so the action is not run as written; split it into several actions",
-			a.Name, number.Thousands(MaxBlocks), number.Thousands(o.n), plural(o.n, "block"), o.span.End.Line)
+			a.Name, number.Thousands(MaxBlocks), number.Thousands(o.n), number.Noun(o.n, "block"), o.span.End.Line)
 	}
 	diags := validate.BindAct(a, b.schema)
 	if b.actFollow < len(b.followOns) && len(diags) > 0 {

@@ -1,7 +1,8 @@
 package grammar
 
 import (
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/plangram/plangram/ast"
@@ -111,12 +112,7 @@ func (c *Cap) At(pos ast.Pos) {
 
 // Overflows returns the overflow of each code past MaxPerCode, by code.
 func (c *Cap) Overflows() []*Overflow {
-	out := make([]*Overflow, 0, len(c.over))
-	for _, o := range c.over {
-		out = append(out, o)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Code < out[j].Code })
-	return out
+	return slices.SortedFunc(maps.Values(c.over), func(a, b *Overflow) int { return strings.Compare(a.Code, b.Code) })
 }
 
 // summarise adds to doc one diagnostic per overflow of c.
@@ -128,13 +124,7 @@ func (c *Cap) summarise(doc *ast.Document) {
 
 // Clone returns a copy of c that counts on its own from here.
 func (c *Cap) Clone() Cap {
-	d := Cap{NoLimit: c.NoLimit, Silenced: c.Silenced, at: c.at}
-	if c.n != nil {
-		d.n = make(map[string]int, len(c.n))
-		for k, v := range c.n {
-			d.n[k] = v
-		}
-	}
+	d := Cap{NoLimit: c.NoLimit, Silenced: c.Silenced, at: c.at, n: maps.Clone(c.n)}
 	if c.over != nil {
 		d.over = make(map[string]*Overflow, len(c.over))
 		for k, o := range c.over {

@@ -29,10 +29,7 @@ func DetectEditFormat(src []byte) string {
 	text := view.String(src)
 	var p2, p1 string // the two lines before t
 	for n, off := 0, 0; off < len(text); n++ {
-		end := len(text)
-		if i := strings.IndexByte(text[off:], '\n'); i >= 0 {
-			end = off + i + 1
-		}
+		end := lineEndAt(text, off)
 		t := strings.TrimSuffix(strings.TrimSuffix(text[off:end], "\n"), "\r")
 		off = end
 		// A `--- ` line two lines back, with `+++ ` and then this `@@`

@@ -83,18 +83,14 @@ func eolOf(src string, l srcLine) string {
 	return src[l.start+len(l.text) : l.end]
 }
 
-// hunksValue converts hunks to the parameter value (a list of JSON objects).
-func hunksValue(hs []Hunk) []any {
-	out := make([]any, len(hs))
-	for i := range hs {
-		out[i] = hs[i]
-	}
-	return out
-}
-
-// setHunks sets the hunks parameter of update_file a to hs.
+// setHunks sets the hunks parameter of update_file a to hs, as a list of
+// JSON objects.
 func (p *editBase) setHunks(a *ast.Action, hs []Hunk) {
-	a.Params.Set("hunks", hunksValue(hs), nil)
+	v := make([]any, len(hs))
+	for i := range hs {
+		v[i] = hs[i]
+	}
+	a.Params.Set("hunks", v, nil)
 }
 
 // headBlock returns a block for an action's header lines [start, end).

@@ -74,10 +74,7 @@ func isFenceLine(t string) (run, info string, ok bool) {
 	if len(t) < 3 || (t[0] != '`' && t[0] != '~') {
 		return "", "", false
 	}
-	n := 0
-	for n < len(t) && t[n] == t[0] {
-		n++
-	}
+	n := len(t) - len(strings.TrimLeft(t, t[:1]))
 	if n < 3 {
 		return "", "", false
 	}

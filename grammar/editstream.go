@@ -125,9 +125,7 @@ func (p *editBase) line(i int) srcLine {
 
 // lineAt returns line i, which spans [start, end) of the source.
 func (p *editBase) lineAt(i, start, end int) srcLine {
-	if end > len(p.src) {
-		end = len(p.src)
-	}
+	end = min(end, len(p.src))
 	t := p.src[start:end]
 	t = strings.TrimSuffix(t, "\n")
 	t = strings.TrimSuffix(t, "\r")

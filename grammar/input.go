@@ -3,6 +3,7 @@ package grammar
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/plangram/plangram/ast"
@@ -181,8 +182,8 @@ func unitOrder(src []byte, w int, le, be string) string {
 	isLE, isBE := true, true
 	for i := 0; i < n; i += w {
 		u := src[i : i+w]
-		isLE = isLE && u[0] != 0 && allZero(u[1:])
-		isBE = isBE && u[w-1] != 0 && allZero(u[:w-1])
+		isLE = isLE && u[0] != 0 && len(bytes.TrimLeft(u[1:], "\x00")) == 0
+		isBE = isBE && u[w-1] != 0 && len(bytes.TrimLeft(u[:w-1], "\x00")) == 0
 	}
 	switch {
 	case isLE:
@@ -191,16 +192,6 @@ func unitOrder(src []byte, w int, le, be string) string {
 		return "big-endian, without a byte-order mark"
 	}
 	return ""
-}
-
-// allZero reports whether every byte of b is NUL.
-func allZero(b []byte) bool {
-	for _, c := range b {
-		if c != 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // setBase64 gives every block of doc whose content is not valid UTF-8 its
@@ -248,26 +239,13 @@ func loneCR(src []byte) int {
 	return -1
 }
 
-// FirstLineEndsWithCR reports whether src's first line ending is a lone CR
-// (not followed by LF), which Parse rejects as old Mac line endings
-// (cr-line-endings): a printer checks its output with it, so that it never
-// turns an accepted input into a rejected one.
-func FirstLineEndsWithCR(src []byte) bool { return loneCR(src) >= 0 }
-
 // Rejects reports whether Parse rejects src as unreadable (utf16-input,
 // utf32-input, binary-input, cr-line-endings). A rewriter (fmt, fix) checks its output
 // with it: shortening a text input can raise its share of bytes that are
 // not text past the binary threshold, or bring a lone CR to the first
 // line; such an output is not used.
 func Rejects(src []byte) bool {
-	if len(src) == 0 {
-		return false
-	}
-	if utf32Order(src) != "" || utf16Order(src) != "" || bytes.IndexByte(src, 0) >= 0 || loneCR(src) >= 0 {
-		return true
-	}
-	_, _, first := binarySample(src)
-	return first >= 0
+	return slices.ContainsFunc(checkInput(src), func(d *ast.Diagnostic) bool { return d.Severity == ast.Error })
 }
 
 // InputRejected reports whether doc's input was rejected as unreadable

@@ -132,16 +132,6 @@ func (r crRules) classifyPlan(line string, st crState) (crLine, crState) {
 	return crLine{}, st
 }
 
-// blankSeg reports whether s holds only spaces and tabs.
-func blankSeg(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] != ' ' && s[i] != '\t' {
-			return false
-		}
-	}
-	return true
-}
-
 // hasLoneCR reports whether text holds a CR not followed by LF (a CR at
 // the very end included). One pass, no allocation.
 func hasLoneCR(text string) bool {
@@ -212,7 +202,7 @@ func (r crRules) scanLine(line string, st crState, bom bool, hits []crHit) []crH
 			first = false
 			cur = nst
 		}
-		blank = blank && blankSeg(seg)
+		blank = blank && strings.Trim(seg, " \t") == ""
 		if next < 0 {
 			return hits
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/internal/jsonw"
+	"github.com/plangram/plangram/internal/number"
 	"github.com/plangram/plangram/schema"
 )
 
@@ -701,7 +702,7 @@ func count(n int, what string) string {
 	if n == 0 {
 		return "no " + what
 	}
-	return fmt.Sprintf("%d %s", n, plural(n, what))
+	return fmt.Sprintf("%d %s", n, number.Noun(n, what))
 }
 
 // value is a parameter's value with the source it came from.

@@ -2,9 +2,10 @@ package grammar
 
 import (
 	"fmt"
-	"github.com/plangram/plangram/internal/number"
 	"strconv"
 	"strings"
+
+	"github.com/plangram/plangram/internal/number"
 )
 
 // expectedShape is the first part of every AST diff: the nodes a plan is
@@ -153,7 +154,7 @@ func (b *planBuilder) view() string {
 				}
 			}
 			hidden = 0
-			fmt.Fprintf(&sb, "    … %s more %s not shown (%s of them flagged) …\n", number.Thousands(left), plural(left, "node"), number.Thousands(more))
+			fmt.Fprintf(&sb, "    … %s more %s not shown (%s of them flagged) …\n", number.Thousands(left), number.Noun(left, "node"), number.Thousands(more))
 			break
 		}
 		flush()
@@ -170,11 +171,3 @@ func (b *planBuilder) view() string {
 
 // flagged reports whether the view marks n as not fitting or warned.
 func flagged(n *pnode) bool { return n.mark == failed || n.mark == warned }
-
-// plural returns what, with an s unless n is 1.
-func plural(n int, what string) string {
-	if n == 1 {
-		return what
-	}
-	return what + "s"
-}

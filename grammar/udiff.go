@@ -1,8 +1,10 @@
 package grammar
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -218,7 +220,7 @@ func (p *udParser) file(i int) int {
 	if git {
 		i++
 		oldMode, oldModeLine := "", -1
-		for p.has(i) && hasAnyPrefix(p.line(i).text, gitHeaderPrefixes) {
+		for p.has(i) && slices.ContainsFunc(gitHeaderPrefixes, func(h string) bool { return strings.HasPrefix(p.line(i).text, h) }) {
 			t := p.line(i).text
 			switch {
 			case strings.HasPrefix(t, "rename from "), strings.HasPrefix(t, "copy from "):
@@ -341,7 +343,7 @@ func (p *udParser) unsupportedHeader(i int, oldMode string, oldModeLine int) {
 		msg = "git copies are not applied (read as a rename, the source would be deleted): write the new file as a diff from /dev/null"
 	case strings.HasPrefix(t, "new mode "):
 		if v := strings.TrimSpace(t[len("new mode "):]); v != oldMode || oldModeLine < 0 {
-			msg = fmt.Sprintf("mode changes are not applied (%s to %s): apply keeps a file's mode; change it yourself (chmod)", orUnknown(oldMode), v)
+			msg = fmt.Sprintf("mode changes are not applied (%s to %s): apply keeps a file's mode; change it yourself (chmod)", cmp.Or(oldMode, "an unknown mode"), v)
 		}
 	case strings.HasPrefix(t, "new file mode "):
 		switch v := strings.TrimSpace(t[len("new file mode "):]); v {
@@ -359,13 +361,6 @@ func (p *udParser) unsupportedHeader(i int, oldMode string, oldModeLine int) {
 	}
 }
 
-func orUnknown(s string) string {
-	if s == "" {
-		return "an unknown mode"
-	}
-	return s
-}
-
 // gitLinePaths reads the two paths of a `diff --git a/OLD b/NEW` line when
 // they can be told apart: the same path twice, or exactly one " b/" in it.
 func gitLinePaths(line string) (oldPath, newPath string, ok bool) {
@@ -381,15 +376,6 @@ func gitLinePaths(line string) (oldPath, newPath string, ok bool) {
 	}
 	a, b, _ := strings.Cut(rest, " b/")
 	return a[2:], b, true
-}
-
-func hasAnyPrefix(s string, ps []string) bool {
-	for _, p := range ps {
-		if strings.HasPrefix(s, p) {
-			return true
-		}
-	}
-	return false
 }
 
 // hunks reads the hunks starting at line i (each must start with "@@")

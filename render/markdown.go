@@ -15,6 +15,7 @@ import (
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 
+	"github.com/plangram/plangram/internal/number"
 	"github.com/plangram/plangram/lexer"
 )
 
@@ -69,7 +70,7 @@ func (r *renderer) parseMarkdown(src []byte, line int) parsedMarkdown {
 	flat, n, first := flattenNesting(src)
 	if n > 0 {
 		fmt.Fprintf(&notes, "<p class=\"note\">%s from line %d nest too deep for the Markdown renderer, whose time grows faster than the input with the depth: they are shown with at most %d columns of indentation and %d nested lists or block quotes opened on one line; their text is all there.</p>\n",
-			plural(n, "line"), first+shift, maxIndent, maxNesting)
+			number.Plural(n, "line"), first+shift, maxIndent, maxNesting)
 	}
 	flat, guarded := guardInline(r.blocks, flat, &r.cellsLeft)
 	for i := range guarded {

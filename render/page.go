@@ -3,6 +3,8 @@ package render
 import (
 	"html/template"
 	"sync"
+
+	"github.com/plangram/plangram/internal/number"
 )
 
 // csp forbids everything but the page's own inline styles: no scripts, no
@@ -15,7 +17,7 @@ const csp = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; for
 // after parsing.
 var pageTemplate = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("page").Funcs(template.FuncMap{
-		"plural": plural,
+		"plural": number.Plural[int],
 	}).Parse(pageHTML))
 })
 

@@ -401,7 +401,7 @@ func (r *renderer) writeHead(pw *pageWriter, doc *ast.Document, lay *layout, hid
 	if r.opts.Filename != "" {
 		parts = append(parts, r.opts.Filename)
 	}
-	parts = append(parts, plural(len(doc.Actions), "action"))
+	parts = append(parts, number.Plural(len(doc.Actions), "action"))
 	if ws := r.opts.Workspace; ws != nil {
 		parts = append(parts, "against "+ws.Root)
 		p.Workspace = true
@@ -679,7 +679,7 @@ func (r *renderer) action(a *ast.Action, ai int, prose []proseRef, idx *diagInde
 			mdParams = append(mdParams, &proseView{ID: fmt.Sprintf("%s-%s", id, p.Name), Label: p.Name, HTML: h})
 			pv.Value = template.HTML(`<span class="see">rendered below</span>`)
 		case isString && bi >= 0 && (strings.Contains(s, "\n") || len(s) > 120):
-			pv.Value = template.HTML(fmt.Sprintf(`<span class="see">shown in block %d (%s)</span>`, bi+1, plural(strings.Count(s, "\n")+1, "line")))
+			pv.Value = template.HTML(fmt.Sprintf(`<span class="see">shown in block %d (%s)</span>`, bi+1, number.Plural(strings.Count(s, "\n")+1, "line")))
 		default:
 			pv.Value = r.nested(p.Value, id, blockOf)
 			if pv.Value != "" {
@@ -942,13 +942,6 @@ func goType(v any) string {
 		return "list"
 	}
 	return "json"
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // untaken returns the inline arguments of a that none of def's parameters

@@ -240,24 +240,16 @@ func ShortDetail(detail string) string {
 			continue
 		}
 		if hidden > 0 {
-			fmt.Fprintf(&sb, "    … %s not shown …\n", plural(hidden, "node"))
+			fmt.Fprintf(&sb, "    … %s %s not shown …\n", number.Thousands(hidden), number.Noun(hidden, "node"))
 			hidden = 0
 		}
 		sb.WriteString(r)
 	}
 	if hidden > 0 {
-		fmt.Fprintf(&sb, "    … %s not shown …\n", plural(hidden, "node"))
+		fmt.Fprintf(&sb, "    … %s %s not shown …\n", number.Thousands(hidden), number.Noun(hidden, "node"))
 	}
 	if !cut {
 		return detail
 	}
 	return sb.String()
-}
-
-// plural returns "1 node", "2 nodes" (n with thousands separators).
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return number.Thousands(n) + " " + noun + "s"
 }

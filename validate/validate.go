@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/internal/number"
 	"github.com/plangram/plangram/schema"
 )
 
@@ -111,7 +112,7 @@ func BindAct(a *ast.Action, s *schema.Schema) []*ast.Diagnostic {
 		addArgs()
 		if len(a.Blocks) > 0 {
 			diags = append(diags, &ast.Diagnostic{Severity: ast.Error, Code: CodeBlockNotTaken,
-				Message: fmt.Sprintf("%s takes inline arguments only, got %s; expected %s", a.Name, plural(len(a.Blocks), "argument block"), def.Signature()),
+				Message: fmt.Sprintf("%s takes inline arguments only, got %s; expected %s", a.Name, number.Plural(len(a.Blocks), "argument block"), def.Signature()),
 				Span:    a.Blocks[0].Span})
 		}
 	case schema.ArgsBlock:
@@ -122,7 +123,7 @@ func BindAct(a *ast.Action, s *schema.Schema) []*ast.Diagnostic {
 				sp = a.ArgSpans[0]
 			}
 			diags = append(diags, &ast.Diagnostic{Severity: ast.Error, Code: CodeInlineNotTaken,
-				Message: fmt.Sprintf("%s takes block arguments only, got %s; expected %s", a.Name, plural(len(a.Args), "inline argument"), def.Signature()),
+				Message: fmt.Sprintf("%s takes block arguments only, got %s; expected %s", a.Name, number.Plural(len(a.Args), "inline argument"), def.Signature()),
 				Span:    sp})
 		}
 	default:
@@ -134,7 +135,7 @@ func BindAct(a *ast.Action, s *schema.Schema) []*ast.Diagnostic {
 	misplaced := len(diags) > 0 && total >= required && (max < 0 || total <= max)
 	if !misplaced && (n < required || (max >= 0 && n > max)) {
 		diags = append(diags, &ast.Diagnostic{Severity: ast.Error, Code: CodeArgCount,
-			Message: fmt.Sprintf("%s expects %s, got %s", a.Name, expectation(def, required, max), plural(n, "argument")),
+			Message: fmt.Sprintf("%s expects %s, got %s", a.Name, expectation(def, required, max), number.Plural(n, "argument")),
 			Span:    a.NameSpan})
 	}
 	badValue := func(p *schema.Param, sp *ast.Span, err error) {
@@ -217,21 +218,13 @@ func expectation(def *schema.Action, required, max int) string {
 	var n string
 	switch {
 	case max < 0:
-		n = "at least " + plural(required, "argument")
+		n = "at least " + number.Plural(required, "argument")
 	case required == max:
-		n = plural(max, "argument")
+		n = number.Plural(max, "argument")
 	default:
 		n = fmt.Sprintf("%d to %d arguments", required, max)
 	}
 	return n + " " + def.Signature()[len(def.Name):]
-}
-
-// plural formats a count with a noun, adding "s" unless the count is 1.
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // UnknownAction returns the diagnostic for an action name the schema does

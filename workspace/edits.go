@@ -7,6 +7,7 @@ import (
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/internal/number"
 )
 
 // The edit formats' workspace rules (docs/check.md, "Edit formats"): a
@@ -71,14 +72,14 @@ func (c *checker) create(a *ast.Action, t *pathArg) {
 		return
 	case f.exists && f.known && c.unchanged(f) && f.content == a.Params.String("content"):
 		// Created before: the same file again is no change.
-		c.applied(a, f, t.value, *t.span, "%s: %s already exists with this content (%s): the file was created before, and is not created again", a.Name, t.value, plural(f.size, "byte"))
+		c.applied(a, f, t.value, *t.span, "%s: %s already exists with this content (%s): the file was created before, and is not created again", a.Name, t.value, number.Plural(f.size, "byte"))
 		return
 	case f.exists:
 		var d *ast.Diagnostic
 		if f.by != nil {
 			d = c.add(ast.Error, CodeFileExists, *t.span, "%s cannot create %s: %s %s it; update it instead", a.Name, t.value, describe(f.by), f.how)
 		} else {
-			d = c.add(ast.Error, CodeFileExists, *t.span, "%s cannot create %s: the file exists (%s); update it instead", a.Name, t.value, plural(f.size, "byte"))
+			d = c.add(ast.Error, CodeFileExists, *t.span, "%s cannot create %s: the file exists (%s); update it instead", a.Name, t.value, number.Plural(f.size, "byte"))
 		}
 		d.Related = related(f, t.value)
 		return
@@ -627,7 +628,7 @@ func drift(d int) string {
 	if d < 0 {
 		d, dir = -d, "further up"
 	}
-	return fmt.Sprintf("%s %s", plural(int64(d), "line"), dir)
+	return fmt.Sprintf("%s %s", number.Plural(int64(d), "line"), dir)
 }
 
 // deleteFile checks a delete_file: the file must exist and, when the
@@ -677,9 +678,9 @@ func (c *checker) removesAll(a *ast.Action, t *pathArg, f *vfile, old string, sp
 			what = "only the final line ending differs: the removed lines end in a line break and the file does not (add `\\ No newline at end of file`)"
 		}
 	case i == len(want):
-		what = fmt.Sprintf("the file goes on after line %d, the last one the diff removes (%s more)", i, plural(int64(len(got)-i), "line"))
+		what = fmt.Sprintf("the file goes on after line %d, the last one the diff removes (%s more)", i, number.Plural(int64(len(got)-i), "line"))
 	case i == len(got):
-		what = fmt.Sprintf("the file ends at line %d, but the diff removes %s more", i, plural(int64(len(want)-i), "line"))
+		what = fmt.Sprintf("the file ends at line %d, but the diff removes %s more", i, number.Plural(int64(len(want)-i), "line"))
 	default:
 		what = fmt.Sprintf("line %d differs", i+1)
 		if note := lineNote(want[i], got[i], "removed lines", i+1, i+1); note != "" {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/internal/linediff"
+	"github.com/plangram/plangram/internal/number"
 )
 
 // edit is one FIND/REPLACE pair of an action.
@@ -623,7 +624,7 @@ func describeWS(s string) string {
 		if c == '\t' {
 			noun = "tab"
 		}
-		parts = append(parts, plural(int64(n), noun))
+		parts = append(parts, number.Plural(int64(n), noun))
 		s = s[n:]
 	}
 	return strings.Join(parts, " + ")

@@ -31,6 +31,7 @@ import (
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/internal/number"
 	"github.com/plangram/plangram/schema"
 )
 
@@ -1224,7 +1225,7 @@ func (c *checker) write(a *ast.Action, t *pathArg) {
 	}
 	if hasContent && f.exists && f.known && c.unchanged(f) && f.content == text {
 		// Written before: the same content again is no change.
-		c.applied(a, f, t.value, *t.span, "%s: %s already holds this content (%s); it is not written again", a.Name, t.value, plural(int64(len(text)), "byte"))
+		c.applied(a, f, t.value, *t.span, "%s: %s already holds this content (%s); it is not written again", a.Name, t.value, number.Plural(int64(len(text)), "byte"))
 		return
 	}
 	if f.unstat {
@@ -1246,7 +1247,7 @@ func (c *checker) write(a *ast.Action, t *pathArg) {
 		if f.by != nil {
 			d = c.add(sev, CodeFileExists, *t.span, "%s %s %s, which %s %s%s", a.Name, how, t.value, describe(f.by), f.how, fix)
 		} else {
-			d = c.add(sev, CodeFileExists, *t.span, "%s %s the existing file %s (%s)%s", a.Name, how, t.value, plural(f.size, "byte"), fix)
+			d = c.add(sev, CodeFileExists, *t.span, "%s %s the existing file %s (%s)%s", a.Name, how, t.value, number.Plural(f.size, "byte"), fix)
 		}
 		d.Related = related(f, t.value)
 	}
@@ -1332,11 +1333,4 @@ func flag(ps ast.Params, name string) bool {
 		return strings.EqualFold(strings.Trim(strings.TrimSpace(v), "`"), "true")
 	}
 	return false
-}
-
-func plural(n int64, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/plangram/plangram/apply"
 	"github.com/plangram/plangram/internal/linediff"
+	"github.com/plangram/plangram/internal/number"
 	"github.com/plangram/plangram/workspace"
 )
 
@@ -101,7 +102,7 @@ func cmdApply(ctx context.Context, e *env, args []string) int {
 		}
 		fmt.Fprintln(e.stdout, changeLine(ch))
 	}
-	switch n := plural(len(res.Changes), "file change"); {
+	switch n := number.Plural(len(res.Changes), "file change"); {
 	case res.AlreadyApplied:
 		fmt.Fprintf(e.stderr, "plangram: already applied: every change of the plan is in %s already; nothing was written\n", where)
 	case *dry:

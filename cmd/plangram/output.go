@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/internal/number"
 	rpt "github.com/plangram/plangram/report"
 )
 
@@ -117,14 +118,7 @@ func printDiags(e *env, name string, diags []*ast.Diagnostic) int {
 // with --summary: "3 errors, 1 warning in 2 files" (the files checked).
 func summaryLine(files []*rpt.File) string {
 	errs, warns := rpt.Count(files)
-	return fmt.Sprintf("%s, %s in %s", plural(errs, "error"), plural(warns, "warning"), plural(len(files), "file"))
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	return fmt.Sprintf("%s, %s in %s", number.Plural(errs, "error"), number.Plural(warns, "warning"), number.Plural(len(files), "file"))
 }
 
 // compactJSON rewrites indented JSON output (one or more values, each ending

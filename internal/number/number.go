@@ -19,3 +19,16 @@ func Thousands(n int) string {
 	}
 	return string(b)
 }
+
+// Noun returns noun, with an s unless n is 1.
+func Noun[T ~int | ~int64](n T, noun string) string {
+	if n == 1 {
+		return noun
+	}
+	return noun + "s"
+}
+
+// Plural returns n and noun: "1 file", "2 files".
+func Plural[T ~int | ~int64](n T, noun string) string {
+	return strconv.FormatInt(int64(n), 10) + " " + Noun(n, noun)
+}

@@ -17,3 +17,17 @@ func ExampleThousands() {
 	fmt.Println(Thousands(80559))
 	// Output: 80,559
 }
+
+func TestPlural(t *testing.T) {
+	for n, want := range map[int]string{0: "0 files", 1: "1 file", 2: "2 files", 1234: "1234 files"} {
+		if got := Plural(n, "file"); got != want {
+			t.Errorf("Plural(%d) = %q, want %q", n, got, want)
+		}
+	}
+	if got := Plural(int64(1), "byte"); got != "1 byte" {
+		t.Errorf("Plural(int64(1)) = %q", got)
+	}
+	if got := Noun(3, "node"); got != "nodes" {
+		t.Errorf("Noun(3) = %q", got)
+	}
+}
