@@ -1,9 +1,10 @@
 // Package grammar parses each dialect into the shared AST (package ast),
 // with Parse dispatching between them: the acts dialect with a participle
 // grammar over package lexer's coarse tokens (ActsParser; docs/acts.md,
-// "The grammar"), the plan dialect with PlanParser (docs/plan.md), and the
-// edit formats with one push parser for whole documents and streams
-// (EditStream).
+// "The grammar"), the plan dialect with a participle grammar over the
+// lexer's coarse Markdown tokens (PlanParser; docs/plan.md, "The
+// grammar"), and the edit formats with one push parser for whole
+// documents and streams (EditStream).
 package grammar
 
 import (
