@@ -648,10 +648,7 @@ func jsonValue(sp *schema.Param, v jsonargs.Event) (any, error) {
 			return sp.Value(string(x))
 		}
 	case bool:
-		switch t {
-		case schema.Bool:
-			return x, nil
-		case schema.JSON:
+		if t == schema.Bool || t == schema.JSON {
 			return x, nil
 		}
 	case json.RawMessage:
@@ -705,7 +702,3 @@ func jsonKind(v jsonargs.Event) string {
 	}
 	return "a string"
 }
-
-// endOff returns the offset after the last call ended (finish or abort):
-// where text resumes.
-func (c *jcall) endOff(p *Parser) int { return c.end }

@@ -243,17 +243,14 @@ func (t *tools) text(p *Parser, eof bool) (bool, error) {
 // </tool_call>. more reports that the bytes cannot tell yet.
 func (t *tools) looseClose(p *Parser, eof bool) (more bool, err error) {
 	b := p.bytes(t.pos, p.end())
-	i := 0
-	for i < len(b) && i < maxMarkerSpace && isSpace(b[i]) {
-		i++
-	}
+	i, ws := spaces(b, 0)
 	full, part := match(b[i:], t.f.wrapClose)
 	switch {
 	case full:
 		end := t.pos + i + len(t.f.wrapClose)
 		err = p.text(p.pos(t.out), end, true)
 		t.out, t.pos = end, end
-	case (part || i == len(b) && i < maxMarkerSpace) && !eof:
+	case (part || ws) && !eof:
 		return true, nil
 	}
 	t.afterLoose = false
@@ -371,13 +368,9 @@ func (t *tools) params(p *Parser, eof bool) (bool, error) {
 				t.endStray(p)
 				return true, t.finish(p, t.pos, t.pos+len(c.end))
 			}
-			var name []byte
-			var n int
-			var more bool
+			name, n, more := named(b, "<")
 			if c.invoke {
 				name, n, more = t.f.param(b)
-			} else {
-				name, n, more = named(b, "<")
 			}
 			if n > 0 {
 				t.endStray(p)
@@ -943,10 +936,4 @@ func isName(c byte) bool {
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
-func skipSpace(b []byte) int {
-	i := 0
-	for i < len(b) && isSpace(b[i]) {
-		i++
-	}
-	return i
-}
+func skipSpace(b []byte) int { return len(b) - len(bytes.TrimLeft(b, " \t\n\r")) }
