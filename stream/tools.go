@@ -678,10 +678,7 @@ func (t *tools) exact() bool {
 	i := len(c.vals) - 1
 	v := &c.vals[i]
 	if c.tool == nil {
-		if !t.f.rawText {
-			return false
-		}
-		return !v.dup
+		return t.f.rawText && !v.dup
 	}
 	sp := v.param
 	return sp != nil && t.given(sp) == i && sp.TypeOrDefault() == schema.String &&
