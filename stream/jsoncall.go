@@ -492,12 +492,8 @@ func (c *jcall) abort(p *Parser, end int, closing string) error {
 	if closing == "" {
 		msg = "the stream ends inside the call's JSON arguments: its text follows as text"
 	}
-	err = p.send(&Event{Type: Error, ID: c.id, Name: c.name, Kind: KindUnterminated, Params: params,
+	return p.asText(&Event{Type: Error, ID: c.id, Name: c.name, Kind: KindUnterminated, Params: params,
 		Message: msg, Raw: raw, Span: sp})
-	if err != nil {
-		return err
-	}
-	return p.send(&Event{Type: Text, Text: raw, Raw: raw, Span: sp})
 }
 
 // complete reports whether the call's JSON is complete and nothing stray

@@ -728,12 +728,8 @@ func (t *tools) starve(p *Parser, eof bool, lim, hold int) (bool, error) {
 	raw := p.str(c.start, end)
 	sp := ast.Span{Start: c.startPos, End: p.pos(end)}
 	t.mode, t.out, t.pos = inText, end, end
-	err := p.send(&Event{Type: Error, ID: c.id, Name: c.name, Kind: KindUnterminated,
+	return false, p.asText(&Event{Type: Error, ID: c.id, Name: c.name, Kind: KindUnterminated,
 		Message: fmt.Sprintf("call is not closed by %s: its text follows as text", c.end), Raw: raw, Span: sp})
-	if err != nil {
-		return false, err
-	}
-	return false, p.send(&Event{Type: Text, Text: raw, Raw: raw, Span: sp})
 }
 
 // reopen handles a call left open at the end of the stream (end) in a raw
@@ -749,13 +745,9 @@ func (t *tools) reopen(p *Parser, end int) error {
 	sp := ast.Span{Start: c.startPos, End: p.pos(stop)}
 	t.mode, t.out, t.pos = inText, stop, stop
 	v := &c.vals[len(c.vals)-1]
-	err := p.send(&Event{Type: Error, ID: c.id, Name: c.name, Param: v.name, Kind: KindUnterminated, Raw: raw, Span: sp,
+	return p.asText(&Event{Type: Error, ID: c.id, Name: c.name, Param: v.name, Kind: KindUnterminated, Raw: raw, Span: sp,
 		Message: fmt.Sprintf("call is not closed by %s; its %s ends at its last %s, which is followed by %s: the call's text follows as text, what follows is read again",
 			c.end, v.name, c.stop[0], describe(p.bytes(stop, end)))})
-	if err != nil {
-		return err
-	}
-	return p.send(&Event{Type: Text, Text: raw, Raw: raw, Span: sp})
 }
 
 // finish ends the call whose closing tag is [at, end): its errors, then the
