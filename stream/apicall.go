@@ -353,7 +353,7 @@ func (c *apiCall) bind(end ast.Span) ast.Params {
 			continue
 		}
 		v := c.vals[i]
-		val, err := typedValue(sp, v)
+		val, err := jsonValue(sp, jsonargs.Event{Kind: jsonargs.Value, Key: v.key, Value: v.value, Raw: v.raw}) // as every JSON syntax
 		if err != nil {
 			fail(KindBadValue, sp.Name, fmt.Sprintf("parameter %s: %v", sp.Name, err), rawOf(v), v.span)
 			val = plainValue(v) // kept as written (decoded), with its error, as plangram parse keeps it
@@ -385,12 +385,6 @@ func plainValue(v boundVal) any {
 		return x
 	}
 	return v.value
-}
-
-// typedValue converts a JSON argument to its parameter's type, as every
-// JSON-argument syntax does (jsonValue).
-func typedValue(sp *schema.Param, v boundVal) (any, error) {
-	return jsonValue(sp, jsonargs.Event{Kind: jsonargs.Value, Key: v.key, Value: v.value, Raw: v.raw})
 }
 
 // openCalls is the set of a stream's open calls, keyed by the provider's
