@@ -45,7 +45,7 @@ func (a *anthropic) event(s *sse, p *Parser, e *sseEvent) error {
 	key := strconv.Itoa(root.get("index").int(e.data))
 	switch typ {
 	case "message_start":
-		if err := a.endAll(p, e.pos(e.start)); err != nil { // a new message: its indexes start again
+		if err := a.end(p, e.pos(e.start)); err != nil { // a new message: its indexes start again
 			return err
 		}
 	case "content_block_start":
@@ -137,7 +137,7 @@ func (a *anthropic) endBlock(p *Parser, key string, at ast.Pos) error {
 	return c.finish(p, at)
 }
 
-func (a *anthropic) endAll(p *Parser, at ast.Pos) error {
+func (a *anthropic) end(p *Parser, at ast.Pos) error {
 	for _, c := range a.calls.all() {
 		if err := a.endBlock(p, c.key, at); err != nil {
 			return err
@@ -145,5 +145,3 @@ func (a *anthropic) endAll(p *Parser, at ast.Pos) error {
 	}
 	return nil
 }
-
-func (a *anthropic) end(s *sse, p *Parser, at ast.Pos) error { return a.endAll(p, at) }

@@ -311,10 +311,6 @@ func (c *apiCall) bind(end ast.Span) ast.Params {
 		c.errs = append(c.errs, Event{Type: Error, ID: c.id, Name: c.name, Param: param, Kind: kind,
 			Severity: ast.Error, Message: msg, Raw: raw, Span: sp})
 	}
-	warn := func(kind, param, msg, raw string, sp ast.Span) {
-		c.errs = append(c.errs, Event{Type: Error, ID: c.id, Name: c.name, Param: param, Kind: kind,
-			Severity: ast.Warning, Message: msg, Raw: raw, Span: sp})
-	}
 	var act *schema.Action
 	if c.schema != nil {
 		act = c.schema.Lookup(c.name)
@@ -357,12 +353,13 @@ func (c *apiCall) bind(end ast.Span) ast.Params {
 			continue
 		}
 		v := c.vals[i]
-		val, err := typedValue(sp, v)
+		val, err := jsonValue(sp, jsonargs.Event{Kind: jsonargs.Value, Key: v.key, Value: v.value, Raw: v.raw}) // as every JSON syntax
 		if err != nil {
 			fail(KindBadValue, sp.Name, fmt.Sprintf("parameter %s: %v", sp.Name, err), rawOf(v), v.span)
 			val = plainValue(v) // kept as written (decoded), with its error, as plangram parse keeps it
 		} else if x, ok := v.value.(string); ok && sp.PaddedPath(x) {
-			warn(KindPathWhitespace, sp.Name, schema.PaddedPathMessage(c.name, sp.Name, x), rawOf(v), v.span)
+			c.errs = append(c.errs, Event{Type: Error, ID: c.id, Name: c.name, Param: sp.Name, Kind: KindPathWhitespace,
+				Severity: ast.Warning, Message: schema.PaddedPathMessage(c.name, sp.Name, x), Raw: rawOf(v), Span: v.span})
 		}
 		span := v.span
 		ps = append(ps, ast.Param{Name: sp.Name, Value: val, Span: &span})
@@ -388,12 +385,6 @@ func plainValue(v boundVal) any {
 		return x
 	}
 	return v.value
-}
-
-// typedValue converts a JSON argument to its parameter's type, as every
-// JSON-argument syntax does (jsonValue).
-func typedValue(sp *schema.Param, v boundVal) (any, error) {
-	return jsonValue(sp, jsonargs.Event{Kind: jsonargs.Value, Key: v.key, Value: v.value, Raw: v.raw})
 }
 
 // openCalls is the set of a stream's open calls, keyed by the provider's

@@ -89,10 +89,7 @@ func (h *harmony) step(p *Parser, eof bool) (bool, error) {
 			// The generation prompt ends with <|start|>assistant: the
 			// output may go on with the header (" to=functions.f<|channel|>…").
 			b := p.bytes(h.start, p.end())
-			i := 0
-			for i < len(b) && i < maxMarkerSpace && isSpace(b[i]) {
-				i++
-			}
+			i, _ := spaces(b, 0)
 			full, part := match(b[i:], "to=")
 			if part && !eof && i < maxMarkerSpace {
 				return false, nil
@@ -239,13 +236,10 @@ func (h *harmony) step(p *Parser, eof bool) (bool, error) {
 		}
 		h.st, h.pos = hmClose, h.c.jpos
 	case hmClose:
-		at, ok := closeAfter(p, h.c, h.pos, []string{hmCall, hmEnd}, eof)
-		if ok {
-			n := len(hmCall)
-			if strings.HasPrefix(string(p.bytes(at, p.end())), hmEnd) {
-				n = len(hmEnd)
-			}
-			return true, h.after(h.c.finish(p, at+n))
+		closes := []string{hmCall, hmEnd}
+		at, k := closeAfter(p, h.c, h.pos, closes, eof)
+		if k >= 0 {
+			return true, h.after(h.c.finish(p, at+len(closes[k])))
 		}
 		h.pos = at
 		if !eof {
@@ -312,9 +306,7 @@ func (h *harmony) noMessage(p *Parser, at int) error {
 	if to != "" {
 		body = len(hdr)
 	}
-	for body < len(hdr) && isSpace(hdr[body]) {
-		body++
-	}
+	body = len(hdr) - len(strings.TrimLeft(hdr[body:], " \t\r\n"))
 	h.think = channel == "analysis" && to == ""
 	if err := h.emit(p, h.at, h.at+body, ""); err != nil {
 		return err

@@ -88,8 +88,8 @@ func (h *hermes) scan(p *Parser, eof bool) error {
 					continue
 				}
 			}
-			at, ok := closeAfter(p, h.c, h.pos, []string{hermesClose}, eof)
-			if !ok {
+			at, k := closeAfter(p, h.c, h.pos, []string{hermesClose}, eof)
+			if k < 0 {
 				h.pos = at
 				if !eof {
 					return nil
@@ -141,20 +141,20 @@ func (h *hermes) another(p *Parser, eof bool) (more bool, err error) {
 // end returns to text after the call.
 func (h *hermes) end(p *Parser, err error) error {
 	h.st = 0
-	h.x.skip(h.c.endOff(p))
+	h.x.skip(h.c.end)
 	return err
 }
 
 // closeAfter looks for the call's closing marker (one of closes) from
-// offset pos on, after
-// its JSON: it returns the marker's offset, or (how far the bytes are
-// decided, false). Text before the marker other than white space is stray
-// (reported once), unless the JSON stopped at a syntax error.
-func closeAfter(p *Parser, c *jcall, pos int, closes []string, eof bool) (int, bool) {
+// offset pos on, after its JSON: it returns the marker's offset and index
+// in closes, or (how far the bytes are decided, -1). Text before the
+// marker other than white space is stray (reported once), unless the JSON
+// stopped at a syntax error.
+func closeAfter(p *Parser, c *jcall, pos int, closes []string, eof bool) (int, int) {
 	b := p.bytes(pos, p.end())
 	i, k := find(b, closes, eof)
 	if j := skipSpace(b[:i]); j < i && !c.jp.Failed() {
 		c.strayText(pos+j, pos+i)
 	}
-	return pos + i, k >= 0
+	return pos + i, k
 }

@@ -330,6 +330,11 @@ func (c *jcall) feed(p *Parser, eof bool) (bool, error) {
 
 // handle turns an event of the reader into the call's.
 func (c *jcall) handle(p *Parser, e jsonargs.Event) error {
+	if e.Kind == jsonargs.Key || e.Kind == jsonargs.Delta || e.Kind == jsonargs.Value {
+		if err := c.sendStart(p); err != nil {
+			return err
+		}
+	}
 	switch e.Kind {
 	case jsonargs.Field:
 		switch {
@@ -351,25 +356,13 @@ func (c *jcall) handle(p *Parser, e jsonargs.Event) error {
 		case slices.Contains(envelopeKeys, e.Key) && e.Value != nil:
 			c.fail(p, KindBadJSON, fmt.Sprintf("%q is not a JSON object", e.Key), e.Span)
 		}
-	case jsonargs.Key:
-		if err := c.sendStart(p); err != nil {
-			return err
-		}
 	case jsonargs.Delta:
-		if err := c.sendStart(p); err != nil {
-			return err
-		}
 		if !c.sent {
 			c.held = append(c.held, heldDelta{e, len(c.vals)})
 			return nil
 		}
-		if err := c.delta(p, e, len(c.vals)); err != nil {
-			return err
-		}
+		return c.delta(p, e, len(c.vals))
 	case jsonargs.Value:
-		if err := c.sendStart(p); err != nil {
-			return err
-		}
 		if e.Partial {
 			c.partial = append(c.partial, valOf(e))
 		} else {
@@ -440,17 +433,25 @@ func (c *jcall) endStray(p *Parser) {
 	c.stray = -1
 }
 
+// close ends the call, whose source is [c.start, end), for finish and
+// abort: it returns the call's span and source.
+func (c *jcall) close(p *Parser, end int) (ast.Span, string, error) {
+	if err := c.sendStart(p); err != nil {
+		return ast.Span{}, "", err
+	}
+	c.open, c.end = false, end
+	c.endStray(p)
+	return ast.Span{Start: c.startPos, End: p.pos(end)}, p.str(c.start, end), nil
+}
+
 // finish ends the call, whose source is [c.start, end): its errors, then
 // the ToolCall; a call that never named its tool is reported and its
 // source emitted as text.
 func (c *jcall) finish(p *Parser, end int) error {
-	if err := c.sendStart(p); err != nil {
+	sp, raw, err := c.close(p, end)
+	if err != nil {
 		return err
 	}
-	c.open, c.end = false, end
-	c.endStray(p)
-	sp := ast.Span{Start: c.startPos, End: p.pos(end)}
-	raw := p.str(c.start, end)
 	if !c.sent {
 		msg := c.noName
 		if msg == "" {
@@ -474,13 +475,10 @@ func (c *jcall) finish(p *Parser, end int) error {
 // an unterminated error whose Params hold what was read (the argument cut
 // short with its text so far), then its source as text.
 func (c *jcall) abort(p *Parser, end int, closing string) error {
-	if err := c.sendStart(p); err != nil {
+	sp, raw, err := c.close(p, end)
+	if err != nil {
 		return err
 	}
-	c.open, c.end = false, end
-	c.endStray(p)
-	sp := ast.Span{Start: c.startPos, End: p.pos(end)}
-	raw := p.str(c.start, end)
 	var params ast.Params
 	if c.act != nil || c.sent {
 		errs := len(c.errs)
@@ -494,12 +492,8 @@ func (c *jcall) abort(p *Parser, end int, closing string) error {
 	if closing == "" {
 		msg = "the stream ends inside the call's JSON arguments: its text follows as text"
 	}
-	err := p.send(&Event{Type: Error, ID: c.id, Name: c.name, Kind: KindUnterminated, Params: params,
+	return p.asText(&Event{Type: Error, ID: c.id, Name: c.name, Kind: KindUnterminated, Params: params,
 		Message: msg, Raw: raw, Span: sp})
-	if err != nil {
-		return err
-	}
-	return p.send(&Event{Type: Text, Text: raw, Raw: raw, Span: sp})
 }
 
 // complete reports whether the call's JSON is complete and nothing stray
@@ -648,10 +642,7 @@ func jsonValue(sp *schema.Param, v jsonargs.Event) (any, error) {
 			return sp.Value(string(x))
 		}
 	case bool:
-		switch t {
-		case schema.Bool:
-			return x, nil
-		case schema.JSON:
+		if t == schema.Bool || t == schema.JSON {
 			return x, nil
 		}
 	case json.RawMessage:
@@ -705,7 +696,3 @@ func jsonKind(v jsonargs.Event) string {
 	}
 	return "a string"
 }
-
-// endOff returns the offset after the last call ended (finish or abort):
-// where text resumes.
-func (c *jcall) endOff(p *Parser) int { return c.end }

@@ -377,10 +377,7 @@ func (l *llama) pyList(p *Parser, at int, eof, markup bool) (started, wait bool,
 // space allowed), not code such as print(x) or f(a == b); more: b ends
 // before that is decided.
 func pyKeywordNext(b []byte) (kw, more bool) {
-	i := 0
-	for i < len(b) && isSpace(b[i]) && i < maxMarkerSpace {
-		i++
-	}
+	i, _ := spaces(b, 0)
 	switch {
 	case i == len(b):
 		return false, true
@@ -393,10 +390,7 @@ func pyKeywordNext(b []byte) (kw, more bool) {
 	for j < len(b) && isPyName(b[j], j == i) && b[j] != '.' && j-i < maxPyName {
 		j++
 	}
-	k := j
-	for k < len(b) && isSpace(b[k]) && k-j < maxMarkerSpace {
-		k++
-	}
+	k, _ := spaces(b, j)
 	switch {
 	case k == len(b):
 		return false, true

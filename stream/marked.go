@@ -288,12 +288,7 @@ func (m *marked) step(p *Parser, eof bool) (bool, error) {
 		// the section's closing one ends a call whose closing marker the
 		// model left out (Kimi-K2-Thinking calls so from its thinking).
 		closes := append([]string{f.callClose, f.callOpen}, f.secCloses()...)
-		b := p.bytes(m.pos, p.end())
-		i, k := find(b, closes, eof)
-		if j := skipSpace(b[:i]); j < i && !m.c.jp.Failed() {
-			m.c.strayText(m.pos+j, m.pos+i)
-		}
-		at := m.pos + i
+		at, k := closeAfter(p, m.c, m.pos, closes, eof)
 		if k < 0 {
 			m.pos = at
 			return m.starve(p, eof)
@@ -404,10 +399,7 @@ func (m *marked) text(p *Parser, off int, err error) error {
 // out). more reports that the bytes cannot tell yet.
 func (m *marked) sectionEnd(p *Parser, eof bool) (more bool, err error) {
 	b := p.bytes(m.pos, p.end())
-	i := 0
-	for i < len(b) && i < maxMarkerSpace && isSpace(b[i]) {
-		i++
-	}
+	i, ws := spaces(b, 0)
 	for _, sc := range m.f.secCloses() {
 		full, part := match(b[i:], sc)
 		switch {
@@ -420,7 +412,7 @@ func (m *marked) sectionEnd(p *Parser, eof bool) (more bool, err error) {
 			return true, nil
 		}
 	}
-	if i == len(b) && i < maxMarkerSpace && !eof {
+	if ws && !eof {
 		return true, nil
 	}
 	m.loose = false

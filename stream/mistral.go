@@ -120,19 +120,15 @@ func (m *mistral) step(p *Parser, eof bool) (bool, error) {
 		b := p.bytes(m.pos, p.end())
 		i := skipSpace(b)
 		if i == len(b) {
-			if !eof {
-				err := p.text(p.pos(m.pos), m.pos+i, true)
-				m.pos += i
+			err := p.text(p.pos(m.pos), m.pos+i, true)
+			m.pos += i
+			if !eof || err != nil {
 				return false, err
 			}
-			if err := p.text(p.pos(m.pos), m.pos+i, true); err != nil {
-				return false, err
-			}
-			m.x.skip(m.pos + i)
+			m.x.skip(m.pos)
 			m.st = msText
-			err := p.send(&Event{Type: Error, Kind: KindUnterminated, Message: "the [TOOL_CALLS] array is not closed by ]",
-				Span: ast.Span{Start: m.arrAt, End: p.pos(m.pos + i)}})
-			return true, err
+			return true, p.send(&Event{Type: Error, Kind: KindUnterminated, Message: "the [TOOL_CALLS] array is not closed by ]",
+				Span: ast.Span{Start: m.arrAt, End: p.pos(m.pos)}})
 		}
 		switch b[i] {
 		case '{':
@@ -166,18 +162,14 @@ func (m *mistral) step(p *Parser, eof bool) (bool, error) {
 		case len(b) == 0:
 			return m.starve(p, eof)
 		case b[0] == '{' || b[0] == '"':
-			m.c.json(p, m.pos, false)
-			m.st = msJSON
-			return true, m.c.sendStart(p)
+			return true, m.args(p)
 		}
 		for _, tag := range []string{mistralArgs, mistralCallID} {
 			full, part := match(b, tag)
 			if full {
 				m.pos += len(tag)
 				if tag == mistralArgs {
-					m.c.json(p, m.pos, false)
-					m.st = msJSON
-					return true, m.c.sendStart(p)
+					return true, m.args(p)
 				}
 				m.st = msID
 				return true, nil
@@ -186,10 +178,7 @@ func (m *mistral) step(p *Parser, eof bool) (bool, error) {
 				return false, nil
 			}
 		}
-		m.c.fail(p, KindBadJSON, "want [ARGS] or the JSON arguments after the tool's name", p.span(m.pos, m.pos))
-		m.c.json(p, m.pos, false)
-		m.c.jp.Fail()
-		return true, m.finish(p, m.pos)
+		return true, m.bad(p, "want [ARGS] or the JSON arguments after the tool's name")
 	case msID:
 		// the id is at most maxHeader bytes: [ARGS] is looked for no further
 		b, _ := window(p.bytes(m.pos, p.end()), maxHeader+len(mistralArgs))
@@ -199,18 +188,13 @@ func (m *mistral) step(p *Parser, eof bool) (bool, error) {
 		}
 		if j < 0 {
 			if len(b) == maxHeader+len(mistralArgs) { // none can start within the bound now
-				m.c.fail(p, KindBadJSON, "no [ARGS] within 256 bytes after [CALL_ID]", p.span(m.pos, m.pos))
-				m.c.json(p, m.pos, false)
-				m.c.jp.Fail()
-				return true, m.finish(p, m.pos)
+				return true, m.bad(p, "no [ARGS] within 256 bytes after [CALL_ID]")
 			}
 			return m.starve(p, eof)
 		}
 		m.c.callID = string(bytes.TrimSpace(b[:j]))
 		m.pos += j + len(mistralArgs)
-		m.c.json(p, m.pos, false)
-		m.st = msJSON
-		return true, m.c.sendStart(p)
+		return true, m.args(p)
 	case msJSON:
 		done, err := m.c.feed(p, eof)
 		if err != nil || !done {
@@ -233,6 +217,21 @@ func (m *mistral) finish(p *Parser, end int) error {
 		return err
 	}
 	return m.text(err)
+}
+
+// args starts the call's JSON arguments at m.pos.
+func (m *mistral) args(p *Parser) error {
+	m.c.json(p, m.pos, false)
+	m.st = msJSON
+	return m.c.sendStart(p)
+}
+
+// bad fails the call at m.pos, where its arguments are missing.
+func (m *mistral) bad(p *Parser, msg string) error {
+	m.c.fail(p, KindBadJSON, msg, p.span(m.pos, m.pos))
+	m.c.json(p, m.pos, false)
+	m.c.jp.Fail()
+	return m.finish(p, m.pos)
 }
 
 // starve waits for more bytes; at eof the open call is unterminated.

@@ -40,7 +40,7 @@ func (o *openaiChat) event(s *sse, p *Parser, e *sseEvent) error {
 	if e.data == nil || string(e.data) == "[DONE]" {
 		if e.data != nil {
 			o.done = true
-			if err := o.endAll(p, e.pos(e.end)); err != nil {
+			if err := o.end(p, e.pos(e.end)); err != nil {
 				return err
 			}
 		}
@@ -229,8 +229,9 @@ func (o *openaiChat) endChoice(p *Parser, choice int, at ast.Pos) error {
 	return nil
 }
 
-// endAll ends every open call, in start order (ids grow with it).
-func (o *openaiChat) endAll(p *Parser, at ast.Pos) error {
+// end ends every open call, in start order (ids grow with it): at a
+// finish_reason, [DONE] or the end of the stream.
+func (o *openaiChat) end(p *Parser, at ast.Pos) error {
 	var all []*apiCall
 	for _, set := range o.choices {
 		all = append(all, set.all()...)
@@ -244,11 +245,6 @@ func (o *openaiChat) endAll(p *Parser, at ast.Pos) error {
 	}
 	return nil
 }
-
-// end: calls still open when the stream ends without a finish_reason or
-// [DONE] are finished there (their arguments are unterminated unless
-// their JSON is complete).
-func (o *openaiChat) end(s *sse, p *Parser, at ast.Pos) error { return o.endAll(p, at) }
 
 // providerError reports an error object the API sent in the stream.
 func providerError(s *sse, p *Parser, e *sseEvent, perr *jnode) error {

@@ -114,7 +114,7 @@ func (o *openaiResponses) event(s *sse, p *Parser, e *sseEvent) error {
 			return err
 		}
 	case "response.failed", "response.incomplete":
-		if err := o.endAll(p, e.pos(e.end)); err != nil {
+		if err := o.end(p, e.pos(e.end)); err != nil {
 			return err
 		}
 		if perr := root.path("response", "error"); perr != nil && perr.kind == '{' {
@@ -123,7 +123,7 @@ func (o *openaiResponses) event(s *sse, p *Parser, e *sseEvent) error {
 			}
 		}
 	case "response.completed":
-		if err := o.endAll(p, e.pos(e.end)); err != nil {
+		if err := o.end(p, e.pos(e.end)); err != nil {
 			return err
 		}
 	}
@@ -161,7 +161,7 @@ func (o *openaiResponses) endCall(p *Parser, c *apiCall, at ast.Pos) error {
 	return c.finish(p, at)
 }
 
-func (o *openaiResponses) endAll(p *Parser, at ast.Pos) error {
+func (o *openaiResponses) end(p *Parser, at ast.Pos) error {
 	for _, c := range o.calls.all() {
 		if err := o.endCall(p, c, at); err != nil {
 			return err
@@ -169,5 +169,3 @@ func (o *openaiResponses) endAll(p *Parser, at ast.Pos) error {
 	}
 	return nil
 }
-
-func (o *openaiResponses) end(s *sse, p *Parser, at ast.Pos) error { return o.endAll(p, at) }

@@ -20,11 +20,7 @@ func matchMarker(b []byte, m string) (n int, full, part bool) {
 	for j := 0; j < len(m); j++ {
 		switch m[j] {
 		case ' ':
-			k := 0
-			for i < len(b) && k < maxMarkerSpace && isSpace(b[i]) {
-				i++
-				k++
-			}
+			i, _ = spaces(b, i)
 			if i == len(b) && j+1 < len(m) {
 				return 0, false, true
 			}

@@ -34,9 +34,7 @@ type pyReader struct {
 }
 
 func (r *pyReader) space() {
-	for r.i < len(r.s) && isSpace(r.s[r.i]) {
-		r.i++
-	}
+	r.i = len(r.s) - len(strings.TrimLeft(r.s[r.i:], " \t\n\r"))
 }
 
 func (r *pyReader) value(b *strings.Builder, depth int) bool {

@@ -48,9 +48,7 @@ func pyCallStart(b []byte, bracket bool) (name [2]int, n int, full, part bool) {
 	if name[1] == name[0] || !isPyName(b[i], false) && !isSpace(b[i]) && b[i] != '(' {
 		return name, 0, false, false
 	}
-	for i < len(b) && isSpace(b[i]) && i-name[1] < maxMarkerSpace {
-		i++
-	}
+	i, _ = spaces(b, i)
 	if i == len(b) {
 		return name, 0, false, true
 	}

@@ -70,7 +70,7 @@ type sseHandler interface {
 	event(s *sse, p *Parser, e *sseEvent) error
 	// end is called once at the end of the stream, after the last event:
 	// calls still open are unterminated.
-	end(s *sse, p *Parser, at ast.Pos) error
+	end(p *Parser, at ast.Pos) error
 }
 
 // sse is the scanner shared by the API syntaxes: it reads an SSE byte
@@ -140,7 +140,7 @@ func (s *sse) scan(p *Parser, eof bool) error {
 					return err
 				}
 			}
-			return s.h.end(s, p, p.pos(s.pos))
+			return s.h.end(p, p.pos(s.pos))
 		}
 		n := 1
 		if b[i] == '\r' && i+1 < len(b) && b[i+1] == '\n' {

@@ -121,9 +121,7 @@ func (r *jreader) fail(msg string) *jnode {
 }
 
 func (r *jreader) space() {
-	for r.i < len(r.b) && isSpace(r.b[r.i]) {
-		r.i++
-	}
+	r.i += skipSpace(r.b[r.i:])
 }
 
 func (r *jreader) value(depth int) *jnode {

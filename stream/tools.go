@@ -243,17 +243,14 @@ func (t *tools) text(p *Parser, eof bool) (bool, error) {
 // </tool_call>. more reports that the bytes cannot tell yet.
 func (t *tools) looseClose(p *Parser, eof bool) (more bool, err error) {
 	b := p.bytes(t.pos, p.end())
-	i := 0
-	for i < len(b) && i < maxMarkerSpace && isSpace(b[i]) {
-		i++
-	}
+	i, ws := spaces(b, 0)
 	full, part := match(b[i:], t.f.wrapClose)
 	switch {
 	case full:
 		end := t.pos + i + len(t.f.wrapClose)
 		err = p.text(p.pos(t.out), end, true)
 		t.out, t.pos = end, end
-	case (part || i == len(b) && i < maxMarkerSpace) && !eof:
+	case (part || ws) && !eof:
 		return true, nil
 	}
 	t.afterLoose = false
@@ -371,13 +368,9 @@ func (t *tools) params(p *Parser, eof bool) (bool, error) {
 				t.endStray(p)
 				return true, t.finish(p, t.pos, t.pos+len(c.end))
 			}
-			var name []byte
-			var n int
-			var more bool
+			name, n, more := named(b, "<")
 			if c.invoke {
 				name, n, more = t.f.param(b)
-			} else {
-				name, n, more = named(b, "<")
 			}
 			if n > 0 {
 				t.endStray(p)
@@ -685,10 +678,7 @@ func (t *tools) exact() bool {
 	i := len(c.vals) - 1
 	v := &c.vals[i]
 	if c.tool == nil {
-		if !t.f.rawText {
-			return false
-		}
-		return !v.dup
+		return t.f.rawText && !v.dup
 	}
 	sp := v.param
 	return sp != nil && t.given(sp) == i && sp.TypeOrDefault() == schema.String &&
@@ -738,12 +728,8 @@ func (t *tools) starve(p *Parser, eof bool, lim, hold int) (bool, error) {
 	raw := p.str(c.start, end)
 	sp := ast.Span{Start: c.startPos, End: p.pos(end)}
 	t.mode, t.out, t.pos = inText, end, end
-	err := p.send(&Event{Type: Error, ID: c.id, Name: c.name, Kind: KindUnterminated,
+	return false, p.asText(&Event{Type: Error, ID: c.id, Name: c.name, Kind: KindUnterminated,
 		Message: fmt.Sprintf("call is not closed by %s: its text follows as text", c.end), Raw: raw, Span: sp})
-	if err != nil {
-		return false, err
-	}
-	return false, p.send(&Event{Type: Text, Text: raw, Raw: raw, Span: sp})
 }
 
 // reopen handles a call left open at the end of the stream (end) in a raw
@@ -759,13 +745,9 @@ func (t *tools) reopen(p *Parser, end int) error {
 	sp := ast.Span{Start: c.startPos, End: p.pos(stop)}
 	t.mode, t.out, t.pos = inText, stop, stop
 	v := &c.vals[len(c.vals)-1]
-	err := p.send(&Event{Type: Error, ID: c.id, Name: c.name, Param: v.name, Kind: KindUnterminated, Raw: raw, Span: sp,
+	return p.asText(&Event{Type: Error, ID: c.id, Name: c.name, Param: v.name, Kind: KindUnterminated, Raw: raw, Span: sp,
 		Message: fmt.Sprintf("call is not closed by %s; its %s ends at its last %s, which is followed by %s: the call's text follows as text, what follows is read again",
 			c.end, v.name, c.stop[0], describe(p.bytes(stop, end)))})
-	if err != nil {
-		return err
-	}
-	return p.send(&Event{Type: Text, Text: raw, Raw: raw, Span: sp})
 }
 
 // finish ends the call whose closing tag is [at, end): its errors, then the
@@ -943,10 +925,4 @@ func isName(c byte) bool {
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
-func skipSpace(b []byte) int {
-	i := 0
-	for i < len(b) && isSpace(b[i]) {
-		i++
-	}
-	return i
-}
+func skipSpace(b []byte) int { return len(b) - len(bytes.TrimLeft(b, " \t\n\r")) }

@@ -41,9 +41,11 @@
 package jsonargs
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -314,10 +316,7 @@ func (p *Parser) trailing(b []byte) {
 		return
 	}
 	if len(p.trail) == 0 {
-		i := 0
-		for i < len(b) && isSpace(b[i]) {
-			i++
-		}
+		i := skipSpace(b)
 		p.advance(b[:i])
 		b = b[i:]
 		if len(b) == 0 {
@@ -427,7 +426,7 @@ func (p *Parser) advance(b []byte) {
 	}
 	p.off += len(b)
 	for {
-		i := indexByte(b, '\n')
+		i := bytes.IndexByte(b, '\n')
 		if i < 0 {
 			p.col += len(b)
 			return
@@ -451,16 +450,9 @@ func (p *Parser) advance1(c byte) {
 	}
 }
 
-func indexByte(b []byte, c byte) int {
-	for i, x := range b {
-		if x == c {
-			return i
-		}
-	}
-	return -1
-}
-
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func skipSpace(b []byte) int { return len(b) - len(bytes.TrimLeft(b, " \t\n\r")) }
 
 // feed is Feed without emitting the pending Delta.
 func (p *Parser) feed(b []byte) int {
@@ -499,10 +491,7 @@ func (p *Parser) feed(b []byte) int {
 		}
 		c := b[i]
 		if isSpace(c) {
-			j := i + 1
-			for j < len(b) && isSpace(b[j]) {
-				j++
-			}
+			j := i + 1 + skipSpace(b[i+1:])
 			p.advance(b[i:j])
 			i = j
 			continue
@@ -1027,21 +1016,11 @@ func (p *Parser) decodedAt(t []byte, start, end ast.Pos) {
 
 // simpleEscape returns the byte a one-letter escape \c stands for.
 func simpleEscape(c byte) (byte, bool) {
-	switch c {
-	case '"', '\\', '/':
-		return c, true
-	case 'b':
-		return '\b', true
-	case 'f':
-		return '\f', true
-	case 'n':
-		return '\n', true
-	case 'r':
-		return '\r', true
-	case 't':
-		return '\t', true
+	i := strings.IndexByte("\"\\/bfnrt", c)
+	if i < 0 {
+		return 0, false
 	}
-	return 0, false
+	return "\"\\/\b\f\n\r\t"[i], true
 }
 
 // DecodeString decodes the body of a JSON string literal (the bytes
