@@ -644,12 +644,18 @@ func MisnestedFence(v string) (inner int, ok bool) {
 	var runs []int
 	for p := first + 1; p < len(v); {
 		e := lineEnd(v, p)
+		if e == len(v) {
+			// The closing line, by the rule of the dialect that closed the
+			// block (the acts dialect's exact run may have any white space,
+			// carriage returns included, around it): its run alone counts.
+			run := strings.Trim(v[p:e], " \t\r\n")
+			if n := len(runs); n > 0 && runs[n-1] == len(run) && strings.Count(run, string(open.Char)) == len(run) {
+				return stack[n-1], true
+			}
+			return 0, false
+		}
 		if g, isFence := ParseMdFence(v[p:e]); isFence && g.Char == open.Char {
 			switch {
-			case e == len(v): // the closing line
-				if n := len(runs); n > 0 && runs[n-1] == g.Run && g.Info == "" {
-					return stack[n-1], true
-				}
 			case g.Info != "" || g.Item:
 				stack, runs = append(stack, p), append(runs, g.Run)
 			case len(stack) > 0 && g.Run >= runs[len(runs)-1]:
