@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/alecthomas/participle/v2"
 	plex "github.com/alecthomas/participle/v2/lexer"
@@ -153,14 +154,18 @@ func NewPlanParser(s *schema.Schema) (*PlanParser, error) {
 	return &PlanParser{schema: s, keys: keyIndex(s), snake: snake}, nil
 }
 
-// planGrammar builds the participle parser of the plan grammar.
-func planGrammar() (*participle.Parser[planFile], error) {
+// planGrammar is the participle parser of the plan grammar, built on first
+// use: it is immutable once built, so, as with the acts grammar, one serves
+// every parse (grammar.Parse makes a PlanParser per document, and the
+// language server parses on every change; building the grammar costs more
+// than parsing a small plan).
+var planGrammar = sync.OnceValues(func() (*participle.Parser[planFile], error) {
 	p, err := participle.Build[planFile](participle.Lexer(lexer.Markdown()))
 	if err != nil {
 		return nil, fmt.Errorf("building plan grammar: %w", err)
 	}
 	return p, nil
-}
+})
 
 // ParsePlan parses a structured Markdown plan with a one-off parser and
 // schema s (the built-in plan schema when nil). Bad input never fails: it
