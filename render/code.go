@@ -5,27 +5,34 @@ import (
 	"html/template"
 	"path"
 	"strings"
-	"time"
 
 	"github.com/alecthomas/chroma/v2"
 )
 
-// Highlighting limits: larger blocks, and blocks after the page's budget
-// is spent, are shown without colours (the bytes are the same either way).
-// The budget is counted in bytes and in lexer tokens, so that which blocks
-// of a page have colours depends on the page only, never on the machine's
-// speed: chroma's lexers give hundreds of thousands of tokens a second
-// (docs/render.md, "Limits"), so the token budget is spent in well under
-// a second.
-// highlightBudget is a guard for lexer input on which a pattern scans far
-// more than ordinary code makes it: an ordinary page reaches the token
-// budget long before it.
+// Highlighting limits: a block over maxHighlightBlock, and every block
+// once the page's budget (hlBudget) is spent, is shown without colours,
+// with hlNote (the bytes are the same either way). The budget is counted
+// in bytes, lexer tokens and bytes scanned, never timed, so that which
+// blocks of a page have colours depends on the page only: the same page
+// renders to the same bytes on any machine, under any load.
 const (
 	maxHighlightBlock  = 256 << 10
 	maxHighlightDoc    = 1 << 20
 	maxHighlightTokens = 100_000
-	highlightBudget    = 3 * time.Second
+	maxHighlightScan   = 2 << 20
 )
+
+// hlBudget is what is left of a page's highlighting budget. scan is
+// charged, for every token, the bytes from the token's start to the end
+// of its line: what a lexer pattern that stops at a line's end may read
+// to find it. Ordinary code costs tens of bytes a token; a very long line
+// on which a lexer's patterns scan to the line's end for every token (a
+// line of "(" in a Makefile, of "<" in Perl) costs its length a token, and
+// so spends the budget in about the time ordinary code spends its tokens.
+type hlBudget struct{ bytes, tokens, scan int }
+
+// hlNote is shown above a block the budget leaves without colours.
+const hlNote = `<p class="note">Shown without colours: a page highlights at most 256 KiB a block, 1 MiB of code, 100,000 tokens and 2 MiB of lexer scanning.</p>`
 
 // piece is a run of text with a highlighting class ("" for none).
 type piece struct{ class, text string }
@@ -41,9 +48,12 @@ type codeOpts struct {
 // code renders content as a <pre> of numbered lines, byte for byte: the
 // element's text is exactly content (see writeCode for the exceptions).
 func (r *renderer) code(content string, o codeOpts) template.HTML {
-	pieces := r.highlight(content, o)
+	pieces, spent := r.highlight(content, o)
 	var b strings.Builder
 	b.Grow(len(content)*2 + 64)
+	if spent {
+		b.WriteString(hlNote)
+	}
 	b.WriteString(`<pre class="code"><code>`)
 	line := 0
 	open := func() {
@@ -81,53 +91,60 @@ func (r *renderer) code(content string, o codeOpts) template.HTML {
 }
 
 // highlight splits content into classed pieces with chroma, or returns it
-// as one plain piece when no lexer fits, the limits are exceeded, or the
-// lexer's tokens would not reproduce content exactly. The pieces are
-// slices of content, and each token is checked against content as it
-// comes, so the work is linear in the tokens: the lexer is not wrapped in
-// chroma.Coalesce, which joins a run of same-typed tokens by repeated
-// string concatenation before handing any over (quadratic in a long line
-// of one token type, before the budget below is looked at).
-func (r *renderer) highlight(content string, o codeOpts) (pieces []piece) {
+// as one plain piece when no lexer fits or the lexer's tokens would not
+// reproduce content exactly, and also, with spent set, when the page's
+// budget does not cover it. The pieces are slices of content, and each
+// token is checked against content as it comes, so the work is linear in
+// the tokens: the lexer is not wrapped in chroma.Coalesce, which joins a
+// run of same-typed tokens by repeated string concatenation before
+// handing any over (quadratic in a long line of one token type, before
+// the budget is looked at).
+func (r *renderer) highlight(content string, o codeOpts) (pieces []piece, spent bool) {
 	plain := []piece{{"", content}}
-	if r.opts.NoHighlight || len(content) == 0 || len(content) > maxHighlightBlock ||
-		r.hlBytes+len(content) > maxHighlightDoc || r.hlTokens >= r.hlTokenLimit || r.hlTime > highlightBudget {
-		return plain
+	if r.opts.NoHighlight || len(content) == 0 {
+		return plain, false
 	}
 	lx := r.pickLexer(o)
 	if lx == nil {
-		return plain
+		return plain, false
 	}
-	r.hlBytes += len(content)
-	start := time.Now()
+	if len(content) > maxHighlightBlock || len(content) > r.hl.bytes || r.hl.tokens < 0 || r.hl.scan < 0 {
+		return plain, true
+	}
+	r.hl.bytes -= len(content)
 	defer func() {
-		r.hlTime += time.Since(start)
 		// chroma reports lexer failures by panicking; the bytes are shown
 		// without colours instead.
 		if recover() != nil {
-			pieces = plain
+			pieces, spent = plain, false
 		}
 	}()
 	it, err := lx.Tokenise(&chroma.TokeniseOptions{State: "root"}, content)
 	if err != nil {
-		return plain
+		return plain, false
 	}
-	at := 0 // the bytes of content the tokens so far reproduce
+	at := 0   // the bytes of content the tokens so far reproduce
+	eol := -1 // the end of the line at holds
 	for tok := it(); tok != chroma.EOF; tok = it() {
+		if at > eol {
+			if eol = strings.IndexByte(content[at:], '\n'); eol < 0 {
+				eol = len(content)
+			} else {
+				eol += at
+			}
+		}
 		// A block whose tokens overrun the budget is shown without colours
 		// whole, as are the blocks after it.
-		if r.hlTokens++; r.hlTokens > r.hlTokenLimit {
-			return plain
-		}
-		if time.Since(start)+r.hlTime > highlightBudget {
-			return plain
+		r.hl.tokens--
+		if r.hl.scan -= eol - at + 1; r.hl.tokens < 0 || r.hl.scan < 0 {
+			return plain, true
 		}
 		v := tok.Value
 		if !strings.HasPrefix(content[at:], v) {
 			// The lexer may end the text with a newline content lacks.
 			rest := content[at:]
 			if v != rest+"\n" {
-				return plain // e.g. invalid UTF-8, which chroma replaces
+				return plain, false // e.g. invalid UTF-8, which chroma replaces
 			}
 			v = rest
 		}
@@ -144,9 +161,9 @@ func (r *renderer) highlight(content string, o codeOpts) (pieces []piece) {
 		at += len(v)
 	}
 	if at != len(content) {
-		return plain
+		return plain, false
 	}
-	return pieces
+	return pieces, false
 }
 
 // pickLexer chooses a lexer from the info string's first word (`python.old`

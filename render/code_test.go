@@ -4,6 +4,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"unsafe"
 )
@@ -92,9 +93,9 @@ func TestUnknownLanguageKeepsText(t *testing.T) {
 }
 
 // TestHighlightTokenBudget checks that a page's colours stop at its token
-// budget (maxHighlightTokens), whatever the machine's speed: the block
-// that overruns the budget and every block after it are shown without
-// colours, byte for byte, and the blocks before it keep theirs.
+// budget (maxHighlightTokens): the block that overruns the budget and
+// every block after it are shown without colours, byte for byte, with
+// the note, and the blocks before it keep theirs.
 func TestHighlightTokenBudget(t *testing.T) {
 	block := strings.Repeat("x = f(1, 'a')  # c\n", 20)
 	coloured := func(html string) bool { return strings.Contains(html, `class="t-`) }
@@ -102,31 +103,86 @@ func TestHighlightTokenBudget(t *testing.T) {
 	if !coloured(string(one.code(block, codeOpts{info: "python"}))) {
 		t.Fatal("a python block has no colours")
 	}
-	per := one.hlTokens
+	per := maxHighlightTokens - one.hl.tokens
 	if per < 20 {
 		t.Fatalf("%d tokens for %d bytes of python", per, len(block))
 	}
 	r := newRenderer(Options{})
-	r.hlTokenLimit = 2*per + per/2
+	r.hl.tokens = 2*per + per/2
 	for i, want := range []bool{true, true, false, false} {
 		content := block
 		if i == 3 {
 			content = "y = 2\n" // fits what is left, but the budget is spent
 		}
 		html := string(r.code(content, codeOpts{info: "python"}))
-		if coloured(html) != want {
-			t.Errorf("block %d: coloured %v, want %v", i, coloured(html), want)
+		if coloured(html) != want || strings.Contains(html, hlNote) == want {
+			t.Errorf("block %d: coloured %v, want %v (and the note when not)", i, coloured(html), want)
 		}
 		if i == 2 && strings.Count(html, "x = f(1, &#39;a&#39;)  # c\n") != 20 {
 			t.Errorf("block %d: text lost: %s", i, html)
 		}
 	}
-	if r.hlTokens < r.hlTokenLimit {
-		t.Errorf("%d tokens counted, limit %d", r.hlTokens, r.hlTokenLimit)
+	if html := string(r.code("y = 2\n", codeOpts{info: "nosuchlang"})); strings.Contains(html, hlNote) {
+		t.Error("a block no lexer colours has the budget's note")
 	}
-	if newRenderer(Options{}).hlTokenLimit != maxHighlightTokens {
-		t.Error("a renderer's token budget is not maxHighlightTokens")
+}
+
+// TestHighlightScanBudget checks that the highlighting of a line on which
+// a lexer's patterns scan to the line's end for every token (a Makefile
+// line of "(", which took chroma seconds) is stopped by the bytes scanned,
+// a figure of the input: the page is the same bytes whatever the machine's
+// load, here while other goroutines keep the processors busy (a budget of
+// 3 s of time left such a block coloured or not by the load).
+func TestHighlightScanBudget(t *testing.T) {
+	hostile := "all: x\n" + strings.Repeat("(", 2100) + "\n"
+	r := newRenderer(Options{})
+	pieces, spent := r.highlight(hostile, codeOpts{info: "make"})
+	if !spent || len(pieces) != 1 || pieces[0].text != hostile {
+		t.Fatalf("the hostile block: spent %v, %d pieces; want the plain block", spent, len(pieces))
 	}
+	if used := maxHighlightTokens - r.hl.tokens; r.hl.scan >= 0 || used >= 2100 {
+		t.Errorf("stopped after %d tokens with %d bytes of scanning left: not by the scan budget", used, r.hl.scan)
+	}
+	// The same budget scaled down: the bytes scanned of a line of n "("
+	// are about n*n/2, so a budget between those of two lengths colours
+	// the shorter one and not the longer one, on any machine.
+	line := func(n int) string { return "all: x\n" + strings.Repeat("(", n) + "\n" }
+	page := func() string {
+		r := newRenderer(Options{})
+		r.hl.scan = 300 * 300 / 2 * 3
+		var b strings.Builder
+		for _, n := range []int{300, 600, 100} {
+			b.WriteString(string(r.code(line(n), codeOpts{info: "make"})))
+		}
+		return b.String()
+	}
+	want := page()
+	if n := strings.Count(want, hlNote); n != 2 || !strings.HasPrefix(want, `<pre class="code">`) || !strings.Contains(want, `class="t-`) {
+		t.Fatalf("%d notes, want 2 (the 600 line and the block after it):\n%.300s", n, want)
+	}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+					_ = page()
+				}
+			}
+		}()
+	}
+	for range 3 {
+		if got := page(); got != want {
+			t.Error("the page differs under load")
+		}
+	}
+	close(stop)
+	wg.Wait()
 }
 
 // TestHighlightTokensOneByOne checks that the highlighter takes the
@@ -138,17 +194,18 @@ func TestHighlightTokenBudget(t *testing.T) {
 func TestHighlightTokensOneByOne(t *testing.T) {
 	content := strings.Repeat("(", 10000)
 	r := newRenderer(Options{})
-	r.hlTokenLimit = 100
-	if got := r.highlight(content, codeOpts{info: "python"}); len(got) != 1 || got[0].class != "" || got[0].text != content {
+	r.hl.tokens = 100
+	if got, spent := r.highlight(content, codeOpts{info: "python"}); !spent || len(got) != 1 || got[0].class != "" || got[0].text != content {
 		t.Errorf("over the budget: %d pieces, want the plain content", len(got))
 	}
-	if r.hlTokens != 101 {
-		t.Errorf("the budget of 100 tokens stopped after %d tokens, want 101 (tokens taken one by one)", r.hlTokens)
+	if r.hl.tokens != -1 {
+		t.Errorf("the budget of 100 tokens stopped after %d tokens, want 101 (tokens taken one by one)", 100-r.hl.tokens)
 	}
 	r = newRenderer(Options{})
-	got := r.highlight(content, codeOpts{info: "python"})
-	if r.hlTokens < 10000 {
-		t.Errorf("%d tokens for %d parentheses", r.hlTokens, len(content))
+	r.hl.scan = len(content) * len(content) // a line of n "(" scans about n*n/2 bytes
+	got, _ := r.highlight(content, codeOpts{info: "python"})
+	if used := maxHighlightTokens - r.hl.tokens; used < 10000 {
+		t.Errorf("%d tokens for %d parentheses", used, len(content))
 	}
 	if len(got) != 1 || got[0].text != content || unsafe.StringData(got[0].text) != unsafe.StringData(content) {
 		t.Errorf("a run of one class is not one slice of the content: %d pieces", len(got))
@@ -160,7 +217,8 @@ func TestHighlightTokensOneByOne(t *testing.T) {
 	} {
 		var joined strings.Builder
 		coloured := false
-		for _, p := range newRenderer(Options{}).highlight(c.content, codeOpts{info: c.info}) {
+		pieces, _ := newRenderer(Options{}).highlight(c.content, codeOpts{info: c.info})
+		for _, p := range pieces {
 			joined.WriteString(p.text)
 			coloured = coloured || p.class != ""
 		}
@@ -184,7 +242,7 @@ func FuzzHighlight(f *testing.F) {
 			return
 		}
 		r := newRenderer(Options{})
-		pieces := r.highlight(content, codeOpts{info: langs[int(lang)%len(langs)]})
+		pieces, _ := r.highlight(content, codeOpts{info: langs[int(lang)%len(langs)]})
 		var joined strings.Builder
 		base := uintptr(unsafe.Pointer(unsafe.StringData(content)))
 		for i, p := range pieces {

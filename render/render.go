@@ -25,7 +25,6 @@ import (
 	"io"
 	"sort"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
@@ -60,16 +59,12 @@ type Options struct {
 
 // renderer holds the state of one rendering.
 type renderer struct {
-	opts    Options
-	md      goldmark.Markdown
-	blocks  parser.Parser // block structure only, with the inline guard
-	schema  *schema.Schema
-	hlBytes int
-	hlTime  time.Duration
-	// hlTokens counts the lexer tokens of the page's highlighted blocks,
-	// against hlTokenLimit (maxHighlightTokens; tests set a smaller one).
-	hlTokens     int
-	hlTokenLimit int
+	opts   Options
+	md     goldmark.Markdown
+	blocks parser.Parser // block structure only, with the inline guard
+	schema *schema.Schema
+	// hl is what is left of the page's highlighting budget (code.go).
+	hl hlBudget
 	// cellsLeft is what is left of the page's table-cell budget
 	// (maxPageCells, guard.go).
 	cellsLeft int
@@ -79,7 +74,7 @@ type renderer struct {
 }
 
 func newRenderer(opts Options) *renderer {
-	r := &renderer{opts: opts, cellsLeft: maxPageCells, hlTokenLimit: maxHighlightTokens}
+	r := &renderer{opts: opts, cellsLeft: maxPageCells, hl: hlBudget{maxHighlightDoc, maxHighlightTokens, maxHighlightScan}}
 	r.md = r.newMarkdown()
 	r.blocks = newBlockParser(true)
 	return r

@@ -302,7 +302,7 @@ func TestHighlightKeepsBytes(t *testing.T) {
 		{"no newline at end", "bash"},
 		{"", "go"},
 	} {
-		pieces := r.highlight(tc.content, codeOpts{info: tc.info})
+		pieces, _ := r.highlight(tc.content, codeOpts{info: tc.info})
 		var got strings.Builder
 		for _, p := range pieces {
 			got.WriteString(p.text)
@@ -314,11 +314,11 @@ func TestHighlightKeepsBytes(t *testing.T) {
 			t.Errorf("%q: <pre> text %q", tc.content, txt)
 		}
 	}
-	if p := r.highlight("package main", codeOpts{info: "go"}); len(p) < 2 {
+	if p, _ := r.highlight("package main", codeOpts{info: "go"}); len(p) < 2 {
 		t.Errorf("go code not highlighted: %v", p)
 	}
 	nr := newRenderer(Options{NoHighlight: true})
-	if p := nr.highlight("package main", codeOpts{info: "go"}); len(p) != 1 {
+	if p, _ := nr.highlight("package main", codeOpts{info: "go"}); len(p) != 1 {
 		t.Errorf("NoHighlight still highlights: %v", p)
 	}
 }
