@@ -188,8 +188,8 @@ func (r *renderer) pickLexer(o codeOpts) chroma.Lexer {
 		}
 	}
 	if o.path != "" {
-		if i := x.match(path.Base(strings.ReplaceAll(o.path, `\`, "/"))); i >= 0 {
-			return x.lexers[i]
+		if lx := x.match(path.Base(strings.ReplaceAll(o.path, `\`, "/"))); lx != nil {
+			return lx
 		}
 	}
 	if o.lang != "" {

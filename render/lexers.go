@@ -3,6 +3,7 @@ package render
 import (
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 
@@ -25,7 +26,6 @@ type lexerIndex struct {
 	byName  map[string]int // by name and lower-cased name: the last registered wins, as in chroma
 	byAlias map[string]int // likewise by alias
 	kinds   [2]globKind    // file patterns, alias file patterns
-	prio    []float32      // by lexer (chroma counts 0 as 1)
 }
 
 type globKind struct {
@@ -55,7 +55,7 @@ var ignoredSuffixes = [...]string{
 var chromaLexers = sync.OnceValue(func() *lexerIndex { return newLexerIndex(lexers.GlobalLexerRegistry.Lexers) })
 
 func newLexerIndex(all []chroma.Lexer) *lexerIndex {
-	x := &lexerIndex{lexers: all, byName: map[string]int{}, byAlias: map[string]int{}, prio: make([]float32, len(all))}
+	x := &lexerIndex{lexers: all, byName: map[string]int{}, byAlias: map[string]int{}}
 	for k := range x.kinds {
 		x.kinds[k].exact, x.kinds[k].suffix = map[string][]int{}, map[string][]int{}
 	}
@@ -64,10 +64,6 @@ func newLexerIndex(all []chroma.Lexer) *lexerIndex {
 		x.byName[c.Name], x.byName[strings.ToLower(c.Name)] = i, i
 		for _, a := range c.Aliases {
 			x.byAlias[a], x.byAlias[strings.ToLower(a)] = i, i
-		}
-		x.prio[i] = c.Priority
-		if x.prio[i] == 0 {
-			x.prio[i] = 1
 		}
 		for k, patterns := range [][]string{c.Filenames, c.AliasFilenames} {
 			g := &x.kinds[k]
@@ -97,23 +93,19 @@ func (x *lexerIndex) get(name string) chroma.Lexer {
 			}
 		}
 	}
-	var candidates []int
-	if i := x.match("filename." + name); i >= 0 {
-		candidates = append(candidates, i)
+	var candidates chroma.PrioritisedLexers
+	for _, f := range []string{"filename." + name, name} {
+		if lx := x.match(f); lx != nil {
+			candidates = append(candidates, lx)
+		}
 	}
-	if i := x.match(name); i >= 0 {
-		candidates = append(candidates, i)
-	}
-	if i := x.best(candidates); i >= 0 {
-		return x.lexers[i]
-	}
-	return nil
+	return first(candidates)
 }
 
-// match returns the index of the lexer for a file name, as chroma's
-// registry finds it (the file patterns first, then the alias patterns, the
-// highest priority winning), or -1.
-func (x *lexerIndex) match(filename string) int {
+// match returns the lexer for a file name, as chroma's registry finds it
+// (the file patterns first, then the alias patterns, the highest priority
+// winning), or nil.
+func (x *lexerIndex) match(filename string) chroma.Lexer {
 	filename = filepath.Base(filename)
 	var ids []int
 	for k := range x.kinds {
@@ -137,28 +129,24 @@ func (x *lexerIndex) match(filename string) int {
 			}
 		}
 		slices.Sort(ids) // registry order, as chroma collects its candidates
-		ids = slices.Compact(ids)
-		if i := x.best(ids); i >= 0 {
-			return i
+		candidates := make(chroma.PrioritisedLexers, 0, len(ids))
+		for _, i := range slices.Compact(ids) {
+			candidates = append(candidates, x.lexers[i])
+		}
+		if lx := first(candidates); lx != nil {
+			return lx
 		}
 	}
-	return -1
+	return nil
 }
 
-// best is the first of the highest priority (chroma counts 0 as 1), as
-// chroma's sort of its few candidates leaves them; -1 for none.
-func (x *lexerIndex) best(ids []int) int {
-	slices.SortStableFunc(ids, func(a, b int) int {
-		switch pa, pb := x.prio[a], x.prio[b]; {
-		case pa > pb:
-			return -1
-		case pa < pb:
-			return 1
-		}
-		return 0
-	})
-	if len(ids) == 0 {
-		return -1
+// first is the candidate chroma picks: the first of the highest priority
+// once sorted (chroma's sort of its few candidates keeps their order); nil
+// for none.
+func first(candidates chroma.PrioritisedLexers) chroma.Lexer {
+	if len(candidates) == 0 {
+		return nil
 	}
-	return ids[0]
+	sort.Stable(candidates)
+	return candidates[0]
 }

@@ -17,10 +17,6 @@ import (
 type Workspace struct {
 	// Root is the directory.
 	Root string
-	// Options configures the workspace rules that simulate the actions
-	// (schema, effects, size limit); its Schema defaults to the page's
-	// (Options.Schema), and Strict is always set, as apply sets it.
-	Options workspace.Options
 	// Context, when set, stops the simulation once it is cancelled: the
 	// cards written after that show no diff.
 	Context context.Context
@@ -93,20 +89,14 @@ func newSteps(ws *Workspace, dialect string, opts Options) (*steps, error) {
 	if err := workspace.ValidateRoot(ws.Root); err != nil {
 		return nil, err
 	}
-	wo := ws.Options
-	wo.Strict = true
-	if wo.Schema == nil {
-		wo.Schema = opts.Schema
-	}
-	effects := wo.Effects
-	if effects == nil {
-		effects = workspace.DefaultEffects()
-	}
 	ctx := ws.Context
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	return &steps{ctx: ctx, k: workspace.NewChecker(ws.Root, dialect, wo), effects: effects, last: map[string]fileState{}, left: maxStepBytes}, nil
+	// The actions are simulated as apply simulates them: strict, with the
+	// page's schema and the default effects.
+	k := workspace.NewChecker(ws.Root, dialect, workspace.Options{Strict: true, Schema: opts.Schema})
+	return &steps{ctx: ctx, k: k, effects: workspace.DefaultEffects(), last: map[string]fileState{}, left: maxStepBytes}, nil
 }
 
 // close frees the simulation's memory.
