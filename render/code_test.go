@@ -1,12 +1,15 @@
 package render
 
 import (
+	"context"
 	"os"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"unsafe"
+
+	"github.com/plangram/plangram/grammar"
 )
 
 // TestDocsLanguages checks the language table of docs/render.md ("Syntax
@@ -143,6 +146,21 @@ func TestHighlightScanBudget(t *testing.T) {
 	if used := maxHighlightTokens - r.hl.tokens; r.hl.scan >= 0 || used >= 2100 {
 		t.Errorf("stopped after %d tokens with %d bytes of scanning left: not by the scan budget", used, r.hl.scan)
 	}
+	// On a page, the block says why it has no colours, and its bytes are
+	// all there.
+	src := []byte("~~~act\nwrite_file Makefile\n~~~\n~~~make\n" + hostile + "~~~\n")
+	doc, err := grammar.Parse(context.Background(), "plan.md", src, grammar.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := HTML(doc, src, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), hlNote) {
+		t.Error("the page does not say why the block has no colours")
+	}
+	checkPage(t, out, doc)
 	// The same budget scaled down: the bytes scanned of a line of n "("
 	// are about n*n/2, so a budget between those of two lengths colours
 	// the shorter one and not the longer one, on any machine.

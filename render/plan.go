@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/plangram/plangram/ast"
-	"github.com/plangram/plangram/schema"
 )
 
 // hiddenNodes returns the prose and blocks a page does not render in place
@@ -25,11 +24,7 @@ func (r *renderer) hiddenNodes(doc *ast.Document) map[any]bool {
 	if doc.Dialect != "plan" {
 		return hidden
 	}
-	var acts layout // where the actions are: the prose inside one is its card's
-	for i, a := range doc.Actions {
-		acts.acts = append(acts.acts, target{a.Span.Start.Offset, a.Span.End.Offset, nodeKey{kind: keyAction, i: i}})
-	}
-	acts.sort()
+	acts := treeLayout(doc, nil).acts // the prose inside an action is its card's
 	titleSeen, sectionSeen, metaSeen := false, false, false
 	prose := append([]*ast.Prose(nil), doc.Prose...)
 	sort.SliceStable(prose, func(i, j int) bool { return prose[i].Span.Start.Offset < prose[j].Span.Start.Offset })
@@ -49,7 +44,7 @@ func (r *renderer) hiddenNodes(doc *ast.Document) map[any]bool {
 		}
 	}
 	for _, p := range prose {
-		if k, ok := find(acts.acts, p.Span.Start.Offset); ok {
+		if k, ok := find(acts, p.Span.Start.Offset); ok {
 			switch {
 			case p.Kind == "heading", p.Kind == "list", markdownActs[doc.Actions[k.i]]:
 				hidden[p] = true
@@ -95,7 +90,3 @@ func headingLevel(line string) (int, string) {
 	}
 	return n, strings.Trim(t[n:], " \t\r\n#`")
 }
-
-// fromMarkdown reports whether a parameter's value is Markdown text the
-// page renders (the plan dialect's prompts and messages).
-func fromMarkdown(p *schema.Param) bool { return p != nil && p.From == "markdown" }

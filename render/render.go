@@ -136,28 +136,23 @@ func WriteMarkdown(w io.Writer, src []byte, opts Options) error {
 	if title == "" {
 		title = opts.Title
 	}
-	p := &page{Title: pageTitle(title), Kind: "document", Document: true}
-	if opts.Filename != "" {
-		p.Subtitle = opts.Filename
-	}
+	p := &page{Title: pageTitle(title), Kind: "document", Document: true, Subtitle: opts.Filename}
 	pw := &pageWriter{w: w}
-	if err := pw.exec("head", p); err != nil {
-		return fmt.Errorf("render: %w", err)
-	}
 	// The body is made valid UTF-8 as the parts are (pageWriter.exec);
 	// the template text around it is ASCII, so no run of invalid bytes
 	// spans the body and a part.
 	var body bytes.Buffer
-	if err := md.render(r, &body); err != nil {
-		return fmt.Errorf("render: %w", err)
+	err := pw.exec("head", p)
+	if err == nil {
+		err = md.render(r, &body)
 	}
-	if _, err := w.Write(bytes.ToValidUTF8(body.Bytes(), []byte("\uFFFD"))); err != nil {
-		return fmt.Errorf("render: %w", err)
+	if err == nil {
+		_, err = w.Write(bytes.ToValidUTF8(body.Bytes(), []byte("\uFFFD")))
 	}
-	if _, err := io.WriteString(w, "\n</article>"); err != nil {
-		return fmt.Errorf("render: %w", err)
+	if err == nil {
+		err = pw.exec("foot", p)
 	}
-	if err := pw.exec("foot", p); err != nil {
+	if err != nil {
 		return fmt.Errorf("render: %w", err)
 	}
 	return nil
@@ -662,7 +657,7 @@ func (r *renderer) action(a *ast.Action, ai int, prose []proseRef, idx *diagInde
 		}
 		s, isString := p.Value.(string)
 		switch {
-		case isString && fromMarkdown(pdef):
+		case isString && pdef != nil && pdef.From == "markdown": // the plan dialect's prompts and messages
 			line := 1 // the value's own lines when it has no place
 			if p.Span != nil {
 				line = p.Span.Start.Line
