@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/plangram/plangram/ast"
 )
@@ -96,10 +97,14 @@ func find(ts []target, off int) (nodeKey, bool) {
 // prose containing it, else at the action containing it, else at the top.
 // Hidden nodes (shown elsewhere) are not in the layout.
 func attach(diags []*ast.Diagnostic, l *layout) *diagIndex {
-	idx := &diagIndex{byNode: map[nodeKey][]*ast.Diagnostic{}, ids: map[*ast.Diagnostic]string{}, views: map[*ast.Diagnostic]*diagView{}, shown: map[*ast.Diagnostic]bool{}}
+	idx := &diagIndex{views: make([]diagView, len(diags)), byNode: map[nodeKey][]int{}, shown: make([]bool, len(diags))}
 	for i, d := range diags {
-		idx.ids[d] = fmt.Sprintf("diag-%d", i+1)
-		idx.order = append(idx.order, d)
+		v := &idx.views[i]
+		*v = diagView{ID: fmt.Sprintf("diag-%d", i+1), Severity: d.Severity.String(), Code: d.Code, Message: d.Message,
+			Pos: d.Span.Start.String(), Detail: strings.TrimRight(d.Detail, "\n")}
+		for _, rel := range d.Related {
+			v.Related = append(v.Related, relatedView{Pos: rel.Span.Start.String(), Message: rel.Message})
+		}
 		off := d.Span.Start.Offset
 		key := nodeKey{kind: keyDoc}
 		if k, ok := find(l.blocks, off); ok {
@@ -109,7 +114,25 @@ func attach(diags []*ast.Diagnostic, l *layout) *diagIndex {
 		} else if k, ok := find(l.acts, off); ok {
 			key = k
 		}
-		idx.byNode[key] = append(idx.byNode[key], d)
+		idx.byNode[key] = append(idx.byNode[key], i)
 	}
 	return idx
+}
+
+// diagIndex holds the view of every diagnostic, in the document's order,
+// and the node each is shown at.
+type diagIndex struct {
+	views  []diagView
+	byNode map[nodeKey][]int // indices in views
+	shown  []bool            // shown at a node (diags)
+}
+
+// diags returns the views of the diagnostics attached to node.
+func (idx *diagIndex) diags(node nodeKey) []diagView {
+	var out []diagView
+	for _, i := range idx.byNode[node] {
+		out = append(out, idx.views[i])
+		idx.shown[i] = true
+	}
+	return out
 }

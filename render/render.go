@@ -216,7 +216,6 @@ type (
 	keyValue struct {
 		Key   string
 		Value template.HTML
-		Diags []diagView
 	}
 	memoView struct {
 		Add  bool
@@ -236,11 +235,7 @@ type (
 		Related  []relatedView
 	}
 	relatedView struct{ Pos, Message string }
-	itemView    struct {
-		Prose *proseView
-		Block *blockView
-	}
-	proseView struct {
+	proseView   struct {
 		ID    string
 		Label string // the parameter a Markdown value belongs to
 		Kind  string
@@ -272,6 +267,8 @@ type (
 		FromID  string
 		Missing bool
 	}
+	// partView is a part of a card, or a top-level item (prose or a
+	// stray block).
 	partView struct {
 		Block *blockView
 		Pair  *pairView
@@ -295,15 +292,6 @@ type (
 		Diags    []diagView
 	}
 )
-
-// diagIndex assigns every diagnostic to the node it is shown at.
-type diagIndex struct {
-	byNode map[nodeKey][]*ast.Diagnostic
-	ids    map[*ast.Diagnostic]string
-	views  map[*ast.Diagnostic]*diagView
-	order  []*ast.Diagnostic
-	shown  map[*ast.Diagnostic]bool // shown at a node (diags)
-}
 
 // writePage writes the page of a whole document: the head with the
 // summary of every diagnostic, then each top-level item in source order,
@@ -407,10 +395,9 @@ func (r *renderer) writeHead(pw *pageWriter, doc *ast.Document, lay *layout, hid
 		p.Memos = append(p.Memos, memoView{Add: m.Add, Text: m.Text})
 	}
 	p.DocDiags = idx.diags(nodeKey{kind: keyDoc})
-	// The summary comes first on the page, so every diagnostic's view is
-	// made before the items that show it: each is attached to a node that
-	// an item shows (the layout holds only such nodes) or to the document.
-	for _, d := range idx.order {
+	// Each diagnostic is attached to a node that an item shows (the layout
+	// holds only such nodes) or to the document.
+	for _, d := range doc.Diagnostics {
 		switch d.Severity {
 		case ast.Error:
 			p.Summary.Errors++
@@ -419,8 +406,8 @@ func (r *renderer) writeHead(pw *pageWriter, doc *ast.Document, lay *layout, hid
 		default:
 			p.Summary.Infos++
 		}
-		p.Summary.List = append(p.Summary.List, *idx.view(d))
 	}
+	p.Summary.List = idx.views
 	if err := pw.exec("head", p); err != nil {
 		return nil, err
 	}
@@ -445,13 +432,13 @@ func (b *pageBody) prose(i int) error {
 	if err != nil || pv == nil {
 		return err
 	}
-	return b.pw.exec("item", &itemView{Prose: pv})
+	return b.pw.exec("item", &partView{Prose: pv})
 }
 
 // stray writes block i of no action.
 func (b *pageBody) stray(blk *ast.Block, i int) error {
 	bv := b.r.block(blk, fmt.Sprintf("stray-%d", i+1), fmt.Sprintf("stray block %d", i+1), "", codeOpts{}, nodeKey{kind: keyStray, i: i}, b.idx)
-	return b.pw.exec("item", &itemView{Block: bv})
+	return b.pw.exec("item", &partView{Block: bv})
 }
 
 // action writes the card of action i.
@@ -481,9 +468,9 @@ func (b *pageBody) action(a *ast.Action, i int) error {
 // somewhere on the page.
 func (b *pageBody) finish() error {
 	var unshown []diagView
-	for _, d := range b.idx.order {
-		if !b.idx.shown[d] {
-			unshown = append(unshown, *b.idx.view(d))
+	for i, v := range b.idx.views {
+		if !b.idx.shown[i] {
+			unshown = append(unshown, v)
 		}
 	}
 	if len(unshown) > 0 {
@@ -492,36 +479,6 @@ func (b *pageBody) finish() error {
 		}
 	}
 	return b.pw.exec("foot", b.p)
-}
-
-// view returns the view of d.
-func (idx *diagIndex) view(d *ast.Diagnostic) *diagView {
-	if v := idx.views[d]; v != nil {
-		return v
-	}
-	v := &diagView{
-		ID:       idx.ids[d],
-		Severity: d.Severity.String(),
-		Code:     d.Code,
-		Message:  d.Message,
-		Pos:      d.Span.Start.String(),
-		Detail:   strings.TrimRight(d.Detail, "\n"),
-	}
-	for _, rel := range d.Related {
-		v.Related = append(v.Related, relatedView{Pos: rel.Span.Start.String(), Message: rel.Message})
-	}
-	idx.views[d] = v
-	return v
-}
-
-// diags returns the views of the diagnostics attached to node.
-func (idx *diagIndex) diags(node nodeKey) []diagView {
-	var out []diagView
-	for _, d := range idx.byNode[node] {
-		out = append(out, *idx.view(d))
-		idx.shown[d] = true
-	}
-	return out
 }
 
 func (r *renderer) pos(p ast.Pos) string {
