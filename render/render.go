@@ -299,61 +299,72 @@ type (
 func (r *renderer) writePage(pw *pageWriter, doc *ast.Document) error {
 	hidden := r.hiddenNodes(doc)
 	lay := treeLayout(doc, hidden)
-	body, err := r.writeHead(pw, doc, lay, hidden)
-	if err != nil {
+	idx := attach(doc.Diagnostics, lay)
+	p := r.head(doc, idx)
+	if err := pw.exec("head", p); err != nil {
 		return err
 	}
 	// Top-level items in source order: prose, stray blocks, actions. Prose
 	// inside an action's span is shown in its card.
 	type top struct {
-		start int
-		prose int // index in doc.Prose, or -1
-		block *ast.Block
-		act   *ast.Action
-		index int
+		start, i int // i: the index in doc.Prose, doc.Blocks or doc.Actions
+		prose    *ast.Prose
+		block    *ast.Block
+		act      *ast.Action
 	}
 	var tops []top
-	for _, i := range body.topProse {
-		tops = append(tops, top{start: doc.Prose[i].Span.Start.Offset, prose: i})
+	inner := map[int][]proseRef{} // by action, the prose inside it
+	for i, pr := range doc.Prose {
+		if k, ok := find(lay.acts, pr.Span.Start.Offset); ok && !hidden[pr] {
+			inner[k.i] = append(inner[k.i], proseRef{pr, i})
+		} else if !hidden[pr] {
+			tops = append(tops, top{start: pr.Span.Start.Offset, i: i, prose: pr})
+		}
 	}
 	for i, b := range doc.Blocks {
 		if !hidden[b] {
-			tops = append(tops, top{start: b.Span.Start.Offset, prose: -1, block: b, index: i})
+			tops = append(tops, top{start: b.Span.Start.Offset, i: i, block: b})
 		}
 	}
 	for i, a := range doc.Actions {
-		tops = append(tops, top{start: a.Span.Start.Offset, prose: -1, act: a, index: i})
+		tops = append(tops, top{start: a.Span.Start.Offset, i: i, act: a})
 	}
 	sort.SliceStable(tops, func(i, j int) bool { return tops[i].start < tops[j].start })
+	proseN := 0
 	for _, t := range tops {
 		var err error
 		switch {
-		case t.prose >= 0:
-			err = body.prose(t.prose)
+		case t.prose != nil:
+			proseN++
+			var pv *proseView
+			if pv, err = r.prose(t.prose, fmt.Sprintf("prose-%d", proseN), nodeKey{kind: keyProse, i: t.i}, idx); pv != nil {
+				err = pw.exec("item", &partView{Prose: pv})
+			}
 		case t.block != nil:
-			err = body.stray(t.block, t.index)
+			bv := r.block(t.block, fmt.Sprintf("stray-%d", t.i+1), fmt.Sprintf("stray block %d", t.i+1), "", codeOpts{}, nodeKey{kind: keyStray, i: t.i}, idx)
+			err = pw.exec("item", &partView{Block: bv})
 		default:
-			err = body.action(t.act, t.index)
+			err = r.writeAction(pw, t.act, t.i, inner[t.i], idx)
 		}
 		if err != nil {
 			return err
 		}
 	}
-	return body.finish()
-}
-
-// pageBody writes the items of a page whose head is written.
-type pageBody struct {
-	r   *renderer
-	pw  *pageWriter
-	doc *ast.Document
-	p   *page
-	idx *diagIndex
-	// topProse lists the shown prose nodes outside every action (indices
-	// in doc.Prose; writePage orders them by start); inner, by action index, those inside one.
-	topProse []int
-	inner    map[int][]proseRef
-	proseN   int
+	// A diagnostic no item showed (attached to a node no item shows, which
+	// the layout never holds) is not lost: it is listed after the items, as
+	// the summary's link expects it somewhere on the page.
+	var unshown []diagView
+	for i, v := range idx.views {
+		if !idx.shown[i] {
+			unshown = append(unshown, v)
+		}
+	}
+	if len(unshown) > 0 {
+		if err := pw.exec("unshown", unshown); err != nil {
+			return err
+		}
+	}
+	return pw.exec("foot", p)
 }
 
 // proseRef is a prose node and its index in the document's Prose.
@@ -362,9 +373,8 @@ type proseRef struct {
 	i int
 }
 
-// writeHead writes the head of the page of doc, whose nodes are laid out
-// in lay, and returns the writer of its items.
-func (r *renderer) writeHead(pw *pageWriter, doc *ast.Document, lay *layout, hidden map[any]bool) (*pageBody, error) {
+// head returns the view of the head of the page of doc.
+func (r *renderer) head(doc *ast.Document, idx *diagIndex) *page {
 	p := &page{Kind: doc.Dialect}
 	title := doc.Title
 	if title == "" {
@@ -385,8 +395,6 @@ func (r *renderer) writeHead(pw *pageWriter, doc *ast.Document, lay *layout, hid
 		p.Workspace = true
 	}
 	p.Subtitle = strings.Join(parts, " · ")
-
-	idx := attach(doc.Diagnostics, lay)
 	for _, m := range doc.Metadata {
 		p.Metadata = append(p.Metadata, keyValue{Key: m.Name, Value: r.value(m.Value)})
 	}
@@ -408,77 +416,28 @@ func (r *renderer) writeHead(pw *pageWriter, doc *ast.Document, lay *layout, hid
 		}
 	}
 	p.Summary.List = idx.views
-	if err := pw.exec("head", p); err != nil {
-		return nil, err
-	}
-	body := &pageBody{r: r, pw: pw, doc: doc, p: p, idx: idx, inner: map[int][]proseRef{}}
-	for i, pr := range doc.Prose {
-		if hidden[pr] {
-			continue
-		}
-		if k, ok := find(lay.acts, pr.Span.Start.Offset); ok {
-			body.inner[k.i] = append(body.inner[k.i], proseRef{pr, i})
-			continue
-		}
-		body.topProse = append(body.topProse, i)
-	}
-	return body, nil
+	return p
 }
 
-// prose writes the top-level prose node i of the document.
-func (b *pageBody) prose(i int) error {
-	b.proseN++
-	pv, err := b.r.prose(b.doc.Prose[i], fmt.Sprintf("prose-%d", b.proseN), nodeKey{kind: keyProse, i: i}, b.idx)
-	if err != nil || pv == nil {
-		return err
-	}
-	return b.pw.exec("item", &partView{Prose: pv})
-}
-
-// stray writes block i of no action.
-func (b *pageBody) stray(blk *ast.Block, i int) error {
-	bv := b.r.block(blk, fmt.Sprintf("stray-%d", i+1), fmt.Sprintf("stray block %d", i+1), "", codeOpts{}, nodeKey{kind: keyStray, i: i}, b.idx)
-	return b.pw.exec("item", &partView{Block: bv})
-}
-
-// action writes the card of action i.
-func (b *pageBody) action(a *ast.Action, i int) error {
-	av, parts, err := b.r.action(a, i, b.inner[i], b.idx)
+// writeAction writes the card of action i: its head, each part as it is
+// made, its steps in the workspace, its foot.
+func (r *renderer) writeAction(pw *pageWriter, a *ast.Action, i int, prose []proseRef, idx *diagIndex) error {
+	av, parts, err := r.action(a, i, prose, idx)
 	if err != nil {
 		return err
 	}
-	// The head, each part, the foot: a card is written as it is made.
-	if err := b.pw.exec("item-action-head", av); err != nil {
+	if err := pw.exec("item-action-head", av); err != nil {
 		return err
 	}
-	if err := parts(func(pv *partView) error { return b.pw.exec("part", pv) }); err != nil {
+	if err := parts(func(pv *partView) error { return pw.exec("part", pv) }); err != nil {
 		return err
 	}
-	if sv := b.r.steps.step(b.r, a, av.ID); sv != nil {
-		if err := b.pw.exec("steps", sv); err != nil {
+	if sv := r.steps.step(r, a, av.ID); sv != nil {
+		if err := pw.exec("steps", sv); err != nil {
 			return err
 		}
 	}
-	return b.pw.exec("action-foot", nil)
-}
-
-// finish writes the end of the page. A diagnostic no item showed
-// (attached to a node no item shows, which the layout never holds) is not
-// lost: it is listed after the items, as the summary's link expects it
-// somewhere on the page.
-func (b *pageBody) finish() error {
-	var unshown []diagView
-	for i, v := range b.idx.views {
-		if !b.idx.shown[i] {
-			unshown = append(unshown, v)
-		}
-	}
-	if len(unshown) > 0 {
-		if err := b.pw.exec("unshown", unshown); err != nil {
-			return err
-		}
-	}
-	return b.pw.exec("foot", b.p)
+	return pw.exec("action-foot", nil)
 }
 
 func (r *renderer) pos(p ast.Pos) string {
