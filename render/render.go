@@ -344,7 +344,7 @@ func (r *renderer) writePage(pw *pageWriter, doc *ast.Document) error {
 			bv := r.block(t.block, fmt.Sprintf("stray-%d", t.i+1), fmt.Sprintf("stray block %d", t.i+1), "", codeOpts{}, nodeKey{kind: keyStray, i: t.i}, idx)
 			err = pw.exec("item", &partView{Block: bv})
 		default:
-			err = r.writeAction(pw, t.act, t.i, inner[t.i], idx)
+			err = r.action(pw, t.act, t.i, inner[t.i], idx)
 		}
 		if err != nil {
 			return err
@@ -419,27 +419,6 @@ func (r *renderer) head(doc *ast.Document, idx *diagIndex) *page {
 	return p
 }
 
-// writeAction writes the card of action i: its head, each part as it is
-// made, its steps in the workspace, its foot.
-func (r *renderer) writeAction(pw *pageWriter, a *ast.Action, i int, prose []proseRef, idx *diagIndex) error {
-	av, parts, err := r.action(a, i, prose, idx)
-	if err != nil {
-		return err
-	}
-	if err := pw.exec("item-action-head", av); err != nil {
-		return err
-	}
-	if err := parts(func(pv *partView) error { return pw.exec("part", pv) }); err != nil {
-		return err
-	}
-	if sv := r.steps.step(r, a, av.ID); sv != nil {
-		if err := pw.exec("steps", sv); err != nil {
-			return err
-		}
-	}
-	return pw.exec("action-foot", nil)
-}
-
 func (r *renderer) pos(p ast.Pos) string {
 	if r.opts.Filename != "" {
 		return fmt.Sprintf("%s:%d", r.opts.Filename, p.Line)
@@ -486,14 +465,12 @@ func codeText(s string) template.HTML {
 	return template.HTML(b.String())
 }
 
-// action renders one action's card.
-// ai is the action's index in source order (its card shows ai+1); prose
-// is the prose inside its span.
-//
-// It returns the card's head and a function that makes its parts (the
-// blocks, the prose between them, the Markdown parameters) one at a time,
-// in order, and hands each to emit.
-func (r *renderer) action(a *ast.Action, ai int, prose []proseRef, idx *diagIndex) (*actionView, func(emit func(*partView) error) error, error) {
+// action writes one action's card: its head, each part (the blocks, the
+// prose between them, the Markdown parameters) as it is made, so that a
+// card of many blocks (one file's diff in many hunks) is never held whole,
+// its steps in the workspace and its foot. ai is the action's index in
+// source order (its card shows ai+1); prose is the prose inside its span.
+func (r *renderer) action(pw *pageWriter, a *ast.Action, ai int, prose []proseRef, idx *diagIndex) error {
 	n := ai + 1
 	id := fmt.Sprintf("action-%d", n)
 	av := &actionView{ID: id, Index: n, Name: codeText(a.Name), Pos: r.pos(a.Span.Start), Diags: idx.diags(nodeKey{kind: keyAction, i: ai})}
@@ -580,7 +557,7 @@ func (r *renderer) action(a *ast.Action, ai int, prose []proseRef, idx *diagInde
 			}
 			h, err := r.markdown([]byte(s), line)
 			if err != nil {
-				return nil, nil, err
+				return err
 			}
 			mdParams = append(mdParams, &proseView{ID: fmt.Sprintf("%s-%s", id, p.Name), Label: p.Name, HTML: h})
 			pv.Value = template.HTML(`<span class="see">rendered below</span>`)
@@ -646,52 +623,50 @@ func (r *renderer) action(a *ast.Action, ai int, prose []proseRef, idx *diagInde
 		}
 		return r.block(b, fmt.Sprintf("%s-block-%d", id, i+1), fmt.Sprintf("block %d", i+1), roles[i], o, nodeKey{kind: keyActBlock, i: ai, j: i}, idx)
 	}
-	// The parts are made one at a time as they are written: a card of
-	// many blocks (one file's diff in many hunks) is not held whole.
-	eachPart := func(emit func(*partView) error) error {
-		for _, pv := range mdParams {
-			if err := emit(&partView{Prose: pv}); err != nil {
-				return err
-			}
-		}
-		proseN := 0
-		for k := 0; k < len(parts); k++ {
-			pt := parts[k]
-			if pt.prose != nil {
-				proseN++
-				pv, err := r.prose(pt.prose, fmt.Sprintf("%s-prose-%d", id, proseN), nodeKey{kind: keyProse, i: pt.pi}, idx)
-				if err != nil {
-					return err
-				}
-				if pv != nil {
-					if err := emit(&partView{Prose: pv}); err != nil {
-						return err
-					}
-				}
-				continue
-			}
-			i := pt.block
-			var part partView
-			if k+1 < len(parts) && parts[k+1].prose == nil && isOld(roles[i]) && isNew(roles[parts[k+1].block]) {
-				j := parts[k+1].block
-				oldText, newText := a.Blocks[i].Content, a.Blocks[j].Content
-				delMarks, insMarks := lineMarks(oldText, newText)
-				part.Pair = &pairView{
-					Old:       blockView(i, delMarks),
-					New:       blockView(j, insMarks),
-					Identical: oldText == newText,
-				}
-				k++
-			} else {
-				part.Block = blockView(i, nil)
-			}
-			if err := emit(&part); err != nil {
-				return err
-			}
-		}
-		return nil
+	if err := pw.exec("item-action-head", av); err != nil {
+		return err
 	}
-	return av, eachPart, nil
+	emit := func(pv *partView) error { return pw.exec("part", pv) }
+	for _, pv := range mdParams {
+		if err := emit(&partView{Prose: pv}); err != nil {
+			return err
+		}
+	}
+	proseN := 0
+	for k := 0; k < len(parts); k++ {
+		pt := parts[k]
+		if pt.prose != nil {
+			proseN++
+			pv, err := r.prose(pt.prose, fmt.Sprintf("%s-prose-%d", id, proseN), nodeKey{kind: keyProse, i: pt.pi}, idx)
+			if err == nil && pv != nil {
+				err = emit(&partView{Prose: pv})
+			}
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		i := pt.block
+		var part partView
+		if k+1 < len(parts) && parts[k+1].prose == nil && isOld(roles[i]) && isNew(roles[parts[k+1].block]) {
+			j := parts[k+1].block
+			oldText, newText := a.Blocks[i].Content, a.Blocks[j].Content
+			delMarks, insMarks := lineMarks(oldText, newText)
+			part.Pair = &pairView{Old: blockView(i, delMarks), New: blockView(j, insMarks), Identical: oldText == newText}
+			k++
+		} else {
+			part.Block = blockView(i, nil)
+		}
+		if err := emit(&part); err != nil {
+			return err
+		}
+	}
+	if sv := r.steps.step(r, a, id); sv != nil {
+		if err := pw.exec("steps", sv); err != nil {
+			return err
+		}
+	}
+	return pw.exec("action-foot", nil)
 }
 
 // isOld and isNew recognise the two halves of a replacement: the old/new
