@@ -224,59 +224,43 @@ type lineRange struct {
 // escapeRegions returns src with a backslash before every ASCII punctuation
 // byte of the regions (in a table cell, `|` and backslash pairs stay as they
 // are, so the cell keeps its place), and the line ranges of the regions.
+// Regions do not interleave: each is a block's lines or a table cell.
 func escapeRegions(src []byte, regions []guardRegion) ([]byte, []lineRange) {
-	type mark struct {
-		seg  text.Segment
-		cell bool
-	}
-	var marks []mark
+	sort.Slice(regions, func(i, j int) bool { return regions[i].segs[0].Start < regions[j].segs[0].Start })
+	lines := ast.NewLines(src)
 	ranges := make([]lineRange, 0, len(regions))
+	out := make([]byte, 0, len(src)+len(src)/4)
+	at := 0
 	for _, r := range regions {
-		for _, s := range r.segs {
-			marks = append(marks, mark{s, r.cell})
-		}
 		last := r.segs[len(r.segs)-1].Stop
 		if last > r.segs[0].Start {
 			last--
 		}
-		ranges = append(ranges, lineRange{r.segs[0].Start, last, r.table}) // offsets for now
-	}
-	sort.Slice(marks, func(i, j int) bool { return marks[i].seg.Start < marks[j].seg.Start })
-	sort.Slice(ranges, func(i, j int) bool { return ranges[i].first < ranges[j].first })
-	toLines(src, ranges)
-	out := make([]byte, 0, len(src)+len(src)/4)
-	at := 0
-	for _, m := range marks {
-		if m.seg.Start < at {
-			continue // overlapping segments cannot happen; be safe
-		}
-		out = append(out, src[at:m.seg.Start]...)
-		b := src[m.seg.Start:m.seg.Stop]
-		for i := 0; i < len(b); i++ {
-			c := b[i]
-			switch {
-			case m.cell && c == '\\' && i+1 < len(b) && util.IsPunct(b[i+1]):
-				out = append(out, c, b[i+1])
-				i++
-			case m.cell && c == '|':
-				out = append(out, c)
-			case util.IsPunct(c):
-				out = append(out, '\\', c)
-			default:
-				out = append(out, c)
+		ranges = append(ranges, lineRange{lines.Pos(r.segs[0].Start).Line, lines.Pos(last).Line, r.table})
+		for _, seg := range r.segs {
+			if seg.Start < at {
+				continue // overlapping segments cannot happen; be safe
 			}
+			out = append(out, src[at:seg.Start]...)
+			b := src[seg.Start:seg.Stop]
+			for i := 0; i < len(b); i++ {
+				c := b[i]
+				switch {
+				case r.cell && c == '\\' && i+1 < len(b) && util.IsPunct(b[i+1]):
+					out = append(out, c, b[i+1])
+					i++
+				case r.cell && c == '|':
+					out = append(out, c)
+				case util.IsPunct(c):
+					out = append(out, '\\', c)
+				default:
+					out = append(out, c)
+				}
+			}
+			at = seg.Stop
 		}
-		at = m.seg.Stop
 	}
 	return append(out, src[at:]...), ranges
-}
-
-// toLines turns the byte offsets of ranges into 1-based lines.
-func toLines(src []byte, ranges []lineRange) {
-	lines := ast.NewLines(src)
-	for i := range ranges {
-		ranges[i].first, ranges[i].last = lines.Pos(ranges[i].first).Line, lines.Pos(ranges[i].last).Line
-	}
 }
 
 // guardNote is the note above prose with guarded chunks: one for the
