@@ -13,19 +13,17 @@ import (
 
 // lexerIndex finds chroma's lexers the way chroma's global registry does
 // (lexers.Get for a language name, alias or extension, lexers.Match for a
-// file name), without trying every file pattern of every lexer: chroma's
-// Match calls filepath.Match for each of its ~300 lexers' patterns (about
-// a millisecond a file name), and its Get does so too for a name that is
-// not a lexer's name or alias, once per code block of a page. Names and
-// aliases are looked up in maps; patterns that are a literal name or `*`
-// and a literal (`*.py`) in maps too; the few others (`.env.*`,
-// `Dockerfile.*`) are tried. TestLexerIndexSameAsChroma checks it against
-// chroma's registry.
+// file name), without trying every file pattern of every lexer with
+// filepath.Match, as chroma's Match does for a file name and its Get for a
+// name that is not a lexer's name or alias, once per code block of a page.
+// A known name or alias is handed to lexers.Get; patterns that are a
+// literal name or `*` and a literal (`*.py`) are looked up in maps; the few
+// others (`.env.*`, `Dockerfile.*`) are tried. TestLexerIndexSameAsChroma
+// checks it against chroma's registry.
 type lexerIndex struct {
-	lexers  []chroma.Lexer
-	byName  map[string]int // by name and lower-cased name: the last registered wins, as in chroma
-	byAlias map[string]int // likewise by alias
-	kinds   [2]globKind    // file patterns, alias file patterns
+	lexers []chroma.Lexer
+	names  map[string]bool // every name and alias, as written and lower-cased: the keys of lexers.Get's maps
+	kinds  [2]globKind     // file patterns, alias file patterns
 }
 
 type globKind struct {
@@ -55,15 +53,14 @@ var ignoredSuffixes = [...]string{
 var chromaLexers = sync.OnceValue(func() *lexerIndex { return newLexerIndex(lexers.GlobalLexerRegistry.Lexers) })
 
 func newLexerIndex(all []chroma.Lexer) *lexerIndex {
-	x := &lexerIndex{lexers: all, byName: map[string]int{}, byAlias: map[string]int{}}
+	x := &lexerIndex{lexers: all, names: map[string]bool{}}
 	for k := range x.kinds {
 		x.kinds[k].exact, x.kinds[k].suffix = map[string][]int{}, map[string][]int{}
 	}
 	for i, lx := range all {
 		c := lx.Config()
-		x.byName[c.Name], x.byName[strings.ToLower(c.Name)] = i, i
-		for _, a := range c.Aliases {
-			x.byAlias[a], x.byAlias[strings.ToLower(a)] = i, i
+		for _, n := range append([]string{c.Name}, c.Aliases...) {
+			x.names[n], x.names[strings.ToLower(n)] = true, true
 		}
 		for k, patterns := range [][]string{c.Filenames, c.AliasFilenames} {
 			g := &x.kinds[k]
@@ -86,12 +83,8 @@ func newLexerIndex(all []chroma.Lexer) *lexerIndex {
 // get returns the lexer for a language name, alias or file extension, as
 // chroma's lexers.Get finds it, or nil.
 func (x *lexerIndex) get(name string) chroma.Lexer {
-	for _, key := range []string{name, strings.ToLower(name)} {
-		for _, m := range []map[string]int{x.byName, x.byAlias} {
-			if i, ok := m[key]; ok {
-				return x.lexers[i]
-			}
-		}
+	if x.names[name] || x.names[strings.ToLower(name)] {
+		return lexers.Get(name) // found in chroma's maps, without trying file names
 	}
 	var candidates chroma.PrioritisedLexers
 	for _, f := range []string{"filename." + name, name} {
