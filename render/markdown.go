@@ -258,20 +258,20 @@ func openLink(w util.BufWriter, dest, title, class string) string {
 	return `</a>`
 }
 
-// closeLink returns the closing tag openLink chose for dest.
-func closeLink(dest string) string {
+// closeLink writes the closing tag openLink chose for dest.
+func closeLink(w util.BufWriter, dest string) {
 	if _, ok := linkHref(dest); ok {
-		return `</a>`
+		_, _ = w.WriteString(`</a>`)
+	} else {
+		_, _ = w.WriteString(`</span>`)
 	}
-	return `</span>`
 }
 
 func (m *mdNodes) link(w util.BufWriter, src []byte, node gast.Node, entering bool) (gast.WalkStatus, error) {
-	n := node.(*gast.Link)
-	if entering {
+	if n := node.(*gast.Link); entering {
 		openLink(w, string(n.Destination), string(n.Title), "")
 	} else {
-		_, _ = w.WriteString(closeLink(string(n.Destination)))
+		closeLink(w, string(n.Destination))
 	}
 	return gast.WalkContinue, nil
 }
@@ -292,12 +292,11 @@ func (m *mdNodes) autoLink(w util.BufWriter, src []byte, node gast.Node, enterin
 }
 
 func (m *mdNodes) image(w util.BufWriter, src []byte, node gast.Node, entering bool) (gast.WalkStatus, error) {
-	n := node.(*gast.Image)
-	if entering {
+	if n := node.(*gast.Image); entering {
 		openLink(w, string(n.Destination), "image, not loaded: "+string(n.Destination), "image")
 		_, _ = w.WriteString(`<span class="image-mark">image</span> `)
 	} else {
-		_, _ = w.WriteString(closeLink(string(n.Destination)))
+		closeLink(w, string(n.Destination))
 	}
 	return gast.WalkContinue, nil
 }
