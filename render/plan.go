@@ -28,27 +28,23 @@ func (r *renderer) hiddenNodes(doc *ast.Document) map[any]bool {
 	titleSeen, sectionSeen, metaSeen := false, false, false
 	prose := append([]*ast.Prose(nil), doc.Prose...)
 	sort.SliceStable(prose, func(i, j int) bool { return prose[i].Span.Start.Offset < prose[j].Span.Start.Offset })
-	markdownActs := map[*ast.Action]bool{}
-	for _, a := range doc.Actions {
+	// An action with a Markdown parameter shows it rendered on its card:
+	// the prose inside it is that parameter's.
+	markdownActs := map[int]bool{}
+	for i, a := range doc.Actions {
 		if r.schema == nil {
 			break
 		}
 		if def := r.schema.Lookup(a.Name); def != nil {
 			for _, p := range def.Params {
-				if p.From == "markdown" {
-					if _, ok := a.Params.Get(p.Name); ok {
-						markdownActs[a] = true
-					}
-				}
+				_, ok := a.Params.Get(p.Name)
+				markdownActs[i] = markdownActs[i] || ok && p.From == "markdown"
 			}
 		}
 	}
 	for _, p := range prose {
 		if k, ok := find(acts, p.Span.Start.Offset); ok {
-			switch {
-			case p.Kind == "heading", p.Kind == "list", markdownActs[doc.Actions[k.i]]:
-				hidden[p] = true
-			}
+			hidden[p] = hidden[p] || p.Kind == "heading" || p.Kind == "list" || markdownActs[k.i]
 			continue
 		}
 		if p.Kind != "heading" {
