@@ -31,6 +31,9 @@ type xmlForm struct {
 	// template writes <arg_value>v</arg_value> with nothing around v, so
 	// a line ending there is the value's (a file's last newline).
 	exactEdges bool
+	// thinking names the syntax's thinking blocks when
+	// Options.ThinkingTags is nil (the default: <think> and <thinking>).
+	thinking []string
 }
 
 // The <function_calls><invoke name="…"><parameter name="…"> markup.
@@ -116,7 +119,12 @@ func quotedName(b []byte, pre string) (name []byte, end int, ok, more bool) {
 // xmlSyntax returns a syntax read by the tools scanner with form f.
 func xmlSyntax(name, summary string, f xmlForm, markers func(*schema.Schema) []string) *Syntax {
 	return &Syntax{Name: name, Schema: "tools", Summary: summary, Markers: markers,
-		open: func(c *config) (scanner, error) { return newTools(c.schema, c.opts, c.start, f), nil }}
+		open: func(c *config) (scanner, error) {
+			if c.opts.ThinkingTags == nil {
+				c.opts.ThinkingTags = f.thinking
+			}
+			return newTools(c.schema, c.opts, c.start, f), nil
+		}}
 }
 
 // Tools registers the tools syntax.
@@ -255,16 +263,10 @@ const (
 // <seed:think>…</seed:think> as a thinking block besides <think> and
 // <thinking> (unless Options.ThinkingTags names others).
 func (registry) SeedOSS() *Syntax {
-	s := xmlSyntax("seed-oss", "<seed:tool_call><function=NAME><parameter=P>value</parameter></function></seed:tool_call>",
-		functionForm(seedOpen, seedClose), staticMarkers(seedOpen))
-	open := s.open
-	s.open = func(c *config) (scanner, error) {
-		if c.opts.ThinkingTags == nil {
-			c.opts.ThinkingTags = []string{seedThink, "thinking", "think"}
-		}
-		return open(c)
-	}
-	return s
+	f := functionForm(seedOpen, seedClose)
+	f.thinking = []string{seedThink, "thinking", "think"}
+	return xmlSyntax("seed-oss", "<seed:tool_call><function=NAME><parameter=P>value</parameter></function></seed:tool_call>",
+		f, staticMarkers(seedOpen))
 }
 
 // glmCall matches "<tool_call>", optional white space and a name followed
