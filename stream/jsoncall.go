@@ -142,8 +142,7 @@ type firsts struct {
 }
 
 // jval is an argument of a call: what build and earlier read of its
-// jsonargs Value event, kept for every argument until the call ends (104
-// bytes, the event's 160 less its message, code, text and kind).
+// jsonargs Value event, kept for every argument until the call ends.
 type jval struct {
 	key     string
 	value   any

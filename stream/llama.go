@@ -81,7 +81,7 @@ func pyIdent(s string) bool {
 // the stream or a line (after white space) and is followed by a call's
 // start; anything else is text. A pythonic call without the brackets is
 // read after a tag, and at a line start when it calls one of the schema's
-// tools (see pyBare).
+// tools (see pyStart).
 func (registry) Llama() *Syntax {
 	return &Syntax{Name: "llama", Schema: "tools",
 		Summary: `{"name": …, "parameters": {…}} or [f(a=1)] at a line start, after <|python_tag|> or <|python_start|> (Llama 3.x, 4)`,
@@ -187,9 +187,9 @@ func (l *llama) step(p *Parser, eof bool) (bool, error) {
 		}
 		if len(marks) > 1 { // a pythonic list, or a bare call of a tool
 			i := min(p.spaces(l.pos), maxMarkerSpace)
-			started, wait, err := l.pyList(p, l.pos+i, eof, l.st == llAfter)
+			started, wait, err := l.pyStart(p, l.pos+i, eof, l.st == llAfter, false, false)
 			if err == nil && !wait && !started {
-				started, wait, err = l.pyBare(p, l.pos+i, eof, l.st == llAfter, true)
+				started, wait, err = l.pyStart(p, l.pos+i, eof, l.st == llAfter, true, true)
 			}
 			if err != nil || wait {
 				return false, err
@@ -229,7 +229,7 @@ func (l *llama) step(p *Parser, eof bool) (bool, error) {
 			l.c.json(p, l.pos+i, true)
 			l.st = llJSON
 		case i < len(b) && b[i] == '[':
-			started, wait, err := l.pyList(p, l.pos+i, eof, true)
+			started, wait, err := l.pyStart(p, l.pos+i, eof, true, false, false)
 			if err != nil || wait {
 				return false, err
 			}
@@ -238,7 +238,7 @@ func (l *llama) step(p *Parser, eof bool) (bool, error) {
 			}
 		case i < len(b) && isPyName(b[i], true):
 			// a bare call, of any tool: f(a=1), brave_search.call(query="x")
-			started, wait, err := l.pyBare(p, l.pos+i, eof, true, false)
+			started, wait, err := l.pyStart(p, l.pos+i, eof, true, true, false)
 			if err != nil || wait {
 				return false, err
 			}
@@ -357,21 +357,6 @@ func (l *llama) step(p *Parser, eof bool) (bool, error) {
 	return true, nil
 }
 
-// pyList starts a pythonic list at offset at (its '['), when a call
-// follows: the bytes from l.at (a tag) or l.pos to the call are markup
-// (after a call or a tag, white space included) or text.
-func (l *llama) pyList(p *Parser, at int, eof, markup bool) (started, wait bool, err error) {
-	b := p.bytes(at, p.end())
-	name, n, full, part := pyCallStart(b, true)
-	if part && !eof {
-		return false, true, nil
-	}
-	if !full {
-		return false, false, nil
-	}
-	return true, false, l.startPy(p, at, name, n, markup, false, false)
-}
-
 // pyKeywordNext reports whether b, the bytes after a call's '(', starts
 // as the arguments of a tool call do: ')' or a keyword and '=' (white
 // space allowed), not code such as print(x) or f(a == b); more: b ends
@@ -402,19 +387,24 @@ func pyKeywordNext(b []byte) (kw, more bool) {
 	return b[k+1] != '=', false
 }
 
-// pyBare starts a bare pythonic call (no [...] around it) at offset at:
-// after a tag, of any tool (Llama 3.1's built-in NAME.call(…) names the
-// tool NAME); at a line start only of a tool the schema knows (known), so
-// that prose such as print(x) or main() stays text. The bytes from the
-// tag, or the white space after a call, are markup as in pyList.
-func (l *llama) pyBare(p *Parser, at int, eof, markup, known bool) (started, wait bool, err error) {
+// pyStart starts a pythonic list at offset at (its '['), when a call
+// follows, or, with bare, a bare pythonic call (no [...] around it): after
+// a tag, of any tool (Llama 3.1's built-in NAME.call(…) names the tool
+// NAME); at a line start only of a tool the schema knows (known), so that
+// prose such as print(x) or main() stays text. The bytes from l.at (a
+// tag) or l.pos to the call are markup (after a call or a tag, white space
+// included) or text.
+func (l *llama) pyStart(p *Parser, at int, eof, markup, bare, known bool) (started, wait bool, err error) {
 	b := p.bytes(at, p.end())
-	name, n, full, part := pyCallStart(b, false)
+	name, n, full, part := pyCallStart(b, !bare)
 	if part && !eof {
 		return false, true, nil
 	}
 	if !full {
 		return false, false, nil
+	}
+	if !bare {
+		return true, false, l.startPy(p, at, name, n, markup, false, false)
 	}
 	switch kw, more := pyKeywordNext(b[n:]); {
 	case more && !eof:

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/plangram/plangram/internal/jsonw"
@@ -322,21 +323,10 @@ func pyEscape(b []byte, eof bool) (dec []byte, n int, ok bool) {
 		}
 		return b, len(b), true
 	}
+	if i := strings.IndexByte("ntrabfv", b[1]); i >= 0 {
+		return []byte{"\n\t\r\a\b\f\v"[i]}, 2, true
+	}
 	switch c := b[1]; c {
-	case 'n':
-		return []byte{'\n'}, 2, true
-	case 't':
-		return []byte{'\t'}, 2, true
-	case 'r':
-		return []byte{'\r'}, 2, true
-	case 'a':
-		return []byte{7}, 2, true
-	case 'b':
-		return []byte{'\b'}, 2, true
-	case 'f':
-		return []byte{'\f'}, 2, true
-	case 'v':
-		return []byte{'\v'}, 2, true
 	case '\\', '\'', '"':
 		return []byte{c}, 2, true
 	case '\n':

@@ -66,15 +66,8 @@ func (n *jnode) int(data []byte) int {
 
 // parse reads data as one JSON value with white space around it; on
 // failure it returns nil, the offset of the offending byte and a message.
-// It reuses the reader's memory: the nodes and keys it returns are valid until the next parse (and the keys until data
-// changes), which is all an SSE event needs.
 func (r *jreader) parse(data []byte) (*jnode, int, string) {
-	r.b, r.i, r.err = data, 0, ""
-	r.used = 0
-	if k := len(r.slabs); k > 0 { // keep the largest slab
-		r.slabs[0], r.slabs[k-1] = r.slabs[k-1][:0], r.slabs[0]
-		r.slabs = r.slabs[:1]
-	}
+	*r = jreader{b: data}
 	r.space()
 	n := r.value(0)
 	if r.err == "" {
@@ -90,25 +83,9 @@ func (r *jreader) parse(data []byte) (*jnode, int, string) {
 }
 
 type jreader struct {
-	b     []byte
-	i     int
-	err   string
-	slabs [][]jnode // node memory, reused by the next parse
-	used  int
-}
-
-// node returns a zeroed node from the reader's slabs.
-func (r *jreader) node() *jnode {
-	k := len(r.slabs) - 1
-	if k < 0 || len(r.slabs[k]) == cap(r.slabs[k]) {
-		r.slabs = append(r.slabs, make([]jnode, 0, 32<<min(k+1, 6)))
-		k++
-	}
-	sl := r.slabs[k][:len(r.slabs[k])+1]
-	r.slabs[k] = sl
-	n := &sl[len(sl)-1]
-	*n = jnode{keys: n.keys[:0], vals: n.vals[:0]} // reuse the member slices of a previous parse
-	return n
+	b   []byte
+	i   int
+	err string
 }
 
 const maxDepth = 512
@@ -131,8 +108,7 @@ func (r *jreader) value(depth int) *jnode {
 	if depth > maxDepth {
 		return r.fail("nested too deeply")
 	}
-	n := r.node()
-	n.start = r.i
+	n := &jnode{start: r.i}
 	switch c := r.b[r.i]; {
 	case c == '{' || c == '[':
 		n.kind = c

@@ -31,6 +31,9 @@ type xmlForm struct {
 	// template writes <arg_value>v</arg_value> with nothing around v, so
 	// a line ending there is the value's (a file's last newline).
 	exactEdges bool
+	// thinking names the syntax's thinking blocks when
+	// Options.ThinkingTags is nil (the default: <think> and <thinking>).
+	thinking []string
 }
 
 // The <function_calls><invoke name="…"><parameter name="…"> markup.
@@ -116,7 +119,12 @@ func quotedName(b []byte, pre string) (name []byte, end int, ok, more bool) {
 // xmlSyntax returns a syntax read by the tools scanner with form f.
 func xmlSyntax(name, summary string, f xmlForm, markers func(*schema.Schema) []string) *Syntax {
 	return &Syntax{Name: name, Schema: "tools", Summary: summary, Markers: markers,
-		open: func(c *config) (scanner, error) { return newTools(c.schema, c.opts, c.start, f), nil }}
+		open: func(c *config) (scanner, error) {
+			if c.opts.ThinkingTags == nil {
+				c.opts.ThinkingTags = f.thinking
+			}
+			return newTools(c.schema, c.opts, c.start, f), nil
+		}}
 }
 
 // Tools registers the tools syntax.
@@ -165,6 +173,100 @@ func (registry) GLM() *Syntax {
 		param: glmParam, paramPrefix: "<arg_key>", paramClose: "</arg_value>", rawText: true, exactEdges: true}
 	return xmlSyntax("glm", "<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value></tool_call>", f,
 		staticMarkers("<tool_call> *"))
+}
+
+// DeepSeek-V3.2's DSML markup: <invoke> calls whose tags carry the
+// ｜DSML｜ prefix (U+FF5C FULLWIDTH VERTICAL LINE around DSML), as its
+// chat encoding writes them.
+const (
+	dsmlOpen       = "<｜DSML｜function_calls>"
+	dsmlClose      = "</｜DSML｜function_calls>"
+	dsmlInvoke     = "<｜DSML｜invoke name="
+	dsmlInvokeEnd  = "</｜DSML｜invoke>"
+	dsmlParam      = "<｜DSML｜parameter name="
+	dsmlParamClose = "</｜DSML｜parameter>"
+)
+
+// DeepSeekDSML registers the deepseek-dsml syntax (DeepSeek-V3.2):
+// <｜DSML｜function_calls><｜DSML｜invoke name="NAME"><｜DSML｜parameter
+// name="P" string="true">value</｜DSML｜parameter>…</｜DSML｜invoke>
+// </｜DSML｜function_calls>. It is the <invoke> form of the tools scanner
+// with DSML's tags; a value is raw text typed by the schema (the string
+// attribute, which says whether the model wrote the value as a string or
+// as JSON, is read but the schema's type decides).
+func (registry) DeepSeekDSML() *Syntax {
+	f := xmlForm{wrapOpen: dsmlOpen, wrapClose: dsmlClose,
+		call:        func(b []byte) ([]byte, int, bool) { return attrNamed(b, dsmlInvoke) },
+		callClose:   dsmlInvokeEnd,
+		param:       dsmlParamTag,
+		paramPrefix: dsmlParam, paramClose: dsmlParamClose, rawText: true}
+	return xmlSyntax("deepseek-dsml", `<｜DSML｜function_calls><｜DSML｜invoke name="…"><｜DSML｜parameter name="…" string="true">…</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜function_calls>`,
+		f, staticMarkers(dsmlOpen))
+}
+
+// dsmlParamTag matches a DSML parameter's opening tag at the start of b:
+// <｜DSML｜parameter name="P" string="true|false">, the string attribute
+// optional (and its value any name), the name quoted or not.
+func dsmlParamTag(b []byte) ([]byte, int, bool) {
+	name, j, ok, more := quotedName(b, dsmlParam)
+	if !ok {
+		return nil, 0, more
+	}
+	// white space, an optional string="…" attribute, white space, '>'
+	for attr := true; ; attr = false {
+		k, more := spaces(b, j)
+		if more {
+			return nil, 0, true
+		}
+		if e, ok, more := seq(b, k, ">"); ok {
+			return name, e, false
+		} else if more {
+			return nil, 0, true
+		}
+		if !attr || k == j {
+			return nil, 0, false
+		}
+		if k, ok, more = seq(b, k, "string="); !ok {
+			return nil, 0, more
+		}
+		if k == len(b) {
+			return nil, 0, true
+		}
+		q := ""
+		if b[k] == '"' || b[k] == '\'' {
+			q = string(b[k])
+			k++
+		}
+		v, more := nameEnd(b, k)
+		if more {
+			return nil, 0, true
+		}
+		if j, ok, more = seq(b, v, q); !ok {
+			return nil, 0, more
+		}
+	}
+}
+
+// The markup of ByteDance's Seed-OSS: Qwen3-Coder's <function=…> calls in
+// a <seed:tool_call> wrapper, and <seed:think> reasoning blocks.
+const (
+	seedOpen  = "<seed:tool_call>"
+	seedClose = "</seed:tool_call>"
+	seedThink = "seed:think"
+)
+
+// SeedOSS registers the seed-oss syntax (Seed-OSS-36B's chat template):
+// <seed:tool_call><function=NAME><parameter=P>value</parameter>…
+// </function></seed:tool_call>, read as qwen3-coder reads its calls (a
+// value is raw text typed by the schema, less one line ending at each
+// edge; a <function=…> outside the wrapper is a call too), with
+// <seed:think>…</seed:think> as a thinking block besides <think> and
+// <thinking> (unless Options.ThinkingTags names others).
+func (registry) SeedOSS() *Syntax {
+	f := functionForm(seedOpen, seedClose)
+	f.thinking = []string{seedThink, "thinking", "think"}
+	return xmlSyntax("seed-oss", "<seed:tool_call><function=NAME><parameter=P>value</parameter></function></seed:tool_call>",
+		f, staticMarkers(seedOpen))
 }
 
 // glmCall matches "<tool_call>", optional white space and a name followed

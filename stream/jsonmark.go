@@ -1,0 +1,756 @@
+package stream
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/plangram/plangram/ast"
+)
+
+// jsonForm describes a syntax whose calls are JSON after a start marker
+// (hermes, mistral, kimi-k2, deepseek): one reader, jsonMarked, reads them
+// all, so a syntax of this kind is a jsonForm and its registration. What
+// follows a call's start marker is an envelope {"name": …, "arguments":
+// {…}}, or, with sep, a header naming the tool and then the arguments;
+// with array or named, also the forms those fields say.
+type jsonForm struct {
+	open string // a call's start marker
+	// close ends a call; "" when a call ends with its JSON. With a close
+	// marker, another envelope right after a call's JSON (after white
+	// space or one comma) is the next call, and a JSON string where the
+	// envelope belongs is read (a bad-json call) rather than left as text.
+	close string
+	array bool // the marker may be followed by a JSON array of envelopes
+	// named: the marker may be followed by NAME[ARGS]{…},
+	// NAME[CALL_ID]ID[ARGS]{…} or NAME{…} (Mistral's v11 form).
+	named bool
+	// secOpen and secClose are the markers of an optional section holding
+	// the calls; secAlt are other spellings of each, pairwise (Kimi's
+	// singular <|tool_call_section_…|>).
+	secOpen, secClose string
+	secAlt            [][2]string
+	// special: the markers are special tokens, which no text holds: they
+	// end an open thinking block, and a call's start marker or the
+	// section's close marker ends a call whose close marker was left out.
+	special bool
+	// sep ends a header (the text after the start marker) that names the
+	// tool; the JSON arguments follow it. "" for an envelope.
+	sep string
+	// name returns the tool's name in a header.
+	name func(header string) string
+	// id: the header is the call's id too (Event.CallID).
+	id bool
+	// bare reports a header that names no tool (Kimi's bare counter id,
+	// 0): the schema's only tool is called, or the one its arguments
+	// fit (jtools.infer); else the call names no tool.
+	bare func(header string) bool
+	// fenced: the V3 form of DeepSeek may follow the separator: the
+	// header is the call's type, and the name, a line ending and a ```json
+	// fence come before the JSON (and a closing ``` after it).
+	fenced bool
+}
+
+// maxHeader bounds a call's header (the text before its separator).
+const maxHeader = 256
+
+// jsonSyntax registers the syntax name read by form f.
+func jsonSyntax(name, summary string, f *jsonForm, markers ...string) *Syntax {
+	return &Syntax{Name: name, Schema: "tools", Summary: summary, Markers: staticMarkers(markers...),
+		open: func(c *config) (scanner, error) {
+			x := newProse(c.opts, c.start, append(f.secOpens(), f.open))
+			x.special = f.special
+			return &jsonMarked{f: f, x: x, c: newJCall(namesOf(c))}, nil
+		}}
+}
+
+// secOpens returns the section's opening markers, secCloses its closing
+// ones, in the same order (none without a section).
+func (f *jsonForm) secOpens() []string {
+	if f.secOpen == "" {
+		return nil
+	}
+	m := []string{f.secOpen}
+	for _, a := range f.secAlt {
+		m = append(m, a[0])
+	}
+	return m
+}
+
+func (f *jsonForm) secCloses() []string {
+	if f.secOpen == "" {
+		return nil
+	}
+	m := []string{f.secClose}
+	for _, a := range f.secAlt {
+		m = append(m, a[1])
+	}
+	return m
+}
+
+// Hermes registers the hermes syntax: <tool_call>{"name": …, "arguments":
+// {…}}</tool_call>, the default tool-call format of the Hermes models and
+// of the Qwen2.5 and Qwen3 chat templates, with any white space around
+// the JSON and several calls in a row.
+func (registry) Hermes() *Syntax {
+	return jsonSyntax("hermes", `<tool_call>{"name": …, "arguments": {…}}</tool_call> (Hermes, Qwen2.5, Qwen3)`,
+		&jsonForm{open: "<tool_call>", close: "</tool_call>"}, "<tool_call> {")
+}
+
+// Mistral registers the mistral syntax: [TOOL_CALLS][{"name": …,
+// "arguments": {…}}, …] (Mistral 7B v0.3, Nemo) and the v11 form
+// [TOOL_CALLS]NAME[ARGS]{…} (Mistral Small 3.1+, Devstral, Magistral),
+// optionally with [CALL_ID]ID before [ARGS]; a detokenizer that drops the
+// special tokens leaves [TOOL_CALLS]NAME{…}, which is read too. Each call
+// ends with its JSON.
+func (registry) Mistral() *Syntax {
+	return jsonSyntax("mistral", `[TOOL_CALLS][{"name": …, "arguments": {…}}] and [TOOL_CALLS]NAME[ARGS]{…}`,
+		&jsonForm{open: "[TOOL_CALLS]", array: true, named: true}, "[TOOL_CALLS]")
+}
+
+// KimiK2 registers the kimi-k2 syntax (Kimi K2's chat template):
+// <|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:IDX
+// <|tool_call_argument_begin|>{json}<|tool_call_end|>…
+// <|tool_calls_section_end|>.
+func (registry) KimiK2() *Syntax {
+	f := &jsonForm{secOpen: "<|tool_calls_section_begin|>", secClose: "<|tool_calls_section_end|>",
+		secAlt: [][2]string{{"<|tool_call_section_begin|>", "<|tool_call_section_end|>"}}, special: true,
+		open: "<|tool_call_begin|>", close: "<|tool_call_end|>", sep: "<|tool_call_argument_begin|>",
+		name: kimiName, id: true, bare: kimiBare}
+	return jsonSyntax("kimi-k2", "<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{…}<|tool_call_end|>",
+		f, append(f.secOpens(), f.open)...)
+}
+
+// kimiName returns the tool of a Kimi call id, functions.NAME:IDX.
+func kimiName(id string) string {
+	if i := strings.LastIndexByte(id, ':'); i >= 0 {
+		id = id[:i]
+	}
+	return strings.TrimPrefix(id, "functions.")
+}
+
+// kimiBare reports a Kimi call id that names no tool: a bare counter (0,
+// functions.1, :2) as some Kimi models and fine-tunes write it.
+func kimiBare(id string) bool {
+	s := kimiName(id)
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// The DeepSeek tokens: full-width vertical bars (U+FF5C) and U+2581 for
+// the spaces.
+const (
+	dsCallsBegin = "<\uff5ctool\u2581calls\u2581begin\uff5c>"
+	dsCallsEnd   = "<\uff5ctool\u2581calls\u2581end\uff5c>"
+	dsCallBegin  = "<\uff5ctool\u2581call\u2581begin\uff5c>"
+	dsCallEnd    = "<\uff5ctool\u2581call\u2581end\uff5c>"
+	dsSep        = "<\uff5ctool\u2581sep\uff5c>"
+)
+
+// DeepSeek registers the deepseek syntax: DeepSeek V3 and R1
+// (<｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME, a line ending, a
+// ```json fenced object, <｜tool▁call▁end｜>) and V3.1
+// (<｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{json}<｜tool▁call▁end｜>), inside
+// <｜tool▁calls▁begin｜>…<｜tool▁calls▁end｜>.
+func (registry) DeepSeek() *Syntax {
+	f := &jsonForm{secOpen: dsCallsBegin, secClose: dsCallsEnd, special: true, open: dsCallBegin, close: dsCallEnd,
+		sep: dsSep, name: func(h string) string { return h }, fenced: true}
+	return jsonSyntax("deepseek", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜> (V3.1; V3's function<｜tool▁sep｜>NAME ```json)",
+		f, dsCallsBegin, dsCallBegin)
+}
+
+// The markup of the named form (Mistral v11) after the tool's name.
+const (
+	namedArgs   = "[ARGS]"
+	namedCallID = "[CALL_ID]"
+)
+
+// jsonMarked is the scanner of a jsonForm syntax.
+type jsonMarked struct {
+	f   *jsonForm
+	x   *prose
+	c   *jcall
+	st  uint8
+	at  int // where the start marker starts
+	pos int
+	arr bool // the call is an element of an array
+	// arrAt is where the array's start marker starts.
+	arrAt ast.Pos
+	// next: right after a call's JSON, where another call's JSON may
+	// follow before the close marker (after white space or a comma).
+	next bool
+	sec  bool // inside the section
+	hdr  int  // start of the header, then of the name line
+	hs   string
+	fen  bool // the JSON is in a ``` fence
+	// infer: the header named no tool; the arguments will (jtools.infer),
+	// the header ending at inferAt.
+	infer   bool
+	inferAt int
+	// loose: text resumes after a call outside a section, where a
+	// section's closing marker (of a section ended by prose) is markup.
+	loose bool
+}
+
+// jsonMarked's states.
+const (
+	jmText     = iota
+	jmSection  // between the calls of a section
+	jmAfter    // after the start marker of an envelope form
+	jmArray    // between the elements of the array
+	jmName     // after the tool's name (named form)
+	jmID       // in [CALL_ID]…
+	jmHeader   // reading the header up to the separator
+	jmSep      // after the separator (fenced forms)
+	jmNameLine // fenced: the name line
+	jmFence    // fenced: the opening fence
+	jmJSON
+	jmFenceEnd // fenced: the closing fence
+	jmClose    // after the JSON, up to the close marker
+)
+
+func (m *jsonMarked) keep() int {
+	switch m.st {
+	case jmText:
+		return m.x.keep()
+	case jmAfter:
+		return m.at
+	case jmArray, jmSection:
+		return m.pos
+	}
+	return m.c.start
+}
+
+func (m *jsonMarked) scan(p *Parser, eof bool) error {
+	for {
+		if more, err := m.step(p, eof); err != nil || !more {
+			return err
+		}
+	}
+}
+
+// step advances the scanner once; false means more bytes are needed.
+func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
+	f := m.f
+	switch m.st {
+	case jmText:
+		if m.loose {
+			if more, err := m.sectionEnd(p, eof); more || err != nil {
+				return false, err
+			}
+		}
+		k, at, end, err := m.x.next(p, eof)
+		if err != nil || k < 0 {
+			return false, err
+		}
+		switch {
+		case f.secOpen != "" && k <= len(f.secAlt):
+			m.sec, m.st, m.pos = true, jmSection, end
+			return true, p.text(p.pos(at), end, true)
+		case f.sep != "":
+			m.open(p, at, end)
+		default:
+			m.st, m.at, m.pos = jmAfter, at, end
+		}
+	case jmSection:
+		b := p.bytes(m.pos, p.end())
+		i := skipSpace(b)
+		if err := p.text(p.pos(m.pos), m.pos+i, true); err != nil {
+			return false, err
+		}
+		m.pos += i
+		b = b[i:]
+		if full, part := match(b, f.open); full {
+			m.open(p, m.pos, m.pos+len(f.open))
+			return true, nil
+		} else if part && !eof {
+			return false, nil
+		}
+		for _, sc := range f.secCloses() {
+			if full, part := match(b, sc); full {
+				end := m.pos + len(sc)
+				m.sec = false
+				err := p.text(p.pos(m.pos), end, true)
+				m.pos = end
+				return true, m.text(err)
+			} else if part && !eof {
+				return false, nil
+			}
+		}
+		if len(b) == 0 && !eof {
+			return false, nil
+		}
+		// Other text inside the section is markup when a call or the
+		// section's end follows within maxHeader bytes (stray tokens, as
+		// vLLM treats them); more of it ends the section, and it is prose.
+		tags := append([]string{f.open}, f.secCloses()...)
+		w, cut := window(b, maxHeader+longest(tags))
+		i, k := find(w, tags, eof || cut)
+		switch {
+		case k >= 0 && i <= maxHeader:
+			raw := p.str(m.pos, m.pos+len(bytes.TrimRight(b[:i], " \t\r\n")))
+			sp := p.span(m.pos, m.pos+len(raw))
+			if err := p.text(sp.Start, m.pos+i, true); err != nil {
+				return false, err
+			}
+			m.pos += i
+			return true, p.send(&Event{Type: Error, Kind: KindStrayText, Severity: ast.Warning, Raw: raw, Span: sp,
+				Message: "text inside the tool-call section is not a call: it is left out of the text"})
+		case k < 0 && !eof && i <= maxHeader:
+			return false, nil
+		}
+		m.sec = false
+		return true, m.text(nil)
+	case jmAfter:
+		// The marker opens a call when JSON (or, in the named form, a
+		// name) follows it; anything else (another syntax's <tool_call>NAME)
+		// leaves it as text.
+		b := p.bytes(m.pos, p.end())
+		i := p.spaces(m.pos)
+		switch {
+		case i == len(b) && !eof:
+			return false, nil
+		case i == len(b):
+			m.c.begin(p, m.at)
+			return false, m.after(m.c.abort(p, p.end(), f.close))
+		case f.array && b[i] == '[':
+			end := m.pos + i + 1
+			m.arrAt = p.pos(m.at)
+			m.st, m.pos = jmArray, end
+			return true, p.text(p.pos(m.at), end, true)
+		case b[i] == '{' || b[i] == '"' && f.close != "":
+			m.arr = false
+			m.c.begin(p, m.at)
+			m.c.json(p, m.pos+i, true)
+			m.st = jmJSON
+		case f.named && isName(b[i]) && i == 0:
+			j, more := nameEnd(b, i)
+			if more && !eof {
+				return false, nil
+			}
+			m.arr = false
+			m.c.begin(p, m.at)
+			m.pos += j
+			// ToolCallStart waits for [ARGS]: a [CALL_ID] may come first
+			m.c.setName(p, string(b[i:j]), m.pos)
+			m.st = jmName
+		default: // not a call: the marker is text
+			if f.close == "" {
+				i = 0
+			}
+			if err := p.text(p.pos(m.at), m.pos+i, false); err != nil {
+				return false, err
+			}
+			m.pos += i
+			return true, m.text(nil)
+		}
+	case jmArray:
+		b := p.bytes(m.pos, p.end())
+		i := skipSpace(b)
+		if i == len(b) {
+			err := p.text(p.pos(m.pos), m.pos+i, true)
+			m.pos += i
+			if !eof || err != nil {
+				return false, err
+			}
+			m.x.skip(m.pos)
+			m.st = jmText
+			return true, p.send(&Event{Type: Error, Kind: KindUnterminated, Message: "the " + f.open + " array is not closed by ]",
+				Span: ast.Span{Start: m.arrAt, End: p.pos(m.pos)}})
+		}
+		switch b[i] {
+		case '{':
+			if err := p.text(p.pos(m.pos), m.pos+i, true); err != nil {
+				return false, err
+			}
+			m.arr = true
+			m.c.begin(p, m.pos+i)
+			m.c.json(p, m.pos+i, true)
+			m.st = jmJSON
+		case ',', ']':
+			end := m.pos + i + 1
+			if err := p.text(p.pos(m.pos), end, true); err != nil {
+				return false, err
+			}
+			m.pos = end
+			if b[i] == ']' {
+				m.x.skip(end)
+				m.st = jmText
+			}
+		default: // the array ends: text resumes
+			if err := p.text(p.pos(m.pos), m.pos+i, true); err != nil {
+				return false, err
+			}
+			m.x.skip(m.pos + i)
+			m.st = jmText
+		}
+	case jmName:
+		b := p.bytes(m.pos, p.end())
+		switch {
+		case len(b) == 0:
+			return m.starve(p, eof)
+		case b[0] == '{' || b[0] == '"':
+			return true, m.args(p)
+		}
+		for _, tag := range []string{namedArgs, namedCallID} {
+			full, part := match(b, tag)
+			if full {
+				m.pos += len(tag)
+				if tag == namedArgs {
+					return true, m.args(p)
+				}
+				m.st = jmID
+				return true, nil
+			}
+			if part && !eof {
+				return false, nil
+			}
+		}
+		return true, m.bad(p, "want [ARGS] or the JSON arguments after the tool's name", m.pos)
+	case jmID:
+		// the id is at most maxHeader bytes: [ARGS] is looked for no further
+		b, _ := window(p.bytes(m.pos, p.end()), maxHeader+len(namedArgs))
+		j := bytes.Index(b, []byte(namedArgs))
+		if j > maxHeader {
+			j = -1
+		}
+		if j < 0 {
+			if len(b) == maxHeader+len(namedArgs) { // none can start within the bound now
+				return true, m.bad(p, "no [ARGS] within 256 bytes after [CALL_ID]", m.pos)
+			}
+			return m.starve(p, eof)
+		}
+		m.c.callID = string(bytes.TrimSpace(b[:j]))
+		m.pos += j + len(namedArgs)
+		return true, m.args(p)
+	case jmHeader:
+		b, cut := window(p.bytes(m.pos, p.end()), m.hdr+maxHeader+len(f.sep)-m.pos)
+		i, k := find(b, []string{f.sep}, eof || cut)
+		if m.pos+i-m.hdr > maxHeader {
+			m.pos = m.hdr + maxHeader // the same span whatever the chunking
+			return true, m.bad(p, fmt.Sprintf("no %s within 256 bytes of the call's header", f.sep), m.c.start)
+		}
+		m.pos += i
+		if k < 0 {
+			return m.starve(p, eof)
+		}
+		m.hs = strings.TrimSpace(string(p.bytes(m.hdr, m.pos)))
+		m.pos += len(f.sep)
+		if f.id {
+			m.c.callID = m.hs
+		}
+		if f.bare != nil && f.bare(m.hs) {
+			if only := m.c.tools.only(); only != "" {
+				return true, m.named(p, m.pos, only, m.pos-len(f.sep))
+			}
+			m.infer, m.inferAt = true, m.pos-len(f.sep)
+			m.fen = false
+			m.c.json(p, m.pos, false)
+			m.st = jmJSON
+			return true, nil
+		}
+		if !f.fenced {
+			return true, m.named(p, m.pos, f.name(m.hs), m.pos-len(f.sep))
+		}
+		m.st = jmSep
+	case jmSep:
+		b := p.bytes(m.pos, p.end())
+		i := p.spaces(m.pos)
+		if i == len(b) {
+			return m.starve(p, eof)
+		}
+		if b[i] == '{' || b[i] == '"' { // V3.1: NAME<sep>{json}
+			return true, m.named(p, m.pos+i, f.name(m.hs), m.pos)
+		}
+		m.st, m.hdr = jmNameLine, m.pos
+	case jmNameLine:
+		b, _ := window(p.bytes(m.pos, p.end()), m.hdr+maxHeader+1-m.pos)
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			if m.pos+len(b)-m.hdr > maxHeader {
+				m.pos = m.hdr + maxHeader
+				return true, m.bad(p, "the tool's name is not followed by a line ending within 256 bytes", m.c.start)
+			}
+			m.pos += len(b)
+			return m.starve(p, eof)
+		}
+		m.pos += i
+		name := strings.TrimSpace(string(p.bytes(m.hdr, m.pos)))
+		if err := m.c.named(p, name, m.pos); err != nil {
+			return false, err
+		}
+		m.st = jmFence
+	case jmFence:
+		b := p.bytes(m.pos, p.end())
+		i := p.spaces(m.pos)
+		if i == len(b) {
+			return m.starve(p, eof)
+		}
+		if b[i] == '{' || b[i] == '"' {
+			m.fen = false
+			m.c.json(p, m.pos+i, false)
+			m.st = jmJSON
+			return true, nil
+		}
+		full, part := match(b[i:], "```")
+		if !full {
+			if part && !eof {
+				return false, nil
+			}
+			return true, m.bad(p, "want a ```json fence or the JSON arguments", m.c.start)
+		}
+		line, _ := window(b[i:], maxHeader+1)
+		j := bytes.IndexByte(line, '\n')
+		if j < 0 {
+			if len(line) > maxHeader {
+				return true, m.bad(p, "the fence's line does not end within 256 bytes", m.c.start)
+			}
+			return m.starve(p, eof)
+		}
+		m.fen = true
+		m.c.json(p, m.pos+i+j+1, false)
+		m.st = jmJSON
+	case jmJSON:
+		done, err := m.c.feed(p, eof)
+		if err != nil || !done {
+			return false, err
+		}
+		if f.close == "" {
+			if m.c.cut {
+				return false, m.after(m.c.abort(p, p.end(), f.close))
+			}
+			return true, m.finish(p, m.c.jpos)
+		}
+		m.pos, m.st = m.c.jpos, jmClose
+		m.next = f.sep == "" && m.c.complete()
+		if m.fen && !m.c.jp.Failed() {
+			m.st = jmFenceEnd
+		}
+	case jmFenceEnd:
+		b := p.bytes(m.pos, p.end())
+		i := p.spaces(m.pos)
+		full, part := match(b[i:], "```")
+		switch {
+		case full:
+			m.pos += i + 3
+		case (part || i == len(b)) && !eof:
+			return false, nil
+		}
+		m.st = jmClose
+	case jmClose:
+		if m.next {
+			more, err := m.another(p, eof)
+			if err != nil || more {
+				return false, err
+			}
+			if m.st == jmJSON {
+				return true, nil
+			}
+		}
+		closes := []string{f.close}
+		if f.special {
+			// The markers are special tokens: the next call's opening marker
+			// or the section's closing one ends a call whose closing marker
+			// the model left out (Kimi-K2-Thinking calls so from its thinking).
+			closes = append(append(closes, f.open), f.secCloses()...)
+		}
+		at, k := closeAfter(p, m.c, m.pos, closes, eof)
+		if k < 0 {
+			m.pos = at
+			return m.starve(p, eof)
+		}
+		if m.infer {
+			m.infer = false
+			m.c.inferName(p, m.inferAt)
+		}
+		end := at + len(f.close)
+		if k > 0 {
+			end = at
+			m.c.errs = append(m.c.errs, Event{Type: Error, ID: m.c.id, Kind: KindUnterminated, Severity: ast.Warning,
+				Message: fmt.Sprintf("the call is not closed by %s: the marker %s after it ends it", f.close, closes[k]),
+				Span:    p.span(at, at)})
+		}
+		return true, m.after(m.c.finish(p, end))
+	}
+	return true, nil
+}
+
+// another looks right after a call's JSON for the JSON of another call
+// before the close marker ({…}, {…} or {…}\n{…}, as models sometimes
+// write several calls in one <tool_call>): it ends the call there and
+// starts the next one. more reports that the bytes so far cannot tell
+// yet. The look is bounded, so no byte is scanned more than a bounded
+// number of times.
+func (m *jsonMarked) another(p *Parser, eof bool) (more bool, err error) {
+	b := p.bytes(m.pos, p.end())
+	const limit = 2*maxMarkerSpace + 1
+	i, comma := 0, false
+	for i < len(b) && i < limit && (isSpace(b[i]) || b[i] == ',' && !comma) {
+		comma = comma || b[i] == ','
+		i++
+	}
+	switch {
+	case i == len(b) && i < limit && !eof:
+		return true, nil
+	case i == len(b) || b[i] != '{':
+		m.next = false
+		return false, nil
+	}
+	if err := m.c.finish(p, m.pos); err != nil {
+		return false, err
+	}
+	if err := p.text(p.pos(m.pos), m.pos+i, true); err != nil {
+		return false, err
+	}
+	m.c.begin(p, m.pos+i)
+	m.c.json(p, m.pos+i, true)
+	m.st, m.next = jmJSON, false
+	return false, nil
+}
+
+// window returns b cut to at most n bytes, and whether it was cut. A
+// marker or a line ending is looked for only as far as it may be: the
+// same decision in every chunking, and no byte scanned again and again.
+func window(b []byte, n int) ([]byte, bool) {
+	if len(b) > max(n, 0) {
+		return b[:max(n, 0)], true
+	}
+	return b, false
+}
+
+// longest returns the length of the longest of tags.
+func longest(tags []string) int {
+	n := 0
+	for _, t := range tags {
+		n = max(n, len(t))
+	}
+	return n
+}
+
+// open starts a header-form call whose opening marker is [at, end).
+func (m *jsonMarked) open(p *Parser, at, end int) {
+	m.c.begin(p, at)
+	m.st, m.pos, m.hdr, m.infer = jmHeader, end, end, false
+}
+
+// named reads the arguments from offset off of a call named name, whose
+// name ends at offset nameEnd.
+func (m *jsonMarked) named(p *Parser, off int, name string, nameEnd int) error {
+	if err := m.c.named(p, name, nameEnd); err != nil {
+		return err
+	}
+	m.fen = false
+	m.c.json(p, off, false)
+	m.st = jmJSON
+	return nil
+}
+
+// args starts the call's JSON arguments at m.pos.
+func (m *jsonMarked) args(p *Parser) error {
+	m.c.json(p, m.pos, false)
+	m.st = jmJSON
+	return m.c.sendStart(p)
+}
+
+// finish ends a call without a close marker at offset end: back to the
+// array or to text.
+func (m *jsonMarked) finish(p *Parser, end int) error {
+	err := m.c.finish(p, end)
+	if m.arr && !m.c.jp.Failed() {
+		m.pos, m.st = end, jmArray
+		return err
+	}
+	return m.after(err)
+}
+
+// bad records a malformed call's markup [from, m.pos), where its
+// arguments are missing; the call ends there, or at its close marker.
+func (m *jsonMarked) bad(p *Parser, msg string, from int) error {
+	m.c.fail(p, KindBadJSON, msg, p.span(from, m.pos))
+	m.c.json(p, m.pos, false)
+	m.c.jp.Fail()
+	if m.f.close == "" {
+		return m.finish(p, m.pos)
+	}
+	m.st = jmClose
+	return nil
+}
+
+// starve waits for more bytes; at eof the open call is unterminated, or
+// complete without its close marker.
+func (m *jsonMarked) starve(p *Parser, eof bool) (bool, error) {
+	if !eof {
+		return false, nil
+	}
+	if m.st == jmClose && m.c.complete() {
+		if m.infer {
+			m.c.inferName(p, m.inferAt)
+		}
+		m.infer = false
+		return false, m.after(m.c.finishUnclosed(p, p.end(), m.f.close))
+	}
+	m.infer = false
+	return false, m.after(m.c.abort(p, p.end(), m.f.close))
+}
+
+// after resumes after a call: in its section, or in text.
+func (m *jsonMarked) after(err error) error {
+	m.pos = m.c.end
+	if m.sec {
+		m.st = jmSection
+		return err
+	}
+	m.loose = m.f.secOpen != ""
+	return m.text(err)
+}
+
+// text resumes text at m.pos, or after the last call.
+func (m *jsonMarked) text(err error) error {
+	m.st = jmText
+	m.x.skip(max(m.c.end, m.pos))
+	return err
+}
+
+// sectionEnd reads, right after a call outside a section, a section's
+// closing marker after up to maxMarkerSpace bytes of white space as
+// markup (the section was ended by prose, or its opening marker left
+// out). more reports that the bytes cannot tell yet.
+func (m *jsonMarked) sectionEnd(p *Parser, eof bool) (more bool, err error) {
+	b := p.bytes(m.pos, p.end())
+	i, ws := spaces(b, 0)
+	for _, sc := range m.f.secCloses() {
+		full, part := match(b[i:], sc)
+		switch {
+		case full:
+			m.loose = false
+			end := m.pos + i + len(sc)
+			m.x.skip(end)
+			return false, p.text(p.pos(m.pos), end, true)
+		case part && !eof:
+			return true, nil
+		}
+	}
+	if ws && !eof {
+		return true, nil
+	}
+	m.loose = false
+	return false, nil
+}
+
+// closeAfter looks for the call's closing marker (one of closes) from
+// offset pos on, after its JSON: it returns the marker's offset and index
+// in closes, or (how far the bytes are decided, -1). Text before the
+// marker other than white space is stray (reported once), unless the JSON
+// stopped at a syntax error.
+func closeAfter(p *Parser, c *jcall, pos int, closes []string, eof bool) (int, int) {
+	b := p.bytes(pos, p.end())
+	i, k := find(b, closes, eof)
+	if j := skipSpace(b[:i]); j < i && !c.jp.Failed() {
+		c.strayText(pos+j, pos+i)
+	}
+	return pos + i, k
+}
