@@ -31,7 +31,8 @@ const (
 
 // NamesDirectory reports whether a path's spelling names a directory: it
 // ends with a separator (`src/`, `a.txt\`) or its last component is `.` or
-// `..`. CleanPath drops all of these, so a file action must check it first:
+// `..`. Cleaning the path lexically drops all of these, so a file action
+// must check it first:
 // `write_file "src/"` would otherwise write a file named src, where every
 // executor fails.
 func NamesDirectory(p string) bool {
@@ -241,38 +242,10 @@ func schemeLen(p string) int {
 	return i
 }
 
-// CleanPath returns the slash-separated, lexically cleaned form of a
-// relative path as CheckPath sees it: `\` becomes `/`, empty and `.`
-// components go, each `..` removes the component before it; `..` components
-// that go above the start are kept at the front. The clean form of an empty
-// path is ".".
-func CleanPath(p string) string {
-	parts := strings.Split(strings.ReplaceAll(p, `\`, "/"), "/")
-	out := make([]string, 0, len(parts))
-	up := 0 // leading ".." components kept in out
-	for _, c := range parts {
-		switch c {
-		case "", ".":
-		case "..":
-			if len(out) > up {
-				out = out[:len(out)-1]
-			} else {
-				out = append(out, "..")
-				up++
-			}
-		default:
-			out = append(out, c)
-		}
-	}
-	if len(out) == 0 {
-		return "."
-	}
-	return strings.Join(out, "/")
-}
-
-// escapesRoot reports whether CleanPath(p) is ".." or starts with "../":
-// whether a `..` component comes when no component is left to remove. It
-// does not allocate (CheckPath runs for every path parameter).
+// escapesRoot reports whether a `..` component of p (components split at
+// `/` and `\`, empty and `.` ones skipped) comes when no component is left
+// to remove: whether p, cleaned lexically, goes above its start. It does
+// not allocate (CheckPath runs for every path parameter).
 func escapesRoot(p string) bool {
 	depth := 0
 	for p != "" {
