@@ -12,9 +12,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/internal/jsonw"
 )
 
 // This file is the server's JSON-RPC 2.0 transport over a byte stream, as
@@ -237,8 +237,11 @@ func classify(body []byte) (kind, *request, json.RawMessage) {
 		}
 		return kindInvalid, nil, id
 	}
-	var method string
-	if len(m.Method) == 0 || m.Method[0] != '"' || json.Unmarshal(validUTF8(m.Method), &method) != nil {
+	if len(m.Method) == 0 || m.Method[0] != '"' {
+		return kindInvalid, nil, id
+	}
+	method, err := jsonString(m.Method)
+	if err != nil {
 		return kindInvalid, nil, id
 	}
 	r := &request{method: method, params: m.Params}
@@ -264,8 +267,8 @@ func replyID(raw json.RawMessage) (json.RawMessage, bool) {
 	}
 	switch raw[0] {
 	case '"':
-		var s string
-		if json.Unmarshal(validUTF8(raw), &s) != nil {
+		s, err := jsonString(raw)
+		if err != nil {
 			return nil, false
 		}
 		out, err := marshal(s)
@@ -283,25 +286,14 @@ func replyID(raw json.RawMessage) (json.RawMessage, bool) {
 	return nil, false
 }
 
-// validUTF8 returns a JSON string token with each byte that is not UTF-8
-// replaced by the escaped text \xNN (ast.EscapeInvalidUTF8's form), so
-// that it decodes to that text rather than to U+FFFD.
-func validUTF8(tok []byte) []byte {
-	if utf8.Valid(tok) {
-		return tok
+// jsonString decodes a JSON string token with each byte that is not UTF-8
+// written as the text \xNN (ast.EscapeInvalidUTF8) rather than U+FFFD.
+func jsonString(tok []byte) (string, error) {
+	var s string
+	if err := jsonw.Unmarshal(tok, &s); err != nil {
+		return "", err
 	}
-	out := make([]byte, 0, len(tok)+16)
-	for i := 0; i < len(tok); {
-		r, n := utf8.DecodeRune(tok[i:])
-		if r == utf8.RuneError && n == 1 {
-			out = append(out, `\\x`...)
-			out = append(out, "0123456789abcdef"[tok[i]>>4], "0123456789abcdef"[tok[i]&0xF])
-		} else {
-			out = append(out, tok[i:i+n]...)
-		}
-		i += n
-	}
-	return out
+	return ast.EscapeInvalidUTF8(s), nil
 }
 
 // dispatch handles one frame's body: a message or a batch. It reports
