@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -296,51 +297,25 @@ func jsonString(tok []byte) (string, error) {
 	return ast.EscapeInvalidUTF8(s), nil
 }
 
-// dispatch handles one frame's body: a message or a batch. It reports
-// whether the exit notification was among them.
+// dispatch handles one frame's body, a message or a batch (an array of
+// them), and reports whether the exit notification was among them. The
+// notifications are handled in order, the calls concurrently; once every
+// call has been answered, the answers are written: a message's alone, a
+// batch's as one array (none when there is no answer).
 func (c *conn) dispatch(ctx context.Context, body []byte, h handler, isExit func(string) bool) (exit bool) {
 	if !json.Valid(body) {
 		c.log.Warn("message is not JSON, answered with ParseError", "bytes", len(body))
 		c.writeErrorResponse(nil, &rpcError{Code: codeParseError, Message: msgParseError})
 		return false
 	}
-	if t := bytes.TrimSpace(body); t[0] == '[' {
-		return c.dispatchBatch(ctx, t, h, isExit)
-	}
-	k, r, id := classify(body)
-	switch k {
-	case kindNotJSON:
-		c.writeErrorResponse(id, &rpcError{Code: codeParseError, Message: msgParseError})
-	case kindInvalid:
-		c.log.Warn("invalid message answered with an error", "bytes", len(body))
-		msg := msgInvalidRequest
-		if t := bytes.TrimSpace(body); t[0] != '{' {
-			msg = msgParseError // valid JSON, but no object
+	t := bytes.TrimSpace(body)
+	batch := t[0] == '['
+	members := []json.RawMessage{t}
+	if batch {
+		if err := json.Unmarshal(t, &members); err != nil || len(members) == 0 {
+			c.writeErrorResponse(nil, &rpcError{Code: codeInvalidRequest, Message: msgInvalidRequest})
+			return false
 		}
-		c.writeErrorResponse(id, &rpcError{Code: codeInvalidRequest, Message: msg})
-	case kindResponse:
-		c.log.Info("ignored a response: the server sends no request")
-	case kindNotification:
-		_, _ = h(ctx, r)
-		return isExit(r.method)
-	case kindCall:
-		c.begin(1)
-		go func() {
-			defer c.end(1)
-			c.write(c.respond(ctx, h, r))
-		}()
-	}
-	return false
-}
-
-// dispatchBatch handles a batch: its notifications in order, its calls
-// concurrently, and writes the responses as one array once every call has
-// been answered (none when the batch holds no call).
-func (c *conn) dispatchBatch(ctx context.Context, body []byte, h handler, isExit func(string) bool) (exit bool) {
-	var members []json.RawMessage
-	if err := json.Unmarshal(body, &members); err != nil || len(members) == 0 {
-		c.writeErrorResponse(nil, &rpcError{Code: codeInvalidRequest, Message: msgInvalidRequest})
-		return false
 	}
 	out := make([][]byte, len(members)) // each member's response, or nil
 	var wg sync.WaitGroup
@@ -351,11 +326,17 @@ func (c *conn) dispatchBatch(ctx context.Context, body []byte, h handler, isExit
 		case kindNotJSON:
 			out[i] = errorResponse(id, &rpcError{Code: codeParseError, Message: msgParseError})
 		case kindInvalid:
-			if t := bytes.TrimSpace(m); len(t) > 0 && t[0] != '{' {
-				out[i] = errorResponse(id, &rpcError{Code: codeParseError, Message: msgParseError})
-			} else {
-				out[i] = errorResponse(id, &rpcError{Code: codeInvalidRequest, Message: msgInvalidRequest})
+			c.log.Warn("invalid message answered with an error", "bytes", len(m))
+			e := &rpcError{Code: codeInvalidRequest, Message: msgInvalidRequest}
+			if t := bytes.TrimSpace(m); len(t) > 0 && t[0] != '{' { // valid JSON, but no object
+				e.Message = msgParseError
+				if batch {
+					e.Code = codeParseError
+				}
 			}
+			out[i] = errorResponse(id, e)
+		case kindResponse:
+			c.log.Info("ignored a response: the server sends no request")
 		case kindNotification:
 			_, _ = h(ctx, r)
 			exit = exit || isExit(r.method)
@@ -368,26 +349,24 @@ func (c *conn) dispatchBatch(ctx context.Context, body []byte, h handler, isExit
 			}()
 		}
 	}
+	answer := func() {
+		out = slices.DeleteFunc(out, func(r []byte) bool { return r == nil })
+		switch {
+		case batch && len(out) > 0:
+			c.write(append(append([]byte{'['}, bytes.Join(out, []byte{','})...), ']'))
+		case len(out) > 0:
+			c.write(out[0])
+		}
+	}
+	if n == 0 {
+		answer()
+		return exit
+	}
 	c.begin(n)
 	go func() {
 		defer c.end(n)
 		wg.Wait()
-		var b bytes.Buffer
-		for _, r := range out {
-			if r == nil {
-				continue
-			}
-			if b.Len() == 0 {
-				b.WriteByte('[')
-			} else {
-				b.WriteByte(',')
-			}
-			b.Write(r)
-		}
-		if b.Len() > 0 {
-			b.WriteByte(']')
-			c.write(b.Bytes())
-		}
+		answer()
 	}()
 	return exit
 }
