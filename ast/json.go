@@ -249,11 +249,7 @@ func (ps Params) WriteJSON(w *jsonw.W) {
 	ks := paramSuffixes(ps)
 	w.BeginObject()
 	for i, p := range ps {
-		if ks == nil {
-			w.Key(p.Name)
-		} else {
-			w.KeyN(p.Name, ks[i])
-		}
+		w.KeyN(p.Name, jsonw.Suffix(ks, i))
 		ok := w.Err() == nil
 		w.Value(p.Value)
 		if ok && w.Err() != nil {
