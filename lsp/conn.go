@@ -470,13 +470,9 @@ func (c *conn) write(body []byte) error {
 // marshal encodes v as JSON without escaping <, > and &. encoding/json
 // writes every string as valid UTF-8.
 func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	e := json.NewEncoder(&b)
-	e.SetEscapeHTML(false)
-	if err := e.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+	w := &jsonw.W{}
+	w.Marshal(v)
+	return w.B, w.Err()
 }
 
 // begin counts n calls read and not yet answered.

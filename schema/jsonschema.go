@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/internal/jsonw"
 )
 
 // JSONSchemaDraft is the JSON Schema dialect JSONSchema writes.
@@ -408,23 +409,12 @@ func (p *jsProps) set(k string, v *jsNode) {
 
 // MarshalJSON writes the schemas as one object in insertion order.
 func (p *jsProps) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, k := range p.keys {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		kj, _ := json.Marshal(k)
-		b.Write(kj)
-		b.WriteByte(':')
-		var vb bytes.Buffer
-		enc := json.NewEncoder(&vb)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(p.vals[k]); err != nil {
-			return nil, err
-		}
-		b.Write(bytes.TrimRight(vb.Bytes(), "\n"))
+	w := &jsonw.W{}
+	w.BeginObject()
+	for _, k := range p.keys {
+		w.Key(k)
+		w.Marshal(p.vals[k])
 	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	w.EndObject()
+	return w.B, w.Err()
 }
