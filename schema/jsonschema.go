@@ -1,8 +1,6 @@
 package schema
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
@@ -94,14 +92,11 @@ func JSONSchema(s *Schema) ([]byte, error) {
 	root.Comment = "Without error diagnostics every action matches its typed definition (else); with errors only the structure is checked."
 	root.Defs = g.defs
 
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(root); err != nil {
+	out, err := ast.JSON(root)
+	if err != nil {
 		return nil, fmt.Errorf("json schema of dialect %s: %w", s.Dialect, err)
 	}
-	return b.Bytes(), nil
+	return out, nil
 }
 
 // plainKey reports whether name is non-empty and all ASCII letters,
