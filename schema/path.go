@@ -195,7 +195,9 @@ func isDotGit(c string) bool {
 		c = c[:i]
 	}
 	c = strings.TrimRight(c, ". ")
-	return asciiEqualFold(c, ".git") || asciiEqualFold(c, "git~1")
+	// The letters of both names fold to their ASCII cases only, so
+	// EqualFold compares as git does (ASCII case).
+	return strings.EqualFold(c, ".git") || strings.EqualFold(c, "git~1")
 }
 
 // hfsIgnorable reports whether HFS+ leaves r out of a name when it
@@ -205,27 +207,6 @@ func isDotGit(c string) bool {
 // list git's is_hfs_dotgit ignores).
 func hfsIgnorable(r rune) bool {
 	return r >= 0x200c && r <= 0x200f || r >= 0x202a && r <= 0x202e || r >= 0x206a && r <= 0x206f || r == 0xfeff
-}
-
-// asciiEqualFold reports whether a and b are equal with ASCII letters
-// compared without case (no Unicode folding: git compares so).
-func asciiEqualFold(a, b string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := 0; i < len(a); i++ {
-		x, y := a[i], b[i]
-		if 'A' <= x && x <= 'Z' {
-			x += 'a' - 'A'
-		}
-		if 'A' <= y && y <= 'Z' {
-			y += 'a' - 'A'
-		}
-		if x != y {
-			return false
-		}
-	}
-	return true
 }
 
 // schemeLen returns the length of the URL scheme p starts with when `://`
