@@ -54,19 +54,10 @@ func WriteExactString(w *jsonw.W, key, s string) {
 
 // writeArgsBase64 writes "args_base64" when an argument is not valid UTF-8.
 func writeArgsBase64(w *jsonw.W, args []string) {
-	if !slices.ContainsFunc(args, func(s string) bool { return !utf8.ValidString(s) }) {
-		return
+	if slices.ContainsFunc(args, func(s string) bool { return !utf8.ValidString(s) }) {
+		w.Key("args" + Base64Suffix)
+		writeBareOverlay(w, args)
 	}
-	w.Key("args" + Base64Suffix)
-	w.BeginArray()
-	for _, s := range args {
-		if utf8.ValidString(s) {
-			w.Null()
-		} else {
-			w.String(base64.StdEncoding.EncodeToString([]byte(s)))
-		}
-	}
-	w.EndArray()
 }
 
 // WriteParamsBase64 writes the member key_base64 holding the base64
