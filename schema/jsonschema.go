@@ -72,7 +72,7 @@ func JSONSchema(s *Schema) ([]byte, error) {
 		Description: "An action the schema does not declare (an unknown-action diagnostic reports it); it has no params.",
 		Type:        "object", Properties: &jsProps{}}
 	unknown.Properties.set("name", &jsNode{Not: &jsNode{Enum: names}})
-	unknown.Properties.set("params", &jsNode{Type: "object", MaxProperties: ptr(0)})
+	unknown.Properties.set("params", &jsNode{Type: "object", MaxProperties: new(int)})
 	g.defs.set("unknown_action", unknown)
 	branches = append(branches, &jsNode{Ref: "#/$defs/unknown_action"})
 	g.defs.set("typed_action", &jsNode{
@@ -358,8 +358,6 @@ func snakeCase(s string) string {
 	}
 	return b.String()
 }
-
-func ptr[T any](v T) *T { return &v }
 
 // jsNode is one JSON Schema object; fields marshal in this order.
 type jsNode struct {
