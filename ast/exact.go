@@ -54,26 +54,17 @@ func WriteExactString(w *jsonw.W, key, s string) {
 
 // writeArgsBase64 writes "args_base64" when an argument is not valid UTF-8.
 func writeArgsBase64(w *jsonw.W, args []string) {
-	if !slices.ContainsFunc(args, func(s string) bool { return !utf8.ValidString(s) }) {
-		return
+	if slices.ContainsFunc(args, func(s string) bool { return !utf8.ValidString(s) }) {
+		w.Key("args" + Base64Suffix)
+		writeBareOverlay(w, args)
 	}
-	w.Key("args" + Base64Suffix)
-	w.BeginArray()
-	for _, s := range args {
-		if utf8.ValidString(s) {
-			w.Null()
-		} else {
-			w.String(base64.StdEncoding.EncodeToString([]byte(s)))
-		}
-	}
-	w.EndArray()
 }
 
 // WriteParamsBase64 writes the member key_base64 holding the base64
 // overlay of ps (see above) when a parameter's value holds a string that is
 // not valid UTF-8, and nothing otherwise.
 func WriteParamsBase64(w *jsonw.W, key string, ps Params) {
-	if !paramsInvalid(ps) {
+	if !paramsInvalid(ps, false) {
 		return
 	}
 	w.Key(key + Base64Suffix)
@@ -83,39 +74,48 @@ func WriteParamsBase64(w *jsonw.W, key string, ps Params) {
 // HasInvalidUTF8 reports whether v holds a string that is not valid UTF-8:
 // v itself, or an element, member or field of it, as encoding/json would
 // write it (byte slices are base64 in JSON already and are not looked at).
-func HasInvalidUTF8(v any) bool {
+func HasInvalidUTF8(v any) bool { return invalidIn(v, false) }
+
+// HasInvalidName reports whether v holds an object member name that is
+// not valid UTF-8: a parameter's name or a map key, at any depth.
+func HasInvalidName(v any) bool { return invalidIn(v, true) }
+
+// invalidIn reports whether v holds a member name (names) or else a string
+// value that is not valid UTF-8.
+func invalidIn(v any, names bool) bool {
 	switch x := v.(type) {
-	case nil:
+	case nil, bool, int, int64, float64, json.Number:
 		return false
 	case string:
-		return !utf8.ValidString(x)
+		return !names && !utf8.ValidString(x)
 	case []string:
-		return slices.ContainsFunc(x, func(s string) bool { return !utf8.ValidString(s) })
-	case bool, int, int64, float64, json.Number:
-		return false
+		return !names && slices.ContainsFunc(x, func(s string) bool { return !utf8.ValidString(s) })
 	case []any:
-		return slices.ContainsFunc(x, HasInvalidUTF8)
+		return slices.ContainsFunc(x, func(e any) bool { return invalidIn(e, names) })
 	case map[string]any:
-		for _, e := range x {
-			if HasInvalidUTF8(e) {
+		for k, e := range x {
+			if names && !utf8.ValidString(k) || invalidIn(e, names) {
 				return true
 			}
 		}
 		return false
 	case Params:
-		return paramsInvalid(x)
+		return paramsInvalid(x, names)
 	case json.RawMessage:
-		return !utf8.Valid(x)
+		if utf8.Valid(x) || !names {
+			return !utf8.Valid(x)
+		}
+		y, err := jsonw.DecodeExact(x)
+		return err == nil && invalidIn(y, true)
 	}
-	return hasInvalid(reflect.ValueOf(v))
+	return hasInvalid(reflect.ValueOf(v), names)
 }
 
-// paramsInvalid reports whether a parameter's value holds a string that is
-// not valid UTF-8 (without boxing ps: the JSON writer calls it for every
-// action).
-func paramsInvalid(ps Params) bool {
+// paramsInvalid is invalidIn for Params, without boxing ps (the JSON
+// writer calls it for every action).
+func paramsInvalid(ps Params, names bool) bool {
 	for i := range ps {
-		if HasInvalidUTF8(ps[i].Value) {
+		if names && !utf8.ValidString(ps[i].Name) || invalidIn(ps[i].Value, names) {
 			return true
 		}
 	}
@@ -124,10 +124,10 @@ func paramsInvalid(ps Params) bool {
 
 var paramsRType = reflect.TypeFor[Params]()
 
-// hasInvalid reports whether v holds a string value that is not valid
-// UTF-8.
-func hasInvalid(v reflect.Value) bool {
-	return anyString(generic(v), func(s string, name bool) bool { return !name && !utf8.ValidString(s) })
+// hasInvalid is invalidIn for any other value (a struct, a pointer, a
+// typed slice or map).
+func hasInvalid(v reflect.Value, names bool) bool {
+	return anyString(generic(v), func(s string, name bool) bool { return name == names && !utf8.ValidString(s) })
 }
 
 // generic returns v as the JSON writer writes it, with the exact bytes of

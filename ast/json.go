@@ -39,17 +39,6 @@ func AppendJSON(dst []byte, doc *Document, compact bool) ([]byte, error) {
 // WriteJSON writes the document as one JSON value to w: empty action and
 // diagnostic lists as [], the other empty fields left out.
 func (d *Document) WriteJSON(w *jsonw.W) {
-	d.writeHead(w)
-	for _, a := range d.Actions {
-		a.WriteJSON(w)
-		w.MaybeFlush()
-	}
-	d.writeTail(w)
-}
-
-// writeHead writes the document's JSON up to its actions: the object's
-// opening, the fields before "actions" and the array's opening.
-func (d *Document) writeHead(w *jsonw.W) {
 	w.BeginObject()
 	w.Key("dialect")
 	w.String(d.Dialect)
@@ -82,10 +71,10 @@ func (d *Document) writeHead(w *jsonw.W) {
 	}
 	w.Key("actions")
 	w.BeginArray()
-}
-
-// writeTail writes the document's JSON after its actions.
-func (d *Document) writeTail(w *jsonw.W) {
+	for _, a := range d.Actions {
+		a.WriteJSON(w)
+		w.MaybeFlush()
+	}
 	w.EndArray()
 	if len(d.Blocks) > 0 {
 		w.Key("blocks")
@@ -260,11 +249,7 @@ func (ps Params) WriteJSON(w *jsonw.W) {
 	ks := paramSuffixes(ps)
 	w.BeginObject()
 	for i, p := range ps {
-		if ks == nil {
-			w.Key(p.Name)
-		} else {
-			w.KeyN(p.Name, ks[i])
-		}
+		w.KeyN(p.Name, jsonw.Suffix(ks, i))
 		ok := w.Err() == nil
 		w.Value(p.Value)
 		if ok && w.Err() != nil {

@@ -2,7 +2,6 @@ package ast
 
 import (
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"slices"
@@ -37,7 +36,7 @@ func WriteParams(w *jsonw.W, key string, ps Params) {
 	w.Key(key)
 	ps.WriteJSON(w)
 	WriteParamsBase64(w, key, ps)
-	if paramsInvalidName(ps) { // without boxing ps: called for every action
+	if paramsInvalid(ps, true) {
 		w.Key(key + KeysBase64Suffix)
 		w.BeginObject()
 		walkNames(generic(reflect.ValueOf(ps)), "", func(ptr, name string) {
@@ -46,16 +45,6 @@ func WriteParams(w *jsonw.W, key string, ps Params) {
 		})
 		w.EndObject()
 	}
-}
-
-// paramsInvalidName is HasInvalidName for Params.
-func paramsInvalidName(ps Params) bool {
-	for i := range ps {
-		if !utf8.ValidString(ps[i].Name) || HasInvalidName(ps[i].Value) {
-			return true
-		}
-	}
-	return false
 }
 
 // paramSuffixes returns jsonw.NameSuffixes of the params' names, without
@@ -71,39 +60,6 @@ func paramSuffixes(ps Params) []int {
 		}
 	}
 	return nil
-}
-
-// HasInvalidName reports whether v holds an object member name that is
-// not valid UTF-8: a parameter's name or a map key, at any depth.
-func HasInvalidName(v any) bool {
-	switch x := v.(type) {
-	case nil, string, bool, int, int64, float64, []string:
-		return false
-	case []any:
-		return slices.ContainsFunc(x, HasInvalidName)
-	case map[string]any:
-		for k, e := range x {
-			if !utf8.ValidString(k) || HasInvalidName(e) {
-				return true
-			}
-		}
-		return false
-	case Params:
-		return paramsInvalidName(x)
-	case json.RawMessage:
-		if utf8.Valid(x) {
-			return false
-		}
-		y, err := jsonw.DecodeExact(x)
-		return err == nil && HasInvalidName(y)
-	}
-	return hasInvalidName(reflect.ValueOf(v))
-}
-
-// hasInvalidName is HasInvalidName for any other value (a struct, a
-// pointer, a typed slice or map).
-func hasInvalidName(v reflect.Value) bool {
-	return anyString(generic(v), func(s string, name bool) bool { return name && !utf8.ValidString(s) })
 }
 
 // pointerToken escapes a member name as a JSON Pointer reference token.

@@ -83,14 +83,12 @@ const sparseBlock = 512
 
 // NewSparseLines indexes src as NewLines does, in a sparse form for a
 // caller that keeps src whole and unchanged while it uses the index: one
-// checkpoint of 8 bytes per 512 bytes of src (1.6% of it) instead of 4
-// bytes a line, and each lookup counts the line endings between its
-// checkpoint and the offset (at most 512 bytes), so that it stays
-// O(log lines). A document of short lines made the 4-byte index more than
-// half its size (a 10 MB SEARCH/REPLACE document of 6.7-byte lines:
-// 6.2 MB; docs/benchmarks.md, "Edit formats"). The Lines answers exactly
-// as NewLines(src) would; it keeps src, and Extend must not be called on
-// it. A source of 4 GiB or more gets NewLines' index.
+// checkpoint per 512 bytes of src instead of an entry a line (which, for a
+// document of short lines, is as large as the document), and each lookup
+// counts the line endings between its checkpoint and the offset, so that
+// it stays O(log lines). The Lines answers exactly as NewLines(src) would;
+// it keeps src, and Extend must not be called on it. A source of 4 GiB or
+// more gets NewLines' index.
 func NewSparseLines(src []byte) *Lines {
 	if uint64(len(src)) > math.MaxUint32 {
 		return NewLines(src)

@@ -145,7 +145,7 @@ func exactGeneric(v any) (any, bool) {
 		return nil, false // written as they are, their bytes beside them
 	}
 	rv := reflect.ValueOf(v)
-	if !hasInvalid(rv) {
+	if !hasInvalid(rv, false) {
 		return nil, false
 	}
 	data, err := json.Marshal(v)

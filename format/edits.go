@@ -76,18 +76,15 @@ func applyLineEdits(src []byte, edits []lineEdit) []byte {
 	return []byte(b.String())
 }
 
-func editLine(src []byte, off int, text string) lineEdit {
+// addLine appends the edit that makes the line starting at off read text,
+// unless it reads so already: the edits of a document already in
+// canonical form take no memory.
+func addLine(edits []lineEdit, src []byte, off int, text string) []lineEdit {
 	s, e := lineAt(src, off)
-	return lineEdit{s, e, text}
-}
-
-// addEdit appends e to edits unless it would change nothing, so that the
-// edits of a document already in canonical form take no memory.
-func addEdit(edits []lineEdit, src []byte, e lineEdit) []lineEdit {
-	if string(src[e.start:e.end]) == e.text {
+	if string(src[s:e]) == text {
 		return edits
 	}
-	return append(edits, e)
+	return append(edits, lineEdit{s, e, text})
 }
 
 // editFormat returns the canonical form of doc, a document of an edit
@@ -116,14 +113,14 @@ func searchReplaceEdits(a *ast.Action, src []byte, edits []lineEdit) []lineEdit 
 	if len(a.Blocks) == 0 {
 		return edits
 	}
-	edits = addEdit(edits, src, editLine(src, a.Blocks[0].Span.Start.Offset, "<<<<<<< SEARCH"))
+	edits = addLine(edits, src, a.Blocks[0].Span.Start.Offset, "<<<<<<< SEARCH")
 	if len(a.Blocks) < 2 {
 		return edits
 	}
 	r := a.Blocks[1]
-	edits = addEdit(edits, src, editLine(src, r.Span.Start.Offset, "======="))
+	edits = addLine(edits, src, r.Span.Start.Offset, "=======")
 	if !r.Unclosed {
-		edits = addEdit(edits, src, editLine(src, lastLineStart(src, r.Span.Start.Offset, r.Span.End.Offset), ">>>>>>> REPLACE"))
+		edits = addLine(edits, src, lastLineStart(src, r.Span.Start.Offset, r.Span.End.Offset), ">>>>>>> REPLACE")
 	}
 	return edits
 }
@@ -169,7 +166,7 @@ func udiffHunkEdits(b *ast.Block, src []byte, edits []lineEdit) []lineEdit {
 	if m[3] != "" {
 		text += " " + m[3]
 	}
-	return addEdit(edits, src, lineEdit{s, e, text})
+	return addLine(edits, src, s, text)
 }
 
 // envelopeEdits appends the edits of apply-patch's envelope lines
@@ -202,7 +199,7 @@ func applyPatchEdits(a *ast.Action, src []byte, edits []lineEdit) []lineEdit {
 		return edits
 	}
 	if p := a.Params.String("path"); p != "" {
-		edits = addEdit(edits, src, editLine(src, a.Head.Span.Start.Offset, patchHeader[a.Name]+p))
+		edits = addLine(edits, src, a.Head.Span.Start.Offset, patchHeader[a.Name]+p)
 	}
 	if m := a.Params.String("move_to"); m != "" {
 		s, _ := lineAt(src, a.Head.Span.Start.Offset)
@@ -210,7 +207,7 @@ func applyPatchEdits(a *ast.Action, src []byte, edits []lineEdit) []lineEdit {
 		for next < len(src) && src[next] != '\n' {
 			next++
 		}
-		edits = addEdit(edits, src, editLine(src, next+1, "*** Move to: "+m))
+		edits = addLine(edits, src, next+1, "*** Move to: "+m)
 	}
 	if a.Name != grammar.ActionUpdateFile {
 		return edits
@@ -237,7 +234,7 @@ func applyPatchChunkEdits(b *ast.Block, eof bool, src []byte, edits []lineEdit) 
 		edits = append(edits, lineEdit{s, e, "@@"})
 	}
 	if eof {
-		edits = addEdit(edits, src, editLine(src, lastLineStart(src, b.Span.Start.Offset, b.Span.End.Offset), "*** End of File"))
+		edits = addLine(edits, src, lastLineStart(src, b.Span.Start.Offset, b.Span.End.Offset), "*** End of File")
 	}
 	return edits
 }

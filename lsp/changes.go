@@ -4,47 +4,39 @@ import (
 	"fmt"
 
 	"github.com/plangram/plangram/internal/textpos"
+	"github.com/plangram/plangram/lsp/internal/protocol"
 )
 
-// change is one change of a didChange message: a full-text change, or a
-// range of the text replaced.
-type change struct {
-	whole                bool // a full-text change: text replaces all
-	startLine, startChar int
-	endLine, endChar     int
-	text                 string
-}
-
-// applyChanges applies one didChange message's changes to text in order,
-// each range in the positions of the text the changes before it made, as
-// the protocol says. Positions are 0-based lines (ending at "\n", "\r\n"
-// or a lone "\r") and UTF-16 characters, clamped as textpos.Text.Offset
-// clamps them; a range whose end comes before its start is read the other
-// way round.
+// applyChanges applies one didChange message's changes to text in order:
+// a change without a range replaces the whole text, a ranged one the text
+// of its range, in the positions of the text the changes before it made,
+// as the protocol says. Positions are 0-based lines (ending at "\n",
+// "\r\n" or a lone "\r") and UTF-16 characters, clamped as
+// textpos.Text.Offset clamps them; a range whose end comes before its
+// start is read the other way round.
 //
 // Each ranged change copies and indexes the whole text, so a message of k
 // changes to a text of n bytes costs O(k·n). That work is bounded by
 // changeWorkLimit, far above what an editor sends; a message over it is
 // refused with an error and no text.
-func applyChanges(text []byte, changes []change) ([]byte, error) {
+func applyChanges(text []byte, changes []protocol.TextDocumentContentChangeEvent) ([]byte, error) {
 	limit := changeWorkLimit(text, changes)
 	work := 0
 	for _, c := range changes {
-		if c.whole {
-			text = []byte(c.text)
+		if c.Range == nil {
+			text = []byte(c.Text)
 			continue
 		}
 		if work += len(text); work > limit {
 			return nil, fmt.Errorf("didChange message of %d changes not applied: it would scan more than %d bytes", len(changes), limit)
 		}
 		tx := textpos.New(text)
-		start := tx.Offset(c.startLine, c.startChar)
-		end := tx.Offset(c.endLine, c.endChar)
+		start, end := offset(tx, c.Range.Start), offset(tx, c.Range.End)
 		if end < start {
 			start, end = end, start
 		}
-		next := make([]byte, 0, len(text)-(end-start)+len(c.text))
-		text = append(append(append(next, text[:start]...), c.text...), text[end:]...)
+		next := make([]byte, 0, len(text)-(end-start)+len(c.Text))
+		text = append(append(append(next, text[:start]...), c.Text...), text[end:]...)
 	}
 	return text, nil
 }
@@ -53,10 +45,10 @@ func applyChanges(text []byte, changes []change) ([]byte, error) {
 // scan in all: 1 GiB plus 64 times the text and the changes' own text, so
 // that the time a message costs grows linearly with its size and the
 // document's.
-func changeWorkLimit(text []byte, changes []change) int {
+func changeWorkLimit(text []byte, changes []protocol.TextDocumentContentChangeEvent) int {
 	n := len(text)
 	for _, c := range changes {
-		n += len(c.text)
+		n += len(c.Text)
 	}
 	return 1<<30 + 64*n
 }

@@ -8,7 +8,19 @@ import (
 	"testing"
 
 	"github.com/plangram/plangram/internal/textpos"
+	"github.com/plangram/plangram/lsp/internal/protocol"
 )
+
+type change = protocol.TextDocumentContentChangeEvent
+
+// rangeChange is a change of the range from line sl, character sc to line
+// el, character ec.
+func rangeChange(sl, sc, el, ec int, text string) change {
+	return change{Range: &protocol.Range{
+		Start: protocol.Position{Line: uint32(sl), Character: uint32(sc)},
+		End:   protocol.Position{Line: uint32(el), Character: uint32(ec)},
+	}, Text: text}
+}
 
 var changeAlphabet = []string{"a", "bc", "é", "漢", "😀", "\n", "\r\n", "\r", "\xff", "\x80", "\xe2\x82", "\x82\xac", "  ", "x\r", "\n\r"}
 
@@ -24,13 +36,12 @@ func randChanges(r *rand.Rand, k, lines int) []change {
 	cs := make([]change, k)
 	for i := range cs {
 		if r.IntN(40) == 0 {
-			cs[i] = change{whole: true, text: randChangeText(r, r.IntN(30))}
+			cs[i] = change{Text: randChangeText(r, r.IntN(30))}
 			continue
 		}
-		cs[i] = change{startLine: r.IntN(lines + 2), startChar: r.IntN(12), endLine: r.IntN(lines + 2), endChar: r.IntN(12),
-			text: randChangeText(r, r.IntN(4))}
+		cs[i] = rangeChange(r.IntN(lines+2), r.IntN(12), r.IntN(lines+2), r.IntN(12), randChangeText(r, r.IntN(4)))
 		if r.IntN(3) > 0 { // mostly small ranges on one line
-			cs[i].endLine, cs[i].endChar = cs[i].startLine, cs[i].startChar+r.IntN(3)
+			cs[i].Range.End = protocol.Position{Line: cs[i].Range.Start.Line, Character: cs[i].Range.Start.Character + uint32(r.IntN(3))}
 		}
 	}
 	return cs
@@ -50,7 +61,7 @@ func checkChanges(t *testing.T, r *rand.Rand, text []byte, cs []change) {
 		if offset(tx, pa) != a || offset(tx, pb) != b {
 			continue // inside a character or a CRLF: no position names it
 		}
-		c := change{startLine: int(pb.Line), startChar: int(pb.Character), endLine: int(pa.Line), endChar: int(pa.Character), text: "Z\n"}
+		c := change{Range: &protocol.Range{Start: pb, End: pa}, Text: "Z\n"}
 		got, err := applyChanges(bytes.Clone(text), []change{c})
 		if want := string(text[:a]) + "Z\n" + string(text[b:]); err != nil || string(got) != want {
 			t.Fatalf("offsets %d..%d of %q: got %q, %v; want %q", a, b, text, got, err, want)
@@ -107,7 +118,7 @@ func manyChanges(n, k int) ([]byte, []change) {
 	cs := make([]change, k)
 	for i := range cs {
 		l := (i * 7919) % n
-		cs[i] = change{startLine: l, startChar: 3, endLine: l, endChar: 4, text: "X"}
+		cs[i] = rangeChange(l, 3, l, 4, "X")
 	}
 	return []byte(b.String()), cs
 }

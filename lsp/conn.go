@@ -9,12 +9,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/internal/jsonw"
 )
 
 // This file is the server's JSON-RPC 2.0 transport over a byte stream, as
@@ -237,8 +238,11 @@ func classify(body []byte) (kind, *request, json.RawMessage) {
 		}
 		return kindInvalid, nil, id
 	}
-	var method string
-	if len(m.Method) == 0 || m.Method[0] != '"' || json.Unmarshal(validUTF8(m.Method), &method) != nil {
+	if len(m.Method) == 0 || m.Method[0] != '"' {
+		return kindInvalid, nil, id
+	}
+	method, err := jsonString(m.Method)
+	if err != nil {
 		return kindInvalid, nil, id
 	}
 	r := &request{method: method, params: m.Params}
@@ -264,8 +268,8 @@ func replyID(raw json.RawMessage) (json.RawMessage, bool) {
 	}
 	switch raw[0] {
 	case '"':
-		var s string
-		if json.Unmarshal(validUTF8(raw), &s) != nil {
+		s, err := jsonString(raw)
+		if err != nil {
 			return nil, false
 		}
 		out, err := marshal(s)
@@ -283,72 +287,35 @@ func replyID(raw json.RawMessage) (json.RawMessage, bool) {
 	return nil, false
 }
 
-// validUTF8 returns a JSON string token with each byte that is not UTF-8
-// replaced by the escaped text \xNN (ast.EscapeInvalidUTF8's form), so
-// that it decodes to that text rather than to U+FFFD.
-func validUTF8(tok []byte) []byte {
-	if utf8.Valid(tok) {
-		return tok
+// jsonString decodes a JSON string token with each byte that is not UTF-8
+// written as the text \xNN (ast.EscapeInvalidUTF8) rather than U+FFFD.
+func jsonString(tok []byte) (string, error) {
+	var s string
+	if err := jsonw.Unmarshal(tok, &s); err != nil {
+		return "", err
 	}
-	out := make([]byte, 0, len(tok)+16)
-	for i := 0; i < len(tok); {
-		r, n := utf8.DecodeRune(tok[i:])
-		if r == utf8.RuneError && n == 1 {
-			out = append(out, `\\x`...)
-			out = append(out, "0123456789abcdef"[tok[i]>>4], "0123456789abcdef"[tok[i]&0xF])
-		} else {
-			out = append(out, tok[i:i+n]...)
-		}
-		i += n
-	}
-	return out
+	return ast.EscapeInvalidUTF8(s), nil
 }
 
-// dispatch handles one frame's body: a message or a batch. It reports
-// whether the exit notification was among them.
+// dispatch handles one frame's body, a message or a batch (an array of
+// them), and reports whether the exit notification was among them. The
+// notifications are handled in order, the calls concurrently; once every
+// call has been answered, the answers are written: a message's alone, a
+// batch's as one array (none when there is no answer).
 func (c *conn) dispatch(ctx context.Context, body []byte, h handler, isExit func(string) bool) (exit bool) {
 	if !json.Valid(body) {
 		c.log.Warn("message is not JSON, answered with ParseError", "bytes", len(body))
 		c.writeErrorResponse(nil, &rpcError{Code: codeParseError, Message: msgParseError})
 		return false
 	}
-	if t := bytes.TrimSpace(body); t[0] == '[' {
-		return c.dispatchBatch(ctx, t, h, isExit)
-	}
-	k, r, id := classify(body)
-	switch k {
-	case kindNotJSON:
-		c.writeErrorResponse(id, &rpcError{Code: codeParseError, Message: msgParseError})
-	case kindInvalid:
-		c.log.Warn("invalid message answered with an error", "bytes", len(body))
-		msg := msgInvalidRequest
-		if t := bytes.TrimSpace(body); t[0] != '{' {
-			msg = msgParseError // valid JSON, but no object
+	t := bytes.TrimSpace(body)
+	batch := t[0] == '['
+	members := []json.RawMessage{t}
+	if batch {
+		if err := json.Unmarshal(t, &members); err != nil || len(members) == 0 {
+			c.writeErrorResponse(nil, &rpcError{Code: codeInvalidRequest, Message: msgInvalidRequest})
+			return false
 		}
-		c.writeErrorResponse(id, &rpcError{Code: codeInvalidRequest, Message: msg})
-	case kindResponse:
-		c.log.Info("ignored a response: the server sends no request")
-	case kindNotification:
-		_, _ = h(ctx, r)
-		return isExit(r.method)
-	case kindCall:
-		c.begin(1)
-		go func() {
-			defer c.end(1)
-			c.write(c.respond(ctx, h, r))
-		}()
-	}
-	return false
-}
-
-// dispatchBatch handles a batch: its notifications in order, its calls
-// concurrently, and writes the responses as one array once every call has
-// been answered (none when the batch holds no call).
-func (c *conn) dispatchBatch(ctx context.Context, body []byte, h handler, isExit func(string) bool) (exit bool) {
-	var members []json.RawMessage
-	if err := json.Unmarshal(body, &members); err != nil || len(members) == 0 {
-		c.writeErrorResponse(nil, &rpcError{Code: codeInvalidRequest, Message: msgInvalidRequest})
-		return false
 	}
 	out := make([][]byte, len(members)) // each member's response, or nil
 	var wg sync.WaitGroup
@@ -359,11 +326,17 @@ func (c *conn) dispatchBatch(ctx context.Context, body []byte, h handler, isExit
 		case kindNotJSON:
 			out[i] = errorResponse(id, &rpcError{Code: codeParseError, Message: msgParseError})
 		case kindInvalid:
-			if t := bytes.TrimSpace(m); len(t) > 0 && t[0] != '{' {
-				out[i] = errorResponse(id, &rpcError{Code: codeParseError, Message: msgParseError})
-			} else {
-				out[i] = errorResponse(id, &rpcError{Code: codeInvalidRequest, Message: msgInvalidRequest})
+			c.log.Warn("invalid message answered with an error", "bytes", len(m))
+			e := &rpcError{Code: codeInvalidRequest, Message: msgInvalidRequest}
+			if t := bytes.TrimSpace(m); len(t) > 0 && t[0] != '{' { // valid JSON, but no object
+				e.Message = msgParseError
+				if batch {
+					e.Code = codeParseError
+				}
 			}
+			out[i] = errorResponse(id, e)
+		case kindResponse:
+			c.log.Info("ignored a response: the server sends no request")
 		case kindNotification:
 			_, _ = h(ctx, r)
 			exit = exit || isExit(r.method)
@@ -376,26 +349,24 @@ func (c *conn) dispatchBatch(ctx context.Context, body []byte, h handler, isExit
 			}()
 		}
 	}
+	answer := func() {
+		out = slices.DeleteFunc(out, func(r []byte) bool { return r == nil })
+		switch {
+		case batch && len(out) > 0:
+			c.write(append(append([]byte{'['}, bytes.Join(out, []byte{','})...), ']'))
+		case len(out) > 0:
+			c.write(out[0])
+		}
+	}
+	if n == 0 {
+		answer()
+		return exit
+	}
 	c.begin(n)
 	go func() {
 		defer c.end(n)
 		wg.Wait()
-		var b bytes.Buffer
-		for _, r := range out {
-			if r == nil {
-				continue
-			}
-			if b.Len() == 0 {
-				b.WriteByte('[')
-			} else {
-				b.WriteByte(',')
-			}
-			b.Write(r)
-		}
-		if b.Len() > 0 {
-			b.WriteByte(']')
-			c.write(b.Bytes())
-		}
+		answer()
 	}()
 	return exit
 }
@@ -499,13 +470,9 @@ func (c *conn) write(body []byte) error {
 // marshal encodes v as JSON without escaping <, > and &. encoding/json
 // writes every string as valid UTF-8.
 func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	e := json.NewEncoder(&b)
-	e.SetEscapeHTML(false)
-	if err := e.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+	w := &jsonw.W{}
+	w.Marshal(v)
+	return w.B, w.Err()
 }
 
 // begin counts n calls read and not yet answered.

@@ -172,7 +172,7 @@ func outline(src []byte, tx *textpos.Text, doc *ast.Document) []protocol.Documen
 				break
 			}
 		}
-		n.end = max(n.end, trimTrailingNewlines(src, n.start, end))
+		n.end = max(n.end, n.start+len(bytes.TrimRight(src[n.start:end], "\r\n")))
 	}
 	var conv func([]*symbolNode) []protocol.DocumentSymbol
 	conv = func(ns []*symbolNode) []protocol.DocumentSymbol {
@@ -196,13 +196,6 @@ func itemStart(h *heading, a *ast.Action) int {
 		return h.start
 	}
 	return a.Span.Start.Offset
-}
-
-func trimTrailingNewlines(src []byte, start, end int) int {
-	for end > start && (src[end-1] == '\n' || src[end-1] == '\r') {
-		end--
-	}
-	return end
 }
 
 func before(a, b protocol.Position) bool {

@@ -274,6 +274,15 @@ func (s *server) publish(p *protocol.PublishDiagnosticsParams) error {
 	return s.client.notify("textDocument/publishDiagnostics", p)
 }
 
+// publishVersion publishes the diagnostics of a version of a document,
+// positioned in tx; a failure to send is logged.
+func (s *server) publishVersion(u uri.URI, version int32, tx *textpos.Text, ds []*ast.Diagnostic) {
+	p := &protocol.PublishDiagnosticsParams{URI: u, Version: &version, Diagnostics: toDiagnostics(u, tx, ds)}
+	if err := s.publish(p); err != nil {
+		s.log.Error("publish", "uri", u, "err", err)
+	}
+}
+
 // server is the state of one session: the open documents and the
 // handlers of the methods it implements. Serve creates it.
 type server struct {
@@ -400,19 +409,10 @@ func (s *server) DidChange(ctx context.Context, p *protocol.DidChangeTextDocumen
 		text, refused = d.text, d.refused
 	}
 	s.mu.Unlock()
-	changes := make([]change, 0, len(p.ContentChanges))
-	for _, c := range p.ContentChanges {
-		if c.Range == nil {
-			changes = append(changes, change{whole: true, text: c.Text})
-			continue
-		}
-		changes = append(changes, change{
-			startLine: int(c.Range.Start.Line), startChar: int(c.Range.Start.Character),
-			endLine: int(c.Range.End.Line), endChar: int(c.Range.End.Character), text: c.Text})
-	}
+	changes := p.ContentChanges
 	if refused { // only a full-text change brings a refused document back
 		i := len(changes) - 1
-		for i >= 0 && !changes[i].whole {
+		for i >= 0 && changes[i].Range != nil {
 			i--
 		}
 		if i < 0 {
@@ -444,11 +444,7 @@ func (s *server) refuse(u uri.URI, version int32, err error) {
 	}
 	d.version, d.text, d.tx, d.parsed, d.refused = version, nil, textpos.New(nil), nil, true
 	d.seq++
-	diag := &ast.Diagnostic{Severity: ast.Error, Code: "too-large", Message: err.Error() + "; close and reopen the document"}
-	params := &protocol.PublishDiagnosticsParams{URI: u, Version: &version, Diagnostics: toDiagnostics(u, d.tx, []*ast.Diagnostic{diag})}
-	if err := s.publish(params); err != nil {
-		s.log.Error("publish", "uri", u, "err", err)
-	}
+	s.publishVersion(u, version, d.tx, []*ast.Diagnostic{{Severity: ast.Error, Code: "too-large", Message: err.Error() + "; close and reopen the document"}})
 }
 
 // DidClose forgets the document and clears its diagnostics.
@@ -507,13 +503,8 @@ func (s *server) recoverCheck(u uri.URI, version int32) {
 		return
 	}
 	s.log.Error("check panicked", "uri", u, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
-	d := &ast.Diagnostic{Severity: ast.Error, Code: "internal-error",
-		Message: fmt.Sprintf("internal error while checking this document: %v", r)}
-	params := &protocol.PublishDiagnosticsParams{URI: u, Version: &version,
-		Diagnostics: toDiagnostics(u, textpos.New(nil), []*ast.Diagnostic{d})}
-	if err := s.publish(params); err != nil {
-		s.log.Error("publish", "uri", u, "err", err)
-	}
+	s.publishVersion(u, version, textpos.New(nil), []*ast.Diagnostic{{Severity: ast.Error, Code: "internal-error",
+		Message: fmt.Sprintf("internal error while checking this document: %v", r)}})
 }
 
 // check runs the parser and the workspace rules over one version of a
@@ -558,11 +549,7 @@ func (s *server) check(ctx context.Context, u uri.URI, version int32, seq uint64
 	}
 	// Published under the lock so that an older result can never be sent
 	// after a newer one.
-	params := &protocol.PublishDiagnosticsParams{URI: u, Version: &version,
-		Diagnostics: toDiagnostics(u, d.tx, diags)}
-	if err := s.publish(params); err != nil {
-		s.log.Error("publish", "uri", u, "err", err)
-	}
+	s.publishVersion(u, version, d.tx, diags)
 }
 
 // snapshot returns the current text and parse of a document, parsing it

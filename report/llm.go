@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/plangram/plangram/internal/number"
 )
 
 // WriteLLM writes the correction message an agent framework sends back to
@@ -24,7 +26,7 @@ func WriteLLM(w io.Writer, files []*File) error {
 			fmt.Fprintf(&b, "%s: the plan passed every check.\n", f.Path)
 			continue
 		}
-		fmt.Fprintf(&b, "%s: the plan has %s and %s. ", f.Path, countOf(errs, "error"), countOf(warns, "warning"))
+		fmt.Fprintf(&b, "%s: the plan has %s and %s. ", f.Path, number.Plural(errs, "error"), number.Plural(warns, "warning"))
 		if errs > 0 {
 			b.WriteString("Correct every error, and each warning that is a mistake, then send the whole corrected plan again in the same format.\n")
 		} else {
@@ -56,13 +58,6 @@ func WriteLLM(w io.Writer, files []*File) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-func countOf(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // quoteFence returns a fence that no run inside src can close: tildes (or

@@ -1,13 +1,12 @@
 package schema
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/internal/jsonw"
 )
 
 // JSONSchemaDraft is the JSON Schema dialect JSONSchema writes.
@@ -73,7 +72,7 @@ func JSONSchema(s *Schema) ([]byte, error) {
 		Description: "An action the schema does not declare (an unknown-action diagnostic reports it); it has no params.",
 		Type:        "object", Properties: &jsProps{}}
 	unknown.Properties.set("name", &jsNode{Not: &jsNode{Enum: names}})
-	unknown.Properties.set("params", &jsNode{Type: "object", MaxProperties: ptr(0)})
+	unknown.Properties.set("params", &jsNode{Type: "object", MaxProperties: new(int)})
 	g.defs.set("unknown_action", unknown)
 	branches = append(branches, &jsNode{Ref: "#/$defs/unknown_action"})
 	g.defs.set("typed_action", &jsNode{
@@ -93,14 +92,11 @@ func JSONSchema(s *Schema) ([]byte, error) {
 	root.Comment = "Without error diagnostics every action matches its typed definition (else); with errors only the structure is checked."
 	root.Defs = g.defs
 
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(root); err != nil {
+	out, err := ast.JSON(root)
+	if err != nil {
 		return nil, fmt.Errorf("json schema of dialect %s: %w", s.Dialect, err)
 	}
-	return b.Bytes(), nil
+	return out, nil
 }
 
 // plainKey reports whether name is non-empty and all ASCII letters,
@@ -363,8 +359,6 @@ func snakeCase(s string) string {
 	return b.String()
 }
 
-func ptr[T any](v T) *T { return &v }
-
 // jsNode is one JSON Schema object; fields marshal in this order.
 type jsNode struct {
 	Schema               string    `json:"$schema,omitempty"`
@@ -408,23 +402,12 @@ func (p *jsProps) set(k string, v *jsNode) {
 
 // MarshalJSON writes the schemas as one object in insertion order.
 func (p *jsProps) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, k := range p.keys {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		kj, _ := json.Marshal(k)
-		b.Write(kj)
-		b.WriteByte(':')
-		var vb bytes.Buffer
-		enc := json.NewEncoder(&vb)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(p.vals[k]); err != nil {
-			return nil, err
-		}
-		b.Write(bytes.TrimRight(vb.Bytes(), "\n"))
+	w := &jsonw.W{}
+	w.BeginObject()
+	for _, k := range p.keys {
+		w.Key(k)
+		w.Marshal(p.vals[k])
 	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	w.EndObject()
+	return w.B, w.Err()
 }

@@ -31,7 +31,8 @@ const (
 
 // NamesDirectory reports whether a path's spelling names a directory: it
 // ends with a separator (`src/`, `a.txt\`) or its last component is `.` or
-// `..`. CleanPath drops all of these, so a file action must check it first:
+// `..`. Cleaning the path lexically drops all of these, so a file action
+// must check it first:
 // `write_file "src/"` would otherwise write a file named src, where every
 // executor fails.
 func NamesDirectory(p string) bool {
@@ -194,7 +195,9 @@ func isDotGit(c string) bool {
 		c = c[:i]
 	}
 	c = strings.TrimRight(c, ". ")
-	return asciiEqualFold(c, ".git") || asciiEqualFold(c, "git~1")
+	// The letters of both names fold to their ASCII cases only, so
+	// EqualFold compares as git does (ASCII case).
+	return strings.EqualFold(c, ".git") || strings.EqualFold(c, "git~1")
 }
 
 // hfsIgnorable reports whether HFS+ leaves r out of a name when it
@@ -204,27 +207,6 @@ func isDotGit(c string) bool {
 // list git's is_hfs_dotgit ignores).
 func hfsIgnorable(r rune) bool {
 	return r >= 0x200c && r <= 0x200f || r >= 0x202a && r <= 0x202e || r >= 0x206a && r <= 0x206f || r == 0xfeff
-}
-
-// asciiEqualFold reports whether a and b are equal with ASCII letters
-// compared without case (no Unicode folding: git compares so).
-func asciiEqualFold(a, b string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := 0; i < len(a); i++ {
-		x, y := a[i], b[i]
-		if 'A' <= x && x <= 'Z' {
-			x += 'a' - 'A'
-		}
-		if 'A' <= y && y <= 'Z' {
-			y += 'a' - 'A'
-		}
-		if x != y {
-			return false
-		}
-	}
-	return true
 }
 
 // schemeLen returns the length of the URL scheme p starts with when `://`
@@ -241,38 +223,10 @@ func schemeLen(p string) int {
 	return i
 }
 
-// CleanPath returns the slash-separated, lexically cleaned form of a
-// relative path as CheckPath sees it: `\` becomes `/`, empty and `.`
-// components go, each `..` removes the component before it; `..` components
-// that go above the start are kept at the front. The clean form of an empty
-// path is ".".
-func CleanPath(p string) string {
-	parts := strings.Split(strings.ReplaceAll(p, `\`, "/"), "/")
-	out := make([]string, 0, len(parts))
-	up := 0 // leading ".." components kept in out
-	for _, c := range parts {
-		switch c {
-		case "", ".":
-		case "..":
-			if len(out) > up {
-				out = out[:len(out)-1]
-			} else {
-				out = append(out, "..")
-				up++
-			}
-		default:
-			out = append(out, c)
-		}
-	}
-	if len(out) == 0 {
-		return "."
-	}
-	return strings.Join(out, "/")
-}
-
-// escapesRoot reports whether CleanPath(p) is ".." or starts with "../":
-// whether a `..` component comes when no component is left to remove. It
-// does not allocate (CheckPath runs for every path parameter).
+// escapesRoot reports whether a `..` component of p (components split at
+// `/` and `\`, empty and `.` ones skipped) comes when no component is left
+// to remove: whether p, cleaned lexically, goes above its start. It does
+// not allocate (CheckPath runs for every path parameter).
 func escapesRoot(p string) bool {
 	depth := 0
 	for p != "" {

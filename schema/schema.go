@@ -230,24 +230,6 @@ func (s *Schema) Lookup(name string) *Action {
 	return s.index[name]
 }
 
-// LookupFold finds an action by name or alias, ignoring case.
-func (s *Schema) LookupFold(name string) *Action {
-	if a := s.Lookup(name); a != nil {
-		return a
-	}
-	for _, a := range s.Actions {
-		if strings.EqualFold(a.Name, name) {
-			return a
-		}
-		for _, al := range a.Aliases {
-			if strings.EqualFold(al, name) {
-				return a
-			}
-		}
-	}
-	return nil
-}
-
 // Names returns the action names in schema order.
 func (s *Schema) Names() []string {
 	out := make([]string, len(s.Actions))

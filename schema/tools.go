@@ -9,6 +9,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/plangram/plangram/ast"
 )
 
 // ToolsFamily names the registry format FromTools detected.
@@ -124,14 +126,11 @@ func describeFile(file string) string {
 // MarshalFile writes the schema as a schema file (docs/schema.md):
 // indented JSON ending in a newline, which Parse reads back.
 func (s *Schema) MarshalFile() ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(s); err != nil {
+	out, err := ast.JSON(s)
+	if err != nil {
 		return nil, fmt.Errorf("schema %s: %w", s.Dialect, err)
 	}
-	return b.Bytes(), nil
+	return out, nil
 }
 
 type toolsConv struct {

@@ -98,15 +98,7 @@ func (w *W) elem() {
 }
 
 // Key writes an object member's name; the next value is its value.
-func (w *W) Key(k string) {
-	w.elem()
-	w.B = AppendString(w.B, k)
-	w.B = append(w.B, ':')
-	if w.Indent {
-		w.B = append(w.B, ' ')
-	}
-	w.key = true
-}
+func (w *W) Key(k string) { w.KeyN(k, 0) }
 
 // BeginObject opens an object.
 func (w *W) BeginObject() { w.begin('{') }
@@ -385,16 +377,14 @@ func WrittenName(name string, k int) string {
 // KeyN writes an object member's name as Key does, with "#k" appended when
 // k is not 0 (see NameSuffixes).
 func (w *W) KeyN(name string, k int) {
-	if k == 0 {
-		w.Key(name)
-		return
-	}
 	w.elem()
 	w.B = AppendString(w.B, name)
-	w.B = w.B[:len(w.B)-1]
-	w.B = append(w.B, '#')
-	w.B = strconv.AppendInt(w.B, int64(k), 10)
-	w.B = append(w.B, '"', ':')
+	if k != 0 {
+		w.B = append(w.B[:len(w.B)-1], '#')
+		w.B = strconv.AppendInt(w.B, int64(k), 10)
+		w.B = append(w.B, '"')
+	}
+	w.B = append(w.B, ':')
 	if w.Indent {
 		w.B = append(w.B, ' ')
 	}

@@ -1,4 +1,4 @@
-package tools_test
+package typed_test
 
 import (
 	"bytes"
@@ -12,14 +12,9 @@ import (
 	"github.com/sebdah/goldie/v2"
 
 	"github.com/plangram/plangram/ast"
-	"github.com/plangram/plangram/internal/testkit/gentest"
 	"github.com/plangram/plangram/stream"
 	"github.com/plangram/plangram/typed/tools"
 )
-
-func TestGeneratedFresh(t *testing.T) {
-	gentest.CheckFresh(t, "tools", "tools", "tools_gen.go")
-}
 
 // TestDecodeStreamGolden streams every input of the stream corpus
 // (golden/stream/*.txt but acts_* and the syntaxes with their own
@@ -28,7 +23,7 @@ func TestGeneratedFresh(t *testing.T) {
 // its typed form (golden/typed/tools.golden). Calls the stream reports no
 // error for must decode.
 func TestDecodeStreamGolden(t *testing.T) {
-	files, err := filepath.Glob("../../golden/stream/*.txt")
+	files, err := filepath.Glob("../golden/stream/*.txt")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no golden inputs: %v", err)
 	}
@@ -70,9 +65,9 @@ func TestDecodeStreamGolden(t *testing.T) {
 			x, err := tools.DecodeAction(a)
 			var got string
 			if err != nil {
-				got = gentest.Summary[tools.Action](nil, err)
+				got = summary[tools.Action](nil, err)
 			} else {
-				got = gentest.Summary([]tools.Action{x}, nil)
+				got = summary([]tools.Action{x}, nil)
 			}
 			if err != nil && !failed[ids[i]] {
 				t.Errorf("%s: call %d has no stream error but does not decode: %v", f, ids[i], err)
@@ -80,6 +75,6 @@ func TestDecodeStreamGolden(t *testing.T) {
 			all.WriteString(got)
 		}
 	}
-	g := goldie.New(t, goldie.WithFixtureDir("../../golden/typed"), goldie.WithNameSuffix(".golden"))
+	g := goldie.New(t, goldie.WithFixtureDir("../golden/typed"), goldie.WithNameSuffix(".golden"))
 	g.Assert(t, "tools", []byte(all.String()))
 }

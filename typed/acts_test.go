@@ -1,4 +1,4 @@
-package acts_test
+package typed_test
 
 import (
 	"context"
@@ -12,19 +12,14 @@ import (
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
-	"github.com/plangram/plangram/internal/testkit/gentest"
 	"github.com/plangram/plangram/typed/acts"
 )
 
-func TestGeneratedFresh(t *testing.T) {
-	gentest.CheckFresh(t, "acts", "acts", "acts_gen.go")
-}
-
-// TestDecodeGolden decodes every document of the acts golden corpus, both
+// TestDecodeActsGolden decodes every document of the acts golden corpus, both
 // as parsed in memory and as read back from its pinned JSON, and pins the
 // typed actions (golden/typed/acts.golden).
-func TestDecodeGolden(t *testing.T) {
-	files, err := filepath.Glob("../../golden/acts/*.md")
+func TestDecodeActsGolden(t *testing.T) {
+	files, err := filepath.Glob("../golden/acts/*.md")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no golden inputs: %v", err)
 	}
@@ -42,7 +37,7 @@ func TestDecodeGolden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := gentest.Summary(acts.Decode(doc))
+		got := summary(acts.Decode(doc))
 		if !doc.HasErrors() && !hasCode(doc, "unknown-action") && strings.Contains(got, "error: ") {
 			t.Errorf("%s: a document without errors does not decode:\n%s", f, got)
 		}
@@ -56,12 +51,12 @@ func TestDecodeGolden(t *testing.T) {
 		if err := json.Unmarshal(js, &back); err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
-		if fromJSON := gentest.Summary(acts.Decode(&back)); fromJSON != got {
+		if fromJSON := summary(acts.Decode(&back)); fromJSON != got {
 			t.Errorf("%s: decoding the JSON differs:\n%s\nparsed:\n%s", f, fromJSON, got)
 		}
 		all.WriteString("== " + filepath.Base(f) + "\n" + got)
 	}
-	g := goldie.New(t, goldie.WithFixtureDir("../../golden/typed"), goldie.WithNameSuffix(".golden"))
+	g := goldie.New(t, goldie.WithFixtureDir("../golden/typed"), goldie.WithNameSuffix(".golden"))
 	g.Assert(t, "acts", []byte(all.String()))
 }
 
@@ -74,9 +69,9 @@ func hasCode(doc *ast.Document, code string) bool {
 	return false
 }
 
-// TestDecodeErrors checks each kind of decoding problem is reported at the
+// TestDecodeActsErrors checks each kind of decoding problem is reported at the
 // right place.
-func TestDecodeErrors(t *testing.T) {
+func TestDecodeActsErrors(t *testing.T) {
 	span := func(line int) *ast.Span {
 		return &ast.Span{Start: ast.Pos{Line: line, Col: 1}, End: ast.Pos{Line: line, Col: 2}}
 	}
