@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/plangram/plangram/ast"
@@ -67,6 +68,7 @@ type prose struct {
 	marks int      // how many of tags are markers
 	close [][]string
 	first [256]bool // bytes a tag starts with
+	lead  int       // the byte every tag starts with, or < 0
 	hide  bool
 	// literal: the markers are matched byte for byte (the tools
 	// scanner's tags), not as patterns.
@@ -102,9 +104,14 @@ func newProse(o Options, start int, marks []string) *prose {
 			x.close = append(x.close, closes[len(closes)-1:])
 		}
 	}
+	x.lead = -1
 	for _, t := range x.tags {
-		if t != "" {
-			x.first[t[0]] = true
+		switch {
+		case t == "":
+		case x.lead == -1 || x.lead == int(t[0]):
+			x.lead, x.first[t[0]] = int(t[0]), true
+		default:
+			x.lead, x.first[t[0]] = -2, true
 		}
 	}
 	x.ends = x.tags[:len(marks):len(marks)]
@@ -179,15 +186,22 @@ const cutMarker = -2
 // than one byte (not counting white space) at the end of b is k ==
 // cutMarker.
 func (x *prose) find(b []byte, eof bool) (i, k, n int) {
-	for i := range b {
-		if !x.first[b[i]] {
+	for i := 0; i < len(b); i++ {
+		if x.lead >= 0 { // every tag starts with this byte: skip to it
+			j := bytes.IndexByte(b[i:], byte(x.lead))
+			if j < 0 {
+				break
+			}
+			i += j
+		} else if !x.first[b[i]] {
 			continue
 		}
 		for k, t := range x.tags {
-			n, full, part := matchMarker(b[i:], t)
+			n, full, part := len(t), false, false
 			if x.literal {
-				n = len(t)
 				full, part = match(b[i:], t)
+			} else {
+				n, full, part = matchMarker(b[i:], t)
 			}
 			if full {
 				return i, k, n
