@@ -360,16 +360,8 @@ func (p *Parser) gone(off int) {
 // pos returns the position of offset off. Offsets are asked for in
 // non-decreasing order almost always, so the tracker counts every line
 // ending once; an offset behind it (still in the buffer) is counted back.
-// The tracker's own offset, the usual case, is answered inline.
 func (p *Parser) pos(off int) ast.Pos {
-	if off != p.off {
-		return p.move(off)
-	}
-	return ast.Pos{Offset: off, Line: p.line, Col: off - p.start + 1}
-}
-
-func (p *Parser) move(off int) ast.Pos {
-	if off < p.floor && off < p.off {
+	if off < p.floor && off < p.off { // (floor stays 0 unless tight)
 		panic(fmt.Sprintf("stream: %T asked the position of offset %d, before its keep() (%d)", p.d, off, p.floor))
 	}
 	if off < p.off && off >= max(p.base, p.floor) {
