@@ -190,9 +190,12 @@ func (x *prose) find(b []byte, eof bool) (i, k, n int) {
 		i += j
 		for k, t := range x.tags {
 			n, full, part := len(t), false, false
-			if x.literal {
+			switch {
+			case x.literal && len(b) > i+1 && len(t) > 1 && b[i+1] != t[1]:
+				continue // the usual mismatch, told by the second byte alone
+			case x.literal:
 				full, part = match(b[i:], t)
-			} else {
+			default:
 				n, full, part = matchMarker(b[i:], t)
 			}
 			if full {
