@@ -1,7 +1,10 @@
 package stream
 
 import (
+	"bytes"
 	"fmt"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/schema"
@@ -63,11 +66,11 @@ func matchMarker(b []byte, m string) (n int, full, part bool) {
 // syntax calls next in its text state and, once its call is read, resumes
 // prose with skip.
 type prose struct {
-	tags  []string // the markers, then the thinking blocks' opening tags
-	marks int      // how many of tags are markers
-	close [][]string
-	first [256]bool // bytes a tag starts with
-	hide  bool
+	tags   []string // the markers, then the thinking blocks' opening tags
+	marks  int      // how many of tags are markers
+	close  [][]string
+	starts string // the characters tags start with (bytes.IndexAny: one is an IndexByte)
+	hide   bool
 	// literal: the markers are matched byte for byte (the tools
 	// scanner's tags), not as patterns.
 	literal bool
@@ -103,8 +106,8 @@ func newProse(o Options, start int, marks []string) *prose {
 		}
 	}
 	for _, t := range x.tags {
-		if t != "" {
-			x.first[t[0]] = true
+		if _, n := utf8.DecodeRuneInString(t); n > 0 && !strings.Contains(x.starts, t[:n]) {
+			x.starts += t[:n]
 		}
 	}
 	x.ends = x.tags[:len(marks):len(marks)]
@@ -179,15 +182,21 @@ const cutMarker = -2
 // than one byte (not counting white space) at the end of b is k ==
 // cutMarker.
 func (x *prose) find(b []byte, eof bool) (i, k, n int) {
-	for i := range b {
-		if !x.first[b[i]] {
-			continue
+	for i := 0; ; i++ {
+		j := bytes.IndexAny(b[i:], x.starts)
+		if j < 0 {
+			return len(b), -1, 0
 		}
+		i += j
 		for k, t := range x.tags {
-			n, full, part := matchMarker(b[i:], t)
-			if x.literal {
-				n = len(t)
+			n, full, part := len(t), false, false
+			switch {
+			case x.literal && len(b) > i+1 && len(t) > 1 && b[i+1] != t[1]:
+				continue // the usual mismatch, told by the second byte alone
+			case x.literal:
 				full, part = match(b[i:], t)
+			default:
+				n, full, part = matchMarker(b[i:], t)
 			}
 			if full {
 				return i, k, n
@@ -195,12 +204,11 @@ func (x *prose) find(b []byte, eof bool) (i, k, n int) {
 			if part && !eof {
 				return i, -1, 0
 			}
-			if part && k < x.marks && len(b)-i-countSpace(b[i:]) > 1 {
+			if part && k < x.marks && len(bytes.Trim(b[i:], " \t\n\r")) > 1 { // two bytes other than white space
 				return i, cutMarker, 0
 			}
 		}
 	}
-	return len(b), -1, 0
 }
 
 // thinking emits the open thinking block up to its closing tag (or a
@@ -338,17 +346,6 @@ func (l *leading) scan(p *Parser, eof bool) error {
 		l.d = l.open(l.x.pos)
 	}
 	return l.d.scan(p, eof)
-}
-
-// countSpace counts the white space bytes of b.
-func countSpace(b []byte) int {
-	n := 0
-	for _, c := range b {
-		if isSpace(c) {
-			n++
-		}
-	}
-	return n
 }
 
 // thinking is an open thinking block.

@@ -343,7 +343,7 @@ func (p *Parser) charStart(off int) int {
 
 // bytes returns the received bytes [from, to) (offsets).
 func (p *Parser) bytes(from, to int) []byte {
-	if p.tight && from < p.floor {
+	if from < p.floor { // (floor stays 0 unless tight)
 		p.gone(from)
 	}
 	return p.buf[from-p.base : to-p.base]
@@ -361,7 +361,7 @@ func (p *Parser) gone(off int) {
 // non-decreasing order almost always, so the tracker counts every line
 // ending once; an offset behind it (still in the buffer) is counted back.
 func (p *Parser) pos(off int) ast.Pos {
-	if p.tight && off < p.floor && off < p.off {
+	if off < p.floor && off < p.off { // (floor stays 0 unless tight)
 		panic(fmt.Sprintf("stream: %T asked the position of offset %d, before its keep() (%d)", p.d, off, p.floor))
 	}
 	if off < p.off && off >= max(p.base, p.floor) {
@@ -463,7 +463,7 @@ func (p *Parser) grow(n int) {
 	// Blocks start at 4 KiB and double up to minBlock, so that a short
 	// stream does not pay for a large block.
 	blk := min(minBlock, max(4<<10, 2*cap(p.buf)))
-	buf := make([]byte, len(live), need+max(need/2, blk))
+	buf := make([]byte, len(live), need+max(len(live), blk)) // room for as much again as was copied
 	copy(buf, live)
 	p.baseStart = p.lineStart(keep)
 	p.buf, p.base = buf, keep

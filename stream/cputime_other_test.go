@@ -1,0 +1,9 @@
+//go:build !unix
+
+package stream
+
+import "time"
+
+// cpuTime returns the CPU time the process has used, and whether it is
+// known: not on this system.
+func cpuTime() (time.Duration, bool) { return 0, false }
