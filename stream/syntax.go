@@ -20,9 +20,13 @@ import (
 //
 //	// Hermes registers the hermes syntax.
 //	func (registry) Hermes() *Syntax {
-//		return &Syntax{Name: "hermes", Summary: "…", Schema: "tools",
-//			Markers: staticMarkers("<tool_call> {"), open: newHermes}
+//		return jsonSyntax("hermes", "…",
+//			&jsonForm{open: "<tool_call>", close: "</tool_call>"}, "<tool_call> {")
 //	}
+//
+// A syntax that is a start marker followed by JSON is a jsonForm row (see
+// jsonSyntax), an XML-style one an xmlForm row; only the others write a
+// scanner of their own and set open on the Syntax.
 //
 // No switch or list elsewhere is edited, and there is no package-level
 // mutable state: the registry is built anew by each call of Syntaxes. The
