@@ -35,7 +35,7 @@ class BuildGo(build_py):
         dest.parent.mkdir(parents=True, exist_ok=True)
         env = dict(os.environ, CGO_ENABLED="1")
         subprocess.run(
-            ["go", "build", "-trimpath", "-buildmode=c-shared", "-o", str(dest), "./cmd/libplangram"],
+            ["go", "build", "-buildmode=c-shared", "-o", str(dest), "./cmd/libplangram"],
             cwd=module, env=env, check=True,
         )
         header = dest.with_suffix(".h")
