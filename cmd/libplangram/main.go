@@ -65,10 +65,6 @@ type classed struct {
 
 func (c classed) Error() string { return c.err.Error() }
 
-func fail(class string, format string, a ...any) error {
-	return classed{class, fmt.Errorf(format, a...)}
-}
-
 // call decodes the options, runs f and hands its output and error back
 // through the C out-parameters; a panic becomes an error.
 func call(o *C.char, on C.size_t, out **C.char, outLen *C.size_t, f func(options) ([]byte, error)) (cerr *C.char) {
@@ -107,9 +103,25 @@ func view(p *C.char, n C.size_t) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(p)), int(n))
 }
 
+// docCall is call for the document functions: the input, checked against
+// maxInput, and the parser options as the CLI's parser flags make them.
+func docCall(o *C.char, on C.size_t, p *C.char, n C.size_t, out **C.char, outLen *C.size_t, f func(options, []byte, grammar.Options) ([]byte, error)) *C.char {
+	return call(o, on, out, outLen, func(o options) ([]byte, error) {
+		src, err := input(p, n)
+		if err != nil {
+			return nil, err
+		}
+		popts, err := o.parserOptions()
+		if err != nil {
+			return nil, err
+		}
+		return f(o, src, popts)
+	})
+}
+
 func input(p *C.char, n C.size_t) ([]byte, error) {
 	if n > maxInput {
-		return nil, fail("limit", "plangram: input of %d bytes is over the limit of %d bytes", uint64(n), maxInput)
+		return nil, classed{"limit", fmt.Errorf("plangram: input of %d bytes is over the limit of %d bytes", uint64(n), maxInput)}
 	}
 	return view(p, n), nil
 }
@@ -138,15 +150,7 @@ func (o options) name() string {
 
 //export plangram_parse
 func plangram_parse(o *C.char, on C.size_t, p *C.char, n C.size_t, out **C.char, outLen *C.size_t) *C.char {
-	return call(o, on, out, outLen, func(o options) ([]byte, error) {
-		src, err := input(p, n)
-		if err != nil {
-			return nil, err
-		}
-		opts, err := o.parserOptions()
-		if err != nil {
-			return nil, err
-		}
+	return docCall(o, on, p, n, out, outLen, func(o options, src []byte, opts grammar.Options) ([]byte, error) {
 		opts.Dialect = grammar.FileDialect(o.name(), opts.Dialect)
 		doc, err := grammar.Parse(context.Background(), o.name(), src, opts)
 		if err != nil {
@@ -161,15 +165,7 @@ func plangram_parse(o *C.char, on C.size_t, p *C.char, n C.size_t, out **C.char,
 
 //export plangram_check
 func plangram_check(o *C.char, on C.size_t, p *C.char, n C.size_t, out **C.char, outLen *C.size_t) *C.char {
-	return call(o, on, out, outLen, func(o options) ([]byte, error) {
-		src, err := input(p, n)
-		if err != nil {
-			return nil, err
-		}
-		popts, err := o.parserOptions()
-		if err != nil {
-			return nil, err
-		}
+	return docCall(o, on, p, n, out, outLen, func(o options, src []byte, popts grammar.Options) ([]byte, error) {
 		ctx := context.Background()
 		if o.Root != "" {
 			if err := workspace.ValidateRoot(o.Root); err != nil {
@@ -200,15 +196,7 @@ type change struct {
 
 //export plangram_apply
 func plangram_apply(o *C.char, on C.size_t, p *C.char, n C.size_t, out **C.char, outLen *C.size_t) *C.char {
-	return call(o, on, out, outLen, func(o options) ([]byte, error) {
-		src, err := input(p, n)
-		if err != nil {
-			return nil, err
-		}
-		popts, err := o.parserOptions()
-		if err != nil {
-			return nil, err
-		}
+	return docCall(o, on, p, n, out, outLen, func(o options, src []byte, popts grammar.Options) ([]byte, error) {
 		if err := workspace.ValidateRoot(o.Root); err != nil {
 			return nil, classed{"usage", fmt.Errorf("plangram: %w", err)}
 		}
@@ -224,7 +212,9 @@ func plangram_apply(o *C.char, on C.size_t, p *C.char, n C.size_t, out **C.char,
 		}{Changes: []change{}, Diagnostics: []*ast.Diagnostic{}}
 		if res != nil {
 			r.Applied, r.AlreadyApplied = res.Applied, res.AlreadyApplied
-			r.Diagnostics = append(r.Diagnostics, res.Diagnostics[0]...)
+			for _, ds := range res.Diagnostics {
+				r.Diagnostics = append(r.Diagnostics, ds...)
+			}
 			for _, ch := range res.Changes {
 				c := change{Path: ch.Path, Kind: "M", MovedFrom: ch.MovedFrom}
 				if !ch.Exists {
@@ -311,7 +301,7 @@ func onStream(id C.int64_t, out **C.char, outLen *C.size_t, free bool, f func(*s
 		}
 		streams.Unlock()
 		if h == nil {
-			return nil, fail("handle", "plangram: stream handle %d is not open (freed, or never made)", int64(id))
+			return nil, classed{"handle", fmt.Errorf("plangram: stream handle %d is not open (freed, or never made)", int64(id))}
 		}
 		h.Lock()
 		defer h.Unlock()
