@@ -8,20 +8,23 @@ import (
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/internal/testkit/corpus"
 	"github.com/plangram/plangram/lint"
 	"github.com/plangram/plangram/stream"
 )
 
 // BenchmarkParseJSON10MB is the Go side of docs/benchmarks.md's Python
-// row: examples/acts.md repeated to 10 MB, parsed and written as JSON as
-// plangram_parse does (python/benchmarks/bench.py times the same input
-// through the Python binding).
+// row: 10 MB of acts (grammar's BenchmarkParseJSON input), parsed and
+// written as JSON as plangram_parse does. With $PLANGRAM_BENCH_INPUT set it
+// writes the input there, for python/benchmarks/bench.py to time the same
+// bytes through the Python binding.
 func BenchmarkParseJSON10MB(b *testing.B) {
-	one, err := os.ReadFile("../../examples/acts.md")
-	if err != nil {
-		b.Fatal(err)
+	src := corpus.Acts(10 << 20)
+	if f := os.Getenv("PLANGRAM_BENCH_INPUT"); f != "" {
+		if err := os.WriteFile(f, src, 0o644); err != nil {
+			b.Fatal(err)
+		}
 	}
-	src := bytes.Repeat(one, (10<<20)/len(one)+1)
 	opts := grammar.Options{Dialect: grammar.DialectAuto, ReadTools: stream.ReadDocument}
 	b.SetBytes(int64(len(src)))
 	for b.Loop() {
