@@ -17,6 +17,7 @@ import "C"
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -141,12 +142,7 @@ func (o options) parserOptions() (grammar.Options, error) {
 	return opts, nil
 }
 
-func (o options) name() string {
-	if o.Filename == "" {
-		return lint.StdinName
-	}
-	return o.Filename
-}
+func (o options) name() string { return cmp.Or(o.Filename, lint.StdinName) }
 
 //export plangram_parse
 func plangram_parse(o *C.char, on C.size_t, p *C.char, n C.size_t, out **C.char, outLen *C.size_t) *C.char {
@@ -187,13 +183,6 @@ func plangram_check(o *C.char, on C.size_t, p *C.char, n C.size_t, out **C.char,
 	})
 }
 
-// change is one file change of an apply, as the Python ApplyResult has it.
-type change struct {
-	Path      string `json:"path"`
-	Kind      string `json:"kind"` // A, M or D, as `plangram apply` lists it
-	MovedFrom string `json:"moved_from,omitempty"`
-}
-
 //export plangram_apply
 func plangram_apply(o *C.char, on C.size_t, p *C.char, n C.size_t, out **C.char, outLen *C.size_t) *C.char {
 	return docCall(o, on, p, n, out, outLen, func(o options, src []byte, popts grammar.Options) ([]byte, error) {
@@ -203,26 +192,24 @@ func plangram_apply(o *C.char, on C.size_t, p *C.char, n C.size_t, out **C.char,
 		ins := []apply.Input{{Name: o.name(), Src: src}}
 		res, err := apply.ApplyInputs(context.Background(), ins, popts, o.Root, apply.Options{Workspace: workspace.Options{Schema: popts.Schema}, DryRun: o.DryRun})
 		r := struct {
-			Applied        bool              `json:"applied"`
-			AlreadyApplied bool              `json:"already_applied"`
-			Changes        []change          `json:"changes"`
-			Diagnostics    []*ast.Diagnostic `json:"diagnostics"`
-			Error          string            `json:"error,omitempty"`
-			Class          string            `json:"class,omitempty"`
-		}{Changes: []change{}, Diagnostics: []*ast.Diagnostic{}}
+			Applied        bool                `json:"applied"`
+			AlreadyApplied bool                `json:"already_applied"`
+			Changes        []map[string]string `json:"changes"`
+			Diagnostics    []*ast.Diagnostic   `json:"diagnostics"`
+			Error          string              `json:"error,omitempty"`
+			Class          string              `json:"class,omitempty"`
+		}{Changes: []map[string]string{}, Diagnostics: []*ast.Diagnostic{}}
 		if res != nil {
 			r.Applied, r.AlreadyApplied = res.Applied, res.AlreadyApplied
 			for _, ds := range res.Diagnostics {
 				r.Diagnostics = append(r.Diagnostics, ds...)
 			}
-			for _, ch := range res.Changes {
-				c := change{Path: ch.Path, Kind: "M", MovedFrom: ch.MovedFrom}
+			for _, ch := range res.Changes { // kind A, M or D, as `plangram apply` lists it
+				kind := map[bool]string{true: "A", false: "M"}[!ch.Existed]
 				if !ch.Exists {
-					c.Kind = "D"
-				} else if !ch.Existed {
-					c.Kind = "A"
+					kind = "D"
 				}
-				r.Changes = append(r.Changes, c)
+				r.Changes = append(r.Changes, map[string]string{"path": ch.Path, "kind": kind, "moved_from": ch.MovedFrom})
 			}
 		}
 		// The CLI's messages for a refusal (exit 1) and a failure (exit 2).
