@@ -135,7 +135,8 @@ def test_stream_tools(repo):
     assert not [e for e in evs if e.type == "error"]
     with plangram.Stream() as s:  # the built-in registry does not know it
         evs = s.feed(call) + s.close()
-    assert [e for e in evs if e.type == "error"]
+    errs = [e for e in evs if e.type == "error"]
+    assert errs and "give the model's tools with plangram.Stream(tools=...)" in errs[0].raw["message"]
     with pytest.raises(plangram.UsageError):
         plangram.Stream(tools={"not": "tools"})
 
