@@ -156,24 +156,26 @@ func (p *ActsParser) Parse(ctx context.Context, filename string, src []byte) (*a
 	b := actsBuilder{doc: doc, text: text, pos: cur, schema: p.schema, silenced: p.Silenced}
 	b.capWith(p.Cap)
 	b.loneCRs(fence)
-	l := &ruleLexer{s: lexer.NewScanner(filename, text, fence), lead: true}
-	l.peek, _ = l.s.Next() // the scanner never fails
-	if lead, err := parseRule(g.lead, l); err != nil {
+	toks, err := newRuleTokens(lexer.NewScanner(filename, text, fence))
+	if err != nil {
+		return nil, err
+	}
+	if lead, err := parseRule(toks, g.lead); err != nil {
 		b.unread(0, err)
-		l.peek = plex.Token{Type: lexer.EOF}
+		toks.next = len(toks.all) - 1 // the EOF token
 	} else {
 		for _, t := range lead {
 			b.item(nil, t)
 		}
 	}
-	for n := 0; !l.peek.EOF(); n++ {
+	for n := 0; !toks.all[toks.next].EOF(); n++ {
 		if n%256 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 		}
-		start := l.peek.Pos.Offset
-		act, err := parseRule(g.act, l)
+		start := toks.all[toks.next].Pos.Offset
+		act, err := parseRule(toks, g.act)
 		if err != nil {
 			b.unread(start, err)
 			break
@@ -194,39 +196,48 @@ func (p *ActsParser) Parse(ctx context.Context, filename string, src []byte) (*a
 	return doc, nil
 }
 
-// ruleLexer hands participle the tokens of one rule of the grammar at a
-// time: from the scanner's next token up to the next ActBlock token (the
-// next act), then EOF; the lead's tokens stop before the first ActBlock.
-// Each rule's parse then holds its own tokens only, not the document's.
-type ruleLexer struct {
-	s    *lexer.Scanner
-	peek plex.Token // the scanner's next token
-	lead bool       // the lead's rule is being read
-	n    int        // tokens handed to the current rule
+// ruleTokens holds the document's tokens in one buffer, read by
+// participle one rule of the grammar at a time: each rule's parse stops
+// before the first token it does not match (the next act block, or EOF).
+type ruleTokens struct {
+	peek *plex.PeekingLexer
+	all  []plex.Token // every token, the final EOF included
+	next int          // the index of the next rule's first token
 }
 
-// Next implements participle's lexer.Lexer.
-func (l *ruleLexer) Next() (plex.Token, error) {
-	t := l.peek
-	if t.EOF() || t.Type == lexer.ActBlock && (l.n > 0 || l.lead) {
-		return plex.EOFToken(t.Pos), nil
-	}
-	l.n++
-	l.peek, _ = l.s.Next()
-	return t, nil
-}
-
-// parseRule parses the next rule's tokens of l with g, and returns them,
-// its elided Text tokens included: a view of the rule's token buffer.
-func parseRule[G any](g *participle.Parser[G], l *ruleLexer) ([]plex.Token, error) {
-	toks, err := plex.Upgrade(l, lexer.Text)
+// newRuleTokens reads every token of s, Text tokens elided for the
+// grammar.
+func newRuleTokens(s *lexer.Scanner) (*ruleTokens, error) {
+	n := &countingLexer{l: s}
+	peek, err := plex.Upgrade(n, lexer.Text)
 	if err != nil {
 		return nil, err
 	}
-	_, err = g.ParseFromLexer(toks)
-	n := l.n
-	l.lead, l.n = false, 0
-	return toks.Range(0, plex.RawCursor(n)), err
+	return &ruleTokens{peek: peek, all: peek.Range(0, plex.RawCursor(n.n))}, nil
+}
+
+// countingLexer counts the tokens its lexer hands out.
+type countingLexer struct {
+	l plex.Lexer
+	n int
+}
+
+// Next implements participle's lexer.Lexer.
+func (c *countingLexer) Next() (plex.Token, error) {
+	c.n++
+	return c.l.Next()
+}
+
+// parseRule parses the next rule of r with g and returns its tokens: those
+// it matched and the Text tokens after them, up to the next rule's first.
+func parseRule[G any](r *ruleTokens, g *participle.Parser[G]) ([]plex.Token, error) {
+	_, err := g.ParseFromLexer(r.peek, participle.AllowTrailing(true))
+	start, end := r.next, int(r.peek.RawCursor())
+	for end < len(r.all) && r.all[end].Type == lexer.Text {
+		end++
+	}
+	r.next = end
+	return r.all[start:end], err
 }
 
 // item builds a Block or Text token: a prose node, or a block that is an
