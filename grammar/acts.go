@@ -156,25 +156,22 @@ func (p *ActsParser) Parse(ctx context.Context, filename string, src []byte) (*a
 	b := actsBuilder{doc: doc, text: text, pos: cur, schema: p.schema, silenced: p.Silenced}
 	b.capWith(p.Cap)
 	b.loneCRs(fence)
-	toks, err := newRuleTokens(lexer.NewScanner(filename, text, fence))
+	toks := newRuleTokens(lexer.NewScanner(filename, text, fence))
+	lead, err := parseRule(toks, g.lead)
 	if err != nil {
-		return nil, err
-	}
-	if lead, err := parseRule(toks, g.lead); err != nil {
 		b.unread(0, err)
-		toks.next = len(toks.all) - 1 // the EOF token
 	} else {
 		for _, t := range lead {
 			b.item(nil, t)
 		}
 	}
-	for n := 0; !toks.all[toks.next].EOF(); n++ {
+	for n := 0; err == nil && !toks.done(); n++ {
 		if n%256 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 		}
-		start := toks.all[toks.next].Pos.Offset
+		start := toks.all[toks.next].Pos.Offset // a batch's EOF is at the next token
 		act, err := parseRule(toks, g.act)
 		if err != nil {
 			b.unread(start, err)
@@ -196,43 +193,59 @@ func (p *ActsParser) Parse(ctx context.Context, filename string, src []byte) (*a
 	return doc, nil
 }
 
-// ruleTokens holds the document's tokens in one buffer, read by
-// participle one rule of the grammar at a time: each rule's parse stops
-// before the first token it does not match (the next act block, or EOF).
+// ruleTokens hands participle the document's tokens one batch at a time,
+// and each rule of the grammar is parsed from its batch: the parse stops
+// before the first token the rule does not match (the next act block, or
+// the batch's EOF). A batch ends before the first act block after
+// batchTokens tokens, so that no rule is split between batches and each
+// buffer stays small.
 type ruleTokens struct {
-	peek *plex.PeekingLexer
-	all  []plex.Token // every token, the final EOF included
-	next int          // the index of the next rule's first token
+	s    *lexer.Scanner
+	peek plex.Token // the scanner's next token
+	n    int        // tokens handed to the current batch
+	buf  *plex.PeekingLexer
+	all  []plex.Token // the current batch's tokens, its EOF included
+	next int          // the index in all of the next rule's first token
 }
 
-// newRuleTokens reads every token of s, Text tokens elided for the
-// grammar.
-func newRuleTokens(s *lexer.Scanner) (*ruleTokens, error) {
-	n := &countingLexer{l: s}
-	peek, err := plex.Upgrade(n, lexer.Text)
-	if err != nil {
-		return nil, err
-	}
-	return &ruleTokens{peek: peek, all: peek.Range(0, plex.RawCursor(n.n))}, nil
-}
+// batchTokens is how many tokens a batch holds before it may end.
+const batchTokens = 256
 
-// countingLexer counts the tokens its lexer hands out.
-type countingLexer struct {
-	l plex.Lexer
-	n int
+func newRuleTokens(s *lexer.Scanner) *ruleTokens {
+	r := &ruleTokens{s: s}
+	r.peek, _ = s.Next() // the scanner never fails
+	return r
 }
 
 // Next implements participle's lexer.Lexer.
-func (c *countingLexer) Next() (plex.Token, error) {
-	c.n++
-	return c.l.Next()
+func (r *ruleTokens) Next() (plex.Token, error) {
+	t := r.peek
+	if t.EOF() || t.Type == lexer.ActBlock && r.n >= batchTokens {
+		return plex.EOFToken(t.Pos), nil
+	}
+	r.n++
+	r.peek, _ = r.s.Next()
+	return t, nil
+}
+
+// done reports whether every token was parsed.
+func (r *ruleTokens) done() bool {
+	return r.peek.EOF() && (r.all == nil || r.all[r.next].EOF())
 }
 
 // parseRule parses the next rule of r with g and returns its tokens: those
 // it matched and the Text tokens after them, up to the next rule's first.
 func parseRule[G any](r *ruleTokens, g *participle.Parser[G]) ([]plex.Token, error) {
-	_, err := g.ParseFromLexer(r.peek, participle.AllowTrailing(true))
-	start, end := r.next, int(r.peek.RawCursor())
+	if r.all == nil || r.all[r.next].EOF() {
+		r.n = 0
+		buf, err := plex.Upgrade(r, lexer.Text)
+		if err != nil {
+			return nil, err
+		}
+		r.buf, r.all, r.next = buf, buf.Range(0, plex.RawCursor(r.n+1)), 0
+	}
+	_, err := g.ParseFromLexer(r.buf, participle.AllowTrailing(true))
+	start, end := r.next, int(r.buf.RawCursor())
 	for end < len(r.all) && r.all[end].Type == lexer.Text {
 		end++
 	}
