@@ -766,7 +766,9 @@ func (b *actsBuilder) nestedFence(v string, off, first, last, inner int, blk *as
 	innerText := strings.TrimSpace(v[inner:lineContentEnd(v, inner)])
 	closeLine := b.span(off+last, off+lineContentEnd(v, last))
 	innerLine := b.span(off+inner, off+lineContentEnd(v, inner))
-	if !ok || at < off+len(v) {
+	msg, inside := "this fence closes the block opened at line %d, not the nested block %q opened at line %d: a bare fence of the opening run ends the outer block; make the outer block's fences longer than every fence inside it (%s)", "the nested block opens here"
+	runsOn := !ok || at < off+len(v)
+	if runsOn {
 		// No later fence meant to close the block: it reads as written
 		// (a nested-looking line of the block's own run is content) —
 		// unless the nested line opens an act block: then an action was
@@ -775,20 +777,9 @@ func (b *actsBuilder) nestedFence(v string, off, first, last, inner int, blk *as
 		if !lexer.IsAct(strings.TrimSpace(g.Info)) {
 			return
 		}
-		d := b.add(ast.Error, CodeNestedFence, closeLine,
-			"the block opened at line %d runs on to this fence and holds the act block %q opened at line %d: that action is content, not an action; close the block before it (a closing fence is its exact run alone on its line), or make its fences longer than every fence inside it (%s)",
-			blk.Span.Start.Line, innerText, innerLine.Start.Line, strings.Repeat(string(f.Char), max(f.Run, g.Run)+1))
-		if d == nil {
-			return
-		}
-		d.Related = []ast.Related{
-			{Message: "the act block inside the block opens here", Span: innerLine},
-			{Message: "the outer block opens here", Span: b.span(off, off+lineContentEnd(v, 0))},
-		}
-		return
+		msg, inside = "the block opened at line %d runs on to this fence and holds the act block %q opened at line %d: that action is content, not an action; close the block before it (a closing fence is its exact run alone on its line), or make its fences longer than every fence inside it (%s)", "the act block inside the block opens here"
 	}
-	d := b.add(ast.Error, CodeNestedFence, closeLine,
-		"this fence closes the block opened at line %d, not the nested block %q opened at line %d: a bare fence of the opening run ends the outer block; make the outer block's fences longer than every fence inside it (%s)",
+	d := b.add(ast.Error, CodeNestedFence, closeLine, msg,
 		blk.Span.Start.Line, innerText, innerLine.Start.Line, strings.Repeat(string(f.Char), max(f.Run, g.Run)+1))
 	if d == nil {
 		// Summed up with others: as in the plan dialect, what follows
@@ -796,8 +787,11 @@ func (b *actsBuilder) nestedFence(v string, off, first, last, inner int, blk *as
 		return
 	}
 	d.Related = []ast.Related{
-		{Message: "the nested block opens here", Span: innerLine},
+		{Message: inside, Span: innerLine},
 		{Message: "the outer block opens here", Span: b.span(off, off+lineContentEnd(v, 0))},
+	}
+	if runsOn {
+		return
 	}
 	end := at + lineContentEnd(b.text[at:], 0)
 	d.Related = append(d.Related, ast.Related{Message: "the outer block was meant to close here", Span: b.span(at, end)})
