@@ -150,13 +150,14 @@ func (p *ActsParser) Parse(ctx context.Context, filename string, src []byte) (*a
 		return nil, err
 	}
 	text := view.String(src)
-	fence := p.activeFence(src)
+	sc := lexer.NewScanner(filename, text, p.fence)
+	fence := sc.Fence()
 	doc := &ast.Document{Dialect: DialectActs}
 	cur := &lineCursor{src: text, line: 1}
 	b := actsBuilder{doc: doc, text: text, pos: cur, schema: p.schema, silenced: p.Silenced}
 	b.capWith(p.Cap)
 	b.loneCRs(fence)
-	toks := newRuleTokens(lexer.NewScanner(filename, text, fence))
+	toks := newRuleTokens(sc)
 	lead, err := parseRule(toks, g.lead)
 	if err != nil {
 		b.unread(0, err)
@@ -950,14 +951,6 @@ func (b *actsBuilder) readAct(a *ast.Action, content string, base int) {
 			"act block gives %s more than %s inline arguments: the ones from here to line %d are not read, so the action is not run as written; split it into several actions, or pass the values in an argument block",
 			a.Name, number.Thousands(MaxArgs), sp.End.Line)
 	}
-}
-
-// activeFence returns the fence character the parser reads src with.
-func (p *ActsParser) activeFence(src []byte) byte {
-	if p.fence != 0 {
-		return p.fence
-	}
-	return lexer.Detect(src)
 }
 
 // otherFence returns the fence character that is not c.
