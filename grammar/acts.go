@@ -212,6 +212,7 @@ type ruleTokens struct {
 // batchTokens is how many tokens a batch holds before it may end.
 const batchTokens = 256
 
+// newRuleTokens returns the batches of s's tokens.
 func newRuleTokens(s *lexer.Scanner) *ruleTokens {
 	r := &ruleTokens{s: s}
 	r.peek, _ = s.Next() // the scanner never fails
