@@ -150,30 +150,30 @@ func (p *ActsParser) Parse(ctx context.Context, filename string, src []byte) (*a
 		return nil, err
 	}
 	text := view.String(src)
-	fence := p.activeFence(src)
+	sc := lexer.NewScanner(filename, text, p.fence)
+	fence := sc.Fence()
 	doc := &ast.Document{Dialect: DialectActs}
 	cur := &lineCursor{src: text, line: 1}
 	b := actsBuilder{doc: doc, text: text, pos: cur, schema: p.schema, silenced: p.Silenced}
 	b.capWith(p.Cap)
 	b.loneCRs(fence)
-	l := &ruleLexer{s: lexer.NewScanner(filename, text, fence), lead: true}
-	l.peek, _ = l.s.Next() // the scanner never fails
-	if lead, err := parseRule(g.lead, l); err != nil {
+	toks := newRuleTokens(sc)
+	lead, err := parseRule(toks, g.lead)
+	if err != nil {
 		b.unread(0, err)
-		l.peek = plex.Token{Type: lexer.EOF}
 	} else {
 		for _, t := range lead {
 			b.item(nil, t)
 		}
 	}
-	for n := 0; !l.peek.EOF(); n++ {
+	for n := 0; err == nil && !toks.done(); n++ {
 		if n%256 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 		}
-		start := l.peek.Pos.Offset
-		act, err := parseRule(g.act, l)
+		start := toks.all[toks.next].Pos.Offset // a batch's EOF is at the next token
+		act, err := parseRule(toks, g.act)
 		if err != nil {
 			b.unread(start, err)
 			break
@@ -194,39 +194,65 @@ func (p *ActsParser) Parse(ctx context.Context, filename string, src []byte) (*a
 	return doc, nil
 }
 
-// ruleLexer hands participle the tokens of one rule of the grammar at a
-// time: from the scanner's next token up to the next ActBlock token (the
-// next act), then EOF; the lead's tokens stop before the first ActBlock.
-// Each rule's parse then holds its own tokens only, not the document's.
-type ruleLexer struct {
+// ruleTokens hands participle the document's tokens one batch at a time,
+// and each rule of the grammar is parsed from its batch: the parse stops
+// before the first token the rule does not match (the next act block, or
+// the batch's EOF). A batch ends before the first act block after
+// batchTokens tokens, so that no rule is split between batches and each
+// buffer stays small.
+type ruleTokens struct {
 	s    *lexer.Scanner
 	peek plex.Token // the scanner's next token
-	lead bool       // the lead's rule is being read
-	n    int        // tokens handed to the current rule
+	n    int        // tokens handed to the current batch
+	buf  *plex.PeekingLexer
+	all  []plex.Token // the current batch's tokens, its EOF included
+	next int          // the index in all of the next rule's first token
+}
+
+// batchTokens is how many tokens a batch holds before it may end.
+const batchTokens = 256
+
+// newRuleTokens returns the batches of s's tokens.
+func newRuleTokens(s *lexer.Scanner) *ruleTokens {
+	r := &ruleTokens{s: s}
+	r.peek, _ = s.Next() // the scanner never fails
+	return r
 }
 
 // Next implements participle's lexer.Lexer.
-func (l *ruleLexer) Next() (plex.Token, error) {
-	t := l.peek
-	if t.EOF() || t.Type == lexer.ActBlock && (l.n > 0 || l.lead) {
+func (r *ruleTokens) Next() (plex.Token, error) {
+	t := r.peek
+	if t.EOF() || t.Type == lexer.ActBlock && r.n >= batchTokens {
 		return plex.EOFToken(t.Pos), nil
 	}
-	l.n++
-	l.peek, _ = l.s.Next()
+	r.n++
+	r.peek, _ = r.s.Next()
 	return t, nil
 }
 
-// parseRule parses the next rule's tokens of l with g, and returns them,
-// its elided Text tokens included: a view of the rule's token buffer.
-func parseRule[G any](g *participle.Parser[G], l *ruleLexer) ([]plex.Token, error) {
-	toks, err := plex.Upgrade(l, lexer.Text)
-	if err != nil {
-		return nil, err
+// done reports whether every token was parsed.
+func (r *ruleTokens) done() bool {
+	return r.peek.EOF() && (r.all == nil || r.all[r.next].EOF())
+}
+
+// parseRule parses the next rule of r with g and returns its tokens: those
+// it matched and the Text tokens after them, up to the next rule's first.
+func parseRule[G any](r *ruleTokens, g *participle.Parser[G]) ([]plex.Token, error) {
+	if r.all == nil || r.all[r.next].EOF() {
+		r.n = 0
+		buf, err := plex.Upgrade(r, lexer.Text)
+		if err != nil {
+			return nil, err
+		}
+		r.buf, r.all, r.next = buf, buf.Range(0, plex.RawCursor(r.n+1)), 0
 	}
-	_, err = g.ParseFromLexer(toks)
-	n := l.n
-	l.lead, l.n = false, 0
-	return toks.Range(0, plex.RawCursor(n)), err
+	_, err := g.ParseFromLexer(r.buf, participle.AllowTrailing(true))
+	start, end := r.next, int(r.buf.RawCursor())
+	for end < len(r.all) && r.all[end].Type == lexer.Text {
+		end++
+	}
+	r.next = end
+	return r.all[start:end], err
 }
 
 // item builds a Block or Text token: a prose node, or a block that is an
@@ -742,7 +768,9 @@ func (b *actsBuilder) nestedFence(v string, off, first, last, inner int, blk *as
 	innerText := strings.TrimSpace(v[inner:lineContentEnd(v, inner)])
 	closeLine := b.span(off+last, off+lineContentEnd(v, last))
 	innerLine := b.span(off+inner, off+lineContentEnd(v, inner))
-	if !ok || at < off+len(v) {
+	msg, inside := "this fence closes the block opened at line %d, not the nested block %q opened at line %d: a bare fence of the opening run ends the outer block; make the outer block's fences longer than every fence inside it (%s)", "the nested block opens here"
+	runsOn := !ok || at < off+len(v)
+	if runsOn {
 		// No later fence meant to close the block: it reads as written
 		// (a nested-looking line of the block's own run is content) —
 		// unless the nested line opens an act block: then an action was
@@ -751,20 +779,9 @@ func (b *actsBuilder) nestedFence(v string, off, first, last, inner int, blk *as
 		if !lexer.IsAct(strings.TrimSpace(g.Info)) {
 			return
 		}
-		d := b.add(ast.Error, CodeNestedFence, closeLine,
-			"the block opened at line %d runs on to this fence and holds the act block %q opened at line %d: that action is content, not an action; close the block before it (a closing fence is its exact run alone on its line), or make its fences longer than every fence inside it (%s)",
-			blk.Span.Start.Line, innerText, innerLine.Start.Line, strings.Repeat(string(f.Char), max(f.Run, g.Run)+1))
-		if d == nil {
-			return
-		}
-		d.Related = []ast.Related{
-			{Message: "the act block inside the block opens here", Span: innerLine},
-			{Message: "the outer block opens here", Span: b.span(off, off+lineContentEnd(v, 0))},
-		}
-		return
+		msg, inside = "the block opened at line %d runs on to this fence and holds the act block %q opened at line %d: that action is content, not an action; close the block before it (a closing fence is its exact run alone on its line), or make its fences longer than every fence inside it (%s)", "the act block inside the block opens here"
 	}
-	d := b.add(ast.Error, CodeNestedFence, closeLine,
-		"this fence closes the block opened at line %d, not the nested block %q opened at line %d: a bare fence of the opening run ends the outer block; make the outer block's fences longer than every fence inside it (%s)",
+	d := b.add(ast.Error, CodeNestedFence, closeLine, msg,
 		blk.Span.Start.Line, innerText, innerLine.Start.Line, strings.Repeat(string(f.Char), max(f.Run, g.Run)+1))
 	if d == nil {
 		// Summed up with others: as in the plan dialect, what follows
@@ -772,8 +789,11 @@ func (b *actsBuilder) nestedFence(v string, off, first, last, inner int, blk *as
 		return
 	}
 	d.Related = []ast.Related{
-		{Message: "the nested block opens here", Span: innerLine},
+		{Message: inside, Span: innerLine},
 		{Message: "the outer block opens here", Span: b.span(off, off+lineContentEnd(v, 0))},
+	}
+	if runsOn {
+		return
 	}
 	end := at + lineContentEnd(b.text[at:], 0)
 	d.Related = append(d.Related, ast.Related{Message: "the outer block was meant to close here", Span: b.span(at, end)})
@@ -932,14 +952,6 @@ func (b *actsBuilder) readAct(a *ast.Action, content string, base int) {
 			"act block gives %s more than %s inline arguments: the ones from here to line %d are not read, so the action is not run as written; split it into several actions, or pass the values in an argument block",
 			a.Name, number.Thousands(MaxArgs), sp.End.Line)
 	}
-}
-
-// activeFence returns the fence character the parser reads src with.
-func (p *ActsParser) activeFence(src []byte) byte {
-	if p.fence != 0 {
-		return p.fence
-	}
-	return lexer.Detect(src)
 }
 
 // otherFence returns the fence character that is not c.

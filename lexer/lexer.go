@@ -44,11 +44,6 @@ const (
 	Block    plex.TokenType = -9
 )
 
-// Symbols maps symbol names to token types.
-func Symbols() map[string]plex.TokenType {
-	return map[string]plex.TokenType{"EOF": EOF, "Text": Text, "ActBlock": ActBlock, "Block": Block}
-}
-
 // Fence characters.
 const (
 	Backtick byte = '`'
@@ -199,57 +194,20 @@ func ClosesFence(line []byte, run string) bool {
 // ClosesFenceString is ClosesFence over a string.
 func ClosesFenceString(line, run string) bool { return trim(line) == run }
 
-// openRun is OpenFence without allocating: it returns the run length and
-// whether the info string is "act".
-func openRun(line []byte, c byte) (n int, act bool) {
-	if len(line) >= 3 && line[0] == 0xEF && line[1] == 0xBB && line[2] == 0xBF {
-		line = line[3:]
-	}
-	i := 0
-	for i < len(line) && isTrim(line[i]) {
-		i++
-	}
-	i = skipMarkers(line, i)
-	start := i
-	for i < len(line) && line[i] == c {
-		i++
-	}
-	n = i - start
-	if n < 3 || (c == Backtick && hasByte(line[i:], Backtick)) {
-		return 0, false
-	}
-	rest := trim(line[i:])
-	act = len(rest) == 3 && rest[0]|0x20 == 'a' && rest[1]|0x20 == 'c' && rest[2]|0x20 == 't'
-	return n, act
+// openRun returns the length of the fence run of an opening line (0 when
+// line opens no block with fence character c) and whether its info string
+// is act.
+func openRun[T ~string | ~[]byte](line T, c byte) (n int, act bool) {
+	r, info, ok := openFence(line, c)
+	return len(r), ok && len(info) == 3 && IsAct(string(info))
 }
 
 // ClosesRun reports whether line, trimmed of spaces, tabs and CRs (and its
 // "\n"), is exactly n fence characters c: the acts dialect's closing rule
 // (ClosesFence) for a run known by its character and length.
-func ClosesRun(line string, c byte, n int) bool { return closes(line, c, n) }
-
-// closes reports whether line's trimmed text is exactly n fence characters c.
-func closes[T ~string | ~[]byte](line T, c byte, n int) bool {
-	i := 0
-	for i < len(line) && isTrim(line[i]) {
-		i++
-	}
-	j := len(line)
-	if j > 0 && line[j-1] == '\n' {
-		j--
-	}
-	for j > i && isTrim(line[j-1]) {
-		j--
-	}
-	if j-i != n {
-		return false
-	}
-	for k := i; k < j; k++ {
-		if line[k] != c {
-			return false
-		}
-	}
-	return true
+func ClosesRun(line string, c byte, n int) bool {
+	t := trim(line)
+	return len(t) == n && strings.Count(t, string(c)) == n
 }
 
 // Detect returns the fence character of a document: the character of the
@@ -277,12 +235,12 @@ func Detect(src []byte) byte {
 			break
 		}
 		start := p + strings.LastIndexByte(s[p:at], '\n') + 1
-		line := view.Bytes(s[start : start+lineLen(s, start)])
+		line := s[start : start+lineLen(s, start)]
 		for _, c := range [2]byte{Backtick, Tilde} {
 			if n, act := openRun(line, c); n > 0 && act {
 				return c
 			} else if n > 0 && near == 0 {
-				if _, info, ok := openFence(line, c); ok && NearAct(string(info)) {
+				if _, info, ok := openFence(line, c); ok && NearAct(info) {
 					near = c
 				}
 			}
@@ -306,7 +264,9 @@ type Definition struct {
 func Coarse(c byte) *Definition { return &Definition{Fence: c} }
 
 // Symbols implements lexer.Definition.
-func (d *Definition) Symbols() map[string]plex.TokenType { return Symbols() }
+func (d *Definition) Symbols() map[string]plex.TokenType {
+	return map[string]plex.TokenType{"EOF": EOF, "Text": Text, "ActBlock": ActBlock, "Block": Block}
+}
 
 // Lex implements lexer.Definition.
 func (d *Definition) Lex(filename string, r io.Reader) (plex.Lexer, error) {
@@ -385,7 +345,7 @@ func (s *Scanner) advance(end int) {
 // reading every line.
 func CoarseToken(src string, off int, c byte) (plex.TokenType, int) {
 	n := lineLen(src, off)
-	if r, act := openRun(view.Bytes(src[off:off+n]), c); r > 0 {
+	if r, act := openRun(src[off:off+n], c); r > 0 {
 		typ := Block
 		if act {
 			typ = ActBlock
@@ -423,7 +383,7 @@ func nextOpening(src string, p int, c byte) int {
 		if !ok {
 			break
 		}
-		if r, _ := openRun(view.Bytes(src[start:start+n]), c); r > 0 {
+		if r, _ := openRun(src[start:start+n], c); r > 0 {
 			return start
 		}
 		p = start + n
@@ -440,7 +400,7 @@ func closingEnd(src string, p int, c byte, r int) int {
 		if !ok {
 			break
 		}
-		if closes(view.Bytes(src[start:start+n]), c, r) {
+		if ClosesRun(src[start:start+n], c, r) {
 			return start + n
 		}
 		p = start + n

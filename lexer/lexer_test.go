@@ -141,7 +141,7 @@ func checkTokens(t testing.TB, src string, c byte) {
 			}
 			closed := false
 			for i, l := range lines[1:] {
-				if closed = closes(l, c, r); closed && i < len(lines)-2 {
+				if closed = ClosesRun(l, c, r); closed && i < len(lines)-2 {
 					t.Fatalf("fence %q, %q: block token %q runs on past the line %q that closes it", c, src, tk.Value, l)
 				}
 			}
