@@ -1,7 +1,6 @@
 package ast
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 
@@ -14,18 +13,16 @@ import (
 // reflection, through a 64 KiB buffer, so memory stays near the size of
 // the tree rather than of the output.
 func WriteJSON(out io.Writer, doc *Document, compact bool) error {
-	bw := bufio.NewWriterSize(out, jsonw.FlushSize)
-	w := &jsonw.W{B: make([]byte, 0, jsonw.FlushSize+1024), Indent: !compact, Out: bw}
+	// W holds up to FlushSize bytes before it writes them on, so out needs
+	// no buffer of its own; B starts small and grows with the document.
+	w := &jsonw.W{B: make([]byte, 0, 4<<10), Indent: !compact, Out: out}
 	if doc == nil {
 		w.Null()
 	} else {
 		doc.WriteJSON(w)
 	}
 	w.B = append(w.B, '\n')
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	return bw.Flush()
+	return w.Flush()
 }
 
 // AppendJSON appends doc's JSON to dst (compact or indented as JSON

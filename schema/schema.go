@@ -18,6 +18,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // FormatVersion is the schema file format version this package reads.
@@ -615,12 +616,36 @@ func BuiltinSource(dialect string) ([]byte, error) {
 	return data, nil
 }
 
-// Builtin parses the embedded schema of a built-in dialect. Each call returns
-// a fresh Schema the caller may modify.
+// Builtin returns the schema of a built-in dialect, parsed from its embedded
+// file on the first call and shared by every later one (each parse of a
+// document asks for it, and parsing the file costs more than a small
+// document). The Schema is shared and safe for concurrent use: the caller
+// must not modify it (parse BuiltinSource for a copy of its own).
 func Builtin(dialect string) (*Schema, error) {
-	data, err := BuiltinSource(dialect)
-	if err != nil {
+	r, ok := builtins()[dialect]
+	if !ok {
+		_, err := BuiltinSource(dialect) // the error names the dialects there are
 		return nil, err
 	}
-	return Parse("builtin/"+dialect+".json", data)
+	return r.s, r.err
 }
+
+type builtinSchema struct {
+	s   *Schema
+	err error
+}
+
+// builtins parses every embedded schema once; the map and the schemas are
+// never written after that.
+var builtins = sync.OnceValue(func() map[string]builtinSchema {
+	m := map[string]builtinSchema{}
+	for _, d := range Dialects() {
+		data, err := BuiltinSource(d)
+		if err == nil {
+			var r builtinSchema
+			r.s, r.err = Parse("builtin/"+d+".json", data)
+			m[d] = r
+		}
+	}
+	return m
+})
