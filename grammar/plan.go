@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -212,13 +211,13 @@ func (p *PlanParser) parse(ctx context.Context, filename string, src []byte) (*a
 		}
 		return doc, nil
 	}
-	b := &planBuilder{ctx: ctx, src: text, lines: lines, doc: doc, schema: p.schema, keys: p.keys, snake: p.snake}
+	b := &planBuilder{ctx: ctx, src: text, lines: lines, doc: doc, schema: p.schema, keys: p.keys, snake: p.snake, sc: lexer.NewRunScanner(text, 0)}
 	b.cap.NoLimit, b.cap.Silenced = p.Uncapped, p.Silenced
 	// Every node holds at least one line, and most plans hold fewer
-	// nodes than half their lines (code blocks): sized so, the node and
-	// prose lists rarely grow, and never to more than twice the lines.
+	// nodes than half their lines (code blocks): sized so, the node list
+	// rarely grows, and never to more than twice the lines.
 	est := bytes.Count(src, nl)/2 + 16
-	b.nodes, doc.Prose = make([]*pnode, 0, est), make([]*ast.Prose, 0, est)
+	b.nodes = make([]*pnode, 0, est)
 	t := b.outline(f)
 	c := b.begin(t) // the outline checked against the plan shape, its actions bound
 	if err := b.sections(c, t); err != nil {
@@ -262,22 +261,22 @@ const (
 	failed
 )
 
-// pnode is one Markdown node of the plan: whole lines [start, end). The
-// small fields come first: a document of short headings is mostly nodes.
+// pnode is one Markdown node of the plan: whole lines [start, end). It
+// holds only what every kind needs, so that a document of many small
+// parts costs little per node: a list's items and a heading's text are
+// read again from the source when asked for (items, headingSpan).
 type pnode struct {
-	kind       nodeKind
-	mark       mark
-	level      uint8 // headings: 1–6
-	placed     bool  // the block went to an action or the document
-	meta       bool  // a list read as metadata
-	idx        int   // index in planBuilder.nodes
-	view       int   // index in the AST view; -1 for blank lines
-	start, end int
-	hs, he     int        // headings: the text's byte range, once read (headingSpan); he is 0 before
-	lines      int        // folded runs: how many headings they hold
-	items      [][2]int   // lists: the item tokens
-	block      *ast.Block // fences
-	reason     string     // why the node is marked, reasons joined by "; "
+	kind   nodeKind
+	mark   mark
+	level  uint8 // headings: 1–6
+	placed bool  // the block went to an action or the document
+	meta   bool  // a list read as metadata
+	lines  int32 // folded runs: how many headings they hold
+	idx    int   // index in planBuilder.nodes
+	start  int
+	end    int
+	block  *ast.Block // fences
+	reason string     // why the node is marked, reasons joined by "; "
 }
 
 // because adds a reason to the node's mark.
@@ -318,6 +317,7 @@ type planBuilder struct {
 	keys      map[*schema.Action]map[string]keyRef
 	snake     map[string]string
 	nodes     []*pnode          // every node in source order, blank lines included
+	sc        *lexer.RunScanner // reads the tokens' nodes (outliner) and the lists' items again (items)
 	entryList []entry           // an action binder's entries (bind)
 	scratch   *[2]entry         // listEntries' scratch entries, between calls
 	normKeys  map[string]string // normKey's answers for the keys seen
@@ -468,9 +468,9 @@ func OverflowMessage(n int, code string, sev ast.Severity, first, last int) stri
 // current section (or of the file before the first section); every other
 // token belongs to the body of the latest of them.
 func (b *planBuilder) outline(f *planFile) *ptree {
-	o := &outliner{b: b, t: &ptree{}, crs: hasLoneCR(b.src), sc: lexer.NewRunScanner(b.src, 0)}
+	o := &outliner{b: b, t: &ptree{}, crs: hasLoneCR(b.src)}
 	o.body, o.parts = &o.t.intro, &o.t.parts
-	b.eof = &pnode{kind: kEOF, start: len(b.src), end: len(b.src)} // numbered at the end (number)
+	b.eof = &pnode{kind: kEOF, start: len(b.src), end: len(b.src)}
 	if f.Intro != nil {
 		o.tokens(f.Intro.Tokens)
 	}
@@ -479,7 +479,6 @@ func (b *planBuilder) outline(f *planFile) *ptree {
 		o.tokens(s.Tokens)
 	}
 	o.token(plex.EOF, len(b.src), len(b.src), nil)
-	b.number()
 	return o.t
 }
 
@@ -513,7 +512,6 @@ type outliner struct {
 	sinkParts, noneParts []*ppart
 	lastUnknown, message bool // the last section is unknown; a Message section was seen
 	crs                  bool // the input holds a lone CR
-	sc                   *lexer.RunScanner
 }
 
 // tokens reads the tokens of one node of the tree; a Text, Item, H2 or H3
@@ -527,7 +525,7 @@ func (o *outliner) tokens(ts []plex.Token) {
 			o.token(ts[i].Type, start, end, nil)
 			continue
 		}
-		sc := o.sc
+		sc := o.b.sc
 		sc.Seek(start)
 		for start < end {
 			typ, s, e := sc.Next()
@@ -558,7 +556,6 @@ func (o *outliner) token(typ plex.TokenType, start, stop int, items [][2]int) {
 			}
 			return
 		}
-		b.closeRun(o.run)
 		o.run = nil
 		if typ != plex.EOF && typ != lexer.MdH2 {
 			o.sink, o.sinkParts = nil, o.sinkParts[:0]
@@ -605,7 +602,6 @@ func (o *outliner) token(typ plex.TokenType, start, stop int, items [][2]int) {
 	case lexer.MdItem:
 		// A list: the token holds the run of items and the blank lines
 		// between them (lexer.RunScanner).
-		n := &pnode{kind: kList, start: start, end: stop}
 		if len(items) > MaxActionParts && !b.cap.NoLimit {
 			// The items past the cap are not read (their bytes stay
 			// the list's): one too-many-parts error says so.
@@ -613,10 +609,8 @@ func (o *outliner) token(typ plex.TokenType, start, stop int, items [][2]int) {
 			b.report(ast.Error, CodeTooManyParts, b.lines.Span(first, first+lineContentEnd(b.src[first:], 0)),
 				"this list has more than %s items: the rest, lines %d–%d, is not read; split it",
 				number.Thousands(MaxActionParts), b.lines.Pos(first).Line, b.lines.Pos(last).Line)
-			items = items[:MaxActionParts]
 		}
-		n.items = slices.Clone(items)
-		b.add(n)
+		b.add(&pnode{kind: kList, start: start, end: stop})
 	case lexer.MdLine:
 		b.add(&pnode{kind: kPara, start: start, end: stop})
 	default:
@@ -624,25 +618,30 @@ func (o *outliner) token(typ plex.TokenType, start, stop int, items [][2]int) {
 	}
 }
 
+// items returns the item ranges of list node n, read again from the
+// source (a node keeps no slice of its own): at most MaxActionParts of
+// them unless uncapped, as the outliner reported. The slice is reused by
+// the next call.
+func (b *planBuilder) items(n *pnode) [][2]int {
+	b.sc.Seek(n.start)
+	b.sc.Next()
+	items := b.sc.Items()
+	if len(items) > MaxActionParts && !b.cap.NoLimit {
+		items = items[:MaxActionParts]
+	}
+	return items
+}
+
 // lastLineNo is the number of the last line of node n.
 func (b *planBuilder) lastLineNo(n *pnode) int { return b.lines.Pos(max(n.end-1, n.start)).Line }
 
 // closeOver ends the node the parts of an action past MaxActionParts were
-// folded into: its one too-many-parts error, and its prose (the latest
-// made, as for a folded run) set to its whole text.
+// folded into: its one too-many-parts error.
 func (b *planBuilder) closeOver(n *pnode) {
 	first, last := b.line(n), b.lastLineNo(n)
 	msg := fmt.Sprintf("this action has more than %s parts (headings, code blocks, paragraphs, lists, blank lines): the rest, lines %d–%d, is not read, so the action is not run as written; split it into several actions",
 		number.Thousands(MaxActionParts), first, last)
 	b.failAt(n, b.firstLine(n), CodeTooManyParts, "not read: past "+number.Thousands(MaxActionParts)+" parts", "%s", msg)
-	b.closeRun(n)
-}
-
-// closeRun sets the prose of a folded run or an overflow node, the latest
-// prose made, to the node's text once its end is known.
-func (b *planBuilder) closeRun(run *pnode) {
-	p := b.doc.Prose[len(b.doc.Prose)-1]
-	p.Text, p.Span = b.src[run.start:run.end], b.lines.Span(run.start, run.end)
 }
 
 // foldable reports whether a token may be part of a folded run of unknown
@@ -661,19 +660,6 @@ func foldable(t plex.TokenType) bool {
 func (b *planBuilder) unknownH2(start, end int) bool {
 	n := pnode{kind: kHeading, level: 2, start: start, end: end}
 	return sectionKind(b.headingText(&n)) == secUnknown && !b.levelAction(&n)
-}
-
-// number gives the nodes their index in the AST view and makes the EOF node.
-func (b *planBuilder) number() {
-	view := 0
-	for _, n := range b.nodes {
-		n.view = -1
-		if n.kind != kBlank {
-			n.view = view
-			view += max(1, n.lines)
-		}
-	}
-	b.eof.view = view
 }
 
 // tokNode makes the node of a single token.
@@ -704,14 +690,34 @@ func (b *planBuilder) tokNode(typ plex.TokenType, start, end int) *pnode {
 // proseKinds names the prose of each node kind.
 var proseKinds = [...]string{kBlank: "blank", kHeading: "heading", kTight: "heading", kList: "list", kPara: "text", kBreak: "break", kFolded: "heading", kOverflow: "text"}
 
-// add records a node and its prose.
+// add records a node.
 func (b *planBuilder) add(n *pnode) *pnode {
 	n.idx = len(b.nodes)
 	b.nodes = append(b.nodes, n)
-	if n.kind != kFence {
-		b.doc.Prose = append(b.doc.Prose, &ast.Prose{Kind: proseKinds[n.kind], Text: b.src[n.start:n.end], Span: b.lines.Span(n.start, n.end)})
-	}
 	return n
+}
+
+// prose makes the document's prose, one per node but fences, once every
+// node has its final range (a folded run grows as it is read), in one
+// allocation.
+func (b *planBuilder) prose() {
+	k := 0
+	for _, n := range b.nodes {
+		if n.kind != kFence {
+			k++
+		}
+	}
+	if k == 0 {
+		return
+	}
+	ps := make([]ast.Prose, 0, k)
+	b.doc.Prose = make([]*ast.Prose, k)
+	for _, n := range b.nodes {
+		if n.kind != kFence {
+			ps = append(ps, ast.Prose{Kind: proseKinds[n.kind], Text: b.src[n.start:n.end], Span: b.lines.Span(n.start, n.end)})
+			b.doc.Prose[len(ps)-1] = &ps[len(ps)-1]
+		}
+	}
 }
 
 // checkCRs reports the lone CRs of the token [start, end) of type typ
@@ -878,9 +884,7 @@ func lineContentEnd(v string, i int) int {
 // document's shape the AST diff: one view per document, whatever the
 // number of errors it shows, so the output stays linear in the input.
 func (b *planBuilder) finish() {
-	if len(b.doc.Prose) == 0 {
-		b.doc.Prose = nil // as before it was sized (Parse)
-	}
+	b.prose()
 	for _, n := range b.nodes {
 		if n.kind == kFence && !n.placed {
 			b.doc.Blocks = append(b.doc.Blocks, n.block)

@@ -157,7 +157,7 @@ func (b *planBuilder) stray(n *pnode, expected string) {
 		}
 		b.fail(n, CodeStrayParagraph, reason, "stray paragraph %s where the plan expects %s%s", quoted(b.src[n.start:n.end]), expected, hint)
 	case kList:
-		b.fail(n, CodeStrayList, "stray list; expected: "+expected, "stray list %s where the plan expects %s", quoted(b.itemText(n.items[0])), expected)
+		b.fail(n, CodeStrayList, "stray list; expected: "+expected, "stray list %s where the plan expects %s", quoted(b.itemText(b.items(n)[0])), expected)
 	case kHeading:
 		b.fail(n, CodeStrayHeading, "stray heading; expected: "+expected, "stray heading %d %s where the plan expects %s", n.level, quoted(b.headingText(n)), expected)
 	}
@@ -317,7 +317,7 @@ func (b *planBuilder) end(c *checkState, t *ptree) {
 // diagnostic or its message.
 func (b *planBuilder) checkFolded(n *pnode) {
 	n.mark = failed
-	n.because(fmt.Sprintf("%s folded: unknown sections holding only headings; expected: %s", count(n.lines, "heading"), expectPlan))
+	n.because(fmt.Sprintf("%s folded: unknown sections holding only headings; expected: %s", count(int(n.lines), "heading"), expectPlan))
 	sc := lexer.NewRunScanner(b.src, n.start)
 	for {
 		typ, start, end := sc.Next()
@@ -702,9 +702,6 @@ func (b *planBuilder) headingText(n *pnode) string {
 
 // headingSpan returns a heading's text and its byte range in the source.
 func (b *planBuilder) headingSpan(n *pnode) (string, int, int) {
-	if n.he != 0 {
-		return b.src[n.hs:n.he], n.hs, n.he
-	}
 	line := b.src[n.start : n.start+lineContentEnd(b.src[n.start:n.end], 0)]
 	i := 0
 	if strings.HasPrefix(line, "\uFEFF") {
@@ -734,8 +731,7 @@ func (b *planBuilder) headingSpan(n *pnode) (string, int, int) {
 		j = k
 		trim()
 	}
-	n.hs, n.he = n.start+i, n.start+j
-	return line[i:j], n.hs, n.he
+	return line[i:j], n.start + i, n.start + j
 }
 
 // fenceKind describes a code block: "6 tildes", "3 backticks, python".

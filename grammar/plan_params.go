@@ -142,7 +142,8 @@ func (b *planBuilder) listEntries(n *pnode, each, bad func(*entry)) {
 	cur, tmp := &pair[0], &pair[1]
 	*cur = entry{}
 	have, collecting := false, false
-	for k, it := range n.items {
+	items := b.items(n)
+	for k, it := range items {
 		start, end, ok := b.itemRange(it)
 		if !ok {
 			continue
@@ -152,7 +153,7 @@ func (b *planBuilder) listEntries(n *pnode, each, bad func(*entry)) {
 			if cur.elems == nil {
 				// Room for the rest of the list, which is usually
 				// folded too, so a long list is not grown by copies.
-				cur.elems = make([]elem, 0, len(n.items)-k+len(tmp.elems))
+				cur.elems = make([]elem, 0, len(items)-k+len(tmp.elems))
 			}
 			cur.fold(tmp)
 			continue
@@ -178,7 +179,7 @@ func (b *planBuilder) listEntries(n *pnode, each, bad func(*entry)) {
 // what the list is (metadata or not: its key, or that it has none); ok is
 // false when the list has no item.
 func (b *planBuilder) firstEntry(n *pnode) (e entry, ok bool) {
-	for _, it := range n.items {
+	for _, it := range b.items(n) {
 		if start, end, ok := b.itemRange(it); ok {
 			b.item(&e, start, start+nextLine(b.src[start:end], 0))
 			return e, true
@@ -553,7 +554,7 @@ func (x *actionBinder) body(body []*pnode) {
 				x.md = append(x.md, n)
 			default:
 				b.fail(n, CodeStrayList, "items are not `Key: value`; expected: "+expect(),
-					"stray list %s in %s: an action's list holds its metadata, `- **Key:** value`", quoted(b.itemText(n.items[0])), def.Name)
+					"stray list %s in %s: an action's list holds its metadata, `- **Key:** value`", quoted(b.itemText(b.items(n)[0])), def.Name)
 			}
 		case kPara, kTight:
 			if x.hasMD {
@@ -720,10 +721,10 @@ func (x *actionBinder) params() {
 		vals, set = append(vals, value{}), append(set, false)
 	}
 	defer func() { clear(vals); b.vals, b.set = vals, set }()
-	x.a.Params = make(ast.Params, 0, len(def.Params))
 	for i, p := range def.Params {
 		vals[i], set[i] = x.source(p)
 	}
+	n := 0 // the params that get a value, to size the list once
 	for i, p := range def.Params {
 		if !set[i] && p.Fallback != "" {
 			for j, q := range def.Params {
@@ -733,6 +734,12 @@ func (x *actionBinder) params() {
 			}
 		}
 	}
+	for i, p := range def.Params {
+		if set[i] || p.Default != nil {
+			n++
+		}
+	}
+	x.a.Params = make(ast.Params, 0, n)
 	for i, p := range def.Params {
 		v, ok := vals[i], set[i]
 		if !ok && p.Default != nil {
