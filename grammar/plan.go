@@ -21,20 +21,21 @@ import (
 // The structured Markdown plan grammar (docs/plan.md), over the tokens of
 // the Markdown lexer (lexer.Markdown):
 //
-//	File    = Intro? Action* Section*
+//	File    = Intro? Actions? Section*
 //	Intro   = Text? (Title Meta? Text?)*
-//	Section = H2 Text? Action*        ## Rationale, ## Memos, ## Action Plan, ## Message, …
-//	Action  = H3                      ### `CREATE`, its metadata list, its blocks and text
+//	Section = H2 Text? Actions?       ## Rationale, ## Memos, ## Action Plan, ## Message, …
+//	Actions = H3                      ### `CREATE`, its metadata list, its blocks and text, ### `EDIT`, …
 //	Title   = H1 | Tight              # Title, or #Title without its space
 //	H2      = the headings of empty sections, then the section's own
 //	Meta    = Item                    a list right after a title
 //	Text    = a run of paragraphs, other lists, code blocks, breaks, blank
 //	          lines, headings 4–6 and, past the first H2 or H3, headings 1
 //
-// An action is one token (lexer.MarkdownScanner), captured as a token
-// rather than a struct value: each token and each value cost participle
-// many times their bytes, and the builder reads an action's
-// metadata list and blocks from the token's range as it does a Text's.
+// A section's run of actions is one token (lexer.MarkdownScanner), captured
+// as a token rather than a struct value: each token and each value cost
+// participle many times their bytes, and the builder reads each action's
+// heading, metadata list and blocks from the token's range as it does a
+// Text's.
 // The grammar accepts every token sequence: what the plan must look like
 // (title, metadata list, Rationale, optional Memos, then `## Action Plan`
 // or `## Message`, each action's parameters and blocks) is checked over
@@ -47,7 +48,7 @@ import (
 // break and run of blank lines).
 type planFile struct {
 	Intro    *planIntro     `parser:"@@?"`
-	Actions  []plex.Token   `parser:"@(H3*)"`
+	Actions  []plex.Token   `parser:"@H3?"`
 	Sections []*planSection `parser:"@@*"`
 }
 
@@ -56,19 +57,17 @@ type planIntro struct {
 	Syntax struct{} `parser:"(Text (H1 | Tight)? | (H1 | Tight)) Item? Text? ((H1 | Tight) Item? Text?)*"`
 }
 
-// planSection's Actions are its H3 tokens, one per action: captured as
-// tokens, an action costs participle no value of its own.
+// planSection's Tokens hold its heading, its text and its actions.
 type planSection struct {
-	Tokens  []plex.Token
-	Syntax  struct{}     `parser:"H2 Text?"`
-	Actions []plex.Token `parser:"@(H3*)"`
+	Tokens []plex.Token
+	Syntax struct{} `parser:"H2 Text? H3?"`
 }
 
 // Diagnostic codes of the plan dialect (docs/plan.md lists each with an
 // example). CodeUnclosedFence and CodeEmptyActionName are shared with the
 // acts dialect, and so is CodeParse, which the plan dialect reports only
-// should participle fail (past participle.MaxIterations sections or
-// actions in a row); unknown actions use validate.CodeUnknownAction's code, as an
+// should participle fail (past participle.MaxIterations sections in a
+// row); unknown actions use validate.CodeUnknownAction's code, as an
 // error.
 const (
 	CodePreamble          = "preamble"

@@ -226,7 +226,7 @@ func allocated(t *testing.T, p *PlanParser, src []byte) (uint64, *ast.Document) 
 // diagnostics stay bounded (maxPerCode per code, one AST diff of at most
 // viewMaxRows rows), and 4× the headings cost at most about 4× the bytes,
 // also for the shortest headings (`## x`) and for headings 2–6 mixed, whose
-// headings 3 are each an action of the grammar's tree.
+// headings 3 are actions.
 func TestPlanHeadingsLinear(t *testing.T) {
 	p, err := NewPlanParser(nil)
 	if err != nil {

@@ -119,13 +119,13 @@ func (MarkdownDefinition) LexString(filename string, input string) (plex.Lexer, 
 // with the headings of the empty sections right after it, blank lines
 // between them allowed; H1 and Tight before the first section or action,
 // the title), a list right after a title, blank lines between them
-// allowed (Item: the metadata list), one H3 token for each action (its
-// heading 3 line, its metadata list and its body, up to the next heading
-// 2 or 3), and one Text token for each run of everything else
+// allowed (Item: the metadata list), one H3 token for each run of actions
+// (each a heading 3 line, its metadata list and its body, up to the next
+// heading 2), and one Text token for each run of everything else
 // (paragraphs, other lists, fenced blocks, breaks, blank lines, headings
 // 4–6 and, past the first section or action, headings 1). So participle
-// reads one token per action, not one per line or block: each token
-// costs participle's lexer and parser far more than its bytes. The tokens
+// reads a few tokens per section, not one per line, block or action: each
+// token costs participle's lexer and parser far more than its bytes. The tokens
 // cover the input byte for byte; each is a run of RunScanner's tokens,
 // which the plan builder reads again from the token's range. It
 // implements participle's lexer.Lexer.
@@ -222,12 +222,12 @@ func (s *MarkdownScanner) Next() (plex.Token, error) {
 }
 
 // text returns the token of type typ that starts with t and runs up to
-// the next H2 or H3 (or title): a Text token, or an H3 token holding the
-// whole action.
+// the next H2 (or title) and, for a Text token, H3: a Text token, or an
+// H3 token holding the actions up to the next section.
 func (s *MarkdownScanner) text(t rawTok, typ plex.TokenType) plex.Token {
 	for {
 		u := s.scan()
-		if u.typ == EOF || u.typ == MdH2 || u.typ == MdH3 || !s.body && (u.typ == MdH1 || u.typ == MdTight) {
+		if u.typ == EOF || u.typ == MdH2 || u.typ == MdH3 && typ != MdH3 || !s.body && (u.typ == MdH1 || u.typ == MdTight) {
 			s.unscan(u)
 			break
 		}
