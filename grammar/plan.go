@@ -1,7 +1,6 @@
 package grammar
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"sort"
@@ -194,7 +193,7 @@ func (p *PlanParser) parse(ctx context.Context, filename string, src []byte) (*a
 		return nil, err
 	}
 	text := view.String(src)
-	lines := newPlanLines(src)
+	lines := ast.NewLines(src)
 	doc := &ast.Document{Dialect: DialectPlan, Span: lines.Span(0, len(src))}
 	g, err := planGrammar()
 	if err != nil {
@@ -215,7 +214,7 @@ func (p *PlanParser) parse(ctx context.Context, filename string, src []byte) (*a
 	// Every node holds at least one line, and most plans hold fewer
 	// nodes than half their lines (code blocks): sized so, the node list
 	// rarely grows, and never to more than twice the lines.
-	est := bytes.Count(src, nl)/2 + 16
+	est := lines.Count()/2 + 16
 	b.nodes = make([]*pnode, 0, est)
 	t := b.outline(f)
 	c := b.begin(t) // the outline checked against the plan shape, its actions bound
@@ -310,7 +309,7 @@ type ptree struct {
 type planBuilder struct {
 	ctx       context.Context
 	src       string
-	lines     *planLines
+	lines     *ast.Lines
 	doc       *ast.Document
 	schema    *schema.Schema
 	keys      map[*schema.Action]map[string]keyRef

@@ -1227,7 +1227,7 @@ type scriptHead struct {
 // lines among them are skipped; the first other line ends the header. A line
 // with shell syntax beyond plain words (`;`, `&`, `|`, `<`, `>`, `$`, `(`,
 // `)`, a backquote) is not a header line. The rest, trimmed, is the command.
-func parseScriptHead(blk *ast.Block, lines *planLines) *scriptHead {
+func parseScriptHead(blk *ast.Block, lines *ast.Lines) *scriptHead {
 	c := blk.Content
 	base := blk.ContentSpan.Start.Offset
 	h := &scriptHead{}
