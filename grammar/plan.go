@@ -216,12 +216,9 @@ func (p *PlanParser) parse(ctx context.Context, filename string, src []byte) (*a
 	// rarely grows, and never to more than twice the lines.
 	est := lines.Count()/2 + 16
 	b.nodes = make([]*pnode, 0, est)
-	t := b.outline(f)
-	c := b.begin(t) // the outline checked against the plan shape, its actions bound
-	if err := b.sections(c, t); err != nil {
+	if err := b.check(b.outline(f)); err != nil {
 		return nil, err
 	}
-	b.end(c, t)
 	if err := ctx.Err(); err != nil { // checked between sections and actions
 		return nil, err
 	}
