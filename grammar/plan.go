@@ -128,7 +128,6 @@ type PlanParser struct {
 	Silenced func(code string, line int) bool
 	schema   *schema.Schema
 	keys     map[*schema.Action]map[string]keyRef
-	snake    map[string]string // snakeCase of every block label of the schema
 }
 
 // NewPlanParser returns a plan parser binding actions with schema s (the
@@ -140,15 +139,7 @@ func NewPlanParser(s *schema.Schema) (*PlanParser, error) {
 			return nil, err
 		}
 	}
-	snake := map[string]string{}
-	for _, a := range s.Actions {
-		if a.Blocks != nil {
-			for _, l := range a.Blocks.Labels {
-				snake[l] = snakeCase(l)
-			}
-		}
-	}
-	return &PlanParser{schema: s, keys: keyIndex(s), snake: snake}, nil
+	return &PlanParser{schema: s, keys: keyIndex(s)}, nil
 }
 
 // planGrammar is the participle parser of the plan grammar, built on first
@@ -209,7 +200,7 @@ func (p *PlanParser) parse(ctx context.Context, filename string, src []byte) (*a
 		}
 		return doc, nil
 	}
-	b := &planBuilder{ctx: ctx, src: text, lines: lines, doc: doc, schema: p.schema, keys: p.keys, snake: p.snake, sc: lexer.NewRunScanner(text, 0)}
+	b := &planBuilder{ctx: ctx, src: text, lines: lines, doc: doc, schema: p.schema, keys: p.keys, sc: lexer.NewRunScanner(text, 0)}
 	b.cap.NoLimit, b.cap.Silenced = p.Uncapped, p.Silenced
 	// Every node holds at least one line, and most plans hold fewer
 	// nodes than half their lines (code blocks): sized so, the node list
@@ -310,12 +301,10 @@ type planBuilder struct {
 	doc       *ast.Document
 	schema    *schema.Schema
 	keys      map[*schema.Action]map[string]keyRef
-	snake     map[string]string
 	nodes     []*pnode          // every node in source order, blank lines included
 	sc        *lexer.RunScanner // reads the tokens' nodes (outliner) and the lists' items again (items)
 	entryList []entry           // an action binder's entries (bind)
 	scratch   *[2]entry         // listEntries' scratch entries, between calls
-	normKeys  map[string]string // normKey's answers for the keys seen
 	vals      []value           // actionBinder.params' scratch space
 	set       []bool
 	eof       *pnode

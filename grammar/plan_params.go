@@ -221,7 +221,7 @@ func (b *planBuilder) item(ent *entry, s, e int) {
 	text := strings.TrimRight(line[i:], " \t")
 	ent.start, ent.end = s, e
 	if key, ks, ke, vs, ok := parseKV(text); ok {
-		ent.key, ent.keyStart, ent.keyEnd, ent.norm = key, s+i+ks, s+i+ke, b.normKey(key)
+		ent.key, ent.keyStart, ent.keyEnd, ent.norm = key, s+i+ks, s+i+ke, normKey(key)
 		val := text[vs:]
 		lead := len(val) - len(strings.TrimLeft(val, " \t"))
 		ent.value = strings.TrimSpace(val)
@@ -378,25 +378,6 @@ func normKey(k string) string {
 	}
 	return sb.String()
 }
-
-// normKey is normKey, remembering its answers: a plan repeats a few keys
-// many times.
-func (b *planBuilder) normKey(k string) string {
-	if n, ok := b.normKeys[k]; ok {
-		return n
-	}
-	if b.normKeys == nil {
-		b.normKeys = map[string]string{}
-	}
-	n := normKey(k)
-	if len(b.normKeys) < maxNormKeys {
-		b.normKeys[k] = n
-	}
-	return n
-}
-
-// maxNormKeys bounds the keys planBuilder.normKey remembers.
-const maxNormKeys = 256
 
 // keyRef is what a normalised metadata key names in one action.
 type keyRef struct {
@@ -669,11 +650,7 @@ func (x *actionBinder) pairs(labels []string) {
 			start = bd.head
 		}
 		sp := bd.n.block.ContentSpan
-		name, ok := b.snake[bd.label]
-		if !ok {
-			name = snakeCase(bd.label)
-		}
-		cur.Set(name, bd.n.block.Content, &sp)
+		cur.Set(snakeCase(bd.label), bd.n.block.Content, &sp)
 		k++
 		if k == len(labels) {
 			x.groups = append(x.groups, cur)
