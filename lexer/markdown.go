@@ -66,8 +66,17 @@ const (
 	MdText
 )
 
-// MarkdownSymbols maps the Markdown token names to their types.
-func MarkdownSymbols() map[string]plex.TokenType {
+// MarkdownDefinition is the participle lexer.Definition of the plan
+// grammar's tokens (MarkdownScanner). It has no state; one value serves
+// any number of documents.
+type MarkdownDefinition struct{}
+
+// Markdown returns the Markdown plan lexer definition.
+func Markdown() MarkdownDefinition { return MarkdownDefinition{} }
+
+// Symbols implements lexer.Definition: the Markdown token names, which
+// the plan grammar uses, and their types.
+func (MarkdownDefinition) Symbols() map[string]plex.TokenType {
 	return map[string]plex.TokenType{
 		"EOF": EOF, "Blank": MdBlank, "H1": MdH1, "H2": MdH2, "H3": MdH3, "H4": MdH4,
 		"H5": MdH5, "H6": MdH6, "Tight": MdTight, "Break": MdBreak, "Item": MdItem,
@@ -83,17 +92,6 @@ func HeadingLevel(t plex.TokenType) int {
 	return 0
 }
 
-// MarkdownDefinition is the participle lexer.Definition of the plan
-// grammar's tokens (MarkdownScanner). It has no state; one value serves
-// any number of documents.
-type MarkdownDefinition struct{}
-
-// Markdown returns the Markdown plan lexer definition.
-func Markdown() MarkdownDefinition { return MarkdownDefinition{} }
-
-// Symbols implements lexer.Definition.
-func (MarkdownDefinition) Symbols() map[string]plex.TokenType { return MarkdownSymbols() }
-
 // Lex implements lexer.Definition.
 func (d MarkdownDefinition) Lex(filename string, r io.Reader) (plex.Lexer, error) {
 	var b strings.Builder
@@ -103,15 +101,10 @@ func (d MarkdownDefinition) Lex(filename string, r io.Reader) (plex.Lexer, error
 	return d.LexString(filename, b.String())
 }
 
-// LexBytes implements lexer.BytesDefinition.
-func (d MarkdownDefinition) LexBytes(filename string, input []byte) (plex.Lexer, error) {
-	return d.LexString(filename, string(input))
-}
-
 // LexString implements lexer.StringDefinition. Token values are substrings
 // of input.
 func (MarkdownDefinition) LexString(filename string, input string) (plex.Lexer, error) {
-	return NewMarkdownScanner(filename, input), nil
+	return &MarkdownScanner{run: &RunScanner{src: input, noItems: true}, pos: plex.Position{Filename: filename, Line: 1, Column: 1}}, nil
 }
 
 // MarkdownScanner emits the tokens the plan grammar reads, with their
@@ -135,11 +128,6 @@ type MarkdownScanner struct {
 	ahead     []rawTok // tokens read ahead, next first
 	afterHead bool     // the last token was a title
 	body      bool     // an H2 or H3 was read: no more titles
-}
-
-// NewMarkdownScanner returns a scanner over src.
-func NewMarkdownScanner(filename, src string) *MarkdownScanner {
-	return &MarkdownScanner{run: &RunScanner{src: src, noItems: true}, pos: plex.Position{Filename: filename, Line: 1, Column: 1}}
 }
 
 // scan returns the next RunScanner token, the one read ahead first.

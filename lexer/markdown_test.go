@@ -42,7 +42,7 @@ var mdSamples = []string{
 // time, named by their symbols, with their lines.
 func fineTokens(src string) []tok {
 	names := map[plex.TokenType]string{}
-	for name, typ := range MarkdownSymbols() {
+	for name, typ := range Markdown().Symbols() {
 		names[typ] = name
 	}
 	var out []tok
@@ -243,7 +243,7 @@ func checkGrammarTokens(t testing.TB, src string) {
 		if tk.Type == "Item" && prev != MdH1 && prev != MdTight {
 			t.Fatalf("%q: Item token %+v after a %d token", src, tk, prev)
 		}
-		prev = MarkdownSymbols()[tk.Type]
+		prev = Markdown().Symbols()[tk.Type]
 	}
 	if typ != EOF {
 		t.Fatalf("%q: the tokens end before RunScanner's", src)
