@@ -498,22 +498,14 @@ type outliner struct {
 	crs                  bool // the input holds a lone CR
 }
 
-// tokens reads the tokens of one node of the tree; a Text, Item, H2 or H3
-// token is read as the Markdown nodes it holds.
+// tokens reads the tokens of one node of the tree as the Markdown nodes
+// they hold (each token is a run of them).
 func (o *outliner) tokens(ts []plex.Token) {
 	for i := range ts {
 		start, end := ts[i].Pos.Offset, ts[i].Pos.Offset+len(ts[i].Value)
-		switch ts[i].Type {
-		case lexer.MdText, lexer.MdItem, lexer.MdH2, lexer.MdH3:
-		default:
-			o.token(ts[i].Type, start, end, nil)
-			continue
-		}
-		sc := o.b.sc
-		sc.Seek(start)
-		for start < end {
-			typ, s, e := sc.Next()
-			o.token(typ, s, e, sc.Items())
+		for o.b.sc.Seek(start); start < end; {
+			typ, s, e := o.b.sc.Next()
+			o.token(typ, s, e, o.b.sc.Items())
 			start = e
 		}
 	}
