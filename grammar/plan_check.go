@@ -298,7 +298,7 @@ func (b *planBuilder) check(t *ptree) error {
 // checkFolded reports each heading 2 of a folded run of unknown sections
 // (see outliner) as an unknown section, as if it were a section
 // of its own. Past maxPerCode of them, each costs a count, not a
-// diagnostic or its message.
+// diagnostic or its message (quoted is made only with the message).
 func (b *planBuilder) checkFolded(n *pnode) {
 	n.mark = failed
 	n.because(fmt.Sprintf("%s folded: unknown sections holding only headings; expected: %s", count(int(n.lines), "heading"), expectPlan))
@@ -312,15 +312,8 @@ func (b *planBuilder) checkFolded(n *pnode) {
 			continue
 		}
 		h := pnode{kind: kHeading, level: 2, start: start, end: end}
-		span := b.firstLine(&h)
-		var d *ast.Diagnostic
-		if !b.cap.Full(CodeUnknownSection) {
-			d = b.report(ast.Error, CodeUnknownSection, span,
-				"unknown section %s: a plan has the sections `## Rationale`, `## Memos`, `## Action Plan` or `## Message`", quoted(b.headingText(&h)))
-		} else {
-			d = b.report(ast.Error, CodeUnknownSection, span, "")
-		}
-		if d != nil {
+		if d := b.report(ast.Error, CodeUnknownSection, b.firstLine(&h),
+			"unknown section %s: a plan has the sections `## Rationale`, `## Memos`, `## Action Plan` or `## Message`", quoted(b.headingText(&h))); d != nil {
 			b.structural = append(b.structural, d)
 		}
 	}

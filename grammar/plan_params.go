@@ -456,29 +456,18 @@ func (x *actionBinder) entry(e *entry) {
 func (x *actionBinder) duplicate(found, e *entry) {
 	p := found.ref.param
 	same := reflect.DeepEqual(found.metaValue(), e.metaValue())
-	switch {
-	case x.b.cap.Full(CodeDuplicateKey):
-		sev := ast.Error
-		if same {
-			sev = ast.Warning
-		}
-		x.b.report(sev, CodeDuplicateKey, x.b.lines.Span(e.keyStart, e.keyEnd), "") // only counted
-	case same:
+	if same {
 		x.b.report(ast.Warning, CodeDuplicateKey, x.b.lines.Span(e.keyStart, e.keyEnd),
 			"%s's %s is given twice (line %d) with the same value; the first is kept", x.def.Name, p.KeyOrName(), x.b.lines.Pos(found.start).Line)
-	default:
-		// A second, different value would be lost: an error.
-		x.b.report(ast.Error, CodeDuplicateKey, x.b.lines.Span(e.keyStart, e.keyEnd),
-			"%s's %s is given twice with different values; this one (%s) is ignored and the first (line %d) is kept", x.def.Name, p.KeyOrName(), e.shown(), x.b.lines.Pos(found.start).Line)
+		return
 	}
+	// A second, different value would be lost: an error.
+	x.b.report(ast.Error, CodeDuplicateKey, x.b.lines.Span(e.keyStart, e.keyEnd),
+		"%s's %s is given twice with different values; this one (%s) is ignored and the first (line %d) is kept", x.def.Name, p.KeyOrName(), e.shown(), x.b.lines.Pos(found.start).Line)
 }
 
 // badItem reports an item of the action's metadata that is not `Key: value`.
 func (x *actionBinder) badItem(e *entry) {
-	if x.b.cap.Full(CodeBadMetadataItem) {
-		x.b.report(ast.Error, CodeBadMetadataItem, x.b.lines.Span(e.valStart, e.valEnd), "") // only counted
-		return
-	}
 	x.b.report(ast.Error, CodeBadMetadataItem, x.b.lines.Span(e.valStart, e.valEnd),
 		"metadata item %s of %s is not `Key: value` (write `- **Key:** value`)", quoted(e.value), x.def.Name)
 }
