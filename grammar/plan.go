@@ -586,9 +586,7 @@ func (o *outliner) token(typ plex.TokenType, start, stop int, items [][2]int) {
 				"this list has more than %s items: the rest, lines %d–%d, is not read; split it",
 				number.Thousands(MaxActionParts), b.lines.Pos(first).Line, b.lines.Pos(last).Line)
 		}
-		b.add(&pnode{kind: kList, start: start, end: stop})
-	case lexer.MdLine:
-		b.add(&pnode{kind: kPara, start: start, end: stop})
+		b.tokNode(typ, start, stop)
 	default:
 		b.tokNode(typ, start, stop)
 	}
@@ -657,6 +655,10 @@ func (b *planBuilder) tokNode(typ plex.TokenType, start, end int) *pnode {
 		n.block = b.block(n)
 	case lexer.MdBreak:
 		n.kind = kBreak
+	case lexer.MdItem:
+		n.kind = kList
+	case lexer.MdLine:
+		n.kind = kPara
 	default:
 		n.level = uint8(lexer.HeadingLevel(typ))
 	}

@@ -127,14 +127,9 @@ func (b *planBuilder) after(n *pnode) *pnode {
 // line returns the 1-based line of a node.
 func (b *planBuilder) line(n *pnode) int { return b.lines.Pos(n.start).Line }
 
+// nonBlank returns the nodes of ns but blank lines.
 func nonBlank(ns []*pnode) []*pnode {
-	out := make([]*pnode, 0, len(ns))
-	for _, n := range ns {
-		if n.kind != kBlank {
-			out = append(out, n)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(ns), func(n *pnode) bool { return n.kind == kBlank })
 }
 
 // stray reports a node that has no place where it stands; expected says
