@@ -1,10 +1,8 @@
 package grammar
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -22,20 +20,21 @@ import (
 // The structured Markdown plan grammar (docs/plan.md), over the tokens of
 // the Markdown lexer (lexer.Markdown):
 //
-//	File    = Intro? Action* Section*
+//	File    = Intro? Actions? Section*
 //	Intro   = Text? (Title Meta? Text?)*
-//	Section = H2 Text? Action*        ## Rationale, ## Memos, ## Action Plan, ## Message, …
-//	Action  = H3                      ### `CREATE`, its metadata list, its blocks and text
+//	Section = H2 Text? Actions?       ## Rationale, ## Memos, ## Action Plan, ## Message, …
+//	Actions = H3                      ### `CREATE`, its metadata list, its blocks and text, ### `EDIT`, …
 //	Title   = H1 | Tight              # Title, or #Title without its space
 //	H2      = the headings of empty sections, then the section's own
 //	Meta    = Item                    a list right after a title
 //	Text    = a run of paragraphs, other lists, code blocks, breaks, blank
 //	          lines, headings 4–6 and, past the first H2 or H3, headings 1
 //
-// An action is one token (lexer.MarkdownScanner), captured as a token
-// rather than a struct value: each token and each value cost participle
-// many times their bytes, and the builder reads an action's
-// metadata list and blocks from the token's range as it does a Text's.
+// A section's run of actions is one token (lexer.MarkdownScanner), captured
+// as a token rather than a struct value: each token and each value cost
+// participle many times their bytes, and the builder reads each action's
+// heading, metadata list and blocks from the token's range as it does a
+// Text's.
 // The grammar accepts every token sequence: what the plan must look like
 // (title, metadata list, Rationale, optional Memos, then `## Action Plan`
 // or `## Message`, each action's parameters and blocks) is checked over
@@ -48,7 +47,7 @@ import (
 // break and run of blank lines).
 type planFile struct {
 	Intro    *planIntro     `parser:"@@?"`
-	Actions  []plex.Token   `parser:"@(H3*)"`
+	Actions  []plex.Token   `parser:"@H3?"`
 	Sections []*planSection `parser:"@@*"`
 }
 
@@ -57,19 +56,17 @@ type planIntro struct {
 	Syntax struct{} `parser:"(Text (H1 | Tight)? | (H1 | Tight)) Item? Text? ((H1 | Tight) Item? Text?)*"`
 }
 
-// planSection's Actions are its H3 tokens, one per action: captured as
-// tokens, an action costs participle no value of its own.
+// planSection's Tokens hold its heading, its text and its actions.
 type planSection struct {
-	Tokens  []plex.Token
-	Syntax  struct{}     `parser:"H2 Text?"`
-	Actions []plex.Token `parser:"@(H3*)"`
+	Tokens []plex.Token
+	Syntax struct{} `parser:"H2 Text? H3?"`
 }
 
 // Diagnostic codes of the plan dialect (docs/plan.md lists each with an
 // example). CodeUnclosedFence and CodeEmptyActionName are shared with the
 // acts dialect, and so is CodeParse, which the plan dialect reports only
-// should participle fail (past participle.MaxIterations sections or
-// actions in a row); unknown actions use validate.CodeUnknownAction's code, as an
+// should participle fail (past participle.MaxIterations sections in a
+// row); unknown actions use validate.CodeUnknownAction's code, as an
 // error.
 const (
 	CodePreamble          = "preamble"
@@ -131,7 +128,6 @@ type PlanParser struct {
 	Silenced func(code string, line int) bool
 	schema   *schema.Schema
 	keys     map[*schema.Action]map[string]keyRef
-	snake    map[string]string // snakeCase of every block label of the schema
 }
 
 // NewPlanParser returns a plan parser binding actions with schema s (the
@@ -143,15 +139,7 @@ func NewPlanParser(s *schema.Schema) (*PlanParser, error) {
 			return nil, err
 		}
 	}
-	snake := map[string]string{}
-	for _, a := range s.Actions {
-		if a.Blocks != nil {
-			for _, l := range a.Blocks.Labels {
-				snake[l] = snakeCase(l)
-			}
-		}
-	}
-	return &PlanParser{schema: s, keys: keyIndex(s), snake: snake}, nil
+	return &PlanParser{schema: s, keys: keyIndex(s)}, nil
 }
 
 // planGrammar is the participle parser of the plan grammar, built on first
@@ -196,7 +184,7 @@ func (p *PlanParser) parse(ctx context.Context, filename string, src []byte) (*a
 		return nil, err
 	}
 	text := view.String(src)
-	lines := newPlanLines(src)
+	lines := ast.NewLines(src)
 	doc := &ast.Document{Dialect: DialectPlan, Span: lines.Span(0, len(src))}
 	g, err := planGrammar()
 	if err != nil {
@@ -212,19 +200,16 @@ func (p *PlanParser) parse(ctx context.Context, filename string, src []byte) (*a
 		}
 		return doc, nil
 	}
-	b := &planBuilder{ctx: ctx, src: text, lines: lines, doc: doc, schema: p.schema, keys: p.keys, snake: p.snake}
+	b := &planBuilder{ctx: ctx, src: text, lines: lines, doc: doc, schema: p.schema, keys: p.keys, sc: lexer.NewRunScanner(text, 0)}
 	b.cap.NoLimit, b.cap.Silenced = p.Uncapped, p.Silenced
 	// Every node holds at least one line, and most plans hold fewer
-	// nodes than half their lines (code blocks): sized so, the node and
-	// prose lists rarely grow, and never to more than twice the lines.
-	est := bytes.Count(src, nl)/2 + 16
-	b.nodes, doc.Prose = make([]*pnode, 0, est), make([]*ast.Prose, 0, est)
-	t := b.outline(f)
-	c := b.begin(t) // the outline checked against the plan shape, its actions bound
-	if err := b.sections(c, t); err != nil {
+	// nodes than half their lines (code blocks): sized so, the node list
+	// rarely grows, and never to more than twice the lines.
+	est := lines.Count()/2 + 16
+	b.nodes = make([]*pnode, 0, est)
+	if err := b.check(b.outline(f)); err != nil {
 		return nil, err
 	}
-	b.end(c, t)
 	if err := ctx.Err(); err != nil { // checked between sections and actions
 		return nil, err
 	}
@@ -262,22 +247,22 @@ const (
 	failed
 )
 
-// pnode is one Markdown node of the plan: whole lines [start, end). The
-// small fields come first: a document of short headings is mostly nodes.
+// pnode is one Markdown node of the plan: whole lines [start, end). It
+// holds only what every kind needs, so that a document of many small
+// parts costs little per node: a list's items and a heading's text are
+// read again from the source when asked for (items, headingSpan).
 type pnode struct {
-	kind       nodeKind
-	mark       mark
-	level      uint8 // headings: 1–6
-	placed     bool  // the block went to an action or the document
-	meta       bool  // a list read as metadata
-	idx        int   // index in planBuilder.nodes
-	view       int   // index in the AST view; -1 for blank lines
-	start, end int
-	hs, he     int        // headings: the text's byte range, once read (headingSpan); he is 0 before
-	lines      int        // folded runs: how many headings they hold
-	items      [][2]int   // lists: the item tokens
-	block      *ast.Block // fences
-	reason     string     // why the node is marked, reasons joined by "; "
+	kind   nodeKind
+	mark   mark
+	level  uint8 // headings: 1–6
+	placed bool  // the block went to an action or the document
+	meta   bool  // a list read as metadata
+	lines  int32 // folded runs: how many headings they hold
+	idx    int   // index in planBuilder.nodes
+	start  int
+	end    int
+	block  *ast.Block // fences
+	reason string     // why the node is marked, reasons joined by "; "
 }
 
 // because adds a reason to the node's mark.
@@ -312,15 +297,14 @@ type ptree struct {
 type planBuilder struct {
 	ctx       context.Context
 	src       string
-	lines     *planLines
+	lines     *ast.Lines
 	doc       *ast.Document
 	schema    *schema.Schema
 	keys      map[*schema.Action]map[string]keyRef
-	snake     map[string]string
 	nodes     []*pnode          // every node in source order, blank lines included
+	sc        *lexer.RunScanner // reads the tokens' nodes (outliner) and the lists' items again (items)
 	entryList []entry           // an action binder's entries (bind)
 	scratch   *[2]entry         // listEntries' scratch entries, between calls
-	normKeys  map[string]string // normKey's answers for the keys seen
 	vals      []value           // actionBinder.params' scratch space
 	set       []bool
 	eof       *pnode
@@ -468,9 +452,9 @@ func OverflowMessage(n int, code string, sev ast.Severity, first, last int) stri
 // current section (or of the file before the first section); every other
 // token belongs to the body of the latest of them.
 func (b *planBuilder) outline(f *planFile) *ptree {
-	o := &outliner{b: b, t: &ptree{}, crs: hasLoneCR(b.src), sc: lexer.NewRunScanner(b.src, 0)}
+	o := &outliner{b: b, t: &ptree{}, crs: hasLoneCR(b.src)}
 	o.body, o.parts = &o.t.intro, &o.t.parts
-	b.eof = &pnode{kind: kEOF, start: len(b.src), end: len(b.src)} // numbered at the end (number)
+	b.eof = &pnode{kind: kEOF, start: len(b.src), end: len(b.src)}
 	if f.Intro != nil {
 		o.tokens(f.Intro.Tokens)
 	}
@@ -479,7 +463,6 @@ func (b *planBuilder) outline(f *planFile) *ptree {
 		o.tokens(s.Tokens)
 	}
 	o.token(plex.EOF, len(b.src), len(b.src), nil)
-	b.number()
 	return o.t
 }
 
@@ -513,25 +496,16 @@ type outliner struct {
 	sinkParts, noneParts []*ppart
 	lastUnknown, message bool // the last section is unknown; a Message section was seen
 	crs                  bool // the input holds a lone CR
-	sc                   *lexer.RunScanner
 }
 
-// tokens reads the tokens of one node of the tree; a Text, Item, H2 or H3
-// token is read as the Markdown nodes it holds.
+// tokens reads the tokens of one node of the tree as the Markdown nodes
+// they hold (each token is a run of them).
 func (o *outliner) tokens(ts []plex.Token) {
 	for i := range ts {
 		start, end := ts[i].Pos.Offset, ts[i].Pos.Offset+len(ts[i].Value)
-		switch ts[i].Type {
-		case lexer.MdText, lexer.MdItem, lexer.MdH2, lexer.MdH3:
-		default:
-			o.token(ts[i].Type, start, end, nil)
-			continue
-		}
-		sc := o.sc
-		sc.Seek(start)
-		for start < end {
-			typ, s, e := sc.Next()
-			o.token(typ, s, e, sc.Items())
+		for o.b.sc.Seek(start); start < end; {
+			typ, s, e := o.b.sc.Next()
+			o.token(typ, s, e, o.b.sc.Items())
 			start = e
 		}
 	}
@@ -558,7 +532,6 @@ func (o *outliner) token(typ plex.TokenType, start, stop int, items [][2]int) {
 			}
 			return
 		}
-		b.closeRun(o.run)
 		o.run = nil
 		if typ != plex.EOF && typ != lexer.MdH2 {
 			o.sink, o.sinkParts = nil, o.sinkParts[:0]
@@ -605,7 +578,6 @@ func (o *outliner) token(typ plex.TokenType, start, stop int, items [][2]int) {
 	case lexer.MdItem:
 		// A list: the token holds the run of items and the blank lines
 		// between them (lexer.RunScanner).
-		n := &pnode{kind: kList, start: start, end: stop}
 		if len(items) > MaxActionParts && !b.cap.NoLimit {
 			// The items past the cap are not read (their bytes stay
 			// the list's): one too-many-parts error says so.
@@ -613,36 +585,37 @@ func (o *outliner) token(typ plex.TokenType, start, stop int, items [][2]int) {
 			b.report(ast.Error, CodeTooManyParts, b.lines.Span(first, first+lineContentEnd(b.src[first:], 0)),
 				"this list has more than %s items: the rest, lines %d–%d, is not read; split it",
 				number.Thousands(MaxActionParts), b.lines.Pos(first).Line, b.lines.Pos(last).Line)
-			items = items[:MaxActionParts]
 		}
-		n.items = slices.Clone(items)
-		b.add(n)
-	case lexer.MdLine:
-		b.add(&pnode{kind: kPara, start: start, end: stop})
+		b.tokNode(typ, start, stop)
 	default:
 		b.tokNode(typ, start, stop)
 	}
+}
+
+// items returns the item ranges of list node n, read again from the
+// source (a node keeps no slice of its own): at most MaxActionParts of
+// them unless uncapped, as the outliner reported. The slice is reused by
+// the next call.
+func (b *planBuilder) items(n *pnode) [][2]int {
+	b.sc.Seek(n.start)
+	b.sc.Next()
+	items := b.sc.Items()
+	if len(items) > MaxActionParts && !b.cap.NoLimit {
+		items = items[:MaxActionParts]
+	}
+	return items
 }
 
 // lastLineNo is the number of the last line of node n.
 func (b *planBuilder) lastLineNo(n *pnode) int { return b.lines.Pos(max(n.end-1, n.start)).Line }
 
 // closeOver ends the node the parts of an action past MaxActionParts were
-// folded into: its one too-many-parts error, and its prose (the latest
-// made, as for a folded run) set to its whole text.
+// folded into: its one too-many-parts error.
 func (b *planBuilder) closeOver(n *pnode) {
 	first, last := b.line(n), b.lastLineNo(n)
 	msg := fmt.Sprintf("this action has more than %s parts (headings, code blocks, paragraphs, lists, blank lines): the rest, lines %d–%d, is not read, so the action is not run as written; split it into several actions",
 		number.Thousands(MaxActionParts), first, last)
 	b.failAt(n, b.firstLine(n), CodeTooManyParts, "not read: past "+number.Thousands(MaxActionParts)+" parts", "%s", msg)
-	b.closeRun(n)
-}
-
-// closeRun sets the prose of a folded run or an overflow node, the latest
-// prose made, to the node's text once its end is known.
-func (b *planBuilder) closeRun(run *pnode) {
-	p := b.doc.Prose[len(b.doc.Prose)-1]
-	p.Text, p.Span = b.src[run.start:run.end], b.lines.Span(run.start, run.end)
 }
 
 // foldable reports whether a token may be part of a folded run of unknown
@@ -661,19 +634,6 @@ func foldable(t plex.TokenType) bool {
 func (b *planBuilder) unknownH2(start, end int) bool {
 	n := pnode{kind: kHeading, level: 2, start: start, end: end}
 	return sectionKind(b.headingText(&n)) == secUnknown && !b.levelAction(&n)
-}
-
-// number gives the nodes their index in the AST view and makes the EOF node.
-func (b *planBuilder) number() {
-	view := 0
-	for _, n := range b.nodes {
-		n.view = -1
-		if n.kind != kBlank {
-			n.view = view
-			view += max(1, n.lines)
-		}
-	}
-	b.eof.view = view
 }
 
 // tokNode makes the node of a single token.
@@ -695,6 +655,10 @@ func (b *planBuilder) tokNode(typ plex.TokenType, start, end int) *pnode {
 		n.block = b.block(n)
 	case lexer.MdBreak:
 		n.kind = kBreak
+	case lexer.MdItem:
+		n.kind = kList
+	case lexer.MdLine:
+		n.kind = kPara
 	default:
 		n.level = uint8(lexer.HeadingLevel(typ))
 	}
@@ -704,14 +668,34 @@ func (b *planBuilder) tokNode(typ plex.TokenType, start, end int) *pnode {
 // proseKinds names the prose of each node kind.
 var proseKinds = [...]string{kBlank: "blank", kHeading: "heading", kTight: "heading", kList: "list", kPara: "text", kBreak: "break", kFolded: "heading", kOverflow: "text"}
 
-// add records a node and its prose.
+// add records a node.
 func (b *planBuilder) add(n *pnode) *pnode {
 	n.idx = len(b.nodes)
 	b.nodes = append(b.nodes, n)
-	if n.kind != kFence {
-		b.doc.Prose = append(b.doc.Prose, &ast.Prose{Kind: proseKinds[n.kind], Text: b.src[n.start:n.end], Span: b.lines.Span(n.start, n.end)})
-	}
 	return n
+}
+
+// prose makes the document's prose, one per node but fences, once every
+// node has its final range (a folded run grows as it is read), in one
+// allocation.
+func (b *planBuilder) prose() {
+	k := 0
+	for _, n := range b.nodes {
+		if n.kind != kFence {
+			k++
+		}
+	}
+	if k == 0 {
+		return
+	}
+	ps := make([]ast.Prose, 0, k)
+	b.doc.Prose = make([]*ast.Prose, k)
+	for _, n := range b.nodes {
+		if n.kind != kFence {
+			ps = append(ps, ast.Prose{Kind: proseKinds[n.kind], Text: b.src[n.start:n.end], Span: b.lines.Span(n.start, n.end)})
+			b.doc.Prose[len(ps)-1] = &ps[len(ps)-1]
+		}
+	}
 }
 
 // checkCRs reports the lone CRs of the token [start, end) of type typ
@@ -878,9 +862,7 @@ func lineContentEnd(v string, i int) int {
 // document's shape the AST diff: one view per document, whatever the
 // number of errors it shows, so the output stays linear in the input.
 func (b *planBuilder) finish() {
-	if len(b.doc.Prose) == 0 {
-		b.doc.Prose = nil // as before it was sized (Parse)
-	}
+	b.prose()
 	for _, n := range b.nodes {
 		if n.kind == kFence && !n.placed {
 			b.doc.Blocks = append(b.doc.Blocks, n.block)

@@ -33,6 +33,27 @@ func TestBenchPlanIsValid(t *testing.T) {
 	}
 }
 
+// TestPlanAllocationsFloor pins issue 29's floor on a smaller corpus than
+// BenchmarkPlan's: one parse of a realistic plan allocates at most 4× its
+// bytes (the builder's nodes, the document's prose and AST, participle's
+// tokens).
+func TestPlanAllocationsFloor(t *testing.T) {
+	p, err := NewPlanParser(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := corpus.Plan(1 << 20)
+	n, doc := allocated(t, p, src)
+	if len(doc.Diagnostics) > 0 {
+		t.Fatalf("the corpus plan has diagnostics: %v", doc.Diagnostics[0].Format("h.md"))
+	}
+	ratio := float64(n) / float64(len(src))
+	t.Logf("%d bytes allocated for %d bytes of plan: %.2f×", n, len(src), ratio)
+	if ratio > 4 {
+		t.Errorf("a plan parse allocated %.2f× its input (at most 4×)", ratio)
+	}
+}
+
 // BenchmarkPlan parses a 5 MB structured Markdown plan with plangram and,
 // as the baseline a user would otherwise write, with goldmark walking its
 // AST to every heading, list item and fenced block and reading the blocks'
@@ -226,7 +247,7 @@ func allocated(t *testing.T, p *PlanParser, src []byte) (uint64, *ast.Document) 
 // diagnostics stay bounded (maxPerCode per code, one AST diff of at most
 // viewMaxRows rows), and 4× the headings cost at most about 4× the bytes,
 // also for the shortest headings (`## x`) and for headings 2–6 mixed, whose
-// headings 3 are each an action of the grammar's tree.
+// headings 3 are actions.
 func TestPlanHeadingsLinear(t *testing.T) {
 	p, err := NewPlanParser(nil)
 	if err != nil {

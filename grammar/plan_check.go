@@ -127,14 +127,9 @@ func (b *planBuilder) after(n *pnode) *pnode {
 // line returns the 1-based line of a node.
 func (b *planBuilder) line(n *pnode) int { return b.lines.Pos(n.start).Line }
 
+// nonBlank returns the nodes of ns but blank lines.
 func nonBlank(ns []*pnode) []*pnode {
-	out := make([]*pnode, 0, len(ns))
-	for _, n := range ns {
-		if n.kind != kBlank {
-			out = append(out, n)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(ns), func(n *pnode) bool { return n.kind == kBlank })
 }
 
 // stray reports a node that has no place where it stands; expected says
@@ -157,7 +152,7 @@ func (b *planBuilder) stray(n *pnode, expected string) {
 		}
 		b.fail(n, CodeStrayParagraph, reason, "stray paragraph %s where the plan expects %s%s", quoted(b.src[n.start:n.end]), expected, hint)
 	case kList:
-		b.fail(n, CodeStrayList, "stray list; expected: "+expected, "stray list %s where the plan expects %s", quoted(b.itemText(n.items[0])), expected)
+		b.fail(n, CodeStrayList, "stray list; expected: "+expected, "stray list %s where the plan expects %s", quoted(b.itemText(b.items(n)[0])), expected)
 	case kHeading:
 		b.fail(n, CodeStrayHeading, "stray heading; expected: "+expected, "stray heading %d %s where the plan expects %s", n.level, quoted(b.headingText(n)), expected)
 	}
@@ -170,43 +165,33 @@ func (b *planBuilder) tightFixed(n *pnode) string {
 	return marks + " " + line[len(marks):]
 }
 
-// checkState is where the check of the sections stands as check runs it
-// over the outline.
-type checkState struct {
-	next            *pnode // the first node after the document's intro
-	planSec, msgSec *psection
-	outside         []*ppart // actions outside an Action Plan section
-	unknown         []*psection
-	seen            [secMessage + 1]bool
-	stage           secKind
-}
-
-// begin checks the document's intro: title and metadata.
-func (b *planBuilder) begin(t *ptree) *checkState {
-	c := &checkState{next: b.eof, stage: secUnknown}
+// check checks the outline against the plan's shape and binds its
+// actions: the intro (title and metadata), the sections up to a Message
+// section, then what needs the whole outline (the sections missing, the
+// unknown ones, the actions outside the Action Plan).
+func (b *planBuilder) check(t *ptree) error {
+	next := b.eof // the first node after the document's intro
 	if len(t.parts) > 0 {
-		c.next = t.parts[0].head
+		next = t.parts[0].head
 	} else if len(t.sections) > 0 {
-		c.next = t.sections[0].head
+		next = t.sections[0].head
 	}
-	b.titleAndMetadata(nonBlank(t.intro), c.next)
-	c.outside = append(c.outside, t.parts...)
-	c.unknown = make([]*psection, 0, len(t.sections))
-	return c
-}
-
-// sections checks the sections of the outline, up to a Message section.
-func (b *planBuilder) sections(c *checkState, t *ptree) error {
+	b.titleAndMetadata(nonBlank(t.intro), next)
+	var planSec, msgSec *psection
+	outside := slices.Clone(t.parts) // actions outside an Action Plan section
+	unknown := make([]*psection, 0, len(t.sections))
+	var seen [secMessage + 1]bool
+	stage := secUnknown
 	for i, sec := range t.sections {
 		if err := b.ctx.Err(); err != nil {
 			return err
 		}
 		k := sectionKind(b.headingText(sec.head))
 		if k == secMessage {
-			c.msgSec = sec
-			if c.planSec != nil {
+			msgSec = sec
+			if planSec != nil {
 				b.fail(sec.head, CodePlanAndMessage, "both present; expected: Heading 2 \"Action Plan\" or \"Message\", not both",
-					"the plan has both `## Action Plan` (line %d) and `## Message`: write one of them", b.line(c.planSec.head))
+					"the plan has both `## Action Plan` (line %d) and `## Message`: write one of them", b.line(planSec.head))
 			}
 			b.ok(sec.head)
 			b.message(sec, t.sections[i+1:])
@@ -219,8 +204,8 @@ func (b *planBuilder) sections(c *checkState, t *ptree) error {
 				for _, p := range sec.parts {
 					ps = b.split(ps, p)
 				}
-				if c.planSec == nil {
-					c.outside = append(c.outside, ps...)
+				if planSec == nil {
+					outside = append(outside, ps...)
 					continue
 				}
 				for _, p := range ps {
@@ -228,43 +213,36 @@ func (b *planBuilder) sections(c *checkState, t *ptree) error {
 				}
 				continue
 			}
-			c.unknown = append(c.unknown, sec)
+			unknown = append(unknown, sec)
 			continue
 		}
 		switch {
-		case c.seen[k]:
+		case seen[k]:
 			b.fail(sec.head, CodeDuplicateSection, "duplicate section", "the plan has a second %s section", quoted(b.headingText(sec.head)))
-		case k < c.stage:
-			b.fail(sec.head, CodeWrongOrder, fmt.Sprintf("wrong order; expected: %s", stageExpectation(c.stage)),
+		case k < stage:
+			b.fail(sec.head, CodeWrongOrder, fmt.Sprintf("wrong order; expected: %s", stageExpectation(stage)),
 				"section %s comes too late: the order is `# Title`, metadata list, `## Rationale`, `## Memos` (optional), `## Action Plan`", quoted(b.headingText(sec.head)))
 		default:
 			b.ok(sec.head)
 		}
-		first := !c.seen[k]
-		c.seen[k] = true
-		c.stage = max(c.stage, k)
+		first := !seen[k]
+		seen[k] = true
+		stage = max(stage, k)
 		switch k {
 		case secRationale:
 			b.blockSection(sec, first, "rationale")
-			c.outside = append(c.outside, sec.parts...)
+			outside = append(outside, sec.parts...)
 		case secMemos:
 			b.blockSection(sec, first, "memos")
-			c.outside = append(c.outside, sec.parts...)
+			outside = append(outside, sec.parts...)
 		case secPlan:
-			if c.planSec == nil {
-				c.planSec = sec
+			if planSec == nil {
+				planSec = sec
 			}
 			b.actionPlan(sec, b.actionFollows(t.sections[i+1:]))
 		}
 	}
-	return nil
-}
-
-// end makes the checks that need the whole outline: the sections missing,
-// the unknown ones and the actions outside the Action Plan.
-func (b *planBuilder) end(c *checkState, t *ptree) {
-	next, planSec, msgSec, outside, unknown := c.next, c.planSec, c.msgSec, c.outside, c.unknown
-	if !c.seen[secRationale] {
+	if !seen[secRationale] {
 		at := next
 		if at.kind == kEOF && len(t.sections) > 0 {
 			at = t.sections[0].head
@@ -272,8 +250,8 @@ func (b *planBuilder) end(c *checkState, t *ptree) {
 		b.fail(at, CodeMissingRationale, "expected: "+expectRationale,
 			"the plan has no `## Rationale` section: after the metadata list comes a heading 2 containing \"Rationale\" and one code block")
 	}
-	planAt := (*pnode)(nil) // where a missing Action Plan is reported
 	if planSec == nil && msgSec == nil {
+		var planAt *pnode // where the missing Action Plan is reported
 		switch {
 		case len(outside) > 0:
 			planAt = outside[0].head
@@ -309,15 +287,16 @@ func (b *planBuilder) end(c *checkState, t *ptree) {
 		}
 		b.part(p)
 	}
+	return nil
 }
 
 // checkFolded reports each heading 2 of a folded run of unknown sections
 // (see outliner) as an unknown section, as if it were a section
 // of its own. Past maxPerCode of them, each costs a count, not a
-// diagnostic or its message.
+// diagnostic or its message (quoted is made only with the message).
 func (b *planBuilder) checkFolded(n *pnode) {
 	n.mark = failed
-	n.because(fmt.Sprintf("%s folded: unknown sections holding only headings; expected: %s", count(n.lines, "heading"), expectPlan))
+	n.because(fmt.Sprintf("%s folded: unknown sections holding only headings; expected: %s", count(int(n.lines), "heading"), expectPlan))
 	sc := lexer.NewRunScanner(b.src, n.start)
 	for {
 		typ, start, end := sc.Next()
@@ -328,15 +307,8 @@ func (b *planBuilder) checkFolded(n *pnode) {
 			continue
 		}
 		h := pnode{kind: kHeading, level: 2, start: start, end: end}
-		span := b.firstLine(&h)
-		var d *ast.Diagnostic
-		if !b.cap.Full(CodeUnknownSection) {
-			d = b.report(ast.Error, CodeUnknownSection, span,
-				"unknown section %s: a plan has the sections `## Rationale`, `## Memos`, `## Action Plan` or `## Message`", quoted(b.headingText(&h)))
-		} else {
-			d = b.report(ast.Error, CodeUnknownSection, span, "")
-		}
-		if d != nil {
+		if d := b.report(ast.Error, CodeUnknownSection, b.firstLine(&h),
+			"unknown section %s: a plan has the sections `## Rationale`, `## Memos`, `## Action Plan` or `## Message`", quoted(b.headingText(&h))); d != nil {
 			b.structural = append(b.structural, d)
 		}
 	}
@@ -354,13 +326,7 @@ func stageExpectation(k secKind) string {
 // preamble (a warning), the `# Title` and the metadata list.
 func (b *planBuilder) titleAndMetadata(intro []*pnode, next *pnode) {
 	rest := intro
-	title := -1
-	for i, n := range intro {
-		if (n.kind == kHeading || n.kind == kTight) && n.level == 1 {
-			title = i
-			break
-		}
-	}
+	title := slices.IndexFunc(intro, func(n *pnode) bool { return (n.kind == kHeading || n.kind == kTight) && n.level == 1 })
 	if title >= 0 {
 		if pre := intro[:title]; len(pre) > 0 {
 			for _, n := range pre {
@@ -390,20 +356,11 @@ func (b *planBuilder) titleAndMetadata(intro []*pnode, next *pnode) {
 		b.fail(at, CodeMissingTitle, "expected: "+expectTitle, "the plan has no title: it starts with a `# Title` line")
 	}
 
-	meta := -1
-	for i, n := range rest {
-		if n.kind == kList {
-			meta = i
-			break
-		}
-	}
+	meta := slices.IndexFunc(rest, func(n *pnode) bool { return n.kind == kList })
 	if meta < 0 {
 		at := next
-		for i, n := range rest {
-			if n.kind != kBreak {
-				at, rest = n, append(append([]*pnode{}, rest[:i]...), rest[i+1:]...)
-				break
-			}
+		if i := slices.IndexFunc(rest, func(n *pnode) bool { return n.kind != kBreak }); i >= 0 {
+			at, rest = rest[i], slices.Delete(slices.Clone(rest), i, i+1)
 		}
 		b.fail(at, CodeMissingMetadata, "expected: "+expectMeta,
 			"the plan has no metadata list after its title (`- **Status:** …`, `- **Agent:** …`, `- **Goal:** …`)")
@@ -459,13 +416,7 @@ func (b *planBuilder) documentMetadata(n *pnode) {
 // nothing else but breaks.
 func (b *planBuilder) blockSection(sec *psection, first bool, what string) {
 	body := nonBlank(sec.intro)
-	fence := -1
-	for i, n := range body {
-		if n.kind == kFence {
-			fence = i
-			break
-		}
-	}
+	fence := slices.IndexFunc(body, func(n *pnode) bool { return n.kind == kFence })
 	if fence < 0 {
 		at := b.after(sec.head)
 		if len(body) > 0 {
@@ -702,9 +653,6 @@ func (b *planBuilder) headingText(n *pnode) string {
 
 // headingSpan returns a heading's text and its byte range in the source.
 func (b *planBuilder) headingSpan(n *pnode) (string, int, int) {
-	if n.he != 0 {
-		return b.src[n.hs:n.he], n.hs, n.he
-	}
 	line := b.src[n.start : n.start+lineContentEnd(b.src[n.start:n.end], 0)]
 	i := 0
 	if strings.HasPrefix(line, "\uFEFF") {
@@ -734,8 +682,7 @@ func (b *planBuilder) headingSpan(n *pnode) (string, int, int) {
 		j = k
 		trim()
 	}
-	n.hs, n.he = n.start+i, n.start+j
-	return line[i:j], n.hs, n.he
+	return line[i:j], n.start + i, n.start + j
 }
 
 // fenceKind describes a code block: "6 tildes", "3 backticks, python".

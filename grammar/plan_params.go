@@ -142,7 +142,8 @@ func (b *planBuilder) listEntries(n *pnode, each, bad func(*entry)) {
 	cur, tmp := &pair[0], &pair[1]
 	*cur = entry{}
 	have, collecting := false, false
-	for k, it := range n.items {
+	items := b.items(n)
+	for k, it := range items {
 		start, end, ok := b.itemRange(it)
 		if !ok {
 			continue
@@ -152,7 +153,7 @@ func (b *planBuilder) listEntries(n *pnode, each, bad func(*entry)) {
 			if cur.elems == nil {
 				// Room for the rest of the list, which is usually
 				// folded too, so a long list is not grown by copies.
-				cur.elems = make([]elem, 0, len(n.items)-k+len(tmp.elems))
+				cur.elems = make([]elem, 0, len(items)-k+len(tmp.elems))
 			}
 			cur.fold(tmp)
 			continue
@@ -178,7 +179,7 @@ func (b *planBuilder) listEntries(n *pnode, each, bad func(*entry)) {
 // what the list is (metadata or not: its key, or that it has none); ok is
 // false when the list has no item.
 func (b *planBuilder) firstEntry(n *pnode) (e entry, ok bool) {
-	for _, it := range n.items {
+	for _, it := range b.items(n) {
 		if start, end, ok := b.itemRange(it); ok {
 			b.item(&e, start, start+nextLine(b.src[start:end], 0))
 			return e, true
@@ -220,7 +221,7 @@ func (b *planBuilder) item(ent *entry, s, e int) {
 	text := strings.TrimRight(line[i:], " \t")
 	ent.start, ent.end = s, e
 	if key, ks, ke, vs, ok := parseKV(text); ok {
-		ent.key, ent.keyStart, ent.keyEnd, ent.norm = key, s+i+ks, s+i+ke, b.normKey(key)
+		ent.key, ent.keyStart, ent.keyEnd, ent.norm = key, s+i+ks, s+i+ke, normKey(key)
 		val := text[vs:]
 		lead := len(val) - len(strings.TrimLeft(val, " \t"))
 		ent.value = strings.TrimSpace(val)
@@ -378,25 +379,6 @@ func normKey(k string) string {
 	return sb.String()
 }
 
-// normKey is normKey, remembering its answers: a plan repeats a few keys
-// many times.
-func (b *planBuilder) normKey(k string) string {
-	if n, ok := b.normKeys[k]; ok {
-		return n
-	}
-	if b.normKeys == nil {
-		b.normKeys = map[string]string{}
-	}
-	n := normKey(k)
-	if len(b.normKeys) < maxNormKeys {
-		b.normKeys[k] = n
-	}
-	return n
-}
-
-// maxNormKeys bounds the keys planBuilder.normKey remembers.
-const maxNormKeys = 256
-
 // keyRef is what a normalised metadata key names in one action.
 type keyRef struct {
 	param *schema.Param
@@ -474,29 +456,18 @@ func (x *actionBinder) entry(e *entry) {
 func (x *actionBinder) duplicate(found, e *entry) {
 	p := found.ref.param
 	same := reflect.DeepEqual(found.metaValue(), e.metaValue())
-	switch {
-	case x.b.cap.Full(CodeDuplicateKey):
-		sev := ast.Error
-		if same {
-			sev = ast.Warning
-		}
-		x.b.report(sev, CodeDuplicateKey, x.b.lines.Span(e.keyStart, e.keyEnd), "") // only counted
-	case same:
+	if same {
 		x.b.report(ast.Warning, CodeDuplicateKey, x.b.lines.Span(e.keyStart, e.keyEnd),
 			"%s's %s is given twice (line %d) with the same value; the first is kept", x.def.Name, p.KeyOrName(), x.b.lines.Pos(found.start).Line)
-	default:
-		// A second, different value would be lost: an error.
-		x.b.report(ast.Error, CodeDuplicateKey, x.b.lines.Span(e.keyStart, e.keyEnd),
-			"%s's %s is given twice with different values; this one (%s) is ignored and the first (line %d) is kept", x.def.Name, p.KeyOrName(), e.shown(), x.b.lines.Pos(found.start).Line)
+		return
 	}
+	// A second, different value would be lost: an error.
+	x.b.report(ast.Error, CodeDuplicateKey, x.b.lines.Span(e.keyStart, e.keyEnd),
+		"%s's %s is given twice with different values; this one (%s) is ignored and the first (line %d) is kept", x.def.Name, p.KeyOrName(), e.shown(), x.b.lines.Pos(found.start).Line)
 }
 
 // badItem reports an item of the action's metadata that is not `Key: value`.
 func (x *actionBinder) badItem(e *entry) {
-	if x.b.cap.Full(CodeBadMetadataItem) {
-		x.b.report(ast.Error, CodeBadMetadataItem, x.b.lines.Span(e.valStart, e.valEnd), "") // only counted
-		return
-	}
 	x.b.report(ast.Error, CodeBadMetadataItem, x.b.lines.Span(e.valStart, e.valEnd),
 		"metadata item %s of %s is not `Key: value` (write `- **Key:** value`)", quoted(e.value), x.def.Name)
 }
@@ -553,7 +524,7 @@ func (x *actionBinder) body(body []*pnode) {
 				x.md = append(x.md, n)
 			default:
 				b.fail(n, CodeStrayList, "items are not `Key: value`; expected: "+expect(),
-					"stray list %s in %s: an action's list holds its metadata, `- **Key:** value`", quoted(b.itemText(n.items[0])), def.Name)
+					"stray list %s in %s: an action's list holds its metadata, `- **Key:** value`", quoted(b.itemText(b.items(n)[0])), def.Name)
 			}
 		case kPara, kTight:
 			if x.hasMD {
@@ -668,11 +639,7 @@ func (x *actionBinder) pairs(labels []string) {
 			start = bd.head
 		}
 		sp := bd.n.block.ContentSpan
-		name, ok := b.snake[bd.label]
-		if !ok {
-			name = snakeCase(bd.label)
-		}
-		cur.Set(name, bd.n.block.Content, &sp)
+		cur.Set(snakeCase(bd.label), bd.n.block.Content, &sp)
 		k++
 		if k == len(labels) {
 			x.groups = append(x.groups, cur)
@@ -720,10 +687,10 @@ func (x *actionBinder) params() {
 		vals, set = append(vals, value{}), append(set, false)
 	}
 	defer func() { clear(vals); b.vals, b.set = vals, set }()
-	x.a.Params = make(ast.Params, 0, len(def.Params))
 	for i, p := range def.Params {
 		vals[i], set[i] = x.source(p)
 	}
+	n := 0 // the params that get a value, to size the list once
 	for i, p := range def.Params {
 		if !set[i] && p.Fallback != "" {
 			for j, q := range def.Params {
@@ -733,6 +700,12 @@ func (x *actionBinder) params() {
 			}
 		}
 	}
+	for i, p := range def.Params {
+		if set[i] || p.Default != nil {
+			n++
+		}
+	}
+	x.a.Params = make(ast.Params, 0, n)
 	for i, p := range def.Params {
 		v, ok := vals[i], set[i]
 		if !ok && p.Default != nil {
@@ -1220,7 +1193,7 @@ type scriptHead struct {
 // lines among them are skipped; the first other line ends the header. A line
 // with shell syntax beyond plain words (`;`, `&`, `|`, `<`, `>`, `$`, `(`,
 // `)`, a backquote) is not a header line. The rest, trimmed, is the command.
-func parseScriptHead(blk *ast.Block, lines *planLines) *scriptHead {
+func parseScriptHead(blk *ast.Block, lines *ast.Lines) *scriptHead {
 	c := blk.Content
 	base := blk.ContentSpan.Start.Offset
 	h := &scriptHead{}

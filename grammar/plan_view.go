@@ -73,11 +73,12 @@ func (b *planBuilder) describe(n *pnode) string {
 	case kTight:
 		return fmt.Sprintf("Heading %d (no space after #): %s", n.level, preview(b.headingText(n)))
 	case kList:
-		what := count(len(n.items), "item")
+		items := b.items(n)
+		what := count(len(items), "item")
 		if n.meta {
 			what = "metadata, " + what
 		}
-		return "List (" + what + "): " + preview(b.itemText(n.items[0]))
+		return "List (" + what + "): " + preview(b.itemText(items[0]))
 	case kPara:
 		return "Paragraph: " + preview(b.src[n.start:n.end])
 	case kFence:
@@ -96,7 +97,7 @@ func (b *planBuilder) describe(n *pnode) string {
 	case kFolded:
 		text := strings.TrimRight(b.src[n.start:n.end], " \t\r\n") // the last heading: its last line not blank
 		last := strings.TrimSpace(text[strings.LastIndexByte(text, '\n')+1:])
-		return fmt.Sprintf("Headings (%s of unknown sections, folded): %s … %s", number.Thousands(n.lines), preview(b.headingText(n)), preview(last))
+		return fmt.Sprintf("Headings (%s of unknown sections, folded): %s … %s", number.Thousands(int(n.lines)), preview(b.headingText(n)), preview(last))
 	case kOverflow:
 		return fmt.Sprintf("Parts past %s, not read: lines %d–%d", number.Thousands(MaxActionParts), b.line(n), b.lastLineNo(n))
 	}
@@ -111,14 +112,19 @@ var markChars = [...]string{unchecked: " ", matched: "✓", warned: "!", failed:
 // end of the file when something is missing there. Long documents show the
 // flagged nodes with viewContext nodes around them.
 func (b *planBuilder) view() string {
+	// A node's index in the view counts the nodes before it, blank lines
+	// left out and a folded run counting its headings.
 	items := make([]*pnode, 0, len(b.nodes)+1)
+	index := make([]int, 0, len(b.nodes)+1)
+	at := 0
 	for _, n := range b.nodes {
 		if n.kind != kBlank {
-			items = append(items, n)
+			items, index = append(items, n), append(index, at)
+			at += max(1, int(n.lines))
 		}
 	}
 	if b.eof.mark != unchecked {
-		items = append(items, b.eof)
+		items, index = append(items, b.eof), append(index, at)
 	}
 	total := len(items)
 	show := make([]bool, total)
@@ -163,7 +169,7 @@ func (b *planBuilder) view() string {
 		if n.reason != "" {
 			text += " (" + n.reason + ")"
 		}
-		fmt.Fprintf(&sb, "[%s] [%03d] L%-3d %s\n", markChars[n.mark], n.view, b.line(n), text)
+		fmt.Fprintf(&sb, "[%s] [%03d] L%-3d %s\n", markChars[n.mark], index[k], b.line(n), text)
 	}
 	flush()
 	return sb.String()

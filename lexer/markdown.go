@@ -66,8 +66,17 @@ const (
 	MdText
 )
 
-// MarkdownSymbols maps the Markdown token names to their types.
-func MarkdownSymbols() map[string]plex.TokenType {
+// MarkdownDefinition is the participle lexer.Definition of the plan
+// grammar's tokens (MarkdownScanner). It has no state; one value serves
+// any number of documents.
+type MarkdownDefinition struct{}
+
+// Markdown returns the Markdown plan lexer definition.
+func Markdown() MarkdownDefinition { return MarkdownDefinition{} }
+
+// Symbols implements lexer.Definition: the Markdown token names, which
+// the plan grammar uses, and their types.
+func (MarkdownDefinition) Symbols() map[string]plex.TokenType {
 	return map[string]plex.TokenType{
 		"EOF": EOF, "Blank": MdBlank, "H1": MdH1, "H2": MdH2, "H3": MdH3, "H4": MdH4,
 		"H5": MdH5, "H6": MdH6, "Tight": MdTight, "Break": MdBreak, "Item": MdItem,
@@ -83,17 +92,6 @@ func HeadingLevel(t plex.TokenType) int {
 	return 0
 }
 
-// MarkdownDefinition is the participle lexer.Definition of the plan
-// grammar's tokens (MarkdownScanner). It has no state; one value serves
-// any number of documents.
-type MarkdownDefinition struct{}
-
-// Markdown returns the Markdown plan lexer definition.
-func Markdown() MarkdownDefinition { return MarkdownDefinition{} }
-
-// Symbols implements lexer.Definition.
-func (MarkdownDefinition) Symbols() map[string]plex.TokenType { return MarkdownSymbols() }
-
 // Lex implements lexer.Definition.
 func (d MarkdownDefinition) Lex(filename string, r io.Reader) (plex.Lexer, error) {
 	var b strings.Builder
@@ -103,15 +101,10 @@ func (d MarkdownDefinition) Lex(filename string, r io.Reader) (plex.Lexer, error
 	return d.LexString(filename, b.String())
 }
 
-// LexBytes implements lexer.BytesDefinition.
-func (d MarkdownDefinition) LexBytes(filename string, input []byte) (plex.Lexer, error) {
-	return d.LexString(filename, string(input))
-}
-
 // LexString implements lexer.StringDefinition. Token values are substrings
 // of input.
 func (MarkdownDefinition) LexString(filename string, input string) (plex.Lexer, error) {
-	return NewMarkdownScanner(filename, input), nil
+	return &MarkdownScanner{run: &RunScanner{src: input, noItems: true}, pos: plex.Position{Filename: filename, Line: 1, Column: 1}}, nil
 }
 
 // MarkdownScanner emits the tokens the plan grammar reads, with their
@@ -119,13 +112,13 @@ func (MarkdownDefinition) LexString(filename string, input string) (plex.Lexer, 
 // with the headings of the empty sections right after it, blank lines
 // between them allowed; H1 and Tight before the first section or action,
 // the title), a list right after a title, blank lines between them
-// allowed (Item: the metadata list), one H3 token for each action (its
-// heading 3 line, its metadata list and its body, up to the next heading
-// 2 or 3), and one Text token for each run of everything else
+// allowed (Item: the metadata list), one H3 token for each run of actions
+// (each a heading 3 line, its metadata list and its body, up to the next
+// heading 2), and one Text token for each run of everything else
 // (paragraphs, other lists, fenced blocks, breaks, blank lines, headings
 // 4–6 and, past the first section or action, headings 1). So participle
-// reads one token per action, not one per line or block: each token
-// costs participle's lexer and parser far more than its bytes. The tokens
+// reads a few tokens per section, not one per line, block or action: each
+// token costs participle's lexer and parser far more than its bytes. The tokens
 // cover the input byte for byte; each is a run of RunScanner's tokens,
 // which the plan builder reads again from the token's range. It
 // implements participle's lexer.Lexer.
@@ -135,11 +128,6 @@ type MarkdownScanner struct {
 	ahead     []rawTok // tokens read ahead, next first
 	afterHead bool     // the last token was a title
 	body      bool     // an H2 or H3 was read: no more titles
-}
-
-// NewMarkdownScanner returns a scanner over src.
-func NewMarkdownScanner(filename, src string) *MarkdownScanner {
-	return &MarkdownScanner{run: &RunScanner{src: src, noItems: true}, pos: plex.Position{Filename: filename, Line: 1, Column: 1}}
 }
 
 // scan returns the next RunScanner token, the one read ahead first.
@@ -222,12 +210,12 @@ func (s *MarkdownScanner) Next() (plex.Token, error) {
 }
 
 // text returns the token of type typ that starts with t and runs up to
-// the next H2 or H3 (or title): a Text token, or an H3 token holding the
-// whole action.
+// the next H2 (or title) and, for a Text token, H3: a Text token, or an
+// H3 token holding the actions up to the next section.
 func (s *MarkdownScanner) text(t rawTok, typ plex.TokenType) plex.Token {
 	for {
 		u := s.scan()
-		if u.typ == EOF || u.typ == MdH2 || u.typ == MdH3 || !s.body && (u.typ == MdH1 || u.typ == MdTight) {
+		if u.typ == EOF || u.typ == MdH2 || u.typ == MdH3 && typ != MdH3 || !s.body && (u.typ == MdH1 || u.typ == MdTight) {
 			s.unscan(u)
 			break
 		}
