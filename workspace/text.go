@@ -3,6 +3,8 @@ package workspace
 import (
 	"iter"
 	"strings"
+
+	"github.com/plangram/plangram/internal/view"
 )
 
 // text is the content of a file being edited by the simulation, searched
@@ -36,14 +38,16 @@ func (t *text) tail(off int) (s string, base int) {
 	return t.rest, len(t.head)
 }
 
-// flat joins head and rest into one string.
+// flat joins head and rest into one string: rest is appended to head,
+// whose bytes are then never written again (the next edit starts another
+// head) and become the string.
 func (t *text) flat() {
 	if len(t.head) == 0 {
 		return
 	}
-	t.w.spend(len(t.head) + len(t.rest))
-	t.rest = string(t.head) + t.rest
-	t.head, t.headLines = t.head[:0], 0
+	t.w.spend(len(t.rest))
+	t.rest = view.String(append(t.head, t.rest...))
+	t.head, t.headLines = nil, 0
 }
 
 // Len is the content's length in bytes.
@@ -213,7 +217,7 @@ func (t *text) Commit() { t.marked, t.marking = "", false }
 // Rollback undoes the edits since Mark.
 func (t *text) Rollback() {
 	if t.marking {
-		t.head, t.headLines, t.rest = t.head[:0], 0, t.marked
+		t.head, t.headLines, t.rest = nil, 0, t.marked
 	}
 	t.Commit()
 }
