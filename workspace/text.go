@@ -147,7 +147,7 @@ func (t *text) wholeLines(find string, from int) iter.Seq[int] {
 		s, base := t.tail(from)
 		t.w.spend(len(s) + base - from)
 		for off := from - base; off <= len(s); {
-			i := strings.Index(s[off:], find)
+			i := index(s[off:], find)
 			if i < 0 {
 				return
 			}
@@ -174,6 +174,39 @@ func (t *text) lineStart(s string, base, i int) bool {
 		return t.head[base-1] == '\n'
 	}
 	return true
+}
+
+// prefixLen is the length of the prefix of a long FIND text that index
+// looks for first: strings.Index finds a text that short with the
+// vectorised search (amd64, arm64).
+const prefixLen = 31
+
+// index is strings.Index(s, find). A find longer than prefixLen is looked
+// for by its prefix, each place it occurs compared whole: strings.Index
+// would scan for it byte by byte (Rabin-Karp) once its first byte is met
+// often, as indentation is. When the comparisons cost more than the bytes
+// passed, the rest is left to strings.Index, which stays linear.
+func index(s, find string) int {
+	if len(find) <= prefixLen {
+		return strings.Index(s, find)
+	}
+	off, cost := 0, 0
+	for {
+		i := strings.Index(s[off:], find[:prefixLen])
+		if i < 0 {
+			return -1
+		}
+		if p := off + i; strings.HasPrefix(s[p:], find) {
+			return p
+		}
+		off += i + 1
+		if cost += len(find); cost > off+4096 {
+			if i := strings.Index(s[off:], find); i >= 0 {
+				return off + i
+			}
+			return -1
+		}
+	}
 }
 
 // Index lists the occurrences of find (not empty) at or after from that a
