@@ -458,26 +458,36 @@ func (p *udParser) readHunk(i int) (Hunk, *ast.Block, int) {
 	}
 	// The body ends at its last body line: empty lines are context only
 	// when more body follows.
-	lastBody := i
+	// oldLen and newLen are the sizes of the old and new text so far, and
+	// at lastBody: each is allocated once.
+	lastBody, oldLen, newLen, oldAt, newAt := i, 0, 0, 0, 0
 	for j := i + 1; p.has(j); j++ {
-		t := p.line(j).text
+		l := p.line(j)
+		t := l.text
 		if strings.HasPrefix(t, "@@") || strings.HasPrefix(t, "diff --git ") || p.fileHeaderAt(j) {
 			break
 		}
 		if t == "" {
+			oldLen, newLen = oldLen+l.end-l.start, newLen+l.end-l.start
 			continue
 		}
-		if c := t[0]; c != ' ' && c != '-' && c != '+' && c != '\\' {
+		c := t[0]
+		if c != ' ' && c != '-' && c != '+' && c != '\\' {
 			break
 		}
-		lastBody = j
+		if c != '+' && c != '\\' {
+			oldLen += l.end - l.start - 1
+		}
+		if c != '-' && c != '\\' {
+			newLen += l.end - l.start - 1
+		}
+		lastBody, oldAt, newAt = j, oldLen, newLen
 	}
 	end := p.line(lastBody).end
 	bodyStart := hl.end
-	// Old and new text are each at most the body's size: one allocation.
 	var body hunkLines
-	body.old.Grow(end - bodyStart)
-	body.new.Grow(end - bodyStart)
+	body.old.Grow(oldAt)
+	body.new.Grow(newAt)
 	for j := i + 1; j <= lastBody; j++ {
 		l := p.line(j)
 		switch {
