@@ -137,10 +137,10 @@ func (d *caseDisk) list(c *CaseCollisions, dir string, span ast.Span) *caseDir {
 // read reads directory dir: at most MaxDirNames entries (full: there were
 // more). It opens nothing but a directory, and only through a handle on
 // the root (os.Root), so that no symbolic link or rename can make it read
-// a directory outside: the open does not block (a named pipe put in its
-// place), the open file must be a directory, and a directory below the
-// root must not have become a symbolic link since its parent was read
-// (its parent's entry said directory, not link).
+// a directory outside: below the root, dir's entry must be a directory
+// (os.Root.Lstat: not a link, a device or a file) before it is opened; the
+// open does not block (a named pipe put in its place), and the open file
+// must be that very directory.
 func (d *caseDisk) read(c *CaseCollisions, dir string) (l *caseDir, full bool) {
 	root, err := os.OpenRoot(d.root)
 	if err != nil {
@@ -148,19 +148,20 @@ func (d *caseDisk) read(c *CaseCollisions, dir string) (l *caseDir, full bool) {
 	}
 	defer root.Close()
 	name := filepath.FromSlash(dir)
+	var lst os.FileInfo
+	if dir != "." {
+		if lst, err = root.Lstat(name); err != nil || !lst.IsDir() {
+			return nil, false
+		}
+	}
 	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, false
 	}
 	defer f.Close()
 	st, err := f.Stat()
-	if err != nil || !st.IsDir() {
+	if err != nil || !st.IsDir() || lst != nil && !os.SameFile(st, lst) {
 		return nil, false
-	}
-	if dir != "." {
-		if lst, err := root.Lstat(name); err != nil || !os.SameFile(st, lst) {
-			return nil, false
-		}
 	}
 	d.reads++
 	l = &caseDir{byFold: map[string]string{}, names: map[string]bool{}}
