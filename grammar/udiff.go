@@ -145,8 +145,9 @@ type udFile struct {
 	// starts and the last one's ends.
 	bodyStart, bodyEnd int
 	// text is the removed lines of a delete_file, the added lines of an
-	// add_file: its old or content parameter.
-	text   strings.Builder
+	// add_file, hunk by hunk: its old or content parameter (joined; one
+	// hunk's text is the parameter as it is).
+	text   []string
 	endOff int  // end of the last consumed line
 	ended  bool // no more hunks can follow
 }
@@ -403,7 +404,7 @@ func (p *udParser) hunks(f *udFile, i int) int {
 			break
 		}
 		// the removed lines: check --root verifies they are the whole file
-		a.Params.Set("old", f.text.String(), spanPtr(p.lines, f.bodyStart, f.bodyEnd))
+		a.Params.Set("old", strings.Join(f.text, ""), spanPtr(p.lines, f.bodyStart, f.bodyEnd))
 		if f.withNew > 0 {
 			path := a.Params.String("path")
 			p.report(ast.Error, CodeDeleteKeepsLines, f.newHead,
@@ -427,7 +428,7 @@ func (p *udParser) hunks(f *udFile, i int) int {
 		if f.n > 0 {
 			span = spanPtr(p.lines, f.bodyStart, f.bodyEnd)
 		}
-		a.Params.Set("content", f.text.String(), span)
+		a.Params.Set("content", strings.Join(f.text, ""), span)
 	}
 	return i
 }
@@ -458,26 +459,36 @@ func (p *udParser) readHunk(i int) (Hunk, *ast.Block, int) {
 	}
 	// The body ends at its last body line: empty lines are context only
 	// when more body follows.
-	lastBody := i
+	// oldLen and newLen are the sizes of the old and new text so far, and
+	// at lastBody: each is allocated once.
+	lastBody, oldLen, newLen, oldAt, newAt := i, 0, 0, 0, 0
 	for j := i + 1; p.has(j); j++ {
-		t := p.line(j).text
+		l := p.line(j)
+		t := l.text
 		if strings.HasPrefix(t, "@@") || strings.HasPrefix(t, "diff --git ") || p.fileHeaderAt(j) {
 			break
 		}
 		if t == "" {
+			oldLen, newLen = oldLen+l.end-l.start, newLen+l.end-l.start
 			continue
 		}
-		if c := t[0]; c != ' ' && c != '-' && c != '+' && c != '\\' {
+		c := t[0]
+		if c != ' ' && c != '-' && c != '+' && c != '\\' {
 			break
 		}
-		lastBody = j
+		if c != '+' && c != '\\' {
+			oldLen += l.end - l.start - 1
+		}
+		if c != '-' && c != '\\' {
+			newLen += l.end - l.start - 1
+		}
+		lastBody, oldAt, newAt = j, oldLen, newLen
 	}
 	end := p.line(lastBody).end
 	bodyStart := hl.end
-	// Old and new text are each at most the body's size: one allocation.
 	var body hunkLines
-	body.old.Grow(end - bodyStart)
-	body.new.Grow(end - bodyStart)
+	body.old.Grow(oldAt)
+	body.new.Grow(newAt)
 	for j := i + 1; j <= lastBody; j++ {
 		l := p.line(j)
 		switch {
@@ -519,7 +530,7 @@ func (f *udFile) add(p *udParser, h Hunk, blk *ast.Block) {
 	if h.Old != "" && f.withOld == 0 {
 		f.withOld, f.oldHead = f.n, head()
 		if f.action.Name == ActionAddFile {
-			f.text.Reset() // an update_file, which has no content
+			f.text = nil // an update_file, which has no content
 		}
 	}
 	if h.New != "" && f.withNew == 0 {
@@ -531,10 +542,10 @@ func (f *udFile) add(p *udParser, h Hunk, blk *ast.Block) {
 	f.bodyEnd = blk.ContentSpan.End.Offset
 	switch f.action.Name {
 	case ActionDeleteFile:
-		f.text.WriteString(h.Old)
+		f.text = append(f.text, h.Old)
 	case ActionAddFile:
 		if f.withOld == 0 {
-			f.text.WriteString(h.New)
+			f.text = append(f.text, h.New)
 		}
 	}
 }

@@ -35,15 +35,11 @@ type caseDisk struct {
 
 // caseDir is what one directory holds: the first name of each folded
 // name (Linux allows `README.md` and `readme.md` side by side), and each
-// name, whether it is a directory.
+// name. Whether a name is a directory is learnt by listing it, when a path
+// goes through it (list is nil for anything else).
 type caseDir struct {
-	byFold map[string]caseDiskName
+	byFold map[string]string
 	names  map[string]bool
-}
-
-type caseDiskName struct {
-	name string
-	dir  bool // a directory (not a symbolic link to one)
 }
 
 // SetRoot makes c compare each path, and each directory on it, with the
@@ -75,8 +71,8 @@ func (d *caseDisk) check(c *CaseCollisions, a *ast.Action, p pathArg, exact stri
 		if !ok {
 			return false // not on disk in any spelling: nor is anything below it
 		}
-		if isDir, there := l.names[comp]; there {
-			if last || !isDir {
+		if l.names[comp] {
+			if last {
 				return false
 			}
 			dir = exact[:end]
@@ -91,7 +87,7 @@ func (d *caseDisk) check(c *CaseCollisions, a *ast.Action, p pathArg, exact stri
 		}
 		d.reported[name] = true
 		quote := quoteValue
-		if norm.NFC.String(comp) == norm.NFC.String(n.name) {
+		if norm.NFC.String(comp) == norm.NFC.String(n) {
 			// Only the normalization differs: the names look alike, so
 			// they are quoted with their non-ASCII characters escaped.
 			quote = func(v string) string { return fmt.Sprintf("%+q", v) }
@@ -100,12 +96,12 @@ func (d *caseDisk) check(c *CaseCollisions, a *ast.Action, p pathArg, exact stri
 		if !last {
 			what += " (its directory " + quote(name) + ")"
 		}
-		onDisk := n.name
+		onDisk := n
 		if dir != "." {
-			onDisk = dir + "/" + n.name
+			onDisk = dir + "/" + n
 		}
 		kind := "file"
-		if n.dir {
+		if st, err := os.Lstat(filepath.Join(d.root, filepath.FromSlash(onDisk))); err == nil && st.IsDir() {
 			kind = "directory"
 		}
 		c.keep(&ast.Diagnostic{
@@ -141,10 +137,10 @@ func (d *caseDisk) list(c *CaseCollisions, dir string, span ast.Span) *caseDir {
 // read reads directory dir: at most MaxDirNames entries (full: there were
 // more). It opens nothing but a directory, and only through a handle on
 // the root (os.Root), so that no symbolic link or rename can make it read
-// a directory outside: the open does not block (a named pipe put in its
-// place), the open file must be a directory, and a directory below the
-// root must not have become a symbolic link since its parent was read
-// (its parent's entry said directory, not link).
+// a directory outside: below the root, dir's entry must be a directory
+// (os.Root.Lstat: not a link, a device or a file) before it is opened; the
+// open does not block (a named pipe put in its place), and the open file
+// must be that very directory.
 func (d *caseDisk) read(c *CaseCollisions, dir string) (l *caseDir, full bool) {
 	root, err := os.OpenRoot(d.root)
 	if err != nil {
@@ -152,41 +148,42 @@ func (d *caseDisk) read(c *CaseCollisions, dir string) (l *caseDir, full bool) {
 	}
 	defer root.Close()
 	name := filepath.FromSlash(dir)
+	var lst os.FileInfo
+	if dir != "." {
+		if lst, err = root.Lstat(name); err != nil || !lst.IsDir() {
+			return nil, false
+		}
+	}
 	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, false
 	}
 	defer f.Close()
 	st, err := f.Stat()
-	if err != nil || !st.IsDir() {
+	if err != nil || !st.IsDir() || lst != nil && !os.SameFile(st, lst) {
 		return nil, false
 	}
-	if dir != "." {
-		if lst, err := root.Lstat(name); err != nil || !os.SameFile(st, lst) {
-			return nil, false
-		}
-	}
 	d.reads++
-	l = &caseDir{byFold: map[string]caseDiskName{}, names: map[string]bool{}}
+	l = &caseDir{byFold: map[string]string{}, names: map[string]bool{}}
 	count := 0
 	for {
-		ents, err := f.ReadDir(256)
-		for _, e := range ents {
+		// Names only: File.ReadDir of a directory opened in an os.Root
+		// lstats every entry.
+		names, err := f.Readdirnames(256)
+		for _, name := range names {
 			if count == d.maxNames {
 				return l, true
 			}
 			count++
-			name := e.Name()
 			if !utf8.ValidString(name) {
 				continue // no plan path (valid UTF-8) folds like it
 			}
-			n := caseDiskName{name: name, dir: e.Type().IsDir()}
-			l.names[name] = n.dir
-			if f := c.fold(name); l.byFold[f] == (caseDiskName{}) {
-				l.byFold[f] = n
+			l.names[name] = true
+			if f := c.fold(name); l.byFold[f] == "" {
+				l.byFold[f] = name
 			}
 		}
-		if err != nil || len(ents) == 0 {
+		if err != nil || len(names) == 0 {
 			return l, false // at the end, or an error: what was read is compared
 		}
 	}

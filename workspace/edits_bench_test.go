@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -109,5 +110,51 @@ func TestEditFormatsApplyOverlay(t *testing.T) {
 		if got := c.state("new/f3.txt").content; got != "new 3\n" {
 			t.Errorf("%s: new/f3.txt = %q", d, got)
 		}
+	}
+}
+
+// TestHunksOfOneFileCopyItOnce: the hunks of one diff of a file are placed
+// on its content in one pass. A hunk does not copy the file: the bytes the
+// check allocates stay a small multiple of the file, however many hunks
+// it has, and the result is the file with every hunk applied.
+func TestHunksOfOneFileCopyItOnce(t *testing.T) {
+	const lines, hunks = 20000, 2000
+	root := t.TempDir()
+	var file, want, diff strings.Builder
+	diff.WriteString("--- a/big.txt\n+++ b/big.txt\n")
+	for i := 0; i < lines; i++ {
+		fmt.Fprintf(&file, "<line %d>\n", i)
+		fmt.Fprintf(&want, "<line %d>\n", i)
+		if i%(lines/hunks) == 0 {
+			k := i / (lines / hunks)
+			fmt.Fprintf(&diff, "@@ -%d,1 +%d,2 @@\n <line %d>\n+added %d\n", i+1, i+1+k, i, k)
+			fmt.Fprintf(&want, "added %d\n", k)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, "big.txt"), []byte(file.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := grammar.Parse(context.Background(), "edit.diff", []byte(diff.String()), grammar.Options{Dialect: grammar.DialectUdiff})
+	if err != nil || doc.HasErrors() {
+		t.Fatalf("diff does not parse: %v %v", err, doc.Diagnostics)
+	}
+	c, err := newChecker(doc, root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for _, a := range doc.Actions {
+		c.action(context.Background(), a)
+	}
+	runtime.ReadMemStats(&after)
+	for _, x := range c.diags {
+		t.Errorf("%s", x.Format("edit.diff"))
+	}
+	if got := c.state("big.txt").content; got != want.String() {
+		t.Errorf("big.txt is not the file with every hunk applied")
+	}
+	if n, limit := after.TotalAlloc-before.TotalAlloc, uint64(8*file.Len()); n > limit {
+		t.Errorf("the check of %d hunks of a file of %d bytes allocated %d bytes, more than %d", hunks, file.Len(), n, limit)
 	}
 }

@@ -5,7 +5,10 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"syscall"
+
+	"github.com/plangram/plangram/internal/view"
 )
 
 // tooLargeError says a file is over the size limit.
@@ -20,10 +23,10 @@ func (e *tooLargeError) Error() string {
 // readRegularIn reads the regular file name below root, at most limit
 // bytes (readOpen), opened through root so that the open cannot leave it
 // (os.Root: a symbolic link or `..` that would is an error).
-func readRegularIn(root *os.Root, name string, limit int64) ([]byte, int64, error) {
+func readRegularIn(root *os.Root, name string, limit int64) (string, error) {
 	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return nil, 0, err
+		return "", err
 	}
 	defer f.Close()
 	return readOpen(f, limit)
@@ -35,26 +38,38 @@ func readRegularIn(root *os.Root, name string, limit int64) ([]byte, int64, erro
 // file swapped for a pipe between a stat and the open cannot hang the
 // checker. A file over the limit (also one that grows past it while being
 // read) is a *tooLargeError with nothing read; anything but a regular file
-// is an error that names its type.
-func readOpen(f *os.File, limit int64) ([]byte, int64, error) {
+// is an error that names its type. The content is read into one buffer of
+// the size fstat gives (one byte more, to see the file grow), which is
+// then never written again and is returned as a string without a copy.
+func readOpen(f *os.File, limit int64) (string, error) {
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, 0, err
+		return "", err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, 0, fmt.Errorf("it is %s, not a regular file", fileKind(fi.Mode()))
+		return "", fmt.Errorf("it is %s, not a regular file", fileKind(fi.Mode()))
 	}
 	if fi.Size() > limit {
-		return nil, 0, &tooLargeError{fi.Size(), limit}
+		return "", &tooLargeError{fi.Size(), limit}
 	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, 0, err
+	buf := make([]byte, 0, fi.Size()+1)
+	for {
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if int64(len(buf)) > limit {
+			return "", &tooLargeError{int64(len(buf)), limit}
+		}
+		if err == io.EOF || n == 0 && err == nil {
+			break
+		}
+		if err != nil {
+			return "", err
+		}
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, len(buf))
+		}
 	}
-	if int64(len(data)) > limit {
-		return nil, 0, &tooLargeError{int64(len(data)), limit}
-	}
-	return data, int64(len(data)), nil
+	return view.String(buf), nil
 }
 
 // fileKind names a file type for messages.

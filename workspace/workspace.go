@@ -1102,7 +1102,7 @@ func (c *checker) file(rel string) *vfile {
 		f.exists, f.problem = true, fmt.Sprintf("it is %s, not a regular file", fileKind(st.Mode()))
 	default:
 		f.exists = true
-		data, size, err := readRegularIn(c.fsys, name, c.maxSize)
+		data, err := readRegularIn(c.fsys, name, c.maxSize)
 		var big *tooLargeError
 		switch {
 		case errors.As(err, &big):
@@ -1111,7 +1111,7 @@ func (c *checker) file(rel string) *vfile {
 		case err != nil:
 			f.problem = unwrapPathError(err).Error()
 		default:
-			f.known, f.content, f.size = true, string(data), size
+			f.known, f.content, f.size = true, data, int64(len(data))
 			c.closestAllow += len(data)
 			c.work.pay(len(data))
 		}
