@@ -569,15 +569,14 @@ func (t *tools) trimEOL(p *Parser, to int, open bool) int {
 	if t.c.over && to <= t.out {
 		return to // an oversized call's bytes before t.out are emitted (and may be gone)
 	}
-	lo := t.c.vals[len(t.c.vals)-1].start
-	if to > lo && open && p.bytes(to-1, to)[0] == '\r' {
+	b := p.bytes(max(t.c.vals[len(t.c.vals)-1].start, to-2), to)
+	switch n := len(b); {
+	case n > 0 && b[n-1] == '\r' && open:
 		return to - 1
-	}
-	if to > lo && p.bytes(to-1, to)[0] == '\n' {
-		to--
-		if to > lo && p.bytes(to-1, to)[0] == '\r' {
-			to--
-		}
+	case n > 1 && b[n-2] == '\r' && b[n-1] == '\n':
+		return to - 2
+	case n > 0 && b[n-1] == '\n':
+		return to - 1
 	}
 	return to
 }
