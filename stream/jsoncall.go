@@ -528,92 +528,22 @@ func (c *jcall) sendErrs(p *Parser) error {
 // build converts the arguments to typed parameters in schema order,
 // recording errors; call is the call's span (missing parameters).
 func (c *jcall) build(p *Parser, vals []jval, call ast.Span) ast.Params {
-	if c.act == nil {
-		return c.buildUnknown(vals)
-	}
-	given := map[*schema.Param]int{}
+	args := make([]arg, len(vals))
 	for i, v := range vals {
-		sp := c.tools.params[c.act][v.key]
-		switch _, dup := given[sp]; {
-		case sp == nil:
-			c.errs = append(c.errs, Event{Type: Error, ID: c.id, Param: v.key, Kind: KindUnknownParam,
-				Message: fmt.Sprintf("%s has no parameter %s", ast.QuoteIfNeeded(c.name), ast.QuoteIfNeeded(v.key)),
-				Raw:     p.str(v.span.Start.Offset, v.span.End.Offset), Span: v.span})
-		case dup:
-			c.errs = append(c.errs, Event{Type: Error, ID: c.id, Param: sp.Name, Kind: KindDuplicateParam,
-				Message: fmt.Sprintf("parameter %s is given twice; the first is kept", sp.Name),
-				Raw:     p.str(v.span.Start.Offset, v.span.End.Offset), Span: v.span})
-		case v.value == nil && !v.partial:
-			// null: the parameter is not given
-		default:
-			given[sp] = i
-		}
+		args[i] = arg{key: v.key, param: c.tools.params[c.act][v.key], value: v.value, raw: p.str(v.span.Start.Offset, v.span.End.Offset),
+			json: v.raw, span: v.span, partial: v.partial}
 	}
-	var ps ast.Params // nil without parameters, as before
-	var spans []ast.Span
-	if len(given) > 0 {
-		ps = make(ast.Params, 0, len(given))
-		spans = make([]ast.Span, 0, len(given)) // the params' spans, one allocation
-	}
-	for _, sp := range c.act.Params {
-		i, ok := given[sp]
-		if !ok {
-			if sp.Required {
-				c.errs = append(c.errs, Event{Type: Error, ID: c.id, Param: sp.Name, Kind: KindMissingParam,
-					Message: fmt.Sprintf("%s needs parameter %s", c.name, sp.Name), Span: ast.Span{Start: call.End, End: call.End}})
-			} else if sp.Default != nil {
-				ps = append(ps, ast.Param{Name: sp.Name, Value: defaultValue(sp)}) // as the tools syntax and the plan parser fill it
-			}
-			continue
-		}
-		v := vals[i]
-		val, err := jsonValue(sp, jsonargs.Event{Kind: jsonargs.Value, Key: v.key, Value: v.value, Raw: v.raw, Partial: v.partial, Span: v.span})
-		if err != nil {
-			c.errs = append(c.errs, Event{Type: Error, ID: c.id, Param: sp.Name, Kind: KindBadValue,
-				Message: fmt.Sprintf("parameter %s: %v", sp.Name, err), Raw: p.str(v.span.Start.Offset, v.span.End.Offset), Span: v.span})
-			val = v.value // kept as written (decoded), with its error, as plangram parse keeps it
-		} else if x, ok := v.value.(string); ok && !v.partial && sp.PaddedPath(x) {
-			c.errs = append(c.errs, Event{Type: Error, ID: c.id, Param: sp.Name, Kind: KindPathWhitespace, Severity: ast.Warning,
-				Message: schema.PaddedPathMessage(c.name, sp.Name, x), Raw: p.str(v.span.Start.Offset, v.span.End.Offset), Span: v.span})
-		}
-		spans = append(spans, v.span)
-		ps = append(ps, ast.Param{Name: sp.Name, Value: val, Span: &spans[len(spans)-1]})
-	}
-	return ps
+	return binder{act: c.act, id: c.id, name: c.name, missing: ast.Span{Start: call.End, End: call.End}, typed: typedJSON, errs: &c.errs}.bind(args)
 }
 
-// buildUnknown returns the arguments of a call of an unknown tool as they
-// are, the first of each key (vals is c.vals, or c.vals and c.partial).
-// The first index of each key among c.vals is the one earlier keeps.
-func (c *jcall) buildUnknown(vals []jval) ast.Params {
-	c.earlier("", nil) // index c.vals
-	first := c.first.key
-	n := len(first) + len(vals) - len(c.vals)
-	var ps ast.Params // nil without parameters, as before
-	var spans []ast.Span
-	if n > 0 {
-		ps = make(ast.Params, 0, n)
-		spans = make([]ast.Span, 0, n) // the params' spans, one allocation
+// typedJSON is jsonValue for bind: a value that does not convert is kept
+// as decoded.
+func typedJSON(sp *schema.Param, a *arg) (any, error) {
+	v, err := jsonValue(sp, jsonargs.Event{Kind: jsonargs.Value, Key: a.key, Value: a.value, Raw: a.json, Partial: a.partial})
+	if err != nil {
+		return a.value, err
 	}
-	var more map[string]bool // keys of the vals after c.vals
-	for i, v := range vals {
-		if i < len(c.vals) {
-			if first[v.key] != i {
-				continue
-			}
-		} else {
-			if _, ok := first[v.key]; ok || more[v.key] {
-				continue
-			}
-			if more == nil {
-				more = map[string]bool{}
-			}
-			more[v.key] = true
-		}
-		spans = append(spans, v.span)
-		ps = append(ps, ast.Param{Name: v.key, Value: v.value, Span: &spans[len(spans)-1]})
-	}
-	return ps
+	return v, nil
 }
 
 // jsonValue converts a JSON argument to its parameter's type: a string
