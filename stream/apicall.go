@@ -251,8 +251,8 @@ func (c *apiCall) exact(key string) bool {
 	if act == nil {
 		return true
 	}
-	sp := paramNamed(act, key)
-	return sp != nil && keepsString(sp)
+	sp := paramNamed(act, key) // given earlier under its name or an alias: a duplicate
+	return sp != nil && keepsString(sp) && !c.keys[sp.Name] && !slices.ContainsFunc(sp.Aliases, func(a string) bool { return c.keys[a] })
 }
 
 // finish ends the call at the end of the SSE event that ends it (at):

@@ -71,3 +71,20 @@ func TestBind(t *testing.T) {
 func apiCall1(args string) string {
 	return string(apiAnswer("openai-chat", []apiPart{{kind: "call", name: "edit", args: args}}))
 }
+
+// TestBindExact: a delta is marked exact only when bind keeps its
+// argument: not for a duplicate given by alias, nor for a string after a
+// json parameter's null.
+func TestBindExact(t *testing.T) {
+	s := bindSchema(t)
+	for _, c := range []struct{ syntax, in string }{
+		{"openai-chat", apiCall1(`{"path": "a.go", "file": "b.go"}`)},
+		{"hermes", `<tool_call>{"name": "edit", "arguments": {"path": "a.go", "data": null, "data": "b.go"}}</tool_call>`},
+	} {
+		for _, e := range collect(t, Options{Syntax: c.syntax, Schema: s}, []byte(c.in), nil) {
+			if e.Type == ParamDelta && e.Exact && strings.Contains("b.go", e.Text) {
+				t.Errorf("%s: delta %q of %s is marked exact, but bind keeps the first value", c.syntax, e.Text, e.Param)
+			}
+		}
+	}
+}

@@ -204,7 +204,8 @@ func (c *jcall) begin(p *Parser, at int) {
 }
 
 // earlier returns the index in vals of the first argument of key and, for
-// a known tool, of the first one of parameter sp given a value (-1 when
+// a known tool, of the first one of parameter sp given a value, as bind
+// counts them (-1 when
 // none). The tool is known when a delta asks (its name came first).
 func (c *jcall) earlier(key string, sp *schema.Param) (byKey, bySP int) {
 	f := &c.first
@@ -219,7 +220,7 @@ func (c *jcall) earlier(key string, sp *schema.Param) (byKey, bySP int) {
 		if c.act == nil {
 			continue
 		}
-		if s := c.tools.params[c.act][v.key]; s != nil && (v.value != nil || v.partial) {
+		if s := c.tools.params[c.act][v.key]; s != nil && (v.value != nil || v.partial || s.TypeOrDefault() == schema.JSON) {
 			if _, ok := f.param[s]; !ok {
 				f.param[s] = f.n
 			}
