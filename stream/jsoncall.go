@@ -32,32 +32,23 @@ const envelopeWrapper = "function"
 // ({"name": …, "arguments": {…}, "id": "…"}, Mistral's [TOOL_CALLS] array).
 const envelopeID = "id"
 
-// jtools looks up a schema's tools and their parameters by name and alias.
+// jtools looks up a schema's tools by name and alias (their parameters:
+// paramNamed).
 type jtools struct {
-	acts   map[string]*schema.Action
-	params map[*schema.Action]map[string]*schema.Param
-	list   []*schema.Action // the tools in the schema's order
-	names  toolNames        // what an unknown tool's error suggests
+	acts  map[string]*schema.Action
+	list  []*schema.Action // the tools in the schema's order
+	names toolNames        // what an unknown tool's error suggests
 }
 
 func newJTools(names toolNames) *jtools {
 	s := names.schema
-	t := &jtools{acts: map[string]*schema.Action{}, params: map[*schema.Action]map[string]*schema.Param{}, list: s.Actions, names: names}
+	t := &jtools{acts: map[string]*schema.Action{}, list: s.Actions, names: names}
 	for _, a := range s.Actions {
 		for _, n := range append([]string{a.Name}, a.Aliases...) {
 			if t.acts[n] == nil {
 				t.acts[n] = a
 			}
 		}
-		ps := map[string]*schema.Param{}
-		for _, sp := range a.Params {
-			for _, n := range append([]string{sp.Name}, sp.Aliases...) {
-				if ps[n] == nil {
-					ps[n] = sp
-				}
-			}
-		}
-		t.params[a] = ps
 	}
 	return t
 }
@@ -77,10 +68,9 @@ func (t *jtools) only() string {
 func (t *jtools) infer(args []jval) string {
 	found := ""
 	for _, a := range t.list {
-		ps := t.params[a]
 		fits := true
 		for _, v := range args {
-			if ps[v.key] == nil {
+			if paramNamed(a, v.key) == nil {
 				fits = false
 				break
 			}
@@ -220,7 +210,7 @@ func (c *jcall) earlier(key string, sp *schema.Param) (byKey, bySP int) {
 		if c.act == nil {
 			continue
 		}
-		if s := c.tools.params[c.act][v.key]; s != nil && (v.value != nil || v.partial || s.TypeOrDefault() == schema.JSON) {
+		if s := c.param(v.key); s != nil && (v.value != nil || v.partial || s.TypeOrDefault() == schema.JSON) {
 			if _, ok := f.param[s]; !ok {
 				f.param[s] = f.n
 			}
@@ -234,6 +224,15 @@ func (c *jcall) earlier(key string, sp *schema.Param) (byKey, bySP int) {
 		bySP = i
 	}
 	return byKey, bySP
+}
+
+// param returns the call's tool's parameter called key, nil when the
+// tool is unknown or has none.
+func (c *jcall) param(key string) *schema.Param {
+	if c.act == nil {
+		return nil
+	}
+	return paramNamed(c.act, key)
 }
 
 // named sets the call's tool name, read from markup ending at offset end,
@@ -385,7 +384,7 @@ func (c *jcall) delta(p *Parser, e jsonargs.Event, before int) error {
 	exact := true
 	var sp *schema.Param
 	if c.act != nil {
-		sp = c.tools.params[c.act][e.Key]
+		sp = c.param(e.Key)
 		exact = sp != nil && keepsString(sp)
 		if sp != nil {
 			param = sp.Name
@@ -531,7 +530,7 @@ func (c *jcall) sendErrs(p *Parser) error {
 func (c *jcall) build(p *Parser, vals []jval, call ast.Span) ast.Params {
 	args := make([]arg, len(vals))
 	for i, v := range vals {
-		args[i] = arg{key: v.key, param: c.tools.params[c.act][v.key], value: v.value, raw: p.str(v.span.Start.Offset, v.span.End.Offset),
+		args[i] = arg{key: v.key, param: c.param(v.key), value: v.value, raw: p.str(v.span.Start.Offset, v.span.End.Offset),
 			json: v.raw, span: v.span, partial: v.partial}
 	}
 	return binder{act: c.act, id: c.id, name: c.name, missing: ast.Span{Start: call.End, End: call.End}, typed: typedJSON, errs: &c.errs}.bind(args)
