@@ -65,7 +65,7 @@ func (t *jtools) only() string {
 // infer returns the one tool that declares a parameter for every argument
 // in args, "" when none or several do: a call that gives no name (Kimi's
 // bare counter id) is named by its arguments only when that is certain.
-func (t *jtools) infer(args []jval) string {
+func (t *jtools) infer(args []arg) string {
 	found := ""
 	for _, a := range t.list {
 		fits := true
@@ -110,8 +110,8 @@ type jcall struct {
 	nameEnd  int         // where the markup or member naming the tool ends
 	sent     bool        // ToolCallStart was emitted
 	held     []heldDelta // Delta events before the name was known
-	vals     []jval      // complete arguments, in order
-	partial  []jval      // the argument cut by the end of the stream
+	vals     []arg       // complete arguments, in order
+	partial  []arg       // the argument cut by the end of the stream
 	errs     []Event     // the call's errors, emitted before it
 	jpos     int         // the JSON read cursor
 	stray    int         // start of stray text after the JSON, -1 when none
@@ -131,28 +131,18 @@ type firsts struct {
 	param map[*schema.Param]int
 }
 
-// jval is an argument of a call: what build and earlier read of its
-// jsonargs Value event, kept for every argument until the call ends.
-type jval struct {
-	key     string
-	value   any
-	raw     string
-	span    ast.Span
-	partial bool // cut by the end of the stream (jsonargs.Event.Partial)
-}
-
 // valOf returns the argument of a Value event.
-func valOf(e jsonargs.Event) jval {
-	return jval{key: e.Key, value: e.Value, raw: e.Raw, span: e.Span, partial: e.Partial}
+func valOf(e jsonargs.Event) arg {
+	return arg{key: e.Key, value: e.Value, json: e.Raw, span: e.Span, partial: e.Partial}
 }
 
 // addVal appends v to the call's complete arguments. The slice doubles
 // when full: append grows a long slice by a quarter, so that the copies of
 // a call with many arguments allocate about five times the final slice
 // (BenchmarkHostile/hermes-many-params); doubling allocates twice it.
-func (c *jcall) addVal(v jval) {
+func (c *jcall) addVal(v arg) {
 	if len(c.vals) == cap(c.vals) && len(c.vals) >= 256 {
-		c.vals = append(make([]jval, 0, 2*len(c.vals)), c.vals...)
+		c.vals = append(make([]arg, 0, 2*len(c.vals)), c.vals...)
 	}
 	c.vals = append(c.vals, v)
 }
@@ -527,13 +517,12 @@ func (c *jcall) sendErrs(p *Parser) error {
 
 // build converts the arguments to typed parameters in schema order,
 // recording errors; call is the call's span (missing parameters).
-func (c *jcall) build(p *Parser, vals []jval, call ast.Span) ast.Params {
-	args := make([]arg, len(vals))
-	for i, v := range vals {
-		args[i] = arg{key: v.key, param: c.param(v.key), value: v.value, raw: p.str(v.span.Start.Offset, v.span.End.Offset),
-			json: v.raw, span: v.span, partial: v.partial}
+func (c *jcall) build(p *Parser, vals []arg, call ast.Span) ast.Params {
+	for i := range vals {
+		v := &vals[i]
+		v.param, v.raw = c.param(v.key), p.str(v.span.Start.Offset, v.span.End.Offset)
 	}
-	return binder{act: c.act, id: c.id, name: c.name, missing: ast.Span{Start: call.End, End: call.End}, typed: typedJSON, errs: &c.errs}.bind(args)
+	return binder{act: c.act, id: c.id, name: c.name, missing: ast.Span{Start: call.End, End: call.End}, typed: typedJSON, errs: &c.errs}.bind(vals)
 }
 
 // typedJSON is jsonValue for bind: a value that does not convert is kept
