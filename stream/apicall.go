@@ -394,3 +394,13 @@ func (o *openCalls) all() []*apiCall {
 	}
 	return out
 }
+
+// each calls f on the open calls in start order, up to the first error.
+func (o *openCalls) each(f func(*apiCall) error) error {
+	for _, c := range o.all() {
+		if err := f(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
