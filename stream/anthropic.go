@@ -138,10 +138,5 @@ func (a *anthropic) endBlock(p *Parser, key string, at ast.Pos) error {
 }
 
 func (a *anthropic) end(p *Parser, at ast.Pos) error {
-	for _, c := range a.calls.all() {
-		if err := a.endBlock(p, c.key, at); err != nil {
-			return err
-		}
-	}
-	return nil
+	return a.calls.each(func(c *apiCall) error { return a.endBlock(p, c.key, at) })
 }

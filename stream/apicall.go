@@ -3,7 +3,6 @@ package stream
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -34,7 +33,7 @@ type apiCall struct {
 	segs    []argSeg
 	fed     bool
 	done    bool // the arguments' JSON value is complete (or failed)
-	vals    []boundVal
+	vals    []arg
 	keys    map[string]bool // the keys of vals
 	errs    []Event
 	ended   bool
@@ -50,13 +49,6 @@ type argSeg struct {
 	arg, n int
 	src    ast.Pos
 	sn     int
-}
-
-type boundVal struct {
-	key   string
-	value any
-	raw   string
-	span  ast.Span
 }
 
 func newAPICall(p *Parser, s *schema.Schema, key string, at ast.Pos) *apiCall {
@@ -216,7 +208,11 @@ func (c *apiCall) drain(p *Parser) error {
 			}
 		case jsonargs.Value:
 			if !je.Partial {
-				c.vals = append(c.vals, boundVal{key: je.Key, value: je.Value, raw: je.Raw, span: c.mapSpan(je.Span)})
+				raw := je.Raw
+				if raw == "" {
+					raw, _ = je.Value.(string)
+				}
+				c.vals = append(c.vals, arg{key: je.Key, value: je.Value, raw: raw, json: je.Raw, span: c.mapSpan(je.Span)})
 				if c.keys == nil {
 					c.keys = map[string]bool{}
 				}
@@ -255,8 +251,8 @@ func (c *apiCall) exact(key string) bool {
 	if act == nil {
 		return true
 	}
-	sp := act.Param(key)
-	return sp != nil && keepsString(sp)
+	sp := paramNamed(act, key) // given earlier under its name or an alias: a duplicate
+	return sp != nil && keepsString(sp) && !c.keys[sp.Name] && !slices.ContainsFunc(sp.Aliases, func(a string) bool { return c.keys[a] })
 }
 
 // finish ends the call at the end of the SSE event that ends it (at):
@@ -301,82 +297,36 @@ func (c *apiCall) finish(p *Parser, at ast.Pos) error {
 		Span: ast.Span{Start: c.startPos, End: at}})
 }
 
-// bind types the call's arguments by the schema: in schema order, each
-// converted to its parameter's type; unknown, duplicate, missing and
-// badly typed parameters are errors. Without a schema (no registry was
-// given) or for a tool the schema does not declare (unknown-tool), the
-// arguments are kept as decoded JSON, in their order.
+// bind types the call's arguments by the schema (binder.bind). Without a
+// schema (no registry was given) or for a tool the schema does not declare
+// (unknown-tool), the arguments are kept as decoded JSON, in their order.
 func (c *apiCall) bind(end ast.Span) ast.Params {
-	fail := func(kind, param, msg, raw string, sp ast.Span) {
-		c.errs = append(c.errs, Event{Type: Error, ID: c.id, Name: c.name, Param: param, Kind: kind,
-			Severity: ast.Error, Message: msg, Raw: raw, Span: sp})
-	}
 	var act *schema.Action
 	if c.schema != nil {
 		act = c.schema.Lookup(c.name)
 		if act == nil && c.name != "" {
-			fail(KindUnknownTool, "", toolNames{schema: c.schema}.unknown(c.name), "", ast.Span{Start: c.startPos, End: c.startPos})
+			c.errs = append(c.errs, Event{Type: Error, ID: c.id, Name: c.name, Kind: KindUnknownTool,
+				Message: toolNames{schema: c.schema}.unknown(c.name), Span: ast.Span{Start: c.startPos, End: c.startPos}})
 		}
 	}
-	seen := map[string]int{}
-	for i, v := range c.vals {
-		if _, dup := seen[v.key]; dup {
-			fail(KindDuplicateParam, v.key, fmt.Sprintf("parameter %s is given twice; the first is kept", v.key), rawOf(v), v.span)
-			continue
-		}
-		seen[v.key] = i
-		if act != nil && act.Param(v.key) == nil {
-			fail(KindUnknownParam, v.key, fmt.Sprintf("%s has no parameter %s", ast.QuoteIfNeeded(c.name), ast.QuoteIfNeeded(v.key)), rawOf(v), v.span)
+	for i := range c.vals {
+		if act != nil {
+			c.vals[i].param = paramNamed(act, c.vals[i].key)
 		}
 	}
-	var ps ast.Params
-	if act == nil {
-		for i, v := range c.vals {
-			if seen[v.key] == i {
-				sp := v.span
-				ps = append(ps, ast.Param{Name: v.key, Value: plainValue(v), Span: &sp})
-			}
-		}
-		return ps
-	}
-	for _, sp := range act.Params {
-		i, ok := seen[sp.Name]
-		if ok && c.vals[i].value == nil && c.vals[i].raw == "null" && sp.TypeOrDefault() != schema.JSON {
-			ok = false // null is no value
-		}
-		if !ok {
-			if sp.Required {
-				fail(KindMissingParam, sp.Name, fmt.Sprintf("%s needs parameter %s", c.name, sp.Name), "", end)
-			} else if sp.Default != nil {
-				ps = append(ps, ast.Param{Name: sp.Name, Value: defaultValue(sp)})
-			}
-			continue
-		}
-		v := c.vals[i]
-		val, err := jsonValue(sp, jsonargs.Event{Kind: jsonargs.Value, Key: v.key, Value: v.value, Raw: v.raw}) // as every JSON syntax
+	typed := func(sp *schema.Param, a *arg) (any, error) {
+		v, err := typedJSON(sp, a)
 		if err != nil {
-			fail(KindBadValue, sp.Name, fmt.Sprintf("parameter %s: %v", sp.Name, err), rawOf(v), v.span)
-			val = plainValue(v) // kept as written (decoded), with its error, as plangram parse keeps it
-		} else if x, ok := v.value.(string); ok && sp.PaddedPath(x) {
-			c.errs = append(c.errs, Event{Type: Error, ID: c.id, Name: c.name, Param: sp.Name, Kind: KindPathWhitespace,
-				Severity: ast.Warning, Message: schema.PaddedPathMessage(c.name, sp.Name, x), Raw: rawOf(v), Span: v.span})
+			v = plainValue(a) // kept as written (decoded), as plangram parse keeps it
 		}
-		span := v.span
-		ps = append(ps, ast.Param{Name: sp.Name, Value: val, Span: &span})
+		return v, err
 	}
-	return ps
-}
-
-func rawOf(v boundVal) string {
-	if s, ok := v.value.(string); ok && v.raw == "" {
-		return s
-	}
-	return v.raw
+	return binder{act: act, id: c.id, name: c.name, missing: end, typed: typed, plain: plainValue, errs: &c.errs}.bind(c.vals)
 }
 
 // plainValue is an untyped argument's value: strings, bools and null as
 // they are, numbers as json.Number, objects and arrays decoded.
-func plainValue(v boundVal) any {
+func plainValue(v *arg) any {
 	if r, ok := v.value.(json.RawMessage); ok {
 		var x any
 		if err := jsonw.Unmarshal(r, &x); err != nil { // exact bytes (docs/acts.md)
@@ -443,4 +393,14 @@ func (o *openCalls) all() []*apiCall {
 		}
 	}
 	return out
+}
+
+// each calls f on the open calls in start order, up to the first error.
+func (o *openCalls) each(f func(*apiCall) error) error {
+	for _, c := range o.all() {
+		if err := f(c); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -32,32 +32,23 @@ const envelopeWrapper = "function"
 // ({"name": …, "arguments": {…}, "id": "…"}, Mistral's [TOOL_CALLS] array).
 const envelopeID = "id"
 
-// jtools looks up a schema's tools and their parameters by name and alias.
+// jtools looks up a schema's tools by name and alias (their parameters:
+// paramNamed).
 type jtools struct {
-	acts   map[string]*schema.Action
-	params map[*schema.Action]map[string]*schema.Param
-	list   []*schema.Action // the tools in the schema's order
-	names  toolNames        // what an unknown tool's error suggests
+	acts  map[string]*schema.Action
+	list  []*schema.Action // the tools in the schema's order
+	names toolNames        // what an unknown tool's error suggests
 }
 
 func newJTools(names toolNames) *jtools {
 	s := names.schema
-	t := &jtools{acts: map[string]*schema.Action{}, params: map[*schema.Action]map[string]*schema.Param{}, list: s.Actions, names: names}
+	t := &jtools{acts: map[string]*schema.Action{}, list: s.Actions, names: names}
 	for _, a := range s.Actions {
 		for _, n := range append([]string{a.Name}, a.Aliases...) {
 			if t.acts[n] == nil {
 				t.acts[n] = a
 			}
 		}
-		ps := map[string]*schema.Param{}
-		for _, sp := range a.Params {
-			for _, n := range append([]string{sp.Name}, sp.Aliases...) {
-				if ps[n] == nil {
-					ps[n] = sp
-				}
-			}
-		}
-		t.params[a] = ps
 	}
 	return t
 }
@@ -74,13 +65,12 @@ func (t *jtools) only() string {
 // infer returns the one tool that declares a parameter for every argument
 // in args, "" when none or several do: a call that gives no name (Kimi's
 // bare counter id) is named by its arguments only when that is certain.
-func (t *jtools) infer(args []jval) string {
+func (t *jtools) infer(args []arg) string {
 	found := ""
 	for _, a := range t.list {
-		ps := t.params[a]
 		fits := true
 		for _, v := range args {
-			if ps[v.key] == nil {
+			if paramNamed(a, v.key) == nil {
 				fits = false
 				break
 			}
@@ -120,8 +110,8 @@ type jcall struct {
 	nameEnd  int         // where the markup or member naming the tool ends
 	sent     bool        // ToolCallStart was emitted
 	held     []heldDelta // Delta events before the name was known
-	vals     []jval      // complete arguments, in order
-	partial  []jval      // the argument cut by the end of the stream
+	vals     []arg       // complete arguments, in order
+	partial  []arg       // the argument cut by the end of the stream
 	errs     []Event     // the call's errors, emitted before it
 	jpos     int         // the JSON read cursor
 	stray    int         // start of stray text after the JSON, -1 when none
@@ -141,28 +131,18 @@ type firsts struct {
 	param map[*schema.Param]int
 }
 
-// jval is an argument of a call: what build and earlier read of its
-// jsonargs Value event, kept for every argument until the call ends.
-type jval struct {
-	key     string
-	value   any
-	raw     string
-	span    ast.Span
-	partial bool // cut by the end of the stream (jsonargs.Event.Partial)
-}
-
 // valOf returns the argument of a Value event.
-func valOf(e jsonargs.Event) jval {
-	return jval{key: e.Key, value: e.Value, raw: e.Raw, span: e.Span, partial: e.Partial}
+func valOf(e jsonargs.Event) arg {
+	return arg{key: e.Key, value: e.Value, json: e.Raw, span: e.Span, partial: e.Partial}
 }
 
 // addVal appends v to the call's complete arguments. The slice doubles
 // when full: append grows a long slice by a quarter, so that the copies of
 // a call with many arguments allocate about five times the final slice
 // (BenchmarkHostile/hermes-many-params); doubling allocates twice it.
-func (c *jcall) addVal(v jval) {
+func (c *jcall) addVal(v arg) {
 	if len(c.vals) == cap(c.vals) && len(c.vals) >= 256 {
-		c.vals = append(make([]jval, 0, 2*len(c.vals)), c.vals...)
+		c.vals = append(make([]arg, 0, 2*len(c.vals)), c.vals...)
 	}
 	c.vals = append(c.vals, v)
 }
@@ -204,7 +184,8 @@ func (c *jcall) begin(p *Parser, at int) {
 }
 
 // earlier returns the index in vals of the first argument of key and, for
-// a known tool, of the first one of parameter sp given a value (-1 when
+// a known tool, of the first one of parameter sp given a value, as bind
+// counts them (-1 when
 // none). The tool is known when a delta asks (its name came first).
 func (c *jcall) earlier(key string, sp *schema.Param) (byKey, bySP int) {
 	f := &c.first
@@ -219,7 +200,7 @@ func (c *jcall) earlier(key string, sp *schema.Param) (byKey, bySP int) {
 		if c.act == nil {
 			continue
 		}
-		if s := c.tools.params[c.act][v.key]; s != nil && (v.value != nil || v.partial) {
+		if s := c.param(v.key); s != nil && (v.value != nil || v.partial || s.TypeOrDefault() == schema.JSON) {
 			if _, ok := f.param[s]; !ok {
 				f.param[s] = f.n
 			}
@@ -233,6 +214,15 @@ func (c *jcall) earlier(key string, sp *schema.Param) (byKey, bySP int) {
 		bySP = i
 	}
 	return byKey, bySP
+}
+
+// param returns the call's tool's parameter called key, nil when the
+// tool is unknown or has none.
+func (c *jcall) param(key string) *schema.Param {
+	if c.act == nil {
+		return nil
+	}
+	return paramNamed(c.act, key)
 }
 
 // named sets the call's tool name, read from markup ending at offset end,
@@ -384,7 +374,7 @@ func (c *jcall) delta(p *Parser, e jsonargs.Event, before int) error {
 	exact := true
 	var sp *schema.Param
 	if c.act != nil {
-		sp = c.tools.params[c.act][e.Key]
+		sp = c.param(e.Key)
 		exact = sp != nil && keepsString(sp)
 		if sp != nil {
 			param = sp.Name
@@ -527,93 +517,22 @@ func (c *jcall) sendErrs(p *Parser) error {
 
 // build converts the arguments to typed parameters in schema order,
 // recording errors; call is the call's span (missing parameters).
-func (c *jcall) build(p *Parser, vals []jval, call ast.Span) ast.Params {
-	if c.act == nil {
-		return c.buildUnknown(vals)
+func (c *jcall) build(p *Parser, vals []arg, call ast.Span) ast.Params {
+	for i := range vals {
+		v := &vals[i]
+		v.param, v.raw = c.param(v.key), p.str(v.span.Start.Offset, v.span.End.Offset)
 	}
-	given := map[*schema.Param]int{}
-	for i, v := range vals {
-		sp := c.tools.params[c.act][v.key]
-		switch _, dup := given[sp]; {
-		case sp == nil:
-			c.errs = append(c.errs, Event{Type: Error, ID: c.id, Param: v.key, Kind: KindUnknownParam,
-				Message: fmt.Sprintf("%s has no parameter %s", ast.QuoteIfNeeded(c.name), ast.QuoteIfNeeded(v.key)),
-				Raw:     p.str(v.span.Start.Offset, v.span.End.Offset), Span: v.span})
-		case dup:
-			c.errs = append(c.errs, Event{Type: Error, ID: c.id, Param: sp.Name, Kind: KindDuplicateParam,
-				Message: fmt.Sprintf("parameter %s is given twice; the first is kept", sp.Name),
-				Raw:     p.str(v.span.Start.Offset, v.span.End.Offset), Span: v.span})
-		case v.value == nil && !v.partial:
-			// null: the parameter is not given
-		default:
-			given[sp] = i
-		}
-	}
-	var ps ast.Params // nil without parameters, as before
-	var spans []ast.Span
-	if len(given) > 0 {
-		ps = make(ast.Params, 0, len(given))
-		spans = make([]ast.Span, 0, len(given)) // the params' spans, one allocation
-	}
-	for _, sp := range c.act.Params {
-		i, ok := given[sp]
-		if !ok {
-			if sp.Required {
-				c.errs = append(c.errs, Event{Type: Error, ID: c.id, Param: sp.Name, Kind: KindMissingParam,
-					Message: fmt.Sprintf("%s needs parameter %s", c.name, sp.Name), Span: ast.Span{Start: call.End, End: call.End}})
-			} else if sp.Default != nil {
-				ps = append(ps, ast.Param{Name: sp.Name, Value: defaultValue(sp)}) // as the tools syntax and the plan parser fill it
-			}
-			continue
-		}
-		v := vals[i]
-		val, err := jsonValue(sp, jsonargs.Event{Kind: jsonargs.Value, Key: v.key, Value: v.value, Raw: v.raw, Partial: v.partial, Span: v.span})
-		if err != nil {
-			c.errs = append(c.errs, Event{Type: Error, ID: c.id, Param: sp.Name, Kind: KindBadValue,
-				Message: fmt.Sprintf("parameter %s: %v", sp.Name, err), Raw: p.str(v.span.Start.Offset, v.span.End.Offset), Span: v.span})
-			val = v.value // kept as written (decoded), with its error, as plangram parse keeps it
-		} else if x, ok := v.value.(string); ok && !v.partial && sp.PaddedPath(x) {
-			c.errs = append(c.errs, Event{Type: Error, ID: c.id, Param: sp.Name, Kind: KindPathWhitespace, Severity: ast.Warning,
-				Message: schema.PaddedPathMessage(c.name, sp.Name, x), Raw: p.str(v.span.Start.Offset, v.span.End.Offset), Span: v.span})
-		}
-		spans = append(spans, v.span)
-		ps = append(ps, ast.Param{Name: sp.Name, Value: val, Span: &spans[len(spans)-1]})
-	}
-	return ps
+	return binder{act: c.act, id: c.id, name: c.name, missing: ast.Span{Start: call.End, End: call.End}, typed: typedJSON, errs: &c.errs}.bind(vals)
 }
 
-// buildUnknown returns the arguments of a call of an unknown tool as they
-// are, the first of each key (vals is c.vals, or c.vals and c.partial).
-// The first index of each key among c.vals is the one earlier keeps.
-func (c *jcall) buildUnknown(vals []jval) ast.Params {
-	c.earlier("", nil) // index c.vals
-	first := c.first.key
-	n := len(first) + len(vals) - len(c.vals)
-	var ps ast.Params // nil without parameters, as before
-	var spans []ast.Span
-	if n > 0 {
-		ps = make(ast.Params, 0, n)
-		spans = make([]ast.Span, 0, n) // the params' spans, one allocation
+// typedJSON is jsonValue for bind: a value that does not convert is kept
+// as decoded.
+func typedJSON(sp *schema.Param, a *arg) (any, error) {
+	v, err := jsonValue(sp, jsonargs.Event{Kind: jsonargs.Value, Key: a.key, Value: a.value, Raw: a.json, Partial: a.partial})
+	if err != nil {
+		return a.value, err
 	}
-	var more map[string]bool // keys of the vals after c.vals
-	for i, v := range vals {
-		if i < len(c.vals) {
-			if first[v.key] != i {
-				continue
-			}
-		} else {
-			if _, ok := first[v.key]; ok || more[v.key] {
-				continue
-			}
-			if more == nil {
-				more = map[string]bool{}
-			}
-			more[v.key] = true
-		}
-		spans = append(spans, v.span)
-		ps = append(ps, ast.Param{Name: v.key, Value: v.value, Span: &spans[len(spans)-1]})
-	}
-	return ps
+	return v, nil
 }
 
 // jsonValue converts a JSON argument to its parameter's type: a string

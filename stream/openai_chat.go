@@ -221,12 +221,7 @@ func (o *openaiChat) endChoice(p *Parser, choice int, at ast.Pos) error {
 		return nil
 	}
 	delete(o.choices, choice)
-	for _, c := range set.all() {
-		if err := c.finish(p, at); err != nil {
-			return err
-		}
-	}
-	return nil
+	return set.each(func(c *apiCall) error { return c.finish(p, at) })
 }
 
 // end ends every open call, in start order (ids grow with it): at a

@@ -162,10 +162,5 @@ func (o *openaiResponses) endCall(p *Parser, c *apiCall, at ast.Pos) error {
 }
 
 func (o *openaiResponses) end(p *Parser, at ast.Pos) error {
-	for _, c := range o.calls.all() {
-		if err := o.endCall(p, c, at); err != nil {
-			return err
-		}
-	}
-	return nil
+	return o.calls.each(func(c *apiCall) error { return o.endCall(p, c, at) })
 }

@@ -264,7 +264,7 @@ func (y *pycall) str(p *Parser, b []byte, eof bool) error {
 			if y.triple {
 				y.pos += 2
 			}
-			y.c.addVal(jval{key: y.key, value: string(y.sval), span: p.span(y.vstart, y.pos)})
+			y.c.addVal(arg{key: y.key, value: string(y.sval), span: p.span(y.vstart, y.pos)})
 			y.st = pyAfter
 			return nil
 		case c == '\\':
@@ -420,5 +420,5 @@ func (y *pycall) value(p *Parser) {
 			v = json.Number(js)
 		}
 	}
-	y.c.addVal(jval{key: y.key, value: v, raw: js, span: sp})
+	y.c.addVal(arg{key: y.key, value: v, json: js, span: sp})
 }

@@ -777,85 +777,58 @@ func (t *tools) finish(p *Parser, at, end int) error {
 }
 
 // build converts the call's values (raw is the call's source) to typed
-// parameters, recording errors.
+// parameters (binder.bind), recording errors.
 func (t *tools) build(raw string, closing ast.Span) ast.Params {
 	c := &t.c
-	fail := func(kind, param, msg, text string, sp ast.Span) {
-		c.errs = append(c.errs, Event{Type: Error, ID: c.id, Name: c.name, Param: param, Kind: kind, Message: msg, Raw: text, Span: sp})
-	}
-	text := func(v *value) string { return raw[v.start-c.start : v.end-c.start] }
-	var ps ast.Params
-	seen := map[string]bool{}
+	args := make([]arg, len(c.vals))
 	for i := range c.vals {
 		v := &c.vals[i]
+		s := raw[v.start-c.start : v.end-c.start]
 		if v.before != "" {
-			fail(KindUnclosedParam, v.name, fmt.Sprintf("parameter %s is not closed before %s", v.name, v.before), text(v), v.span)
+			c.errs = append(c.errs, Event{Type: Error, ID: c.id, Name: c.name, Param: v.name, Kind: KindUnclosedParam,
+				Message: fmt.Sprintf("parameter %s is not closed before %s", v.name, v.before), Raw: s, Span: v.span})
 		}
-		switch {
-		case c.tool != nil && v.param == nil:
-			fail(KindUnknownParam, v.name, fmt.Sprintf("%s has no parameter %s", ast.QuoteIfNeeded(c.name), ast.QuoteIfNeeded(v.name)), text(v), v.span)
-		case seen[v.name]:
-			fail(KindDuplicateParam, v.name, fmt.Sprintf("parameter %s is given twice; the first is kept", v.name), text(v), v.span)
-		default:
-			seen[v.name] = true
-			if c.tool == nil {
-				sp := v.span
-				val := text(v)
-				if !t.f.rawText {
-					val = strings.TrimSpace(val)
-				}
-				ps = append(ps, ast.Param{Name: v.name, Value: val, Span: &sp})
+		args[i] = arg{key: v.name, param: v.param, value: s, raw: s, span: v.span}
+	}
+	b := binder{id: c.id, name: c.name, missing: closing, typed: t.typed, errs: &c.errs, plain: func(a *arg) any {
+		if t.f.rawText {
+			return a.raw
+		}
+		return strings.TrimSpace(a.raw)
+	}}
+	if c.tool != nil {
+		b.act = c.tool.act
+	}
+	return b.bind(args)
+}
+
+// typed converts a value's text to its parameter's type; a json or list
+// parameter also takes a Python literal, and a json one plain text. A
+// value that does not convert is kept trimmed, as plangram parse keeps it.
+func (t *tools) typed(sp *schema.Param, a *arg) (any, error) {
+	s := a.raw
+	if t.f.rawText && sp.TypeOrDefault() == schema.String && !sp.Raw {
+		// kept as written, like a raw value; the entity policy applies
+		sp = &schema.Param{Name: sp.Name, Type: schema.String, Raw: true, Entities: sp.Entities}
+	}
+	val, err := convert(sp, s)
+	if ty := sp.TypeOrDefault(); err != nil && (ty == schema.JSON || ty == schema.List) {
+		if js, ok := pyLiteral(strings.TrimSpace(s)); ok {
+			if v, e := convert(sp, js); e == nil {
+				return v, nil
 			}
+		}
+		if v := strings.TrimSpace(s); ty == schema.JSON && v != "" && !strings.ContainsRune("{[\"", rune(v[0])) {
+			// a json parameter takes any value: text that does not try
+			// to be JSON is a string (an anyOf of string and other
+			// types); broken JSON stays an error
+			return v, nil
 		}
 	}
-	if c.tool == nil {
-		return ps
+	if err != nil {
+		return strings.TrimSpace(s), err
 	}
-	for _, sp := range c.tool.act.Params {
-		i := t.given(sp)
-		if i < 0 && sp.Default != nil {
-			ps = append(ps, ast.Param{Name: sp.Name, Value: defaultValue(sp)})
-			continue
-		}
-		if i < 0 {
-			if sp.Required {
-				fail(KindMissingParam, sp.Name, fmt.Sprintf("%s needs parameter %s", c.name, sp.Name), "", closing)
-			}
-			continue
-		}
-		v := &c.vals[i]
-		s := text(v)
-		if t.f.rawText && sp.TypeOrDefault() == schema.String && !sp.Raw {
-			// kept as written, like a raw value; the entity policy applies
-			sp = &schema.Param{Name: sp.Name, Type: schema.String, Raw: true, Entities: sp.Entities}
-		}
-		val, err := convert(sp, s)
-		if ty := sp.TypeOrDefault(); err != nil && (ty == schema.JSON || ty == schema.List) {
-			if js, ok := pyLiteral(strings.TrimSpace(s)); ok {
-				if v, e := convert(sp, js); e == nil {
-					val, err = v, nil
-				}
-			}
-			if v := strings.TrimSpace(s); err != nil && ty == schema.JSON && v != "" && !strings.ContainsRune("{[\"", rune(v[0])) {
-				// a json parameter takes any value: text that does not try
-				// to be JSON is a string (an anyOf of string and other
-				// types); broken JSON stays an error
-				val, err = v, nil
-			}
-		}
-		if err != nil {
-			// kept as written, trimmed, with its error, as plangram parse
-			// keeps an argument that does not convert
-			fail(KindBadValue, sp.Name, fmt.Sprintf("parameter %s: %v", sp.Name, err), text(v), v.span)
-			val = strings.TrimSpace(s)
-		} else if sp.PaddedPath(s) {
-			c.errs = append(c.errs, Event{Type: Error, ID: c.id, Name: c.name, Param: sp.Name, Kind: KindPathWhitespace, Severity: ast.Warning,
-				Message: schema.PaddedPathMessage(c.name, sp.Name, s), Raw: s, Span: v.span})
-		}
-		span := v.span
-		ps = append(ps, ast.Param{Name: sp.Name, Value: val, Span: &span})
-	}
-	return ps
+	return val, nil
 }
 
 // find returns the index of the first '<' in b at which one of tags starts

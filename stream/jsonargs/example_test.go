@@ -23,7 +23,7 @@ func Example() {
 		}
 	})
 	for _, chunk := range []string{`{"path": "a.txt", "content": "caf`, `\u00`, `e9\nbar", "mode": 420}`} {
-		p.Write([]byte(chunk))
+		p.Feed([]byte(chunk))
 	}
 	p.Close()
 	// Output:
@@ -50,7 +50,7 @@ func Example_nested() {
 			fmt.Printf("%s: %s [%s]\n", e.Span, e.Message, e.Code)
 		}
 	})
-	p.Write([]byte(`{"name": "read_file", "arguments": "{\"path\": \"src/ma`))
+	p.Feed([]byte(`{"name": "read_file", "arguments": "{\"path\": \"src/ma`))
 	p.Close()
 	// Output:
 	// field name = "read_file"

@@ -26,7 +26,7 @@
 // decoded text is read as the arguments, and positions still point into
 // the source bytes.
 //
-// The events of any chunking equal those of the whole input in one Write
+// The events of any chunking equal those of the whole input in one Feed
 // once adjacent Delta events of one argument are merged. Every byte is
 // looked at once: the work is linear in the input whatever the chunking,
 // and the memory is that of the argument being read (its decoded text or,
@@ -95,9 +95,6 @@ const (
 	// CodeNotObject: the arguments are not a JSON object (nor a string
 	// holding one). Reading stops there.
 	CodeNotObject = "not-object"
-	// CodeTrailing: text after the top-level value (Write only; Feed stops
-	// at the value's end).
-	CodeTrailing = "trailing-text"
 	// CodeTooDeep: an object or array that opens past MaxDepth levels of
 	// nesting. Reading stops there, as at a syntax error.
 	CodeTooDeep = "too-deep"
@@ -240,9 +237,7 @@ type Parser struct {
 	numSt   uint8
 	lit     string // the literal being read
 	litN    int
-	trail   []byte // Write: text after the top-level value
 	scratch [4]byte
-	trailAt ast.Pos
 }
 
 // nested is a string holding the arguments as JSON.
@@ -275,7 +270,7 @@ func (p *Parser) Reset(start ast.Pos) {
 		start = ast.Pos{Offset: start.Offset, Line: 1, Col: 1}
 	}
 	*p = Parser{emit: p.emit, envelope: p.envelope, wrapper: p.wrapper, up: p.up,
-		stack: p.stack[:0], key: p.key[:0], raw: p.raw[:0], sval: p.sval[:0], trail: p.trail[:0],
+		stack: p.stack[:0], key: p.key[:0], raw: p.raw[:0], sval: p.sval[:0],
 		off: start.Offset, line: start.Line, col: start.Col}
 }
 
@@ -288,10 +283,6 @@ func (p *Parser) Done() bool { return p.st == stDone }
 // Failed reports whether a syntax error stopped the reader.
 func (p *Parser) Failed() bool { return p.st == stFailed }
 
-// Started reports whether the top-level value has begun (a byte other than
-// white space was read).
-func (p *Parser) Started() bool { return p.started }
-
 // Feed reads the bytes of b up to the end of the top-level value and
 // returns how many it consumed: all of b, or fewer when the value ended
 // (Done) or a syntax error stopped the reader (Failed) inside b. White
@@ -302,32 +293,6 @@ func (p *Parser) Feed(b []byte) int {
 	return n
 }
 
-// Write feeds b whole (it implements io.Writer and never fails): text after
-// the top-level value other than white space is reported by Close as
-// trailing-text; bytes after a syntax error are ignored.
-func (p *Parser) Write(b []byte) (int, error) {
-	n := p.Feed(b)
-	p.trailing(b[n:])
-	return len(b), nil
-}
-
-func (p *Parser) trailing(b []byte) {
-	if p.st != stDone {
-		return
-	}
-	if len(p.trail) == 0 {
-		i := skipSpace(b)
-		p.advance(b[:i])
-		b = b[i:]
-		if len(b) == 0 {
-			return
-		}
-		p.trailAt = p.Pos()
-	}
-	p.trail = append(p.trail, b...)
-	p.advance(b)
-}
-
 // Close ends the input. A value still open is reported: the open
 // argument's Value marked Partial, then an unterminated Error spanning the
 // top-level value so far. Input of only white space is an empty object
@@ -336,13 +301,7 @@ func (p *Parser) Close() {
 	p.flush()
 	end := p.Pos()
 	switch {
-	case p.st == stDone:
-		if len(p.trail) > 0 {
-			p.send(Event{Kind: Error, Code: CodeTrailing, Message: "text after the JSON value",
-				Raw: string(p.trail), Span: ast.Span{Start: p.trailAt, End: end}})
-		}
-		return
-	case p.st == stFailed:
+	case p.st == stDone || p.st == stFailed:
 		return
 	case !p.started:
 		p.st = stDone
@@ -1214,11 +1173,8 @@ func (p *Parser) openNested(c byte) bool {
 
 // endNested closes the child parser of a nested string.
 func (p *Parser) endNested() {
-	c := p.nest.child
-	if c.st != stDone && c.st != stFailed {
+	if c := p.nest.child; c.st != stFailed {
 		c.Close()
-	} else if c.st == stDone {
-		c.Close() // trailing text
 	}
 }
 
@@ -1246,22 +1202,6 @@ func (p *Parser) mapPos(x int) ast.Pos {
 		base, d = s.end, x-s.dec-s.n
 	}
 	return ast.Pos{Offset: base.Offset + d, Line: base.Line, Col: base.Col + d}
-}
-
-// Decode parses a whole argument text and returns its arguments in order
-// and the errors; a convenience over New, Write and Close.
-func Decode(text string) (args []Event, errs []Event) {
-	p := New(Options{}, func(e Event) {
-		switch e.Kind {
-		case Value:
-			args = append(args, e)
-		case Error:
-			errs = append(errs, e)
-		}
-	})
-	p.Write([]byte(text))
-	p.Close()
-	return args, errs
 }
 
 // Fail stops the reader as a syntax error would, without an event: the
