@@ -22,6 +22,9 @@ type jsonForm struct {
 	// envelope belongs is read (a bad-json call) rather than left as text.
 	close string
 	array bool // the marker may be followed by a JSON array of envelopes
+	// end is a marker that follows a call's JSON or the array's ] (after
+	// white space): markup, where it comes (nemotron's </TOOLCALL>).
+	end string
 	// named: the marker may be followed by NAME[ARGS]{…},
 	// NAME[CALL_ID]ID[ARGS]{…} or NAME{…} (Mistral's v11 form).
 	named bool
@@ -379,7 +382,7 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 			m.pos = end
 			if b[i] == ']' {
 				m.x.skip(end)
-				m.st = jmText
+				m.st, m.loose = jmText, f.end != ""
 			}
 		default: // the array ends: text resumes
 			if err := p.text(p.pos(m.pos), m.pos+i, true); err != nil {
@@ -704,7 +707,7 @@ func (m *jsonMarked) after(err error) error {
 		m.st = jmSection
 		return err
 	}
-	m.loose = m.f.secOpen != ""
+	m.loose = m.f.secOpen != "" || m.f.end != ""
 	return m.text(err)
 }
 
@@ -716,13 +719,17 @@ func (m *jsonMarked) text(err error) error {
 }
 
 // sectionEnd reads, right after a call outside a section, a section's
-// closing marker after up to maxMarkerSpace bytes of white space as
-// markup (the section was ended by prose, or its opening marker left
-// out). more reports that the bytes cannot tell yet.
+// closing marker (or the form's end marker) after up to maxMarkerSpace
+// bytes of white space as markup (the section was ended by prose, or its
+// opening marker left out). more reports that the bytes cannot tell yet.
 func (m *jsonMarked) sectionEnd(p *Parser, eof bool) (more bool, err error) {
 	b := p.bytes(m.pos, p.end())
 	i, ws := spaces(b, 0)
-	for _, sc := range m.f.secCloses() {
+	ends := m.f.secCloses()
+	if m.f.end != "" {
+		ends = append(ends, m.f.end)
+	}
+	for _, sc := range ends {
 		full, part := match(b[i:], sc)
 		switch {
 		case full:
@@ -753,4 +760,12 @@ func closeAfter(p *Parser, c *jcall, pos int, closes []string, eof bool) (int, i
 		c.strayText(pos+j, pos+i)
 	}
 	return pos + i, k
+}
+
+// Granite registers the granite syntax (IBM Granite 3.x):
+// <|tool_call|>[{"name": …, "arguments": {…}}, …], the array ending the
+// calls.
+func (registry) Granite() *Syntax {
+	return jsonSyntax("granite", `<|tool_call|>[{"name": …, "arguments": {…}}] (Granite 3.x)`,
+		&jsonForm{open: "<|tool_call|>", array: true, special: true}, "<|tool_call|>")
 }

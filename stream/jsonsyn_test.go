@@ -17,6 +17,7 @@ var jsonSyntaxes = []struct{ syntax, file, open, close string }{
 	{"kimi-k2", "kimi-k2_basic", "<|tool_call_begin|>", "<|tool_call_end|>"},
 	{"deepseek", "deepseek_basic", dsCallBegin, dsCallEnd},
 	{"mistral", "mistral_basic", "[TOOL_CALLS]", "}},"},
+	{"granite", "granite_basic", "<|tool_call|>", "}},"},
 	{"llama", "llama_basic", "{\"name\": \"read_file\"", "\"}}"},
 	// A harmony header is a call once it names a recipient; <|call|> may
 	// be left out (servers strip it as a stop token).
