@@ -769,3 +769,10 @@ func (registry) Granite() *Syntax {
 	return jsonSyntax("granite", `<|tool_call|>[{"name": …, "arguments": {…}}] (Granite 3.x)`,
 		&jsonForm{open: "<|tool_call|>", array: true, special: true}, "<|tool_call|>")
 }
+
+// NemotronV2 registers the nemotron-v2 syntax (NVIDIA Nemotron Nano v2):
+// <TOOLCALL>[{"name": …, "arguments": {…}}, …]</TOOLCALL>.
+func (registry) NemotronV2() *Syntax {
+	return jsonSyntax("nemotron-v2", `<TOOLCALL>[{"name": …, "arguments": {…}}]</TOOLCALL> (Nemotron Nano v2)`,
+		&jsonForm{open: "<TOOLCALL>", array: true, end: "</TOOLCALL>"}, "<TOOLCALL>")
+}

@@ -66,6 +66,9 @@ var benchWriters = map[string]func(b *strings.Builder, c benchCall){
 	"granite": func(b *strings.Builder, c benchCall) {
 		fmt.Fprintf(b, "<|tool_call|>[{\"name\": %q, \"arguments\": %s}]\n", c.name, jsonArgs(c))
 	},
+	"nemotron-v2": func(b *strings.Builder, c benchCall) {
+		fmt.Fprintf(b, "<TOOLCALL>[{\"name\": %q, \"arguments\": %s}]</TOOLCALL>\n", c.name, jsonArgs(c))
+	},
 	"harmony": func(b *strings.Builder, c benchCall) {
 		fmt.Fprintf(b, "<|start|>assistant<|channel|>commentary to=functions.%s <|constrain|>json<|message|>%s<|call|>\n", c.name, jsonArgs(c))
 	},
