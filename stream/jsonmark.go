@@ -776,3 +776,10 @@ func (registry) NemotronV2() *Syntax {
 	return jsonSyntax("nemotron-v2", `<TOOLCALL>[{"name": …, "arguments": {…}}]</TOOLCALL> (Nemotron Nano v2)`,
 		&jsonForm{open: "<TOOLCALL>", array: true, end: "</TOOLCALL>"}, "<TOOLCALL>")
 }
+
+// LFM2 registers the lfm2 syntax (Liquid LFM2 with JSON tools):
+// <|tool_call_start|>[{"name": …, "arguments": {…}}, …]<|tool_call_end|>.
+func (registry) LFM2() *Syntax {
+	return jsonSyntax("lfm2", `<|tool_call_start|>[{"name": …, "arguments": {…}}]<|tool_call_end|> (LFM2)`,
+		&jsonForm{open: "<|tool_call_start|>", array: true, end: "<|tool_call_end|>", special: true}, "<|tool_call_start|>")
+}

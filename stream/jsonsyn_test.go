@@ -19,6 +19,7 @@ var jsonSyntaxes = []struct{ syntax, file, open, close string }{
 	{"mistral", "mistral_basic", "[TOOL_CALLS]", "}},"},
 	{"granite", "granite_basic", "<|tool_call|>", "}},"},
 	{"nemotron-v2", "nemotron-v2_basic", "<TOOLCALL>", "}},"},
+	{"lfm2", "lfm2_basic", "<|tool_call_start|>", "}},"},
 	{"llama", "llama_basic", "{\"name\": \"read_file\"", "\"}}"},
 	// A harmony header is a call once it names a recipient; <|call|> may
 	// be left out (servers strip it as a stop token).

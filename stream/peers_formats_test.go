@@ -9,6 +9,7 @@ import "testing"
 const (
 	lcGranite   = lcppNow + "ibm-granite-granite-3.3-2B-Instruct "
 	lcNemotron2 = lcppNow + "NVIDIA-Nemotron-Nano-v2 "
+	lcLFM2      = lcppNow + "LFM2 (JSON tools) "
 )
 
 var peerFormatsLlamaCpp = []peerCase{
@@ -33,6 +34,28 @@ var peerFormatsLlamaCpp = []peerCase{
 	{src: lcNemotron2 + "tool calls with extra content", syntax: "nemotron-v2", tools: ptools(lcSpecial),
 		in:    `<TOOLCALL>[{"name": "special_function", "arguments": {"arg1": 1}}]</TOOLCALL>` + lcHello,
 		calls: []peerCall{{"special_function", `{"arg1": 1}`}}, text: lcHello},
+	{src: lcLFM2 + "regular content", syntax: "lfm2", in: lcHello, text: lcHello},
+	{src: lcLFM2 + "single tool call", syntax: "lfm2", tools: ptools(lcSpecial),
+		in:    `<|tool_call_start|>[{"name": "special_function", "arguments": {"arg1": 1}}]<|tool_call_end|>`,
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}}},
+	{src: lcLFM2 + "string argument", syntax: "lfm2",
+		in:    `<|tool_call_start|>[{"name": "get_weather", "arguments": {"location": "Paris"}}]<|tool_call_end|>`,
+		calls: []peerCall{{"get_weather", `{"location": "Paris"}`}}},
+	{src: lcLFM2 + "multiple arguments", syntax: "lfm2",
+		in:    `<|tool_call_start|>[{"name": "calculate", "arguments": {"x": 10, "y": 20, "operation": "add"}}]<|tool_call_end|>`,
+		calls: []peerCall{{"calculate", `{"x": 10, "y": 20, "operation": "add"}`}}},
+	{src: lcLFM2 + "multiple tool calls in one array", syntax: "lfm2",
+		in:    `<|tool_call_start|>[{"name": "get_weather", "arguments": {"location": "Paris"}}, {"name": "get_time", "arguments": {"timezone": "UTC"}}]<|tool_call_end|>`,
+		calls: []peerCall{{"get_weather", `{"location": "Paris"}`}, {"get_time", `{"timezone": "UTC"}`}}},
+	{src: lcLFM2 + "content before", syntax: "lfm2",
+		in:    `Let me check the weather for you.<|tool_call_start|>[{"name": "get_weather", "arguments": {"location": "Paris"}}]<|tool_call_end|>`,
+		calls: []peerCall{{"get_weather", `{"location": "Paris"}`}}, text: "Let me check the weather for you."},
+	{src: lcLFM2 + "content after", syntax: "lfm2",
+		in:    `<|tool_call_start|>[{"name": "get_weather", "arguments": {"location": "Paris"}}]<|tool_call_end|>Here's the result.`,
+		calls: []peerCall{{"get_weather", `{"location": "Paris"}`}}, text: "Here's the result."},
+	{src: lcLFM2 + "newlines", syntax: "lfm2",
+		in:    "<|tool_call_start|>[{\n    \"name\": \"get_current_time\",\n    \"arguments\": {\n        \"location\": \"Paris\"\n    }\n}]<|tool_call_end|>",
+		calls: []peerCall{{"get_current_time", `{"location": "Paris"}`}}},
 }
 
 func TestPeersFormats(t *testing.T) { runPeerCases(t, peerFormatsLlamaCpp) }
