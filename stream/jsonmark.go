@@ -783,3 +783,10 @@ func (registry) LFM2() *Syntax {
 	return jsonSyntax("lfm2", `<|tool_call_start|>[{"name": …, "arguments": {…}}]<|tool_call_end|> (LFM2)`,
 		&jsonForm{open: "<|tool_call_start|>", array: true, end: "<|tool_call_end|>", special: true}, "<|tool_call_start|>")
 }
+
+// Apriel registers the apriel syntax (ServiceNow Apriel 1.5):
+// <tool_calls>[{"name": …, "arguments": {…}}, …]</tool_calls>.
+func (registry) Apriel() *Syntax {
+	return jsonSyntax("apriel", `<tool_calls>[{"name": …, "arguments": {…}}]</tool_calls> (Apriel 1.5)`,
+		&jsonForm{open: "<tool_calls>", array: true, end: "</tool_calls>"}, "<tool_calls> [")
+}

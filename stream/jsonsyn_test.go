@@ -20,6 +20,7 @@ var jsonSyntaxes = []struct{ syntax, file, open, close string }{
 	{"granite", "granite_basic", "<|tool_call|>", "}},"},
 	{"nemotron-v2", "nemotron-v2_basic", "<TOOLCALL>", "}},"},
 	{"lfm2", "lfm2_basic", "<|tool_call_start|>", "}},"},
+	{"apriel", "apriel_basic", "<tool_calls>", "}},"},
 	{"llama", "llama_basic", "{\"name\": \"read_file\"", "\"}}"},
 	// A harmony header is a call once it names a recipient; <|call|> may
 	// be left out (servers strip it as a stop token).

@@ -10,6 +10,10 @@ const (
 	lcGranite   = lcppNow + "ibm-granite-granite-3.3-2B-Instruct "
 	lcNemotron2 = lcppNow + "NVIDIA-Nemotron-Nano-v2 "
 	lcLFM2      = lcppNow + "LFM2 (JSON tools) "
+	// llama.cpp's parser for Apriel 1.5 (common/chat-parser.cpp,
+	// common_chat_parse_apriel_1_5): <tool_calls>[…]</tool_calls> and
+	// <thinking> reasoning; its tests have no Apriel case.
+	lcApriel = "llama.cpp common/chat-parser.cpp apriel_1_5 form "
 )
 
 var peerFormatsLlamaCpp = []peerCase{
@@ -56,6 +60,11 @@ var peerFormatsLlamaCpp = []peerCase{
 	{src: lcLFM2 + "newlines", syntax: "lfm2",
 		in:    "<|tool_call_start|>[{\n    \"name\": \"get_current_time\",\n    \"arguments\": {\n        \"location\": \"Paris\"\n    }\n}]<|tool_call_end|>",
 		calls: []peerCall{{"get_current_time", `{"location": "Paris"}`}}},
+	{src: lcApriel + "call after reasoning", syntax: "apriel", tools: ptools(lcSpecial, lcSpecialOpt),
+		in: "<thinking>I'm\nthinking</thinking>" + `<tool_calls>[{"name": "special_function", "arguments": {"arg1": 1}}, ` +
+			`{"name": "special_function_with_opt", "arguments": {"arg1": 1, "arg2": 2}}]</tool_calls>`,
+		calls:    []peerCall{{"special_function", `{"arg1": 1}`}, {"special_function_with_opt", `{"arg1": 1, "arg2": 2}`}},
+		thinking: "I'm\nthinking"},
 }
 
 func TestPeersFormats(t *testing.T) { runPeerCases(t, peerFormatsLlamaCpp) }

@@ -72,6 +72,9 @@ var benchWriters = map[string]func(b *strings.Builder, c benchCall){
 	"lfm2": func(b *strings.Builder, c benchCall) {
 		fmt.Fprintf(b, "<|tool_call_start|>[{\"name\": %q, \"arguments\": %s}]<|tool_call_end|>\n", c.name, jsonArgs(c))
 	},
+	"apriel": func(b *strings.Builder, c benchCall) {
+		fmt.Fprintf(b, "<tool_calls>[{\"name\": %q, \"arguments\": %s}]</tool_calls>\n", c.name, jsonArgs(c))
+	},
 	"harmony": func(b *strings.Builder, c benchCall) {
 		fmt.Fprintf(b, "<|start|>assistant<|channel|>commentary to=functions.%s <|constrain|>json<|message|>%s<|call|>\n", c.name, jsonArgs(c))
 	},
