@@ -790,3 +790,10 @@ func (registry) Apriel() *Syntax {
 	return jsonSyntax("apriel", `<tool_calls>[{"name": …, "arguments": {…}}]</tool_calls> (Apriel 1.5)`,
 		&jsonForm{open: "<tool_calls>", array: true, end: "</tool_calls>"}, "<tool_calls> [")
 }
+
+// FireFunctionV2 registers the firefunction-v2 syntax (Fireworks'
+// FireFunction v2): functools[{"name": …, "arguments": {…}}, …].
+func (registry) FireFunctionV2() *Syntax {
+	return jsonSyntax("firefunction-v2", `functools[{"name": …, "arguments": {…}}] (FireFunction v2)`,
+		&jsonForm{open: "functools", array: true}, "functools[")
+}

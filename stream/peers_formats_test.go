@@ -7,9 +7,10 @@ import "testing"
 // each format's template, named in src) with the results they expect.
 
 const (
-	lcGranite   = lcppNow + "ibm-granite-granite-3.3-2B-Instruct "
-	lcNemotron2 = lcppNow + "NVIDIA-Nemotron-Nano-v2 "
-	lcLFM2      = lcppNow + "LFM2 (JSON tools) "
+	lcGranite      = lcppNow + "ibm-granite-granite-3.3-2B-Instruct "
+	lcNemotron2    = lcppNow + "NVIDIA-Nemotron-Nano-v2 "
+	lcLFM2         = lcppNow + "LFM2 (JSON tools) "
+	lcFireFunction = lcppNow + "fireworks-ai-llama-3-firefunction-v2 "
 	// llama.cpp's parser for Apriel 1.5 (common/chat-parser.cpp,
 	// common_chat_parse_apriel_1_5): <tool_calls>[…]</tool_calls> and
 	// <thinking> reasoning; its tests have no Apriel case.
@@ -65,6 +66,10 @@ var peerFormatsLlamaCpp = []peerCase{
 			`{"name": "special_function_with_opt", "arguments": {"arg1": 1, "arg2": 2}}]</tool_calls>`,
 		calls:    []peerCall{{"special_function", `{"arg1": 1}`}, {"special_function_with_opt", `{"arg1": 1, "arg2": 2}`}},
 		thinking: "I'm\nthinking"},
+	{src: lcFireFunction + "text message", syntax: "firefunction-v2", in: lcHello, text: lcHello},
+	{src: lcFireFunction + "tool call message", syntax: "firefunction-v2", tools: ptools(lcSpecial),
+		in:    ` functools[{"name": "special_function", "arguments": {"arg1": 1}}]`,
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}}},
 }
 
 func TestPeersFormats(t *testing.T) { runPeerCases(t, peerFormatsLlamaCpp) }

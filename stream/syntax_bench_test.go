@@ -75,6 +75,9 @@ var benchWriters = map[string]func(b *strings.Builder, c benchCall){
 	"apriel": func(b *strings.Builder, c benchCall) {
 		fmt.Fprintf(b, "<tool_calls>[{\"name\": %q, \"arguments\": %s}]</tool_calls>\n", c.name, jsonArgs(c))
 	},
+	"firefunction-v2": func(b *strings.Builder, c benchCall) {
+		fmt.Fprintf(b, " functools[{\"name\": %q, \"arguments\": %s}]\n", c.name, jsonArgs(c))
+	},
 	"harmony": func(b *strings.Builder, c benchCall) {
 		fmt.Fprintf(b, "<|start|>assistant<|channel|>commentary to=functions.%s <|constrain|>json<|message|>%s<|call|>\n", c.name, jsonArgs(c))
 	},
