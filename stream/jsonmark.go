@@ -433,6 +433,12 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 	case jmHeader:
 		b, cut := window(p.bytes(m.pos, p.end()), m.hdr+maxHeader+len(f.sep)-m.pos)
 		i, k := find(b, []string{f.sep}, eof || cut)
+		if f.sep[0] != '<' { // find looks only at '<'
+			i, k = bytes.Index(b, []byte(f.sep)), 0
+			if i < 0 {
+				i, k = max(len(b)-len(f.sep)+1, 0), -1
+			}
+		}
 		if m.pos+i-m.hdr > maxHeader {
 			m.pos = m.hdr + maxHeader // the same span whatever the chunking
 			return true, m.bad(p, fmt.Sprintf("no %s within 256 bytes of the call's header", f.sep), m.c.start)
@@ -792,8 +798,19 @@ func (registry) Apriel() *Syntax {
 }
 
 // FireFunctionV2 registers the firefunction-v2 syntax (Fireworks'
-// FireFunction v2): functools[{"name": …, "arguments": {…}}, …].
+// FireFunction v2): functools[{"name": …, "arguments": {…}}, …]. It has
+// no marker for auto: a marker starting with a letter would hold back
+// that letter at the end of every chunk of every stream auto reads.
 func (registry) FireFunctionV2() *Syntax {
-	return jsonSyntax("firefunction-v2", `functools[{"name": …, "arguments": {…}}] (FireFunction v2)`,
-		&jsonForm{open: "functools", array: true}, "functools[")
+	s := jsonSyntax("firefunction-v2", `functools[{"name": …, "arguments": {…}}] (FireFunction v2)`,
+		&jsonForm{open: "functools", array: true})
+	s.Markers = nil
+	return s
+}
+
+// FunctionaryV31 registers the functionary-v3.1 syntax (MeetKai
+// Functionary v3.1 on Llama 3.1): <function=NAME>{…}</function>.
+func (registry) FunctionaryV31() *Syntax {
+	f := &jsonForm{open: "<function=", sep: ">", close: "</function>", name: func(h string) string { return h }}
+	return jsonSyntax("functionary-v3.1", "<function=NAME>{…}</function> (Functionary v3.1)", f, "<function=+> {")
 }

@@ -21,7 +21,7 @@ var jsonSyntaxes = []struct{ syntax, file, open, close string }{
 	{"nemotron-v2", "nemotron-v2_basic", "<TOOLCALL>", "}},"},
 	{"lfm2", "lfm2_basic", "<|tool_call_start|>", "}},"},
 	{"apriel", "apriel_basic", "<tool_calls>", "}},"},
-	{"firefunction-v2", "firefunction-v2_basic", "functools", "}},"},
+	{"functionary-v3.1", "functionary-v3.1_basic", "<function=", "</function>"},
 	{"llama", "llama_basic", "{\"name\": \"read_file\"", "\"}}"},
 	// A harmony header is a call once it names a recipient; <|call|> may
 	// be left out (servers strip it as a stop token).

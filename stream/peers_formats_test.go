@@ -7,10 +7,11 @@ import "testing"
 // each format's template, named in src) with the results they expect.
 
 const (
-	lcGranite      = lcppNow + "ibm-granite-granite-3.3-2B-Instruct "
-	lcNemotron2    = lcppNow + "NVIDIA-Nemotron-Nano-v2 "
-	lcLFM2         = lcppNow + "LFM2 (JSON tools) "
-	lcFireFunction = lcppNow + "fireworks-ai-llama-3-firefunction-v2 "
+	lcGranite       = lcppNow + "ibm-granite-granite-3.3-2B-Instruct "
+	lcNemotron2     = lcppNow + "NVIDIA-Nemotron-Nano-v2 "
+	lcLFM2          = lcppNow + "LFM2 (JSON tools) "
+	lcFireFunction  = lcppNow + "fireworks-ai-llama-3-firefunction-v2 "
+	lcFunctionary31 = lcppNow + "meetkai-functionary-medium-v3.1 "
 	// llama.cpp's parser for Apriel 1.5 (common/chat-parser.cpp,
 	// common_chat_parse_apriel_1_5): <tool_calls>[…]</tool_calls> and
 	// <thinking> reasoning; its tests have no Apriel case.
@@ -69,6 +70,10 @@ var peerFormatsLlamaCpp = []peerCase{
 	{src: lcFireFunction + "text message", syntax: "firefunction-v2", in: lcHello, text: lcHello},
 	{src: lcFireFunction + "tool call message", syntax: "firefunction-v2", tools: ptools(lcSpecial),
 		in:    ` functools[{"name": "special_function", "arguments": {"arg1": 1}}]`,
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}}},
+	{src: lcFunctionary31 + "text message", syntax: "functionary-v3.1", in: lcHello, text: lcHello},
+	{src: lcFunctionary31 + "tool call message", syntax: "functionary-v3.1", tools: ptools(lcSpecial),
+		in:    `<function=special_function>{"arg1": 1}</function>`,
 		calls: []peerCall{{"special_function", `{"arg1": 1}`}}},
 }
 

@@ -78,6 +78,9 @@ var benchWriters = map[string]func(b *strings.Builder, c benchCall){
 	"firefunction-v2": func(b *strings.Builder, c benchCall) {
 		fmt.Fprintf(b, " functools[{\"name\": %q, \"arguments\": %s}]\n", c.name, jsonArgs(c))
 	},
+	"functionary-v3.1": func(b *strings.Builder, c benchCall) {
+		fmt.Fprintf(b, "<function=%s>%s</function>\n", c.name, jsonArgs(c))
+	},
 	"harmony": func(b *strings.Builder, c benchCall) {
 		fmt.Fprintf(b, "<|start|>assistant<|channel|>commentary to=functions.%s <|constrain|>json<|message|>%s<|call|>\n", c.name, jsonArgs(c))
 	},
