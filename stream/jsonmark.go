@@ -814,3 +814,13 @@ func (registry) FunctionaryV31() *Syntax {
 	f := &jsonForm{open: "<function=", sep: ">", close: "</function>", name: func(h string) string { return h }}
 	return jsonSyntax("functionary-v3.1", "<function=NAME>{…}</function> (Functionary v3.1)", f, "<function=+> {")
 }
+
+// XiaomiMiMo registers the xiaomi-mimo syntax (Xiaomi MiMo): hermes's
+// <tool_call>\n{"name": …, "arguments": {…}}\n</tool_call>. It has no
+// marker for auto, which reads these calls as hermes (the same bytes).
+func (registry) XiaomiMiMo() *Syntax {
+	s := jsonSyntax("xiaomi-mimo", `<tool_call>{"name": …, "arguments": {…}}</tool_call> (Xiaomi MiMo; hermes's form)`,
+		&jsonForm{open: "<tool_call>", close: "</tool_call>"})
+	s.Markers = nil
+	return s
+}

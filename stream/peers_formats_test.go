@@ -12,6 +12,9 @@ const (
 	lcLFM2          = lcppNow + "LFM2 (JSON tools) "
 	lcFireFunction  = lcppNow + "fireworks-ai-llama-3-firefunction-v2 "
 	lcFunctionary31 = lcppNow + "meetkai-functionary-medium-v3.1 "
+	// llama.cpp's parser for Xiaomi MiMo (common/chat-parser.cpp,
+	// common_chat_parse_xiaomi_mimo): hermes's <tool_call> JSON.
+	lcMiMo = "llama.cpp common/chat-parser.cpp xiaomi_mimo form "
 	// llama.cpp's parser for Apriel 1.5 (common/chat-parser.cpp,
 	// common_chat_parse_apriel_1_5): <tool_calls>[…]</tool_calls> and
 	// <thinking> reasoning; its tests have no Apriel case.
@@ -75,6 +78,10 @@ var peerFormatsLlamaCpp = []peerCase{
 	{src: lcFunctionary31 + "tool call message", syntax: "functionary-v3.1", tools: ptools(lcSpecial),
 		in:    `<function=special_function>{"arg1": 1}</function>`,
 		calls: []peerCall{{"special_function", `{"arg1": 1}`}}},
+	{src: lcMiMo + "two calls after text", syntax: "xiaomi-mimo", tools: ptools(lcSpecial, lcSpecialOpt),
+		in: lcHello + "\n<tool_call>\n" + `{"name": "special_function", "arguments": {"arg1": 1}}` + "\n</tool_call>\n<tool_call>\n" +
+			`{"name": "special_function_with_opt", "arguments": {"arg1": 1, "arg2": 2}}` + "\n</tool_call>",
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}, {"special_function_with_opt", `{"arg1": 1, "arg2": 2}`}}, text: lcHello},
 }
 
 func TestPeersFormats(t *testing.T) { runPeerCases(t, peerFormatsLlamaCpp) }

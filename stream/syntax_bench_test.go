@@ -81,6 +81,9 @@ var benchWriters = map[string]func(b *strings.Builder, c benchCall){
 	"functionary-v3.1": func(b *strings.Builder, c benchCall) {
 		fmt.Fprintf(b, "<function=%s>%s</function>\n", c.name, jsonArgs(c))
 	},
+	"xiaomi-mimo": func(b *strings.Builder, c benchCall) {
+		fmt.Fprintf(b, "<tool_call>\n{\"name\": %q, \"arguments\": %s}\n</tool_call>\n", c.name, jsonArgs(c))
+	},
 	"harmony": func(b *strings.Builder, c benchCall) {
 		fmt.Fprintf(b, "<|start|>assistant<|channel|>commentary to=functions.%s <|constrain|>json<|message|>%s<|call|>\n", c.name, jsonArgs(c))
 	},
