@@ -824,3 +824,11 @@ func (registry) XiaomiMiMo() *Syntax {
 	s.Markers = nil
 	return s
 }
+
+// CommandR7B registers the command-r7b syntax (Cohere Command R7B):
+// <|START_ACTION|>[{"tool_call_id": …, "tool_name": …, "parameters":
+// {…}}, …]<|END_ACTION|>.
+func (registry) CommandR7B() *Syntax {
+	return jsonSyntax("command-r7b", `<|START_ACTION|>[{"tool_call_id": …, "tool_name": …, "parameters": {…}}]<|END_ACTION|> (Command R7B)`,
+		&jsonForm{open: "<|START_ACTION|>", array: true, end: "<|END_ACTION|>", special: true}, "<|START_ACTION|>")
+}

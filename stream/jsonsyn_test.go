@@ -21,6 +21,7 @@ var jsonSyntaxes = []struct{ syntax, file, open, close string }{
 	{"nemotron-v2", "nemotron-v2_basic", "<TOOLCALL>", "}},"},
 	{"lfm2", "lfm2_basic", "<|tool_call_start|>", "}},"},
 	{"apriel", "apriel_basic", "<tool_calls>", "}},"},
+	{"command-r7b", "command-r7b_basic", "<|START_ACTION|>", "}},"},
 	{"functionary-v3.1", "functionary-v3.1_basic", "<function=", "</function>"},
 	{"llama", "llama_basic", "{\"name\": \"read_file\"", "\"}}"},
 	// A harmony header is a call once it names a recipient; <|call|> may

@@ -12,6 +12,7 @@ const (
 	lcLFM2          = lcppNow + "LFM2 (JSON tools) "
 	lcFireFunction  = lcppNow + "fireworks-ai-llama-3-firefunction-v2 "
 	lcFunctionary31 = lcppNow + "meetkai-functionary-medium-v3.1 "
+	lcCommandR7B    = lcppNow + "CohereForAI-c4ai-command-r7b-12-2024-tool_use "
 	// llama.cpp's parser for Xiaomi MiMo (common/chat-parser.cpp,
 	// common_chat_parse_xiaomi_mimo): hermes's <tool_call> JSON.
 	lcMiMo = "llama.cpp common/chat-parser.cpp xiaomi_mimo form "
@@ -82,6 +83,12 @@ var peerFormatsLlamaCpp = []peerCase{
 		in: lcHello + "\n<tool_call>\n" + `{"name": "special_function", "arguments": {"arg1": 1}}` + "\n</tool_call>\n<tool_call>\n" +
 			`{"name": "special_function_with_opt", "arguments": {"arg1": 1, "arg2": 2}}` + "\n</tool_call>",
 		calls: []peerCall{{"special_function", `{"arg1": 1}`}, {"special_function_with_opt", `{"arg1": 1, "arg2": 2}`}}, text: lcHello},
+	{src: lcCommandR7B + "thinking and an action", syntax: "command-r7b", tools: ptools(lcSpecial),
+		in: "<|START_THINKING|>I'm\nthinking<|END_THINKING|><|START_ACTION|>[\n" +
+			`    {"tool_call_id": "0", "tool_name": "special_function", "parameters": {"arg1": 1}}` + "\n]<|END_ACTION|>",
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}}, ids: []string{"0"},
+		text: "<|START_THINKING|>I'm\nthinking<|END_THINKING|>",
+		note: "llama.cpp reads <|START_THINKING|>…<|END_THINKING|> as reasoning; plangram's thinking blocks are <NAME> tags, so it stays text"},
 }
 
 func TestPeersFormats(t *testing.T) { runPeerCases(t, peerFormatsLlamaCpp) }

@@ -84,6 +84,9 @@ var benchWriters = map[string]func(b *strings.Builder, c benchCall){
 	"xiaomi-mimo": func(b *strings.Builder, c benchCall) {
 		fmt.Fprintf(b, "<tool_call>\n{\"name\": %q, \"arguments\": %s}\n</tool_call>\n", c.name, jsonArgs(c))
 	},
+	"command-r7b": func(b *strings.Builder, c benchCall) {
+		fmt.Fprintf(b, "<|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": %q, \"parameters\": %s}]<|END_ACTION|>\n", c.name, jsonArgs(c))
+	},
 	"harmony": func(b *strings.Builder, c benchCall) {
 		fmt.Fprintf(b, "<|start|>assistant<|channel|>commentary to=functions.%s <|constrain|>json<|message|>%s<|call|>\n", c.name, jsonArgs(c))
 	},
