@@ -327,7 +327,7 @@ func (c *jcall) handle(p *Parser, e jsonargs.Event) error {
 	switch e.Kind {
 	case jsonargs.Field:
 		switch {
-		case e.Key == "name":
+		case e.Key == "name" || e.Key == "tool_name": // tool_name: Command R7B
 			s, ok := e.Value.(string)
 			if !ok {
 				c.fail(p, KindBadJSON, "the call's name is not a JSON string", e.Span)
@@ -335,7 +335,7 @@ func (c *jcall) handle(p *Parser, e jsonargs.Event) error {
 			}
 			// ToolCallStart waits for the arguments: an id may come first
 			c.setName(p, s, e.Span.End.Offset)
-		case e.Key == envelopeID:
+		case e.Key == envelopeID || e.Key == "tool_call_id":
 			if s, ok := e.Value.(string); ok && c.callID == "" && !e.Partial {
 				c.callID = s
 			}

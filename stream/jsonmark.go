@@ -22,6 +22,9 @@ type jsonForm struct {
 	// envelope belongs is read (a bad-json call) rather than left as text.
 	close string
 	array bool // the marker may be followed by a JSON array of envelopes
+	// end is a marker that follows a call's JSON or the array's ] (after
+	// white space): markup, where it comes (nemotron's </TOOLCALL>).
+	end string
 	// named: the marker may be followed by NAME[ARGS]{…},
 	// NAME[CALL_ID]ID[ARGS]{…} or NAME{…} (Mistral's v11 form).
 	named bool
@@ -379,7 +382,7 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 			m.pos = end
 			if b[i] == ']' {
 				m.x.skip(end)
-				m.st = jmText
+				m.st, m.loose = jmText, f.end != ""
 			}
 		default: // the array ends: text resumes
 			if err := p.text(p.pos(m.pos), m.pos+i, true); err != nil {
@@ -430,6 +433,12 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 	case jmHeader:
 		b, cut := window(p.bytes(m.pos, p.end()), m.hdr+maxHeader+len(f.sep)-m.pos)
 		i, k := find(b, []string{f.sep}, eof || cut)
+		if f.sep[0] != '<' { // find looks only at '<'
+			i, k = bytes.Index(b, []byte(f.sep)), 0
+			if i < 0 {
+				i, k = max(len(b)-len(f.sep)+1, 0), -1
+			}
+		}
 		if m.pos+i-m.hdr > maxHeader {
 			m.pos = m.hdr + maxHeader // the same span whatever the chunking
 			return true, m.bad(p, fmt.Sprintf("no %s within 256 bytes of the call's header", f.sep), m.c.start)
@@ -704,7 +713,7 @@ func (m *jsonMarked) after(err error) error {
 		m.st = jmSection
 		return err
 	}
-	m.loose = m.f.secOpen != ""
+	m.loose = m.f.secOpen != "" || m.f.end != ""
 	return m.text(err)
 }
 
@@ -716,13 +725,17 @@ func (m *jsonMarked) text(err error) error {
 }
 
 // sectionEnd reads, right after a call outside a section, a section's
-// closing marker after up to maxMarkerSpace bytes of white space as
-// markup (the section was ended by prose, or its opening marker left
-// out). more reports that the bytes cannot tell yet.
+// closing marker (or the form's end marker) after up to maxMarkerSpace
+// bytes of white space as markup (the section was ended by prose, or its
+// opening marker left out). more reports that the bytes cannot tell yet.
 func (m *jsonMarked) sectionEnd(p *Parser, eof bool) (more bool, err error) {
 	b := p.bytes(m.pos, p.end())
 	i, ws := spaces(b, 0)
-	for _, sc := range m.f.secCloses() {
+	ends := m.f.secCloses()
+	if m.f.end != "" {
+		ends = append(ends, m.f.end)
+	}
+	for _, sc := range ends {
 		full, part := match(b[i:], sc)
 		switch {
 		case full:
@@ -753,4 +766,69 @@ func closeAfter(p *Parser, c *jcall, pos int, closes []string, eof bool) (int, i
 		c.strayText(pos+j, pos+i)
 	}
 	return pos + i, k
+}
+
+// Granite registers the granite syntax (IBM Granite 3.x):
+// <|tool_call|>[{"name": …, "arguments": {…}}, …], the array ending the
+// calls.
+func (registry) Granite() *Syntax {
+	return jsonSyntax("granite", `<|tool_call|>[{"name": …, "arguments": {…}}] (Granite 3.x)`,
+		&jsonForm{open: "<|tool_call|>", array: true, special: true}, "<|tool_call|>")
+}
+
+// NemotronV2 registers the nemotron-v2 syntax (NVIDIA Nemotron Nano v2):
+// <TOOLCALL>[{"name": …, "arguments": {…}}, …]</TOOLCALL>.
+func (registry) NemotronV2() *Syntax {
+	return jsonSyntax("nemotron-v2", `<TOOLCALL>[{"name": …, "arguments": {…}}]</TOOLCALL> (Nemotron Nano v2)`,
+		&jsonForm{open: "<TOOLCALL>", array: true, end: "</TOOLCALL>"}, "<TOOLCALL>")
+}
+
+// LFM2 registers the lfm2 syntax (Liquid LFM2 with JSON tools):
+// <|tool_call_start|>[{"name": …, "arguments": {…}}, …]<|tool_call_end|>.
+func (registry) LFM2() *Syntax {
+	return jsonSyntax("lfm2", `<|tool_call_start|>[{"name": …, "arguments": {…}}]<|tool_call_end|> (LFM2)`,
+		&jsonForm{open: "<|tool_call_start|>", array: true, end: "<|tool_call_end|>", special: true}, "<|tool_call_start|>")
+}
+
+// Apriel registers the apriel syntax (ServiceNow Apriel 1.5):
+// <tool_calls>[{"name": …, "arguments": {…}}, …]</tool_calls>.
+func (registry) Apriel() *Syntax {
+	return jsonSyntax("apriel", `<tool_calls>[{"name": …, "arguments": {…}}]</tool_calls> (Apriel 1.5)`,
+		&jsonForm{open: "<tool_calls>", array: true, end: "</tool_calls>"}, "<tool_calls> [")
+}
+
+// FireFunctionV2 registers the firefunction-v2 syntax (Fireworks'
+// FireFunction v2): functools[{"name": …, "arguments": {…}}, …]. It has
+// no marker for auto: a marker starting with a letter would hold back
+// that letter at the end of every chunk of every stream auto reads.
+func (registry) FireFunctionV2() *Syntax {
+	s := jsonSyntax("firefunction-v2", `functools[{"name": …, "arguments": {…}}] (FireFunction v2)`,
+		&jsonForm{open: "functools", array: true})
+	s.Markers = nil
+	return s
+}
+
+// FunctionaryV31 registers the functionary-v3.1 syntax (MeetKai
+// Functionary v3.1 on Llama 3.1): <function=NAME>{…}</function>.
+func (registry) FunctionaryV31() *Syntax {
+	f := &jsonForm{open: "<function=", sep: ">", close: "</function>", name: func(h string) string { return h }}
+	return jsonSyntax("functionary-v3.1", "<function=NAME>{…}</function> (Functionary v3.1)", f, "<function=+> {")
+}
+
+// XiaomiMiMo registers the xiaomi-mimo syntax (Xiaomi MiMo): hermes's
+// <tool_call>\n{"name": …, "arguments": {…}}\n</tool_call>. It has no
+// marker for auto, which reads these calls as hermes (the same bytes).
+func (registry) XiaomiMiMo() *Syntax {
+	s := jsonSyntax("xiaomi-mimo", `<tool_call>{"name": …, "arguments": {…}}</tool_call> (Xiaomi MiMo; hermes's form)`,
+		&jsonForm{open: "<tool_call>", close: "</tool_call>"})
+	s.Markers = nil
+	return s
+}
+
+// CommandR7B registers the command-r7b syntax (Cohere Command R7B):
+// <|START_ACTION|>[{"tool_call_id": …, "tool_name": …, "parameters":
+// {…}}, …]<|END_ACTION|>.
+func (registry) CommandR7B() *Syntax {
+	return jsonSyntax("command-r7b", `<|START_ACTION|>[{"tool_call_id": …, "tool_name": …, "parameters": {…}}]<|END_ACTION|> (Command R7B)`,
+		&jsonForm{open: "<|START_ACTION|>", array: true, end: "<|END_ACTION|>", special: true}, "<|START_ACTION|>")
 }

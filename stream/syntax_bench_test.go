@@ -63,6 +63,30 @@ var benchWriters = map[string]func(b *strings.Builder, c benchCall){
 	"mistral": func(b *strings.Builder, c benchCall) {
 		fmt.Fprintf(b, "[TOOL_CALLS]%s[ARGS]%s\n", c.name, jsonArgs(c))
 	},
+	"granite": func(b *strings.Builder, c benchCall) {
+		fmt.Fprintf(b, "<|tool_call|>[{\"name\": %q, \"arguments\": %s}]\n", c.name, jsonArgs(c))
+	},
+	"nemotron-v2": func(b *strings.Builder, c benchCall) {
+		fmt.Fprintf(b, "<TOOLCALL>[{\"name\": %q, \"arguments\": %s}]</TOOLCALL>\n", c.name, jsonArgs(c))
+	},
+	"lfm2": func(b *strings.Builder, c benchCall) {
+		fmt.Fprintf(b, "<|tool_call_start|>[{\"name\": %q, \"arguments\": %s}]<|tool_call_end|>\n", c.name, jsonArgs(c))
+	},
+	"apriel": func(b *strings.Builder, c benchCall) {
+		fmt.Fprintf(b, "<tool_calls>[{\"name\": %q, \"arguments\": %s}]</tool_calls>\n", c.name, jsonArgs(c))
+	},
+	"firefunction-v2": func(b *strings.Builder, c benchCall) {
+		fmt.Fprintf(b, " functools[{\"name\": %q, \"arguments\": %s}]\n", c.name, jsonArgs(c))
+	},
+	"functionary-v3.1": func(b *strings.Builder, c benchCall) {
+		fmt.Fprintf(b, "<function=%s>%s</function>\n", c.name, jsonArgs(c))
+	},
+	"xiaomi-mimo": func(b *strings.Builder, c benchCall) {
+		fmt.Fprintf(b, "<tool_call>\n{\"name\": %q, \"arguments\": %s}\n</tool_call>\n", c.name, jsonArgs(c))
+	},
+	"command-r7b": func(b *strings.Builder, c benchCall) {
+		fmt.Fprintf(b, "<|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": %q, \"parameters\": %s}]<|END_ACTION|>\n", c.name, jsonArgs(c))
+	},
 	"harmony": func(b *strings.Builder, c benchCall) {
 		fmt.Fprintf(b, "<|start|>assistant<|channel|>commentary to=functions.%s <|constrain|>json<|message|>%s<|call|>\n", c.name, jsonArgs(c))
 	},

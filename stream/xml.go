@@ -161,7 +161,7 @@ func (registry) MiniMax() *Syntax {
 // <tool_call> is a call too.
 func (registry) Qwen3Coder() *Syntax {
 	return xmlSyntax("qwen3-coder", "<tool_call><function=NAME><parameter=P>value</parameter></function></tool_call>",
-		functionForm("<tool_call>", "</tool_call>"), staticMarkers("<tool_call> <function=", "<function="))
+		functionForm("<tool_call>", "</tool_call>"), staticMarkers("<tool_call> <function=", "<function=+> <"))
 }
 
 // GLM registers the glm syntax (GLM-4.5/4.6/4.7):
