@@ -117,9 +117,7 @@ func (c *Cap) Overflows() []*Overflow {
 
 // summarise adds to doc one diagnostic per overflow of c.
 func (c *Cap) summarise(doc *ast.Document) {
-	for _, o := range c.Overflows() {
-		doc.Add(o.Severity, o.Code, o.First, "%s", o.Message())
-	}
+	doc.Diagnostics = append(doc.Diagnostics, c.Summaries()...)
 }
 
 // Clone returns a copy of c that counts on its own from here.

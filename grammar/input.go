@@ -50,11 +50,11 @@ func checkInput(src []byte) []*ast.Diagnostic {
 	diag := func(sev ast.Severity, code string, sp ast.Span, msg string) []*ast.Diagnostic {
 		return []*ast.Diagnostic{{Severity: sev, Code: code, Span: sp, Message: msg}}
 	}
-	if order := utf32Order(src); order != "" {
+	if order := unitOrder(src, 4, "\xFF\xFE\x00\x00", "\x00\x00\xFE\xFF"); order != "" {
 		return diag(ast.Error, CodeUTF32, span(0, 0),
 			"the input is UTF-32 ("+order+"); plangram reads UTF-8 only: convert the file (for example `iconv -f UTF-32 -t UTF-8`) and check it again")
 	}
-	if order := utf16Order(src); order != "" {
+	if order := unitOrder(src, 2, "\xFF\xFE", "\xFE\xFF"); order != "" {
 		return diag(ast.Error, CodeUTF16, span(0, 0),
 			"the input is UTF-16 ("+order+"); plangram reads UTF-8 only: convert the file (for example `iconv -f UTF-16 -t UTF-8`) and check it again")
 	}
@@ -146,28 +146,12 @@ func firstInvalid(src []byte) int {
 	return len(src)
 }
 
-// utf32Order recognises UTF-32: a byte-order mark (FF FE 00 00, 00 00 FE
-// FF), or, without one, in each group of four of the first 64 bytes three
-// NUL bytes and one other, the other first (little-endian) or last
-// (big-endian). It is asked before utf16Order, whose little-endian mark
-// FF FE begins UTF-32's. It returns a description, or "".
-func utf32Order(src []byte) string {
-	return unitOrder(src, 4, "\xFF\xFE\x00\x00", "\x00\x00\xFE\xFF")
-}
-
-// utf16Order recognises UTF-16: a byte-order mark, or, without one, NUL
-// bytes at every odd (little-endian) or even (big-endian) position of the
-// first 64 bytes while the other positions are not NUL. It returns a
-// description, or "".
-func utf16Order(src []byte) string {
-	return unitOrder(src, 2, "\xFF\xFE", "\xFE\xFF")
-}
-
-// unitOrder recognises an encoding of w-byte code units whose
-// little-endian and big-endian byte-order marks are le and be: a mark, or,
-// without one, every unit of the first 64 bytes holding a character below
-// U+0100 other than NUL (its low byte first or last, the others NUL). It
-// returns a description, or "".
+// unitOrder recognises an encoding of w-byte code units (UTF-16: 2,
+// UTF-32: 4) whose little-endian and big-endian byte-order marks are le
+// and be: a mark, or, without one, every unit of the first 64 bytes
+// holding a character below U+0100 other than NUL (its low byte first or
+// last, the others NUL). It returns a description, or "". UTF-32 is asked
+// first: its little-endian mark begins with UTF-16's.
 func unitOrder(src []byte, w int, le, be string) string {
 	switch {
 	case bytes.HasPrefix(src, []byte(le)):
@@ -194,31 +178,20 @@ func unitOrder(src []byte, w int, le, be string) string {
 	return ""
 }
 
-// setBase64 gives every block of doc whose content is not valid UTF-8 its
-// exact bytes in ContentBase64.
+// setBase64 gives every block of doc whose content is not valid UTF-8 (an
+// action's head included) its exact bytes in ContentBase64.
 func setBase64(doc *ast.Document) {
-	set := func(bs []*ast.Block) {
+	set := func(bs ...*ast.Block) {
 		for _, b := range bs {
 			if b != nil {
 				b.SetContentBase64()
 			}
 		}
 	}
-	set(doc.Blocks)
+	set(doc.Blocks...)
 	for _, a := range doc.Actions {
-		setActionBase64(a)
-	}
-}
-
-// setActionBase64 sets ContentBase64 of an action's blocks (setBase64).
-func setActionBase64(a *ast.Action) {
-	for _, b := range a.Blocks {
-		if b != nil {
-			b.SetContentBase64()
-		}
-	}
-	if a.Head != nil {
-		a.Head.SetContentBase64()
+		set(a.Blocks...)
+		set(a.Head)
 	}
 }
 

@@ -45,12 +45,6 @@ type crLine struct {
 	info  string // opening fences: the info string
 }
 
-// same reports whether two readings are the same structure (a heading's
-// or an item's text aside).
-func (l crLine) same(m crLine) bool {
-	return l.kind == m.kind && l.level == m.level && l.char == m.char && l.run == m.run && l.info == m.info
-}
-
 // crState is the state a line is read in: outside any block, or inside
 // one (in), opened by the run of char (acts) or the fence line f (plan).
 // real says the block is the one the parser reads (not one opened by a
@@ -189,7 +183,7 @@ func (r crRules) scanLine(line string, st crState, bom bool, hits []crHit) []crH
 		if what.kind != crNone {
 			// The closing fence of a block that only this reading opened,
 			// in this line, is said by the opening fence's error.
-			hidden := !(first && blank && what.same(whole)) && (what.kind != crClose || cur.real)
+			hidden := !(first && blank && what == whole) && (what.kind != crClose || cur.real)
 			if hidden {
 				cr, before := prev, false
 				if cr < 0 {

@@ -334,8 +334,7 @@ func pathCandidate(l srcLine) (string, int, bool) {
 	if t == "" || t == "..." {
 		return "", 0, false
 	}
-	if run, info, ok := isFenceLine(t); ok {
-		_ = run
+	if _, info, ok := isFenceLine(t); ok {
 		if info == "" || strings.ContainsAny(info, " \t") || !strings.ContainsAny(info, "./") {
 			return "", 0, false
 		}
