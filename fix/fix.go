@@ -208,20 +208,11 @@ func body(line string) (string, string) {
 	return b, line[len(b):]
 }
 
-// replaceLine replaces the line starting at off with repl (which keeps the
-// old line ending).
-func (f *fixer) replaceLine(off int, repl string) {
-	e := lineEnd(f.text, off)
-	_, ending := body(f.text[off:e])
-	f.charge(len(f.text))
-	f.text = f.text[:off] + repl + ending + f.text[e:]
-}
-
 // setRun rewrites the fence run of the fence line at off to n characters.
 func (f *fixer) setRun(off, n int) {
-	line, _ := body(f.text[off:lineEnd(f.text, off)])
-	g, _ := lexer.ParseMdFence(line)
-	f.replaceLine(off, line[:g.At]+strings.Repeat(string(g.Char), n)+line[g.At+g.Run:])
+	e := lineEnd(f.text, off)
+	f.charge(len(f.text))
+	f.text = f.text[:off] + withRun(f.text[off:e], n) + f.text[e:]
 }
 
 // fences walks the top-level fenced blocks and repairs each broken one,
@@ -318,14 +309,16 @@ func infoAt(tok string, at int) string {
 func (f *fixer) stripTrailing(off, first, stop int, open lexer.MdFenceLine, closed bool) bool {
 	tok := f.text[off:]
 	for p := first; p < stop; p = lineEnd(tok, p) {
-		line, _ := body(tok[p:lineEnd(tok, p)])
+		e := lineEnd(tok, p)
+		line, ending := body(tok[p:e])
 		run, rest, ok := runWithText(line, open)
 		if !ok || (closed && plausibleInfo(rest)) {
 			continue
 		}
 		r := repair{code: CodeTrailingText, line: f.lineNo(off + p),
 			msg: fmt.Sprintf("removed %q after the closing fence of the block opened at line %d", rest, f.lineNo(off))}
-		f.replaceLine(off+p, line[:run])
+		f.charge(len(f.text))
+		f.text = f.text[:off+p] + line[:run] + ending + tok[e:]
 		f.add(r)
 		return true
 	}
