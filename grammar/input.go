@@ -106,26 +106,21 @@ func binarySample(src []byte) (bad, n, first int) {
 		}
 	}
 	first = -1
-	for i := 0; i < len(sample); {
-		c := sample[i]
-		if c < utf8.RuneSelf {
-			if c < 0x20 && c != 0x07 && c != 0x08 && (c < '\t' || c > '\r') && c != 0x1b || c == 0x7f {
-				bad++
-				if first < 0 {
-					first = i
-				}
-			}
-			i++
-			continue
+	for i, size := 0, 1; i < len(sample); i += size {
+		c, notText := sample[i], false
+		if size = 1; c < utf8.RuneSelf {
+			notText = c < 0x20 && c != 0x07 && c != 0x08 && (c < '\t' || c > '\r') && c != 0x1b || c == 0x7f
+		} else {
+			var r rune
+			r, size = utf8.DecodeRune(sample[i:])
+			notText = r == utf8.RuneError && size <= 1
 		}
-		r, size := utf8.DecodeRune(sample[i:])
-		if r == utf8.RuneError && size <= 1 {
+		if notText {
 			bad++
 			if first < 0 {
 				first = i
 			}
 		}
-		i += max(size, 1)
 	}
 	if bad < 4 || bad*3 <= len(sample) {
 		return bad, len(sample), -1
@@ -204,10 +199,9 @@ func loneCR(src []byte) int {
 	if lf < 0 {
 		lf = len(src)
 	}
-	for i := 0; i < lf; i++ {
-		if src[i] == '\r' && i+1 < len(src) && src[i+1] != '\n' {
-			return i
-		}
+	// Before lf, only the first CR can be followed by neither LF nor the end.
+	if i := bytes.IndexByte(src[:lf], '\r'); i >= 0 && i+1 < len(src) && src[i+1] != '\n' {
+		return i
 	}
 	return -1
 }
