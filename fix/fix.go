@@ -247,17 +247,6 @@ func (f *fixer) stop(line int) {
 			number.Thousands(f.budget), number.Thousands(len(f.text)))})
 }
 
-// intendedClose is lexer.IntendedClose on the text from offset start.
-func (f *fixer) intendedClose(start int, open lexer.MdFenceLine) (at, maxRun int, ok bool) {
-	at, maxRun, ok = lexer.IntendedClose(f.text, start, open, searchLimit)
-	if ok {
-		f.charge(at - start)
-	} else {
-		f.charge(len(f.text) - start)
-	}
-	return at, maxRun, ok
-}
-
 // repairBlock repairs the block token [off, end) if it is improperly nested
 // or unclosed, reporting whether it changed anything.
 func (f *fixer) repairBlock(off, end int) bool {
@@ -370,18 +359,15 @@ func plausibleInfo(s string) bool {
 // its extent and only gets longer fences, which makes the nested-looking
 // line plain content.
 func (f *fixer) lengthen(openOff, innerOff, closeOff int, open lexer.MdFenceLine) {
-	startContent := lineEnd(f.text, openOff)
-	intended, maxRun, ok := f.intendedClose(startContent, open)
-	text := f.text
-	if !ok {
-		intended = -1
-	}
-	closeAt := intended
-	if intended < 0 {
-		closeAt = closeOff
-		maxRun = 0
-		for p := startContent; p < closeOff; p = lineEnd(text, p) {
-			line, _ := body(text[p:lineEnd(text, p)])
+	start := lineEnd(f.text, openOff)
+	closeAt, maxRun, intended := lexer.IntendedClose(f.text, start, open, searchLimit)
+	if intended {
+		f.charge(closeAt - start)
+	} else {
+		f.charge(len(f.text) - start)
+		closeAt, maxRun = closeOff, 0
+		for p := start; p < closeOff; p = lineEnd(f.text, p) {
+			line, _ := body(f.text[p:lineEnd(f.text, p)])
 			if g, ok := lexer.ParseMdFence(line); ok && g.Char == open.Char {
 				maxRun = max(maxRun, g.Run)
 			}
@@ -393,7 +379,7 @@ func (f *fixer) lengthen(openOff, innerOff, closeOff int, open lexer.MdFenceLine
 	f.setRun(openOff, n)
 	fence := strings.Repeat(string(open.Char), n)
 	r := repair{code: CodeNestedFence, line: openLine, related: []relatedLine{{closeLine, "its closing fence, lengthened"}}}
-	if intended >= 0 {
+	if intended {
 		r.msg = fmt.Sprintf("lengthened the fences of the block opened here to %s, so the block opened at line %d nests inside it and the block ends at line %d", fence, innerLine, closeLine)
 	} else {
 		r.msg = fmt.Sprintf("lengthened the fences of the block opened here to %s; no closing fence for it follows the nested block opened at line %d, so that line stays content and the block still ends at line %d", fence, innerLine, closeLine)
