@@ -221,10 +221,7 @@ func (r crRules) tokenHits(text string, start, end int, first, rest crState, don
 			continue
 		}
 		ls := strings.LastIndexByte(text[:c], '\n') + 1
-		le := len(text)
-		if j := strings.IndexByte(text[c:], '\n'); j >= 0 {
-			le = c + j + 1
-		}
+		le := lineEndAt(text, c)
 		st := rest
 		if ls <= start {
 			st = first
@@ -301,9 +298,7 @@ func ActsLineLoneCRs(ds []*ast.Diagnostic, lineBytes []byte, at ast.Pos, fence b
 	var scratch [4]crHit
 	for _, h := range (crRules{fence: fence}).scanLine(line, st, at.Offset == 0, scratch[:0]) {
 		p := ast.Pos{Offset: at.Offset + h.cr, Line: at.Line, Col: at.Col + h.cr}
-		q := p
-		q.Offset++
-		q.Col++
+		q := ast.Pos{Offset: p.Offset + 1, Line: p.Line, Col: p.Col + 1}
 		ds = append(ds, &ast.Diagnostic{Severity: ast.Error, Code: CodeLoneCR, Span: ast.Span{Start: p, End: q}, Message: h.message()})
 	}
 	return ds
