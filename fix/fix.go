@@ -208,20 +208,11 @@ func body(line string) (string, string) {
 	return b, line[len(b):]
 }
 
-// replaceLine replaces the line starting at off with repl (which keeps the
-// old line ending).
-func (f *fixer) replaceLine(off int, repl string) {
-	e := lineEnd(f.text, off)
-	_, ending := body(f.text[off:e])
-	f.charge(len(f.text))
-	f.text = f.text[:off] + repl + ending + f.text[e:]
-}
-
 // setRun rewrites the fence run of the fence line at off to n characters.
 func (f *fixer) setRun(off, n int) {
-	line, _ := body(f.text[off:lineEnd(f.text, off)])
-	g, _ := lexer.ParseMdFence(line)
-	f.replaceLine(off, line[:g.At]+strings.Repeat(string(g.Char), n)+line[g.At+g.Run:])
+	e := lineEnd(f.text, off)
+	f.charge(len(f.text))
+	f.text = f.text[:off] + withRun(f.text[off:e], n) + f.text[e:]
 }
 
 // fences walks the top-level fenced blocks and repairs each broken one,
@@ -254,17 +245,6 @@ func (f *fixer) stop(line int) {
 	f.repairs = append(f.repairs, repair{code: CodeFenceBudget, line: line,
 		msg: fmt.Sprintf("stopped repairing fences here: the repairs took more than %s bytes of work for %s bytes of input; the fences after this line are left as they are",
 			number.Thousands(f.budget), number.Thousands(len(f.text)))})
-}
-
-// intendedClose is lexer.IntendedClose on the text from offset start.
-func (f *fixer) intendedClose(start int, open lexer.MdFenceLine) (at, maxRun int, ok bool) {
-	at, maxRun, ok = lexer.IntendedClose(f.text, start, open, searchLimit)
-	if ok {
-		f.charge(at - start)
-	} else {
-		f.charge(len(f.text) - start)
-	}
-	return at, maxRun, ok
 }
 
 // repairBlock repairs the block token [off, end) if it is improperly nested
@@ -318,14 +298,16 @@ func infoAt(tok string, at int) string {
 func (f *fixer) stripTrailing(off, first, stop int, open lexer.MdFenceLine, closed bool) bool {
 	tok := f.text[off:]
 	for p := first; p < stop; p = lineEnd(tok, p) {
-		line, _ := body(tok[p:lineEnd(tok, p)])
+		e := lineEnd(tok, p)
+		line, ending := body(tok[p:e])
 		run, rest, ok := runWithText(line, open)
 		if !ok || (closed && plausibleInfo(rest)) {
 			continue
 		}
 		r := repair{code: CodeTrailingText, line: f.lineNo(off + p),
 			msg: fmt.Sprintf("removed %q after the closing fence of the block opened at line %d", rest, f.lineNo(off))}
-		f.replaceLine(off+p, line[:run])
+		f.charge(len(f.text))
+		f.text = f.text[:off+p] + line[:run] + ending + tok[e:]
 		f.add(r)
 		return true
 	}
@@ -377,18 +359,15 @@ func plausibleInfo(s string) bool {
 // its extent and only gets longer fences, which makes the nested-looking
 // line plain content.
 func (f *fixer) lengthen(openOff, innerOff, closeOff int, open lexer.MdFenceLine) {
-	startContent := lineEnd(f.text, openOff)
-	intended, maxRun, ok := f.intendedClose(startContent, open)
-	text := f.text
-	if !ok {
-		intended = -1
-	}
-	closeAt := intended
-	if intended < 0 {
-		closeAt = closeOff
-		maxRun = 0
-		for p := startContent; p < closeOff; p = lineEnd(text, p) {
-			line, _ := body(text[p:lineEnd(text, p)])
+	start := lineEnd(f.text, openOff)
+	closeAt, maxRun, intended := lexer.IntendedClose(f.text, start, open, searchLimit)
+	if intended {
+		f.charge(closeAt - start)
+	} else {
+		f.charge(len(f.text) - start)
+		closeAt, maxRun = closeOff, 0
+		for p := start; p < closeOff; p = lineEnd(f.text, p) {
+			line, _ := body(f.text[p:lineEnd(f.text, p)])
 			if g, ok := lexer.ParseMdFence(line); ok && g.Char == open.Char {
 				maxRun = max(maxRun, g.Run)
 			}
@@ -400,7 +379,7 @@ func (f *fixer) lengthen(openOff, innerOff, closeOff int, open lexer.MdFenceLine
 	f.setRun(openOff, n)
 	fence := strings.Repeat(string(open.Char), n)
 	r := repair{code: CodeNestedFence, line: openLine, related: []relatedLine{{closeLine, "its closing fence, lengthened"}}}
-	if intended >= 0 {
+	if intended {
 		r.msg = fmt.Sprintf("lengthened the fences of the block opened here to %s, so the block opened at line %d nests inside it and the block ends at line %d", fence, innerLine, closeLine)
 	} else {
 		r.msg = fmt.Sprintf("lengthened the fences of the block opened here to %s; no closing fence for it follows the nested block opened at line %d, so that line stays content and the block still ends at line %d", fence, innerLine, closeLine)

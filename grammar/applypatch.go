@@ -296,11 +296,10 @@ func (p *apParser) chunk(i int, first bool) (h Hunk, blk *ast.Block, next int, o
 	l := p.line(i)
 	t := l.text
 	j := i
-	label := ""
+	label := "@@" // also of a first chunk without its `@@` line
 	switch {
 	case strings.TrimRight(t, " \t") == "@@":
 		j++
-		label = "@@"
 	case strings.HasPrefix(t, "@@ "):
 		h.Context = t[3:]
 		j++
@@ -358,8 +357,7 @@ func (p *apParser) chunk(i int, first bool) (h Hunk, blk *ast.Block, next int, o
 		}
 	}
 	n := bodyEnd - k
-	var endLine int
-	next, endLine = bodyEnd, bodyEnd-1
+	next, endLine := bodyEnd, bodyEnd-1
 	if eof {
 		h.EndOfFile = true
 		next, endLine = j+1, j
@@ -377,9 +375,6 @@ func (p *apParser) chunk(i int, first bool) (h Hunk, blk *ast.Block, next int, o
 		bodyStop = p.line(j).start
 	}
 	h.Old, h.New = body.old.String(), body.new.String()
-	if label == "" {
-		label = "@@"
-	}
 	blk = &ast.Block{Fence: "@@", Label: label, Info: h.Context, Content: p.src[bodyStart:bodyStop],
 		Span: p.lines.Span(l.start, end), ContentSpan: p.lines.Span(bodyStart, bodyStop)}
 	if n == 0 && !stop && !anchor {

@@ -117,20 +117,15 @@ func (c *Cap) Overflows() []*Overflow {
 
 // summarise adds to doc one diagnostic per overflow of c.
 func (c *Cap) summarise(doc *ast.Document) {
-	for _, o := range c.Overflows() {
-		doc.Add(o.Severity, o.Code, o.First, "%s", o.Message())
-	}
+	doc.Diagnostics = append(doc.Diagnostics, c.Summaries()...)
 }
 
 // Clone returns a copy of c that counts on its own from here.
 func (c *Cap) Clone() Cap {
-	d := Cap{NoLimit: c.NoLimit, Silenced: c.Silenced, at: c.at, n: maps.Clone(c.n)}
-	if c.over != nil {
-		d.over = make(map[string]*Overflow, len(c.over))
-		for k, o := range c.over {
-			cp := *o
-			d.over[k] = &cp
-		}
+	d := *c
+	d.n, d.over = maps.Clone(c.n), nil
+	for _, o := range c.over {
+		d.Absorb(*o) // a copy: the two count on their own
 	}
 	return d
 }

@@ -144,14 +144,7 @@ func FileDialect(name, dialect string) string {
 func parseDialect(ctx context.Context, dialect, filename string, src []byte, opts Options) (*ast.Document, error) {
 	switch dialect {
 	case DialectActs:
-		s := opts.Schema
-		if s == nil {
-			var err error
-			if s, err = schema.Builtin(DialectActs); err != nil {
-				return nil, err
-			}
-		}
-		p, err := NewActsParser(opts.Fence, s)
+		p, err := NewActsParser(opts.Fence, opts.Schema)
 		if err != nil {
 			return nil, err
 		}

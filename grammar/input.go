@@ -50,11 +50,11 @@ func checkInput(src []byte) []*ast.Diagnostic {
 	diag := func(sev ast.Severity, code string, sp ast.Span, msg string) []*ast.Diagnostic {
 		return []*ast.Diagnostic{{Severity: sev, Code: code, Span: sp, Message: msg}}
 	}
-	if order := utf32Order(src); order != "" {
+	if order := unitOrder(src, 4, "\xFF\xFE\x00\x00", "\x00\x00\xFE\xFF"); order != "" {
 		return diag(ast.Error, CodeUTF32, span(0, 0),
 			"the input is UTF-32 ("+order+"); plangram reads UTF-8 only: convert the file (for example `iconv -f UTF-32 -t UTF-8`) and check it again")
 	}
-	if order := utf16Order(src); order != "" {
+	if order := unitOrder(src, 2, "\xFF\xFE", "\xFE\xFF"); order != "" {
 		return diag(ast.Error, CodeUTF16, span(0, 0),
 			"the input is UTF-16 ("+order+"); plangram reads UTF-8 only: convert the file (for example `iconv -f UTF-16 -t UTF-8`) and check it again")
 	}
@@ -106,26 +106,21 @@ func binarySample(src []byte) (bad, n, first int) {
 		}
 	}
 	first = -1
-	for i := 0; i < len(sample); {
-		c := sample[i]
-		if c < utf8.RuneSelf {
-			if c < 0x20 && c != 0x07 && c != 0x08 && (c < '\t' || c > '\r') && c != 0x1b || c == 0x7f {
-				bad++
-				if first < 0 {
-					first = i
-				}
-			}
-			i++
-			continue
+	for i, size := 0, 1; i < len(sample); i += size {
+		c, notText := sample[i], false
+		if size = 1; c < utf8.RuneSelf {
+			notText = c < 0x20 && c != 0x07 && c != 0x08 && (c < '\t' || c > '\r') && c != 0x1b || c == 0x7f
+		} else {
+			var r rune
+			r, size = utf8.DecodeRune(sample[i:])
+			notText = r == utf8.RuneError && size <= 1
 		}
-		r, size := utf8.DecodeRune(sample[i:])
-		if r == utf8.RuneError && size <= 1 {
+		if notText {
 			bad++
 			if first < 0 {
 				first = i
 			}
 		}
-		i += max(size, 1)
 	}
 	if bad < 4 || bad*3 <= len(sample) {
 		return bad, len(sample), -1
@@ -146,28 +141,12 @@ func firstInvalid(src []byte) int {
 	return len(src)
 }
 
-// utf32Order recognises UTF-32: a byte-order mark (FF FE 00 00, 00 00 FE
-// FF), or, without one, in each group of four of the first 64 bytes three
-// NUL bytes and one other, the other first (little-endian) or last
-// (big-endian). It is asked before utf16Order, whose little-endian mark
-// FF FE begins UTF-32's. It returns a description, or "".
-func utf32Order(src []byte) string {
-	return unitOrder(src, 4, "\xFF\xFE\x00\x00", "\x00\x00\xFE\xFF")
-}
-
-// utf16Order recognises UTF-16: a byte-order mark, or, without one, NUL
-// bytes at every odd (little-endian) or even (big-endian) position of the
-// first 64 bytes while the other positions are not NUL. It returns a
-// description, or "".
-func utf16Order(src []byte) string {
-	return unitOrder(src, 2, "\xFF\xFE", "\xFE\xFF")
-}
-
-// unitOrder recognises an encoding of w-byte code units whose
-// little-endian and big-endian byte-order marks are le and be: a mark, or,
-// without one, every unit of the first 64 bytes holding a character below
-// U+0100 other than NUL (its low byte first or last, the others NUL). It
-// returns a description, or "".
+// unitOrder recognises an encoding of w-byte code units (UTF-16: 2,
+// UTF-32: 4) whose little-endian and big-endian byte-order marks are le
+// and be: a mark, or, without one, every unit of the first 64 bytes
+// holding a character below U+0100 other than NUL (its low byte first or
+// last, the others NUL). It returns a description, or "". UTF-32 is asked
+// first: its little-endian mark begins with UTF-16's.
 func unitOrder(src []byte, w int, le, be string) string {
 	switch {
 	case bytes.HasPrefix(src, []byte(le)):
@@ -194,31 +173,20 @@ func unitOrder(src []byte, w int, le, be string) string {
 	return ""
 }
 
-// setBase64 gives every block of doc whose content is not valid UTF-8 its
-// exact bytes in ContentBase64.
+// setBase64 gives every block of doc whose content is not valid UTF-8 (an
+// action's head included) its exact bytes in ContentBase64.
 func setBase64(doc *ast.Document) {
-	set := func(bs []*ast.Block) {
+	set := func(bs ...*ast.Block) {
 		for _, b := range bs {
 			if b != nil {
 				b.SetContentBase64()
 			}
 		}
 	}
-	set(doc.Blocks)
+	set(doc.Blocks...)
 	for _, a := range doc.Actions {
-		setActionBase64(a)
-	}
-}
-
-// setActionBase64 sets ContentBase64 of an action's blocks (setBase64).
-func setActionBase64(a *ast.Action) {
-	for _, b := range a.Blocks {
-		if b != nil {
-			b.SetContentBase64()
-		}
-	}
-	if a.Head != nil {
-		a.Head.SetContentBase64()
+		set(a.Blocks...)
+		set(a.Head)
 	}
 }
 
@@ -231,10 +199,9 @@ func loneCR(src []byte) int {
 	if lf < 0 {
 		lf = len(src)
 	}
-	for i := 0; i < lf; i++ {
-		if src[i] == '\r' && i+1 < len(src) && src[i+1] != '\n' {
-			return i
-		}
+	// Before lf, only the first CR can be followed by neither LF nor the end.
+	if i := bytes.IndexByte(src[:lf], '\r'); i >= 0 && i+1 < len(src) && src[i+1] != '\n' {
+		return i
 	}
 	return -1
 }

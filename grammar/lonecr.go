@@ -45,12 +45,6 @@ type crLine struct {
 	info  string // opening fences: the info string
 }
 
-// same reports whether two readings are the same structure (a heading's
-// or an item's text aside).
-func (l crLine) same(m crLine) bool {
-	return l.kind == m.kind && l.level == m.level && l.char == m.char && l.run == m.run && l.info == m.info
-}
-
 // crState is the state a line is read in: outside any block, or inside
 // one (in), opened by the run of char (acts) or the fence line f (plan).
 // real says the block is the one the parser reads (not one opened by a
@@ -189,7 +183,7 @@ func (r crRules) scanLine(line string, st crState, bom bool, hits []crHit) []crH
 		if what.kind != crNone {
 			// The closing fence of a block that only this reading opened,
 			// in this line, is said by the opening fence's error.
-			hidden := !(first && blank && what.same(whole)) && (what.kind != crClose || cur.real)
+			hidden := !(first && blank && what == whole) && (what.kind != crClose || cur.real)
 			if hidden {
 				cr, before := prev, false
 				if cr < 0 {
@@ -227,10 +221,7 @@ func (r crRules) tokenHits(text string, start, end int, first, rest crState, don
 			continue
 		}
 		ls := strings.LastIndexByte(text[:c], '\n') + 1
-		le := len(text)
-		if j := strings.IndexByte(text[c:], '\n'); j >= 0 {
-			le = c + j + 1
-		}
+		le := lineEndAt(text, c)
 		st := rest
 		if ls <= start {
 			st = first
@@ -307,9 +298,7 @@ func ActsLineLoneCRs(ds []*ast.Diagnostic, lineBytes []byte, at ast.Pos, fence b
 	var scratch [4]crHit
 	for _, h := range (crRules{fence: fence}).scanLine(line, st, at.Offset == 0, scratch[:0]) {
 		p := ast.Pos{Offset: at.Offset + h.cr, Line: at.Line, Col: at.Col + h.cr}
-		q := p
-		q.Offset++
-		q.Col++
+		q := ast.Pos{Offset: p.Offset + 1, Line: p.Line, Col: p.Col + 1}
 		ds = append(ds, &ast.Diagnostic{Severity: ast.Error, Code: CodeLoneCR, Span: ast.Span{Start: p, End: q}, Message: h.message()})
 	}
 	return ds

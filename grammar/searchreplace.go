@@ -297,31 +297,20 @@ func (p *srParser) open(i int) *srBlock {
 // block), nearest first, going further back only while the lines are fence
 // lines; the first candidate with a '.' wins, else the nearest.
 func (p *srParser) findPath(head int) (string, *ast.Span, bool) {
-	type cand struct {
-		v          string
-		start, end int
-	}
-	var cands []cand
+	v, at, found := "", 0, false
 	for j := head - 1; j >= max(p.proseFrom, head-3); j-- {
 		l := p.line(j)
-		if v, s, ok := pathCandidate(l); ok {
-			cands = append(cands, cand{v, s, s + len(v)})
+		if c, s, ok := pathCandidate(l); ok && (!found || !strings.Contains(v, ".") && strings.Contains(c, ".")) {
+			v, at, found = c, s, true
 		}
 		if _, _, fence := isFenceLine(l.text); !fence {
 			break
 		}
 	}
-	if len(cands) == 0 {
+	if !found {
 		return "", nil, false
 	}
-	best := cands[0]
-	for _, c := range cands {
-		if strings.Contains(c.v, ".") {
-			best = c
-			break
-		}
-	}
-	return best.v, spanPtr(p.lines, best.start, best.end), true
+	return v, spanPtr(p.lines, at, at+len(v)), true
 }
 
 // pathCandidate reads a line as aider's strip_filename does: a fence line's
@@ -334,8 +323,7 @@ func pathCandidate(l srcLine) (string, int, bool) {
 	if t == "" || t == "..." {
 		return "", 0, false
 	}
-	if run, info, ok := isFenceLine(t); ok {
-		_ = run
+	if _, info, ok := isFenceLine(t); ok {
 		if info == "" || strings.ContainsAny(info, " \t") || !strings.ContainsAny(info, "./") {
 			return "", 0, false
 		}

@@ -1,7 +1,5 @@
 package grammar
 
-import "strings"
-
 // word is one shell word with the byte range [start, end) it was read from.
 type word struct {
 	text       string
@@ -35,19 +33,15 @@ func shellSplitInto(dst []word, line string, max int) (words []word, unterminate
 			return words, unterminated, i
 		}
 		start := i
-		j := i // most words have no quote or escape: they are their own text
-		for j < len(line) && !isBlankOrQuote(line[j]) {
-			j++
-		}
-		if j == len(line) || line[j] == ' ' || line[j] == '\t' || line[j] == '\r' || line[j] == '\n' {
-			words = append(words, word{text: line[start:j], start: start, end: j})
-			i = j
-			continue
-		}
+		// b is the word's text from its first quote or escape on; a word
+		// without one is its own bytes and b stays nil (no copy).
 		var b []byte
 	word:
 		for i < len(line) {
 			c := line[i]
+			if b == nil && (c == '\'' || c == '"' || c == '\\') {
+				b = append(make([]byte, 0, i-start+16), line[start:i]...)
+			}
 			switch c {
 			case ' ', '\t', '\r', '\n':
 				break word
@@ -92,25 +86,17 @@ func shellSplitInto(dst []word, line string, max int) (words []word, unterminate
 					i++
 				}
 			default:
-				b = append(b, c)
+				if b != nil {
+					b = append(b, c)
+				}
 				i++
 			}
 		}
-		text := line[start:i] // a word without quotes or escapes is its own text
-		if strings.ContainsAny(text, `'"\`) {
+		text := line[start:i]
+		if b != nil {
 			text = string(b)
 		}
 		words = append(words, word{text: text, start: start, end: i})
 	}
 	return words, unterminated, -1
-}
-
-// isBlankOrQuote reports a byte that ends a word or needs shellSplit's
-// quote and escape rules.
-func isBlankOrQuote(c byte) bool {
-	switch c {
-	case ' ', '\t', '\r', '\n', '\'', '"', '\\':
-		return true
-	}
-	return false
 }

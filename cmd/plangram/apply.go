@@ -51,15 +51,14 @@ func cmdApply(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return usageError(e, err)
 	}
-	sd := &stdinData{r: e.stdin}
+	stdin := stdinOnce(e.stdin)
 	srcs := make([]apply.Input, len(ins))
-	names := make([]string, len(ins))
 	for i, in := range ins {
-		src, err := in.read(sd)
+		src, err := in.read(stdin)
 		if err != nil {
 			return usageError(e, err)
 		}
-		srcs[i], names[i] = apply.Input{Name: in.name, Src: src}, in.name
+		srcs[i] = apply.Input{Name: in.name, Src: src}
 	}
 	// SIGTERM and SIGHUP (a closed terminal, a CI job cancelled) cancel
 	// the apply like SIGINT does: it stops between steps and undoes what
@@ -70,7 +69,7 @@ func cmdApply(ctx context.Context, e *env, args []string) int {
 	if res != nil {
 		printRecovery(e, *root, res.Recovered)
 		for i, ds := range res.Diagnostics {
-			printDiags(e, names[i], ds)
+			printDiags(e, srcs[i].Name, ds)
 		}
 	}
 	where := rootName(fs, *root)

@@ -3,7 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -20,12 +21,8 @@ func cmdCompletion(ctx context.Context, e *env, args []string) int {
 		return usageError(e, fmt.Errorf("completion takes one SHELL: bash, zsh or fish"))
 	}
 	cmds := commands()
-	names := make([]string, 0, len(cmds)+1)
-	for n := range cmds {
-		names = append(names, n)
-	}
-	names = append(names, "help")
-	sort.Strings(names)
+	names := append(slices.Collect(maps.Keys(cmds)), "help")
+	slices.Sort(names)
 	flags := map[string][]string{}
 	for _, n := range names {
 		flags[n] = commandFlags(ctx, e, cmds, n)

@@ -51,20 +51,16 @@ func newFlags(e *env, name, usage string) *flag.FlagSet {
 // letter, and a one-letter flag that is another's short form (same usage)
 // on that flag's line: `-q, --quiet`.
 func printDefaults(w io.Writer, fs *flag.FlagSet) {
-	short := map[string]string{} // long name -> its one-letter form
+	short, shortOf := map[string]string{}, map[string]bool{} // long name -> its one-letter form, and the reverse
 	fs.VisitAll(func(f *flag.Flag) {
 		if len(f.Name) == 1 {
 			fs.VisitAll(func(g *flag.Flag) {
 				if len(g.Name) > 1 && g.Usage == f.Usage {
-					short[g.Name] = f.Name
+					short[g.Name], shortOf[f.Name] = f.Name, true
 				}
 			})
 		}
 	})
-	shortOf := map[string]bool{}
-	for _, s := range short {
-		shortOf[s] = true
-	}
 	fs.VisitAll(func(f *flag.Flag) {
 		if shortOf[f.Name] {
 			return // printed with its long form
@@ -83,7 +79,7 @@ func printDefaults(w io.Writer, fs *flag.FlagSet) {
 		}
 		line += "\n    \t" + strings.ReplaceAll(usage, "\n", "\n    \t")
 		if d := f.DefValue; d != "" && d != "false" && d != "0" {
-			if _, isString := f.Value.(interface{ String() string }); isString && typ == "string" {
+			if typ == "string" {
 				d = fmt.Sprintf("%q", d)
 			}
 			line += fmt.Sprintf(" (default %s)", d)

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 
-	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/format"
 	"github.com/plangram/plangram/grammar"
 )
@@ -36,12 +35,6 @@ func cmdFmt(ctx context.Context, e *env, args []string) int {
 		if err != nil {
 			return nil, exitUsage, err
 		}
-		var errs []*ast.Diagnostic
-		for _, d := range diags {
-			if d.Severity == ast.Error {
-				errs = append(errs, d)
-			}
-		}
-		return out, printDiags(e, in.name, errs), nil
+		return out, printDiags(e, in.name, onlyErrors(diags, false)), nil
 	})
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 
 	"github.com/plangram/plangram/codegen"
 )
@@ -37,9 +36,4 @@ func cmdGen(ctx context.Context, e *env, args []string) int {
 		return usageError(e, err)
 	}
 	return writeOutput(e, *out, src)
-}
-
-// writeFile writes a generated file (readable by all, like go generate's).
-func writeFile(name string, data []byte) error {
-	return os.WriteFile(name, data, 0o644)
 }

@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/plangram/plangram/lint"
 )
@@ -72,29 +73,20 @@ func expandInputs(args []string, include ...string) ([]input, error) {
 	return out, nil
 }
 
-// stdinData reads standard input at most once per command run, so that
-// "-" named twice (or a command that reads it for several purposes) sees
-// the same bytes.
-type stdinData struct {
-	r    io.Reader
-	data []byte
-	err  error
-	done bool
-}
-
-func (s *stdinData) read() ([]byte, error) {
-	if !s.done {
-		s.done = true
-		if s.r == nil {
-			s.err = fmt.Errorf("no standard input to read")
-		} else {
-			s.data, s.err = io.ReadAll(s.r)
-			if s.err != nil {
-				s.err = fmt.Errorf("reading standard input: %w", s.err)
-			}
+// stdinOnce returns the reader of standard input r for one command run: it
+// reads r at most once, so that "-" named twice (or a command that reads it
+// for several purposes) sees the same bytes.
+func stdinOnce(r io.Reader) func() ([]byte, error) {
+	return sync.OnceValues(func() ([]byte, error) {
+		if r == nil {
+			return nil, fmt.Errorf("no standard input to read")
 		}
-	}
-	return s.data, s.err
+		data, err := io.ReadAll(r)
+		if err != nil {
+			return nil, fmt.Errorf("reading standard input: %w", err)
+		}
+		return data, nil
+	})
 }
 
 // eachInput reads the inputs in turn, advancing pr, and gives each one's
@@ -103,14 +95,14 @@ func (s *stdinData) read() ([]byte, error) {
 // counts as exitUsage; cancellation ends the run as a usage error. It
 // returns the worst exit code.
 func eachInput(ctx context.Context, e *env, pr *progress, ins []input, f func(i int, in input, src []byte) (int, error)) int {
-	sd := &stdinData{r: e.stdin}
+	stdin := stdinOnce(e.stdin)
 	code := exitOK
 	for i, in := range ins {
 		if err := ctx.Err(); err != nil {
 			return usageError(e, err)
 		}
 		pr.step(i + 1)
-		src, err := in.read(sd)
+		src, err := in.read(stdin)
 		if err != nil {
 			code = usageError(e, err)
 			continue
@@ -124,10 +116,10 @@ func eachInput(ctx context.Context, e *env, pr *progress, ins []input, f func(i 
 	return code
 }
 
-// read returns the input's bytes.
-func (in input) read(s *stdinData) ([]byte, error) {
+// read returns the input's bytes, reading standard input with stdin.
+func (in input) read(stdin func() ([]byte, error)) ([]byte, error) {
 	if in.stdin() {
-		return s.read()
+		return stdin()
 	}
 	return os.ReadFile(in.path)
 }

@@ -72,21 +72,18 @@ func cmdLSP(ctx context.Context, e *env, args []string) int {
 // stdio joins the command's input and output into the connection the server
 // reads and writes.
 type stdio struct {
-	r io.Reader
-	w io.Writer
+	io.Reader
+	io.Writer
 }
-
-func (s stdio) Read(p []byte) (int, error)  { return s.r.Read(p) }
-func (s stdio) Write(p []byte) (int, error) { return s.w.Write(p) }
 
 // Close closes the input and the output where they can be closed, which
 // ends the server's read loop.
 func (s stdio) Close() error {
 	var errs []error
-	if c, ok := s.r.(io.Closer); ok {
+	if c, ok := s.Reader.(io.Closer); ok {
 		errs = append(errs, c.Close())
 	}
-	if c, ok := s.w.(io.Closer); ok {
+	if c, ok := s.Writer.(io.Closer); ok {
 		errs = append(errs, c.Close())
 	}
 	return errors.Join(errs...)

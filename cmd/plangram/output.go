@@ -204,9 +204,6 @@ func (p *progress) clear() {
 // end clears the counter line; call it before writing the command's result
 // to standard output, and again (it is idempotent) when the command ends.
 func (p *progress) end() {
-	if !p.on {
-		return
-	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.clear()

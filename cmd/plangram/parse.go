@@ -76,18 +76,12 @@ func cmdParse(ctx context.Context, e *env, args []string) int {
 		if err := writeDoc(e, in.name, doc, *format, multi, *compact); err != nil {
 			return 0, err
 		}
-		return printDiags(e, in.name, printed(auto, doc.Diagnostics)), nil
+		diags := doc.Diagnostics
+		if auto { // on a copy: the document keeps its no-plan note
+			diags = lint.DropNoPlan(slices.Clone(diags))
+		}
+		return printDiags(e, in.name, diags), nil
 	})
-}
-
-// printed returns the diagnostics parse prints on standard error: under
-// auto, all but the no-plan note (lint.DropNoPlan, on a copy: the
-// document keeps its own).
-func printed(auto bool, diags []*ast.Diagnostic) []*ast.Diagnostic {
-	if !auto {
-		return diags
-	}
-	return lint.DropNoPlan(slices.Clone(diags))
 }
 
 // writeDoc prints the document in the chosen format; multi prints a JSON

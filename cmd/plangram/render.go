@@ -111,16 +111,6 @@ func cmdRender(ctx context.Context, e *env, args []string) int {
 	})
 }
 
-// hasProblems reports whether diags hold a warning or an error.
-func hasProblems(diags []*ast.Diagnostic) bool {
-	for _, d := range diags {
-		if d.Severity == ast.Error || d.Severity == ast.Warning {
-			return true
-		}
-	}
-	return false
-}
-
 // pageOpts are the flags of render that make each page.
 type pageOpts struct {
 	noHighlight bool
@@ -152,7 +142,7 @@ func renderPage(ctx context.Context, e *env, in input, src []byte, popts grammar
 			if err != nil {
 				return nil, err
 			}
-			if len(parsed.Actions) == 0 && !hasProblems(parsed.Diagnostics) {
+			if len(parsed.Actions) == 0 && len(onlyErrors(parsed.Diagnostics, true)) == 0 {
 				d = "markdown"
 			}
 			doc = parsed
@@ -164,25 +154,23 @@ func renderPage(ctx context.Context, e *env, in input, src []byte, popts grammar
 		}, nil
 	}
 	popts.Dialect = d
-	if po.root != "" {
-		doc, diags, err := lint.Source(ctx, in.name, src, lint.Options{Parse: popts, Root: po.root})
-		if err != nil {
+	var err error
+	switch {
+	case po.root != "":
+		var diags []*ast.Diagnostic
+		if doc, diags, err = lint.Source(ctx, in.name, src, lint.Options{Parse: popts, Root: po.root}); err != nil {
 			return nil, err
 		}
 		doc.Diagnostics = diags
-		code := printDiags(e, in.name, diags)
 		ropts.Workspace = &render.Workspace{Root: po.root, Context: ctx}
-		return func(w io.Writer) (int, error) {
-			return code, render.WriteHTML(w, doc, src, ropts)
-		}, nil
-	}
-	if doc == nil {
-		var err error
+	case doc == nil:
 		if doc, err = grammar.Parse(ctx, in.name, src, popts); err != nil {
 			return nil, err
 		}
+		fallthrough
+	default:
+		doc.Diagnostics = lint.Suppress(doc, src, doc.Diagnostics, nil)
 	}
-	doc.Diagnostics = lint.Suppress(doc, src, doc.Diagnostics, nil)
 	code := printDiags(e, in.name, doc.Diagnostics)
 	return func(w io.Writer) (int, error) {
 		return code, render.WriteHTML(w, doc, src, ropts)

@@ -3,8 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
@@ -52,10 +52,9 @@ func cmdSchema(ctx context.Context, e *env, args []string) int {
 func writeJSONOutput(e *env, file string, data []byte, compact bool) int {
 	if compact {
 		var b bytes.Buffer
-		if err := json.Compact(&b, data); err != nil {
+		if err := compactJSON(&b, data); err != nil {
 			return usageError(e, err)
 		}
-		b.WriteByte('\n')
 		data = b.Bytes()
 	}
 	return writeOutput(e, file, data)
@@ -96,7 +95,7 @@ func writeOutput(e *env, file string, data []byte) int {
 	if file == "" || file == "-" {
 		_, err = e.stdout.Write(data)
 	} else {
-		err = writeFile(file, data)
+		err = os.WriteFile(file, data, 0o644) // readable by all, like go generate's output
 	}
 	if err != nil {
 		return usageError(e, err)

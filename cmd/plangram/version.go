@@ -54,11 +54,7 @@ func readVersion() buildVersion {
 func (v buildVersion) Short() string {
 	s := v.Module
 	if v.Revision != "" && s == "(devel)" {
-		rev := v.Revision
-		if len(rev) > 12 {
-			rev = rev[:12]
-		}
-		s += "+" + rev
+		s += "+" + v.Revision[:min(len(v.Revision), 12)]
 		if v.Modified {
 			s += "-dirty"
 		}
