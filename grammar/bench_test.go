@@ -25,7 +25,7 @@ func BenchmarkActs(b *testing.B) {
 	b.Run("plangram", func(b *testing.B) {
 		b.SetBytes(int64(len(src)))
 		b.ReportAllocs()
-		defer reportCPU(b)()
+		defer benchutil.ReportCPU(b)()
 		for b.Loop() {
 			doc, err := p.Parse(ctx, "bench.md", src)
 			if err != nil || len(doc.Actions) == 0 {
@@ -37,7 +37,7 @@ func BenchmarkActs(b *testing.B) {
 		md := goldmark.New()
 		b.SetBytes(int64(len(src)))
 		b.ReportAllocs()
-		defer reportCPU(b)()
+		defer benchutil.ReportCPU(b)()
 		for b.Loop() {
 			if blocks, _ := benchutil.GoldmarkFences(md, src); blocks == 0 {
 				b.Fatal("no blocks")
@@ -56,7 +56,7 @@ func BenchmarkActsScaling(b *testing.B) {
 		b.Run(fmt.Sprintf("%dMiB", n>>20), func(b *testing.B) {
 			b.SetBytes(int64(len(src)))
 			b.ReportAllocs()
-			defer reportCPU(b)()
+			defer benchutil.ReportCPU(b)()
 			for b.Loop() {
 				if _, err := p.Parse(ctx, "bench.md", src); err != nil {
 					b.Fatal(err)

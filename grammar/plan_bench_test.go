@@ -14,6 +14,8 @@ import (
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/internal/number"
 	"github.com/plangram/plangram/internal/testkit/corpus"
+
+	"github.com/plangram/plangram/internal/testkit/benchutil"
 )
 
 // TestBenchPlanIsValid keeps the benchmark honest: the generated plan must
@@ -67,7 +69,7 @@ func BenchmarkPlan(b *testing.B) {
 		ctx := context.Background()
 		b.SetBytes(int64(len(src)))
 		b.ReportAllocs()
-		defer reportCPU(b)()
+		defer benchutil.ReportCPU(b)()
 		for b.Loop() {
 			doc, err := p.Parse(ctx, "bench.md", src)
 			if err != nil || len(doc.Actions) == 0 || len(doc.Diagnostics) > 0 {
@@ -79,27 +81,13 @@ func BenchmarkPlan(b *testing.B) {
 		md := goldmark.New()
 		b.SetBytes(int64(len(src)))
 		b.ReportAllocs()
-		defer reportCPU(b)()
+		defer benchutil.ReportCPU(b)()
 		for b.Loop() {
 			if goldmarkWalk(md, src) == 0 {
 				b.Fatal("no nodes")
 			}
 		}
 	})
-}
-
-// reportCPU reports, when the returned function runs after the loop, the
-// CPU time the process used per op (cpu-ns/op: the parse and the garbage
-// collector's work it causes). On a machine shared with other work, wall
-// time per op swings with the load while CPU time moves much less, so
-// compare both within one run.
-func reportCPU(b *testing.B) func() {
-	start, ok := cpuTime()
-	return func() {
-		if end, ok2 := cpuTime(); ok && ok2 && b.N > 0 {
-			b.ReportMetric(float64(end-start)/float64(b.N), "cpu-ns/op")
-		}
-	}
 }
 
 // goldmarkWalk is the baseline: goldmark parses src and walks its AST to
@@ -186,7 +174,7 @@ func BenchmarkPlanScaling(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/n=%dK/plangram", fam.name, size>>10), func(b *testing.B) {
 				b.SetBytes(int64(len(src)))
 				b.ReportAllocs()
-				defer reportCPU(b)()
+				defer benchutil.ReportCPU(b)()
 				for b.Loop() {
 					if _, err := p.Parse(ctx, "s.md", src); err != nil {
 						b.Fatal(err)
@@ -197,7 +185,7 @@ func BenchmarkPlanScaling(b *testing.B) {
 				md := goldmark.New()
 				b.SetBytes(int64(len(src)))
 				b.ReportAllocs()
-				defer reportCPU(b)()
+				defer benchutil.ReportCPU(b)()
 				for b.Loop() {
 					goldmarkWalk(md, src)
 				}

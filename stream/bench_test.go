@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/plangram/plangram/internal/testkit/benchutil"
 )
 
 // answer generates a long LLM answer of about size bytes: prose with stray
@@ -74,7 +76,7 @@ func BenchmarkStream(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			b.SetBytes(int64(len(bc.in)))
 			b.ReportAllocs()
-			defer reportCPU(b)()
+			defer benchutil.ReportCPU(b)()
 			events := 0
 			for b.Loop() {
 				events, _ = feedChunks(b, Options{}, bc.in, bc.chunk)
@@ -89,18 +91,6 @@ func BenchmarkStream(b *testing.B) {
 			naive(small, 20)
 		}
 	})
-}
-
-// reportCPU reports, when the returned function runs after the loop, the
-// CPU time the process used per op (cpu-ns/op), which moves much less than
-// wall time on a machine shared with other work.
-func reportCPU(b *testing.B) func() {
-	start, ok := cpuTime()
-	return func() {
-		if end, ok2 := cpuTime(); ok && ok2 && b.N > 0 {
-			b.ReportMetric(float64(end-start)/float64(b.N), "cpu-ns/op")
-		}
-	}
 }
 
 // The naive baseline, as popular agents stream tool calls: append each

@@ -1,9 +1,0 @@
-//go:build !unix
-
-package grammar
-
-import "time"
-
-// cpuTime returns the CPU time the process has used, and whether it is
-// known: not on this system.
-func cpuTime() (time.Duration, bool) { return 0, false }
