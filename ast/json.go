@@ -14,8 +14,14 @@ import (
 // the tree rather than of the output.
 func WriteJSON(out io.Writer, doc *Document, compact bool) error {
 	// W holds up to FlushSize bytes before it writes them on, so out needs
-	// no buffer of its own; B starts small and grows with the document.
-	w := &jsonw.W{B: make([]byte, 0, 4<<10), Indent: !compact, Out: out}
+	// no buffer of its own. B starts at that size for a document of many
+	// actions (growing to it would allocate it twice over) and small for a
+	// small one.
+	size := 4 << 10
+	if doc != nil && len(doc.Actions) > 16 {
+		size = jsonw.FlushSize + 1024
+	}
+	w := &jsonw.W{B: make([]byte, 0, size), Indent: !compact, Out: out}
 	if doc == nil {
 		w.Null()
 	} else {
