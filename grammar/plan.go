@@ -3,6 +3,7 @@ package grammar
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -410,13 +411,7 @@ func isFollowOn(r ast.Related, code string) bool {
 
 // withoutGone returns ds without the diagnostics in gone, in place.
 func withoutGone(ds []*ast.Diagnostic, gone map[*ast.Diagnostic]bool) []*ast.Diagnostic {
-	out := ds[:0]
-	for _, d := range ds {
-		if !gone[d] {
-			out = append(out, d)
-		}
-	}
-	return out
+	return slices.DeleteFunc(ds, func(d *ast.Diagnostic) bool { return gone[d] })
 }
 
 // maxPerCode is how many diagnostics of one code a plan reports one by one;

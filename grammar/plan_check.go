@@ -73,16 +73,12 @@ const (
 // mark records that a node fits the expected shape (never downgrading a
 // warning or an error).
 func (b *planBuilder) ok(n *pnode) {
-	if n.mark < matched {
-		n.mark = matched
-	}
+	n.mark = max(n.mark, matched)
 }
 
 // note marks a node with a warning reason.
 func (b *planBuilder) note(n *pnode, reason string) {
-	if n.mark < warned {
-		n.mark = warned
-	}
+	n.mark = max(n.mark, warned)
 	n.because(reason)
 }
 
