@@ -225,11 +225,8 @@ func (b *planBuilder) check(t *ptree) error {
 		seen[k] = true
 		stage = max(stage, k)
 		switch k {
-		case secRationale:
-			b.blockSection(sec, first, "rationale")
-			outside = append(outside, sec.parts...)
-		case secMemos:
-			b.blockSection(sec, first, "memos")
+		case secRationale, secMemos:
+			b.blockSection(sec, first, k == secMemos)
 			outside = append(outside, sec.parts...)
 		case secPlan:
 			if planSec == nil {
@@ -408,29 +405,29 @@ func (b *planBuilder) documentMetadata(n *pnode) {
 	})
 }
 
-// blockSection checks a Rationale or Memos section: one code block and
-// nothing else but breaks.
-func (b *planBuilder) blockSection(sec *psection, first bool, what string) {
+// blockSection checks a Rationale or (memos) Memos section: one code block
+// and nothing else but breaks.
+func (b *planBuilder) blockSection(sec *psection, first, memos bool) {
+	what, code, msg := "rationale", CodeMissingRationale, "the `## Rationale` section has no code block: write the rationale in one fenced block"
+	if memos {
+		what, code, msg = "memos", CodeMissingMemos, "the `## Memos` section has no code block: write `[+] fact` / `[-] fact` lines in one fenced block"
+	}
+	expect := "Code block (the " + what + ")"
 	body := nonBlank(sec.intro)
 	fence := slices.IndexFunc(body, func(n *pnode) bool { return n.kind == kFence })
 	if fence < 0 {
 		at := b.after(sec.head)
 		if len(body) > 0 {
-			at = body[0]
-			body = body[1:]
+			at, body = body[0], body[1:]
 		}
-		code, msg := CodeMissingRationale, "the `## Rationale` section has no code block: write the rationale in one fenced block"
-		if what == "memos" {
-			code, msg = CodeMissingMemos, "the `## Memos` section has no code block: write `[+] fact` / `[-] fact` lines in one fenced block"
-		}
-		b.fail(at, code, "expected: Code block (the "+what+")", "%s", msg)
-		for _, n := range body {
-			b.stray(n, "Code block (the "+what+")")
-		}
-		return
+		b.fail(at, code, "expected: "+expect, "%s", msg)
+		fence = len(body)
 	}
 	for _, n := range body[:fence] {
-		b.stray(n, "Code block (the "+what+")")
+		b.stray(n, expect)
+	}
+	if fence == len(body) {
+		return
 	}
 	n := body[fence]
 	b.ok(n)
@@ -438,11 +435,11 @@ func (b *planBuilder) blockSection(sec *psection, first bool, what string) {
 		n.placed = true
 		n.block.Label = strings.ToUpper(what[:1]) + what[1:]
 		b.doc.Blocks = append(b.doc.Blocks, n.block)
-		if what == "rationale" {
+		if memos {
+			b.memos(n.block)
+		} else {
 			r := n.block.Content
 			b.doc.Rationale = &r
-		} else {
-			b.memos(n.block)
 		}
 	}
 	for _, n := range body[fence+1:] {
