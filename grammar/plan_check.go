@@ -647,35 +647,15 @@ func (b *planBuilder) headingText(n *pnode) string {
 // headingSpan returns a heading's text and its byte range in the source.
 func (b *planBuilder) headingSpan(n *pnode) (string, int, int) {
 	line := b.src[n.start : n.start+lineContentEnd(b.src[n.start:n.end], 0)]
-	i := 0
-	if strings.HasPrefix(line, "\uFEFF") {
-		i = 3
+	rest := strings.TrimLeft(strings.TrimLeft(strings.TrimLeft(strings.TrimPrefix(line, "\uFEFF"), " \t"), "#"), " \t")
+	t := strings.TrimRight(rest, " \t")
+	// A closing sequence of #s counts when it is the whole text or white
+	// space comes before it.
+	if c := strings.TrimRight(t, "#"); len(c) < len(t) && (c == "" || c[len(c)-1] == ' ' || c[len(c)-1] == '\t') {
+		t = strings.TrimRight(c, " \t")
 	}
-	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
-		i++
-	}
-	for i < len(line) && line[i] == '#' {
-		i++
-	}
-	j := len(line)
-	trim := func() {
-		for i < j && (line[i] == ' ' || line[i] == '\t') {
-			i++
-		}
-		for j > i && (line[j-1] == ' ' || line[j-1] == '\t') {
-			j--
-		}
-	}
-	trim()
-	k := j
-	for k > i && line[k-1] == '#' {
-		k--
-	}
-	if k < j && (k == i || line[k-1] == ' ' || line[k-1] == '\t') {
-		j = k
-		trim()
-	}
-	return line[i:j], n.start + i, n.start + j
+	i := n.start + len(line) - len(rest)
+	return t, i, i + len(t)
 }
 
 // fenceKind describes a code block: "6 tildes", "3 backticks, python".
