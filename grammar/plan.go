@@ -827,15 +827,9 @@ func fenceInfo(v string, at int) string {
 func (b *planBuilder) fenceText(off int, v string, at int) (string, ast.Span) {
 	line := v[at:lineContentEnd(v, at)]
 	g, _ := lexer.ParseMdFence(line)
-	start := g.At + g.Run
-	for start < len(line) && (line[start] == ' ' || line[start] == '\t') {
-		start++
-	}
-	end := len(line)
-	for end > start && (line[end-1] == ' ' || line[end-1] == '\t') {
-		end--
-	}
-	return line[start:end], b.lines.Span(off+at+start, off+at+end)
+	rest := strings.TrimLeft(line[g.At+g.Run:], " \t")
+	text, start := strings.TrimRight(rest, " \t"), off+at+len(line)-len(rest)
+	return text, b.lines.Span(start, start+len(text))
 }
 
 // lineContentEnd returns the end of the line starting at i in v, without its
