@@ -496,6 +496,13 @@ func (x *actionBinder) body(body []*pnode) {
 		}
 		return expectation
 	}
+	asMD := func(n *pnode) bool { // n is part of the action's Markdown text
+		if x.hasMD {
+			b.ok(n)
+			x.md = append(x.md, n)
+		}
+		return x.hasMD
+	}
 	var pending *pnode
 	pendingLabel := ""
 	noBlock := func(at *pnode) { // pending's heading has no code block after it
@@ -507,9 +514,8 @@ func (x *actionBinder) body(body []*pnode) {
 		switch n.kind {
 		case kBlank:
 		case kBreak:
-			b.ok(n)
-			if x.hasMD {
-				x.md = append(x.md, n)
+			if !asMD(n) {
+				b.ok(n)
 			}
 		case kList:
 			first, ok := b.firstEntry(n)
@@ -519,18 +525,13 @@ func (x *actionBinder) body(body []*pnode) {
 				n.meta = true
 				b.ok(n)
 				b.listEntries(n, x.entry, x.badItem)
-			case x.hasMD:
-				b.ok(n)
-				x.md = append(x.md, n)
+			case asMD(n):
 			default:
 				b.fail(n, CodeStrayList, "items are not `Key: value`; expected: "+expect(),
 					"stray list %s in %s: an action's list holds its metadata, `- **Key:** value`", quoted(b.itemText(b.items(n)[0])), def.Name)
 			}
 		case kPara, kTight:
-			if x.hasMD {
-				b.ok(n)
-				x.md = append(x.md, n)
-			} else {
+			if !asMD(n) {
 				b.stray(n, expect())
 			}
 		case kHeading:
@@ -541,10 +542,7 @@ func (x *actionBinder) body(body []*pnode) {
 					b.ok(n)
 				}
 				pending, pendingLabel = n, l
-			} else if x.hasMD {
-				b.ok(n)
-				x.md = append(x.md, n)
-			} else {
+			} else if !asMD(n) {
 				b.stray(n, expect())
 			}
 		case kFence:
@@ -558,9 +556,7 @@ func (x *actionBinder) body(body []*pnode) {
 				b.note(n, "no label heading before it: ignored")
 				b.report(ast.Error, CodeStrayBlock, b.firstLine(n),
 					"code block (%s) in %s has no heading containing %s before it and is ignored", b.fenceKind(n), def.Name, strings.Join(quoteAll(labels), " or "))
-			case x.hasMD:
-				b.ok(n)
-				x.md = append(x.md, n)
+			case asMD(n):
 				x.bound = append(x.bound, bound{n: n})
 			case maxBlocks >= 0 && len(x.bound) >= maxBlocks:
 				b.note(n, fmt.Sprintf("extra code block: %s takes %s; ignored", def.Name, count(maxBlocks, "code block")))
