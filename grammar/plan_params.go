@@ -454,16 +454,14 @@ func (x *actionBinder) entry(e *entry) {
 
 // duplicate reports e, a key of the same parameter as found, which is kept.
 func (x *actionBinder) duplicate(found, e *entry) {
-	p := found.ref.param
-	same := reflect.DeepEqual(found.metaValue(), e.metaValue())
-	if same {
-		x.b.report(ast.Warning, CodeDuplicateKey, x.b.lines.Span(e.keyStart, e.keyEnd),
-			"%s's %s is given twice (line %d) with the same value; the first is kept", x.def.Name, p.KeyOrName(), x.b.lines.Pos(found.start).Line)
+	key, sp, line := found.ref.param.KeyOrName(), x.b.lines.Span(e.keyStart, e.keyEnd), x.b.lines.Pos(found.start).Line
+	if reflect.DeepEqual(found.metaValue(), e.metaValue()) {
+		x.b.report(ast.Warning, CodeDuplicateKey, sp, "%s's %s is given twice (line %d) with the same value; the first is kept", x.def.Name, key, line)
 		return
 	}
 	// A second, different value would be lost: an error.
-	x.b.report(ast.Error, CodeDuplicateKey, x.b.lines.Span(e.keyStart, e.keyEnd),
-		"%s's %s is given twice with different values; this one (%s) is ignored and the first (line %d) is kept", x.def.Name, p.KeyOrName(), e.shown(), x.b.lines.Pos(found.start).Line)
+	x.b.report(ast.Error, CodeDuplicateKey, sp,
+		"%s's %s is given twice with different values; this one (%s) is ignored and the first (line %d) is kept", x.def.Name, key, e.shown(), line)
 }
 
 // badItem reports an item of the action's metadata that is not `Key: value`.
@@ -821,13 +819,13 @@ func (x *actionBinder) missing(p *schema.Param) {
 // unknownKey reports a metadata key the action does not declare: an
 // error, or a warning when the schema allows unknown keys.
 func (x *actionBinder) unknownKey(e *entry) {
-	sev := ast.Error
+	sev, sp, tail := ast.Error, x.b.lines.Span(e.keyStart, e.keyEnd), ": the item would be lost; correct the key, or remove the item"
 	if x.b.schema.AllowsUnknownKeys() {
-		sev = ast.Warning
+		sev, tail = ast.Warning, "; it is ignored (the schema allows unknown keys)"
 	}
 	if x.b.cap.Full(CodeUnknownKey) {
 		// Only counted: no message to build.
-		x.b.report(sev, CodeUnknownKey, x.b.lines.Span(e.keyStart, e.keyEnd), "")
+		x.b.report(sev, CodeUnknownKey, sp, "")
 		return
 	}
 	if x.known == nil {
@@ -851,11 +849,7 @@ func (x *actionBinder) unknownKey(e *entry) {
 	if len(x.known) > 0 {
 		msg += " (keys: " + strings.Join(x.known, ", ") + ")"
 	}
-	if sev == ast.Warning {
-		x.b.report(sev, CodeUnknownKey, x.b.lines.Span(e.keyStart, e.keyEnd), "%s; it is ignored (the schema allows unknown keys)", msg)
-		return
-	}
-	x.b.report(sev, CodeUnknownKey, x.b.lines.Span(e.keyStart, e.keyEnd), "%s: the item would be lost; correct the key, or remove the item", msg)
+	x.b.report(sev, CodeUnknownKey, sp, "%s%s", msg, tail)
 }
 
 // meta finds a parameter's metadata item (by key or alias) and converts it.
