@@ -44,15 +44,11 @@ func sectionKind(text string) secKind {
 	return secUnknown
 }
 
-// containsFold reports whether s contains the lower-case ASCII word sub,
-// ignoring ASCII case, without allocating.
+// containsFold reports whether s contains sub, ignoring case, without
+// allocating.
 func containsFold(s, sub string) bool {
 	for i := 0; i+len(sub) <= len(s); i++ {
-		j := 0
-		for j < len(sub) && (s[i+j] == sub[j] || sub[j] >= 'a' && sub[j] <= 'z' && s[i+j]|0x20 == sub[j]) {
-			j++
-		}
-		if j == len(sub) {
+		if strings.EqualFold(s[i:i+len(sub)], sub) {
 			return true
 		}
 	}
