@@ -209,15 +209,11 @@ func (b *planBuilder) item(ent *entry, s, e int) {
 	v := b.src[s:e]
 	fl := lineContentEnd(v, 0)
 	line := v[:fl]
-	i := 0
-	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
-		i++
+	rest := strings.TrimLeft(line, " \t")
+	if rest != "" {
+		rest = strings.TrimLeft(rest[1:], " \t") // past the bullet
 	}
-	i++ // the bullet
-	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
-		i++
-	}
-	i = min(i, len(line))
+	i := len(line) - len(rest)
 	text := strings.TrimRight(line[i:], " \t")
 	ent.start, ent.end = s, e
 	if key, ks, ke, vs, ok := parseKV(text); ok {
