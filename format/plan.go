@@ -316,11 +316,9 @@ func markerTail(src []byte, end int) bool {
 func canonicalHeading(line string, actions map[int]string, start int) string {
 	line = strings.TrimRight(strings.TrimPrefix(line, bom), "\r\n")
 	t := strings.TrimLeft(line, " \t")
-	level := 0
-	for level < len(t) && t[level] == '#' {
-		level++
-	}
-	text := strings.Trim(t[level:], " \t")
+	text := strings.TrimLeft(t, "#")
+	level := len(t) - len(text)
+	text = strings.Trim(text, " \t")
 	if k := strings.TrimRight(text, "#"); k != text && (k == "" || k[len(k)-1] == ' ' || k[len(k)-1] == '\t') {
 		text = strings.Trim(k, " \t")
 	}
