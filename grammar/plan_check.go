@@ -599,18 +599,11 @@ func (b *planBuilder) split(out []*ppart, p *ppart) []*ppart {
 // trailing colon removed), and its byte range.
 func (b *planBuilder) actionNameAt(n *pnode) (string, int, int) {
 	text, start, _ := b.headingSpan(n)
-	i := 0
-	j := 0
-	for j < len(text) && text[j] >= '0' && text[j] <= '9' {
-		j++
+	rest := text
+	if d := strings.TrimLeft(text, "0123456789"); len(d) < len(text) && d != "" && (d[0] == '.' || d[0] == ')') {
+		rest = strings.TrimLeft(d[1:], " \t") // past a number: `### 1. CREATE`
 	}
-	if j > 0 && j < len(text) && (text[j] == '.' || text[j] == ')') {
-		i = j + 1
-		for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
-			i++
-		}
-	}
-	rest := text[i:]
+	i := len(text) - len(rest)
 	var ns, ne int
 	switch {
 	case strings.HasPrefix(rest, "`") && strings.IndexByte(rest[1:], '`') >= 0:
