@@ -11,7 +11,7 @@ import (
 
 const bom = "\uFEFF"
 
-// item is one top-level piece of an acts document in source order.
+// item is one top-level piece of a document (acts or plan) in source order.
 type item struct {
 	start, end int
 	prose      *ast.Prose

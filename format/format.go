@@ -62,18 +62,14 @@ func unreadLines(doc *ast.Document) bool {
 func settle(ctx context.Context, dialect string, src, out []byte, opts grammar.Options) []byte {
 	reparse := opts
 	reparse.Dialect = dialect
-	if grammar.LoneCRHidesLine(ctx, out, reparse) {
-		// A lone CR in content or prose that hid nothing would hide a
-		// line in the canonical form (a fence shortened to the run
-		// that CR comes before): keep the input.
-		return append([]byte(nil), src...)
-	}
-	if grammar.Rejects(out) {
-		// The input is read, but its canonical form would be rejected: a
-		// first line that ends with a lone CR once leading blank lines are
-		// dropped (old Mac line endings), or a share of bytes that are not
-		// text raised past the binary threshold by shorter text: keep the
-		// input as it is, which still means the same.
+	// Keep the input where a lone CR in content or prose that hid nothing
+	// would hide a line in the canonical form (a fence shortened to the
+	// run that CR comes before), or where the canonical form would be
+	// rejected: a first line that ends with a lone CR once leading blank
+	// lines are dropped (old Mac line endings), or a share of bytes that
+	// are not text raised past the binary threshold by shorter text. The
+	// input still means the same.
+	if grammar.LoneCRHidesLine(ctx, out, reparse) || grammar.Rejects(out) {
 		return append([]byte(nil), src...)
 	}
 	return out

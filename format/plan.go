@@ -140,49 +140,26 @@ func writePlanMeaning(w io.Writer, doc *ast.Document) error {
 	return nil
 }
 
-// pnode is one node of a plan in source order.
-type pnode struct {
-	start, end int
-	prose      *ast.Prose
-	block      *ast.Block
-}
-
 // printPlan prints a plan at a canonical-form level. ok is false when the
 // document's nodes do not partition the source (then nothing is changed).
 func printPlan(doc *ast.Document, src []byte, s *schema.Schema, level int) (out []byte, ok bool) {
-	n := len(doc.Prose) + len(doc.Blocks)
-	for _, a := range doc.Actions {
-		n += len(a.Blocks)
-	}
-	nodes := make([]pnode, 0, n)
-	for _, p := range doc.Prose {
-		nodes = append(nodes, pnode{p.Span.Start.Offset, p.Span.End.Offset, p, nil})
-	}
-	for _, b := range doc.Blocks {
-		nodes = append(nodes, pnode{b.Span.Start.Offset, b.Span.End.Offset, nil, b})
-	}
-	for _, a := range doc.Actions {
-		for _, b := range a.Blocks {
-			nodes = append(nodes, pnode{b.Span.Start.Offset, b.Span.End.Offset, nil, b})
-		}
-	}
-	sort.SliceStable(nodes, func(i, j int) bool { return nodes[i].start < nodes[j].start })
+	nodes := collect(doc) // a plan action has no head: its heading is prose
 	// Fill gaps with raw nodes; overlapping nodes mean an AST this printer
 	// does not understand.
-	all := make([]pnode, 0, 2*len(nodes)+1) // with the gaps between nodes
+	all := make([]item, 0, 2*len(nodes)+1) // with the gaps between nodes
 	at := 0
 	for _, n := range nodes {
 		if n.start < at || n.end < n.start || n.end > len(src) {
 			return nil, false
 		}
 		if n.start > at {
-			all = append(all, pnode{start: at, end: n.start})
+			all = append(all, item{start: at, end: n.start})
 		}
 		all = append(all, n)
 		at = n.end
 	}
 	if at < len(src) {
-		all = append(all, pnode{start: at, end: len(src)})
+		all = append(all, item{start: at, end: len(src)})
 	}
 
 	verbatim := verbatimRanges(doc, s) // sorted, not overlapping
@@ -203,7 +180,7 @@ func printPlan(doc *ast.Document, src []byte, s *schema.Schema, level int) (out 
 		}
 	}
 	sort.Ints(points)
-	flagged := func(n pnode) bool {
+	flagged := func(n item) bool {
 		i := sort.SearchInts(points, n.start)
 		return i < len(points) && (points[i] < n.end || points[i] == n.start)
 	}
@@ -339,11 +316,9 @@ func markerTail(src []byte, end int) bool {
 func canonicalHeading(line string, actions map[int]string, start int) string {
 	line = strings.TrimRight(strings.TrimPrefix(line, bom), "\r\n")
 	t := strings.TrimLeft(line, " \t")
-	level := 0
-	for level < len(t) && t[level] == '#' {
-		level++
-	}
-	text := strings.Trim(t[level:], " \t")
+	text := strings.TrimLeft(t, "#")
+	level := len(t) - len(text)
+	text = strings.Trim(text, " \t")
 	if k := strings.TrimRight(text, "#"); k != text && (k == "" || k[len(k)-1] == ' ' || k[len(k)-1] == '\t') {
 		text = strings.Trim(k, " \t")
 	}

@@ -3,6 +3,7 @@ package grammar
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -410,13 +411,7 @@ func isFollowOn(r ast.Related, code string) bool {
 
 // withoutGone returns ds without the diagnostics in gone, in place.
 func withoutGone(ds []*ast.Diagnostic, gone map[*ast.Diagnostic]bool) []*ast.Diagnostic {
-	out := ds[:0]
-	for _, d := range ds {
-		if !gone[d] {
-			out = append(out, d)
-		}
-	}
-	return out
+	return slices.DeleteFunc(ds, func(d *ast.Diagnostic) bool { return gone[d] })
 }
 
 // maxPerCode is how many diagnostics of one code a plan reports one by one;
@@ -832,15 +827,9 @@ func fenceInfo(v string, at int) string {
 func (b *planBuilder) fenceText(off int, v string, at int) (string, ast.Span) {
 	line := v[at:lineContentEnd(v, at)]
 	g, _ := lexer.ParseMdFence(line)
-	start := g.At + g.Run
-	for start < len(line) && (line[start] == ' ' || line[start] == '\t') {
-		start++
-	}
-	end := len(line)
-	for end > start && (line[end-1] == ' ' || line[end-1] == '\t') {
-		end--
-	}
-	return line[start:end], b.lines.Span(off+at+start, off+at+end)
+	rest := strings.TrimLeft(line[g.At+g.Run:], " \t")
+	text, start := strings.TrimRight(rest, " \t"), off+at+len(line)-len(rest)
+	return text, b.lines.Span(start, start+len(text))
 }
 
 // lineContentEnd returns the end of the line starting at i in v, without its

@@ -44,15 +44,11 @@ func sectionKind(text string) secKind {
 	return secUnknown
 }
 
-// containsFold reports whether s contains the lower-case ASCII word sub,
-// ignoring ASCII case, without allocating.
+// containsFold reports whether s contains sub, ignoring case, without
+// allocating.
 func containsFold(s, sub string) bool {
 	for i := 0; i+len(sub) <= len(s); i++ {
-		j := 0
-		for j < len(sub) && (s[i+j] == sub[j] || sub[j] >= 'a' && sub[j] <= 'z' && s[i+j]|0x20 == sub[j]) {
-			j++
-		}
-		if j == len(sub) {
+		if strings.EqualFold(s[i:i+len(sub)], sub) {
 			return true
 		}
 	}
@@ -73,16 +69,12 @@ const (
 // mark records that a node fits the expected shape (never downgrading a
 // warning or an error).
 func (b *planBuilder) ok(n *pnode) {
-	if n.mark < matched {
-		n.mark = matched
-	}
+	n.mark = max(n.mark, matched)
 }
 
 // note marks a node with a warning reason.
 func (b *planBuilder) note(n *pnode, reason string) {
-	if n.mark < warned {
-		n.mark = warned
-	}
+	n.mark = max(n.mark, warned)
 	n.because(reason)
 }
 
@@ -229,11 +221,8 @@ func (b *planBuilder) check(t *ptree) error {
 		seen[k] = true
 		stage = max(stage, k)
 		switch k {
-		case secRationale:
-			b.blockSection(sec, first, "rationale")
-			outside = append(outside, sec.parts...)
-		case secMemos:
-			b.blockSection(sec, first, "memos")
+		case secRationale, secMemos:
+			b.blockSection(sec, first, k == secMemos)
 			outside = append(outside, sec.parts...)
 		case secPlan:
 			if planSec == nil {
@@ -412,29 +401,29 @@ func (b *planBuilder) documentMetadata(n *pnode) {
 	})
 }
 
-// blockSection checks a Rationale or Memos section: one code block and
-// nothing else but breaks.
-func (b *planBuilder) blockSection(sec *psection, first bool, what string) {
+// blockSection checks a Rationale or (memos) Memos section: one code block
+// and nothing else but breaks.
+func (b *planBuilder) blockSection(sec *psection, first, memos bool) {
+	what, code, msg := "rationale", CodeMissingRationale, "the `## Rationale` section has no code block: write the rationale in one fenced block"
+	if memos {
+		what, code, msg = "memos", CodeMissingMemos, "the `## Memos` section has no code block: write `[+] fact` / `[-] fact` lines in one fenced block"
+	}
+	expect := "Code block (the " + what + ")"
 	body := nonBlank(sec.intro)
 	fence := slices.IndexFunc(body, func(n *pnode) bool { return n.kind == kFence })
 	if fence < 0 {
 		at := b.after(sec.head)
 		if len(body) > 0 {
-			at = body[0]
-			body = body[1:]
+			at, body = body[0], body[1:]
 		}
-		code, msg := CodeMissingRationale, "the `## Rationale` section has no code block: write the rationale in one fenced block"
-		if what == "memos" {
-			code, msg = CodeMissingMemos, "the `## Memos` section has no code block: write `[+] fact` / `[-] fact` lines in one fenced block"
-		}
-		b.fail(at, code, "expected: Code block (the "+what+")", "%s", msg)
-		for _, n := range body {
-			b.stray(n, "Code block (the "+what+")")
-		}
-		return
+		b.fail(at, code, "expected: "+expect, "%s", msg)
+		fence = len(body)
 	}
 	for _, n := range body[:fence] {
-		b.stray(n, "Code block (the "+what+")")
+		b.stray(n, expect)
+	}
+	if fence == len(body) {
+		return
 	}
 	n := body[fence]
 	b.ok(n)
@@ -442,11 +431,11 @@ func (b *planBuilder) blockSection(sec *psection, first bool, what string) {
 		n.placed = true
 		n.block.Label = strings.ToUpper(what[:1]) + what[1:]
 		b.doc.Blocks = append(b.doc.Blocks, n.block)
-		if what == "rationale" {
+		if memos {
+			b.memos(n.block)
+		} else {
 			r := n.block.Content
 			b.doc.Rationale = &r
-		} else {
-			b.memos(n.block)
 		}
 	}
 	for _, n := range body[fence+1:] {
@@ -610,18 +599,11 @@ func (b *planBuilder) split(out []*ppart, p *ppart) []*ppart {
 // trailing colon removed), and its byte range.
 func (b *planBuilder) actionNameAt(n *pnode) (string, int, int) {
 	text, start, _ := b.headingSpan(n)
-	i := 0
-	j := 0
-	for j < len(text) && text[j] >= '0' && text[j] <= '9' {
-		j++
+	rest := text
+	if d := strings.TrimLeft(text, "0123456789"); len(d) < len(text) && d != "" && (d[0] == '.' || d[0] == ')') {
+		rest = strings.TrimLeft(d[1:], " \t") // past a number: `### 1. CREATE`
 	}
-	if j > 0 && j < len(text) && (text[j] == '.' || text[j] == ')') {
-		i = j + 1
-		for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
-			i++
-		}
-	}
-	rest := text[i:]
+	i := len(text) - len(rest)
 	var ns, ne int
 	switch {
 	case strings.HasPrefix(rest, "`") && strings.IndexByte(rest[1:], '`') >= 0:
@@ -654,35 +636,15 @@ func (b *planBuilder) headingText(n *pnode) string {
 // headingSpan returns a heading's text and its byte range in the source.
 func (b *planBuilder) headingSpan(n *pnode) (string, int, int) {
 	line := b.src[n.start : n.start+lineContentEnd(b.src[n.start:n.end], 0)]
-	i := 0
-	if strings.HasPrefix(line, "\uFEFF") {
-		i = 3
+	rest := strings.TrimLeft(strings.TrimLeft(strings.TrimLeft(strings.TrimPrefix(line, "\uFEFF"), " \t"), "#"), " \t")
+	t := strings.TrimRight(rest, " \t")
+	// A closing sequence of #s counts when it is the whole text or white
+	// space comes before it.
+	if c := strings.TrimRight(t, "#"); len(c) < len(t) && (c == "" || c[len(c)-1] == ' ' || c[len(c)-1] == '\t') {
+		t = strings.TrimRight(c, " \t")
 	}
-	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
-		i++
-	}
-	for i < len(line) && line[i] == '#' {
-		i++
-	}
-	j := len(line)
-	trim := func() {
-		for i < j && (line[i] == ' ' || line[i] == '\t') {
-			i++
-		}
-		for j > i && (line[j-1] == ' ' || line[j-1] == '\t') {
-			j--
-		}
-	}
-	trim()
-	k := j
-	for k > i && line[k-1] == '#' {
-		k--
-	}
-	if k < j && (k == i || line[k-1] == ' ' || line[k-1] == '\t') {
-		j = k
-		trim()
-	}
-	return line[i:j], n.start + i, n.start + j
+	i := n.start + len(line) - len(rest)
+	return t, i, i + len(t)
 }
 
 // fenceKind describes a code block: "6 tildes", "3 backticks, python".

@@ -209,15 +209,11 @@ func (b *planBuilder) item(ent *entry, s, e int) {
 	v := b.src[s:e]
 	fl := lineContentEnd(v, 0)
 	line := v[:fl]
-	i := 0
-	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
-		i++
+	rest := strings.TrimLeft(line, " \t")
+	if rest != "" {
+		rest = strings.TrimLeft(rest[1:], " \t") // past the bullet
 	}
-	i++ // the bullet
-	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
-		i++
-	}
-	i = min(i, len(line))
+	i := len(line) - len(rest)
 	text := strings.TrimRight(line[i:], " \t")
 	ent.start, ent.end = s, e
 	if key, ks, ke, vs, ok := parseKV(text); ok {
@@ -454,16 +450,14 @@ func (x *actionBinder) entry(e *entry) {
 
 // duplicate reports e, a key of the same parameter as found, which is kept.
 func (x *actionBinder) duplicate(found, e *entry) {
-	p := found.ref.param
-	same := reflect.DeepEqual(found.metaValue(), e.metaValue())
-	if same {
-		x.b.report(ast.Warning, CodeDuplicateKey, x.b.lines.Span(e.keyStart, e.keyEnd),
-			"%s's %s is given twice (line %d) with the same value; the first is kept", x.def.Name, p.KeyOrName(), x.b.lines.Pos(found.start).Line)
+	key, sp, line := found.ref.param.KeyOrName(), x.b.lines.Span(e.keyStart, e.keyEnd), x.b.lines.Pos(found.start).Line
+	if reflect.DeepEqual(found.metaValue(), e.metaValue()) {
+		x.b.report(ast.Warning, CodeDuplicateKey, sp, "%s's %s is given twice (line %d) with the same value; the first is kept", x.def.Name, key, line)
 		return
 	}
 	// A second, different value would be lost: an error.
-	x.b.report(ast.Error, CodeDuplicateKey, x.b.lines.Span(e.keyStart, e.keyEnd),
-		"%s's %s is given twice with different values; this one (%s) is ignored and the first (line %d) is kept", x.def.Name, p.KeyOrName(), e.shown(), x.b.lines.Pos(found.start).Line)
+	x.b.report(ast.Error, CodeDuplicateKey, sp,
+		"%s's %s is given twice with different values; this one (%s) is ignored and the first (line %d) is kept", x.def.Name, key, e.shown(), line)
 }
 
 // badItem reports an item of the action's metadata that is not `Key: value`.
@@ -496,6 +490,13 @@ func (x *actionBinder) body(body []*pnode) {
 		}
 		return expectation
 	}
+	asMD := func(n *pnode) bool { // n is part of the action's Markdown text
+		if x.hasMD {
+			b.ok(n)
+			x.md = append(x.md, n)
+		}
+		return x.hasMD
+	}
 	var pending *pnode
 	pendingLabel := ""
 	noBlock := func(at *pnode) { // pending's heading has no code block after it
@@ -507,9 +508,8 @@ func (x *actionBinder) body(body []*pnode) {
 		switch n.kind {
 		case kBlank:
 		case kBreak:
-			b.ok(n)
-			if x.hasMD {
-				x.md = append(x.md, n)
+			if !asMD(n) {
+				b.ok(n)
 			}
 		case kList:
 			first, ok := b.firstEntry(n)
@@ -519,18 +519,13 @@ func (x *actionBinder) body(body []*pnode) {
 				n.meta = true
 				b.ok(n)
 				b.listEntries(n, x.entry, x.badItem)
-			case x.hasMD:
-				b.ok(n)
-				x.md = append(x.md, n)
+			case asMD(n):
 			default:
 				b.fail(n, CodeStrayList, "items are not `Key: value`; expected: "+expect(),
 					"stray list %s in %s: an action's list holds its metadata, `- **Key:** value`", quoted(b.itemText(b.items(n)[0])), def.Name)
 			}
 		case kPara, kTight:
-			if x.hasMD {
-				b.ok(n)
-				x.md = append(x.md, n)
-			} else {
+			if !asMD(n) {
 				b.stray(n, expect())
 			}
 		case kHeading:
@@ -541,10 +536,7 @@ func (x *actionBinder) body(body []*pnode) {
 					b.ok(n)
 				}
 				pending, pendingLabel = n, l
-			} else if x.hasMD {
-				b.ok(n)
-				x.md = append(x.md, n)
-			} else {
+			} else if !asMD(n) {
 				b.stray(n, expect())
 			}
 		case kFence:
@@ -558,9 +550,7 @@ func (x *actionBinder) body(body []*pnode) {
 				b.note(n, "no label heading before it: ignored")
 				b.report(ast.Error, CodeStrayBlock, b.firstLine(n),
 					"code block (%s) in %s has no heading containing %s before it and is ignored", b.fenceKind(n), def.Name, strings.Join(quoteAll(labels), " or "))
-			case x.hasMD:
-				b.ok(n)
-				x.md = append(x.md, n)
+			case asMD(n):
 				x.bound = append(x.bound, bound{n: n})
 			case maxBlocks >= 0 && len(x.bound) >= maxBlocks:
 				b.note(n, fmt.Sprintf("extra code block: %s takes %s; ignored", def.Name, count(maxBlocks, "code block")))
@@ -825,13 +815,13 @@ func (x *actionBinder) missing(p *schema.Param) {
 // unknownKey reports a metadata key the action does not declare: an
 // error, or a warning when the schema allows unknown keys.
 func (x *actionBinder) unknownKey(e *entry) {
-	sev := ast.Error
+	sev, sp, tail := ast.Error, x.b.lines.Span(e.keyStart, e.keyEnd), ": the item would be lost; correct the key, or remove the item"
 	if x.b.schema.AllowsUnknownKeys() {
-		sev = ast.Warning
+		sev, tail = ast.Warning, "; it is ignored (the schema allows unknown keys)"
 	}
 	if x.b.cap.Full(CodeUnknownKey) {
 		// Only counted: no message to build.
-		x.b.report(sev, CodeUnknownKey, x.b.lines.Span(e.keyStart, e.keyEnd), "")
+		x.b.report(sev, CodeUnknownKey, sp, "")
 		return
 	}
 	if x.known == nil {
@@ -855,11 +845,7 @@ func (x *actionBinder) unknownKey(e *entry) {
 	if len(x.known) > 0 {
 		msg += " (keys: " + strings.Join(x.known, ", ") + ")"
 	}
-	if sev == ast.Warning {
-		x.b.report(sev, CodeUnknownKey, x.b.lines.Span(e.keyStart, e.keyEnd), "%s; it is ignored (the schema allows unknown keys)", msg)
-		return
-	}
-	x.b.report(sev, CodeUnknownKey, x.b.lines.Span(e.keyStart, e.keyEnd), "%s: the item would be lost; correct the key, or remove the item", msg)
+	x.b.report(sev, CodeUnknownKey, sp, "%s%s", msg, tail)
 }
 
 // meta finds a parameter's metadata item (by key or alias) and converts it.

@@ -270,13 +270,7 @@ func ScanMarkdown(src string, off int) (plex.TokenType, int) {
 	}
 	switch typ {
 	case MdBlank:
-		for end < len(src) {
-			e := lineEnd(src, end)
-			if !isBlank(src[end:e]) {
-				break
-			}
-			end = e
-		}
+		end = blankEnd(src, end)
 	case MdFence:
 		f, _ := ParseMdFence(line)
 		return MdFence, fenceEnd(src, end, f)
@@ -369,6 +363,18 @@ func isBlank(line string) bool {
 		}
 	}
 	return true
+}
+
+// blankEnd returns the end of the run of blank lines starting at p.
+func blankEnd(src string, p int) int {
+	for p < len(src) {
+		e := lineEnd(src, p)
+		if !isBlank(src[p:e]) {
+			break
+		}
+		p = e
+	}
+	return p
 }
 
 // indentOf returns the indentation width of line in columns (a tab advances
@@ -481,14 +487,7 @@ func itemEnd(src string, p, ci int) int {
 		if isBlank(line) {
 			// Blank lines belong to the item only when a line indented at
 			// least to its text follows them.
-			q := e
-			for q < len(src) {
-				qe := lineEnd(src, q)
-				if !isBlank(src[q:qe]) {
-					break
-				}
-				q = qe
-			}
+			q := blankEnd(src, e)
 			if q >= len(src) {
 				return p
 			}

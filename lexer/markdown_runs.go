@@ -82,36 +82,30 @@ func (s *RunScanner) Next() (typ plex.TokenType, start, end int) {
 	case MdItem:
 		s.items = s.items[:0]
 		s.item(t.start, t.end)
-		end := t.end
 		for {
 			u := s.raw()
-			if u.typ == MdItem {
-				s.item(u.start, u.end)
-				end = u.end
-				continue
-			}
+			v := u // the next item, across one blank-lines token
 			if u.typ == MdBlank {
-				if v := s.raw(); v.typ == MdItem {
-					s.item(v.start, v.end)
-					end = v.end
-					continue
-				} else {
-					s.unread(u, v)
-				}
-			} else {
-				s.unread(u)
+				v = s.raw()
 			}
-			return MdItem, t.start, end
+			if v.typ != MdItem {
+				if u.typ == MdBlank {
+					s.unread(u, v)
+				} else {
+					s.unread(u)
+				}
+				break
+			}
+			s.item(v.start, v.end)
+			t.end = v.end
 		}
 	case MdLine:
-		end := t.end
-		for {
-			u := s.raw()
+		for u := s.raw(); ; u = s.raw() {
 			if u.typ != MdLine {
 				s.unread(u)
-				return MdLine, t.start, end
+				break
 			}
-			end = u.end
+			t.end = u.end
 		}
 	}
 	return t.typ, t.start, t.end
