@@ -299,7 +299,6 @@ type server struct {
 	shutdown bool
 	exited   chan struct{}
 	exitOnce sync.Once
-	schemas  map[string]*schema.Schema
 	checks   sync.WaitGroup
 }
 
@@ -324,7 +323,7 @@ func newServer(ctx context.Context, client publisher, opts Options) *server {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &server{base: ctx, client: client, opts: opts, log: log, root: opts.Root, kinds: methodKinds(),
-		docs: map[uri.URI]*document{}, exited: make(chan struct{}), schemas: map[string]*schema.Schema{}}
+		docs: map[uri.URI]*document{}, exited: make(chan struct{})}
 }
 
 func (s *server) exitErr() error {
@@ -581,20 +580,12 @@ func (s *server) snapshot(ctx context.Context, u uri.URI) (*document, *ast.Docum
 	return &snap, doc, nil
 }
 
-// schemaFor returns the action schema of a document's dialect.
+// schemaFor returns the action schema of a document's dialect (nil when it
+// has none).
 func (s *server) schemaFor(doc *ast.Document) *schema.Schema {
 	if s.opts.Parse.Schema != nil {
 		return s.opts.Parse.Schema
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if sc, ok := s.schemas[doc.Dialect]; ok {
-		return sc
-	}
-	sc, err := schema.Builtin(doc.Dialect)
-	if err != nil {
-		sc = nil
-	}
-	s.schemas[doc.Dialect] = sc
+	sc, _ := schema.Builtin(doc.Dialect)
 	return sc
 }
