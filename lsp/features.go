@@ -79,6 +79,19 @@ type symbolNode struct {
 	children []*symbolNode
 }
 
+// outlineItem is a heading, an action, or a plan action with its heading.
+type outlineItem struct {
+	h *heading
+	a *ast.Action
+}
+
+func (it outlineItem) start() int {
+	if it.h != nil {
+		return it.h.start
+	}
+	return it.a.Span.Start.Offset
+}
+
 // outline builds the document's symbols: headings nest by level (the title,
 // the sections, a plan's action headings), and every action is a function
 // symbol under the heading before it, or the action's own heading.
@@ -88,11 +101,7 @@ func outline(src []byte, tx *textpos.Text, doc *ast.Document) []protocol.Documen
 	for _, a := range doc.Actions {
 		actionAt[a.NameSpan.Start.Line] = a
 	}
-	type item struct {
-		h *heading
-		a *ast.Action
-	}
-	var items []item
+	var items []outlineItem
 	used := map[*ast.Action]bool{}
 	for i := range hs {
 		h := &hs[i]
@@ -100,17 +109,17 @@ func outline(src []byte, tx *textpos.Text, doc *ast.Document) []protocol.Documen
 		a := actionAt[line]
 		if a != nil && !used[a] && a.Head == nil { // a plan action's own heading
 			used[a] = true
-			items = append(items, item{h: h, a: a})
+			items = append(items, outlineItem{h: h, a: a})
 			continue
 		}
-		items = append(items, item{h: h})
+		items = append(items, outlineItem{h: h})
 	}
 	for _, a := range doc.Actions {
 		if !used[a] {
-			items = append(items, item{a: a})
+			items = append(items, outlineItem{a: a})
 		}
 	}
-	sort.SliceStable(items, func(i, j int) bool { return itemStart(items[i].h, items[i].a) < itemStart(items[j].h, items[j].a) })
+	sort.SliceStable(items, func(i, j int) bool { return items[i].start() < items[j].start() })
 
 	var roots []*symbolNode
 	var stack []*symbolNode
@@ -145,13 +154,9 @@ func outline(src []byte, tx *textpos.Text, doc *ast.Document) []protocol.Documen
 		if n.sym.Name == "" {
 			n.sym.Name = "(untitled)"
 		}
-		for len(stack) > 0 && stack[len(stack)-1].level >= n.level && n.level < 7 {
+		// Only headings are pushed, so an action (level 7) pops nothing.
+		for len(stack) > 0 && stack[len(stack)-1].level >= n.level {
 			stack = stack[:len(stack)-1]
-		}
-		if n.level == 7 {
-			for len(stack) > 0 && stack[len(stack)-1].level == 7 {
-				stack = stack[:len(stack)-1]
-			}
 		}
 		if len(stack) == 0 {
 			roots = append(roots, n)
@@ -189,13 +194,6 @@ func outline(src []byte, tx *textpos.Text, doc *ast.Document) []protocol.Documen
 		return out
 	}
 	return conv(roots)
-}
-
-func itemStart(h *heading, a *ast.Action) int {
-	if h != nil {
-		return h.start
-	}
-	return a.Span.Start.Offset
 }
 
 func before(a, b protocol.Position) bool {
@@ -372,9 +370,6 @@ var (
 	actNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[ \t]*([A-Za-z0-9_]*)$`) })
 )
 
-// docMetadataKeys are the keys of a plan's document metadata list.
-func docMetadataKeys() []string { return []string{"Status", "Agent", "Goal"} }
-
 // Completion offers action names on the first line of an act block and
 // after `### ` in a plan, and metadata keys at the start of a list item.
 func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (*protocol.CompletionList, error) {
@@ -448,7 +443,7 @@ func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 				}
 			}
 		} else {
-			for _, k := range docMetadataKeys() {
+			for _, k := range []string{"Status", "Agent", "Goal"} { // a plan's document metadata
 				keys = append(keys, k)
 				docs = append(docs, "document metadata")
 			}
@@ -489,12 +484,6 @@ func actionBefore(doc *ast.Document, off int) *ast.Action {
 }
 
 // ---- code action ----
-
-// fixable reports the diagnostic codes `plangram fix` repairs; a quick fix
-// names those of them the client sent.
-func fixable(code string) bool {
-	return code == "improperly-nested-fence" || code == "title-missing-space" || code == "unclosed-fence"
-}
 
 // CodeAction offers one quick fix that applies `plangram fix` to the whole
 // document, as a minimal text edit.
@@ -549,7 +538,8 @@ func (s *server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) (
 }
 
 // fixableDiagnostic decodes one diagnostic of a code action's context and
-// reports whether its code is one `plangram fix` repairs. The diagnostic is
+// reports whether its code is one `plangram fix` repairs (a quick fix names
+// those of them the client sent). The diagnostic is
 // returned whole, as the client sent it (numbers as written), so that the
 // quick fix names it in the client's own terms.
 func fixableDiagnostic(raw json.RawMessage) (any, bool) {
@@ -559,7 +549,9 @@ func fixableDiagnostic(raw json.RawMessage) (any, bool) {
 	if json.Unmarshal(raw, &head) != nil {
 		return nil, false
 	}
-	if code, ok := head.Code.(string); !ok || !fixable(code) {
+	switch head.Code {
+	case "improperly-nested-fence", "title-missing-space", "unclosed-fence":
+	default:
 		return nil, false
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
