@@ -433,16 +433,7 @@ func (s *server) DidChange(ctx context.Context, p *protocol.DidChangeTextDocumen
 func (s *server) refuse(u uri.URI, version int32, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d := s.docs[u]
-	if d == nil {
-		d = &document{uri: u}
-		s.docs[u] = d
-	}
-	if d.cancel != nil {
-		d.cancel()
-	}
-	d.version, d.text, d.tx, d.parsed, d.refused = version, nil, textpos.New(nil), nil, true
-	d.seq++
+	d := s.store(u, version, nil, true)
 	s.publishVersion(u, version, d.tx, []*ast.Diagnostic{{Severity: ast.Error, Code: "too-large", Message: err.Error() + "; close and reopen the document"}})
 }
 
@@ -466,18 +457,10 @@ func (s *server) DidClose(ctx context.Context, p *protocol.DidCloseTextDocumentP
 func (s *server) update(u uri.URI, version int32, text []byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d := s.docs[u]
-	if d == nil {
-		d = &document{uri: u}
-		s.docs[u] = d
-	} else if version < d.version {
+	if d := s.docs[u]; d != nil && version < d.version {
 		return
 	}
-	if d.cancel != nil {
-		d.cancel()
-	}
-	d.version, d.text, d.tx, d.parsed, d.refused = version, text, textpos.New(text), nil, false
-	d.seq++
+	d := s.store(u, version, text, false)
 	if s.shutdown {
 		return
 	}
@@ -491,6 +474,22 @@ func (s *server) update(u uri.URI, version int32, text []byte) {
 		defer s.recoverCheck(u, version)
 		s.check(ctx, u, version, seq, text, root)
 	}()
+}
+
+// store replaces the stored version of a document (s.mu held) and cancels
+// the check of the previous one.
+func (s *server) store(u uri.URI, version int32, text []byte, refused bool) *document {
+	d := s.docs[u]
+	if d == nil {
+		d = &document{uri: u}
+		s.docs[u] = d
+	}
+	if d.cancel != nil {
+		d.cancel()
+	}
+	d.version, d.text, d.tx, d.parsed, d.refused = version, text, textpos.New(text), nil, refused
+	d.seq++
+	return d
 }
 
 // recoverCheck turns a panic in a document's check into a logged error and
