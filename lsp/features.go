@@ -390,7 +390,13 @@ func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 	edit := func(from int, text string) *protocol.TextEdit {
 		return &protocol.TextEdit{Range: protocol.Range{Start: position(d.tx, from), End: position(d.tx, off)}, NewText: text}
 	}
-	actionItems := func(sc *schema.Schema, from int, suffix string) {
+	// The action names of a dialect: the document's schema when the
+	// document is of that dialect, else the dialect's built-in one.
+	actionItems := func(dialect string, from int, suffix string) {
+		sc, _ := schema.Builtin(dialect)
+		if doc.Dialect == dialect {
+			sc = s.schemaFor(doc)
+		}
 		if sc == nil {
 			return
 		}
@@ -405,17 +411,9 @@ func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 	}
 	switch {
 	case isActFence(prev) && actNameRE().MatchString(prefix):
-		sc := s.schemaFor(doc)
-		if doc.Dialect != grammar.DialectActs {
-			sc, _ = schema.Builtin(grammar.DialectActs)
-		}
 		m := actNameRE().FindStringSubmatchIndex(prefix)
-		actionItems(sc, ls+m[2], "")
+		actionItems(grammar.DialectActs, ls+m[2], "")
 	case planHeadingRE().MatchString(prefix):
-		sc := s.schemaFor(doc)
-		if doc.Dialect != grammar.DialectPlan {
-			sc, _ = schema.Builtin(grammar.DialectPlan)
-		}
 		m := planHeadingRE().FindStringSubmatchIndex(prefix)
 		suffix := ""
 		rest := ""
@@ -425,7 +423,7 @@ func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 		if m[3] > m[2] && !strings.Contains(rest, "`") {
 			suffix = "`"
 		}
-		actionItems(sc, ls+m[4], suffix)
+		actionItems(grammar.DialectPlan, ls+m[4], suffix)
 	case bulletKeyRE().MatchString(prefix) && doc.Dialect == grammar.DialectPlan:
 		m := bulletKeyRE().FindStringSubmatchIndex(prefix)
 		from := ls + m[3] // after the bullet and its spaces
