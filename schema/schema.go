@@ -382,20 +382,15 @@ type problem struct{ path, msg string }
 // ^[A-Za-z_][A-Za-z0-9_.-]*$ (a loop rather than a regular expression
 // compiled when the package is initialised, on every start of plangram).
 func paramName(s string) bool {
-	if s == "" || s[0] != '_' && !isASCIILetter(s[0]) {
-		return false
-	}
-	for i := 1; i < len(s); i++ {
-		if !nameByte(s[i]) {
-			return false
-		}
-	}
-	return true
+	return plainKey(s) && (s[0] == '_' || isASCIILetter(s[0]))
 }
 
-// nameByte reports whether c is an ASCII letter or digit, '_', '.' or '-'.
-func nameByte(c byte) bool {
-	return isASCIILetter(c) || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '-'
+// plainKey reports whether name is non-empty and all ASCII letters,
+// digits, '_', '.' and '-' (^[A-Za-z0-9_.-]+$).
+func plainKey(name string) bool {
+	return name != "" && !strings.ContainsFunc(name, func(r rune) bool {
+		return !(r < 0x80 && (isASCIILetter(byte(r)) || '0' <= r && r <= '9' || r == '_' || r == '.' || r == '-'))
+	})
 }
 
 func (s *Schema) check() []problem {
