@@ -396,22 +396,21 @@ func plainKey(name string) bool {
 func (s *Schema) check() []problem {
 	var ps []problem
 	add := func(path, f string, a ...any) { ps = append(ps, problem{path, fmt.Sprintf(f, a...)}) }
+	// oneOf reports a value that is set and not one of allowed; msg says
+	// what is allowed and takes the value.
+	oneOf := func(path, v, msg string, allowed ...string) {
+		if v != "" && !slices.Contains(allowed, v) {
+			add(path, msg, v)
+		}
+	}
 	if s.Version != FormatVersion {
 		add("version", "version must be %d, got %d", FormatVersion, s.Version)
 	}
 	if strings.TrimSpace(s.Dialect) == "" {
 		add("dialect", "dialect must be set")
 	}
-	switch s.UnknownActions {
-	case "", UnknownError, UnknownAllow:
-	default:
-		add("unknown_actions", "unknown_actions must be %q or %q, got %q", UnknownError, UnknownAllow, s.UnknownActions)
-	}
-	switch s.UnknownKeys {
-	case "", UnknownError, UnknownAllow:
-	default:
-		add("unknown_keys", "unknown_keys must be %q or %q, got %q", UnknownError, UnknownAllow, s.UnknownKeys)
-	}
+	oneOf("unknown_actions", s.UnknownActions, `unknown_actions must be "error" or "allow", got %q`, UnknownError, UnknownAllow)
+	oneOf("unknown_keys", s.UnknownKeys, `unknown_keys must be "error" or "allow", got %q`, UnknownError, UnknownAllow)
 	ps = append(ps, checkFormat(s)...) // syntax, defaults, block counts (format.go)
 	if len(s.Actions) == 0 {
 		add("actions", "a schema needs at least one action")
@@ -436,11 +435,7 @@ func (s *Schema) check() []problem {
 			}
 			seen[n] = ap
 		}
-		switch a.Args {
-		case "", ArgsHybrid, ArgsInline, ArgsBlock:
-		default:
-			add(ap+".args", "args must be hybrid, inline or block, got %q", a.Args)
-		}
+		oneOf(ap+".args", string(a.Args), "args must be hybrid, inline or block, got %q", string(ArgsHybrid), string(ArgsInline), string(ArgsBlock))
 		pseen := map[string]bool{}
 		for j, p := range a.Params {
 			pp := fmt.Sprintf("%s.params[%d]", ap, j)
@@ -464,11 +459,7 @@ func (s *Schema) check() []problem {
 			if p.Variadic && j != len(a.Params)-1 {
 				add(pp+".variadic", "only the last parameter can be variadic")
 			}
-			switch p.Entities {
-			case "", "keep", "unescape":
-			default:
-				add(pp+".entities", "entities must be keep or unescape, got %q", p.Entities)
-			}
+			oneOf(pp+".entities", p.Entities, "entities must be keep or unescape, got %q", "keep", "unescape")
 			if p.Items != "" && (p.Type != List || !validType(p.Items) || p.Items == List) {
 				add(pp+".items", "items needs type list and an element type other than list, got type %q items %q", p.Type, p.Items)
 			}
