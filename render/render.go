@@ -84,8 +84,13 @@ func newRenderer(opts Options) *renderer {
 // the document was parsed from; the page is built from the AST alone (which
 // holds every byte of it), so src may be nil.
 func HTML(doc *ast.Document, src []byte, opts Options) ([]byte, error) {
+	return written(func(w io.Writer) error { return WriteHTML(w, doc, src, opts) })
+}
+
+// written returns what write writes, or its error.
+func written(write func(io.Writer) error) ([]byte, error) {
 	var buf bytes.Buffer
-	if err := WriteHTML(&buf, doc, src, opts); err != nil {
+	if err := write(&buf); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
@@ -120,11 +125,7 @@ func WriteHTML(w io.Writer, doc *ast.Document, src []byte, opts Options) error {
 // Markdown renders a plain Markdown document (documentation, a README) as a
 // page with the same look and the same safety rules as a plan.
 func Markdown(src []byte, opts Options) ([]byte, error) {
-	var buf bytes.Buffer
-	if err := WriteMarkdown(&buf, src, opts); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return written(func(w io.Writer) error { return WriteMarkdown(w, src, opts) })
 }
 
 // WriteMarkdown writes the page Markdown returns to w. An error from w
@@ -606,17 +607,12 @@ func (r *renderer) action(pw *pageWriter, a *ast.Action, ai int, prose []proseRe
 		parts = append(parts, part{start: pr.p.Span.Start.Offset, block: -1, prose: pr.p, pi: pr.i})
 	}
 	sort.SliceStable(parts, func(i, j int) bool { return parts[i].start < parts[j].start })
-	lang := ""
-	for _, p := range a.Params {
-		if p.Name == "command" {
-			lang = "bash"
-		}
-	}
+	_, hasCommand := a.Params.Get("command")
 	blockView := func(i int, marks map[int]string) *blockView {
 		b := a.Blocks[i]
 		o := codeOpts{path: path, marks: marks}
-		if roles[i] == "command" {
-			o.lang = lang
+		if roles[i] == "command" && hasCommand {
+			o.lang = "bash"
 		}
 		if roles[i] == "path" {
 			o.path = ""
