@@ -475,11 +475,8 @@ func marshal(v any) ([]byte, error) {
 	return w.B, w.Err()
 }
 
-// begin counts n calls read and not yet answered.
+// begin counts n (> 0) calls read and not yet answered.
 func (c *conn) begin(n int) {
-	if n <= 0 {
-		return
-	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.open == 0 {
@@ -488,11 +485,8 @@ func (c *conn) begin(n int) {
 	c.open += n
 }
 
-// end counts n calls answered.
+// end counts n (> 0) calls answered.
 func (c *conn) end(n int) {
-	if n <= 0 {
-		return
-	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.open -= n
