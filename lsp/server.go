@@ -154,7 +154,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 const exitWait = 5 * time.Second
 
 // decodeParams decodes a request's params, which must be a JSON object,
-// into v; its error wraps errParams.
+// into v; its error is a *paramsError.
 func decodeParams(raw json.RawMessage, v any) error {
 	t := bytes.TrimSpace(raw)
 	if len(t) == 0 || t[0] != '{' {
@@ -165,14 +165,14 @@ func decodeParams(raw json.RawMessage, v any) error {
 				what = what[:20] + "…"
 			}
 		}
-		return fmt.Errorf("%w: params must be a JSON object, got %s", errParams, what)
+		return paramsErrorf("params must be a JSON object, got %s", what)
 	}
 	if err := json.Unmarshal(t, v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return fmt.Errorf("%w: %s: a JSON %s where %s belongs", errParams, te.Field, te.Value, jsonKind(te.Type))
+			return paramsErrorf("%s: a JSON %s where %s belongs", te.Field, te.Value, jsonKind(te.Type))
 		}
-		return fmt.Errorf("%w: %w", errParams, err)
+		return paramsErrorf("%v", err)
 	}
 	return nil
 }
@@ -213,7 +213,7 @@ func (s *server) dispatch(ctx context.Context, r *request) (any, error) {
 		}
 		id, ok := replyID(p.ID)
 		if !ok {
-			return nil, fmt.Errorf("%w: the id to cancel is not an integer or a string", errParams)
+			return nil, paramsErrorf("the id to cancel is not an integer or a string")
 		}
 		if s.conn != nil {
 			s.conn.cancel(id)
