@@ -145,11 +145,7 @@ func exampleActs(b *strings.Builder, s *schema.Schema) {
 			for _, v := range vals {
 				if toBlocks {
 					blocks = append(blocks, v)
-					info := ""
-					if p.ItemType() == schema.JSON {
-						info = "json"
-					}
-					blockInfo = append(blockInfo, info)
+					blockInfo = append(blockInfo, map[bool]string{true: "json"}[p.ItemType() == schema.JSON])
 				} else {
 					inline = append(inline, shellQuote(v))
 				}
@@ -225,12 +221,10 @@ func examplePlan(b *strings.Builder, s *schema.Schema) {
 			switch p.From {
 			case "", "meta":
 				meta = append(meta, planMeta(p))
-			case "block":
+			case "block", "script":
 				blocks = append(blocks, Placeholder(p))
 			case "block_lines":
 				blocks = append(blocks, strings.Join(items(p), "\n"))
-			case "script":
-				blocks = append(blocks, Placeholder(p))
 			case "cwd":
 				script.cd = append(script.cd, "cd src")
 			case "env":
