@@ -4,6 +4,7 @@
 package codegen
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"go/format"
@@ -54,11 +55,7 @@ func Go(s *schema.Schema, opts GoOptions) ([]byte, error) {
 	if err := g.plan(); err != nil {
 		return nil, err
 	}
-	src := opts.Source
-	if src == "" {
-		src = "the " + s.Dialect + " schema"
-	}
-	g.emit(opts.Package, src)
+	g.emit(opts.Package, cmp.Or(opts.Source, "the "+s.Dialect+" schema"))
 	out, err := format.Source([]byte(g.b.String()))
 	if err != nil {
 		return nil, fmt.Errorf("codegen: formatting the generated code: %w", err)

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -140,10 +141,7 @@ func outline(src []byte, tx *textpos.Text, doc *ast.Document) []protocol.Documen
 			n.sym.SelectionRange = toRange(tx, it.a.NameSpan)
 		}
 		if it.a != nil {
-			n.sym.Name = it.a.Name
-			if n.sym.Name == "" {
-				n.sym.Name = "(unnamed action)"
-			}
+			n.sym.Name = cmp.Or(it.a.Name, "(unnamed action)")
 			n.sym.Kind = protocol.SymbolKindFunction
 			n.sym.Detail = actionDetail(it.a)
 			if it.h != nil && it.a.NameSpan.Start.Line > 0 {
@@ -151,9 +149,7 @@ func outline(src []byte, tx *textpos.Text, doc *ast.Document) []protocol.Documen
 			}
 			n.end = max(n.end, it.a.Span.End.Offset)
 		}
-		if n.sym.Name == "" {
-			n.sym.Name = "(untitled)"
-		}
+		n.sym.Name = cmp.Or(n.sym.Name, "(untitled)")
 		// Only headings are pushed, so an action (level 7) pops nothing.
 		for len(stack) > 0 && stack[len(stack)-1].level >= n.level {
 			stack = stack[:len(stack)-1]

@@ -18,6 +18,7 @@ package render
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -133,10 +134,7 @@ func Markdown(src []byte, opts Options) ([]byte, error) {
 func WriteMarkdown(w io.Writer, src []byte, opts Options) error {
 	r := newRenderer(opts)
 	md := r.parseMarkdown(src, 1)
-	title := headingText(md.doc, md.src)
-	if title == "" {
-		title = opts.Title
-	}
+	title := cmp.Or(headingText(md.doc, md.src), opts.Title)
 	p := &page{Title: pageTitle(title), Kind: "document", Document: true, Subtitle: opts.Filename}
 	pw := &pageWriter{w: w}
 	// The body is made valid UTF-8 as the parts are (pageWriter.exec);
@@ -377,15 +375,8 @@ type proseRef struct {
 // head returns the view of the head of the page of doc.
 func (r *renderer) head(doc *ast.Document, idx *diagIndex) *page {
 	p := &page{Kind: doc.Dialect}
-	title := doc.Title
-	if title == "" {
-		title = r.opts.Title
-	}
-	p.Title = pageTitle(title)
-	p.Heading = title
-	if p.Heading == "" {
-		p.Heading = "Untitled plan"
-	}
+	title := cmp.Or(doc.Title, r.opts.Title)
+	p.Title, p.Heading = pageTitle(title), cmp.Or(title, "Untitled plan")
 	parts := []string{doc.Dialect}
 	if r.opts.Filename != "" {
 		parts = append(parts, r.opts.Filename)
