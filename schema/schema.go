@@ -8,6 +8,7 @@ package schema
 
 import (
 	"bytes"
+	"cmp"
 	"embed"
 	"encoding/json"
 	"errors"
@@ -175,28 +176,13 @@ type Param struct {
 }
 
 // TypeOrDefault returns the parameter's type, String when unset.
-func (p *Param) TypeOrDefault() Type {
-	if p.Type == "" {
-		return String
-	}
-	return p.Type
-}
+func (p *Param) TypeOrDefault() Type { return cmp.Or(p.Type, String) }
 
 // KeyOrName returns Key, or Name when Key is empty.
-func (p *Param) KeyOrName() string {
-	if p.Key != "" {
-		return p.Key
-	}
-	return p.Name
-}
+func (p *Param) KeyOrName() string { return cmp.Or(p.Key, p.Name) }
 
 // Mode returns the action's argument mode, hybrid when unset.
-func (a *Action) Mode() ArgMode {
-	if a.Args == "" {
-		return ArgsHybrid
-	}
-	return a.Args
-}
+func (a *Action) Mode() ArgMode { return cmp.Or(a.Args, ArgsHybrid) }
 
 // Param returns the named parameter (by Name) or nil.
 func (a *Action) Param(name string) *Param {
