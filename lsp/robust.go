@@ -32,8 +32,7 @@ func robust(log *slog.Logger, known func(method string) bool, h handler) handler
 		defer func() {
 			if r := recover(); r != nil {
 				log.Error("handler panicked", "method", method, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
-				result = nil
-				err = nil
+				result, err = nil, nil
 				if call {
 					err = errorf(codeInternalError, "plangram: internal error handling %s: %v", method, r)
 				}

@@ -133,7 +133,12 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 			s.log.Warn("exit: calls still unanswered", "waited", exitWait)
 		}
 		t.Stop()
-		err = s.exitErr()
+		s.mu.Lock()
+		err = nil
+		if !s.shutdown {
+			err = ErrExitWithoutShutdown
+		}
+		s.mu.Unlock()
 	}
 	s.stopAll()
 	// Closing the transport ends the read loop when it can be ended (a pipe,
@@ -324,15 +329,6 @@ func newServer(ctx context.Context, client publisher, opts Options) *server {
 	}
 	return &server{base: ctx, client: client, opts: opts, log: log, root: opts.Root, kinds: methodKinds(),
 		docs: map[uri.URI]*document{}, exited: make(chan struct{})}
-}
-
-func (s *server) exitErr() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.shutdown {
-		return nil
-	}
-	return ErrExitWithoutShutdown
 }
 
 // stopAll cancels every running check and waits for them.
