@@ -25,16 +25,26 @@ func Example(s *schema.Schema) ([]byte, error) {
 		exampleTools(&b, s)
 	case "plan":
 		examplePlan(&b, s)
-	case "search-replace":
-		exampleSearchReplace(&b)
-	case "udiff":
-		exampleUdiff(&b)
-	case "apply-patch":
-		exampleApplyPatch(&b)
 	default:
-		return nil, fmt.Errorf("codegen: no example writer for syntax %q", syn)
+		fixed, ok := fixedExamples[syn]
+		if !ok {
+			return nil, fmt.Errorf("codegen: no example writer for syntax %q", syn)
+		}
+		b.WriteString(fixed)
 	}
 	return []byte(b.String()), nil
+}
+
+// fixedExamples are the examples of the edit formats, whose fixed grammars'
+// actions are the file operations themselves: each shows every action
+// once, in schema order, in the form the format's own documentation uses.
+var fixedExamples = map[string]string{
+	"search-replace": "src/example.py\n```python\n<<<<<<< SEARCH\ndef greet():\n    print(\"hi\")\n=======\ndef greet():\n    print(\"hello\")\n>>>>>>> REPLACE\n```\n",
+	"udiff": "```diff\n--- /dev/null\n+++ b/src/new.txt\n@@ -0,0 +1,2 @@\n+first line\n+second line\n" +
+		"--- a/src/old.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-the only line\n" +
+		"--- a/src/example.py\n+++ b/src/example.py\n@@ -1,3 +1,3 @@\n def greet():\n-    print(\"hi\")\n+    print(\"hello\")\n \n```\n",
+	"apply-patch": "*** Begin Patch\n*** Add File: src/new.txt\n+first line\n+second line\n*** Delete File: src/old.txt\n" +
+		"*** Update File: src/example.py\n@@ def greet():\n-    print(\"hi\")\n+    print(\"hello\")\n*** End Patch\n",
 }
 
 // Placeholder returns the example value of a parameter as text, in the form
@@ -135,11 +145,7 @@ func exampleActs(b *strings.Builder, s *schema.Schema) {
 			for _, v := range vals {
 				if toBlocks {
 					blocks = append(blocks, v)
-					info := ""
-					if p.ItemType() == schema.JSON {
-						info = "json"
-					}
-					blockInfo = append(blockInfo, info)
+					blockInfo = append(blockInfo, map[bool]string{true: "json"}[p.ItemType() == schema.JSON])
 				} else {
 					inline = append(inline, shellQuote(v))
 				}
@@ -215,12 +221,10 @@ func examplePlan(b *strings.Builder, s *schema.Schema) {
 			switch p.From {
 			case "", "meta":
 				meta = append(meta, planMeta(p))
-			case "block":
+			case "block", "script":
 				blocks = append(blocks, Placeholder(p))
 			case "block_lines":
 				blocks = append(blocks, strings.Join(items(p), "\n"))
-			case "script":
-				blocks = append(blocks, Placeholder(p))
 			case "cwd":
 				script.cd = append(script.cd, "cd src")
 			case "env":

@@ -21,19 +21,14 @@ var initialisms = map[string]bool{
 func goName(s string) string {
 	var b strings.Builder
 	for _, part := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		lower := strings.ToLower(part)
-		switch {
-		case initialisms[lower]:
-			b.WriteString(strings.ToUpper(part))
-		case part == strings.ToUpper(part): // ALL CAPS (or digits): Title case
-			r, n := utf8.DecodeRuneInString(lower)
-			b.WriteRune(unicode.ToUpper(r))
-			b.WriteString(lower[n:])
-		default:
-			r, n := utf8.DecodeRuneInString(part)
-			b.WriteRune(unicode.ToUpper(r))
-			b.WriteString(part[n:])
+		if lower := strings.ToLower(part); initialisms[lower] {
+			part = strings.ToUpper(part)
+		} else if part == strings.ToUpper(part) { // ALL CAPS (or digits): Title case
+			part = lower
 		}
+		r, n := utf8.DecodeRuneInString(part)
+		b.WriteRune(unicode.ToUpper(r))
+		b.WriteString(part[n:])
 	}
 	name := b.String()
 	if r, _ := utf8.DecodeRuneInString(name); name == "" || !unicode.IsLetter(r) {

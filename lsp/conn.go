@@ -173,7 +173,7 @@ func (c *conn) readFrame() ([]byte, error) {
 			return nil, fmt.Errorf("%w: message body cut short: %w", errFraming, unexpected(err))
 		}
 		c.log.Warn("message too large, skipped", "bytes", length)
-		c.writeErrorResponse(nil, errorf(codeInvalidRequest, "message of %d bytes is larger than %d", length, maxMessageSize))
+		c.write(errorResponse(nil, errorf(codeInvalidRequest, "message of %d bytes is larger than %d", length, maxMessageSize)))
 		return nil, nil
 	}
 	body := make([]byte, length)
@@ -305,7 +305,7 @@ func jsonString(tok []byte) (string, error) {
 func (c *conn) dispatch(ctx context.Context, body []byte, h handler, isExit func(string) bool) (exit bool) {
 	if !json.Valid(body) {
 		c.log.Warn("message is not JSON, answered with ParseError", "bytes", len(body))
-		c.writeErrorResponse(nil, &rpcError{Code: codeParseError, Message: msgParseError})
+		c.write(errorResponse(nil, &rpcError{Code: codeParseError, Message: msgParseError}))
 		return false
 	}
 	t := bytes.TrimSpace(body)
@@ -313,7 +313,7 @@ func (c *conn) dispatch(ctx context.Context, body []byte, h handler, isExit func
 	members := []json.RawMessage{t}
 	if batch {
 		if err := json.Unmarshal(t, &members); err != nil || len(members) == 0 {
-			c.writeErrorResponse(nil, &rpcError{Code: codeInvalidRequest, Message: msgInvalidRequest})
+			c.write(errorResponse(nil, &rpcError{Code: codeInvalidRequest, Message: msgInvalidRequest}))
 			return false
 		}
 	}
@@ -439,12 +439,6 @@ func errorResponse(id json.RawMessage, e *rpcError) []byte {
 	return wire(outMessage{ID: id, Error: &rpcError{Code: e.Code, Message: ast.EscapeInvalidUTF8(e.Message)}})
 }
 
-// writeErrorResponse writes an error response to a message that is not
-// counted as a call (answered by the transport itself).
-func (c *conn) writeErrorResponse(id json.RawMessage, e *rpcError) {
-	c.write(errorResponse(id, e))
-}
-
 // notify sends a notification.
 func (c *conn) notify(method string, params any) error {
 	p, err := marshal(params)
@@ -475,11 +469,8 @@ func marshal(v any) ([]byte, error) {
 	return w.B, w.Err()
 }
 
-// begin counts n calls read and not yet answered.
+// begin counts n (> 0) calls read and not yet answered.
 func (c *conn) begin(n int) {
-	if n <= 0 {
-		return
-	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.open == 0 {
@@ -488,11 +479,8 @@ func (c *conn) begin(n int) {
 	c.open += n
 }
 
-// end counts n calls answered.
+// end counts n (> 0) calls answered.
 func (c *conn) end(n int) {
-	if n <= 0 {
-		return
-	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.open -= n

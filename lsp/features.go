@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -79,6 +80,19 @@ type symbolNode struct {
 	children []*symbolNode
 }
 
+// outlineItem is a heading, an action, or a plan action with its heading.
+type outlineItem struct {
+	h *heading
+	a *ast.Action
+}
+
+func (it outlineItem) start() int {
+	if it.h != nil {
+		return it.h.start
+	}
+	return it.a.Span.Start.Offset
+}
+
 // outline builds the document's symbols: headings nest by level (the title,
 // the sections, a plan's action headings), and every action is a function
 // symbol under the heading before it, or the action's own heading.
@@ -88,11 +102,7 @@ func outline(src []byte, tx *textpos.Text, doc *ast.Document) []protocol.Documen
 	for _, a := range doc.Actions {
 		actionAt[a.NameSpan.Start.Line] = a
 	}
-	type item struct {
-		h *heading
-		a *ast.Action
-	}
-	var items []item
+	var items []outlineItem
 	used := map[*ast.Action]bool{}
 	for i := range hs {
 		h := &hs[i]
@@ -100,17 +110,17 @@ func outline(src []byte, tx *textpos.Text, doc *ast.Document) []protocol.Documen
 		a := actionAt[line]
 		if a != nil && !used[a] && a.Head == nil { // a plan action's own heading
 			used[a] = true
-			items = append(items, item{h: h, a: a})
+			items = append(items, outlineItem{h: h, a: a})
 			continue
 		}
-		items = append(items, item{h: h})
+		items = append(items, outlineItem{h: h})
 	}
 	for _, a := range doc.Actions {
 		if !used[a] {
-			items = append(items, item{a: a})
+			items = append(items, outlineItem{a: a})
 		}
 	}
-	sort.SliceStable(items, func(i, j int) bool { return itemStart(items[i].h, items[i].a) < itemStart(items[j].h, items[j].a) })
+	sort.SliceStable(items, func(i, j int) bool { return items[i].start() < items[j].start() })
 
 	var roots []*symbolNode
 	var stack []*symbolNode
@@ -131,10 +141,7 @@ func outline(src []byte, tx *textpos.Text, doc *ast.Document) []protocol.Documen
 			n.sym.SelectionRange = toRange(tx, it.a.NameSpan)
 		}
 		if it.a != nil {
-			n.sym.Name = it.a.Name
-			if n.sym.Name == "" {
-				n.sym.Name = "(unnamed action)"
-			}
+			n.sym.Name = cmp.Or(it.a.Name, "(unnamed action)")
 			n.sym.Kind = protocol.SymbolKindFunction
 			n.sym.Detail = actionDetail(it.a)
 			if it.h != nil && it.a.NameSpan.Start.Line > 0 {
@@ -142,16 +149,10 @@ func outline(src []byte, tx *textpos.Text, doc *ast.Document) []protocol.Documen
 			}
 			n.end = max(n.end, it.a.Span.End.Offset)
 		}
-		if n.sym.Name == "" {
-			n.sym.Name = "(untitled)"
-		}
-		for len(stack) > 0 && stack[len(stack)-1].level >= n.level && n.level < 7 {
+		n.sym.Name = cmp.Or(n.sym.Name, "(untitled)")
+		// Only headings are pushed, so an action (level 7) pops nothing.
+		for len(stack) > 0 && stack[len(stack)-1].level >= n.level {
 			stack = stack[:len(stack)-1]
-		}
-		if n.level == 7 {
-			for len(stack) > 0 && stack[len(stack)-1].level == 7 {
-				stack = stack[:len(stack)-1]
-			}
 		}
 		if len(stack) == 0 {
 			roots = append(roots, n)
@@ -189,13 +190,6 @@ func outline(src []byte, tx *textpos.Text, doc *ast.Document) []protocol.Documen
 		return out
 	}
 	return conv(roots)
-}
-
-func itemStart(h *heading, a *ast.Action) int {
-	if h != nil {
-		return h.start
-	}
-	return a.Span.Start.Offset
 }
 
 func before(a, b protocol.Position) bool {
@@ -372,9 +366,6 @@ var (
 	actNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[ \t]*([A-Za-z0-9_]*)$`) })
 )
 
-// docMetadataKeys are the keys of a plan's document metadata list.
-func docMetadataKeys() []string { return []string{"Status", "Agent", "Goal"} }
-
 // Completion offers action names on the first line of an act block and
 // after `### ` in a plan, and metadata keys at the start of a list item.
 func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (*protocol.CompletionList, error) {
@@ -395,7 +386,13 @@ func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 	edit := func(from int, text string) *protocol.TextEdit {
 		return &protocol.TextEdit{Range: protocol.Range{Start: position(d.tx, from), End: position(d.tx, off)}, NewText: text}
 	}
-	actionItems := func(sc *schema.Schema, from int, suffix string) {
+	// The action names of a dialect: the document's schema when the
+	// document is of that dialect, else the dialect's built-in one.
+	actionItems := func(dialect string, from int, suffix string) {
+		sc, _ := schema.Builtin(dialect)
+		if doc.Dialect == dialect {
+			sc = s.schemaFor(doc)
+		}
 		if sc == nil {
 			return
 		}
@@ -410,17 +407,9 @@ func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 	}
 	switch {
 	case isActFence(prev) && actNameRE().MatchString(prefix):
-		sc := s.schemaFor(doc)
-		if doc.Dialect != grammar.DialectActs {
-			sc, _ = schema.Builtin(grammar.DialectActs)
-		}
 		m := actNameRE().FindStringSubmatchIndex(prefix)
-		actionItems(sc, ls+m[2], "")
+		actionItems(grammar.DialectActs, ls+m[2], "")
 	case planHeadingRE().MatchString(prefix):
-		sc := s.schemaFor(doc)
-		if doc.Dialect != grammar.DialectPlan {
-			sc, _ = schema.Builtin(grammar.DialectPlan)
-		}
 		m := planHeadingRE().FindStringSubmatchIndex(prefix)
 		suffix := ""
 		rest := ""
@@ -430,7 +419,7 @@ func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 		if m[3] > m[2] && !strings.Contains(rest, "`") {
 			suffix = "`"
 		}
-		actionItems(sc, ls+m[4], suffix)
+		actionItems(grammar.DialectPlan, ls+m[4], suffix)
 	case bulletKeyRE().MatchString(prefix) && doc.Dialect == grammar.DialectPlan:
 		m := bulletKeyRE().FindStringSubmatchIndex(prefix)
 		from := ls + m[3] // after the bullet and its spaces
@@ -448,7 +437,7 @@ func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 				}
 			}
 		} else {
-			for _, k := range docMetadataKeys() {
+			for _, k := range []string{"Status", "Agent", "Goal"} { // a plan's document metadata
 				keys = append(keys, k)
 				docs = append(docs, "document metadata")
 			}
@@ -489,12 +478,6 @@ func actionBefore(doc *ast.Document, off int) *ast.Action {
 }
 
 // ---- code action ----
-
-// fixable reports the diagnostic codes `plangram fix` repairs; a quick fix
-// names those of them the client sent.
-func fixable(code string) bool {
-	return code == "improperly-nested-fence" || code == "title-missing-space" || code == "unclosed-fence"
-}
 
 // CodeAction offers one quick fix that applies `plangram fix` to the whole
 // document, as a minimal text edit.
@@ -549,7 +532,8 @@ func (s *server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) (
 }
 
 // fixableDiagnostic decodes one diagnostic of a code action's context and
-// reports whether its code is one `plangram fix` repairs. The diagnostic is
+// reports whether its code is one `plangram fix` repairs (a quick fix names
+// those of them the client sent). The diagnostic is
 // returned whole, as the client sent it (numbers as written), so that the
 // quick fix names it in the client's own terms.
 func fixableDiagnostic(raw json.RawMessage) (any, bool) {
@@ -559,7 +543,9 @@ func fixableDiagnostic(raw json.RawMessage) (any, bool) {
 	if json.Unmarshal(raw, &head) != nil {
 		return nil, false
 	}
-	if code, ok := head.Code.(string); !ok || !fixable(code) {
+	switch head.Code {
+	case "improperly-nested-fence", "title-missing-space", "unclosed-fence":
+	default:
 		return nil, false
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))

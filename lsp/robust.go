@@ -32,8 +32,7 @@ func robust(log *slog.Logger, known func(method string) bool, h handler) handler
 		defer func() {
 			if r := recover(); r != nil {
 				log.Error("handler panicked", "method", method, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
-				result = nil
-				err = nil
+				result, err = nil, nil
 				if call {
 					err = errorf(codeInternalError, "plangram: internal error handling %s: %v", method, r)
 				}
@@ -64,29 +63,27 @@ func robust(log *slog.Logger, known func(method string) bool, h handler) handler
 // errUnknownMethod is the error of a method the server does not know.
 var errUnknownMethod = errors.New("method not found")
 
-// errParams is the error of params that do not fit the method.
-var errParams = errors.New("invalid params")
+// paramsError is the error of params that do not fit the method.
+type paramsError struct{ reason string }
+
+func (e *paramsError) Error() string { return "invalid params: " + e.reason }
+
+// paramsErrorf returns a paramsError of the formatted reason.
+func paramsErrorf(format string, args ...any) error {
+	return &paramsError{fmt.Sprintf(format, args...)}
+}
 
 // callError maps a handler's error to the JSON-RPC error a call is
 // answered with. A method name is written valid UTF-8 as diagnostics are.
 func callError(method string, err error) error {
+	var pe *paramsError
 	switch {
 	case errors.Is(err, errUnknownMethod):
 		return errorf(codeMethodNotFound, "method not found: %s", ast.EscapeInvalidUTF8(method))
-	case errors.Is(err, errParams):
+	case errors.As(err, &pe):
 		// The message itself was read: only its params do not fit the
 		// method.
-		return errorf(codeInvalidParams, "invalid params for %s: %s", ast.EscapeInvalidUTF8(method), paramsReason(err))
+		return errorf(codeInvalidParams, "invalid params for %s: %s", ast.EscapeInvalidUTF8(method), pe.reason)
 	}
 	return err
-}
-
-// paramsReason is the decoder's message of a params error, without the
-// errParams prefix.
-func paramsReason(err error) string {
-	msg := err.Error()
-	if _, rest, ok := strings.Cut(msg, errParams.Error()+": "); ok {
-		return rest
-	}
-	return msg
 }

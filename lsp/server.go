@@ -133,7 +133,12 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 			s.log.Warn("exit: calls still unanswered", "waited", exitWait)
 		}
 		t.Stop()
-		err = s.exitErr()
+		s.mu.Lock()
+		err = nil
+		if !s.shutdown {
+			err = ErrExitWithoutShutdown
+		}
+		s.mu.Unlock()
 	}
 	s.stopAll()
 	// Closing the transport ends the read loop when it can be ended (a pipe,
@@ -154,7 +159,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 const exitWait = 5 * time.Second
 
 // decodeParams decodes a request's params, which must be a JSON object,
-// into v; its error wraps errParams.
+// into v; its error is a *paramsError.
 func decodeParams(raw json.RawMessage, v any) error {
 	t := bytes.TrimSpace(raw)
 	if len(t) == 0 || t[0] != '{' {
@@ -165,14 +170,14 @@ func decodeParams(raw json.RawMessage, v any) error {
 				what = what[:20] + "…"
 			}
 		}
-		return fmt.Errorf("%w: params must be a JSON object, got %s", errParams, what)
+		return paramsErrorf("params must be a JSON object, got %s", what)
 	}
 	if err := json.Unmarshal(t, v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return fmt.Errorf("%w: %s: a JSON %s where %s belongs", errParams, te.Field, te.Value, jsonKind(te.Type))
+			return paramsErrorf("%s: a JSON %s where %s belongs", te.Field, te.Value, jsonKind(te.Type))
 		}
-		return fmt.Errorf("%w: %w", errParams, err)
+		return paramsErrorf("%v", err)
 	}
 	return nil
 }
@@ -213,7 +218,7 @@ func (s *server) dispatch(ctx context.Context, r *request) (any, error) {
 		}
 		id, ok := replyID(p.ID)
 		if !ok {
-			return nil, fmt.Errorf("%w: the id to cancel is not an integer or a string", errParams)
+			return nil, paramsErrorf("the id to cancel is not an integer or a string")
 		}
 		if s.conn != nil {
 			s.conn.cancel(id)
@@ -299,7 +304,6 @@ type server struct {
 	shutdown bool
 	exited   chan struct{}
 	exitOnce sync.Once
-	schemas  map[string]*schema.Schema
 	checks   sync.WaitGroup
 }
 
@@ -324,16 +328,7 @@ func newServer(ctx context.Context, client publisher, opts Options) *server {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &server{base: ctx, client: client, opts: opts, log: log, root: opts.Root, kinds: methodKinds(),
-		docs: map[uri.URI]*document{}, exited: make(chan struct{}), schemas: map[string]*schema.Schema{}}
-}
-
-func (s *server) exitErr() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.shutdown {
-		return nil
-	}
-	return ErrExitWithoutShutdown
+		docs: map[uri.URI]*document{}, exited: make(chan struct{})}
 }
 
 // stopAll cancels every running check and waits for them.
@@ -434,16 +429,7 @@ func (s *server) DidChange(ctx context.Context, p *protocol.DidChangeTextDocumen
 func (s *server) refuse(u uri.URI, version int32, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d := s.docs[u]
-	if d == nil {
-		d = &document{uri: u}
-		s.docs[u] = d
-	}
-	if d.cancel != nil {
-		d.cancel()
-	}
-	d.version, d.text, d.tx, d.parsed, d.refused = version, nil, textpos.New(nil), nil, true
-	d.seq++
+	d := s.store(u, version, nil, true)
 	s.publishVersion(u, version, d.tx, []*ast.Diagnostic{{Severity: ast.Error, Code: "too-large", Message: err.Error() + "; close and reopen the document"}})
 }
 
@@ -467,18 +453,10 @@ func (s *server) DidClose(ctx context.Context, p *protocol.DidCloseTextDocumentP
 func (s *server) update(u uri.URI, version int32, text []byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d := s.docs[u]
-	if d == nil {
-		d = &document{uri: u}
-		s.docs[u] = d
-	} else if version < d.version {
+	if d := s.docs[u]; d != nil && version < d.version {
 		return
 	}
-	if d.cancel != nil {
-		d.cancel()
-	}
-	d.version, d.text, d.tx, d.parsed, d.refused = version, text, textpos.New(text), nil, false
-	d.seq++
+	d := s.store(u, version, text, false)
 	if s.shutdown {
 		return
 	}
@@ -492,6 +470,22 @@ func (s *server) update(u uri.URI, version int32, text []byte) {
 		defer s.recoverCheck(u, version)
 		s.check(ctx, u, version, seq, text, root)
 	}()
+}
+
+// store replaces the stored version of a document (s.mu held) and cancels
+// the check of the previous one.
+func (s *server) store(u uri.URI, version int32, text []byte, refused bool) *document {
+	d := s.docs[u]
+	if d == nil {
+		d = &document{uri: u}
+		s.docs[u] = d
+	}
+	if d.cancel != nil {
+		d.cancel()
+	}
+	d.version, d.text, d.tx, d.parsed, d.refused = version, text, textpos.New(text), nil, refused
+	d.seq++
+	return d
 }
 
 // recoverCheck turns a panic in a document's check into a logged error and
@@ -581,20 +575,12 @@ func (s *server) snapshot(ctx context.Context, u uri.URI) (*document, *ast.Docum
 	return &snap, doc, nil
 }
 
-// schemaFor returns the action schema of a document's dialect.
+// schemaFor returns the action schema of a document's dialect (nil when it
+// has none).
 func (s *server) schemaFor(doc *ast.Document) *schema.Schema {
 	if s.opts.Parse.Schema != nil {
 		return s.opts.Parse.Schema
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if sc, ok := s.schemas[doc.Dialect]; ok {
-		return sc
-	}
-	sc, err := schema.Builtin(doc.Dialect)
-	if err != nil {
-		sc = nil
-	}
-	s.schemas[doc.Dialect] = sc
+	sc, _ := schema.Builtin(doc.Dialect)
 	return sc
 }

@@ -67,15 +67,10 @@ func treeLayout(doc *ast.Document, hidden map[any]bool) *layout {
 			l.prose = append(l.prose, span(p.Span, nodeKey{kind: keyProse, i: i}))
 		}
 	}
-	l.sort()
-	return l
-}
-
-// sort sorts each list by start, keeping the order of equal starts.
-func (l *layout) sort() {
 	for _, ts := range [][]target{l.blocks, l.prose, l.acts} {
 		sort.SliceStable(ts, func(i, j int) bool { return ts[i].start < ts[j].start })
 	}
+	return l
 }
 
 // find returns the key of the target of ts (sorted by start) that

@@ -18,6 +18,7 @@ package render
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -84,8 +85,13 @@ func newRenderer(opts Options) *renderer {
 // the document was parsed from; the page is built from the AST alone (which
 // holds every byte of it), so src may be nil.
 func HTML(doc *ast.Document, src []byte, opts Options) ([]byte, error) {
+	return written(func(w io.Writer) error { return WriteHTML(w, doc, src, opts) })
+}
+
+// written returns what write writes, or its error.
+func written(write func(io.Writer) error) ([]byte, error) {
 	var buf bytes.Buffer
-	if err := WriteHTML(&buf, doc, src, opts); err != nil {
+	if err := write(&buf); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
@@ -120,11 +126,7 @@ func WriteHTML(w io.Writer, doc *ast.Document, src []byte, opts Options) error {
 // Markdown renders a plain Markdown document (documentation, a README) as a
 // page with the same look and the same safety rules as a plan.
 func Markdown(src []byte, opts Options) ([]byte, error) {
-	var buf bytes.Buffer
-	if err := WriteMarkdown(&buf, src, opts); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return written(func(w io.Writer) error { return WriteMarkdown(w, src, opts) })
 }
 
 // WriteMarkdown writes the page Markdown returns to w. An error from w
@@ -132,10 +134,7 @@ func Markdown(src []byte, opts Options) ([]byte, error) {
 func WriteMarkdown(w io.Writer, src []byte, opts Options) error {
 	r := newRenderer(opts)
 	md := r.parseMarkdown(src, 1)
-	title := headingText(md.doc, md.src)
-	if title == "" {
-		title = opts.Title
-	}
+	title := cmp.Or(headingText(md.doc, md.src), opts.Title)
 	p := &page{Title: pageTitle(title), Kind: "document", Document: true, Subtitle: opts.Filename}
 	pw := &pageWriter{w: w}
 	// The body is made valid UTF-8 as the parts are (pageWriter.exec);
@@ -376,15 +375,8 @@ type proseRef struct {
 // head returns the view of the head of the page of doc.
 func (r *renderer) head(doc *ast.Document, idx *diagIndex) *page {
 	p := &page{Kind: doc.Dialect}
-	title := doc.Title
-	if title == "" {
-		title = r.opts.Title
-	}
-	p.Title = pageTitle(title)
-	p.Heading = title
-	if p.Heading == "" {
-		p.Heading = "Untitled plan"
-	}
+	title := cmp.Or(doc.Title, r.opts.Title)
+	p.Title, p.Heading = pageTitle(title), cmp.Or(title, "Untitled plan")
 	parts := []string{doc.Dialect}
 	if r.opts.Filename != "" {
 		parts = append(parts, r.opts.Filename)
@@ -606,17 +598,12 @@ func (r *renderer) action(pw *pageWriter, a *ast.Action, ai int, prose []proseRe
 		parts = append(parts, part{start: pr.p.Span.Start.Offset, block: -1, prose: pr.p, pi: pr.i})
 	}
 	sort.SliceStable(parts, func(i, j int) bool { return parts[i].start < parts[j].start })
-	lang := ""
-	for _, p := range a.Params {
-		if p.Name == "command" {
-			lang = "bash"
-		}
-	}
+	_, hasCommand := a.Params.Get("command")
 	blockView := func(i int, marks map[int]string) *blockView {
 		b := a.Blocks[i]
 		o := codeOpts{path: path, marks: marks}
-		if roles[i] == "command" {
-			o.lang = lang
+		if roles[i] == "command" && hasCommand {
+			o.lang = "bash"
 		}
 		if roles[i] == "path" {
 			o.path = ""

@@ -99,21 +99,6 @@ func JSONSchema(s *Schema) ([]byte, error) {
 	return out, nil
 }
 
-// plainKey reports whether name is non-empty and all ASCII letters,
-// digits, '_', '.' and '-' (^[A-Za-z0-9_.-]+$, without a regular
-// expression compiled at start-up).
-func plainKey(name string) bool {
-	if name == "" {
-		return false
-	}
-	for i := 0; i < len(name); i++ {
-		if !nameByte(name[i]) {
-			return false
-		}
-	}
-	return true
-}
-
 // defKey names an action's definitions: its name when that is safe in a
 // JSON pointer and a URI fragment, else its index.
 func defKey(name string, i int) string {

@@ -8,6 +8,7 @@ package schema
 
 import (
 	"bytes"
+	"cmp"
 	"embed"
 	"encoding/json"
 	"errors"
@@ -175,28 +176,13 @@ type Param struct {
 }
 
 // TypeOrDefault returns the parameter's type, String when unset.
-func (p *Param) TypeOrDefault() Type {
-	if p.Type == "" {
-		return String
-	}
-	return p.Type
-}
+func (p *Param) TypeOrDefault() Type { return cmp.Or(p.Type, String) }
 
 // KeyOrName returns Key, or Name when Key is empty.
-func (p *Param) KeyOrName() string {
-	if p.Key != "" {
-		return p.Key
-	}
-	return p.Name
-}
+func (p *Param) KeyOrName() string { return cmp.Or(p.Key, p.Name) }
 
 // Mode returns the action's argument mode, hybrid when unset.
-func (a *Action) Mode() ArgMode {
-	if a.Args == "" {
-		return ArgsHybrid
-	}
-	return a.Args
-}
+func (a *Action) Mode() ArgMode { return cmp.Or(a.Args, ArgsHybrid) }
 
 // Param returns the named parameter (by Name) or nil.
 func (a *Action) Param(name string) *Param {
@@ -382,41 +368,35 @@ type problem struct{ path, msg string }
 // ^[A-Za-z_][A-Za-z0-9_.-]*$ (a loop rather than a regular expression
 // compiled when the package is initialised, on every start of plangram).
 func paramName(s string) bool {
-	if s == "" || s[0] != '_' && !isASCIILetter(s[0]) {
-		return false
-	}
-	for i := 1; i < len(s); i++ {
-		if !nameByte(s[i]) {
-			return false
-		}
-	}
-	return true
+	return plainKey(s) && (s[0] == '_' || isASCIILetter(s[0]))
 }
 
-// nameByte reports whether c is an ASCII letter or digit, '_', '.' or '-'.
-func nameByte(c byte) bool {
-	return isASCIILetter(c) || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '-'
+// plainKey reports whether name is non-empty and all ASCII letters,
+// digits, '_', '.' and '-' (^[A-Za-z0-9_.-]+$).
+func plainKey(name string) bool {
+	return name != "" && !strings.ContainsFunc(name, func(r rune) bool {
+		return !(r < 0x80 && (isASCIILetter(byte(r)) || '0' <= r && r <= '9' || r == '_' || r == '.' || r == '-'))
+	})
 }
 
 func (s *Schema) check() []problem {
 	var ps []problem
 	add := func(path, f string, a ...any) { ps = append(ps, problem{path, fmt.Sprintf(f, a...)}) }
+	// oneOf reports a value that is set and not one of allowed; msg says
+	// what is allowed and takes the value.
+	oneOf := func(path, v, msg string, allowed ...string) {
+		if v != "" && !slices.Contains(allowed, v) {
+			add(path, msg, v)
+		}
+	}
 	if s.Version != FormatVersion {
 		add("version", "version must be %d, got %d", FormatVersion, s.Version)
 	}
 	if strings.TrimSpace(s.Dialect) == "" {
 		add("dialect", "dialect must be set")
 	}
-	switch s.UnknownActions {
-	case "", UnknownError, UnknownAllow:
-	default:
-		add("unknown_actions", "unknown_actions must be %q or %q, got %q", UnknownError, UnknownAllow, s.UnknownActions)
-	}
-	switch s.UnknownKeys {
-	case "", UnknownError, UnknownAllow:
-	default:
-		add("unknown_keys", "unknown_keys must be %q or %q, got %q", UnknownError, UnknownAllow, s.UnknownKeys)
-	}
+	oneOf("unknown_actions", s.UnknownActions, `unknown_actions must be "error" or "allow", got %q`, UnknownError, UnknownAllow)
+	oneOf("unknown_keys", s.UnknownKeys, `unknown_keys must be "error" or "allow", got %q`, UnknownError, UnknownAllow)
 	ps = append(ps, checkFormat(s)...) // syntax, defaults, block counts (format.go)
 	if len(s.Actions) == 0 {
 		add("actions", "a schema needs at least one action")
@@ -441,11 +421,7 @@ func (s *Schema) check() []problem {
 			}
 			seen[n] = ap
 		}
-		switch a.Args {
-		case "", ArgsHybrid, ArgsInline, ArgsBlock:
-		default:
-			add(ap+".args", "args must be hybrid, inline or block, got %q", a.Args)
-		}
+		oneOf(ap+".args", string(a.Args), "args must be hybrid, inline or block, got %q", string(ArgsHybrid), string(ArgsInline), string(ArgsBlock))
 		pseen := map[string]bool{}
 		for j, p := range a.Params {
 			pp := fmt.Sprintf("%s.params[%d]", ap, j)
@@ -469,11 +445,7 @@ func (s *Schema) check() []problem {
 			if p.Variadic && j != len(a.Params)-1 {
 				add(pp+".variadic", "only the last parameter can be variadic")
 			}
-			switch p.Entities {
-			case "", "keep", "unescape":
-			default:
-				add(pp+".entities", "entities must be keep or unescape, got %q", p.Entities)
-			}
+			oneOf(pp+".entities", p.Entities, "entities must be keep or unescape, got %q", "keep", "unescape")
 			if p.Items != "" && (p.Type != List || !validType(p.Items) || p.Items == List) {
 				add(pp+".items", "items needs type list and an element type other than list, got type %q items %q", p.Type, p.Items)
 			}

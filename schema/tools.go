@@ -254,18 +254,18 @@ func (c *toolsConv) object(a *Action, n *node, path string) {
 		return
 	}
 	req := map[string]bool{}
-	if r := n.get("required"); r != nil {
-		if r.kind != '[' {
-			c.fail(r, path+".required", "required must be an array of names, got %s", r.kindName())
-		} else {
-			for i, x := range r.vals {
-				if x.kind != 's' {
-					c.fail(x, fmt.Sprintf("%s.required[%d]", path, i), "required must list names (strings), got %s", x.kindName())
-					continue
-				}
-				req[x.s] = true
+	var reqNames []*node // each must name a property
+	if r := n.get("required"); r != nil && r.kind != '[' {
+		c.fail(r, path+".required", "required must be an array of names, got %s", r.kindName())
+	} else if r != nil {
+		for i, x := range r.vals {
+			if x.kind != 's' {
+				c.fail(x, fmt.Sprintf("%s.required[%d]", path, i), "required must list names (strings), got %s", x.kindName())
+				continue
 			}
+			req[x.s] = true
 		}
+		reqNames = r.vals
 	}
 	props := n.get("properties")
 	if props != nil && props.kind != '{' {
@@ -279,11 +279,9 @@ func (c *toolsConv) object(a *Action, n *node, path string) {
 			}
 		}
 	}
-	if r := n.get("required"); r != nil && r.kind == '[' {
-		for i, x := range r.vals {
-			if x.kind == 's' && (props == nil || props.get(x.s) == nil) {
-				c.fail(x, fmt.Sprintf("%s.required[%d]", path, i), "required names %q, which is not a property of %s", x.s, a.Name)
-			}
+	for i, x := range reqNames {
+		if x.kind == 's' && props.get(x.s) == nil {
+			c.fail(x, fmt.Sprintf("%s.required[%d]", path, i), "required names %q, which is not a property of %s", x.s, a.Name)
 		}
 	}
 	for i, k := range n.keys {

@@ -161,12 +161,8 @@ func convert(p *Param, t Type, text string) (any, error) {
 			return nil, fmt.Errorf("want JSON: %w", err)
 		}
 		return v, nil
-	case Path:
-		if err := CheckPath(s); err != nil {
-			return s, err
-		}
-	case Resource:
-		if !IsURL(s) {
+	case Path, Resource: // a resource may be a URL instead
+		if t == Path || !IsURL(s) {
 			if err := CheckPath(s); err != nil {
 				return s, err
 			}

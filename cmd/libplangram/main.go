@@ -245,16 +245,13 @@ type handle struct {
 //export plangram_stream_new
 func plangram_stream_new(o *C.char, on C.size_t, id *C.int64_t) *C.char {
 	return call(o, on, nil, nil, func(o options) ([]byte, error) {
-		opts := stream.Options{Syntax: o.Syntax, HideThinking: o.NoThinking, InThinking: o.InThinking, OmitFraming: !o.Exact, ToolsHint: "with plangram.Stream(tools=...)"}
+		opts := stream.Options{Syntax: cmp.Or(o.Syntax, stream.Auto), HideThinking: o.NoThinking, InThinking: o.InThinking, OmitFraming: !o.Exact, ToolsHint: "with plangram.Stream(tools=...)"}
 		if o.Tools != "" {
 			t, err := schema.FromTools("<tools>", []byte(o.Tools))
 			if err != nil {
 				return nil, classed{"usage", err}
 			}
 			opts.Schema = t.Schema
-		}
-		if opts.Syntax == "" {
-			opts.Syntax = stream.Auto
 		}
 		h := &handle{}
 		p, err := stream.New(opts, func(ev stream.Event) error {
