@@ -29,26 +29,6 @@ type Tally struct {
 	Commands, Reads, Others int
 }
 
-// Tally returns the counts of the current document's actions (those
-// handed to Action since NewChecker or the latest Next).
-func (k *Checker) Tally() Tally {
-	if k.c == nil {
-		return Tally{}
-	}
-	return k.c.tally
-}
-
-// SetNewline sets the line ending of the current document ("\r\n" for a
-// document with CRLF line endings): a file written from one of its fenced
-// blocks ends with it when the block's content does not end with a line
-// ending and does not say which one itself. Without it, the first line
-// ending of Options.Source is used, else "\n".
-func (k *Checker) SetNewline(nl string) {
-	if k.c != nil {
-		k.c.nl = nl
-	}
-}
-
 // startAction starts counting what the next action's edits find.
 func (c *checker) startAction() { c.aaHit, c.aaMiss = 0, 0 }
 

@@ -85,7 +85,7 @@ func (c *checker) create(a *ast.Action, t *pathArg) {
 		return
 	}
 	text := a.Params.String("content")
-	c.set(t.rel, &vfile{exists: true, known: true, content: text, size: int64(len(text)), by: c.ref(a), how: "created"})
+	c.set(t.rel, &vfile{exists: true, known: true, content: text, size: int64(len(text)), by: a, how: "created"})
 }
 
 // editable returns the target's vfile when its content can be edited, or
@@ -108,7 +108,7 @@ func (c *checker) editable(a *ast.Action, t *pathArg) *vfile {
 // else the overlay knows of it).
 func (c *checker) edited(a *ast.Action, rel string, f *vfile, buf *text) {
 	nf := *f
-	nf.exists, nf.known, nf.content, nf.size, nf.by, nf.how = true, true, buf.String(), int64(buf.Len()), c.ref(a), "edited"
+	nf.exists, nf.known, nf.content, nf.size, nf.by, nf.how = true, true, buf.String(), int64(buf.Len()), a, "edited"
 	c.set(rel, &nf)
 }
 
@@ -158,7 +158,7 @@ func (c *checker) searchReplace(ctx context.Context, a *ast.Action, t *pathArg) 
 		case f.dir:
 			c.add(ast.Error, CodeNotAFile, *t.span, "%s cannot create %s: it is a directory", a.Name, t.value)
 		case !f.exists:
-			c.set(t.rel, &vfile{exists: true, known: true, content: replace, size: int64(len(replace)), by: c.ref(a), how: "created"})
+			c.set(t.rel, &vfile{exists: true, known: true, content: replace, size: int64(len(replace)), by: a, how: "created"})
 		case f.known && replace != "" && c.unchanged(f) && f.content == replace:
 			c.applied(a, f, t.value, span, "%s: the SEARCH text is empty and %s already holds the REPLACE text, all of it: the file was created before, and the text is not appended again", a.Name, t.value)
 		case !f.known:
@@ -651,7 +651,7 @@ func (c *checker) deleteFile(a *ast.Action, t *pathArg) {
 			return
 		}
 	}
-	c.set(t.rel, &vfile{by: c.ref(a), how: "deleted"})
+	c.set(t.rel, &vfile{by: a, how: "deleted"})
 }
 
 // removesAll reports whether the removed lines old are the file's whole

@@ -137,7 +137,7 @@ func (c *checker) edit(ctx context.Context, a *ast.Action, t *pathArg, all bool)
 		}
 	}
 	if changed {
-		c.set(t.rel, &vfile{exists: true, known: true, content: buf.String(), size: int64(buf.Len()), by: c.ref(a), how: "edited", origin: f.origin})
+		c.set(t.rel, &vfile{exists: true, known: true, content: buf.String(), size: int64(buf.Len()), by: a, how: "edited", origin: f.origin})
 	}
 }
 

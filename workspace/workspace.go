@@ -414,14 +414,9 @@ type checker struct {
 	// edits of missing files gives 101 lines, not a hundred thousand,
 	// and keeps no more.
 	cap grammar.Cap
-	// light is set for a Checker, which is handed actions it may not
-	// keep: the overlay keeps stub, a copy of the current action's name
-	// and name span (ref). The path rule's breaches are kept in pathKept,
-	// to be left out at the end if the parser reported them (listed or
-	// summed up): at most 2×MaxPerCode of a code, the rest counted in
-	// pathOver.
-	light    bool
-	stub     *ast.Action
+	// The path rule's breaches are kept in pathKept, to be left out at
+	// the end if the parser reported them (listed or summed up): at most
+	// 2×MaxPerCode of a code, the rest counted in pathOver.
 	pathKept []keptPath
 	pathN    map[string]int
 	pathOver map[string]*grammar.Overflow
@@ -491,28 +486,12 @@ func (c *checker) readOnlyChanged(cp *grammar.Cap) []*ast.Diagnostic {
 	return out
 }
 
-// ref returns what the overlay keeps of the action being checked: the
-// action itself, or, in a Checker, one stub per action with only what the
-// diagnostics that point back at it use (its name and name span).
-func (c *checker) ref(a *ast.Action) *ast.Action {
-	if !c.light {
-		return a
-	}
-	if c.stub == nil {
-		c.stub = &ast.Action{Name: a.Name, NameSpan: a.NameSpan}
-	}
-	return c.stub
-}
-
 // Checker runs the workspace rules over the actions of one document handed
-// to it one at a time, in order, and finds what Check finds for the whole
-// document, for a caller that needs the state after each action (`render
-// --root` shows each action's changes, Step): of each action it keeps only
-// its name and name span.
+// to it one at a time, in order, as Simulate does, for a caller that needs
+// what each action did (`render --root` shows each action's changes: Step).
 type Checker struct {
-	c    *checker
-	err  error   // an unusable root
-	opts Options // for Next
+	c   *checker
+	err error // an unusable root
 }
 
 // NewChecker returns a Checker of a document of the dialect against root
@@ -523,12 +502,11 @@ func NewChecker(root, dialect string, opts Options) *Checker {
 		return &Checker{err: err}
 	}
 	c.begin(0, &ast.Document{Dialect: dialect}, opts)
-	c.light = true
-	return &Checker{c: c, opts: opts}
+	return &Checker{c: c}
 }
 
-// Close closes the Checker's handle on the root. Diagnostics and Changes
-// may still be called; Action must not.
+// Close closes the Checker's handle on the root; Action must not be
+// called after it.
 func (k *Checker) Close() {
 	if k.c != nil {
 		k.c.fsys.Close()
@@ -536,47 +514,11 @@ func (k *Checker) Close() {
 }
 
 // Action checks the document's next action and applies its effect to the
-// overlay. The Checker does not keep a or anything it points to.
+// overlay.
 func (k *Checker) Action(ctx context.Context, a *ast.Action) {
-	if k.err != nil || ctx.Err() != nil {
-		return
+	if k.err == nil && ctx.Err() == nil {
+		k.c.action(ctx, a)
 	}
-	k.c.action(ctx, a)
-	k.c.stub = nil
-}
-
-// Next starts the next document, of the dialect, against the same
-// virtual file system: it sees what the documents before it did, as
-// Simulate's documents do, and Diagnostics then returns its own. The
-// changes of every document so far are kept (Changes).
-func (k *Checker) Next(dialect string) {
-	if k.err != nil {
-		return
-	}
-	k.c.begin(k.c.doc+1, &ast.Document{Dialect: dialect}, k.opts)
-}
-
-// Changes returns the net change to each file of the documents checked so
-// far, as Simulate returns them, with Change.Doc counting the documents
-// from 0 (Next). A change's Action is the Checker's copy of the action:
-// its name and name span.
-func (k *Checker) Changes() []Change {
-	if k.err != nil {
-		return nil
-	}
-	return k.c.changes()
-}
-
-// Diagnostics returns the diagnostics found, sorted, as Check returns them
-// for the document whose parser diagnostics are parsed (a breach of the
-// path rule the parser reported is not said twice); with an unusable root,
-// one CodeBadRoot diagnostic at start.
-func (k *Checker) Diagnostics(parsed []*ast.Diagnostic, start ast.Pos) []*ast.Diagnostic {
-	if k.err != nil {
-		return []*ast.Diagnostic{{Severity: ast.Error, Code: CodeBadRoot, Message: k.err.Error(),
-			Span: ast.Span{Start: start, End: start}}}
-	}
-	return k.c.diagnostics(parsed)
 }
 
 // diagnostics returns the diagnostics of the document being checked,
@@ -584,7 +526,7 @@ func (k *Checker) Diagnostics(parsed []*ast.Diagnostic, start ast.Pos) []*ast.Di
 // (parsed).
 func (c *checker) diagnostics(parsed []*ast.Diagnostic) []*ast.Diagnostic {
 	static, summed := parsedPathRule(parsed)
-	cp := c.cap.Clone() // Diagnostics may be called again
+	cp := c.cap.Clone()
 	out := append([]*ast.Diagnostic(nil), c.diags...)
 	for _, kp := range c.pathKept {
 		if static[kp.key] || summed[kp.key.code] {
@@ -887,7 +829,7 @@ func (c *checker) onLink(a *ast.Action, p *pathArg, dest bool) bool {
 func (c *checker) effect(ctx context.Context, a *ast.Action, op Op, paths []pathArg, target *pathArg) {
 	switch op {
 	case OpRun:
-		c.ran = c.ref(a)
+		c.ran = a
 		return
 	case OpNone:
 		return
@@ -1251,7 +1193,7 @@ func (c *checker) write(a *ast.Action, t *pathArg) {
 		}
 		d.Related = related(f, t.value)
 	}
-	nf := &vfile{exists: true, by: c.ref(a), how: "created"}
+	nf := &vfile{exists: true, by: a, how: "created"}
 	if hasContent {
 		nf.known, nf.content, nf.size = true, text, int64(len(text))
 	}
@@ -1267,7 +1209,7 @@ func (c *checker) appendTo(a *ast.Action, t *pathArg) {
 	content, _ := a.Params.Get("content")
 	text, _ := content.(string)
 	text = c.endLine(a, text)
-	nf := &vfile{exists: true, by: c.ref(a), how: "appended to", origin: f.origin}
+	nf := &vfile{exists: true, by: a, how: "appended to", origin: f.origin}
 	switch {
 	case !f.exists:
 		nf.known, nf.content, nf.how = true, text, "created"
@@ -1306,9 +1248,9 @@ func (c *checker) move(a *ast.Action, paths []pathArg) {
 		diag.Related = related(d, dst.value)
 	}
 	moved := *f
-	moved.by, moved.how = c.ref(a), "moved"
+	moved.by, moved.how = a, "moved"
 	c.set(dst.rel, &moved)
-	c.set(src.rel, &vfile{by: c.ref(a), how: "moved away"})
+	c.set(src.rel, &vfile{by: a, how: "moved away"})
 }
 
 // hasParam reports whether the action's schema declares the parameter.
