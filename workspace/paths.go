@@ -2,7 +2,6 @@ package workspace
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -10,7 +9,6 @@ import (
 	"syscall"
 
 	"github.com/plangram/plangram/ast"
-	"github.com/plangram/plangram/grammar"
 	"github.com/plangram/plangram/schema"
 )
 
@@ -88,42 +86,12 @@ func (c *checker) resolvePath(p *pathArg, a *ast.Action, follow bool) {
 }
 
 // addPath reports a breach of the static path rule unless the parser
-// already reported it at the same place with the same code (the document's
-// own diagnostics) or summed up its code (it then counted it): `check
-// --root` says it once. The parser's diagnostics are known at the end
-// (checker.diagnostics), so the breach is kept until then: the first
-// 2×MaxPerCode of a code, which hold the MaxPerCode the parser lists, and
-// a count of the rest.
+// already reported it at the same place with the same code, or summed up
+// its code (it then counted it): `check --root` says it once.
 func (c *checker) addPath(code string, span ast.Span, format string, args ...any) {
-	key := staticKey{span.Start.Offset, span.End.Offset, code}
-	if c.cap.Silenced != nil && c.cap.Silenced(code, span.Start.Line) {
-		return
+	if !c.parsedStatic[staticKey{span.Start.Offset, span.End.Offset, code}] && !c.parsedSummed[code] {
+		c.add(ast.Error, code, span, format, args...)
 	}
-	if c.pathN[code] < 2*grammar.MaxPerCode {
-		if c.pathN == nil {
-			c.pathN = map[string]int{}
-		}
-		c.pathN[code]++
-		d := &ast.Diagnostic{Severity: ast.Error, Code: code, Message: fmt.Sprintf(format, args...), Span: span}
-		c.pathKept = append(c.pathKept, keptPath{d: d, key: key})
-		return
-	}
-	if c.pathOver == nil {
-		c.pathOver = map[string]*grammar.Overflow{}
-	}
-	if o := c.pathOver[code]; o != nil {
-		o.N++
-		o.LastLine = max(o.LastLine, span.Start.Line)
-		return
-	}
-	c.pathOver[code] = &grammar.Overflow{Code: code, Severity: ast.Error, First: span, LastLine: span.Start.Line, N: 1}
-}
-
-// keptPath is a breach of the path rule a Checker keeps until it knows
-// the parser's diagnostics.
-type keptPath struct {
-	d   *ast.Diagnostic
-	key staticKey
 }
 
 // staticKey identifies a parser diagnostic of the path rule.

@@ -304,7 +304,7 @@ func Simulate(ctx context.Context, docs []*ast.Document, root string, opts Optio
 			}
 			c.action(ctx, a)
 		}
-		sim.Diagnostics[i] = ast.EscapeDiagnostics(c.diagnostics(doc.Diagnostics))
+		sim.Diagnostics[i] = ast.EscapeDiagnostics(c.diagnostics())
 		sim.Tally[i] = c.tally
 	}
 	sim.Changes = c.changes()
@@ -414,12 +414,10 @@ type checker struct {
 	// edits of missing files gives 101 lines, not a hundred thousand,
 	// and keeps no more.
 	cap grammar.Cap
-	// The path rule's breaches are kept in pathKept, to be left out at
-	// the end if the parser reported them (listed or summed up): at most
-	// 2×MaxPerCode of a code, the rest counted in pathOver.
-	pathKept []keptPath
-	pathN    map[string]int
-	pathOver map[string]*grammar.Overflow
+	// parsedStatic and parsedSummed are the path rule's breaches the
+	// parser of the document reported (parsedPathRule): not said twice.
+	parsedStatic map[staticKey]bool
+	parsedSummed map[string]bool
 	// lastMissing is the path whose last component the latest walk found
 	// missing on disk (os.Lstat: ENOENT), "" if none: file needs no
 	// os.Stat of it (a plan of many new files cost two system calls and
@@ -522,32 +520,10 @@ func (k *Checker) Action(ctx context.Context, a *ast.Action) {
 }
 
 // diagnostics returns the diagnostics of the document being checked,
-// sorted, leaving out the breaches of the path rule its parser reported
-// (parsed).
-func (c *checker) diagnostics(parsed []*ast.Diagnostic) []*ast.Diagnostic {
-	static, summed := parsedPathRule(parsed)
-	cp := c.cap.Clone()
-	out := append([]*ast.Diagnostic(nil), c.diags...)
-	for _, kp := range c.pathKept {
-		if static[kp.key] || summed[kp.key.code] {
-			continue
-		}
-		if cp.Take(kp.d.Severity, kp.d.Code, kp.d.Span, "") {
-			out = append(out, kp.d)
-		}
-	}
-	codes := make([]string, 0, len(c.pathOver))
-	for code := range c.pathOver {
-		codes = append(codes, code)
-	}
-	slices.Sort(codes)
-	for _, code := range codes {
-		if !summed[code] {
-			cp.Absorb(*c.pathOver[code])
-		}
-	}
-	out = append(out, c.readOnlyChanged(&cp)...)
-	out = append(out, cp.Summaries()...)
+// sorted.
+func (c *checker) diagnostics() []*ast.Diagnostic {
+	out := append(c.diags, c.readOnlyChanged(&c.cap)...)
+	out = append(out, c.cap.Summaries()...)
 	ast.SortDiagnostics(out)
 	return out
 }
@@ -669,7 +645,7 @@ func (c *checker) begin(i int, doc *ast.Document, opts Options) {
 	}
 	c.doc, c.schema, c.effects, c.diags, c.ran = i, s, eff, nil, nil
 	c.cap = grammar.Cap{Silenced: opts.Silenced}
-	c.pathKept, c.pathN, c.pathOver = nil, nil, nil
+	c.parsedStatic, c.parsedSummed = parsedPathRule(doc.Diagnostics)
 	c.seen = 0
 	c.tally = Tally{}
 	if c.nl = docNewline(doc); c.nl == "" {
