@@ -143,7 +143,6 @@ func (c *checker) walk(v string, follow bool) walked {
 	var tail []string
 	n := 0 // components walked, for the name of a link
 	components := componentsOf(v)
-	c.lastMissing = ""
 	for _, part := range components {
 		n++
 		if part == ".." {
@@ -163,39 +162,12 @@ func (c *checker) walk(v string, follow bool) walked {
 		}
 		next := filepath.Join(cur, part)
 		last := n == len(components)
-		// What os.Lstat says of a directory on the way is kept: plans
-		// name the same directories again and again (not the last
-		// component, which would be a second entry of its path).
-		cached, dir := int8(0), ""
-		if !last && len(next) > len(c.root)+1 && next[:len(c.root)] == c.root && next[len(c.root)] == filepath.Separator {
-			dir = filepath.ToSlash(next[len(c.root)+1:])
-			if e := c.find(dir); e != nil {
-				cached = e.lstat
-			}
-		}
-		if cached == lstatNone {
-			tail = append(tail, part)
-			continue
-		}
-		if cached == lstatPlain {
-			cur = next
-			continue
-		}
 		fi, err := os.Lstat(next)
 		if err != nil {
-			if dir != "" {
-				c.intern(dir).lstat = lstatNone
-			}
-			if last && errors.Is(err, fs.ErrNotExist) {
-				c.lastMissing = next
-			}
 			tail = append(tail, part)
 			continue
 		}
 		if fi.Mode()&os.ModeSymlink == 0 {
-			if dir != "" {
-				c.intern(dir).lstat = lstatPlain
-			}
 			cur = next
 			continue
 		}

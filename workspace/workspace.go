@@ -418,11 +418,6 @@ type checker struct {
 	// parser of the document reported (parsedPathRule): not said twice.
 	parsedStatic map[staticKey]bool
 	parsedSummed map[string]bool
-	// lastMissing is the path whose last component the latest walk found
-	// missing on disk (os.Lstat: ENOENT), "" if none: file needs no
-	// os.Stat of it (a plan of many new files cost two system calls and
-	// two file infos each).
-	lastMissing string
 	// pathBuf holds the path arguments of the action being checked
 	// that its effect uses (action), used again for the next one.
 	pathBuf []pathArg
@@ -972,26 +967,11 @@ func (c *checker) file(rel string) *vfile {
 	}
 	f := &vfile{}
 	name := filepath.FromSlash(rel)
-	var full string
-	var st os.FileInfo
-	var err error
-	switch {
-	case c.diskMissing(rel) && len(c.root)+1+len(rel) < maxPathLen-1:
-		// Its directory is not on disk (os.Stat said so): neither is
-		// it, and a plan that creates many files in a new directory
-		// costs no system call per file (nor a copy of its path).
-		err = os.ErrNotExist
-	case func() bool { full = filepath.Join(c.root, name); return full == c.lastMissing }():
-		// The walk that resolved it found nothing there (os.Lstat said
-		// ENOENT of its last component): os.Stat would say the same.
-		err = os.ErrNotExist
-	default:
-		// Lstat: a symbolic link is an entry of its own; a path that
-		// follows one was resolved by walk, which found no link on the
-		// way. Only what is read of a file goes through c.fsys (the
-		// type and size a race falsifies make no read leave the root).
-		st, err = os.Lstat(full)
-	}
+	// Lstat: a symbolic link is an entry of its own; a path that follows
+	// one was resolved by walk, which found no link on the way. Only what
+	// is read of a file goes through c.fsys (the type and size a race
+	// falsifies make no read leave the root).
+	st, err := os.Lstat(filepath.Join(c.root, name))
 	switch {
 	case err != nil && errors.Is(err, os.ErrNotExist):
 		// missing; a directory the plan created files under still counts
@@ -1047,17 +1027,6 @@ func (c *checker) file(rel string) *vfile {
 	e.disk = f // never changed in place: actions set new vfiles
 	c.set(rel, f)
 	return f
-}
-
-// diskMissing reports whether os.Stat said that the directory of rel does
-// not exist (ENOENT): then nothing below it exists either.
-func (c *checker) diskMissing(rel string) bool {
-	j := strings.LastIndexByte(rel, '/')
-	if j < 0 {
-		return false
-	}
-	e := c.find(rel[:j])
-	return e != nil && e.disk != nil && *e.disk == vfile{}
 }
 
 // overlayDir reports whether an earlier action created a file below rel.
