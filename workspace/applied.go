@@ -258,6 +258,10 @@ func editApplied(buf *text, e edit, occ []int, matchAll, detect bool) (int, bool
 	return first, true
 }
 
+// maxReplaced bounds the occurrences of a match-all edit's FIND text
+// that are looked at for being already applied.
+const maxReplaced = 16
+
 // applied reports hunk i (from 0; -1: the pure additions that end the
 // file) of the update_file as already applied: its new lines are in the
 // file from offset at, as the reason says.

@@ -284,29 +284,23 @@ func lineOfOffset(s string, off int) int {
 }
 
 // hasHunks reports whether update_file a carries at least one hunk.
-func hasHunks(a *ast.Action) bool {
-	v, ok := a.Params.Get("hunks")
-	if !ok || v == nil {
-		return false
-	}
-	switch v := v.(type) {
-	case []any:
-		return len(v) > 0
-	case []grammar.Hunk:
-		return len(v) > 0
-	}
-	return len(hunksOf(a)) > 0
-}
+func hasHunks(a *ast.Action) bool { return len(hunksOf(a)) > 0 }
 
-// hunksOf decodes an action's hunks parameter (in memory or read back from
-// JSON).
+// hunksOf decodes an action's hunks parameter: the parser's grammar.Hunk
+// values as they are, else (read back from JSON) decoded.
 func hunksOf(a *ast.Action) []grammar.Hunk {
 	v, ok := a.Params.Get("hunks")
-	if !ok {
+	if !ok || v == nil {
 		return nil
 	}
 	if vs, ok := v.([]any); ok {
-		if hs, ok := hunkValues(vs); ok {
+		hs := make([]grammar.Hunk, len(vs))
+		for i, x := range vs {
+			if hs[i], ok = x.(grammar.Hunk); !ok {
+				break
+			}
+		}
+		if ok {
 			return hs
 		}
 	}
@@ -315,21 +309,6 @@ func hunksOf(a *ast.Action) []grammar.Hunk {
 		return nil
 	}
 	return hs
-}
-
-// hunkValues returns vs's elements when each is a grammar.Hunk, as the
-// parser makes them: taken as they are, with no JSON round trip, which
-// would copy every hunk of a diff of one file in many hunks.
-func hunkValues(vs []any) ([]grammar.Hunk, bool) {
-	hs := make([]grammar.Hunk, len(vs))
-	for i, x := range vs {
-		h, ok := x.(grammar.Hunk)
-		if !ok {
-			return nil, false
-		}
-		hs[i] = h
-	}
-	return hs, true
 }
 
 // patch checks an update_file: each hunk in order against the target's
@@ -617,7 +596,7 @@ func (p *patcher) move() {
 			if nf := e.cur; nf != nil && nf.by != nil && nf.by.NameSpan == a.NameSpan && nf.how == "moved" {
 				moved := *nf
 				moved.how = "edited and moved"
-				e.setCur(&moved)
+				e.cur = &moved
 			}
 		}
 	}

@@ -9,9 +9,6 @@ type entry struct {
 	// below counts the files below this directory that exist because of
 	// an earlier action.
 	below int
-	// kept is the text of the file that FIND texts were looked for in and
-	// that no edit changed (every one failed); setCur drops it.
-	kept *text
 }
 
 // find returns the entry of path rel, nil when there is none. Looking a
@@ -49,9 +46,6 @@ func (e *entry) created() bool {
 	f := e.cur
 	return f != nil && f.exists && f.by != nil && !f.dir
 }
-
-// setCur records f as e's current state.
-func (e *entry) setCur(f *vfile) { e.cur, e.kept = f, nil }
 
 // isDir reports whether rel is known to be a directory now (what
 // c.file(rel).dir says), without looking at the disk.

@@ -1053,7 +1053,7 @@ func (c *checker) set(rel string, f *vfile) {
 		f.doc = c.doc
 		c.aaMiss++
 	}
-	e.setCur(f)
+	e.cur = f
 }
 
 func btoi(b bool) int {
