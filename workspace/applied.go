@@ -133,10 +133,7 @@ func (c *checker) endLine(a *ast.Action, content string) string {
 	}
 	nl := c.nl
 	if i := strings.LastIndexByte(content, '\n'); i >= 0 {
-		nl = "\n"
-		if i > 0 && content[i-1] == '\r' {
-			nl = "\r\n"
-		}
+		nl = firstNewline(content[max(i-1, 0):])
 	}
 	if nl == "" {
 		nl = "\n"

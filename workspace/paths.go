@@ -26,10 +26,7 @@ func (c *checker) resolvePath(p *pathArg, a *ast.Action, follow bool) {
 	if p.resource && schema.IsURL(v) {
 		return
 	}
-	what := "path"
-	if p.param == "cwd" {
-		what = "cwd"
-	}
+	what := p.what()
 	var pe *schema.PathError
 	if err := schema.CheckPath(v); errors.As(err, &pe) {
 		switch pe.Code {
@@ -83,6 +80,14 @@ func (c *checker) resolvePath(p *pathArg, a *ast.Action, follow bool) {
 		rel = v // the value itself: a slice of the document (Options.Source)
 	}
 	p.rel, p.ok = rel, true
+}
+
+// what names the kind of path p is in messages: "cwd" or "path".
+func (p *pathArg) what() string {
+	if p.param == "cwd" {
+		return "cwd"
+	}
+	return "path"
 }
 
 // addPath reports a breach of the static path rule unless the parser
@@ -274,10 +279,7 @@ func unusableErr(err error) bool {
 // is CodeNotADirectory; an unusable path is CodePathUnusable. Each parent
 // is looked at once per check (c.file caches it).
 func (c *checker) usable(p *pathArg, a *ast.Action) bool {
-	what := "path"
-	if p.param == "cwd" {
-		what = "cwd"
-	}
+	what := p.what()
 	rel := p.rel
 	for i := 0; i < len(rel); i++ {
 		if rel[i] != '/' {
