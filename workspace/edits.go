@@ -184,7 +184,6 @@ func (c *checker) searchReplace(ctx context.Context, a *ast.Action, t *pathArg) 
 	crlf := buf.CRLF() && lfEdit(search, replace)
 	nl, conv := lineEnding(crlf)
 	find, repl := conv(search), conv(replace)
-	buf.Mark()
 	virtual := buf.Len() > 0 && !buf.HasSuffix("\n") // aider matches as if it ended in "\n"
 	if virtual {
 		buf.Replace(buf.Len(), buf.Len(), nl)
@@ -192,13 +191,11 @@ func (c *checker) searchReplace(ctx context.Context, a *ast.Action, t *pathArg) 
 	at, n := buf.Match(find, 0)
 	if where, ok := srApplied(buf, find, repl, at, n, c.unchanged(f)); ok {
 		c.applied(a, f, t.value, span, "%s: the REPLACE text is already in %s (line %d)%s: the block was applied before, and is not applied again", a.Name, t.value, buf.Line(where), appliedHow(n, "SEARCH text"))
-		buf.Rollback()
 		return
 	}
 	if n != 1 {
 		e := edit{find: search, replace: replace, span: span, name: "SEARCH text"}
 		c.matched(a, t, f, e, buf, crlf, find, n, 0)
-		buf.Rollback()
 		return
 	}
 	end := at + len(find)
@@ -207,7 +204,6 @@ func (c *checker) searchReplace(ctx context.Context, a *ast.Action, t *pathArg) 
 	if virtual && !reachesEnd && buf.HasSuffix("\n") {
 		buf.Replace(buf.Len()-len(nl), buf.Len(), "")
 	}
-	buf.Commit()
 	if crlf {
 		c.noteCRLF(a, span, t.value)
 	}
@@ -400,7 +396,6 @@ func (p *patcher) start(hunks []grammar.Hunk) {
 	}
 	buf := p.buf
 	p.nl, p.conv = lineEnding(p.crlf)
-	buf.Mark()
 	// codex matches lines, so a file without a final line ending matches
 	// as if it had one (aider's search-replace too); a unified diff says
 	// so with `\ No newline at end of file`.
@@ -425,7 +420,6 @@ func (p *patcher) place(ctx context.Context, h grammar.Hunk, span ast.Span) {
 	if ctx.Err() != nil || c.work.over() {
 		// Cancelled, or the work budget is spent: the action stops here
 		// (overBudget reports it).
-		buf.Rollback()
 		p.cancelled = true
 		return
 	}
@@ -557,7 +551,6 @@ func (p *patcher) finish() {
 	}
 	c, a, t, f, buf := p.c, p.a, &p.paths[0], p.f, p.buf
 	if !p.ok {
-		buf.Rollback()
 		return // the file is left as it was: later edits see it unchanged
 	}
 	if tail := p.tail.String(); tail != "" {
@@ -571,14 +564,12 @@ func (p *patcher) finish() {
 	}
 	if !p.changed {
 		// Every hunk is already applied: the file stays as it is.
-		buf.Rollback()
 		p.move()
 		return
 	}
 	if p.virtual && !p.touchedEnd && buf.HasSuffix("\n") {
 		buf.Replace(buf.Len()-len(p.nl), buf.Len(), "")
 	}
-	buf.Commit()
 	if p.crlf {
 		c.noteCRLF(a, a.NameSpan, t.value)
 	}
