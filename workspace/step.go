@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"context"
+	"slices"
 
 	"github.com/plangram/plangram/ast"
 )
@@ -33,7 +34,8 @@ func (k *Checker) Step(ctx context.Context, a *ast.Action) []Change {
 	// rest.
 	var out []Change
 	for j, p := range c.pathBuf {
-		if !p.ok || p.param == "cwd" || p.rel == "" || seenBefore(c.pathBuf[:j], p.rel) {
+		if !p.ok || p.param == "cwd" || p.rel == "" ||
+			slices.ContainsFunc(c.pathBuf[:j], func(q pathArg) bool { return q.ok && q.rel == p.rel }) {
 			continue
 		}
 		e := c.find(p.rel)
@@ -50,14 +52,4 @@ func (k *Checker) Step(ctx context.Context, a *ast.Action) []Change {
 		out = append(out, ch)
 	}
 	return out
-}
-
-// seenBefore reports whether one of paths has the resolved path rel.
-func seenBefore(paths []pathArg, rel string) bool {
-	for _, p := range paths {
-		if p.ok && p.rel == rel {
-			return true
-		}
-	}
-	return false
 }

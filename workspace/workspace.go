@@ -147,18 +147,8 @@ const (
 type Effects map[string]Op
 
 // DefaultEffects returns the effects of the built-in dialects' actions (a
-// fresh map the caller may extend for a custom dialect):
-//
-//	acts: write_file Write, append_file Append, patch_file Edit,
-//	      replace ReplaceAll, read_file Read, delete_file Delete,
-//	      move_file Move, run_command Run
-//	plan: CREATE Write, EDIT Edit, READ Read, EXECUTE Run
-//	search-replace: search_replace SearchReplace
-//	udiff, apply-patch: add_file Create, delete_file Delete,
-//	      update_file Patch
-//
-// Every other action (list_files, PRUNE, INVOKE, …) has its paths checked
-// only.
+// fresh map the caller may extend for a custom dialect; docs/check.md
+// tabulates them). Every other action has its paths checked only.
 func DefaultEffects() Effects {
 	return Effects{
 		"write_file":  OpWrite,
@@ -410,9 +400,7 @@ type checker struct {
 	ran    *ast.Action // the last command-running action so far
 	// cap lists the first MaxPerCode diagnostics of each code of the
 	// document and counts the rest, which one diagnostic sums up at the
-	// end (summaries), as the parsers do: a plan of a hundred thousand
-	// edits of missing files gives 101 lines, not a hundred thousand,
-	// and keeps no more.
+	// end, as the parsers do.
 	cap grammar.Cap
 	// parsedStatic and parsedSummed are the path rule's breaches the
 	// parser of the document reported (parsedPathRule): not said twice.
