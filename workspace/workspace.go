@@ -208,9 +208,6 @@ type Options struct {
 // reads the workspace. An unusable root gives one CodeBadRoot diagnostic.
 // When ctx is cancelled Check stops and returns what it found so far.
 func Check(ctx context.Context, doc *ast.Document, root string, opts Options) []*ast.Diagnostic {
-	if doc == nil {
-		return nil
-	}
 	return Simulate(ctx, []*ast.Document{doc}, root, opts).Diagnostics[0]
 }
 
