@@ -10,13 +10,13 @@ import (
 // Step checks action a as Action does and returns what a itself did to
 // the files: one Change for each file a created, edited, deleted, moved
 // away or moved to (in the order of its path parameters), with Old as
-// Changes gives it (what the workspace held before the first action that
+// Simulate's Changes give it (what the workspace held before the first action that
 // changed the file) and New what a left there. A file a did not change
 // (a failed edit, a read, a command's directory) is not listed, and
 // neither is any file once the Checker stopped (its work budget).
-// Unlike Changes, a file a brought back to what was on disk, or deleted
-// after an earlier action created it, is listed: it is a's step. `plangram render --root` shows each action's step
-// (docs/render.md).
+// Unlike Simulate's Changes, a file a brought back to what was on disk,
+// or deleted after an earlier action created it, is listed: it is a's
+// step. `plangram render --root` shows each action's step (docs/render.md).
 func (k *Checker) Step(ctx context.Context, a *ast.Action) []Change {
 	if k.err != nil || ctx.Err() != nil {
 		return nil
