@@ -29,26 +29,6 @@ type Tally struct {
 	Commands, Reads, Others int
 }
 
-// Tally returns the counts of the current document's actions (those
-// handed to Action since NewChecker or the latest Next).
-func (k *Checker) Tally() Tally {
-	if k.c == nil {
-		return Tally{}
-	}
-	return k.c.tally
-}
-
-// SetNewline sets the line ending of the current document ("\r\n" for a
-// document with CRLF line endings): a file written from one of its fenced
-// blocks ends with it when the block's content does not end with a line
-// ending and does not say which one itself. Without it, the first line
-// ending of Options.Source is used, else "\n".
-func (k *Checker) SetNewline(nl string) {
-	if k.c != nil {
-		k.c.nl = nl
-	}
-}
-
 // startAction starts counting what the next action's edits find.
 func (c *checker) startAction() { c.aaHit, c.aaMiss = 0, 0 }
 
@@ -153,10 +133,7 @@ func (c *checker) endLine(a *ast.Action, content string) string {
 	}
 	nl := c.nl
 	if i := strings.LastIndexByte(content, '\n'); i >= 0 {
-		nl = "\n"
-		if i > 0 && content[i-1] == '\r' {
-			nl = "\r\n"
-		}
+		nl = firstNewline(content[max(i-1, 0):])
 	}
 	if nl == "" {
 		nl = "\n"
@@ -277,6 +254,10 @@ func editApplied(buf *text, e edit, occ []int, matchAll, detect bool) (int, bool
 	}
 	return first, true
 }
+
+// maxReplaced bounds the occurrences of a match-all edit's FIND text
+// that are looked at for being already applied.
+const maxReplaced = 16
 
 // applied reports hunk i (from 0; -1: the pure additions that end the
 // file) of the update_file as already applied: its new lines are in the

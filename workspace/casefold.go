@@ -174,10 +174,6 @@ func (c *CaseCollisions) spelling(node caseNode, s caseSpelling) int32 {
 // report warns that path p of a (its directory exact[:end] when that is
 // shorter) is spelt otherwise at line.
 func (c *CaseCollisions) report(a *ast.Action, p pathArg, exact string, end int, line int32) {
-	if c.cap.Full(CodeCaseCollision) {
-		c.cap.Take(ast.Warning, CodeCaseCollision, *p.span, "") // counted, not kept
-		return
-	}
 	what := quoteValue(p.value)
 	if end < len(exact) {
 		what += " (its directory " + quoteValue(exact[:end]) + ")"

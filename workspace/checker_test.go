@@ -3,9 +3,6 @@ package workspace
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
-	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,104 +10,7 @@ import (
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
 	"github.com/plangram/plangram/internal/number"
-	"github.com/plangram/plangram/internal/testkit/corpus"
 )
-
-// TestCheckerAsCheck pins Checker to Check: fed the actions one at a time
-// in order, it finds the
-// same diagnostics as Check over the whole document, for every golden
-// case and a generated document with many files, and a bad root gives the
-// same CodeBadRoot diagnostic.
-func TestCheckerAsCheck(t *testing.T) {
-	dirs, err := filepath.Glob("../golden/workspace/*/plan.md")
-	if err != nil || len(dirs) == 0 {
-		t.Fatalf("no golden cases: %v", err)
-	}
-	ctx := context.Background()
-	compare := func(t *testing.T, src []byte, dialect, root string, opts Options) {
-		t.Helper()
-		doc, err := grammar.Parse(ctx, "plan.md", src, grammar.Options{Dialect: dialect})
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := Check(ctx, doc, root, opts)
-		// Without the source, with it, and with it and the parser
-		// reusing the memory of each action for the next (the Checker
-		// keeps nothing of an action).
-		for _, v := range []struct {
-			source, reuse bool
-		}{{false, false}, {true, false}, {true, true}} {
-			o := opts
-			if v.source {
-				o.Source = src
-			}
-			k := NewChecker(root, dialect, o)
-			lean, err := grammar.Parse(ctx, "plan.md", src, grammar.Options{Dialect: dialect})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, a := range lean.Actions {
-				k.Action(ctx, a)
-			}
-			got := k.Diagnostics(lean.Diagnostics, lean.Span.Start)
-			if len(got) == 0 && len(want) == 0 {
-				continue
-			}
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("Checker (source %v, reuse %v):\n%s\nCheck:\n%s", v.source, v.reuse, render("plan.md", got), render("plan.md", want))
-			}
-		}
-	}
-	for _, planPath := range dirs {
-		caseDir := filepath.Dir(planPath)
-		name := filepath.Base(caseDir)
-		t.Run(name, func(t *testing.T) {
-			dialect := caseDialect(name)
-			src, err := os.ReadFile(planPath)
-			if err != nil {
-				t.Fatal(err)
-			}
-			compare(t, src, dialect, copyFixture(t, caseDir), caseOptions(t, caseDir))
-		})
-	}
-	t.Run("corpus", func(t *testing.T) {
-		root := t.TempDir()
-		compare(t, corpus.Acts(200_000), grammar.DialectActs, root, Options{})
-		compare(t, corpus.SmallActs(20_000), grammar.DialectActs, root, Options{})
-		compare(t, corpus.Plan(200_000), grammar.DialectPlan, root, Options{})
-	})
-	// New files of a unified diff and of an apply_patch envelope, then
-	// edited, patched, missed and created again.
-	t.Run("new-files", func(t *testing.T) {
-		compare(t, []byte(newFilesDiff), grammar.DialectUdiff, t.TempDir(), Options{})
-		compare(t, []byte(newFilesPatch), grammar.DialectApplyPatch, t.TempDir(), Options{})
-	})
-	// Hunks against files with CRLF line endings: matched as CRLF lines
-	// when every hunk of the file is LF, as they are once one has a CR.
-	t.Run("crlf", func(t *testing.T) {
-		root := t.TempDir()
-		for name, content := range map[string]string{"c1.txt": "a\r\nb\r\nc\r\nd\r\n", "c2.txt": "a\r\nb\r\nc\r\n", "c3.txt": "a\r\nb\r\n", "l.txt": "a\nb\nc\n"} {
-			if err := os.WriteFile(filepath.Join(root, name), []byte(content), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		compare(t, []byte("--- a/c1.txt\n+++ b/c1.txt\n@@ -1,1 +1,1 @@\n-a\n+A\n@@ -3,1 +3,1 @@\n-c\n+C\n"+
-			"--- a/c2.txt\n+++ b/c2.txt\n@@ -1,1 +1,1 @@\n-a\n+A\n@@ -2,1 +2,1 @@\n-b\r\n+B\r\n"+
-			"--- a/c3.txt\n+++ b/c3.txt\n@@ -1,1 +1,1 @@\n-x\n+X\n\n@@ -2,1 +2,1 @@\n-b\n+B\n"+
-			"--- /dev/null\n+++ b/l.txt\n@@ -0,0 +1,1 @@\n+x\n@@ -2,1 +2,2 @@\n b\n+y\n"), grammar.DialectUdiff, root, Options{})
-		compare(t, []byte("*** Begin Patch\n*** Update File: c1.txt\n@@\n-a\n+A\n@@ c\n-d\n+D\n"+
-			"*** Update File: c2.txt\n-a\n+A\n-b\r\n+B\r\n*** Update File: c3.txt\n*** Move to: c4.txt\n@@\n-b\n+B\n*** End Patch\n"), grammar.DialectApplyPatch, root, Options{})
-	})
-	t.Run("bad-root", func(t *testing.T) {
-		compare(t, []byte("~~~act\nread_file a\n~~~\n"), grammar.DialectActs, filepath.Join(t.TempDir(), "missing"), Options{})
-	})
-	// Past the cap of 100 diagnostics a code (TestWorkspaceCap), with the
-	// path rule's breaches past the parser's own cap.
-	t.Run("capped", func(t *testing.T) {
-		compare(t, cappedPlan(150), grammar.DialectActs, t.TempDir(), Options{})
-		compare(t, cappedPlan(250), grammar.DialectActs, t.TempDir(), Options{})
-	})
-}
 
 // cappedPlan returns an acts plan of n patch_file actions on missing files
 // and n write_file actions on absolute paths.

@@ -85,7 +85,7 @@ func (c *checker) create(a *ast.Action, t *pathArg) {
 		return
 	}
 	text := a.Params.String("content")
-	c.set(t.rel, &vfile{exists: true, known: true, content: text, size: int64(len(text)), by: c.ref(a), how: "created"})
+	c.set(t.rel, &vfile{exists: true, known: true, content: text, size: int64(len(text)), by: a, how: "created"})
 }
 
 // editable returns the target's vfile when its content can be edited, or
@@ -108,7 +108,7 @@ func (c *checker) editable(a *ast.Action, t *pathArg) *vfile {
 // else the overlay knows of it).
 func (c *checker) edited(a *ast.Action, rel string, f *vfile, buf *text) {
 	nf := *f
-	nf.exists, nf.known, nf.content, nf.size, nf.by, nf.how = true, true, buf.String(), int64(buf.Len()), c.ref(a), "edited"
+	nf.exists, nf.known, nf.content, nf.size, nf.by, nf.how = true, true, buf.String(), int64(buf.Len()), a, "edited"
 	c.set(rel, &nf)
 }
 
@@ -158,7 +158,7 @@ func (c *checker) searchReplace(ctx context.Context, a *ast.Action, t *pathArg) 
 		case f.dir:
 			c.add(ast.Error, CodeNotAFile, *t.span, "%s cannot create %s: it is a directory", a.Name, t.value)
 		case !f.exists:
-			c.set(t.rel, &vfile{exists: true, known: true, content: replace, size: int64(len(replace)), by: c.ref(a), how: "created"})
+			c.set(t.rel, &vfile{exists: true, known: true, content: replace, size: int64(len(replace)), by: a, how: "created"})
 		case f.known && replace != "" && c.unchanged(f) && f.content == replace:
 			c.applied(a, f, t.value, span, "%s: the SEARCH text is empty and %s already holds the REPLACE text, all of it: the file was created before, and the text is not appended again", a.Name, t.value)
 		case !f.known:
@@ -184,7 +184,6 @@ func (c *checker) searchReplace(ctx context.Context, a *ast.Action, t *pathArg) 
 	crlf := buf.CRLF() && lfEdit(search, replace)
 	nl, conv := lineEnding(crlf)
 	find, repl := conv(search), conv(replace)
-	buf.Mark()
 	virtual := buf.Len() > 0 && !buf.HasSuffix("\n") // aider matches as if it ended in "\n"
 	if virtual {
 		buf.Replace(buf.Len(), buf.Len(), nl)
@@ -192,13 +191,11 @@ func (c *checker) searchReplace(ctx context.Context, a *ast.Action, t *pathArg) 
 	at, n := buf.Match(find, 0)
 	if where, ok := srApplied(buf, find, repl, at, n, c.unchanged(f)); ok {
 		c.applied(a, f, t.value, span, "%s: the REPLACE text is already in %s (line %d)%s: the block was applied before, and is not applied again", a.Name, t.value, buf.Line(where), appliedHow(n, "SEARCH text"))
-		buf.Rollback()
 		return
 	}
 	if n != 1 {
 		e := edit{find: search, replace: replace, span: span, name: "SEARCH text"}
 		c.matched(a, t, f, e, buf, crlf, find, n, 0)
-		buf.Rollback()
 		return
 	}
 	end := at + len(find)
@@ -207,7 +204,6 @@ func (c *checker) searchReplace(ctx context.Context, a *ast.Action, t *pathArg) 
 	if virtual && !reachesEnd && buf.HasSuffix("\n") {
 		buf.Replace(buf.Len()-len(nl), buf.Len(), "")
 	}
-	buf.Commit()
 	if crlf {
 		c.noteCRLF(a, span, t.value)
 	}
@@ -284,29 +280,23 @@ func lineOfOffset(s string, off int) int {
 }
 
 // hasHunks reports whether update_file a carries at least one hunk.
-func hasHunks(a *ast.Action) bool {
-	v, ok := a.Params.Get("hunks")
-	if !ok || v == nil {
-		return false
-	}
-	switch v := v.(type) {
-	case []any:
-		return len(v) > 0
-	case []grammar.Hunk:
-		return len(v) > 0
-	}
-	return len(hunksOf(a)) > 0
-}
+func hasHunks(a *ast.Action) bool { return len(hunksOf(a)) > 0 }
 
-// hunksOf decodes an action's hunks parameter (in memory or read back from
-// JSON).
+// hunksOf decodes an action's hunks parameter: the parser's grammar.Hunk
+// values as they are, else (read back from JSON) decoded.
 func hunksOf(a *ast.Action) []grammar.Hunk {
 	v, ok := a.Params.Get("hunks")
-	if !ok {
+	if !ok || v == nil {
 		return nil
 	}
 	if vs, ok := v.([]any); ok {
-		if hs, ok := hunkValues(vs); ok {
+		hs := make([]grammar.Hunk, len(vs))
+		for i, x := range vs {
+			if hs[i], ok = x.(grammar.Hunk); !ok {
+				break
+			}
+		}
+		if ok {
 			return hs
 		}
 	}
@@ -315,21 +305,6 @@ func hunksOf(a *ast.Action) []grammar.Hunk {
 		return nil
 	}
 	return hs
-}
-
-// hunkValues returns vs's elements when each is a grammar.Hunk, as the
-// parser makes them: taken as they are, with no JSON round trip, which
-// would copy every hunk of a diff of one file in many hunks.
-func hunkValues(vs []any) ([]grammar.Hunk, bool) {
-	hs := make([]grammar.Hunk, len(vs))
-	for i, x := range vs {
-		h, ok := x.(grammar.Hunk)
-		if !ok {
-			return nil, false
-		}
-		hs[i] = h
-	}
-	return hs, true
 }
 
 // patch checks an update_file: each hunk in order against the target's
@@ -421,7 +396,6 @@ func (p *patcher) start(hunks []grammar.Hunk) {
 	}
 	buf := p.buf
 	p.nl, p.conv = lineEnding(p.crlf)
-	buf.Mark()
 	// codex matches lines, so a file without a final line ending matches
 	// as if it had one (aider's search-replace too); a unified diff says
 	// so with `\ No newline at end of file`.
@@ -446,7 +420,6 @@ func (p *patcher) place(ctx context.Context, h grammar.Hunk, span ast.Span) {
 	if ctx.Err() != nil || c.work.over() {
 		// Cancelled, or the work budget is spent: the action stops here
 		// (overBudget reports it).
-		buf.Rollback()
 		p.cancelled = true
 		return
 	}
@@ -578,7 +551,6 @@ func (p *patcher) finish() {
 	}
 	c, a, t, f, buf := p.c, p.a, &p.paths[0], p.f, p.buf
 	if !p.ok {
-		buf.Rollback()
 		return // the file is left as it was: later edits see it unchanged
 	}
 	if tail := p.tail.String(); tail != "" {
@@ -592,14 +564,12 @@ func (p *patcher) finish() {
 	}
 	if !p.changed {
 		// Every hunk is already applied: the file stays as it is.
-		buf.Rollback()
 		p.move()
 		return
 	}
 	if p.virtual && !p.touchedEnd && buf.HasSuffix("\n") {
 		buf.Replace(buf.Len()-len(p.nl), buf.Len(), "")
 	}
-	buf.Commit()
 	if p.crlf {
 		c.noteCRLF(a, a.NameSpan, t.value)
 	}
@@ -617,7 +587,7 @@ func (p *patcher) move() {
 			if nf := e.cur; nf != nil && nf.by != nil && nf.by.NameSpan == a.NameSpan && nf.how == "moved" {
 				moved := *nf
 				moved.how = "edited and moved"
-				e.setCur(&moved)
+				e.cur = &moved
 			}
 		}
 	}
@@ -651,7 +621,7 @@ func (c *checker) deleteFile(a *ast.Action, t *pathArg) {
 			return
 		}
 	}
-	c.set(t.rel, &vfile{by: c.ref(a), how: "deleted"})
+	c.set(t.rel, &vfile{by: a, how: "deleted"})
 }
 
 // removesAll reports whether the removed lines old are the file's whole

@@ -120,16 +120,9 @@ func (c *checker) edit(ctx context.Context, a *ast.Action, t *pathArg, all bool)
 				a.Name, e.name, n, t.value, lineList(lines, n), hint)
 			d.Detail = occurrenceDetail(buf.String(), t.value, lines, n)
 			d.Related = related(f, t.value)
-		case n > 1: // match all: every occurrence after the first's start
-			all := buf.Index(e.find, occ[0], maxReplaced+1)
-			if len(all) <= maxReplaced {
-				for i := len(all) - 1; i >= 0; i-- {
-					buf.Replace(all[i], all[i]+len(e.find), e.replace)
-				}
-			} else { // many: one pass over the file
-				content := buf.String()
-				buf.Replace(occ[0], buf.Len(), strings.ReplaceAll(content[occ[0]:], e.find, e.replace))
-			}
+		case n > 1: // match all: every occurrence from the first on, in one pass
+			content := buf.String()
+			buf.Replace(occ[0], buf.Len(), strings.ReplaceAll(content[occ[0]:], e.find, e.replace))
 			changed = true
 		default:
 			buf.Replace(occ[0], occ[0]+len(e.find), e.replace)
@@ -137,13 +130,9 @@ func (c *checker) edit(ctx context.Context, a *ast.Action, t *pathArg, all bool)
 		}
 	}
 	if changed {
-		c.set(t.rel, &vfile{exists: true, known: true, content: buf.String(), size: int64(buf.Len()), by: c.ref(a), how: "edited", origin: f.origin})
+		c.set(t.rel, &vfile{exists: true, known: true, content: buf.String(), size: int64(buf.Len()), by: a, how: "edited", origin: f.origin})
 	}
 }
-
-// maxReplaced is the number of occurrences up to which a match-all edit
-// replaces each in place; more are replaced in one pass over the file.
-const maxReplaced = 16
 
 // maxListed bounds the occurrences listed in a find-ambiguous message.
 const maxListed = 10

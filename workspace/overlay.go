@@ -9,18 +9,7 @@ type entry struct {
 	// below counts the files below this directory that exist because of
 	// an earlier action.
 	below int
-	// lstat is what walk learned of os.Lstat here (lstatNone, lstatPlain;
-	// 0: not asked): the disk does not change while the checker runs.
-	lstat int8
-	// kept is the text of the file that FIND texts were looked for in and
-	// that no edit changed (every one failed); setCur drops it.
-	kept *text
 }
-
-const (
-	lstatNone  = 1 // os.Lstat failed: nothing there (for walk's purpose)
-	lstatPlain = 2 // os.Lstat found a file or directory, not a symbolic link
-)
 
 // find returns the entry of path rel, nil when there is none. Looking a
 // path up hashes it: the bytes are charged to the work budget.
@@ -57,9 +46,6 @@ func (e *entry) created() bool {
 	f := e.cur
 	return f != nil && f.exists && f.by != nil && !f.dir
 }
-
-// setCur records f as e's current state.
-func (e *entry) setCur(f *vfile) { e.cur, e.kept = f, nil }
 
 // isDir reports whether rel is known to be a directory now (what
 // c.file(rel).dir says), without looking at the disk.

@@ -2,7 +2,6 @@ package workspace
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -10,7 +9,6 @@ import (
 	"syscall"
 
 	"github.com/plangram/plangram/ast"
-	"github.com/plangram/plangram/grammar"
 	"github.com/plangram/plangram/schema"
 )
 
@@ -28,10 +26,7 @@ func (c *checker) resolvePath(p *pathArg, a *ast.Action, follow bool) {
 	if p.resource && schema.IsURL(v) {
 		return
 	}
-	what := "path"
-	if p.param == "cwd" {
-		what = "cwd"
-	}
+	what := p.what()
 	var pe *schema.PathError
 	if err := schema.CheckPath(v); errors.As(err, &pe) {
 		switch pe.Code {
@@ -87,43 +82,21 @@ func (c *checker) resolvePath(p *pathArg, a *ast.Action, follow bool) {
 	p.rel, p.ok = rel, true
 }
 
-// addPath reports a breach of the static path rule unless the parser
-// already reported it at the same place with the same code (the document's
-// own diagnostics) or summed up its code (it then counted it): `check
-// --root` says it once. The parser's diagnostics are known at the end
-// (checker.diagnostics), so the breach is kept until then: the first
-// 2×MaxPerCode of a code, which hold the MaxPerCode the parser lists, and
-// a count of the rest.
-func (c *checker) addPath(code string, span ast.Span, format string, args ...any) {
-	key := staticKey{span.Start.Offset, span.End.Offset, code}
-	if c.cap.Silenced != nil && c.cap.Silenced(code, span.Start.Line) {
-		return
+// what names the kind of path p is in messages: "cwd" or "path".
+func (p *pathArg) what() string {
+	if p.param == "cwd" {
+		return "cwd"
 	}
-	if c.pathN[code] < 2*grammar.MaxPerCode {
-		if c.pathN == nil {
-			c.pathN = map[string]int{}
-		}
-		c.pathN[code]++
-		d := &ast.Diagnostic{Severity: ast.Error, Code: code, Message: fmt.Sprintf(format, args...), Span: span}
-		c.pathKept = append(c.pathKept, keptPath{d: d, key: key})
-		return
-	}
-	if c.pathOver == nil {
-		c.pathOver = map[string]*grammar.Overflow{}
-	}
-	if o := c.pathOver[code]; o != nil {
-		o.N++
-		o.LastLine = max(o.LastLine, span.Start.Line)
-		return
-	}
-	c.pathOver[code] = &grammar.Overflow{Code: code, Severity: ast.Error, First: span, LastLine: span.Start.Line, N: 1}
+	return "path"
 }
 
-// keptPath is a breach of the path rule a Checker keeps until it knows
-// the parser's diagnostics.
-type keptPath struct {
-	d   *ast.Diagnostic
-	key staticKey
+// addPath reports a breach of the static path rule unless the parser
+// already reported it at the same place with the same code, or summed up
+// its code (it then counted it): `check --root` says it once.
+func (c *checker) addPath(code string, span ast.Span, format string, args ...any) {
+	if !c.parsedStatic[staticKey{span.Start.Offset, span.End.Offset, code}] && !c.parsedSummed[code] {
+		c.add(ast.Error, code, span, format, args...)
+	}
 }
 
 // staticKey identifies a parser diagnostic of the path rule.
@@ -175,7 +148,6 @@ func (c *checker) walk(v string, follow bool) walked {
 	var tail []string
 	n := 0 // components walked, for the name of a link
 	components := componentsOf(v)
-	c.lastMissing = ""
 	for _, part := range components {
 		n++
 		if part == ".." {
@@ -195,39 +167,12 @@ func (c *checker) walk(v string, follow bool) walked {
 		}
 		next := filepath.Join(cur, part)
 		last := n == len(components)
-		// What os.Lstat says of a directory on the way is kept: plans
-		// name the same directories again and again (not the last
-		// component, which would be a second entry of its path).
-		cached, dir := int8(0), ""
-		if !last && len(next) > len(c.root)+1 && next[:len(c.root)] == c.root && next[len(c.root)] == filepath.Separator {
-			dir = filepath.ToSlash(next[len(c.root)+1:])
-			if e := c.find(dir); e != nil {
-				cached = e.lstat
-			}
-		}
-		if cached == lstatNone {
-			tail = append(tail, part)
-			continue
-		}
-		if cached == lstatPlain {
-			cur = next
-			continue
-		}
 		fi, err := os.Lstat(next)
 		if err != nil {
-			if dir != "" {
-				c.intern(dir).lstat = lstatNone
-			}
-			if last && errors.Is(err, fs.ErrNotExist) {
-				c.lastMissing = next
-			}
 			tail = append(tail, part)
 			continue
 		}
 		if fi.Mode()&os.ModeSymlink == 0 {
-			if dir != "" {
-				c.intern(dir).lstat = lstatPlain
-			}
 			cur = next
 			continue
 		}
@@ -334,10 +279,7 @@ func unusableErr(err error) bool {
 // is CodeNotADirectory; an unusable path is CodePathUnusable. Each parent
 // is looked at once per check (c.file caches it).
 func (c *checker) usable(p *pathArg, a *ast.Action) bool {
-	what := "path"
-	if p.param == "cwd" {
-		what = "cwd"
-	}
+	what := p.what()
 	rel := p.rel
 	for i := 0; i < len(rel); i++ {
 		if rel[i] != '/' {

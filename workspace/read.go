@@ -21,27 +21,22 @@ func (e *tooLargeError) Error() string {
 }
 
 // readRegularIn reads the regular file name below root, at most limit
-// bytes (readOpen), opened through root so that the open cannot leave it
-// (os.Root: a symbolic link or `..` that would is an error).
+// bytes, opened through root so that the open cannot leave it (os.Root: a
+// symbolic link or `..` that would is an error). It never blocks on a
+// named pipe and never reads a device: the file is opened with O_NONBLOCK
+// and its type is taken from the open descriptor (fstat), so a file
+// swapped for a pipe between a stat and the open cannot hang the checker.
+// A file over the limit (also one that grows past it while being read) is
+// a *tooLargeError with nothing read; anything but a regular file is an
+// error that names its type. The content is read into one buffer of the
+// size fstat gives (one byte more, to see the file grow), which is then
+// never written again and is returned as a string without a copy.
 func readRegularIn(root *os.Root, name string, limit int64) (string, error) {
 	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
-	return readOpen(f, limit)
-}
-
-// readOpen reads the open file f, at most limit bytes. It never blocks on
-// a named pipe and never reads a device: the file is opened with
-// O_NONBLOCK and its type is taken from the open descriptor (fstat), so a
-// file swapped for a pipe between a stat and the open cannot hang the
-// checker. A file over the limit (also one that grows past it while being
-// read) is a *tooLargeError with nothing read; anything but a regular file
-// is an error that names its type. The content is read into one buffer of
-// the size fstat gives (one byte more, to see the file grow), which is
-// then never written again and is returned as a string without a copy.
-func readOpen(f *os.File, limit int64) (string, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return "", err

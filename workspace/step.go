@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"context"
+	"slices"
 
 	"github.com/plangram/plangram/ast"
 )
@@ -9,13 +10,13 @@ import (
 // Step checks action a as Action does and returns what a itself did to
 // the files: one Change for each file a created, edited, deleted, moved
 // away or moved to (in the order of its path parameters), with Old as
-// Changes gives it (what the workspace held before the first action that
+// Simulate's Changes give it (what the workspace held before the first action that
 // changed the file) and New what a left there. A file a did not change
 // (a failed edit, a read, a command's directory) is not listed, and
 // neither is any file once the Checker stopped (its work budget).
-// Unlike Changes, a file a brought back to what was on disk, or deleted
-// after an earlier action created it, is listed: it is a's step. `plangram render --root` shows each action's step
-// (docs/render.md).
+// Unlike Simulate's Changes, a file a brought back to what was on disk,
+// or deleted after an earlier action created it, is listed: it is a's
+// step. `plangram render --root` shows each action's step (docs/render.md).
 func (k *Checker) Step(ctx context.Context, a *ast.Action) []Change {
 	if k.err != nil || ctx.Err() != nil {
 		return nil
@@ -33,7 +34,8 @@ func (k *Checker) Step(ctx context.Context, a *ast.Action) []Change {
 	// rest.
 	var out []Change
 	for j, p := range c.pathBuf {
-		if !p.ok || p.param == "cwd" || p.rel == "" || seenBefore(c.pathBuf[:j], p.rel) {
+		if !p.ok || p.param == "cwd" || p.rel == "" ||
+			slices.ContainsFunc(c.pathBuf[:j], func(q pathArg) bool { return q.ok && q.rel == p.rel }) {
 			continue
 		}
 		e := c.find(p.rel)
@@ -50,14 +52,4 @@ func (k *Checker) Step(ctx context.Context, a *ast.Action) []Change {
 		out = append(out, ch)
 	}
 	return out
-}
-
-// seenBefore reports whether one of paths has the resolved path rel.
-func seenBefore(paths []pathArg, rel string) bool {
-	for _, p := range paths {
-		if p.ok && p.rel == rel {
-			return true
-		}
-	}
-	return false
 }

@@ -85,31 +85,26 @@ func TestSymlinkEntries(t *testing.T) {
 	}
 }
 
-// TestBeyondSymlinkChecker: a Checker handed the actions one at a time
-// (check --root) refuses an edit of a link as Check does, and
+// TestBeyondSymlinkChecker: the simulation refuses an edit of a link and
 // lets a rename of one (no hunks) move the link.
 func TestBeyondSymlinkChecker(t *testing.T) {
 	root := symlinkRoot(t)
 	plan := "*** Begin Patch\n*** Update File: dead\n@@\n-hello\n+bye\n*** Update File: lnk2\n*** Move to: moved.txt\n*** End Patch\n"
 	src := []byte(plan)
-	k := NewChecker(root, grammar.DialectApplyPatch, Options{Source: src})
-	defer k.Close()
 	doc, err := grammar.Parse(context.Background(), "plan.md", src, grammar.Options{Dialect: grammar.DialectApplyPatch})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, a := range doc.Actions {
-		k.Action(context.Background(), a)
-	}
+	sim := Simulate(context.Background(), []*ast.Document{doc}, root, Options{Source: src})
 	var got []string
-	for _, d := range k.Diagnostics(doc.Diagnostics, ast.Pos{}) {
+	for _, d := range sim.Diagnostics[0] {
 		got = append(got, d.Code)
 	}
 	if strings.Join(got, ",") != CodeBeyondSymlink {
 		t.Errorf("codes %v, want one %s", got, CodeBeyondSymlink)
 	}
 	var paths []string
-	for _, ch := range k.Changes() {
+	for _, ch := range sim.Changes {
 		paths = append(paths, ch.Path+"="+ch.Link)
 	}
 	if strings.Join(paths, " ") != "lnk2=sub/file.txt moved.txt=sub/file.txt" {

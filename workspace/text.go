@@ -22,8 +22,6 @@ type text struct {
 	headLines int // the "\n" in head
 	rest      string
 	w         *budget
-	marked    string // the content at Mark, for Rollback
-	marking   bool
 }
 
 func newText(s string, w *budget) *text { return &text{rest: s, w: w} }
@@ -239,20 +237,6 @@ func (t *text) Replace(at, end int, s string) {
 	t.head = append(append(t.head, kept...), s...)
 	t.headLines += strings.Count(kept, "\n") + strings.Count(s, "\n")
 	t.rest = r[end-base:]
-}
-
-// Mark starts recording edits so that Rollback can undo them.
-func (t *text) Mark() { t.marked, t.marking = t.String(), true }
-
-// Commit stops recording.
-func (t *text) Commit() { t.marked, t.marking = "", false }
-
-// Rollback undoes the edits since Mark.
-func (t *text) Rollback() {
-	if t.marking {
-		t.head, t.headLines, t.rest = nil, 0, t.marked
-	}
-	t.Commit()
 }
 
 // TrimmedLine finds the first line starting at or after from whose text,

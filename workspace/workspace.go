@@ -147,18 +147,8 @@ const (
 type Effects map[string]Op
 
 // DefaultEffects returns the effects of the built-in dialects' actions (a
-// fresh map the caller may extend for a custom dialect):
-//
-//	acts: write_file Write, append_file Append, patch_file Edit,
-//	      replace ReplaceAll, read_file Read, delete_file Delete,
-//	      move_file Move, run_command Run
-//	plan: CREATE Write, EDIT Edit, READ Read, EXECUTE Run
-//	search-replace: search_replace SearchReplace
-//	udiff, apply-patch: add_file Create, delete_file Delete,
-//	      update_file Patch
-//
-// Every other action (list_files, PRUNE, INVOKE, …) has its paths checked
-// only.
+// fresh map the caller may extend for a custom dialect; docs/check.md
+// tabulates them). Every other action has its paths checked only.
 func DefaultEffects() Effects {
 	return Effects{
 		"write_file":  OpWrite,
@@ -218,9 +208,6 @@ type Options struct {
 // reads the workspace. An unusable root gives one CodeBadRoot diagnostic.
 // When ctx is cancelled Check stops and returns what it found so far.
 func Check(ctx context.Context, doc *ast.Document, root string, opts Options) []*ast.Diagnostic {
-	if doc == nil {
-		return nil
-	}
 	return Simulate(ctx, []*ast.Document{doc}, root, opts).Diagnostics[0]
 }
 
@@ -304,7 +291,7 @@ func Simulate(ctx context.Context, docs []*ast.Document, root string, opts Optio
 			}
 			c.action(ctx, a)
 		}
-		sim.Diagnostics[i] = ast.EscapeDiagnostics(c.diagnostics(doc.Diagnostics))
+		sim.Diagnostics[i] = ast.EscapeDiagnostics(c.diagnostics())
 		sim.Tally[i] = c.tally
 	}
 	sim.Changes = c.changes()
@@ -410,26 +397,12 @@ type checker struct {
 	ran    *ast.Action // the last command-running action so far
 	// cap lists the first MaxPerCode diagnostics of each code of the
 	// document and counts the rest, which one diagnostic sums up at the
-	// end (summaries), as the parsers do: a plan of a hundred thousand
-	// edits of missing files gives 101 lines, not a hundred thousand,
-	// and keeps no more.
+	// end, as the parsers do.
 	cap grammar.Cap
-	// light is set for a Checker, which is handed actions it may not
-	// keep: the overlay keeps stub, a copy of the current action's name
-	// and name span (ref). The path rule's breaches are kept in pathKept,
-	// to be left out at the end if the parser reported them (listed or
-	// summed up): at most 2×MaxPerCode of a code, the rest counted in
-	// pathOver.
-	light    bool
-	stub     *ast.Action
-	pathKept []keptPath
-	pathN    map[string]int
-	pathOver map[string]*grammar.Overflow
-	// lastMissing is the path whose last component the latest walk found
-	// missing on disk (os.Lstat: ENOENT), "" if none: file needs no
-	// os.Stat of it (a plan of many new files cost two system calls and
-	// two file infos each).
-	lastMissing string
+	// parsedStatic and parsedSummed are the path rule's breaches the
+	// parser of the document reported (parsedPathRule): not said twice.
+	parsedStatic map[staticKey]bool
+	parsedSummed map[string]bool
 	// pathBuf holds the path arguments of the action being checked
 	// that its effect uses (action), used again for the next one.
 	pathBuf []pathArg
@@ -491,28 +464,12 @@ func (c *checker) readOnlyChanged(cp *grammar.Cap) []*ast.Diagnostic {
 	return out
 }
 
-// ref returns what the overlay keeps of the action being checked: the
-// action itself, or, in a Checker, one stub per action with only what the
-// diagnostics that point back at it use (its name and name span).
-func (c *checker) ref(a *ast.Action) *ast.Action {
-	if !c.light {
-		return a
-	}
-	if c.stub == nil {
-		c.stub = &ast.Action{Name: a.Name, NameSpan: a.NameSpan}
-	}
-	return c.stub
-}
-
 // Checker runs the workspace rules over the actions of one document handed
-// to it one at a time, in order, and finds what Check finds for the whole
-// document, for a caller that needs the state after each action (`render
-// --root` shows each action's changes, Step): of each action it keeps only
-// its name and name span.
+// to it one at a time, in order, as Simulate does, for a caller that needs
+// what each action did (`render --root` shows each action's changes: Step).
 type Checker struct {
-	c    *checker
-	err  error   // an unusable root
-	opts Options // for Next
+	c   *checker
+	err error // an unusable root
 }
 
 // NewChecker returns a Checker of a document of the dialect against root
@@ -523,12 +480,11 @@ func NewChecker(root, dialect string, opts Options) *Checker {
 		return &Checker{err: err}
 	}
 	c.begin(0, &ast.Document{Dialect: dialect}, opts)
-	c.light = true
-	return &Checker{c: c, opts: opts}
+	return &Checker{c: c}
 }
 
-// Close closes the Checker's handle on the root. Diagnostics and Changes
-// may still be called; Action must not.
+// Close closes the Checker's handle on the root; Action must not be
+// called after it.
 func (k *Checker) Close() {
 	if k.c != nil {
 		k.c.fsys.Close()
@@ -536,76 +492,18 @@ func (k *Checker) Close() {
 }
 
 // Action checks the document's next action and applies its effect to the
-// overlay. The Checker does not keep a or anything it points to.
+// overlay.
 func (k *Checker) Action(ctx context.Context, a *ast.Action) {
-	if k.err != nil || ctx.Err() != nil {
-		return
+	if k.err == nil && ctx.Err() == nil {
+		k.c.action(ctx, a)
 	}
-	k.c.action(ctx, a)
-	k.c.stub = nil
-}
-
-// Next starts the next document, of the dialect, against the same
-// virtual file system: it sees what the documents before it did, as
-// Simulate's documents do, and Diagnostics then returns its own. The
-// changes of every document so far are kept (Changes).
-func (k *Checker) Next(dialect string) {
-	if k.err != nil {
-		return
-	}
-	k.c.begin(k.c.doc+1, &ast.Document{Dialect: dialect}, k.opts)
-}
-
-// Changes returns the net change to each file of the documents checked so
-// far, as Simulate returns them, with Change.Doc counting the documents
-// from 0 (Next). A change's Action is the Checker's copy of the action:
-// its name and name span.
-func (k *Checker) Changes() []Change {
-	if k.err != nil {
-		return nil
-	}
-	return k.c.changes()
-}
-
-// Diagnostics returns the diagnostics found, sorted, as Check returns them
-// for the document whose parser diagnostics are parsed (a breach of the
-// path rule the parser reported is not said twice); with an unusable root,
-// one CodeBadRoot diagnostic at start.
-func (k *Checker) Diagnostics(parsed []*ast.Diagnostic, start ast.Pos) []*ast.Diagnostic {
-	if k.err != nil {
-		return []*ast.Diagnostic{{Severity: ast.Error, Code: CodeBadRoot, Message: k.err.Error(),
-			Span: ast.Span{Start: start, End: start}}}
-	}
-	return k.c.diagnostics(parsed)
 }
 
 // diagnostics returns the diagnostics of the document being checked,
-// sorted, leaving out the breaches of the path rule its parser reported
-// (parsed).
-func (c *checker) diagnostics(parsed []*ast.Diagnostic) []*ast.Diagnostic {
-	static, summed := parsedPathRule(parsed)
-	cp := c.cap.Clone() // Diagnostics may be called again
-	out := append([]*ast.Diagnostic(nil), c.diags...)
-	for _, kp := range c.pathKept {
-		if static[kp.key] || summed[kp.key.code] {
-			continue
-		}
-		if cp.Take(kp.d.Severity, kp.d.Code, kp.d.Span, "") {
-			out = append(out, kp.d)
-		}
-	}
-	codes := make([]string, 0, len(c.pathOver))
-	for code := range c.pathOver {
-		codes = append(codes, code)
-	}
-	slices.Sort(codes)
-	for _, code := range codes {
-		if !summed[code] {
-			cp.Absorb(*c.pathOver[code])
-		}
-	}
-	out = append(out, c.readOnlyChanged(&cp)...)
-	out = append(out, cp.Summaries()...)
+// sorted.
+func (c *checker) diagnostics() []*ast.Diagnostic {
+	out := append(c.diags, c.readOnlyChanged(&c.cap)...)
+	out = append(out, c.cap.Summaries()...)
 	ast.SortDiagnostics(out)
 	return out
 }
@@ -727,7 +625,7 @@ func (c *checker) begin(i int, doc *ast.Document, opts Options) {
 	}
 	c.doc, c.schema, c.effects, c.diags, c.ran = i, s, eff, nil, nil
 	c.cap = grammar.Cap{Silenced: opts.Silenced}
-	c.pathKept, c.pathN, c.pathOver = nil, nil, nil
+	c.parsedStatic, c.parsedSummed = parsedPathRule(doc.Diagnostics)
 	c.seen = 0
 	c.tally = Tally{}
 	if c.nl = docNewline(doc); c.nl == "" {
@@ -887,7 +785,7 @@ func (c *checker) onLink(a *ast.Action, p *pathArg, dest bool) bool {
 func (c *checker) effect(ctx context.Context, a *ast.Action, op Op, paths []pathArg, target *pathArg) {
 	switch op {
 	case OpRun:
-		c.ran = c.ref(a)
+		c.ran = a
 		return
 	case OpNone:
 		return
@@ -1054,26 +952,11 @@ func (c *checker) file(rel string) *vfile {
 	}
 	f := &vfile{}
 	name := filepath.FromSlash(rel)
-	var full string
-	var st os.FileInfo
-	var err error
-	switch {
-	case c.diskMissing(rel) && len(c.root)+1+len(rel) < maxPathLen-1:
-		// Its directory is not on disk (os.Stat said so): neither is
-		// it, and a plan that creates many files in a new directory
-		// costs no system call per file (nor a copy of its path).
-		err = os.ErrNotExist
-	case func() bool { full = filepath.Join(c.root, name); return full == c.lastMissing }():
-		// The walk that resolved it found nothing there (os.Lstat said
-		// ENOENT of its last component): os.Stat would say the same.
-		err = os.ErrNotExist
-	default:
-		// Lstat: a symbolic link is an entry of its own; a path that
-		// follows one was resolved by walk, which found no link on the
-		// way. Only what is read of a file goes through c.fsys (the
-		// type and size a race falsifies make no read leave the root).
-		st, err = os.Lstat(full)
-	}
+	// Lstat: a symbolic link is an entry of its own; a path that follows
+	// one was resolved by walk, which found no link on the way. Only what
+	// is read of a file goes through c.fsys (the type and size a race
+	// falsifies make no read leave the root).
+	st, err := os.Lstat(filepath.Join(c.root, name))
 	switch {
 	case err != nil && errors.Is(err, os.ErrNotExist):
 		// missing; a directory the plan created files under still counts
@@ -1131,17 +1014,6 @@ func (c *checker) file(rel string) *vfile {
 	return f
 }
 
-// diskMissing reports whether os.Stat said that the directory of rel does
-// not exist (ENOENT): then nothing below it exists either.
-func (c *checker) diskMissing(rel string) bool {
-	j := strings.LastIndexByte(rel, '/')
-	if j < 0 {
-		return false
-	}
-	e := c.find(rel[:j])
-	return e != nil && e.disk != nil && *e.disk == vfile{}
-}
-
 // overlayDir reports whether an earlier action created a file below rel.
 func (c *checker) overlayDir(rel string) bool {
 	if rel == "." {
@@ -1166,7 +1038,7 @@ func (c *checker) set(rel string, f *vfile) {
 		f.doc = c.doc
 		c.aaMiss++
 	}
-	e.setCur(f)
+	e.cur = f
 }
 
 func btoi(b bool) int {
@@ -1251,7 +1123,7 @@ func (c *checker) write(a *ast.Action, t *pathArg) {
 		}
 		d.Related = related(f, t.value)
 	}
-	nf := &vfile{exists: true, by: c.ref(a), how: "created"}
+	nf := &vfile{exists: true, by: a, how: "created"}
 	if hasContent {
 		nf.known, nf.content, nf.size = true, text, int64(len(text))
 	}
@@ -1267,7 +1139,7 @@ func (c *checker) appendTo(a *ast.Action, t *pathArg) {
 	content, _ := a.Params.Get("content")
 	text, _ := content.(string)
 	text = c.endLine(a, text)
-	nf := &vfile{exists: true, by: c.ref(a), how: "appended to", origin: f.origin}
+	nf := &vfile{exists: true, by: a, how: "appended to", origin: f.origin}
 	switch {
 	case !f.exists:
 		nf.known, nf.content, nf.how = true, text, "created"
@@ -1306,9 +1178,9 @@ func (c *checker) move(a *ast.Action, paths []pathArg) {
 		diag.Related = related(d, dst.value)
 	}
 	moved := *f
-	moved.by, moved.how = c.ref(a), "moved"
+	moved.by, moved.how = a, "moved"
 	c.set(dst.rel, &moved)
-	c.set(src.rel, &vfile{by: c.ref(a), how: "moved away"})
+	c.set(src.rel, &vfile{by: a, how: "moved away"})
 }
 
 // hasParam reports whether the action's schema declares the parameter.

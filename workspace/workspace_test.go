@@ -296,7 +296,7 @@ func TestCheckerListOfPathsNotHeld(t *testing.T) {
 		t.Errorf("the checker kept room for %d path arguments of an action whose effect uses none past the first", cap(c.pathBuf))
 	}
 	var escapes int
-	diags := c.diagnostics(nil)
+	diags := c.diagnostics()
 	for _, d := range diags {
 		if d.Code == CodePathEscapes {
 			escapes++
