@@ -164,11 +164,14 @@ func (a *acts) keep() int {
 }
 
 // blk returns the open block of the document's fence character.
-func (a *acts) blk() *fence {
-	if a.c == lexer.Tilde {
-		return &a.open[1]
+func (a *acts) blk() *fence { return &a.open[fenceIndex(a.c)] }
+
+// fenceIndex is the index of fence character c in open, held and comment.
+func fenceIndex(c byte) int {
+	if c == lexer.Tilde {
+		return 1
 	}
-	return &a.open[0]
+	return 0
 }
 
 func (a *acts) scan(p *Parser, eof bool) error {
@@ -194,10 +197,7 @@ func (a *acts) scan(p *Parser, eof bool) error {
 	if a.c == 0 {
 		// No act fence line came: the document's character is the first
 		// near-act line's, else the backtick (lexer.Detect).
-		k := 0
-		if a.near == lexer.Tilde {
-			k = 1
-		}
+		k := fenceIndex(a.near)
 		a.c = [2]byte{lexer.Backtick, lexer.Tilde}[k]
 		if b, held := a.open[k], a.held[k]; b.run != "" && len(held) > 0 {
 			if e := held[len(held)-1]; e.Kind == grammar.CodeNearAct && e.Span.Start == b.span.Start {
@@ -454,11 +454,7 @@ func (a *acts) read1(p *Parser, line []byte, start, end int) error {
 		if err := a.emit(p, start); err != nil {
 			return err
 		}
-		k := 0
-		if a.c == lexer.Tilde {
-			k = 1
-		}
-		if err := a.hidden(p, k, start, end); err != nil {
+		if err := a.hidden(p, fenceIndex(a.c), start, end); err != nil {
 			return err
 		}
 		return a.openAct(p, start, end)
@@ -520,11 +516,7 @@ func (a *acts) nearAct(p *Parser, info, run string, start, end int) *Event {
 func (a *acts) track(p *Parser, b *fence, c byte, line []byte, start, end int) (run string, opens bool, err error) {
 	if b.run != "" {
 		if lexer.ClosesFence(line, b.run) {
-			k := 0
-			if c == lexer.Tilde {
-				k = 1
-			}
-			return "", false, a.strayClosed(p, b, start, end, k)
+			return "", false, a.strayClosed(p, b, start, end, fenceIndex(c))
 		}
 		a.strayContent(p, b, line, start)
 		return "", false, nil
