@@ -94,13 +94,10 @@ func sorted(f *File) []*ast.Diagnostic {
 	return ds
 }
 
-// WriteText writes `FILE:LINE:COL: severity: message [code]` lines, each
+// writeText writes `FILE:LINE:COL: severity: message [code]` lines, each
 // followed by its notes and indented detail (an AST diff, a text diff), file
-// by file.
-func WriteText(w io.Writer, files []*File) error { return writeText(w, files, true) }
-
-// writeText is WriteText; without full, each AST diff is cut to the rows
-// around the nodes that differ (ShortDetail).
+// by file; without full, each AST diff is cut to the rows around the nodes
+// that differ (ShortDetail).
 func writeText(w io.Writer, files []*File, full bool) error {
 	for _, f := range files {
 		for _, d := range OnceDetail(sorted(f)) {
