@@ -106,6 +106,14 @@ func (a *acts) report(p *Parser, e *Event) error {
 	return nil
 }
 
+// reportAfter sends the pending text up to offset to, then reports e.
+func (a *acts) reportAfter(p *Parser, to int, e *Event) error {
+	if err := a.flushText(p, to); err != nil {
+		return err
+	}
+	return a.report(p, e)
+}
+
 // hold holds the error e until the fence character of index k is known to
 // be the document's (release), unless grammar.MaxPerCode errors of its
 // code are held already: then it is only counted.
@@ -342,11 +350,8 @@ func (a *acts) hidden(p *Parser, k, start, end int) error {
 	if !h.open {
 		return nil
 	}
-	if err := a.flushText(p, start); err != nil {
-		return err
-	}
 	from, to := start+lexer.MarkerPrefix(p.bytes(start, end)), contentEnd(p, start, end)
-	return a.report(p, &Event{Type: Error, Severity: ast.Warning, Kind: grammar.CodeHiddenAct, Raw: p.str(from, to),
+	return a.reportAfter(p, start, &Event{Type: Error, Severity: ast.Warning, Kind: grammar.CodeHiddenAct, Raw: p.str(from, to),
 		Span: p.span(from, to), Message: grammar.HiddenActMessage(h.line)})
 }
 
@@ -376,10 +381,7 @@ func (a *acts) read1(p *Parser, line []byte, start, end int) error {
 			// block of one, prose only if the other is the document's.
 			switch in0, in1 := a.open[0].run != "", a.open[1].run != ""; {
 			case !in0 && !in1:
-				if err := a.flushText(p, start); err != nil {
-					return err
-				}
-				if err := a.report(p, q); err != nil {
+				if err := a.reportAfter(p, start, q); err != nil {
 					return err
 				}
 			case in0 && !in1:
@@ -438,10 +440,7 @@ func (a *acts) read1(p *Parser, line []byte, start, end int) error {
 		if q := a.quoted(p, start, end); q != nil && a.act == nil {
 			// Before any action (the act fence line came inside a
 			// block); an action's prose is checked by its parse and emit.
-			if err := a.flushText(p, start); err != nil {
-				return err
-			}
-			if err := a.report(p, q); err != nil {
+			if err := a.reportAfter(p, start, q); err != nil {
 				return err
 			}
 		}
@@ -579,10 +578,7 @@ func (a *acts) strayClosed(p *Parser, b *fence, start, end, k int) error {
 		a.hold(k, e)
 		return nil
 	}
-	if err := a.flushText(p, end); err != nil {
-		return err
-	}
-	return a.report(p, e)
+	return a.reportAfter(p, end, e)
 }
 
 // release sends the held errors of fence character index k, now known to
