@@ -67,15 +67,9 @@ type Lines struct {
 
 // NewLines indexes the line starts of src. A line ends after each '\n'.
 func NewLines(src []byte) *Lines {
-	return &Lines{starts: LineStarts(src), size: len(src)}
-}
-
-// LineStarts returns the byte offset at which each line of src starts (0
-// first; a line ends after each '\n'): the index NewLines is built on, for
-// position lookups of another shape.
-func LineStarts(src []byte) []int {
 	// Counting first sizes the index exactly.
-	return appendStarts(make([]int, 1, 1+bytes.Count(src, []byte{'\n'})), src, 0)
+	starts := make([]int, 1, 1+bytes.Count(src, []byte{'\n'}))
+	return &Lines{starts: appendStarts(starts, src, 0), size: len(src)}
 }
 
 // appendStarts appends to starts the start of each line that a '\n' of
