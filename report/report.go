@@ -42,9 +42,6 @@ func Formats() []string { return []string{Text, JSON, SARIF, LLM} }
 
 // Options configures the writers.
 type Options struct {
-	// Rules documents diagnostic codes beyond the built-in ones (KnownRules);
-	// SARIF lists a rule for every code that occurs.
-	Rules []Rule
 	// ToolVersion is written as the SARIF driver's version when set.
 	ToolVersion string
 	// FullDetail prints each AST diff of the text format whole; without

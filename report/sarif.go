@@ -40,7 +40,7 @@ func WriteSARIF(w io.Writer, files []*File, opts Options) error {
 		run.Tool.Driver.WithVersion(opts.ToolVersion)
 	}
 	run.WithColumnKind("utf16CodeUnits")
-	rs := newRuleSet(opts.Rules)
+	rs := newRuleSet()
 	index := map[string]int{}
 	for i, r := range rs.used(files) {
 		index[r.ID] = i
