@@ -49,6 +49,10 @@ type Options struct {
 	// dialect is auto: a Markdown file with no plan is ordinary Markdown
 	// (`plangram check`); with an explicit dialect it is kept.
 	QuietNoPlan bool
+	// Progress, when set, is called after each file of Run with the number
+	// of files done and the total (from the checking goroutines, one call
+	// at a time).
+	Progress func(done, total int)
 }
 
 // Stdin is the path that names standard input, and StdinName the name its
@@ -248,12 +252,20 @@ func Run(ctx context.Context, paths []string, opts Options) ([]*report.File, err
 	}
 	work := make(chan int)
 	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
 	for w := 0; w < min(jobs, len(files)); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range work {
 				results[i], errs[i] = checkFile(ctx, files[i], stdin, opts)
+				if opts.Progress != nil {
+					mu.Lock()
+					done++
+					opts.Progress(done, len(files))
+					mu.Unlock()
+				}
 			}
 		}()
 	}
