@@ -317,13 +317,6 @@ func SortDiagnostics(ds []*Diagnostic) {
 // without HTML escaping, ending in a newline. Golden files use it too, so
 // they hold exactly what the CLI prints.
 func JSON(v any) ([]byte, error) {
-	if d, ok := v.(*Document); ok && d != nil {
-		var b bytes.Buffer
-		if err := WriteJSON(&b, d, false); err != nil {
-			return nil, err
-		}
-		return b.Bytes(), nil
-	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")

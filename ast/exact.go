@@ -56,7 +56,7 @@ func WriteExactString(w *jsonw.W, key, s string) {
 func writeArgsBase64(w *jsonw.W, args []string) {
 	if slices.ContainsFunc(args, func(s string) bool { return !utf8.ValidString(s) }) {
 		w.Key("args" + Base64Suffix)
-		writeBareOverlay(w, args)
+		writeBareOverlay(args, w)
 	}
 }
 

@@ -56,11 +56,10 @@ func (d *Document) WriteJSON(w *jsonw.W) {
 	}
 	if len(d.Memos) > 0 {
 		w.Key("memos")
-		w.BeginArray()
-		for _, m := range d.Memos {
+		jsonw.Array(w, d.Memos, func(m *Memo, w *jsonw.W) {
 			if m == nil {
 				w.Null()
-				continue
+				return
 			}
 			w.BeginObject()
 			w.Key("add")
@@ -69,52 +68,23 @@ func (d *Document) WriteJSON(w *jsonw.W) {
 			w.Key("span")
 			m.Span.WriteJSON(w)
 			w.EndObject()
-		}
-		w.EndArray()
+		})
 	}
 	w.Key("actions")
-	w.BeginArray()
-	for _, a := range d.Actions {
-		a.WriteJSON(w)
-		w.MaybeFlush()
-	}
-	w.EndArray()
+	jsonw.Array(w, d.Actions, (*Action).WriteJSON)
 	if len(d.Blocks) > 0 {
 		w.Key("blocks")
-		writeBlocks(w, d.Blocks)
+		jsonw.Array(w, d.Blocks, (*Block).WriteJSON)
 	}
 	if len(d.Prose) > 0 {
 		w.Key("prose")
-		w.BeginArray()
-		for _, p := range d.Prose {
-			p.WriteJSON(w)
-			w.MaybeFlush()
-		}
-		w.EndArray()
+		jsonw.Array(w, d.Prose, (*Prose).WriteJSON)
 	}
 	w.Key("diagnostics")
-	w.BeginArray()
-	for _, x := range d.Diagnostics {
-		x.WriteJSON(w)
-		w.MaybeFlush()
-	}
-	w.EndArray()
+	jsonw.Array(w, d.Diagnostics, (*Diagnostic).WriteJSON)
 	w.Key("span")
 	d.Span.WriteJSON(w)
 	w.EndObject()
-}
-
-func writeBlocks(w *jsonw.W, bs []*Block) {
-	if bs == nil {
-		w.Null()
-		return
-	}
-	w.BeginArray()
-	for _, b := range bs {
-		b.WriteJSON(w)
-		w.MaybeFlush()
-	}
-	w.EndArray()
 }
 
 // WriteJSON writes the action as one JSON value to w: empty args and
@@ -127,28 +97,15 @@ func (a *Action) WriteJSON(w *jsonw.W) {
 	w.BeginObject()
 	WriteExactString(w, "name", a.Name)
 	w.Key("args")
-	w.BeginArray()
-	for _, s := range a.Args {
-		w.String(s)
-	}
-	w.EndArray()
+	jsonw.Array(w, a.Args, func(s string, w *jsonw.W) { w.String(s) })
 	writeArgsBase64(w, a.Args)
 	if len(a.ArgSpans) > 0 {
 		w.Key("arg_spans")
-		w.BeginArray()
-		for _, s := range a.ArgSpans {
-			s.WriteJSON(w)
-		}
-		w.EndArray()
+		jsonw.Array(w, a.ArgSpans, Span.WriteJSON)
 	}
 	WriteParams(w, "params", a.Params)
 	w.Key("blocks")
-	if a.Blocks == nil {
-		w.BeginArray()
-		w.EndArray()
-	} else {
-		writeBlocks(w, a.Blocks)
-	}
+	jsonw.Array(w, a.Blocks, (*Block).WriteJSON)
 	if a.Head != nil {
 		w.Key("head")
 		a.Head.WriteJSON(w)
@@ -227,16 +184,14 @@ func (d *Diagnostic) WriteJSON(w *jsonw.W) {
 	d.Span.WriteJSON(w)
 	if len(d.Related) > 0 {
 		w.Key("related")
-		w.BeginArray()
-		for _, r := range d.Related {
+		jsonw.Array(w, d.Related, func(r Related, w *jsonw.W) {
 			w.BeginObject()
 			w.Key("message")
 			w.String(r.Message)
 			w.Key("span")
 			r.Span.WriteJSON(w)
 			w.EndObject()
-		}
-		w.EndArray()
+		})
 	}
 	if d.Detail != "" {
 		w.Key("detail")

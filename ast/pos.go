@@ -10,7 +10,6 @@ package ast
 import (
 	"bytes"
 	"fmt"
-	"math"
 	"slices"
 )
 
@@ -64,101 +63,13 @@ func (s Span) String() string { return s.Start.String() + "-" + s.End.String() }
 type Lines struct {
 	starts []int // the byte offset at which each line starts
 	size   int
-	// A sparse index (NewSparseLines) keeps the source instead: ck holds,
-	// for each block of sparseBlock bytes, the 0-based line of its first
-	// byte and that line's start; n is the number of lines.
-	src []byte
-	ck  []uint32
-	n   int
 }
 
 // NewLines indexes the line starts of src. A line ends after each '\n'.
 func NewLines(src []byte) *Lines {
-	return &Lines{starts: LineStarts(src), size: len(src)}
-}
-
-// sparseBlock is how many bytes of the source one checkpoint of a sparse
-// index (NewSparseLines) covers.
-const sparseBlock = 512
-
-// NewSparseLines indexes src as NewLines does, in a sparse form for a
-// caller that keeps src whole and unchanged while it uses the index: one
-// checkpoint per 512 bytes of src instead of an entry a line (which, for a
-// document of short lines, is as large as the document), and each lookup
-// counts the line endings between its checkpoint and the offset, so that
-// it stays O(log lines). The Lines answers exactly as NewLines(src) would;
-// it keeps src, and Extend must not be called on it. A source of 4 GiB or
-// more gets NewLines' index.
-func NewSparseLines(src []byte) *Lines {
-	if uint64(len(src)) > math.MaxUint32 {
-		return NewLines(src)
-	}
-	nb := len(src)/sparseBlock + 1
-	ck := make([]uint32, 2*nb)
-	line, start := 0, 0
-	for k := range nb {
-		ck[2*k], ck[2*k+1] = uint32(line), uint32(start)
-		base := k * sparseBlock
-		seg := src[base:min(base+sparseBlock, len(src))]
-		if c := bytes.Count(seg, []byte{'\n'}); c > 0 {
-			line += c
-			start = base + bytes.LastIndexByte(seg, '\n') + 1
-		}
-	}
-	return &Lines{src: src, ck: ck, n: line + 1, size: len(src)}
-}
-
-// sparsePos is Pos on a sparse index.
-func (l *Lines) sparsePos(offset int) Pos {
-	k := offset / sparseBlock
-	base := k * sparseBlock
-	seg := l.src[base:offset]
-	line := int(l.ck[2*k]) + bytes.Count(seg, []byte{'\n'})
-	start := int(l.ck[2*k+1])
-	if i := bytes.LastIndexByte(seg, '\n'); i >= 0 {
-		start = base + i + 1
-	}
-	return Pos{Offset: offset, Line: line + 1, Col: offset - start + 1}
-}
-
-// sparseStart returns the start of line index i (0-based, 0 < i < l.n) of
-// a sparse index: it lies in the last block whose first byte is on an
-// earlier line.
-func (l *Lines) sparseStart(i int) int {
-	lo, hi := 0, len(l.ck)/2 // invariant: ck[2*lo] < i <= ck[2*hi]
-	for hi-lo > 1 {
-		mid := int(uint(lo+hi) >> 1)
-		if int(l.ck[2*mid]) < i {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	off := lo * sparseBlock
-	for need := i - int(l.ck[2*lo]); need > 0; need-- {
-		off += bytes.IndexByte(l.src[off:], '\n') + 1
-	}
-	return off
-}
-
-// at returns the start of line index i (0-based).
-func (l *Lines) at(i int) int {
-	switch {
-	case l.ck != nil:
-		if i == 0 {
-			return 0
-		}
-		return l.sparseStart(i)
-	}
-	return l.starts[i]
-}
-
-// LineStarts returns the byte offset at which each line of src starts (0
-// first; a line ends after each '\n'): the index NewLines is built on, for
-// position lookups of another shape.
-func LineStarts(src []byte) []int {
 	// Counting first sizes the index exactly.
-	return appendStarts(make([]int, 1, 1+bytes.Count(src, []byte{'\n'})), src, 0)
+	starts := make([]int, 1, 1+bytes.Count(src, []byte{'\n'}))
+	return &Lines{starts: appendStarts(starts, src, 0), size: len(src)}
 }
 
 // appendStarts appends to starts the start of each line that a '\n' of
@@ -178,9 +89,6 @@ func appendStarts(starts []int, src []byte, base int) []int {
 // indexed so far (an incremental reader builds the index as its input
 // grows, in time linear in the input).
 func (l *Lines) Extend(more []byte) {
-	if l.ck != nil {
-		panic("ast: Extend on a sparse Lines (NewSparseLines)")
-	}
 	if l.starts == nil {
 		l.starts = []int{0} // the zero Lines: an empty source so far
 	}
@@ -196,9 +104,6 @@ func (l *Lines) Pos(offset int) Pos {
 	}
 	if offset > l.size {
 		offset = l.size
-	}
-	if l.ck != nil {
-		return l.sparsePos(offset)
 	}
 	// The line is the last whose start is at most offset (starts[0] is 0).
 	lo, found := slices.BinarySearch(l.starts, offset)
@@ -220,13 +125,10 @@ func (l *Lines) LineStart(line int) int {
 	if line > l.Count() {
 		return l.size
 	}
-	return l.at(line - 1)
+	return l.starts[line-1]
 }
 
 // Count returns the number of lines (a source ending in '\n' has an empty last line).
 func (l *Lines) Count() int {
-	if l.ck != nil {
-		return l.n
-	}
 	return len(l.starts)
 }

@@ -51,7 +51,7 @@ func RawExact(v any) (json.RawMessage, error) {
 		return nil, ErrRawNotUTF8
 	}
 	w := &jsonw.W{}
-	writeRaw(w, v)
+	writeRaw(v, w)
 	return w.B, w.Err()
 }
 
@@ -71,14 +71,14 @@ func bareInvalid(v any) bool {
 
 // writeRaw writes v with the exact bytes of its objects' members beside
 // them.
-func writeRaw(w *jsonw.W, v any) {
+func writeRaw(v any, w *jsonw.W) {
 	switch x := v.(type) {
 	case Params:
 		m := make(map[string]any, len(x))
 		for _, p := range x {
 			m[p.Name] = p.Value
 		}
-		writeRaw(w, m)
+		writeRaw(m, w)
 	case map[string]any:
 		keys := make([]string, 0, len(x))
 		for k := range x {
@@ -91,14 +91,14 @@ func writeRaw(w *jsonw.W, v any) {
 		for i, k := range keys {
 			n := jsonw.Suffix(ks, i)
 			w.KeyN(k, n)
-			writeRaw(w, x[k])
+			writeRaw(x[k], w)
 			written := jsonw.WrittenName(k, n)
 			if !utf8.ValidString(k) {
 				renamed = append(renamed, written, k)
 			}
 			if bareInvalid(x[k]) {
 				w.Key(written + Base64Suffix)
-				writeBareOverlay(w, x[k])
+				writeBareOverlay(x[k], w)
 			}
 		}
 		if len(renamed) > 0 {
@@ -112,20 +112,16 @@ func writeRaw(w *jsonw.W, v any) {
 		}
 		w.EndObject()
 	case []any:
-		w.BeginArray()
-		for _, e := range x {
-			writeRaw(w, e)
-		}
-		w.EndArray()
+		jsonw.Array(w, x, writeRaw)
 	case json.RawMessage:
 		if y, err := jsonw.DecodeExact(x); err == nil {
-			writeRaw(w, y)
+			writeRaw(y, w)
 			return
 		}
 		w.Value(x)
 	default:
 		if g, ok := exactGeneric(v); ok {
-			writeRaw(w, g)
+			writeRaw(g, w)
 			return
 		}
 		w.Value(v)
@@ -171,7 +167,7 @@ func exactGeneric(v any) (any, bool) {
 // writeBareOverlay writes the base64 overlay of the strings of v outside
 // any object: base64 for such a string, null for objects and valid
 // strings.
-func writeBareOverlay(w *jsonw.W, v any) {
+func writeBareOverlay(v any, w *jsonw.W) {
 	switch x := v.(type) {
 	case string:
 		if utf8.ValidString(x) {
@@ -180,17 +176,9 @@ func writeBareOverlay(w *jsonw.W, v any) {
 			w.String(base64.StdEncoding.EncodeToString([]byte(x)))
 		}
 	case []string:
-		w.BeginArray()
-		for _, s := range x {
-			writeBareOverlay(w, s)
-		}
-		w.EndArray()
+		jsonw.Array(w, x, func(s string, w *jsonw.W) { writeBareOverlay(s, w) })
 	case []any:
-		w.BeginArray()
-		for _, e := range x {
-			writeBareOverlay(w, e)
-		}
-		w.EndArray()
+		jsonw.Array(w, x, writeBareOverlay)
 	default:
 		w.Null()
 	}

@@ -42,9 +42,6 @@ func Formats() []string { return []string{Text, JSON, SARIF, LLM} }
 
 // Options configures the writers.
 type Options struct {
-	// Rules documents diagnostic codes beyond the built-in ones (KnownRules);
-	// SARIF lists a rule for every code that occurs.
-	Rules []Rule
 	// ToolVersion is written as the SARIF driver's version when set.
 	ToolVersion string
 	// FullDetail prints each AST diff of the text format whole; without
@@ -94,13 +91,10 @@ func sorted(f *File) []*ast.Diagnostic {
 	return ds
 }
 
-// WriteText writes `FILE:LINE:COL: severity: message [code]` lines, each
+// writeText writes `FILE:LINE:COL: severity: message [code]` lines, each
 // followed by its notes and indented detail (an AST diff, a text diff), file
-// by file.
-func WriteText(w io.Writer, files []*File) error { return writeText(w, files, true) }
-
-// writeText is WriteText; without full, each AST diff is cut to the rows
-// around the nodes that differ (ShortDetail).
+// by file; without full, each AST diff is cut to the rows around the nodes
+// that differ (ShortDetail).
 func writeText(w io.Writer, files []*File, full bool) error {
 	for _, f := range files {
 		for _, d := range OnceDetail(sorted(f)) {

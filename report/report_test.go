@@ -228,7 +228,7 @@ func TestFollowOnsAsRelated(t *testing.T) {
 		t.Fatalf("%d errors, %d warnings; want 1 error", e, w)
 	}
 	var text, sarif bytes.Buffer
-	if err := WriteText(&text, files); err != nil {
+	if err := Write(&text, Text, files, Options{FullDetail: true}); err != nil {
 		t.Fatal(err)
 	}
 	if n := strings.Count(text.String(), ": note: follow-on: "); n != 3 {

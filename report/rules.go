@@ -41,15 +41,12 @@ func KnownRules() []Rule {
 	return rules
 }
 
-// ruleSet looks rules up by id; later rules replace earlier ones.
+// ruleSet looks rules up by id.
 type ruleSet map[string]Rule
 
-func newRuleSet(extra []Rule) ruleSet {
+func newRuleSet() ruleSet {
 	rs := ruleSet{}
 	for _, r := range KnownRules() {
-		rs[r.ID] = r
-	}
-	for _, r := range extra {
 		rs[r.ID] = r
 	}
 	return rs

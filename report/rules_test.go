@@ -13,7 +13,7 @@ import (
 // with its severity, meaning and docs link, including codes that have no
 // help paragraph.
 func TestKnownRulesFromRegistry(t *testing.T) {
-	rs := newRuleSet(nil)
+	rs := newRuleSet()
 	for _, c := range ast.Codes() {
 		r, ok := rs[c.Code]
 		if !ok {

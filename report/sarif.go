@@ -40,7 +40,7 @@ func WriteSARIF(w io.Writer, files []*File, opts Options) error {
 		run.Tool.Driver.WithVersion(opts.ToolVersion)
 	}
 	run.WithColumnKind("utf16CodeUnits")
-	rs := newRuleSet(opts.Rules)
+	rs := newRuleSet()
 	index := map[string]int{}
 	for i, r := range rs.used(files) {
 		index[r.ID] = i
@@ -49,14 +49,14 @@ func WriteSARIF(w io.Writer, files []*File, opts Options) error {
 			WithShortDescription(sarif.NewMultiformatMessageString(r.Summary)).
 			WithFullDescription(sarif.NewMultiformatMessageString(r.Help)).
 			WithHelp(sarif.NewMultiformatMessageString(r.Help).WithMarkdown("**" + r.Summary + "**\n\n" + r.Help)).
-			WithDefaultConfiguration(sarif.NewReportingConfiguration().WithLevel(level(r.Severity)))
+			WithDefaultConfiguration(sarif.NewReportingConfiguration().WithLevel(severityOr(r.Severity, "note")))
 		if r.HelpURI != "" {
 			rule.WithHelpURI(r.HelpURI)
 		}
 		pb := sarif.NewPropertyBag()
 		pb.Add("tags", []string{"plangram", "plan"})
 		pb.AddString("precision", "very-high")
-		pb.AddString("problem.severity", problemSeverity(r.Severity))
+		pb.AddString("problem.severity", severityOr(r.Severity, "recommendation"))
 		rule.AttachPropertyBag(pb)
 	}
 	for _, f := range files {
@@ -76,7 +76,7 @@ func WriteSARIF(w io.Writer, files []*File, opts Options) error {
 			}
 			res := run.CreateResultForRule(code).
 				WithRuleIndex(index[code]).
-				WithLevel(level(d.Severity)).
+				WithLevel(severityOr(d.Severity, "note")).
 				WithMessage(sarif.NewTextMessage(text))
 			res.AddLocation(sarif.NewLocationWithPhysicalLocation(sarif.NewPhysicalLocation().
 				WithArtifactLocation(loc()).
@@ -107,13 +107,9 @@ func ruleName(code string) string {
 	return b.String()
 }
 
-func level(s ast.Severity) string { return severityOr(s, "note") }
-
-// problemSeverity is GitHub code scanning's property for non-security rules.
-func problemSeverity(s ast.Severity) string { return severityOr(s, "recommendation") }
-
 // severityOr names an error or a warning as Severity.String does, and any
-// other severity other.
+// other severity other: "note" for a SARIF level, "recommendation" for GitHub
+// code scanning's problem.severity of a non-security rule.
 func severityOr(s ast.Severity, other string) string {
 	if s == ast.Error || s == ast.Warning {
 		return s.String()

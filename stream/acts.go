@@ -106,6 +106,14 @@ func (a *acts) report(p *Parser, e *Event) error {
 	return nil
 }
 
+// reportAfter sends the pending text up to offset to, then reports e.
+func (a *acts) reportAfter(p *Parser, to int, e *Event) error {
+	if err := a.flushText(p, to); err != nil {
+		return err
+	}
+	return a.report(p, e)
+}
+
 // hold holds the error e until the fence character of index k is known to
 // be the document's (release), unless grammar.MaxPerCode errors of its
 // code are held already: then it is only counted.
@@ -164,11 +172,14 @@ func (a *acts) keep() int {
 }
 
 // blk returns the open block of the document's fence character.
-func (a *acts) blk() *fence {
-	if a.c == lexer.Tilde {
-		return &a.open[1]
+func (a *acts) blk() *fence { return &a.open[fenceIndex(a.c)] }
+
+// fenceIndex is the index of fence character c in open, held and comment.
+func fenceIndex(c byte) int {
+	if c == lexer.Tilde {
+		return 1
 	}
-	return &a.open[0]
+	return 0
 }
 
 func (a *acts) scan(p *Parser, eof bool) error {
@@ -194,10 +205,7 @@ func (a *acts) scan(p *Parser, eof bool) error {
 	if a.c == 0 {
 		// No act fence line came: the document's character is the first
 		// near-act line's, else the backtick (lexer.Detect).
-		k := 0
-		if a.near == lexer.Tilde {
-			k = 1
-		}
+		k := fenceIndex(a.near)
 		a.c = [2]byte{lexer.Backtick, lexer.Tilde}[k]
 		if b, held := a.open[k], a.held[k]; b.run != "" && len(held) > 0 {
 			if e := held[len(held)-1]; e.Kind == grammar.CodeNearAct && e.Span.Start == b.span.Start {
@@ -342,11 +350,8 @@ func (a *acts) hidden(p *Parser, k, start, end int) error {
 	if !h.open {
 		return nil
 	}
-	if err := a.flushText(p, start); err != nil {
-		return err
-	}
 	from, to := start+lexer.MarkerPrefix(p.bytes(start, end)), contentEnd(p, start, end)
-	return a.report(p, &Event{Type: Error, Severity: ast.Warning, Kind: grammar.CodeHiddenAct, Raw: p.str(from, to),
+	return a.reportAfter(p, start, &Event{Type: Error, Severity: ast.Warning, Kind: grammar.CodeHiddenAct, Raw: p.str(from, to),
 		Span: p.span(from, to), Message: grammar.HiddenActMessage(h.line)})
 }
 
@@ -376,10 +381,7 @@ func (a *acts) read1(p *Parser, line []byte, start, end int) error {
 			// block of one, prose only if the other is the document's.
 			switch in0, in1 := a.open[0].run != "", a.open[1].run != ""; {
 			case !in0 && !in1:
-				if err := a.flushText(p, start); err != nil {
-					return err
-				}
-				if err := a.report(p, q); err != nil {
+				if err := a.reportAfter(p, start, q); err != nil {
 					return err
 				}
 			case in0 && !in1:
@@ -438,10 +440,7 @@ func (a *acts) read1(p *Parser, line []byte, start, end int) error {
 		if q := a.quoted(p, start, end); q != nil && a.act == nil {
 			// Before any action (the act fence line came inside a
 			// block); an action's prose is checked by its parse and emit.
-			if err := a.flushText(p, start); err != nil {
-				return err
-			}
-			if err := a.report(p, q); err != nil {
+			if err := a.reportAfter(p, start, q); err != nil {
 				return err
 			}
 		}
@@ -454,11 +453,7 @@ func (a *acts) read1(p *Parser, line []byte, start, end int) error {
 		if err := a.emit(p, start); err != nil {
 			return err
 		}
-		k := 0
-		if a.c == lexer.Tilde {
-			k = 1
-		}
-		if err := a.hidden(p, k, start, end); err != nil {
+		if err := a.hidden(p, fenceIndex(a.c), start, end); err != nil {
 			return err
 		}
 		return a.openAct(p, start, end)
@@ -520,11 +515,7 @@ func (a *acts) nearAct(p *Parser, info, run string, start, end int) *Event {
 func (a *acts) track(p *Parser, b *fence, c byte, line []byte, start, end int) (run string, opens bool, err error) {
 	if b.run != "" {
 		if lexer.ClosesFence(line, b.run) {
-			k := 0
-			if c == lexer.Tilde {
-				k = 1
-			}
-			return "", false, a.strayClosed(p, b, start, end, k)
+			return "", false, a.strayClosed(p, b, start, end, fenceIndex(c))
 		}
 		a.strayContent(p, b, line, start)
 		return "", false, nil
@@ -587,10 +578,7 @@ func (a *acts) strayClosed(p *Parser, b *fence, start, end, k int) error {
 		a.hold(k, e)
 		return nil
 	}
-	if err := a.flushText(p, end); err != nil {
-		return err
-	}
-	return a.report(p, e)
+	return a.reportAfter(p, end, e)
 }
 
 // release sends the held errors of fence character index k, now known to

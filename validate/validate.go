@@ -138,18 +138,21 @@ func BindAct(a *ast.Action, s *schema.Schema) []*ast.Diagnostic {
 			Message: fmt.Sprintf("%s expects %s, got %s", a.Name, expectation(def, required, max), number.Plural(n, "argument")),
 			Span:    a.NameSpan})
 	}
+	// at is a value's span, the action's name for a value without one.
+	at := func(sp *ast.Span) ast.Span {
+		if sp != nil {
+			return *sp
+		}
+		return a.NameSpan
+	}
 	badValue := func(p *schema.Param, sp *ast.Span, err error) {
 		code := CodeBadValue
 		var pe *schema.PathError
 		if errors.As(err, &pe) { // the path rule has its own codes
 			code = pe.Code
 		}
-		d := &ast.Diagnostic{Severity: ast.Error, Code: code,
-			Message: fmt.Sprintf("%s's %s: %v", a.Name, p.Name, err), Span: a.NameSpan}
-		if sp != nil {
-			d.Span = *sp
-		}
-		diags = append(diags, d)
+		diags = append(diags, &ast.Diagnostic{Severity: ast.Error, Code: code,
+			Message: fmt.Sprintf("%s's %s: %v", a.Name, p.Name, err), Span: at(sp)})
 	}
 	padded := func(p *schema.Param, v value) {
 		// An inline argument with white space around it was quoted so;
@@ -157,12 +160,8 @@ func BindAct(a *ast.Action, s *schema.Schema) []*ast.Diagnostic {
 		if !v.inline || !p.PaddedPath(v.text) {
 			return
 		}
-		d := &ast.Diagnostic{Severity: ast.Warning, Code: schema.CodePathWhitespace,
-			Message: schema.PaddedPathMessage(a.Name, p.Name, v.text), Span: a.NameSpan}
-		if v.span != nil {
-			d.Span = *v.span
-		}
-		diags = append(diags, d)
+		diags = append(diags, &ast.Diagnostic{Severity: ast.Warning, Code: schema.CodePathWhitespace,
+			Message: schema.PaddedPathMessage(a.Name, p.Name, v.text), Span: at(v.span)})
 	}
 	for i, p := range def.Params {
 		if p.Variadic {

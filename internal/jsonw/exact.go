@@ -18,16 +18,11 @@ const (
 	EscByte = 0xF700 // EscByte+b for b in 0..255 is a private-use rune other than EscRune
 )
 
-// NeedsEscape reports whether EscapeString changes s.
-func NeedsEscape(s string) bool {
-	return !utf8.ValidString(s) || strings.ContainsRune(s, EscRune)
-}
-
 // EscapeString returns s with each byte that is not UTF-8 written as
 // EscRune, EscByte+b and each EscRune doubled: valid UTF-8 that
 // UnescapeString turns back into s.
 func EscapeString(s string) string {
-	if !NeedsEscape(s) {
+	if utf8.ValidString(s) && !strings.ContainsRune(s, EscRune) {
 		return s
 	}
 	return string(escape([]byte(s), false))

@@ -173,27 +173,9 @@ func (w *W) Value(v any) {
 	case int32:
 		w.Int(int64(x))
 	case []string:
-		if x == nil {
-			w.Null()
-			return
-		}
-		w.BeginArray()
-		for _, s := range x {
-			w.String(s)
-			w.MaybeFlush() // a long list is not held whole
-		}
-		w.EndArray()
+		nullOr(w, x, func(s string, w *W) { w.String(s) })
 	case []any:
-		if x == nil {
-			w.Null()
-			return
-		}
-		w.BeginArray()
-		for _, e := range x {
-			w.Value(e)
-			w.MaybeFlush()
-		}
-		w.EndArray()
+		nullOr(w, x, func(v any, w *W) { w.Value(v) })
 	case map[string]any:
 		writeMap(w, x, w.Value)
 	case map[string]string:
@@ -213,6 +195,26 @@ func (w *W) Value(v any) {
 	default:
 		w.Marshal(v)
 	}
+}
+
+// Array writes xs as an array (empty or nil: []), each element by write;
+// a long array is not held whole (MaybeFlush).
+func Array[E any](w *W, xs []E, write func(E, *W)) {
+	w.BeginArray()
+	for _, x := range xs {
+		write(x, w)
+		w.MaybeFlush()
+	}
+	w.EndArray()
+}
+
+// nullOr writes a nil slice as null, any other as Array does.
+func nullOr[E any](w *W, xs []E, write func(E, *W)) {
+	if xs == nil {
+		w.Null()
+		return
+	}
+	Array(w, xs, write)
 }
 
 // Marshal writes v through encoding/json (HTML escaping off), indented to
