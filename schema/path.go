@@ -116,6 +116,10 @@ func CheckPath(p string) error {
 		return &PathError{Code: CodeBadPath, Msg: "the path is empty"}
 	}
 	for i := 0; i < len(p); {
+		if c := p[i]; c < utf8.RuneSelf && c >= 0x20 && c != 0x7f {
+			i++ // printable ASCII: in none of the classes below
+			continue
+		}
 		r, n := utf8.DecodeRuneInString(p[i:])
 		if r == utf8.RuneError && n == 1 {
 			return &PathError{Code: CodeBadPath, Offset: i,

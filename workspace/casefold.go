@@ -233,6 +233,20 @@ func cleanSlash(v string) string {
 // name itself when it is lower-case ASCII), and so do a composed `é` and
 // `e` + U+0301.
 func foldPath(dst []byte, p string) []byte {
+	i := 0
+	for i < len(p) && p[i] < utf8.RuneSelf {
+		i++
+	}
+	if i == len(p) { // ASCII: in NFC, and only A–Z fold
+		for i := range len(p) {
+			c := p[i]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			dst = append(dst, c)
+		}
+		return dst
+	}
 	if !norm.NFC.IsNormalString(p) {
 		p = norm.NFC.String(p)
 	}
