@@ -538,7 +538,8 @@ func typedJSON(sp *schema.Param, a *arg) (any, error) {
 // jsonValue converts a JSON argument to its parameter's type: a string
 // parameter (string, path, resource, enum) takes a JSON string; bool, int
 // and number take their JSON type or a string that converts; list takes
-// an array (or a string, one item per line); json takes any value. A
+// an array (or a string, one item per line); json takes any value; a
+// string parameter also takes a number, as the text written. A
 // partial value (cut by the end of the stream) is kept as read.
 func jsonValue(sp *schema.Param, v jsonargs.Event) (any, error) {
 	if v.Partial {
@@ -558,6 +559,8 @@ func jsonValue(sp *schema.Param, v jsonargs.Event) (any, error) {
 		switch t {
 		case schema.Int, schema.Number, schema.JSON:
 			return sp.Value(string(x))
+		case schema.String:
+			return string(x), nil // a string parameter keeps a number as its text
 		}
 	case bool:
 		if t == schema.Bool || t == schema.JSON {
