@@ -818,10 +818,11 @@ func (t *tools) typed(sp *schema.Param, a *arg) (any, error) {
 				return v, nil
 			}
 		}
-		if v := strings.TrimSpace(s); ty == schema.JSON && v != "" && !strings.ContainsRune("{[\"", rune(v[0])) {
+		if v := strings.TrimSpace(s); ty == schema.JSON && (v == "" || !strings.ContainsRune("{[\"", rune(v[0]))) {
 			// a json parameter takes any value: text that does not try
-			// to be JSON is a string (an anyOf of string and other
-			// types); broken JSON stays an error
+			// to be JSON, or no text, is a string (an untyped property,
+			// an anyOf of string and other types); broken JSON stays an
+			// error
 			return v, nil
 		}
 	}
