@@ -128,7 +128,9 @@ type Event struct {
 
 // MarshalJSON writes the event with snake_case fields, leaving out the ones
 // its type does not use. A text event has "raw" only when it differs from
-// "text". It is AppendJSON's output.
+// "text". An Error event is of type "error" when its Severity is ast.Error
+// and "diagnostic" otherwise (a warning, note or info), with the same
+// fields. It is AppendJSON's output.
 func (e Event) MarshalJSON() ([]byte, error) {
 	return e.AppendJSON(nil)
 }
@@ -146,7 +148,11 @@ func (e *Event) AppendJSON(dst []byte) ([]byte, error) {
 func (e *Event) WriteJSON(w *jsonw.W) {
 	w.BeginObject()
 	w.Key("type")
-	w.String(e.Type.String())
+	if e.Type == Error && e.Severity != ast.Error {
+		w.String("diagnostic") // a warning, note or info: "error" counts errors only
+	} else {
+		w.String(e.Type.String())
+	}
 	if e.Choice != 0 {
 		w.Key("choice")
 		w.Int(int64(e.Choice))

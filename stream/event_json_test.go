@@ -20,7 +20,7 @@ import (
 // encoding/json encoder over this struct), kept as the reference the direct
 // writer must match byte for byte.
 type legacyEvent struct {
-	Type      Type            `json:"type"`
+	Type      string          `json:"type"`
 	Choice    int             `json:"choice,omitempty"`
 	ID        int             `json:"id,omitempty"`
 	CallID    string          `json:"call_id,omitempty"`
@@ -43,7 +43,7 @@ type legacyEvent struct {
 }
 
 func legacyMarshal(e Event) ([]byte, error) {
-	j := legacyEvent{Type: e.Type, Choice: e.Choice, ID: e.ID, CallID: e.CallID, Name: e.Name, Param: e.Param, Kind: e.Kind, Message: e.Message, Raw: e.Raw, Syntax: e.Syntax, Span: e.Span}
+	j := legacyEvent{Type: e.Type.String(), Choice: e.Choice, ID: e.ID, CallID: e.CallID, Name: e.Name, Param: e.Param, Kind: e.Kind, Message: e.Message, Raw: e.Raw, Syntax: e.Syntax, Span: e.Span}
 	switch e.Type {
 	case Text:
 		j.Text = &e.Text
@@ -54,6 +54,9 @@ func legacyMarshal(e Event) ([]byte, error) {
 		j.Text = &e.Text
 	case Error:
 		j.Severity = &e.Severity
+		if e.Severity != ast.Error {
+			j.Type = "diagnostic"
+		}
 		if e.Params != nil {
 			j.Params = &e.Params
 		}

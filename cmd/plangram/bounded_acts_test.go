@@ -74,9 +74,10 @@ func TestActsBoundedOutput(t *testing.T) {
 }
 
 // lineCode returns the diagnostic code of a line of check's output
-// ("… [code]") or of a stream error event ("kind":"code"), else "".
+// ("… [code]") or of a stream error or diagnostic event ("kind":"code"),
+// else "".
 func lineCode(line string) string {
-	if i := strings.Index(line, `"kind":"`); i >= 0 && strings.Contains(line, `"type":"error"`) {
+	if i := strings.Index(line, `"kind":"`); i >= 0 && (strings.Contains(line, `"type":"error"`) || strings.Contains(line, `"type":"diagnostic"`)) {
 		rest := line[i+len(`"kind":"`):]
 		return rest[:strings.IndexByte(rest, '"')]
 	}

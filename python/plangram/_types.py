@@ -151,7 +151,7 @@ class ApplyResult:
 @dataclass(frozen=True)
 class Event:
     """One stream event (docs/stream.md): type is "text", "thinking",
-    "tool_call_start", "param_delta", "tool_call", "error", "end", …; raw is
+    "tool_call_start", "param_delta", "tool_call", "error", "diagnostic", "end", …; raw is
     the whole JSON object, as `plangram stream` prints it."""
 
     type: str
