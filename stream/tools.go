@@ -393,6 +393,9 @@ func (t *tools) params(p *Parser, eof bool) (bool, error) {
 	}
 }
 
+// notGiven reports whether sp is a parameter (not nil) no value gave yet.
+func (t *tools) notGiven(sp *schema.Param) bool { return sp != nil && t.given(sp) < 0 }
+
 // given returns the index of the value that gives parameter sp, or -1.
 func (t *tools) given(sp *schema.Param) int {
 	for _, i := range t.c.given {
@@ -515,10 +518,10 @@ func (t *tools) value(p *Parser, eof bool) (bool, error) {
 			if k < 0 {
 				return t.starve(p, eof, lim, t.pos)
 			}
-			if k == 2 { // a named parameter's tag may end an unclosed value
-				_, n, more := t.f.param(p.bytes(t.pos, lim))
+			if k == 2 { // a tag opening a parameter not given yet may end an unclosed value
+				name, n, more := t.f.param(p.bytes(t.pos, lim))
 				switch {
-				case n > 0:
+				case n > 0 && (c.tool == nil || t.notGiven(c.tool.params[string(name)])):
 					return true, t.endValue(p, 2)
 				case more:
 					return t.starve(p, eof, lim, t.pos)
@@ -548,7 +551,7 @@ func (t *tools) value(p *Parser, eof bool) (bool, error) {
 			}
 			if c.invoke { // a named parameter not given yet
 				name, n, more := t.f.param(b)
-				if sp := c.tool.params[string(name)]; n > 0 && sp != nil && t.given(sp) < 0 {
+				if n > 0 && t.notGiven(c.tool.params[string(name)]) {
 					return true, t.endValue(p, 0)
 				}
 				part = part || more
