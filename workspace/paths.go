@@ -167,12 +167,17 @@ func (c *checker) walk(v string, follow bool) walked {
 		}
 		next := filepath.Join(cur, part)
 		last := n == len(components)
+		if !last && c.dirs[next] {
+			cur = next
+			continue
+		}
 		fi, err := os.Lstat(next)
 		if err != nil {
 			tail = append(tail, part)
 			continue
 		}
 		if fi.Mode()&os.ModeSymlink == 0 {
+			c.dirs[next] = fi.IsDir()
 			cur = next
 			continue
 		}

@@ -380,6 +380,9 @@ type checker struct {
 	// reads is opened through it, so no read leaves the root whatever a
 	// symbolic link or a concurrent rename does (os.Root).
 	fsys *os.Root
+	// dirs records the paths walk found to be directories, not links, on
+	// disk: each directory of the paths is looked at once.
+	dirs map[string]bool
 	// nameMax is the longest name the root's file system allows.
 	nameMax int
 	schema  *schema.Schema
@@ -606,7 +609,7 @@ func newChecker(doc *ast.Document, root string, opts Options) (*checker, error) 
 		return nil, fmt.Errorf("workspace root %q: %w", root, unwrapPathError(err))
 	}
 	c := &checker{root: resolved, fsys: fsys, nameMax: nameMax(resolved), maxSize: limit, strict: opts.Strict,
-		o: map[string]*entry{}, src: opts.Source, work: &budget{floor: budgetFloor}}
+		o: map[string]*entry{}, dirs: map[string]bool{}, src: opts.Source, work: &budget{floor: budgetFloor}}
 	if doc != nil {
 		c.begin(0, doc, opts)
 	}
