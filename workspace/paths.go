@@ -167,17 +167,12 @@ func (c *checker) walk(v string, follow bool) walked {
 		}
 		next := filepath.Join(cur, part)
 		last := n == len(components)
-		if !last && c.dirs[next] {
-			cur = next
-			continue
-		}
-		fi, err := os.Lstat(next)
+		fi, err := c.lstat(next)
 		if err != nil {
 			tail = append(tail, part)
 			continue
 		}
 		if fi.Mode()&os.ModeSymlink == 0 {
-			c.dirs[next] = fi.IsDir()
 			cur = next
 			continue
 		}
@@ -221,6 +216,19 @@ func (c *checker) walk(v string, follow bool) walked {
 		return walked{res: walkEscapes}
 	}
 	return walked{rel: filepath.ToSlash(r)}
+}
+
+// lstat is os.Lstat of the absolute path p, remembered for the check:
+// walk and file look at each path on disk once.
+func (c *checker) lstat(p string) (fs.FileInfo, error) {
+	if fi, ok := c.stats[p]; ok {
+		return fi, nil
+	}
+	fi, err := os.Lstat(p)
+	if err == nil {
+		c.stats[p] = fi
+	}
+	return fi, err
 }
 
 // defaultNameMax is the longest name, in bytes, of the file systems in
