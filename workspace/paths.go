@@ -240,13 +240,7 @@ const defaultNameMax = 255
 // longer than the root's file system allows for one name (c.nameMax):
 // no file can be created under it, so apply would fail.
 func (c *checker) nameTooLong(v string) (string, bool) {
-	for v != "" {
-		name := v
-		if i := strings.IndexByte(v, '/'); i >= 0 {
-			name, v = v[:i], v[i+1:]
-		} else {
-			v = ""
-		}
+	for name := range strings.SplitSeq(v, "/") {
 		if len(name) > c.nameMax {
 			return name, true
 		}
