@@ -75,11 +75,7 @@ func (c *checker) resolvePath(p *pathArg, a *ast.Action, follow bool) {
 			a.Name, what, v, w.link, w.target)
 		return
 	}
-	rel := w.rel
-	if rel == v {
-		rel = v // the value itself: a slice of the document (Options.Source)
-	}
-	p.rel, p.ok = rel, true
+	p.rel, p.ok = w.rel, true
 }
 
 // what names the kind of path p is in messages: "cwd" or "path".
@@ -221,14 +217,17 @@ func (c *checker) walk(v string, follow bool) walked {
 // lstat is os.Lstat of the absolute path p, remembered for the check:
 // walk and file look at each path on disk once.
 func (c *checker) lstat(p string) (fs.FileInfo, error) {
-	if fi, ok := c.stats[p]; ok {
-		return fi, nil
+	r, ok := c.stats[p]
+	if !ok {
+		r.fi, r.err = os.Lstat(p)
+		c.stats[p] = r
 	}
-	fi, err := os.Lstat(p)
-	if err == nil {
-		c.stats[p] = fi
-	}
-	return fi, err
+	return r.fi, r.err
+}
+
+type lstatResult struct {
+	fi  fs.FileInfo
+	err error
 }
 
 // defaultNameMax is the longest name, in bytes, of the file systems in

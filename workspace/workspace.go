@@ -380,8 +380,8 @@ type checker struct {
 	// reads is opened through it, so no read leaves the root whatever a
 	// symbolic link or a concurrent rename does (os.Root).
 	fsys *os.Root
-	// stats holds what lstat found on disk, by absolute path.
-	stats map[string]fs.FileInfo
+	// stats holds what lstat found on disk (or its error), by absolute path.
+	stats map[string]lstatResult
 	// nameMax is the longest name the root's file system allows.
 	nameMax int
 	schema  *schema.Schema
@@ -608,7 +608,7 @@ func newChecker(doc *ast.Document, root string, opts Options) (*checker, error) 
 		return nil, fmt.Errorf("workspace root %q: %w", root, unwrapPathError(err))
 	}
 	c := &checker{root: resolved, fsys: fsys, nameMax: nameMax(resolved), maxSize: limit, strict: opts.Strict,
-		o: map[string]*entry{}, stats: map[string]fs.FileInfo{}, src: opts.Source, work: &budget{floor: budgetFloor}}
+		o: map[string]*entry{}, stats: map[string]lstatResult{}, src: opts.Source, work: &budget{floor: budgetFloor}}
 	if doc != nil {
 		c.begin(0, doc, opts)
 	}
