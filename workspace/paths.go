@@ -75,11 +75,7 @@ func (c *checker) resolvePath(p *pathArg, a *ast.Action, follow bool) {
 			a.Name, what, v, w.link, w.target)
 		return
 	}
-	rel := w.rel
-	if rel == v {
-		rel = v // the value itself: a slice of the document (Options.Source)
-	}
-	p.rel, p.ok = rel, true
+	p.rel, p.ok = w.rel, true
 }
 
 // what names the kind of path p is in messages: "cwd" or "path".
@@ -167,7 +163,7 @@ func (c *checker) walk(v string, follow bool) walked {
 		}
 		next := filepath.Join(cur, part)
 		last := n == len(components)
-		fi, err := os.Lstat(next)
+		fi, err := c.lstat(next)
 		if err != nil {
 			tail = append(tail, part)
 			continue
@@ -218,6 +214,22 @@ func (c *checker) walk(v string, follow bool) walked {
 	return walked{rel: filepath.ToSlash(r)}
 }
 
+// lstat is os.Lstat of the absolute path p, remembered for the check:
+// walk and file look at each path on disk once.
+func (c *checker) lstat(p string) (fs.FileInfo, error) {
+	r, ok := c.stats[p]
+	if !ok {
+		r.fi, r.err = os.Lstat(p)
+		c.stats[p] = r
+	}
+	return r.fi, r.err
+}
+
+type lstatResult struct {
+	fi  fs.FileInfo
+	err error
+}
+
 // defaultNameMax is the longest name, in bytes, of the file systems in
 // common use (Linux's NAME_MAX): the limit when the root's file system
 // cannot be asked.
@@ -227,13 +239,7 @@ const defaultNameMax = 255
 // longer than the root's file system allows for one name (c.nameMax):
 // no file can be created under it, so apply would fail.
 func (c *checker) nameTooLong(v string) (string, bool) {
-	for v != "" {
-		name := v
-		if i := strings.IndexByte(v, '/'); i >= 0 {
-			name, v = v[:i], v[i+1:]
-		} else {
-			v = ""
-		}
+	for name := range strings.SplitSeq(v, "/") {
 		if len(name) > c.nameMax {
 			return name, true
 		}

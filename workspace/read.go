@@ -1,11 +1,11 @@
 package workspace
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
-	"slices"
 	"syscall"
 
 	"github.com/plangram/plangram/internal/view"
@@ -29,7 +29,7 @@ func (e *tooLargeError) Error() string {
 // A file over the limit (also one that grows past it while being read) is
 // a *tooLargeError with nothing read; anything but a regular file is an
 // error that names its type. The content is read into one buffer of the
-// size fstat gives (one byte more, to see the file grow), which is then
+// size fstat gives (bytes.MinRead more, to see the file grow), which is then
 // never written again and is returned as a string without a copy.
 func readRegularIn(root *os.Root, name string, limit int64) (string, error) {
 	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
@@ -47,24 +47,14 @@ func readRegularIn(root *os.Root, name string, limit int64) (string, error) {
 	if fi.Size() > limit {
 		return "", &tooLargeError{fi.Size(), limit}
 	}
-	buf := make([]byte, 0, fi.Size()+1)
-	for {
-		n, err := f.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if int64(len(buf)) > limit {
-			return "", &tooLargeError{int64(len(buf)), limit}
-		}
-		if err == io.EOF || n == 0 && err == nil {
-			break
-		}
-		if err != nil {
-			return "", err
-		}
-		if len(buf) == cap(buf) {
-			buf = slices.Grow(buf, len(buf))
-		}
+	buf := bytes.NewBuffer(make([]byte, 0, fi.Size()+bytes.MinRead))
+	if _, err := buf.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
+		return "", err
 	}
-	return view.String(buf), nil
+	if n := int64(buf.Len()); n > limit {
+		return "", &tooLargeError{n, limit}
+	}
+	return view.String(buf.Bytes()), nil
 }
 
 // fileKind names a file type for messages.

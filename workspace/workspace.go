@@ -380,6 +380,8 @@ type checker struct {
 	// reads is opened through it, so no read leaves the root whatever a
 	// symbolic link or a concurrent rename does (os.Root).
 	fsys *os.Root
+	// stats holds what lstat found on disk (or its error), by absolute path.
+	stats map[string]lstatResult
 	// nameMax is the longest name the root's file system allows.
 	nameMax int
 	schema  *schema.Schema
@@ -606,7 +608,7 @@ func newChecker(doc *ast.Document, root string, opts Options) (*checker, error) 
 		return nil, fmt.Errorf("workspace root %q: %w", root, unwrapPathError(err))
 	}
 	c := &checker{root: resolved, fsys: fsys, nameMax: nameMax(resolved), maxSize: limit, strict: opts.Strict,
-		o: map[string]*entry{}, src: opts.Source, work: &budget{floor: budgetFloor}}
+		o: map[string]*entry{}, stats: map[string]lstatResult{}, src: opts.Source, work: &budget{floor: budgetFloor}}
 	if doc != nil {
 		c.begin(0, doc, opts)
 	}
@@ -956,7 +958,7 @@ func (c *checker) file(rel string) *vfile {
 	// one was resolved by walk, which found no link on the way. Only what
 	// is read of a file goes through c.fsys (the type and size a race
 	// falsifies make no read leave the root).
-	st, err := os.Lstat(filepath.Join(c.root, name))
+	st, err := c.lstat(filepath.Join(c.root, name))
 	switch {
 	case err != nil && errors.Is(err, os.ErrNotExist):
 		// missing; a directory the plan created files under still counts
