@@ -237,17 +237,7 @@ func foldPath(dst []byte, p string) []byte {
 	for i < len(p) && p[i] < utf8.RuneSelf {
 		i++
 	}
-	if i == len(p) { // ASCII: in NFC, and only A–Z fold
-		for i := range len(p) {
-			c := p[i]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			dst = append(dst, c)
-		}
-		return dst
-	}
-	if !norm.NFC.IsNormalString(p) {
+	if i < len(p) && !norm.NFC.IsNormalString(p) { // ASCII is in NFC
 		p = norm.NFC.String(p)
 	}
 	for _, r := range p {
