@@ -200,63 +200,47 @@ type message struct {
 	Error   json.RawMessage `json:"error"`
 }
 
-// kind of a message, as classify reads it.
-type kind int
-
-const (
-	kindInvalid      kind = iota // answered with InvalidRequest
-	kindNotJSON                  // answered with ParseError
-	kindCall                     // a request with an id
-	kindNotification             // a request without one (or with id null)
-	kindResponse                 // ignored: the server sends no request
-)
-
-// classify reads one message (not a batch). For a call it returns the
-// request; for an invalid message, the id its error is answered with
-// (nil: null).
-func classify(body []byte) (kind, *request, json.RawMessage) {
+// classify reads one message of a frame's body, which is valid JSON (a
+// member of it when the body is a batch). It returns the request of a call
+// or a notification, or the error an invalid message is answered with and
+// the id of that answer (nil: null); neither for a response, which is
+// ignored: the server sends no request.
+func classify(body []byte, batch bool) (*request, *rpcError, json.RawMessage) {
 	t := bytes.TrimSpace(body)
-	if len(t) == 0 || t[0] != '{' {
-		if !json.Valid(t) {
-			return kindNotJSON, nil, nil
-		}
-		return kindInvalid, nil, nil
-	}
 	var m message
-	if err := json.Unmarshal(t, &m); err != nil {
-		return kindNotJSON, nil, nil
-	}
-	id, idOK := replyID(m.ID)
-	if string(m.JSONRPC) != `"2.0"` {
-		return kindInvalid, nil, id
-	}
-	if m.Method == nil {
-		if m.Result != nil || m.Error != nil {
-			// whatever its id: a response is never answered, so that two
-			// peers cannot answer each other's errors forever
-			return kindResponse, nil, nil
+	if t[0] != '{' || json.Unmarshal(t, &m) != nil { // JSON, but no object
+		e := &rpcError{Code: codeInvalidRequest, Message: msgParseError}
+		if batch {
+			e.Code = codeParseError
 		}
-		return kindInvalid, nil, id
+		return nil, e, nil
 	}
-	if len(m.Method) == 0 || m.Method[0] != '"' {
-		return kindInvalid, nil, id
+	invalid := &rpcError{Code: codeInvalidRequest, Message: msgInvalidRequest}
+	id, idOK := replyID(m.ID)
+	switch {
+	case string(m.JSONRPC) != `"2.0"`:
+		return nil, invalid, id
+	case m.Method == nil && (m.Result != nil || m.Error != nil):
+		// whatever its id: a response is never answered, so that two
+		// peers cannot answer each other's errors forever
+		return nil, nil, nil
+	case len(m.Method) == 0 || m.Method[0] != '"':
+		return nil, invalid, id
 	}
 	method, err := jsonString(m.Method)
 	if err != nil {
-		return kindInvalid, nil, id
+		return nil, invalid, id
 	}
 	r := &request{method: method, params: m.Params}
-	if isNull(m.ID) {
-		return kindNotification, r, nil
-	}
-	if !idOK {
-		return kindInvalid, nil, nil
+	switch {
+	case m.ID == nil || string(m.ID) == "null":
+		return r, nil, nil
+	case !idOK:
+		return nil, invalid, nil
 	}
 	r.call, r.id = true, id
-	return kindCall, r, id
+	return r, nil, nil
 }
-
-func isNull(raw json.RawMessage) bool { return raw == nil || string(raw) == "null" }
 
 // replyID returns the id a response echoes: a string (its bytes that are
 // not UTF-8 written \xNN, as diagnostics write them, so that the reply is
@@ -321,26 +305,17 @@ func (c *conn) dispatch(ctx context.Context, body []byte, h handler, isExit func
 	var wg sync.WaitGroup
 	n := 0
 	for i, m := range members {
-		k, r, id := classify(m)
-		switch k {
-		case kindNotJSON:
-			out[i] = errorResponse(id, &rpcError{Code: codeParseError, Message: msgParseError})
-		case kindInvalid:
+		r, e, id := classify(m, batch)
+		switch {
+		case e != nil:
 			c.log.Warn("invalid message answered with an error", "bytes", len(m))
-			e := &rpcError{Code: codeInvalidRequest, Message: msgInvalidRequest}
-			if t := bytes.TrimSpace(m); len(t) > 0 && t[0] != '{' { // valid JSON, but no object
-				e.Message = msgParseError
-				if batch {
-					e.Code = codeParseError
-				}
-			}
 			out[i] = errorResponse(id, e)
-		case kindResponse:
+		case r == nil:
 			c.log.Info("ignored a response: the server sends no request")
-		case kindNotification:
+		case !r.call:
 			_, _ = h(ctx, r)
 			exit = exit || isExit(r.method)
-		case kindCall:
+		default:
 			n++
 			wg.Add(1)
 			go func() {
