@@ -150,7 +150,7 @@ func (c *testClient) DidChange(ctx context.Context, p *protocol.DidChangeTextDoc
 	return c.notify("textDocument/didChange", p)
 }
 
-func (c *testClient) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
+func (c *testClient) Hover(ctx context.Context, p *protocol.TextDocumentPositionParams) (*protocol.Hover, error) {
 	var r *protocol.Hover
 	err := c.call(ctx, "textDocument/hover", p, &r)
 	return r, err
@@ -162,7 +162,7 @@ func (c *testClient) DocumentSymbol(ctx context.Context, p *protocol.DocumentSym
 	return r, err
 }
 
-func (c *testClient) Completion(ctx context.Context, p *protocol.CompletionParams) (*protocol.CompletionList, error) {
+func (c *testClient) Completion(ctx context.Context, p *protocol.TextDocumentPositionParams) (*protocol.CompletionList, error) {
 	var r protocol.CompletionList
 	err := c.call(ctx, "textDocument/completion", p, &r)
 	return &r, err

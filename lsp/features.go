@@ -245,7 +245,7 @@ var metaKeyRE = sync.OnceValue(func() *regexp.Regexp {
 
 // Hover documents the action or parameter under the cursor from the
 // dialect's schema.
-func (s *server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
+func (s *server) Hover(ctx context.Context, p *protocol.TextDocumentPositionParams) (*protocol.Hover, error) {
 	d, doc, err := s.snapshot(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, nil
@@ -368,7 +368,7 @@ var (
 
 // Completion offers action names on the first line of an act block and
 // after `### ` in a plan, and metadata keys at the start of a list item.
-func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (*protocol.CompletionList, error) {
+func (s *server) Completion(ctx context.Context, p *protocol.TextDocumentPositionParams) (*protocol.CompletionList, error) {
 	d, doc, err := s.snapshot(ctx, p.TextDocument.URI)
 	if err != nil {
 		return &protocol.CompletionList{Items: []protocol.CompletionItem{}}, nil

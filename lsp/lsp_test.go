@@ -200,7 +200,7 @@ func TestHoverCompletionSymbols(t *testing.T) {
 
 	hoverAt := func(line, char uint32) string {
 		t.Helper()
-		h, err := s.server.Hover(s.ctx, &protocol.HoverParams{
+		h, err := s.server.Hover(s.ctx, &protocol.TextDocumentPositionParams{
 			TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: protocol.Position{Line: line, Character: char}})
 		if err != nil {
 			t.Fatal(err)
@@ -250,7 +250,7 @@ func TestHoverCompletionSymbols(t *testing.T) {
 
 	complete := func(u uri.URI, line, char uint32) []protocol.CompletionItem {
 		t.Helper()
-		r, err := s.server.Completion(s.ctx, &protocol.CompletionParams{
+		r, err := s.server.Completion(s.ctx, &protocol.TextDocumentPositionParams{
 			TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: protocol.Position{Line: line, Character: char}})
 		if err != nil {
 			t.Fatal(err)
@@ -313,7 +313,7 @@ func TestHoverCompletionSymbols(t *testing.T) {
 	s.waitDiags(u4, 1)
 	hoverIn := func(line, char uint32) string {
 		t.Helper()
-		h, err := s.server.Hover(s.ctx, &protocol.HoverParams{
+		h, err := s.server.Hover(s.ctx, &protocol.TextDocumentPositionParams{
 			TextDocument: protocol.TextDocumentIdentifier{URI: u4}, Position: protocol.Position{Line: line, Character: char}})
 		if err != nil || h == nil {
 			return ""

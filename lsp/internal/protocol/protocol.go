@@ -39,7 +39,6 @@ const (
 	SeverityError       DiagnosticSeverity = 1
 	SeverityWarning     DiagnosticSeverity = 2
 	SeverityInformation DiagnosticSeverity = 3
-	SeverityHint        DiagnosticSeverity = 4
 )
 
 // DiagnosticRelatedInformation is a note of a diagnostic at another place.
@@ -78,7 +77,6 @@ type InitializeParams struct {
 	RootPath         *string           `json:"rootPath,omitempty"`
 	RootURI          *uri.URI          `json:"rootUri"`
 	WorkspaceFolders []WorkspaceFolder `json:"workspaceFolders,omitempty"`
-	Capabilities     json.RawMessage   `json:"capabilities,omitempty"`
 }
 
 // TextDocumentSyncKind says how the client sends a document's changes.
@@ -174,7 +172,8 @@ type DidCloseTextDocumentParams struct {
 	TextDocument TextDocumentIdentifier `json:"textDocument"`
 }
 
-// TextDocumentPositionParams name a position in a document.
+// TextDocumentPositionParams name a position in a document: the params
+// of textDocument/hover and textDocument/completion.
 type TextDocumentPositionParams struct {
 	TextDocument TextDocumentIdentifier `json:"textDocument"`
 	Position     Position               `json:"position"`
@@ -250,12 +249,6 @@ type CompletionList struct {
 	IsIncomplete bool             `json:"isIncomplete"`
 	Items        []CompletionItem `json:"items"`
 }
-
-// CompletionParams are the params of textDocument/completion.
-type CompletionParams = TextDocumentPositionParams
-
-// HoverParams are the params of textDocument/hover.
-type HoverParams = TextDocumentPositionParams
 
 // CodeActionContext carries the diagnostics the client shows at the
 // range, each as the client sent it.
