@@ -16,21 +16,21 @@ import (
 // file name), without trying every file pattern of every lexer with
 // filepath.Match, as chroma's Match does for a file name and its Get for a
 // name that is not a lexer's name or alias, once per code block of a page.
-// A known name or alias is handed to lexers.Get; patterns that are a
-// literal name or `*` and a literal (`*.py`) are looked up in maps; the few
-// others (`.env.*`, `Dockerfile.*`) are tried. TestLexerIndexSameAsChroma
-// checks it against chroma's registry.
+// A known name or alias is handed to lexers.Get; a file name is tried
+// against the patterns whose literal tail (the text after their last
+// wildcard: `.py` of `*.py`, the whole of `Makefile`) ends it, found in a
+// map by its suffixes. TestLexerIndexSameAsChroma checks it against
+// chroma's registry.
 type lexerIndex struct {
 	lexers []chroma.Lexer
 	names  map[string]bool // every name and alias, as written and lower-cased: the keys of lexers.Get's maps
-	kinds  [2]globKind     // file patterns, alias file patterns
+	kinds  [2]globIndex    // file patterns, alias file patterns
 }
 
-type globKind struct {
-	exact     map[string][]int // a literal pattern → the lexers that have it
-	suffix    map[string][]int // `*` + literal → the lexers, by the literal
-	maxSuffix int
-	other     []globRef
+// globIndex holds file patterns by their literal tail.
+type globIndex struct {
+	byTail  map[string][]globRef
+	maxTail int
 }
 
 type globRef struct {
@@ -55,7 +55,7 @@ var chromaLexers = sync.OnceValue(func() *lexerIndex { return newLexerIndex(lexe
 func newLexerIndex(all []chroma.Lexer) *lexerIndex {
 	x := &lexerIndex{lexers: all, names: map[string]bool{}}
 	for k := range x.kinds {
-		x.kinds[k].exact, x.kinds[k].suffix = map[string][]int{}, map[string][]int{}
+		x.kinds[k].byTail = map[string][]globRef{}
 	}
 	for i, lx := range all {
 		c := lx.Config()
@@ -65,15 +65,9 @@ func newLexerIndex(all []chroma.Lexer) *lexerIndex {
 		for k, patterns := range [][]string{c.Filenames, c.AliasFilenames} {
 			g := &x.kinds[k]
 			for _, glob := range patterns {
-				switch rest, star := strings.CutPrefix(glob, "*"); {
-				case !strings.ContainsAny(glob, `*?[\`):
-					g.exact[glob] = append(g.exact[glob], i)
-				case star && !strings.ContainsAny(rest, `*?[\/`):
-					g.suffix[rest] = append(g.suffix[rest], i)
-					g.maxSuffix = max(g.maxSuffix, len(rest))
-				default:
-					g.other = append(g.other, globRef{i, glob})
-				}
+				tail := glob[strings.LastIndexAny(glob, `*?]\`)+1:]
+				g.byTail[tail] = append(g.byTail[tail], globRef{i, glob})
+				g.maxTail = max(g.maxTail, len(tail))
 			}
 		}
 	}
@@ -105,13 +99,11 @@ func (x *lexerIndex) match(filename string) chroma.Lexer {
 		g := &x.kinds[k]
 		ids = ids[:0]
 		try := func(name string) {
-			ids = append(ids, g.exact[name]...)
-			for i := max(0, len(name)-g.maxSuffix); i <= len(name); i++ {
-				ids = append(ids, g.suffix[name[i:]]...)
-			}
-			for _, o := range g.other {
-				if ok, err := filepath.Match(o.glob, name); err == nil && ok {
-					ids = append(ids, o.lexer)
+			for i := max(0, len(name)-g.maxTail); i <= len(name); i++ {
+				for _, o := range g.byTail[name[i:]] {
+					if ok, err := filepath.Match(o.glob, name); err == nil && ok {
+						ids = append(ids, o.lexer)
+					}
 				}
 			}
 		}
