@@ -405,48 +405,34 @@ func (s *server) Completion(ctx context.Context, p *protocol.TextDocumentPositio
 			items = append(items, it)
 		}
 	}
-	switch {
-	case isActFence(prev) && actNameRE().MatchString(prefix):
-		m := actNameRE().FindStringSubmatchIndex(prefix)
+	if m := actNameRE().FindStringSubmatchIndex(prefix); m != nil && isActFence(prev) {
 		actionItems(grammar.DialectActs, ls+m[2], "")
-	case planHeadingRE().MatchString(prefix):
-		m := planHeadingRE().FindStringSubmatchIndex(prefix)
+	} else if m := planHeadingRE().FindStringSubmatchIndex(prefix); m != nil {
 		suffix := ""
-		rest := ""
-		if le := d.tx.LineEnd(lineNo); le > off {
-			rest = string(d.text[off:le])
-		}
-		if m[3] > m[2] && !strings.Contains(rest, "`") {
+		if rest := d.text[off:max(off, d.tx.LineEnd(lineNo))]; m[3] > m[2] && !bytes.ContainsRune(rest, '`') {
 			suffix = "`"
 		}
 		actionItems(grammar.DialectPlan, ls+m[4], suffix)
-	case bulletKeyRE().MatchString(prefix) && doc.Dialect == grammar.DialectPlan:
-		m := bulletKeyRE().FindStringSubmatchIndex(prefix)
+	} else if m := bulletKeyRE().FindStringSubmatchIndex(prefix); m != nil && doc.Dialect == grammar.DialectPlan {
 		from := ls + m[3] // after the bullet and its spaces
-		var keys []string
-		var docs []string
-		if a := actionBefore(doc, off); a != nil {
-			if sc := s.schemaFor(doc); sc != nil {
-				if def := sc.Lookup(a.Name); def != nil {
-					for _, pd := range def.Params {
-						if pd.Key != "" {
-							keys = append(keys, pd.Key)
-							docs = append(docs, paramLine(pd, doc.Dialect))
-						}
+		key := func(k, md string) {
+			items = append(items, protocol.CompletionItem{Label: k, Kind: protocol.CompletionItemKindProperty,
+				FilterText:    string(d.text[from:off]) + k,
+				Documentation: &protocol.MarkupContent{Kind: protocol.Markdown, Value: md},
+				TextEdit:      edit(from, "**"+k+":** ")})
+		}
+		if a := actionBefore(doc, off); a == nil {
+			for _, k := range []string{"Status", "Agent", "Goal"} { // a plan's document metadata
+				key(k, "document metadata")
+			}
+		} else if sc := s.schemaFor(doc); sc != nil {
+			if def := sc.Lookup(a.Name); def != nil {
+				for _, pd := range def.Params {
+					if pd.Key != "" {
+						key(pd.Key, paramLine(pd, doc.Dialect))
 					}
 				}
 			}
-		} else {
-			for _, k := range []string{"Status", "Agent", "Goal"} { // a plan's document metadata
-				keys = append(keys, k)
-				docs = append(docs, "document metadata")
-			}
-		}
-		for i, k := range keys {
-			items = append(items, protocol.CompletionItem{Label: k, Kind: protocol.CompletionItemKindProperty,
-				FilterText:    string(d.text[from:off]) + k,
-				Documentation: &protocol.MarkupContent{Kind: protocol.Markdown, Value: docs[i]},
-				TextEdit:      edit(from, "**"+k+":** ")})
 		}
 	}
 	if items == nil {
