@@ -80,76 +80,49 @@ type symbolNode struct {
 	children []*symbolNode
 }
 
-// outlineItem is a heading, an action, or a plan action with its heading.
-type outlineItem struct {
-	h *heading
-	a *ast.Action
-}
-
-func (it outlineItem) start() int {
-	if it.h != nil {
-		return it.h.start
-	}
-	return it.a.Span.Start.Offset
-}
-
 // outline builds the document's symbols: headings nest by level (the title,
 // the sections, a plan's action headings), and every action is a function
 // symbol under the heading before it, or the action's own heading.
 func outline(src []byte, tx *textpos.Text, doc *ast.Document) []protocol.DocumentSymbol {
-	hs := headings(src, doc)
 	actionAt := map[int]*ast.Action{} // heading line -> action named on it
 	for _, a := range doc.Actions {
 		actionAt[a.NameSpan.Start.Line] = a
 	}
-	var items []outlineItem
 	used := map[*ast.Action]bool{}
-	for i := range hs {
-		h := &hs[i]
-		line := tx.Lines().Pos(h.start).Line
-		a := actionAt[line]
-		if a != nil && !used[a] && a.Head == nil { // a plan action's own heading
-			used[a] = true
-			items = append(items, outlineItem{h: h, a: a})
-			continue
+	setAction := func(n *symbolNode, a *ast.Action) {
+		used[a] = true
+		n.sym.Name, n.sym.Kind = cmp.Or(a.Name, "(unnamed action)"), protocol.SymbolKindFunction
+		n.sym.Detail = actionDetail(a)
+		n.end = max(n.end, a.Span.End.Offset)
+	}
+	var nodes, headingNodes []*symbolNode
+	for _, h := range headings(src, doc) {
+		n := &symbolNode{level: h.level, start: h.start, end: h.end}
+		n.sym = protocol.DocumentSymbol{Name: cmp.Or(h.text, "(untitled)"), Kind: protocol.SymbolKindNamespace,
+			SelectionRange: protocol.Range{Start: position(tx, h.start), End: position(tx, h.end)}}
+		if h.level == 1 {
+			n.sym.Kind = protocol.SymbolKindFile
 		}
-		items = append(items, outlineItem{h: h})
+		if a := actionAt[tx.Lines().Pos(h.start).Line]; a != nil && !used[a] && a.Head == nil { // a plan action's own heading
+			setAction(n, a)
+			if a.NameSpan.Start.Line > 0 {
+				n.sym.SelectionRange = toRange(tx, a.NameSpan)
+			}
+		}
+		nodes, headingNodes = append(nodes, n), append(headingNodes, n)
 	}
 	for _, a := range doc.Actions {
 		if !used[a] {
-			items = append(items, outlineItem{a: a})
+			n := &symbolNode{level: 7, start: a.Span.Start.Offset, end: a.Span.End.Offset}
+			n.sym.SelectionRange = toRange(tx, a.NameSpan)
+			setAction(n, a)
+			nodes = append(nodes, n)
 		}
 	}
-	sort.SliceStable(items, func(i, j int) bool { return items[i].start() < items[j].start() })
+	sort.SliceStable(nodes, func(i, j int) bool { return nodes[i].start < nodes[j].start })
 
-	var roots []*symbolNode
-	var stack []*symbolNode
-	var headingNodes []*symbolNode
-	for _, it := range items {
-		n := &symbolNode{}
-		if it.h != nil {
-			n.level, n.start, n.end = it.h.level, it.h.start, it.h.end
-			n.sym.Name = it.h.text
-			n.sym.Kind = protocol.SymbolKindNamespace
-			if it.h.level == 1 {
-				n.sym.Kind = protocol.SymbolKindFile
-			}
-			n.sym.SelectionRange = protocol.Range{Start: position(tx, it.h.start), End: position(tx, it.h.end)}
-			headingNodes = append(headingNodes, n)
-		} else {
-			n.level, n.start, n.end = 7, it.a.Span.Start.Offset, it.a.Span.End.Offset
-			n.sym.SelectionRange = toRange(tx, it.a.NameSpan)
-		}
-		if it.a != nil {
-			n.sym.Name = cmp.Or(it.a.Name, "(unnamed action)")
-			n.sym.Kind = protocol.SymbolKindFunction
-			n.sym.Detail = actionDetail(it.a)
-			if it.h != nil && it.a.NameSpan.Start.Line > 0 {
-				n.sym.SelectionRange = toRange(tx, it.a.NameSpan)
-			}
-			n.end = max(n.end, it.a.Span.End.Offset)
-		}
-		n.sym.Name = cmp.Or(n.sym.Name, "(untitled)")
+	var roots, stack []*symbolNode
+	for _, n := range nodes {
 		// Only headings are pushed, so an action (level 7) pops nothing.
 		for len(stack) > 0 && stack[len(stack)-1].level >= n.level {
 			stack = stack[:len(stack)-1]
