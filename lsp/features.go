@@ -95,7 +95,7 @@ func outline(src []byte, tx *textpos.Text, doc *ast.Document) []protocol.Documen
 		n.sym.Detail = actionDetail(a)
 		n.end = max(n.end, a.Span.End.Offset)
 	}
-	var nodes, headingNodes []*symbolNode
+	var nodes []*symbolNode
 	for _, h := range headings(src, doc) {
 		n := &symbolNode{level: h.level, start: h.start, end: h.end}
 		n.sym = protocol.DocumentSymbol{Name: cmp.Or(h.text, "(untitled)"), Kind: protocol.SymbolKindNamespace,
@@ -109,7 +109,7 @@ func outline(src []byte, tx *textpos.Text, doc *ast.Document) []protocol.Documen
 				n.sym.SelectionRange = toRange(tx, a.NameSpan)
 			}
 		}
-		nodes, headingNodes = append(nodes, n), append(headingNodes, n)
+		nodes = append(nodes, n)
 	}
 	for _, a := range doc.Actions {
 		if !used[a] {
@@ -121,10 +121,16 @@ func outline(src []byte, tx *textpos.Text, doc *ast.Document) []protocol.Documen
 	}
 	sort.SliceStable(nodes, func(i, j int) bool { return nodes[i].start < nodes[j].start })
 
+	// A heading's section runs to the next heading of its level or higher,
+	// which pops it off the stack, else to the end of the document.
+	closeSection := func(n *symbolNode, end int) {
+		n.end = max(n.end, n.start+len(bytes.TrimRight(src[n.start:end], "\r\n")))
+	}
 	var roots, stack []*symbolNode
 	for _, n := range nodes {
 		// Only headings are pushed, so an action (level 7) pops nothing.
 		for len(stack) > 0 && stack[len(stack)-1].level >= n.level {
+			closeSection(stack[len(stack)-1], n.start)
 			stack = stack[:len(stack)-1]
 		}
 		if len(stack) == 0 {
@@ -137,16 +143,8 @@ func outline(src []byte, tx *textpos.Text, doc *ast.Document) []protocol.Documen
 			stack = append(stack, n)
 		}
 	}
-	// A heading's section runs to the next heading of its level or higher.
-	for i, n := range headingNodes {
-		end := len(src)
-		for _, m := range headingNodes[i+1:] {
-			if m.level <= n.level {
-				end = m.start
-				break
-			}
-		}
-		n.end = max(n.end, n.start+len(bytes.TrimRight(src[n.start:end], "\r\n")))
+	for _, n := range stack {
+		closeSection(n, len(src))
 	}
 	var conv func([]*symbolNode) []protocol.DocumentSymbol
 	conv = func(ns []*symbolNode) []protocol.DocumentSymbol {
