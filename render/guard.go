@@ -74,7 +74,7 @@ type guardState struct {
 	// cellsLeft is what is left of the page's table-cell budget
 	// (maxPageCells): each table blockGuard lets through is charged its
 	// header's columns times its rows.
-	cellsLeft int
+	cellsLeft *int
 }
 
 // guardRegion is one guarded chunk: the segments whose punctuation is
@@ -106,8 +106,7 @@ func newBlockParser(guard bool) parser.Parser {
 // when none. *cellsLeft is what is left of the page's table-cell budget
 // (maxPageCells), charged with the tables src holds.
 func guardInline(p parser.Parser, src []byte, cellsLeft *int) ([]byte, []lineRange) {
-	st := &guardState{cellsLeft: *cellsLeft}
-	defer func() { *cellsLeft = st.cellsLeft }()
+	st := &guardState{cellsLeft: cellsLeft}
 	pc := parser.NewContext()
 	pc.Set(guardKey, st)
 	doc := p.Parse(text.NewReader(src), parser.WithContext(pc))
@@ -116,7 +115,7 @@ func guardInline(p parser.Parser, src []byte, cellsLeft *int) ([]byte, []lineRan
 			return gast.WalkContinue, nil
 		}
 		segs := n.Lines().Sliced(0, n.Lines().Len())
-		if inlineCost(src, segs) > inlineBudget*chunkLen(segs) {
+		if cost, size := inlineCost(src, segs); cost > inlineBudget*size {
 			_, cell := n.(*extast.TableCell)
 			st.regions = append(st.regions, guardRegion{segs: segs, cell: cell})
 		}
@@ -128,19 +127,11 @@ func guardInline(p parser.Parser, src []byte, cellsLeft *int) ([]byte, []lineRan
 	return escapeRegions(src, st.regions)
 }
 
-func chunkLen(segs []text.Segment) int {
-	n := 0
-	for _, s := range segs {
-		n += s.Len()
-	}
-	return n
-}
-
-// inlineCost is the price of a chunk: for each marker, the bytes from it to
-// the chunk's end. A backslash-escaped marker is none, as for goldmark.
-func inlineCost(src []byte, segs []text.Segment) int {
-	rest := chunkLen(segs)
-	cost := 0
+// inlineCost returns the price of a chunk, for each marker the bytes from
+// it to the chunk's end (a backslash-escaped marker is none, as for
+// goldmark), and the chunk's length.
+func inlineCost(src []byte, segs []text.Segment) (cost, n int) {
+	markers, at := 0, 0 // at: the sum of the markers' offsets in the chunk
 	for _, s := range segs {
 		escaped := false
 		for _, c := range src[s.Start:s.Stop] {
@@ -150,12 +141,13 @@ func inlineCost(src []byte, segs []text.Segment) int {
 			case c == '\\':
 				escaped = true
 			case inlineMarker(c):
-				cost += rest
+				markers++
+				at += n
 			}
-			rest--
+			n++
 		}
 	}
-	return cost
+	return markers*n - at, n
 }
 
 // blockGuard is the paragraph transformer that runs before goldmark's own:
@@ -194,9 +186,9 @@ func (blockGuard) Transform(node *gast.Paragraph, reader text.Reader, pc parser.
 	if cols > 0 {
 		cells += cols // the header row
 	}
-	overBudget := cols > 0 && cells > st.cellsLeft
+	overBudget := cols > 0 && cells > *st.cellsLeft
 	if defs*lines.Len() <= inlineBudget*size && cells <= size && !overBudget {
-		st.cellsLeft -= cells
+		*st.cellsLeft -= cells
 		return
 	}
 	st.regions = append(st.regions, guardRegion{segs: lines.Sliced(0, lines.Len()), table: overBudget && cells <= size && defs*lines.Len() <= inlineBudget*size})
@@ -289,17 +281,15 @@ func guardNote(ranges []lineRange) string {
 	return note
 }
 
-// linesOf says where ranges are: "line 3", "lines 3–5", "lines 3, 7–9".
+// linesOf says where ranges are: "line 3", "lines 3–5", "lines 3, 7–9",
+// the first eight and how many more.
 func linesOf(ranges []lineRange) string {
-	if len(ranges) == 1 && ranges[0].first == ranges[0].last {
-		return "line " + rangeList(ranges)
-	}
-	return "lines " + rangeList(ranges)
-}
-
-// rangeList lists ranges ("3, 7–9"), the first eight and how many more.
-func rangeList(ranges []lineRange) string {
 	var b strings.Builder
+	if len(ranges) == 1 && ranges[0].first == ranges[0].last {
+		b.WriteString("line ")
+	} else {
+		b.WriteString("lines ")
+	}
 	const most = 8
 	for i, r := range ranges {
 		if i == most {

@@ -106,7 +106,8 @@ func goldmarkPrice(t testing.TB, src []byte) (price int, guarded int) {
 	doc := newBlockParser(true).Parse(text.NewReader(flat))
 	_ = gast.Walk(doc, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
 		if entering && n.Type() == gast.TypeBlock && !n.IsRaw() && n.Lines().Len() > 0 {
-			price += inlineCost(flat, n.Lines().Sliced(0, n.Lines().Len()))
+			cost, _ := inlineCost(flat, n.Lines().Sliced(0, n.Lines().Len()))
+			price += cost
 		}
 		return gast.WalkContinue, nil
 	})
