@@ -335,10 +335,7 @@ func (r *renderer) writePage(pw *pageWriter, doc *ast.Document) error {
 		switch {
 		case t.prose != nil:
 			proseN++
-			var pv *proseView
-			if pv, err = r.prose(t.prose, fmt.Sprintf("prose-%d", proseN), nodeKey{kind: keyProse, i: t.i}, idx); pv != nil {
-				err = pw.exec("item", &partView{Prose: pv})
-			}
+			err = r.writeProse(pw, "item", t.prose, fmt.Sprintf("prose-%d", proseN), nodeKey{kind: keyProse, i: t.i}, idx)
 		case t.block != nil:
 			bv := r.block(t.block, fmt.Sprintf("stray-%d", t.i+1), fmt.Sprintf("stray block %d", t.i+1), "", codeOpts{}, nodeKey{kind: keyStray, i: t.i}, idx)
 			err = pw.exec("item", &partView{Block: bv})
@@ -418,18 +415,19 @@ func (r *renderer) pos(p ast.Pos) string {
 	return fmt.Sprintf("line %d", p.Line)
 }
 
-// prose renders a prose node as Markdown; prose of blank lines only is
-// skipped (nil) unless a diagnostic points into it.
-func (r *renderer) prose(pr *ast.Prose, id string, key nodeKey, idx *diagIndex) (*proseView, error) {
+// writeProse writes a prose node, rendered as Markdown, with the page
+// template's part tmpl; prose of blank lines only is skipped unless a
+// diagnostic points into it.
+func (r *renderer) writeProse(pw *pageWriter, tmpl string, pr *ast.Prose, id string, key nodeKey, idx *diagIndex) error {
 	diags := idx.diags(key)
 	if strings.TrimSpace(pr.Text) == "" && len(diags) == 0 {
-		return nil, nil
+		return nil
 	}
 	h, err := r.markdown([]byte(pr.Text), pr.Span.Start.Line)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return &proseView{ID: id, Kind: pr.Kind, HTML: h, Diags: diags}, nil
+	return pw.exec(tmpl, &partView{Prose: &proseView{ID: id, Kind: pr.Kind, HTML: h, Diags: diags}})
 }
 
 // block renders one fenced block.
@@ -472,12 +470,10 @@ func (r *renderer) action(pw *pageWriter, a *ast.Action, ai int, prose []proseRe
 	var def *schema.Action
 	if r.schema != nil && a.Name != "" {
 		def = r.schema.Lookup(a.Name)
+		av.Unknown = def == nil
 	}
 	if def != nil {
-		av.Description = def.Description
-		av.Signature = def.Signature()
-	} else if a.Name != "" && r.schema != nil {
-		av.Unknown = true
+		av.Description, av.Signature = def.Description, def.Signature()
 	}
 
 	// Which block, if any, each parameter came from.
@@ -526,7 +522,8 @@ func (r *renderer) action(pw *pageWriter, a *ast.Action, ai int, prose []proseRe
 		} else {
 			pv.Type = goType(p.Value)
 		}
-		if s, ok := p.Value.(string); ok && p.Name == "path" {
+		s, isString := p.Value.(string)
+		if isString && p.Name == "path" {
 			path = s
 		}
 		bi := blockOf(p.Span)
@@ -540,7 +537,6 @@ func (r *renderer) action(pw *pageWriter, a *ast.Action, ai int, prose []proseRe
 		} else if p.Span != nil {
 			pv.From = fmt.Sprintf("line %d", p.Span.Start.Line)
 		}
-		s, isString := p.Value.(string)
 		switch {
 		case isString && pdef != nil && pdef.From == "markdown": // the plan dialect's prompts and messages
 			line := 1 // the value's own lines when it has no place
@@ -585,17 +581,15 @@ func (r *renderer) action(pw *pageWriter, a *ast.Action, ai int, prose []proseRe
 	// Blocks and the prose between them, in source order; find/replace pairs
 	// side by side.
 	type part struct {
-		start int
-		block int
-		prose *ast.Prose
-		pi    int // the prose's index in the document's Prose
+		start, block int
+		prose        *proseRef
 	}
 	var parts []part
 	for i, b := range a.Blocks {
 		parts = append(parts, part{start: b.Span.Start.Offset, block: i})
 	}
-	for _, pr := range prose {
-		parts = append(parts, part{start: pr.p.Span.Start.Offset, block: -1, prose: pr.p, pi: pr.i})
+	for k, pr := range prose {
+		parts = append(parts, part{start: pr.p.Span.Start.Offset, block: -1, prose: &prose[k]})
 	}
 	sort.SliceStable(parts, func(i, j int) bool { return parts[i].start < parts[j].start })
 	_, hasCommand := a.Params.Get("command")
@@ -613,9 +607,8 @@ func (r *renderer) action(pw *pageWriter, a *ast.Action, ai int, prose []proseRe
 	if err := pw.exec("item-action-head", av); err != nil {
 		return err
 	}
-	emit := func(pv *partView) error { return pw.exec("part", pv) }
 	for _, pv := range mdParams {
-		if err := emit(&partView{Prose: pv}); err != nil {
+		if err := pw.exec("part", &partView{Prose: pv}); err != nil {
 			return err
 		}
 	}
@@ -624,11 +617,7 @@ func (r *renderer) action(pw *pageWriter, a *ast.Action, ai int, prose []proseRe
 		pt := parts[k]
 		if pt.prose != nil {
 			proseN++
-			pv, err := r.prose(pt.prose, fmt.Sprintf("%s-prose-%d", id, proseN), nodeKey{kind: keyProse, i: pt.pi}, idx)
-			if err == nil && pv != nil {
-				err = emit(&partView{Prose: pv})
-			}
-			if err != nil {
+			if err := r.writeProse(pw, "part", pt.prose.p, fmt.Sprintf("%s-prose-%d", id, proseN), nodeKey{kind: keyProse, i: pt.prose.i}, idx); err != nil {
 				return err
 			}
 			continue
@@ -644,7 +633,7 @@ func (r *renderer) action(pw *pageWriter, a *ast.Action, ai int, prose []proseRe
 		} else {
 			part.Block = blockView(i, nil)
 		}
-		if err := emit(&part); err != nil {
+		if err := pw.exec("part", &part); err != nil {
 			return err
 		}
 	}
