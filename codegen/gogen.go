@@ -116,10 +116,7 @@ func (g *goGen) plan() error {
 func (g *goGen) typeOf(ga *goAction, f *goField) error {
 	p := f.p
 	list := p.Variadic || p.TypeOrDefault() == schema.List
-	t := p.TypeOrDefault()
-	if list {
-		t = p.ItemType()
-	}
+	t := p.ItemType()
 	var elem, want string
 	switch t {
 	case schema.Bool:
@@ -304,17 +301,11 @@ func DecodeAction(a *ast.Action) (Action, error) {
 		}
 		g.p("\tcase %s:\n\t\tx = decode%s(d)\n", strings.Join(labels, ", "), a.name)
 	}
+	unknown := "return nil, d.UnknownAction()"
 	if g.s.AllowsUnknownActions() {
-		g.p(`	default:
-		return &%s{Name: a.Name, src: a}, nil // the schema allows unknown actions
+		unknown = "return &" + g.unknown + "{Name: a.Name, src: a}, nil // the schema allows unknown actions"
 	}
-`, g.unknown)
-	} else {
-		g.p(`	default:
-		return nil, d.UnknownAction()
-	}
-`)
-	}
+	g.p("\tdefault:\n\t\t%s\n\t}\n", unknown)
 	g.p(`	if err := d.Finish(); err != nil {
 		return nil, err
 	}
