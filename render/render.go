@@ -168,7 +168,7 @@ func pageTitle(t string) string {
 // into buf first: plan text may hold invalid UTF-8, and the page is
 // always valid UTF-8 (each run of invalid bytes becomes U+FFFD; a part
 // begins and ends with the template's own text, so no run spans two
-// parts). The page ends with exactly one line ending.
+// parts).
 type pageWriter struct {
 	w   io.Writer
 	buf bytes.Buffer
@@ -181,9 +181,6 @@ func (pw *pageWriter) exec(name string, data any) error {
 		return err
 	}
 	out := pw.buf.Bytes()
-	if name == "foot" {
-		out = append(bytes.TrimRight(out, "\n"), '\n')
-	}
 	if !utf8.Valid(out) {
 		out = bytes.ToValidUTF8(out, []byte("\uFFFD"))
 	}
