@@ -15,43 +15,24 @@ import (
 // The two exceptions: NUL cannot exist in an HTML document (U+FFFD stands
 // for it) and an invalid UTF-8 byte is kept as U+FFFD.
 func writeCode(b *strings.Builder, s string) {
+	plain := 0 // the start of the run of text written escaped as it is
 	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '<':
-				b.WriteString("&lt;")
-			case c == '>':
-				b.WriteString("&gt;")
-			case c == '&':
-				b.WriteString("&amp;")
-			case c == '"':
-				b.WriteString("&#34;")
-			case c == '\'':
-				b.WriteString("&#39;")
-			case c == '\t' || c == '\n':
-				b.WriteByte(c)
-			case c < 0x20 || c == 0x7f:
-				writeInvisible(b, rune(c))
-			default:
-				b.WriteByte(c)
-			}
-			i++
-			continue
-		}
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 {
-			fmt.Fprintf(b, `<span class="ctl" data-cp="\x%02X" title="invalid UTF-8 byte 0x%02X"><span class="raw">`+"\uFFFD"+`</span></span>`, c, c)
-			i++
+		invalid := r == utf8.RuneError && n == 1
+		if !invalid && !invisible(r) && (r >= 0x20 && r != 0x7f || r == '\t' || r == '\n') {
+			i += n
 			continue
 		}
-		if invisible(r) {
-			writeInvisible(b, r)
+		b.WriteString(html.EscapeString(s[plain:i]))
+		if invalid {
+			fmt.Fprintf(b, `<span class="ctl" data-cp="\x%02X" title="invalid UTF-8 byte 0x%02X"><span class="raw">`+"\uFFFD"+`</span></span>`, s[i], s[i])
 		} else {
-			b.WriteString(s[i : i+n])
+			writeInvisible(b, r)
 		}
 		i += n
+		plain = i
 	}
+	b.WriteString(html.EscapeString(s[plain:]))
 }
 
 // invisible reports characters shown as labels: C1 controls, zero-width
