@@ -11,19 +11,11 @@ import "strings"
 func safeURL(dest string) bool {
 	// Browsers remove leading and trailing C0 controls and spaces and every
 	// tab and newline before parsing a URL; do the same before looking for
-	// the scheme.
-	var b strings.Builder
-	for i := 0; i < len(dest); i++ {
-		c := dest[i]
-		if c == '\t' || c == '\n' || c == '\r' {
-			continue
-		}
-		if c < 0x20 || c == 0x7f {
-			return false // no reason for a control character in a link
-		}
-		b.WriteByte(c)
+	// the scheme. No other control character has a reason to be in a link.
+	if strings.ContainsFunc(dest, func(r rune) bool { return (r < 0x20 || r == 0x7f) && r != '\t' && r != '\n' && r != '\r' }) {
+		return false
 	}
-	u := strings.Trim(b.String(), " ")
+	u := strings.Trim(strings.NewReplacer("\t", "", "\n", "", "\r", "").Replace(dest), " ")
 	end := strings.IndexAny(u, ":/?#")
 	if end < 0 || u[end] != ':' {
 		return true // no scheme: relative path, query or fragment
