@@ -16,11 +16,16 @@ import (
 // start is read the other way round.
 //
 // Each ranged change copies and indexes the whole text, so a message of k
-// changes to a text of n bytes costs O(k·n). That work is bounded by
-// changeWorkLimit, far above what an editor sends; a message over it is
-// refused with an error and no text.
+// changes to a text of n bytes costs O(k·n). The bytes the ranged changes
+// of one message scan in all are bounded by 1 GiB plus 64 times the text
+// and the changes' own text, far above what an editor sends, so that the
+// time a message costs grows linearly with its size and the document's; a
+// message over it is refused with an error and no text.
 func applyChanges(text []byte, changes []protocol.TextDocumentContentChangeEvent) ([]byte, error) {
-	limit := changeWorkLimit(text, changes)
+	limit := 1<<30 + 64*len(text)
+	for _, c := range changes {
+		limit += 64 * len(c.Text)
+	}
 	work := 0
 	for _, c := range changes {
 		if c.Range == nil {
@@ -39,16 +44,4 @@ func applyChanges(text []byte, changes []protocol.TextDocumentContentChangeEvent
 		text = append(append(append(next, text[:start]...), c.Text...), text[end:]...)
 	}
 	return text, nil
-}
-
-// changeWorkLimit is how many bytes the ranged changes of one message may
-// scan in all: 1 GiB plus 64 times the text and the changes' own text, so
-// that the time a message costs grows linearly with its size and the
-// document's.
-func changeWorkLimit(text []byte, changes []protocol.TextDocumentContentChangeEvent) int {
-	n := len(text)
-	for _, c := range changes {
-		n += len(c.Text)
-	}
-	return 1<<30 + 64*n
 }

@@ -124,7 +124,7 @@ func manyChanges(n, k int) ([]byte, []change) {
 }
 
 // TestApplyChangesBounded: a message of a real editor's size (100
-// changes to 0.6 MB) is within changeWorkLimit; TestRefusedChange sends
+// changes to 0.6 MB) is within applyChanges' work bound; TestRefusedChange sends
 // one over it.
 func TestApplyChangesBounded(t *testing.T) {
 	text, cs := manyChanges(20000, 100)
