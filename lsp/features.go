@@ -494,22 +494,15 @@ func (s *server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) (
 // returned whole, as the client sent it (numbers as written), so that the
 // quick fix names it in the client's own terms.
 func fixableDiagnostic(raw json.RawMessage) (any, bool) {
-	var head struct {
-		Code any `json:"code"`
-	}
-	if json.Unmarshal(raw, &head) != nil {
-		return nil, false
-	}
-	switch head.Code {
-	case "improperly-nested-fence", "title-missing-space", "unclosed-fence":
-	default:
-		return nil, false
-	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
-	var v any
-	if dec.Decode(&v) != nil {
+	var d map[string]any
+	if dec.Decode(&d) != nil {
 		return nil, false
 	}
-	return v, true
+	switch d["code"] {
+	case "improperly-nested-fence", "title-missing-space", "unclosed-fence":
+		return d, true
+	}
+	return nil, false
 }
