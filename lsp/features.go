@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -40,33 +41,21 @@ var headingRE = sync.OnceValue(func() *regexp.Regexp {
 // (the plan dialect accepts it with a warning).
 func headings(src []byte, doc *ast.Document) []heading {
 	blocks := lint.BlockSpans(doc)
-	inBlock := func(off int) bool {
-		for _, b := range blocks {
-			if b.Contains(off) {
-				return true
-			}
-		}
-		return false
-	}
 	var out []heading
-	for off := 0; off < len(src); {
-		end := bytes.IndexByte(src[off:], '\n')
-		next := len(src)
-		if end < 0 {
-			end = len(src)
-		} else {
-			end += off
-			next = end + 1
+	off := 0
+	for l := range bytes.Lines(src) {
+		start := off
+		off += len(l)
+		line := strings.TrimSuffix(strings.TrimSuffix(string(l), "\n"), "\r")
+		t := strings.TrimLeft(line, " ")
+		if !strings.HasPrefix(t, "#") || slices.ContainsFunc(blocks, func(b ast.Span) bool { return b.Contains(start) }) {
+			continue
 		}
-		line := strings.TrimSuffix(string(src[off:end]), "\r")
-		if strings.HasPrefix(strings.TrimLeft(line, " "), "#") && !inBlock(off) {
-			if m := headingRE().FindStringSubmatch(line); m != nil {
-				out = append(out, heading{level: len(m[1]), text: m[2], start: off, end: off + len(line)})
-			} else if t := strings.TrimLeft(line, " "); len(t) > 1 && t[1] != '#' && len(line)-len(t) < 4 {
-				out = append(out, heading{level: 1, text: strings.TrimSpace(t[1:]), start: off, end: off + len(line)})
-			}
+		if m := headingRE().FindStringSubmatch(line); m != nil {
+			out = append(out, heading{level: len(m[1]), text: m[2], start: start, end: start + len(line)})
+		} else if len(t) > 1 && t[1] != '#' && len(line)-len(t) < 4 {
+			out = append(out, heading{level: 1, text: strings.TrimSpace(t[1:]), start: start, end: start + len(line)})
 		}
-		off = next
 	}
 	return out
 }
