@@ -112,18 +112,13 @@ const maxIndent = 4 * maxNesting
 // (1-based); src itself when none.
 func flattenNesting(src []byte) (out []byte, changed, first int) {
 	out = src
-	line := 1
+	line, end := 0, 0 // the line l is, and where it ends
 	var fence lexer.MdFenceLine
 	inFence := false
 	pad := []byte(strings.Repeat(" ", maxIndent))
-	for start := 0; start < len(src); line++ {
-		end := bytes.IndexByte(src[start:], '\n')
-		if end < 0 {
-			end = len(src)
-		} else {
-			end += start + 1
-		}
-		l := src[start:end]
+	for l := range bytes.Lines(src) {
+		start := end
+		line, end = line+1, end+len(l)
 		var indent, cut, text int
 		switch {
 		case inFence:
@@ -155,7 +150,6 @@ func flattenNesting(src []byte) (out []byte, changed, first int) {
 			if changed > 0 {
 				out = append(out, l...)
 			}
-			start = end
 			continue
 		}
 		if changed == 0 {
@@ -172,7 +166,6 @@ func flattenNesting(src []byte) (out []byte, changed, first int) {
 			l = l[text:]
 		}
 		out = append(out, l...)
-		start = end
 	}
 	return out, changed, first
 }
