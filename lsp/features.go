@@ -256,13 +256,8 @@ func hover(md string, tx *textpos.Text, sp ast.Span) *protocol.Hover {
 func paramByKey(def *schema.Action, key string) *schema.Param {
 	key = strings.TrimSpace(strings.Trim(key, "`"))
 	for _, p := range def.Params {
-		if strings.EqualFold(p.KeyOrName(), key) {
+		if strings.EqualFold(p.KeyOrName(), key) || slices.ContainsFunc(p.Aliases, func(al string) bool { return strings.EqualFold(al, key) }) {
 			return p
-		}
-		for _, al := range p.Aliases {
-			if strings.EqualFold(al, key) {
-				return p
-			}
 		}
 	}
 	return nil
