@@ -80,9 +80,6 @@ func (r *renderer) hiddenNodes(doc *ast.Document) map[any]bool {
 // without the space) and its text.
 func headingLevel(line string) (int, string) {
 	t := strings.TrimLeft(line, " \t")
-	n := 0
-	for n < len(t) && t[n] == '#' {
-		n++
-	}
-	return n, strings.Trim(t[n:], " \t\r\n#`")
+	rest := strings.TrimLeft(t, "#")
+	return len(t) - len(rest), strings.Trim(rest, " \t\r\n#`")
 }
