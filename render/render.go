@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -478,24 +479,17 @@ func (r *renderer) action(pw *pageWriter, a *ast.Action, ai int, prose []proseRe
 		if sp == nil {
 			return -1
 		}
-		for i, b := range a.Blocks {
-			cs := b.ContentSpan
-			if cs.Start.Offset <= sp.Start.Offset && sp.End.Offset <= cs.End.Offset {
-				return i
-			}
-		}
-		return -1
+		return slices.IndexFunc(a.Blocks, func(b *ast.Block) bool {
+			return b.ContentSpan.Start.Offset <= sp.Start.Offset && sp.End.Offset <= b.ContentSpan.End.Offset
+		})
 	}
 	argOf := func(sp *ast.Span) int {
 		if sp == nil {
 			return -1
 		}
-		for i, as := range a.ArgSpans {
-			if as.Start.Offset <= sp.Start.Offset && sp.Start.Offset < max(as.End.Offset, as.Start.Offset+1) {
-				return i
-			}
-		}
-		return -1
+		return slices.IndexFunc(a.ArgSpans, func(as ast.Span) bool {
+			return as.Start.Offset <= sp.Start.Offset && sp.Start.Offset < max(as.End.Offset, as.Start.Offset+1)
+		})
 	}
 	// A block's role: its label (FIND:, REPLACE:), else the parameter it
 	// holds.
