@@ -797,10 +797,8 @@ func goType(v any) string {
 // variadic, all of them when def takes blocks only, else those past the
 // parameters.
 func untaken(a *ast.Action, def *schema.Action) []string {
-	for _, p := range def.Params {
-		if p.Variadic {
-			return nil
-		}
+	if slices.ContainsFunc(def.Params, func(p *schema.Param) bool { return p.Variadic }) {
+		return nil
 	}
 	if def.Mode() == schema.ArgsBlock {
 		return a.Args
