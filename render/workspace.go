@@ -1,6 +1,7 @@
 package render
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"html/template"
@@ -89,14 +90,10 @@ func newSteps(ws *Workspace, dialect string, opts Options) (*steps, error) {
 	if err := workspace.ValidateRoot(ws.Root); err != nil {
 		return nil, err
 	}
-	ctx := ws.Context
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	// The actions are simulated as apply simulates them: strict, with the
 	// page's schema and the default effects.
 	k := workspace.NewChecker(ws.Root, dialect, workspace.Options{Strict: true, Schema: opts.Schema})
-	return &steps{ctx: ctx, k: k, effects: workspace.DefaultEffects(), last: map[string]fileState{}, left: maxStepBytes}, nil
+	return &steps{ctx: cmp.Or(ws.Context, context.Background()), k: k, effects: workspace.DefaultEffects(), last: map[string]fileState{}, left: maxStepBytes}, nil
 }
 
 // close frees the simulation's memory.
