@@ -425,11 +425,7 @@ func (c *conn) notify(method string, params any) error {
 
 // write sends one frame with one Write call.
 func (c *conn) write(body []byte) error {
-	frame := make([]byte, 0, len(body)+32)
-	frame = append(frame, "Content-Length: "...)
-	frame = strconv.AppendInt(frame, int64(len(body)), 10)
-	frame = append(frame, "\r\n\r\n"...)
-	frame = append(frame, body...)
+	frame := append(fmt.Appendf(make([]byte, 0, len(body)+32), "Content-Length: %d\r\n\r\n", len(body)), body...)
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	_, err := c.rwc.Write(frame)
