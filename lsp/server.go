@@ -212,18 +212,7 @@ func (s *server) dispatch(ctx context.Context, r *request) (any, error) {
 	case "exit":
 		return nil, s.Exit(ctx)
 	case "$/cancelRequest":
-		var p protocol.CancelParams
-		if err := decodeParams(r.params, &p); err != nil {
-			return nil, err
-		}
-		id, ok := replyID(p.ID)
-		if !ok {
-			return nil, paramsErrorf("the id to cancel is not an integer or a string")
-		}
-		if s.conn != nil {
-			s.conn.cancel(id)
-		}
-		return nil, nil
+		return call(ctx, r, noResult(s.cancelRequest))
 	case "textDocument/didOpen":
 		return call(ctx, r, noResult(s.DidOpen))
 	case "textDocument/didChange":
@@ -250,6 +239,18 @@ func (s *server) dispatch(ctx context.Context, r *request) (any, error) {
 		return nil, errorf(codeMethodNotFound, "not implemented")
 	}
 	return nil, nil
+}
+
+// cancelRequest cancels the running call of the id.
+func (s *server) cancelRequest(ctx context.Context, p *protocol.CancelParams) error {
+	id, ok := replyID(p.ID)
+	if !ok {
+		return paramsErrorf("the id to cancel is not an integer or a string")
+	}
+	if s.conn != nil {
+		s.conn.cancel(id)
+	}
+	return nil
 }
 
 // call decodes a request's params and calls f with them.
