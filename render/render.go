@@ -498,18 +498,15 @@ func (r *renderer) action(pw *pageWriter, a *ast.Action, ai int, prose []proseRe
 		roles[i] = b.Label
 	}
 	path := ""
-	seen := map[string]bool{}
 	var mdParams []*proseView
 	for _, p := range a.Params {
-		seen[p.Name] = true
 		pv := paramView{Name: p.Name}
 		var pdef *schema.Param
 		if def != nil {
 			pdef = def.Param(p.Name)
 		}
 		if pdef != nil {
-			pv.Doc = pdef.Doc
-			pv.Type = string(pdef.TypeOrDefault())
+			pv.Doc, pv.Type = pdef.Doc, string(pdef.TypeOrDefault())
 		} else {
 			pv.Type = goType(p.Value)
 		}
@@ -554,7 +551,7 @@ func (r *renderer) action(pw *pageWriter, a *ast.Action, ai int, prose []proseRe
 	}
 	if def != nil {
 		for _, pd := range def.Params {
-			if !seen[pd.Name] && pd.Required {
+			if _, ok := a.Params.Get(pd.Name); !ok && pd.Required {
 				av.Params = append(av.Params, paramView{Name: pd.Name, Doc: pd.Doc, Type: string(pd.TypeOrDefault()), Missing: true})
 			}
 		}
