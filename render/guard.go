@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -259,14 +260,8 @@ func escapeRegions(src []byte, regions []guardRegion) ([]byte, []lineRange) {
 // chunks whose Markdown would cost more time than their length, one for
 // the tables past the page's cell budget.
 func guardNote(ranges []lineRange) string {
-	var slow, tables []lineRange
-	for _, r := range ranges {
-		if r.table {
-			tables = append(tables, r)
-		} else {
-			slow = append(slow, r)
-		}
-	}
+	slow := slices.DeleteFunc(slices.Clone(ranges), func(r lineRange) bool { return r.table })
+	tables := slices.DeleteFunc(slices.Clone(ranges), func(r lineRange) bool { return !r.table })
 	note := ""
 	if len(slow) == 1 {
 		note = fmt.Sprintf("<p class=\"note\">The paragraph, heading or table cell at %s holds so many Markdown markers (links, code, raw HTML, emphasis, link reference definitions or table columns) that the Markdown renderer's time would grow faster than its length: it is shown as plain text; all of its text is there.</p>\n", linesOf(slow))
