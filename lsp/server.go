@@ -15,6 +15,7 @@ package lsp
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -324,11 +325,7 @@ func newServer(ctx context.Context, client publisher, opts Options) *server {
 	if opts.MaxDocumentSize <= 0 {
 		opts.MaxDocumentSize = 8 << 20
 	}
-	log := opts.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	return &server{base: ctx, client: client, opts: opts, log: log, root: opts.Root, kinds: methodKinds(),
+	return &server{base: ctx, client: client, opts: opts, log: cmp.Or(opts.Logger, slog.New(slog.DiscardHandler)), root: opts.Root, kinds: methodKinds(),
 		docs: map[uri.URI]*document{}, exited: make(chan struct{})}
 }
 
