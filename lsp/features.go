@@ -172,17 +172,14 @@ func clampRange(sel, r protocol.Range) protocol.Range {
 // agent, command or description.
 func actionDetail(a *ast.Action) string {
 	for _, name := range []string{"path", "resource", "src", "agent", "command", "description"} {
-		if v, ok := a.Params.Get(name); ok {
-			if s, ok := v.(string); ok && strings.TrimSpace(s) != "" {
-				s = strings.TrimSpace(s)
-				if i := strings.IndexByte(s, '\n'); i >= 0 {
-					s = s[:i] + " …"
-				}
-				if len(s) > 60 {
-					s = s[:57] + "…"
-				}
-				return s
+		if s := strings.TrimSpace(a.Params.String(name)); s != "" {
+			if first, _, more := strings.Cut(s, "\n"); more {
+				s = first + " …"
 			}
+			if len(s) > 60 {
+				s = s[:57] + "…"
+			}
+			return s
 		}
 	}
 	return strings.Join(a.Args, " ")
