@@ -49,12 +49,16 @@ func invisible(r rune) bool {
 }
 
 func writeInvisible(b *strings.Builder, r rune) {
-	var label, title string
+	label, title := fmt.Sprintf("U+%04X", r), fmt.Sprintf("invisible character U+%04X", r)
+	raw := string(r)
+	if r < 0x20 || r == 0x7f {
+		raw = fmt.Sprintf("&#%d;", r) // a raw CR would become LF in the parsed page
+	}
 	switch {
 	case r == '\r':
 		label, title = "CR", `carriage return (\r)`
 	case r == 0:
-		label, title = "NUL", "NUL (shown as U+FFFD: HTML cannot hold it)"
+		label, title, raw = "NUL", "NUL (shown as U+FFFD: HTML cannot hold it)", "\uFFFD"
 	case r < 0x20:
 		label, title = c0Name(r), fmt.Sprintf("control character U+%04X", r)
 	case r == 0x7f:
@@ -62,15 +66,7 @@ func writeInvisible(b *strings.Builder, r rune) {
 	case r == 0xfeff:
 		label, title = "BOM", "byte-order mark / zero-width no-break space U+FEFF"
 	case r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069:
-		label, title = fmt.Sprintf("U+%04X", r), fmt.Sprintf("bidirectional control U+%04X: text may display in a different order than it is stored", r)
-	default:
-		label, title = fmt.Sprintf("U+%04X", r), fmt.Sprintf("invisible character U+%04X", r)
-	}
-	raw := string(r)
-	if r == 0 {
-		raw = "\uFFFD"
-	} else if r < 0x20 || r == 0x7f {
-		raw = fmt.Sprintf("&#%d;", r) // a raw CR would become LF in the parsed page
+		title = fmt.Sprintf("bidirectional control U+%04X: text may display in a different order than it is stored", r)
 	}
 	fmt.Fprintf(b, `<span class="ctl" data-cp="%s" title="%s"><span class="raw">%s</span></span>`, label, title, raw)
 }
