@@ -365,7 +365,11 @@ func (g *goGen) emitAction(a *goAction) {
 	}
 	g.p("\n%stype %s struct {\n", wrap("// ", doc, 77), a.name)
 	for _, f := range a.fields {
-		g.p("%s\t%s %s `json:\"%s%s\"`\n", wrap("\t// ", fieldDoc(f), 77), f.name, f.typ, f.p.Name, omit(f.p.Required))
+		tag := f.p.Name
+		if !f.p.Required {
+			tag += ",omitempty"
+		}
+		g.p("%s\t%s %s `json:\"%s\"`\n", wrap("\t// ", fieldDoc(f), 77), f.name, f.typ, tag)
 	}
 	if len(a.fields) > 0 {
 		g.p("\n")
@@ -424,13 +428,6 @@ func fieldDoc(f *goField) string {
 		d += ": " + p.Doc
 	}
 	return d
-}
-
-func omit(required bool) string {
-	if required {
-		return ""
-	}
-	return ",omitempty"
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
