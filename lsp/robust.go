@@ -11,8 +11,8 @@ import (
 	"github.com/plangram/plangram/ast"
 )
 
-// robust is the outermost handler of a connection whose handler h
-// implements the methods known reports: it keeps one bad
+// robust is the outermost handler of a connection whose handler h answers
+// a method it does not know with errUnknownMethod: it keeps one bad
 // message from ending the session, as the LSP specification asks
 // (docs/editors.md, "Robustness"):
 //
@@ -25,7 +25,7 @@ import (
 //     is logged with its stack; the server keeps running.
 //
 // Only a broken transport (framing, I/O) ends the session.
-func robust(log *slog.Logger, known func(method string) bool, h handler) handler {
+func robust(log *slog.Logger, h handler) handler {
 	return func(ctx context.Context, req *request) (result any, err error) {
 		method := req.method
 		call := req.call
@@ -38,12 +38,7 @@ func robust(log *slog.Logger, known func(method string) bool, h handler) handler
 				}
 			}
 		}()
-		if !known(method) {
-			err = fmt.Errorf("%s: %w", method, errUnknownMethod)
-		} else {
-			result, err = h(ctx, req)
-		}
-		if err == nil {
+		if result, err = h(ctx, req); err == nil {
 			return result, nil
 		}
 		if !call {

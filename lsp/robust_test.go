@@ -257,7 +257,7 @@ func TestHandlerPanicAnswered(t *testing.T) {
 	}
 	c := startRaw(t, func(ctx context.Context, rwc io.ReadWriteCloser) error {
 		log := slog.New(slog.DiscardHandler)
-		return newConn(rwc, log).run(ctx, robust(log, func(string) bool { return true }, h), func(string) bool { return false })
+		return newConn(rwc, log).run(ctx, robust(log, h), func(string) bool { return false })
 	})
 	c.send(`{"jsonrpc":"2.0","id":1,"method":"boom"}`)
 	if got := errorCode(c.response(1)); got != codeInternalError {
@@ -341,7 +341,7 @@ func TestCancelRequest(t *testing.T) {
 				return "not cancelled", nil
 			}
 		}
-		return conn.run(ctx, robust(log, func(string) bool { return true }, h), func(string) bool { return false })
+		return conn.run(ctx, robust(log, h), func(string) bool { return false })
 	})
 	for _, id := range []string{`7`, `"w"`} {
 		c.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"wait"}`)

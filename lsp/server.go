@@ -100,7 +100,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 	s := newServer(ctx, nil, opts)
 	c := newConn(rwc, s.log)
 	s.client, s.conn = c, c
-	h := robust(s.log, func(m string) bool { return s.kinds[m] != methodUnknown }, s.dispatch)
+	h := robust(s.log, s.dispatch)
 	read := make(chan error, 1)
 	go func() { read <- c.run(ctx, h, func(m string) bool { return m == "exit" }) }()
 	var err error
@@ -232,11 +232,15 @@ func (s *server) dispatch(ctx context.Context, r *request) (any, error) {
 	// A method of the specification the server does not implement: its
 	// params must still be an object; a request is answered "not
 	// implemented", a notification ignored.
+	kind := s.kinds[r.method]
+	if kind == methodUnknown {
+		return nil, fmt.Errorf("%s: %w", r.method, errUnknownMethod)
+	}
 	var p struct{}
 	if err := decodeParams(r.params, &p); err != nil {
 		return nil, err
 	}
-	if s.kinds[r.method] == methodRequest {
+	if kind == methodRequest {
 		return nil, errorf(codeMethodNotFound, "not implemented")
 	}
 	return nil, nil
