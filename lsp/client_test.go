@@ -156,7 +156,7 @@ func (c *testClient) Hover(ctx context.Context, p *protocol.TextDocumentPosition
 	return r, err
 }
 
-func (c *testClient) DocumentSymbol(ctx context.Context, p *protocol.DocumentSymbolParams) ([]protocol.DocumentSymbol, error) {
+func (c *testClient) DocumentSymbol(ctx context.Context, p *protocol.TextDocumentParams) ([]protocol.DocumentSymbol, error) {
 	var r []protocol.DocumentSymbol
 	err := c.call(ctx, "textDocument/documentSymbol", p, &r)
 	return r, err

@@ -186,7 +186,7 @@ func actionDetail(a *ast.Action) string {
 }
 
 // DocumentSymbol returns the document's outline.
-func (s *server) DocumentSymbol(ctx context.Context, p *protocol.DocumentSymbolParams) ([]protocol.DocumentSymbol, error) {
+func (s *server) DocumentSymbol(ctx context.Context, p *protocol.TextDocumentParams) ([]protocol.DocumentSymbol, error) {
 	d, doc, err := s.snapshot(ctx, p.TextDocument.URI)
 	if err != nil {
 		return []protocol.DocumentSymbol{}, nil

@@ -37,7 +37,7 @@ func FuzzHandlers(f *testing.F) {
 		if _, err := s.Completion(ctx, &pos); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.DocumentSymbol(ctx, &protocol.DocumentSymbolParams{TextDocument: pos.TextDocument}); err != nil {
+		if _, err := s.DocumentSymbol(ctx, &protocol.TextDocumentParams{TextDocument: pos.TextDocument}); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := s.CodeAction(ctx, &protocol.CodeActionParams{TextDocument: pos.TextDocument}); err != nil {

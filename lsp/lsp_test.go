@@ -224,7 +224,7 @@ func TestHoverCompletionSymbols(t *testing.T) {
 	}
 
 	// Document symbols: title > sections > actions.
-	res, err := s.server.DocumentSymbol(s.ctx, &protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}})
+	res, err := s.server.DocumentSymbol(s.ctx, &protocol.TextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -326,7 +326,7 @@ func TestHoverCompletionSymbols(t *testing.T) {
 	if got := hoverIn(3, 12); !strings.Contains(got, "`path` (path, required)") {
 		t.Errorf("hover on the path argument = %q", got)
 	}
-	res, err = s.server.DocumentSymbol(s.ctx, &protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: u4}})
+	res, err = s.server.DocumentSymbol(s.ctx, &protocol.TextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: u4}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -436,7 +436,7 @@ func (s *server) refuse(u uri.URI, version int32, err error) {
 }
 
 // DidClose forgets the document and clears its diagnostics.
-func (s *server) DidClose(ctx context.Context, p *protocol.DidCloseTextDocumentParams) error {
+func (s *server) DidClose(ctx context.Context, p *protocol.TextDocumentParams) error {
 	u := p.TextDocument.URI
 	s.mu.Lock()
 	if d := s.docs[u]; d != nil {

@@ -167,8 +167,9 @@ type DidChangeTextDocumentParams struct {
 	ContentChanges []TextDocumentContentChangeEvent `json:"contentChanges"`
 }
 
-// DidCloseTextDocumentParams are the params of textDocument/didClose.
-type DidCloseTextDocumentParams struct {
+// TextDocumentParams name a document: the params of textDocument/didClose
+// and textDocument/documentSymbol.
+type TextDocumentParams struct {
 	TextDocument TextDocumentIdentifier `json:"textDocument"`
 }
 
@@ -192,11 +193,6 @@ const Markdown = "markdown"
 type Hover struct {
 	Contents MarkupContent `json:"contents"`
 	Range    *Range        `json:"range,omitempty"`
-}
-
-// DocumentSymbolParams are the params of textDocument/documentSymbol.
-type DocumentSymbolParams struct {
-	TextDocument TextDocumentIdentifier `json:"textDocument"`
 }
 
 // SymbolKind is the kind of a document symbol.
