@@ -138,16 +138,9 @@ func WriteMarkdown(w io.Writer, src []byte, opts Options) error {
 	title := cmp.Or(headingText(md.doc, md.src), opts.Title)
 	p := &page{Title: pageTitle(title), Kind: "document", Document: true, Subtitle: opts.Filename}
 	pw := &pageWriter{w: w}
-	// The body is made valid UTF-8 as the parts are (pageWriter.exec);
-	// the template text around it is ASCII, so no run of invalid bytes
-	// spans the body and a part.
-	var body bytes.Buffer
 	err := pw.exec("head", p)
 	if err == nil {
-		err = md.render(r, &body)
-	}
-	if err == nil {
-		_, err = w.Write(bytes.ToValidUTF8(body.Bytes(), []byte("\uFFFD")))
+		err = pw.write(func(w io.Writer) error { return md.render(r, w) })
 	}
 	if err == nil {
 		err = pw.exec("foot", p)
@@ -177,8 +170,15 @@ type pageWriter struct {
 
 // exec executes the part name of the page template with data and writes it.
 func (pw *pageWriter) exec(name string, data any) error {
+	return pw.write(func(w io.Writer) error { return pageTemplate().ExecuteTemplate(w, name, data) })
+}
+
+// write writes what part writes, made valid UTF-8: a part of the page
+// template, or the body of a Markdown page (the template text around it is
+// ASCII, so no run of invalid bytes spans the body and a part).
+func (pw *pageWriter) write(part func(io.Writer) error) error {
 	pw.buf.Reset()
-	if err := pageTemplate().ExecuteTemplate(&pw.buf, name, data); err != nil {
+	if err := part(&pw.buf); err != nil {
 		return err
 	}
 	out := pw.buf.Bytes()
