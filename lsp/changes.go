@@ -36,10 +36,8 @@ func applyChanges(text []byte, changes []protocol.TextDocumentContentChangeEvent
 			return nil, fmt.Errorf("didChange message of %d changes not applied: it would scan more than %d bytes", len(changes), limit)
 		}
 		tx := textpos.New(text)
-		start, end := offset(tx, c.Range.Start), offset(tx, c.Range.End)
-		if end < start {
-			start, end = end, start
-		}
+		a, b := offset(tx, c.Range.Start), offset(tx, c.Range.End)
+		start, end := min(a, b), max(a, b)
 		next := make([]byte, 0, len(text)-(end-start)+len(c.Text))
 		text = append(append(append(next, text[:start]...), c.Text...), text[end:]...)
 	}

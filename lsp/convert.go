@@ -17,11 +17,8 @@ func position(tx *textpos.Text, offset int) protocol.Position {
 
 // toRange converts a span to an LSP range.
 func toRange(tx *textpos.Text, sp ast.Span) protocol.Range {
-	start, end := sp.Start.Offset, sp.End.Offset
-	if end < start {
-		end = start
-	}
-	return protocol.Range{Start: position(tx, start), End: position(tx, end)}
+	start := sp.Start.Offset
+	return protocol.Range{Start: position(tx, start), End: position(tx, max(sp.End.Offset, start))}
 }
 
 // offset converts an LSP position to a byte offset.
