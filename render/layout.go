@@ -32,8 +32,6 @@ type target struct {
 	key        nodeKey
 }
 
-func (t target) contains(off int) bool { return off >= t.start && off < t.end }
-
 // layout holds where the nodes of a document are, which is all attach
 // needs: blocks (action heads, whose key is their action's, action blocks
 // and the blocks of no action that are shown), prose that is shown, and
@@ -80,7 +78,7 @@ func find(ts []target, off int) (nodeKey, bool) {
 	// Spans of one kind do not overlap in the dialects plangram has; a
 	// few steps back cover nesting should a dialect add it.
 	for j := i; j >= 0 && j > i-8; j-- {
-		if ts[j].contains(off) {
+		if ts[j].start <= off && off < ts[j].end {
 			return ts[j].key, true
 		}
 	}
