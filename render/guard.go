@@ -184,15 +184,13 @@ func (blockGuard) Transform(node *gast.Paragraph, reader text.Reader, pc parser.
 			cols = delimiterColumns(t)
 		}
 	}
-	if cols > 0 {
-		cells += cols // the header row
-	}
-	overBudget := cols > 0 && cells > *st.cellsLeft
-	if defs*lines.Len() <= inlineBudget*size && cells <= size && !overBudget {
+	cells += cols // the header row (none when the paragraph is no table)
+	cheap := defs*lines.Len() <= inlineBudget*size && cells <= size
+	if cheap && cells <= *st.cellsLeft {
 		*st.cellsLeft -= cells
 		return
 	}
-	st.regions = append(st.regions, guardRegion{segs: lines.Sliced(0, lines.Len()), table: overBudget && cells <= size && defs*lines.Len() <= inlineBudget*size})
+	st.regions = append(st.regions, guardRegion{segs: lines.Sliced(0, lines.Len()), table: cheap})
 	node.Parent().RemoveChild(node.Parent(), node)
 }
 
