@@ -126,14 +126,12 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 		// written after their handlers return. A client that sends its
 		// last messages in one write still gets every answer: wait for
 		// them, bounded.
-		t := time.NewTimer(exitWait)
 		select {
 		case <-c.allAnswered():
 		case <-ctx.Done():
-		case <-t.C:
+		case <-time.After(exitWait):
 			s.log.Warn("exit: calls still unanswered", "waited", exitWait)
 		}
-		t.Stop()
 		s.mu.Lock()
 		err = nil
 		if !s.shutdown {
@@ -507,12 +505,10 @@ func (s *server) recoverCheck(u uri.URI, version int32) {
 // document and publishes the diagnostics unless a newer version arrived.
 func (s *server) check(ctx context.Context, u uri.URI, version int32, seq uint64, text []byte, root string) {
 	if s.opts.Debounce > 0 {
-		t := time.NewTimer(s.opts.Debounce)
 		select {
 		case <-ctx.Done():
-			t.Stop()
 			return
-		case <-t.C:
+		case <-time.After(s.opts.Debounce):
 		}
 	}
 	var diags []*ast.Diagnostic
