@@ -318,7 +318,7 @@ type document struct {
 	text    []byte
 	tx      *textpos.Text
 	seq     uint64             // bumped by every change
-	cancel  context.CancelFunc // of the running check
+	cancel  context.CancelFunc // of the running check (a no-op before the first)
 	parsed  *ast.Document      // parse of text (nil until needed)
 	refused bool               // a change was refused: text is unknown (refuse)
 }
@@ -335,9 +335,7 @@ func newServer(ctx context.Context, client publisher, opts Options) *server {
 func (s *server) stopAll() {
 	s.mu.Lock()
 	for _, d := range s.docs {
-		if d.cancel != nil {
-			d.cancel()
-		}
+		d.cancel()
 	}
 	s.mu.Unlock()
 	s.checks.Wait()
@@ -438,9 +436,7 @@ func (s *server) DidClose(ctx context.Context, p *protocol.TextDocumentParams) e
 	u := p.TextDocument.URI
 	s.mu.Lock()
 	if d := s.docs[u]; d != nil {
-		if d.cancel != nil {
-			d.cancel()
-		}
+		d.cancel()
 		delete(s.docs, u)
 	}
 	s.mu.Unlock()
@@ -477,12 +473,10 @@ func (s *server) update(u uri.URI, version int32, text []byte) {
 func (s *server) store(u uri.URI, version int32, text []byte, refused bool) *document {
 	d := s.docs[u]
 	if d == nil {
-		d = &document{uri: u}
+		d = &document{uri: u, cancel: func() {}}
 		s.docs[u] = d
 	}
-	if d.cancel != nil {
-		d.cancel()
-	}
+	d.cancel()
 	d.version, d.text, d.tx, d.parsed, d.refused = version, text, textpos.New(text), nil, refused
 	d.seq++
 	return d
