@@ -612,7 +612,7 @@ func (r *renderer) action(pw *pageWriter, a *ast.Action, ai int, prose []proseRe
 		}
 		i := pt.block
 		var part partView
-		if k+1 < len(parts) && parts[k+1].prose == nil && isOld(roles[i]) && isNew(roles[parts[k+1].block]) {
+		if k+1 < len(parts) && parts[k+1].prose == nil && isHalf(roles[i], "OLD", "FIND") && isHalf(roles[parts[k+1].block], "NEW", "REPLACE") {
 			j := parts[k+1].block
 			oldText, newText := a.Blocks[i].Content, a.Blocks[j].Content
 			delMarks, insMarks := lineMarks(oldText, newText)
@@ -633,16 +633,12 @@ func (r *renderer) action(pw *pageWriter, a *ast.Action, ai int, prose []proseRe
 	return pw.exec("action-foot", nil)
 }
 
-// isOld and isNew recognise the two halves of a replacement: the old/new
-// parameters of the acts dialect and FIND/REPLACE labels of plans.
-func isOld(role string) bool {
+// isHalf reports whether a block's role is one half of a replacement: the
+// acts dialect's parameter (old, new) or a plan's label (FIND, REPLACE),
+// in any case.
+func isHalf(role, param, label string) bool {
 	r := strings.ToUpper(role)
-	return r == "OLD" || r == "FIND" || strings.Contains(r, "FIND:")
-}
-
-func isNew(role string) bool {
-	r := strings.ToUpper(role)
-	return r == "NEW" || r == "REPLACE" || strings.Contains(r, "REPLACE:")
+	return r == param || r == label || strings.Contains(r, label+":")
 }
 
 // lineMarks marks the lines of old that are removed ("del") and the lines of
