@@ -94,12 +94,14 @@ type conn struct {
 	mu      sync.Mutex
 	running map[string]context.CancelFunc // calls running, by id key
 	open    int                           // calls read and not answered
-	quiet   chan struct{}                 // closed when open drops to 0; nil while open == 0
+	quiet   chan struct{}                 // closed while open == 0
 }
 
 func newConn(rwc io.ReadWriteCloser, log *slog.Logger) *conn {
-	return &conn{rwc: rwc, in: bufio.NewReaderSize(rwc, maxHeaderLine+64), log: log,
-		running: map[string]context.CancelFunc{}}
+	c := &conn{rwc: rwc, in: bufio.NewReaderSize(rwc, maxHeaderLine+64), log: log,
+		running: map[string]context.CancelFunc{}, quiet: make(chan struct{})}
+	close(c.quiet) // no call is open
+	return c
 }
 
 // run reads and dispatches messages until the transport fails or breaks
@@ -457,7 +459,6 @@ func (c *conn) end(n int) {
 	c.open -= n
 	if c.open == 0 {
 		close(c.quiet)
-		c.quiet = nil
 	}
 }
 
@@ -466,10 +467,5 @@ func (c *conn) end(n int) {
 func (c *conn) allAnswered() <-chan struct{} {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.open == 0 {
-		done := make(chan struct{})
-		close(done)
-		return done
-	}
 	return c.quiet
 }
