@@ -263,11 +263,7 @@ func examplePlan(b *strings.Builder, s *schema.Schema) {
 func planMeta(p *schema.Param) string {
 	key := "- **" + p.KeyOrName() + ":**"
 	if p.Variadic || p.TypeOrDefault() == schema.List {
-		var lines []string
-		for _, it := range items(p) {
-			lines = append(lines, "  - "+it)
-		}
-		return key + "\n" + strings.Join(lines, "\n")
+		return key + "\n  - " + strings.Join(items(p), "\n  - ")
 	}
 	return key + " " + Placeholder(p)
 }
