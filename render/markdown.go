@@ -178,9 +178,7 @@ func flattenNesting(src []byte) (out []byte, changed, first int) {
 func deepMarkers(line []byte) (cut, text int) {
 	i, n := 0, 0
 	for {
-		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
-			i++
-		}
+		i = len(line) - len(bytes.TrimLeft(line[i:], " \t"))
 		at := i
 		switch {
 		case i < len(line) && line[i] == '>':
