@@ -162,19 +162,9 @@ var plurals = map[schema.Type]string{
 	schema.Bool: "booleans", schema.Int: "integers", schema.Number: "numbers", schema.JSON: "JSON values",
 }
 
-// isZero reports whether a default is its type's zero value, which Go
-// fields have anyway.
-func isZero(v any) bool {
-	switch v := v.(type) {
-	case bool:
-		return !v
-	case float64:
-		return v == 0
-	case string:
-		return v == ""
-	}
-	return false
-}
+// isZero reports whether a default (a decoded JSON value) is its type's
+// zero value, which Go fields have anyway.
+func isZero(v any) bool { return v == false || v == 0.0 || v == "" }
 
 // goLiteral writes a schema default (a decoded JSON value) as a Go literal
 // of the field's type.
