@@ -10,7 +10,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"iter"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/plangram/plangram/internal/rootfs"
@@ -43,7 +45,6 @@ type step struct {
 	data    string       // the new content (edit, create)
 	old     rootfs.Info  // the entry verified (edit, delete)
 	like    *rootfs.Info // whose owner and mode a created file gets
-	started bool         // the write began this step (in-process undo)
 	changed *dirChanges  // directories whose entries changed
 }
 
@@ -70,6 +71,7 @@ type txn struct {
 	fs    rootfs.Root
 	hook  func(step, path string) error
 	steps []*step
+	begun int // the write began steps[:begun] (in-process undo)
 	dirs  dirChanges
 }
 
@@ -303,14 +305,14 @@ func (t *txn) planDirs(dir string, planned map[string]bool) error {
 // each directory whose entries changed is synced once. A failure leaves
 // what was done for the caller's undo.
 func (t *txn) write(ctx context.Context) error {
-	for _, s := range t.steps {
+	for i, s := range t.steps {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		if err := t.run("stage", s.path); err != nil {
 			return err
 		}
-		s.started = true
+		t.begun = i + 1
 		if err := rootfs.WithDir(t.fs, s.dir, func(d rootfs.Dir) error { return t.stage(d, s) }); err != nil {
 			return err
 		}
@@ -474,33 +476,29 @@ func (t *txn) checkKept(d rootfs.Dir, s *step) error {
 // undo reverses the steps begun, last first, through the root handle,
 // and reports every step that could not be undone.
 func (t *txn) undo() error {
-	var errs []error
-	for i := len(t.steps) - 1; i >= 0; i-- {
-		s := t.steps[i]
-		if !s.started {
-			continue
-		}
+	_, err := finishAll(t.fs, slices.Backward(t.steps[:t.begun]), func(r rootfs.Root, s *step) (int, error) {
 		if err := t.run("undo", s.path); err != nil {
-			errs = append(errs, err)
-			continue
+			return 0, err
 		}
-		if _, err := rollback(t.fs, s); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
+		return rollback(r, s)
+	})
+	return err
 }
 
-// finishSteps removes the backups once every change is in place; what
-// cannot be removed is reported.
-func (t *txn) finishSteps() error {
+// finishAll runs finish (rollback or rollForward) on each step in turn,
+// whatever fails, and returns the temporary files and backups it removed
+// or put back and every error.
+func finishAll(r rootfs.Root, steps iter.Seq2[int, *step], finish func(rootfs.Root, *step) (int, error)) (int, error) {
+	n := 0
 	var errs []error
-	for _, s := range t.steps {
-		if _, err := rollForward(t.fs, s); err != nil {
+	for _, s := range steps {
+		k, err := finish(r, s)
+		n += k
+		if err != nil {
 			errs = append(errs, err)
 		}
 	}
-	return errors.Join(errs...)
+	return n, errors.Join(errs...)
 }
 
 // removeIfThere removes the entry name of d; a missing one is no error.
