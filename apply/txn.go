@@ -265,30 +265,26 @@ func (t *txn) planDirs(dir string, planned map[string]bool) error {
 	for _, e := range strings.Split(dir, "/") {
 		p := rootfs.Join(parent, e)
 		if !planned[p] {
+			missing := false
 			err := rootfs.WithDir(t.fs, parent, func(d rootfs.Dir) error {
 				fi, err := d.Lstat(e)
-				if errors.Is(err, fs.ErrNotExist) {
-					planned[p] = true
-					t.steps = append(t.steps, &step{op: opMkdir, dir: parent, name: e, path: p})
-					return nil
-				}
-				if err != nil {
+				switch {
+				case errors.Is(err, fs.ErrNotExist):
+					missing = true
+				case err != nil:
 					return err
-				}
-				if fi.Mode&fs.ModeSymlink != 0 {
+				case fi.Mode&fs.ModeSymlink != 0:
 					return fmt.Errorf("%s: %w", p, rootfs.ErrSymlink)
-				}
-				if !fi.Mode.IsDir() {
+				case !fi.Mode.IsDir():
 					return fmt.Errorf("%s: not a directory", p)
 				}
 				return nil
 			})
-			if errors.Is(err, fs.ErrNotExist) && planned[parent] {
-				err = nil
+			// Below a directory to create, the parent is not found.
+			if missing || errors.Is(err, fs.ErrNotExist) && planned[parent] {
 				planned[p] = true
 				t.steps = append(t.steps, &step{op: opMkdir, dir: parent, name: e, path: p})
-			}
-			if err != nil {
+			} else if err != nil {
 				return err
 			}
 		}
@@ -505,25 +501,19 @@ func finishAll(r rootfs.Root, steps iter.Seq2[int, *step], finish func(rootfs.Ro
 // It says whether something was removed.
 func removeIfThere(d rootfs.Dir, name string) (bool, error) {
 	err := d.Remove(name)
-	if err == nil {
-		return true, nil
-	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
-	return false, err
+	return err == nil, err
 }
 
 // exists says d has an entry name.
 func exists(d rootfs.Dir, name string) (bool, error) {
 	_, err := d.Lstat(name)
-	if err == nil {
-		return true, nil
-	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
-	return false, err
+	return err == nil, err
 }
 
 // rollback undoes one step, whatever point it reached, from what is on
