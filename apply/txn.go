@@ -78,12 +78,10 @@ type txn struct {
 // tempName returns a new name for a staged file (suffix "new") or a
 // backup ("old"): the same length whatever the file's name, so that it
 // fits every file system that holds the file.
-func tempName(suffix string) (string, error) {
+func tempName(suffix string) string {
 	var b [8]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "", err
-	}
-	return ".plangram-" + hex.EncodeToString(b[:]) + "." + suffix, nil
+	rand.Read(b[:]) // crypto/rand.Read never fails
+	return ".plangram-" + hex.EncodeToString(b[:]) + "." + suffix
 }
 
 // isTempName says name is one tempName makes.
@@ -135,21 +133,16 @@ func (t *txn) verify(ctx context.Context, changes []workspace.Change) error {
 				moved[ch.Path] = &s.old
 			}
 		}
-		var err error
 		switch {
 		case ch.Existed && !ch.Exists:
-			s.op = opDelete
-			s.bak, err = tempName("old")
+			s.op, s.bak = opDelete, tempName("old")
 		case ch.Existed:
 			if ch.Link != "" {
 				return fmt.Errorf("%s: a symbolic link written over; nothing was written", ch.Path)
 			}
-			s.op = opEdit
-			if s.tmp, err = tempName("new"); err == nil {
-				s.bak, err = tempName("old")
-			}
+			s.op, s.tmp, s.bak = opEdit, tempName("new"), tempName("old")
 		case ch.Exists:
-			s.op = opCreate
+			s.op, s.tmp = opCreate, tempName("new")
 			if ch.Link != "" {
 				s.op = opSymlink
 			} else {
@@ -162,12 +155,8 @@ func (t *txn) verify(ctx context.Context, changes []workspace.Change) error {
 			if err := t.planDirs(dir, planned); err != nil {
 				return fmt.Errorf("%w; nothing was written", err)
 			}
-			s.tmp, err = tempName("new")
 		default:
 			continue
-		}
-		if err != nil {
-			return err
 		}
 		t.steps = append(t.steps, s)
 	}
