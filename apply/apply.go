@@ -205,11 +205,7 @@ func finish(ctx context.Context, res *Result, h *hold, opts Options, nothing err
 	}
 	for _, ds := range res.Diagnostics {
 		ast.SortDiagnostics(ds)
-		for _, d := range ds {
-			if d.Severity == ast.Error {
-				refused = true
-			}
-		}
+		refused = refused || slices.ContainsFunc(ds, func(d *ast.Diagnostic) bool { return d.Severity == ast.Error })
 	}
 	if nothing != nil {
 		return res, nothing
