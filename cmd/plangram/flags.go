@@ -125,10 +125,8 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 
 // oneOf checks a flag value against its allowed values.
 func oneOf(flagName, v string, allowed ...string) error {
-	for _, a := range allowed {
-		if v == a {
-			return nil
-		}
+	if slices.Contains(allowed, v) {
+		return nil
 	}
 	return fmt.Errorf("--%s must be one of %s, got %q", flagName, strings.Join(allowed, ", "), v)
 }
