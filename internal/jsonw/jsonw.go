@@ -314,14 +314,7 @@ func Suffix(ks []int, i int) int {
 // they are written, the k each name is written with ("#k" appended), 0 for
 // a name written as it is; nil when every name is valid UTF-8.
 func NameSuffixes(names []string) []int {
-	invalid := false
-	for _, n := range names {
-		if !utf8.ValidString(n) {
-			invalid = true
-			break
-		}
-	}
-	if !invalid {
+	if !slices.ContainsFunc(names, func(n string) bool { return !utf8.ValidString(n) }) {
 		return nil
 	}
 	used := make(map[string]bool, len(names))
