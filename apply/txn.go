@@ -109,8 +109,9 @@ func (t *txn) run(stepName, path string) error {
 // through the root handle, and turns the changes into the steps of the
 // write: created directories, then each change in path order.
 func (t *txn) verify(ctx context.Context, changes []workspace.Change) error {
-	planned := map[string]bool{} // directories to create
-	moved := map[string]*rootfs.Info{}
+	planned := map[string]bool{}          // directories to create
+	verified := map[string]*rootfs.Info{} // the regular files verified, by path
+	movedFrom := map[*step]string{}       // a moved file's new copy: its source
 	for _, ch := range changes {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -120,6 +121,9 @@ func (t *txn) verify(ctx context.Context, changes []workspace.Change) error {
 		}
 		dir, name := rootfs.Split(ch.Path)
 		s := &step{dir: dir, name: name, path: ch.Path, link: ch.Link, data: ch.New}
+		if ch.MovedFrom != "" && ch.Link == "" {
+			movedFrom[s] = ch.MovedFrom
+		}
 		if ch.Link != "" && !ch.Exists {
 			ch.Existed = true // a link removed: whatever the simulation calls it, it was there
 		}
@@ -130,7 +134,7 @@ func (t *txn) verify(ctx context.Context, changes []workspace.Change) error {
 			}
 			s.old = old
 			if ch.Link == "" {
-				moved[ch.Path] = &s.old
+				verified[ch.Path] = &s.old
 			}
 		}
 		switch {
@@ -162,16 +166,8 @@ func (t *txn) verify(ctx context.Context, changes []workspace.Change) error {
 	}
 	// A moved file's new copy keeps the source's mode and, where the
 	// process may, its owner.
-	byPath := make(map[string]*step, len(t.steps))
-	for _, s := range t.steps {
-		if s.op != opMkdir {
-			byPath[s.path] = s
-		}
-	}
-	for _, ch := range changes {
-		if s := byPath[ch.Path]; s != nil && ch.MovedFrom != "" && ch.Link == "" {
-			s.like = moved[ch.MovedFrom]
-		}
+	for s, from := range movedFrom {
+		s.like = verified[from]
 	}
 	return nil
 }
