@@ -57,6 +57,7 @@ import (
 	"github.com/plangram/plangram/internal/rootfs"
 	"io/fs"
 	"path/filepath"
+	"slices"
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/workspace"
@@ -204,11 +205,7 @@ func finish(ctx context.Context, res *Result, h *hold, opts Options, nothing err
 	}
 	for _, ds := range res.Diagnostics {
 		ast.SortDiagnostics(ds)
-		for _, d := range ds {
-			if d.Severity == ast.Error {
-				refused = true
-			}
-		}
+		refused = refused || slices.ContainsFunc(ds, func(d *ast.Diagnostic) bool { return d.Severity == ast.Error })
 	}
 	if nothing != nil {
 		return res, nothing
@@ -252,7 +249,7 @@ func finish(ctx context.Context, res *Result, h *hold, opts Options, nothing err
 	if err := t.run("cleanup", ""); err != nil {
 		return res, err
 	}
-	if err := t.finishSteps(); err != nil {
+	if _, err := finishAll(t.fs, slices.All(t.steps), rollForward); err != nil {
 		return res, fmt.Errorf("the changes were written, but removing the backups failed: %w (`plangram recover --root` tries again)", err)
 	}
 	if err := h.meta.dropJournal(); err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/plangram/plangram/internal/rootfs"
 	"io/fs"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -307,49 +308,31 @@ func (m *meta) readJournal(name string) ([]*step, error) {
 // there was no journal. A step that cannot be undone is reported and the
 // journal kept, for a later try.
 func (m *meta) recover(ctx context.Context) (*Recovery, error) {
-	done, err := m.readJournal(journalDone)
+	steps, err := m.readJournal(journalDone)
 	if err != nil {
 		return nil, err
 	}
-	if done != nil {
-		rec := &Recovery{RolledForward: true, Changes: len(done)}
-		var errs []error
-		for _, s := range done {
-			n, err := rollForward(m.fs, s)
-			rec.Removed += n
-			if err != nil {
-				errs = append(errs, err)
-			}
-		}
-		if len(errs) == 0 {
-			errs = append(errs, m.dropJournal())
-		}
-		return rec, errors.Join(errs...)
-	}
-	steps, err := m.readJournal(journalName)
-	if err != nil {
-		return nil, err
-	}
+	rec := &Recovery{RolledForward: steps != nil, Changes: len(steps)}
+	all, finish := slices.All(steps), rollForward
 	if steps == nil {
-		// A journal cut short while being written: no change was made.
-		if ok, _ := exists(m.dir, journalTmp); ok {
-			return &Recovery{}, m.dropJournal()
+		if steps, err = m.readJournal(journalName); err != nil {
+			return nil, err
 		}
-		return nil, nil
-	}
-	rec := &Recovery{Changes: len(steps)}
-	var errs []error
-	for i := len(steps) - 1; i >= 0; i-- {
-		n, err := rollback(m.fs, steps[i])
-		rec.Removed += n
-		if err != nil {
-			errs = append(errs, err)
+		if steps == nil {
+			// A journal cut short while being written: no change was made.
+			if ok, _ := exists(m.dir, journalTmp); ok {
+				return &Recovery{}, m.dropJournal()
+			}
+			return nil, nil
 		}
+		rec.Changes = len(steps)
+		all, finish = slices.Backward(steps), rollback
 	}
-	if len(errs) == 0 {
-		errs = append(errs, m.dropJournal())
+	rec.Removed, err = finishAll(m.fs, all, finish)
+	if err == nil {
+		err = m.dropJournal()
 	}
-	return rec, errors.Join(errs...)
+	return rec, err
 }
 
 // Recover finds an apply that was interrupted in root (killed, or its

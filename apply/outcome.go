@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/internal/number"
 	"github.com/plangram/plangram/workspace"
 )
 
@@ -72,13 +73,13 @@ func nothingToApply(doc *ast.Document, t workspace.Tally) *ast.Diagnostic {
 	what := "only prose, no action"
 	var parts []string
 	if t.Commands > 0 {
-		parts = append(parts, count(t.Commands, "command")+" (apply never runs one)")
+		parts = append(parts, number.Plural(t.Commands, "command")+" (apply never runs one)")
 	}
 	if t.Reads > 0 {
-		parts = append(parts, count(t.Reads, "read"))
+		parts = append(parts, number.Plural(t.Reads, "read"))
 	}
 	if t.Others > 0 {
-		parts = append(parts, count(t.Others, "other action"))
+		parts = append(parts, number.Plural(t.Others, "other action"))
 	}
 	blocks, prose := 0, false
 	for _, p := range doc.Prose {
@@ -112,7 +113,7 @@ func nothingToApply(doc *ast.Document, t workspace.Tally) *ast.Diagnostic {
 			what = fmt.Sprintf("%d fenced blocks, none an action; %s", blocks, look)
 		}
 	case blocks > 0:
-		what = fmt.Sprintf("%s, none an action", count(blocks, "fenced block"))
+		what = fmt.Sprintf("%s, none an action", number.Plural(blocks, "fenced block"))
 		if prose {
 			what += ", and prose"
 		}
@@ -146,12 +147,4 @@ func lookalike(info, text string) string {
 		return "looks like a diff but has no file header (`--- a/path` and `+++ b/path` lines before its `@@` hunks)"
 	}
 	return ""
-}
-
-// count is "1 noun" or "n nouns".
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -211,11 +211,7 @@ func TestLongNames(t *testing.T) {
 // TestTempNames: the temporary and backup names have one length whatever
 // the file's name.
 func TestTempNames(t *testing.T) {
-	a, err := tempName("new")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := tempName("old")
+	a, b := tempName("new"), tempName("old")
 	if len(a) != len(b) || len(a) > 32 || !isTempName(a) || !isTempName(b) || a[:26] == b[:26] {
 		t.Errorf("%q %q", a, b)
 	}

@@ -10,7 +10,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"iter"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/plangram/plangram/internal/rootfs"
@@ -43,7 +45,6 @@ type step struct {
 	data    string       // the new content (edit, create)
 	old     rootfs.Info  // the entry verified (edit, delete)
 	like    *rootfs.Info // whose owner and mode a created file gets
-	started bool         // the write began this step (in-process undo)
 	changed *dirChanges  // directories whose entries changed
 }
 
@@ -70,18 +71,17 @@ type txn struct {
 	fs    rootfs.Root
 	hook  func(step, path string) error
 	steps []*step
+	begun int // the write began steps[:begun] (in-process undo)
 	dirs  dirChanges
 }
 
 // tempName returns a new name for a staged file (suffix "new") or a
 // backup ("old"): the same length whatever the file's name, so that it
 // fits every file system that holds the file.
-func tempName(suffix string) (string, error) {
+func tempName(suffix string) string {
 	var b [8]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "", err
-	}
-	return ".plangram-" + hex.EncodeToString(b[:]) + "." + suffix, nil
+	rand.Read(b[:]) // crypto/rand.Read never fails
+	return ".plangram-" + hex.EncodeToString(b[:]) + "." + suffix
 }
 
 // isTempName says name is one tempName makes.
@@ -109,8 +109,9 @@ func (t *txn) run(stepName, path string) error {
 // through the root handle, and turns the changes into the steps of the
 // write: created directories, then each change in path order.
 func (t *txn) verify(ctx context.Context, changes []workspace.Change) error {
-	planned := map[string]bool{} // directories to create
-	moved := map[string]*rootfs.Info{}
+	planned := map[string]bool{}          // directories to create
+	verified := map[string]*rootfs.Info{} // the regular files verified, by path
+	movedFrom := map[*step]string{}       // a moved file's new copy: its source
 	for _, ch := range changes {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -120,6 +121,9 @@ func (t *txn) verify(ctx context.Context, changes []workspace.Change) error {
 		}
 		dir, name := rootfs.Split(ch.Path)
 		s := &step{dir: dir, name: name, path: ch.Path, link: ch.Link, data: ch.New}
+		if ch.MovedFrom != "" && ch.Link == "" {
+			movedFrom[s] = ch.MovedFrom
+		}
 		if ch.Link != "" && !ch.Exists {
 			ch.Existed = true // a link removed: whatever the simulation calls it, it was there
 		}
@@ -130,24 +134,19 @@ func (t *txn) verify(ctx context.Context, changes []workspace.Change) error {
 			}
 			s.old = old
 			if ch.Link == "" {
-				moved[ch.Path] = &s.old
+				verified[ch.Path] = &s.old
 			}
 		}
-		var err error
 		switch {
 		case ch.Existed && !ch.Exists:
-			s.op = opDelete
-			s.bak, err = tempName("old")
+			s.op, s.bak = opDelete, tempName("old")
 		case ch.Existed:
 			if ch.Link != "" {
 				return fmt.Errorf("%s: a symbolic link written over; nothing was written", ch.Path)
 			}
-			s.op = opEdit
-			if s.tmp, err = tempName("new"); err == nil {
-				s.bak, err = tempName("old")
-			}
+			s.op, s.tmp, s.bak = opEdit, tempName("new"), tempName("old")
 		case ch.Exists:
-			s.op = opCreate
+			s.op, s.tmp = opCreate, tempName("new")
 			if ch.Link != "" {
 				s.op = opSymlink
 			} else {
@@ -160,27 +159,15 @@ func (t *txn) verify(ctx context.Context, changes []workspace.Change) error {
 			if err := t.planDirs(dir, planned); err != nil {
 				return fmt.Errorf("%w; nothing was written", err)
 			}
-			s.tmp, err = tempName("new")
 		default:
 			continue
-		}
-		if err != nil {
-			return err
 		}
 		t.steps = append(t.steps, s)
 	}
 	// A moved file's new copy keeps the source's mode and, where the
 	// process may, its owner.
-	byPath := make(map[string]*step, len(t.steps))
-	for _, s := range t.steps {
-		if s.op != opMkdir {
-			byPath[s.path] = s
-		}
-	}
-	for _, ch := range changes {
-		if s := byPath[ch.Path]; s != nil && ch.MovedFrom != "" && ch.Link == "" {
-			s.like = moved[ch.MovedFrom]
-		}
+	for s, from := range movedFrom {
+		s.like = verified[from]
 	}
 	return nil
 }
@@ -263,30 +250,26 @@ func (t *txn) planDirs(dir string, planned map[string]bool) error {
 	for _, e := range strings.Split(dir, "/") {
 		p := rootfs.Join(parent, e)
 		if !planned[p] {
+			missing := false
 			err := rootfs.WithDir(t.fs, parent, func(d rootfs.Dir) error {
 				fi, err := d.Lstat(e)
-				if errors.Is(err, fs.ErrNotExist) {
-					planned[p] = true
-					t.steps = append(t.steps, &step{op: opMkdir, dir: parent, name: e, path: p})
-					return nil
-				}
-				if err != nil {
+				switch {
+				case errors.Is(err, fs.ErrNotExist):
+					missing = true
+				case err != nil:
 					return err
-				}
-				if fi.Mode&fs.ModeSymlink != 0 {
+				case fi.Mode&fs.ModeSymlink != 0:
 					return fmt.Errorf("%s: %w", p, rootfs.ErrSymlink)
-				}
-				if !fi.Mode.IsDir() {
+				case !fi.Mode.IsDir():
 					return fmt.Errorf("%s: not a directory", p)
 				}
 				return nil
 			})
-			if errors.Is(err, fs.ErrNotExist) && planned[parent] {
-				err = nil
+			// Below a directory to create, the parent is not found.
+			if missing || errors.Is(err, fs.ErrNotExist) && planned[parent] {
 				planned[p] = true
 				t.steps = append(t.steps, &step{op: opMkdir, dir: parent, name: e, path: p})
-			}
-			if err != nil {
+			} else if err != nil {
 				return err
 			}
 		}
@@ -303,14 +286,14 @@ func (t *txn) planDirs(dir string, planned map[string]bool) error {
 // each directory whose entries changed is synced once. A failure leaves
 // what was done for the caller's undo.
 func (t *txn) write(ctx context.Context) error {
-	for _, s := range t.steps {
+	for i, s := range t.steps {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		if err := t.run("stage", s.path); err != nil {
 			return err
 		}
-		s.started = true
+		t.begun = i + 1
 		if err := rootfs.WithDir(t.fs, s.dir, func(d rootfs.Dir) error { return t.stage(d, s) }); err != nil {
 			return err
 		}
@@ -474,58 +457,48 @@ func (t *txn) checkKept(d rootfs.Dir, s *step) error {
 // undo reverses the steps begun, last first, through the root handle,
 // and reports every step that could not be undone.
 func (t *txn) undo() error {
-	var errs []error
-	for i := len(t.steps) - 1; i >= 0; i-- {
-		s := t.steps[i]
-		if !s.started {
-			continue
-		}
+	_, err := finishAll(t.fs, slices.Backward(t.steps[:t.begun]), func(r rootfs.Root, s *step) (int, error) {
 		if err := t.run("undo", s.path); err != nil {
-			errs = append(errs, err)
-			continue
+			return 0, err
 		}
-		if _, err := rollback(t.fs, s); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
+		return rollback(r, s)
+	})
+	return err
 }
 
-// finishSteps removes the backups once every change is in place; what
-// cannot be removed is reported.
-func (t *txn) finishSteps() error {
+// finishAll runs finish (rollback or rollForward) on each step in turn,
+// whatever fails, and returns the temporary files and backups it removed
+// or put back and every error.
+func finishAll(r rootfs.Root, steps iter.Seq2[int, *step], finish func(rootfs.Root, *step) (int, error)) (int, error) {
+	n := 0
 	var errs []error
-	for _, s := range t.steps {
-		if _, err := rollForward(t.fs, s); err != nil {
+	for _, s := range steps {
+		k, err := finish(r, s)
+		n += k
+		if err != nil {
 			errs = append(errs, err)
 		}
 	}
-	return errors.Join(errs...)
+	return n, errors.Join(errs...)
 }
 
 // removeIfThere removes the entry name of d; a missing one is no error.
 // It says whether something was removed.
 func removeIfThere(d rootfs.Dir, name string) (bool, error) {
 	err := d.Remove(name)
-	if err == nil {
-		return true, nil
-	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
-	return false, err
+	return err == nil, err
 }
 
 // exists says d has an entry name.
 func exists(d rootfs.Dir, name string) (bool, error) {
 	_, err := d.Lstat(name)
-	if err == nil {
-		return true, nil
-	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
-	return false, err
+	return err == nil, err
 }
 
 // rollback undoes one step, whatever point it reached, from what is on

@@ -646,12 +646,12 @@ func isHalf(role, param, label string) bool {
 func lineMarks(oldText, newText string) (del, ins map[int]string) {
 	a, b := strings.Split(oldText, "\n"), strings.Split(newText, "\n")
 	del, ins = map[int]string{}, map[int]string{}
-	for _, op := range linediff.Diff(a, b) {
-		switch op.Kind {
-		case linediff.Delete:
-			del[op.A] = "del"
-		case linediff.Insert:
-			ins[op.B] = "ins"
+	for _, c := range linediff.Changes(linediff.Diff(a, b)) {
+		for i := c.I1; i < c.I2 && c.Tag != linediff.Same; i++ {
+			del[i] = "del"
+		}
+		for j := c.J1; j < c.J2 && c.Tag != linediff.Same; j++ {
+			ins[j] = "ins"
 		}
 	}
 	return del, ins

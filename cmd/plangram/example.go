@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/plangram/plangram/codegen"
 )
@@ -16,12 +15,8 @@ func cmdExample(ctx context.Context, e *env, args []string) int {
 	dialect := fs.String("dialect", "", "built-in dialect; with --schema, the grammar that reads it")
 	schemaFile := fs.String("schema", "", "action schema file (docs/schema.md)")
 	out := fs.String("o", "", "write to FILE instead of standard output")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return exitUsage
-	}
-	if len(pos) > 0 {
-		return usageError(e, fmt.Errorf("example takes no arguments, got %q", pos[0]))
+	if code, ok := parseNoArgs(e, fs, args); !ok {
+		return code
 	}
 	s, _, code := resolveSchema(e, *dialect, *schemaFile)
 	if s == nil {

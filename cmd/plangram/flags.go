@@ -123,12 +123,24 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// parseNoArgs is parseFlags for a command that takes flags only: an
+// argument is a usage error. On an error it returns the exit code and
+// false.
+func parseNoArgs(e *env, fs *flag.FlagSet, args []string) (int, bool) {
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return exitUsage, false
+	}
+	if len(pos) > 0 {
+		return usageError(e, fmt.Errorf("%s takes no arguments, got %q", fs.Name(), pos[0])), false
+	}
+	return exitOK, true
+}
+
 // oneOf checks a flag value against its allowed values.
 func oneOf(flagName, v string, allowed ...string) error {
-	for _, a := range allowed {
-		if v == a {
-			return nil
-		}
+	if slices.Contains(allowed, v) {
+		return nil
 	}
 	return fmt.Errorf("--%s must be one of %s, got %q", flagName, strings.Join(allowed, ", "), v)
 }

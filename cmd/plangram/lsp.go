@@ -26,12 +26,8 @@ func cmdLSP(ctx context.Context, e *env, args []string) int {
 	noWorkspace := fs.Bool("no-workspace", false, "run the parser's rules only, not the workspace rules")
 	debounce := fs.Duration("debounce", 150*time.Millisecond, "wait this long after a change before checking")
 	logFile := fs.String("log", "", "append the server's log to this file")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return exitUsage
-	}
-	if len(pos) > 0 {
-		return usageError(e, fmt.Errorf("lsp takes no arguments, got %q", pos[0]))
+	if code, ok := parseNoArgs(e, fs, args); !ok {
+		return code
 	}
 	popts, ok := pf.options(e)
 	if !ok {
@@ -58,7 +54,7 @@ func cmdLSP(ctx context.Context, e *env, args []string) int {
 		defer f.Close()
 		opts.Logger = slog.New(slog.NewTextHandler(f, nil))
 	}
-	err = lsp.Serve(ctx, stdio{e.stdin, e.stdout}, opts)
+	err := lsp.Serve(ctx, stdio{e.stdin, e.stdout}, opts)
 	switch {
 	case err == nil:
 		return exitOK

@@ -7,9 +7,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
-	"sort"
+	"slices"
 )
 
 // Exit codes shared by every command.
@@ -162,12 +163,7 @@ func cmdHelp(ctx context.Context, e *env, cmds map[string]command, args []string
 
 func usage(w io.Writer, cmds map[string]command) {
 	fmt.Fprintln(w, "usage: plangram COMMAND [flags] [args]\n\ncommands:")
-	names := make([]string, 0, len(cmds))
-	for n := range cmds {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(cmds)) {
 		fmt.Fprintf(w, "  %-10s %s\n", n, cmds[n].summary)
 	}
 	fmt.Fprintln(w, "\nrun `plangram help COMMAND` for a command's usage and flags; docs/cli.md documents them")

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -94,10 +95,8 @@ func printDiags(e *env, name string, diags []*ast.Diagnostic) int {
 		w = cw
 	}
 	code := exitOK
-	for _, d := range diags {
-		if d.Severity == ast.Error {
-			code = exitError
-		}
+	if slices.ContainsFunc(diags, func(d *ast.Diagnostic) bool { return d.Severity == ast.Error }) {
+		code = exitError
 	}
 	if e.quiet {
 		diags = onlyErrors(diags, false)

@@ -90,8 +90,7 @@ func rewriteInputs(ctx context.Context, e *env, name string, pos []string, rf re
 				hook = func() { e.beforeRename(p) }
 			}
 			if err := safewrite.Rewrite(in.path, src, out, hook); err != nil {
-				fmt.Fprintf(e.stderr, "plangram: %v\n", err)
-				code = exitUsage
+				code = usageError(e, err)
 			}
 		}
 		if !*rf.list && !*rf.diff && !*rf.write {

@@ -23,12 +23,8 @@ func cmdSchema(ctx context.Context, e *env, args []string) int {
 	toolsFile := fs.String("tools", "", "tools registry (OpenAI, Anthropic or MCP tools) to convert: prints its action schema")
 	jsonSchema := fs.Bool("json-schema", false, "with --tools: print the JSON Schema of the converted dialect instead")
 	compact := fs.Bool("compact", false, "print the JSON on one line (default: indented)")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return exitUsage
-	}
-	if len(pos) > 0 {
-		return usageError(e, fmt.Errorf("schema takes no arguments, got %q", pos[0]))
+	if code, ok := parseNoArgs(e, fs, args); !ok {
+		return code
 	}
 	if *toolsFile != "" {
 		return printTools(e, *toolsFile, *dialect, *schemaFile, *jsonSchema, *compact, *out)

@@ -14,8 +14,7 @@ import (
 func loadTools(e *env, file string) (*schema.Schema, int) {
 	data, err := os.ReadFile(file)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "plangram: %v\n", err)
-		return nil, exitUsage
+		return nil, usageError(e, err)
 	}
 	t, err := schema.FromTools(file, data)
 	if err != nil {

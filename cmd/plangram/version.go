@@ -91,12 +91,8 @@ func (v buildVersion) String() string {
 // REV (TIME) [modified]] GO-VERSION`.
 func cmdVersion(_ context.Context, e *env, args []string) int {
 	fs := newFlags(e, "version", "")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return exitUsage
-	}
-	if len(pos) > 0 {
-		return usageError(e, fmt.Errorf("version takes no arguments, got %q", pos[0]))
+	if code, ok := parseNoArgs(e, fs, args); !ok {
+		return code
 	}
 	fmt.Fprintln(e.stdout, readVersion())
 	return exitOK

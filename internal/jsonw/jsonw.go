@@ -7,6 +7,7 @@ package jsonw
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -37,13 +38,6 @@ type W struct {
 // failed write to Out).
 func (w *W) Err() error { return w.err }
 
-// Fail records err as the writer's error unless one is recorded already.
-func (w *W) Fail(err error) {
-	if w.err == nil {
-		w.err = err
-	}
-}
-
 // Wrap prefixes the recorded error with context ("context: error").
 func (w *W) Wrap(context string) {
 	if w.err != nil {
@@ -64,9 +58,7 @@ func (w *W) Flush() error {
 		return w.err
 	}
 	if len(w.B) > 0 {
-		if _, err := w.Out.Write(w.B); err != nil {
-			w.Fail(err)
-		}
+		_, w.err = w.Out.Write(w.B)
 		w.B = w.B[:0]
 	}
 	return w.err
@@ -228,7 +220,7 @@ func (w *W) Marshal(v any) {
 	}
 	w.elem()
 	if err := enc.Encode(v); err != nil {
-		w.Fail(err)
+		w.err = cmp.Or(w.err, err)
 		w.B = append(w.B, "null"...)
 		return
 	}
@@ -322,14 +314,7 @@ func Suffix(ks []int, i int) int {
 // they are written, the k each name is written with ("#k" appended), 0 for
 // a name written as it is; nil when every name is valid UTF-8.
 func NameSuffixes(names []string) []int {
-	invalid := false
-	for _, n := range names {
-		if !utf8.ValidString(n) {
-			invalid = true
-			break
-		}
-	}
-	if !invalid {
+	if !slices.ContainsFunc(names, func(n string) bool { return !utf8.ValidString(n) }) {
 		return nil
 	}
 	used := make(map[string]bool, len(names))

@@ -1,6 +1,6 @@
 package linediff
 
-import "sort"
+import "slices"
 
 // Matching blocks: the comparison plangram uses to say how alike two line
 // lists are and to show where a FIND text that is not found differs from
@@ -51,12 +51,8 @@ func Blocks(a, b []string, popular bool) []Block {
 			todo = append(todo, span{m.A + m.Size, s.ahi, m.B + m.Size, s.bhi})
 		}
 	}
-	sort.Slice(found, func(x, y int) bool {
-		if found[x].A != found[y].A {
-			return found[x].A < found[y].A
-		}
-		return found[x].B < found[y].B
-	})
+	// The blocks found are disjoint in a: their starts order them.
+	slices.SortFunc(found, func(x, y Block) int { return x.A - y.A })
 	var out []Block
 	for _, m := range found {
 		if n := len(out); n > 0 && out[n-1].A+out[n-1].Size == m.A && out[n-1].B+out[n-1].Size == m.B {

@@ -1,45 +1,31 @@
-// Package linediff compares texts line by line (Myers' O(ND) algorithm) and
-// prints the result as a unified diff. plangram uses it for `plangram fmt -d`
-// and to mark changed lines of FIND/REPLACE pairs in rendered previews.
-// Blocks, Ratio, Changes and Hunks compare line lists by their longest
-// runs of equal lines instead (blocks.go): workspace uses them to find the
-// region of a file closest to a FIND text that is not found and to show
-// how the two differ.
+// Package linediff compares texts line by line and prints the result as a
+// unified diff. plangram uses it for `plangram fmt -d` and `apply -d`, to
+// mark changed lines of FIND/REPLACE pairs in rendered previews, and in
+// workspace to find the region of a file closest to a FIND text that is
+// not found and to show how the two differ.
 //
-// The edit script is minimal while the number of differing lines stays under
-// a bound (MaxEdits); beyond it the changed middle of the texts (after the
-// common prefix and suffix) is reported as deleted and inserted as a whole,
-// which is still a correct diff, so time and memory stay bounded on any input.
+// Both comparisons give matching blocks ([Block]), which [Changes] turns
+// into changes and [Hunks] groups into a unified diff's hunks: [Diff]
+// finds the fewest inserted and deleted lines (Myers' O(ND) algorithm),
+// [Blocks] the longest runs of equal lines (blocks.go).
+//
+// Diff's edit script is minimal while the number of differing lines stays
+// under a bound (MaxEdits); beyond it the changed middle of the texts (after
+// the common prefix and suffix) is reported as replaced as a whole, which is
+// still a correct diff, so time and memory stay bounded on any input.
 package linediff
 
 import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
 // MaxEdits bounds the search for a minimal edit script: up to this many
 // inserted plus deleted lines the script is minimal.
 const MaxEdits = 1000
-
-// Kind says what an Op does.
-type Kind int8
-
-// Op kinds.
-const (
-	Equal  Kind = iota // the line is in both texts
-	Delete             // the line is only in a
-	Insert             // the line is only in b
-)
-
-// Op is one line of an edit script. A is the line's index in a (for Insert:
-// the index in a before which the line is inserted); B is its index in b
-// (for Delete: the index in b at which the line would have been).
-type Op struct {
-	Kind Kind
-	A, B int
-}
 
 // SplitLines splits text after each '\n'; every line keeps its line ending
 // and the last line may lack one. Empty text has no lines.
@@ -57,9 +43,10 @@ func SplitLines(text []byte) []string {
 	return lines
 }
 
-// Diff returns an edit script turning a into b: applying its Equal and
-// Insert lines in order yields b; its Equal and Delete lines in order are a.
-func Diff(a, b []string) []Op {
+// Diff returns the matching blocks of a shortest edit script turning a
+// into b, as Blocks returns them: in increasing order, none adjacent to
+// the next, ending with the empty block {len(a), len(b), 0}.
+func Diff(a, b []string) []Block {
 	pre := 0
 	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
 		pre++
@@ -68,40 +55,24 @@ func Diff(a, b []string) []Op {
 	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
 		suf++
 	}
-	ops := make([]Op, 0, len(a)+len(b)-pre-suf)
-	for i := 0; i < pre; i++ {
-		ops = append(ops, Op{Equal, i, i})
+	var out []Block
+	if pre > 0 {
+		out = append(out, Block{0, 0, pre})
 	}
-	am, bm := a[pre:len(a)-suf], b[pre:len(b)-suf]
-	mid, ok := myers(am, bm, MaxEdits)
-	if !ok {
-		mid = mid[:0]
-		for i := range am {
-			mid = append(mid, Op{Delete, i, 0})
-		}
-		for j := range bm {
-			mid = append(mid, Op{Insert, len(am), j})
-		}
+	for _, m := range myers(a[pre:len(a)-suf], b[pre:len(b)-suf], MaxEdits) {
+		out = append(out, Block{m.A + pre, m.B + pre, m.Size})
 	}
-	for _, op := range mid {
-		ops = append(ops, Op{op.Kind, op.A + pre, op.B + pre})
+	if suf > 0 {
+		out = append(out, Block{len(a) - suf, len(b) - suf, suf})
 	}
-	for i := 0; i < suf; i++ {
-		ops = append(ops, Op{Equal, len(a) - suf + i, len(b) - suf + i})
-	}
-	return ops
+	return append(out, Block{len(a), len(b), 0})
 }
 
-// myers finds a shortest edit script of at most dmax edits; ok is false when
-// there is none.
-func myers(a, b []string, dmax int) (ops []Op, ok bool) {
+// myers returns the matching blocks of a shortest edit script of at most
+// dmax edits, none when there is no such script.
+func myers(a, b []string, dmax int) []Block {
 	n, m := len(a), len(b)
-	if n == 0 && m == 0 {
-		return nil, true
-	}
-	if dmax > n+m {
-		dmax = n + m
-	}
+	dmax = min(dmax, n+m)
 	off := dmax + 1
 	v := make([]int, 2*dmax+3)
 	// trace[d] is v[-d..d] at the end of round d.
@@ -121,51 +92,44 @@ func myers(a, b []string, dmax int) (ops []Op, ok bool) {
 			}
 			v[off+k] = x
 			if x >= n && y >= m {
-				return backtrack(trace, n, m, d), true
+				return backtrack(trace, n, m, d)
 			}
 		}
 		trace = append(trace, append([]int(nil), v[off-d:off+d+1]...))
 	}
-	return nil, false
+	return nil
 }
 
-// backtrack walks the trace back from (n, m) and returns the script in order.
-func backtrack(trace [][]int, n, m, d int) []Op {
-	var rev []Op
+// backtrack walks the trace back from (n, m) and returns the runs of
+// equal lines of the script in order.
+func backtrack(trace [][]int, n, m, d int) []Block {
+	var rev []Block
 	x, y := n, m
 	for ; d > 0; d-- {
 		prev := trace[d-1] // indices -(d-1)..(d-1)
 		at := func(k int) int { return prev[k+d-1] }
 		k := x - y
-		var pk int
+		pk := k - 1 // came right: a deletion
 		if k == -d || (k != d && at(k-1) < at(k+1)) {
 			pk = k + 1 // came down: an insertion
-		} else {
-			pk = k - 1 // came right: a deletion
 		}
+		// The edit leads from (px, py) to the start of the run that
+		// ends at (x, y).
 		px := at(pk)
 		py := px - pk
-		for x > px && y > py {
-			x--
-			y--
-			rev = append(rev, Op{Equal, x, y})
+		sx := px
+		if pk == k-1 {
+			sx++
 		}
-		if pk == k+1 {
-			y--
-			rev = append(rev, Op{Insert, x, y})
-		} else {
-			x--
-			rev = append(rev, Op{Delete, x, y})
+		if x > sx {
+			rev = append(rev, Block{sx, y - (x - sx), x - sx})
 		}
+		x, y = px, py
 	}
-	for x > 0 && y > 0 {
-		x--
-		y--
-		rev = append(rev, Op{Equal, x, y})
+	if x > 0 {
+		rev = append(rev, Block{0, 0, x})
 	}
-	for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
-		rev[i], rev[j] = rev[j], rev[i]
-	}
+	slices.Reverse(rev)
 	return rev
 }
 
@@ -175,94 +139,47 @@ func backtrack(trace [][]int, n, m, d int) []Op {
 // ending is followed by `\ No newline at end of file`.
 func Unified(w io.Writer, aName, bName string, a, b []byte, context int) error {
 	al, bl := SplitLines(a), SplitLines(b)
-	ops := Diff(al, bl)
-	changed := false
-	for _, op := range ops {
-		if op.Kind != Equal {
-			changed = true
-			break
-		}
-	}
-	if !changed {
+	hunks := Hunks(Changes(Diff(al, bl)), context)
+	if len(hunks) == 0 {
 		return nil
 	}
 	var out strings.Builder
 	fmt.Fprintf(&out, "--- %s\n+++ %s\n", aName, bName)
-	for i := 0; i < len(ops); {
-		if ops[i].Kind == Equal {
-			i++
-			continue
-		}
-		// A hunk: from context lines before the change to context lines after
-		// the last change that is within 2*context equal lines of the next.
-		start := max(i-context, 0)
-		end := i
-		for end < len(ops) {
-			if ops[end].Kind != Equal {
-				end++
+	for _, h := range hunks {
+		first, last := h[0], h[len(h)-1]
+		fmt.Fprintf(&out, "@@ -%s +%s @@\n", hunkRange(first.I1, last.I2), hunkRange(first.J1, last.J2))
+		for _, c := range h {
+			if c.Tag == Same {
+				writeLines(&out, ' ', al[c.I1:c.I2])
 				continue
 			}
-			run := end
-			for run < len(ops) && ops[run].Kind == Equal {
-				run++
-			}
-			if run == len(ops) || run-end > 2*context {
-				end = min(end+context, len(ops))
-				break
-			}
-			end = run
+			writeLines(&out, '-', al[c.I1:c.I2])
+			writeLines(&out, '+', bl[c.J1:c.J2])
 		}
-		writeHunk(&out, ops[start:end], al, bl)
-		i = end
 	}
 	_, err := io.WriteString(w, out.String())
 	return err
 }
 
-func writeHunk(out *strings.Builder, ops []Op, a, b []string) {
-	aStart, bStart := ops[0].A, ops[0].B
-	aLen, bLen := 0, 0
-	for _, op := range ops {
-		switch op.Kind {
-		case Equal:
-			aLen++
-			bLen++
-		case Delete:
-			aLen++
-		case Insert:
-			bLen++
-		}
-	}
-	fmt.Fprintf(out, "@@ -%s +%s @@\n", hunkRange(aStart, aLen), hunkRange(bStart, bLen))
-	for _, op := range ops {
-		switch op.Kind {
-		case Equal:
-			writeLine(out, ' ', a[op.A])
-		case Delete:
-			writeLine(out, '-', a[op.A])
-		case Insert:
-			writeLine(out, '+', b[op.B])
-		}
-	}
-}
-
-// hunkRange formats a hunk's line range as GNU diff does: 1-based start,
-// the count omitted when it is 1, and an empty range placed after the line
-// before it.
-func hunkRange(start, n int) string {
-	switch n {
+// hunkRange formats the hunk's line range [start, end) as GNU diff does:
+// 1-based start, the count omitted when it is 1, and an empty range placed
+// after the line before it.
+func hunkRange(start, end int) string {
+	switch end - start {
 	case 0:
 		return fmt.Sprintf("%d,0", start)
 	case 1:
 		return fmt.Sprintf("%d", start+1)
 	}
-	return fmt.Sprintf("%d,%d", start+1, n)
+	return fmt.Sprintf("%d,%d", start+1, end-start)
 }
 
-func writeLine(out *strings.Builder, mark byte, line string) {
-	out.WriteByte(mark)
-	out.WriteString(line)
-	if !strings.HasSuffix(line, "\n") {
-		out.WriteString("\n\\ No newline at end of file\n")
+func writeLines(out *strings.Builder, mark byte, lines []string) {
+	for _, line := range lines {
+		out.WriteByte(mark)
+		out.WriteString(line)
+		if !strings.HasSuffix(line, "\n") {
+			out.WriteString("\n\\ No newline at end of file\n")
+		}
 	}
 }

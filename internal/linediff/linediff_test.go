@@ -7,30 +7,17 @@ import (
 	"testing"
 )
 
-// apply rebuilds both texts from an edit script.
-func apply(ops []Op, a, b []string) (gotA, gotB []string) {
-	for _, op := range ops {
-		switch op.Kind {
-		case Equal:
-			gotA = append(gotA, a[op.A])
-			gotB = append(gotB, b[op.B])
-		case Delete:
-			gotA = append(gotA, a[op.A])
-		case Insert:
-			gotB = append(gotB, b[op.B])
+// apply rebuilds both texts from the changes of a diff's blocks, and
+// counts the lines inserted and deleted.
+func apply(blocks []Block, a, b []string) (gotA, gotB []string, edits int) {
+	for _, c := range Changes(blocks) {
+		gotA = append(gotA, a[c.I1:c.I2]...)
+		gotB = append(gotB, b[c.J1:c.J2]...)
+		if c.Tag != Same {
+			edits += c.I2 - c.I1 + c.J2 - c.J1
 		}
 	}
-	return gotA, gotB
-}
-
-func edits(ops []Op) int {
-	n := 0
-	for _, op := range ops {
-		if op.Kind != Equal {
-			n++
-		}
-	}
-	return n
+	return gotA, gotB, edits
 }
 
 func TestDiffRebuildsBothTexts(t *testing.T) {
@@ -46,12 +33,17 @@ func TestDiffRebuildsBothTexts(t *testing.T) {
 	}
 	for i := 0; i < 5000; i++ {
 		a, b := gen(), gen()
-		ops := Diff(a, b)
-		gotA, gotB := apply(ops, a, b)
+		blocks := Diff(a, b)
+		gotA, gotB, e := apply(blocks, a, b)
 		if strings.Join(gotA, "|") != strings.Join(a, "|") || strings.Join(gotB, "|") != strings.Join(b, "|") {
-			t.Fatalf("a=%q b=%q ops=%v", a, b, ops)
+			t.Fatalf("a=%q b=%q blocks=%v", a, b, blocks)
 		}
-		if e, lcs := edits(ops), lcsLen(a, b); e != len(a)+len(b)-2*lcs {
+		for i := 1; i < len(blocks); i++ {
+			if p, q := blocks[i-1], blocks[i]; p.A+p.Size >= q.A && p.B+p.Size >= q.B && q.Size > 0 {
+				t.Fatalf("a=%q b=%q: blocks %v and %v overlap or touch", a, b, p, q)
+			}
+		}
+		if lcs := lcsLen(a, b); e != len(a)+len(b)-2*lcs {
 			t.Fatalf("a=%q b=%q: %d edits, minimal is %d", a, b, e, len(a)+len(b)-2*lcs)
 		}
 	}
@@ -82,9 +74,9 @@ func TestDiffBounded(t *testing.T) {
 	}
 	a = append([]string{"same\n"}, a...)
 	b = append([]string{"same\n"}, b...)
-	ops := Diff(a, b)
-	gotA, gotB := apply(ops, a, b)
-	if len(gotA) != len(a) || len(gotB) != len(b) || ops[0].Kind != Equal {
+	blocks := Diff(a, b)
+	gotA, gotB, _ := apply(blocks, a, b)
+	if len(gotA) != len(a) || len(gotB) != len(b) || blocks[0] != (Block{0, 0, 1}) {
 		t.Fatalf("bad fallback script")
 	}
 }

@@ -14,7 +14,6 @@ package textpos
 
 import (
 	"bytes"
-	"slices"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -56,52 +55,26 @@ func ByteLen(line []byte, units int) int {
 type Text struct {
 	src   []byte
 	lines *ast.Lines
-	// crStarts holds the LSP line starts when src has a lone "\r" (a
-	// line break for the protocol, not for package ast); nil otherwise,
-	// when the LSP lines are lines.
-	crStarts []int
+	// lsp indexes the LSP lines: lines itself, unless src has a lone "\r"
+	// (a line break for the protocol, not for package ast).
+	lsp *ast.Lines
 }
 
 // New indexes src.
 func New(src []byte) *Text {
-	return &Text{src: src, lines: ast.NewLines(src), crStarts: loneCRStarts(src)}
-}
-
-// loneCRStarts returns the start offsets of the lines of src counted the
-// LSP way ("\n", "\r\n" and a lone "\r" end a line), or nil when src has
-// no lone "\r".
-func loneCRStarts(src []byte) []int {
-	if bytes.Count(src, []byte("\r")) == bytes.Count(src, []byte("\r\n")) {
-		return nil
-	}
-	starts := []int{0}
-	for i := 0; i < len(src); i++ {
-		switch src[i] {
-		case '\n':
-			starts = append(starts, i+1)
-		case '\r':
-			if i+1 < len(src) && src[i+1] == '\n' {
-				i++
+	t := &Text{src: src, lines: ast.NewLines(src)}
+	t.lsp = t.lines
+	if bytes.Count(src, []byte("\r")) != bytes.Count(src, []byte("\r\n")) {
+		// Each lone "\r" read as "\n", at the same offset.
+		nl := bytes.Clone(src)
+		for i, c := range nl {
+			if c == '\r' && (i+1 == len(nl) || nl[i+1] != '\n') {
+				nl[i] = '\n'
 			}
-			starts = append(starts, i+1)
 		}
+		t.lsp = ast.NewLines(nl)
 	}
-	return starts
-}
-
-// lspLine returns the 0-based LSP line holding offset (clamped) and the
-// offset at which it starts.
-func (t *Text) lspLine(offset int) (line, start int) {
-	offset = max(0, min(offset, len(t.src)))
-	if t.crStarts == nil {
-		p := t.lines.Pos(offset)
-		return p.Line - 1, t.lines.LineStart(p.Line)
-	}
-	i, found := slices.BinarySearch(t.crStarts, offset)
-	if !found {
-		i-- // the last start before offset
-	}
-	return i, t.crStarts[i]
+	return t
 }
 
 // Lines returns the byte-position index of the text.
@@ -112,8 +85,8 @@ func (t *Text) Lines() *ast.Lines { return t.lines }
 // Lines end at "\n", "\r\n" and a lone "\r", as in the protocol.
 func (t *Text) UTF16(offset int) (line, char int) {
 	offset = max(0, min(offset, len(t.src)))
-	line, start := t.lspLine(offset)
-	return line, UTF16Len(t.src[start:offset])
+	p := t.lsp.Pos(offset)
+	return p.Line - 1, UTF16Len(t.src[t.lsp.LineStart(p.Line):offset])
 }
 
 // Column16 returns the 1-based UTF-16 column of a position (its line and
@@ -140,26 +113,16 @@ func (t *Text) Offset(line, char int) int {
 	if line < 0 {
 		return 0
 	}
-	var start int
-	if t.crStarts == nil {
-		if line >= t.lines.Count() {
-			return len(t.src)
-		}
-		start = t.lines.LineStart(line + 1)
-	} else {
-		if line >= len(t.crStarts) {
-			return len(t.src)
-		}
-		start = t.crStarts[line]
+	if line >= t.lsp.Count() {
+		return len(t.src)
 	}
+	start := t.lsp.LineStart(line + 1)
 	if char <= 0 {
 		return start
 	}
 	n := ByteLen(t.src[start:], char)
-	if t.crStarts != nil {
-		if i := bytes.IndexByte(t.src[start:start+n], '\r'); i >= 0 {
-			n = i // a lone CR ends the line
-		}
+	if i := bytes.IndexByte(t.src[start:start+n], '\r'); i >= 0 {
+		n = i // a lone CR ends the line
 	}
 	return start + n
 }
