@@ -220,7 +220,9 @@ func (p *Parser) Write(b []byte) (int, error) {
 	if len(p.buf)+len(b) > cap(p.buf) {
 		p.grow(len(b))
 	}
-	p.buf = append(p.buf, b...)
+	n := len(p.buf)
+	p.buf = p.buf[:n+len(b)] // (a reslice in place stores no pointer: no write barrier, unlike append)
+	copy(p.buf[n:], b)
 	p.tail = incomplete(p.buf)
 	if err := p.d.scan(p, false); err != nil {
 		p.err = err
@@ -360,7 +362,17 @@ func (p *Parser) gone(off int) {
 // pos returns the position of offset off. Offsets are asked for in
 // non-decreasing order almost always, so the tracker counts every line
 // ending once; an offset behind it (still in the buffer) is counted back.
+// The tracker's own offset, the usual case, is answered inline.
 func (p *Parser) pos(off int) ast.Pos {
+	if off != p.off {
+		return p.seek(off)
+	}
+	return ast.Pos{Offset: off, Line: p.line, Col: off - p.start + 1}
+}
+
+// seek returns the position of offset off, moving the line tracker
+// forward to it when it lies ahead.
+func (p *Parser) seek(off int) ast.Pos {
 	if off < p.floor && off < p.off { // (floor stays 0 unless tight)
 		panic(fmt.Sprintf("stream: %T asked the position of offset %d, before its keep() (%d)", p.d, off, p.floor))
 	}
@@ -375,9 +387,9 @@ func (p *Parser) pos(off int) ast.Pos {
 		return ast.Pos{Offset: off, Line: line, Col: off - start + 1}
 	}
 	if off > p.off {
-		seg := p.bytes(p.off, off)
-		if n := bytes.Count(seg, []byte{'\n'}); n > 0 {
-			p.line += n
+		// (IndexByte first: most short segments hold no line ending)
+		if seg := p.bytes(p.off, off); bytes.IndexByte(seg, '\n') >= 0 {
+			p.line += bytes.Count(seg, []byte{'\n'})
 			p.start = p.off + bytes.LastIndexByte(seg, '\n') + 1
 		}
 		p.off = off
