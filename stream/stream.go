@@ -109,12 +109,11 @@ type Parser struct {
 	buf  []byte
 	base int
 	tail int
-	// tight (set by tests) makes every Write treat the bytes before
-	// keep() as gone (floor): a scanner that reads one, slices it or asks
+	// tight (set by tests) makes every Write drop the bytes before
+	// keep() from the buffer: a scanner that reads one, slices it or asks
 	// its position fails at once, whatever the input's size, instead of
 	// only when a large stream moves the buffer.
 	tight bool
-	floor int
 	// The line tracker: line is the 1-based line of offset off, which
 	// starts at offset start. It only moves forward.
 	off, line, start int
@@ -209,18 +208,12 @@ func (p *Parser) Write(b []byte) (int, error) {
 	if p.closed {
 		return 0, ErrClosed
 	}
-	if p.tight {
-		k := min(p.d.keep(), p.off)
-		if k < p.floor {
-			panic(fmt.Sprintf("stream: %T.keep() = %d, before bytes it let go (%d)", p.d, k, p.floor))
-		}
-		p.baseStart = p.lineStart(k)
-		p.floor = k
-	}
-	if len(p.buf)+len(b) > cap(p.buf) {
+	if len(p.buf)+len(b) > cap(p.buf) || p.tight && min(p.d.keep(), p.off) > p.base {
 		p.grow(len(b))
 	}
-	p.buf = append(p.buf, b...)
+	n := len(p.buf)
+	p.buf = p.buf[:n+len(b)] // (a reslice in place stores no pointer: no write barrier, unlike append)
+	copy(p.buf[n:], b)
 	p.tail = incomplete(p.buf)
 	if err := p.d.scan(p, false); err != nil {
 		p.err = err
@@ -342,29 +335,31 @@ func (p *Parser) charStart(off int) int {
 }
 
 // bytes returns the received bytes [from, to) (offsets).
-func (p *Parser) bytes(from, to int) []byte {
-	if from < p.floor { // (floor stays 0 unless tight)
-		p.gone(from)
-	}
-	return p.buf[from-p.base : to-p.base]
-}
-
-// gone fails a tight parser's read of offset off, before keep() (kept out
-// of bytes so that bytes is inlined).
-//
-//go:noinline
-func (p *Parser) gone(off int) {
-	panic(fmt.Sprintf("stream: %T read offset %d, before its keep() (%d)", p.d, off, p.floor))
-}
+func (p *Parser) bytes(from, to int) []byte { return p.buf[from-p.base : to-p.base] }
 
 // pos returns the position of offset off. Offsets are asked for in
 // non-decreasing order almost always, so the tracker counts every line
 // ending once; an offset behind it (still in the buffer) is counted back.
+// The tracker's own offset, the usual case, is answered inline.
 func (p *Parser) pos(off int) ast.Pos {
-	if off < p.floor && off < p.off { // (floor stays 0 unless tight)
-		panic(fmt.Sprintf("stream: %T asked the position of offset %d, before its keep() (%d)", p.d, off, p.floor))
+	if off != p.off {
+		return p.seek(off)
 	}
-	if off < p.off && off >= max(p.base, p.floor) {
+	return ast.Pos{Offset: off, Line: p.line, Col: off - p.start + 1}
+}
+
+// seek returns the position of offset off, moving the line tracker
+// forward to it when it lies ahead.
+func (p *Parser) seek(off int) ast.Pos {
+	switch {
+	case off > p.off:
+		// (IndexByte first: most short segments hold no line ending)
+		if seg := p.bytes(p.off, off); bytes.IndexByte(seg, '\n') >= 0 {
+			p.line += bytes.Count(seg, []byte{'\n'})
+			p.start = p.off + bytes.LastIndexByte(seg, '\n') + 1
+		}
+		p.off = off
+	case off >= p.base:
 		// A position asked for late (a scanner that emits markup after
 		// an error that ends further on): count back instead of forward.
 		line := p.line - bytes.Count(p.bytes(off, p.off), []byte{'\n'})
@@ -373,14 +368,8 @@ func (p *Parser) pos(off int) ast.Pos {
 			start = p.lineStart(off)
 		}
 		return ast.Pos{Offset: off, Line: line, Col: off - start + 1}
-	}
-	if off > p.off {
-		seg := p.bytes(p.off, off)
-		if n := bytes.Count(seg, []byte{'\n'}); n > 0 {
-			p.line += n
-			p.start = p.off + bytes.LastIndexByte(seg, '\n') + 1
-		}
-		p.off = off
+	case p.tight:
+		panic(fmt.Sprintf("stream: %T asked the position of offset %d, before its keep() (%d)", p.d, off, p.base))
 	}
 	return ast.Pos{Offset: off, Line: p.line, Col: off - p.start + 1}
 }
@@ -405,9 +394,8 @@ func (p *Parser) spaces(at int) int {
 // lineStart returns the offset where the line of offset off (in the
 // buffer) starts, which may be before the buffer.
 func (p *Parser) lineStart(off int) int {
-	base := max(p.base, p.floor) // (floor: the tests' tight parsers)
-	if i := bytes.LastIndexByte(p.bytes(base, off), '\n'); i >= 0 {
-		return base + i + 1
+	if i := bytes.LastIndexByte(p.bytes(p.base, off), '\n'); i >= 0 {
+		return p.base + i + 1
 	}
 	return p.baseStart
 }
@@ -461,8 +449,12 @@ func (p *Parser) grow(n int) {
 	live := p.buf[keep-p.base:]
 	need := len(live) + n
 	// Blocks start at 4 KiB and double up to minBlock, so that a short
-	// stream does not pay for a large block.
+	// stream does not pay for a large block (a tight parser's hold what
+	// is live: it moves them at every Write).
 	blk := min(minBlock, max(4<<10, 2*cap(p.buf)))
+	if p.tight {
+		blk = 0
+	}
 	buf := make([]byte, len(live), need+max(len(live), blk)) // room for as much again as was copied
 	copy(buf, live)
 	p.baseStart = p.lineStart(keep)

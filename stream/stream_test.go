@@ -190,3 +190,46 @@ func TestDefaultsEverySyntax(t *testing.T) {
 		}
 	}
 }
+
+// greedy is a scanner that keeps nothing of what it read (keep() is the end
+// of the bytes received) and asks the position of that end; read, when set,
+// makes it read the bytes from offset 0 again on its next scan.
+type greedy struct {
+	end  int
+	read func(p *Parser)
+}
+
+func (g *greedy) keep() int { return g.end }
+
+func (g *greedy) scan(p *Parser, eof bool) error {
+	if g.end > 0 {
+		g.read(p)
+	}
+	g.end = p.end()
+	p.pos(g.end)
+	return nil
+}
+
+// TestTightReadBeforeKeep checks that the tests' tight parsers (collect)
+// fail a scanner that reads, slices or asks the position of a byte before
+// its keep(), at the next Write, however small the input.
+func TestTightReadBeforeKeep(t *testing.T) {
+	for name, read := range map[string]func(p *Parser){
+		"bytes": func(p *Parser) { _ = p.bytes(0, 1) },
+		"str":   func(p *Parser) { _ = p.str(0, 1) },
+		"pos":   func(p *Parser) { _ = p.pos(0) },
+	} {
+		p := &Parser{emit: func(Event) error { return nil }, line: 1, d: &greedy{read: read}, tight: true}
+		if _, err := p.Write([]byte("ab\nc")); err != nil {
+			t.Fatal(err)
+		}
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: a read before keep() did not fail", name)
+				}
+			}()
+			_, _ = p.Write([]byte("d"))
+		}()
+	}
+}
