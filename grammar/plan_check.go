@@ -447,8 +447,8 @@ func (b *planBuilder) blockSection(sec *psection, first, memos bool) {
 func (b *planBuilder) memos(blk *ast.Block) {
 	base := blk.ContentSpan.Start.Offset
 	c := blk.Content
-	for p := 0; p < len(c); p = nextLine(c, p) {
-		line := c[p:nextLine(c, p)]
+	for p := 0; p < len(c); p = lineEndAt(c, p) {
+		line := c[p:lineEndAt(c, p)]
 		t := strings.TrimSpace(line)
 		if t == "" {
 			continue

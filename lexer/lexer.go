@@ -225,7 +225,7 @@ func Detect(src []byte) byte {
 		for k, c := range [2]byte{Backtick, Tilde} {
 			if next[k] < p {
 				next[k] = len(s)
-				if i := strings.Index(s[p:], fence3(c)); i >= 0 {
+				if i := strings.Index(s[p:], fenceRun3(c)); i >= 0 {
 					next[k] = p + i
 				}
 			}
@@ -235,7 +235,7 @@ func Detect(src []byte) byte {
 			break
 		}
 		start := p + strings.LastIndexByte(s[p:at], '\n') + 1
-		line := s[start : start+lineLen(s, start)]
+		line := s[start:lineEnd(s, start)]
 		for _, c := range [2]byte{Backtick, Tilde} {
 			if n, act := openRun(line, c); n > 0 && act {
 				return c
@@ -302,14 +302,6 @@ func NewScanner(filename, src string, c byte) *Scanner {
 // Fence returns the fence character in use.
 func (s *Scanner) Fence() byte { return s.fence }
 
-// lineLen returns the length of the line of src starting at offset off.
-func lineLen(src string, off int) int {
-	if i := strings.IndexByte(src[off:], '\n'); i >= 0 {
-		return i + 1
-	}
-	return len(src) - off
-}
-
 // Next implements lexer.Lexer.
 func (s *Scanner) Next() (plex.Token, error) {
 	off := s.pos.Offset
@@ -344,35 +336,27 @@ func (s *Scanner) advance(end int) {
 // block, so the scan jumps from one such line to the next rather than
 // reading every line.
 func CoarseToken(src string, off int, c byte) (plex.TokenType, int) {
-	n := lineLen(src, off)
-	if r, act := openRun(src[off:off+n], c); r > 0 {
+	e := lineEnd(src, off)
+	if r, act := openRun(src[off:e], c); r > 0 {
 		typ := Block
 		if act {
 			typ = ActBlock
 		}
-		return typ, closingEnd(src, off+n, c, r)
+		return typ, closingEnd(src, e, c, r)
 	}
-	return Text, nextOpening(src, off+n, c)
-}
-
-// fence3 is three fence characters c.
-func fence3(c byte) string {
-	if c == Tilde {
-		return "~~~"
-	}
-	return "```"
+	return Text, nextOpening(src, e, c)
 }
 
 // nextFenceLine returns the start and length of the first line at or
 // after p (a line start) that holds three fence characters c in a row, or
 // ok false.
 func nextFenceLine(src string, p int, c byte) (start, n int, ok bool) {
-	i := strings.Index(src[p:], fence3(c))
+	i := strings.Index(src[p:], fenceRun3(c))
 	if i < 0 {
 		return 0, 0, false
 	}
 	start = p + strings.LastIndexByte(src[p:p+i], '\n') + 1
-	return start, lineLen(src, start), true
+	return start, lineEnd(src, start) - start, true
 }
 
 // nextOpening returns the start of the first line at or after p (a line

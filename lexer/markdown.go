@@ -6,8 +6,6 @@ import (
 	"strings"
 
 	plex "github.com/alecthomas/participle/v2/lexer"
-
-	"github.com/plangram/plangram/internal/view"
 )
 
 // The Markdown plan lexer (docs/plan.md) classifies whole lines of a
@@ -723,17 +721,7 @@ func ExactFenceWithText(v, run string, closed bool) (line, text, textEnd int, ok
 // followed by text matters only when the block ran on over such a line
 // to its closing fence (docs/acts.md, "Closing fence with text").
 func FenceBetween(src string, from, to int, c byte) bool {
-	for p := from; p < to; {
-		start, n, ok := nextFenceLine(src[:to], p, c)
-		if !ok {
-			return false
-		}
-		if r, _ := openRun(view.Bytes(src[start:start+n]), c); r > 0 {
-			return true
-		}
-		p = start + n
-	}
-	return false
+	return nextOpening(src[:to], from, c) < to
 }
 
 // textAfterRun reports whether line, after spaces, tabs and carriage
