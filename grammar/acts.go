@@ -688,43 +688,15 @@ func (b *actsBuilder) block(v string, off int, a *ast.Action) *ast.Block {
 	if nested {
 		b.nestedFence(v, off, first, last, inner, blk)
 	}
-	if withText {
-		b.fenceTrailingText(v, off, at, text, textEnd, last, blk, unclosed)
+	if withText && blk.Unclosed {
+		unclosedText(unclosed, v[text:textEnd], b.span(off+text, off+textEnd))
+	} else if withText {
+		trailingText(b.add, b.span, v, off, text, textEnd, last, blk.Span.Start.Line)
 	}
 	if b.crs {
 		b.checkCRs(start, off+len(v), len(run))
 	}
 	return blk
-}
-
-// fenceTrailingText reports the content line at offset at of the block
-// token v (at offset off) whose trimmed text is the block's run followed
-// by the text [text, textEnd): the line would have closed the block but
-// for that text, so the block ran on to the fence at offset last (the
-// fence-trailing-text error, as in the plan dialect) or, when the block
-// is unclosed, to the end of the input (a note of its unclosed-fence
-// error, unclosed).
-func (b *actsBuilder) fenceTrailingText(v string, off, at, text, textEnd, last int, blk *ast.Block, unclosed *ast.Diagnostic) {
-	t := v[text:textEnd]
-	textSpan := b.span(off+text, off+textEnd)
-	if blk.Unclosed {
-		if unclosed != nil { // else its error is summed up with others
-			unclosed.Related = append(unclosed.Related, ast.Related{Span: textSpan,
-				Message: fmt.Sprintf("the text %q after this fence keeps it from closing the block (plangram fix removes it)", t)})
-		}
-		return
-	}
-	closeLine := b.span(off+last, off+lineContentEnd(v, last))
-	d := b.add(ast.Error, CodeFenceTrailingText, textSpan,
-		"the text %q after this fence keeps it from closing the block opened at line %d, which runs on to the fence at line %d: remove the text to close the block here (plangram fix does), or, if this line is content, make the block's fences longer than it",
-		t, blk.Span.Start.Line, closeLine.Start.Line)
-	if d == nil {
-		return
-	}
-	d.Related = []ast.Related{
-		{Message: "the block opens here", Span: b.span(off, off+lineContentEnd(v, 0))},
-		{Message: "the block closes here instead", Span: closeLine},
-	}
 }
 
 // misnested reports whether the closed block token v (content from offset
@@ -764,10 +736,6 @@ func misnested(v string, first, last int, withText bool, at int) (int, bool) {
 func (b *actsBuilder) nestedFence(v string, off, first, last, inner int, blk *ast.Block) {
 	f, _ := lexer.ParseMdFence(strings.TrimPrefix(v[:lineContentEnd(v, 0)], "\uFEFF"))
 	at, _, ok := lexer.IntendedCloseAnyIndent(b.text, off+first, f, followOnLimit)
-	g, _ := lexer.ParseMdFence(v[inner:lineContentEnd(v, inner)])
-	innerText := strings.TrimSpace(v[inner:lineContentEnd(v, inner)])
-	closeLine := b.span(off+last, off+lineContentEnd(v, last))
-	innerLine := b.span(off+inner, off+lineContentEnd(v, inner))
 	msg, inside := "this fence closes the block opened at line %d, not the nested block %q opened at line %d: a bare fence of the opening run ends the outer block; make the outer block's fences longer than every fence inside it (%s)", "the nested block opens here"
 	runsOn := !ok || at < off+len(v)
 	if runsOn {
@@ -776,32 +744,22 @@ func (b *actsBuilder) nestedFence(v string, off, first, last, inner int, blk *as
 		// unless the nested line opens an act block: then an action was
 		// taken into the block's content (a closing fence with trailing
 		// text, "``` done", let the block run on), which is never silent.
-		if !lexer.IsAct(strings.TrimSpace(g.Info)) {
+		if !lexer.IsAct(strings.TrimSpace(fenceInfo(v, inner))) {
 			return
 		}
 		msg, inside = "the block opened at line %d runs on to this fence and holds the act block %q opened at line %d: that action is content, not an action; close the block before it (a closing fence is its exact run alone on its line), or make its fences longer than every fence inside it (%s)", "the act block inside the block opens here"
 	}
-	d := b.add(ast.Error, CodeNestedFence, closeLine, msg,
-		blk.Span.Start.Line, innerText, innerLine.Start.Line, strings.Repeat(string(f.Char), max(f.Run, g.Run)+1))
-	if d == nil {
-		// Summed up with others: as in the plan dialect, what follows
-		// from it is reported as it is, not as its notes.
+	d, _, _ := nestedFence(b.add, b.span, v, off, last, inner, f, blk.Span.Start.Line, msg, inside)
+	if d == nil || runsOn {
+		// Summed up with others (d nil): as in the plan dialect, what
+		// follows from it is reported as it is, not as its notes.
 		return
 	}
-	d.Related = []ast.Related{
-		{Message: inside, Span: innerLine},
-		{Message: "the outer block opens here", Span: b.span(off, off+lineContentEnd(v, 0))},
-	}
-	if runsOn {
-		return
-	}
-	end := at + lineContentEnd(b.text[at:], 0)
-	d.Related = append(d.Related, ast.Related{Message: "the outer block was meant to close here", Span: b.span(at, end)})
 	if b.followAt == nil {
 		b.followAt = map[int]int{}
 	}
 	b.followAt[at] = len(b.followOns)
-	b.followOns = append(b.followOns, followOn{d: d, from: off + len(v), to: min(len(b.text), end+1), at: at})
+	b.followOns = append(b.followOns, meantToClose(d, b.span, b.text, off+len(v), at))
 }
 
 // bindFollowOns makes the binding diagnostics of a that only its blocks in
