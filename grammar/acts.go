@@ -153,8 +153,7 @@ func (p *ActsParser) Parse(ctx context.Context, filename string, src []byte) (*a
 	sc := lexer.NewScanner(filename, text, p.fence)
 	fence := sc.Fence()
 	doc := &ast.Document{Dialect: DialectActs}
-	cur := &lineCursor{src: text, line: 1}
-	b := actsBuilder{doc: doc, text: text, pos: cur, schema: p.schema, silenced: p.Silenced}
+	b := actsBuilder{doc: doc, text: text, lines: ast.NewLines(src), schema: p.schema, silenced: p.Silenced}
 	b.capWith(p.Cap)
 	b.loneCRs(fence)
 	toks := newRuleTokens(sc)
@@ -187,8 +186,7 @@ func (p *ActsParser) Parse(ctx context.Context, filename string, src []byte) (*a
 		}
 		b.finish(a)
 	}
-	doc.Span = ast.Span{Start: startPos, End: cur.Pos(len(text))}
-	b.pos = &lineCursor{src: text, line: 1} // the other fence's pass starts again at offset 0
+	doc.Span = b.span(0, len(text))
 	p.finishDocument(text, fence, &b)
 	ast.EscapeDiagnostics(doc.Diagnostics) // valid UTF-8 text
 	return doc, nil
@@ -304,7 +302,7 @@ func (p *ActsParser) finishDocument(text string, fence byte, b *actsBuilder) {
 		} else if n := b.leadN; n > 0 {
 			kept = fmt.Sprintf("its %d fenced %s and its prose are kept as they are", n, number.Noun(n, "block"))
 		}
-		b.add(ast.Info, CodeNoPlan, ast.Span{Start: startPos, End: startPos},
+		b.add(ast.Info, CodeNoPlan, b.span(0, 0),
 			"no plan: the document has no %s block (%s)", fenceWords(fence), kept)
 	}
 	if !b.shared {
@@ -317,39 +315,11 @@ func (p *ActsParser) finishDocument(text string, fence byte, b *actsBuilder) {
 // startPos is the position of a source's first byte.
 var startPos = ast.Pos{Offset: 0, Line: 1, Col: 1}
 
-// lineCursor gives positions by counting line endings from the last offset
-// it was asked for, forwards (or, rarely, backwards), with no line index:
-// asked in source order, it reads the source once in all.
-type lineCursor struct {
-	src   string
-	off   int // the last offset asked for
-	line  int // its line
-	start int // the offset at which its line starts
-}
-
-// Pos returns the position of offset (clamped to the source).
-func (c *lineCursor) Pos(offset int) ast.Pos {
-	offset = max(0, min(offset, len(c.src)))
-	if offset >= c.off {
-		seg := c.src[c.off:offset]
-		if n := strings.Count(seg, "\n"); n > 0 {
-			c.line += n
-			c.start = c.off + strings.LastIndexByte(seg, '\n') + 1
-		}
-	} else if offset < c.start {
-		c.line -= strings.Count(c.src[offset:c.start], "\n")
-		c.start = strings.LastIndexByte(c.src[:offset], '\n') + 1
-	}
-	c.off = offset
-	return ast.Pos{Offset: offset, Line: c.line, Col: offset - c.start + 1}
-}
-
-// actsBuilder turns tokens into the document's nodes. It asks pos for
-// positions in source order, so that a forward cursor serves it.
+// actsBuilder turns tokens into the document's nodes.
 type actsBuilder struct {
 	doc    *ast.Document
 	text   string // the source
-	pos    *lineCursor
+	lines  *ast.Lines
 	schema *schema.Schema
 	words  []word // readAct's scratch
 	// acts counts the actions read; firstLine is the line of the first.
@@ -450,7 +420,7 @@ func (b *actsBuilder) checkCRs(start, end, run int) {
 
 // span returns the span of [start, end).
 func (b *actsBuilder) span(start, end int) ast.Span {
-	return ast.Span{Start: b.pos.Pos(start), End: b.pos.Pos(end)}
+	return b.lines.Span(start, end)
 }
 
 // addProse adds a Text token's prose node, and reports the act blocks
@@ -465,9 +435,8 @@ func (b *actsBuilder) addProse(v string, off int) {
 // prose1 adds a prose node (addProse without the lone CR check: a list
 // item's markers before a fence run, checked with the block's line).
 func (b *actsBuilder) prose1(v string, off int) {
-	start := b.pos.Pos(off)
-	b.quotedActs(v, off) // positions in source order
-	b.doc.Prose = append(b.doc.Prose, &ast.Prose{Kind: "text", Text: v, Span: ast.Span{Start: start, End: b.pos.Pos(off + len(v))}})
+	b.quotedActs(v, off)
+	b.doc.Prose = append(b.doc.Prose, &ast.Prose{Kind: "text", Text: v, Span: b.span(off, off+len(v))})
 }
 
 // quotedActs warns about each line of the prose v (at offset off) that
@@ -664,22 +633,21 @@ func (b *actsBuilder) block(v string, off int, a *ast.Action) *ast.Block {
 		at, text, textEnd, withText = lexer.ExactFenceWithText(v, run, false)
 	}
 	blk.Content = v[cstart:cend]
-	// Positions in source order.
-	blk.Span.Start = b.pos.Pos(off)
+	blk.Span.Start = b.lines.Pos(off)
 	var unclosed *ast.Diagnostic
 	if blk.Unclosed {
-		unclosed = b.add(ast.Error, CodeUnclosedFence, ast.Span{Start: blk.Span.Start, End: b.pos.Pos(off + first)},
+		unclosed = b.add(ast.Error, CodeUnclosedFence, ast.Span{Start: blk.Span.Start, End: b.lines.Pos(off + first)},
 			"fence %q opened here is never closed; its block runs to the end of the input", run)
 	}
 	if a == nil && lexer.NearAct(info) {
-		b.addLazy(ast.Error, CodeNearAct, ast.Span{Start: blk.Span.Start, End: b.pos.Pos(off + lineContentEnd(v, 0))}, func() string { return NearActMessage(info, run) })
+		b.addLazy(ast.Error, CodeNearAct, ast.Span{Start: blk.Span.Start, End: b.lines.Pos(off + lineContentEnd(v, 0))}, func() string { return NearActMessage(info, run) })
 	}
-	blk.ContentSpan.Start = b.pos.Pos(off + cstart)
+	blk.ContentSpan.Start = b.lines.Pos(off + cstart)
 	if a != nil {
 		b.readAct(a, blk.Content, off+cstart)
 	}
-	blk.ContentSpan.End = b.pos.Pos(off + cend)
-	blk.Span.End = b.pos.Pos(off + len(v))
+	blk.ContentSpan.End = b.lines.Pos(off + cend)
+	blk.Span.End = b.lines.Pos(off + len(v))
 	if i, ok := b.followAt[start]; ok {
 		// This block opens at the fence meant to close an improperly
 		// nested block: all of it follows from that mistake.
@@ -998,20 +966,17 @@ func (p *ActsParser) otherFenceActs(text string, active byte, b *actsBuilder) in
 // holding `-->`, fence lines included. plangram reads such a block as an
 // action, but Markdown viewers (a pull request page) hide it, so a
 // reviewer may approve a plan without seeing it. One pass over the
-// tokens, only when the source holds `<!--`; positions from a cursor of
-// its own.
+// tokens, only when the source holds `<!--`.
 func (b *actsBuilder) hiddenActs(fence byte) {
 	text := b.text
 	if !strings.Contains(text, "<!--") {
 		return
 	}
-	pos := &lineCursor{src: text, line: 1}
 	open, opened := false, 0
 	for off := 0; off < len(text); {
 		typ, end := lexer.CoarseToken(text, off, fence)
 		if typ == lexer.ActBlock && open {
-			start := pos.Pos(off + lexer.MarkerPrefix(text[off:end]))
-			b.add(ast.Warning, CodeHiddenAct, ast.Span{Start: start, End: pos.Pos(off + lineContentEnd(text[off:end], 0))},
+			b.add(ast.Warning, CodeHiddenAct, b.span(off+lexer.MarkerPrefix(text[off:end]), off+lineContentEnd(text[off:end], 0)),
 				"%s", HiddenActMessage(opened))
 		}
 		for i := off; i < end; {
@@ -1024,7 +989,7 @@ func (b *actsBuilder) hiddenActs(fence byte) {
 			case open:
 				open = !strings.Contains(line, "-->")
 			case typ == lexer.Text && CommentOpens(line):
-				open, opened = true, pos.Pos(i).Line
+				open, opened = true, b.lines.Pos(i).Line
 			}
 			i = e
 		}
