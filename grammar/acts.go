@@ -266,9 +266,6 @@ func (b *actsBuilder) item(a *ast.Action, t plex.Token) {
 		a.Span.End = blk.Span.End
 		return
 	}
-	if a == nil {
-		b.leadBlock(blk)
-	}
 	b.doc.Blocks = append(b.doc.Blocks, blk)
 }
 
@@ -299,7 +296,7 @@ func (p *ActsParser) finishDocument(text string, fence byte, b *actsBuilder) {
 		kept := "only prose"
 		if len(text) == 0 {
 			kept = "the input is empty"
-		} else if n := b.leadN; n > 0 {
+		} else if n := len(doc.Blocks); n > 0 {
 			kept = fmt.Sprintf("its %d fenced %s and its prose are kept as they are", n, number.Noun(n, "block"))
 		}
 		b.add(ast.Info, CodeNoPlan, b.span(0, 0),
@@ -347,11 +344,6 @@ type actsBuilder struct {
 	shared bool
 	// silenced is ActsParser.Silenced, for a cap of the builder's own.
 	silenced func(code string, line int) bool
-	// The blocks before the first act (leadBlock): how many, and what
-	// their block-before-act warnings say.
-	leadN    int
-	lead     []leadRec
-	leadOver Overflow
 	// blocksOver: the blocks after the current action's MaxBlocks
 	// (argBlock).
 	blocksOver blocksOver
@@ -501,41 +493,14 @@ func quotePrefix(line string) int {
 	return i
 }
 
-// leadBlock records a block before the first act for its warning
-// (leadWarnings): the span and info string of the first MaxPerCode, which
-// are listed one by one, and the count of the rest, which one warning sums
-// up, so that no block need be kept for it.
-func (b *actsBuilder) leadBlock(blk *ast.Block) {
-	b.leadN++
-	if b.cap.Silenced != nil && b.cap.Silenced(CodeBlockBeforeAct, blk.Span.In(b.cap.at).Start.Line) {
-		return // neither listed nor counted (Cap.Silenced)
-	}
-	if len(b.lead) < maxPerCode || b.cap.NoLimit {
-		b.lead = append(b.lead, leadRec{span: blk.Span, info: blk.Info})
-		return
-	}
-	if b.leadOver.N == 0 {
-		b.leadOver = Overflow{Code: CodeBlockBeforeAct, Severity: ast.Warning, First: blk.Span.In(b.cap.at), Raw: b.raw(blk.Span)}
-	}
-	b.leadOver.N++
-	b.leadOver.LastLine = blk.Span.In(b.cap.at).Start.Line
-}
-
-// leadRec is what a block-before-act warning says of its block.
-type leadRec struct {
-	span ast.Span
-	info string
-}
-
-// leadWarnings says that each block before the first act belongs to no
-// action (with no act at all, one no-plan note says it instead).
+// leadWarnings says that each block before the first act (the document's
+// blocks so far) belongs to no action, capped as every diagnostic is (with
+// no act at all, one no-plan note says it instead).
 func (b *actsBuilder) leadWarnings() {
-	for _, r := range b.lead {
-		b.add(ast.Warning, CodeBlockBeforeAct, r.span,
-			"block before the first act belongs to no action (info %q)", r.info)
+	for _, blk := range b.doc.Blocks {
+		b.add(ast.Warning, CodeBlockBeforeAct, blk.Span,
+			"block before the first act belongs to no action (info %q)", blk.Info)
 	}
-	b.cap.Absorb(b.leadOver)
-	b.lead, b.leadOver = nil, Overflow{}
 }
 
 // MaxBlocks is how many argument blocks an action takes. The blocks after
