@@ -172,15 +172,6 @@ func ParsePlan(ctx context.Context, filename string, src []byte, s *schema.Schem
 // src (no copy is made), so src must not be modified while the document is
 // in use.
 func (p *PlanParser) Parse(ctx context.Context, filename string, src []byte) (*ast.Document, error) {
-	doc, err := p.parse(ctx, filename, src)
-	if doc != nil {
-		ast.EscapeDiagnostics(doc.Diagnostics) // valid UTF-8 text, as grammar.Parse gives
-	}
-	return doc, err
-}
-
-// parse is Parse without escaping the diagnostics (grammar.Parse does).
-func (p *PlanParser) parse(ctx context.Context, filename string, src []byte) (*ast.Document, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -199,6 +190,7 @@ func (p *PlanParser) parse(ctx context.Context, filename string, src []byte) (*a
 		if len(src) > 0 {
 			doc.Prose = []*ast.Prose{{Kind: "text", Text: text, Span: doc.Span}}
 		}
+		ast.EscapeDiagnostics(doc.Diagnostics)
 		return doc, nil
 	}
 	b := &planBuilder{ctx: ctx, src: text, lines: lines, doc: doc, schema: p.schema, keys: p.keys, sc: lexer.NewRunScanner(text, 0)}
@@ -215,6 +207,7 @@ func (p *PlanParser) parse(ctx context.Context, filename string, src []byte) (*a
 		return nil, err
 	}
 	b.finish()
+	ast.EscapeDiagnostics(doc.Diagnostics) // valid UTF-8 text
 	return doc, nil
 }
 
