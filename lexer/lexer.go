@@ -310,19 +310,19 @@ func (s *Scanner) Next() (plex.Token, error) {
 	}
 	typ, end := CoarseToken(s.src, off, s.fence)
 	tok := plex.Token{Type: typ, Value: s.src[off:end], Pos: s.pos}
-	s.advance(end)
+	advance(&s.pos, tok.Value)
 	return tok, nil
 }
 
-func (s *Scanner) advance(end int) {
-	lines := strings.Count(s.src[s.pos.Offset:end], "\n")
-	s.pos.Line += lines
-	if lines > 0 {
-		s.pos.Column = end - strings.LastIndexByte(s.src[:end], '\n')
+// advance moves pos past the token value v.
+func advance(pos *plex.Position, v string) {
+	if n := strings.Count(v, "\n"); n > 0 {
+		pos.Line += n
+		pos.Column = len(v) - strings.LastIndexByte(v, '\n')
 	} else {
-		s.pos.Column += end - s.pos.Offset
+		pos.Column += len(v)
 	}
-	s.pos.Offset = end
+	pos.Offset += len(v)
 }
 
 // CoarseToken scans the coarse token of src that starts at offset off

@@ -226,14 +226,7 @@ func (s *MarkdownScanner) text(t rawTok, typ plex.TokenType) plex.Token {
 // token returns the token t with its position, and moves past it.
 func (s *MarkdownScanner) token(t rawTok) plex.Token {
 	tok := plex.Token{Type: t.typ, Value: s.run.src[t.start:t.end], Pos: s.pos}
-	lines := strings.Count(tok.Value, "\n")
-	s.pos.Line += lines
-	if lines > 0 {
-		s.pos.Column = t.end - strings.LastIndexByte(tok.Value, '\n') - t.start
-	} else {
-		s.pos.Column += t.end - t.start
-	}
-	s.pos.Offset = t.end
+	advance(&s.pos, tok.Value)
 	return tok
 }
 
