@@ -374,16 +374,6 @@ func (b *actsBuilder) add(sev ast.Severity, code string, span ast.Span, format s
 	return b.doc.Add(sev, code, span, format, args...)
 }
 
-// addLazy is add for a message that costs to build: msg is called only
-// when the diagnostic is listed.
-func (b *actsBuilder) addLazy(sev ast.Severity, code string, span ast.Span, msg func() string) {
-	if b.cap.Full(code) {
-		b.cap.Take(sev, code, span, b.raw(span))
-		return
-	}
-	b.add(sev, code, span, "%s", msg())
-}
-
 // raw returns the source text of span.
 func (b *actsBuilder) raw(s ast.Span) string {
 	return b.text[min(s.Start.Offset, len(b.text)):min(max(s.Start.Offset, s.End.Offset), len(b.text))]
@@ -605,7 +595,8 @@ func (b *actsBuilder) block(v string, off int, a *ast.Action) *ast.Block {
 			"fence %q opened here is never closed; its block runs to the end of the input", run)
 	}
 	if a == nil && lexer.NearAct(info) {
-		b.addLazy(ast.Error, CodeNearAct, ast.Span{Start: blk.Span.Start, End: b.lines.Pos(off + lineContentEnd(v, 0))}, func() string { return NearActMessage(info, run) })
+		b.add(ast.Error, CodeNearAct, ast.Span{Start: blk.Span.Start, End: b.lines.Pos(off + lineContentEnd(v, 0))},
+			"%s", lazy(func() string { return NearActMessage(info, run) })) // built only when listed
 	}
 	blk.ContentSpan.Start = b.lines.Pos(off + cstart)
 	if a != nil {
