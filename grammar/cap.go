@@ -120,16 +120,6 @@ func (c *Cap) summarise(doc *ast.Document) {
 	doc.Diagnostics = append(doc.Diagnostics, c.Summaries()...)
 }
 
-// Clone returns a copy of c that counts on its own from here.
-func (c *Cap) Clone() Cap {
-	d := *c
-	d.n, d.over = maps.Clone(c.n), nil
-	for _, o := range c.over {
-		d.Absorb(*o) // a copy: the two count on their own
-	}
-	return d
-}
-
 // Summaries returns one diagnostic per overflow of c, by code: what a
 // caller that capped its own diagnostics with c adds at the end.
 func (c *Cap) Summaries() []*ast.Diagnostic {
