@@ -153,10 +153,13 @@ func (p *ActsParser) Parse(ctx context.Context, filename string, src []byte) (*a
 	sc := lexer.NewScanner(filename, text, p.fence)
 	fence := sc.Fence()
 	doc := &ast.Document{Dialect: DialectActs}
-	b := actsBuilder{doc: doc, text: text, lines: ast.NewLines(src), schema: p.schema, silenced: p.Silenced}
-	b.capWith(p.Cap)
-	b.loneCRs(fence)
-	toks := newRuleTokens(sc)
+	b := actsBuilder{doc: doc, text: text, lines: ast.NewLines(src), schema: p.schema, fence: fence,
+		crs: hasLoneCR(text), cap: p.Cap, shared: p.Cap != nil}
+	if p.Cap == nil {
+		b.cap = &Cap{Silenced: p.Silenced}
+	}
+	toks := &ruleTokens{s: sc}
+	toks.peek, _ = sc.Next() // the scanner never fails
 	lead, err := parseRule(toks, g.lead)
 	if err != nil {
 		b.unread(0, err)
@@ -209,13 +212,6 @@ type ruleTokens struct {
 
 // batchTokens is how many tokens a batch holds before it may end.
 const batchTokens = 256
-
-// newRuleTokens returns the batches of s's tokens.
-func newRuleTokens(s *lexer.Scanner) *ruleTokens {
-	r := &ruleTokens{s: s}
-	r.peek, _ = s.Next() // the scanner never fails
-	return r
-}
 
 // Next implements participle's lexer.Lexer.
 func (r *ruleTokens) Next() (plex.Token, error) {
@@ -316,6 +312,7 @@ var startPos = ast.Pos{Offset: 0, Line: 1, Col: 1}
 type actsBuilder struct {
 	doc    *ast.Document
 	text   string // the source
+	fence  byte   // the fence character of its blocks
 	lines  *ast.Lines
 	schema *schema.Schema
 	words  []word // readAct's scratch
@@ -335,15 +332,12 @@ type actsBuilder struct {
 	// for one that hides a structural line (crRules); crDone is the end of
 	// the last line checked, crHits the check's scratch.
 	crs    bool
-	cr     crRules
 	crDone int
 	crHits []crHit
 	// cap caps the diagnostics of each code (add); shared: it is the
 	// parser's Cap, whose overflows its caller reports.
 	cap    *Cap
 	shared bool
-	// silenced is ActsParser.Silenced, for a cap of the builder's own.
-	silenced func(code string, line int) bool
 	// blocksOver: the blocks after the current action's MaxBlocks
 	// (argBlock).
 	blocksOver blocksOver
@@ -353,15 +347,6 @@ type actsBuilder struct {
 type blocksOver struct {
 	n    int
 	span ast.Span
-}
-
-// capWith makes the builder count its diagnostics against c, or against a
-// cap of its own when c is nil.
-func (b *actsBuilder) capWith(c *Cap) {
-	b.cap, b.shared = c, c != nil
-	if c == nil {
-		b.cap = &Cap{Silenced: b.silenced}
-	}
 }
 
 // add adds a diagnostic unless MaxPerCode of its code were added already;
@@ -379,22 +364,15 @@ func (b *actsBuilder) raw(s ast.Span) string {
 	return b.text[min(s.Start.Offset, len(b.text)):min(max(s.Start.Offset, s.End.Offset), len(b.text))]
 }
 
-// loneCRs makes the builder check for lone CRs that hide a structural
-// line (CodeLoneCR) when the source holds any lone CR, with the rules of
-// fence character fence.
-func (b *actsBuilder) loneCRs(fence byte) {
-	b.crs, b.cr = hasLoneCR(b.text), crRules{fence: fence}
-}
-
 // checkCRs reports the lone CRs of the token [start, end) that hide a
 // structural line; a block token (run > 0, its fence run's length) has
 // its first line read outside any block and the others inside it.
 func (b *actsBuilder) checkCRs(start, end, run int) {
 	rest := crState{}
 	if run > 0 {
-		rest = crState{in: true, real: true, char: b.cr.fence, run: run}
+		rest = crState{in: true, real: true, char: b.fence, run: run}
 	}
-	b.crHits = b.cr.tokenHits(b.text, start, end, crState{}, rest, &b.crDone, b.crHits[:0])
+	b.crHits = crRules{fence: b.fence}.tokenHits(b.text, start, end, crState{}, rest, &b.crDone, b.crHits[:0])
 	for _, h := range b.crHits {
 		b.add(ast.Error, CodeLoneCR, b.span(h.cr, h.cr+1), "%s", h.message())
 	}
@@ -559,7 +537,7 @@ func (b *actsBuilder) block(v string, off int, a *ast.Action) *ast.Block {
 		b.prose1(v[:pre], off)
 		v, off, first = v[pre:], off+pre, first-pre
 	}
-	run, info, _ := lexer.OpenFenceString(v[:first], fenceChar(v[:first]))
+	run, info, _ := lexer.OpenFenceString(v[:first], b.fence)
 	blk := &ast.Block{}
 	blk.Fence, blk.Info = run, info
 	cstart, cend := first, len(v)
@@ -740,15 +718,6 @@ func (b *actsBuilder) collapse() {
 	n := len(b.doc.Diagnostics)
 	b.doc.Diagnostics = withoutGone(b.doc.Diagnostics, gone)
 	clear(b.doc.Diagnostics[len(b.doc.Diagnostics):n])
-}
-
-// fenceChar returns the fence character an opening line starts with.
-func fenceChar(line string) byte {
-	line = strings.TrimLeft(strings.TrimPrefix(line, "\uFEFF"), " \t\r")
-	if line != "" && line[0] == lexer.Tilde {
-		return lexer.Tilde
-	}
-	return lexer.Backtick
 }
 
 // action reads an act block v at offset off: the first word of its first
