@@ -844,43 +844,31 @@ func (p *ActsParser) otherFenceActs(text string, active byte, b *actsBuilder) in
 		why = fmt.Sprintf("this document's act blocks use %s (from its first act block, line %d)",
 			fenceWords(active), b.firstLine)
 	}
-	// The prose regions, in source order.
-	nprose, prose := len(doc.Prose), func(i int) (int, int) {
-		return doc.Prose[i].Span.Start.Offset, doc.Prose[i].Span.End.Offset
-	}
+	// The prose regions are in source order.
 	n, i := 0, 0
 	for off := 0; off < len(text); {
 		typ, end := lexer.CoarseToken(text, off, other)
-		start := off
-		off = end
-		for i < nprose {
-			if _, e := prose(i); e > start {
-				break
-			}
+		for i < len(doc.Prose) && doc.Prose[i].Span.End.Offset <= off {
 			i++
 		}
-		ps := 0
-		if i < nprose {
-			ps, _ = prose(i)
+		if i == len(doc.Prose) {
+			break
 		}
-		if i == nprose || ps > start {
+		if ps := doc.Prose[i].Span.Start.Offset; ps > off {
 			// Inside a block of the active character: content. A fence
 			// of the other character there opens nothing, so the scan
 			// goes on where the prose does, not where that fence's
 			// block would end.
-			if i == nprose {
-				break
-			}
 			off = ps
 			continue
 		}
-		if typ != lexer.ActBlock {
-			continue
+		if typ == lexer.ActBlock {
+			n++
+			b.add(ast.Warning, CodeOtherFenceAct, b.span(off, end),
+				"act block written with %s is read as prose, not as an action: %s; write every act block with one fence character, or read the %s blocks with --fence %s",
+				fenceWords(other), why, fenceWords(other), fenceName(other))
 		}
-		n++
-		b.add(ast.Warning, CodeOtherFenceAct, b.span(start, end),
-			"act block written with %s is read as prose, not as an action: %s; write every act block with one fence character, or read the %s blocks with --fence %s",
-			fenceWords(other), why, fenceWords(other), fenceName(other))
+		off = end
 	}
 	return n
 }
