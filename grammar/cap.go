@@ -65,7 +65,7 @@ func (c *Cap) Take(sev ast.Severity, code string, span ast.Span, raw string) boo
 	if c.n == nil {
 		c.n = map[string]int{}
 	}
-	if c.n[code] < maxPerCode {
+	if c.n[code] < MaxPerCode {
 		c.n[code]++
 		return true
 	}
@@ -77,7 +77,7 @@ func (c *Cap) Take(sev ast.Severity, code string, span ast.Span, raw string) boo
 // Full reports whether MaxPerCode diagnostics of code were taken: any more
 // are summed up (a caller can then skip building their messages).
 func (c *Cap) Full(code string) bool {
-	return c.n[code] >= maxPerCode
+	return c.n[code] >= MaxPerCode
 }
 
 // Absorb counts the o.N diagnostics o sums up as left out, as if each had

@@ -304,7 +304,7 @@ type planBuilder struct {
 	eof       *pnode
 	// structural errors; the first of them carries the AST diff
 	structural []*ast.Diagnostic
-	// cap counts the diagnostics reported per code; past maxPerCode they
+	// cap counts the diagnostics reported per code; past MaxPerCode they
 	// are summed up instead (see report), unless it has NoLimit
 	// (PlanParser.Uncapped).
 	cap Cap
@@ -407,13 +407,7 @@ func withoutGone(ds []*ast.Diagnostic, gone map[*ast.Diagnostic]bool) []*ast.Dia
 	return slices.DeleteFunc(ds, func(d *ast.Diagnostic) bool { return gone[d] })
 }
 
-// maxPerCode is how many diagnostics of one code a plan reports one by one;
-// the rest are summed up in one diagnostic of the same code, so the output
-// of a document stays small whatever it repeats (docs/plan.md, "Bounded
-// output").
-const maxPerCode = 100
-
-// report adds a diagnostic unless maxPerCode of its code were reported
+// report adds a diagnostic unless MaxPerCode of its code were reported
 // already; then it only counts it and returns nil.
 func (b *planBuilder) report(sev ast.Severity, code string, span ast.Span, format string, args ...any) *ast.Diagnostic {
 	if !b.cap.Take(sev, code, span, "") {
@@ -422,16 +416,18 @@ func (b *planBuilder) report(sev ast.Severity, code string, span ast.Span, forma
 	return b.doc.Add(sev, code, span, format, args...)
 }
 
-// MaxPerCode is how many diagnostics of one code a plan reports one by one
-// (maxPerCode); the acts dialect and its stream cap lone-cr errors so too.
-const MaxPerCode = maxPerCode
+// MaxPerCode is how many diagnostics of one code a document reports one by
+// one (Cap); the rest are summed up in one diagnostic of the same code, so
+// the output of a document stays small whatever it repeats (docs/plan.md,
+// "Bounded output").
+const MaxPerCode = 100
 
 // OverflowMessage is the message of the diagnostic that sums up the n
 // diagnostics of code (at most severity sev) past MaxPerCode, the first of
 // them on line first and the last on line last.
 func OverflowMessage(n int, code string, sev ast.Severity, first, last int) string {
 	return fmt.Sprintf("%s more %s %ss like the %d above are not listed one by one (lines %d–%d); correct those and check again",
-		number.Thousands(n), code, sev, maxPerCode, first, last)
+		number.Thousands(n), code, sev, MaxPerCode, first, last)
 }
 
 // outline gives the document's tokens, in the tree's order (which is the
@@ -893,7 +889,7 @@ func lineContentEnd(v string, i int) int {
 }
 
 // finish places the blocks no action took, sums up what overflowed
-// maxPerCode, orders everything by position, collapses the follow-ons of
+// MaxPerCode, orders everything by position, collapses the follow-ons of
 // fence errors into notes and gives the first structural error about the
 // document's shape the AST diff: one view per document, whatever the
 // number of errors it shows, so the output stays linear in the input.

@@ -281,7 +281,7 @@ func (b *planBuilder) check(t *ptree) error {
 
 // checkFolded reports each heading 2 of a folded run of unknown sections
 // (see outliner) as an unknown section, as if it were a section
-// of its own. Past maxPerCode of them, each costs a count, not a
+// of its own. Past MaxPerCode of them, each costs a count, not a
 // diagnostic or its message (quoted is made only with the message).
 func (b *planBuilder) checkFolded(n *pnode) {
 	n.mark = failed
