@@ -637,7 +637,7 @@ func misnested(v string, first, last int, withText bool, at int) (int, bool) {
 // document reads consistently as written (docs/acts.md).
 func (b *actsBuilder) nestedFence(v string, off, first, last, inner int, blk *ast.Block) {
 	f, _ := lexer.ParseMdFence(strings.TrimPrefix(v[:lineContentEnd(v, 0)], "\uFEFF"))
-	at, _, ok := lexer.IntendedCloseAnyIndent(b.text, off+first, f, followOnLimit)
+	at, _, ok := lexer.IntendedClose(b.text, off+first, f, true, followOnLimit)
 	msg, inside := "this fence closes the block opened at line %d, not the nested block %q opened at line %d: a bare fence of the opening run ends the outer block; make the outer block's fences longer than every fence inside it (%s)", "the nested block opens here"
 	runsOn := !ok || at < off+len(v)
 	if runsOn {

@@ -756,7 +756,7 @@ func (b *planBuilder) block(n *pnode) *ast.Block {
 				b.structural = append(b.structural, d)
 				// What lies between here and the fence meant to close the
 				// outer block is its content read as plan: follow-ons.
-				if at, _, ok := lexer.IntendedClose(b.src, off+first, f, followOnLimit); ok && at >= off+len(v) {
+				if at, _, ok := lexer.IntendedClose(b.src, off+first, f, false, followOnLimit); ok && at >= off+len(v) {
 					if b.followAt == nil {
 						b.followAt = map[int][]int{}
 					}

@@ -753,24 +753,17 @@ func textAfterRun(line, run string, c byte) (start, end int, ok bool) {
 // the fence the author meant to close it: opening lines of open's character
 // with an info string open a nested block, bare fences at least as long as
 // the innermost open one close it, and the first bare fence at least as
-// long as open's run, indented at most three columns more, with no nested
-// block open, is the intended closing fence. It returns that line's offset
-// and the longest run of open's character on the lines before it, reading
-// at most limit lines (so that adversarial input stays linear).
-func IntendedClose(src string, start int, open MdFenceLine, limit int) (at, maxRun int, ok bool) {
-	return intendedClose(src, start, open, limit, open.Indent+3)
-}
-
-// IntendedCloseAnyIndent is IntendedClose for the fenced-acts dialect,
-// where a fence line is a fence at any indentation (docs/acts.md): the
-// intended closing fence may be indented any number of columns.
-func IntendedCloseAnyIndent(src string, start int, open MdFenceLine, limit int) (at, maxRun int, ok bool) {
-	return intendedClose(src, start, open, limit, math.MaxInt)
-}
-
-// intendedClose is IntendedClose with the intended closing fence indented
-// at most maxIndent columns.
-func intendedClose(src string, start int, open MdFenceLine, limit, maxIndent int) (at, maxRun int, ok bool) {
+// long as open's run, indented at most three columns more (at any
+// indentation with anyIndent: the fenced-acts dialect, where a fence line
+// is a fence at any indentation, docs/acts.md), with no nested block open,
+// is the intended closing fence. It returns that line's offset and the
+// longest run of open's character on the lines before it, reading at most
+// limit lines (so that adversarial input stays linear).
+func IntendedClose(src string, start int, open MdFenceLine, anyIndent bool, limit int) (at, maxRun int, ok bool) {
+	maxIndent := open.Indent + 3
+	if anyIndent {
+		maxIndent = math.MaxInt
+	}
 	var stack []int
 	for p, n := start, 0; p < len(src) && n < limit; p, n = lineEnd(src, p), n+1 {
 		e := lineEnd(src, p)
