@@ -368,21 +368,25 @@ func blankEnd(src string, p int) int {
 	return p
 }
 
-// indentOf returns the indentation width of line in columns (a tab advances
-// to the next multiple of 4) and the byte offset of its first other byte.
-func indentOf(line string) (width, i int) {
-	for i < len(line) {
+// indentOf returns the indentation width of line in columns and the byte
+// offset of its first other byte (spaceTo from its start).
+func indentOf(line string) (width, i int) { return spaceTo(line, 0, 0) }
+
+// spaceTo reads the spaces and tabs of line from byte offset i, at column
+// col, and returns the column after them (a tab advances to the next
+// multiple of 4) and the byte offset of the first other byte.
+func spaceTo(line string, i, col int) (int, int) {
+	for ; i < len(line); i++ {
 		switch line[i] {
 		case ' ':
-			width++
+			col++
 		case '\t':
-			width += 4 - width%4
+			col += 4 - col%4
 		default:
-			return width, i
+			return col, i
 		}
-		i++
 	}
-	return width, i
+	return col, i
 }
 
 // ClassifyLine returns the token type a single line (with or without its
@@ -453,16 +457,8 @@ func isBullet(s string) bool {
 func itemContentIndent(line string) int {
 	w, i := indentOf(line)
 	col := w + 1
-	j := i + 1
-	n := 0
-	for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
-		if line[j] == '\t' {
-			n += 4 - (col+n)%4
-		} else {
-			n++
-		}
-		j++
-	}
+	end, j := spaceTo(line, i+1, col)
+	n := end - col
 	if n == 0 || n > 4 || j >= len(line) || line[j] == '\n' || line[j] == '\r' {
 		n = 1
 	}
@@ -541,17 +537,7 @@ func ParseMdFence(line string) (MdFenceLine, bool) {
 			break
 		}
 		item = true
-		col := w + m
-		j := i + m
-		for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
-			if line[j] == '\t' {
-				col += 4 - col%4
-			} else {
-				col++
-			}
-			j++
-		}
-		w, i = col, j
+		w, i = spaceTo(line, i+m, w+m)
 	}
 	if i >= len(line) || (line[i] != '`' && line[i] != '~') {
 		return MdFenceLine{}, false
