@@ -566,22 +566,19 @@ func (b *actsBuilder) block(v string, off int, a *ast.Action) *ast.Block {
 		at, text, textEnd, withText = lexer.ExactFenceWithText(v, run, false)
 	}
 	blk.Content = v[cstart:cend]
-	blk.Span.Start = b.lines.Pos(off)
+	blk.Span, blk.ContentSpan = b.span(off, off+len(v)), b.span(off+cstart, off+cend)
 	var unclosed *ast.Diagnostic
 	if blk.Unclosed {
-		unclosed = b.add(ast.Error, CodeUnclosedFence, ast.Span{Start: blk.Span.Start, End: b.lines.Pos(off + first)},
+		unclosed = b.add(ast.Error, CodeUnclosedFence, b.span(off, off+first),
 			"fence %q opened here is never closed; its block runs to the end of the input", run)
 	}
 	if a == nil && lexer.NearAct(info) {
-		b.add(ast.Error, CodeNearAct, ast.Span{Start: blk.Span.Start, End: b.lines.Pos(off + lineContentEnd(v, 0))},
+		b.add(ast.Error, CodeNearAct, b.span(off, off+lineContentEnd(v, 0)),
 			"%s", lazy(func() string { return NearActMessage(info, run) })) // built only when listed
 	}
-	blk.ContentSpan.Start = b.lines.Pos(off + cstart)
 	if a != nil {
 		b.readAct(a, blk.Content, off+cstart)
 	}
-	blk.ContentSpan.End = b.lines.Pos(off + cend)
-	blk.Span.End = b.lines.Pos(off + len(v))
 	if i, ok := b.followAt[start]; ok {
 		// This block opens at the fence meant to close an improperly
 		// nested block: all of it follows from that mistake.
