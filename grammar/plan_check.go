@@ -261,8 +261,7 @@ func (b *planBuilder) check(t *ptree) error {
 			b.checkFolded(sec.head)
 			continue
 		}
-		b.fail(sec.head, CodeUnknownSection, "unknown section; expected: "+expectPlan,
-			"unknown section %s: a plan has the sections `## Rationale`, `## Memos`, `## Action Plan` or `## Message`", quoted(b.headingText(sec.head)))
+		b.unknownSection(sec.head)
 	}
 	for i, p := range outside {
 		switch {
@@ -295,12 +294,14 @@ func (b *planBuilder) checkFolded(n *pnode) {
 		if typ != lexer.MdH2 {
 			continue
 		}
-		h := pnode{kind: kHeading, level: 2, start: start, end: end}
-		if d := b.report(ast.Error, CodeUnknownSection, b.firstLine(&h),
-			"unknown section %s: a plan has the sections `## Rationale`, `## Memos`, `## Action Plan` or `## Message`", quoted(b.headingText(&h))); d != nil {
-			b.structural = append(b.structural, d)
-		}
+		b.unknownSection(&pnode{kind: kHeading, level: 2, start: start, end: end})
 	}
+}
+
+// unknownSection reports the heading 2 n of an unknown section.
+func (b *planBuilder) unknownSection(n *pnode) {
+	b.fail(n, CodeUnknownSection, "unknown section; expected: "+expectPlan,
+		"unknown section %s: a plan has the sections `## Rationale`, `## Memos`, `## Action Plan` or `## Message`", quoted(b.headingText(n)))
 }
 
 // stageExpectation says what the plan expects once it has reached stage k.
