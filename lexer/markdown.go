@@ -123,47 +123,25 @@ func (MarkdownDefinition) LexString(filename string, input string) (plex.Lexer, 
 type MarkdownScanner struct {
 	run       *RunScanner
 	pos       plex.Position
-	ahead     []rawTok // tokens read ahead, next first
-	afterHead bool     // the last token was a title
-	body      bool     // an H2 or H3 was read: no more titles
+	ahead     lookahead
+	afterHead bool // the last token was a title
+	body      bool // an H2 or H3 was read: no more titles
 }
 
 // scan returns the next RunScanner token, the one read ahead first.
 func (s *MarkdownScanner) scan() rawTok {
-	if n := len(s.ahead); n > 0 {
-		t := s.ahead[n-1]
-		s.ahead = s.ahead[:n-1]
+	if t, ok := s.ahead.pop(); ok {
 		return t
 	}
 	typ, start, end := s.run.Next()
 	return rawTok{typ, start, end}
 }
 
-// unscan puts back tokens read ahead, in order.
-func (s *MarkdownScanner) unscan(ts ...rawTok) {
-	for i := len(ts) - 1; i >= 0; i-- {
-		s.ahead = append(s.ahead, ts[i])
-	}
-}
-
 // emptySections extends the H2 token t over the heading 2 lines that
 // follow it with nothing but blank lines between them: the headings of
 // sections that hold nothing.
 func (s *MarkdownScanner) emptySections(t *rawTok) {
-	for {
-		u := s.scan()
-		v := u
-		if u.typ == MdBlank {
-			v = s.scan()
-		}
-		if v.typ != MdH2 {
-			if u.typ == MdBlank {
-				s.unscan(u, v)
-			} else {
-				s.unscan(u)
-			}
-			return
-		}
+	for v, ok := s.ahead.across(s.scan, MdH2); ok; v, ok = s.ahead.across(s.scan, MdH2) {
 		t.end = v.end
 	}
 }
@@ -173,7 +151,7 @@ func (s *MarkdownScanner) emptySections(t *rawTok) {
 func (s *MarkdownScanner) listNext(t *rawTok) bool {
 	u := s.scan()
 	if u.typ != MdItem {
-		s.unscan(u)
+		s.ahead.push(u)
 		return false
 	}
 	t.typ, t.end = MdItem, u.end
@@ -214,7 +192,7 @@ func (s *MarkdownScanner) text(t rawTok, typ plex.TokenType) plex.Token {
 	for {
 		u := s.scan()
 		if u.typ == EOF || u.typ == MdH2 || u.typ == MdH3 && typ != MdH3 || !s.body && (u.typ == MdH1 || u.typ == MdTight) {
-			s.unscan(u)
+			s.ahead.push(u)
 			break
 		}
 		t.end = u.end
