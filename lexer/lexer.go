@@ -215,42 +215,36 @@ func ClosesRun(line string, c byte, n int) bool {
 // info string is `act`; when there is none, the character of the first
 // line whose info string only looks like `act` (NearAct: `act python`), so
 // that such a block is read as a block and reported rather than as prose;
-// Backtick when there is neither. It reads only the
-// lines that hold three fence characters in a row.
+// Backtick when there is neither. It reads only the lines that hold three
+// fence characters in a row.
 func Detect(src []byte) byte {
 	s := view.String(src)
-	next := [2]int{-1, -1} // the next "```" and "~~~" at or after p (-1: to find; len(s): none)
-	var near byte          // the character of the first NearAct line, if any
-	for p := 0; p < len(s); {
-		for k, c := range [2]byte{Backtick, Tilde} {
-			if next[k] < p {
-				next[k] = len(s)
-				if i := strings.Index(s[p:], fenceRun3(c)); i >= 0 {
-					next[k] = p + i
-				}
-			}
-		}
-		at := min(next[0], next[1])
-		if at == len(s) {
-			break
-		}
-		start := p + strings.LastIndexByte(s[p:at], '\n') + 1
-		line := s[start:lineEnd(s, start)]
-		for _, c := range [2]byte{Backtick, Tilde} {
-			if n, act := openRun(line, c); n > 0 && act {
-				return c
-			} else if n > 0 && near == 0 {
-				if _, info, ok := openFence(line, c); ok && NearAct(info) {
-					near = c
-				}
-			}
-		}
-		p = start + len(line)
-	}
-	if near != 0 {
-		return near
+	bAct, bNear := actLines(s, Backtick)
+	tAct, tNear := actLines(s, Tilde)
+	if tAct < bAct || bAct == len(s) && tNear < bNear {
+		return Tilde
 	}
 	return Backtick
+}
+
+// actLines returns the offset in s of the first line that opens a block of
+// fence character c with the info string act and of the first before it
+// whose info string is NearAct, each len(s) when there is none.
+func actLines(s string, c byte) (act, near int) {
+	near = len(s)
+	for p := 0; p < len(s); {
+		start, n, ok := nextFenceLine(s, p, c)
+		if !ok {
+			break
+		}
+		if _, info, ok := openFence(s[start:start+n], c); ok && IsAct(info) {
+			return start, near
+		} else if ok && near == len(s) && NearAct(info) {
+			near = start
+		}
+		p = start + n
+	}
+	return len(s), near
 }
 
 // Definition is the hand-written participle lexer.Definition of the coarse
