@@ -410,14 +410,10 @@ func (b *actsBuilder) quotedActs(v string, off int) {
 	}
 	for i := 0; i < len(v); {
 		end := lineContentEnd(v, i)
-		next := len(v)
-		if j := strings.IndexByte(v[i:], '\n'); j >= 0 {
-			next = i + j + 1
-		}
 		if QuotedAct(v[i:end]) {
 			b.add(ast.Warning, CodeQuotedAct, b.span(off+i, off+end), "%s", QuotedActMessage)
 		}
-		i = next
+		i = lineEndAt(v, i)
 	}
 }
 
@@ -890,10 +886,7 @@ func (b *actsBuilder) hiddenActs(fence byte) {
 				"%s", HiddenActMessage(opened))
 		}
 		for i := off; i < end; {
-			e := end
-			if j := strings.IndexByte(text[i:end], '\n'); j >= 0 {
-				e = i + j + 1
-			}
+			e := min(lineEndAt(text, i), end)
 			line := text[i:e]
 			switch {
 			case open:
