@@ -232,19 +232,14 @@ func Detect(src []byte) byte {
 // whose info string is NearAct, each len(s) when there is none.
 func actLines(s string, c byte) (act, near int) {
 	near = len(s)
-	for p := 0; p < len(s); {
-		start, n, ok := nextFenceLine(s, p, c)
-		if !ok {
-			break
-		}
-		if _, info, ok := openFence(s[start:start+n], c); ok && IsAct(info) {
-			return start, near
-		} else if ok && near == len(s) && NearAct(info) {
+	act, _ = fenceLine(s, 0, c, func(start int, line string) bool {
+		_, info, ok := openFence(line, c)
+		if ok && near == len(s) && NearAct(info) {
 			near = start
 		}
-		p = start + n
-	}
-	return len(s), near
+		return ok && IsAct(info)
+	})
+	return act, near
 }
 
 // Definition is the hand-written participle lexer.Definition of the coarse
@@ -336,52 +331,38 @@ func CoarseToken(src string, off int, c byte) (plex.TokenType, int) {
 		if act {
 			typ = ActBlock
 		}
-		return typ, closingEnd(src, e, c, r)
+		_, end := fenceLine(src, e, c, func(_ int, line string) bool { return ClosesRun(line, c, r) })
+		return typ, end
 	}
 	return Text, nextOpening(src, e, c)
 }
 
-// nextFenceLine returns the start and length of the first line at or
-// after p (a line start) that holds three fence characters c in a row, or
-// ok false.
-func nextFenceLine(src string, p int, c byte) (start, n int, ok bool) {
-	i := strings.Index(src[p:], fenceRun3(c))
-	if i < 0 {
-		return 0, 0, false
+// fenceLine returns the start and end of the first line at or after p (a
+// line start) that holds three fence characters c in a row and that match
+// (given its start and text) accepts, or len(src) twice: only such a line
+// can open or close a block, so the scan jumps from one to the next.
+func fenceLine(src string, p int, c byte, match func(start int, line string) bool) (start, end int) {
+	for p < len(src) {
+		i := strings.Index(src[p:], fenceRun3(c))
+		if i < 0 {
+			break
+		}
+		start = p + strings.LastIndexByte(src[p:p+i], '\n') + 1
+		end = lineEnd(src, start)
+		if match(start, src[start:end]) {
+			return start, end
+		}
+		p = end
 	}
-	start = p + strings.LastIndexByte(src[p:p+i], '\n') + 1
-	return start, lineEnd(src, start) - start, true
+	return len(src), len(src)
 }
 
 // nextOpening returns the start of the first line at or after p (a line
 // start) that opens a block with fence character c, or len(src).
 func nextOpening(src string, p int, c byte) int {
-	for p < len(src) {
-		start, n, ok := nextFenceLine(src, p, c)
-		if !ok {
-			break
-		}
-		if r, _ := openRun(src[start:start+n], c); r > 0 {
-			return start
-		}
-		p = start + n
-	}
-	return len(src)
-}
-
-// closingEnd returns the end of the first line at or after p (a line
-// start) that closes a block opened with a run of r characters c, or
-// len(src).
-func closingEnd(src string, p int, c byte, r int) int {
-	for p < len(src) {
-		start, n, ok := nextFenceLine(src, p, c)
-		if !ok {
-			break
-		}
-		if ClosesRun(src[start:start+n], c, r) {
-			return start + n
-		}
-		p = start + n
-	}
-	return len(src)
+	start, _ := fenceLine(src, p, c, func(_ int, line string) bool {
+		r, _ := openRun(line, c)
+		return r > 0
+	})
+	return start
 }

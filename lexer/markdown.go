@@ -252,22 +252,8 @@ func ScanMarkdown(src string, off int) (plex.TokenType, int) {
 // fenceEnd returns the end of the block opened by f whose opening line
 // ends at p: the end of its closing line, or len(src).
 func fenceEnd(src string, p int, f MdFenceLine) int {
-	// Only a line holding three fence characters in a row can close the
-	// block: jump from one such line to the next.
-	run := fenceRun3(f.Char)
-	for p < len(src) {
-		i := strings.Index(src[p:], run)
-		if i < 0 {
-			break
-		}
-		p = strings.LastIndexByte(src[:p+i], '\n') + 1 // that line's start (p is a line start)
-		e := lineEnd(src, p)
-		if f.Closes(src[p:e]) {
-			return e
-		}
-		p = e
-	}
-	return len(src)
+	_, end := fenceLine(src, p, f.Char, func(_ int, line string) bool { return f.Closes(line) })
+	return end
 }
 
 // midLine reports whether offset off of src is inside a line (not at its
