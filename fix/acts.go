@@ -133,7 +133,7 @@ func (p *actsPasser) repair(end int, act bool) bool {
 	if !nested {
 		return withText && lexer.FenceBetween(v, lineEnd(v, at), last, c) && p.strip(off, at, ts, te, run)
 	}
-	intended, maxRun, ok := lexer.IntendedCloseAnyIndent(src, off+first, open, searchLimit)
+	intended, maxRun, ok := lexer.IntendedClose(src, off+first, open, true, searchLimit)
 	if !ok || intended < off+len(v) || hasAct(src[off+first:intended], c) {
 		return false // not reported, or an act block taken in: left to the author
 	}

@@ -360,7 +360,7 @@ func plausibleInfo(s string) bool {
 // line plain content.
 func (f *fixer) lengthen(openOff, innerOff, closeOff int, open lexer.MdFenceLine) {
 	start := lineEnd(f.text, openOff)
-	closeAt, maxRun, intended := lexer.IntendedClose(f.text, start, open, searchLimit)
+	closeAt, maxRun, intended := lexer.IntendedClose(f.text, start, open, false, searchLimit)
 	if intended {
 		f.charge(closeAt - start)
 	} else {

@@ -153,11 +153,13 @@ func (p *ActsParser) Parse(ctx context.Context, filename string, src []byte) (*a
 	sc := lexer.NewScanner(filename, text, p.fence)
 	fence := sc.Fence()
 	doc := &ast.Document{Dialect: DialectActs}
-	cur := &lineCursor{src: text, line: 1}
-	b := actsBuilder{doc: doc, text: text, pos: cur, schema: p.schema, silenced: p.Silenced}
-	b.capWith(p.Cap)
-	b.loneCRs(fence)
-	toks := newRuleTokens(sc)
+	b := actsBuilder{doc: doc, text: text, lines: ast.NewLines(src), schema: p.schema, fence: fence,
+		crs: hasLoneCR(text), cap: p.Cap, shared: p.Cap != nil}
+	if p.Cap == nil {
+		b.cap = &Cap{Silenced: p.Silenced}
+	}
+	toks := &ruleTokens{s: sc}
+	toks.peek, _ = sc.Next() // the scanner never fails
 	lead, err := parseRule(toks, g.lead)
 	if err != nil {
 		b.unread(0, err)
@@ -187,8 +189,7 @@ func (p *ActsParser) Parse(ctx context.Context, filename string, src []byte) (*a
 		}
 		b.finish(a)
 	}
-	doc.Span = ast.Span{Start: startPos, End: cur.Pos(len(text))}
-	b.pos = &lineCursor{src: text, line: 1} // the other fence's pass starts again at offset 0
+	doc.Span = b.span(0, len(text))
 	p.finishDocument(text, fence, &b)
 	ast.EscapeDiagnostics(doc.Diagnostics) // valid UTF-8 text
 	return doc, nil
@@ -211,13 +212,6 @@ type ruleTokens struct {
 
 // batchTokens is how many tokens a batch holds before it may end.
 const batchTokens = 256
-
-// newRuleTokens returns the batches of s's tokens.
-func newRuleTokens(s *lexer.Scanner) *ruleTokens {
-	r := &ruleTokens{s: s}
-	r.peek, _ = s.Next() // the scanner never fails
-	return r
-}
 
 // Next implements participle's lexer.Lexer.
 func (r *ruleTokens) Next() (plex.Token, error) {
@@ -268,9 +262,6 @@ func (b *actsBuilder) item(a *ast.Action, t plex.Token) {
 		a.Span.End = blk.Span.End
 		return
 	}
-	if a == nil {
-		b.leadBlock(blk)
-	}
 	b.doc.Blocks = append(b.doc.Blocks, blk)
 }
 
@@ -301,10 +292,10 @@ func (p *ActsParser) finishDocument(text string, fence byte, b *actsBuilder) {
 		kept := "only prose"
 		if len(text) == 0 {
 			kept = "the input is empty"
-		} else if n := b.leadN; n > 0 {
+		} else if n := len(doc.Blocks); n > 0 {
 			kept = fmt.Sprintf("its %d fenced %s and its prose are kept as they are", n, number.Noun(n, "block"))
 		}
-		b.add(ast.Info, CodeNoPlan, ast.Span{Start: startPos, End: startPos},
+		b.add(ast.Info, CodeNoPlan, b.span(0, 0),
 			"no plan: the document has no %s block (%s)", fenceWords(fence), kept)
 	}
 	if !b.shared {
@@ -317,39 +308,12 @@ func (p *ActsParser) finishDocument(text string, fence byte, b *actsBuilder) {
 // startPos is the position of a source's first byte.
 var startPos = ast.Pos{Offset: 0, Line: 1, Col: 1}
 
-// lineCursor gives positions by counting line endings from the last offset
-// it was asked for, forwards (or, rarely, backwards), with no line index:
-// asked in source order, it reads the source once in all.
-type lineCursor struct {
-	src   string
-	off   int // the last offset asked for
-	line  int // its line
-	start int // the offset at which its line starts
-}
-
-// Pos returns the position of offset (clamped to the source).
-func (c *lineCursor) Pos(offset int) ast.Pos {
-	offset = max(0, min(offset, len(c.src)))
-	if offset >= c.off {
-		seg := c.src[c.off:offset]
-		if n := strings.Count(seg, "\n"); n > 0 {
-			c.line += n
-			c.start = c.off + strings.LastIndexByte(seg, '\n') + 1
-		}
-	} else if offset < c.start {
-		c.line -= strings.Count(c.src[offset:c.start], "\n")
-		c.start = strings.LastIndexByte(c.src[:offset], '\n') + 1
-	}
-	c.off = offset
-	return ast.Pos{Offset: offset, Line: c.line, Col: offset - c.start + 1}
-}
-
-// actsBuilder turns tokens into the document's nodes. It asks pos for
-// positions in source order, so that a forward cursor serves it.
+// actsBuilder turns tokens into the document's nodes.
 type actsBuilder struct {
 	doc    *ast.Document
 	text   string // the source
-	pos    *lineCursor
+	fence  byte   // the fence character of its blocks
+	lines  *ast.Lines
 	schema *schema.Schema
 	words  []word // readAct's scratch
 	// acts counts the actions read; firstLine is the line of the first.
@@ -368,20 +332,12 @@ type actsBuilder struct {
 	// for one that hides a structural line (crRules); crDone is the end of
 	// the last line checked, crHits the check's scratch.
 	crs    bool
-	cr     crRules
 	crDone int
 	crHits []crHit
 	// cap caps the diagnostics of each code (add); shared: it is the
 	// parser's Cap, whose overflows its caller reports.
 	cap    *Cap
 	shared bool
-	// silenced is ActsParser.Silenced, for a cap of the builder's own.
-	silenced func(code string, line int) bool
-	// The blocks before the first act (leadBlock): how many, and what
-	// their block-before-act warnings say.
-	leadN    int
-	lead     []leadRec
-	leadOver Overflow
 	// blocksOver: the blocks after the current action's MaxBlocks
 	// (argBlock).
 	blocksOver blocksOver
@@ -391,15 +347,6 @@ type actsBuilder struct {
 type blocksOver struct {
 	n    int
 	span ast.Span
-}
-
-// capWith makes the builder count its diagnostics against c, or against a
-// cap of its own when c is nil.
-func (b *actsBuilder) capWith(c *Cap) {
-	b.cap, b.shared = c, c != nil
-	if c == nil {
-		b.cap = &Cap{Silenced: b.silenced}
-	}
 }
 
 // add adds a diagnostic unless MaxPerCode of its code were added already;
@@ -412,26 +359,9 @@ func (b *actsBuilder) add(sev ast.Severity, code string, span ast.Span, format s
 	return b.doc.Add(sev, code, span, format, args...)
 }
 
-// addLazy is add for a message that costs to build: msg is called only
-// when the diagnostic is listed.
-func (b *actsBuilder) addLazy(sev ast.Severity, code string, span ast.Span, msg func() string) {
-	if b.cap.Full(code) {
-		b.cap.Take(sev, code, span, b.raw(span))
-		return
-	}
-	b.add(sev, code, span, "%s", msg())
-}
-
 // raw returns the source text of span.
 func (b *actsBuilder) raw(s ast.Span) string {
 	return b.text[min(s.Start.Offset, len(b.text)):min(max(s.Start.Offset, s.End.Offset), len(b.text))]
-}
-
-// loneCRs makes the builder check for lone CRs that hide a structural
-// line (CodeLoneCR) when the source holds any lone CR, with the rules of
-// fence character fence.
-func (b *actsBuilder) loneCRs(fence byte) {
-	b.crs, b.cr = hasLoneCR(b.text), crRules{fence: fence}
 }
 
 // checkCRs reports the lone CRs of the token [start, end) that hide a
@@ -440,9 +370,9 @@ func (b *actsBuilder) loneCRs(fence byte) {
 func (b *actsBuilder) checkCRs(start, end, run int) {
 	rest := crState{}
 	if run > 0 {
-		rest = crState{in: true, real: true, char: b.cr.fence, run: run}
+		rest = crState{in: true, real: true, char: b.fence, run: run}
 	}
-	b.crHits = b.cr.tokenHits(b.text, start, end, crState{}, rest, &b.crDone, b.crHits[:0])
+	b.crHits = crRules{fence: b.fence}.tokenHits(b.text, start, end, crState{}, rest, &b.crDone, b.crHits[:0])
 	for _, h := range b.crHits {
 		b.add(ast.Error, CodeLoneCR, b.span(h.cr, h.cr+1), "%s", h.message())
 	}
@@ -450,7 +380,7 @@ func (b *actsBuilder) checkCRs(start, end, run int) {
 
 // span returns the span of [start, end).
 func (b *actsBuilder) span(start, end int) ast.Span {
-	return ast.Span{Start: b.pos.Pos(start), End: b.pos.Pos(end)}
+	return b.lines.Span(start, end)
 }
 
 // addProse adds a Text token's prose node, and reports the act blocks
@@ -465,9 +395,8 @@ func (b *actsBuilder) addProse(v string, off int) {
 // prose1 adds a prose node (addProse without the lone CR check: a list
 // item's markers before a fence run, checked with the block's line).
 func (b *actsBuilder) prose1(v string, off int) {
-	start := b.pos.Pos(off)
-	b.quotedActs(v, off) // positions in source order
-	b.doc.Prose = append(b.doc.Prose, &ast.Prose{Kind: "text", Text: v, Span: ast.Span{Start: start, End: b.pos.Pos(off + len(v))}})
+	b.quotedActs(v, off)
+	b.doc.Prose = append(b.doc.Prose, &ast.Prose{Kind: "text", Text: v, Span: b.span(off, off+len(v))})
 }
 
 // quotedActs warns about each line of the prose v (at offset off) that
@@ -481,14 +410,10 @@ func (b *actsBuilder) quotedActs(v string, off int) {
 	}
 	for i := 0; i < len(v); {
 		end := lineContentEnd(v, i)
-		next := len(v)
-		if j := strings.IndexByte(v[i:], '\n'); j >= 0 {
-			next = i + j + 1
-		}
 		if QuotedAct(v[i:end]) {
 			b.add(ast.Warning, CodeQuotedAct, b.span(off+i, off+end), "%s", QuotedActMessage)
 		}
-		i = next
+		i = lineEndAt(v, i)
 	}
 }
 
@@ -532,41 +457,14 @@ func quotePrefix(line string) int {
 	return i
 }
 
-// leadBlock records a block before the first act for its warning
-// (leadWarnings): the span and info string of the first MaxPerCode, which
-// are listed one by one, and the count of the rest, which one warning sums
-// up, so that no block need be kept for it.
-func (b *actsBuilder) leadBlock(blk *ast.Block) {
-	b.leadN++
-	if b.cap.Silenced != nil && b.cap.Silenced(CodeBlockBeforeAct, blk.Span.In(b.cap.at).Start.Line) {
-		return // neither listed nor counted (Cap.Silenced)
-	}
-	if len(b.lead) < maxPerCode || b.cap.NoLimit {
-		b.lead = append(b.lead, leadRec{span: blk.Span, info: blk.Info})
-		return
-	}
-	if b.leadOver.N == 0 {
-		b.leadOver = Overflow{Code: CodeBlockBeforeAct, Severity: ast.Warning, First: blk.Span.In(b.cap.at), Raw: b.raw(blk.Span)}
-	}
-	b.leadOver.N++
-	b.leadOver.LastLine = blk.Span.In(b.cap.at).Start.Line
-}
-
-// leadRec is what a block-before-act warning says of its block.
-type leadRec struct {
-	span ast.Span
-	info string
-}
-
-// leadWarnings says that each block before the first act belongs to no
-// action (with no act at all, one no-plan note says it instead).
+// leadWarnings says that each block before the first act (the document's
+// blocks so far) belongs to no action, capped as every diagnostic is (with
+// no act at all, one no-plan note says it instead).
 func (b *actsBuilder) leadWarnings() {
-	for _, r := range b.lead {
-		b.add(ast.Warning, CodeBlockBeforeAct, r.span,
-			"block before the first act belongs to no action (info %q)", r.info)
+	for _, blk := range b.doc.Blocks {
+		b.add(ast.Warning, CodeBlockBeforeAct, blk.Span,
+			"block before the first act belongs to no action (info %q)", blk.Info)
 	}
-	b.cap.Absorb(b.leadOver)
-	b.lead, b.leadOver = nil, Overflow{}
 }
 
 // MaxBlocks is how many argument blocks an action takes. The blocks after
@@ -635,7 +533,7 @@ func (b *actsBuilder) block(v string, off int, a *ast.Action) *ast.Block {
 		b.prose1(v[:pre], off)
 		v, off, first = v[pre:], off+pre, first-pre
 	}
-	run, info, _ := lexer.OpenFenceString(v[:first], fenceChar(v[:first]))
+	run, info, _ := lexer.OpenFenceString(v[:first], b.fence)
 	blk := &ast.Block{}
 	blk.Fence, blk.Info = run, info
 	cstart, cend := first, len(v)
@@ -664,22 +562,19 @@ func (b *actsBuilder) block(v string, off int, a *ast.Action) *ast.Block {
 		at, text, textEnd, withText = lexer.ExactFenceWithText(v, run, false)
 	}
 	blk.Content = v[cstart:cend]
-	// Positions in source order.
-	blk.Span.Start = b.pos.Pos(off)
+	blk.Span, blk.ContentSpan = b.span(off, off+len(v)), b.span(off+cstart, off+cend)
 	var unclosed *ast.Diagnostic
 	if blk.Unclosed {
-		unclosed = b.add(ast.Error, CodeUnclosedFence, ast.Span{Start: blk.Span.Start, End: b.pos.Pos(off + first)},
+		unclosed = b.add(ast.Error, CodeUnclosedFence, b.span(off, off+first),
 			"fence %q opened here is never closed; its block runs to the end of the input", run)
 	}
 	if a == nil && lexer.NearAct(info) {
-		b.addLazy(ast.Error, CodeNearAct, ast.Span{Start: blk.Span.Start, End: b.pos.Pos(off + lineContentEnd(v, 0))}, func() string { return NearActMessage(info, run) })
+		b.add(ast.Error, CodeNearAct, b.span(off, off+lineContentEnd(v, 0)),
+			"%s", lazy(func() string { return NearActMessage(info, run) })) // built only when listed
 	}
-	blk.ContentSpan.Start = b.pos.Pos(off + cstart)
 	if a != nil {
 		b.readAct(a, blk.Content, off+cstart)
 	}
-	blk.ContentSpan.End = b.pos.Pos(off + cend)
-	blk.Span.End = b.pos.Pos(off + len(v))
 	if i, ok := b.followAt[start]; ok {
 		// This block opens at the fence meant to close an improperly
 		// nested block: all of it follows from that mistake.
@@ -688,43 +583,15 @@ func (b *actsBuilder) block(v string, off int, a *ast.Action) *ast.Block {
 	if nested {
 		b.nestedFence(v, off, first, last, inner, blk)
 	}
-	if withText {
-		b.fenceTrailingText(v, off, at, text, textEnd, last, blk, unclosed)
+	if withText && blk.Unclosed {
+		unclosedText(unclosed, v[text:textEnd], b.span(off+text, off+textEnd))
+	} else if withText {
+		trailingText(b.add, b.span, v, off, text, textEnd, last, blk.Span.Start.Line)
 	}
 	if b.crs {
 		b.checkCRs(start, off+len(v), len(run))
 	}
 	return blk
-}
-
-// fenceTrailingText reports the content line at offset at of the block
-// token v (at offset off) whose trimmed text is the block's run followed
-// by the text [text, textEnd): the line would have closed the block but
-// for that text, so the block ran on to the fence at offset last (the
-// fence-trailing-text error, as in the plan dialect) or, when the block
-// is unclosed, to the end of the input (a note of its unclosed-fence
-// error, unclosed).
-func (b *actsBuilder) fenceTrailingText(v string, off, at, text, textEnd, last int, blk *ast.Block, unclosed *ast.Diagnostic) {
-	t := v[text:textEnd]
-	textSpan := b.span(off+text, off+textEnd)
-	if blk.Unclosed {
-		if unclosed != nil { // else its error is summed up with others
-			unclosed.Related = append(unclosed.Related, ast.Related{Span: textSpan,
-				Message: fmt.Sprintf("the text %q after this fence keeps it from closing the block (plangram fix removes it)", t)})
-		}
-		return
-	}
-	closeLine := b.span(off+last, off+lineContentEnd(v, last))
-	d := b.add(ast.Error, CodeFenceTrailingText, textSpan,
-		"the text %q after this fence keeps it from closing the block opened at line %d, which runs on to the fence at line %d: remove the text to close the block here (plangram fix does), or, if this line is content, make the block's fences longer than it",
-		t, blk.Span.Start.Line, closeLine.Start.Line)
-	if d == nil {
-		return
-	}
-	d.Related = []ast.Related{
-		{Message: "the block opens here", Span: b.span(off, off+lineContentEnd(v, 0))},
-		{Message: "the block closes here instead", Span: closeLine},
-	}
 }
 
 // misnested reports whether the closed block token v (content from offset
@@ -763,11 +630,7 @@ func misnested(v string, first, last int, withText bool, at int) (int, bool) {
 // document reads consistently as written (docs/acts.md).
 func (b *actsBuilder) nestedFence(v string, off, first, last, inner int, blk *ast.Block) {
 	f, _ := lexer.ParseMdFence(strings.TrimPrefix(v[:lineContentEnd(v, 0)], "\uFEFF"))
-	at, _, ok := lexer.IntendedCloseAnyIndent(b.text, off+first, f, followOnLimit)
-	g, _ := lexer.ParseMdFence(v[inner:lineContentEnd(v, inner)])
-	innerText := strings.TrimSpace(v[inner:lineContentEnd(v, inner)])
-	closeLine := b.span(off+last, off+lineContentEnd(v, last))
-	innerLine := b.span(off+inner, off+lineContentEnd(v, inner))
+	at, _, ok := lexer.IntendedClose(b.text, off+first, f, true, followOnLimit)
 	msg, inside := "this fence closes the block opened at line %d, not the nested block %q opened at line %d: a bare fence of the opening run ends the outer block; make the outer block's fences longer than every fence inside it (%s)", "the nested block opens here"
 	runsOn := !ok || at < off+len(v)
 	if runsOn {
@@ -776,32 +639,22 @@ func (b *actsBuilder) nestedFence(v string, off, first, last, inner int, blk *as
 		// unless the nested line opens an act block: then an action was
 		// taken into the block's content (a closing fence with trailing
 		// text, "``` done", let the block run on), which is never silent.
-		if !lexer.IsAct(strings.TrimSpace(g.Info)) {
+		if !lexer.IsAct(strings.TrimSpace(fenceInfo(v, inner))) {
 			return
 		}
 		msg, inside = "the block opened at line %d runs on to this fence and holds the act block %q opened at line %d: that action is content, not an action; close the block before it (a closing fence is its exact run alone on its line), or make its fences longer than every fence inside it (%s)", "the act block inside the block opens here"
 	}
-	d := b.add(ast.Error, CodeNestedFence, closeLine, msg,
-		blk.Span.Start.Line, innerText, innerLine.Start.Line, strings.Repeat(string(f.Char), max(f.Run, g.Run)+1))
-	if d == nil {
-		// Summed up with others: as in the plan dialect, what follows
-		// from it is reported as it is, not as its notes.
+	d, _, _ := nestedFence(b.add, b.span, v, off, last, inner, f, blk.Span.Start.Line, msg, inside)
+	if d == nil || runsOn {
+		// Summed up with others (d nil): as in the plan dialect, what
+		// follows from it is reported as it is, not as its notes.
 		return
 	}
-	d.Related = []ast.Related{
-		{Message: inside, Span: innerLine},
-		{Message: "the outer block opens here", Span: b.span(off, off+lineContentEnd(v, 0))},
-	}
-	if runsOn {
-		return
-	}
-	end := at + lineContentEnd(b.text[at:], 0)
-	d.Related = append(d.Related, ast.Related{Message: "the outer block was meant to close here", Span: b.span(at, end)})
 	if b.followAt == nil {
 		b.followAt = map[int]int{}
 	}
 	b.followAt[at] = len(b.followOns)
-	b.followOns = append(b.followOns, followOn{d: d, from: off + len(v), to: min(len(b.text), end+1), at: at})
+	b.followOns = append(b.followOns, meantToClose(d, b.span, b.text, off+len(v), at))
 }
 
 // bindFollowOns makes the binding diagnostics of a that only its blocks in
@@ -858,15 +711,6 @@ func (b *actsBuilder) collapse() {
 	n := len(b.doc.Diagnostics)
 	b.doc.Diagnostics = withoutGone(b.doc.Diagnostics, gone)
 	clear(b.doc.Diagnostics[len(b.doc.Diagnostics):n])
-}
-
-// fenceChar returns the fence character an opening line starts with.
-func fenceChar(line string) byte {
-	line = strings.TrimLeft(strings.TrimPrefix(line, "\uFEFF"), " \t\r")
-	if line != "" && line[0] == lexer.Tilde {
-		return lexer.Tilde
-	}
-	return lexer.Backtick
 }
 
 // action reads an act block v at offset off: the first word of its first
@@ -993,43 +837,31 @@ func (p *ActsParser) otherFenceActs(text string, active byte, b *actsBuilder) in
 		why = fmt.Sprintf("this document's act blocks use %s (from its first act block, line %d)",
 			fenceWords(active), b.firstLine)
 	}
-	// The prose regions, in source order.
-	nprose, prose := len(doc.Prose), func(i int) (int, int) {
-		return doc.Prose[i].Span.Start.Offset, doc.Prose[i].Span.End.Offset
-	}
+	// The prose regions are in source order.
 	n, i := 0, 0
 	for off := 0; off < len(text); {
 		typ, end := lexer.CoarseToken(text, off, other)
-		start := off
-		off = end
-		for i < nprose {
-			if _, e := prose(i); e > start {
-				break
-			}
+		for i < len(doc.Prose) && doc.Prose[i].Span.End.Offset <= off {
 			i++
 		}
-		ps := 0
-		if i < nprose {
-			ps, _ = prose(i)
+		if i == len(doc.Prose) {
+			break
 		}
-		if i == nprose || ps > start {
+		if ps := doc.Prose[i].Span.Start.Offset; ps > off {
 			// Inside a block of the active character: content. A fence
 			// of the other character there opens nothing, so the scan
 			// goes on where the prose does, not where that fence's
 			// block would end.
-			if i == nprose {
-				break
-			}
 			off = ps
 			continue
 		}
-		if typ != lexer.ActBlock {
-			continue
+		if typ == lexer.ActBlock {
+			n++
+			b.add(ast.Warning, CodeOtherFenceAct, b.span(off, end),
+				"act block written with %s is read as prose, not as an action: %s; write every act block with one fence character, or read the %s blocks with --fence %s",
+				fenceWords(other), why, fenceWords(other), fenceName(other))
 		}
-		n++
-		b.add(ast.Warning, CodeOtherFenceAct, b.span(start, end),
-			"act block written with %s is read as prose, not as an action: %s; write every act block with one fence character, or read the %s blocks with --fence %s",
-			fenceWords(other), why, fenceWords(other), fenceName(other))
+		off = end
 	}
 	return n
 }
@@ -1040,33 +872,27 @@ func (p *ActsParser) otherFenceActs(text string, active byte, b *actsBuilder) in
 // holding `-->`, fence lines included. plangram reads such a block as an
 // action, but Markdown viewers (a pull request page) hide it, so a
 // reviewer may approve a plan without seeing it. One pass over the
-// tokens, only when the source holds `<!--`; positions from a cursor of
-// its own.
+// tokens, only when the source holds `<!--`.
 func (b *actsBuilder) hiddenActs(fence byte) {
 	text := b.text
 	if !strings.Contains(text, "<!--") {
 		return
 	}
-	pos := &lineCursor{src: text, line: 1}
 	open, opened := false, 0
 	for off := 0; off < len(text); {
 		typ, end := lexer.CoarseToken(text, off, fence)
 		if typ == lexer.ActBlock && open {
-			start := pos.Pos(off + lexer.MarkerPrefix(text[off:end]))
-			b.add(ast.Warning, CodeHiddenAct, ast.Span{Start: start, End: pos.Pos(off + lineContentEnd(text[off:end], 0))},
+			b.add(ast.Warning, CodeHiddenAct, b.span(off+lexer.MarkerPrefix(text[off:end]), off+lineContentEnd(text[off:end], 0)),
 				"%s", HiddenActMessage(opened))
 		}
 		for i := off; i < end; {
-			e := end
-			if j := strings.IndexByte(text[i:end], '\n'); j >= 0 {
-				e = i + j + 1
-			}
+			e := min(lineEndAt(text, i), end)
 			line := text[i:e]
 			switch {
 			case open:
 				open = !strings.Contains(line, "-->")
 			case typ == lexer.Text && CommentOpens(line):
-				open, opened = true, pos.Pos(i).Line
+				open, opened = true, b.lines.Pos(i).Line
 			}
 			i = e
 		}

@@ -157,34 +157,6 @@ func TestActsInvariants(t *testing.T) {
 	}
 }
 
-// TestLineCursor checks the forward cursor against the line index for
-// offsets asked in order, out of order and out of range.
-func TestLineCursor(t *testing.T) {
-	src := "a\nbc\n\n\r\nlast"
-	lines := ast.NewLines([]byte(src))
-	c := &lineCursor{src: src, line: 1}
-	for _, off := range []int{0, 1, 2, 3, 5, 5, 6, 8, 12, 13, 4, 0, 7, 2, -1, 9, 99, 6} {
-		if got, want := c.Pos(off), lines.Pos(off); got != want {
-			t.Fatalf("Pos(%d) = %+v, want %+v", off, got, want)
-		}
-	}
-	var buf bytes.Buffer
-	for i := 0; i < 200; i++ {
-		buf.WriteString(strings.Repeat("x", i%7))
-		buf.WriteByte('\n')
-	}
-	src = buf.String()
-	lines = ast.NewLines(buf.Bytes())
-	c = &lineCursor{src: src, line: 1}
-	for i := 0; i <= len(src); i += 3 {
-		for _, off := range []int{i, i / 2, i} {
-			if got, want := c.Pos(off), lines.Pos(off); got != want {
-				t.Fatalf("Pos(%d) = %+v, want %+v", off, got, want)
-			}
-		}
-	}
-}
-
 // markerVocab are lines that mix fences on list items' marker lines with
 // plain fences, markers and text, for the random documents of
 // TestListMarkerDocuments (byte-level fuzzing reaches such lines slowly).

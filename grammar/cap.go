@@ -65,7 +65,7 @@ func (c *Cap) Take(sev ast.Severity, code string, span ast.Span, raw string) boo
 	if c.n == nil {
 		c.n = map[string]int{}
 	}
-	if c.n[code] < maxPerCode {
+	if c.n[code] < MaxPerCode {
 		c.n[code]++
 		return true
 	}
@@ -77,7 +77,7 @@ func (c *Cap) Take(sev ast.Severity, code string, span ast.Span, raw string) boo
 // Full reports whether MaxPerCode diagnostics of code were taken: any more
 // are summed up (a caller can then skip building their messages).
 func (c *Cap) Full(code string) bool {
-	return c.n[code] >= maxPerCode
+	return c.n[code] >= MaxPerCode
 }
 
 // Absorb counts the o.N diagnostics o sums up as left out, as if each had
@@ -118,16 +118,6 @@ func (c *Cap) Overflows() []*Overflow {
 // summarise adds to doc one diagnostic per overflow of c.
 func (c *Cap) summarise(doc *ast.Document) {
 	doc.Diagnostics = append(doc.Diagnostics, c.Summaries()...)
-}
-
-// Clone returns a copy of c that counts on its own from here.
-func (c *Cap) Clone() Cap {
-	d := *c
-	d.n, d.over = maps.Clone(c.n), nil
-	for _, o := range c.over {
-		d.Absorb(*o) // a copy: the two count on their own
-	}
-	return d
 }
 
 // Summaries returns one diagnostic per overflow of c, by code: what a

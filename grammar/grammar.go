@@ -159,7 +159,7 @@ func parseDialect(ctx context.Context, dialect, filename string, src []byte, opt
 			return nil, err
 		}
 		p.Uncapped, p.Silenced = opts.Uncapped, opts.Silenced
-		return p.parse(ctx, filename, src)
+		return p.Parse(ctx, filename, src)
 	case DialectSearchReplace, DialectUdiff, DialectApplyPatch:
 		return parseEdit(ctx, dialect, src, opts)
 	case DialectTools:

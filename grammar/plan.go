@@ -172,15 +172,6 @@ func ParsePlan(ctx context.Context, filename string, src []byte, s *schema.Schem
 // src (no copy is made), so src must not be modified while the document is
 // in use.
 func (p *PlanParser) Parse(ctx context.Context, filename string, src []byte) (*ast.Document, error) {
-	doc, err := p.parse(ctx, filename, src)
-	if doc != nil {
-		ast.EscapeDiagnostics(doc.Diagnostics) // valid UTF-8 text, as grammar.Parse gives
-	}
-	return doc, err
-}
-
-// parse is Parse without escaping the diagnostics (grammar.Parse does).
-func (p *PlanParser) parse(ctx context.Context, filename string, src []byte) (*ast.Document, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -199,6 +190,7 @@ func (p *PlanParser) parse(ctx context.Context, filename string, src []byte) (*a
 		if len(src) > 0 {
 			doc.Prose = []*ast.Prose{{Kind: "text", Text: text, Span: doc.Span}}
 		}
+		ast.EscapeDiagnostics(doc.Diagnostics)
 		return doc, nil
 	}
 	b := &planBuilder{ctx: ctx, src: text, lines: lines, doc: doc, schema: p.schema, keys: p.keys, sc: lexer.NewRunScanner(text, 0)}
@@ -215,6 +207,7 @@ func (p *PlanParser) parse(ctx context.Context, filename string, src []byte) (*a
 		return nil, err
 	}
 	b.finish()
+	ast.EscapeDiagnostics(doc.Diagnostics) // valid UTF-8 text
 	return doc, nil
 }
 
@@ -311,7 +304,7 @@ type planBuilder struct {
 	eof       *pnode
 	// structural errors; the first of them carries the AST diff
 	structural []*ast.Diagnostic
-	// cap counts the diagnostics reported per code; past maxPerCode they
+	// cap counts the diagnostics reported per code; past MaxPerCode they
 	// are summed up instead (see report), unless it has NoLimit
 	// (PlanParser.Uncapped).
 	cap Cap
@@ -414,13 +407,7 @@ func withoutGone(ds []*ast.Diagnostic, gone map[*ast.Diagnostic]bool) []*ast.Dia
 	return slices.DeleteFunc(ds, func(d *ast.Diagnostic) bool { return gone[d] })
 }
 
-// maxPerCode is how many diagnostics of one code a plan reports one by one;
-// the rest are summed up in one diagnostic of the same code, so the output
-// of a document stays small whatever it repeats (docs/plan.md, "Bounded
-// output").
-const maxPerCode = 100
-
-// report adds a diagnostic unless maxPerCode of its code were reported
+// report adds a diagnostic unless MaxPerCode of its code were reported
 // already; then it only counts it and returns nil.
 func (b *planBuilder) report(sev ast.Severity, code string, span ast.Span, format string, args ...any) *ast.Diagnostic {
 	if !b.cap.Take(sev, code, span, "") {
@@ -429,16 +416,18 @@ func (b *planBuilder) report(sev ast.Severity, code string, span ast.Span, forma
 	return b.doc.Add(sev, code, span, format, args...)
 }
 
-// MaxPerCode is how many diagnostics of one code a plan reports one by one
-// (maxPerCode); the acts dialect and its stream cap lone-cr errors so too.
-const MaxPerCode = maxPerCode
+// MaxPerCode is how many diagnostics of one code a document reports one by
+// one (Cap); the rest are summed up in one diagnostic of the same code, so
+// the output of a document stays small whatever it repeats (docs/plan.md,
+// "Bounded output").
+const MaxPerCode = 100
 
 // OverflowMessage is the message of the diagnostic that sums up the n
 // diagnostics of code (at most severity sev) past MaxPerCode, the first of
 // them on line first and the last on line last.
 func OverflowMessage(n int, code string, sev ast.Severity, first, last int) string {
 	return fmt.Sprintf("%s more %s %ss like the %d above are not listed one by one (lines %d–%d); correct those and check again",
-		number.Thousands(n), code, sev, maxPerCode, first, last)
+		number.Thousands(n), code, sev, MaxPerCode, first, last)
 }
 
 // outline gives the document's tokens, in the tree's order (which is the
@@ -758,45 +747,29 @@ func (b *planBuilder) block(n *pnode) *ast.Block {
 			nested = false // a remark, not an info string: the block should have closed there
 		}
 		if nested {
-			closeLine := b.lines.Span(off+last, off+lineContentEnd(v, last))
-			innerLine := b.lines.Span(off+inner, off+lineContentEnd(v, inner))
-			g, _ := lexer.ParseMdFence(v[inner:lineContentEnd(v, inner)])
-			d := b.report(ast.Error, CodeNestedFence, closeLine,
+			d, closeLine, innerLine := nestedFence(b.report, b.lines.Span, v, off, last, inner, f, blk.Span.Start.Line,
 				"this fence closes the block opened at line %d, not the nested block %q opened at line %d: a fence at least as long as the opening one ends the outer block; make the outer block's fences longer than every fence inside it (%s)",
-				blk.Span.Start.Line, strings.TrimSpace(v[inner:lineContentEnd(v, inner)]), innerLine.Start.Line, strings.Repeat(string(f.Char), max(f.Run, g.Run)+1))
+				"the nested block opens here")
 			n.mark = failed
 			n.because(fmt.Sprintf("closed at L%d by the fence meant for the nested %q at L%d", closeLine.Start.Line, strings.TrimSpace(v[inner:lineContentEnd(v, inner)]), innerLine.Start.Line))
 			if d != nil {
-				d.Related = []ast.Related{
-					{Message: "the nested block opens here", Span: innerLine},
-					{Message: "the outer block opens here", Span: b.lines.Span(off, off+lineContentEnd(v, 0))},
-				}
 				b.structural = append(b.structural, d)
 				// What lies between here and the fence meant to close the
 				// outer block is its content read as plan: follow-ons.
-				if at, _, ok := lexer.IntendedClose(b.src, off+first, f, followOnLimit); ok && at >= off+len(v) {
-					end := at + lineContentEnd(b.src[at:], 0)
-					d.Related = append(d.Related, ast.Related{Message: "the outer block was meant to close here", Span: b.lines.Span(at, end)})
+				if at, _, ok := lexer.IntendedClose(b.src, off+first, f, false, followOnLimit); ok && at >= off+len(v) {
 					if b.followAt == nil {
 						b.followAt = map[int][]int{}
 					}
 					b.followAt[at] = append(b.followAt[at], len(b.followOns))
-					b.followOns = append(b.followOns, followOn{d: d, from: off + len(v), to: min(len(b.src), end+1), at: at})
+					b.followOns = append(b.followOns, meantToClose(d, b.lines.Span, b.src, off+len(v), at))
 				}
 			}
 		} else if withText {
-			text, textSpan := b.fenceText(off, v, at)
-			closeLine := b.lines.Span(off+last, off+lineContentEnd(v, last))
-			d := b.report(ast.Error, CodeFenceTrailingText, textSpan,
-				"the text %q after this fence keeps it from closing the block opened at line %d, which runs on to the fence at line %d: remove the text to close the block here (plangram fix does), or, if this line is content, make the block's fences longer than it",
-				text, blk.Span.Start.Line, closeLine.Start.Line)
+			text, textEnd := fenceText(v, at)
+			d, textSpan, closeLine := trailingText(b.report, b.lines.Span, v, off, text, textEnd, last, blk.Span.Start.Line)
 			n.mark = failed
 			n.because(fmt.Sprintf("not closed at L%d: text after the fence there; runs on to L%d", textSpan.Start.Line, closeLine.Start.Line))
 			if d != nil {
-				d.Related = []ast.Related{
-					{Message: "the block opens here", Span: b.lines.Span(off, off+lineContentEnd(v, 0))},
-					{Message: "the block closes here instead", Span: closeLine},
-				}
 				b.structural = append(b.structural, d)
 			}
 		}
@@ -804,10 +777,9 @@ func (b *planBuilder) block(n *pnode) *ast.Block {
 		blk.Unclosed = true
 		d := b.report(ast.Error, CodeUnclosedFence, b.lines.Span(off, off+lineContentEnd(v, 0)),
 			"fence %q opened here is never closed; its block runs to the end of the input", blk.Fence)
-		if at, ok := lexer.FenceWithText(v, f, false); ok && d != nil {
-			text, textSpan := b.fenceText(off, v, at)
-			d.Related = append(d.Related, ast.Related{Span: textSpan,
-				Message: fmt.Sprintf("the text %q after this fence keeps it from closing the block (plangram fix removes it)", text)})
+		if at, ok := lexer.FenceWithText(v, f, false); ok {
+			text, textEnd := fenceText(v, at)
+			unclosedText(d, v[text:textEnd], b.lines.Span(off+text, off+textEnd))
 		}
 	}
 	blk.Content = v[cstart:cend]
@@ -822,14 +794,85 @@ func fenceInfo(v string, at int) string {
 	return g.Info
 }
 
-// fenceText returns the text after the fence run of the line at offset at
-// of the fence token v (which starts at off), and its span.
-func (b *planBuilder) fenceText(off int, v string, at int) (string, ast.Span) {
+// fenceText returns the range in v of the text after the fence run of the
+// line at offset at, trimmed.
+func fenceText(v string, at int) (int, int) {
 	line := v[at:lineContentEnd(v, at)]
 	g, _ := lexer.ParseMdFence(line)
 	rest := strings.TrimLeft(line[g.At+g.Run:], " \t")
-	text, start := strings.TrimRight(rest, " \t"), off+at+len(line)-len(rest)
-	return text, b.lines.Span(start, start+len(text))
+	start := at + len(line) - len(rest)
+	return start, start + len(strings.TrimRight(rest, " \t"))
+}
+
+// addFunc adds a diagnostic unless its code is capped (then it returns
+// nil); spanFunc gives the span of a byte range. Both dialects' builders
+// report fence mistakes with theirs.
+type (
+	addFunc  = func(sev ast.Severity, code string, span ast.Span, format string, args ...any) *ast.Diagnostic
+	spanFunc = func(start, end int) ast.Span
+)
+
+// nestedFence reports the improperly nested fence error of the closed
+// block token v at offset off, opened by f at line open: its closing line,
+// at offset last of v, is the fence meant for the nested block whose
+// opening line is at inner. msg is the message (its arguments: open, the
+// nested line, its line number, the fence run to write), inside the note
+// on the nested line. It returns the error (nil when capped) and the spans
+// of the closing and the nested line.
+func nestedFence(add addFunc, span spanFunc, v string, off, last, inner int, f lexer.MdFenceLine, open int, msg, inside string) (*ast.Diagnostic, ast.Span, ast.Span) {
+	g, _ := lexer.ParseMdFence(v[inner:lineContentEnd(v, inner)])
+	innerText := strings.TrimSpace(v[inner:lineContentEnd(v, inner)])
+	closeLine := span(off+last, off+lineContentEnd(v, last))
+	innerLine := span(off+inner, off+lineContentEnd(v, inner))
+	d := add(ast.Error, CodeNestedFence, closeLine, msg,
+		open, innerText, innerLine.Start.Line, strings.Repeat(string(f.Char), max(f.Run, g.Run)+1))
+	if d != nil {
+		d.Related = []ast.Related{
+			{Message: inside, Span: innerLine},
+			{Message: "the outer block opens here", Span: span(off, off+lineContentEnd(v, 0))},
+		}
+	}
+	return d, closeLine, innerLine
+}
+
+// meantToClose adds to the nested fence error d the note on the line at
+// offset at of src, where the outer block was meant to close, and returns
+// the follow-on range from offset from (the end of the block) to the end
+// of that line.
+func meantToClose(d *ast.Diagnostic, span spanFunc, src string, from, at int) followOn {
+	end := at + lineContentEnd(src[at:], 0)
+	d.Related = append(d.Related, ast.Related{Message: "the outer block was meant to close here", Span: span(at, end)})
+	return followOn{d: d, from: from, to: min(len(src), end+1), at: at}
+}
+
+// trailingText reports the fence-trailing-text error of the block token v
+// at offset off, opened at line open: the text [text, textEnd) of v after
+// the fence run of a content line kept that line from closing the block,
+// which ran on to the closing fence at offset last of v. It returns the
+// error (nil when capped) and the spans of the text and the closing line.
+func trailingText(add addFunc, span spanFunc, v string, off, text, textEnd, last, open int) (*ast.Diagnostic, ast.Span, ast.Span) {
+	textSpan := span(off+text, off+textEnd)
+	closeLine := span(off+last, off+lineContentEnd(v, last))
+	d := add(ast.Error, CodeFenceTrailingText, textSpan,
+		"the text %q after this fence keeps it from closing the block opened at line %d, which runs on to the fence at line %d: remove the text to close the block here (plangram fix does), or, if this line is content, make the block's fences longer than it",
+		v[text:textEnd], open, closeLine.Start.Line)
+	if d != nil {
+		d.Related = []ast.Related{
+			{Message: "the block opens here", Span: span(off, off+lineContentEnd(v, 0))},
+			{Message: "the block closes here instead", Span: closeLine},
+		}
+	}
+	return d, textSpan, closeLine
+}
+
+// unclosedText adds to d, the unclosed-fence error of a block (nil when
+// capped), the note on the content line whose text t, at span, after its
+// fence run kept it from closing the block.
+func unclosedText(d *ast.Diagnostic, t string, span ast.Span) {
+	if d != nil {
+		d.Related = append(d.Related, ast.Related{Span: span,
+			Message: fmt.Sprintf("the text %q after this fence keeps it from closing the block (plangram fix removes it)", t)})
+	}
 }
 
 // lineContentEnd returns the end of the line starting at i in v, without its
@@ -846,7 +889,7 @@ func lineContentEnd(v string, i int) int {
 }
 
 // finish places the blocks no action took, sums up what overflowed
-// maxPerCode, orders everything by position, collapses the follow-ons of
+// MaxPerCode, orders everything by position, collapses the follow-ons of
 // fence errors into notes and gives the first structural error about the
 // document's shape the AST diff: one view per document, whatever the
 // number of errors it shows, so the output stays linear in the input.

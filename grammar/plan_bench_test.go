@@ -231,7 +231,7 @@ func allocated(t *testing.T, p *PlanParser, src []byte) (uint64, *ast.Document) 
 // TestPlanHeadingsLinear pins issue 10's heading blow-up (a 31 KB plan of
 // `##` headings took 2.9 GiB): 200 KB of headings 2 allocate less than 10×
 // the input (a run of empty sections is one token of the grammar), the
-// diagnostics stay bounded (maxPerCode per code, one AST diff of at most
+// diagnostics stay bounded (MaxPerCode per code, one AST diff of at most
 // viewMaxRows rows), and 4× the headings cost at most about 4× the bytes,
 // also for the shortest headings (`## x`) and for headings 2–6 mixed, whose
 // headings 3 are actions.
@@ -253,11 +253,11 @@ func TestPlanHeadingsLinear(t *testing.T) {
 			rows = strings.Count(d.Detail, "\n")
 		}
 	}
-	if details != 1 || rows > viewMaxRows+4 || len(doc.Diagnostics) > maxPerCode+5 {
+	if details != 1 || rows > viewMaxRows+4 || len(doc.Diagnostics) > MaxPerCode+5 {
 		t.Errorf("%d diagnostics, %d with a detail of %d lines", len(doc.Diagnostics), details, rows)
 	}
 	last := doc.Diagnostics[len(doc.Diagnostics)-1]
-	if !strings.Contains(last.Message, "more unknown-section errors") && !strings.Contains(doc.Diagnostics[maxPerCode+1].Message, "more unknown-section errors") {
+	if !strings.Contains(last.Message, "more unknown-section errors") && !strings.Contains(doc.Diagnostics[MaxPerCode+1].Message, "more unknown-section errors") {
 		t.Errorf("no summary of the left-out diagnostics: %s", last.Message)
 	}
 
@@ -283,7 +283,7 @@ func TestPlanHeadingsLinear(t *testing.T) {
 		if covered != len(src) {
 			t.Errorf("%s: the prose covers %d of %d bytes", name, covered, len(src))
 		}
-		want := number.Thousands((200<<10)/len(unit) - maxPerCode - 1)
+		want := number.Thousands((200<<10)/len(unit) - MaxPerCode - 1)
 		if last := doc.Diagnostics[len(doc.Diagnostics)-1]; !strings.Contains(last.Message, want+" more unknown-section") {
 			t.Errorf("%s: want %s more unknown sections summed up, last diagnostic: %s", name, want, last.Message)
 		}

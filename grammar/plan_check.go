@@ -261,8 +261,7 @@ func (b *planBuilder) check(t *ptree) error {
 			b.checkFolded(sec.head)
 			continue
 		}
-		b.fail(sec.head, CodeUnknownSection, "unknown section; expected: "+expectPlan,
-			"unknown section %s: a plan has the sections `## Rationale`, `## Memos`, `## Action Plan` or `## Message`", quoted(b.headingText(sec.head)))
+		b.unknownSection(sec.head)
 	}
 	for i, p := range outside {
 		switch {
@@ -281,7 +280,7 @@ func (b *planBuilder) check(t *ptree) error {
 
 // checkFolded reports each heading 2 of a folded run of unknown sections
 // (see outliner) as an unknown section, as if it were a section
-// of its own. Past maxPerCode of them, each costs a count, not a
+// of its own. Past MaxPerCode of them, each costs a count, not a
 // diagnostic or its message (quoted is made only with the message).
 func (b *planBuilder) checkFolded(n *pnode) {
 	n.mark = failed
@@ -295,12 +294,14 @@ func (b *planBuilder) checkFolded(n *pnode) {
 		if typ != lexer.MdH2 {
 			continue
 		}
-		h := pnode{kind: kHeading, level: 2, start: start, end: end}
-		if d := b.report(ast.Error, CodeUnknownSection, b.firstLine(&h),
-			"unknown section %s: a plan has the sections `## Rationale`, `## Memos`, `## Action Plan` or `## Message`", quoted(b.headingText(&h))); d != nil {
-			b.structural = append(b.structural, d)
-		}
+		b.unknownSection(&pnode{kind: kHeading, level: 2, start: start, end: end})
 	}
+}
+
+// unknownSection reports the heading 2 n of an unknown section.
+func (b *planBuilder) unknownSection(n *pnode) {
+	b.fail(n, CodeUnknownSection, "unknown section; expected: "+expectPlan,
+		"unknown section %s: a plan has the sections `## Rationale`, `## Memos`, `## Action Plan` or `## Message`", quoted(b.headingText(n)))
 }
 
 // stageExpectation says what the plan expects once it has reached stage k.
@@ -447,8 +448,8 @@ func (b *planBuilder) blockSection(sec *psection, first, memos bool) {
 func (b *planBuilder) memos(blk *ast.Block) {
 	base := blk.ContentSpan.Start.Offset
 	c := blk.Content
-	for p := 0; p < len(c); p = nextLine(c, p) {
-		line := c[p:nextLine(c, p)]
+	for p := 0; p < len(c); p = lineEndAt(c, p) {
+		line := c[p:lineEndAt(c, p)]
 		t := strings.TrimSpace(line)
 		if t == "" {
 			continue

@@ -181,7 +181,7 @@ func (b *planBuilder) listEntries(n *pnode, each, bad func(*entry)) {
 func (b *planBuilder) firstEntry(n *pnode) (e entry, ok bool) {
 	for _, it := range b.items(n) {
 		if start, end, ok := b.itemRange(it); ok {
-			b.item(&e, start, start+nextLine(b.src[start:end], 0))
+			b.item(&e, start, start+lineEndAt(b.src[start:end], 0))
 			return e, true
 		}
 	}
@@ -242,7 +242,7 @@ func (b *planBuilder) item(ent *entry, s, e int) {
 		}
 		cur, inElem = cur[:0], false
 	}
-	for p := nextLine(v, 0); p < len(v); p = nextLine(v, p) {
+	for p := lineEndAt(v, 0); p < len(v); p = lineEndAt(v, p) {
 		l := v[p:lineContentEnd(v, p)]
 		t := strings.TrimSpace(l)
 		if t == "" {
@@ -274,14 +274,6 @@ func (b *planBuilder) item(ent *entry, s, e int) {
 	}
 	flush()
 	ent.value = strings.Join(value, "\n")
-}
-
-// nextLine returns the start of the line after the one containing p.
-func nextLine(v string, p int) int {
-	if i := strings.IndexByte(v[p:], '\n'); i >= 0 {
-		return p + i + 1
-	}
-	return len(v)
 }
 
 // bulletMarker returns the length of a list marker starting t (`-`, `*`,
@@ -1187,7 +1179,7 @@ func parseScriptHead(blk *ast.Block, lines *ast.Lines) *scriptHead {
 	envStart := -1
 header:
 	for p < len(c) {
-		next := nextLine(c, p)
+		next := lineEndAt(c, p)
 		line := c[p:next]
 		t := strings.TrimSpace(line)
 		if t == "" {

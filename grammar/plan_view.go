@@ -42,7 +42,7 @@ func preview(s string) string {
 }
 
 // quoted is a message argument printed as its preview. The preview is
-// made when the message is, so diagnostics past maxPerCode, which are only
+// made when the message is, so diagnostics past MaxPerCode, which are only
 // counted, cost no preview.
 type quoted string
 

@@ -215,42 +215,31 @@ func ClosesRun(line string, c byte, n int) bool {
 // info string is `act`; when there is none, the character of the first
 // line whose info string only looks like `act` (NearAct: `act python`), so
 // that such a block is read as a block and reported rather than as prose;
-// Backtick when there is neither. It reads only the
-// lines that hold three fence characters in a row.
+// Backtick when there is neither. It reads only the lines that hold three
+// fence characters in a row.
 func Detect(src []byte) byte {
 	s := view.String(src)
-	next := [2]int{-1, -1} // the next "```" and "~~~" at or after p (-1: to find; len(s): none)
-	var near byte          // the character of the first NearAct line, if any
-	for p := 0; p < len(s); {
-		for k, c := range [2]byte{Backtick, Tilde} {
-			if next[k] < p {
-				next[k] = len(s)
-				if i := strings.Index(s[p:], fence3(c)); i >= 0 {
-					next[k] = p + i
-				}
-			}
-		}
-		at := min(next[0], next[1])
-		if at == len(s) {
-			break
-		}
-		start := p + strings.LastIndexByte(s[p:at], '\n') + 1
-		line := s[start : start+lineLen(s, start)]
-		for _, c := range [2]byte{Backtick, Tilde} {
-			if n, act := openRun(line, c); n > 0 && act {
-				return c
-			} else if n > 0 && near == 0 {
-				if _, info, ok := openFence(line, c); ok && NearAct(info) {
-					near = c
-				}
-			}
-		}
-		p = start + len(line)
-	}
-	if near != 0 {
-		return near
+	bAct, bNear := actLines(s, Backtick)
+	tAct, tNear := actLines(s, Tilde)
+	if tAct < bAct || bAct == len(s) && tNear < bNear {
+		return Tilde
 	}
 	return Backtick
+}
+
+// actLines returns the offset in s of the first line that opens a block of
+// fence character c with the info string act and of the first before it
+// whose info string is NearAct, each len(s) when there is none.
+func actLines(s string, c byte) (act, near int) {
+	near = len(s)
+	act, _ = fenceLine(s, 0, c, func(start int, line string) bool {
+		_, info, ok := openFence(line, c)
+		if ok && near == len(s) && NearAct(info) {
+			near = start
+		}
+		return ok && IsAct(info)
+	})
+	return act, near
 }
 
 // Definition is the hand-written participle lexer.Definition of the coarse
@@ -302,14 +291,6 @@ func NewScanner(filename, src string, c byte) *Scanner {
 // Fence returns the fence character in use.
 func (s *Scanner) Fence() byte { return s.fence }
 
-// lineLen returns the length of the line of src starting at offset off.
-func lineLen(src string, off int) int {
-	if i := strings.IndexByte(src[off:], '\n'); i >= 0 {
-		return i + 1
-	}
-	return len(src) - off
-}
-
 // Next implements lexer.Lexer.
 func (s *Scanner) Next() (plex.Token, error) {
 	off := s.pos.Offset
@@ -318,19 +299,19 @@ func (s *Scanner) Next() (plex.Token, error) {
 	}
 	typ, end := CoarseToken(s.src, off, s.fence)
 	tok := plex.Token{Type: typ, Value: s.src[off:end], Pos: s.pos}
-	s.advance(end)
+	advance(&s.pos, tok.Value)
 	return tok, nil
 }
 
-func (s *Scanner) advance(end int) {
-	lines := strings.Count(s.src[s.pos.Offset:end], "\n")
-	s.pos.Line += lines
-	if lines > 0 {
-		s.pos.Column = end - strings.LastIndexByte(s.src[:end], '\n')
+// advance moves pos past the token value v.
+func advance(pos *plex.Position, v string) {
+	if n := strings.Count(v, "\n"); n > 0 {
+		pos.Line += n
+		pos.Column = len(v) - strings.LastIndexByte(v, '\n')
 	} else {
-		s.pos.Column += end - s.pos.Offset
+		pos.Column += len(v)
 	}
-	s.pos.Offset = end
+	pos.Offset += len(v)
 }
 
 // CoarseToken scans the coarse token of src that starts at offset off
@@ -344,66 +325,44 @@ func (s *Scanner) advance(end int) {
 // block, so the scan jumps from one such line to the next rather than
 // reading every line.
 func CoarseToken(src string, off int, c byte) (plex.TokenType, int) {
-	n := lineLen(src, off)
-	if r, act := openRun(src[off:off+n], c); r > 0 {
+	e := lineEnd(src, off)
+	if r, act := openRun(src[off:e], c); r > 0 {
 		typ := Block
 		if act {
 			typ = ActBlock
 		}
-		return typ, closingEnd(src, off+n, c, r)
+		_, end := fenceLine(src, e, c, func(_ int, line string) bool { return ClosesRun(line, c, r) })
+		return typ, end
 	}
-	return Text, nextOpening(src, off+n, c)
+	return Text, nextOpening(src, e, c)
 }
 
-// fence3 is three fence characters c.
-func fence3(c byte) string {
-	if c == Tilde {
-		return "~~~"
+// fenceLine returns the start and end of the first line at or after p (a
+// line start) that holds three fence characters c in a row and that match
+// (given its start and text) accepts, or len(src) twice: only such a line
+// can open or close a block, so the scan jumps from one to the next.
+func fenceLine(src string, p int, c byte, match func(start int, line string) bool) (start, end int) {
+	for p < len(src) {
+		i := strings.Index(src[p:], fenceRun3(c))
+		if i < 0 {
+			break
+		}
+		start = p + strings.LastIndexByte(src[p:p+i], '\n') + 1
+		end = lineEnd(src, start)
+		if match(start, src[start:end]) {
+			return start, end
+		}
+		p = end
 	}
-	return "```"
-}
-
-// nextFenceLine returns the start and length of the first line at or
-// after p (a line start) that holds three fence characters c in a row, or
-// ok false.
-func nextFenceLine(src string, p int, c byte) (start, n int, ok bool) {
-	i := strings.Index(src[p:], fence3(c))
-	if i < 0 {
-		return 0, 0, false
-	}
-	start = p + strings.LastIndexByte(src[p:p+i], '\n') + 1
-	return start, lineLen(src, start), true
+	return len(src), len(src)
 }
 
 // nextOpening returns the start of the first line at or after p (a line
 // start) that opens a block with fence character c, or len(src).
 func nextOpening(src string, p int, c byte) int {
-	for p < len(src) {
-		start, n, ok := nextFenceLine(src, p, c)
-		if !ok {
-			break
-		}
-		if r, _ := openRun(src[start:start+n], c); r > 0 {
-			return start
-		}
-		p = start + n
-	}
-	return len(src)
-}
-
-// closingEnd returns the end of the first line at or after p (a line
-// start) that closes a block opened with a run of r characters c, or
-// len(src).
-func closingEnd(src string, p int, c byte, r int) int {
-	for p < len(src) {
-		start, n, ok := nextFenceLine(src, p, c)
-		if !ok {
-			break
-		}
-		if ClosesRun(src[start:start+n], c, r) {
-			return start + n
-		}
-		p = start + n
-	}
-	return len(src)
+	start, _ := fenceLine(src, p, c, func(_ int, line string) bool {
+		r, _ := openRun(line, c)
+		return r > 0
+	})
+	return start
 }

@@ -6,8 +6,6 @@ import (
 	"strings"
 
 	plex "github.com/alecthomas/participle/v2/lexer"
-
-	"github.com/plangram/plangram/internal/view"
 )
 
 // The Markdown plan lexer (docs/plan.md) classifies whole lines of a
@@ -125,47 +123,25 @@ func (MarkdownDefinition) LexString(filename string, input string) (plex.Lexer, 
 type MarkdownScanner struct {
 	run       *RunScanner
 	pos       plex.Position
-	ahead     []rawTok // tokens read ahead, next first
-	afterHead bool     // the last token was a title
-	body      bool     // an H2 or H3 was read: no more titles
+	ahead     lookahead
+	afterHead bool // the last token was a title
+	body      bool // an H2 or H3 was read: no more titles
 }
 
 // scan returns the next RunScanner token, the one read ahead first.
 func (s *MarkdownScanner) scan() rawTok {
-	if n := len(s.ahead); n > 0 {
-		t := s.ahead[n-1]
-		s.ahead = s.ahead[:n-1]
+	if t, ok := s.ahead.pop(); ok {
 		return t
 	}
 	typ, start, end := s.run.Next()
 	return rawTok{typ, start, end}
 }
 
-// unscan puts back tokens read ahead, in order.
-func (s *MarkdownScanner) unscan(ts ...rawTok) {
-	for i := len(ts) - 1; i >= 0; i-- {
-		s.ahead = append(s.ahead, ts[i])
-	}
-}
-
 // emptySections extends the H2 token t over the heading 2 lines that
 // follow it with nothing but blank lines between them: the headings of
 // sections that hold nothing.
 func (s *MarkdownScanner) emptySections(t *rawTok) {
-	for {
-		u := s.scan()
-		v := u
-		if u.typ == MdBlank {
-			v = s.scan()
-		}
-		if v.typ != MdH2 {
-			if u.typ == MdBlank {
-				s.unscan(u, v)
-			} else {
-				s.unscan(u)
-			}
-			return
-		}
+	for v, ok := s.ahead.across(s.scan, MdH2); ok; v, ok = s.ahead.across(s.scan, MdH2) {
 		t.end = v.end
 	}
 }
@@ -175,7 +151,7 @@ func (s *MarkdownScanner) emptySections(t *rawTok) {
 func (s *MarkdownScanner) listNext(t *rawTok) bool {
 	u := s.scan()
 	if u.typ != MdItem {
-		s.unscan(u)
+		s.ahead.push(u)
 		return false
 	}
 	t.typ, t.end = MdItem, u.end
@@ -216,7 +192,7 @@ func (s *MarkdownScanner) text(t rawTok, typ plex.TokenType) plex.Token {
 	for {
 		u := s.scan()
 		if u.typ == EOF || u.typ == MdH2 || u.typ == MdH3 && typ != MdH3 || !s.body && (u.typ == MdH1 || u.typ == MdTight) {
-			s.unscan(u)
+			s.ahead.push(u)
 			break
 		}
 		t.end = u.end
@@ -228,14 +204,7 @@ func (s *MarkdownScanner) text(t rawTok, typ plex.TokenType) plex.Token {
 // token returns the token t with its position, and moves past it.
 func (s *MarkdownScanner) token(t rawTok) plex.Token {
 	tok := plex.Token{Type: t.typ, Value: s.run.src[t.start:t.end], Pos: s.pos}
-	lines := strings.Count(tok.Value, "\n")
-	s.pos.Line += lines
-	if lines > 0 {
-		s.pos.Column = t.end - strings.LastIndexByte(tok.Value, '\n') - t.start
-	} else {
-		s.pos.Column += t.end - t.start
-	}
-	s.pos.Offset = t.end
+	advance(&s.pos, tok.Value)
 	return tok
 }
 
@@ -283,22 +252,8 @@ func ScanMarkdown(src string, off int) (plex.TokenType, int) {
 // fenceEnd returns the end of the block opened by f whose opening line
 // ends at p: the end of its closing line, or len(src).
 func fenceEnd(src string, p int, f MdFenceLine) int {
-	// Only a line holding three fence characters in a row can close the
-	// block: jump from one such line to the next.
-	run := fenceRun3(f.Char)
-	for p < len(src) {
-		i := strings.Index(src[p:], run)
-		if i < 0 {
-			break
-		}
-		p = strings.LastIndexByte(src[:p+i], '\n') + 1 // that line's start (p is a line start)
-		e := lineEnd(src, p)
-		if f.Closes(src[p:e]) {
-			return e
-		}
-		p = e
-	}
-	return len(src)
+	_, end := fenceLine(src, p, f.Char, func(_ int, line string) bool { return f.Closes(line) })
+	return end
 }
 
 // midLine reports whether offset off of src is inside a line (not at its
@@ -377,21 +332,25 @@ func blankEnd(src string, p int) int {
 	return p
 }
 
-// indentOf returns the indentation width of line in columns (a tab advances
-// to the next multiple of 4) and the byte offset of its first other byte.
-func indentOf(line string) (width, i int) {
-	for i < len(line) {
+// indentOf returns the indentation width of line in columns and the byte
+// offset of its first other byte (spaceTo from its start).
+func indentOf(line string) (width, i int) { return spaceTo(line, 0, 0) }
+
+// spaceTo reads the spaces and tabs of line from byte offset i, at column
+// col, and returns the column after them (a tab advances to the next
+// multiple of 4) and the byte offset of the first other byte.
+func spaceTo(line string, i, col int) (int, int) {
+	for ; i < len(line); i++ {
 		switch line[i] {
 		case ' ':
-			width++
+			col++
 		case '\t':
-			width += 4 - width%4
+			col += 4 - col%4
 		default:
-			return width, i
+			return col, i
 		}
-		i++
 	}
-	return width, i
+	return col, i
 }
 
 // ClassifyLine returns the token type a single line (with or without its
@@ -462,16 +421,8 @@ func isBullet(s string) bool {
 func itemContentIndent(line string) int {
 	w, i := indentOf(line)
 	col := w + 1
-	j := i + 1
-	n := 0
-	for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
-		if line[j] == '\t' {
-			n += 4 - (col+n)%4
-		} else {
-			n++
-		}
-		j++
-	}
+	end, j := spaceTo(line, i+1, col)
+	n := end - col
 	if n == 0 || n > 4 || j >= len(line) || line[j] == '\n' || line[j] == '\r' {
 		n = 1
 	}
@@ -550,17 +501,7 @@ func ParseMdFence(line string) (MdFenceLine, bool) {
 			break
 		}
 		item = true
-		col := w + m
-		j := i + m
-		for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
-			if line[j] == '\t' {
-				col += 4 - col%4
-			} else {
-				col++
-			}
-			j++
-		}
-		w, i = col, j
+		w, i = spaceTo(line, i+m, w+m)
 	}
 	if i >= len(line) || (line[i] != '`' && line[i] != '~') {
 		return MdFenceLine{}, false
@@ -723,17 +664,7 @@ func ExactFenceWithText(v, run string, closed bool) (line, text, textEnd int, ok
 // followed by text matters only when the block ran on over such a line
 // to its closing fence (docs/acts.md, "Closing fence with text").
 func FenceBetween(src string, from, to int, c byte) bool {
-	for p := from; p < to; {
-		start, n, ok := nextFenceLine(src[:to], p, c)
-		if !ok {
-			return false
-		}
-		if r, _ := openRun(view.Bytes(src[start:start+n]), c); r > 0 {
-			return true
-		}
-		p = start + n
-	}
-	return false
+	return nextOpening(src[:to], from, c) < to
 }
 
 // textAfterRun reports whether line, after spaces, tabs and carriage
@@ -772,24 +703,17 @@ func textAfterRun(line, run string, c byte) (start, end int, ok bool) {
 // the fence the author meant to close it: opening lines of open's character
 // with an info string open a nested block, bare fences at least as long as
 // the innermost open one close it, and the first bare fence at least as
-// long as open's run, indented at most three columns more, with no nested
-// block open, is the intended closing fence. It returns that line's offset
-// and the longest run of open's character on the lines before it, reading
-// at most limit lines (so that adversarial input stays linear).
-func IntendedClose(src string, start int, open MdFenceLine, limit int) (at, maxRun int, ok bool) {
-	return intendedClose(src, start, open, limit, open.Indent+3)
-}
-
-// IntendedCloseAnyIndent is IntendedClose for the fenced-acts dialect,
-// where a fence line is a fence at any indentation (docs/acts.md): the
-// intended closing fence may be indented any number of columns.
-func IntendedCloseAnyIndent(src string, start int, open MdFenceLine, limit int) (at, maxRun int, ok bool) {
-	return intendedClose(src, start, open, limit, math.MaxInt)
-}
-
-// intendedClose is IntendedClose with the intended closing fence indented
-// at most maxIndent columns.
-func intendedClose(src string, start int, open MdFenceLine, limit, maxIndent int) (at, maxRun int, ok bool) {
+// long as open's run, indented at most three columns more (at any
+// indentation with anyIndent: the fenced-acts dialect, where a fence line
+// is a fence at any indentation, docs/acts.md), with no nested block open,
+// is the intended closing fence. It returns that line's offset and the
+// longest run of open's character on the lines before it, reading at most
+// limit lines (so that adversarial input stays linear).
+func IntendedClose(src string, start int, open MdFenceLine, anyIndent bool, limit int) (at, maxRun int, ok bool) {
+	maxIndent := open.Indent + 3
+	if anyIndent {
+		maxIndent = math.MaxInt
+	}
 	var stack []int
 	for p, n := start, 0; p < len(src) && n < limit; p, n = lineEnd(src, p), n+1 {
 		e := lineEnd(src, p)

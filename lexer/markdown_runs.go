@@ -19,8 +19,7 @@ import plex "github.com/alecthomas/participle/v2/lexer"
 type RunScanner struct {
 	src   string
 	off   int       // where the next token not yet scanned starts
-	queue [2]rawTok // tokens scanned ahead (a list's trailing blank line and what follows it)
-	n     int       // how many of queue are pending
+	ahead lookahead // a list's trailing blank line and what follows it
 	items [][2]int  // the item ranges of the latest list
 	// noItems: Items is not used, so no item ranges are kept (the plan
 	// grammar's lexer, which reads a list as one token).
@@ -39,20 +38,53 @@ type rawTok struct {
 	start, end int
 }
 
+// lookahead is a scanner's tokens read ahead, the next one last.
+type lookahead []rawTok
+
+// pop returns the next token read ahead, if any.
+func (a *lookahead) pop() (rawTok, bool) {
+	n := len(*a)
+	if n == 0 {
+		return rawTok{}, false
+	}
+	t := (*a)[n-1]
+	*a = (*a)[:n-1]
+	return t, true
+}
+
+// push puts back the token t, read ahead.
+func (a *lookahead) push(t rawTok) { *a = append(*a, t) }
+
+// across reads, with next, the next token when it is of type typ, also
+// across one blank-lines token before it; else it puts back what it read
+// and returns false.
+func (a *lookahead) across(next func() rawTok, typ plex.TokenType) (rawTok, bool) {
+	u := next()
+	v := u
+	if u.typ == MdBlank {
+		v = next()
+	}
+	if v.typ == typ {
+		return v, true
+	}
+	if u.typ == MdBlank {
+		a.push(v)
+	}
+	a.push(u)
+	return rawTok{}, false
+}
+
 // NewRunScanner returns a scanner over src from offset off, which must be
 // where one of its tokens starts (0, the start of the input).
 func NewRunScanner(src string, off int) *RunScanner { return &RunScanner{src: src, off: off} }
 
 // Seek moves the scanner to offset off, which must be where one of its
 // tokens starts; the memory of the item ranges is kept for the next lists.
-func (s *RunScanner) Seek(off int) { s.off, s.n = off, 0 }
+func (s *RunScanner) Seek(off int) { s.off, s.ahead = off, s.ahead[:0] }
 
 // raw returns the next Markdown lexer token, from the queue first.
 func (s *RunScanner) raw() rawTok {
-	if s.n > 0 {
-		t := s.queue[0]
-		s.queue[0] = s.queue[1]
-		s.n--
+	if t, ok := s.ahead.pop(); ok {
 		return t
 	}
 	if s.off >= len(s.src) {
@@ -64,15 +96,6 @@ func (s *RunScanner) raw() rawTok {
 	return t
 }
 
-// unread puts tokens back in front of the queue, in order.
-func (s *RunScanner) unread(ts ...rawTok) {
-	for i := len(ts) - 1; i >= 0; i-- {
-		s.queue[1] = s.queue[0]
-		s.queue[0] = ts[i]
-		s.n++
-	}
-}
-
 // Next returns the next coarse token: its type and byte range [start, end).
 // At the end of the input it returns EOF with start = end = len(src). For an
 // MdItem token (a list), Items returns the byte range of each item.
@@ -82,27 +105,14 @@ func (s *RunScanner) Next() (typ plex.TokenType, start, end int) {
 	case MdItem:
 		s.items = s.items[:0]
 		s.item(t.start, t.end)
-		for {
-			u := s.raw()
-			v := u // the next item, across one blank-lines token
-			if u.typ == MdBlank {
-				v = s.raw()
-			}
-			if v.typ != MdItem {
-				if u.typ == MdBlank {
-					s.unread(u, v)
-				} else {
-					s.unread(u)
-				}
-				break
-			}
+		for v, ok := s.ahead.across(s.raw, MdItem); ok; v, ok = s.ahead.across(s.raw, MdItem) {
 			s.item(v.start, v.end)
 			t.end = v.end
 		}
 	case MdLine:
 		for u := s.raw(); ; u = s.raw() {
 			if u.typ != MdLine {
-				s.unread(u)
+				s.ahead.push(u)
 				break
 			}
 			t.end = u.end
