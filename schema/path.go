@@ -265,14 +265,11 @@ func IsURL(v string) bool {
 	}
 	rest, ok := strings.CutPrefix(v, "//")
 	if !ok {
-		i := 0
-		for i < len(v) && (isASCIILetter(v[i]) || i > 0 && (v[i] >= '0' && v[i] <= '9' || v[i] == '+' || v[i] == '-' || v[i] == '.')) {
-			i++
-		}
-		if i < 2 || !strings.HasPrefix(v[i:], "://") {
+		n := schemeLen(v)
+		if n == 0 {
 			return false
 		}
-		rest = v[i+3:]
+		rest = v[n+3:]
 	}
 	return rest != "" && rest[0] != '.' && rest[0] != '/' && rest[0] != '\\'
 }
