@@ -307,14 +307,7 @@ func (e *Error) Error() string {
 	if e.Path != "" {
 		where = " (at " + e.Path + ")"
 	}
-	sev, code := e.Severity, "bad-schema"
-	if sev == "" {
-		sev = "error"
-	}
-	if e.Code != "" {
-		code = e.Code
-	}
-	return fmt.Sprintf("%s:%d:%d: %s: %s%s [%s]", e.File, e.Line, e.Col, sev, e.Msg, where, code)
+	return fmt.Sprintf("%s:%d:%d: %s: %s%s [%s]", e.File, e.Line, e.Col, cmp.Or(e.Severity, "error"), e.Msg, where, cmp.Or(e.Code, "bad-schema"))
 }
 
 // Parse reads a schema file (JSON). Every problem is returned as an *Error
@@ -494,12 +487,7 @@ func typeList() string {
 }
 
 func newError(file string, data []byte, off int, path, msg string) *Error {
-	if off < 0 {
-		off = 0
-	}
-	if off > len(data) {
-		off = len(data)
-	}
+	off = min(max(off, 0), len(data))
 	line := 1 + bytes.Count(data[:off], []byte{'\n'})
 	col := off - (bytes.LastIndexByte(data[:off], '\n') + 1) + 1
 	return &Error{File: file, Offset: off, Line: line, Col: col, Path: path, Msg: msg}

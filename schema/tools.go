@@ -560,20 +560,13 @@ func (n *node) str(key string) string {
 func (n *node) text(data []byte) string { return string(data[n.off:n.end]) }
 
 func (n *node) kindName() string {
-	switch n.kind {
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case 's':
-		return "a string"
-	case 'n':
-		return "a number"
-	case 'b':
-		return "a boolean"
+	if name, ok := kindNames[n.kind]; ok {
+		return name
 	}
 	return "null"
 }
+
+var kindNames = map[byte]string{'{': "an object", '[': "an array", 's': "a string", 'n': "a number", 'b': "a boolean"}
 
 // readTree decodes one JSON value with offsets.
 func readTree(data []byte) (*node, error) {
