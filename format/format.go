@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
@@ -84,10 +85,11 @@ func print(ctx context.Context, doc *ast.Document, src []byte, opts grammar.Opti
 		return editFormat(doc, src), nil
 	case grammar.DialectPlan:
 		opts.Dialect = grammar.DialectPlan
-		// Every diagnostic, not the first grammar.MaxPerCode of a code:
-		// the printer keeps each node a diagnostic points at.
+		// Every diagnostic, not the first grammar.MaxPerCode of a code and
+		// one that sums up the rest: the printer keeps each node a
+		// diagnostic points at.
 		opts.Uncapped = true
-		if capped(doc) {
+		if slices.ContainsFunc(doc.Diagnostics, grammar.IsOverflow) {
 			var err error
 			if doc, err = grammar.Parse(ctx, "fmt.md", src, opts); err != nil {
 				return nil, err
@@ -132,16 +134,4 @@ func Canonical(ctx context.Context, filename string, src []byte, opts grammar.Op
 		return nil, nil, err
 	}
 	return out, doc.Diagnostics, err
-}
-
-// capped reports whether doc lists only the first grammar.MaxPerCode
-// diagnostics of some code (and one that sums up the rest).
-func capped(doc *ast.Document) bool {
-	n := map[string]int{}
-	for _, d := range doc.Diagnostics {
-		if n[d.Code]++; n[d.Code] > grammar.MaxPerCode {
-			return true
-		}
-	}
-	return false
 }
