@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -282,19 +283,11 @@ func printPlan(doc *ast.Document, src []byte, s *schema.Schema, level int) (out 
 func verbatimRanges(doc *ast.Document, s *schema.Schema) [][2]int {
 	var out [][2]int
 	for _, a := range doc.Actions {
-		def := (*schema.Action)(nil)
+		var def *schema.Action
 		if s != nil {
 			def = s.Lookup(a.Name)
 		}
-		raw := def == nil
-		if def != nil {
-			for _, p := range def.Params {
-				if p.From == "markdown" {
-					raw = true
-				}
-			}
-		}
-		if raw {
+		if def == nil || slices.ContainsFunc(def.Params, func(p *schema.Param) bool { return p.From == "markdown" }) {
 			out = append(out, [2]int{a.Span.Start.Offset, a.Span.End.Offset})
 		}
 	}
