@@ -245,19 +245,9 @@ func actLine(a *ast.Action) string {
 // quote (\') and an opening quote. The acts parser reads the result back as
 // exactly s.
 func Quote(s string) string {
-	if s == "" {
-		return "''"
-	}
-	plain := true
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80 ||
-			strings.IndexByte("_-./:@%+=,", c) >= 0) {
-			plain = false
-			break
-		}
-	}
-	if plain {
+	if s != "" && !strings.ContainsFunc(s, func(r rune) bool {
+		return r < 0x80 && !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_-./:@%+=,", r))
+	}) {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
