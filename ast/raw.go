@@ -141,7 +141,7 @@ func exactGeneric(v any) (any, bool) {
 		return nil, false // written as they are, their bytes beside them
 	}
 	rv := reflect.ValueOf(v)
-	if !hasInvalid(rv, false) {
+	if !invalidIn(v, false) {
 		return nil, false
 	}
 	data, err := json.Marshal(v)
