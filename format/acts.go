@@ -299,20 +299,15 @@ func trimBlankLines(s string) string {
 		}
 		s = s[i+1:]
 	}
-	if strings.Trim(s, " \t\r\n") == "" {
+	// The end: the last line with text, with its line ending.
+	j := strings.LastIndexFunc(s, func(r rune) bool { return !strings.ContainsRune(" \t\r\n", r) })
+	if j < 0 {
 		return ""
 	}
-	for {
-		body := strings.TrimSuffix(s, "\n")
-		i := strings.LastIndexByte(body, '\n')
-		if strings.Trim(body[i+1:], " \t\r") != "" {
-			if len(body) < len(s) {
-				return body + "\n"
-			}
-			return body
-		}
-		s = body[:i+1]
+	if k := strings.IndexByte(s[j:], '\n'); k >= 0 {
+		return s[:j+k+1]
 	}
+	return s
 }
 
 // lineEnding returns the line ending fmt writes: the first one in the text
