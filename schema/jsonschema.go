@@ -49,15 +49,14 @@ func JSONSchema(s *Schema) ([]byte, error) {
 	var names []any
 	for i, a := range s.Actions {
 		key := defKey(a.Name, i)
-		name := &jsNode{Const: a.Name}
-		if len(a.Aliases) > 0 {
-			name = &jsNode{Enum: []any{a.Name}}
-			for _, al := range a.Aliases {
-				name.Enum = append(name.Enum, al)
-			}
+		all := []any{a.Name}
+		for _, al := range a.Aliases {
+			all = append(all, al)
 		}
-		for _, n := range append([]string{a.Name}, a.Aliases...) {
-			names = append(names, n)
+		names = append(names, all...)
+		name := &jsNode{Const: a.Name}
+		if len(all) > 1 {
+			name = &jsNode{Enum: all}
 		}
 		act := &jsNode{Title: a.Name, Description: actionDoc(a), Type: "object",
 			Properties: &ast.Params{}, Required: []string{"name", "params"}}

@@ -511,19 +511,15 @@ func onlyKeys(n *node, keys ...string) bool {
 // appendDoc appends "key: JSON" to a doc, so that nothing of the source
 // schema is lost.
 func appendDoc(doc, key, text string) string {
-	add := fmt.Sprintf("JSON Schema %s: %s", key, compact(text))
+	var b bytes.Buffer
+	if json.Compact(&b, []byte(text)) == nil {
+		text = b.String()
+	}
+	add := fmt.Sprintf("JSON Schema %s: %s", key, text)
 	if doc == "" {
 		return add
 	}
 	return doc + " (" + add + ")"
-}
-
-func compact(text string) string {
-	var b bytes.Buffer
-	if json.Compact(&b, []byte(text)) != nil {
-		return text
-	}
-	return b.String()
 }
 
 // node is a JSON value with its offset, objects keeping their key order.
