@@ -186,10 +186,8 @@ func (a *Action) Mode() ArgMode { return cmp.Or(a.Args, ArgsHybrid) }
 
 // Param returns the named parameter (by Name) or nil.
 func (a *Action) Param(name string) *Param {
-	for _, p := range a.Params {
-		if p.Name == name {
-			return p
-		}
+	if i := slices.IndexFunc(a.Params, func(p *Param) bool { return p.Name == name }); i >= 0 {
+		return a.Params[i]
 	}
 	return nil
 }

@@ -491,21 +491,11 @@ func (c *toolsConv) enum(p *Param, e *node, path string) bool {
 }
 
 func allKind(ns []*node, k byte) bool {
-	for _, n := range ns {
-		if n.kind != k {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(ns, func(n *node) bool { return n.kind != k })
 }
 
 func onlyKeys(n *node, keys ...string) bool {
-	for _, k := range n.keys {
-		if !slices.Contains(keys, k) {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(n.keys, func(k string) bool { return !slices.Contains(keys, k) })
 }
 
 // appendDoc appends "key: JSON" to a doc, so that nothing of the source
@@ -538,10 +528,8 @@ func (n *node) get(key string) *node {
 	if n == nil || n.kind != '{' {
 		return nil
 	}
-	for i, k := range n.keys {
-		if k == key {
-			return n.vals[i]
-		}
+	if i := slices.Index(n.keys, key); i >= 0 {
+		return n.vals[i]
 	}
 	return nil
 }
