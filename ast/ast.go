@@ -151,10 +151,8 @@ type Params []Param
 
 // Get returns the value of the named parameter.
 func (ps Params) Get(name string) (any, bool) {
-	for _, p := range ps {
-		if p.Name == name {
-			return p.Value, true
-		}
+	if i := slices.IndexFunc(ps, func(p Param) bool { return p.Name == name }); i >= 0 {
+		return ps[i].Value, true
 	}
 	return nil, false
 }
@@ -168,11 +166,9 @@ func (ps Params) String(name string) string {
 
 // Set replaces the named parameter's value or appends it.
 func (ps *Params) Set(name string, v any, span *Span) {
-	for i := range *ps {
-		if (*ps)[i].Name == name {
-			(*ps)[i].Value, (*ps)[i].Span = v, span
-			return
-		}
+	if i := slices.IndexFunc(*ps, func(p Param) bool { return p.Name == name }); i >= 0 {
+		(*ps)[i].Value, (*ps)[i].Span = v, span
+		return
 	}
 	*ps = append(*ps, Param{Name: name, Value: v, Span: span})
 }
