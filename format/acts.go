@@ -2,6 +2,7 @@ package format
 
 import (
 	"bytes"
+	"slices"
 	"sort"
 	"strings"
 
@@ -37,11 +38,8 @@ type item struct {
 func acts(doc *ast.Document, src []byte) []byte {
 	items := collect(doc)
 	fence := byte('`')
-	for _, it := range items {
-		if it.block != nil && it.block.Fence != "" {
-			fence = it.block.Fence[0]
-			break
-		}
+	if i := slices.IndexFunc(items, func(it item) bool { return it.block != nil && it.block.Fence != "" }); i >= 0 {
+		fence = items[i].block.Fence[0]
 	}
 	kept := make([]string, len(items))
 	for i, it := range items {

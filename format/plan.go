@@ -118,27 +118,25 @@ func writePlanMeaning(w io.Writer, doc *ast.Document) error {
 	for _, x := range doc.Memos {
 		head.Memos = append(head.Memos, map[bool]string{true: "+", false: "-"}[x.Add]+x.Text)
 	}
-	if err := enc.Encode(head); err != nil {
-		return err
-	}
-	for _, a := range doc.Actions {
-		if err := enc.Encode(struct{ Action action }{action{a.Name, a.Params, blocks(a.Blocks)}}); err != nil {
-			return err
+	var err error
+	encode := func(v any) {
+		if err == nil {
+			err = enc.Encode(v)
 		}
+	}
+	encode(head)
+	for _, a := range doc.Actions {
+		encode(struct{ Action action }{action{a.Name, a.Params, blocks(a.Blocks)}})
 	}
 	for _, b := range blocks(doc.Blocks) {
-		if err := enc.Encode(struct{ Stray block }{b}); err != nil {
-			return err
-		}
+		encode(struct{ Stray block }{b})
 	}
 	for _, d := range doc.Diagnostics {
 		if !fixedByFmt(d.Code) {
-			if err := enc.Encode(struct{ Code string }{d.Code + " " + d.Severity.String()}); err != nil {
-				return err
-			}
+			encode(struct{ Code string }{d.Code + " " + d.Severity.String()})
 		}
 	}
-	return nil
+	return err
 }
 
 // printPlan prints a plan at a canonical-form level. ok is false when the
