@@ -467,10 +467,7 @@ func (f *fixer) title() {
 // unless they are content of a block left unclosed there.
 func (f *fixer) trailingBlank(dialect string) {
 	t := f.text
-	i := len(t)
-	for i > 0 && (t[i-1] == ' ' || t[i-1] == '\t' || t[i-1] == '\r' || t[i-1] == '\n') {
-		i--
-	}
+	i := len(strings.TrimRight(t, " \t\r\n"))
 	cut := 0
 	if i > 0 {
 		cut = lineEnd(t, i-1) // the last line with text, with its line ending
