@@ -174,11 +174,8 @@ func paramDoc(p *Param) string {
 	case t != String && t != Bool && t != Int && t != Number && t != Enum && t != List:
 		notes = append(notes, string(t))
 	}
-	if keys := append([]string{p.Key}, p.Aliases...); p.Key != "" || len(p.Aliases) > 0 {
-		if p.Key == "" {
-			keys[0] = p.Name
-		}
-		notes = append(notes, "written as "+strings.Join(keys, " or "))
+	if p.Key != "" || len(p.Aliases) > 0 {
+		notes = append(notes, "written as "+strings.Join(append([]string{p.KeyOrName()}, p.Aliases...), " or "))
 	}
 	d := p.Doc
 	if len(notes) > 0 {
