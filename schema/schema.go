@@ -501,10 +501,11 @@ func locate(data []byte, path string) int {
 		return 0
 	}
 	best := 0
-	for _, seg := range splitPath(path) {
+	// The path's segments: "actions", "2]", "params", "0]", "type".
+	for _, seg := range strings.FieldsFunc(path, func(r rune) bool { return r == '.' || r == '[' }) {
 		i := -1
-		if idx, ok := strings.CutPrefix(seg, "["); ok && n.kind == '[' {
-			if j, err := strconv.Atoi(strings.TrimSuffix(idx, "]")); err == nil && j < len(n.vals) {
+		if idx, ok := strings.CutSuffix(seg, "]"); ok && n.kind == '[' {
+			if j, err := strconv.Atoi(idx); err == nil && j < len(n.vals) {
 				i, best = j, n.vals[j].off
 			}
 		} else if n.kind == '{' {
@@ -527,28 +528,6 @@ func skipSpace(data []byte, off int) int {
 		off++
 	}
 	return off
-}
-
-func splitPath(path string) []string {
-	var out []string
-	for _, part := range strings.Split(path, ".") {
-		if part == "" {
-			continue
-		}
-		if i := strings.IndexByte(part, '['); i >= 0 {
-			if i > 0 {
-				out = append(out, part[:i])
-			}
-			for _, idx := range strings.SplitAfter(part[i:], "]") {
-				if idx != "" {
-					out = append(out, idx)
-				}
-			}
-			continue
-		}
-		out = append(out, part)
-	}
-	return out
 }
 
 //go:embed builtin/*.json
