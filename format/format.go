@@ -107,10 +107,7 @@ func Source(ctx context.Context, filename string, src []byte, opts grammar.Optio
 		return nil, nil, fmt.Errorf("format: %w", err)
 	}
 	out, err := document(ctx, doc, src, opts)
-	if err != nil {
-		return nil, doc, err
-	}
-	return out, doc, nil
+	return out, doc, err
 }
 
 // Canonical is Source for a caller that needs only the diagnostics of
