@@ -296,16 +296,19 @@ type Error struct {
 	Col      int // 1-based, bytes
 	Path     string
 	Msg      string
-	// Code is the diagnostic code; empty means "bad-schema".
+	// Code is the diagnostic code; empty means CodeBadSchema.
 	Code string
 }
+
+// CodeBadSchema is the code of a problem in a schema file.
+const CodeBadSchema = "bad-schema"
 
 func (e *Error) Error() string {
 	where := ""
 	if e.Path != "" {
 		where = " (at " + e.Path + ")"
 	}
-	return fmt.Sprintf("%s:%d:%d: %s: %s%s [%s]", e.File, e.Line, e.Col, cmp.Or(e.Severity, "error"), e.Msg, where, cmp.Or(e.Code, "bad-schema"))
+	return fmt.Sprintf("%s:%d:%d: %s: %s%s [%s]", e.File, e.Line, e.Col, cmp.Or(e.Severity, "error"), e.Msg, where, cmp.Or(e.Code, CodeBadSchema))
 }
 
 // Parse reads a schema file (JSON). Every problem is returned as an *Error
