@@ -2,10 +2,11 @@ package ast
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -150,10 +151,8 @@ type Params []Param
 
 // Get returns the value of the named parameter.
 func (ps Params) Get(name string) (any, bool) {
-	for _, p := range ps {
-		if p.Name == name {
-			return p.Value, true
-		}
+	if i := slices.IndexFunc(ps, func(p Param) bool { return p.Name == name }); i >= 0 {
+		return ps[i].Value, true
 	}
 	return nil, false
 }
@@ -167,11 +166,9 @@ func (ps Params) String(name string) string {
 
 // Set replaces the named parameter's value or appends it.
 func (ps *Params) Set(name string, v any, span *Span) {
-	for i := range *ps {
-		if (*ps)[i].Name == name {
-			(*ps)[i].Value, (*ps)[i].Span = v, span
-			return
-		}
+	if i := slices.IndexFunc(*ps, func(p Param) bool { return p.Name == name }); i >= 0 {
+		(*ps)[i].Value, (*ps)[i].Span = v, span
+		return
 	}
 	*ps = append(*ps, Param{Name: name, Value: v, Span: span})
 }
@@ -232,13 +229,12 @@ func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil
 
 // UnmarshalText reads a severity name.
 func (s *Severity) UnmarshalText(b []byte) error {
-	for i, n := range severityNames {
-		if string(b) == n {
-			*s = Severity(i)
-			return nil
-		}
+	i := slices.Index(severityNames[:], string(b))
+	if i < 0 {
+		return fmt.Errorf("unknown severity %q", b)
 	}
-	return fmt.Errorf("unknown severity %q", b)
+	*s = Severity(i)
+	return nil
 }
 
 // Related points at a second place a diagnostic concerns.
@@ -282,12 +278,7 @@ func (d *Diagnostic) Format(file string) string {
 
 // HasErrors reports whether any diagnostic is an error.
 func (d *Document) HasErrors() bool {
-	for _, x := range d.Diagnostics {
-		if x.Severity == Error {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(d.Diagnostics, func(x *Diagnostic) bool { return x.Severity == Error })
 }
 
 // Add appends a diagnostic. Its message is valid UTF-8 from the start
@@ -304,12 +295,8 @@ func (d *Document) Add(sev Severity, code string, span Span, format string, args
 // SortDiagnostics orders diagnostics by position, then severity, keeping the
 // order of equal ones.
 func SortDiagnostics(ds []*Diagnostic) {
-	sort.SliceStable(ds, func(i, j int) bool {
-		a, b := ds[i], ds[j]
-		if a.Span.Start.Offset != b.Span.Start.Offset {
-			return a.Span.Start.Offset < b.Span.Start.Offset
-		}
-		return a.Severity < b.Severity
+	slices.SortStableFunc(ds, func(a, b *Diagnostic) int {
+		return cmp.Or(cmp.Compare(a.Span.Start.Offset, b.Span.Start.Offset), cmp.Compare(a.Severity, b.Severity))
 	})
 }
 

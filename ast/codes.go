@@ -236,10 +236,8 @@ func Codes() []CodeInfo {
 // LookupCode returns the registry's entry for code, and whether there is
 // one.
 func LookupCode(code string) (CodeInfo, bool) {
-	for _, c := range codes {
-		if c.Code == code {
-			return c, true
-		}
+	if i := slices.IndexFunc(codes, func(c CodeInfo) bool { return c.Code == code }); i >= 0 {
+		return codes[i], true
 	}
 	return CodeInfo{}, false
 }

@@ -81,7 +81,8 @@ func HasInvalidUTF8(v any) bool { return invalidIn(v, false) }
 func HasInvalidName(v any) bool { return invalidIn(v, true) }
 
 // invalidIn reports whether v holds a member name (names) or else a string
-// value that is not valid UTF-8.
+// value that is not valid UTF-8: directly for the shapes a parameter's
+// value usually has, through generic for any other.
 func invalidIn(v any, names bool) bool {
 	switch x := v.(type) {
 	case nil, bool, int, int64, float64, json.Number:
@@ -90,25 +91,10 @@ func invalidIn(v any, names bool) bool {
 		return !names && !utf8.ValidString(x)
 	case []string:
 		return !names && slices.ContainsFunc(x, func(s string) bool { return !utf8.ValidString(s) })
-	case []any:
-		return slices.ContainsFunc(x, func(e any) bool { return invalidIn(e, names) })
-	case map[string]any:
-		for k, e := range x {
-			if names && !utf8.ValidString(k) || invalidIn(e, names) {
-				return true
-			}
-		}
-		return false
 	case Params:
 		return paramsInvalid(x, names)
-	case json.RawMessage:
-		if utf8.Valid(x) || !names {
-			return !utf8.Valid(x)
-		}
-		y, err := jsonw.DecodeExact(x)
-		return err == nil && invalidIn(y, true)
 	}
-	return hasInvalid(reflect.ValueOf(v), names)
+	return anyString(generic(reflect.ValueOf(v)), func(s string, name bool) bool { return name == names && !utf8.ValidString(s) })
 }
 
 // paramsInvalid is invalidIn for Params, without boxing ps (the JSON
@@ -123,12 +109,6 @@ func paramsInvalid(ps Params, names bool) bool {
 }
 
 var paramsRType = reflect.TypeFor[Params]()
-
-// hasInvalid is invalidIn for any other value (a struct, a pointer, a
-// typed slice or map).
-func hasInvalid(v reflect.Value, names bool) bool {
-	return anyString(generic(v), func(s string, name bool) bool { return name == names && !utf8.ValidString(s) })
-}
 
 // generic returns v as the JSON writer writes it, with the exact bytes of
 // its strings: an object as Params in the order written (a map's keys

@@ -64,9 +64,6 @@ func paramSuffixes(ps Params) []int {
 
 // pointerToken escapes a member name as a JSON Pointer reference token.
 func pointerToken(s string) string {
-	if !strings.ContainsAny(s, "~/") {
-		return s
-	}
 	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
 }
 

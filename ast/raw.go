@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -80,11 +81,7 @@ func writeRaw(v any, w *jsonw.W) {
 		}
 		writeRaw(m, w)
 	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
+		keys := slices.Sorted(maps.Keys(x))
 		ks := jsonw.NameSuffixes(keys)
 		w.BeginObject()
 		var renamed []string
@@ -141,7 +138,7 @@ func exactGeneric(v any) (any, bool) {
 		return nil, false // written as they are, their bytes beside them
 	}
 	rv := reflect.ValueOf(v)
-	if !hasInvalid(rv, false) {
+	if !invalidIn(v, false) {
 		return nil, false
 	}
 	data, err := json.Marshal(v)

@@ -35,8 +35,6 @@ import (
 // the text after that line is left as it is.
 func (f *fixer) actsFences() {
 	c := lexer.Detect([]byte(f.text))
-	f.budget = 128*len(f.text) + 256<<20
-	defer func() { f.budget = 0 }()
 	for pass := 0; pass < maxPasses; pass++ {
 		n := len(f.repairs)
 		if !f.actsPass(c) || len(f.repairs) == n {

@@ -115,7 +115,7 @@ func Apply(src []byte, dialect string) (fixed []byte, repairs []*ast.Diagnostic)
 // rewrite makes the repairs of dialect on src, before the checks of
 // withheld.
 func rewrite(src []byte, dialect string) *fixer {
-	f := &fixer{text: string(src)}
+	f := &fixer{text: string(src), budget: 128*len(src) + 256<<20} // the fence passes' work bound (fences)
 	switch dialect {
 	case grammar.DialectPlan:
 		f.fences()
@@ -153,8 +153,8 @@ type fixer struct {
 	// and baseLines the line endings before it, so that lineNo counts
 	// only from there.
 	base, baseLines int
-	// work counts the bytes the fence pass scanned and copied; budget is
-	// its bound (fences).
+	// work counts the bytes the fence passes scanned and copied; budget is
+	// its bound (fences, actsFences).
 	work, budget int
 }
 
@@ -162,7 +162,7 @@ type fixer struct {
 // work is still within its budget.
 func (f *fixer) charge(n int) bool {
 	f.work += n
-	return f.budget == 0 || f.work <= f.budget
+	return f.work <= f.budget
 }
 
 // add records a repair, unless grammar.MaxPerCode repairs of its code
@@ -223,8 +223,7 @@ func (f *fixer) setRun(off, n int) {
 // plan cost) the pass stops and reports it (CodeFenceBudget); the text then
 // holds the repairs made so far, each of them whole.
 func (f *fixer) fences() {
-	f.budget = 128*len(f.text) + 256<<20
-	defer func() { f.base, f.baseLines, f.budget = 0, 0, 0 }()
+	defer func() { f.base, f.baseLines = 0, 0 }()
 	limit := 2*strings.Count(f.text, "\n") + 16
 	for off, n := 0, 0; off < len(f.text) && n < limit; n++ {
 		typ, end := lexer.ScanMarkdown(f.text, off)
@@ -467,10 +466,7 @@ func (f *fixer) title() {
 // unless they are content of a block left unclosed there.
 func (f *fixer) trailingBlank(dialect string) {
 	t := f.text
-	i := len(t)
-	for i > 0 && (t[i-1] == ' ' || t[i-1] == '\t' || t[i-1] == '\r' || t[i-1] == '\n') {
-		i--
-	}
+	i := len(strings.TrimRight(t, " \t\r\n"))
 	cut := 0
 	if i > 0 {
 		cut = lineEnd(t, i-1) // the last line with text, with its line ending

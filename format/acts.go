@@ -2,6 +2,7 @@ package format
 
 import (
 	"bytes"
+	"slices"
 	"sort"
 	"strings"
 
@@ -37,11 +38,8 @@ type item struct {
 func acts(doc *ast.Document, src []byte) []byte {
 	items := collect(doc)
 	fence := byte('`')
-	for _, it := range items {
-		if it.block != nil && it.block.Fence != "" {
-			fence = it.block.Fence[0]
-			break
-		}
+	if i := slices.IndexFunc(items, func(it item) bool { return it.block != nil && it.block.Fence != "" }); i >= 0 {
+		fence = items[i].block.Fence[0]
 	}
 	kept := make([]string, len(items))
 	for i, it := range items {
@@ -245,19 +243,9 @@ func actLine(a *ast.Action) string {
 // quote (\') and an opening quote. The acts parser reads the result back as
 // exactly s.
 func Quote(s string) string {
-	if s == "" {
-		return "''"
-	}
-	plain := true
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80 ||
-			strings.IndexByte("_-./:@%+=,", c) >= 0) {
-			plain = false
-			break
-		}
-	}
-	if plain {
+	if s != "" && !strings.ContainsFunc(s, func(r rune) bool {
+		return r < 0x80 && !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_-./:@%+=,", r))
+	}) {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
@@ -309,20 +297,15 @@ func trimBlankLines(s string) string {
 		}
 		s = s[i+1:]
 	}
-	if strings.Trim(s, " \t\r\n") == "" {
+	// The end: the last line with text, with its line ending.
+	j := strings.LastIndexFunc(s, func(r rune) bool { return !strings.ContainsRune(" \t\r\n", r) })
+	if j < 0 {
 		return ""
 	}
-	for {
-		body := strings.TrimSuffix(s, "\n")
-		i := strings.LastIndexByte(body, '\n')
-		if strings.Trim(body[i+1:], " \t\r") != "" {
-			if len(body) < len(s) {
-				return body + "\n"
-			}
-			return body
-		}
-		s = body[:i+1]
+	if k := strings.IndexByte(s[j:], '\n'); k >= 0 {
+		return s[:j+k+1]
 	}
+	return s
 }
 
 // lineEnding returns the line ending fmt writes: the first one in the text

@@ -1,6 +1,7 @@
 package format
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"sort"
@@ -45,6 +46,15 @@ func lineAt(src []byte, off int) (int, int) {
 		end--
 	}
 	return off, end
+}
+
+// nextLine returns the start of the line after the one off is in (the
+// end of src on the last line).
+func nextLine(src []byte, off int) int {
+	if i := bytes.IndexByte(src[off:], '\n'); i >= 0 {
+		return off + i + 1
+	}
+	return len(src)
 }
 
 // lastLineStart returns the start of the last line of [start, end).
@@ -182,11 +192,7 @@ func envelopeEdits(doc *ast.Document, src []byte, edits []lineEdit) []lineEdit {
 					edits = append(edits, lineEdit{s, e, m})
 				}
 			}
-			off = e
-			for off < len(src) && src[off] != '\n' {
-				off++
-			}
-			off++
+			off = nextLine(src, e)
 		}
 	}
 	return edits
@@ -202,12 +208,7 @@ func applyPatchEdits(a *ast.Action, src []byte, edits []lineEdit) []lineEdit {
 		edits = addLine(edits, src, a.Head.Span.Start.Offset, patchHeader[a.Name]+p)
 	}
 	if m := a.Params.String("move_to"); m != "" {
-		s, _ := lineAt(src, a.Head.Span.Start.Offset)
-		next := s
-		for next < len(src) && src[next] != '\n' {
-			next++
-		}
-		edits = addLine(edits, src, next+1, "*** Move to: "+m)
+		edits = addLine(edits, src, nextLine(src, a.Head.Span.Start.Offset), "*** Move to: "+m)
 	}
 	if a.Name != grammar.ActionUpdateFile {
 		return edits

@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
@@ -32,36 +33,24 @@ func document(ctx context.Context, doc *ast.Document, src []byte, opts grammar.O
 	if doc == nil {
 		return nil, errors.New("format: nil document")
 	}
-	if unreadLines(doc) || doc.Dialect == grammar.DialectTools {
-		// A tools reply has no printer: it is its own canonical form
-		// (docs/fmt.md, "Tool calls").
+	// An input whose lines are not known is printed as it is: UTF-16,
+	// binary or CR-only input (the diagnostics say why), and one whose
+	// lone CRs hide lines (lone-cr), which plangram and CommonMark read
+	// differently, so that rewriting it by one reading (longer fences
+	// around a block that runs on) would fix that reading silently. A
+	// tools reply has no printer: it is its own canonical form (docs/fmt.md,
+	// "Tool calls").
+	if grammar.InputRejected(doc) || grammar.HasLoneCRError(doc) || doc.Dialect == grammar.DialectTools {
 		return append([]byte(nil), src...), nil
 	}
-	dialect := doc.Dialect
+	reparse := opts
+	reparse.Dialect = doc.Dialect
 	// print is doc's last use here: a plan's printer lets the tree go
 	// before it checks its output (plan), and so must this frame.
 	out, err := print(ctx, doc, src, opts)
 	if err != nil {
 		return nil, err
 	}
-	return settle(ctx, dialect, src, out, opts), nil
-}
-
-// unreadLines reports whether doc's input is printed as it is because
-// its lines are not known: UTF-16, binary or CR-only input (the
-// diagnostics say why), never rewritten. Nor is one whose lone CRs hide
-// lines (lone-cr): plangram and CommonMark read its lines differently,
-// and rewriting it by one reading (longer fences around a block that runs
-// on) would fix that reading silently.
-func unreadLines(doc *ast.Document) bool {
-	return grammar.InputRejected(doc) || grammar.HasLoneCRError(doc)
-}
-
-// settle returns out, the canonical form of src (of dialect), or src
-// itself where out would be read otherwise than src is.
-func settle(ctx context.Context, dialect string, src, out []byte, opts grammar.Options) []byte {
-	reparse := opts
-	reparse.Dialect = dialect
 	// Keep the input where a lone CR in content or prose that hid nothing
 	// would hide a line in the canonical form (a fence shortened to the
 	// run that CR comes before), or where the canonical form would be
@@ -70,9 +59,9 @@ func settle(ctx context.Context, dialect string, src, out []byte, opts grammar.O
 	// are not text raised past the binary threshold by shorter text. The
 	// input still means the same.
 	if grammar.LoneCRHidesLine(ctx, out, reparse) || grammar.Rejects(out) {
-		return append([]byte(nil), src...)
+		return append([]byte(nil), src...), nil
 	}
-	return out
+	return out, nil
 }
 
 // print returns the canonical form of doc by its dialect's printer.
@@ -84,10 +73,11 @@ func print(ctx context.Context, doc *ast.Document, src []byte, opts grammar.Opti
 		return editFormat(doc, src), nil
 	case grammar.DialectPlan:
 		opts.Dialect = grammar.DialectPlan
-		// Every diagnostic, not the first grammar.MaxPerCode of a code:
-		// the printer keeps each node a diagnostic points at.
+		// Every diagnostic, not the first grammar.MaxPerCode of a code and
+		// one that sums up the rest: the printer keeps each node a
+		// diagnostic points at.
 		opts.Uncapped = true
-		if capped(doc) {
+		if slices.ContainsFunc(doc.Diagnostics, grammar.IsOverflow) {
 			var err error
 			if doc, err = grammar.Parse(ctx, "fmt.md", src, opts); err != nil {
 				return nil, err
@@ -117,10 +107,7 @@ func Source(ctx context.Context, filename string, src []byte, opts grammar.Optio
 		return nil, nil, fmt.Errorf("format: %w", err)
 	}
 	out, err := document(ctx, doc, src, opts)
-	if err != nil {
-		return nil, doc, err
-	}
-	return out, doc, nil
+	return out, doc, err
 }
 
 // Canonical is Source for a caller that needs only the diagnostics of
@@ -132,16 +119,4 @@ func Canonical(ctx context.Context, filename string, src []byte, opts grammar.Op
 		return nil, nil, err
 	}
 	return out, doc.Diagnostics, err
-}
-
-// capped reports whether doc lists only the first grammar.MaxPerCode
-// diagnostics of some code (and one that sums up the rest).
-func capped(doc *ast.Document) bool {
-	n := map[string]int{}
-	for _, d := range doc.Diagnostics {
-		if n[d.Code]++; n[d.Code] > grammar.MaxPerCode {
-			return true
-		}
-	}
-	return false
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -117,27 +118,25 @@ func writePlanMeaning(w io.Writer, doc *ast.Document) error {
 	for _, x := range doc.Memos {
 		head.Memos = append(head.Memos, map[bool]string{true: "+", false: "-"}[x.Add]+x.Text)
 	}
-	if err := enc.Encode(head); err != nil {
-		return err
-	}
-	for _, a := range doc.Actions {
-		if err := enc.Encode(struct{ Action action }{action{a.Name, a.Params, blocks(a.Blocks)}}); err != nil {
-			return err
+	var err error
+	encode := func(v any) {
+		if err == nil {
+			err = enc.Encode(v)
 		}
+	}
+	encode(head)
+	for _, a := range doc.Actions {
+		encode(struct{ Action action }{action{a.Name, a.Params, blocks(a.Blocks)}})
 	}
 	for _, b := range blocks(doc.Blocks) {
-		if err := enc.Encode(struct{ Stray block }{b}); err != nil {
-			return err
-		}
+		encode(struct{ Stray block }{b})
 	}
 	for _, d := range doc.Diagnostics {
 		if !fixedByFmt(d.Code) {
-			if err := enc.Encode(struct{ Code string }{d.Code + " " + d.Severity.String()}); err != nil {
-				return err
-			}
+			encode(struct{ Code string }{d.Code + " " + d.Severity.String()})
 		}
 	}
-	return nil
+	return err
 }
 
 // printPlan prints a plan at a canonical-form level. ok is false when the
@@ -282,19 +281,11 @@ func printPlan(doc *ast.Document, src []byte, s *schema.Schema, level int) (out 
 func verbatimRanges(doc *ast.Document, s *schema.Schema) [][2]int {
 	var out [][2]int
 	for _, a := range doc.Actions {
-		def := (*schema.Action)(nil)
+		var def *schema.Action
 		if s != nil {
 			def = s.Lookup(a.Name)
 		}
-		raw := def == nil
-		if def != nil {
-			for _, p := range def.Params {
-				if p.From == "markdown" {
-					raw = true
-				}
-			}
-		}
-		if raw {
+		if def == nil || slices.ContainsFunc(def.Params, func(p *schema.Param) bool { return p.From == "markdown" }) {
 			out = append(out, [2]int{a.Span.Start.Offset, a.Span.End.Offset})
 		}
 	}

@@ -166,17 +166,12 @@ func WriteJSON(w io.Writer, files []*File) error {
 // an editor's hover.
 func BoundDetail(detail string, maxLines int) string {
 	detail = strings.TrimRight(detail, "\n")
-	i, n := 0, 0
-	for n < maxLines {
-		j := strings.IndexByte(detail[i:], '\n')
-		if j < 0 {
-			return detail
-		}
-		i += j + 1
-		n++
+	lines := strings.SplitAfterN(detail, "\n", max(maxLines, 0)+1)
+	if len(lines) <= maxLines {
+		return detail
 	}
-	rest := strings.Count(detail[i:], "\n") + 1
-	return detail[:i] + "… " + number.Thousands(rest) + " more lines"
+	rest := lines[len(lines)-1]
+	return detail[:len(detail)-len(rest)] + "… " + number.Thousands(strings.Count(rest, "\n")+1) + " more lines"
 }
 
 // ShortContext is the number of rows ShortDetail keeps on each side of a

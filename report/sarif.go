@@ -40,18 +40,18 @@ func WriteSARIF(w io.Writer, files []*File, opts Options) error {
 		run.Tool.Driver.WithVersion(opts.ToolVersion)
 	}
 	run.WithColumnKind("utf16CodeUnits")
-	rs := newRuleSet()
 	index := map[string]int{}
-	for i, r := range rs.used(files) {
-		index[r.ID] = i
-		rule := run.AddRule(r.ID).
-			WithName(ruleName(r.ID)).
-			WithShortDescription(sarif.NewMultiformatMessageString(r.Summary)).
-			WithFullDescription(sarif.NewMultiformatMessageString(r.Help)).
-			WithHelp(sarif.NewMultiformatMessageString(r.Help).WithMarkdown("**" + r.Summary + "**\n\n" + r.Help)).
+	for i, r := range usedRules(files) {
+		index[r.Code] = i
+		help := ruleHelp(r)
+		rule := run.AddRule(r.Code).
+			WithName(ruleName(r.Code)).
+			WithShortDescription(sarif.NewMultiformatMessageString(r.Meaning)).
+			WithFullDescription(sarif.NewMultiformatMessageString(help)).
+			WithHelp(sarif.NewMultiformatMessageString(help).WithMarkdown("**" + r.Meaning + "**\n\n" + help)).
 			WithDefaultConfiguration(sarif.NewReportingConfiguration().WithLevel(severityOr(r.Severity, "note")))
-		if r.HelpURI != "" {
-			rule.WithHelpURI(r.HelpURI)
+		if r.Doc != "" {
+			rule.WithHelpURI(DocsBase + r.Doc)
 		}
 		pb := sarif.NewPropertyBag()
 		pb.Add("tags", []string{"plangram", "plan"})

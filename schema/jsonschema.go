@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/plangram/plangram/ast"
-	"github.com/plangram/plangram/internal/jsonw"
 )
 
 // JSONSchemaDraft is the JSON Schema dialect JSONSchema writes.
@@ -29,7 +28,7 @@ const JSONSchemaDraft = "https://json-schema.org/draft/2020-12/schema"
 //
 // The output is indented, deterministic and ends in a newline.
 func JSONSchema(s *Schema) ([]byte, error) {
-	g := &jsGen{defs: &jsProps{}, seen: map[reflect.Type]string{}}
+	g := &jsGen{defs: &ast.Params{}, seen: map[reflect.Type]string{}}
 	root := g.structSchema(reflect.TypeFor[ast.Document]())
 	root.Schema = JSONSchemaDraft
 	root.Title = fmt.Sprintf("plangram %s document", s.Dialect)
@@ -44,50 +43,49 @@ func JSONSchema(s *Schema) ([]byte, error) {
 	if len(dialects) == 1 {
 		dialect.Const, dialect.Enum = dialects[0], nil
 	}
-	root.Properties.set("dialect", dialect)
+	root.Properties.Set("dialect", dialect, nil)
 
 	var branches []*jsNode
 	var names []any
 	for i, a := range s.Actions {
 		key := defKey(a.Name, i)
-		name := &jsNode{Const: a.Name}
-		if len(a.Aliases) > 0 {
-			name = &jsNode{Enum: []any{a.Name}}
-			for _, al := range a.Aliases {
-				name.Enum = append(name.Enum, al)
-			}
+		all := []any{a.Name}
+		for _, al := range a.Aliases {
+			all = append(all, al)
 		}
-		for _, n := range append([]string{a.Name}, a.Aliases...) {
-			names = append(names, n)
+		names = append(names, all...)
+		name := &jsNode{Const: a.Name}
+		if len(all) > 1 {
+			name = &jsNode{Enum: all}
 		}
 		act := &jsNode{Title: a.Name, Description: actionDoc(a), Type: "object",
-			Properties: &jsProps{}, Required: []string{"name", "params"}}
-		act.Properties.set("name", name)
-		act.Properties.set("params", &jsNode{Ref: "#/$defs/params." + key})
-		g.defs.set("action."+key, act)
-		g.defs.set("params."+key, paramsSchema(a))
+			Properties: &ast.Params{}, Required: []string{"name", "params"}}
+		act.Properties.Set("name", name, nil)
+		act.Properties.Set("params", &jsNode{Ref: "#/$defs/params." + key}, nil)
+		g.defs.Set("action."+key, act, nil)
+		g.defs.Set("params."+key, paramsSchema(a), nil)
 		branches = append(branches, &jsNode{Ref: "#/$defs/action." + key})
 	}
 	unknown := &jsNode{Title: "unknown action",
 		Description: "An action the schema does not declare (an unknown-action diagnostic reports it); it has no params.",
-		Type:        "object", Properties: &jsProps{}}
-	unknown.Properties.set("name", &jsNode{Not: &jsNode{Enum: names}})
-	unknown.Properties.set("params", &jsNode{Type: "object", MaxProperties: new(int)})
-	g.defs.set("unknown_action", unknown)
+		Type:        "object", Properties: &ast.Params{}}
+	unknown.Properties.Set("name", &jsNode{Not: &jsNode{Enum: names}}, nil)
+	unknown.Properties.Set("params", &jsNode{Type: "object", MaxProperties: new(int)}, nil)
+	g.defs.Set("unknown_action", unknown, nil)
 	branches = append(branches, &jsNode{Ref: "#/$defs/unknown_action"})
-	g.defs.set("typed_action", &jsNode{
+	g.defs.Set("typed_action", &jsNode{
 		Description: "An action whose name selects its definition and whose params are typed by it.",
 		AllOf:       []*jsNode{{Ref: "#/$defs/action"}},
 		OneOf:       branches,
-	})
+	}, nil)
 
-	errDiag := &jsNode{Properties: &jsProps{}, Required: []string{"severity"}}
-	errDiag.Properties.set("severity", &jsNode{Const: "error"})
-	hasError := &jsNode{Properties: &jsProps{}, Required: []string{"diagnostics"}}
-	hasError.Properties.set("diagnostics", &jsNode{Contains: errDiag})
+	errDiag := &jsNode{Properties: &ast.Params{}, Required: []string{"severity"}}
+	errDiag.Properties.Set("severity", &jsNode{Const: "error"}, nil)
+	hasError := &jsNode{Properties: &ast.Params{}, Required: []string{"diagnostics"}}
+	hasError.Properties.Set("diagnostics", &jsNode{Contains: errDiag}, nil)
 	root.If = hasError
-	strict := &jsNode{Properties: &jsProps{}}
-	strict.Properties.set("actions", &jsNode{Items: &jsNode{Ref: "#/$defs/typed_action"}})
+	strict := &jsNode{Properties: &ast.Params{}}
+	strict.Properties.Set("actions", &jsNode{Items: &jsNode{Ref: "#/$defs/typed_action"}}, nil)
 	root.Else = strict
 	root.Comment = "Without error diagnostics every action matches its typed definition (else); with errors only the structure is checked."
 	root.Defs = g.defs
@@ -119,9 +117,9 @@ func actionDoc(a *Action) string {
 
 // paramsSchema is the schema of an action's params object.
 func paramsSchema(a *Action) *jsNode {
-	n := &jsNode{Description: "Parameters of " + a.Name + ".", Type: "object", Properties: &jsProps{}, AdditionalProperties: false}
+	n := &jsNode{Description: "Parameters of " + a.Name + ".", Type: "object", Properties: &ast.Params{}, AdditionalProperties: false}
 	for _, p := range a.Params {
-		n.Properties.set(p.Name, valueSchema(p))
+		n.Properties.Set(p.Name, valueSchema(p), nil)
 		if p.Required {
 			n.Required = append(n.Required, p.Name)
 		}
@@ -176,11 +174,8 @@ func paramDoc(p *Param) string {
 	case t != String && t != Bool && t != Int && t != Number && t != Enum && t != List:
 		notes = append(notes, string(t))
 	}
-	if keys := append([]string{p.Key}, p.Aliases...); p.Key != "" || len(p.Aliases) > 0 {
-		if p.Key == "" {
-			keys[0] = p.Name
-		}
-		notes = append(notes, "written as "+strings.Join(keys, " or "))
+	if p.Key != "" || len(p.Aliases) > 0 {
+		notes = append(notes, "written as "+strings.Join(append([]string{p.KeyOrName()}, p.Aliases...), " or "))
 	}
 	d := p.Doc
 	if len(notes) > 0 {
@@ -191,7 +186,7 @@ func paramDoc(p *Param) string {
 
 // jsGen derives definitions from the ast package's Go types.
 type jsGen struct {
-	defs *jsProps
+	defs *ast.Params
 	seen map[reflect.Type]string
 }
 
@@ -258,7 +253,7 @@ func exactMember(typ, name string) *jsNode {
 // structSchema describes a struct type from its fields' JSON tags: fields
 // without omitempty are required, and no other property is allowed.
 func (g *jsGen) structSchema(t reflect.Type) *jsNode {
-	n := &jsNode{Type: "object", Description: astDocs[t.Name()], Properties: &jsProps{}, AdditionalProperties: false}
+	n := &jsNode{Type: "object", Description: astDocs[t.Name()], Properties: &ast.Params{}, AdditionalProperties: false}
 	for f := range t.Fields() {
 		if !f.IsExported() {
 			continue
@@ -272,15 +267,15 @@ func (g *jsGen) structSchema(t reflect.Type) *jsNode {
 		}
 		fs := g.typeSchema(f.Type)
 		fs.Description = astDocs[t.Name()+"."+name] // beside a $ref too (2020-12)
-		n.Properties.set(name, fs)
+		n.Properties.Set(name, fs, nil)
 		if !strings.Contains(opts, "omitempty") {
 			n.Required = append(n.Required, name)
 		}
 		if x := exactMember(t.Name(), name); x != nil {
-			n.Properties.set(name+ast.Base64Suffix, x)
+			n.Properties.Set(name+ast.Base64Suffix, x, nil)
 			if f.Type == reflect.TypeFor[ast.Params]() {
-				n.Properties.set(name+ast.KeysBase64Suffix, &jsNode{Type: "object", AdditionalProperties: &jsNode{Type: "string"},
-					Description: "For each member name inside " + name + " that is not valid UTF-8 (written with U+FFFD, and #2, #3, … appended where that name is taken): its JSON Pointer (RFC 6901) into " + name + ", naming members as written, to the exact bytes of the name; " + exactBase64})
+				n.Properties.Set(name+ast.KeysBase64Suffix, &jsNode{Type: "object", AdditionalProperties: &jsNode{Type: "string"},
+					Description: "For each member name inside " + name + " that is not valid UTF-8 (written with U+FFFD, and #2, #3, … appended where that name is taken): its JSON Pointer (RFC 6901) into " + name + ", naming members as written, to the exact bytes of the name; " + exactBase64}, nil)
 			}
 		}
 	}
@@ -321,7 +316,7 @@ func (g *jsGen) typeSchema(t reflect.Type) *jsNode {
 		if !ok {
 			key = snakeCase(t.Name())
 			g.seen[t] = key
-			g.defs.set(key, g.structSchema(t))
+			g.defs.Set(key, g.structSchema(t), nil)
 		}
 		return &jsNode{Ref: "#/$defs/" + key}
 	}
@@ -346,53 +341,25 @@ func snakeCase(s string) string {
 
 // jsNode is one JSON Schema object; fields marshal in this order.
 type jsNode struct {
-	Schema               string    `json:"$schema,omitempty"`
-	Ref                  string    `json:"$ref,omitempty"`
-	Title                string    `json:"title,omitempty"`
-	Description          string    `json:"description,omitempty"`
-	Comment              string    `json:"$comment,omitempty"`
-	Type                 string    `json:"type,omitempty"`
-	Const                any       `json:"const,omitempty"`
-	Enum                 []any     `json:"enum,omitempty"`
-	Default              any       `json:"default,omitempty"`
-	Properties           *jsProps  `json:"properties,omitempty"`
-	Required             []string  `json:"required,omitempty"`
-	AdditionalProperties any       `json:"additionalProperties,omitempty"`
-	MaxProperties        *int      `json:"maxProperties,omitempty"`
-	Items                *jsNode   `json:"items,omitempty"`
-	Contains             *jsNode   `json:"contains,omitempty"`
-	Not                  *jsNode   `json:"not,omitempty"`
-	AllOf                []*jsNode `json:"allOf,omitempty"`
-	OneOf                []*jsNode `json:"oneOf,omitempty"`
-	If                   *jsNode   `json:"if,omitempty"`
-	Else                 *jsNode   `json:"else,omitempty"`
-	Defs                 *jsProps  `json:"$defs,omitempty"`
-}
-
-// jsProps is a JSON object of schemas that keeps insertion order.
-type jsProps struct {
-	keys []string
-	vals map[string]*jsNode
-}
-
-func (p *jsProps) set(k string, v *jsNode) {
-	if p.vals == nil {
-		p.vals = map[string]*jsNode{}
-	}
-	if _, ok := p.vals[k]; !ok {
-		p.keys = append(p.keys, k)
-	}
-	p.vals[k] = v
-}
-
-// MarshalJSON writes the schemas as one object in insertion order.
-func (p *jsProps) MarshalJSON() ([]byte, error) {
-	w := &jsonw.W{}
-	w.BeginObject()
-	for _, k := range p.keys {
-		w.Key(k)
-		w.Marshal(p.vals[k])
-	}
-	w.EndObject()
-	return w.B, w.Err()
+	Schema               string      `json:"$schema,omitempty"`
+	Ref                  string      `json:"$ref,omitempty"`
+	Title                string      `json:"title,omitempty"`
+	Description          string      `json:"description,omitempty"`
+	Comment              string      `json:"$comment,omitempty"`
+	Type                 string      `json:"type,omitempty"`
+	Const                any         `json:"const,omitempty"`
+	Enum                 []any       `json:"enum,omitempty"`
+	Default              any         `json:"default,omitempty"`
+	Properties           *ast.Params `json:"properties,omitempty"`
+	Required             []string    `json:"required,omitempty"`
+	AdditionalProperties any         `json:"additionalProperties,omitempty"`
+	MaxProperties        *int        `json:"maxProperties,omitempty"`
+	Items                *jsNode     `json:"items,omitempty"`
+	Contains             *jsNode     `json:"contains,omitempty"`
+	Not                  *jsNode     `json:"not,omitempty"`
+	AllOf                []*jsNode   `json:"allOf,omitempty"`
+	OneOf                []*jsNode   `json:"oneOf,omitempty"`
+	If                   *jsNode     `json:"if,omitempty"`
+	Else                 *jsNode     `json:"else,omitempty"`
+	Defs                 *ast.Params `json:"$defs,omitempty"`
 }

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"iter"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -165,13 +166,7 @@ func CheckPath(p string) error {
 // gitComponent returns the first component of p that names git's own
 // directory on some file system git protects (isDotGit).
 func gitComponent(p string) (string, bool) {
-	for p != "" {
-		c := p
-		if i := strings.IndexAny(p, `/\`); i >= 0 {
-			c, p = p[:i], p[i+1:]
-		} else {
-			p = ""
-		}
+	for c := range components(p) {
 		if isDotGit(c) {
 			return c, true
 		}
@@ -233,15 +228,9 @@ func schemeLen(p string) int {
 // not allocate (CheckPath runs for every path parameter).
 func escapesRoot(p string) bool {
 	depth := 0
-	for p != "" {
-		c := p
-		if i := strings.IndexAny(p, `/\`); i >= 0 {
-			c, p = p[:i], p[i+1:]
-		} else {
-			p = ""
-		}
+	for c := range components(p) {
 		switch c {
-		case "", ".":
+		case ".":
 		case "..":
 			if depth == 0 {
 				return true
@@ -252,6 +241,11 @@ func escapesRoot(p string) bool {
 		}
 	}
 	return false
+}
+
+// components returns the non-empty components of p, split at `/` and `\`.
+func components(p string) iter.Seq[string] {
+	return strings.FieldsFuncSeq(p, func(r rune) bool { return r == '/' || r == '\\' })
 }
 
 // IsURL reports whether a resource value is a URL rather than a path: a
@@ -265,14 +259,11 @@ func IsURL(v string) bool {
 	}
 	rest, ok := strings.CutPrefix(v, "//")
 	if !ok {
-		i := 0
-		for i < len(v) && (isASCIILetter(v[i]) || i > 0 && (v[i] >= '0' && v[i] <= '9' || v[i] == '+' || v[i] == '-' || v[i] == '.')) {
-			i++
-		}
-		if i < 2 || !strings.HasPrefix(v[i:], "://") {
+		n := schemeLen(v)
+		if n == 0 {
 			return false
 		}
-		rest = v[i+3:]
+		rest = v[n+3:]
 	}
 	return rest != "" && rest[0] != '.' && rest[0] != '/' && rest[0] != '\\'
 }

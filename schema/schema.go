@@ -186,10 +186,8 @@ func (a *Action) Mode() ArgMode { return cmp.Or(a.Args, ArgsHybrid) }
 
 // Param returns the named parameter (by Name) or nil.
 func (a *Action) Param(name string) *Param {
-	for _, p := range a.Params {
-		if p.Name == name {
-			return p
-		}
+	if i := slices.IndexFunc(a.Params, func(p *Param) bool { return p.Name == name }); i >= 0 {
+		return a.Params[i]
 	}
 	return nil
 }
@@ -298,23 +296,19 @@ type Error struct {
 	Col      int // 1-based, bytes
 	Path     string
 	Msg      string
-	// Code is the diagnostic code; empty means "bad-schema".
+	// Code is the diagnostic code; empty means CodeBadSchema.
 	Code string
 }
+
+// CodeBadSchema is the code of a problem in a schema file.
+const CodeBadSchema = "bad-schema"
 
 func (e *Error) Error() string {
 	where := ""
 	if e.Path != "" {
 		where = " (at " + e.Path + ")"
 	}
-	sev, code := e.Severity, "bad-schema"
-	if sev == "" {
-		sev = "error"
-	}
-	if e.Code != "" {
-		code = e.Code
-	}
-	return fmt.Sprintf("%s:%d:%d: %s: %s%s [%s]", e.File, e.Line, e.Col, sev, e.Msg, where, code)
+	return fmt.Sprintf("%s:%d:%d: %s: %s%s [%s]", e.File, e.Line, e.Col, cmp.Or(e.Severity, "error"), e.Msg, where, cmp.Or(e.Code, CodeBadSchema))
 }
 
 // Parse reads a schema file (JSON). Every problem is returned as an *Error
@@ -494,12 +488,7 @@ func typeList() string {
 }
 
 func newError(file string, data []byte, off int, path, msg string) *Error {
-	if off < 0 {
-		off = 0
-	}
-	if off > len(data) {
-		off = len(data)
-	}
+	off = min(max(off, 0), len(data))
 	line := 1 + bytes.Count(data[:off], []byte{'\n'})
 	col := off - (bytes.LastIndexByte(data[:off], '\n') + 1) + 1
 	return &Error{File: file, Offset: off, Line: line, Col: col, Path: path, Msg: msg}
@@ -515,10 +504,11 @@ func locate(data []byte, path string) int {
 		return 0
 	}
 	best := 0
-	for _, seg := range splitPath(path) {
+	// The path's segments: "actions", "2]", "params", "0]", "type".
+	for _, seg := range strings.FieldsFunc(path, func(r rune) bool { return r == '.' || r == '[' }) {
 		i := -1
-		if idx, ok := strings.CutPrefix(seg, "["); ok && n.kind == '[' {
-			if j, err := strconv.Atoi(strings.TrimSuffix(idx, "]")); err == nil && j < len(n.vals) {
+		if idx, ok := strings.CutSuffix(seg, "]"); ok && n.kind == '[' {
+			if j, err := strconv.Atoi(idx); err == nil && j < len(n.vals) {
 				i, best = j, n.vals[j].off
 			}
 		} else if n.kind == '{' {
@@ -541,28 +531,6 @@ func skipSpace(data []byte, off int) int {
 		off++
 	}
 	return off
-}
-
-func splitPath(path string) []string {
-	var out []string
-	for _, part := range strings.Split(path, ".") {
-		if part == "" {
-			continue
-		}
-		if i := strings.IndexByte(part, '['); i >= 0 {
-			if i > 0 {
-				out = append(out, part[:i])
-			}
-			for _, idx := range strings.SplitAfter(part[i:], "]") {
-				if idx != "" {
-					out = append(out, idx)
-				}
-			}
-			continue
-		}
-		out = append(out, part)
-	}
-	return out
 }
 
 //go:embed builtin/*.json

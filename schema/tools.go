@@ -491,39 +491,25 @@ func (c *toolsConv) enum(p *Param, e *node, path string) bool {
 }
 
 func allKind(ns []*node, k byte) bool {
-	for _, n := range ns {
-		if n.kind != k {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(ns, func(n *node) bool { return n.kind != k })
 }
 
 func onlyKeys(n *node, keys ...string) bool {
-	for _, k := range n.keys {
-		if !slices.Contains(keys, k) {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(n.keys, func(k string) bool { return !slices.Contains(keys, k) })
 }
 
 // appendDoc appends "key: JSON" to a doc, so that nothing of the source
 // schema is lost.
 func appendDoc(doc, key, text string) string {
-	add := fmt.Sprintf("JSON Schema %s: %s", key, compact(text))
+	var b bytes.Buffer
+	if json.Compact(&b, []byte(text)) == nil {
+		text = b.String()
+	}
+	add := fmt.Sprintf("JSON Schema %s: %s", key, text)
 	if doc == "" {
 		return add
 	}
 	return doc + " (" + add + ")"
-}
-
-func compact(text string) string {
-	var b bytes.Buffer
-	if json.Compact(&b, []byte(text)) != nil {
-		return text
-	}
-	return b.String()
 }
 
 // node is a JSON value with its offset, objects keeping their key order.
@@ -542,10 +528,8 @@ func (n *node) get(key string) *node {
 	if n == nil || n.kind != '{' {
 		return nil
 	}
-	for i, k := range n.keys {
-		if k == key {
-			return n.vals[i]
-		}
+	if i := slices.Index(n.keys, key); i >= 0 {
+		return n.vals[i]
 	}
 	return nil
 }
@@ -560,20 +544,13 @@ func (n *node) str(key string) string {
 func (n *node) text(data []byte) string { return string(data[n.off:n.end]) }
 
 func (n *node) kindName() string {
-	switch n.kind {
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case 's':
-		return "a string"
-	case 'n':
-		return "a number"
-	case 'b':
-		return "a boolean"
+	if name, ok := kindNames[n.kind]; ok {
+		return name
 	}
 	return "null"
 }
+
+var kindNames = map[byte]string{'{': "an object", '[': "an array", 's': "a string", 'n': "a number", 'b': "a boolean"}
 
 // readTree decodes one JSON value with offsets.
 func readTree(data []byte) (*node, error) {

@@ -40,9 +40,8 @@ func (p *Param) ItemType() Type {
 //     elements, []bool, []int64, []float64 or []any otherwise);
 //   - json: any JSON value, decoded (map[string]any, []any, float64, …).
 //
-// A variadic parameter's elements are converted one by one with
-// ItemValue. The error says what was expected and what was found; the
-// caller positions it.
+// A variadic parameter's elements are converted by ListValue. The error
+// says what was expected and what was found; the caller positions it.
 func (p *Param) Value(text string) (any, error) {
 	t := p.TypeOrDefault()
 	if t != List {
@@ -86,12 +85,6 @@ func PaddedPathMessage(action, param, text string) string {
 	return fmt.Sprintf("%s's %s %q has white space around it, which is dropped: the path is %q", action, param, text, strings.TrimSpace(text))
 }
 
-// ItemValue converts one element of a list or variadic parameter (trimmed)
-// to ItemType.
-func (p *Param) ItemValue(text string) (any, error) {
-	return convert(p, p.ItemType(), strings.TrimSpace(text))
-}
-
 // ListValue converts the elements of a list or variadic parameter and returns
 // them as a typed slice: []string for string, path, resource and enum
 // elements, []bool, []int64, []float64, or []any for json elements.
@@ -112,7 +105,7 @@ func (p *Param) ListValue(items []string) (any, error) {
 func convertAll[T any](p *Param, items []string) ([]T, error) {
 	out := make([]T, 0, len(items))
 	for i, it := range items {
-		v, err := p.ItemValue(it)
+		v, err := convert(p, p.ItemType(), strings.TrimSpace(it))
 		if err != nil {
 			if len(items) > 1 {
 				return nil, fmt.Errorf("element %d: %w", i+1, err)

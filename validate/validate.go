@@ -177,7 +177,10 @@ func BindAct(a *ast.Action, s *schema.Schema) []*ast.Diagnostic {
 			v, err := p.ListValue(items)
 			if err != nil {
 				badValue(p, sp, err)
-				v = trimAll(items)
+				for j := range items {
+					items[j] = strings.TrimSpace(items[j])
+				}
+				v = items
 			}
 			addParam(ast.Param{Name: p.Name, Value: v, Span: sp})
 			break
@@ -197,21 +200,8 @@ func BindAct(a *ast.Action, s *schema.Schema) []*ast.Diagnostic {
 	return diags
 }
 
-// trimAll returns the values trimmed of surrounding white space.
-func trimAll(vals []string) []string {
-	out := make([]string, len(vals))
-	for i, v := range vals {
-		out[i] = strings.TrimSpace(v)
-	}
-	return out
-}
-
 func expectation(def *schema.Action, required, max int) string {
-	names := make([]string, 0, len(def.Params))
-	for _, p := range def.Params {
-		names = append(names, p.Name)
-	}
-	if len(names) == 0 {
+	if len(def.Params) == 0 {
 		return "no arguments"
 	}
 	var n string
