@@ -52,6 +52,9 @@ type jsonForm struct {
 	// header is the call's type, and the name, a line ending and a ```json
 	// fence come before the JSON (and a closing ``` after it).
 	fenced bool
+	// think: the markers of the syntax's thinking blocks, read besides
+	// <think> and <thinking> while Options.ThinkingTags is nil.
+	think [2]string
 }
 
 // maxHeader bounds a call's header (the text before its separator).
@@ -63,6 +66,9 @@ func jsonSyntax(name, summary string, f *jsonForm, markers ...string) *Syntax {
 		open: func(c *config) (scanner, error) {
 			x := newProse(c.opts, c.start, append(f.secOpens(), f.open))
 			x.special = f.special
+			if f.think[0] != "" && c.opts.ThinkingTags == nil {
+				x.think(f.think[0], f.think[1])
+			}
 			return &jsonMarked{f: f, x: x, c: newJCall(namesOf(c))}, nil
 		}}
 }
@@ -107,9 +113,16 @@ func (registry) Hermes() *Syntax {
 // special tokens leaves [TOOL_CALLS]NAME{…}, which is read too. Each call
 // ends with its JSON.
 func (registry) Mistral() *Syntax {
-	return jsonSyntax("mistral", `[TOOL_CALLS][{"name": …, "arguments": {…}}] and [TOOL_CALLS]NAME[ARGS]{…}`,
-		&jsonForm{open: "[TOOL_CALLS]", array: true, named: true}, "[TOOL_CALLS]")
+	return jsonSyntax("mistral", `[TOOL_CALLS][{"name": …, "arguments": {…}}] and [TOOL_CALLS]NAME[ARGS]{…}`, mistralForm(), "[TOOL_CALLS]")
 }
+
+// mistralForm is the mistral and magistral syntaxes' form: its reasoning
+// is [THINK]…[/THINK], special tokens of Mistral's tokenizer (vLLM's
+// mistral reasoning parser reads them).
+func mistralForm() *jsonForm {
+	return &jsonForm{open: "[TOOL_CALLS]", array: true, named: true, think: [2]string{"[THINK]", "[/THINK]"}}
+}
+
 
 // KimiK2 registers the kimi-k2 syntax (Kimi K2's chat template):
 // <|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:IDX
@@ -433,12 +446,6 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 	case jmHeader:
 		b, cut := window(p.bytes(m.pos, p.end()), m.hdr+maxHeader+len(f.sep)-m.pos)
 		i, k := find(b, []string{f.sep}, eof || cut)
-		if f.sep[0] != '<' { // find looks only at '<'
-			i, k = bytes.Index(b, []byte(f.sep)), 0
-			if i < 0 {
-				i, k = max(len(b)-len(f.sep)+1, 0), -1
-			}
-		}
 		if m.pos+i-m.hdr > maxHeader {
 			m.pos = m.hdr + maxHeader // the same span whatever the chunking
 			return true, m.bad(p, fmt.Sprintf("no %s within 256 bytes of the call's header", f.sep), m.c.start)
@@ -827,8 +834,9 @@ func (registry) XiaomiMiMo() *Syntax {
 
 // CommandR7B registers the command-r7b syntax (Cohere Command R7B):
 // <|START_ACTION|>[{"tool_call_id": …, "tool_name": …, "parameters":
-// {…}}, …]<|END_ACTION|>.
+// {…}}, …]<|END_ACTION|>, its reasoning <|START_THINKING|>…<|END_THINKING|>.
 func (registry) CommandR7B() *Syntax {
 	return jsonSyntax("command-r7b", `<|START_ACTION|>[{"tool_call_id": …, "tool_name": …, "parameters": {…}}]<|END_ACTION|> (Command R7B)`,
-		&jsonForm{open: "<|START_ACTION|>", array: true, end: "<|END_ACTION|>", special: true}, "<|START_ACTION|>")
+		&jsonForm{open: "<|START_ACTION|>", array: true, end: "<|END_ACTION|>", special: true,
+			think: [2]string{"<|START_THINKING|>", "<|END_THINKING|>"}}, "<|START_ACTION|>", "<|START_THINKING|>")
 }

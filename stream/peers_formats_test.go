@@ -86,9 +86,13 @@ var peerFormatsLlamaCpp = []peerCase{
 	{src: lcCommandR7B + "thinking and an action", syntax: "command-r7b", tools: ptools(lcSpecial),
 		in: "<|START_THINKING|>I'm\nthinking<|END_THINKING|><|START_ACTION|>[\n" +
 			`    {"tool_call_id": "0", "tool_name": "special_function", "parameters": {"arg1": 1}}` + "\n]<|END_ACTION|>",
-		calls: []peerCall{{"special_function", `{"arg1": 1}`}}, ids: []string{"0"},
-		text: "<|START_THINKING|>I'm\nthinking<|END_THINKING|>",
-		note: "llama.cpp reads <|START_THINKING|>…<|END_THINKING|> as reasoning; plangram's thinking blocks are <NAME> tags, so it stays text"},
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}}, ids: []string{"0"}, thinking: "I'm\nthinking"},
+	{src: lcCommandR7B + "thinking and a response", syntax: "command-r7b",
+		in:       "<|START_THINKING|>I'm\nthinking<|END_THINKING|><|START_RESPONSE|>" + lcHello + "<|END_RESPONSE|>",
+		thinking: "I'm\nthinking", text: "<|START_RESPONSE|>" + lcHello + "<|END_RESPONSE|>",
+		note: "llama.cpp drops the <|START_RESPONSE|> markers from the content; plangram leaves them in the text"},
+	{src: lcppNow + "Magistral (message_assist_thoughts_unparsed_magistral)", syntax: "mistral",
+		in: "[THINK]raisonnement[/THINK]Réponse", thinking: "raisonnement", text: "Réponse"},
 }
 
 func TestPeersFormats(t *testing.T) { runPeerCases(t, peerFormatsLlamaCpp) }
