@@ -123,7 +123,6 @@ func mistralForm() *jsonForm {
 	return &jsonForm{open: "[TOOL_CALLS]", array: true, named: true, think: [2]string{"[THINK]", "[/THINK]"}}
 }
 
-
 // KimiK2 registers the kimi-k2 syntax (Kimi K2's chat template):
 // <|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:IDX
 // <|tool_call_argument_begin|>{json}<|tool_call_end|>…
@@ -839,4 +838,12 @@ func (registry) CommandR7B() *Syntax {
 	return jsonSyntax("command-r7b", `<|START_ACTION|>[{"tool_call_id": …, "tool_name": …, "parameters": {…}}]<|END_ACTION|> (Command R7B)`,
 		&jsonForm{open: "<|START_ACTION|>", array: true, end: "<|END_ACTION|>", special: true,
 			think: [2]string{"<|START_THINKING|>", "<|END_THINKING|>"}}, "<|START_ACTION|>", "<|START_THINKING|>")
+}
+
+// Magistral registers the magistral syntax (Mistral's Magistral reasoning
+// models): [THINK]…[/THINK] reasoning, then mistral's calls. auto picks it
+// at [THINK].
+func (registry) Magistral() *Syntax {
+	return jsonSyntax("magistral", `[THINK]…[/THINK] then [TOOL_CALLS][{"name": …, "arguments": {…}}] or [TOOL_CALLS]NAME[ARGS]{…} (Magistral)`,
+		mistralForm(), "[THINK]")
 }

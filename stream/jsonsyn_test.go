@@ -17,6 +17,7 @@ var jsonSyntaxes = []struct{ syntax, file, open, close string }{
 	{"kimi-k2", "kimi-k2_basic", "<|tool_call_begin|>", "<|tool_call_end|>"},
 	{"deepseek", "deepseek_basic", dsCallBegin, dsCallEnd},
 	{"mistral", "mistral_basic", "[TOOL_CALLS]", "}},"},
+	{"magistral", "magistral_basic", "[TOOL_CALLS]", "9\"}"},
 	{"granite", "granite_basic", "<|tool_call|>", "}},"},
 	{"nemotron-v2", "nemotron-v2_basic", "<TOOLCALL>", "}},"},
 	{"lfm2", "lfm2_basic", "<|tool_call_start|>", "}},"},

@@ -93,6 +93,11 @@ var peerFormatsLlamaCpp = []peerCase{
 		note: "llama.cpp drops the <|START_RESPONSE|> markers from the content; plangram leaves them in the text"},
 	{src: lcppNow + "Magistral (message_assist_thoughts_unparsed_magistral)", syntax: "mistral",
 		in: "[THINK]raisonnement[/THINK]Réponse", thinking: "raisonnement", text: "Réponse"},
+	{src: lcppNow + "Magistral (message_assist_thoughts_unparsed_magistral)", syntax: "magistral",
+		in: "[THINK]raisonnement[/THINK]Réponse", thinking: "raisonnement", text: "Réponse"},
+	{src: lcppNow + "Mistral-Nemo-Instruct-2407 tool call (the Magistral format's call form)", syntax: "magistral", tools: ptools(lcSpecial),
+		in:    `[TOOL_CALLS][{"name": "special_function", "arguments": {"arg1": 1}, "id": "123456789"}]`,
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}}, ids: []string{"123456789"}},
 }
 
 func TestPeersFormats(t *testing.T) { runPeerCases(t, peerFormatsLlamaCpp) }

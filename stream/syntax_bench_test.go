@@ -63,6 +63,9 @@ var benchWriters = map[string]func(b *strings.Builder, c benchCall){
 	"mistral": func(b *strings.Builder, c benchCall) {
 		fmt.Fprintf(b, "[TOOL_CALLS]%s[ARGS]%s\n", c.name, jsonArgs(c))
 	},
+	"magistral": func(b *strings.Builder, c benchCall) {
+		fmt.Fprintf(b, "[THINK]Which file?[/THINK][TOOL_CALLS]%s[ARGS]%s\n", c.name, jsonArgs(c))
+	},
 	"granite": func(b *strings.Builder, c benchCall) {
 		fmt.Fprintf(b, "<|tool_call|>[{\"name\": %q, \"arguments\": %s}]\n", c.name, jsonArgs(c))
 	},
