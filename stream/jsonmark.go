@@ -52,6 +52,10 @@ type jsonForm struct {
 	// header is the call's type, and the name, a line ending and a ```json
 	// fence come before the JSON (and a closing ``` after it).
 	fenced bool
+	// short: the array's elements are {"NAME": {…}}, read as a header
+	// (after the '{', up to sep) naming the tool, the arguments and close
+	// (Apertus).
+	short bool
 	// think: the markers of the syntax's thinking blocks, read besides
 	// <think> and <thinking> while Options.ThinkingTags is nil.
 	think [2]string
@@ -266,7 +270,7 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 		case f.secOpen != "" && k <= len(f.secAlt):
 			m.sec, m.st, m.pos = true, jmSection, end
 			return true, p.text(p.pos(at), end, true)
-		case f.sep != "":
+		case f.sep != "" && !f.short:
 			m.open(p, at, end)
 		default:
 			m.st, m.at, m.pos = jmAfter, at, end
@@ -383,6 +387,10 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 				return false, err
 			}
 			m.arr = true
+			if f.short {
+				m.open(p, m.pos+i, m.pos+i+1)
+				return true, nil
+			}
 			m.c.begin(p, m.pos+i)
 			m.c.json(p, m.pos+i, true)
 			m.st = jmJSON
@@ -589,7 +597,7 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 				Message: fmt.Sprintf("the call is not closed by %s: the marker %s after it ends it", f.close, closes[k]),
 				Span:    p.span(at, at)})
 		}
-		return true, m.after(m.c.finish(p, end))
+		return true, m.finish(p, end)
 	}
 	return true, nil
 }
@@ -846,4 +854,13 @@ func (registry) CommandR7B() *Syntax {
 func (registry) Magistral() *Syntax {
 	return jsonSyntax("magistral", `[THINK]…[/THINK] then [TOOL_CALLS][{"name": …, "arguments": {…}}] or [TOOL_CALLS]NAME[ARGS]{…} (Magistral)`,
 		mistralForm(), "[THINK]")
+}
+
+// Apertus registers the apertus syntax (Swiss AI Apertus):
+// <|tools_prefix|>[{"NAME": {…}}, …]<|tools_suffix|>, its reasoning
+// <|inner_prefix|>…<|inner_suffix|>.
+func (registry) Apertus() *Syntax {
+	f := &jsonForm{open: "<|tools_prefix|>", array: true, short: true, sep: ":", close: "}", end: "<|tools_suffix|>", special: true,
+		name: func(h string) string { return strings.Trim(h, `"`) }, think: [2]string{"<|inner_prefix|>", "<|inner_suffix|>"}}
+	return jsonSyntax("apertus", `<|tools_prefix|>[{"NAME": {…}}]<|tools_suffix|> (Apertus)`, f, "<|tools_prefix|>", "<|inner_prefix|>")
 }

@@ -13,6 +13,9 @@ const (
 	lcFireFunction  = lcppNow + "fireworks-ai-llama-3-firefunction-v2 "
 	lcFunctionary31 = lcppNow + "meetkai-functionary-medium-v3.1 "
 	lcCommandR7B    = lcppNow + "CohereForAI-c4ai-command-r7b-12-2024-tool_use "
+	// llama.cpp's tests/chat-parsers test_apertus_parser (the current
+	// suite split out of test-chat.cpp).
+	lcApertus = "llama.cpp tests test_apertus_parser Apertus-8B-Instruct "
 	// llama.cpp's parser for Xiaomi MiMo (common/chat-parser.cpp,
 	// common_chat_parse_xiaomi_mimo): hermes's <tool_call> JSON.
 	lcMiMo = "llama.cpp common/chat-parser.cpp xiaomi_mimo form "
@@ -98,6 +101,21 @@ var peerFormatsLlamaCpp = []peerCase{
 	{src: lcppNow + "Mistral-Nemo-Instruct-2407 tool call (the Magistral format's call form)", syntax: "magistral", tools: ptools(lcSpecial),
 		in:    `[TOOL_CALLS][{"name": "special_function", "arguments": {"arg1": 1}, "id": "123456789"}]`,
 		calls: []peerCall{{"special_function", `{"arg1": 1}`}}, ids: []string{"123456789"}},
+	{src: lcApertus + "regular content", syntax: "apertus", in: lcHello, text: lcHello},
+	{src: lcApertus + "content with thinking", syntax: "apertus", in: "<|inner_prefix|>I'm\nthinking<|inner_suffix|>" + lcHello,
+		thinking: "I'm\nthinking", text: lcHello},
+	{src: lcApertus + "tool call", syntax: "apertus", tools: ptools(lcSpecial),
+		in:    `<|tools_prefix|>[{"special_function": {"arg1": 1}}]<|tools_suffix|>`,
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}}},
+	{src: lcApertus + "tool call with thinking", syntax: "apertus", tools: ptools(lcSpecial),
+		in:    "<|inner_prefix|>I'm\nthinking<|inner_suffix|>" + `<|tools_prefix|>[{"special_function": {"arg1": 1}}]<|tools_suffix|>`,
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}}, thinking: "I'm\nthinking"},
+	{src: lcApertus + "tool call with extra content", syntax: "apertus", tools: ptools(lcSpecial),
+		in:    `<|tools_prefix|>[{"special_function": {"arg1": 1}}]<|tools_suffix|>` + lcHello,
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}}, text: lcHello},
+	{src: lcApertus + "tool call with extra content and thinking", syntax: "apertus", tools: ptools(lcSpecial),
+		in:    "<|inner_prefix|>I'm\nthinking<|inner_suffix|>" + `<|tools_prefix|>[{"special_function": {"arg1": 1}}]<|tools_suffix|>` + lcHello,
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}}, thinking: "I'm\nthinking", text: lcHello},
 }
 
 func TestPeersFormats(t *testing.T) { runPeerCases(t, peerFormatsLlamaCpp) }

@@ -66,6 +66,9 @@ var benchWriters = map[string]func(b *strings.Builder, c benchCall){
 	"magistral": func(b *strings.Builder, c benchCall) {
 		fmt.Fprintf(b, "[THINK]Which file?[/THINK][TOOL_CALLS]%s[ARGS]%s\n", c.name, jsonArgs(c))
 	},
+	"apertus": func(b *strings.Builder, c benchCall) {
+		fmt.Fprintf(b, "<|tools_prefix|>[{%q: %s}]<|tools_suffix|>\n", c.name, jsonArgs(c))
+	},
 	"granite": func(b *strings.Builder, c benchCall) {
 		fmt.Fprintf(b, "<|tool_call|>[{\"name\": %q, \"arguments\": %s}]\n", c.name, jsonArgs(c))
 	},
