@@ -56,6 +56,14 @@ type jsonForm struct {
 	// (after the '{', up to sep) naming the tool, the arguments and close
 	// (Apertus).
 	short bool
+	// channel is the header of the text channel (Functionary v3.2's
+	// >>>all): markup, the text following it. A row with a channel reads
+	// a header only when it is a name followed by sep, and only when JSON
+	// follows; else the marker and header are text.
+	channel string
+	// lead: the chat template wrote the first start marker, so the
+	// stream begins with a header (unless it begins in thinking).
+	lead bool
 	// think: the markers of the syntax's thinking blocks, read besides
 	// <think> and <thinking> while Options.ThinkingTags is nil.
 	think [2]string
@@ -73,7 +81,7 @@ func jsonSyntax(name, summary string, f *jsonForm, markers ...string) *Syntax {
 			if f.think[0] != "" && c.opts.ThinkingTags == nil {
 				x.think(f.think[0], f.think[1])
 			}
-			return &jsonMarked{f: f, x: x, c: newJCall(namesOf(c))}, nil
+			return &jsonMarked{f: f, x: x, c: newJCall(namesOf(c)), lead: f.lead && !c.opts.InThinking}, nil
 		}}
 }
 
@@ -213,6 +221,7 @@ type jsonMarked struct {
 	// loose: text resumes after a call outside a section, where a
 	// section's closing marker (of a section ended by prose) is markup.
 	loose bool
+	lead  bool // the stream begins with a header (jsonForm.lead)
 }
 
 // jsonMarked's states.
@@ -257,6 +266,11 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 	f := m.f
 	switch m.st {
 	case jmText:
+		if m.lead {
+			m.lead = false
+			m.open(p, m.x.pos, m.x.pos)
+			return true, nil
+		}
 		if m.loose {
 			if more, err := m.sectionEnd(p, eof); more || err != nil {
 				return false, err
@@ -451,6 +465,16 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 		m.pos += j + len(namedArgs)
 		return true, m.args(p)
 	case jmHeader:
+		if f.channel != "" {
+			b := p.bytes(m.hdr, p.end())
+			j, more := nameEnd(b, 0)
+			if more && !eof {
+				return false, nil
+			}
+			if j == 0 || j == len(b) || b[j] != f.sep[0] {
+				return true, m.notCall(p)
+			}
+		}
 		b, cut := window(p.bytes(m.pos, p.end()), m.hdr+maxHeader+len(f.sep)-m.pos)
 		i, k := find(b, []string{f.sep}, eof || cut)
 		if m.pos+i-m.hdr > maxHeader {
@@ -463,6 +487,12 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 		}
 		m.hs = strings.TrimSpace(string(p.bytes(m.hdr, m.pos)))
 		m.pos += len(f.sep)
+		if f.channel != "" && m.hs == f.channel {
+			p.ids-- // no call: the id is the next call's
+			m.st = jmText
+			m.x.skip(m.pos)
+			return true, p.text(p.pos(m.c.start), m.pos, true)
+		}
 		if f.id {
 			m.c.callID = m.hs
 		}
@@ -476,18 +506,20 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 			m.st = jmJSON
 			return true, nil
 		}
-		if !f.fenced {
+		if !f.fenced && f.channel == "" {
 			return true, m.named(p, m.pos, f.name(m.hs), m.pos-len(f.sep))
 		}
 		m.st = jmSep
 	case jmSep:
 		b := p.bytes(m.pos, p.end())
 		i := p.spaces(m.pos)
-		if i == len(b) {
+		switch {
+		case i == len(b) && (!eof || f.channel == ""):
 			return m.starve(p, eof)
-		}
-		if b[i] == '{' || b[i] == '"' { // V3.1: NAME<sep>{json}
+		case i < len(b) && (b[i] == '{' || b[i] == '"'): // V3.1: NAME<sep>{json}
 			return true, m.named(p, m.pos+i, f.name(m.hs), m.pos)
+		case f.channel != "":
+			return true, m.notCall(p)
 		}
 		m.st, m.hdr = jmNameLine, m.pos
 	case jmNameLine:
@@ -652,6 +684,16 @@ func longest(tags []string) int {
 		n = max(n, len(t))
 	}
 	return n
+}
+
+// notCall leaves a start marker whose header is not a call's (a row with
+// a channel) as text: the header is read again as prose (at most a name
+// and white space), and the call's id is the next call's.
+func (m *jsonMarked) notCall(p *Parser) error {
+	p.ids--
+	m.st = jmText
+	m.x.skip(m.hdr)
+	return p.text(p.pos(m.c.start), m.hdr, false)
 }
 
 // open starts a header-form call whose opening marker is [at, end).
@@ -863,4 +905,15 @@ func (registry) Apertus() *Syntax {
 	f := &jsonForm{open: "<|tools_prefix|>", array: true, short: true, sep: ":", close: "}", end: "<|tools_suffix|>", special: true,
 		name: func(h string) string { return strings.Trim(h, `"`) }, think: [2]string{"<|inner_prefix|>", "<|inner_suffix|>"}}
 	return jsonSyntax("apertus", `<|tools_prefix|>[{"NAME": {…}}]<|tools_suffix|> (Apertus)`, f, "<|tools_prefix|>", "<|inner_prefix|>")
+}
+
+// FunctionaryV32 registers the functionary-v3.2 syntax (MeetKai
+// Functionary v3.2): >>>NAME\n{…} calls and >>>all\n text, the stream
+// starting after the >>> its chat template writes. It has no marker for
+// auto: >>> starts Python prompts and nested quotes in prose.
+func (registry) FunctionaryV32() *Syntax {
+	f := &jsonForm{open: ">>>", sep: "\n", channel: "all", lead: true, name: func(h string) string { return h }}
+	s := jsonSyntax("functionary-v3.2", `>>>NAME\n{…} and >>>all\ntext (Functionary v3.2)`, f)
+	s.Markers = nil
+	return s
 }

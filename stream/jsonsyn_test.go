@@ -25,6 +25,10 @@ var jsonSyntaxes = []struct{ syntax, file, open, close string }{
 	{"apertus", "apertus_basic", "<|tools_prefix|>", "\"}},"},
 	{"command-r7b", "command-r7b_basic", "<|START_ACTION|>", "}},"},
 	{"functionary-v3.1", "functionary-v3.1_basic", "<function=", "</function>"},
+	// a header or marker cut short is text in these two: the call is
+	// certain at its JSON
+	{"functionary-v3.2", "functionary-v3.2_basic", "{\"path\"", "\"}"},
+	{"firefunction-v2", "firefunction-v2_basic", "[{", "\"}},"},
 	{"llama", "llama_basic", "{\"name\": \"read_file\"", "\"}}"},
 	// A harmony header is a call once it names a recipient; <|call|> may
 	// be left out (servers strip it as a stop token).

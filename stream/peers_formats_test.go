@@ -13,6 +13,7 @@ const (
 	lcFireFunction  = lcppNow + "fireworks-ai-llama-3-firefunction-v2 "
 	lcFunctionary31 = lcppNow + "meetkai-functionary-medium-v3.1 "
 	lcCommandR7B    = lcppNow + "CohereForAI-c4ai-command-r7b-12-2024-tool_use "
+	lcFunctionary32 = lcppNow + "meetkai-functionary-medium-v3.2 "
 	// llama.cpp's tests/chat-parsers test_apertus_parser (the current
 	// suite split out of test-chat.cpp).
 	lcApertus = "llama.cpp tests test_apertus_parser Apertus-8B-Instruct "
@@ -101,6 +102,16 @@ var peerFormatsLlamaCpp = []peerCase{
 	{src: lcppNow + "Mistral-Nemo-Instruct-2407 tool call (the Magistral format's call form)", syntax: "magistral", tools: ptools(lcSpecial),
 		in:    `[TOOL_CALLS][{"name": "special_function", "arguments": {"arg1": 1}, "id": "123456789"}]`,
 		calls: []peerCall{{"special_function", `{"arg1": 1}`}}, ids: []string{"123456789"}},
+	{src: lcFunctionary32 + "text then a call", syntax: "functionary-v3.2", tools: ptools(lcSpecial),
+		in:    "all\nHello, world!\nnono\nWhat's up?>>>special_function\n{\"arg1\": 1}\n",
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}}, text: "Hello, world!\nnono\nWhat's up?"},
+	{src: lcFunctionary32 + "python code", syntax: "functionary-v3.2", tools: ptools(lcPython),
+		in: "python\n# This is a program:\nprint('hey')", text: "python\n# This is a program:\nprint('hey')",
+		note: "llama.cpp reads raw code after python as a python call's code; plangram reads only JSON arguments, so it stays text"},
+	{src: lcFunctionary32 + "call at the start", syntax: "functionary-v3.2", tools: ptools(lcSpecial),
+		in:    "special_function\n{\"arg1\": 1} \n                    ",
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}}},
+	{src: lcFunctionary32 + "text", syntax: "functionary-v3.2", in: "all\n" + lcHello, text: lcHello},
 	{src: lcApertus + "regular content", syntax: "apertus", in: lcHello, text: lcHello},
 	{src: lcApertus + "content with thinking", syntax: "apertus", in: "<|inner_prefix|>I'm\nthinking<|inner_suffix|>" + lcHello,
 		thinking: "I'm\nthinking", text: lcHello},

@@ -87,6 +87,9 @@ var benchWriters = map[string]func(b *strings.Builder, c benchCall){
 	"functionary-v3.1": func(b *strings.Builder, c benchCall) {
 		fmt.Fprintf(b, "<function=%s>%s</function>\n", c.name, jsonArgs(c))
 	},
+	"functionary-v3.2": func(b *strings.Builder, c benchCall) {
+		fmt.Fprintf(b, ">>>%s\n%s\n>>>all\nDone.\n", c.name, jsonArgs(c))
+	},
 	"xiaomi-mimo": func(b *strings.Builder, c benchCall) {
 		fmt.Fprintf(b, "<tool_call>\n{\"name\": %q, \"arguments\": %s}\n</tool_call>\n", c.name, jsonArgs(c))
 	},
