@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/stream/jsonargs"
 )
 
 // jsonForm describes a syntax whose calls are JSON after a start marker
@@ -64,6 +65,10 @@ type jsonForm struct {
 	// lead: the chat template wrote the first start marker, so the
 	// stream begins with a header (unless it begins in thinking).
 	lead bool
+	// alts are other start markers, read as open; respond is a marker
+	// opening a JSON object whose "response" string is text (generic).
+	alts    []string
+	respond string
 	// think: the markers of the syntax's thinking blocks, read besides
 	// <think> and <thinking> while Options.ThinkingTags is nil.
 	think [2]string
@@ -76,7 +81,11 @@ const maxHeader = 256
 func jsonSyntax(name, summary string, f *jsonForm, markers ...string) *Syntax {
 	return &Syntax{Name: name, Schema: "tools", Summary: summary, Markers: staticMarkers(markers...),
 		open: func(c *config) (scanner, error) {
-			x := newProse(c.opts, c.start, append(f.secOpens(), f.open))
+			marks := append(append(f.secOpens(), f.open), f.alts...)
+			if f.respond != "" {
+				marks = append(marks, f.respond)
+			}
+			x := newProse(c.opts, c.start, marks)
 			x.special = f.special
 			if f.think[0] != "" && c.opts.ThinkingTags == nil {
 				x.think(f.think[0], f.think[1])
@@ -222,6 +231,9 @@ type jsonMarked struct {
 	// section's closing marker (of a section ended by prose) is markup.
 	loose bool
 	lead  bool // the stream begins with a header (jsonForm.lead)
+	resp  *jsonargs.Parser
+	rp    *Parser // the Parser during resp's Feed, and its first error
+	rerr  error
 }
 
 // jsonMarked's states.
@@ -239,6 +251,7 @@ const (
 	jmJSON
 	jmFenceEnd // fenced: the closing fence
 	jmClose    // after the JSON, up to the close marker
+	jmResp     // in a response object (jsonForm.respond)
 )
 
 func (m *jsonMarked) keep() int {
@@ -249,6 +262,8 @@ func (m *jsonMarked) keep() int {
 		return m.at
 	case jmArray, jmSection:
 		return m.pos
+	case jmResp:
+		return m.at
 	}
 	return m.c.start
 }
@@ -281,6 +296,8 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 			return false, err
 		}
 		switch {
+		case f.respond != "" && k == m.x.marks-1:
+			m.respond(p, at)
 		case f.secOpen != "" && k <= len(f.secAlt):
 			m.sec, m.st, m.pos = true, jmSection, end
 			return true, p.text(p.pos(at), end, true)
@@ -569,6 +586,8 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 		m.fen = true
 		m.c.json(p, m.pos+i+j+1, false)
 		m.st = jmJSON
+	case jmResp:
+		return m.response(p, eof)
 	case jmJSON:
 		done, err := m.c.feed(p, eof)
 		if err != nil || !done {

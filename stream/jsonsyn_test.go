@@ -22,6 +22,7 @@ var jsonSyntaxes = []struct{ syntax, file, open, close string }{
 	{"nemotron-v2", "nemotron-v2_basic", "<TOOLCALL>", "}},"},
 	{"lfm2", "lfm2_basic", "<|tool_call_start|>", "}},"},
 	{"apriel", "apriel_basic", "<tool_calls>", "}},"},
+	{"generic", "generic_basic", "{\"tool_calls\"", "\"}},"},
 	{"apertus", "apertus_basic", "<|tools_prefix|>", "\"}},"},
 	{"command-r7b", "command-r7b_basic", "<|START_ACTION|>", "}},"},
 	{"functionary-v3.1", "functionary-v3.1_basic", "<function=", "</function>"},

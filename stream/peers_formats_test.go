@@ -13,6 +13,7 @@ const (
 	lcFireFunction  = lcppNow + "fireworks-ai-llama-3-firefunction-v2 "
 	lcFunctionary31 = lcppNow + "meetkai-functionary-medium-v3.1 "
 	lcCommandR7B    = lcppNow + "CohereForAI-c4ai-command-r7b-12-2024-tool_use "
+	lcGeneric       = lcppNow + "google-gemma-2-2b-it (generic) "
 	lcFunctionary32 = lcppNow + "meetkai-functionary-medium-v3.2 "
 	// llama.cpp's tests/chat-parsers test_apertus_parser (the current
 	// suite split out of test-chat.cpp).
@@ -101,6 +102,13 @@ var peerFormatsLlamaCpp = []peerCase{
 		in: "[THINK]raisonnement[/THINK]Réponse", thinking: "raisonnement", text: "Réponse"},
 	{src: lcppNow + "Mistral-Nemo-Instruct-2407 tool call (the Magistral format's call form)", syntax: "magistral", tools: ptools(lcSpecial),
 		in:    `[TOOL_CALLS][{"name": "special_function", "arguments": {"arg1": 1}, "id": "123456789"}]`,
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}}, ids: []string{"123456789"}},
+	{src: lcGeneric + "response", syntax: "generic", in: "{\n  \"response\": \"Hello, world!\\nWhat's up?\"\n}", text: lcHello},
+	{src: lcGeneric + "tool call (the cut-off case's input, complete)", syntax: "generic", tools: ptools(lcSpecial),
+		in:    `{ "tool_call" : { "name" : "special_function", "arguments" : { "arg1" : 1 } } }`,
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}}},
+	{src: lcGeneric + "tool calls (the #if 0 case, without its content member)", syntax: "generic", tools: ptools(lcSpecial),
+		in:    "{\n  \"tool_calls\": [\n    {\n      \"name\": \"special_function\",\n      \"arguments\": {\n        \"arg1\": 1\n      },\n      \"id\": \"123456789\"\n    }\n  ]\n}",
 		calls: []peerCall{{"special_function", `{"arg1": 1}`}}, ids: []string{"123456789"}},
 	{src: lcFunctionary32 + "text then a call", syntax: "functionary-v3.2", tools: ptools(lcSpecial),
 		in:    "all\nHello, world!\nnono\nWhat's up?>>>special_function\n{\"arg1\": 1}\n",

@@ -69,6 +69,9 @@ var benchWriters = map[string]func(b *strings.Builder, c benchCall){
 	"apertus": func(b *strings.Builder, c benchCall) {
 		fmt.Fprintf(b, "<|tools_prefix|>[{%q: %s}]<|tools_suffix|>\n", c.name, jsonArgs(c))
 	},
+	"generic": func(b *strings.Builder, c benchCall) {
+		fmt.Fprintf(b, "{\"tool_calls\": [{\"name\": %q, \"arguments\": %s}]}\n{\"response\": \"Done.\\n\"}\n", c.name, jsonArgs(c))
+	},
 	"granite": func(b *strings.Builder, c benchCall) {
 		fmt.Fprintf(b, "<|tool_call|>[{\"name\": %q, \"arguments\": %s}]\n", c.name, jsonArgs(c))
 	},
