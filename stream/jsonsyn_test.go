@@ -30,6 +30,7 @@ var jsonSyntaxes = []struct{ syntax, file, open, close string }{
 	// certain at its JSON
 	{"functionary-v3.2", "functionary-v3.2_basic", "{\"path\"", "\"}"},
 	{"firefunction-v2", "firefunction-v2_basic", "[{", "\"}},"},
+	{"llama-builtin", "llama-builtin_basic", "=\"", "\")"}, // certain at its first value
 	{"llama", "llama_basic", "{\"name\": \"read_file\"", "\"}}"},
 	// A harmony header is a call once it names a recipient; <|call|> may
 	// be left out (servers strip it as a stop token).

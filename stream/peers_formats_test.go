@@ -13,6 +13,7 @@ const (
 	lcFireFunction  = lcppNow + "fireworks-ai-llama-3-firefunction-v2 "
 	lcFunctionary31 = lcppNow + "meetkai-functionary-medium-v3.1 "
 	lcCommandR7B    = lcppNow + "CohereForAI-c4ai-command-r7b-12-2024-tool_use "
+	lcLlama31       = lcppNow + "meta-llama-Llama-3.1-8B-Instruct (builtin tools) "
 	lcGeneric       = lcppNow + "google-gemma-2-2b-it (generic) "
 	lcFunctionary32 = lcppNow + "meetkai-functionary-medium-v3.2 "
 	// llama.cpp's tests/chat-parsers test_apertus_parser (the current
@@ -103,6 +104,15 @@ var peerFormatsLlamaCpp = []peerCase{
 	{src: lcppNow + "Mistral-Nemo-Instruct-2407 tool call (the Magistral format's call form)", syntax: "magistral", tools: ptools(lcSpecial),
 		in:    `[TOOL_CALLS][{"name": "special_function", "arguments": {"arg1": 1}, "id": "123456789"}]`,
 		calls: []peerCall{{"special_function", `{"arg1": 1}`}}, ids: []string{"123456789"}},
+	{src: lcLlama31 + "JSON call", syntax: "llama-builtin", tools: ptools(lcSpecial, lcPython),
+		in:    `{"name": "special_function", "parameters": {"arg1": 1}}`,
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}}},
+	{src: lcLlama31 + "code_interpreter", syntax: "llama-builtin", tools: ptools(lcSpecial, ptool("code_interpreter", `"code": {"type": "string"}`)),
+		in:    `<|python_tag|>code_interpreter.call(code="print('hey')")`,
+		calls: []peerCall{{"code_interpreter", `{"code": "print('hey')"}`}}},
+	{src: lcLlama31 + "python", syntax: "llama-builtin", tools: ptools(lcSpecial, lcPython),
+		in:    `<|python_tag|>python.call(code="print('hey')")`,
+		calls: []peerCall{{"python", `{"code": "print('hey')"}`}}},
 	{src: lcGeneric + "response", syntax: "generic", in: "{\n  \"response\": \"Hello, world!\\nWhat's up?\"\n}", text: lcHello},
 	{src: lcGeneric + "tool call (the cut-off case's input, complete)", syntax: "generic", tools: ptools(lcSpecial),
 		in:    `{ "tool_call" : { "name" : "special_function", "arguments" : { "arg1" : 1 } } }`,

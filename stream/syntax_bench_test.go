@@ -60,6 +60,9 @@ var benchWriters = map[string]func(b *strings.Builder, c benchCall){
 	"llama": func(b *strings.Builder, c benchCall) {
 		fmt.Fprintf(b, "<|python_tag|>{\"name\": %q, \"parameters\": %s}\n", c.name, jsonArgs(c))
 	},
+	"llama-builtin": func(b *strings.Builder, c benchCall) {
+		fmt.Fprintf(b, "<|python_tag|>brave_search.call(query=%q)\n<|python_tag|>{\"name\": %q, \"parameters\": %s}\n", c.name, c.name, jsonArgs(c))
+	},
 	"mistral": func(b *strings.Builder, c benchCall) {
 		fmt.Fprintf(b, "[TOOL_CALLS]%s[ARGS]%s\n", c.name, jsonArgs(c))
 	},
