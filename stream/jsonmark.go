@@ -489,7 +489,7 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 				return false, nil
 			}
 			if j == 0 || j == len(b) || b[j] != f.sep[0] {
-				return true, m.notCall(p)
+				return true, m.notCall(p, m.hdr, false)
 			}
 		}
 		b, cut := window(p.bytes(m.pos, p.end()), m.hdr+maxHeader+len(f.sep)-m.pos)
@@ -505,10 +505,7 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 		m.hs = strings.TrimSpace(string(p.bytes(m.hdr, m.pos)))
 		m.pos += len(f.sep)
 		if f.channel != "" && m.hs == f.channel {
-			p.ids-- // no call: the id is the next call's
-			m.st = jmText
-			m.x.skip(m.pos)
-			return true, p.text(p.pos(m.c.start), m.pos, true)
+			return true, m.notCall(p, m.pos, true)
 		}
 		if f.id {
 			m.c.callID = m.hs
@@ -536,7 +533,7 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 		case i < len(b) && (b[i] == '{' || b[i] == '"'): // V3.1: NAME<sep>{json}
 			return true, m.named(p, m.pos+i, f.name(m.hs), m.pos)
 		case f.channel != "":
-			return true, m.notCall(p)
+			return true, m.notCall(p, m.hdr, false)
 		}
 		m.st, m.hdr = jmNameLine, m.pos
 	case jmNameLine:
@@ -705,14 +702,15 @@ func longest(tags []string) int {
 	return n
 }
 
-// notCall leaves a start marker whose header is not a call's (a row with
-// a channel) as text: the header is read again as prose (at most a name
-// and white space), and the call's id is the next call's.
-func (m *jsonMarked) notCall(p *Parser) error {
+// notCall ends a start marker whose header is no call's (a row with a
+// channel): the call's id is the next call's, and prose resumes at to,
+// the bytes before it markup (the channel's header) or text (the marker;
+// the header is then read again as prose: a name and white space).
+func (m *jsonMarked) notCall(p *Parser, to int, markup bool) error {
 	p.ids--
 	m.st = jmText
-	m.x.skip(m.hdr)
-	return p.text(p.pos(m.c.start), m.hdr, false)
+	m.x.skip(to)
+	return p.text(p.pos(m.c.start), to, markup)
 }
 
 // open starts a header-form call whose opening marker is [at, end).

@@ -10,12 +10,9 @@ import (
 // llamaBuiltinActions are Llama 3.1's built-in tools as its model card
 // describes them, in the action schema's form.
 const llamaBuiltinActions = `
-    {"name": "brave_search", "description": "Search the web (Llama 3.1's built-in tool).",
-     "params": [{"name": "query", "type": "string", "required": true, "doc": "The search query."}]},
-    {"name": "wolfram_alpha", "description": "Ask Wolfram Alpha (Llama 3.1's built-in tool).",
-     "params": [{"name": "query", "type": "string", "required": true, "doc": "The query."}]},
-    {"name": "code_interpreter", "description": "Run Python code (Llama 3.1's built-in tool).",
-     "params": [{"name": "code", "type": "string", "required": true, "doc": "The code."}]},`
+    {"name": "brave_search", "description": "Search the web.", "params": [{"name": "query", "type": "string", "required": true}]},
+    {"name": "wolfram_alpha", "description": "Ask Wolfram Alpha.", "params": [{"name": "query", "type": "string", "required": true}]},
+    {"name": "code_interpreter", "description": "Run Python code.", "params": [{"name": "code", "type": "string", "required": true}]},`
 
 // LlamaBuiltin registers the llama-builtin syntax: the llama syntax whose
 // registry, unless a schema is given, also declares Llama 3.1's built-in
