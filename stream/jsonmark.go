@@ -197,6 +197,9 @@ type jsonMarked struct {
 	// loose: text resumes after a call outside a section, where a
 	// section's closing marker (of a section ended by prose) is markup.
 	loose bool
+	// a broken element of the array followed to its end (brokenEnd)
+	n    nest
+	skip int
 }
 
 // jsonMarked's states.
@@ -214,6 +217,7 @@ const (
 	jmJSON
 	jmFenceEnd // fenced: the closing fence
 	jmClose    // after the JSON, up to the close marker
+	jmSkip     // after an array element's syntax error, up to its end
 )
 
 func (m *jsonMarked) keep() int {
@@ -539,6 +543,15 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 		if m.fen && !m.c.jp.Failed() {
 			m.st = jmFenceEnd
 		}
+	case jmSkip:
+		end, wait := brokenEnd(p, &m.n, &m.skip, m.c.start, eof)
+		switch {
+		case wait:
+			return false, nil
+		case end < 0: // no end in sight: the call ends where it broke
+			return true, m.after(m.c.finish(p, m.pos))
+		}
+		return true, m.finish(p, end)
 	case jmFenceEnd:
 		b := p.bytes(m.pos, p.end())
 		i := p.spaces(m.pos)
@@ -666,10 +679,15 @@ func (m *jsonMarked) args(p *Parser) error {
 }
 
 // finish ends a call without a close marker at offset end: back to the
-// array or to text.
+// array or to text. An element of the array that broke at a syntax error
+// ends at its closing brace (jmSkip), so that the calls after it are read.
 func (m *jsonMarked) finish(p *Parser, end int) error {
+	if m.arr && m.c.jp.Failed() && m.st != jmSkip {
+		m.st, m.n, m.skip, m.pos = jmSkip, nest{}, m.c.start, end
+		return nil
+	}
 	err := m.c.finish(p, end)
-	if m.arr && !m.c.jp.Failed() {
+	if m.arr {
 		m.pos, m.st = end, jmArray
 		return err
 	}
