@@ -280,6 +280,7 @@ func (l *llama) step(p *Parser, eof bool) (bool, error) {
 		}
 		if !done {
 			if eof {
+				l.y.cut(p)
 				return false, l.text(l.c.abort(p, p.end(), ")"))
 			}
 			return false, nil

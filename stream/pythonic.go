@@ -280,6 +280,15 @@ func (y *pycall) feed(p *Parser, eof bool) (bool, error) {
 	return true, nil
 }
 
+// cut records the string value the end of the stream cut short, as
+// decoded so far, for the call's unterminated error.
+func (y *pycall) cut(p *Parser) {
+	if y.st == pyStr {
+		s := string(append(y.sval, y.dec...))
+		y.c.partial = append(y.c.partial, arg{key: y.key, value: s, span: p.span(y.vstart, p.end()), partial: true})
+	}
+}
+
 // fail ends the call at the byte at y.pos, which is not what the call's
 // grammar allows there.
 func (y *pycall) fail(p *Parser, msg string) {
