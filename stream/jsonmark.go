@@ -48,6 +48,15 @@ type jsonForm struct {
 	// 0): the schema's only tool is called, or the one its arguments
 	// fit (jtools.infer); else the call names no tool.
 	bare func(header string) bool
+	// resume: reasoning that a call's marker ended resumes after the
+	// calls (after the section, or after a call outside one), up to its
+	// closing tag: Kimi-K2 calls from inside its thinking and goes on
+	// thinking (llama.cpp's allow_toolcall_in_think).
+	resume bool
+	// reasoning: only a thinking block's closing tag ends it, even one the
+	// chat template opened; markers inside it stay reasoning (DeepSeek
+	// R1/V3.1, whose reference parsers split the reasoning at </think>).
+	reasoning bool
 	// fenced: the V3 form of DeepSeek may follow the separator: the
 	// header is the call's type, and the name, a line ending and a ```json
 	// fence come before the JSON (and a closing ``` after it).
@@ -62,7 +71,10 @@ func jsonSyntax(name, summary string, f *jsonForm, markers ...string) *Syntax {
 	return &Syntax{Name: name, Schema: "tools", Summary: summary, Markers: staticMarkers(markers...),
 		open: func(c *config) (scanner, error) {
 			x := newProse(c.opts, c.start, append(f.secOpens(), f.open))
-			x.special = f.special
+			x.special = f.special && !f.reasoning
+			if f.reasoning {
+				x.ends = nil
+			}
 			return &jsonMarked{f: f, x: x, c: newJCall(namesOf(c))}, nil
 		}}
 }
@@ -119,7 +131,7 @@ func (registry) KimiK2() *Syntax {
 	f := &jsonForm{secOpen: "<|tool_calls_section_begin|>", secClose: "<|tool_calls_section_end|>",
 		secAlt: [][2]string{{"<|tool_call_section_begin|>", "<|tool_call_section_end|>"}}, special: true,
 		open: "<|tool_call_begin|>", close: "<|tool_call_end|>", sep: "<|tool_call_argument_begin|>",
-		name: kimiName, id: true, bare: kimiBare}
+		name: kimiName, id: true, bare: kimiBare, resume: true}
 	return jsonSyntax("kimi-k2", "<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{…}<|tool_call_end|>",
 		f, append(f.secOpens(), f.open)...)
 }
@@ -160,7 +172,7 @@ const (
 // (<｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{json}<｜tool▁call▁end｜>), inside
 // <｜tool▁calls▁begin｜>…<｜tool▁calls▁end｜>.
 func (registry) DeepSeek() *Syntax {
-	f := &jsonForm{secOpen: dsCallsBegin, secClose: dsCallsEnd, special: true, open: dsCallBegin, close: dsCallEnd,
+	f := &jsonForm{secOpen: dsCallsBegin, secClose: dsCallsEnd, special: true, reasoning: true, open: dsCallBegin, close: dsCallEnd,
 		sep: dsSep, name: func(h string) string { return h }, fenced: true}
 	return jsonSyntax("deepseek", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜> (V3.1; V3's function<｜tool▁sep｜>NAME ```json)",
 		f, dsCallsBegin, dsCallBegin)
@@ -200,6 +212,9 @@ type jsonMarked struct {
 	// a broken element of the array followed to its end (brokenEnd)
 	n    nest
 	skip int
+	// think: the calls' marker ended a thinking block, which resumes
+	// after them (jsonForm.resume)
+	think bool
 }
 
 // jsonMarked's states.
@@ -250,10 +265,20 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 				return false, err
 			}
 		}
+		if m.think { // the thinking block the calls' marker ended resumes, unless only white space follows
+			at := m.x.pos
+			if i := p.spaces(at); at+i == p.end() && !eof {
+				return false, nil
+			} else if at+i < p.end() {
+				m.x.in, m.x.th = true, thinking{start: at, startPos: p.pos(at), content: at, close: m.x.th.close}
+			}
+			m.think = false
+		}
 		k, at, end, err := m.x.next(p, eof)
 		if err != nil || k < 0 {
 			return false, err
 		}
+		m.think, m.x.cut = f.resume && m.x.cut, false
 		switch {
 		case f.secOpen != "" && k <= len(f.secAlt):
 			m.sec, m.st, m.pos = true, jmSection, end
