@@ -575,7 +575,7 @@ func jsonValue(sp *schema.Param, v jsonargs.Event) (any, error) {
 			}
 		}
 	case nil:
-		if t == schema.JSON {
+		if t == schema.JSON || sp.Nullable {
 			return nil, nil
 		}
 	}

@@ -674,7 +674,8 @@ func (t *tools) delta(p *Parser, to int) error {
 
 // exact reports whether the current value's text is kept as written in
 // the call's params (see Event.Exact): a string value that is neither
-// trimmed nor unescaped, of the first occurrence of its parameter.
+// trimmed nor unescaped, of the first occurrence of its parameter, which
+// is not nullable (its text null is null).
 func (t *tools) exact() bool {
 	c := &t.c
 	i := len(c.vals) - 1
@@ -684,7 +685,7 @@ func (t *tools) exact() bool {
 	}
 	sp := v.param
 	return sp != nil && t.given(sp) == i && sp.TypeOrDefault() == schema.String &&
-		(sp.Raw || t.f.rawText) && sp.Entities != "unescape"
+		(sp.Raw || t.f.rawText) && sp.Entities != "unescape" && !sp.Nullable
 }
 
 // flush emits an oversized call's bytes up to offset to as Text.
@@ -841,7 +842,7 @@ func (t *tools) typed(sp *schema.Param, a *arg) (any, error) {
 	s := a.raw
 	if t.f.rawText && sp.TypeOrDefault() == schema.String && !sp.Raw {
 		// kept as written, like a raw value; the entity policy applies
-		sp = &schema.Param{Name: sp.Name, Type: schema.String, Raw: true, Entities: sp.Entities}
+		sp = &schema.Param{Name: sp.Name, Type: schema.String, Raw: true, Entities: sp.Entities, Nullable: sp.Nullable}
 	}
 	val, err := convert(sp, s)
 	if ty := sp.TypeOrDefault(); err != nil && (ty == schema.JSON || ty == schema.List) {
