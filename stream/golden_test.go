@@ -20,25 +20,25 @@ var goldenCases = map[string]struct {
 	opts  Options
 	chunk int // bytes per Write; 0: the whole input at once
 }{
-	"split_tag":               {chunk: 7},
-	"lt_at_chunk_end":         {chunk: 6},
-	"too_large":               {opts: Options{MaxCallSize: 100}},
-	"llama_in_thinking":       {opts: Options{InThinking: true}}, // a call at the start ends the template's block
-	"deepseek_think_mentions": {opts: Options{InThinking: true}}, // markers in the template's block stay reasoning
-	"utf8_split":              {chunk: 1},
-	"acts_near_act":           {chunk: 1}, // the held near-act error goes out at the act fence line
-	"qwen3-coder_several":     {chunk: 5}, // markers split across chunks
-	"glm_several":             {chunk: 3},
-	"minimax_basic":           {chunk: 7},
-	"deepseek-dsml_split":     {chunk: 2}, // the multi-byte ｜ of every tag split across chunks
-	"seed-oss_split":          {chunk: 3},
-	"hermes_split":            {chunk: 3}, // markers and escapes split across chunks
-	"llama_split":             {chunk: 3},
-	"llama_pythonic_split":    {chunk: 3}, // markers, names and escapes split across chunks
-	"kimi-k2_split":           {chunk: 3},
-	"deepseek_split":          {chunk: 2},
-	"mistral_split":           {chunk: 3},
-	"harmony_split":           {chunk: 3},
+	"split_tag":            {chunk: 7},
+	"lt_at_chunk_end":      {chunk: 6},
+	"too_large":            {opts: Options{MaxCallSize: 100}},
+	"llama_in_thinking":    {opts: Options{InThinking: true}}, // a call at the start ends the template's block
+	"deepseek_mentions":    {opts: Options{InThinking: true}}, // markers in the template's block stay reasoning
+	"utf8_split":           {chunk: 1},
+	"acts_near_act":        {chunk: 1}, // the held near-act error goes out at the act fence line
+	"qwen3-coder_several":  {chunk: 5}, // markers split across chunks
+	"glm_several":          {chunk: 3},
+	"minimax_basic":        {chunk: 7},
+	"deepseek-dsml_split":  {chunk: 2}, // the multi-byte ｜ of every tag split across chunks
+	"seed-oss_split":       {chunk: 3},
+	"hermes_split":         {chunk: 3}, // markers and escapes split across chunks
+	"llama_split":          {chunk: 3},
+	"llama_pythonic_split": {chunk: 3}, // markers, names and escapes split across chunks
+	"kimi-k2_split":        {chunk: 3},
+	"deepseek_split":       {chunk: 2},
+	"mistral_split":        {chunk: 3},
+	"harmony_split":        {chunk: 3},
 	// edit formats: a hunk is emitted once the line after it has arrived
 	"search-replace_basic": {chunk: 5},
 	"udiff_basic":          {chunk: 3},
