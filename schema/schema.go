@@ -158,6 +158,10 @@ type Param struct {
 	// Raw marks a streamed tool parameter whose text may contain anything,
 	// tags included; it is not trimmed.
 	Raw bool `json:"raw,omitempty"`
+	// Nullable marks a parameter whose type also allows null (a tools
+	// file's ["string", "null"], or an anyOf of a type and null): a null
+	// value, or the text null in a syntax of text values, is null.
+	Nullable bool `json:"nullable,omitempty"`
 	// Entities is the streamed parameter's entity policy: "keep" (default)
 	// or "unescape" (&lt; &gt; &amp; &quot; &apos; and numeric references).
 	Entities string `json:"entities,omitempty"`

@@ -340,7 +340,12 @@ func (c *toolsConv) param(name string, n *node, keyOff int, path string, require
 		return nil
 	}
 	if ty := n.get("type"); ty != nil && ty.kind == '[' && t != "" {
-		p.Required = false // nullable: strict OpenAI schemas mark optional members so
+		p.Required, p.Nullable = false, true // strict OpenAI schemas mark optional members so
+	} else if a := n.get("anyOf"); t == "" && ty == nil && a != nil {
+		if st := orNull(a); st != "" { // anyOf [{"type": T}, {"type": "null"}] is ["T", "null"]
+			c.warn("warning", a, path+".anyOf", "parameter %s may be null: it is made optional, and null is kept as null (type %s)", name, st)
+			t, handled["anyOf"], p.Required, p.Nullable = st, true, false, true
+		}
 	}
 	switch t {
 	case "string", "integer", "number", "boolean":
@@ -461,7 +466,7 @@ func (c *toolsConv) jsonType(n *node, path, name string) (string, bool) {
 			}
 		}
 		if len(types) == 1 && len(t.vals) == 2 {
-			c.warn("warning", t, path+".type", "parameter %s may be null: it is made optional, and a null value is read as no value (type %s)", name, types[0])
+			c.warn("warning", t, path+".type", "parameter %s may be null: it is made optional, and null is kept as null (type %s)", name, types[0])
 			return types[0], true
 		}
 		c.warn("warning", t, path+".type", "parameter %s has several types: kept as JSON", name)
@@ -488,6 +493,28 @@ func (c *toolsConv) enum(p *Param, e *node, path string) bool {
 		p.Type = Enum
 	}
 	return true
+}
+
+// orNull returns T for an anyOf of two schemas {"type": T}, T a scalar
+// type, and {"type": "null"}, in either order; else "".
+func orNull(a *node) string {
+	if a.kind != '[' || len(a.vals) != 2 {
+		return ""
+	}
+	t := ""
+	for _, b := range a.vals {
+		ty := b.get("type")
+		if b.kind != '{' || len(b.keys) != 1 || ty == nil || ty.kind != 's' {
+			return ""
+		}
+		if ty.s != "null" {
+			t = ty.s
+		}
+	}
+	if _, ok := scalarTypes[t]; !ok || a.vals[0].get("type").s != "null" && a.vals[1].get("type").s != "null" {
+		return ""
+	}
+	return t
 }
 
 func allKind(ns []*node, k byte) bool {

@@ -207,12 +207,13 @@ func (c *apiCall) drain(p *Parser) error {
 				return err
 			}
 		case jsonargs.Value:
+			raw := je.Raw
+			if raw == "" {
+				raw, _ = je.Value.(string)
+			}
+			// a partial value (cut by the end) is for the unterminated error only
+			c.vals = append(c.vals, arg{key: je.Key, value: je.Value, raw: raw, json: je.Raw, span: c.mapSpan(je.Span), partial: je.Partial})
 			if !je.Partial {
-				raw := je.Raw
-				if raw == "" {
-					raw, _ = je.Value.(string)
-				}
-				c.vals = append(c.vals, arg{key: je.Key, value: je.Value, raw: raw, json: je.Raw, span: c.mapSpan(je.Span)})
 				if c.keys == nil {
 					c.keys = map[string]bool{}
 				}
@@ -278,10 +279,12 @@ func (c *apiCall) finish(p *Parser, at ast.Pos) error {
 		c.errs = append(c.errs, Event{Type: Error, ID: c.id, Kind: KindBadEvent, Severity: ast.Error,
 			Message: "tool call without a name", Span: end})
 	}
-	unterminated := slices.ContainsFunc(c.errs, func(e Event) bool { return e.Kind == KindUnterminated })
-	var params ast.Params
-	if !unterminated {
-		params = c.bind(end)
+	cut := slices.IndexFunc(c.errs, func(e Event) bool { return e.Kind == KindUnterminated })
+	n := len(c.errs)
+	params := c.bind(end)
+	if cut >= 0 { // the error carries what was read; the call's checks do not apply
+		c.errs = c.errs[:n]
+		c.errs[cut].Params = params
 	}
 	slices.SortStableFunc(c.errs, func(a, b Event) int { return a.Span.Start.Offset - b.Span.Start.Offset })
 	for i := range c.errs {
@@ -290,7 +293,7 @@ func (c *apiCall) finish(p *Parser, at ast.Pos) error {
 			return err
 		}
 	}
-	if unterminated {
+	if cut >= 0 {
 		return nil
 	}
 	return p.send(&Event{Type: ToolCall, ID: c.id, CallID: c.callID, Choice: c.choice, Name: c.name, Params: params, Raw: c.text.String(),

@@ -13,8 +13,12 @@ import (
 // convert turns a parameter's text into a value of its declared type. A
 // raw parameter is taken as it is, any other trimmed; entity references are
 // decoded when the parameter's policy is "unescape"; the typed conversion is
-// the schema's own (schema.Param.Value), the same for every dialect.
+// the schema's own (schema.Param.Value), the same for every dialect. The
+// text null of a nullable parameter is null.
 func convert(sp *schema.Param, s string) (any, error) {
+	if sp.Nullable && strings.TrimSpace(s) == "null" {
+		return nil, nil
+	}
 	if !sp.Raw {
 		s = strings.TrimSpace(s)
 	}
@@ -135,7 +139,8 @@ type binder struct {
 // twice (by name or alias: the first is kept); missing required ones (an
 // absent optional one takes its default); values that do not convert
 // (kept as read, with the error); paths padded with white space. A JSON
-// null is no value, except for a json parameter, which takes it. An
+// null is no value, except for a json or nullable parameter, which takes
+// it. An
 // unknown tool's arguments are kept as read, the first of each key, in
 // their order, duplicates reported.
 func (b binder) bind(args []arg) ast.Params {
@@ -146,7 +151,7 @@ func (b binder) bind(args []arg) ast.Params {
 	byParam := map[*schema.Param]int{}
 	for i := range args {
 		a := &args[i]
-		if a.value == nil && !a.partial && a.param != nil && a.param.TypeOrDefault() != schema.JSON {
+		if a.value == nil && !a.partial && a.param != nil && a.param.TypeOrDefault() != schema.JSON && !a.param.Nullable {
 			continue // null: the parameter is not given
 		}
 		name, dup := a.key, false

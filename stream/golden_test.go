@@ -8,12 +8,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/plangram/plangram/schema"
 	"github.com/sebdah/goldie/v2"
 )
 
 // goldenCases says how each golden/stream/NAME.txt is fed: the default is
 // one chunk in the syntax NAME starts with (SYNTAX_case.txt: the part
-// before the first '_' when it names a syntax or "auto"), else tools.
+// before the first '_' when it names a syntax or "auto"), else tools;
+// the schema is the tools registry NAME.tools.json beside it, if any.
 var goldenCases = map[string]struct {
 	opts  Options
 	chunk int // bytes per Write; 0: the whole input at once
@@ -22,6 +24,7 @@ var goldenCases = map[string]struct {
 	"lt_at_chunk_end":      {chunk: 6},
 	"too_large":            {opts: Options{MaxCallSize: 100}},
 	"llama_in_thinking":    {opts: Options{InThinking: true}},           // a call at the start ends the template's block
+	"deepseek_mentions":    {opts: Options{InThinking: true}},           // markers in the template's block stay reasoning
 	"mistral_in_thinking":  {opts: Options{InThinking: true}, chunk: 3}, // [/THINK] ends the template's block
 	"utf8_split":           {chunk: 1},
 	"acts_near_act":        {chunk: 1}, // the held near-act error goes out at the act fence line
@@ -103,6 +106,14 @@ func goldenFeed(name string, in []byte) (Options, []int) {
 	c := goldenCases[name]
 	if c.opts.Syntax == "" {
 		c.opts.Syntax = goldenSyntax(name)
+	}
+	file := filepath.Join("../golden/stream", name+".tools.json")
+	if data, err := os.ReadFile(file); err == nil {
+		ts, err := schema.FromTools(file, data)
+		if err != nil {
+			panic(err)
+		}
+		c.opts.Schema = ts.Schema
 	}
 	var cuts []int
 	for i := c.chunk; c.chunk > 0 && i < len(in); i += c.chunk {

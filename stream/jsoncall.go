@@ -462,7 +462,7 @@ func (c *jcall) finish(p *Parser, end int) error {
 // abort ends a call cut by the end of the stream at end (closing is the
 // marker it lacks, "" for a call that ends with its JSON): its JSON errors,
 // an unterminated error whose Params hold what was read (the argument cut
-// short with its text so far), then its source as text.
+// short with its text so far), then its source as markup (unterminated).
 func (c *jcall) abort(p *Parser, end int, closing string) error {
 	sp, raw, err := c.close(p, end)
 	if err != nil {
@@ -477,12 +477,11 @@ func (c *jcall) abort(p *Parser, end int, closing string) error {
 	if err := c.sendErrs(p); err != nil {
 		return err
 	}
-	msg := fmt.Sprintf("call is not closed by %s: its text follows as text", closing)
+	msg := fmt.Sprintf("the stream ends before the call's closing %s", closing)
 	if closing == "" {
-		msg = "the stream ends inside the call's JSON arguments: its text follows as text"
+		msg = "the stream ends inside the call's JSON arguments"
 	}
-	return p.asText(&Event{Type: Error, ID: c.id, Name: c.name, Kind: KindUnterminated, Params: params,
-		Message: msg, Raw: raw, Span: sp})
+	return unterminated(p, Event{ID: c.id, Name: c.name, Params: params, Message: msg, Raw: raw, Span: sp})
 }
 
 // complete reports whether the call's JSON is complete and nothing stray
@@ -576,7 +575,7 @@ func jsonValue(sp *schema.Param, v jsonargs.Event) (any, error) {
 			}
 		}
 	case nil:
-		if t == schema.JSON {
+		if t == schema.JSON || sp.Nullable {
 			return nil, nil
 		}
 	}

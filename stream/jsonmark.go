@@ -49,6 +49,15 @@ type jsonForm struct {
 	// 0): the schema's only tool is called, or the one its arguments
 	// fit (jtools.infer); else the call names no tool.
 	bare func(header string) bool
+	// resume: reasoning that a call's marker ended resumes after the
+	// calls (after the section, or after a call outside one), up to its
+	// closing tag: Kimi-K2 calls from inside its thinking and goes on
+	// thinking (llama.cpp's allow_toolcall_in_think).
+	resume bool
+	// reasoning: only a thinking block's closing tag ends it, even one the
+	// chat template opened; markers inside it stay reasoning (DeepSeek
+	// R1/V3.1, whose reference parsers split the reasoning at </think>).
+	reasoning bool
 	// fenced: the V3 form of DeepSeek may follow the separator: the
 	// header is the call's type, and the name, a line ending and a ```json
 	// fence come before the JSON (and a closing ``` after it).
@@ -86,7 +95,10 @@ func jsonSyntax(name, summary string, f *jsonForm, markers ...string) *Syntax {
 				marks = append(marks, f.respond)
 			}
 			x := newProse(c.opts, c.start, marks)
-			x.special = f.special
+			x.special = f.special && !f.reasoning
+			if f.reasoning {
+				x.ends = nil
+			}
 			if f.think[0] != "" && c.opts.ThinkingTags == nil {
 				x.think(f.think[0], f.think[1])
 			}
@@ -152,7 +164,7 @@ func (registry) KimiK2() *Syntax {
 	f := &jsonForm{secOpen: "<|tool_calls_section_begin|>", secClose: "<|tool_calls_section_end|>",
 		secAlt: [][2]string{{"<|tool_call_section_begin|>", "<|tool_call_section_end|>"}}, special: true,
 		open: "<|tool_call_begin|>", close: "<|tool_call_end|>", sep: "<|tool_call_argument_begin|>",
-		name: kimiName, id: true, bare: kimiBare}
+		name: kimiName, id: true, bare: kimiBare, resume: true}
 	return jsonSyntax("kimi-k2", "<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{…}<|tool_call_end|>",
 		f, append(f.secOpens(), f.open)...)
 }
@@ -193,7 +205,7 @@ const (
 // (<｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{json}<｜tool▁call▁end｜>), inside
 // <｜tool▁calls▁begin｜>…<｜tool▁calls▁end｜>.
 func (registry) DeepSeek() *Syntax {
-	f := &jsonForm{secOpen: dsCallsBegin, secClose: dsCallsEnd, special: true, open: dsCallBegin, close: dsCallEnd,
+	f := &jsonForm{secOpen: dsCallsBegin, secClose: dsCallsEnd, special: true, reasoning: true, open: dsCallBegin, close: dsCallEnd,
 		sep: dsSep, name: func(h string) string { return h }, fenced: true}
 	return jsonSyntax("deepseek", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜> (V3.1; V3's function<｜tool▁sep｜>NAME ```json)",
 		f, dsCallsBegin, dsCallBegin)
@@ -234,6 +246,12 @@ type jsonMarked struct {
 	resp  *jsonargs.Parser
 	rp    *Parser // the Parser during resp's Feed, and its first error
 	rerr  error
+	// a broken element of the array followed to its end (brokenEnd)
+	n    nest
+	skip int
+	// think: the calls' marker ended a thinking block, which resumes
+	// after them (jsonForm.resume)
+	think bool
 }
 
 // jsonMarked's states.
@@ -252,6 +270,7 @@ const (
 	jmFenceEnd // fenced: the closing fence
 	jmClose    // after the JSON, up to the close marker
 	jmResp     // in a response object (jsonForm.respond)
+	jmSkip     // after an array element's syntax error, up to its end
 )
 
 func (m *jsonMarked) keep() int {
@@ -291,10 +310,20 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 				return false, err
 			}
 		}
+		if m.think { // the thinking block the calls' marker ended resumes, unless only white space follows
+			at := m.x.pos
+			if i := p.spaces(at); at+i == p.end() && !eof {
+				return false, nil
+			} else if at+i < p.end() {
+				m.x.in, m.x.th = true, thinking{start: at, startPos: p.pos(at), content: at, close: m.x.th.close}
+			}
+			m.think = false
+		}
 		k, at, end, err := m.x.next(p, eof)
 		if err != nil || k < 0 {
 			return false, err
 		}
+		m.think, m.x.cut = f.resume && m.x.cut, false
 		switch {
 		case f.respond != "" && k == m.x.marks-1:
 			m.respond(p, at)
@@ -601,6 +630,15 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 		if m.fen && !m.c.jp.Failed() {
 			m.st = jmFenceEnd
 		}
+	case jmSkip:
+		end, wait := brokenEnd(p, &m.n, &m.skip, m.c.start, eof)
+		switch {
+		case wait:
+			return false, nil
+		case end < 0: // no end in sight: the call ends where it broke
+			return true, m.after(m.c.finish(p, m.pos))
+		}
+		return true, m.finish(p, end)
 	case jmFenceEnd:
 		b := p.bytes(m.pos, p.end())
 		i := p.spaces(m.pos)
@@ -739,10 +777,15 @@ func (m *jsonMarked) args(p *Parser) error {
 }
 
 // finish ends a call without a close marker at offset end: back to the
-// array or to text.
+// array or to text. An element of the array that broke at a syntax error
+// ends at its closing brace (jmSkip), so that the calls after it are read.
 func (m *jsonMarked) finish(p *Parser, end int) error {
+	if m.arr && m.c.jp.Failed() && m.st != jmSkip {
+		m.st, m.n, m.skip, m.pos = jmSkip, nest{}, m.c.start, end
+		return nil
+	}
 	err := m.c.finish(p, end)
-	if m.arr && !m.c.jp.Failed() {
+	if m.arr {
 		m.pos, m.st = end, jmArray
 		return err
 	}

@@ -112,6 +112,9 @@ type llama struct {
 	// restart: the last call's JSON broke; a call may start where it broke
 	// (see text).
 	restart bool
+	// a broken pythonic call followed to its end (brokenEnd)
+	n    nest
+	skip int
 }
 
 // llama's states.
@@ -125,6 +128,7 @@ const (
 	llPyList        // in a pythonic list, after a call: ',' or ']'
 	llPyEnd         // after a pythonic list: <|python_end|> may follow
 	llMid           // at a '[' in a line, a tool's name and '(' after it
+	llPySkip        // after a pythonic call's syntax error, up to its end
 )
 
 func (l *llama) keep() int {
@@ -133,7 +137,7 @@ func (l *llama) keep() int {
 		return l.x.keep()
 	case llTag:
 		return l.at
-	case llJSON, llPyCall:
+	case llJSON, llPyCall, llPySkip:
 		return l.c.start
 	}
 	return l.pos
@@ -276,16 +280,29 @@ func (l *llama) step(p *Parser, eof bool) (bool, error) {
 		}
 		if !done {
 			if eof {
+				l.y.cut(p)
 				return false, l.text(l.c.abort(p, p.end(), ")"))
 			}
 			return false, nil
 		}
-		err = l.c.finish(p, l.y.pos)
-		l.pos = l.y.pos
 		if l.y.st == pyFailed {
-			return true, l.text(err)
+			l.st, l.n, l.skip = llPySkip, nest{}, l.c.start
+			return true, nil
 		}
-		l.st = llPyList
+		err = l.c.finish(p, l.y.pos)
+		l.pos, l.st = l.y.pos, llPyList
+		return true, err
+	case llPySkip:
+		// A broken call ends at its ')': the calls after it are read.
+		end, wait := brokenEnd(p, &l.n, &l.skip, l.c.start, eof)
+		if wait {
+			return false, nil
+		}
+		if end < 0 { // no end in sight: the call ends where it broke
+			return true, l.text(l.c.finish(p, l.y.pos))
+		}
+		err := l.c.finish(p, end)
+		l.pos, l.st = end, llPyList
 		return true, err
 	case llPyList:
 		b := p.bytes(l.pos, p.end())

@@ -273,8 +273,8 @@ var peerSGLangQwen3Coder = []peerCase{
 		calls: []peerCall{{"sql_interpreter", `{"query": "SELECT * FROM users WHERE name = 'John \"Doe\"'"}`}}},
 	{src: sgQ3 + "test_incomplete_tool_call", syntax: "qwen3-coder", tools: sgQ3Tools,
 		in:   "<tool_call>\n<function=get_current_weather>\n<parameter=location>London",
-		text: "<function=get_current_weather>\n<parameter=location>London", errs: []string{KindUnterminated},
-		note: "SGLang only requires no crash; the call cut by the end of the stream is unterminated (carrying what was read) and its text follows as text (the <tool_call> wrapper is markup)"},
+		errs: []string{KindUnterminated},
+		note: "SGLang only requires no crash; the call cut by the end of the stream is an unterminated error carrying its tool and the arguments read, its bytes markup, not text"},
 }
 
 var sgTodoTools = ptools(`{"type": "function", "function": {"name": "todo_write", "parameters": {"type": "object", "properties": {"todos": {"type": "array"}}, "required": ["todos"]}}}`)
@@ -342,8 +342,8 @@ var peerSGLangMiniMax = []peerCase{
 		calls: []peerCall{{"process_html", `{"html": "<div>Hello</div>"}`}}},
 	{src: sgMiniMaxFile + "test_streaming_incomplete_tool_call_should_buffer", syntax: "minimax", tools: sgMMSimple,
 		in:   `Normal text before<minimax:tool_call><invoke name="context_info"><parameter name="metadata_only">false</parameter>`,
-		text: `Normal text before<invoke name="context_info"><parameter name="metadata_only">false</parameter>`, errs: []string{KindUnterminated},
-		note: "SGLang emits nothing for the cut call; here it is unterminated (carrying what was read) and its text follows as text, nothing dropped"},
+		text: `Normal text before`, errs: []string{KindUnterminated},
+		note: "SGLang emits nothing for the cut call; here it is an unterminated error carrying what was read, nothing dropped"},
 	{src: sgMiniMaxFile + "test_streaming_complete_tool_call_emits_properly", syntax: "minimax", tools: sgMMSimple,
 		in:    "Text before " + sgMM(`<invoke name="context_info"><parameter name="metadata_only">true</parameter></invoke>`) + " Text after",
 		calls: []peerCall{{"context_info", `{"metadata_only": true}`}}, text: "Text before  Text after"},

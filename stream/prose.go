@@ -89,6 +89,9 @@ type prose struct {
 	// which reasoning text cannot hold: a marker ends any thinking block,
 	// as when the model calls from inside its thinking without </think>.
 	special bool
+	// cut: the last thinking block was ended by a marker, not its closing
+	// tag (a syntax may resume it after the call, see jsonMarked.resume).
+	cut bool
 }
 
 // newProse returns a prose scanner starting at offset start that stops at
@@ -236,6 +239,9 @@ func (x *prose) thinking(p *Parser, eof bool) (bool, error) {
 	done, err := x.th.scan(p, &x.out, &x.pos, x.hide, ends, eof)
 	if done || eof {
 		x.in, x.pre = false, false
+		x.cut = done && !slices.ContainsFunc(x.th.close, func(c string) bool {
+			return x.pos-len(c) >= x.th.content && string(p.bytes(x.pos-len(c), x.pos)) == c
+		})
 	}
 	return done, err
 }

@@ -86,11 +86,64 @@ type pycall struct {
 	dec    []byte // decoded text not yet emitted
 	sval   []byte // the decoded value so far
 
-	// a compound value: nesting depth, the quote of a string inside, an
-	// escape pending
+	n nest // a compound value
+}
+
+// nest follows brackets and quoted strings (in single or double quotes,
+// with backslash escapes) to where a bracketed value ends: a pythonic
+// call's list, dict or tuple value, and a broken call in a list of calls
+// (brokenEnd).
+type nest struct {
 	depth int
-	inq   byte
+	inq   byte // the quote of the string it is in
 	esc   bool
+}
+
+// end reads b and returns the index after the bracket that closes the
+// first one opened, or -1 when b ends before it.
+func (n *nest) end(b []byte) int {
+	for i, c := range b {
+		switch {
+		case n.esc:
+			n.esc = false
+		case n.inq != 0:
+			switch c {
+			case '\\':
+				n.esc = true
+			case n.inq:
+				n.inq = 0
+			}
+		case c == '\'' || c == '"':
+			n.inq = c
+		case c == '[' || c == '{' || c == '(':
+			n.depth++
+		case c == ']' || c == '}' || c == ')':
+			n.depth--
+			if n.depth <= 0 {
+				return i + 1
+			}
+		}
+	}
+	return -1
+}
+
+// maxSkip bounds how far a broken call in a list of calls is followed to
+// its end (brokenEnd).
+const maxSkip = 4096
+
+// brokenEnd follows a call of a list that broke at a syntax error, from
+// its start (offset start; *pos and n the progress so far), to its end:
+// the bracket that closes its first one, so that the calls after it in
+// the list are still read. It returns that end, or -1 when the call has
+// no end within maxSkip bytes of its start (or before the end of the
+// stream); wait: more bytes are needed to tell.
+func brokenEnd(p *Parser, n *nest, pos *int, start int, eof bool) (end int, wait bool) {
+	b, cut := window(p.bytes(*pos, p.end()), start+maxSkip-*pos)
+	if i := n.end(b); i >= 0 {
+		return *pos + i, false
+	}
+	*pos += len(b)
+	return -1, !cut && !eof && *pos < start+maxSkip
 }
 
 // pycall's states.
@@ -160,8 +213,7 @@ func (y *pycall) feed(p *Parser, eof bool) (bool, error) {
 					y.dstart, y.dec, y.sval = y.pos, y.dec[:0], y.sval[:0]
 					y.st = pyStr
 				case '[', '{', '(':
-					y.depth, y.inq, y.esc = 1, 0, false
-					y.pos++
+					y.n = nest{}
 					y.st = pyNested
 				case ',', ')', ']', '}', '=':
 					y.fail(p, fmt.Sprintf("want a value for keyword %s", y.key))
@@ -199,10 +251,12 @@ func (y *pycall) feed(p *Parser, eof bool) (bool, error) {
 				return false, nil
 			}
 		case pyNested:
-			y.nested(b)
-			if y.st == pyNested {
+			i := y.n.end(b)
+			if i < 0 {
+				y.pos += len(b)
 				return false, nil
 			}
+			y.pos += i
 			y.value(p)
 		case pyScalar:
 			i := 0
@@ -224,6 +278,15 @@ func (y *pycall) feed(p *Parser, eof bool) (bool, error) {
 		}
 	}
 	return true, nil
+}
+
+// cut records the string value the end of the stream cut short, as
+// decoded so far, for the call's unterminated error.
+func (y *pycall) cut(p *Parser) {
+	if y.st == pyStr {
+		s := string(append(y.sval, y.dec...))
+		y.c.partial = append(y.c.partial, arg{key: y.key, value: s, span: p.span(y.vstart, p.end()), partial: true})
+	}
 }
 
 // fail ends the call at the byte at y.pos, which is not what the call's
@@ -355,36 +418,6 @@ func pyEscape(b []byte, eof bool) (dec []byte, n int, ok bool) {
 		return utf8.AppendRune(nil, rune(v)), i, true
 	}
 	return b[:2], 2, true
-}
-
-// nested reads bytes b of a list, dict or tuple value up to its closing
-// bracket (brackets inside strings do not count).
-func (y *pycall) nested(b []byte) {
-	for i, c := range b {
-		switch {
-		case y.esc:
-			y.esc = false
-		case y.inq != 0:
-			switch c {
-			case '\\':
-				y.esc = true
-			case y.inq:
-				y.inq = 0
-			}
-		case c == '\'' || c == '"':
-			y.inq = c
-		case c == '[' || c == '{' || c == '(':
-			y.depth++
-		case c == ']' || c == '}' || c == ')':
-			y.depth--
-			if y.depth == 0 {
-				y.pos += i + 1
-				y.st = pyAfter
-				return
-			}
-		}
-	}
-	y.pos += len(b)
 }
 
 // value adds the non-string value [y.vstart, y.pos), converted from its

@@ -416,15 +416,6 @@ func (p *Parser) text(start ast.Pos, to int, markup bool) error {
 	return p.send(&e)
 }
 
-// asText sends the error e of a call given up on, then the call's source
-// (e.Raw over e.Span) as text.
-func (p *Parser) asText(e *Event) error {
-	if err := p.send(e); err != nil {
-		return err
-	}
-	return p.send(&Event{Type: Text, Text: e.Raw, Raw: e.Raw, Span: e.Span})
-}
-
 // cutTag ends the stream, whose bytes from offset at on are the start of a
 // call's opening tag (a syntax's marker) cut off: a cut-tag error, then the
 // bytes as markup (a Text event with empty Text).

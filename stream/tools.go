@@ -674,7 +674,8 @@ func (t *tools) delta(p *Parser, to int) error {
 
 // exact reports whether the current value's text is kept as written in
 // the call's params (see Event.Exact): a string value that is neither
-// trimmed nor unescaped, of the first occurrence of its parameter.
+// trimmed nor unescaped, of the first occurrence of its parameter, which
+// is not nullable (its text null is null).
 func (t *tools) exact() bool {
 	c := &t.c
 	i := len(c.vals) - 1
@@ -684,7 +685,7 @@ func (t *tools) exact() bool {
 	}
 	sp := v.param
 	return sp != nil && t.given(sp) == i && sp.TypeOrDefault() == schema.String &&
-		(sp.Raw || t.f.rawText) && sp.Entities != "unescape"
+		(sp.Raw || t.f.rawText) && sp.Entities != "unescape" && !sp.Nullable
 }
 
 // flush emits an oversized call's bytes up to offset to as Text.
@@ -727,11 +728,41 @@ func (t *tools) starve(p *Parser, eof bool, lim, hold int) (bool, error) {
 	if t.mode == inValue && c.rej >= 0 && t.reread+end-c.rejNext <= end {
 		return true, t.reopen(p, end)
 	}
+	t.mode, t.out, t.pos = inText, end, end
+	return false, t.cut(p, end, "")
+}
+
+// cut ends the call at offset end, which the stream ends before its
+// closing tag (msg: why, "" for the usual message): an unterminated error
+// with the parameters read so far (see unterminated).
+func (t *tools) cut(p *Parser, end int, msg string) error {
+	c := &t.c
+	if n := len(c.vals); n > 0 && c.vals[n-1].end < c.vals[n-1].start {
+		v := &c.vals[n-1] // the value cut short: its text so far
+		v.end, v.span = max(end, v.start), ast.Span{Start: v.startPos, End: p.pos(max(end, v.start))}
+	}
 	raw := p.str(c.start, end)
 	sp := ast.Span{Start: c.startPos, End: p.pos(end)}
-	t.mode, t.out, t.pos = inText, end, end
-	return false, p.asText(&Event{Type: Error, ID: c.id, Name: c.name, Kind: KindUnterminated,
-		Message: fmt.Sprintf("call is not closed by %s: its text follows as text", c.end), Raw: raw, Span: sp})
+	errs := len(c.errs)
+	params := t.build(raw, sp)
+	c.errs = c.errs[:errs] // the call is not complete: its checks do not apply
+	if msg == "" {
+		msg = fmt.Sprintf("the stream ends before the call's closing %s", c.end)
+	}
+	return unterminated(p, Event{ID: c.id, Name: c.name, Params: params, Message: msg, Raw: raw, Span: sp})
+}
+
+// unterminated sends the error e of a call that the stream ends before
+// its end: the tool's name and the parameters read so far, the one cut
+// short included (as Cline reports a partial tool use), then the call's
+// bytes as markup: a call cut off is neither a call to run nor text to
+// show. Every syntax ends a cut call so.
+func unterminated(p *Parser, e Event) error {
+	e.Type, e.Kind = Error, KindUnterminated
+	if err := p.send(&e); err != nil {
+		return err
+	}
+	return p.text(e.Span.Start, e.Span.End.Offset, true)
 }
 
 // reopen handles a call left open at the end of the stream (end) in a raw
@@ -743,13 +774,12 @@ func (t *tools) reopen(p *Parser, end int) error {
 	c := &t.c
 	stop := c.rejNext
 	t.reread += end - stop
-	raw := p.str(c.start, stop)
-	sp := ast.Span{Start: c.startPos, End: p.pos(stop)}
-	t.mode, t.out, t.pos = inText, stop, stop
 	v := &c.vals[len(c.vals)-1]
-	return p.asText(&Event{Type: Error, ID: c.id, Name: c.name, Param: v.name, Kind: KindUnterminated, Raw: raw, Span: sp,
-		Message: fmt.Sprintf("call is not closed by %s; its %s ends at its last %s, which is followed by %s: the call's text follows as text, what follows is read again",
-			c.end, v.name, c.stop[0], describe(p.bytes(stop, end)))})
+	v.end, v.span = c.rej, ast.Span{Start: v.startPos, End: p.pos(c.rej)}
+	msg := fmt.Sprintf("call is not closed by %s; its %s ends at its last %s, which is followed by %s: what follows is read again",
+		c.end, v.name, c.stop[0], describe(p.bytes(stop, end)))
+	t.mode, t.out, t.pos = inText, stop, stop
+	return t.cut(p, stop, msg)
 }
 
 // finish ends the call whose closing tag is [at, end): its errors, then the
@@ -812,7 +842,7 @@ func (t *tools) typed(sp *schema.Param, a *arg) (any, error) {
 	s := a.raw
 	if t.f.rawText && sp.TypeOrDefault() == schema.String && !sp.Raw {
 		// kept as written, like a raw value; the entity policy applies
-		sp = &schema.Param{Name: sp.Name, Type: schema.String, Raw: true, Entities: sp.Entities}
+		sp = &schema.Param{Name: sp.Name, Type: schema.String, Raw: true, Entities: sp.Entities, Nullable: sp.Nullable}
 	}
 	val, err := convert(sp, s)
 	if ty := sp.TypeOrDefault(); err != nil && (ty == schema.JSON || ty == schema.List) {
