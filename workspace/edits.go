@@ -391,10 +391,11 @@ func (c *checker) newPatcher(a *ast.Action, paths []pathArg) *patcher {
 func (p *patcher) start(hunks []grammar.Hunk) {
 	c := p.c
 	p.crlf = p.buf.CRLF()
+	buf := p.buf
 	for _, h := range hunks {
 		p.crlf = p.crlf && lfEdit(h.Old, h.New, h.Context)
+		buf.grow += max(len(h.New)-len(h.Old), 0)
 	}
-	buf := p.buf
 	p.nl, p.conv = lineEnding(p.crlf)
 	// codex matches lines, so a file without a final line ending matches
 	// as if it had one (aider's search-replace too); a unified diff says
