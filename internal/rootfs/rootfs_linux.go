@@ -3,6 +3,7 @@ package rootfs
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"syscall"
@@ -29,7 +30,7 @@ func openNativeRoot(root string) (Root, error) {
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: root, Err: err}
 	}
-	probe, err := openat2Dir(fd, ".")
+	probe, err := openat2(fd, ".", unix.O_RDONLY|unix.O_DIRECTORY)
 	if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM) {
 		unix.Close(fd)
 		return nil, errNoNative
@@ -47,12 +48,15 @@ func openNativeRoot(root string) (Root, error) {
 	return &nativeRoot{fd: fd, dev: uint64(st.Dev), name: root}, nil
 }
 
-// openat2Dir opens the directory rel below dirfd without following any
+// openat2 opens rel below dirfd with flags without following any
 // symbolic link or leaving dirfd. The kernel may ask to retry (EAGAIN)
 // when a rename raced the lookup: a few times, then the error stands.
-func openat2Dir(dirfd int, rel string) (int, error) {
+func openat2(dirfd int, rel string, flags uint64) (int, error) {
+	if rel == "" {
+		rel = "."
+	}
 	how := &unix.OpenHow{
-		Flags:   unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC,
+		Flags:   flags | unix.O_CLOEXEC,
 		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
 	}
 	var err error
@@ -69,20 +73,21 @@ func openat2Dir(dirfd int, rel string) (int, error) {
 	return -1, err
 }
 
+// openErr is the error of an openat2 of rel.
+func openErr(rel string, err error) error {
+	if err == unix.ELOOP || err == unix.EXDEV {
+		return fmt.Errorf("%s: %w", rel, ErrSymlink)
+	}
+	return &fs.PathError{Op: "open", Path: rel, Err: err}
+}
+
 func (r *nativeRoot) Dir(rel string) (Dir, error) {
 	if err := ValidPath(rel); err != nil {
 		return nil, err
 	}
-	p := rel
-	if p == "" {
-		p = "."
-	}
-	fd, err := openat2Dir(r.fd, p)
+	fd, err := openat2(r.fd, rel, unix.O_RDONLY|unix.O_DIRECTORY)
 	if err != nil {
-		if err == unix.ELOOP || err == unix.EXDEV {
-			return nil, fmt.Errorf("%s: %w", rel, ErrSymlink)
-		}
-		return nil, &fs.PathError{Op: "open", Path: rel, Err: err}
+		return nil, openErr(rel, err)
 	}
 	var st unix.Stat_t
 	if err := unix.Fstat(fd, &st); err != nil {
@@ -91,6 +96,45 @@ func (r *nativeRoot) Dir(rel string) (Dir, error) {
 	}
 	return &nativeDir{fd: fd, rel: rel, batch: uint64(st.Dev) == r.dev}, nil
 }
+
+// OpenRead opens rel with one openat2 and reads it with read(2) alone:
+// an os.File would try to register the descriptor with the netpoller,
+// which a regular file refuses.
+func (r *nativeRoot) OpenRead(rel string) (io.ReadCloser, Info, error) {
+	if err := ValidPath(rel); err != nil {
+		return nil, Info{}, err
+	}
+	fd, err := openat2(r.fd, rel, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY)
+	if err != nil {
+		return nil, Info{}, openErr(rel, err)
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		unix.Close(fd)
+		return nil, Info{}, &fs.PathError{Op: "fstat", Path: rel, Err: err}
+	}
+	if info := statInfo(&st); !info.Mode.IsRegular() {
+		unix.Close(fd)
+		return nil, info, nil
+	}
+	return fdReader(fd), statInfo(&st), nil
+}
+
+// fdReader reads a file descriptor.
+type fdReader int
+
+func (f fdReader) Read(b []byte) (int, error) {
+	n, err := unix.Read(int(f), b)
+	switch {
+	case err != nil:
+		return 0, err
+	case n == 0 && len(b) > 0:
+		return 0, io.EOF
+	}
+	return n, nil
+}
+
+func (f fdReader) Close() error { return unix.Close(int(f)) }
 
 // syncFS flushes the file system of the root (syncfs(2)).
 func (r *nativeRoot) SyncFS() error {
