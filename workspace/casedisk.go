@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"syscall"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/internal/rootfs"
 )
 
 // MaxDirNames bounds the entries CaseCollisions reads from one directory
@@ -27,6 +27,7 @@ const MaxDirNames = 1 << 16
 // followed and nothing but directories is opened.
 type caseDisk struct {
 	root     string
+	fsys     rootfs.Root         // nil until the first directory is read
 	dirs     map[string]*caseDir // by exact relative path ("." the root); nil: not a readable directory
 	reported map[string]bool     // the plan names reported
 	maxNames int                 // MaxDirNames (tests set less)
@@ -135,56 +136,40 @@ func (d *caseDisk) list(c *CaseCollisions, dir string, span ast.Span) *caseDir {
 }
 
 // read reads directory dir: at most MaxDirNames entries (full: there were
-// more). It opens nothing but a directory, and only through a handle on
-// the root (os.Root), so that no symbolic link or rename can make it read
-// a directory outside: below the root, dir's entry must be a directory
-// (os.Root.Lstat: not a link, a device or a file) before it is opened; the
-// open does not block (a named pipe put in its place), and the open file
-// must be that very directory.
+// more). It opens nothing but a directory, through one handle on the root
+// (rootfs: no symbolic link on the way, nothing out of the root, and a named
+// pipe in a directory's place is not opened), made at the first read and
+// closed by Diagnostics.
 func (d *caseDisk) read(c *CaseCollisions, dir string) (l *caseDir, full bool) {
-	root, err := os.OpenRoot(d.root)
-	if err != nil {
-		return nil, false
-	}
-	defer root.Close()
-	name := filepath.FromSlash(dir)
-	var lst os.FileInfo
-	if dir != "." {
-		if lst, err = root.Lstat(name); err != nil || !lst.IsDir() {
+	if d.fsys == nil {
+		r, err := rootfs.Open(d.root, false)
+		if err != nil {
 			return nil, false
 		}
+		d.fsys = r
 	}
-	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, false
+	var names []string
+	rel := dir
+	if dir == "." {
+		rel = "" // the root
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil || !st.IsDir() || lst != nil && !os.SameFile(st, lst) {
-		return nil, false
+	err := rootfs.WithDir(d.fsys, rel, func(dd rootfs.Dir) (err error) {
+		names, err = dd.Names(d.maxNames + 1)
+		return err
+	})
+	if err != nil && len(names) == 0 {
+		return nil, false // what was read before an error is compared
 	}
 	d.reads++
 	l = &caseDir{byFold: map[string]string{}, names: map[string]bool{}}
-	count := 0
-	for {
-		// Names only: File.ReadDir of a directory opened in an os.Root
-		// lstats every entry.
-		names, err := f.Readdirnames(256)
-		for _, name := range names {
-			if count == d.maxNames {
-				return l, true
-			}
-			count++
-			if !utf8.ValidString(name) {
-				continue // no plan path (valid UTF-8) folds like it
-			}
-			l.names[name] = true
-			if f := c.fold(name); l.byFold[f] == "" {
-				l.byFold[f] = name
-			}
+	for _, name := range names[:min(len(names), d.maxNames)] {
+		if !utf8.ValidString(name) {
+			continue // no plan path (valid UTF-8) folds like it
 		}
-		if err != nil || len(names) == 0 {
-			return l, false // at the end, or an error: what was read is compared
+		l.names[name] = true
+		if f := c.fold(name); l.byFold[f] == "" {
+			l.byFold[f] = name
 		}
 	}
+	return l, len(names) > d.maxNames
 }

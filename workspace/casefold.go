@@ -183,8 +183,13 @@ func (c *CaseCollisions) report(a *ast.Action, p pathArg, exact string, end int,
 }
 
 // Diagnostics returns the case-collision warnings found so far, in the
-// order of the actions.
+// order of the actions, and closes the handle on the root that reading
+// the disk opened (an Action after it opens it again).
 func (c *CaseCollisions) Diagnostics() []*ast.Diagnostic {
+	if c.disk != nil && c.disk.fsys != nil {
+		c.disk.fsys.Close()
+		c.disk.fsys = nil
+	}
 	return append(slices.Clip(c.diags), c.cap.Summaries()...)
 }
 

@@ -59,6 +59,9 @@ type Dir interface {
 	Link(old, new string) error
 	Symlink(target, name string) error
 	Readlink(name string) (string, error)
+	// Names lists at most n names of the directory's entries ("." and
+	// ".." left out), in the order the directory gives them.
+	Names(n int) ([]string, error)
 	Sync() error
 	// Lock takes the exclusive advisory lock of the directory without
 	// waiting (flock; an error wrapping ErrLocked when another process

@@ -278,6 +278,22 @@ func (d *nativeDir) Readlink(name string) (string, error) {
 	return "", d.perr("readlink", name, syscall.ENAMETOOLONG)
 }
 
+func (d *nativeDir) Names(n int) ([]string, error) {
+	var names []string
+	buf := make([]byte, 8192)
+	for len(names) < n {
+		m, err := unix.Getdents(d.fd, buf)
+		if err != nil {
+			return names, d.perr("getdents", ".", err)
+		}
+		if m <= 0 {
+			break
+		}
+		_, _, names = unix.ParseDirent(buf[:m], n-len(names), names)
+	}
+	return names, nil
+}
+
 func (d *nativeDir) Sync() error {
 	return d.perr("fsync", ".", unix.Fsync(d.fd))
 }

@@ -221,6 +221,19 @@ func (d *portableDir) Readlink(name string) (string, error) {
 	return s, nil
 }
 
+func (d *portableDir) Names(n int) ([]string, error) {
+	f, err := d.r.Open(".")
+	if err != nil {
+		return nil, d.perr("open", ".", err)
+	}
+	defer f.Close()
+	names, err := f.Readdirnames(n)
+	if err != nil && err != io.EOF {
+		return names, d.perr("readdir", ".", err)
+	}
+	return names, nil
+}
+
 // sync syncs the directory; Windows cannot, and needs not (its renames
 // are journaled by NTFS).
 func (d *portableDir) Sync() error {

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"testing"
 )
@@ -109,6 +110,39 @@ func TestOpenRead(t *testing.T) {
 		if f, info, err := r.OpenRead("a/pipe"); f != nil || err != nil || info.Mode&fs.ModeNamedPipe == 0 {
 			t.Errorf("portable=%v: OpenRead of a named pipe: %v %v %v", portable, f, info.Mode, err)
 		}
+		r.Close()
+	}
+}
+
+// TestNames: with both implementations, Names lists a directory's entries
+// without "." and "..", at most n of them.
+func TestNames(t *testing.T) {
+	for _, portable := range []bool{false, true} {
+		root := t.TempDir()
+		for _, n := range []string{"a", "b", "c"} {
+			os.WriteFile(filepath.Join(root, n), nil, 0o644)
+		}
+		r, err := Open(root, portable)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = WithDir(r, "", func(d Dir) error {
+			all, err := d.Names(10)
+			slices.Sort(all)
+			if err != nil || !slices.Equal(all, []string{"a", "b", "c"}) {
+				t.Errorf("portable=%v: Names(10) = %q, %v", portable, all, err)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		WithDir(r, "", func(d Dir) error {
+			if two, err := d.Names(2); len(two) != 2 || err != nil {
+				t.Errorf("portable=%v: Names(2) = %q, %v", portable, two, err)
+			}
+			return nil
+		})
 		r.Close()
 	}
 }
