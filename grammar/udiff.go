@@ -441,10 +441,7 @@ func (p *udParser) readHunk(i int) (Hunk, *ast.Block, int) {
 	m, section, numbered := hunkHeader(hl.text)
 	if numbered {
 		num := func(s string, def int) *int {
-			if s == "" {
-				return &def
-			}
-			n, err := strconv.Atoi(s)
+			n, err := strconv.Atoi(s) // "" too: the default
 			if err != nil {
 				n = def
 			}
@@ -459,13 +456,13 @@ func (p *udParser) readHunk(i int) (Hunk, *ast.Block, int) {
 	}
 	// The body ends at its last body line: empty lines are context only
 	// when more body follows.
-	// oldLen and newLen are the sizes of the old and new text so far, and
-	// at lastBody: each is allocated once.
+	// oldLen and newLen are the sizes of the old and new text so far,
+	// oldAt and newAt at lastBody: both are allocated at once.
 	lastBody, oldLen, newLen, oldAt, newAt := i, 0, 0, 0, 0
 	for j := i + 1; p.has(j); j++ {
 		l := p.line(j)
 		t := l.text
-		if strings.HasPrefix(t, "@@") || strings.HasPrefix(t, "diff --git ") || p.fileHeaderAt(j) {
+		if strings.HasPrefix(t, "@@") || strings.HasPrefix(t, "diff --git ") || strings.HasPrefix(t, "--- ") && p.fileHeaderAt(j) {
 			break
 		}
 		if t == "" {
@@ -486,9 +483,7 @@ func (p *udParser) readHunk(i int) (Hunk, *ast.Block, int) {
 	}
 	end := p.line(lastBody).end
 	bodyStart := hl.end
-	var body hunkLines
-	body.old.Grow(oldAt)
-	body.new.Grow(newAt)
+	body := sizedHunkLines(oldAt, newAt)
 	for j := i + 1; j <= lastBody; j++ {
 		l := p.line(j)
 		switch {
@@ -505,7 +500,7 @@ func (p *udParser) readHunk(i int) (Hunk, *ast.Block, int) {
 	if numbered {
 		blk.Info = h.Section
 	}
-	h.Old, h.New = body.old.String(), body.new.String()
+	h.Old, h.New = body.texts()
 	switch {
 	case lastBody == i:
 		p.report(ast.Error, CodeEmptyHunk, p.lineSpan(i), "hunk with no lines: a hunk needs context, removed or added lines after its header")
