@@ -6,7 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -238,22 +237,21 @@ func (d *nativeDir) Rmdir(name string) error {
 }
 
 func (d *nativeDir) Rename(old, new string, noReplace bool) error {
-	t := d
 	if noReplace {
-		err := unix.Renameat2(d.fd, old, t.fd, new, unix.RENAME_NOREPLACE)
+		err := unix.Renameat2(d.fd, old, d.fd, new, unix.RENAME_NOREPLACE)
 		if err == nil {
 			return nil
 		}
 		if err != unix.EINVAL && err != unix.ENOSYS {
-			return t.perr("rename", new, err)
+			return d.perr("rename", new, err)
 		}
 		// The file system cannot refuse to replace: check, then rename.
 		var st unix.Stat_t
-		if err := unix.Fstatat(t.fd, new, &st, unix.AT_SYMLINK_NOFOLLOW); err == nil {
-			return t.perr("rename", new, unix.EEXIST)
+		if err := unix.Fstatat(d.fd, new, &st, unix.AT_SYMLINK_NOFOLLOW); err == nil {
+			return d.perr("rename", new, unix.EEXIST)
 		}
 	}
-	return t.perr("rename", new, unix.Renameat(d.fd, old, t.fd, new))
+	return d.perr("rename", new, unix.Renameat(d.fd, old, d.fd, new))
 }
 
 func (d *nativeDir) Link(old, new string) error {
@@ -265,17 +263,12 @@ func (d *nativeDir) Symlink(target, name string) error {
 }
 
 func (d *nativeDir) Readlink(name string) (string, error) {
-	for size := 256; size <= 1<<20; size *= 4 {
-		buf := make([]byte, size)
-		n, err := unix.Readlinkat(d.fd, name, buf)
-		if err != nil {
-			return "", d.perr("readlink", name, err)
-		}
-		if n < size {
-			return string(buf[:n]), nil
-		}
+	buf := make([]byte, unix.PathMax) // no link's target is longer
+	n, err := unix.Readlinkat(d.fd, name, buf)
+	if err != nil {
+		return "", d.perr("readlink", name, err)
 	}
-	return "", d.perr("readlink", name, syscall.ENAMETOOLONG)
+	return string(buf[:n]), nil
 }
 
 func (d *nativeDir) Names(n int) ([]string, error) {
