@@ -220,24 +220,47 @@ func (p *udParser) file(i int) int {
 	nameSpan := p.lineSpan(i)
 	if git {
 		i++
-		oldMode, oldModeLine := "", -1
+		// The extended header lines that plangram does not apply are
+		// errors: a copy (read like a rename it would delete the source),
+		// a mode change, a new file that is not a plain 100644 file (an
+		// executable, a symbolic link whose "content" is its target), a
+		// binary file.
+		oldMode, sawOldMode := "", false
 		for p.has(i) && slices.ContainsFunc(gitHeaderPrefixes, func(h string) bool { return strings.HasPrefix(p.line(i).text, h) }) {
-			t := p.line(i).text
+			t, msg := p.line(i).text, ""
 			switch {
 			case strings.HasPrefix(t, "rename from "), strings.HasPrefix(t, "copy from "):
 				v, s, e := diffPath(p.line(i), strings.Index(t, "from ")+5)
 				renameFrom, renameFromSpan = v, spanPtr(p.lines, s, e)
+				if t[0] == 'c' { // one diagnostic per copy, at its `copy from`
+					msg = "git copies are not applied (read as a rename, the source would be deleted): write the new file as a diff from /dev/null"
+				}
 			case strings.HasPrefix(t, "rename to "), strings.HasPrefix(t, "copy to "):
 				v, s, e := diffPath(p.line(i), strings.Index(t, "to ")+3)
 				renameTo, renameToSpan = v, spanPtr(p.lines, s, e)
 			case strings.HasPrefix(t, "new file mode "):
 				newMode = true
+				switch v := strings.TrimSpace(t[len("new file mode "):]); v {
+				case "100644", "644":
+				case "120000":
+					msg = "new symbolic links are not applied: apply would write the link's target as the content of a regular file"
+				default:
+					msg = fmt.Sprintf("new files with mode %s are not applied: apply creates plain files (100644); create it with a 100644 header and change the mode yourself", v)
+				}
 			case strings.HasPrefix(t, "deleted file mode "):
 				deletedMode = true
 			case strings.HasPrefix(t, "old mode "):
-				oldMode, oldModeLine = strings.TrimSpace(t[len("old mode "):]), i
+				oldMode, sawOldMode = strings.TrimSpace(t[len("old mode "):]), true
+			case strings.HasPrefix(t, "new mode "):
+				if v := strings.TrimSpace(t[len("new mode "):]); v != oldMode || !sawOldMode {
+					msg = fmt.Sprintf("mode changes are not applied (%s to %s): apply keeps a file's mode; change it yourself (chmod)", cmp.Or(oldMode, "an unknown mode"), v)
+				}
+			case strings.HasPrefix(t, "Binary files "):
+				msg = "binary files are not applied: plangram edits text files only"
 			}
-			p.unsupportedHeader(i, oldMode, oldModeLine)
+			if msg != "" {
+				p.report(ast.Error, CodeUnsupportedDiff, p.lineSpan(i), "%s", msg)
+			}
 			i++
 		}
 		if p.has(i) && strings.HasPrefix(p.line(i).text, "GIT binary patch") {
@@ -326,40 +349,6 @@ func (p *udParser) file(i int) int {
 	p.onBegin(a)
 	i = p.hunks(f, i)
 	return i
-}
-
-// unsupportedHeader reports a git extended header line (line i) that
-// plangram does not apply: a copy (read like a rename it would delete the
-// source), a mode change, a new file that is not a plain 100644 file (an
-// executable, a symbolic link whose "content" is its target), a binary
-// file. oldMode is the value of the `old mode` line before it, if any.
-func (p *udParser) unsupportedHeader(i int, oldMode string, oldModeLine int) {
-	t := p.line(i).text
-	msg := ""
-	switch {
-	case strings.HasPrefix(t, "copy from "), strings.HasPrefix(t, "copy to "):
-		if strings.HasPrefix(t, "copy to ") {
-			return // one diagnostic per copy, at its `copy from`
-		}
-		msg = "git copies are not applied (read as a rename, the source would be deleted): write the new file as a diff from /dev/null"
-	case strings.HasPrefix(t, "new mode "):
-		if v := strings.TrimSpace(t[len("new mode "):]); v != oldMode || oldModeLine < 0 {
-			msg = fmt.Sprintf("mode changes are not applied (%s to %s): apply keeps a file's mode; change it yourself (chmod)", cmp.Or(oldMode, "an unknown mode"), v)
-		}
-	case strings.HasPrefix(t, "new file mode "):
-		switch v := strings.TrimSpace(t[len("new file mode "):]); v {
-		case "100644", "644":
-		case "120000":
-			msg = "new symbolic links are not applied: apply would write the link's target as the content of a regular file"
-		default:
-			msg = fmt.Sprintf("new files with mode %s are not applied: apply creates plain files (100644); create it with a 100644 header and change the mode yourself", v)
-		}
-	case strings.HasPrefix(t, "Binary files "):
-		msg = "binary files are not applied: plangram edits text files only"
-	}
-	if msg != "" {
-		p.report(ast.Error, CodeUnsupportedDiff, p.lineSpan(i), "%s", msg)
-	}
 }
 
 // gitLinePaths reads the two paths of a `diff --git a/OLD b/NEW` line when
