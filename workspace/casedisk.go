@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -28,7 +29,7 @@ const MaxDirNames = 1 << 16
 type caseDisk struct {
 	root     string
 	fsys     rootfs.Root         // nil until the first directory is read
-	dirs     map[string]*caseDir // by exact relative path ("." the root); nil: not a readable directory
+	dirs     map[string]*caseDir // by exact relative path ("" the root); nil: not a readable directory
 	reported map[string]bool     // the plan names reported
 	maxNames int                 // MaxDirNames (tests set less)
 	reads    int                 // directories read (tests)
@@ -61,7 +62,7 @@ func (c *CaseCollisions) fold(name string) string {
 // component by component, and reports the first that the disk spells
 // otherwise. It returns whether that path was reported (now or before).
 func (d *caseDisk) check(c *CaseCollisions, a *ast.Action, p pathArg, exact string) bool {
-	dir := "."
+	dir := "" // the root
 	for end, comp := range components(exact) {
 		last := end == len(exact)
 		l := d.list(c, dir, *p.span)
@@ -97,10 +98,7 @@ func (d *caseDisk) check(c *CaseCollisions, a *ast.Action, p pathArg, exact stri
 		if !last {
 			what += " (its directory " + quote(name) + ")"
 		}
-		onDisk := n
-		if dir != "." {
-			onDisk = dir + "/" + n
-		}
+		onDisk := rootfs.Join(dir, n)
 		kind := "file"
 		if st, err := os.Lstat(filepath.Join(d.root, filepath.FromSlash(onDisk))); err == nil && st.IsDir() {
 			kind = "directory"
@@ -115,53 +113,35 @@ func (d *caseDisk) check(c *CaseCollisions, a *ast.Action, p pathArg, exact stri
 	return false
 }
 
-// list returns what directory dir (relative to the root) holds, reading
-// it the first time; nil when it is not a directory that can be read.
+// list returns what directory dir (relative to the root, "" the root)
+// holds, reading it the first time: at most maxNames entries (an info says
+// when there were more); nil when it is not a directory that can be read.
+// It opens nothing but a directory, through one handle on the root (rootfs:
+// no symbolic link on the way, nothing out of the root, no named pipe
+// opened in a directory's place), made at the first read and closed by
+// Diagnostics.
 func (d *caseDisk) list(c *CaseCollisions, dir string, span ast.Span) *caseDir {
 	if l, ok := d.dirs[dir]; ok {
 		return l
 	}
-	l, full := d.read(c, dir)
-	if d.dirs == nil {
-		d.dirs = map[string]*caseDir{}
-	}
-	d.dirs[dir] = l
-	if full {
-		c.keep(&ast.Diagnostic{
-			Severity: ast.Info, Code: CodeCaseCollision, Span: span,
-			Message: fmt.Sprintf("the directory %s in the workspace has more than %d entries: the names after the first %d were not compared for case with the plan's paths", quoteValue(dir), d.maxNames, d.maxNames),
-		})
-	}
-	return l
-}
-
-// read reads directory dir: at most MaxDirNames entries (full: there were
-// more). It opens nothing but a directory, through one handle on the root
-// (rootfs: no symbolic link on the way, nothing out of the root, and a named
-// pipe in a directory's place is not opened), made at the first read and
-// closed by Diagnostics.
-func (d *caseDisk) read(c *CaseCollisions, dir string) (l *caseDir, full bool) {
+	d.dirs[dir] = nil
 	if d.fsys == nil {
 		r, err := rootfs.Open(d.root, false)
 		if err != nil {
-			return nil, false
+			return nil
 		}
 		d.fsys = r
 	}
 	var names []string
-	rel := dir
-	if dir == "." {
-		rel = "" // the root
-	}
-	err := rootfs.WithDir(d.fsys, rel, func(dd rootfs.Dir) (err error) {
+	err := rootfs.WithDir(d.fsys, dir, func(dd rootfs.Dir) (err error) {
 		names, err = dd.Names(d.maxNames + 1)
 		return err
 	})
 	if err != nil && len(names) == 0 {
-		return nil, false // what was read before an error is compared
+		return nil // what was read before an error is compared
 	}
 	d.reads++
-	l = &caseDir{byFold: map[string]string{}, names: map[string]bool{}}
+	l := &caseDir{byFold: map[string]string{}, names: map[string]bool{}}
 	for _, name := range names[:min(len(names), d.maxNames)] {
 		if !utf8.ValidString(name) {
 			continue // no plan path (valid UTF-8) folds like it
@@ -171,5 +151,12 @@ func (d *caseDisk) read(c *CaseCollisions, dir string) (l *caseDir, full bool) {
 			l.byFold[f] = name
 		}
 	}
-	return l, len(names) > d.maxNames
+	if len(names) > d.maxNames {
+		c.keep(&ast.Diagnostic{
+			Severity: ast.Info, Code: CodeCaseCollision, Span: span,
+			Message: fmt.Sprintf("the directory %s in the workspace has more than %d entries: the names after the first %d were not compared for case with the plan's paths", quoteValue(cmp.Or(dir, ".")), d.maxNames, d.maxNames),
+		})
+	}
+	d.dirs[dir] = l
+	return l
 }

@@ -20,16 +20,13 @@ func (e *tooLargeError) Error() string {
 }
 
 // readRegularIn reads the regular file at the slash path rel below root,
-// at most limit bytes, opened once through root so that the open cannot
-// leave it (no symbolic link or `..` on the way: rootfs.Root.OpenRead). It
-// never blocks on a named pipe and never reads a device: the file is opened
-// with O_NONBLOCK and its type is taken from the open descriptor (fstat),
-// so a file swapped for a pipe between a stat and the open cannot hang the
-// checker. A file over the limit (also one that grows past it while being
-// read) is a *tooLargeError with nothing read; anything but a regular file
-// is an error that names its type. The content is read into one buffer of
-// the size fstat gives (bytes.MinRead more, to see the file grow), which is
-// then never written again and is returned as a string without a copy.
+// at most limit bytes, opened once (rootfs.Root.OpenRead: nothing out of
+// the root, no symbolic link, no blocking on a named pipe, the type from
+// what was opened). A file over the limit (also one that grows past it
+// while being read) is a *tooLargeError with nothing read; anything but a
+// regular file is an error that names its type. The content is read into
+// one buffer of the size fstat gives (bytes.MinRead more, to see the file
+// grow), which is never written again and becomes the string.
 func readRegularIn(root rootfs.Root, rel string, limit int64) (string, error) {
 	f, info, err := root.OpenRead(rel)
 	if err != nil {
