@@ -382,7 +382,6 @@ func (p *udParser) hunks(f *udFile, i int) int {
 		p.onHunk(a, h, blk)
 		i = next
 	}
-	a.Span = p.lines.Span(a.Head.Span.Start.Offset, f.endOff)
 	switch a.Name {
 	case ActionUpdateFile:
 		if f.n > 0 || a.Params.String("move_to") == "" {

@@ -124,13 +124,10 @@ type fdReader int
 
 func (f fdReader) Read(b []byte) (int, error) {
 	n, err := unix.Read(int(f), b)
-	switch {
-	case err != nil:
-		return 0, err
-	case n == 0 && len(b) > 0:
-		return 0, io.EOF
+	if n == 0 && err == nil && len(b) > 0 {
+		err = io.EOF
 	}
-	return n, nil
+	return max(n, 0), err
 }
 
 func (f fdReader) Close() error { return unix.Close(int(f)) }
