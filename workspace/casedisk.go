@@ -49,7 +49,7 @@ type caseDir struct {
 // "case-collision"): a path spelt like an existing file or directory but
 // for case is reported, one that names it exactly is not.
 func (c *CaseCollisions) SetRoot(root string) {
-	c.disk = &caseDisk{root: root, dirs: map[string]*caseDir{}, maxNames: MaxDirNames}
+	c.disk = &caseDisk{root: root, dirs: map[string]*caseDir{}, reported: map[string]bool{}, maxNames: MaxDirNames}
 }
 
 // fold returns a name's folded form.
@@ -83,9 +83,6 @@ func (d *caseDisk) check(c *CaseCollisions, a *ast.Action, p pathArg, exact stri
 		name := exact[:end]
 		if d.reported[name] {
 			return true // this spelling was reported where it first came
-		}
-		if d.reported == nil {
-			d.reported = map[string]bool{}
 		}
 		d.reported[name] = true
 		quote := quoteValue

@@ -85,7 +85,7 @@ func NewCaseCollisions(dialect string, s *schema.Schema) *CaseCollisions {
 	if s == nil {
 		s, _ = schema.Builtin(dialect) // nil for a dialect without one
 	}
-	return &CaseCollisions{schema: s, dialect: dialect, effects: DefaultEffects(), folded: map[caseKey]caseNode{}, seed: maphash.MakeSeed()}
+	return &CaseCollisions{schema: s, dialect: dialect, effects: DefaultEffects(), folded: map[caseKey]caseNode{}, more: map[int32][]caseSpelling{}, seed: maphash.MakeSeed()}
 }
 
 // casePaths yields the path parameters of an action that the rule
@@ -163,9 +163,6 @@ func (c *CaseCollisions) spelling(node caseNode, s caseSpelling) int32 {
 		if m.dir == s.dir && m.exact == s.exact {
 			return int32(k + 1)
 		}
-	}
-	if c.more == nil {
-		c.more = map[int32][]caseSpelling{}
 	}
 	c.more[n] = append(c.more[n], s)
 	return -int32(len(c.more[n]))

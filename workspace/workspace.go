@@ -954,12 +954,11 @@ func (c *checker) file(rel string) *vfile {
 		return f
 	}
 	f := &vfile{}
-	name := filepath.FromSlash(rel)
 	// Lstat: a symbolic link is an entry of its own; a path that follows
 	// one was resolved by walk, which found no link on the way. Only what
 	// is read of a file goes through c.fsys (the type and size a race
 	// falsifies make no read leave the root).
-	st, err := c.lstat(filepath.Join(c.root, name))
+	st, err := c.lstat(filepath.Join(c.root, filepath.FromSlash(rel)))
 	switch {
 	case err != nil && errors.Is(err, os.ErrNotExist):
 		// missing; a directory the plan created files under still counts
