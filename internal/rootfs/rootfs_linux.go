@@ -163,30 +163,23 @@ func (d *nativeDir) perr(op, name string, err error) error {
 	return &fs.PathError{Op: op, Path: Join(d.rel, name), Err: err}
 }
 
+// statInfo describes what stat(2) found: each row of the table maps the
+// mode bits under mask, when they are bits, to fs.FileMode bits (a file
+// type, then setuid, setgid and sticky).
 func statInfo(st *unix.Stat_t) Info {
 	mode := fs.FileMode(st.Mode & 0o777)
-	switch st.Mode & unix.S_IFMT {
-	case unix.S_IFDIR:
-		mode |= fs.ModeDir
-	case unix.S_IFLNK:
-		mode |= fs.ModeSymlink
-	case unix.S_IFIFO:
-		mode |= fs.ModeNamedPipe
-	case unix.S_IFSOCK:
-		mode |= fs.ModeSocket
-	case unix.S_IFCHR:
-		mode |= fs.ModeDevice | fs.ModeCharDevice
-	case unix.S_IFBLK:
-		mode |= fs.ModeDevice
-	}
-	if st.Mode&unix.S_ISUID != 0 {
-		mode |= fs.ModeSetuid
-	}
-	if st.Mode&unix.S_ISGID != 0 {
-		mode |= fs.ModeSetgid
-	}
-	if st.Mode&unix.S_ISVTX != 0 {
-		mode |= fs.ModeSticky
+	for _, b := range [...]struct {
+		mask, bits uint32
+		mode       fs.FileMode
+	}{
+		{unix.S_IFMT, unix.S_IFDIR, fs.ModeDir}, {unix.S_IFMT, unix.S_IFLNK, fs.ModeSymlink},
+		{unix.S_IFMT, unix.S_IFIFO, fs.ModeNamedPipe}, {unix.S_IFMT, unix.S_IFSOCK, fs.ModeSocket},
+		{unix.S_IFMT, unix.S_IFCHR, fs.ModeDevice | fs.ModeCharDevice}, {unix.S_IFMT, unix.S_IFBLK, fs.ModeDevice},
+		{unix.S_ISUID, unix.S_ISUID, fs.ModeSetuid}, {unix.S_ISGID, unix.S_ISGID, fs.ModeSetgid}, {unix.S_ISVTX, unix.S_ISVTX, fs.ModeSticky},
+	} {
+		if st.Mode&b.mask == b.bits {
+			mode |= b.mode
+		}
 	}
 	return Info{Mode: mode, UID: int(st.Uid), GID: int(st.Gid), Dev: uint64(st.Dev), Ino: st.Ino,
 		Nlink: uint64(st.Nlink), Size: st.Size, MtimeNanos: st.Mtim.Nano()}
