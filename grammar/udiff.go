@@ -483,11 +483,8 @@ func (p *udParser) readHunk(i int) (Hunk, *ast.Block, int) {
 			body.add(l.text[0], l.text[1:], eolOf(p.src, l))
 		}
 	}
-	blk := &ast.Block{Fence: "@@", Label: strings.TrimSpace(hl.text), Content: p.src[bodyStart:end],
+	blk := &ast.Block{Fence: "@@", Label: strings.TrimSpace(hl.text), Info: h.Section, Content: p.src[bodyStart:end],
 		Span: p.lines.Span(hl.start, end), ContentSpan: p.lines.Span(bodyStart, end)}
-	if numbered {
-		blk.Info = h.Section
-	}
 	h.Old, h.New = body.texts()
 	switch {
 	case lastBody == i:

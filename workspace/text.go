@@ -23,8 +23,7 @@ type text struct {
 	rest      string
 	w         *budget
 	// grow is how much the edits are expected to lengthen the content:
-	// head is made that much larger than the content, so that it is
-	// made once and flat appends rest to it in place.
+	// head is made that much larger, once, and flat appends rest in place.
 	grow int
 }
 
