@@ -70,13 +70,10 @@ func (d *caseDisk) check(c *CaseCollisions, a *ast.Action, p pathArg, exact stri
 			return false
 		}
 		n, ok := l.byFold[c.fold(comp)]
-		if !ok {
-			return false // not on disk in any spelling: nor is anything below it
+		if !ok || l.names[comp] && last {
+			return false // not on disk in any spelling (nor is anything below it), or named exactly
 		}
 		if l.names[comp] {
-			if last {
-				return false
-			}
 			dir = exact[:end]
 			continue
 		}

@@ -19,6 +19,7 @@ package workspace
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -976,14 +977,13 @@ func (c *checker) file(rel string) *vfile {
 		f.exists, f.dir = true, true
 	case st.Mode()&fs.ModeSymlink != 0:
 		// The link itself (a delete or move acts on it); never opened.
-		target := "?"
+		var target string
 		dir, base := rootfs.Split(rel)
-		rootfs.WithDir(c.fsys, dir, func(d rootfs.Dir) error {
-			if t, err := d.Readlink(base); err == nil {
-				target = t
-			}
-			return nil
+		rootfs.WithDir(c.fsys, dir, func(d rootfs.Dir) (err error) {
+			target, err = d.Readlink(base)
+			return err
 		})
+		target = cmp.Or(target, "?") // unreadable: no link's target is empty
 		f.exists, f.link = true, target
 		f.problem = fmt.Sprintf("it is a symbolic link (to %q)", target)
 	case !st.Mode().IsRegular():

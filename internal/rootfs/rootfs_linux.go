@@ -36,7 +36,7 @@ func openNativeRoot(root string) (Root, error) {
 	}
 	if err != nil {
 		unix.Close(fd)
-		return nil, &fs.PathError{Op: "openat2", Path: root, Err: err}
+		return nil, &fs.PathError{Op: "openat2", Path: root, Err: unwrapPath(err)}
 	}
 	unix.Close(probe)
 	var st unix.Stat_t
@@ -48,8 +48,9 @@ func openNativeRoot(root string) (Root, error) {
 }
 
 // openat2 opens rel below dirfd with flags without following any
-// symbolic link or leaving dirfd. The kernel may ask to retry (EAGAIN)
-// when a rename raced the lookup: a few times, then the error stands.
+// symbolic link or leaving dirfd (a link on the way is an error wrapping
+// ErrSymlink). The kernel may ask to retry (EAGAIN) when a rename raced
+// the lookup: a few times, then the error stands.
 func openat2(dirfd int, rel string, flags uint64) (int, error) {
 	if rel == "" {
 		rel = "."
@@ -69,15 +70,10 @@ func openat2(dirfd int, rel string, flags uint64) (int, error) {
 			break
 		}
 	}
-	return -1, err
-}
-
-// openErr is the error of an openat2 of rel.
-func openErr(rel string, err error) error {
 	if err == unix.ELOOP || err == unix.EXDEV {
-		return fmt.Errorf("%s: %w", rel, ErrSymlink)
+		return -1, fmt.Errorf("%s: %w", rel, ErrSymlink)
 	}
-	return &fs.PathError{Op: "open", Path: rel, Err: err}
+	return -1, &fs.PathError{Op: "open", Path: rel, Err: err}
 }
 
 func (r *nativeRoot) Dir(rel string) (Dir, error) {
@@ -86,7 +82,7 @@ func (r *nativeRoot) Dir(rel string) (Dir, error) {
 	}
 	fd, err := openat2(r.fd, rel, unix.O_RDONLY|unix.O_DIRECTORY)
 	if err != nil {
-		return nil, openErr(rel, err)
+		return nil, err
 	}
 	var st unix.Stat_t
 	if err := unix.Fstat(fd, &st); err != nil {
@@ -105,7 +101,7 @@ func (r *nativeRoot) OpenRead(rel string) (io.ReadCloser, Info, error) {
 	}
 	fd, err := openat2(r.fd, rel, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY)
 	if err != nil {
-		return nil, Info{}, openErr(rel, err)
+		return nil, Info{}, err
 	}
 	var st unix.Stat_t
 	if err := unix.Fstat(fd, &st); err != nil {
