@@ -82,9 +82,7 @@ func (h *hunkLines) noNewline() {
 func (h *hunkLines) texts() (old, new string) { return view.String(h.old), view.String(h.new) }
 
 // eolOf returns the line ending of a source line.
-func eolOf(src string, l srcLine) string {
-	return src[l.start+len(l.text) : l.end]
-}
+func eolOf(src string, l srcLine) string { return src[l.start+len(l.text) : l.end] }
 
 // setHunks sets the hunks parameter of update_file a to hs, as a list of
 // JSON objects.

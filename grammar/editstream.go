@@ -318,9 +318,7 @@ func NewEditStream(dialect string, ev EditEvents) (*EditStream, error) {
 // events, as the stream package does, memory then stays near the input
 // and its line index rather than growing with the tree. Call it before
 // the first Write.
-func (s *EditStream) Lean() {
-	s.base.lean = true
-}
+func (s *EditStream) Lean() { s.base.lean = true }
 
 // Source returns the input read so far, up to the end of its last
 // complete line (all of it after Close).
