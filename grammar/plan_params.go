@@ -1200,7 +1200,7 @@ header:
 		if strings.ContainsAny(t, ";&|<>$()`") {
 			break
 		}
-		words, open := shellSplit(t)
+		words, open, _ := shellSplit(nil, t, -1)
 		if open || len(words) < 2 {
 			break
 		}
