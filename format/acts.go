@@ -124,7 +124,16 @@ func (p *actsPrinter) item(it *item, kept string, nextBlock bool) {
 		}
 		return
 	}
-	writeBlock(&p.out, it, kept, p.fence, markerIndent(p.src, it.start), p.eol)
+	// A closed act block's kept text is its act line, which fmt writes
+	// itself: indented like the closing fence.
+	info, first, indent := it.block.Info, "", markerIndent(p.src, it.start)
+	if it.act != nil {
+		info = "act"
+	}
+	if canonicalAct(it) {
+		first = indent
+	}
+	writeFenced(&p.out, p.fence, info, kept, it.block.Unclosed, first, indent, p.eol)
 }
 
 // markerIndent returns, for a block opened on a list item's marker line
@@ -172,20 +181,6 @@ func collect(doc *ast.Document) []item {
 	}
 	sort.SliceStable(items, func(i, j int) bool { return items[i].start < items[j].start })
 	return items
-}
-
-// writeBlock prints one acts block with content (for a closed act block:
-// its canonical act line), the lines it writes itself indented by indent
-// (markerIndent).
-func writeBlock(out *bytes.Buffer, it *item, content string, c byte, indent, eol string) {
-	info, first := it.block.Info, ""
-	if it.act != nil {
-		info = "act"
-	}
-	if canonicalAct(it) {
-		first = indent // the act line; kept content is written as it is
-	}
-	writeFenced(out, c, info, content, it.block.Unclosed, first, indent, eol)
 }
 
 // writeFenced prints a fenced block of character c, its run one longer
