@@ -82,7 +82,8 @@ func keptText(it item) string {
 // --fence) sees a fence there, which the quoted canonical line would
 // take away.
 func canonicalAct(it *item) bool {
-	return it.act != nil && !it.block.Unclosed && len(it.act.Args) < grammar.MaxArgs && !fenceLines(it.block.Content)
+	return it.act != nil && !it.block.Unclosed && len(it.act.Args) < grammar.MaxArgs &&
+		longestRun(it.block.Content, '`') < 3 && longestRun(it.block.Content, '~') < 3
 }
 
 // actsPrinter writes the canonical form of an acts document item by item,
@@ -244,13 +245,6 @@ func Quote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// fenceLines reports whether a line of s starts with a fence run (three
-// or more backticks or tildes, after the line's spaces, tabs, carriage
-// returns and byte-order mark).
-func fenceLines(s string) bool {
-	return longestRun(s, '`') >= 3 || longestRun(s, '~') >= 3
 }
 
 // longestRun returns the longest run of c that begins a line of s, after
