@@ -93,9 +93,7 @@ func (c *Cap) Absorb(o Overflow) {
 	}
 	cur := c.over[o.Code]
 	if cur == nil {
-		cur = new(Overflow)
-		*cur = o
-		c.over[o.Code] = cur
+		c.over[o.Code] = &o
 		return
 	}
 	cur.N += o.N
