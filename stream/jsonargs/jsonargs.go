@@ -1121,11 +1121,7 @@ func (p *Parser) flushArg(final bool) {
 // end of b, or 0.
 func partialRune(b []byte) int {
 	for k := 1; k <= 3 && k <= len(b); k++ {
-		c := b[len(b)-k]
-		if c < 0x80 {
-			return 0
-		}
-		if c >= 0xC0 { // a leading byte
+		if utf8.RuneStart(b[len(b)-k]) {
 			if !utf8.FullRune(b[len(b)-k:]) {
 				return k
 			}
