@@ -93,7 +93,9 @@ func (c *Cap) Absorb(o Overflow) {
 	}
 	cur := c.over[o.Code]
 	if cur == nil {
-		c.over[o.Code] = &o
+		cur = new(Overflow)
+		*cur = o
+		c.over[o.Code] = cur
 		return
 	}
 	cur.N += o.N
