@@ -19,7 +19,8 @@ import (
 //     white space around them); a REPLACE section ended by a second
 //     `=======` gets `>>>>>>> REPLACE`.
 //   - udiff: hunk headers with line numbers get the counts of their body
-//     (`@@ -l,s +l,s @@`, a count of 1 left out as diff does).
+//     and the starts the parser read (a start too large for an int reads
+//     as 0) (`@@ -l,s +l,s @@`, a count of 1 left out as diff does).
 //   - apply-patch: envelope and operation lines lose surrounding white
 //     space (`*** Begin Patch`, `*** Add File: path`, `*** End of File`…),
 //     a bare `@@` its trailing white space.
