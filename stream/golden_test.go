@@ -21,7 +21,8 @@ var goldenCases = map[string]struct {
 	"split_tag":            {chunk: 7},
 	"lt_at_chunk_end":      {chunk: 6},
 	"too_large":            {opts: Options{MaxCallSize: 100}},
-	"llama_in_thinking":    {opts: Options{InThinking: true}}, // a call at the start ends the template's block
+	"llama_in_thinking":    {opts: Options{InThinking: true}},           // a call at the start ends the template's block
+	"mistral_in_thinking":  {opts: Options{InThinking: true}, chunk: 3}, // [/THINK] ends the template's block
 	"utf8_split":           {chunk: 1},
 	"acts_near_act":        {chunk: 1}, // the held near-act error goes out at the act fence line
 	"qwen3-coder_several":  {chunk: 5}, // markers split across chunks

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/stream/jsonargs"
 )
 
 // jsonForm describes a syntax whose calls are JSON after a start marker
@@ -52,6 +53,25 @@ type jsonForm struct {
 	// header is the call's type, and the name, a line ending and a ```json
 	// fence come before the JSON (and a closing ``` after it).
 	fenced bool
+	// short: the array's elements are {"NAME": {…}}, read as a header
+	// (after the '{', up to sep) naming the tool, the arguments and close
+	// (Apertus).
+	short bool
+	// channel is the header of the text channel (Functionary v3.2's
+	// >>>all): markup, the text following it. A row with a channel reads
+	// a header only when it is a name followed by sep, and only when JSON
+	// follows; else the marker and header are text.
+	channel string
+	// lead: the chat template wrote the first start marker, so the
+	// stream begins with a header (unless it begins in thinking).
+	lead bool
+	// alts are other start markers, read as open; respond is a marker
+	// opening a JSON object whose "response" string is text (generic).
+	alts    []string
+	respond string
+	// think: the markers of the syntax's thinking blocks, read besides
+	// <think> and <thinking> while Options.ThinkingTags is nil.
+	think [2]string
 }
 
 // maxHeader bounds a call's header (the text before its separator).
@@ -61,9 +81,16 @@ const maxHeader = 256
 func jsonSyntax(name, summary string, f *jsonForm, markers ...string) *Syntax {
 	return &Syntax{Name: name, Schema: "tools", Summary: summary, Markers: staticMarkers(markers...),
 		open: func(c *config) (scanner, error) {
-			x := newProse(c.opts, c.start, append(f.secOpens(), f.open))
+			marks := append(append(f.secOpens(), f.open), f.alts...)
+			if f.respond != "" {
+				marks = append(marks, f.respond)
+			}
+			x := newProse(c.opts, c.start, marks)
 			x.special = f.special
-			return &jsonMarked{f: f, x: x, c: newJCall(namesOf(c))}, nil
+			if f.think[0] != "" && c.opts.ThinkingTags == nil {
+				x.think(f.think[0], f.think[1])
+			}
+			return &jsonMarked{f: f, x: x, c: newJCall(namesOf(c)), lead: f.lead && !c.opts.InThinking}, nil
 		}}
 }
 
@@ -107,8 +134,14 @@ func (registry) Hermes() *Syntax {
 // special tokens leaves [TOOL_CALLS]NAME{…}, which is read too. Each call
 // ends with its JSON.
 func (registry) Mistral() *Syntax {
-	return jsonSyntax("mistral", `[TOOL_CALLS][{"name": …, "arguments": {…}}] and [TOOL_CALLS]NAME[ARGS]{…}`,
-		&jsonForm{open: "[TOOL_CALLS]", array: true, named: true}, "[TOOL_CALLS]")
+	return jsonSyntax("mistral", `[TOOL_CALLS][{"name": …, "arguments": {…}}] and [TOOL_CALLS]NAME[ARGS]{…}`, mistralForm(), "[TOOL_CALLS]")
+}
+
+// mistralForm is the mistral and magistral syntaxes' form: its reasoning
+// is [THINK]…[/THINK], special tokens of Mistral's tokenizer (vLLM's
+// mistral reasoning parser reads them).
+func mistralForm() *jsonForm {
+	return &jsonForm{open: "[TOOL_CALLS]", array: true, named: true, think: [2]string{"[THINK]", "[/THINK]"}}
 }
 
 // KimiK2 registers the kimi-k2 syntax (Kimi K2's chat template):
@@ -197,6 +230,10 @@ type jsonMarked struct {
 	// loose: text resumes after a call outside a section, where a
 	// section's closing marker (of a section ended by prose) is markup.
 	loose bool
+	lead  bool // the stream begins with a header (jsonForm.lead)
+	resp  *jsonargs.Parser
+	rp    *Parser // the Parser during resp's Feed, and its first error
+	rerr  error
 }
 
 // jsonMarked's states.
@@ -214,6 +251,7 @@ const (
 	jmJSON
 	jmFenceEnd // fenced: the closing fence
 	jmClose    // after the JSON, up to the close marker
+	jmResp     // in a response object (jsonForm.respond)
 )
 
 func (m *jsonMarked) keep() int {
@@ -224,6 +262,8 @@ func (m *jsonMarked) keep() int {
 		return m.at
 	case jmArray, jmSection:
 		return m.pos
+	case jmResp:
+		return m.at
 	}
 	return m.c.start
 }
@@ -241,6 +281,11 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 	f := m.f
 	switch m.st {
 	case jmText:
+		if m.lead {
+			m.lead = false
+			m.open(p, m.x.pos, m.x.pos)
+			return true, nil
+		}
 		if m.loose {
 			if more, err := m.sectionEnd(p, eof); more || err != nil {
 				return false, err
@@ -251,10 +296,12 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 			return false, err
 		}
 		switch {
+		case f.respond != "" && k == m.x.marks-1:
+			m.respond(p, at)
 		case f.secOpen != "" && k <= len(f.secAlt):
 			m.sec, m.st, m.pos = true, jmSection, end
 			return true, p.text(p.pos(at), end, true)
-		case f.sep != "":
+		case f.sep != "" && !f.short:
 			m.open(p, at, end)
 		default:
 			m.st, m.at, m.pos = jmAfter, at, end
@@ -371,6 +418,10 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 				return false, err
 			}
 			m.arr = true
+			if f.short {
+				m.open(p, m.pos+i, m.pos+i+1)
+				return true, nil
+			}
 			m.c.begin(p, m.pos+i)
 			m.c.json(p, m.pos+i, true)
 			m.st = jmJSON
@@ -431,14 +482,18 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 		m.pos += j + len(namedArgs)
 		return true, m.args(p)
 	case jmHeader:
-		b, cut := window(p.bytes(m.pos, p.end()), m.hdr+maxHeader+len(f.sep)-m.pos)
-		i, k := find(b, []string{f.sep}, eof || cut)
-		if f.sep[0] != '<' { // find looks only at '<'
-			i, k = bytes.Index(b, []byte(f.sep)), 0
-			if i < 0 {
-				i, k = max(len(b)-len(f.sep)+1, 0), -1
+		if f.channel != "" {
+			b := p.bytes(m.hdr, p.end())
+			j, more := nameEnd(b, 0)
+			if more && !eof {
+				return false, nil
+			}
+			if j == 0 || j == len(b) || b[j] != f.sep[0] {
+				return true, m.notCall(p, m.hdr, false)
 			}
 		}
+		b, cut := window(p.bytes(m.pos, p.end()), m.hdr+maxHeader+len(f.sep)-m.pos)
+		i, k := find(b, []string{f.sep}, eof || cut)
 		if m.pos+i-m.hdr > maxHeader {
 			m.pos = m.hdr + maxHeader // the same span whatever the chunking
 			return true, m.bad(p, fmt.Sprintf("no %s within 256 bytes of the call's header", f.sep), m.c.start)
@@ -449,6 +504,9 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 		}
 		m.hs = strings.TrimSpace(string(p.bytes(m.hdr, m.pos)))
 		m.pos += len(f.sep)
+		if f.channel != "" && m.hs == f.channel {
+			return true, m.notCall(p, m.pos, true)
+		}
 		if f.id {
 			m.c.callID = m.hs
 		}
@@ -462,18 +520,20 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 			m.st = jmJSON
 			return true, nil
 		}
-		if !f.fenced {
+		if !f.fenced && f.channel == "" {
 			return true, m.named(p, m.pos, f.name(m.hs), m.pos-len(f.sep))
 		}
 		m.st = jmSep
 	case jmSep:
 		b := p.bytes(m.pos, p.end())
 		i := p.spaces(m.pos)
-		if i == len(b) {
+		switch {
+		case i == len(b) && (!eof || f.channel == ""):
 			return m.starve(p, eof)
-		}
-		if b[i] == '{' || b[i] == '"' { // V3.1: NAME<sep>{json}
+		case i < len(b) && (b[i] == '{' || b[i] == '"'): // V3.1: NAME<sep>{json}
 			return true, m.named(p, m.pos+i, f.name(m.hs), m.pos)
+		case f.channel != "":
+			return true, m.notCall(p, m.hdr, false)
 		}
 		m.st, m.hdr = jmNameLine, m.pos
 	case jmNameLine:
@@ -523,6 +583,8 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 		m.fen = true
 		m.c.json(p, m.pos+i+j+1, false)
 		m.st = jmJSON
+	case jmResp:
+		return m.response(p, eof)
 	case jmJSON:
 		done, err := m.c.feed(p, eof)
 		if err != nil || !done {
@@ -583,7 +645,7 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 				Message: fmt.Sprintf("the call is not closed by %s: the marker %s after it ends it", f.close, closes[k]),
 				Span:    p.span(at, at)})
 		}
-		return true, m.after(m.c.finish(p, end))
+		return true, m.finish(p, end)
 	}
 	return true, nil
 }
@@ -638,6 +700,17 @@ func longest(tags []string) int {
 		n = max(n, len(t))
 	}
 	return n
+}
+
+// notCall ends a start marker whose header is no call's (a row with a
+// channel): the call's id is the next call's, and prose resumes at to,
+// the bytes before it markup (the channel's header) or text (the marker;
+// the header is then read again as prose: a name and white space).
+func (m *jsonMarked) notCall(p *Parser, to int, markup bool) error {
+	p.ids--
+	m.st = jmText
+	m.x.skip(to)
+	return p.text(p.pos(m.c.start), to, markup)
 }
 
 // open starts a header-form call whose opening marker is [at, end).
@@ -827,8 +900,37 @@ func (registry) XiaomiMiMo() *Syntax {
 
 // CommandR7B registers the command-r7b syntax (Cohere Command R7B):
 // <|START_ACTION|>[{"tool_call_id": …, "tool_name": …, "parameters":
-// {…}}, …]<|END_ACTION|>.
+// {…}}, …]<|END_ACTION|>, its reasoning <|START_THINKING|>…<|END_THINKING|>.
 func (registry) CommandR7B() *Syntax {
 	return jsonSyntax("command-r7b", `<|START_ACTION|>[{"tool_call_id": …, "tool_name": …, "parameters": {…}}]<|END_ACTION|> (Command R7B)`,
-		&jsonForm{open: "<|START_ACTION|>", array: true, end: "<|END_ACTION|>", special: true}, "<|START_ACTION|>")
+		&jsonForm{open: "<|START_ACTION|>", array: true, end: "<|END_ACTION|>", special: true,
+			think: [2]string{"<|START_THINKING|>", "<|END_THINKING|>"}}, "<|START_ACTION|>", "<|START_THINKING|>")
+}
+
+// Magistral registers the magistral syntax (Mistral's Magistral reasoning
+// models): [THINK]…[/THINK] reasoning, then mistral's calls. auto picks it
+// at [THINK].
+func (registry) Magistral() *Syntax {
+	return jsonSyntax("magistral", `[THINK]…[/THINK] then [TOOL_CALLS][{"name": …, "arguments": {…}}] or [TOOL_CALLS]NAME[ARGS]{…} (Magistral)`,
+		mistralForm(), "[THINK]")
+}
+
+// Apertus registers the apertus syntax (Swiss AI Apertus):
+// <|tools_prefix|>[{"NAME": {…}}, …]<|tools_suffix|>, its reasoning
+// <|inner_prefix|>…<|inner_suffix|>.
+func (registry) Apertus() *Syntax {
+	f := &jsonForm{open: "<|tools_prefix|>", array: true, short: true, sep: ":", close: "}", end: "<|tools_suffix|>", special: true,
+		name: func(h string) string { return strings.Trim(h, `"`) }, think: [2]string{"<|inner_prefix|>", "<|inner_suffix|>"}}
+	return jsonSyntax("apertus", `<|tools_prefix|>[{"NAME": {…}}]<|tools_suffix|> (Apertus)`, f, "<|tools_prefix|>", "<|inner_prefix|>")
+}
+
+// FunctionaryV32 registers the functionary-v3.2 syntax (MeetKai
+// Functionary v3.2): >>>NAME\n{…} calls and >>>all\n text, the stream
+// starting after the >>> its chat template writes. It has no marker for
+// auto: >>> starts Python prompts and nested quotes in prose.
+func (registry) FunctionaryV32() *Syntax {
+	f := &jsonForm{open: ">>>", sep: "\n", channel: "all", lead: true, name: func(h string) string { return h }}
+	s := jsonSyntax("functionary-v3.2", `>>>NAME\n{…} and >>>all\ntext (Functionary v3.2)`, f)
+	s.Markers = nil
+	return s
 }

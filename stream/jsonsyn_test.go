@@ -17,12 +17,20 @@ var jsonSyntaxes = []struct{ syntax, file, open, close string }{
 	{"kimi-k2", "kimi-k2_basic", "<|tool_call_begin|>", "<|tool_call_end|>"},
 	{"deepseek", "deepseek_basic", dsCallBegin, dsCallEnd},
 	{"mistral", "mistral_basic", "[TOOL_CALLS]", "}},"},
+	{"magistral", "magistral_basic", "[TOOL_CALLS]", "9\"}"},
 	{"granite", "granite_basic", "<|tool_call|>", "}},"},
 	{"nemotron-v2", "nemotron-v2_basic", "<TOOLCALL>", "}},"},
 	{"lfm2", "lfm2_basic", "<|tool_call_start|>", "}},"},
 	{"apriel", "apriel_basic", "<tool_calls>", "}},"},
+	{"generic", "generic_basic", "{\"tool_calls\"", "\"}},"},
+	{"apertus", "apertus_basic", "<|tools_prefix|>", "\"}},"},
 	{"command-r7b", "command-r7b_basic", "<|START_ACTION|>", "}},"},
 	{"functionary-v3.1", "functionary-v3.1_basic", "<function=", "</function>"},
+	// a header or marker cut short is text in these two: the call is
+	// certain at its JSON
+	{"functionary-v3.2", "functionary-v3.2_basic", "{\"path\"", "\"}"},
+	{"firefunction-v2", "firefunction-v2_basic", "[{", "\"}},"},
+	{"llama-builtin", "llama-builtin_basic", "=\"", "\")"}, // certain at its first value
 	{"llama", "llama_basic", "{\"name\": \"read_file\"", "\"}}"},
 	// A harmony header is a call once it names a recipient; <|call|> may
 	// be left out (servers strip it as a stop token).

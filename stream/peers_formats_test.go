@@ -13,6 +13,12 @@ const (
 	lcFireFunction  = lcppNow + "fireworks-ai-llama-3-firefunction-v2 "
 	lcFunctionary31 = lcppNow + "meetkai-functionary-medium-v3.1 "
 	lcCommandR7B    = lcppNow + "CohereForAI-c4ai-command-r7b-12-2024-tool_use "
+	lcLlama31       = lcppNow + "meta-llama-Llama-3.1-8B-Instruct (builtin tools) "
+	lcGeneric       = lcppNow + "google-gemma-2-2b-it (generic) "
+	lcFunctionary32 = lcppNow + "meetkai-functionary-medium-v3.2 "
+	// llama.cpp's tests/chat-parsers test_apertus_parser (the current
+	// suite split out of test-chat.cpp).
+	lcApertus = "llama.cpp tests test_apertus_parser Apertus-8B-Instruct "
 	// llama.cpp's parser for Xiaomi MiMo (common/chat-parser.cpp,
 	// common_chat_parse_xiaomi_mimo): hermes's <tool_call> JSON.
 	lcMiMo = "llama.cpp common/chat-parser.cpp xiaomi_mimo form "
@@ -86,9 +92,59 @@ var peerFormatsLlamaCpp = []peerCase{
 	{src: lcCommandR7B + "thinking and an action", syntax: "command-r7b", tools: ptools(lcSpecial),
 		in: "<|START_THINKING|>I'm\nthinking<|END_THINKING|><|START_ACTION|>[\n" +
 			`    {"tool_call_id": "0", "tool_name": "special_function", "parameters": {"arg1": 1}}` + "\n]<|END_ACTION|>",
-		calls: []peerCall{{"special_function", `{"arg1": 1}`}}, ids: []string{"0"},
-		text: "<|START_THINKING|>I'm\nthinking<|END_THINKING|>",
-		note: "llama.cpp reads <|START_THINKING|>…<|END_THINKING|> as reasoning; plangram's thinking blocks are <NAME> tags, so it stays text"},
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}}, ids: []string{"0"}, thinking: "I'm\nthinking"},
+	{src: lcCommandR7B + "thinking and a response", syntax: "command-r7b",
+		in:       "<|START_THINKING|>I'm\nthinking<|END_THINKING|><|START_RESPONSE|>" + lcHello + "<|END_RESPONSE|>",
+		thinking: "I'm\nthinking", text: "<|START_RESPONSE|>" + lcHello + "<|END_RESPONSE|>",
+		note: "llama.cpp drops the <|START_RESPONSE|> markers from the content; plangram leaves them in the text"},
+	{src: lcppNow + "Magistral (message_assist_thoughts_unparsed_magistral)", syntax: "mistral",
+		in: "[THINK]raisonnement[/THINK]Réponse", thinking: "raisonnement", text: "Réponse"},
+	{src: lcppNow + "Magistral (message_assist_thoughts_unparsed_magistral)", syntax: "magistral",
+		in: "[THINK]raisonnement[/THINK]Réponse", thinking: "raisonnement", text: "Réponse"},
+	{src: lcppNow + "Mistral-Nemo-Instruct-2407 tool call (the Magistral format's call form)", syntax: "magistral", tools: ptools(lcSpecial),
+		in:    `[TOOL_CALLS][{"name": "special_function", "arguments": {"arg1": 1}, "id": "123456789"}]`,
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}}, ids: []string{"123456789"}},
+	{src: lcLlama31 + "JSON call", syntax: "llama-builtin", tools: ptools(lcSpecial, lcPython),
+		in:    `{"name": "special_function", "parameters": {"arg1": 1}}`,
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}}},
+	{src: lcLlama31 + "code_interpreter", syntax: "llama-builtin", tools: ptools(lcSpecial, ptool("code_interpreter", `"code": {"type": "string"}`)),
+		in:    `<|python_tag|>code_interpreter.call(code="print('hey')")`,
+		calls: []peerCall{{"code_interpreter", `{"code": "print('hey')"}`}}},
+	{src: lcLlama31 + "python", syntax: "llama-builtin", tools: ptools(lcSpecial, lcPython),
+		in:    `<|python_tag|>python.call(code="print('hey')")`,
+		calls: []peerCall{{"python", `{"code": "print('hey')"}`}}},
+	{src: lcGeneric + "response", syntax: "generic", in: "{\n  \"response\": \"Hello, world!\\nWhat's up?\"\n}", text: lcHello},
+	{src: lcGeneric + "tool call (the cut-off case's input, complete)", syntax: "generic", tools: ptools(lcSpecial),
+		in:    `{ "tool_call" : { "name" : "special_function", "arguments" : { "arg1" : 1 } } }`,
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}}},
+	{src: lcGeneric + "tool calls (the #if 0 case, without its content member)", syntax: "generic", tools: ptools(lcSpecial),
+		in:    "{\n  \"tool_calls\": [\n    {\n      \"name\": \"special_function\",\n      \"arguments\": {\n        \"arg1\": 1\n      },\n      \"id\": \"123456789\"\n    }\n  ]\n}",
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}}, ids: []string{"123456789"}},
+	{src: lcFunctionary32 + "text then a call", syntax: "functionary-v3.2", tools: ptools(lcSpecial),
+		in:    "all\nHello, world!\nnono\nWhat's up?>>>special_function\n{\"arg1\": 1}\n",
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}}, text: "Hello, world!\nnono\nWhat's up?"},
+	{src: lcFunctionary32 + "python code", syntax: "functionary-v3.2", tools: ptools(lcPython),
+		in: "python\n# This is a program:\nprint('hey')", text: "python\n# This is a program:\nprint('hey')",
+		note: "llama.cpp reads raw code after python as a python call's code; plangram reads only JSON arguments, so it stays text"},
+	{src: lcFunctionary32 + "call at the start", syntax: "functionary-v3.2", tools: ptools(lcSpecial),
+		in:    "special_function\n{\"arg1\": 1} \n                    ",
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}}},
+	{src: lcFunctionary32 + "text", syntax: "functionary-v3.2", in: "all\n" + lcHello, text: lcHello},
+	{src: lcApertus + "regular content", syntax: "apertus", in: lcHello, text: lcHello},
+	{src: lcApertus + "content with thinking", syntax: "apertus", in: "<|inner_prefix|>I'm\nthinking<|inner_suffix|>" + lcHello,
+		thinking: "I'm\nthinking", text: lcHello},
+	{src: lcApertus + "tool call", syntax: "apertus", tools: ptools(lcSpecial),
+		in:    `<|tools_prefix|>[{"special_function": {"arg1": 1}}]<|tools_suffix|>`,
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}}},
+	{src: lcApertus + "tool call with thinking", syntax: "apertus", tools: ptools(lcSpecial),
+		in:    "<|inner_prefix|>I'm\nthinking<|inner_suffix|>" + `<|tools_prefix|>[{"special_function": {"arg1": 1}}]<|tools_suffix|>`,
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}}, thinking: "I'm\nthinking"},
+	{src: lcApertus + "tool call with extra content", syntax: "apertus", tools: ptools(lcSpecial),
+		in:    `<|tools_prefix|>[{"special_function": {"arg1": 1}}]<|tools_suffix|>` + lcHello,
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}}, text: lcHello},
+	{src: lcApertus + "tool call with extra content and thinking", syntax: "apertus", tools: ptools(lcSpecial),
+		in:    "<|inner_prefix|>I'm\nthinking<|inner_suffix|>" + `<|tools_prefix|>[{"special_function": {"arg1": 1}}]<|tools_suffix|>` + lcHello,
+		calls: []peerCall{{"special_function", `{"arg1": 1}`}}, thinking: "I'm\nthinking", text: lcHello},
 }
 
 func TestPeersFormats(t *testing.T) { runPeerCases(t, peerFormatsLlamaCpp) }

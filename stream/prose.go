@@ -3,6 +3,7 @@ package stream
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -116,6 +117,19 @@ func newProse(o Options, start int, marks []string) *prose {
 		x.th = thinking{start: start, startPos: ast.Pos{Offset: start, Line: 1, Col: start + 1}, content: start, close: closes}
 	}
 	return x
+}
+
+// think adds a thinking block that a syntax's markers open and close
+// (Magistral's [THINK]…[/THINK], Command R7B's <|START_THINKING|>…), not
+// a <NAME> tag; the block Options.InThinking opens ends at close too.
+func (x *prose) think(open, close string) {
+	x.tags, x.close = append(x.tags, open), append(x.close, []string{close})
+	if !strings.Contains(x.starts, open[:1]) {
+		x.starts += open[:1]
+	}
+	if x.pre {
+		x.th.close = append(slices.Clip(x.th.close), close)
+	}
 }
 
 // keep returns the earliest offset prose still needs.

@@ -60,8 +60,20 @@ var benchWriters = map[string]func(b *strings.Builder, c benchCall){
 	"llama": func(b *strings.Builder, c benchCall) {
 		fmt.Fprintf(b, "<|python_tag|>{\"name\": %q, \"parameters\": %s}\n", c.name, jsonArgs(c))
 	},
+	"llama-builtin": func(b *strings.Builder, c benchCall) {
+		fmt.Fprintf(b, "<|python_tag|>brave_search.call(query=%q)\n<|python_tag|>{\"name\": %q, \"parameters\": %s}\n", c.name, c.name, jsonArgs(c))
+	},
 	"mistral": func(b *strings.Builder, c benchCall) {
 		fmt.Fprintf(b, "[TOOL_CALLS]%s[ARGS]%s\n", c.name, jsonArgs(c))
+	},
+	"magistral": func(b *strings.Builder, c benchCall) {
+		fmt.Fprintf(b, "[THINK]Which file?[/THINK][TOOL_CALLS]%s[ARGS]%s\n", c.name, jsonArgs(c))
+	},
+	"apertus": func(b *strings.Builder, c benchCall) {
+		fmt.Fprintf(b, "<|tools_prefix|>[{%q: %s}]<|tools_suffix|>\n", c.name, jsonArgs(c))
+	},
+	"generic": func(b *strings.Builder, c benchCall) {
+		fmt.Fprintf(b, "{\"tool_calls\": [{\"name\": %q, \"arguments\": %s}]}\n{\"response\": \"Done.\\n\"}\n", c.name, jsonArgs(c))
 	},
 	"granite": func(b *strings.Builder, c benchCall) {
 		fmt.Fprintf(b, "<|tool_call|>[{\"name\": %q, \"arguments\": %s}]\n", c.name, jsonArgs(c))
@@ -80,6 +92,9 @@ var benchWriters = map[string]func(b *strings.Builder, c benchCall){
 	},
 	"functionary-v3.1": func(b *strings.Builder, c benchCall) {
 		fmt.Fprintf(b, "<function=%s>%s</function>\n", c.name, jsonArgs(c))
+	},
+	"functionary-v3.2": func(b *strings.Builder, c benchCall) {
+		fmt.Fprintf(b, ">>>%s\n%s\n>>>all\nDone.\n", c.name, jsonArgs(c))
 	},
 	"xiaomi-mimo": func(b *strings.Builder, c benchCall) {
 		fmt.Fprintf(b, "<tool_call>\n{\"name\": %q, \"arguments\": %s}\n</tool_call>\n", c.name, jsonArgs(c))

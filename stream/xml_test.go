@@ -40,8 +40,16 @@ func checkCutEverywhere(t *testing.T, syntax, file, open, close string, cutClose
 	}
 	from := strings.Index(string(in), open)
 	to := strings.Index(string(in), close) + len(close)
+	syn, err := LookupSyntax(syntax)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for n := range len(in) + 1 {
 		evs := checkChunks(t, Options{Syntax: syntax}, in[:n], uint64(n))
+		if syn.Markers == nil { // auto never picks it
+			checkCut(t, syntax, in, n, from, to, cutCloseErr, evs)
+			continue
+		}
 		auto := checkChunks(t, Options{Syntax: Auto}, in[:n], uint64(n))
 		if n == len(in) && auto[len(auto)-1].Syntax != syntax {
 			t.Fatalf("%s: auto detects %q", file, auto[len(auto)-1].Syntax)
