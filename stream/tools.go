@@ -839,8 +839,19 @@ func (t *tools) typed(sp *schema.Param, a *arg) (any, error) {
 // tag's index; else (i, -1) where b[i:] is a proper prefix of a tag
 // (unless eof: no more bytes will come), or (len(b), -1).
 func find(b []byte, tags []string, eof bool) (int, int) {
+	c, mixed := tags[0][0], false // tags that do not share their first byte ('<', or '[' for [/THINK])
+	for _, t := range tags[1:] {
+		mixed = mixed || t[0] != c
+	}
 	for i := 0; ; i++ {
-		j := lead(b[i:], tags)
+		var j int
+		if mixed {
+			j = bytes.IndexFunc(b[i:], func(r rune) bool {
+				return slices.ContainsFunc(tags, func(t string) bool { return rune(t[0]) == r })
+			})
+		} else {
+			j = bytes.IndexByte(b[i:], c)
+		}
 		if j < 0 {
 			return len(b), -1
 		}
@@ -853,21 +864,6 @@ func find(b []byte, tags []string, eof bool) (int, int) {
 			return i, -1
 		}
 	}
-}
-
-// lead returns the index of the first byte in b that a tag starts with:
-// one IndexByte when the tags share their first byte ('<', or '[' for
-// [/THINK]), else a pass over b; -1 when there is none.
-func lead(b []byte, tags []string) int {
-	c := tags[0][0]
-	for _, t := range tags[1:] {
-		if t[0] != c {
-			return bytes.IndexFunc(b, func(r rune) bool {
-				return slices.ContainsFunc(tags, func(t string) bool { return rune(t[0]) == r })
-			})
-		}
-	}
-	return bytes.IndexByte(b, c)
 }
 
 // prefix returns the index of the tag b starts with, or -1 and whether b
