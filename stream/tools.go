@@ -505,6 +505,16 @@ func (t *tools) value(p *Parser, eof bool) (bool, error) {
 			}
 			i, k := find(p.bytes(t.pos, lim), stops, false)
 			t.pos += i
+			if k < 0 && t.pos == lim && lim == p.end() && !eof && !c.over && p.buf[lim-1-p.base] != '\n' && p.buf[lim-1-p.base] != '\r' {
+				// the usual chunk of a value: no tag starts in it and it
+				// does not end in a line ending, so all of it is the
+				// value's text (held at a ruled-out closing tag, which a
+				// line ending may precede)
+				if edges && c.rej >= 0 {
+					return false, nil
+				}
+				return false, t.delta(p, lim)
+			}
 			to := t.pos
 			if edges {
 				if c.rej >= 0 {
@@ -871,6 +881,9 @@ func find(b []byte, tags []string, eof bool) (int, int) {
 func prefix(b []byte, tags []string) (int, bool) {
 	part := false
 	for k, tag := range tags {
+		if len(b) > 1 && len(tag) > 1 && b[1] != tag[1] {
+			continue // the usual mismatch, told by the second byte alone
+		}
 		full, p := match(b, tag)
 		if full {
 			return k, false
