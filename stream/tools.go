@@ -503,7 +503,7 @@ func (t *tools) value(p *Parser, eof bool) (bool, error) {
 			case !raw && c.stop[2] != "":
 				stops = c.stop[:]
 			}
-			i, k := find(p.bytes(t.pos, lim), stops, false)
+			i, k := findLead(p.bytes(t.pos, lim), stops, false, '<', false) // (every tag of the XML forms starts with '<')
 			t.pos += i
 			if k < 0 && t.pos == lim && lim == p.end() && !eof && !c.over && p.buf[lim-1-p.base] != '\n' && p.buf[lim-1-p.base] != '\r' {
 				// the usual chunk of a value: no tag starts in it and it
@@ -853,6 +853,11 @@ func find(b []byte, tags []string, eof bool) (int, int) {
 	for _, t := range tags[1:] {
 		mixed = mixed || t[0] != c
 	}
+	return findLead(b, tags, eof, c, mixed)
+}
+
+// findLead is find for tags that all start with byte c, unless mixed.
+func findLead(b []byte, tags []string, eof bool, c byte, mixed bool) (int, int) {
 	for i := 0; ; i++ {
 		var j int
 		if mixed {
