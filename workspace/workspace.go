@@ -390,7 +390,7 @@ type checker struct {
 	effects Effects
 	maxSize int64
 	// o holds the state of each path looked at, by slash path relative
-	// to root (overlay.go).
+	// to root (entry.go).
 	o map[string]*entry
 	// src is Options.Source.
 	src []byte
