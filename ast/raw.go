@@ -101,8 +101,7 @@ func writeRaw(v any, w *jsonw.W) {
 			w.Key(KeysBase64Suffix)
 			w.BeginObject()
 			for i := 0; i < len(renamed); i += 2 {
-				w.Key(renamed[i])
-				w.String(base64.StdEncoding.EncodeToString([]byte(renamed[i+1])))
+				w.KeyString(renamed[i], base64.StdEncoding.EncodeToString([]byte(renamed[i+1])))
 			}
 			w.EndObject()
 		}

@@ -93,6 +93,12 @@ func (w *W) elem() {
 // Key writes an object member's name; the next value is its value.
 func (w *W) Key(k string) { w.KeyN(k, 0) }
 
+// KeyString writes an object member whose value is the string s.
+func (w *W) KeyString(key, s string) {
+	w.Key(key)
+	w.String(s)
+}
+
 // BeginObject opens an object.
 func (w *W) BeginObject() { w.begin('{') }
 
