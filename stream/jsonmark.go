@@ -3,6 +3,7 @@ package stream
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/plangram/plangram/ast"
@@ -78,6 +79,9 @@ type jsonForm struct {
 	// opening a JSON object whose "response" string is text (generic).
 	alts    []string
 	respond string
+	// markup: markers that wrap the answer (Granite's <response>): markup
+	// where prose meets them, the text between them text.
+	markup []string
 	// think: the markers of the syntax's thinking blocks, read besides
 	// <think> and <thinking> while Options.ThinkingTags is nil.
 	think [2]string
@@ -90,7 +94,7 @@ const maxHeader = 256
 func jsonSyntax(name, summary string, f *jsonForm, markers ...string) *Syntax {
 	return &Syntax{Name: name, Schema: "tools", Summary: summary, Markers: staticMarkers(markers...),
 		open: func(c *config) (scanner, error) {
-			marks := append(append(f.secOpens(), f.open), f.alts...)
+			marks := append(append(append(f.secOpens(), f.open), f.alts...), f.markup...)
 			if f.respond != "" {
 				marks = append(marks, f.respond)
 			}
@@ -327,6 +331,9 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 		switch {
 		case f.respond != "" && k == m.x.marks-1:
 			m.respond(p, at)
+		case slices.Contains(f.markup, m.x.tags[k]):
+			m.x.skip(end)
+			return true, p.text(p.pos(at), end, true)
 		case f.secOpen != "" && k <= len(f.secAlt):
 			m.sec, m.st, m.pos = true, jmSection, end
 			return true, p.text(p.pos(at), end, true)
@@ -889,7 +896,7 @@ func closeAfter(p *Parser, c *jcall, pos int, closes []string, eof bool) (int, i
 // calls.
 func (registry) Granite() *Syntax {
 	return jsonSyntax("granite", `<|tool_call|>[{"name": …, "arguments": {…}}] (Granite 3.x)`,
-		&jsonForm{open: "<|tool_call|>", array: true, special: true}, "<|tool_call|>")
+		&jsonForm{open: "<|tool_call|>", array: true, special: true, markup: []string{"<response>", "</response>"}}, "<|tool_call|>")
 }
 
 // NemotronV2 registers the nemotron-v2 syntax (NVIDIA Nemotron Nano v2):
@@ -910,7 +917,7 @@ func (registry) LFM2() *Syntax {
 // <tool_calls>[{"name": …, "arguments": {…}}, …]</tool_calls>.
 func (registry) Apriel() *Syntax {
 	return jsonSyntax("apriel", `<tool_calls>[{"name": …, "arguments": {…}}]</tool_calls> (Apriel 1.5)`,
-		&jsonForm{open: "<tool_calls>", array: true, end: "</tool_calls>"}, "<tool_calls> [")
+		&jsonForm{open: "<tool_calls>", array: true, end: "</tool_calls>", markup: []string{"[BEGIN FINAL RESPONSE]", "[END FINAL RESPONSE]"}}, "<tool_calls> [")
 }
 
 // FireFunctionV2 registers the firefunction-v2 syntax (Fireworks'
@@ -946,7 +953,7 @@ func (registry) XiaomiMiMo() *Syntax {
 // {…}}, …]<|END_ACTION|>, its reasoning <|START_THINKING|>…<|END_THINKING|>.
 func (registry) CommandR7B() *Syntax {
 	return jsonSyntax("command-r7b", `<|START_ACTION|>[{"tool_call_id": …, "tool_name": …, "parameters": {…}}]<|END_ACTION|> (Command R7B)`,
-		&jsonForm{open: "<|START_ACTION|>", array: true, end: "<|END_ACTION|>", special: true,
+		&jsonForm{open: "<|START_ACTION|>", array: true, end: "<|END_ACTION|>", special: true, markup: []string{"<|START_RESPONSE|>", "<|END_RESPONSE|>"},
 			think: [2]string{"<|START_THINKING|>", "<|END_THINKING|>"}}, "<|START_ACTION|>", "<|START_THINKING|>")
 }
 
