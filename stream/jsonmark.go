@@ -82,6 +82,11 @@ type jsonForm struct {
 	// markup: markers that wrap the answer (Granite's <response>): markup
 	// where prose meets them, the text between them text.
 	markup []string
+	// python opens raw code for the schema's python tool, when it
+	// declares one: the rest of the stream is the code argument of a
+	// python call (llama.cpp's raw python). A tag prose meets, or, in a
+	// row with a channel, the header of a call that no JSON follows.
+	python string
 	// think: the markers of the syntax's thinking blocks, read besides
 	// <think> and <thinking> while Options.ThinkingTags is nil.
 	think [2]string
@@ -95,6 +100,10 @@ func jsonSyntax(name, summary string, f *jsonForm, markers ...string) *Syntax {
 	return &Syntax{Name: name, Schema: "tools", Summary: summary, Markers: staticMarkers(markers...),
 		open: func(c *config) (scanner, error) {
 			marks := append(append(append(f.secOpens(), f.open), f.alts...), f.markup...)
+			py := f.python != "" && c.schema.Lookup(pyTool) != nil
+			if py && f.channel == "" {
+				marks = append(marks, f.python)
+			}
 			if f.respond != "" {
 				marks = append(marks, f.respond)
 			}
@@ -106,7 +115,7 @@ func jsonSyntax(name, summary string, f *jsonForm, markers ...string) *Syntax {
 			if f.think[0] != "" && c.opts.ThinkingTags == nil {
 				x.think(f.think[0], f.think[1])
 			}
-			return &jsonMarked{f: f, x: x, c: newJCall(namesOf(c)), lead: f.lead && !c.opts.InThinking}, nil
+			return &jsonMarked{f: f, x: x, c: newJCall(namesOf(c)), lead: f.lead && !c.opts.InThinking, py: py}, nil
 		}}
 }
 
@@ -256,6 +265,7 @@ type jsonMarked struct {
 	// think: the calls' marker ended a thinking block, which resumes
 	// after them (jsonForm.resume)
 	think bool
+	py    bool // the schema declares the python tool (jsonForm.python)
 }
 
 // jsonMarked's states.
@@ -275,6 +285,7 @@ const (
 	jmClose    // after the JSON, up to the close marker
 	jmResp     // in a response object (jsonForm.respond)
 	jmSkip     // after an array element's syntax error, up to its end
+	jmCode     // raw python code, up to the end of the stream
 )
 
 func (m *jsonMarked) keep() int {
@@ -331,6 +342,9 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 		switch {
 		case f.respond != "" && k == m.x.marks-1:
 			m.respond(p, at)
+		case m.py && m.x.tags[k] == f.python:
+			m.c.begin(p, at)
+			return true, m.code(p, end)
 		case slices.Contains(f.markup, m.x.tags[k]):
 			m.x.skip(end)
 			return true, p.text(p.pos(at), end, true)
@@ -568,6 +582,8 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 			return m.starve(p, eof)
 		case i < len(b) && (b[i] == '{' || b[i] == '"'): // V3.1: NAME<sep>{json}
 			return true, m.named(p, m.pos+i, f.name(m.hs), m.pos)
+		case m.py && m.hs == f.python && i < len(b):
+			return true, m.code(p, m.pos)
 		case f.channel != "":
 			return true, m.notCall(p, m.hdr, false)
 		}
@@ -637,6 +653,11 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 		if m.fen && !m.c.jp.Failed() {
 			m.st = jmFenceEnd
 		}
+	case jmCode:
+		if !eof {
+			return false, nil
+		}
+		return false, m.codeEnd(p)
 	case jmSkip:
 		end, wait := brokenEnd(p, &m.n, &m.skip, m.c.start, eof)
 		switch {
@@ -726,6 +747,27 @@ func (m *jsonMarked) another(p *Parser, eof bool) (more bool, err error) {
 	m.c.json(p, m.pos+i, true)
 	m.st, m.next = jmJSON, false
 	return false, nil
+}
+
+// pyTool is the tool raw python code calls (jsonForm.python).
+const pyTool = "python"
+
+// code starts the raw python code at offset at, the call begun: its bytes
+// up to the end of the stream are the python tool's code argument.
+func (m *jsonMarked) code(p *Parser, at int) error {
+	m.st, m.pos = jmCode, at
+	return m.c.named(p, pyTool, at)
+}
+
+// codeEnd ends the raw python code at the end of the stream.
+func (m *jsonMarked) codeEnd(p *Parser) error {
+	code, sp := p.str(m.pos, p.end()), p.span(m.pos, p.end())
+	m.c.addVal(arg{key: "code", value: code, span: sp})
+	err := p.send(&Event{Type: ParamDelta, ID: m.c.id, Name: pyTool, Param: "code", Text: code, Span: sp, Exact: true})
+	if err != nil {
+		return err
+	}
+	return m.after(m.c.finish(p, p.end()))
 }
 
 // window returns b cut to at most n bytes, and whether it was cut. A
@@ -934,7 +976,7 @@ func (registry) FireFunctionV2() *Syntax {
 // FunctionaryV31 registers the functionary-v3.1 syntax (MeetKai
 // Functionary v3.1 on Llama 3.1): <function=NAME>{…}</function>.
 func (registry) FunctionaryV31() *Syntax {
-	f := &jsonForm{open: "<function=", sep: ">", close: "</function>", name: func(h string) string { return h }}
+	f := &jsonForm{open: "<function=", sep: ">", close: "</function>", name: func(h string) string { return h }, python: "<|python_tag|>"}
 	return jsonSyntax("functionary-v3.1", "<function=NAME>{…}</function> (Functionary v3.1)", f, "<function=+> {")
 }
 
@@ -979,7 +1021,7 @@ func (registry) Apertus() *Syntax {
 // starting after the >>> its chat template writes. It has no marker for
 // auto: >>> starts Python prompts and nested quotes in prose.
 func (registry) FunctionaryV32() *Syntax {
-	f := &jsonForm{open: ">>>", sep: "\n", channel: "all", lead: true, name: func(h string) string { return h }}
+	f := &jsonForm{open: ">>>", sep: "\n", channel: "all", lead: true, name: func(h string) string { return h }, python: pyTool}
 	s := jsonSyntax("functionary-v3.2", `>>>NAME\n{…} and >>>all\ntext (Functionary v3.2)`, f)
 	s.Markers = nil
 	return s
