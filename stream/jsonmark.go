@@ -650,6 +650,9 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 		}
 		m.pos, m.st = m.c.jpos, jmClose
 		m.next = f.sep == "" && m.c.complete()
+		if f.sep == "" && m.c.jp.Failed() { // followed to its closing brace (jmSkip), so that a sibling after it is read
+			m.st, m.n, m.skip = jmSkip, nest{}, m.c.start
+		}
 		if m.fen && !m.c.jp.Failed() {
 			m.st = jmFenceEnd
 		}
@@ -663,6 +666,14 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 		switch {
 		case wait:
 			return false, nil
+		case !m.arr: // an envelope before its close marker: the marker and a string where it belongs bound it
+			b := p.bytes(m.c.start, max(end, m.c.start))
+			lead := bytes.TrimLeft(bytes.TrimPrefix(b, []byte(f.open)), " \t\r\n")
+			m.st, m.next = jmClose, end >= 0 && lead[0] == '{' && !bytes.Contains(b, []byte(f.close))
+			if m.next {
+				m.pos = end
+			}
+			return true, nil
 		case end < 0: // no end in sight: the call ends where it broke
 			return true, m.after(m.c.finish(p, m.pos))
 		}
