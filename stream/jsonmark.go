@@ -3,6 +3,7 @@ package stream
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/plangram/plangram/ast"
@@ -78,6 +79,14 @@ type jsonForm struct {
 	// opening a JSON object whose "response" string is text (generic).
 	alts    []string
 	respond string
+	// markup: markers that wrap the answer (Granite's <response>): markup
+	// where prose meets them, the text between them text.
+	markup []string
+	// python opens raw code for the schema's python tool, when it
+	// declares one: the rest of the stream is the code argument of a
+	// python call (llama.cpp's raw python). A tag prose meets, or, in a
+	// row with a channel, the header of a call that no JSON follows.
+	python string
 	// think: the markers of the syntax's thinking blocks, read besides
 	// <think> and <thinking> while Options.ThinkingTags is nil.
 	think [2]string
@@ -90,7 +99,11 @@ const maxHeader = 256
 func jsonSyntax(name, summary string, f *jsonForm, markers ...string) *Syntax {
 	return &Syntax{Name: name, Schema: "tools", Summary: summary, Markers: staticMarkers(markers...),
 		open: func(c *config) (scanner, error) {
-			marks := append(append(f.secOpens(), f.open), f.alts...)
+			marks := append(append(append(f.secOpens(), f.open), f.alts...), f.markup...)
+			py := f.python != "" && c.schema.Lookup(pyTool) != nil
+			if py && f.channel == "" {
+				marks = append(marks, f.python)
+			}
 			if f.respond != "" {
 				marks = append(marks, f.respond)
 			}
@@ -102,7 +115,7 @@ func jsonSyntax(name, summary string, f *jsonForm, markers ...string) *Syntax {
 			if f.think[0] != "" && c.opts.ThinkingTags == nil {
 				x.think(f.think[0], f.think[1])
 			}
-			return &jsonMarked{f: f, x: x, c: newJCall(namesOf(c)), lead: f.lead && !c.opts.InThinking}, nil
+			return &jsonMarked{f: f, x: x, c: newJCall(namesOf(c)), lead: f.lead && !c.opts.InThinking, py: py}, nil
 		}}
 }
 
@@ -252,6 +265,7 @@ type jsonMarked struct {
 	// think: the calls' marker ended a thinking block, which resumes
 	// after them (jsonForm.resume)
 	think bool
+	py    bool // the schema declares the python tool (jsonForm.python)
 }
 
 // jsonMarked's states.
@@ -271,6 +285,7 @@ const (
 	jmClose    // after the JSON, up to the close marker
 	jmResp     // in a response object (jsonForm.respond)
 	jmSkip     // after an array element's syntax error, up to its end
+	jmCode     // raw python code, up to the end of the stream
 )
 
 func (m *jsonMarked) keep() int {
@@ -327,6 +342,12 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 		switch {
 		case f.respond != "" && k == m.x.marks-1:
 			m.respond(p, at)
+		case m.py && m.x.tags[k] == f.python:
+			m.c.begin(p, at)
+			return true, m.code(p, end)
+		case slices.Contains(f.markup, m.x.tags[k]):
+			m.x.skip(end)
+			return true, p.text(p.pos(at), end, true)
 		case f.secOpen != "" && k <= len(f.secAlt):
 			m.sec, m.st, m.pos = true, jmSection, end
 			return true, p.text(p.pos(at), end, true)
@@ -561,6 +582,8 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 			return m.starve(p, eof)
 		case i < len(b) && (b[i] == '{' || b[i] == '"'): // V3.1: NAME<sep>{json}
 			return true, m.named(p, m.pos+i, f.name(m.hs), m.pos)
+		case m.py && m.hs == f.python && i < len(b):
+			return true, m.code(p, m.pos)
 		case f.channel != "":
 			return true, m.notCall(p, m.hdr, false)
 		}
@@ -627,14 +650,30 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 		}
 		m.pos, m.st = m.c.jpos, jmClose
 		m.next = f.sep == "" && m.c.complete()
+		if f.sep == "" && m.c.jp.Failed() { // followed to its closing brace (jmSkip), so that a sibling after it is read
+			m.st, m.n, m.skip = jmSkip, nest{}, m.c.start
+		}
 		if m.fen && !m.c.jp.Failed() {
 			m.st = jmFenceEnd
 		}
+	case jmCode:
+		if !eof {
+			return false, nil
+		}
+		return false, m.codeEnd(p)
 	case jmSkip:
 		end, wait := brokenEnd(p, &m.n, &m.skip, m.c.start, eof)
 		switch {
 		case wait:
 			return false, nil
+		case !m.arr: // an envelope before its close marker: the marker and a string where it belongs bound it
+			b := p.bytes(m.c.start, max(end, m.c.start))
+			lead := bytes.TrimLeft(bytes.TrimPrefix(b, []byte(f.open)), " \t\r\n")
+			m.st, m.next = jmClose, end >= 0 && lead[0] == '{' && !bytes.Contains(b, []byte(f.close))
+			if m.next {
+				m.pos = end
+			}
+			return true, nil
 		case end < 0: // no end in sight: the call ends where it broke
 			return true, m.after(m.c.finish(p, m.pos))
 		}
@@ -719,6 +758,27 @@ func (m *jsonMarked) another(p *Parser, eof bool) (more bool, err error) {
 	m.c.json(p, m.pos+i, true)
 	m.st, m.next = jmJSON, false
 	return false, nil
+}
+
+// pyTool is the tool raw python code calls (jsonForm.python).
+const pyTool = "python"
+
+// code starts the raw python code at offset at, the call begun: its bytes
+// up to the end of the stream are the python tool's code argument.
+func (m *jsonMarked) code(p *Parser, at int) error {
+	m.st, m.pos = jmCode, at
+	return m.c.named(p, pyTool, at)
+}
+
+// codeEnd ends the raw python code at the end of the stream.
+func (m *jsonMarked) codeEnd(p *Parser) error {
+	code, sp := p.str(m.pos, p.end()), p.span(m.pos, p.end())
+	m.c.addVal(arg{key: "code", value: code, span: sp})
+	err := p.send(&Event{Type: ParamDelta, ID: m.c.id, Name: pyTool, Param: "code", Text: code, Span: sp, Exact: true})
+	if err != nil {
+		return err
+	}
+	return m.after(m.c.finish(p, p.end()))
 }
 
 // window returns b cut to at most n bytes, and whether it was cut. A
@@ -889,7 +949,7 @@ func closeAfter(p *Parser, c *jcall, pos int, closes []string, eof bool) (int, i
 // calls.
 func (registry) Granite() *Syntax {
 	return jsonSyntax("granite", `<|tool_call|>[{"name": …, "arguments": {…}}] (Granite 3.x)`,
-		&jsonForm{open: "<|tool_call|>", array: true, special: true}, "<|tool_call|>")
+		&jsonForm{open: "<|tool_call|>", array: true, special: true, markup: []string{"<response>", "</response>"}}, "<|tool_call|>")
 }
 
 // NemotronV2 registers the nemotron-v2 syntax (NVIDIA Nemotron Nano v2):
@@ -910,7 +970,7 @@ func (registry) LFM2() *Syntax {
 // <tool_calls>[{"name": …, "arguments": {…}}, …]</tool_calls>.
 func (registry) Apriel() *Syntax {
 	return jsonSyntax("apriel", `<tool_calls>[{"name": …, "arguments": {…}}]</tool_calls> (Apriel 1.5)`,
-		&jsonForm{open: "<tool_calls>", array: true, end: "</tool_calls>"}, "<tool_calls> [")
+		&jsonForm{open: "<tool_calls>", array: true, end: "</tool_calls>", markup: []string{"[BEGIN FINAL RESPONSE]", "[END FINAL RESPONSE]"}}, "<tool_calls> [")
 }
 
 // FireFunctionV2 registers the firefunction-v2 syntax (Fireworks'
@@ -927,7 +987,7 @@ func (registry) FireFunctionV2() *Syntax {
 // FunctionaryV31 registers the functionary-v3.1 syntax (MeetKai
 // Functionary v3.1 on Llama 3.1): <function=NAME>{…}</function>.
 func (registry) FunctionaryV31() *Syntax {
-	f := &jsonForm{open: "<function=", sep: ">", close: "</function>", name: func(h string) string { return h }}
+	f := &jsonForm{open: "<function=", sep: ">", close: "</function>", name: func(h string) string { return h }, python: "<|python_tag|>"}
 	return jsonSyntax("functionary-v3.1", "<function=NAME>{…}</function> (Functionary v3.1)", f, "<function=+> {")
 }
 
@@ -946,7 +1006,7 @@ func (registry) XiaomiMiMo() *Syntax {
 // {…}}, …]<|END_ACTION|>, its reasoning <|START_THINKING|>…<|END_THINKING|>.
 func (registry) CommandR7B() *Syntax {
 	return jsonSyntax("command-r7b", `<|START_ACTION|>[{"tool_call_id": …, "tool_name": …, "parameters": {…}}]<|END_ACTION|> (Command R7B)`,
-		&jsonForm{open: "<|START_ACTION|>", array: true, end: "<|END_ACTION|>", special: true,
+		&jsonForm{open: "<|START_ACTION|>", array: true, end: "<|END_ACTION|>", special: true, markup: []string{"<|START_RESPONSE|>", "<|END_RESPONSE|>"},
 			think: [2]string{"<|START_THINKING|>", "<|END_THINKING|>"}}, "<|START_ACTION|>", "<|START_THINKING|>")
 }
 
@@ -972,7 +1032,7 @@ func (registry) Apertus() *Syntax {
 // starting after the >>> its chat template writes. It has no marker for
 // auto: >>> starts Python prompts and nested quotes in prose.
 func (registry) FunctionaryV32() *Syntax {
-	f := &jsonForm{open: ">>>", sep: "\n", channel: "all", lead: true, name: func(h string) string { return h }}
+	f := &jsonForm{open: ">>>", sep: "\n", channel: "all", lead: true, name: func(h string) string { return h }, python: pyTool}
 	s := jsonSyntax("functionary-v3.2", `>>>NAME\n{…} and >>>all\ntext (Functionary v3.2)`, f)
 	s.Markers = nil
 	return s
