@@ -2,6 +2,7 @@ package apply
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/plangram/plangram/ast"
@@ -81,18 +82,14 @@ func nothingToApply(doc *ast.Document, t workspace.Tally) *ast.Diagnostic {
 	if t.Others > 0 {
 		parts = append(parts, number.Plural(t.Others, "other action"))
 	}
-	blocks, prose := 0, false
-	for _, p := range doc.Prose {
-		if strings.TrimSpace(p.Text) != "" {
-			prose = true
-		}
-	}
+	blocks := len(doc.Blocks)
+	prose := slices.ContainsFunc(doc.Prose, func(p *ast.Prose) bool { return strings.TrimSpace(p.Text) != "" })
 	var look string
 	var at ast.Span
 	for _, b := range doc.Blocks {
-		blocks++
-		if l := lookalike(b.Info, b.Content); l != "" && look == "" {
+		if l := lookalike(b.Info, b.Content); l != "" {
 			look, at = "the fenced block here "+l, b.Span
+			break
 		}
 	}
 	if look == "" {

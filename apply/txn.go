@@ -485,20 +485,40 @@ func finishAll(r rootfs.Root, steps iter.Seq2[int, *step], finish func(rootfs.Ro
 // removeIfThere removes the entry name of d; a missing one is no error.
 // It says whether something was removed.
 func removeIfThere(d rootfs.Dir, name string) (bool, error) {
-	err := d.Remove(name)
+	return found(d.Remove(name))
+}
+
+// exists says d has an entry name.
+func exists(d rootfs.Dir, name string) (bool, error) {
+	_, err := d.Lstat(name)
+	return found(err)
+}
+
+// found turns the error of a call on an entry into whether the entry was
+// there: a missing entry is no error.
+func found(err error) (bool, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
 	return err == nil, err
 }
 
-// exists says d has an entry name.
-func exists(d rootfs.Dir, name string) (bool, error) {
-	_, err := d.Lstat(name)
-	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
+// removeTemps removes those of names that d has ("" is none), counting
+// them in n.
+func removeTemps(d rootfs.Dir, n *int, names ...string) error {
+	for _, name := range names {
+		if name == "" {
+			continue
+		}
+		removed, err := removeIfThere(d, name)
+		if removed {
+			*n++
+		}
+		if err != nil {
+			return err
+		}
 	}
-	return err == nil, err
+	return nil
 }
 
 // rollback undoes one step, whatever point it reached, from what is on
@@ -555,14 +575,7 @@ func rollback(r rootfs.Root, s *step) (int, error) {
 				}
 			}
 		}
-		if s.tmp != "" {
-			removed, err := removeIfThere(d, s.tmp)
-			if removed {
-				n++
-			}
-			return err
-		}
-		return nil
+		return removeTemps(d, &n, s.tmp)
 	})
 	if errors.Is(err, fs.ErrNotExist) {
 		return n, nil // the directory is gone: nothing of the step is there
@@ -574,10 +587,7 @@ func rollback(r rootfs.Root, s *step) (int, error) {
 // there: the link it makes, or a regular file with its content.
 func isMine(d rootfs.Dir, s *step) (bool, error) {
 	fi, err := d.Lstat(s.name)
-	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
-	}
-	if err != nil {
+	if there, err := found(err); !there {
 		return false, err
 	}
 	if s.op == opSymlink {
@@ -606,21 +616,7 @@ func isMine(d rootfs.Dir, s *step) (bool, error) {
 // backup of an edit or a deletion, and a staged file still there.
 func rollForward(r rootfs.Root, s *step) (int, error) {
 	n := 0
-	err := rootfs.WithDir(r, s.dir, func(d rootfs.Dir) error {
-		for _, name := range []string{s.bak, s.tmp} {
-			if name == "" {
-				continue
-			}
-			removed, err := removeIfThere(d, name)
-			if removed {
-				n++
-			}
-			if err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	err := rootfs.WithDir(r, s.dir, func(d rootfs.Dir) error { return removeTemps(d, &n, s.bak, s.tmp) })
 	if errors.Is(err, fs.ErrNotExist) {
 		err = nil
 	}

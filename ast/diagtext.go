@@ -1,6 +1,7 @@
 package ast
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -27,9 +28,7 @@ func EscapeInvalidUTF8(s string) string {
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && n == 1 {
-			b.WriteString(`\x`)
-			b.WriteByte(hexDigits[s[i]>>4])
-			b.WriteByte(hexDigits[s[i]&0xF])
+			fmt.Fprintf(&b, `\x%02x`, s[i])
 		} else {
 			b.WriteString(s[i : i+n])
 		}
@@ -37,8 +36,6 @@ func EscapeInvalidUTF8(s string) string {
 	}
 	return b.String()
 }
-
-const hexDigits = "0123456789abcdef"
 
 // EscapeDiagnostics makes the text of each diagnostic (message, detail and
 // the related notes' messages) valid UTF-8 with EscapeInvalidUTF8, in
@@ -61,12 +58,7 @@ func EscapeDiagnostics(ds []*Diagnostic) []*Diagnostic {
 // free of backslashes, quotes and control characters, and else quoted with
 // Go's %q (every byte kept, escaped): a name quoted in a diagnostic.
 func QuoteIfNeeded(s string) string {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == 0x7f || c == '\\' || c == '"' {
-			return strconv.Quote(s)
-		}
-	}
-	if !utf8.ValidString(s) {
+	if !utf8.ValidString(s) || strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f || r == '\\' || r == '"' }) {
 		return strconv.Quote(s)
 	}
 	return s

@@ -44,11 +44,9 @@ const Base64Suffix = "_base64"
 // WriteExactString writes the object member key: s and, when s is not
 // valid UTF-8, the member key_base64 with its exact bytes.
 func WriteExactString(w *jsonw.W, key, s string) {
-	w.Key(key)
-	w.String(s)
+	w.KeyString(key, s)
 	if !utf8.ValidString(s) {
-		w.Key(key + Base64Suffix)
-		w.String(base64.StdEncoding.EncodeToString([]byte(s)))
+		w.KeyString(key+Base64Suffix, base64.StdEncoding.EncodeToString([]byte(s)))
 	}
 }
 

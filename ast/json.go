@@ -43,8 +43,7 @@ func AppendJSON(dst []byte, doc *Document, compact bool) ([]byte, error) {
 // diagnostic lists as [], the other empty fields left out.
 func (d *Document) WriteJSON(w *jsonw.W) {
 	w.BeginObject()
-	w.Key("dialect")
-	w.String(d.Dialect)
+	w.KeyString("dialect", d.Dialect)
 	if d.Title != "" {
 		WriteExactString(w, "title", d.Title)
 	}
@@ -65,8 +64,7 @@ func (d *Document) WriteJSON(w *jsonw.W) {
 			w.Key("add")
 			w.Bool(m.Add)
 			WriteExactString(w, "text", m.Text)
-			w.Key("span")
-			m.Span.WriteJSON(w)
+			writeSpan(w, "span", m.Span)
 			w.EndObject()
 		})
 	}
@@ -82,8 +80,7 @@ func (d *Document) WriteJSON(w *jsonw.W) {
 	}
 	w.Key("diagnostics")
 	jsonw.Array(w, d.Diagnostics, (*Diagnostic).WriteJSON)
-	w.Key("span")
-	d.Span.WriteJSON(w)
+	writeSpan(w, "span", d.Span)
 	w.EndObject()
 }
 
@@ -110,10 +107,8 @@ func (a *Action) WriteJSON(w *jsonw.W) {
 		w.Key("head")
 		a.Head.WriteJSON(w)
 	}
-	w.Key("name_span")
-	a.NameSpan.WriteJSON(w)
-	w.Key("span")
-	a.Span.WriteJSON(w)
+	writeSpan(w, "name_span", a.NameSpan)
+	writeSpan(w, "span", a.Span)
 	w.EndObject()
 }
 
@@ -124,18 +119,15 @@ func (b *Block) WriteJSON(w *jsonw.W) {
 		return
 	}
 	w.BeginObject()
-	w.Key("fence")
-	w.String(b.Fence)
+	w.KeyString("fence", b.Fence)
 	WriteExactString(w, "info", b.Info)
 	if b.Label != "" {
 		WriteExactString(w, "label", b.Label)
 	}
 	switch {
 	case b.ContentBase64 != "": // read back from JSON
-		w.Key("content")
-		w.String(b.Content)
-		w.Key("content" + Base64Suffix)
-		w.String(b.ContentBase64)
+		w.KeyString("content", b.Content)
+		w.KeyString("content"+Base64Suffix, b.ContentBase64)
 	default:
 		WriteExactString(w, "content", b.Content)
 	}
@@ -143,10 +135,8 @@ func (b *Block) WriteJSON(w *jsonw.W) {
 		w.Key("unclosed")
 		w.Bool(true)
 	}
-	w.Key("span")
-	b.Span.WriteJSON(w)
-	w.Key("content_span")
-	b.ContentSpan.WriteJSON(w)
+	writeSpan(w, "span", b.Span)
+	writeSpan(w, "content_span", b.ContentSpan)
 	w.EndObject()
 }
 
@@ -158,12 +148,10 @@ func (p *Prose) WriteJSON(w *jsonw.W) {
 	}
 	w.BeginObject()
 	if p.Kind != "" {
-		w.Key("kind")
-		w.String(p.Kind)
+		w.KeyString("kind", p.Kind)
 	}
 	WriteExactString(w, "text", p.Text)
-	w.Key("span")
-	p.Span.WriteJSON(w)
+	writeSpan(w, "span", p.Span)
 	w.EndObject()
 }
 
@@ -174,28 +162,21 @@ func (d *Diagnostic) WriteJSON(w *jsonw.W) {
 		return
 	}
 	w.BeginObject()
-	w.Key("severity")
-	w.String(d.Severity.String())
-	w.Key("code")
-	w.String(d.Code)
-	w.Key("message")
-	w.String(d.Message)
-	w.Key("span")
-	d.Span.WriteJSON(w)
+	w.KeyString("severity", d.Severity.String())
+	w.KeyString("code", d.Code)
+	w.KeyString("message", d.Message)
+	writeSpan(w, "span", d.Span)
 	if len(d.Related) > 0 {
 		w.Key("related")
 		jsonw.Array(w, d.Related, func(r Related, w *jsonw.W) {
 			w.BeginObject()
-			w.Key("message")
-			w.String(r.Message)
-			w.Key("span")
-			r.Span.WriteJSON(w)
+			w.KeyString("message", r.Message)
+			writeSpan(w, "span", r.Span)
 			w.EndObject()
 		})
 	}
 	if d.Detail != "" {
-		w.Key("detail")
-		w.String(d.Detail)
+		w.KeyString("detail", d.Detail)
 	}
 	w.EndObject()
 }
@@ -237,4 +218,10 @@ func (p Pos) WriteJSON(w *jsonw.W) {
 	w.Key("col")
 	w.Int(int64(p.Col))
 	w.EndObject()
+}
+
+// writeSpan writes the object member key: s.
+func writeSpan(w *jsonw.W, key string, s Span) {
+	w.Key(key)
+	s.WriteJSON(w)
 }

@@ -40,8 +40,7 @@ func WriteParams(w *jsonw.W, key string, ps Params) {
 		w.Key(key + KeysBase64Suffix)
 		w.BeginObject()
 		walkNames(generic(reflect.ValueOf(ps)), "", func(ptr, name string) {
-			w.Key(ptr)
-			w.String(base64.StdEncoding.EncodeToString([]byte(name)))
+			w.KeyString(ptr, base64.StdEncoding.EncodeToString([]byte(name)))
 		})
 		w.EndObject()
 	}

@@ -1,7 +1,6 @@
 package ast
 
 import (
-	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -102,8 +101,7 @@ func writeRaw(v any, w *jsonw.W) {
 			w.Key(KeysBase64Suffix)
 			w.BeginObject()
 			for i := 0; i < len(renamed); i += 2 {
-				w.Key(renamed[i])
-				w.String(base64.StdEncoding.EncodeToString([]byte(renamed[i+1])))
+				w.KeyString(renamed[i], base64.StdEncoding.EncodeToString([]byte(renamed[i+1])))
 			}
 			w.EndObject()
 		}
@@ -137,7 +135,6 @@ func exactGeneric(v any) (any, bool) {
 	case string, []string, json.Number, bool, float64, int, int64, nil:
 		return nil, false // written as they are, their bytes beside them
 	}
-	rv := reflect.ValueOf(v)
 	if !invalidIn(v, false) {
 		return nil, false
 	}
@@ -145,14 +142,12 @@ func exactGeneric(v any) (any, bool) {
 	if err != nil {
 		return nil, false
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var g any
-	if err := dec.Decode(&g); err != nil {
+	g, err := jsonw.DecodeExact(data)
+	if err != nil {
 		return nil, false
 	}
 	ow := &jsonw.W{}
-	writeOverlay(ow, generic(rv))
+	writeOverlay(ow, generic(reflect.ValueOf(v)))
 	var overlay any
 	if ow.Err() != nil || json.Unmarshal(ow.B, &overlay) != nil {
 		return nil, false

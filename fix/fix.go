@@ -403,12 +403,7 @@ func (f *fixer) headingLevels() {
 	}
 	// One pass in document order: each repaired line's run of #s is
 	// rewritten as the text is copied (never the whole text per repair).
-	var heads []*ast.Diagnostic
-	for _, d := range doc.Diagnostics {
-		if d.Code == grammar.CodeHeadingLevel {
-			heads = append(heads, d)
-		}
-	}
+	heads := slices.DeleteFunc(doc.Diagnostics, func(d *ast.Diagnostic) bool { return d.Code != grammar.CodeHeadingLevel })
 	slices.SortStableFunc(heads, func(a, b *ast.Diagnostic) int { return a.Span.Start.Offset - b.Span.Start.Offset })
 	var out strings.Builder
 	done := 0

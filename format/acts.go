@@ -82,7 +82,8 @@ func keptText(it item) string {
 // --fence) sees a fence there, which the quoted canonical line would
 // take away.
 func canonicalAct(it *item) bool {
-	return it.act != nil && !it.block.Unclosed && len(it.act.Args) < grammar.MaxArgs && !fenceLines(it.block.Content)
+	return it.act != nil && !it.block.Unclosed && len(it.act.Args) < grammar.MaxArgs &&
+		longestRun(it.block.Content, '`') < 3 && longestRun(it.block.Content, '~') < 3
 }
 
 // actsPrinter writes the canonical form of an acts document item by item,
@@ -124,7 +125,16 @@ func (p *actsPrinter) item(it *item, kept string, nextBlock bool) {
 		}
 		return
 	}
-	writeBlock(&p.out, it, kept, p.fence, markerIndent(p.src, it.start), p.eol)
+	// A closed act block's kept text is its act line, which fmt writes
+	// itself: indented like the closing fence.
+	info, first, indent := it.block.Info, "", markerIndent(p.src, it.start)
+	if it.act != nil {
+		info = "act"
+	}
+	if canonicalAct(it) {
+		first = indent
+	}
+	writeFenced(&p.out, p.fence, info, kept, it.block.Unclosed, first, indent, p.eol)
 }
 
 // markerIndent returns, for a block opened on a list item's marker line
@@ -172,20 +182,6 @@ func collect(doc *ast.Document) []item {
 	}
 	sort.SliceStable(items, func(i, j int) bool { return items[i].start < items[j].start })
 	return items
-}
-
-// writeBlock prints one acts block with content (for a closed act block:
-// its canonical act line), the lines it writes itself indented by indent
-// (markerIndent).
-func writeBlock(out *bytes.Buffer, it *item, content string, c byte, indent, eol string) {
-	info, first := it.block.Info, ""
-	if it.act != nil {
-		info = "act"
-	}
-	if canonicalAct(it) {
-		first = indent // the act line; kept content is written as it is
-	}
-	writeFenced(out, c, info, content, it.block.Unclosed, first, indent, eol)
 }
 
 // writeFenced prints a fenced block of character c, its run one longer
@@ -249,13 +245,6 @@ func Quote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// fenceLines reports whether a line of s starts with a fence run (three
-// or more backticks or tildes, after the line's spaces, tabs, carriage
-// returns and byte-order mark).
-func fenceLines(s string) bool {
-	return longestRun(s, '`') >= 3 || longestRun(s, '~') >= 3
 }
 
 // longestRun returns the longest run of c that begins a line of s, after

@@ -3,11 +3,8 @@ package format
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"sort"
-	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
@@ -22,7 +19,8 @@ import (
 //     white space around them); a REPLACE section ended by a second
 //     `=======` gets `>>>>>>> REPLACE`.
 //   - udiff: hunk headers with line numbers get the counts of their body
-//     (`@@ -l,s +l,s @@`, a count of 1 left out as diff does).
+//     and the starts the parser read (a start too large for an int reads
+//     as 0) (`@@ -l,s +l,s @@`, a count of 1 left out as diff does).
 //   - apply-patch: envelope and operation lines lose surrounding white
 //     space (`*** Begin Patch`, `*** Add File: path`, `*** End of File`…),
 //     a bare `@@` its trailing white space.
@@ -106,8 +104,8 @@ func editFormat(doc *ast.Document, src []byte) []byte {
 		case grammar.DialectSearchReplace:
 			edits = searchReplaceEdits(a, src, edits)
 		case grammar.DialectUdiff:
-			for _, b := range a.Blocks {
-				edits = udiffHunkEdits(b, src, edits)
+			for i, h := range hunks(a) {
+				edits = udiffHunkEdits(a.Blocks[i], h, src, edits)
 			}
 		case grammar.DialectApplyPatch:
 			edits = applyPatchEdits(a, src, edits)
@@ -142,16 +140,11 @@ func hunkRange(start, n int) string {
 	return fmt.Sprintf("%d,%d", start, n)
 }
 
-var hunkHeader = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@ ?(.*)$`)
-})
-
-// udiffHunkEdits appends the edit of a hunk's header line (its counts
-// made those of its body), b being the hunk's block.
-func udiffHunkEdits(b *ast.Block, src []byte, edits []lineEdit) []lineEdit {
-	s, e := lineAt(src, b.Span.Start.Offset)
-	m := hunkHeader().FindStringSubmatch(string(src[s:e]))
-	if m == nil {
+// udiffHunkEdits appends the edit of a numbered hunk's header line (its
+// counts made those of its body), b being the hunk's block and h the hunk
+// the parser read from it.
+func udiffHunkEdits(b *ast.Block, h grammar.Hunk, src []byte, edits []lineEdit) []lineEdit {
+	if h.OldStart == nil {
 		return edits
 	}
 	nOld, nNew := 0, 0
@@ -170,13 +163,23 @@ func udiffHunkEdits(b *ast.Block, src []byte, edits []lineEdit) []lineEdit {
 			nNew++
 		}
 	}
-	oldStart, _ := strconv.Atoi(m[1])
-	newStart, _ := strconv.Atoi(m[2])
-	text := fmt.Sprintf("@@ -%s +%s @@", hunkRange(oldStart, nOld), hunkRange(newStart, nNew))
-	if m[3] != "" {
-		text += " " + m[3]
+	text := fmt.Sprintf("@@ -%s +%s @@", hunkRange(*h.OldStart, nOld), hunkRange(*h.NewStart, nNew))
+	if h.Section != "" {
+		text += " " + h.Section
 	}
-	return addLine(edits, src, s, text)
+	return addLine(edits, src, b.Span.Start.Offset, text)
+}
+
+// hunks returns the hunks the parser read from a's blocks, one per block.
+func hunks(a *ast.Action) []grammar.Hunk {
+	v, _ := a.Params.Get("hunks")
+	hs, _ := v.([]any)
+	out := make([]grammar.Hunk, 0, len(hs))
+	for _, h := range hs[:min(len(hs), len(a.Blocks))] {
+		hk, _ := h.(grammar.Hunk)
+		out = append(out, hk)
+	}
+	return out
 }
 
 // envelopeEdits appends the edits of apply-patch's envelope lines
@@ -213,15 +216,8 @@ func applyPatchEdits(a *ast.Action, src []byte, edits []lineEdit) []lineEdit {
 	if a.Name != grammar.ActionUpdateFile {
 		return edits
 	}
-	v, _ := a.Params.Get("hunks")
-	hunks, _ := v.([]any)
-	for i, b := range a.Blocks {
-		eof := false
-		if i < len(hunks) {
-			h, ok := hunks[i].(grammar.Hunk)
-			eof = ok && h.EndOfFile
-		}
-		edits = applyPatchChunkEdits(b, eof, src, edits)
+	for i, h := range hunks(a) {
+		edits = applyPatchChunkEdits(a.Blocks[i], h.EndOfFile, src, edits)
 	}
 	return edits
 }

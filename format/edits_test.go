@@ -120,3 +120,16 @@ func FuzzFmtEdits(f *testing.F) {
 		checkEditRoundTrip(t, src, d)
 	})
 }
+
+// TestUdiffHunkHeaderEdges checks that fmt rewrites a hunk header from the
+// numbers the parser read, so the output means the same: a start too large
+// for an int, a section holding a lone CR, a CRLF header.
+func TestUdiffHunkHeaderEdges(t *testing.T) {
+	for _, src := range []string{
+		"--- a/x\n+++ b/x\n@@ -99999999999999999999,2 +1 @@\n a\n-b\n+c\n",
+		"--- a/x\n+++ b/x\n@@ -1,2 +1,9 @@ func\rmain\n a\n-b\n+c\n",
+		"--- a/x\r\n+++ b/x\r\n@@ -1 +1 @@ s\r\n a\r\n-b\r\n+c\r\n",
+	} {
+		checkEditRoundTrip(t, []byte(src), grammar.DialectUdiff)
+	}
+}

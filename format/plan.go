@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/grammar"
 	"github.com/plangram/plangram/schema"
 )
 
@@ -369,53 +370,13 @@ func canonicalList(text, eol string, tail bool) string {
 	return b.String()
 }
 
-// keyValue splits a metadata item `**Key:** value`, `**Key**: value`,
-// `__Key:__ value` or `Key: value` whose key is plain text.
+// keyValue splits a metadata item as grammar.ParseKV does, when its key is
+// plain text (safe to print between ** and :**) and, after a bold key, its
+// value is set off by white space.
 func keyValue(item string) (key, value string, ok bool) {
-	for _, m := range []string{"**", "__"} {
-		if !strings.HasPrefix(item, m) {
-			continue
-		}
-		end := strings.Index(item[2:], m)
-		if end < 0 {
-			return "", "", false
-		}
-		inner, rest := item[2:2+end], item[2+end+2:]
-		switch {
-		case strings.HasSuffix(inner, ":"):
-			inner = strings.TrimSuffix(inner, ":")
-		case strings.HasPrefix(rest, ":"):
-			rest = rest[1:]
-		default:
-			return "", "", false
-		}
-		key = strings.TrimSpace(inner)
-		if !plainKey(key) || rest != "" && rest[0] != ' ' && rest[0] != '\t' {
-			return "", "", false
-		}
-		return key, strings.TrimSpace(rest), true
-	}
-	i := strings.IndexByte(item, ':')
-	if i <= 0 || i+1 < len(item) && item[i+1] != ' ' && item[i+1] != '\t' {
+	key, _, _, vs, ok := grammar.ParseKV(item)
+	if !ok || !grammar.PlainKey(key) || vs < len(item) && item[vs] != ' ' && item[vs] != '\t' {
 		return "", "", false
 	}
-	key = strings.TrimSpace(item[:i])
-	if !plainKey(key) {
-		return "", "", false
-	}
-	return key, strings.TrimSpace(item[i+1:]), true
-}
-
-// plainKey reports whether a key is safe to print between ** and :**.
-func plainKey(k string) bool {
-	if k == "" || len(k) > 60 || !(k[0] >= 'A' && k[0] <= 'Z' || k[0] >= 'a' && k[0] <= 'z') {
-		return false
-	}
-	for i := 0; i < len(k); i++ {
-		c := k[i]
-		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == ' ' || c == '_' || c == '-' || c == '/' || c == '.') {
-			return false
-		}
-	}
-	return true
+	return key, strings.TrimSpace(item[vs:]), true
 }

@@ -762,7 +762,7 @@ func (b *actsBuilder) readAct(a *ast.Action, content string, base int) {
 		}
 		if first {
 			first = false
-			words, open, rest := shellSplitInto(b.words[:0], line, MaxArgs+1)
+			words, open, rest := shellSplit(b.words[:0], line, MaxArgs+1)
 			b.words = words
 			if rest >= 0 {
 				over, overEnd = base+lineStart+rest, base+lineStart+len(strings.TrimRight(line, " \t\r"))

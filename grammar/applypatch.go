@@ -374,7 +374,7 @@ func (p *apParser) chunk(i int, first bool) (h Hunk, blk *ast.Block, next int, o
 	if eof {
 		bodyStop = p.line(j).start
 	}
-	h.Old, h.New = body.old.String(), body.new.String()
+	h.Old, h.New = body.texts()
 	blk = &ast.Block{Fence: "@@", Label: label, Info: h.Context, Content: p.src[bodyStart:bodyStop],
 		Span: p.lines.Span(l.start, end), ContentSpan: p.lines.Span(bodyStart, bodyStop)}
 	if n == 0 && !stop && !anchor {

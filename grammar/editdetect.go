@@ -2,9 +2,7 @@ package grammar
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/internal/view"
@@ -59,11 +57,6 @@ func DetectEditFormat(src []byte) string {
 // (docs/check.md).
 const CodeLooksLikeEdit = "looks-like-edit"
 
-// hunkHeaderLikeRE matches a unified-diff hunk header with line numbers.
-var hunkHeaderLikeRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^@@ -\d+(,\d+)? \+\d+(,\d+)? @@`)
-})
-
 // looksLikeEdit returns the looks-like-edit warning of a document read as
 // acts that holds no plan, or nil: at the first line that looks like an
 // edit — a hunk header (`@@ -1,2 +1,2 @@`, or a bare `@@` line followed by
@@ -81,8 +74,8 @@ func looksLikeEdit(src []byte) *ast.Diagnostic {
 	for off := 0; off < len(text); {
 		end := lineEndAt(text, off)
 		t := strings.TrimRight(text[off:end], "\r\n")
-		hunk := hunkHeaderLikeRE().MatchString(t) ||
-			strings.TrimSpace(t) == "@@" && end < len(text) && strings.ContainsAny(text[end:end+1], "+-")
+		_, _, numbered := hunkHeader(t)
+		hunk := numbered || strings.TrimSpace(t) == "@@" && end < len(text) && strings.ContainsAny(text[end:end+1], "+-")
 		patch := strings.HasPrefix(t, "*** Update File: ") || strings.HasPrefix(t, "*** Add File: ") || strings.HasPrefix(t, "*** Delete File: ")
 		switch {
 		case hunk && !inHunks, patch:

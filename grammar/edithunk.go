@@ -1,9 +1,10 @@
 package grammar
 
 import (
-	"strings"
+	"bytes"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/internal/view"
 )
 
 // Action names of the udiff and apply-patch dialects (one action per file
@@ -37,25 +38,31 @@ type Hunk struct {
 	EndOfFile bool `json:"end_of_file,omitempty"`
 }
 
-// hunkLines accumulates a hunk body's old and new text.
+// hunkLines accumulates a hunk body's old and new text; texts returns
+// them as strings over the bytes, which are then never written again.
 type hunkLines struct {
-	old, new strings.Builder
+	old, new []byte
 	nOld     int
 	nNew     int
 	last     byte // the kind of the last body line: ' ', '-', '+'
+}
+
+// sizedHunkLines returns hunkLines whose old and new texts, of at most
+// oldLen and newLen bytes as added (before a trim), share one allocation.
+func sizedHunkLines(oldLen, newLen int) hunkLines {
+	b := make([]byte, oldLen+newLen)
+	return hunkLines{old: b[:0:oldLen], new: b[oldLen:oldLen]}
 }
 
 // add adds a body line: kind ' ', '-' or '+', text after the kind
 // character, with its line ending eol.
 func (h *hunkLines) add(kind byte, text, eol string) {
 	if kind != '+' {
-		h.old.WriteString(text)
-		h.old.WriteString(eol)
+		h.old = append(append(h.old, text...), eol...)
 		h.nOld++
 	}
 	if kind != '-' {
-		h.new.WriteString(text)
-		h.new.WriteString(eol)
+		h.new = append(append(h.new, text...), eol...)
 		h.nNew++
 	}
 	h.last = kind
@@ -63,25 +70,19 @@ func (h *hunkLines) add(kind byte, text, eol string) {
 
 // noNewline applies `\ No newline at end of file` to the last line.
 func (h *hunkLines) noNewline() {
-	trim := func(b *strings.Builder) {
-		s := b.String()
-		s = strings.TrimSuffix(s, "\n")
-		s = strings.TrimSuffix(s, "\r")
-		b.Reset()
-		b.WriteString(s)
-	}
+	trim := func(b []byte) []byte { return bytes.TrimSuffix(bytes.TrimSuffix(b, []byte("\n")), []byte("\r")) }
 	if h.last != '+' {
-		trim(&h.old)
+		h.old = trim(h.old)
 	}
 	if h.last != '-' {
-		trim(&h.new)
+		h.new = trim(h.new)
 	}
 }
 
+func (h *hunkLines) texts() (old, new string) { return view.String(h.old), view.String(h.new) }
+
 // eolOf returns the line ending of a source line.
-func eolOf(src string, l srcLine) string {
-	return src[l.start+len(l.text) : l.end]
-}
+func eolOf(src string, l srcLine) string { return src[l.start+len(l.text) : l.end] }
 
 // setHunks sets the hunks parameter of update_file a to hs, as a list of
 // JSON objects.

@@ -137,12 +137,12 @@ func checkActionPaths(b *editBase, a *ast.Action) {
 			continue
 		}
 		v, _ := p.Value.(string)
+		span := a.NameSpan
+		if p.Span != nil {
+			span = *p.Span
+		}
 		var pe *schema.PathError
 		if err := schema.CheckPath(v); errors.As(err, &pe) {
-			span := a.NameSpan
-			if p.Span != nil {
-				span = *p.Span
-			}
 			if last, ok := seen[pe.Code]; ok && last == span.Start.Offset {
 				continue
 			}
@@ -151,10 +151,6 @@ func checkActionPaths(b *editBase, a *ast.Action) {
 		} else if err == nil && schema.NamesDirectory(v) {
 			// Every path of an edit format is a file's: one spelled as
 			// a directory (`src/`) is an error without a workspace too.
-			span := a.NameSpan
-			if p.Span != nil {
-				span = *p.Span
-			}
 			b.report(ast.Error, schema.CodeNotAFile, span, "%s's %s: the path %q ends with %s, so it names a directory, not a file",
 				a.Name, p.Name, v, schema.DirectoryEnding(v))
 		}

@@ -120,16 +120,8 @@ func lineCount(lines *ast.Lines, size int) int {
 
 // line returns line i (< p.n) of the source.
 func (p *editBase) line(i int) srcLine {
-	return p.lineAt(i, p.lines.LineStart(i+1), p.lines.LineStart(i+2))
-}
-
-// lineAt returns line i, which spans [start, end) of the source.
-func (p *editBase) lineAt(i, start, end int) srcLine {
-	end = min(end, len(p.src))
-	t := p.src[start:end]
-	t = strings.TrimSuffix(t, "\n")
-	t = strings.TrimSuffix(t, "\r")
-	return srcLine{start: start, end: end, text: t}
+	start, end := p.lines.LineStart(i+1), min(p.lines.LineStart(i+2), len(p.src))
+	return srcLine{start: start, end: end, text: strings.TrimSuffix(strings.TrimSuffix(p.src[start:end], "\n"), "\r")}
 }
 
 // has reports whether line i exists, waiting for it in a stream.
@@ -326,9 +318,7 @@ func NewEditStream(dialect string, ev EditEvents) (*EditStream, error) {
 // events, as the stream package does, memory then stays near the input
 // and its line index rather than growing with the tree. Call it before
 // the first Write.
-func (s *EditStream) Lean() {
-	s.base.lean = true
-}
+func (s *EditStream) Lean() { s.base.lean = true }
 
 // Source returns the input read so far, up to the end of its last
 // complete line (all of it after Close).

@@ -251,9 +251,7 @@ func LeadingEditFormat(src []byte) string {
 		switch {
 		case strings.TrimSpace(t) == apBegin:
 			return DialectApplyPatch
-		case strings.HasPrefix(t, "diff --git "):
-			return DialectUdiff
-		case strings.HasPrefix(t, "--- ") && strings.HasPrefix(text[end:], "+++ "):
+		case strings.HasPrefix(t, "diff --git "), strings.HasPrefix(t, "--- ") && strings.HasPrefix(text[end:], "+++ "):
 			return DialectUdiff
 		}
 		return ""

@@ -216,7 +216,7 @@ func (b *planBuilder) item(ent *entry, s, e int) {
 	i := len(line) - len(rest)
 	text := strings.TrimRight(line[i:], " \t")
 	ent.start, ent.end = s, e
-	if key, ks, ke, vs, ok := parseKV(text); ok {
+	if key, ks, ke, vs, ok := ParseKV(text); ok {
 		ent.key, ent.keyStart, ent.keyEnd, ent.norm = key, s+i+ks, s+i+ke, normKey(key)
 		val := text[vs:]
 		lead := len(val) - len(strings.TrimLeft(val, " \t"))
@@ -298,10 +298,11 @@ func bulletMarker(t string) int {
 	return n
 }
 
-// parseKV splits an item's text into key and value: `**Key:** value`,
-// `**Key**: value`, `__Key:__ value` or `Key: value`. ks, ke are the key's
-// byte range and vs the value's start in t.
-func parseKV(t string) (key string, ks, ke, vs int, ok bool) {
+// ParseKV splits a metadata item's text into key and value: `**Key:** value`,
+// `**Key**: value`, `__Key:__ value` or `Key: value` (a plain key, PlainKey,
+// whose colon is within the first 60 bytes). ks, ke are the key's byte range
+// and vs the value's start in t.
+func ParseKV(t string) (key string, ks, ke, vs int, ok bool) {
 	for _, m := range []string{"**", "__"} {
 		if !strings.HasPrefix(t, m) {
 			continue
@@ -331,16 +332,26 @@ func parseKV(t string) (key string, ks, ke, vs int, ok bool) {
 		return "", 0, 0, 0, false
 	}
 	k := strings.TrimSpace(t[:i])
-	if k == "" || !(k[0] >= 'A' && k[0] <= 'Z' || k[0] >= 'a' && k[0] <= 'z') {
+	if !PlainKey(k) {
 		return "", 0, 0, 0, false
 	}
-	for j := 0; j < len(k); j++ {
-		c := k[j]
+	return k, 0, len(k), i + 1, true
+}
+
+// PlainKey reports whether k is a metadata key that needs no emphasis
+// markers: at most 60 bytes, an ASCII letter, then letters, digits, spaces
+// and `_-/.`.
+func PlainKey(k string) bool {
+	if k == "" || len(k) > 60 || !(k[0] >= 'A' && k[0] <= 'Z' || k[0] >= 'a' && k[0] <= 'z') {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		c := k[i]
 		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == ' ' || c == '_' || c == '-' || c == '/' || c == '.') {
-			return "", 0, 0, 0, false
+			return false
 		}
 	}
-	return k, 0, len(k), i + 1, true
+	return true
 }
 
 // normKey compares metadata keys: case, `_`, `-` and runs of spaces ignored.
@@ -1018,7 +1029,7 @@ func kvMap(inline string, e *entry) (map[string]string, bool) {
 			continue
 		}
 		var k, v string
-		if key, _, _, vs, ok := parseKV(pr); ok && !strings.Contains(key, "=") {
+		if key, _, _, vs, ok := ParseKV(pr); ok && !strings.Contains(key, "=") {
 			k, v = key, pr[vs:]
 		} else if i := strings.IndexByte(pr, '='); i > 0 {
 			k, v = pr[:i], pr[i+1:]
@@ -1189,7 +1200,7 @@ header:
 		if strings.ContainsAny(t, ";&|<>$()`") {
 			break
 		}
-		words, open := shellSplit(t)
+		words, open, _ := shellSplit(nil, t, -1)
 		if open || len(words) < 2 {
 			break
 		}

@@ -6,20 +6,15 @@ type word struct {
 	start, end int
 }
 
-// shellSplit splits line into words as a POSIX shell would: blanks separate
-// words; single quotes keep everything literally; double quotes keep
-// everything but honour \" \\ \$ \` and backslash-newline; outside quotes a
-// backslash escapes the next byte. unterminated reports a quote left open
-// (the rest of the line is then taken literally into the last word).
-func shellSplit(line string) (words []word, unterminated bool) {
-	words, unterminated, _ = shellSplitInto(nil, line, -1)
-	return words, unterminated
-}
-
-// shellSplitInto is shellSplit appending the words to dst, at most max of
-// them (no limit when max < 0): rest is then the offset in line of the
-// first word not read, -1 when every word was read.
-func shellSplitInto(dst []word, line string, max int) (words []word, unterminated bool, rest int) {
+// shellSplit splits line into words as a POSIX shell would, appending them
+// to dst: blanks separate words; single quotes keep everything literally;
+// double quotes keep everything but honour \" \\ \$ \` and backslash-newline;
+// outside quotes a backslash escapes the next byte. unterminated reports a
+// quote left open (the rest of the line is then taken literally into the
+// last word). At most max words are read (no limit when max < 0): rest is
+// then the offset in line of the first word not read, -1 when every word
+// was read.
+func shellSplit(dst []word, line string, max int) (words []word, unterminated bool, rest int) {
 	words = dst
 	i := 0
 	for i < len(line) {

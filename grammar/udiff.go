@@ -220,24 +220,47 @@ func (p *udParser) file(i int) int {
 	nameSpan := p.lineSpan(i)
 	if git {
 		i++
-		oldMode, oldModeLine := "", -1
+		// The extended header lines that plangram does not apply are
+		// errors: a copy (read like a rename it would delete the source),
+		// a mode change, a new file that is not a plain 100644 file (an
+		// executable, a symbolic link whose "content" is its target), a
+		// binary file.
+		oldMode, sawOldMode := "", false
 		for p.has(i) && slices.ContainsFunc(gitHeaderPrefixes, func(h string) bool { return strings.HasPrefix(p.line(i).text, h) }) {
-			t := p.line(i).text
+			t, msg := p.line(i).text, ""
 			switch {
 			case strings.HasPrefix(t, "rename from "), strings.HasPrefix(t, "copy from "):
 				v, s, e := diffPath(p.line(i), strings.Index(t, "from ")+5)
 				renameFrom, renameFromSpan = v, spanPtr(p.lines, s, e)
+				if t[0] == 'c' { // one diagnostic per copy, at its `copy from`
+					msg = "git copies are not applied (read as a rename, the source would be deleted): write the new file as a diff from /dev/null"
+				}
 			case strings.HasPrefix(t, "rename to "), strings.HasPrefix(t, "copy to "):
 				v, s, e := diffPath(p.line(i), strings.Index(t, "to ")+3)
 				renameTo, renameToSpan = v, spanPtr(p.lines, s, e)
 			case strings.HasPrefix(t, "new file mode "):
 				newMode = true
+				switch v := strings.TrimSpace(t[len("new file mode "):]); v {
+				case "100644", "644":
+				case "120000":
+					msg = "new symbolic links are not applied: apply would write the link's target as the content of a regular file"
+				default:
+					msg = fmt.Sprintf("new files with mode %s are not applied: apply creates plain files (100644); create it with a 100644 header and change the mode yourself", v)
+				}
 			case strings.HasPrefix(t, "deleted file mode "):
 				deletedMode = true
 			case strings.HasPrefix(t, "old mode "):
-				oldMode, oldModeLine = strings.TrimSpace(t[len("old mode "):]), i
+				oldMode, sawOldMode = strings.TrimSpace(t[len("old mode "):]), true
+			case strings.HasPrefix(t, "new mode "):
+				if v := strings.TrimSpace(t[len("new mode "):]); v != oldMode || !sawOldMode {
+					msg = fmt.Sprintf("mode changes are not applied (%s to %s): apply keeps a file's mode; change it yourself (chmod)", cmp.Or(oldMode, "an unknown mode"), v)
+				}
+			case strings.HasPrefix(t, "Binary files "):
+				msg = "binary files are not applied: plangram edits text files only"
 			}
-			p.unsupportedHeader(i, oldMode, oldModeLine)
+			if msg != "" {
+				p.report(ast.Error, CodeUnsupportedDiff, p.lineSpan(i), "%s", msg)
+			}
 			i++
 		}
 		if p.has(i) && strings.HasPrefix(p.line(i).text, "GIT binary patch") {
@@ -328,40 +351,6 @@ func (p *udParser) file(i int) int {
 	return i
 }
 
-// unsupportedHeader reports a git extended header line (line i) that
-// plangram does not apply: a copy (read like a rename it would delete the
-// source), a mode change, a new file that is not a plain 100644 file (an
-// executable, a symbolic link whose "content" is its target), a binary
-// file. oldMode is the value of the `old mode` line before it, if any.
-func (p *udParser) unsupportedHeader(i int, oldMode string, oldModeLine int) {
-	t := p.line(i).text
-	msg := ""
-	switch {
-	case strings.HasPrefix(t, "copy from "), strings.HasPrefix(t, "copy to "):
-		if strings.HasPrefix(t, "copy to ") {
-			return // one diagnostic per copy, at its `copy from`
-		}
-		msg = "git copies are not applied (read as a rename, the source would be deleted): write the new file as a diff from /dev/null"
-	case strings.HasPrefix(t, "new mode "):
-		if v := strings.TrimSpace(t[len("new mode "):]); v != oldMode || oldModeLine < 0 {
-			msg = fmt.Sprintf("mode changes are not applied (%s to %s): apply keeps a file's mode; change it yourself (chmod)", cmp.Or(oldMode, "an unknown mode"), v)
-		}
-	case strings.HasPrefix(t, "new file mode "):
-		switch v := strings.TrimSpace(t[len("new file mode "):]); v {
-		case "100644", "644":
-		case "120000":
-			msg = "new symbolic links are not applied: apply would write the link's target as the content of a regular file"
-		default:
-			msg = fmt.Sprintf("new files with mode %s are not applied: apply creates plain files (100644); create it with a 100644 header and change the mode yourself", v)
-		}
-	case strings.HasPrefix(t, "Binary files "):
-		msg = "binary files are not applied: plangram edits text files only"
-	}
-	if msg != "" {
-		p.report(ast.Error, CodeUnsupportedDiff, p.lineSpan(i), "%s", msg)
-	}
-}
-
 // gitLinePaths reads the two paths of a `diff --git a/OLD b/NEW` line when
 // they can be told apart: the same path twice, or exactly one " b/" in it.
 func gitLinePaths(line string) (oldPath, newPath string, ok bool) {
@@ -393,7 +382,6 @@ func (p *udParser) hunks(f *udFile, i int) int {
 		p.onHunk(a, h, blk)
 		i = next
 	}
-	a.Span = p.lines.Span(a.Head.Span.Start.Offset, f.endOff)
 	switch a.Name {
 	case ActionUpdateFile:
 		if f.n > 0 || a.Params.String("move_to") == "" {
@@ -441,10 +429,7 @@ func (p *udParser) readHunk(i int) (Hunk, *ast.Block, int) {
 	m, section, numbered := hunkHeader(hl.text)
 	if numbered {
 		num := func(s string, def int) *int {
-			if s == "" {
-				return &def
-			}
-			n, err := strconv.Atoi(s)
+			n, err := strconv.Atoi(s) // "" too: the default
 			if err != nil {
 				n = def
 			}
@@ -459,13 +444,13 @@ func (p *udParser) readHunk(i int) (Hunk, *ast.Block, int) {
 	}
 	// The body ends at its last body line: empty lines are context only
 	// when more body follows.
-	// oldLen and newLen are the sizes of the old and new text so far, and
-	// at lastBody: each is allocated once.
+	// oldLen and newLen are the sizes of the old and new text so far,
+	// oldAt and newAt at lastBody: both are allocated at once.
 	lastBody, oldLen, newLen, oldAt, newAt := i, 0, 0, 0, 0
 	for j := i + 1; p.has(j); j++ {
 		l := p.line(j)
 		t := l.text
-		if strings.HasPrefix(t, "@@") || strings.HasPrefix(t, "diff --git ") || p.fileHeaderAt(j) {
+		if strings.HasPrefix(t, "@@") || strings.HasPrefix(t, "diff --git ") || strings.HasPrefix(t, "--- ") && p.fileHeaderAt(j) {
 			break
 		}
 		if t == "" {
@@ -486,9 +471,7 @@ func (p *udParser) readHunk(i int) (Hunk, *ast.Block, int) {
 	}
 	end := p.line(lastBody).end
 	bodyStart := hl.end
-	var body hunkLines
-	body.old.Grow(oldAt)
-	body.new.Grow(newAt)
+	body := sizedHunkLines(oldAt, newAt)
 	for j := i + 1; j <= lastBody; j++ {
 		l := p.line(j)
 		switch {
@@ -500,12 +483,9 @@ func (p *udParser) readHunk(i int) (Hunk, *ast.Block, int) {
 			body.add(l.text[0], l.text[1:], eolOf(p.src, l))
 		}
 	}
-	blk := &ast.Block{Fence: "@@", Label: strings.TrimSpace(hl.text), Content: p.src[bodyStart:end],
+	blk := &ast.Block{Fence: "@@", Label: strings.TrimSpace(hl.text), Info: h.Section, Content: p.src[bodyStart:end],
 		Span: p.lines.Span(hl.start, end), ContentSpan: p.lines.Span(bodyStart, end)}
-	if numbered {
-		blk.Info = h.Section
-	}
-	h.Old, h.New = body.old.String(), body.new.String()
+	h.Old, h.New = body.texts()
 	switch {
 	case lastBody == i:
 		p.report(ast.Error, CodeEmptyHunk, p.lineSpan(i), "hunk with no lines: a hunk needs context, removed or added lines after its header")

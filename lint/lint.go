@@ -204,10 +204,8 @@ func included(dir, q string, globs []string) bool {
 	}
 	rel = filepath.ToSlash(rel)
 	for _, g := range globs {
-		if ok, _ := path.Match(g, filepath.Base(q)); ok {
-			return true
-		}
-		if ok, _ := path.Match(g, rel); ok {
+		base, _ := path.Match(g, filepath.Base(q))
+		if whole, _ := path.Match(g, rel); base || whole {
 			return true
 		}
 	}

@@ -217,19 +217,19 @@ func BlockSpans(doc *ast.Document) []ast.Span {
 	if doc == nil {
 		return nil
 	}
-	blocks := slices.Clone(doc.Blocks)
-	for _, a := range doc.Actions {
-		if a.Head != nil {
-			blocks = append(blocks, a.Head)
-		}
-		blocks = append(blocks, a.Blocks...)
-	}
 	var out []ast.Span
-	for _, b := range blocks {
-		if b != nil {
-			out = append(out, b.Span)
+	add := func(bs ...*ast.Block) {
+		for _, b := range bs {
+			if b != nil {
+				out = append(out, b.Span)
+			}
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Start.Offset < out[j].Start.Offset })
+	add(doc.Blocks...)
+	for _, a := range doc.Actions {
+		add(a.Head)
+		add(a.Blocks...)
+	}
+	slices.SortStableFunc(out, func(a, b ast.Span) int { return a.Start.Offset - b.Start.Offset })
 	return out
 }

@@ -313,7 +313,6 @@ type server struct {
 
 // document is one open text document.
 type document struct {
-	uri     uri.URI
 	version int32
 	text    []byte
 	tx      *textpos.Text
@@ -473,7 +472,7 @@ func (s *server) update(u uri.URI, version int32, text []byte) {
 func (s *server) store(u uri.URI, version int32, text []byte, refused bool) *document {
 	d := s.docs[u]
 	if d == nil {
-		d = &document{uri: u, cancel: func() {}}
+		d = &document{cancel: func() {}}
 		s.docs[u] = d
 	}
 	d.cancel()

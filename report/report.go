@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/plangram/plangram/ast"
@@ -205,27 +206,26 @@ func ShortDetail(detail string) string {
 	if rows[len(rows)-1] == "" {
 		rows = rows[:len(rows)-1]
 	}
-	isRow := func(r string) bool { return strings.HasPrefix(r, "[") }
-	flagged := func(r string) bool { return strings.HasPrefix(r, "[✗]") || strings.HasPrefix(r, "[!]") }
 	show := make([]bool, len(rows))
 	for i, r := range rows {
-		if !isRow(r) {
+		switch {
+		case !strings.HasPrefix(r, "["):
 			show[i] = true // a line the view wrote about nodes it leaves out
-			continue
-		}
-		if flagged(r) {
+		case strings.HasPrefix(r, "[✗]") || strings.HasPrefix(r, "[!]"):
 			for j := max(0, i-ShortContext); j <= min(len(rows)-1, i+ShortContext); j++ {
 				show[j] = true
 			}
 		}
 	}
+	if !slices.Contains(show, false) {
+		return detail
+	}
 	var sb strings.Builder
 	sb.WriteString("Actual, around the nodes that differ (-v prints the whole tree):\n")
-	hidden, cut := 0, false
+	hidden := 0
 	for i, r := range rows {
 		if !show[i] {
 			hidden++
-			cut = true
 			continue
 		}
 		if hidden > 0 {
@@ -236,9 +236,6 @@ func ShortDetail(detail string) string {
 	}
 	if hidden > 0 {
 		fmt.Fprintf(&sb, "    … %s %s not shown …\n", number.Thousands(hidden), number.Noun(hidden, "node"))
-	}
-	if !cut {
-		return detail
 	}
 	return sb.String()
 }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"io"
 	"net/url"
 	"path/filepath"
@@ -67,10 +68,7 @@ func WriteSARIF(w io.Writer, files []*File, opts Options) error {
 		loc := artifact(f.Path, opts.SourceRoot)
 		for _, d := range sorted(f) {
 			code := codeOf(d)
-			text := d.Message
-			if text == "" {
-				text = code
-			}
+			text := cmp.Or(d.Message, code)
 			if d.Detail != "" {
 				text += "\n\n" + strings.TrimRight(d.Detail, "\n")
 			}

@@ -136,10 +136,7 @@ func valueSchema(p *Param) *jsNode {
 	} else {
 		n = typeSchema(p, p.TypeOrDefault())
 	}
-	n.Description = paramDoc(p)
-	if p.Default != nil {
-		n.Default = p.Default
-	}
+	n.Description, n.Default = paramDoc(p), p.Default
 	return n
 }
 

@@ -182,14 +182,12 @@ func gitComponent(p string) (string, bool) {
 // its end or a `:` (an NTFS stream: `.git::$INDEX_ALLOCATION` is the
 // directory `.git`).
 func isDotGit(c string) bool {
-	if strings.ContainsFunc(c, hfsIgnorable) {
-		c = strings.Map(func(r rune) rune {
-			if hfsIgnorable(r) {
-				return -1
-			}
-			return r
-		}, c)
-	}
+	c = strings.Map(func(r rune) rune {
+		if hfsIgnorable(r) {
+			return -1
+		}
+		return r
+	}, c)
 	if i := strings.IndexByte(c, ':'); i >= 0 {
 		c = c[:i]
 	}
@@ -270,15 +268,9 @@ func IsURL(v string) bool {
 
 // isAbsolutePath reports a path that does not depend on the project root.
 func isAbsolutePath(v string) bool {
-	switch {
-	case strings.HasPrefix(v, "/"), strings.HasPrefix(v, `\`):
-		return true
-	case v == "~", strings.HasPrefix(v, "~/"), strings.HasPrefix(v, `~\`):
-		return true
-	case len(v) >= 2 && v[1] == ':' && isASCIILetter(v[0]):
-		return true
-	}
-	return false
+	return strings.HasPrefix(v, "/") || strings.HasPrefix(v, `\`) ||
+		v == "~" || strings.HasPrefix(v, "~/") || strings.HasPrefix(v, `~\`) ||
+		len(v) >= 2 && v[1] == ':' && isASCIILetter(v[0]) // a drive letter
 }
 
 // expansionLen returns the length of what a shell or Windows expands at

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -327,10 +328,7 @@ func (c *toolsConv) param(name string, n *node, keyOff int, path string, require
 		c.fail(n, path, "the schema of parameter %s must be an object, got %s", name, n.kindName())
 		return nil
 	}
-	p.Doc = strings.TrimSpace(n.str("description"))
-	if p.Doc == "" {
-		p.Doc = strings.TrimSpace(n.str("title"))
-	}
+	p.Doc = cmp.Or(strings.TrimSpace(n.str("description")), strings.TrimSpace(n.str("title")))
 	if title := strings.TrimSpace(n.str("title")); title != "" && title != p.Doc {
 		p.Doc = appendDoc(p.Doc, "title", n.get("title").text(c.data))
 	}
@@ -458,11 +456,7 @@ func (c *toolsConv) jsonType(n *node, path, name string) (string, bool) {
 				return "", false
 			}
 			if x.s != "null" {
-				ty := x.s
-				if std, ok := typeAliases[ty]; ok {
-					ty = std
-				}
-				types = append(types, ty)
+				types = append(types, cmp.Or(typeAliases[x.s], x.s))
 			}
 		}
 		if len(types) == 1 && len(t.vals) == 2 {

@@ -43,6 +43,10 @@ var samples = []string{
 	"<write_to_file><path>big</path><content>" + strings.Repeat("<read_file><path>q</path></read_file>", 10) + "</content></write_to_file>",
 	"<thinking></thinking><thinking>",
 	"<<<>>><</</write_to_file>>",
+	// a raw value held at a ruled-out closing tag after a line ending, then
+	// text with no tag and no line ending (the short path of tools.value),
+	// ended by the call at that closing tag
+	"<write_to_file><path>a</path><content>\nx\n</content> y\nmore text without a tag</write_to_file>",
 }
 
 // actsSamples are acts-dialect inputs for the chunking property.

@@ -503,8 +503,18 @@ func (t *tools) value(p *Parser, eof bool) (bool, error) {
 			case !raw && c.stop[2] != "":
 				stops = c.stop[:]
 			}
-			i, k := find(p.bytes(t.pos, lim), stops, false)
+			i, k := findLead(p.bytes(t.pos, lim), stops, false, '<', false) // (every tag of the XML forms starts with '<')
 			t.pos += i
+			if k < 0 && t.pos == lim && lim == p.end() && !eof && !c.over && p.buf[lim-1-p.base] != '\n' && p.buf[lim-1-p.base] != '\r' {
+				// the usual chunk of a value: no tag starts in it and it
+				// does not end in a line ending, so all of it is the
+				// value's text (held at a ruled-out closing tag, which a
+				// line ending may precede)
+				if edges && c.rej >= 0 {
+					return false, nil
+				}
+				return false, t.delta(p, lim)
+			}
 			to := t.pos
 			if edges {
 				if c.rej >= 0 {
@@ -869,8 +879,24 @@ func (t *tools) typed(sp *schema.Param, a *arg) (any, error) {
 // tag's index; else (i, -1) where b[i:] is a proper prefix of a tag
 // (unless eof: no more bytes will come), or (len(b), -1).
 func find(b []byte, tags []string, eof bool) (int, int) {
+	c, mixed := tags[0][0], false // tags that do not share their first byte ('<', or '[' for [/THINK])
+	for _, t := range tags[1:] {
+		mixed = mixed || t[0] != c
+	}
+	return findLead(b, tags, eof, c, mixed)
+}
+
+// findLead is find for tags that all start with byte c, unless mixed.
+func findLead(b []byte, tags []string, eof bool, c byte, mixed bool) (int, int) {
 	for i := 0; ; i++ {
-		j := lead(b[i:], tags)
+		var j int
+		if mixed {
+			j = bytes.IndexFunc(b[i:], func(r rune) bool {
+				return slices.ContainsFunc(tags, func(t string) bool { return rune(t[0]) == r })
+			})
+		} else {
+			j = bytes.IndexByte(b[i:], c)
+		}
 		if j < 0 {
 			return len(b), -1
 		}
@@ -885,26 +911,14 @@ func find(b []byte, tags []string, eof bool) (int, int) {
 	}
 }
 
-// lead returns the index of the first byte in b that a tag starts with:
-// one IndexByte when the tags share their first byte ('<', or '[' for
-// [/THINK]), else a pass over b; -1 when there is none.
-func lead(b []byte, tags []string) int {
-	c := tags[0][0]
-	for _, t := range tags[1:] {
-		if t[0] != c {
-			return bytes.IndexFunc(b, func(r rune) bool {
-				return slices.ContainsFunc(tags, func(t string) bool { return rune(t[0]) == r })
-			})
-		}
-	}
-	return bytes.IndexByte(b, c)
-}
-
 // prefix returns the index of the tag b starts with, or -1 and whether b
 // is a proper prefix of one of tags.
 func prefix(b []byte, tags []string) (int, bool) {
 	part := false
 	for k, tag := range tags {
+		if len(b) > 1 && len(tag) > 1 && b[1] != tag[1] {
+			continue // the usual mismatch, told by the second byte alone
+		}
 		full, p := match(b, tag)
 		if full {
 			return k, false

@@ -1,15 +1,16 @@
 package workspace
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
-	"syscall"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/internal/rootfs"
 )
 
 // MaxDirNames bounds the entries CaseCollisions reads from one directory
@@ -27,7 +28,8 @@ const MaxDirNames = 1 << 16
 // followed and nothing but directories is opened.
 type caseDisk struct {
 	root     string
-	dirs     map[string]*caseDir // by exact relative path ("." the root); nil: not a readable directory
+	fsys     rootfs.Root         // nil until the first directory is read
+	dirs     map[string]*caseDir // by exact relative path ("" the root); nil: not a readable directory
 	reported map[string]bool     // the plan names reported
 	maxNames int                 // MaxDirNames (tests set less)
 	reads    int                 // directories read (tests)
@@ -47,7 +49,7 @@ type caseDir struct {
 // "case-collision"): a path spelt like an existing file or directory but
 // for case is reported, one that names it exactly is not.
 func (c *CaseCollisions) SetRoot(root string) {
-	c.disk = &caseDisk{root: root, dirs: map[string]*caseDir{}, maxNames: MaxDirNames}
+	c.disk = &caseDisk{root: root, dirs: map[string]*caseDir{}, reported: map[string]bool{}, maxNames: MaxDirNames}
 }
 
 // fold returns a name's folded form.
@@ -60,7 +62,7 @@ func (c *CaseCollisions) fold(name string) string {
 // component by component, and reports the first that the disk spells
 // otherwise. It returns whether that path was reported (now or before).
 func (d *caseDisk) check(c *CaseCollisions, a *ast.Action, p pathArg, exact string) bool {
-	dir := "."
+	dir := "" // the root
 	for end, comp := range components(exact) {
 		last := end == len(exact)
 		l := d.list(c, dir, *p.span)
@@ -68,22 +70,16 @@ func (d *caseDisk) check(c *CaseCollisions, a *ast.Action, p pathArg, exact stri
 			return false
 		}
 		n, ok := l.byFold[c.fold(comp)]
-		if !ok {
-			return false // not on disk in any spelling: nor is anything below it
+		if !ok || l.names[comp] && last {
+			return false // not on disk in any spelling (nor is anything below it), or named exactly
 		}
 		if l.names[comp] {
-			if last {
-				return false
-			}
 			dir = exact[:end]
 			continue
 		}
 		name := exact[:end]
 		if d.reported[name] {
 			return true // this spelling was reported where it first came
-		}
-		if d.reported == nil {
-			d.reported = map[string]bool{}
 		}
 		d.reported[name] = true
 		quote := quoteValue
@@ -96,10 +92,7 @@ func (d *caseDisk) check(c *CaseCollisions, a *ast.Action, p pathArg, exact stri
 		if !last {
 			what += " (its directory " + quote(name) + ")"
 		}
-		onDisk := n
-		if dir != "." {
-			onDisk = dir + "/" + n
-		}
+		onDisk := rootfs.Join(dir, n)
 		kind := "file"
 		if st, err := os.Lstat(filepath.Join(d.root, filepath.FromSlash(onDisk))); err == nil && st.IsDir() {
 			kind = "directory"
@@ -114,77 +107,50 @@ func (d *caseDisk) check(c *CaseCollisions, a *ast.Action, p pathArg, exact stri
 	return false
 }
 
-// list returns what directory dir (relative to the root) holds, reading
-// it the first time; nil when it is not a directory that can be read.
+// list returns what directory dir (relative to the root, "" the root)
+// holds, reading it the first time: at most maxNames entries (an info says
+// when there were more); nil when it is not a directory that can be read.
+// It opens nothing but a directory, through one handle on the root (rootfs:
+// no symbolic link on the way, nothing out of the root, no named pipe
+// opened in a directory's place), made at the first read and closed by
+// Diagnostics.
 func (d *caseDisk) list(c *CaseCollisions, dir string, span ast.Span) *caseDir {
 	if l, ok := d.dirs[dir]; ok {
 		return l
 	}
-	l, full := d.read(c, dir)
-	if d.dirs == nil {
-		d.dirs = map[string]*caseDir{}
-	}
-	d.dirs[dir] = l
-	if full {
-		c.keep(&ast.Diagnostic{
-			Severity: ast.Info, Code: CodeCaseCollision, Span: span,
-			Message: fmt.Sprintf("the directory %s in the workspace has more than %d entries: the names after the first %d were not compared for case with the plan's paths", quoteValue(dir), d.maxNames, d.maxNames),
-		})
-	}
-	return l
-}
-
-// read reads directory dir: at most MaxDirNames entries (full: there were
-// more). It opens nothing but a directory, and only through a handle on
-// the root (os.Root), so that no symbolic link or rename can make it read
-// a directory outside: below the root, dir's entry must be a directory
-// (os.Root.Lstat: not a link, a device or a file) before it is opened; the
-// open does not block (a named pipe put in its place), and the open file
-// must be that very directory.
-func (d *caseDisk) read(c *CaseCollisions, dir string) (l *caseDir, full bool) {
-	root, err := os.OpenRoot(d.root)
-	if err != nil {
-		return nil, false
-	}
-	defer root.Close()
-	name := filepath.FromSlash(dir)
-	var lst os.FileInfo
-	if dir != "." {
-		if lst, err = root.Lstat(name); err != nil || !lst.IsDir() {
-			return nil, false
+	d.dirs[dir] = nil
+	if d.fsys == nil {
+		r, err := rootfs.Open(d.root, false)
+		if err != nil {
+			return nil
 		}
+		d.fsys = r
 	}
-	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, false
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil || !st.IsDir() || lst != nil && !os.SameFile(st, lst) {
-		return nil, false
+	var names []string
+	err := rootfs.WithDir(d.fsys, dir, func(dd rootfs.Dir) (err error) {
+		names, err = dd.Names(d.maxNames + 1)
+		return err
+	})
+	if err != nil && len(names) == 0 {
+		return nil // what was read before an error is compared
 	}
 	d.reads++
-	l = &caseDir{byFold: map[string]string{}, names: map[string]bool{}}
-	count := 0
-	for {
-		// Names only: File.ReadDir of a directory opened in an os.Root
-		// lstats every entry.
-		names, err := f.Readdirnames(256)
-		for _, name := range names {
-			if count == d.maxNames {
-				return l, true
-			}
-			count++
-			if !utf8.ValidString(name) {
-				continue // no plan path (valid UTF-8) folds like it
-			}
-			l.names[name] = true
-			if f := c.fold(name); l.byFold[f] == "" {
-				l.byFold[f] = name
-			}
+	l := &caseDir{byFold: map[string]string{}, names: map[string]bool{}}
+	for _, name := range names[:min(len(names), d.maxNames)] {
+		if !utf8.ValidString(name) {
+			continue // no plan path (valid UTF-8) folds like it
 		}
-		if err != nil || len(names) == 0 {
-			return l, false // at the end, or an error: what was read is compared
+		l.names[name] = true
+		if f := c.fold(name); l.byFold[f] == "" {
+			l.byFold[f] = name
 		}
 	}
+	if len(names) > d.maxNames {
+		c.keep(&ast.Diagnostic{
+			Severity: ast.Info, Code: CodeCaseCollision, Span: span,
+			Message: fmt.Sprintf("the directory %s in the workspace has more than %d entries: the names after the first %d were not compared for case with the plan's paths", quoteValue(cmp.Or(dir, ".")), d.maxNames, d.maxNames),
+		})
+	}
+	d.dirs[dir] = l
+	return l
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -179,4 +180,24 @@ func ExampleCaseCollisions_SetRoot() {
 	}
 	// Output:
 	// plan.md:2:12: warning: write_file's path "readme.md" and the file "README.md" already in the workspace differ only in letter case (or Unicode normalization): on a case-insensitive file system (macOS, Windows) both name the same file; write the path as the workspace spells it [case-collision]
+}
+
+// TestCaseCollisionsDiskDotNames: directories whose names start or end
+// with a dot are read by their own names (not the root's).
+func TestCaseCollisionsDiskDotNames(t *testing.T) {
+	root := t.TempDir()
+	mkfiles(t, root, ".github/ci.yml", "v1./notes.txt")
+	got, c := diskCases(t, root, 0, "write_file .github/CI.yml", "write_file v1./Notes.txt")
+	want := []string{
+		`1:warning:write_file's path ".github/CI.yml" and the file ".github/ci.yml" already in the workspace`,
+		`2:warning:write_file's path "v1./Notes.txt" and the file "v1./notes.txt" already in the workspace`,
+	}
+	for _, w := range want {
+		if !slices.Contains(got, w) {
+			t.Errorf("missing %s\nin %q", w, got)
+		}
+	}
+	if c.disk.reads != 3 {
+		t.Errorf("%d directories read, want 3", c.disk.reads)
+	}
 }

@@ -85,7 +85,7 @@ func NewCaseCollisions(dialect string, s *schema.Schema) *CaseCollisions {
 	if s == nil {
 		s, _ = schema.Builtin(dialect) // nil for a dialect without one
 	}
-	return &CaseCollisions{schema: s, dialect: dialect, effects: DefaultEffects(), folded: map[caseKey]caseNode{}, seed: maphash.MakeSeed()}
+	return &CaseCollisions{schema: s, dialect: dialect, effects: DefaultEffects(), folded: map[caseKey]caseNode{}, more: map[int32][]caseSpelling{}, seed: maphash.MakeSeed()}
 }
 
 // casePaths yields the path parameters of an action that the rule
@@ -164,9 +164,6 @@ func (c *CaseCollisions) spelling(node caseNode, s caseSpelling) int32 {
 			return int32(k + 1)
 		}
 	}
-	if c.more == nil {
-		c.more = map[int32][]caseSpelling{}
-	}
 	c.more[n] = append(c.more[n], s)
 	return -int32(len(c.more[n]))
 }
@@ -183,8 +180,13 @@ func (c *CaseCollisions) report(a *ast.Action, p pathArg, exact string, end int,
 }
 
 // Diagnostics returns the case-collision warnings found so far, in the
-// order of the actions.
+// order of the actions, and closes the handle on the root that reading
+// the disk opened (an Action after it opens it again).
 func (c *CaseCollisions) Diagnostics() []*ast.Diagnostic {
+	if c.disk != nil && c.disk.fsys != nil {
+		c.disk.fsys.Close()
+		c.disk.fsys = nil
+	}
 	return append(slices.Clip(c.diags), c.cap.Summaries()...)
 }
 

@@ -111,3 +111,12 @@ func plusLines(s string) string {
 	}
 	return b.String()
 }
+
+// state returns the current state of path rel, nil when it was not looked
+// at.
+func (c *checker) state(rel string) *vfile {
+	if e := c.find(rel); e != nil {
+		return e.cur
+	}
+	return nil
+}

@@ -391,10 +391,11 @@ func (c *checker) newPatcher(a *ast.Action, paths []pathArg) *patcher {
 func (p *patcher) start(hunks []grammar.Hunk) {
 	c := p.c
 	p.crlf = p.buf.CRLF()
+	buf := p.buf
 	for _, h := range hunks {
 		p.crlf = p.crlf && lfEdit(h.Old, h.New, h.Context)
+		buf.grow += max(len(h.New)-len(h.Old), 0)
 	}
-	buf := p.buf
 	p.nl, p.conv = lineEnding(p.crlf)
 	// codex matches lines, so a file without a final line ending matches
 	// as if it had one (aider's search-replace too); a unified diff says
@@ -423,7 +424,6 @@ func (p *patcher) place(ctx context.Context, h grammar.Hunk, span ast.Span) {
 		p.cancelled = true
 		return
 	}
-	name := fmt.Sprintf("text of hunk %d", i+1)
 	if h.Context != "" {
 		ctxLine := conv(h.Context + "\n")
 		at, n := buf.Match(ctxLine, p.from)
@@ -489,7 +489,7 @@ func (p *patcher) place(ctx context.Context, h grammar.Hunk, span ast.Span) {
 		if p.reversed(i, h, span) {
 			return
 		}
-		e := edit{find: h.Old, span: span, name: name}
+		e := edit{find: h.Old, span: span, name: fmt.Sprintf("text of hunk %d", i+1)}
 		d := c.notFound(a, t, e, buf.Len(), func() string { return lfView(buf, p.crlf) })
 		d.Message += " (the hunk ends with *** End of File: it must be the end of the file)"
 		d.Related = related(f, t.value)
@@ -515,7 +515,7 @@ func (p *patcher) place(ctx context.Context, h grammar.Hunk, span ast.Span) {
 		return
 	}
 	if n != 1 {
-		e := edit{find: h.Old, replace: h.New, span: span, name: name}
+		e := edit{find: h.Old, replace: h.New, span: span, name: fmt.Sprintf("text of hunk %d", i+1)}
 		c.matched(a, t, f, e, buf, p.crlf, find, n, p.from)
 		p.ok = false
 		return

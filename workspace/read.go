@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
-	"syscall"
 
+	"github.com/plangram/plangram/internal/rootfs"
 	"github.com/plangram/plangram/internal/view"
 )
 
@@ -20,34 +19,27 @@ func (e *tooLargeError) Error() string {
 	return fmt.Sprintf("it has %d bytes, more than the limit of %d", e.size, e.limit)
 }
 
-// readRegularIn reads the regular file name below root, at most limit
-// bytes, opened through root so that the open cannot leave it (os.Root: a
-// symbolic link or `..` that would is an error). It never blocks on a
-// named pipe and never reads a device: the file is opened with O_NONBLOCK
-// and its type is taken from the open descriptor (fstat), so a file
-// swapped for a pipe between a stat and the open cannot hang the checker.
-// A file over the limit (also one that grows past it while being read) is
-// a *tooLargeError with nothing read; anything but a regular file is an
-// error that names its type. The content is read into one buffer of the
-// size fstat gives (bytes.MinRead more, to see the file grow), which is then
-// never written again and is returned as a string without a copy.
-func readRegularIn(root *os.Root, name string, limit int64) (string, error) {
-	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+// readRegularIn reads the regular file at the slash path rel below root,
+// at most limit bytes, opened once (rootfs.Root.OpenRead: nothing out of
+// the root, no symbolic link, no blocking on a named pipe, the type from
+// what was opened). A file over the limit (also one that grows past it
+// while being read) is a *tooLargeError with nothing read; anything but a
+// regular file is an error that names its type. The content is read into
+// one buffer of the size fstat gives (bytes.MinRead more, to see the file
+// grow), which is never written again and becomes the string.
+func readRegularIn(root rootfs.Root, rel string, limit int64) (string, error) {
+	f, info, err := root.OpenRead(rel)
 	if err != nil {
 		return "", err
+	}
+	if f == nil {
+		return "", fmt.Errorf("it is %s, not a regular file", fileKind(info.Mode))
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return "", err
+	if info.Size > limit {
+		return "", &tooLargeError{info.Size, limit}
 	}
-	if !fi.Mode().IsRegular() {
-		return "", fmt.Errorf("it is %s, not a regular file", fileKind(fi.Mode()))
-	}
-	if fi.Size() > limit {
-		return "", &tooLargeError{fi.Size(), limit}
-	}
-	buf := bytes.NewBuffer(make([]byte, 0, fi.Size()+bytes.MinRead))
+	buf := bytes.NewBuffer(make([]byte, 0, info.Size+bytes.MinRead))
 	if _, err := buf.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
 		return "", err
 	}

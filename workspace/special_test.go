@@ -13,6 +13,7 @@ import (
 	"github.com/sebdah/goldie/v2"
 
 	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/internal/rootfs"
 )
 
 // TestSpecialFiles: a named pipe and a device in the workspace are never
@@ -60,32 +61,34 @@ func TestSpecialFiles(t *testing.T) {
 
 // TestReadRegularRace: readRegularIn itself refuses a FIFO and a device
 // without blocking (the open is non-blocking and the type comes from fstat),
-// whatever a previous stat said.
+// whatever a previous stat said, with both root implementations.
 func TestReadRegularRace(t *testing.T) {
-	readRegular := func(path string, limit int64) (string, error) {
-		root, err := os.OpenRoot(filepath.Dir(path))
-		if err != nil {
-			return "", err
+	for _, portable := range []bool{false, true} {
+		readRegular := func(path string, limit int64) (string, error) {
+			root, err := rootfs.Open(filepath.Dir(path), portable)
+			if err != nil {
+				return "", err
+			}
+			defer root.Close()
+			return readRegularIn(root, filepath.Base(path), limit)
 		}
-		defer root.Close()
-		return readRegularIn(root, filepath.Base(path), limit)
-	}
-	p := filepath.Join(t.TempDir(), "pipe")
-	if err := syscall.Mkfifo(p, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := readRegular(p, 1<<20); err == nil || !strings.Contains(err.Error(), "named pipe") {
-		t.Errorf("FIFO: %v", err)
-	}
-	if _, err := readRegular("/dev/zero", 1<<20); err == nil || !strings.Contains(err.Error(), "character device") {
-		t.Errorf("/dev/zero: %v", err)
-	}
-	big := filepath.Join(t.TempDir(), "big")
-	os.WriteFile(big, make([]byte, 10), 0o644)
-	if _, err := readRegular(big, 9); err == nil || !strings.Contains(err.Error(), "10 bytes, more than the limit of 9") {
-		t.Errorf("over the limit: %v", err)
-	}
-	if data, err := readRegular(big, 10); err != nil || data != string(make([]byte, 10)) {
-		t.Errorf("at the limit: %q %v", data, err)
+		p := filepath.Join(t.TempDir(), "pipe")
+		if err := syscall.Mkfifo(p, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := readRegular(p, 1<<20); err == nil || !strings.Contains(err.Error(), "named pipe") {
+			t.Errorf("portable=%v: FIFO: %v", portable, err)
+		}
+		if _, err := readRegular("/dev/zero", 1<<20); err == nil || !strings.Contains(err.Error(), "character device") {
+			t.Errorf("portable=%v: /dev/zero: %v", portable, err)
+		}
+		big := filepath.Join(t.TempDir(), "big")
+		os.WriteFile(big, make([]byte, 10), 0o644)
+		if _, err := readRegular(big, 9); err == nil || !strings.Contains(err.Error(), "10 bytes, more than the limit of 9") {
+			t.Errorf("portable=%v: over the limit: %v", portable, err)
+		}
+		if data, err := readRegular(big, 10); err != nil || data != string(make([]byte, 10)) {
+			t.Errorf("portable=%v: at the limit: %q %v", portable, data, err)
+		}
 	}
 }

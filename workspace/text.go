@@ -22,6 +22,9 @@ type text struct {
 	headLines int // the "\n" in head
 	rest      string
 	w         *budget
+	// grow is how much the edits are expected to lengthen the content:
+	// head is made that much larger, once, and flat appends rest in place.
+	grow int
 }
 
 func newText(s string, w *budget) *text { return &text{rest: s, w: w} }
@@ -232,7 +235,7 @@ func (t *text) Replace(at, end int, s string) {
 	kept := r[:at-base]
 	t.w.spend(len(kept) + len(s))
 	if t.head == nil {
-		t.head = make([]byte, 0, t.Len()-(end-at)+len(s))
+		t.head = make([]byte, 0, t.Len()+max(t.grow, len(s)-(end-at)))
 	}
 	t.head = append(append(t.head, kept...), s...)
 	t.headLines += strings.Count(kept, "\n") + strings.Count(s, "\n")

@@ -101,3 +101,26 @@ func TestTextModel(t *testing.T) {
 		t.Fatal("editing the text changed the string it was made from")
 	}
 }
+
+// TestTextGrowOnce: edits that lengthen the content by no more than grow,
+// then the content asked for, copy it once: one allocation more than no
+// edit.
+func TestTextGrowOnce(t *testing.T) {
+	s, longer := strings.Repeat("line\n", 1000), strings.Repeat("longer line\n", 50)
+	edit := func(edits int) float64 {
+		return testing.AllocsPerRun(10, func() {
+			buf := newText(s, &budget{floor: 1 << 40})
+			buf.grow = 3000
+			for i := 0; i < edits; i++ {
+				at := buf.Len() - 1000*(5-i) // in the part not edited yet
+				buf.Replace(at, at+5, longer)
+			}
+			if buf.String() == s && edits > 0 {
+				t.Fatal("not edited")
+			}
+		})
+	}
+	if none, five := edit(0), edit(5); five != none+1 {
+		t.Errorf("%v allocations for 5 edits, %v for none", five, none)
+	}
+}

@@ -19,6 +19,7 @@ package workspace
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -32,6 +33,7 @@ import (
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
 	"github.com/plangram/plangram/internal/number"
+	"github.com/plangram/plangram/internal/rootfs"
 	"github.com/plangram/plangram/schema"
 )
 
@@ -378,8 +380,8 @@ type checker struct {
 	root string // absolute, symlinks resolved
 	// fsys is a handle on root: every file and directory the checker
 	// reads is opened through it, so no read leaves the root whatever a
-	// symbolic link or a concurrent rename does (os.Root).
-	fsys *os.Root
+	// symbolic link or a concurrent rename does (rootfs).
+	fsys rootfs.Root
 	// stats holds what lstat found on disk (or its error), by absolute path.
 	stats map[string]lstatResult
 	// nameMax is the longest name the root's file system allows.
@@ -388,7 +390,7 @@ type checker struct {
 	effects Effects
 	maxSize int64
 	// o holds the state of each path looked at, by slash path relative
-	// to root (overlay.go).
+	// to root (entry.go).
 	o map[string]*entry
 	// src is Options.Source.
 	src []byte
@@ -603,7 +605,7 @@ func newChecker(doc *ast.Document, root string, opts Options) (*checker, error) 
 	if limit <= 0 {
 		limit = DefaultMaxFileSize
 	}
-	fsys, err := os.OpenRoot(resolved)
+	fsys, err := rootfs.Open(resolved, false)
 	if err != nil {
 		return nil, fmt.Errorf("workspace root %q: %w", root, unwrapPathError(err))
 	}
@@ -953,12 +955,11 @@ func (c *checker) file(rel string) *vfile {
 		return f
 	}
 	f := &vfile{}
-	name := filepath.FromSlash(rel)
 	// Lstat: a symbolic link is an entry of its own; a path that follows
 	// one was resolved by walk, which found no link on the way. Only what
 	// is read of a file goes through c.fsys (the type and size a race
 	// falsifies make no read leave the root).
-	st, err := c.lstat(filepath.Join(c.root, name))
+	st, err := c.lstat(filepath.Join(c.root, filepath.FromSlash(rel)))
 	switch {
 	case err != nil && errors.Is(err, os.ErrNotExist):
 		// missing; a directory the plan created files under still counts
@@ -976,10 +977,13 @@ func (c *checker) file(rel string) *vfile {
 		f.exists, f.dir = true, true
 	case st.Mode()&fs.ModeSymlink != 0:
 		// The link itself (a delete or move acts on it); never opened.
-		target, err := c.fsys.Readlink(name)
-		if err != nil {
-			target = "?"
-		}
+		var target string
+		dir, base := rootfs.Split(rel)
+		rootfs.WithDir(c.fsys, dir, func(d rootfs.Dir) (err error) {
+			target, err = d.Readlink(base)
+			return err
+		})
+		target = cmp.Or(target, "?") // unreadable: no link's target is empty
 		f.exists, f.link = true, target
 		f.problem = fmt.Sprintf("it is a symbolic link (to %q)", target)
 	case !st.Mode().IsRegular():
@@ -987,7 +991,7 @@ func (c *checker) file(rel string) *vfile {
 		f.exists, f.problem = true, fmt.Sprintf("it is %s, not a regular file", fileKind(st.Mode()))
 	default:
 		f.exists = true
-		data, err := readRegularIn(c.fsys, name, c.maxSize)
+		data, err := readRegularIn(c.fsys, rel, c.maxSize)
 		var big *tooLargeError
 		switch {
 		case errors.As(err, &big):

@@ -29,7 +29,7 @@ const applyUsage = "[--root DIR] [--dry-run] [-d] [--dialect D] [--fence F] [--s
 // usage or I/O.
 func cmdApply(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "apply", applyUsage)
-	pf := addParserFlags(fs, "input dialect: auto or a dialect name (acts, plan, …)")
+	pf := addParserFlags(fs)
 	root := fs.String("root", ".", "project directory the edits apply to (default: the current directory)")
 	dry := fs.Bool("dry-run", false, "check and report, write nothing")
 	diff := fs.Bool("d", false, "print the unified diff of every file change")

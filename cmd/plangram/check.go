@@ -28,7 +28,7 @@ const checkUsage = "[--dialect auto|acts|plan|search-replace|udiff|apply-patch|t
 // or I/O errors.
 func cmdCheck(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "check", checkUsage)
-	pf := addParserFlags(fs, "")
+	pf := addParserFlags(fs)
 	format := fs.String("format", rpt.Text, "output format: "+strings.Join(rpt.Formats(), ", "))
 	root := fs.String("root", "", "project directory: also run the workspace rules (docs/check.md)")
 	strict := fs.Bool("strict", false, "warnings fail too (exit 1)")

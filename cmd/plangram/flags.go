@@ -149,20 +149,18 @@ func oneOf(flagName, v string, allowed ...string) error {
 // that parses plans.
 type parserFlags struct {
 	dialect, fence, schema *string
-	// extra are --dialect values the command accepts beyond the document
-	// dialects (render's markdown).
-	extra []string
+	extra                  []string // --dialect values beyond the document dialects
 }
 
 // addParserFlags defines the parser flags on fs. The --dialect help lists
-// the one list of document dialects (docDialects); a description a caller
-// passes is not used, so that no command's list can drift (a command that
-// takes more names sets extra and the flag's usage).
-func addParserFlags(fs *flag.FlagSet, _ string) parserFlags {
+// the one list of document dialects (docDialects), with the extra values
+// the command accepts (render's markdown).
+func addParserFlags(fs *flag.FlagSet, extra ...string) parserFlags {
 	return parserFlags{
-		dialect: fs.String("dialect", "auto", "input dialect: "+strings.Join(docDialects(), ", ")),
+		dialect: fs.String("dialect", "auto", "input dialect: "+strings.Join(docDialects(extra...), ", ")),
 		fence:   fs.String("fence", "auto", "acts fence character: auto, backtick or tilde"),
 		schema:  fs.String("schema", "", "action schema file replacing the dialect's built-in one"),
+		extra:   extra,
 	}
 }
 

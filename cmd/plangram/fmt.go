@@ -19,7 +19,7 @@ const fmtUsage = "[-l] [-d] [-w] [--dialect auto|acts|plan|search-replace|udiff|
 func cmdFmt(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "fmt", fmtUsage)
 	rf := addRewriteFlags(fs, "canonical form")
-	pf := addParserFlags(fs, "")
+	pf := addParserFlags(fs)
 	files, err := parseFlags(fs, args)
 	if err != nil {
 		return exitUsage

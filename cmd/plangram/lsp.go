@@ -21,7 +21,7 @@ const lspUsage = "[--dialect auto|acts|plan|search-replace|udiff|apply-patch|too
 // usage or connection error.
 func cmdLSP(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "lsp", lspUsage)
-	pf := addParserFlags(fs, "")
+	pf := addParserFlags(fs)
 	root := fs.String("root", "", "project directory for the workspace rules (default: the editor's workspace folder)")
 	noWorkspace := fs.Bool("no-workspace", false, "run the parser's rules only, not the workspace rules")
 	debounce := fs.Duration("debounce", 150*time.Millisecond, "wait this long after a change before checking")

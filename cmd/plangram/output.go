@@ -211,11 +211,7 @@ func (p *progress) end() {
 // onlyErrors returns the diagnostics -q prints: the errors, and with
 // strict (check --strict) the warnings too, since they fail the run.
 func onlyErrors(diags []*ast.Diagnostic, strict bool) []*ast.Diagnostic {
-	var out []*ast.Diagnostic
-	for _, d := range diags {
-		if d.Severity == ast.Error || strict && d.Severity == ast.Warning {
-			out = append(out, d)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(diags), func(d *ast.Diagnostic) bool {
+		return d.Severity != ast.Error && !(strict && d.Severity == ast.Warning)
+	})
 }

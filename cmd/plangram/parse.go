@@ -25,7 +25,7 @@ const parseUsage = "[--dialect auto|acts|plan|search-replace|udiff|apply-patch|t
 // standard error; the exit code is the worst of the inputs'.
 func cmdParse(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "parse", parseUsage)
-	pf := addParserFlags(fs, "")
+	pf := addParserFlags(fs)
 	format := fs.String("format", "json", "output format: json or repr")
 	compact := fs.Bool("compact", false, "print JSON on one line (default: indented; several inputs always print one line each)")
 	doFix := fs.Bool("fix", false, "repair what LLMs typically break (plangram fix) in memory first; each repair is a warning")

@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
@@ -27,9 +26,8 @@ const renderUsage = "[--dialect auto|acts|plan|search-replace|udiff|apply-patch|
 // creating DIR and its subdirectories. Diagnostics print to stderr.
 func cmdRender(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "render", renderUsage)
-	pf := addParserFlags(fs, "")
-	pf.extra = []string{"markdown"} // a plain page
-	fs.Lookup("dialect").Usage = "input dialect: " + strings.Join(docDialects(pf.extra...), ", ") + " (markdown: a plain page)"
+	pf := addParserFlags(fs, "markdown")
+	fs.Lookup("dialect").Usage += " (markdown: a plain page)"
 	root := fs.String("root", "", "project directory: each card shows the diff of what its action does there, and the workspace rules' diagnostics (docs/render.md)")
 	noHighlight := fs.Bool("no-highlight", false, "show code without syntax colours")
 	out := fs.String("o", "", "write the page to this file (default: standard output); with several inputs, the directory to write the pages to")

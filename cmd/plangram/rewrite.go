@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/plangram/plangram/internal/linediff"
 	"github.com/plangram/plangram/internal/safewrite"
@@ -45,12 +46,8 @@ func rewriteInputs(ctx context.Context, e *env, name string, pos []string, rf re
 	if err != nil {
 		return usageError(e, err)
 	}
-	if *rf.write {
-		for _, in := range ins {
-			if in.stdin() {
-				return usageError(e, fmt.Errorf("%s -w cannot rewrite standard input: give FILE or DIR arguments", name))
-			}
-		}
+	if *rf.write && slices.ContainsFunc(ins, input.stdin) {
+		return usageError(e, fmt.Errorf("%s -w cannot rewrite standard input: give FILE or DIR arguments", name))
 	}
 	// Without -w, or with -l or -d, results go to standard output as the
 	// run goes: no counter when that is the terminal too.

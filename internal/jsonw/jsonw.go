@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -91,6 +92,12 @@ func (w *W) elem() {
 
 // Key writes an object member's name; the next value is its value.
 func (w *W) Key(k string) { w.KeyN(k, 0) }
+
+// KeyString writes an object member whose value is the string s.
+func (w *W) KeyString(key, s string) {
+	w.Key(key)
+	w.String(s)
+}
 
 // BeginObject opens an object.
 func (w *W) BeginObject() { w.begin('{') }
@@ -272,19 +279,14 @@ func AppendString(dst []byte, s string) []byte {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
+		if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
 			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xF])
-			i += size
-			start = i
-			continue
+			if r == utf8.RuneError {
+				dst = append(dst, `\ufffd`...)
+			} else {
+				dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xF])
+			}
+			start = i + size
 		}
 		i += size
 	}
@@ -386,11 +388,7 @@ func writeMap[V any](w *W, m map[string]V, value func(V)) {
 		w.Null()
 		return
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	keys := slices.Sorted(maps.Keys(m))
 	ks := NameSuffixes(keys)
 	w.BeginObject()
 	for i, k := range keys {

@@ -1,7 +1,7 @@
 // Package rootfs is plangram's one way to change files below a directory
 // opened once: `plangram apply` writes the workspace through it, and
 // `fmt -w` and `fix -w` (internal/safewrite.Rewrite) the directory of the
-// file they rewrite. No operation can leave the root or follow a symbolic
+// file they rewrite, and `check --root` reads the workspace through it. No operation can leave the root or follow a symbolic
 // link on the way. A directory is reached component by component without
 // following any symbolic link (openat2 with RESOLVE_BENEATH and
 // RESOLVE_NO_SYMLINKS on Linux; os.Root with a check of each component
@@ -12,6 +12,7 @@ package rootfs
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -23,6 +24,11 @@ type Root interface {
 	// Dir opens the directory at the slash path rel ("" is the root).
 	// A symbolic link on the way is an error wrapping ErrSymlink.
 	Dir(rel string) (Dir, error)
+	// OpenRead opens the file at the slash path rel to read it (no
+	// symbolic link on the way or at its end) without blocking on a named
+	// pipe; the Info is fstat of what was opened. For anything but a
+	// regular file the reader is nil.
+	OpenRead(rel string) (io.ReadCloser, Info, error)
 	// SyncFS flushes the files written in the directories whose
 	// BatchSynced is true to disk at once (syncfs on Linux).
 	SyncFS() error
@@ -53,6 +59,9 @@ type Dir interface {
 	Link(old, new string) error
 	Symlink(target, name string) error
 	Readlink(name string) (string, error)
+	// Names lists at most n names of the directory's entries ("." and
+	// ".." left out), in the order the directory gives them.
+	Names(n int) ([]string, error)
 	Sync() error
 	// Lock takes the exclusive advisory lock of the directory without
 	// waiting (flock; an error wrapping ErrLocked when another process
@@ -127,7 +136,7 @@ func ValidPath(rel string) error {
 	if rel == "" {
 		return nil
 	}
-	for _, e := range strings.Split(rel, "/") {
+	for e := range strings.SplitSeq(rel, "/") {
 		if e == "" || e == "." || e == ".." || strings.ContainsRune(e, 0) {
 			return fmt.Errorf("%q: not a clean path inside the root", rel)
 		}

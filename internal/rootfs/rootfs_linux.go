@@ -3,9 +3,9 @@ package rootfs
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
-	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -29,14 +29,14 @@ func openNativeRoot(root string) (Root, error) {
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: root, Err: err}
 	}
-	probe, err := openat2Dir(fd, ".")
+	probe, err := openat2(fd, ".", unix.O_RDONLY|unix.O_DIRECTORY)
 	if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM) {
 		unix.Close(fd)
 		return nil, errNoNative
 	}
 	if err != nil {
 		unix.Close(fd)
-		return nil, &fs.PathError{Op: "openat2", Path: root, Err: err}
+		return nil, &fs.PathError{Op: "openat2", Path: root, Err: unwrapPath(err)}
 	}
 	unix.Close(probe)
 	var st unix.Stat_t
@@ -47,12 +47,16 @@ func openNativeRoot(root string) (Root, error) {
 	return &nativeRoot{fd: fd, dev: uint64(st.Dev), name: root}, nil
 }
 
-// openat2Dir opens the directory rel below dirfd without following any
-// symbolic link or leaving dirfd. The kernel may ask to retry (EAGAIN)
-// when a rename raced the lookup: a few times, then the error stands.
-func openat2Dir(dirfd int, rel string) (int, error) {
+// openat2 opens rel below dirfd with flags without following any
+// symbolic link or leaving dirfd (a link on the way is an error wrapping
+// ErrSymlink). The kernel may ask to retry (EAGAIN) when a rename raced
+// the lookup: a few times, then the error stands.
+func openat2(dirfd int, rel string, flags uint64) (int, error) {
+	if rel == "" {
+		rel = "."
+	}
 	how := &unix.OpenHow{
-		Flags:   unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC,
+		Flags:   flags | unix.O_CLOEXEC,
 		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
 	}
 	var err error
@@ -66,23 +70,19 @@ func openat2Dir(dirfd int, rel string) (int, error) {
 			break
 		}
 	}
-	return -1, err
+	if err == unix.ELOOP || err == unix.EXDEV {
+		return -1, fmt.Errorf("%s: %w", rel, ErrSymlink)
+	}
+	return -1, &fs.PathError{Op: "open", Path: rel, Err: err}
 }
 
 func (r *nativeRoot) Dir(rel string) (Dir, error) {
 	if err := ValidPath(rel); err != nil {
 		return nil, err
 	}
-	p := rel
-	if p == "" {
-		p = "."
-	}
-	fd, err := openat2Dir(r.fd, p)
+	fd, err := openat2(r.fd, rel, unix.O_RDONLY|unix.O_DIRECTORY)
 	if err != nil {
-		if err == unix.ELOOP || err == unix.EXDEV {
-			return nil, fmt.Errorf("%s: %w", rel, ErrSymlink)
-		}
-		return nil, &fs.PathError{Op: "open", Path: rel, Err: err}
+		return nil, err
 	}
 	var st unix.Stat_t
 	if err := unix.Fstat(fd, &st); err != nil {
@@ -91,6 +91,42 @@ func (r *nativeRoot) Dir(rel string) (Dir, error) {
 	}
 	return &nativeDir{fd: fd, rel: rel, batch: uint64(st.Dev) == r.dev}, nil
 }
+
+// OpenRead opens rel with one openat2 and reads it with read(2) alone:
+// an os.File would try to register the descriptor with the netpoller,
+// which a regular file refuses.
+func (r *nativeRoot) OpenRead(rel string) (io.ReadCloser, Info, error) {
+	if err := ValidPath(rel); err != nil {
+		return nil, Info{}, err
+	}
+	fd, err := openat2(r.fd, rel, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY)
+	if err != nil {
+		return nil, Info{}, err
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		unix.Close(fd)
+		return nil, Info{}, &fs.PathError{Op: "fstat", Path: rel, Err: err}
+	}
+	if info := statInfo(&st); !info.Mode.IsRegular() {
+		unix.Close(fd)
+		return nil, info, nil
+	}
+	return fdReader(fd), statInfo(&st), nil
+}
+
+// fdReader reads a file descriptor.
+type fdReader int
+
+func (f fdReader) Read(b []byte) (int, error) {
+	n, err := unix.Read(int(f), b)
+	if n == 0 && err == nil && len(b) > 0 {
+		err = io.EOF
+	}
+	return max(n, 0), err
+}
+
+func (f fdReader) Close() error { return unix.Close(int(f)) }
 
 // syncFS flushes the file system of the root (syncfs(2)).
 func (r *nativeRoot) SyncFS() error {
@@ -123,30 +159,23 @@ func (d *nativeDir) perr(op, name string, err error) error {
 	return &fs.PathError{Op: op, Path: Join(d.rel, name), Err: err}
 }
 
+// statInfo describes what stat(2) found: each row of the table maps the
+// mode bits under mask, when they are bits, to fs.FileMode bits (a file
+// type, then setuid, setgid and sticky).
 func statInfo(st *unix.Stat_t) Info {
 	mode := fs.FileMode(st.Mode & 0o777)
-	switch st.Mode & unix.S_IFMT {
-	case unix.S_IFDIR:
-		mode |= fs.ModeDir
-	case unix.S_IFLNK:
-		mode |= fs.ModeSymlink
-	case unix.S_IFIFO:
-		mode |= fs.ModeNamedPipe
-	case unix.S_IFSOCK:
-		mode |= fs.ModeSocket
-	case unix.S_IFCHR:
-		mode |= fs.ModeDevice | fs.ModeCharDevice
-	case unix.S_IFBLK:
-		mode |= fs.ModeDevice
-	}
-	if st.Mode&unix.S_ISUID != 0 {
-		mode |= fs.ModeSetuid
-	}
-	if st.Mode&unix.S_ISGID != 0 {
-		mode |= fs.ModeSetgid
-	}
-	if st.Mode&unix.S_ISVTX != 0 {
-		mode |= fs.ModeSticky
+	for _, b := range [...]struct {
+		mask, bits uint32
+		mode       fs.FileMode
+	}{
+		{unix.S_IFMT, unix.S_IFDIR, fs.ModeDir}, {unix.S_IFMT, unix.S_IFLNK, fs.ModeSymlink},
+		{unix.S_IFMT, unix.S_IFIFO, fs.ModeNamedPipe}, {unix.S_IFMT, unix.S_IFSOCK, fs.ModeSocket},
+		{unix.S_IFMT, unix.S_IFCHR, fs.ModeDevice | fs.ModeCharDevice}, {unix.S_IFMT, unix.S_IFBLK, fs.ModeDevice},
+		{unix.S_ISUID, unix.S_ISUID, fs.ModeSetuid}, {unix.S_ISGID, unix.S_ISGID, fs.ModeSetgid}, {unix.S_ISVTX, unix.S_ISVTX, fs.ModeSticky},
+	} {
+		if st.Mode&b.mask == b.bits {
+			mode |= b.mode
+		}
 	}
 	return Info{Mode: mode, UID: int(st.Uid), GID: int(st.Gid), Dev: uint64(st.Dev), Ino: st.Ino,
 		Nlink: uint64(st.Nlink), Size: st.Size, MtimeNanos: st.Mtim.Nano()}
@@ -194,22 +223,21 @@ func (d *nativeDir) Rmdir(name string) error {
 }
 
 func (d *nativeDir) Rename(old, new string, noReplace bool) error {
-	t := d
 	if noReplace {
-		err := unix.Renameat2(d.fd, old, t.fd, new, unix.RENAME_NOREPLACE)
+		err := unix.Renameat2(d.fd, old, d.fd, new, unix.RENAME_NOREPLACE)
 		if err == nil {
 			return nil
 		}
 		if err != unix.EINVAL && err != unix.ENOSYS {
-			return t.perr("rename", new, err)
+			return d.perr("rename", new, err)
 		}
 		// The file system cannot refuse to replace: check, then rename.
 		var st unix.Stat_t
-		if err := unix.Fstatat(t.fd, new, &st, unix.AT_SYMLINK_NOFOLLOW); err == nil {
-			return t.perr("rename", new, unix.EEXIST)
+		if err := unix.Fstatat(d.fd, new, &st, unix.AT_SYMLINK_NOFOLLOW); err == nil {
+			return d.perr("rename", new, unix.EEXIST)
 		}
 	}
-	return t.perr("rename", new, unix.Renameat(d.fd, old, t.fd, new))
+	return d.perr("rename", new, unix.Renameat(d.fd, old, d.fd, new))
 }
 
 func (d *nativeDir) Link(old, new string) error {
@@ -221,17 +249,28 @@ func (d *nativeDir) Symlink(target, name string) error {
 }
 
 func (d *nativeDir) Readlink(name string) (string, error) {
-	for size := 256; size <= 1<<20; size *= 4 {
-		buf := make([]byte, size)
-		n, err := unix.Readlinkat(d.fd, name, buf)
-		if err != nil {
-			return "", d.perr("readlink", name, err)
-		}
-		if n < size {
-			return string(buf[:n]), nil
-		}
+	buf := make([]byte, unix.PathMax) // no link's target is longer
+	n, err := unix.Readlinkat(d.fd, name, buf)
+	if err != nil {
+		return "", d.perr("readlink", name, err)
 	}
-	return "", d.perr("readlink", name, syscall.ENAMETOOLONG)
+	return string(buf[:n]), nil
+}
+
+func (d *nativeDir) Names(n int) ([]string, error) {
+	var names []string
+	buf := make([]byte, 8192)
+	for len(names) < n {
+		m, err := unix.Getdents(d.fd, buf)
+		if err != nil {
+			return names, d.perr("getdents", ".", err)
+		}
+		if m <= 0 {
+			break
+		}
+		_, _, names = unix.ParseDirent(buf[:m], n-len(names), names)
+	}
+	return names, nil
 }
 
 func (d *nativeDir) Sync() error {

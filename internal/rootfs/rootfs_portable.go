@@ -3,6 +3,7 @@ package rootfs
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"runtime"
@@ -70,6 +71,20 @@ func (p *portableRoot) Dir(rel string) (Dir, error) {
 		cur = next
 	}
 	return &portableDir{r: cur, rel: rel}, nil
+}
+
+func (p *portableRoot) OpenRead(rel string) (io.ReadCloser, Info, error) {
+	dir, name := Split(rel)
+	d, err := p.Dir(dir)
+	if err != nil {
+		return nil, Info{}, err
+	}
+	defer d.Close()
+	f, info, err := d.Open(name, os.O_RDONLY)
+	if f == nil {
+		return nil, info, err
+	}
+	return f, info, nil
 }
 
 // syncFS does nothing: each new file is synced as it is written.
@@ -204,6 +219,19 @@ func (d *portableDir) Readlink(name string) (string, error) {
 		return "", d.perr("readlink", name, err)
 	}
 	return s, nil
+}
+
+func (d *portableDir) Names(n int) ([]string, error) {
+	f, err := d.r.Open(".")
+	if err != nil {
+		return nil, d.perr("open", ".", err)
+	}
+	defer f.Close()
+	names, err := f.Readdirnames(n)
+	if err != nil && err != io.EOF {
+		return names, d.perr("readdir", ".", err)
+	}
+	return names, nil
 }
 
 // sync syncs the directory; Windows cannot, and needs not (its renames

@@ -5,9 +5,12 @@ package rootfs
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"syscall"
 	"testing"
 )
 
@@ -70,5 +73,76 @@ func TestDirRules(t *testing.T) {
 				t.Errorf("written through the link: %q", b)
 			}
 		})
+	}
+}
+
+// TestOpenRead: with both implementations, OpenRead reads a regular file
+// by its path from the root, refuses a symbolic link on the way or at the
+// end and a path out of the root, and opens a named pipe without blocking
+// and without a reader.
+func TestOpenRead(t *testing.T) {
+	for _, portable := range []bool{false, true} {
+		root, outside := t.TempDir(), t.TempDir()
+		os.MkdirAll(filepath.Join(root, "a", "b"), 0o755)
+		os.WriteFile(filepath.Join(root, "a", "b", "f.txt"), []byte("inside"), 0o644)
+		os.WriteFile(filepath.Join(outside, "secret"), []byte("secret"), 0o644)
+		os.Symlink(outside, filepath.Join(root, "out"))
+		os.Symlink("b/f.txt", filepath.Join(root, "a", "link"))
+		syscall.Mkfifo(filepath.Join(root, "a", "pipe"), 0o644)
+		r, err := Open(root, portable)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, info, err := r.OpenRead("a/b/f.txt")
+		if err != nil || f == nil || info.Size != 6 {
+			t.Fatalf("portable=%v: OpenRead: %v %v", portable, err, info)
+		}
+		if b, err := io.ReadAll(f); string(b) != "inside" || err != nil {
+			t.Errorf("portable=%v: read %q %v", portable, b, err)
+		}
+		f.Close()
+		for _, rel := range []string{"out/secret", "a/link", "a/../../" + filepath.Base(outside) + "/secret"} {
+			if f, _, err := r.OpenRead(rel); err == nil {
+				f.Close()
+				t.Errorf("portable=%v: OpenRead(%q): no error", portable, rel)
+			}
+		}
+		if f, info, err := r.OpenRead("a/pipe"); f != nil || err != nil || info.Mode&fs.ModeNamedPipe == 0 {
+			t.Errorf("portable=%v: OpenRead of a named pipe: %v %v %v", portable, f, info.Mode, err)
+		}
+		r.Close()
+	}
+}
+
+// TestNames: with both implementations, Names lists a directory's entries
+// without "." and "..", at most n of them.
+func TestNames(t *testing.T) {
+	for _, portable := range []bool{false, true} {
+		root := t.TempDir()
+		for _, n := range []string{"a", "b", "c"} {
+			os.WriteFile(filepath.Join(root, n), nil, 0o644)
+		}
+		r, err := Open(root, portable)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = WithDir(r, "", func(d Dir) error {
+			all, err := d.Names(10)
+			slices.Sort(all)
+			if err != nil || !slices.Equal(all, []string{"a", "b", "c"}) {
+				t.Errorf("portable=%v: Names(10) = %q, %v", portable, all, err)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		WithDir(r, "", func(d Dir) error {
+			if two, err := d.Names(2); len(two) != 2 || err != nil {
+				t.Errorf("portable=%v: Names(2) = %q, %v", portable, two, err)
+			}
+			return nil
+		})
+		r.Close()
 	}
 }

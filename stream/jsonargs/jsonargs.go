@@ -171,6 +171,12 @@ const (
 	stFailed                  // a syntax error stopped the reader
 )
 
+// wants says what the reader expects next in each state, for messages
+// (in stLiteral: the literal being read).
+var wants = [...]string{stValue: "a value", stKeyOrEnd: "a key", stKey: "a key", stColon: "':'", stObjNext: "',' or '}'",
+	stValueOrEnd: "a value", stArrNext: "',' or ']'", stString: "the closing '\"'", stNumber: "more of the number",
+	stDone: "nothing", stFailed: "nothing"}
+
 // role is what the string being read is.
 type role uint8
 
@@ -332,7 +338,10 @@ func (p *Parser) Close() {
 		}
 		p.send(e)
 	}
-	want := p.want()
+	want := wants[p.st]
+	if p.st == stLiteral {
+		want = p.lit
+	}
 	p.st = stFailed
 	p.send(Event{Kind: Error, Code: CodeUnterminated, Message: "JSON ends before the value is complete (want " + want + ")",
 		Span: ast.Span{Start: p.startPos, End: end}})
@@ -344,29 +353,6 @@ func (p *Parser) inMember() bool {
 		return true
 	}
 	return p.st == stString && p.srole == rArg
-}
-
-// want describes what the reader expects next, for messages.
-func (p *Parser) want() string {
-	switch p.st {
-	case stValue, stValueOrEnd:
-		return "a value"
-	case stKeyOrEnd, stKey:
-		return "a key"
-	case stColon:
-		return "':'"
-	case stObjNext:
-		return "',' or '}'"
-	case stArrNext:
-		return "',' or ']'"
-	case stString:
-		return "the closing '\"'"
-	case stNumber:
-		return "more of the number"
-	case stLiteral:
-		return p.lit
-	}
-	return "nothing"
 }
 
 func (p *Parser) send(e Event) {
@@ -1135,11 +1121,7 @@ func (p *Parser) flushArg(final bool) {
 // end of b, or 0.
 func partialRune(b []byte) int {
 	for k := 1; k <= 3 && k <= len(b); k++ {
-		c := b[len(b)-k]
-		if c < 0x80 {
-			return 0
-		}
-		if c >= 0xC0 { // a leading byte
+		if utf8.RuneStart(b[len(b)-k]) {
 			if !utf8.FullRune(b[len(b)-k:]) {
 				return k
 			}

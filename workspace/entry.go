@@ -31,15 +31,6 @@ func (c *checker) intern(rel string) *entry {
 	return e
 }
 
-// state returns the current state of path rel, nil when it was not looked
-// at.
-func (c *checker) state(rel string) *vfile {
-	if e := c.find(rel); e != nil {
-		return e.cur
-	}
-	return nil
-}
-
 // created reports whether e's current state is a file an action made
 // (what set counts in below).
 func (e *entry) created() bool {
