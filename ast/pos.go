@@ -1,6 +1,7 @@
 // Package ast defines the one typed, position-exact syntax tree that every
-// plangram dialect (fenced acts, structured Markdown plans, streamed tool
-// calls) produces, together with its diagnostics.
+// plangram dialect (fenced acts, structured Markdown plans, the edit formats,
+// streamed tool calls) produces, together with its diagnostics and the
+// registry of their codes (codes.go).
 //
 // Every node carries a Span. Positions are byte offsets into the source plus
 // a 1-based line and a 1-based column counted in bytes (not runes, not UTF-16

@@ -27,8 +27,7 @@ func messyPlan(n int) []byte {
 
 // TestPlanLetsTheTreeGo pins that plan lets go of the document it prints
 // before it parses its canonical form again to check it, so fmt holds one
-// document tree at a time (a 1 MB plan of 33k actions: 221 → 129 MB
-// whole process; docs/benchmarks.md, "fmt memory"): when reparse is
+// document tree at a time (docs/benchmarks.md, "Memory"): when reparse is
 // called, the input's tree must be collectable.
 func TestPlanLetsTheTreeGo(t *testing.T) {
 	src := messyPlan(50)

@@ -62,7 +62,7 @@ func TestMaxActionParts(t *testing.T) {
 // TestPlanListAllocPerItem pins what one long metadata list costs while
 // its action is bound: its item ranges and values, not an entry of 160
 // bytes for each item that is not `Key: value`, has a key the action does
-// not have or repeats one, nor a copy of each element's text (docs/plan.md, "Long lists"). The measure is the bytes
+// not have or repeats one, nor a copy of each element's text (docs/plan.md, "Bounded output"). The measure is the bytes
 // allocated per item, garbage included: the binding's peak is not seen
 // from outside, and what it allocates bounds it.
 func TestPlanListAllocPerItem(t *testing.T) {

@@ -11,6 +11,11 @@
 // grammar) parses with; CoarseToken is its scan, for callers that read the
 // tokens themselves.
 //
+// The plan dialect has a lexer of its own in markdown.go: Markdown returns the
+// participle lexer.Definition of its coarse Markdown tokens (headings,
+// metadata lists, runs of other lines), which the plan grammar parses with
+// (docs/plan.md).
+//
 // The fence rules (docs/acts.md): a fence line is a line whose text, after
 // leading and trailing spaces, tabs and carriage returns, starts with three or
 // more of the document's fence character; the run is the fence and the rest,

@@ -127,7 +127,7 @@ func checkParity(t testing.TB, in []byte) {
 			if batchAt[i] < firstAct {
 				// Before the first act fence line the stream holds the
 				// errors that depend on the document's fence character
-				// until it is known (docs/acts.md, "Streaming"): they
+				// until it is known (docs/stream.md, "The acts dialect"): they
 				// go out then, after the ones that do not.
 				nested = true
 			}
@@ -238,7 +238,7 @@ func followOnCodes(d *ast.Diagnostic) (codes []string, at []int) {
 // left out; near-act, quoted-act and fence-trailing-text before the first
 // act (held until the fence character is known) and after it; binding
 // errors; hidden acts. The document's diagnostics stay few however many
-// the input repeats (docs/diagnostics.md, "Bounded output").
+// the input repeats (docs/acts.md, "Bounded output").
 func TestActsCap(t *testing.T) {
 	const n = 3 * grammar.MaxPerCode / 2
 	many := func(n int) string { return strings.Repeat("text\r```\n", n) } // not first: a lone CR on line 1 is cr-line-endings for parse

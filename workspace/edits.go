@@ -10,7 +10,7 @@ import (
 	"github.com/plangram/plangram/internal/number"
 )
 
-// The edit formats' workspace rules (docs/check.md, "Edit formats"): a
+// The edit formats' workspace rules (docs/check.md, "Workspace rules"): a
 // SEARCH text or a hunk's context and removed lines must occur exactly once,
 // as whole lines, in the file as it stands after the earlier edits of the
 // document; add_file needs a missing file, update_file and delete_file an
