@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 )
 
-// Diagnostic codes of the path rule (docs/check.md, "Paths").
+// Diagnostic codes of the path rule (docs/check.md, "The path rule").
 const (
 	// CodeBadPath: a path is empty, is not valid UTF-8, or contains a
 	// control character (NUL, a line break, a tab, DEL, a C1 control,
