@@ -2,7 +2,6 @@ package schema
 
 import (
 	"fmt"
-	"iter"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -166,7 +165,13 @@ func CheckPath(p string) error {
 // gitComponent returns the first component of p that names git's own
 // directory on some file system git protects (isDotGit).
 func gitComponent(p string) (string, bool) {
-	for c := range components(p) {
+	for p != "" {
+		c := p
+		if i := strings.IndexAny(p, `/\`); i >= 0 {
+			c, p = p[:i], p[i+1:]
+		} else {
+			p = ""
+		}
 		if isDotGit(c) {
 			return c, true
 		}
@@ -226,9 +231,15 @@ func schemeLen(p string) int {
 // not allocate (CheckPath runs for every path parameter).
 func escapesRoot(p string) bool {
 	depth := 0
-	for c := range components(p) {
+	for p != "" {
+		c := p
+		if i := strings.IndexAny(p, `/\`); i >= 0 {
+			c, p = p[:i], p[i+1:]
+		} else {
+			p = ""
+		}
 		switch c {
-		case ".":
+		case "", ".":
 		case "..":
 			if depth == 0 {
 				return true
@@ -239,11 +250,6 @@ func escapesRoot(p string) bool {
 		}
 	}
 	return false
-}
-
-// components returns the non-empty components of p, split at `/` and `\`.
-func components(p string) iter.Seq[string] {
-	return strings.FieldsFuncSeq(p, func(r rune) bool { return r == '/' || r == '\\' })
 }
 
 // IsURL reports whether a resource value is a URL rather than a path: a
