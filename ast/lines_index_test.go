@@ -2,6 +2,7 @@ package ast
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -98,4 +99,28 @@ func FuzzLines(f *testing.F) {
 		}
 		checkLines(t, src)
 	})
+}
+
+// TestCursor checks that a Cursor answers as Lines.Pos does, for offsets
+// asked in order, backwards and at random, clamped ones included.
+func TestCursor(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, src := range []string{"", "\n", "a", "a\n", "ab\ncd\n\nef", "\n\n\nx\n\ny", strings.Repeat("line\n", 50) + "end"} {
+		l, c := NewLines([]byte(src)), NewCursor(src)
+		var offsets []int
+		for off := -1; off <= len(src)+1; off++ {
+			offsets = append(offsets, off)
+		}
+		for off := len(src) + 1; off >= -1; off-- {
+			offsets = append(offsets, off)
+		}
+		for range 200 {
+			offsets = append(offsets, r.IntN(len(src)+3)-1)
+		}
+		for _, off := range offsets {
+			if got, want := c.Pos(off), l.Pos(off); got != want {
+				t.Fatalf("%q: Cursor.Pos(%d) = %v, Lines.Pos = %v", src, off, got, want)
+			}
+		}
+	}
 }

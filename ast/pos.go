@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // Pos is a position in a source document.
@@ -113,6 +114,41 @@ func (l *Lines) Pos(offset int) Pos {
 	}
 	return Pos{Offset: offset, Line: lo + 1, Col: offset - l.starts[lo] + 1}
 }
+
+// A Cursor gives positions in one source by counting line endings between
+// the offset asked and the last one, so a builder that walks its source
+// mostly in order pays for each byte about once and needs no line index.
+// It is not safe for concurrent use.
+type Cursor struct {
+	src   string
+	off   int // the last offset asked for
+	line  int // its line
+	start int // the offset at which its line starts
+}
+
+// NewCursor returns a Cursor over src.
+func NewCursor(src string) *Cursor { return &Cursor{src: src, line: 1} }
+
+// Pos returns the position of the byte offset, clamped to the source, as
+// Lines.Pos does.
+func (c *Cursor) Pos(offset int) Pos {
+	offset = max(0, min(offset, len(c.src)))
+	if offset >= c.off {
+		seg := c.src[c.off:offset]
+		if n := strings.Count(seg, "\n"); n > 0 {
+			c.line += n
+			c.start = c.off + strings.LastIndexByte(seg, '\n') + 1
+		}
+	} else if offset < c.start {
+		c.line -= strings.Count(c.src[offset:c.start], "\n")
+		c.start = strings.LastIndexByte(c.src[:offset], '\n') + 1
+	}
+	c.off = offset
+	return Pos{Offset: offset, Line: c.line, Col: offset - c.start + 1}
+}
+
+// Span returns the span of [start, end).
+func (c *Cursor) Span(start, end int) Span { return Span{Start: c.Pos(start), End: c.Pos(end)} }
 
 // Span returns the span of the byte range [start, end).
 func (l *Lines) Span(start, end int) Span { return Span{Start: l.Pos(start), End: l.Pos(end)} }

@@ -153,7 +153,7 @@ func (p *ActsParser) Parse(ctx context.Context, filename string, src []byte) (*a
 	sc := lexer.NewScanner(filename, text, p.fence)
 	fence := sc.Fence()
 	doc := &ast.Document{Dialect: DialectActs}
-	b := actsBuilder{doc: doc, text: text, lines: ast.NewLines(src), schema: p.schema, fence: fence,
+	b := actsBuilder{doc: doc, text: text, lines: ast.NewCursor(text), schema: p.schema, fence: fence,
 		crs: hasLoneCR(text), cap: p.Cap, shared: p.Cap != nil}
 	if p.Cap == nil {
 		b.cap = &Cap{Silenced: p.Silenced}
@@ -189,7 +189,7 @@ func (p *ActsParser) Parse(ctx context.Context, filename string, src []byte) (*a
 		}
 		b.finish(a)
 	}
-	doc.Span = b.span(0, len(text))
+	doc.Span = ast.Span{Start: ast.Pos{Line: 1, Col: 1}, End: b.lines.Pos(len(text))} // the cursor goes on forward
 	p.finishDocument(text, fence, &b)
 	ast.EscapeDiagnostics(doc.Diagnostics) // valid UTF-8 text
 	return doc, nil
@@ -313,7 +313,7 @@ type actsBuilder struct {
 	doc    *ast.Document
 	text   string // the source
 	fence  byte   // the fence character of its blocks
-	lines  *ast.Lines
+	lines  *ast.Cursor
 	schema *schema.Schema
 	words  []word // readAct's scratch
 	// acts counts the actions read; firstLine is the line of the first.
@@ -562,7 +562,10 @@ func (b *actsBuilder) block(v string, off int, a *ast.Action) *ast.Block {
 		at, text, textEnd, withText = lexer.ExactFenceWithText(v, run, false)
 	}
 	blk.Content = v[cstart:cend]
-	blk.Span, blk.ContentSpan = b.span(off, off+len(v)), b.span(off+cstart, off+cend)
+	// Positions in source order: the cursor counts the bytes between them.
+	from, cs := b.lines.Pos(off), b.lines.Pos(off+cstart)
+	ce, end := b.lines.Pos(off+cend), b.lines.Pos(off+len(v))
+	blk.Span, blk.ContentSpan = ast.Span{Start: from, End: end}, ast.Span{Start: cs, End: ce}
 	var unclosed *ast.Diagnostic
 	if blk.Unclosed {
 		unclosed = b.add(ast.Error, CodeUnclosedFence, b.span(off, off+first),

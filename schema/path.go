@@ -187,12 +187,14 @@ func gitComponent(p string) (string, bool) {
 // its end or a `:` (an NTFS stream: `.git::$INDEX_ALLOCATION` is the
 // directory `.git`).
 func isDotGit(c string) bool {
-	c = strings.Map(func(r rune) rune {
-		if hfsIgnorable(r) {
-			return -1
-		}
-		return r
-	}, c)
+	if strings.ContainsFunc(c, hfsIgnorable) { // rare: skip Map's rune loop
+		c = strings.Map(func(r rune) rune {
+			if hfsIgnorable(r) {
+				return -1
+			}
+			return r
+		}, c)
+	}
 	if i := strings.IndexByte(c, ':'); i >= 0 {
 		c = c[:i]
 	}
