@@ -678,8 +678,7 @@ func (t *tools) delta(p *Parser, to int) error {
 	from := c.sent
 	c.sent = to
 	v := &c.vals[len(c.vals)-1]
-	return p.send(&Event{Type: ParamDelta, ID: c.id, Name: c.name, Param: v.name,
-		Text: p.str(from, to), Span: p.span(from, to), Exact: v.exact})
+	return p.delta(c.id, c.name, v.name, from, to, v.exact)
 }
 
 // exact reports whether the current value's text is kept as written in
