@@ -366,37 +366,44 @@ func (p *Parser) pos(off int) ast.Pos {
 // seek returns the position of offset off, moving the line tracker
 // forward to it when it lies ahead.
 func (p *Parser) seek(off int) ast.Pos {
-	switch {
-	case off > p.off:
-		seg := p.bytes(p.off, off)
-		if len(seg) > 64 {
-			if n := bytes.Count(seg, []byte{'\n'}); n > 0 {
-				p.line += n
-				p.start = p.off + bytes.LastIndexByte(seg, '\n') + 1
-			}
-		} else {
-			// a short segment (a small chunk's piece) holds a line
-			// ending or two at most: one IndexByte for each, and one
-			for i := bytes.IndexByte(seg, '\n'); i >= 0; i = bytes.IndexByte(seg, '\n') {
-				p.line++
-				p.start = off - len(seg) + i + 1
-				seg = seg[i+1:]
-			}
-		}
-		p.off = off
-	case off >= p.base:
-		// A position asked for late (a scanner that emits markup after
-		// an error that ends further on): count back instead of forward.
-		line := p.line - bytes.Count(p.bytes(off, p.off), []byte{'\n'})
-		start := p.start
-		if off < start {
-			start = p.lineStart(off)
-		}
-		return ast.Pos{Offset: off, Line: line, Col: off - start + 1}
-	case p.tight:
-		panic(fmt.Sprintf("stream: %T asked the position of offset %d, before its keep() (%d)", p.d, off, p.base))
+	if off < p.off {
+		return p.back(off)
 	}
+	seg := p.bytes(p.off, off)
+	if len(seg) > 64 {
+		if n := bytes.Count(seg, []byte{'\n'}); n > 0 {
+			p.line += n
+			p.start = p.off + bytes.LastIndexByte(seg, '\n') + 1
+		}
+	} else {
+		// a short segment (a small chunk's piece) holds a line ending or
+		// two at most: one IndexByte for each, and one
+		for i := bytes.IndexByte(seg, '\n'); i >= 0; i = bytes.IndexByte(seg, '\n') {
+			seg = seg[i+1:]
+			p.line++
+			p.start = off - len(seg)
+		}
+	}
+	p.off = off
 	return ast.Pos{Offset: off, Line: p.line, Col: off - p.start + 1}
+}
+
+// back returns the position of offset off behind the line tracker,
+// counted back from it: a position asked for late (a scanner that emits
+// markup after an error that ends further on).
+func (p *Parser) back(off int) ast.Pos {
+	if off < p.base {
+		if p.tight {
+			panic(fmt.Sprintf("stream: %T asked the position of offset %d, before its keep() (%d)", p.d, off, p.base))
+		}
+		return ast.Pos{Offset: off, Line: p.line, Col: off - p.start + 1}
+	}
+	line := p.line - bytes.Count(p.bytes(off, p.off), []byte{'\n'})
+	start := p.start
+	if off < start {
+		start = p.lineStart(off)
+	}
+	return ast.Pos{Offset: off, Line: line, Col: off - start + 1}
 }
 
 // spaces returns the number of white space bytes (space, tab, CR, LF)
