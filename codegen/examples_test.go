@@ -107,7 +107,7 @@ func TestExampleBuiltins(t *testing.T) {
 func streamTools(t *testing.T, src []byte) []*ast.Action {
 	t.Helper()
 	var out []*ast.Action
-	err := stream.Parse(context.Background(), strings.NewReader(string(src)), 0, stream.Options{Dialect: "tools"}, func(e stream.Event) error {
+	err := stream.Parse(context.Background(), strings.NewReader(string(src)), 0, stream.Options{Dialect: "tools"}, func(e *stream.Event) error {
 		switch e.Type {
 		case stream.Error:
 			t.Errorf("%s: %s %s", e.Span.Start, e.Kind, e.Message)

@@ -31,7 +31,7 @@ func ReadDocument(ctx context.Context, filename string, src []byte, opts grammar
 	lines := ast.NewLines(src)
 	doc := &ast.Document{Dialect: grammar.DialectTools, Span: lines.Span(0, len(src))}
 	starts := map[int]ast.Span{} // each open call's opening tag, by ID
-	emit := func(e Event) error {
+	emit := func(e *Event) error {
 		switch e.Type {
 		case ToolCallStart:
 			starts[e.ID] = e.Span

@@ -19,7 +19,7 @@ import (
 func TestReadDocument(t *testing.T) {
 	src := "<think>plan it</think>\nFirst:\n<function_calls>\n<invoke name=\"read_file\">\n<parameter name=\"path\">a.go</parameter>\n</invoke>\n</function_calls>\n<list_files>\n<path>src</path>\n<recursive>often</recursive>\n</list_files>\n"
 	var events []Event
-	if err := Parse(context.Background(), strings.NewReader(src), 7, Options{}, func(e Event) error { events = append(events, e); return nil }); err != nil {
+	if err := Parse(context.Background(), strings.NewReader(src), 7, Options{}, func(e *Event) error { events = append(events, *e); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	var calls, errs []Event

@@ -13,7 +13,7 @@ import (
 // chunks. Text is emitted as soon as it cannot become a tag, and the call
 // as soon as its closing tag is read.
 func Example() {
-	p, err := stream.New(stream.Options{}, func(e stream.Event) error {
+	p, err := stream.New(stream.Options{}, func(e *stream.Event) error {
 		switch e.Type {
 		case stream.Text, stream.Thinking:
 			fmt.Printf("%s %q\n", e.Type, e.Text)
@@ -49,7 +49,7 @@ func Example() {
 func ExampleParse() {
 	answer := "<list_files><path>src</path><recursive>yes</recursive></list_files>" +
 		"<list_files><path>docs</path><recursive>true</recursive></list_files>"
-	err := stream.Parse(context.Background(), strings.NewReader(answer), 8, stream.Options{}, func(e stream.Event) error {
+	err := stream.Parse(context.Background(), strings.NewReader(answer), 8, stream.Options{}, func(e *stream.Event) error {
 		switch e.Type {
 		case stream.Error:
 			fmt.Printf("call %d: %s: %s\n", e.ID, e.Kind, e.Message)
@@ -72,7 +72,7 @@ func ExampleParse() {
 // longer grow: when the next act block opens or the stream ends.
 func ExampleOptions_acts() {
 	script := "~~~act\nwrite_file src/a.py\n~~~\n~~~python\nprint(1)\n~~~\n~~~act\nend\n~~~\n"
-	err := stream.Parse(context.Background(), strings.NewReader(script), 4, stream.Options{Dialect: "acts"}, func(e stream.Event) error {
+	err := stream.Parse(context.Background(), strings.NewReader(script), 4, stream.Options{Dialect: "acts"}, func(e *stream.Event) error {
 		if e.Type == stream.ToolCall {
 			fmt.Printf("%s path=%q content=%q at %s\n", e.Name, e.Params.String("path"), e.Params.String("content"), e.Span)
 		}
@@ -93,7 +93,7 @@ func ExampleSyntaxes() {
 		fmt.Println(s.Name)
 	}
 	in := "<think>use <read_file>?</think>ok <function_calls><invoke name=\"read_file\"><parameter name=\"path\">a.go</parameter></invoke></function_calls>"
-	err := stream.Parse(context.Background(), strings.NewReader(in), 5, stream.Options{Syntax: stream.Auto}, func(e stream.Event) error {
+	err := stream.Parse(context.Background(), strings.NewReader(in), 5, stream.Options{Syntax: stream.Auto}, func(e *stream.Event) error {
 		switch e.Type {
 		case stream.ToolCall:
 			fmt.Println(e.Type, e.Name, e.Params.String("path"))
@@ -148,7 +148,7 @@ func ExampleLookupSyntax() {
 	fmt.Println(s.Name, "-", s.Summary)
 	in := "Need the file.</think>\n<tool_call>\n<function=read_file>\n<parameter=path>\nmain.go\n</parameter>\n</function>\n</tool_call>"
 	opts := stream.Options{Syntax: s.Name, InThinking: true}
-	err = stream.Parse(context.Background(), strings.NewReader(in), 7, opts, func(e stream.Event) error {
+	err = stream.Parse(context.Background(), strings.NewReader(in), 7, opts, func(e *stream.Event) error {
 		switch e.Type {
 		case stream.Thinking:
 			fmt.Printf("thinking %q\n", e.Text)

@@ -18,7 +18,7 @@ import (
 func collect(t testing.TB, opts Options, input []byte, cuts []int) []Event {
 	t.Helper()
 	var evs []Event
-	p, err := New(opts, func(e Event) error { evs = append(evs, e); return nil })
+	p, err := New(opts, func(e *Event) error { evs = append(evs, *e); return nil })
 	if err != nil {
 		t.Fatal(err)
 	}

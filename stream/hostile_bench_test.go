@@ -144,7 +144,7 @@ func TestManyArgumentsMemory(t *testing.T) {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		p, err := New(Options{Syntax: "hermes"}, func(Event) error { return nil })
+		p, err := New(Options{Syntax: "hermes"}, func(*Event) error { return nil })
 		if err != nil {
 			t.Fatal(err)
 		}

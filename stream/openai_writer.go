@@ -175,8 +175,8 @@ func (o *OpenAIWriter) choice(i int) *oaChoiceState {
 }
 
 // Write writes the chunk an event makes, if any.
-func (o *OpenAIWriter) Write(e Event) error {
-	if notUTF8(&e) {
+func (o *OpenAIWriter) Write(e *Event) error {
+	if notUTF8(e) {
 		if o.lossy == 0 {
 			o.first = e.Span
 		}
@@ -264,7 +264,7 @@ func (o *OpenAIWriter) Write(e Event) error {
 // flushStarts writes the held first elements of the open calls (see
 // oaCall.head) before a chunk of anything else than their own call: the
 // chunks keep the order of the events.
-func (o *OpenAIWriter) flushStarts(e Event) error {
+func (o *OpenAIWriter) flushStarts(e *Event) error {
 	if len(o.calls) == 0 {
 		return nil
 	}
@@ -309,7 +309,7 @@ func (o *OpenAIWriter) writeHead(c *oaCall, callID string) error {
 }
 
 // start opens call e and returns its first tool_calls element.
-func (o *OpenAIWriter) start(e Event) oaToolCall {
+func (o *OpenAIWriter) start(e *Event) oaToolCall {
 	ch := o.choice(e.Choice)
 	o.seq++
 	c := &oaCall{index: ch.calls, choice: ch, order: o.seq}
@@ -387,7 +387,7 @@ func (c *oaCall) member(dst []byte, name string) []byte {
 // finish puts into o.frag the rest of the arguments of the complete call
 // e: the rest of the member being streamed, the members not streamed, the
 // closing brace.
-func (c *oaCall) finish(o *OpenAIWriter, e Event) error {
+func (c *oaCall) finish(o *OpenAIWriter, e *Event) error {
 	o.frag = o.frag[:0]
 	if c.streaming {
 		sent := c.text

@@ -89,7 +89,7 @@ func checkOpenAIArgs(t testing.TB, evs []Event, fail func(f string, a ...any)) {
 			want[calls[e.ID]] = string(js)
 			open[e.Choice]--
 		}
-		if err := w.Write(e); err != nil {
+		if err := w.Write(&e); err != nil {
 			fail("OpenAIWriter: %v", err)
 		}
 	}
@@ -201,7 +201,7 @@ func TestOpenAIChatChoices(t *testing.T) {
 	var out bytes.Buffer
 	w := NewOpenAIWriter(&out, "c", "m", 0)
 	for _, e := range first {
-		if err := w.Write(e); err != nil {
+		if err := w.Write(&e); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -244,7 +244,7 @@ func TestOpenAIWriterCallIDs(t *testing.T) {
 		var out bytes.Buffer
 		w := NewOpenAIWriter(&out, "c", "m", 0)
 		for _, e := range collect(t, Options{Syntax: "mistral"}, in, cuts) {
-			if err := w.Write(e); err != nil {
+			if err := w.Write(&e); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -278,7 +278,7 @@ func TestOpenAINotUTF8(t *testing.T) {
 		var out bytes.Buffer
 		w := NewOpenAIWriter(&out, "c", "m", 0)
 		for _, e := range evs {
-			if err := w.Write(e); err != nil {
+			if err := w.Write(&e); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -298,7 +298,7 @@ func TestOpenAIHeldByteAtEnd(t *testing.T) {
 	var out bytes.Buffer
 	w := NewOpenAIWriter(&out, "c", "m", 0)
 	for _, e := range evs {
-		if err := w.Write(e); err != nil {
+		if err := w.Write(&e); err != nil {
 			t.Fatal(err)
 		}
 	}

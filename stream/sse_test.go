@@ -242,8 +242,8 @@ func TestOpenAIWriterRoundTrip(t *testing.T) {
 	var sse bytes.Buffer
 	w := NewOpenAIWriter(&sse, "chatcmpl-1", "m", 1)
 	var first []Event
-	p, err := New(Options{Syntax: "tools"}, func(e Event) error {
-		first = append(first, e)
+	p, err := New(Options{Syntax: "tools"}, func(e *Event) error {
+		first = append(first, *e)
 		return w.Write(e)
 	})
 	if err != nil {

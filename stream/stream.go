@@ -86,7 +86,9 @@ var ErrClosed = errors.New("stream: parser is closed")
 
 // Parser is an incremental parser. Feed it with Write (it is an
 // io.WriteCloser) and finish with Close; it calls the emit function given
-// to New for each event, in order, as soon as the event is decided. A Parser
+// to New for each event, in order, as soon as the event is decided. The
+// *Event given to emit is the parser's own, valid only during the call and
+// not to be changed: copy it (or what is needed of it) to keep it. A Parser
 // is not safe for concurrent use.
 //
 // The strings of events share memory with the parser's input blocks (of
@@ -94,7 +96,11 @@ var ErrClosed = errors.New("stream: parser is closed")
 // keeps its block. This is what makes allocations grow with the number of
 // calls rather than the number of chunks.
 type Parser struct {
-	emit   func(Event) error
+	emit func(*Event) error
+	ev   Event // the event being delivered, passed to emit by pointer
+	// full says ev may hold fields a ParamDelta leaves zero (it was
+	// copied whole by send): delta clears it before setting its own.
+	full   bool
 	err    error
 	closed bool
 	d      scanner
@@ -131,9 +137,12 @@ type Parser struct {
 // wsRun is a run of n white space bytes from offset at on.
 type wsRun struct{ at, n int }
 
-// New returns a parser that calls emit for each event. An error from emit
-// stops the parser and is returned (wrapped) by Write or Close.
-func New(opts Options, emit func(Event) error) (*Parser, error) {
+// New returns a parser that calls emit for each event. The event is valid
+// only during the call (the parser reuses it): emit copies what it keeps
+// and changes nothing in it.
+// An error from emit stops the parser and is returned (wrapped) by Write
+// or Close.
+func New(opts Options, emit func(*Event) error) (*Parser, error) {
 	if emit == nil {
 		return nil, errors.New("stream: New needs an emit function")
 	}
@@ -244,8 +253,9 @@ func (p *Parser) Close() error {
 
 // Parse reads r in reads of at most chunk bytes (4096 when chunk <= 0),
 // feeds them to a parser made with opts and closes it. It stops with ctx's
-// error when ctx is done; cancellation is checked between reads.
-func Parse(ctx context.Context, r io.Reader, chunk int, opts Options, emit func(Event) error) error {
+// error when ctx is done; cancellation is checked between reads. emit is
+// as for New: the event is valid only during the call.
+func Parse(ctx context.Context, r io.Reader, chunk int, opts Options, emit func(*Event) error) error {
 	p, err := New(opts, emit)
 	if err != nil {
 		return err
@@ -273,6 +283,8 @@ func Parse(ctx context.Context, r io.Reader, chunk int, opts Options, emit func(
 	}
 }
 
+// send delivers event e, copied into the parser's own event unless it is
+// that one already (an event built in place).
 func (p *Parser) send(e *Event) error {
 	if p.omit && (e.Type == Text || e.Type == Thinking) && e.Text == "" {
 		return nil // framing only (Options.OmitFraming)
@@ -280,7 +292,10 @@ func (p *Parser) send(e *Event) error {
 	if e.Message != "" {
 		e.Message = ast.EscapeInvalidUTF8(e.Message) // diagnostic text is valid UTF-8 (docs/acts.md)
 	}
-	if err := p.emit(*e); err != nil {
+	if e != &p.ev {
+		p.ev, p.full = *e, true
+	}
+	if err := p.emit(&p.ev); err != nil {
 		return fmt.Errorf("stream: emit: %w", err)
 	}
 	return nil
@@ -351,27 +366,44 @@ func (p *Parser) pos(off int) ast.Pos {
 // seek returns the position of offset off, moving the line tracker
 // forward to it when it lies ahead.
 func (p *Parser) seek(off int) ast.Pos {
-	switch {
-	case off > p.off:
-		// (IndexByte first: most short segments hold no line ending)
-		if seg := p.bytes(p.off, off); bytes.IndexByte(seg, '\n') >= 0 {
-			p.line += bytes.Count(seg, []byte{'\n'})
+	if off < p.off {
+		return p.back(off)
+	}
+	seg := p.bytes(p.off, off)
+	if len(seg) > 64 {
+		if n := bytes.Count(seg, []byte{'\n'}); n > 0 {
+			p.line += n
 			p.start = p.off + bytes.LastIndexByte(seg, '\n') + 1
 		}
-		p.off = off
-	case off >= p.base:
-		// A position asked for late (a scanner that emits markup after
-		// an error that ends further on): count back instead of forward.
-		line := p.line - bytes.Count(p.bytes(off, p.off), []byte{'\n'})
-		start := p.start
-		if off < start {
-			start = p.lineStart(off)
+	} else {
+		// a short segment (a small chunk's piece) holds a line ending or
+		// two at most: one IndexByte for each, and one
+		for i := bytes.IndexByte(seg, '\n'); i >= 0; i = bytes.IndexByte(seg, '\n') {
+			seg = seg[i+1:]
+			p.line++
+			p.start = off - len(seg)
 		}
-		return ast.Pos{Offset: off, Line: line, Col: off - start + 1}
-	case p.tight:
-		panic(fmt.Sprintf("stream: %T asked the position of offset %d, before its keep() (%d)", p.d, off, p.base))
 	}
+	p.off = off
 	return ast.Pos{Offset: off, Line: p.line, Col: off - p.start + 1}
+}
+
+// back returns the position of offset off behind the line tracker,
+// counted back from it: a position asked for late (a scanner that emits
+// markup after an error that ends further on).
+func (p *Parser) back(off int) ast.Pos {
+	if off < p.base {
+		if p.tight {
+			panic(fmt.Sprintf("stream: %T asked the position of offset %d, before its keep() (%d)", p.d, off, p.base))
+		}
+		return ast.Pos{Offset: off, Line: p.line, Col: off - p.start + 1}
+	}
+	line := p.line - bytes.Count(p.bytes(off, p.off), []byte{'\n'})
+	start := p.start
+	if off < start {
+		start = p.lineStart(off)
+	}
+	return ast.Pos{Offset: off, Line: line, Col: off - start + 1}
 }
 
 // spaces returns the number of white space bytes (space, tab, CR, LF)
@@ -398,6 +430,24 @@ func (p *Parser) lineStart(off int) int {
 		return p.base + i + 1
 	}
 	return p.baseStart
+}
+
+// delta emits a ParamDelta of call id's parameter param: the bytes from
+// offset from to offset to, whose position the line tracker is at (the
+// previous delta's end, as a rule). The event is built in place, only its
+// own fields set, so that a stream in small chunks costs little a chunk.
+func (p *Parser) delta(id int, name, param string, from, to int, exact bool) error {
+	e := &p.ev
+	if p.full {
+		*e, p.full = Event{}, false
+	}
+	e.Type, e.ID, e.Name, e.Param, e.Text, e.Exact = ParamDelta, id, name, param, p.str(from, to), exact
+	e.Span.Start = p.pos(from)
+	e.Span.End = p.pos(to)
+	if err := p.emit(e); err != nil {
+		return fmt.Errorf("stream: emit: %w", err)
+	}
+	return nil
 }
 
 func (p *Parser) span(from, to int) ast.Span { return ast.Span{Start: p.pos(from), End: p.pos(to)} }

@@ -3,9 +3,11 @@ package stream
 import (
 	"context"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/schema"
 )
 
@@ -70,14 +72,14 @@ func TestCustomSchema(t *testing.T) {
 }
 
 func TestAPIErrors(t *testing.T) {
-	if _, err := New(Options{Dialect: "plan"}, func(Event) error { return nil }); err == nil {
+	if _, err := New(Options{Dialect: "plan"}, func(*Event) error { return nil }); err == nil {
 		t.Error("New accepted an unknown dialect")
 	}
 	if _, err := New(Options{}, nil); err == nil {
 		t.Error("New accepted a nil emit function")
 	}
 	stop := errors.New("stop")
-	p, err := New(Options{}, func(e Event) error {
+	p, err := New(Options{}, func(e *Event) error {
 		if e.Type == ToolCall {
 			return stop
 		}
@@ -92,7 +94,7 @@ func TestAPIErrors(t *testing.T) {
 	if _, err := p.Write([]byte("more")); !errors.Is(err, stop) {
 		t.Errorf("second Write: %v, want the emit error again", err)
 	}
-	p, _ = New(Options{}, func(Event) error { return nil })
+	p, _ = New(Options{}, func(*Event) error { return nil })
 	if err := p.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +106,7 @@ func TestAPIErrors(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := Parse(ctx, strings.NewReader("x"), 1, Options{}, func(Event) error { return nil }); !errors.Is(err, context.Canceled) {
+	if err := Parse(ctx, strings.NewReader("x"), 1, Options{}, func(*Event) error { return nil }); !errors.Is(err, context.Canceled) {
 		t.Errorf("Parse with a cancelled context: %v", err)
 	}
 }
@@ -219,7 +221,7 @@ func TestTightReadBeforeKeep(t *testing.T) {
 		"str":   func(p *Parser) { _ = p.str(0, 1) },
 		"pos":   func(p *Parser) { _ = p.pos(0) },
 	} {
-		p := &Parser{emit: func(Event) error { return nil }, line: 1, d: &greedy{read: read}, tight: true}
+		p := &Parser{emit: func(*Event) error { return nil }, line: 1, d: &greedy{read: read}, tight: true}
 		if _, err := p.Write([]byte("ab\nc")); err != nil {
 			t.Fatal(err)
 		}
@@ -231,5 +233,32 @@ func TestTightReadBeforeKeep(t *testing.T) {
 			}()
 			_, _ = p.Write([]byte("d"))
 		}()
+	}
+}
+
+// TestDeltaInPlace checks that a ParamDelta, built in the parser's own
+// event, carries none of the fields of the event delivered before it, and
+// is positioned from the line tracker.
+func TestDeltaInPlace(t *testing.T) {
+	var got []Event
+	p := &Parser{emit: func(e *Event) error { got = append(got, *e); return nil }, line: 1, buf: []byte("ab\ncd\ne")}
+	full := Event{Type: Error, ID: 7, Name: "t", Param: "q", Text: "x", Params: ast.Params{}, Raw: "r", Kind: KindBadValue,
+		Message: "m", Severity: ast.Warning, Syntax: "s", Action: &ast.Action{}, CallID: "c", Choice: 2, Exact: true}
+	if err := p.send(&full); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.delta(1, "write_to_file", "content", 0, 4, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.delta(1, "write_to_file", "content", 4, 7, true); err != nil {
+		t.Fatal(err)
+	}
+	pos := func(off, line, col int) ast.Pos { return ast.Pos{Offset: off, Line: line, Col: col} }
+	want := []Event{full,
+		{Type: ParamDelta, ID: 1, Name: "write_to_file", Param: "content", Text: "ab\nc", Span: ast.Span{Start: pos(0, 1, 1), End: pos(4, 2, 2)}},
+		{Type: ParamDelta, ID: 1, Name: "write_to_file", Param: "content", Text: "d\ne", Span: ast.Span{Start: pos(4, 2, 2), End: pos(7, 3, 2)}, Exact: true},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("events:\n got %+v\nwant %+v", got, want)
 	}
 }

@@ -166,7 +166,7 @@ func feedSyntax(b *testing.B, opts Options, in []byte, chunk int) int {
 // feedChunks parses in, in chunks of the given size, and returns the
 // number of events and the number of tool calls among them.
 func feedChunks(b *testing.B, opts Options, in []byte, chunk int) (events, calls int) {
-	p, err := New(opts, func(e Event) error {
+	p, err := New(opts, func(e *Event) error {
 		events++
 		if e.Type == ToolCall {
 			calls++
@@ -263,7 +263,7 @@ func checkAllocsLinear(t *testing.T, syntax string, small, big []byte) {
 	t.Helper()
 	allocs := func(in []byte) float64 {
 		return testing.AllocsPerRun(2, func() {
-			p, _ := New(Options{Syntax: syntax}, func(Event) error { return nil })
+			p, _ := New(Options{Syntax: syntax}, func(*Event) error { return nil })
 			for i := 0; i < len(in); i += 20 {
 				_, _ = p.Write(in[i:min(i+20, len(in))])
 			}

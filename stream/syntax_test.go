@@ -29,7 +29,7 @@ func TestRegistry(t *testing.T) {
 			t.Errorf("syntax %s: %v", s.Name, err)
 			continue
 		}
-		if _, err := New(Options{Syntax: s.Name}, func(Event) error { return nil }); err != nil {
+		if _, err := New(Options{Syntax: s.Name}, func(*Event) error { return nil }); err != nil {
 			t.Errorf("syntax %s: %v", s.Name, err)
 		}
 		if s.Markers != nil {

@@ -118,6 +118,8 @@ type call struct {
 	rejNext  int             // raw value: where what followed rej starts
 	over     bool            // over MaxCallSize: its bytes are emitted as Text
 	names    map[string]bool // the names of vals (value.dup)
+	raw      bool            // the current value is of a raw parameter
+	edges    bool            // the current value loses a line ending at each edge
 }
 
 // value is one parameter value of a call: the text between its tags.
@@ -448,6 +450,8 @@ func (t *tools) openValue(p *Parser, name string, n int) {
 	c.vals = append(c.vals, v)
 	c.vals[len(c.vals)-1].exact = t.exact()
 	c.sent, c.cand = start, -1
+	c.raw = v.param != nil && v.param.Raw
+	c.edges = (c.raw || c.invoke) && !t.f.exactEdges
 	if v.param != nil && v.param.Raw {
 		c.follow = append(c.follow[:0], c.end)
 		for _, o := range c.tool.opens {
@@ -468,11 +472,9 @@ func (t *tools) openValue(p *Parser, name string, n int) {
 // right before its closing tag.
 func (t *tools) value(p *Parser, eof bool) (bool, error) {
 	c := &t.c
-	v := &c.vals[len(c.vals)-1]
-	raw := v.param != nil && v.param.Raw
-	edges := (raw || c.invoke) && !t.f.exactEdges // loses a line ending at each edge
+	raw, edges := c.raw, c.edges
 	lim := t.limit(p)
-	if edges && !v.lead {
+	if v := &c.vals[len(c.vals)-1]; edges && !v.lead {
 		b := p.bytes(t.pos, lim)
 		n := 0
 		switch {
@@ -678,8 +680,7 @@ func (t *tools) delta(p *Parser, to int) error {
 	from := c.sent
 	c.sent = to
 	v := &c.vals[len(c.vals)-1]
-	return p.send(&Event{Type: ParamDelta, ID: c.id, Name: c.name, Param: v.name,
-		Text: p.str(from, to), Span: p.span(from, to), Exact: v.exact})
+	return p.delta(c.id, c.name, v.name, from, to, v.exact)
 }
 
 // exact reports whether the current value's text is kept as written in

@@ -48,7 +48,7 @@ func TestDecodeStreamGolden(t *testing.T) {
 		failed := map[int]bool{} // calls with error events
 		var calls []*ast.Action
 		var ids []int
-		err = stream.Parse(context.Background(), bytes.NewReader(src), 0, stream.Options{Syntax: syntax}, func(e stream.Event) error {
+		err = stream.Parse(context.Background(), bytes.NewReader(src), 0, stream.Options{Syntax: syntax}, func(e *stream.Event) error {
 			switch e.Type {
 			case stream.Error:
 				failed[e.ID] = true

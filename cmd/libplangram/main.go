@@ -254,7 +254,7 @@ func plangram_stream_new(o *C.char, on C.size_t, id *C.int64_t) *C.char {
 			opts.Schema = t.Schema
 		}
 		h := &handle{}
-		p, err := stream.New(opts, func(ev stream.Event) error {
+		p, err := stream.New(opts, func(ev *stream.Event) error {
 			var err error
 			if h.out, err = ev.AppendJSON(h.out); err == nil {
 				h.out = append(h.out, '\n')

@@ -86,7 +86,7 @@ func cmdStream(ctx context.Context, e *env, args []string) int {
 	in := newFlushReader(e.stdin, *chunk, out)
 	var line []byte
 	code := exitOK
-	err = stream.Parse(ctx, in, *chunk, opts, func(ev stream.Event) error {
+	err = stream.Parse(ctx, in, *chunk, opts, func(ev *stream.Event) error {
 		if ev.Type == stream.Error {
 			d := ast.Diagnostic{Severity: ev.Severity, Code: ev.Kind, Message: ev.Message, Span: ev.Span}
 			fmt.Fprintln(e.stderr, d.Format("<stdin>"))

@@ -14,7 +14,7 @@ import (
 // complete.
 func ExampleDecodeAction() {
 	answer := "Listing first.<list_files><path>src</path><recursive>true</recursive></list_files>"
-	err := stream.Parse(context.Background(), strings.NewReader(answer), 4, stream.Options{}, func(e stream.Event) error {
+	err := stream.Parse(context.Background(), strings.NewReader(answer), 4, stream.Options{}, func(e *stream.Event) error {
 		if e.Type != stream.ToolCall {
 			return nil
 		}
