@@ -117,7 +117,7 @@ func (p *actsPasser) repair(end int, act bool) bool {
 	if p.done.Len() == 0 && strings.HasPrefix(v, "\uFEFF") {
 		bomLen = 3
 	}
-	open, ok := lexer.ParseMdFence(openLine[bomLen:])
+	open, ok := lexer.ActsFenceLine(openLine[bomLen:])
 	inner, nested := 0, false
 	if !act && ok {
 		inner, nested = lexer.MisnestedFence(v)

@@ -610,7 +610,7 @@ func (b *actsBuilder) block(v string, off int, a *ast.Action) *ast.Block {
 // (ExactFenceWithText: in this dialect, a line of exactly the opening run
 // then text). It returns the offset in v of the nested opening line.
 func misnested(v string, first, last int, withText bool, at int) (int, bool) {
-	f, ok := lexer.ParseMdFence(strings.TrimPrefix(v[:lineContentEnd(v, 0)], "\uFEFF"))
+	f, ok := lexer.ActsFenceLine(v[:lineContentEnd(v, 0)])
 	if !ok || !lexer.HasFenceRun(v[first:last], f.Char) {
 		return 0, false
 	}
@@ -632,7 +632,7 @@ func misnested(v string, first, last int, withText bool, at int) (int, bool) {
 // acts dialect closes a block only by its exact run, so without one the
 // document reads consistently as written (docs/acts.md).
 func (b *actsBuilder) nestedFence(v string, off, first, last, inner int, blk *ast.Block) {
-	f, _ := lexer.ParseMdFence(strings.TrimPrefix(v[:lineContentEnd(v, 0)], "\uFEFF"))
+	f, _ := lexer.ActsFenceLine(v[:lineContentEnd(v, 0)])
 	at, _, ok := lexer.IntendedClose(b.text, off+first, f, true, followOnLimit)
 	msg, inside := "this fence closes the block opened at line %d, not the nested block %q opened at line %d: a bare fence of the opening run ends the outer block; make the outer block's fences longer than every fence inside it (%s)", "the nested block opens here"
 	runsOn := !ok || at < off+len(v)

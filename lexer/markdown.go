@@ -485,6 +485,23 @@ type MdFenceLine struct {
 // Fence returns the fence run as a string.
 func (f MdFenceLine) Fence() string { return strings.Repeat(string(f.Char), f.Run) }
 
+// ActsFenceLine is ParseMdFence for the opening line of a block the
+// fenced-acts dialect opened (OpenFence): a byte order mark and carriage
+// returns among the white space before the run, which OpenFence trims,
+// are dropped first (they take no column), so that the line reads as the
+// fence it opened rather than as none.
+func ActsFenceLine(line string) (MdFenceLine, bool) {
+	line = strings.TrimPrefix(line, bom)
+	i := 0
+	for i < len(line) && isTrim(line[i]) {
+		i++
+	}
+	if strings.IndexByte(line[:i], '\r') >= 0 {
+		line = strings.ReplaceAll(line[:i], "\r", "") + line[i:]
+	}
+	return ParseMdFence(line)
+}
+
 // ParseMdFence reports whether line (with or without its line ending) looks
 // like a fence line: after any indentation, and after any list item
 // markers (`-`, `*`, `+`, or one to nine digits and `.` or `)`, each
@@ -567,7 +584,7 @@ func MisnestedFence(v string) (inner int, ok bool) {
 	if first < 0 {
 		return 0, false
 	}
-	open, _ := ParseMdFence(strings.TrimPrefix(v[:first], bom))
+	open, _ := ActsFenceLine(v[:first]) // a plan's opening line reads alike
 	var stack []int // offsets of pending inner opening lines
 	var runs []int
 	for p := first + 1; p < len(v); {
