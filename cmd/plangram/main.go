@@ -79,6 +79,8 @@ func commands() map[string]command {
 		"render":     {"render a plan as a self-contained HTML page for review", cmdRender},
 		"fmt":        {"print plans in canonical form (-l lists, -d diffs, -w rewrites)", cmdFmt},
 		"stream":     {"parse streamed LLM output into JSON events", cmdStream},
+		"test":       {"compare every reply below DIR with its golden file (--update writes them)", cmdTest},
+		"diff":       {"print the semantic difference of two plans, transcripts or goldens", cmdDiff},
 		"schema":     {"print the JSON Schema of a dialect's JSON output", cmdSchema},
 		"gen":        {"generate Go types and a decoder from an action schema", cmdGen},
 		"example":    {"print a canonical example document of a dialect", cmdExample},
