@@ -2,7 +2,7 @@ package main
 
 import (
 	"context"
-		"errors"
+	"errors"
 	"flag"
 	"fmt"
 	"io/fs"
