@@ -9,6 +9,7 @@ package golden
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -132,47 +133,35 @@ func entry(kind, name string, ps ast.Params) Entry {
 	return e
 }
 
-// flatten adds v as the parameter name, or a list or object as one
-// parameter per leaf, in order (object keys sorted). A value of another
-// type goes through its JSON form.
+// flatten adds v as the parameter name: a string as it is, a list or
+// object as one parameter per leaf (object keys sorted), another value in
+// its JSON form.
 func (e *Entry) flatten(name string, v any) {
-	switch v := v.(type) {
-	case string:
-		e.Params = append(e.Params, Param{name, v})
-		return
-	case []any:
-		for i, x := range v {
-			e.flatten(fmt.Sprintf("%s[%d]", name, i), x)
-		}
-		if len(v) > 0 {
-			return
-		}
-	case map[string]any:
-		for _, k := range slices.Sorted(maps.Keys(v)) {
-			e.flatten(name+"."+k, v[k])
-		}
-		if len(v) > 0 {
-			return
-		}
-	}
-	raw, err := json.Marshal(v)
-	if err != nil {
-		e.Params = append(e.Params, Param{name, fmt.Sprint(v)})
+	if s, ok := v.(string); ok {
+		e.Params = append(e.Params, Param{name, s})
 		return
 	}
+	raw, _ := json.Marshal(v)
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var x any
-	if dec.Decode(&x) == nil {
-		switch x := x.(type) {
-		case string:
-			e.Params = append(e.Params, Param{name, x})
+	_ = dec.Decode(&x)
+	switch x := x.(type) {
+	case string:
+		raw = []byte(x)
+	case []any:
+		for i, y := range x {
+			e.flatten(fmt.Sprintf("%s[%d]", name, i), y)
+		}
+		if len(x) > 0 {
 			return
-		case []any, map[string]any:
-			if !bytes.Equal(raw, []byte("[]")) && !bytes.Equal(raw, []byte("{}")) {
-				e.flatten(name, x)
-				return
-			}
+		}
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			e.flatten(name+"."+k, x[k])
+		}
+		if len(x) > 0 {
+			return
 		}
 	}
 	e.Params = append(e.Params, Param{name, string(raw)})
@@ -253,19 +242,16 @@ func word(s string) string {
 	return inline(s)
 }
 
-// next splits the word that starts s (quoted or up to a space) from the
-// rest after the space.
-func next(s string) (string, string, error) {
+// next splits the word that starts s (quoted, or up to sep) from the rest
+// after sep.
+func next(s string, sep byte) (w, rest string, err error) {
 	if strings.HasPrefix(s, `"`) {
 		q, err := strconv.QuotedPrefix(s)
-		if err != nil {
-			return "", "", err
-		}
-		w, _ := strconv.Unquote(q)
-		rest, _ := strings.CutPrefix(s[len(q):], " ")
-		return w, rest, nil
+		w, _ = strconv.Unquote(q)
+		rest, _ = strings.CutPrefix(s[len(q):], string(sep))
+		return w, rest, err
 	}
-	w, rest, _ := strings.Cut(s, " ")
+	w, rest, _ = strings.Cut(s, string(sep))
 	return w, rest, nil
 }
 
@@ -280,93 +266,63 @@ func unquote(s string) (string, error) {
 // Unmarshal reads a golden written by Marshal. A file without the header
 // line, of a newer format version, or not in the format is an error.
 func Unmarshal(data []byte) (*Golden, error) {
-	lines := strings.Split(string(data), "\n")
+	lines := strings.SplitAfter(string(data), "\n")
 	v, ok := strings.CutPrefix(lines[0], header)
-	n, err := strconv.Atoi(v)
+	n, err := strconv.Atoi(strings.TrimSuffix(v, "\n"))
 	switch {
 	case !ok || err != nil || n < 1:
 		return nil, fmt.Errorf("not a plangram golden file: the first line is not %q", fmt.Sprintf("%s%d", header, Version))
 	case n > Version:
 		return nil, fmt.Errorf("golden format version %d is newer than this plangram reads (%d): update plangram", n, Version)
-	case len(lines) < 3 || lines[len(lines)-1] != "":
-		return nil, fmt.Errorf("golden file cut short: no source line or no line ending at the end")
 	}
-	g := &Golden{Source: lines[1]}
-	lines = lines[2 : len(lines)-1]
-	for i := 0; i < len(lines); i++ {
-		line := lines[i]
-		bad := func(why string, err error) error {
-			if err != nil {
-				why += ": " + err.Error()
-			}
-			return fmt.Errorf("golden line %d: %s: %q", i+3, why, line)
+	g := &Golden{}
+	var block *Param // the value whose lines are read
+	for i, raw := range lines[1:] {
+		line, ok := strings.CutSuffix(raw, "\n")
+		if rest, more := strings.CutPrefix(raw, "    |"); more && block != nil {
+			block.Value += rest
+			continue
+		} else if line == "    "+noNewline && block != nil {
+			block.Value = strings.TrimSuffix(block.Value, "\n")
 		}
-		switch {
+		var words [3]string
+		switch block = nil; {
+		case raw == "" || line == "    "+noNewline:
+		case !ok:
+			err = errors.New("no line ending")
+		case i == 0:
+			g.Source = line
 		case strings.HasPrefix(line, "diagnostic "):
-			var d Diag
 			rest := line[len("diagnostic "):]
-			for _, w := range []*string{&d.Pos, &d.Severity, &d.Code} {
-				if *w, rest, err = next(rest); err != nil {
-					return nil, bad("bad diagnostic", err)
-				}
+			for k := 0; k < 3 && err == nil; k++ {
+				words[k], rest, err = next(rest, ' ')
 			}
-			if d.Message, err = unquote(rest); err != nil {
-				return nil, bad("bad diagnostic message", err)
+			if err == nil {
+				rest, err = unquote(rest)
 			}
-			g.Diags = append(g.Diags, d)
-		case strings.HasPrefix(line, "  "):
-			if len(g.Entries) == 0 || len(g.Diags) > 0 {
-				return nil, bad("a parameter outside an entry", nil)
-			}
-			var p Param
-			name, rest := line[2:], ""
-			if strings.HasPrefix(name, `"`) {
-				q, err := strconv.QuotedPrefix(name)
-				if err != nil {
-					return nil, bad("bad parameter name", err)
-				}
-				name, rest = q, name[len(q):]
-				p.Name, _ = strconv.Unquote(q)
-			} else {
-				p.Name, rest, _ = strings.Cut(name, ":")
-				rest = ":" + rest
-			}
-			rest, ok := strings.CutPrefix(rest, ":")
-			switch {
-			case !ok:
-				return nil, bad("no colon after the parameter name", nil)
-			case rest == "":
-				var b strings.Builder
-				for i+1 < len(lines) && strings.HasPrefix(lines[i+1], "    |") {
-					i++
-					b.WriteString(lines[i][5:] + "\n")
-				}
-				p.Value = b.String()
-				if i+1 < len(lines) && lines[i+1] == "    "+noNewline {
-					i++
-					p.Value = strings.TrimSuffix(p.Value, "\n")
-				}
-			case rest[0] != ' ':
-				return nil, bad("no space after the colon", nil)
-			default:
-				if p.Value, err = unquote(rest[1:]); err != nil {
-					return nil, bad("bad value", err)
-				}
-			}
+			g.Diags = append(g.Diags, Diag{words[0], words[1], words[2], rest})
+		case strings.HasPrefix(line, "  ") && len(g.Entries) > 0 && len(g.Diags) == 0:
 			e := &g.Entries[len(g.Entries)-1]
+			p := Param{}
+			var rest string
+			if p.Name, rest, err = next(line[2:], ':'); err == nil && rest != "" {
+				p.Value, err = unquote(strings.TrimPrefix(rest, " "))
+			}
 			e.Params = append(e.Params, p)
-		default:
-			if len(g.Diags) > 0 || line == "" {
-				return nil, bad("not an entry", nil)
+			if rest == "" {
+				block = &e.Params[len(e.Params)-1]
 			}
-			var e Entry
+		case !strings.HasPrefix(line, " ") && line != "" && len(g.Diags) == 0:
 			rest := line
-			for _, w := range []*string{&e.Kind, &e.Name, &e.Key} {
-				if *w, rest, err = next(rest); err != nil {
-					return nil, bad("bad entry", err)
-				}
+			for k := 0; k < 3 && err == nil; k++ {
+				words[k], rest, err = next(rest, ' ')
 			}
-			g.Entries = append(g.Entries, e)
+			g.Entries = append(g.Entries, Entry{Kind: words[0], Name: words[1], Key: words[2]})
+		default:
+			err = errors.New("not a golden line")
+		}
+		if err != nil {
+			return nil, fmt.Errorf("golden line %d: %q: %w", i+2, line, err)
 		}
 	}
 	return g, nil
