@@ -24,47 +24,38 @@ const (
 	diffUsage = "[--dialect NAME] [--fence auto|backtick|tilde] [--schema FILE] [--syntax NAME] [--format text|json] OLD NEW"
 )
 
-// goldenFlags are the flags of test and diff: how inputs are read, and
-// the output format.
-type goldenFlags struct {
-	pf             parserFlags
-	syntax, format *string
-}
-
-func addGoldenFlags(fs *flag.FlagSet) goldenFlags {
-	return goldenFlags{
-		pf:     addParserFlags(fs),
-		syntax: fs.String("syntax", "", "stream syntax of the transcripts (*.txt, *.sse): "+strings.Join(stream.SyntaxNames(), ", ")+" (default auto)"),
-		format: fs.String("format", "text", "output: text or json"),
-	}
-}
-
-// goldenReader turns a file into its golden: a golden file as it is, a
-// stream transcript (*.txt, *.sse) through the stream parser, anything
-// else through grammar.Parse.
+// goldenReader turns a file into its golden (test and diff): a golden
+// file as it is, a stream transcript (*.txt, *.sse) through the stream
+// parser, anything else through grammar.Parse.
 type goldenReader struct {
-	opts  grammar.Options
-	sopts stream.Options
+	opts   grammar.Options
+	sopts  stream.Options
+	format string // --format
 }
 
-func (f goldenFlags) reader(e *env) (*goldenReader, bool) {
-	opts, ok := f.pf.options(e)
-	if !ok {
-		return nil, false
+// addGoldenFlags defines the flags of test and diff on fs; the function
+// it returns checks them, reporting a bad value (then it returns nil).
+func addGoldenFlags(e *env, fs *flag.FlagSet) func() *goldenReader {
+	pf := addParserFlags(fs)
+	names := strings.Join(stream.SyntaxNames(), ", ")
+	syntax := fs.String("syntax", "", "stream syntax of the transcripts (*.txt, *.sse): "+names+" (default auto)")
+	format := fs.String("format", "text", "output: text or json")
+	return func() *goldenReader {
+		opts, ok := pf.options(e)
+		switch {
+		case !ok:
+			return nil
+		case oneOf("format", *format, "text", "json") != nil:
+			usageError(e, oneOf("format", *format, "text", "json"))
+			return nil
+		case *syntax != "" && !slices.Contains(stream.SyntaxNames(), *syntax):
+			usageError(e, fmt.Errorf("unknown --syntax %q (want one of %s)", *syntax, names))
+			return nil
+		case *syntax == "":
+			*syntax = defaultSyntax(opts.Schema)
+		}
+		return &goldenReader{opts, stream.Options{Syntax: *syntax, Schema: opts.Schema}, *format}
 	}
-	if err := oneOf("format", *f.format, "text", "json"); err != nil {
-		usageError(e, err)
-		return nil, false
-	}
-	if *f.syntax != "" && !slices.Contains(stream.SyntaxNames(), *f.syntax) {
-		usageError(e, fmt.Errorf("unknown --syntax %q (want one of %s)", *f.syntax, strings.Join(stream.SyntaxNames(), ", ")))
-		return nil, false
-	}
-	r := &goldenReader{opts: opts, sopts: stream.Options{Syntax: *f.syntax, Schema: opts.Schema}}
-	if r.sopts.Syntax == "" {
-		r.sopts.Syntax = defaultSyntax(opts.Schema)
-	}
-	return r, true
 }
 
 func (r *goldenReader) read(ctx context.Context, name string, src []byte) (*golden.Golden, error) {
@@ -100,7 +91,7 @@ func readRegular(path string) ([]byte, error) {
 		return nil, err
 	}
 	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file (%s): not read", path, st.Mode().Type())
+		return nil, fmt.Errorf("%s: not a regular file (a symbolic link, named pipe or device): not read", path)
 	}
 	return os.ReadFile(path)
 }
@@ -119,13 +110,13 @@ type testResult struct {
 func cmdTest(ctx context.Context, e *env, args []string) int {
 	fset := newFlags(e, "test", testUsage)
 	update := fset.Bool("update", false, "write the golden files (NAME.golden beside each input, atomically) instead of comparing with them")
-	gf := addGoldenFlags(fset)
+	reader := addGoldenFlags(e, fset)
 	pos, err := parseFlags(fset, args)
 	if err != nil {
 		return exitUsage
 	}
-	r, ok := gf.reader(e)
-	if !ok {
+	r := reader()
+	if r == nil {
 		return exitUsage
 	}
 	if len(pos) == 0 || slices.Contains(pos, lint.Stdin) {
@@ -133,87 +124,47 @@ func cmdTest(ctx context.Context, e *env, args []string) int {
 	}
 	var results []testResult
 	code, changed := exitOK, 0
-	fail := func(res testResult, err error) {
-		res.Status, res.Error = "error", err.Error()
-		fmt.Fprintf(e.stderr, "plangram: %v\n", err)
-		results, code = append(results, res), exitUsage
-	}
 	for _, dir := range pos {
 		// Directories are walked without following symbolic links, so a
 		// link loop cannot make the walk endless; an unreadable directory
 		// is one error and the walk goes on.
 		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-			res := testResult{File: p}
 			switch {
-			case err != nil:
-				fail(res, err)
+			case err == nil && d.IsDir() && p != dir && strings.HasPrefix(d.Name(), "."):
+				return filepath.SkipDir
+			case err == nil && d.IsDir():
 				return nil
-			case d.IsDir():
-				if p != dir && strings.HasPrefix(d.Name(), ".") {
-					return filepath.SkipDir
-				}
-				return nil
-			case d.Type()&fs.ModeSymlink != 0 && !isTestInput(p):
-				if st, err := os.Stat(p); err == nil && st.IsDir() {
-					fail(res, fmt.Errorf("%s: a symbolic link to a directory: not followed", p))
-				}
-				return nil
-			case !isTestInput(p) && p != dir:
-				return nil
-			}
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			src, err := readRegular(p)
-			if err != nil {
-				fail(res, err)
-				return nil
-			}
-			g, err := r.read(ctx, p, src)
-			if err != nil {
-				fail(res, fmt.Errorf("%s: %w", p, err))
-				return nil
-			}
-			data := g.Marshal()
-			gp := p + ".golden"
-			old, err := readRegular(gp)
-			switch {
-			case *update && (err == nil || errors.Is(err, fs.ErrNotExist)):
-				res.Status = "ok"
-				if string(old) != string(data) || err != nil {
-					if err := safewrite.WriteFile(gp, data); err != nil {
-						fail(res, fmt.Errorf("%s: %w", p, err))
-						return nil
-					}
-					res.Status = "updated"
-					changed++
-				}
-			case errors.Is(err, fs.ErrNotExist):
-				res.Status, res.Error = "missing", fmt.Sprintf("%s: no golden file %s: run plangram test --update to write it", p, gp)
-				fmt.Fprintf(e.stderr, "plangram: %s\n", res.Error)
-				code, changed = max(code, exitError), changed+1
-			case err != nil:
-				fail(res, err)
-				return nil
-			default:
-				want, err := golden.Unmarshal(old)
-				if err != nil {
-					fail(res, fmt.Errorf("%s: %w", gp, err))
+			case err == nil && !isTestInput(p) && p != dir:
+				if st, serr := os.Stat(p); d.Type()&fs.ModeSymlink == 0 || serr != nil || !st.IsDir() {
 					return nil
 				}
-				res.Status, res.Changes = "ok", golden.Diff(want, g)
-				if len(res.Changes) > 0 {
-					res.Status, code, changed = "changed", max(code, exitError), changed+1
-				}
+				err = fmt.Errorf("%s: a symbolic link to a directory: not followed", p)
+			}
+			res := testResult{File: p}
+			if err == nil {
+				res, err = r.test(ctx, p, *update)
+			}
+			switch {
+			case err != nil:
+				res.Status, res.Error, code = "error", err.Error(), exitUsage
+			case res.Status == "ok":
+			case res.Status != "updated":
+				code = max(code, exitError)
+				fallthrough
+			default:
+				changed++
+			}
+			if res.Error != "" {
+				fmt.Fprintf(e.stderr, "plangram: %s\n", res.Error)
 			}
 			results = append(results, res)
-			return nil
+			return ctx.Err()
 		})
 		if err != nil {
 			return usageError(e, err)
 		}
 	}
-	if *gf.format == "json" {
+	if r.format == "json" {
 		out, _ := ast.JSON(map[string]any{"files": results, "changed": changed})
 		e.stdout.Write(out)
 		return code
@@ -227,17 +178,54 @@ func cmdTest(ctx context.Context, e *env, args []string) int {
 	return code
 }
 
+// test compares the input p with its golden (NAME.golden beside it), or
+// with update writes the golden when it differs. It returns an error for
+// an input or a golden that cannot be read or written.
+func (r *goldenReader) test(ctx context.Context, p string, update bool) (testResult, error) {
+	res := testResult{File: p, Status: "ok"}
+	src, err := readRegular(p)
+	if err != nil {
+		return res, err
+	}
+	g, err := r.read(ctx, p, src)
+	if err != nil {
+		return res, fmt.Errorf("%s: %w", p, err)
+	}
+	gp := p + ".golden"
+	old, err := readRegular(gp)
+	missing := errors.Is(err, fs.ErrNotExist)
+	switch {
+	case err != nil && !missing:
+		return res, err
+	case update:
+		if data := g.Marshal(); missing || string(old) != string(data) {
+			res.Status, err = "updated", safewrite.WriteFile(gp, data)
+		}
+	case missing:
+		res.Status, res.Error = "missing", fmt.Sprintf("%s: no golden file %s: run plangram test --update to write it", p, gp)
+	default:
+		want, err := golden.Unmarshal(old)
+		if err != nil {
+			return res, fmt.Errorf("%s: %w", gp, err)
+		}
+		if res.Changes = golden.Diff(want, g); len(res.Changes) > 0 {
+			res.Status = "changed"
+		}
+	}
+	return res, err
+}
+
 // cmdDiff prints the semantic difference of two documents, transcripts or
 // goldens: exit 0 when equal, 1 when they differ.
 func cmdDiff(ctx context.Context, e *env, args []string) int {
 	fset := newFlags(e, "diff", diffUsage)
-	gf := addGoldenFlags(fset)
+	reader := addGoldenFlags(e, fset)
 	pos, err := parseFlags(fset, args)
 	if err != nil {
 		return exitUsage
 	}
-	r, ok := gf.reader(e)
-	if !ok {
+	r := reader()
+	if r == nil {
 		return exitUsage
 	}
 	if len(pos) != 2 || slices.Contains(pos, lint.Stdin) {
@@ -254,7 +242,7 @@ func cmdDiff(ctx context.Context, e *env, args []string) int {
 		}
 	}
 	changes := append([]golden.Change{}, golden.Diff(gs[0], gs[1])...)
-	if *gf.format == "json" {
+	if r.format == "json" {
 		out, _ := ast.JSON(map[string]any{"old": pos[0], "new": pos[1], "changes": changes})
 		e.stdout.Write(out)
 	} else {

@@ -1,0 +1,186 @@
+package golden_test
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/plangramtest/golden"
+	"github.com/plangram/plangram/stream"
+)
+
+func parse(t testing.TB, src string) *golden.Golden {
+	t.Helper()
+	doc, err := grammar.Parse(context.Background(), "reply.md", []byte(src), grammar.Options{ReadTools: stream.ReadDocument})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return golden.FromDocument(doc)
+}
+
+// TestRoundTrip: Unmarshal gives back what Marshal wrote, for values a
+// plain line cannot hold (white space around them, quotes, no final line
+// ending, bytes that are not UTF-8, colons and spaces in names and keys).
+func TestRoundTrip(t *testing.T) {
+	odd := []string{"", " lead", "trail ", `"quoted"`, "a\nb", "a\nb\n", "\n", "\n\n", "x\r\ny\r\n", "tab\there", "bad \xff byte", "|bar", "\\ no newline at end", "multi\n    |indented\n"}
+	g := &golden.Golden{Source: "document acts"}
+	for i, v := range odd {
+		g.Entries = append(g.Entries, golden.Entry{Kind: "action", Name: v, Key: v, Params: []golden.Param{{Name: v, Value: v}, {Name: fmt.Sprintf("p%d: x", i), Value: v}}})
+		g.Diags = append(g.Diags, golden.Diag{Pos: "1:1", Severity: "error", Code: v, Message: v})
+	}
+	g.Entries = append(g.Entries, golden.Entry{Kind: "text"})
+	data := g.Marshal()
+	back, err := golden.Unmarshal(data)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, data)
+	}
+	if !reflect.DeepEqual(back, g) {
+		t.Errorf("round trip:\n%#v\nwant\n%#v", back, g)
+	}
+	if d := golden.Diff(g, back); len(d) > 0 {
+		t.Errorf("Diff of a round trip: %v", d)
+	}
+	for _, d := range []string{"acts", "plan", "search-replace", "udiff", "apply-patch", "tools"} {
+		src, err := exampleOf(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := parse(t, src)
+		back, err := golden.Unmarshal(g.Marshal())
+		if err != nil || !reflect.DeepEqual(back, g) {
+			t.Errorf("%s: %v\n%s", d, err, g.Marshal())
+		}
+	}
+}
+
+// exampleOf is the canonical example document of a dialect.
+func exampleOf(dialect string) (string, error) {
+	switch dialect {
+	case "plan":
+		return "# Plan\n\n- **Status:** draft\n- **Agent:** a\n- **Goal:** g\n\n## Rationale\n\n````text\nWhy.\n````\n\n## Action Plan\n\n### `CREATE`\n\n- **File Path:** src/a.txt\n- **Description:** d\n\n````text\nA\n````\n", nil
+	case "search-replace":
+		return "src/a.py\n```python\n<<<<<<< SEARCH\nold\n=======\nnew\n>>>>>>> REPLACE\n```\n", nil
+	case "udiff":
+		return "```diff\n--- a/src/a.py\n+++ b/src/a.py\n@@ -1,2 +1,2 @@\n x\n-old\n+new\n```\n", nil
+	case "apply-patch":
+		return "*** Begin Patch\n*** Update File: src/a.py\n@@ def f():\n-old\n+new\n*** End Patch\n", nil
+	case "tools":
+		return "<write_to_file>\n<path>a.txt</path>\n<content>A</content>\n</write_to_file>\n", nil
+	}
+	return "~~~act\nwrite_file src/a.txt\n~~~\n~~~\nA\n~~~\n", nil
+}
+
+// TestStreamChunkInvariant: a stream's golden is the same however the
+// input is cut, byte by byte or whole.
+func TestStreamChunkInvariant(t *testing.T) {
+	src := "Let me look.\n<thinking>the file\nfirst</thinking>\n<read_file>\n<path>src/a.go</path>\n</read_file>\nThen <write_to_file>\n<path>b.txt</path>\n<content>x\ny</content>\n</write_to_file>\n<read_file>\n<path>c"
+	whole, err := golden.FromStream(stream.Options{Syntax: stream.Auto}, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bytes [][]byte
+	for i := range len(src) {
+		bytes = append(bytes, []byte(src[i:i+1]))
+	}
+	cut, err := golden.FromStream(stream.Options{Syntax: stream.Auto}, bytes...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(whole, cut) {
+		t.Errorf("byte by byte:\n%s\nwhole:\n%s", cut.Marshal(), whole.Marshal())
+	}
+	if len(whole.Entries) != 5 || len(whole.Diags) != 1 || len(whole.Diags) == 0 || whole.Source != "stream tools" {
+		t.Errorf("want text, thinking, call, text, call and an error:\n%s", whole.Marshal())
+	}
+}
+
+// TestUnmarshalRefuses: a file that is not a golden, a newer version and
+// lines out of the format are errors that say so.
+func TestUnmarshalRefuses(t *testing.T) {
+	for _, c := range []struct{ data, want string }{
+		{"", "not a plangram golden file"},
+		{`{"dialect": "acts"}`, "not a plangram golden file"},
+		{"plangram-golden x\n", "not a plangram golden file"},
+		{"plangram-golden 2\ndocument acts\nwhatever 2 means\n", "golden format version 2 is newer than this plangram reads (1)"},
+		{"plangram-golden 1\ndocument acts\n  path: a\n", "golden line 3"},
+		{"plangram-golden 1\ndocument acts\naction a\n  \"bad: x\n", "golden line 4"},
+		{"plangram-golden 1\ndocument acts\ndiagnostic 1:1 error x y\naction a\n", "golden line 4"},
+		{"plangram-golden 1\ndocument acts\naction a", "no line ending"},
+		{"plangram-golden 1\ndocument acts\n    |stray\n", "golden line 3"},
+	} {
+		_, err := golden.Unmarshal([]byte(c.data))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v; want %q", c.data, err, c.want)
+		}
+	}
+}
+
+// TestFlatten: nested params become one param per leaf, in order, object
+// keys sorted; other values their JSON.
+func TestFlatten(t *testing.T) {
+	doc := &ast.Document{Dialect: "x", Actions: []*ast.Action{{Name: "a", Params: ast.Params{
+		{Name: "path", Value: "p"}, {Name: "n", Value: int64(3)}, {Name: "ok", Value: true},
+		{Name: "list", Value: []string{"x", "y"}}, {Name: "none", Value: []any{}}, {Name: "m", Value: map[string]any{"b": 1.5, "a": nil}},
+	}}}}
+	got := string(golden.FromDocument(doc).Marshal())
+	want := "plangram-golden 1\ndocument x\naction a p\n  path: p\n  n: 3\n  ok: true\n  list[0]: x\n  list[1]: y\n  none: []\n  m.a: null\n  m.b: 1.5\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func Example() {
+	src := "~~~act\nwrite_file src/a.txt\n~~~\n~~~\nhello\n~~~\n"
+	doc, _ := grammar.Parse(context.Background(), "reply.md", []byte(src), grammar.Options{})
+	fmt.Print(string(golden.FromDocument(doc).Marshal()))
+	// Output:
+	// plangram-golden 1
+	// document acts
+	// action write_file src/a.txt
+	//   path: src/a.txt
+	//   content: hello
+}
+
+func ExampleDiff() {
+	parse := func(src string) *golden.Golden {
+		doc, _ := grammar.Parse(context.Background(), "reply.md", []byte(src), grammar.Options{})
+		return golden.FromDocument(doc)
+	}
+	old := parse("~~~act\nwrite_file a.txt\n~~~\n~~~\none\ntwo\n~~~\n")
+	new := parse("~~~act\nwrite_file a.txt\n~~~\n~~~\none\n2\n~~~\n~~~act\ndelete_file b.txt\n~~~\n")
+	fmt.Print(golden.Text(golden.Diff(old, new)))
+	// Output:
+	// ~ action write_file a.txt: content
+	//     @@ -1,2 +1,2 @@
+	//      one
+	//     -two
+	//     \ No newline at end of file
+	//     +2
+	//     \ No newline at end of file
+	// + action delete_file b.txt
+	//   path: b.txt
+}
+
+func ExampleUnmarshal() {
+	_, err := golden.Unmarshal([]byte("plangram-golden 2\nstream tools\n"))
+	fmt.Println(err)
+	// Output:
+	// golden format version 2 is newer than this plangram reads (1): update plangram
+}
+
+func ExampleFromStream() {
+	g, _ := golden.FromStream(stream.Options{Syntax: stream.Auto}, []byte("Reading.\n<read_"), []byte("file>\n<path>a.go</path>\n</read_file>\n"))
+	fmt.Print(string(g.Marshal()))
+	// Output:
+	// plangram-golden 1
+	// stream tools
+	// text
+	//   text:
+	//     |Reading.
+	// call read_file a.go
+	//   path: a.go
+}
