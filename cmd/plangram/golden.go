@@ -202,7 +202,7 @@ func (r *goldenReader) test(ctx context.Context, p string, update bool) (testRes
 			res.Status, err = "updated", safewrite.WriteFile(gp, data)
 		}
 	case missing:
-		res.Status, res.Error = "missing", fmt.Sprintf("%s: no golden file %s: run plangram test --update to write it", p, gp)
+		res.Status, res.Error, err = "missing", fmt.Sprintf("%s: no golden file %s: run plangram test --update to write it", p, gp), nil
 	default:
 		want, err := golden.Unmarshal(old)
 		if err != nil {

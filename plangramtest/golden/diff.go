@@ -153,8 +153,8 @@ func Text(changes []Change) string {
 		case c.Param == "" && c.Entry != "source":
 			b.WriteString("\n" + c.Old + c.New)
 		case c.Kind != "changed":
-			b.WriteString("\n")
-			writeParam(&b, "  ", Param{c.Param, c.Old + c.New})
+			b.WriteString(": ")
+			writeParam(&b, "", Param{c.Param, c.Old + c.New})
 		case strings.Contains(c.Old+c.New, "\n"):
 			b.WriteString(": " + word(c.Param) + "\n")
 			var d bytes.Buffer
