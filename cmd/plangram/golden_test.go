@@ -59,7 +59,7 @@ func TestGoldenEndToEnd(t *testing.T) {
 	}
 	_, out, _ = runCLI(t, "", "test", "--format", "json", dir)
 	var res struct {
-		Files []testResult
+		Files   []testResult
 		Changed int
 	}
 	if err := json.Unmarshal([]byte(out), &res); err != nil || res.Changed != 1 || len(res.Files) != 6 {
@@ -135,7 +135,9 @@ func TestGoldenBadInput(t *testing.T) {
 // (golden/diff/NAME.golden: the exit code, then standard output).
 func TestDiffCases(t *testing.T) {
 	const act = "~~~act\nwrite_file %s\n~~~\n~~~\n%s\n~~~\n\n"
-	w := func(path, content string) string { return strings.NewReplacer("%s", path).Replace(strings.Replace(act, "%s\n~~~\n\n", content+"\n~~~\n\n", 1)) }
+	w := func(path, content string) string {
+		return strings.NewReplacer("%s", path).Replace(strings.Replace(act, "%s\n~~~\n\n", content+"\n~~~\n\n", 1))
+	}
 	a, b, c := w("a.txt", "A"), w("b.txt", "B"), w("c.txt", "C")
 	unknown := "~~~act\nfrobnicate x\n~~~\n"
 	hunk := "@@ -1,2 +1,2 @@\n x\n-old\n+new\n"
