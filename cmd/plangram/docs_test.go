@@ -338,6 +338,10 @@ func TestDocsCommandTable(t *testing.T) {
 			}
 			c := try("", tc.args...)
 			switch tc.cell {
+			case "two": // exactly two files (diff)
+				if usable(c) != tc.several {
+					t.Errorf("%s %s: the table says two files, exit %d: %s", name, tc.args, c, stderr)
+				}
 			case "yes":
 				if !usable(c) {
 					t.Errorf("%s %s: the table says yes, exit %d: %s", name, tc.args, c, stderr)
