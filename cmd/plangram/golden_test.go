@@ -78,6 +78,12 @@ func TestGoldenEndToEnd(t *testing.T) {
 	if code, out, _ = runCLI(t, "", "test", "--update", dir); code != exitOK || out != filepath.Join(dir, "plan.md")+": updated\n6 files, 1 changed\n" {
 		t.Errorf("--update of the change: exit %d, %q", code, out)
 	}
+	// docs/testing.md works this example through.
+	doc, err := os.ReadFile("../../docs/testing.md")
+	_, create, _ := strings.Cut(createPlan, "### `CREATE`")
+	if err != nil || !strings.Contains(string(doc), "\n"+replies["plan.md"]+"`````\n") || !strings.Contains(string(doc), create+"`````\n") {
+		t.Errorf("docs/testing.md does not show plan.md before and after the change (%v)", err)
+	}
 }
 
 // TestGoldenBadInput: a golden out of the format or of a newer version, a
