@@ -33,29 +33,32 @@ type goldenReader struct {
 	format string // --format
 }
 
-// addGoldenFlags defines the flags of test and diff on fs; the function
-// it returns checks them, reporting a bad value (then it returns nil).
-func addGoldenFlags(e *env, fs *flag.FlagSet) func() *goldenReader {
+// parseGolden defines the flags test and diff share on fs (after the
+// command's own), parses args and checks them; on a bad value it reports
+// it and returns nil.
+func parseGolden(e *env, fs *flag.FlagSet, args []string) (*goldenReader, []string) {
 	pf := addParserFlags(fs)
 	names := strings.Join(stream.SyntaxNames(), ", ")
 	syntax := fs.String("syntax", "", "stream syntax of the transcripts (*.txt, *.sse): "+names+" (default auto)")
 	format := fs.String("format", "text", "output: text or json")
-	return func() *goldenReader {
-		opts, ok := pf.options(e)
-		switch {
-		case !ok:
-			return nil
-		case oneOf("format", *format, "text", "json") != nil:
-			usageError(e, oneOf("format", *format, "text", "json"))
-			return nil
-		case *syntax != "" && !slices.Contains(stream.SyntaxNames(), *syntax):
-			usageError(e, fmt.Errorf("unknown --syntax %q (want one of %s)", *syntax, names))
-			return nil
-		case *syntax == "":
-			*syntax = defaultSyntax(opts.Schema)
-		}
-		return &goldenReader{opts, stream.Options{Syntax: *syntax, Schema: opts.Schema}, *format}
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return nil, nil
 	}
+	opts, ok := pf.options(e)
+	if err = oneOf("format", *format, "text", "json"); err == nil && *syntax != "" && !slices.Contains(stream.SyntaxNames(), *syntax) {
+		err = fmt.Errorf("unknown --syntax %q (want one of %s)", *syntax, names)
+	}
+	if !ok || err != nil {
+		if err != nil {
+			usageError(e, err)
+		}
+		return nil, nil
+	}
+	if *syntax == "" {
+		*syntax = defaultSyntax(opts.Schema)
+	}
+	return &goldenReader{opts, stream.Options{Syntax: *syntax, Schema: opts.Schema}, *format}, pos
 }
 
 func (r *goldenReader) read(ctx context.Context, name string, src []byte) (*golden.Golden, error) {
@@ -110,12 +113,7 @@ type testResult struct {
 func cmdTest(ctx context.Context, e *env, args []string) int {
 	fset := newFlags(e, "test", testUsage)
 	update := fset.Bool("update", false, "write the golden files (NAME.golden beside each input, atomically) instead of comparing with them")
-	reader := addGoldenFlags(e, fset)
-	pos, err := parseFlags(fset, args)
-	if err != nil {
-		return exitUsage
-	}
-	r := reader()
+	r, pos := parseGolden(e, fset, args)
 	if r == nil {
 		return exitUsage
 	}
@@ -219,12 +217,7 @@ func (r *goldenReader) test(ctx context.Context, p string, update bool) (testRes
 // goldens: exit 0 when equal, 1 when they differ.
 func cmdDiff(ctx context.Context, e *env, args []string) int {
 	fset := newFlags(e, "diff", diffUsage)
-	reader := addGoldenFlags(e, fset)
-	pos, err := parseFlags(fset, args)
-	if err != nil {
-		return exitUsage
-	}
-	r := reader()
+	r, pos := parseGolden(e, fset, args)
 	if r == nil {
 		return exitUsage
 	}

@@ -255,6 +255,14 @@ func next(s string, sep byte) (w, rest string, err error) {
 	return w, rest, nil
 }
 
+// three splits the first three words of s from the rest.
+func three(s string) (w [3]string, rest string, err error) {
+	for k := 0; k < 3 && err == nil; k++ {
+		w[k], s, err = next(s, ' ')
+	}
+	return w, s, err
+}
+
 // unquote reads a value written by inline.
 func unquote(s string) (string, error) {
 	if strings.HasPrefix(s, `"`) {
@@ -293,11 +301,8 @@ func Unmarshal(data []byte) (*Golden, error) {
 		case i == 0:
 			g.Source = line
 		case strings.HasPrefix(line, "diagnostic "):
-			rest := line[len("diagnostic "):]
-			for k := 0; k < 3 && err == nil; k++ {
-				words[k], rest, err = next(rest, ' ')
-			}
-			if err == nil {
+			var rest string
+			if words, rest, err = three(line[len("diagnostic "):]); err == nil {
 				rest, err = unquote(rest)
 			}
 			g.Diags = append(g.Diags, Diag{words[0], words[1], words[2], rest})
@@ -313,10 +318,7 @@ func Unmarshal(data []byte) (*Golden, error) {
 				block = &e.Params[len(e.Params)-1]
 			}
 		case !strings.HasPrefix(line, " ") && line != "" && len(g.Diags) == 0:
-			rest := line
-			for k := 0; k < 3 && err == nil; k++ {
-				words[k], rest, err = next(rest, ' ')
-			}
+			words, _, err = three(line)
 			g.Entries = append(g.Entries, Entry{Kind: words[0], Name: words[1], Key: words[2]})
 		default:
 			err = errors.New("not a golden line")
