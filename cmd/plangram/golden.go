@@ -13,6 +13,7 @@ import (
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/internal/number"
 	"github.com/plangram/plangram/internal/safewrite"
 	"github.com/plangram/plangram/lint"
 	"github.com/plangram/plangram/plangramtest/golden"
@@ -162,6 +163,9 @@ func cmdTest(ctx context.Context, e *env, args []string) int {
 			return usageError(e, err)
 		}
 	}
+	if len(results) == 0 { // checking nothing must not pass as a clean run
+		return usageError(e, fmt.Errorf("no reply (*.md, *.markdown, *.diff, *.patch, *.txt, *.sse) below %s: nothing to test", strings.Join(pos, ", ")))
+	}
 	if r.format == "json" {
 		out, _ := ast.JSON(map[string]any{"files": results, "changed": changed})
 		e.stdout.Write(out)
@@ -172,7 +176,7 @@ func cmdTest(ctx context.Context, e *env, args []string) int {
 			fmt.Fprintf(e.stdout, "%s: %s\n%s", res.File, res.Status, golden.Text(res.Changes))
 		}
 	}
-	fmt.Fprintf(e.stdout, "%d files, %d changed\n", len(results), changed)
+	fmt.Fprintf(e.stdout, "%s, %d changed\n", number.Plural(len(results), "file"), changed)
 	return code
 }
 

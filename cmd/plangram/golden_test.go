@@ -131,7 +131,7 @@ func TestGoldenBadInput(t *testing.T) {
 	if _, err := os.Lstat(outside); err == nil {
 		t.Error("--update wrote through a symbolic link to outside DIR")
 	}
-	for _, args := range [][]string{{"test"}, {"test", "-"}, {"diff", "a"}, {"diff", "-", "a"}, {"test", "--syntax", "nope", dir}, {"diff", "--format", "xml", "a", "b"}} {
+	for _, args := range [][]string{{"test"}, {"test", "-"}, {"diff", "a"}, {"diff", "-", "a"}, {"test", "--syntax", "nope", dir}, {"test", t.TempDir()}, {"diff", "--format", "xml", "a", "b"}} {
 		if code, _, stderr := runCLI(t, "", args...); code != exitUsage || stderr == "" {
 			t.Errorf("%q: exit %d, %q", args, code, stderr)
 		}
