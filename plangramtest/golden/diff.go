@@ -37,14 +37,7 @@ func Diff(old, new *Golden) []Change {
 	if old.Source != new.Source {
 		out = append(out, Change{Kind: "changed", Entry: "source", Old: old.Source, New: new.Source})
 	}
-	titles := func(g *Golden) []string {
-		var t []string
-		for _, e := range g.Entries {
-			t = append(t, e.Title())
-		}
-		return t
-	}
-	for _, o := range match(titles(old), titles(new)) {
+	for _, o := range match(old.Entries, new.Entries, Entry.Title) {
 		switch {
 		case o.j < 0:
 			out = append(out, Change{Kind: "removed", Entry: old.Entries[o.i].Title(), Old: params(old.Entries[o.i])})
@@ -70,22 +63,15 @@ func Diff(old, new *Golden) []Change {
 			}
 		}
 	}
-	keys := func(g *Golden) []string {
-		var k []string
-		for _, d := range g.Diags {
-			k = append(k, strings.TrimPrefix(d.String(), d.Pos+" "))
-		}
-		return k
-	}
-	ok := keys(old)
-	for _, o := range match(ok, keys(new)) {
+	key := func(d Diag) string { return strings.TrimPrefix(d.String(), d.Pos+" ") }
+	for _, o := range match(old.Diags, new.Diags, key) {
 		switch {
 		case o.j < 0:
 			out = append(out, Change{Kind: "gone", Entry: "diagnostic " + old.Diags[o.i].String()})
 		case o.i < 0:
 			out = append(out, Change{Kind: "appeared", Entry: "diagnostic " + new.Diags[o.j].String()})
 		case old.Diags[o.i].Pos != new.Diags[o.j].Pos:
-			out = append(out, Change{Kind: "moved", Entry: "diagnostic " + ok[o.i], Old: old.Diags[o.i].Pos, New: new.Diags[o.j].Pos})
+			out = append(out, Change{Kind: "moved", Entry: "diagnostic " + key(old.Diags[o.i]), Old: old.Diags[o.i].Pos, New: new.Diags[o.j].Pos})
 		}
 	}
 	return out
@@ -97,10 +83,17 @@ type op struct {
 	moved bool
 }
 
-// match pairs the equal strings of a and b, in order: those of a minimal
-// line diff, then each one left over in a with the first equal one left
-// over in b, which has moved.
-func match(a, b []string) []op {
+// match pairs the items of as and bs of equal keys, in order: those of a
+// minimal line diff of the keys, then each one left over in as with the
+// first of the same key left over in bs, which has moved.
+func match[T any](as, bs []T, key func(T) string) []op {
+	var a, b []string
+	for _, x := range as {
+		a = append(a, key(x))
+	}
+	for _, x := range bs {
+		b = append(b, key(x))
+	}
 	var ops []op
 	for _, c := range linediff.Changes(linediff.Diff(a, b)) {
 		for k := range c.I2 - c.I1 {

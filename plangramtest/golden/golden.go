@@ -168,7 +168,7 @@ func (e *Entry) flatten(name string, v any) {
 }
 
 // Title is the entry's first line in a golden: KIND NAME KEY.
-func (e *Entry) Title() string {
+func (e Entry) Title() string {
 	s := e.Kind
 	if e.Name != "" || e.Key != "" {
 		s += " " + word(e.Name)
