@@ -21,9 +21,8 @@ import (
 	"github.com/plangram/plangram/stream"
 )
 
-// Version is the format version, written in the header line
-// `plangram-golden 1`. Unmarshal refuses a golden of a newer version
-// rather than misread it.
+// Version is the format version of the header line `plangram-golden 1`;
+// Unmarshal refuses a newer one rather than misread it.
 const Version = 1
 
 const header = "plangram-golden "
@@ -39,13 +38,11 @@ type Golden struct {
 	Diags   []Diag
 }
 
-// Entry is one action, tool call, or run of text or thinking.
+// Entry is one action, tool call, or run of text or thinking. Key, its
+// path parameter, identifies it with Kind and Name when goldens differ.
 type Entry struct {
-	Kind, Name string
-	// Key is the entry's path parameter, which with Kind and Name
-	// identifies it when two goldens are compared.
-	Key    string
-	Params []Param
+	Kind, Name, Key string
+	Params          []Param
 }
 
 // Param is one parameter with its value as text: a string as it is, other
@@ -83,13 +80,11 @@ func FromDocument(doc *ast.Document) *Golden {
 	return g
 }
 
-// FromStream feeds chunks to a stream parser of opts, with framing left
-// out (Options.OmitFraming), and returns the golden of its events: text
-// and thinking merged into one entry per run (errors do not end a run; a
-// run of white space only is left out), each tool call, and the errors as
-// diagnostics. Deltas and hunks are left
-// out, their calls hold them, so the golden is the same however the input
-// is cut into chunks.
+// FromStream feeds chunks to a stream parser of opts (framing left out)
+// and returns the golden of its events: text and thinking merged into one
+// entry per run (errors do not end a run; white space alone is left out),
+// the tool calls (their deltas and hunks left out), the errors as
+// diagnostics: the same however the input is cut into chunks.
 func FromStream(opts stream.Options, chunks ...[]byte) (*Golden, error) {
 	g := &Golden{}
 	opts.OmitFraming = true
