@@ -584,7 +584,8 @@ func MisnestedFence(v string) (inner int, ok bool) {
 	if first < 0 {
 		return 0, false
 	}
-	open, _ := ActsFenceLine(v[:first]) // a plan's opening line reads alike
+	// A plan's opening line reads alike (it has no CR before its run).
+	open, _ := ActsFenceLine(v[:first])
 	var stack []int // offsets of pending inner opening lines
 	var runs []int
 	for p := first + 1; p < len(v); {
