@@ -317,15 +317,7 @@ func (f *fixer) stripTrailing(off, first, stop int, open lexer.MdFenceLine, clos
 // of open may be and holds a run of open's character at least as long as
 // open's run followed by other text; run is the end of the run in line.
 func runWithText(line string, open lexer.MdFenceLine) (run int, rest string, ok bool) {
-	w, i := 0, 0
-	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
-		if line[i] == '\t' {
-			w += 4 - w%4
-		} else {
-			w++
-		}
-		i++
-	}
+	w, i := lexer.Indent(line)
 	j := i
 	for j < len(line) && line[j] == open.Char {
 		j++

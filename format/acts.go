@@ -8,6 +8,7 @@ import (
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/lexer"
 )
 
 const bom = "\uFEFF"
@@ -151,15 +152,7 @@ func markerIndent(src []byte, start int) string {
 	if ls == 0 {
 		line = bytes.TrimPrefix(line, []byte(bom))
 	}
-	col := 0
-	for _, c := range line {
-		if c == '\t' {
-			col += 4 - col%4
-		} else {
-			col++
-		}
-	}
-	return strings.Repeat(" ", col)
+	return strings.Repeat(" ", lexer.Column(line, 0))
 }
 
 // collect returns the document's prose, stray blocks, act blocks and

@@ -332,25 +332,32 @@ func blankEnd(src string, p int) int {
 	return p
 }
 
-// indentOf returns the indentation width of line in columns and the byte
-// offset of its first other byte (spaceTo from its start).
-func indentOf(line string) (width, i int) { return spaceTo(line, 0, 0) }
-
-// spaceTo reads the spaces and tabs of line from byte offset i, at column
-// col, and returns the column after them (a tab advances to the next
-// multiple of 4) and the byte offset of the first other byte.
-func spaceTo(line string, i, col int) (int, int) {
-	for ; i < len(line); i++ {
-		switch line[i] {
-		case ' ':
-			col++
-		case '\t':
+// Column returns the column after line when line starts at column col: a
+// tab advances to the next multiple of 4, any other byte one column.
+func Column[T ~string | ~[]byte](line T, col int) int {
+	for i := 0; i < len(line); i++ {
+		if line[i] == '\t' {
 			col += 4 - col%4
-		default:
-			return col, i
+		} else {
+			col++
 		}
 	}
-	return col, i
+	return col
+}
+
+// Indent returns the indentation width of line in columns and the byte
+// offset of its first byte other than a space or tab.
+func Indent[T ~string | ~[]byte](line T) (width, i int) { return spaceTo(line, 0, 0) }
+
+// spaceTo reads the spaces and tabs of line from byte offset i, at column
+// col, and returns the column after them (Column) and the byte offset of the
+// first other byte.
+func spaceTo[T ~string | ~[]byte](line T, i, col int) (int, int) {
+	j := i
+	for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
+		j++
+	}
+	return Column(line[i:j], col), j
 }
 
 // ClassifyLine returns the token type a single line (with or without its
@@ -363,7 +370,7 @@ func ClassifyLine(line string) plex.TokenType {
 	if f, ok := ParseMdFence(line); ok && !f.Item {
 		return MdFence
 	}
-	w, i := indentOf(line)
+	w, i := Indent(line)
 	if w > 3 {
 		return MdLine
 	}
@@ -419,7 +426,7 @@ func isBullet(s string) bool {
 // (CommonMark: after the bullet and one to four spaces; one space when the
 // item is empty or followed by more than four).
 func itemContentIndent(line string) int {
-	w, i := indentOf(line)
+	w, i := Indent(line)
 	col := w + 1
 	end, j := spaceTo(line, i+1, col)
 	n := end - col
@@ -443,13 +450,13 @@ func itemEnd(src string, p, ci int) int {
 				return p
 			}
 			next := src[q:lineEnd(src, q)]
-			if w, _ := indentOf(next); w < ci || ClassifyLine(next) == MdFence {
+			if w, _ := Indent(next); w < ci || ClassifyLine(next) == MdFence {
 				return p
 			}
 			p = q
 			continue
 		}
-		w, _ := indentOf(line)
+		w, _ := Indent(line)
 		if w == 0 {
 			return p
 		}
@@ -510,7 +517,7 @@ func ActsFenceLine(line string) (MdFenceLine, bool) {
 // list markers opens a block (Item is set, At and Indent are the run's byte
 // offset and column) but never closes one.
 func ParseMdFence(line string) (MdFenceLine, bool) {
-	w, i := indentOf(line)
+	w, i := Indent(line)
 	item := false
 	for {
 		m := markerLen(line[i:])
@@ -585,7 +592,7 @@ func MisnestedFence(v string) (inner int, ok bool) {
 		return 0, false
 	}
 	open, _ := ActsFenceLine(v[:first]) // a plan's opening line reads alike
-	var stack []int // offsets of pending inner opening lines
+	var stack []int                     // offsets of pending inner opening lines
 	var runs []int
 	for p := first + 1; p < len(v); {
 		e := lineEnd(v, p)

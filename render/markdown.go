@@ -132,16 +132,7 @@ func flattenNesting(src []byte) (out []byte, changed, first int) {
 				// A fence on a list item's marker line: its markers
 				// and indentation are flattened like any line's.
 			}
-			w, i := 0, 0
-			for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
-				if l[i] == '\t' {
-					w += 4 - w%4
-				} else {
-					w++
-				}
-				i++
-			}
-			if w > maxIndent {
+			if w, i := lexer.Indent(l); w > maxIndent {
 				indent = i
 			}
 			cut, text = deepMarkers(l[indent:])
