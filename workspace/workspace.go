@@ -567,12 +567,13 @@ func (c *checker) textOf(f *vfile) *text { return newText(f.content, c.work) }
 // exist or is not a directory), or nil. `plangram check --root` calls it
 // first so that a bad root is a usage error, not a diagnostic per file.
 func ValidateRoot(dir string) error {
-	_, err := resolveRoot(dir)
+	_, err := ResolveRoot(dir)
 	return err
 }
 
-// resolveRoot returns the absolute, symlink-resolved directory.
-func resolveRoot(root string) (string, error) {
+// ResolveRoot returns root absolute, with its symbolic links resolved, or
+// the error ValidateRoot reports for it.
+func ResolveRoot(root string) (string, error) {
 	if root == "" {
 		return "", errors.New("workspace root is empty")
 	}
@@ -597,7 +598,7 @@ func resolveRoot(root string) (string, error) {
 // newChecker returns a checker for root; with doc, ready to check it as
 // document 0 (Simulate passes nil and calls begin per document).
 func newChecker(doc *ast.Document, root string, opts Options) (*checker, error) {
-	resolved, err := resolveRoot(root)
+	resolved, err := ResolveRoot(root)
 	if err != nil {
 		return nil, err
 	}
