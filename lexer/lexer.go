@@ -330,7 +330,7 @@ func advance(pos *plex.Position, v string) {
 // block, so the scan jumps from one such line to the next rather than
 // reading every line.
 func CoarseToken(src string, off int, c byte) (plex.TokenType, int) {
-	e := lineEnd(src, off)
+	e := LineEnd(src, off)
 	if r, act := openRun(src[off:e], c); r > 0 {
 		typ := Block
 		if act {
@@ -353,7 +353,7 @@ func fenceLine(src string, p int, c byte, match func(start int, line string) boo
 			break
 		}
 		start = p + strings.LastIndexByte(src[p:p+i], '\n') + 1
-		end = lineEnd(src, start)
+		end = LineEnd(src, start)
 		if match(start, src[start:end]) {
 			return start, end
 		}

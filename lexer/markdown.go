@@ -219,7 +219,7 @@ func (s *MarkdownScanner) token(t rawTok) plex.Token {
 // off may also be the fence run of such a line, where the previous token
 // ended.
 func ScanMarkdown(src string, off int) (plex.TokenType, int) {
-	end := lineEnd(src, off)
+	end := LineEnd(src, off)
 	if midLine(src, off) {
 		if f, ok := MdFenceAt(src, off); ok {
 			return MdFence, fenceEnd(src, end, f)
@@ -269,7 +269,7 @@ func midLine(src string, off int) bool {
 // Indent is the run's column in its line, so the closing rule (Closes) is
 // the same either way; Item is set for a run after markers.
 func MdFenceAt(src string, off int) (MdFenceLine, bool) {
-	line := src[off:lineEnd(src, off)]
+	line := src[off:LineEnd(src, off)]
 	if off == 0 {
 		line = strings.TrimPrefix(line, bom)
 	}
@@ -278,12 +278,12 @@ func MdFenceAt(src string, off int) (MdFenceLine, bool) {
 		return f, ok
 	}
 	ls := strings.LastIndexByte(src[:off], '\n') + 1
-	full := src[ls:lineEnd(src, ls)]
+	full := src[ls:LineEnd(src, ls)]
 	if ls == 0 {
 		full = strings.TrimPrefix(full, bom)
 	}
 	g, ok := ParseMdFence(full)
-	if !ok || !g.Item || len(full)-len(src[off:lineEnd(src, off)]) != g.At {
+	if !ok || !g.Item || len(full)-len(src[off:LineEnd(src, off)]) != g.At {
 		return MdFenceLine{}, false // not the run of a marker line
 	}
 	g.At = 0
@@ -302,9 +302,9 @@ func fenceRun3(c byte) string {
 // without them no line of s is a fence line of c.
 func HasFenceRun(s string, c byte) bool { return strings.Contains(s, fenceRun3(c)) }
 
-// lineEnd returns the offset just after the line starting at off (after its
+// LineEnd returns the offset just after the line starting at off (after its
 // '\n', or the end of src).
-func lineEnd(src string, off int) int {
+func LineEnd(src string, off int) int {
 	if i := strings.IndexByte(src[off:], '\n'); i >= 0 {
 		return off + i + 1
 	}
@@ -323,7 +323,7 @@ func isBlank(line string) bool {
 // blankEnd returns the end of the run of blank lines starting at p.
 func blankEnd(src string, p int) int {
 	for p < len(src) {
-		e := lineEnd(src, p)
+		e := LineEnd(src, p)
 		if !isBlank(src[p:e]) {
 			break
 		}
@@ -440,7 +440,7 @@ func itemContentIndent(line string) int {
 // whose text starts at column ci.
 func itemEnd(src string, p, ci int) int {
 	for p < len(src) {
-		e := lineEnd(src, p)
+		e := LineEnd(src, p)
 		line := src[p:e]
 		if isBlank(line) {
 			// Blank lines belong to the item only when a line indented at
@@ -449,7 +449,7 @@ func itemEnd(src string, p, ci int) int {
 			if q >= len(src) {
 				return p
 			}
-			next := src[q:lineEnd(src, q)]
+			next := src[q:LineEnd(src, q)]
 			if w, _ := Indent(next); w < ci || ClassifyLine(next) == MdFence {
 				return p
 			}
@@ -595,7 +595,7 @@ func MisnestedFence(v string) (inner int, ok bool) {
 	var stack []int                     // offsets of pending inner opening lines
 	var runs []int
 	for p := first + 1; p < len(v); {
-		e := lineEnd(v, p)
+		e := LineEnd(v, p)
 		if e == len(v) {
 			// The closing line, by the rule of the dialect that closed the
 			// block (the acts dialect's exact run may have any white space,
@@ -640,7 +640,7 @@ func FenceWithText(v string, open MdFenceLine, closed bool) (line int, ok bool) 
 		stop = strings.LastIndexByte(strings.TrimSuffix(v, "\n"), '\n') + 1
 	}
 	for p := first + 1; p < stop; {
-		e := lineEnd(v, p)
+		e := LineEnd(v, p)
 		if g, isFence := ParseMdFence(v[p:e]); isFence && !g.Item && g.Char == open.Char && g.Run >= open.Run && g.Info != "" && g.Indent <= open.Indent+3 {
 			return p, true
 		}
@@ -673,7 +673,7 @@ func ExactFenceWithText(v, run string, closed bool) (line, text, textEnd int, ok
 			break
 		}
 		ls := p + strings.LastIndexByte(v[p:p+i], '\n') + 1
-		e := lineEnd(v, ls)
+		e := LineEnd(v, ls)
 		if t, te, ok := textAfterRun(v[ls:e], run, c); ok {
 			return ls, ls + t, ls + te, true
 		}
@@ -739,8 +739,8 @@ func IntendedClose(src string, start int, open MdFenceLine, anyIndent bool, limi
 		maxIndent = math.MaxInt
 	}
 	var stack []int
-	for p, n := start, 0; p < len(src) && n < limit; p, n = lineEnd(src, p), n+1 {
-		e := lineEnd(src, p)
+	for p, n := start, 0; p < len(src) && n < limit; p, n = LineEnd(src, p), n+1 {
+		e := LineEnd(src, p)
 		g, isFence := ParseMdFence(src[p:e])
 		if !isFence || g.Char != open.Char {
 			continue
