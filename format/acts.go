@@ -244,13 +244,7 @@ func Quote(s string) string {
 // the line's spaces, tabs, carriage returns and byte-order mark.
 func longestRun(s string, c byte) int {
 	best := 0
-	for len(s) > 0 {
-		line := s
-		if i := strings.IndexByte(s, '\n'); i >= 0 {
-			line, s = s[:i], s[i+1:]
-		} else {
-			s = ""
-		}
+	for line := range strings.Lines(s) {
 		for {
 			if t := strings.TrimLeft(line, " \t\r"); t != line {
 				line = t
