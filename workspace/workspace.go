@@ -877,12 +877,8 @@ func eachPathArg(s *schema.Schema, a *ast.Action) iter.Seq[pathArg] {
 		if def == nil {
 			for _, p := range a.Params {
 				switch p.Name {
-				case "path", "file_path", "cwd", "src", "dest":
-					if !add(p, p.Value, false) {
-						return
-					}
-				case "resource":
-					if !add(p, p.Value, true) {
+				case "path", "file_path", "cwd", "src", "dest", "resource":
+					if !add(p, p.Value, p.Name == "resource") {
 						return
 					}
 				}
@@ -1110,7 +1106,6 @@ func (c *checker) write(a *ast.Action, t *pathArg) {
 	if f.unstat {
 		c.add(ast.Warning, CodeFileUnreadable, *t.span, "%s: cannot tell whether %s exists: %s", a.Name, t.value, f.problem)
 	} else if f.exists && !flag(a.Params, "overwrite") {
-		how := "replaces"
 		fix := ""
 		sev := ast.Warning
 		if c.hasParam(a, "overwrite") {
@@ -1124,9 +1119,9 @@ func (c *checker) write(a *ast.Action, t *pathArg) {
 		}
 		var d *ast.Diagnostic
 		if f.by != nil {
-			d = c.add(sev, CodeFileExists, *t.span, "%s %s %s, which %s %s%s", a.Name, how, t.value, describe(f.by), f.how, fix)
+			d = c.add(sev, CodeFileExists, *t.span, "%s replaces %s, which %s %s%s", a.Name, t.value, describe(f.by), f.how, fix)
 		} else {
-			d = c.add(sev, CodeFileExists, *t.span, "%s %s the existing file %s (%s)%s", a.Name, how, t.value, number.Plural(f.size, "byte"), fix)
+			d = c.add(sev, CodeFileExists, *t.span, "%s replaces the existing file %s (%s)%s", a.Name, t.value, number.Plural(f.size, "byte"), fix)
 		}
 		d.Related = related(f, t.value)
 	}
@@ -1201,10 +1196,7 @@ func (c *checker) hasParam(a *ast.Action, name string) bool {
 
 // flag reads a boolean parameter written as a bool or a string.
 func flag(ps ast.Params, name string) bool {
-	v, ok := ps.Get(name)
-	if !ok {
-		return false
-	}
+	v, _ := ps.Get(name) // nil when missing
 	switch v := v.(type) {
 	case bool:
 		return v
