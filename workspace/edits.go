@@ -3,6 +3,7 @@ package workspace
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/plangram/plangram/ast"
@@ -50,12 +51,7 @@ func fromLF(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") }
 
 // lfEdit reports whether an edit's texts have no CR at all.
 func lfEdit(texts ...string) bool {
-	for _, t := range texts {
-		if strings.Contains(t, "\r") {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(texts, func(t string) bool { return strings.Contains(t, "\r") })
 }
 
 // noteCRLF adds the crlf-kept note.
