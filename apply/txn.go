@@ -351,12 +351,7 @@ func (t *txn) stage(d rootfs.Dir, s *step) error {
 	if err != nil {
 		return err
 	}
-	ok := false
-	defer func() {
-		if !ok {
-			f.Close()
-		}
-	}()
+	defer f.Close() // for an early return: after the Close below it does nothing
 	if like != nil {
 		// Owner first: chown clears the setuid and setgid bits. A
 		// process that may not give the file away (not root) keeps it.
@@ -377,7 +372,6 @@ func (t *txn) stage(d rootfs.Dir, s *step) error {
 			return fmt.Errorf("%s: %w", s.path, err)
 		}
 	}
-	ok = true
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("%s: %w", s.path, err)
 	}
