@@ -41,11 +41,10 @@ type step struct {
 	link string // a symbolic link's target text (symlink, delete of a link)
 
 	// Not journaled.
-	path    string       // dir/name, for messages
-	data    string       // the new content (edit, create)
-	old     rootfs.Info  // the entry verified (edit, delete)
-	like    *rootfs.Info // whose owner and mode a created file gets
-	changed *dirChanges  // directories whose entries changed
+	path string       // dir/name, for messages
+	data string       // the new content (edit, create)
+	old  rootfs.Info  // the entry verified (edit, delete)
+	like *rootfs.Info // whose owner and mode a created file gets
 }
 
 // dirChanges is the set of directories whose entries an apply changed,
