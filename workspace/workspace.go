@@ -641,8 +641,7 @@ func (c *checker) begin(i int, doc *ast.Document, opts Options) {
 }
 
 func unwrapPathError(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
+	if pe, ok := errors.AsType[*os.PathError](err); ok {
 		return pe.Err
 	}
 	return err
