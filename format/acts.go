@@ -245,15 +245,7 @@ func Quote(s string) string {
 func longestRun(s string, c byte) int {
 	best := 0
 	for line := range strings.Lines(s) {
-		for {
-			if t := strings.TrimLeft(line, " \t\r"); t != line {
-				line = t
-			} else if t := strings.TrimPrefix(line, bom); t != line {
-				line = t
-			} else {
-				break
-			}
-		}
+		line = strings.TrimLeft(line, " \t\r"+bom) // bom is one rune of the cutset
 		n := 0
 		for n < len(line) && line[n] == c {
 			n++
