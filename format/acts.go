@@ -283,21 +283,9 @@ func lineEnding(items []item, kept []string) string {
 		if items[i].act != nil && !items[i].block.Unclosed {
 			continue // written by fmt itself
 		}
-		if e, ok := firstLineEnding(k); ok {
+		if e := lexer.FirstLineEnding(k); e != "" {
 			return e
 		}
 	}
 	return "\n"
-}
-
-// firstLineEnding returns the first line ending of s, if it has one.
-func firstLineEnding(s string) (string, bool) {
-	j := strings.IndexByte(s, '\n')
-	if j < 0 {
-		return "", false
-	}
-	if j > 0 && s[j-1] == '\r' {
-		return "\r\n", true
-	}
-	return "\n", true
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/lexer"
 	"github.com/plangram/plangram/schema"
 )
 
@@ -226,7 +227,7 @@ func printPlan(doc *ast.Document, src []byte, s *schema.Schema, level int) (out 
 		default:
 			continue
 		}
-		if e, ok := firstLineEnding(text); ok {
+		if e := lexer.FirstLineEnding(text); e != "" {
 			eol = e
 			break
 		}

@@ -311,6 +311,19 @@ func LineEnd(src string, off int) int {
 	return len(src)
 }
 
+// FirstLineEnding returns the first line ending of s, "\r\n" or "\n", or
+// "" when s has none.
+func FirstLineEnding(s string) string {
+	i := strings.IndexByte(s, '\n')
+	switch {
+	case i < 0:
+		return ""
+	case i > 0 && s[i-1] == '\r':
+		return "\r\n"
+	}
+	return "\n"
+}
+
 func isBlank(line string) bool {
 	for i := 0; i < len(line); i++ {
 		if !isTrim(line[i]) && line[i] != '\n' {

@@ -34,6 +34,7 @@ import (
 	"github.com/plangram/plangram/grammar"
 	"github.com/plangram/plangram/internal/number"
 	"github.com/plangram/plangram/internal/rootfs"
+	"github.com/plangram/plangram/lexer"
 	"github.com/plangram/plangram/schema"
 )
 
@@ -635,7 +636,7 @@ func (c *checker) begin(i int, doc *ast.Document, opts Options) {
 	c.tally = Tally{}
 	if c.nl = docNewline(doc); c.nl == "" {
 		if j := bytes.IndexByte(c.src, '\n'); j >= 0 {
-			c.nl = firstNewline(string(c.src[max(j-1, 0) : j+1]))
+			c.nl = lexer.FirstLineEnding(string(c.src[max(j-1, 0) : j+1]))
 		}
 	}
 }
