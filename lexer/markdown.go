@@ -345,17 +345,22 @@ func blankEnd(src string, p int) int {
 	return p
 }
 
-// Column returns the column after line when line starts at column col: a
-// tab advances to the next multiple of 4, any other byte one column.
+// Column returns the column after line when line starts at column col
+// (tabStop).
 func Column[T ~string | ~[]byte](line T, col int) int {
 	for i := 0; i < len(line); i++ {
-		if line[i] == '\t' {
-			col += 4 - col%4
-		} else {
-			col++
-		}
+		col = tabStop(col, line[i])
 	}
 	return col
+}
+
+// tabStop returns the column after byte c at column col: a tab advances to
+// the next multiple of 4, any other byte one column.
+func tabStop(col int, c byte) int {
+	if c == '\t' {
+		return col + 4 - col%4
+	}
+	return col + 1
 }
 
 // Indent returns the indentation width of line in columns and the byte
@@ -363,14 +368,13 @@ func Column[T ~string | ~[]byte](line T, col int) int {
 func Indent[T ~string | ~[]byte](line T) (width, i int) { return spaceTo(line, 0, 0) }
 
 // spaceTo reads the spaces and tabs of line from byte offset i, at column
-// col, and returns the column after them (Column) and the byte offset of the
-// first other byte.
+// col, and returns the column after them and the byte offset of the first
+// other byte.
 func spaceTo[T ~string | ~[]byte](line T, i, col int) (int, int) {
-	j := i
-	for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
-		j++
+	for ; i < len(line) && (line[i] == ' ' || line[i] == '\t'); i++ {
+		col = tabStop(col, line[i])
 	}
-	return Column(line[i:j], col), j
+	return col, i
 }
 
 // ClassifyLine returns the token type a single line (with or without its
