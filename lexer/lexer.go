@@ -122,11 +122,11 @@ func openFence[T ~string | ~[]byte](line T, c byte) (run, info T, ok bool) {
 }
 
 // skipMarkers returns the offset after the list item markers at offset i
-// of line, each with the spaces and tabs after it (markerLen), or i when
+// of line, each with the spaces and tabs after it (MarkerLen), or i when
 // none is there.
 func skipMarkers[T ~string | ~[]byte](line T, i int) int {
 	for {
-		m := markerLen(line[i:])
+		m := MarkerLen(line[i:])
 		if m == 0 {
 			return i
 		}

@@ -537,7 +537,7 @@ func ParseMdFence(line string) (MdFenceLine, bool) {
 	w, i := Indent(line)
 	item := false
 	for {
-		m := markerLen(line[i:])
+		m := MarkerLen(line[i:])
 		if m == 0 {
 			break
 		}
@@ -562,10 +562,10 @@ func ParseMdFence(line string) (MdFenceLine, bool) {
 	return MdFenceLine{Char: c, Run: j - i, Indent: w, At: i, Info: rest, Item: item}, true
 }
 
-// markerLen returns the length of the list item marker s starts with (a
+// MarkerLen returns the length of the list item marker s starts with (a
 // bullet `-`, `*` or `+`, or one to nine digits and `.` or `)`) when a
 // space or a tab follows it, else 0.
-func markerLen[T ~string | ~[]byte](s T) int {
+func MarkerLen[T ~string | ~[]byte](s T) int {
 	n := 0
 	switch {
 	case len(s) == 0:
