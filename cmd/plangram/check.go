@@ -82,8 +82,7 @@ func cmdCheck(ctx context.Context, e *env, args []string) int {
 	files, runErr := lint.Run(ctx, paths, opts)
 	pr.end()
 	if ctx.Err() != nil {
-		fmt.Fprintf(e.stderr, "plangram: %v\n", ctx.Err())
-		return exitUsage
+		return usageError(e, ctx.Err())
 	}
 	shown := files
 	if e.quiet {
@@ -101,12 +100,10 @@ func cmdCheck(ctx context.Context, e *env, args []string) int {
 		sum = summaryLine(files)
 	}
 	if err := writeReport(e, *format, shown, *compact, sum); err != nil {
-		fmt.Fprintf(e.stderr, "plangram: %v\n", err)
-		return exitUsage
+		return usageError(e, err)
 	}
 	if runErr != nil {
-		fmt.Fprintf(e.stderr, "plangram: %v\n", runErr)
-		return exitUsage
+		return usageError(e, runErr)
 	}
 	errs, warns := rpt.Count(files)
 	if errs > 0 || *strict && warns > 0 {

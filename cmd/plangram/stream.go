@@ -116,8 +116,7 @@ func cmdStream(ctx context.Context, e *env, args []string) int {
 		err = ferr
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "plangram: %v\n", err)
-		return exitUsage
+		return usageError(e, err)
 	}
 	return code
 }
