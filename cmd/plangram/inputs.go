@@ -89,12 +89,15 @@ func stdinOnce(r io.Reader) func() ([]byte, error) {
 	})
 }
 
-// eachInput reads the inputs in turn, advancing pr, and gives each one's
-// bytes to f, which returns the input's exit code, or an error that ends
-// the run as a usage error. An input that cannot be read is reported and
-// counts as exitUsage; cancellation ends the run as a usage error. It
-// returns the worst exit code.
-func eachInput(ctx context.Context, e *env, pr *progress, ins []input, f func(i int, in input, src []byte) (int, error)) int {
+// eachInput reads the inputs in turn, advancing a progress counter
+// (newProgress; streamsStdout as there), and gives each one's bytes to f
+// with the env to write through, which returns the input's exit code, or
+// an error that ends the run as a usage error. An input that cannot be
+// read is reported and counts as exitUsage; cancellation ends the run as a
+// usage error. It returns the worst exit code.
+func eachInput(ctx context.Context, e *env, ins []input, streamsStdout bool, f func(e *env, i int, in input, src []byte) (int, error)) int {
+	pr, e := newProgress(e, len(ins), streamsStdout)
+	defer pr.end()
 	stdin := stdinOnce(e.stdin)
 	code := exitOK
 	for i, in := range ins {
@@ -107,7 +110,7 @@ func eachInput(ctx context.Context, e *env, pr *progress, ins []input, f func(i 
 			code = usageError(e, err)
 			continue
 		}
-		c, err := f(i, in, src)
+		c, err := f(e, i, in, src)
 		if err != nil {
 			return usageError(e, err)
 		}

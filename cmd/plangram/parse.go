@@ -55,9 +55,7 @@ func cmdParse(ctx context.Context, e *env, args []string) int {
 	// Under auto a document with no plan is ordinary Markdown: its no-plan
 	// note stays in the JSON but is not printed.
 	auto := opts.Dialect == "" || opts.Dialect == grammar.DialectAuto
-	pr, e := newProgress(e, len(ins), true)
-	defer pr.end()
-	return eachInput(ctx, e, pr, ins, func(_ int, in input, src []byte) (int, error) {
+	return eachInput(ctx, e, ins, true, func(e *env, _ int, in input, src []byte) (int, error) {
 		opts := opts
 		opts.Dialect = grammar.FileDialect(in.name, opts.Dialect)
 		var repairs []*ast.Diagnostic

@@ -71,9 +71,7 @@ func cmdRender(ctx context.Context, e *env, args []string) int {
 	} else if len(ins) == 1 && *out != "-" {
 		targets[0] = *out
 	}
-	pr, e := newProgress(e, len(ins), !multi)
-	defer pr.end()
-	return eachInput(ctx, e, pr, ins, func(i int, in input, src []byte) (int, error) {
+	return eachInput(ctx, e, ins, !multi, func(e *env, i int, in input, src []byte) (int, error) {
 		page, err := renderPage(ctx, e, in, src, popts, pageOpts{noHighlight: *noHighlight, root: *root})
 		if err != nil {
 			return usageError(e, fmt.Errorf("%s: %w", in.name, err)), nil
