@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/plangram/plangram/apply"
@@ -125,12 +124,7 @@ func writeReport(e *env, format string, files []*rpt.File, compact bool, summary
 		}
 		return compactJSON(e.stdout, b.Bytes())
 	}
-	var w io.Writer = e.stdout
-	var cw *colorWriter
-	if format == rpt.Text && e.color() {
-		cw = &colorWriter{w: e.stdout}
-		w = cw
-	}
+	w := &colorWriter{w: e.stdout, plain: format != rpt.Text || !e.colored(e.outTTY)}
 	if err := rpt.Write(w, format, files, opts); err != nil {
 		return err
 	}
@@ -139,8 +133,5 @@ func writeReport(e *env, format string, files []*rpt.File, compact bool, summary
 			return err
 		}
 	}
-	if cw != nil {
-		return cw.Flush()
-	}
-	return nil
+	return w.Flush()
 }
