@@ -44,30 +44,24 @@ func expandInputs(args []string, include ...string) ([]input, error) {
 	var out []input
 	seen := map[string]bool{}
 	for _, a := range args {
-		if a == lint.Stdin {
-			if !seen[a] {
-				seen[a] = true
-				out = append(out, input{path: a, name: lint.StdinName})
-			}
-			continue
-		}
-		st, err := os.Stat(a)
-		if err != nil {
-			return nil, err
-		}
 		files, err := lint.Expand([]string{a}, include...)
 		if err != nil {
 			return nil, err
 		}
 		base := ""
-		if st.IsDir() {
+		if st, err := os.Stat(a); err == nil && st.IsDir() && a != lint.Stdin {
 			base = a
 		}
 		for _, f := range files {
-			if !seen[f] {
-				seen[f] = true
-				out = append(out, input{path: f, name: f, base: base})
+			if seen[f] {
+				continue
 			}
+			seen[f] = true
+			in := input{path: f, name: f, base: base}
+			if in.stdin() {
+				in.name = lint.StdinName
+			}
+			out = append(out, in)
 		}
 	}
 	return out, nil
