@@ -23,8 +23,5 @@ func cmdExample(ctx context.Context, e *env, args []string) int {
 		return code
 	}
 	doc, err := codegen.Example(s)
-	if err != nil {
-		return usageError(e, err)
-	}
-	return writeOutput(e, *out, doc)
+	return writeOutput(e, *out, doc, err)
 }

@@ -32,8 +32,5 @@ func cmdGen(ctx context.Context, e *env, args []string) int {
 		return code
 	}
 	src, err := codegen.Go(s, codegen.GoOptions{Package: *pkg, Source: source})
-	if err != nil {
-		return usageError(e, err)
-	}
-	return writeOutput(e, *out, src)
+	return writeOutput(e, *out, src, err)
 }

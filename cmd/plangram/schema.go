@@ -37,23 +37,18 @@ func cmdSchema(ctx context.Context, e *env, args []string) int {
 		return code
 	}
 	js, err := schema.JSONSchema(s)
-	if err != nil {
-		return usageError(e, err)
-	}
-	return writeJSONOutput(e, *out, js, *compact)
+	return writeJSONOutput(e, *out, js, err, *compact)
 }
 
 // writeJSONOutput is writeOutput for one JSON value, on one line with
 // compact.
-func writeJSONOutput(e *env, file string, data []byte, compact bool) int {
-	if compact {
+func writeJSONOutput(e *env, file string, data []byte, err error, compact bool) int {
+	if compact && err == nil {
 		var b bytes.Buffer
-		if err := compactJSON(&b, data); err != nil {
-			return usageError(e, err)
-		}
+		err = compactJSON(&b, data)
 		data = b.Bytes()
 	}
-	return writeOutput(e, file, data)
+	return writeOutput(e, file, data, err)
 }
 
 // resolveSchema returns the schema named by --dialect or --schema and a
@@ -85,12 +80,14 @@ func resolveSchema(e *env, dialect, file string) (*schema.Schema, string, int) {
 	return s, file, exitOK
 }
 
-// writeOutput writes data to the file named by -o, or standard output.
-func writeOutput(e *env, file string, data []byte) int {
-	var err error
-	if file == "" || file == "-" {
+// writeOutput writes data to the file named by -o, or standard output, or
+// when the command failed to make data reports err, its error.
+func writeOutput(e *env, file string, data []byte, err error) int {
+	switch {
+	case err != nil: // reported below
+	case file == "" || file == "-":
 		_, err = e.stdout.Write(data)
-	} else {
+	default:
 		err = os.WriteFile(file, data, 0o644) // readable by all, like go generate's output
 	}
 	if err != nil {

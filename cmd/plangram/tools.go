@@ -38,15 +38,10 @@ func printTools(e *env, file, dialect, schemaFile string, jsonSchema, compact bo
 	if s == nil {
 		return code
 	}
-	var data []byte
-	var err error
 	if jsonSchema {
-		data, err = schema.JSONSchema(s)
-	} else {
-		data, err = s.MarshalFile()
+		data, err := schema.JSONSchema(s)
+		return writeJSONOutput(e, out, data, err, compact)
 	}
-	if err != nil {
-		return usageError(e, err)
-	}
-	return writeJSONOutput(e, out, data, compact)
+	data, err := s.MarshalFile()
+	return writeJSONOutput(e, out, data, err, compact)
 }
