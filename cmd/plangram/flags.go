@@ -207,8 +207,7 @@ func (f parserFlags) options(e *env) (grammar.Options, bool) {
 	// it the same way.
 	opts := grammar.Options{Dialect: *f.dialect, Fence: fc, ReadTools: stream.ReadDocument}
 	if *f.schema != "" {
-		if opts.Schema, err = loadSchema(*f.schema); err != nil {
-			fmt.Fprintln(e.stderr, err)
+		if opts.Schema = loadSchema(e, *f.schema, false); opts.Schema == nil {
 			return grammar.Options{}, false
 		}
 	}

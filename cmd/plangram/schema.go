@@ -69,9 +69,8 @@ func resolveSchema(e *env, dialect, file string) (*schema.Schema, string, int) {
 		}
 		return s, "", exitOK
 	}
-	s, err := loadSchema(file)
-	if err != nil {
-		fmt.Fprintln(e.stderr, err) // positioned: FILE:LINE:COL: error: … [bad-schema]
+	s := loadSchema(e, file, false)
+	if s == nil {
 		return nil, "", exitUsage
 	}
 	if dialect != "" {

@@ -60,15 +60,13 @@ func cmdStream(ctx context.Context, e *env, args []string) int {
 		return usageError(e, fmt.Errorf("give --schema or --tools, not both"))
 	}
 	if *schemaFile != "" {
-		if opts.Schema, err = loadSchema(*schemaFile); err != nil {
-			fmt.Fprintln(e.stderr, err)
+		if opts.Schema = loadSchema(e, *schemaFile, false); opts.Schema == nil {
 			return exitUsage
 		}
 	}
 	if *toolsFile != "" {
-		var code int
-		if opts.Schema, code = loadTools(e, *toolsFile); opts.Schema == nil {
-			return code
+		if opts.Schema = loadSchema(e, *toolsFile, true); opts.Schema == nil {
+			return exitUsage
 		}
 	}
 	if opts.Syntax == "" {

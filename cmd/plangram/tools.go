@@ -7,24 +7,35 @@ import (
 	"github.com/plangram/plangram/schema"
 )
 
-// loadTools reads a tools registry (an OpenAI or Anthropic tools array, an
-// MCP tools/list result) and converts it to an action schema
-// (schema.FromTools). Its warnings and notes print to stderr as
-// diagnostics; on failure the errors do and the exit code is returned.
-func loadTools(e *env, file string) (*schema.Schema, int) {
+// loadSchema reads an action schema file (schema.Parse) or, with tools, a
+// tools registry (an OpenAI or Anthropic tools array, an MCP tools/list
+// result) converted to an action schema (schema.FromTools), whose warnings
+// and notes print to stderr as diagnostics. On failure it prints the error,
+// positioned in the file (FILE:LINE:COL: error: … [bad-schema] or
+// [bad-tools]), and returns nil: exit with exitUsage.
+func loadSchema(e *env, file string, tools bool) *schema.Schema {
 	data, err := os.ReadFile(file)
 	if err != nil {
-		return nil, usageError(e, err)
+		usageError(e, err)
+		return nil
 	}
-	t, err := schema.FromTools(file, data)
+	var s *schema.Schema
+	if tools {
+		var t *schema.Tools
+		if t, err = schema.FromTools(file, data); err == nil {
+			s = t.Schema
+			for _, d := range t.Diagnostics {
+				fmt.Fprintln(e.stderr, d)
+			}
+		}
+	} else {
+		s, err = schema.Parse(file, data)
+	}
 	if err != nil {
-		fmt.Fprintln(e.stderr, err) // positioned: FILE:LINE:COL: error: … [bad-tools]
-		return nil, exitUsage
+		fmt.Fprintln(e.stderr, err)
+		return nil
 	}
-	for _, d := range t.Diagnostics {
-		fmt.Fprintln(e.stderr, d)
-	}
-	return t.Schema, exitOK
+	return s
 }
 
 // printTools is `plangram schema --tools FILE`: the converted action
@@ -34,9 +45,9 @@ func printTools(e *env, file, dialect, schemaFile string, jsonSchema, compact bo
 	if dialect != "" || schemaFile != "" {
 		return usageError(e, fmt.Errorf("--tools replaces --dialect and --schema"))
 	}
-	s, code := loadTools(e, file)
+	s := loadSchema(e, file, true)
 	if s == nil {
-		return code
+		return exitUsage
 	}
 	if jsonSchema {
 		data, err := schema.JSONSchema(s)
