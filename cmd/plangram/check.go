@@ -77,7 +77,6 @@ func cmdCheck(ctx context.Context, e *env, args []string) int {
 		pr, e = newProgress(e, len(n), false)
 		opts.Progress = func(done, _ int) { pr.step(done) }
 	}
-	defer pr.end()
 	files, runErr := lint.Run(ctx, paths, opts)
 	pr.end()
 	if ctx.Err() != nil {
