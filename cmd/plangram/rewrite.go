@@ -81,8 +81,7 @@ func rewriteInputs(ctx context.Context, e *env, name string, pos []string, rf re
 			// between is not overwritten (safewrite.Rewrite).
 			var hook func()
 			if e.beforeRename != nil {
-				p := in.path
-				hook = func() { e.beforeRename(p) }
+				hook = func() { e.beforeRename(in.path) }
 			}
 			if err := safewrite.Rewrite(in.path, src, out, hook); err != nil {
 				code = usageError(e, err)
