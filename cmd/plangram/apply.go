@@ -45,8 +45,7 @@ func cmdApply(ctx context.Context, e *env, args []string) int {
 	if !ok {
 		return exitUsage
 	}
-	// The one input layer: no FILE or "-" is standard input, a directory
-	// every *.md below it; all of them are one transaction.
+	// All the inputs (expandInputs) are one transaction.
 	ins, err := expandInputs(paths, *include...)
 	if err != nil {
 		return usageError(e, err)

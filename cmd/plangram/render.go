@@ -77,9 +77,8 @@ func cmdRender(ctx context.Context, e *env, args []string) int {
 			return usageError(e, fmt.Errorf("%s: %w", in.name, err)), nil
 		}
 		if targets[i] == "" {
-			// The page is written as it is rendered, one item at a time
-			// (render.WriteHTML): its HTML is many times
-			// the size of a plan of small actions.
+			// The page is written as it is rendered (render.WriteHTML): its
+			// HTML is many times the size of a plan of small actions.
 			bw := bufio.NewWriterSize(e.stdout, 64<<10)
 			c, err := page(bw)
 			if ferr := bw.Flush(); err == nil {
