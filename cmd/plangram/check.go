@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/plangram/plangram/apply"
+	"github.com/plangram/plangram/internal/number"
 	"github.com/plangram/plangram/lint"
 	rpt "github.com/plangram/plangram/report"
 	"github.com/plangram/plangram/workspace"
@@ -93,9 +94,12 @@ func cmdCheck(ctx context.Context, e *env, args []string) int {
 			shown[i] = &c
 		}
 	}
-	sum := "" // the summary counts every diagnostic, shown or not
+	// The summary line, "3 errors, 1 warning in 2 files", counts every
+	// diagnostic, shown or not, and the files checked.
+	errs, warns := rpt.Count(files)
+	sum := ""
 	if *summary || e.outTTY {
-		sum = summaryLine(files)
+		sum = fmt.Sprintf("%s, %s in %s", number.Plural(errs, "error"), number.Plural(warns, "warning"), number.Plural(len(files), "file"))
 	}
 	if err := writeReport(e, *format, shown, *compact, sum); err != nil {
 		return usageError(e, err)
@@ -103,7 +107,6 @@ func cmdCheck(ctx context.Context, e *env, args []string) int {
 	if runErr != nil {
 		return usageError(e, runErr)
 	}
-	errs, warns := rpt.Count(files)
 	if errs > 0 || *strict && warns > 0 {
 		return exitError
 	}

@@ -12,7 +12,6 @@ import (
 	"sync"
 
 	"github.com/plangram/plangram/ast"
-	"github.com/plangram/plangram/internal/number"
 	rpt "github.com/plangram/plangram/report"
 )
 
@@ -109,13 +108,6 @@ func printDiags(e *env, name string, diags []*ast.Diagnostic) int {
 	}
 	w.Flush()
 	return code
-}
-
-// summaryLine is the last line of check's text output on a terminal or
-// with --summary: "3 errors, 1 warning in 2 files" (the files checked).
-func summaryLine(files []*rpt.File) string {
-	errs, warns := rpt.Count(files)
-	return fmt.Sprintf("%s, %s in %s", number.Plural(errs, "error"), number.Plural(warns, "warning"), number.Plural(len(files), "file"))
 }
 
 // compactJSON rewrites indented JSON output (one or more values, each ending
