@@ -11,14 +11,12 @@ import (
 	"github.com/plangram/plangram/schema"
 )
 
-const schemaUsage = "[--dialect D | --schema FILE | --tools FILE [--json-schema]] [--compact] [-o FILE]"
-
 // cmdSchema prints the JSON Schema (2020-12) of `plangram parse`'s JSON
 // output for a dialect. With --tools it prints the action schema converted
 // from a tools registry (a schema file --schema reads), or with
 // --json-schema the JSON Schema of that dialect's parsed documents.
 func cmdSchema(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "schema", schemaUsage)
+	fs := newFlags(e, "schema", "[--dialect D | --schema FILE | --tools FILE [--json-schema]] [--compact] [-o FILE]")
 	dialect := fs.String("dialect", "", "built-in dialect ("+strings.Join(schema.Dialects(), ", ")+"); with --schema, the grammar that reads it")
 	schemaFile := fs.String("schema", "", "action schema file (docs/schema.md)")
 	out := fs.String("o", "", "write to FILE instead of standard output")
