@@ -56,7 +56,6 @@ import (
 	"fmt"
 	"github.com/plangram/plangram/internal/rootfs"
 	"io/fs"
-	"path/filepath"
 	"slices"
 
 	"github.com/plangram/plangram/ast"
@@ -123,7 +122,7 @@ type Result struct {
 // (after undoing whatever it had written). ctx is checked between steps;
 // a cancelled apply undoes what it wrote.
 func Apply(ctx context.Context, docs []*ast.Document, root string, opts Options) (*Result, error) {
-	absRoot, err := resolveRoot(root)
+	absRoot, err := workspace.ResolveRoot(root)
 	if err != nil {
 		return nil, err
 	}
@@ -158,18 +157,6 @@ func recovered(rec *Recovery) *Result {
 		return nil
 	}
 	return &Result{Recovered: rec}
-}
-
-// resolveRoot returns root absolute, with its symbolic links resolved.
-func resolveRoot(root string) (string, error) {
-	if err := workspace.ValidateRoot(root); err != nil {
-		return "", err
-	}
-	absRoot, err := filepath.Abs(root)
-	if err != nil {
-		return "", err
-	}
-	return filepath.EvalSymlinks(absRoot)
 }
 
 // commandsNotRun notes each action of cmds: apply does not run it.

@@ -6,12 +6,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/plangram/plangram/internal/rootfs"
 	"io/fs"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/plangram/plangram/internal/rootfs"
+	"github.com/plangram/plangram/workspace"
 )
 
 // The root's metadata directory and the journal in it. The journal is
@@ -348,7 +350,7 @@ func Recover(ctx context.Context, root string) (*Recovery, error) {
 }
 
 func recoverRoot(ctx context.Context, root string, portable bool) (*Recovery, error) {
-	absRoot, err := resolveRoot(root)
+	absRoot, err := workspace.ResolveRoot(root)
 	if err != nil {
 		return nil, err
 	}

@@ -226,7 +226,7 @@ func TestTempNames(t *testing.T) {
 // simulation's part is the workspace package's).
 func applyChanges(t *testing.T, root string, portable bool, changes []workspace.Change) error {
 	t.Helper()
-	absRoot, err := resolveRoot(root)
+	absRoot, err := workspace.ResolveRoot(root)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,11 +41,10 @@ type step struct {
 	link string // a symbolic link's target text (symlink, delete of a link)
 
 	// Not journaled.
-	path    string       // dir/name, for messages
-	data    string       // the new content (edit, create)
-	old     rootfs.Info  // the entry verified (edit, delete)
-	like    *rootfs.Info // whose owner and mode a created file gets
-	changed *dirChanges  // directories whose entries changed
+	path string       // dir/name, for messages
+	data string       // the new content (edit, create)
+	old  rootfs.Info  // the entry verified (edit, delete)
+	like *rootfs.Info // whose owner and mode a created file gets
 }
 
 // dirChanges is the set of directories whose entries an apply changed,
@@ -351,12 +350,7 @@ func (t *txn) stage(d rootfs.Dir, s *step) error {
 	if err != nil {
 		return err
 	}
-	ok := false
-	defer func() {
-		if !ok {
-			f.Close()
-		}
-	}()
+	defer f.Close() // for an early return: after the Close below it does nothing
 	if like != nil {
 		// Owner first: chown clears the setuid and setgid bits. A
 		// process that may not give the file away (not root) keeps it.
@@ -377,7 +371,6 @@ func (t *txn) stage(d rootfs.Dir, s *step) error {
 			return fmt.Errorf("%s: %w", s.path, err)
 		}
 	}
-	ok = true
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("%s: %w", s.path, err)
 	}

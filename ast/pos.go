@@ -101,12 +101,7 @@ func (l *Lines) Extend(more []byte) {
 // Pos returns the position of the byte offset. Offsets outside the source are
 // clamped to it.
 func (l *Lines) Pos(offset int) Pos {
-	if offset < 0 {
-		offset = 0
-	}
-	if offset > l.size {
-		offset = l.size
-	}
+	offset = min(max(offset, 0), l.size)
 	// The line is the last whose start is at most offset (starts[0] is 0).
 	lo, found := slices.BinarySearch(l.starts, offset)
 	if !found {

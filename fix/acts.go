@@ -95,7 +95,7 @@ func (p *actsPasser) lineNo(off int) int { return p.doneLines + 1 + strings.Coun
 // judges the block as grammar's acts parser does.
 func (p *actsPasser) repair(end int, act bool) bool {
 	f, c, src := p.f, p.c, p.rest
-	first := lineEnd(src[:end], 0)
+	first := lexer.LineEnd(src[:end], 0)
 	off := 0
 	if pre := lexer.MarkerPrefix(src[:first]); pre > 0 {
 		off, first = pre, first-pre
@@ -129,7 +129,7 @@ func (p *actsPasser) repair(end int, act bool) bool {
 		}
 	}
 	if !nested {
-		return withText && lexer.FenceBetween(v, lineEnd(v, at), last, c) && p.strip(off, at, ts, te, run)
+		return withText && lexer.FenceBetween(v, lexer.LineEnd(v, at), last, c) && p.strip(off, at, ts, te, run)
 	}
 	intended, maxRun, ok := lexer.IntendedClose(src, off+first, open, true, searchLimit)
 	if !ok || intended < off+len(v) || hasAct(src[off+first:intended], c) {
@@ -137,7 +137,7 @@ func (p *actsPasser) repair(end int, act bool) bool {
 	}
 	// Longer than every fence inside, and never shorter than the intended
 	// closing fence already is (it becomes exactly the opening run).
-	closeEnd := lineEnd(src, intended)
+	closeEnd := lexer.LineEnd(src, intended)
 	closeLine, _ := body(src[intended:closeEnd])
 	g, _ := lexer.ParseMdFence(closeLine)
 	n := max(max(open.Run, maxRun)+1, g.Run)
@@ -168,7 +168,7 @@ func (p *actsPasser) strip(off, at, ts, te int, run string) bool {
 	if lexer.IsAct(text) {
 		return false
 	}
-	e := lineEnd(src, off+at)
+	e := lexer.LineEnd(src, off+at)
 	line, ending := body(src[off+at : e])
 	i := strings.Index(line, run)
 	p.f.add(repair{code: CodeTrailingText, line: p.lineNo(off + at),
@@ -179,13 +179,13 @@ func (p *actsPasser) strip(off, at, ts, te int, run string) bool {
 
 // hasAct reports whether a line of s opens an act block of character c.
 func hasAct(s string, c byte) bool {
-	for p := 0; p < len(s); p = lineEnd(s, p) {
+	for p := 0; p < len(s); p = lexer.LineEnd(s, p) {
 		i := strings.Index(s[p:], strings.Repeat(string(c), 3))
 		if i < 0 {
 			return false
 		}
 		p = strings.LastIndexByte(s[:p+i], '\n') + 1
-		line, _ := body(s[p:lineEnd(s, p)])
+		line, _ := body(s[p:lexer.LineEnd(s, p)])
 		if _, info, ok := lexer.OpenFenceString(line, c); ok && lexer.IsAct(info) {
 			return true
 		}

@@ -193,14 +193,6 @@ func (f *fixer) lineNo(off int) int {
 	return 1 + strings.Count(f.text[:off], "\n")
 }
 
-// lineEnd returns the end of the line starting at off, after its '\n'.
-func lineEnd(s string, off int) int {
-	if i := strings.IndexByte(s[off:], '\n'); i >= 0 {
-		return off + i + 1
-	}
-	return len(s)
-}
-
 // body returns a line without its line ending, and the ending.
 func body(line string) (string, string) {
 	b := strings.TrimSuffix(line, "\n")
@@ -210,7 +202,7 @@ func body(line string) (string, string) {
 
 // setRun rewrites the fence run of the fence line at off to n characters.
 func (f *fixer) setRun(off, n int) {
-	e := lineEnd(f.text, off)
+	e := lexer.LineEnd(f.text, off)
 	f.charge(len(f.text))
 	f.text = f.text[:off] + withRun(f.text[off:e], n) + f.text[e:]
 }
@@ -250,7 +242,7 @@ func (f *fixer) stop(line int) {
 // or unclosed, reporting whether it changed anything.
 func (f *fixer) repairBlock(off, end int) bool {
 	tok := f.text[off:end]
-	first := lineEnd(tok, 0)
+	first := lexer.LineEnd(tok, 0)
 	openLine, _ := body(tok[:first])
 	bomLen := 0
 	if off == 0 && strings.HasPrefix(openLine, "\uFEFF") {
@@ -266,7 +258,7 @@ func (f *fixer) repairBlock(off, end int) bool {
 		// remark, not an info string: the block ran on to a later fence
 		// (the fence-trailing-text error).
 		if at, withText := lexer.FenceWithText(tok, open, true); withText && (!ok || at < inner && !lexer.LooksLikeInfo(infoAt(tok, at))) {
-			return f.stripTrailing(off, at, lineEnd(tok, at), open, false)
+			return f.stripTrailing(off, at, lexer.LineEnd(tok, at), open, false)
 		}
 		if !ok {
 			return false
@@ -283,7 +275,7 @@ func (f *fixer) repairBlock(off, end int) bool {
 // infoAt returns the text after the fence run of the line at offset at of
 // tok.
 func infoAt(tok string, at int) string {
-	line, _ := body(tok[at:lineEnd(tok, at)])
+	line, _ := body(tok[at:lexer.LineEnd(tok, at)])
 	g, _ := lexer.ParseMdFence(line)
 	return g.Info
 }
@@ -296,8 +288,8 @@ func infoAt(tok string, at int) string {
 // `bash` after a run is more likely a nested opening fence.
 func (f *fixer) stripTrailing(off, first, stop int, open lexer.MdFenceLine, closed bool) bool {
 	tok := f.text[off:]
-	for p := first; p < stop; p = lineEnd(tok, p) {
-		e := lineEnd(tok, p)
+	for p := first; p < stop; p = lexer.LineEnd(tok, p) {
+		e := lexer.LineEnd(tok, p)
 		line, ending := body(tok[p:e])
 		run, rest, ok := runWithText(line, open)
 		if !ok || (closed && plausibleInfo(rest)) {
@@ -317,15 +309,7 @@ func (f *fixer) stripTrailing(off, first, stop int, open lexer.MdFenceLine, clos
 // of open may be and holds a run of open's character at least as long as
 // open's run followed by other text; run is the end of the run in line.
 func runWithText(line string, open lexer.MdFenceLine) (run int, rest string, ok bool) {
-	w, i := 0, 0
-	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
-		if line[i] == '\t' {
-			w += 4 - w%4
-		} else {
-			w++
-		}
-		i++
-	}
+	w, i := lexer.Indent(line)
 	j := i
 	for j < len(line) && line[j] == open.Char {
 		j++
@@ -358,15 +342,15 @@ func plausibleInfo(s string) bool {
 // its extent and only gets longer fences, which makes the nested-looking
 // line plain content.
 func (f *fixer) lengthen(openOff, innerOff, closeOff int, open lexer.MdFenceLine) {
-	start := lineEnd(f.text, openOff)
+	start := lexer.LineEnd(f.text, openOff)
 	closeAt, maxRun, intended := lexer.IntendedClose(f.text, start, open, false, searchLimit)
 	if intended {
 		f.charge(closeAt - start)
 	} else {
 		f.charge(len(f.text) - start)
 		closeAt, maxRun = closeOff, 0
-		for p := start; p < closeOff; p = lineEnd(f.text, p) {
-			line, _ := body(f.text[p:lineEnd(f.text, p)])
+		for p := start; p < closeOff; p = lexer.LineEnd(f.text, p) {
+			line, _ := body(f.text[p:lexer.LineEnd(f.text, p)])
 			if g, ok := lexer.ParseMdFence(line); ok && g.Char == open.Char {
 				maxRun = max(maxRun, g.Run)
 			}
@@ -412,7 +396,7 @@ func (f *fixer) headingLevels() {
 		if off < done {
 			continue
 		}
-		line, _ := body(f.text[off:lineEnd(f.text, off)])
+		line, _ := body(f.text[off:lexer.LineEnd(f.text, off)])
 		j := strings.IndexByte(line, '#')
 		k := j
 		for k < len(line) && line[k] == '#' {
@@ -464,7 +448,7 @@ func (f *fixer) trailingBlank(dialect string) {
 	i := len(strings.TrimRight(t, " \t\r\n"))
 	cut := 0
 	if i > 0 {
-		cut = lineEnd(t, i-1) // the last line with text, with its line ending
+		cut = lexer.LineEnd(t, i-1) // the last line with text, with its line ending
 	}
 	if cut >= len(t) || f.endsInsideBlock(dialect) {
 		return
@@ -491,7 +475,7 @@ func (f *fixer) endsInsideBlock(dialect string) bool {
 			return false
 		}
 		tok := t[start:]
-		first := lineEnd(tok, 0)
+		first := lexer.LineEnd(tok, 0)
 		open, _ := lexer.MdFenceAt(t, start)
 		last := strings.LastIndexByte(strings.TrimSuffix(tok, "\n"), '\n') + 1
 		return !(last >= first && first < len(tok) && open.Closes(tok[last:]))
@@ -509,7 +493,7 @@ func (f *fixer) endsInsideBlock(dialect string) bool {
 	if typ != lexer.Block && typ != lexer.ActBlock {
 		return false
 	}
-	first := lineEnd(last, 0)
+	first := lexer.LineEnd(last, 0)
 	run, _, _ := lexer.OpenFence([]byte(last[:first]), sc.Fence())
 	lastLine := strings.LastIndexByte(strings.TrimSuffix(last, "\n"), '\n') + 1
 	return !(lastLine >= first && first < len(last) && lexer.ClosesFence([]byte(last[lastLine:]), run))

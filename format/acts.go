@@ -8,6 +8,7 @@ import (
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/lexer"
 )
 
 const bom = "\uFEFF"
@@ -151,15 +152,7 @@ func markerIndent(src []byte, start int) string {
 	if ls == 0 {
 		line = bytes.TrimPrefix(line, []byte(bom))
 	}
-	col := 0
-	for _, c := range line {
-		if c == '\t' {
-			col += 4 - col%4
-		} else {
-			col++
-		}
-	}
-	return strings.Repeat(" ", col)
+	return strings.Repeat(" ", lexer.Column(line, 0))
 }
 
 // collect returns the document's prose, stray blocks, act blocks and
@@ -251,22 +244,8 @@ func Quote(s string) string {
 // the line's spaces, tabs, carriage returns and byte-order mark.
 func longestRun(s string, c byte) int {
 	best := 0
-	for len(s) > 0 {
-		line := s
-		if i := strings.IndexByte(s, '\n'); i >= 0 {
-			line, s = s[:i], s[i+1:]
-		} else {
-			s = ""
-		}
-		for {
-			if t := strings.TrimLeft(line, " \t\r"); t != line {
-				line = t
-			} else if t := strings.TrimPrefix(line, bom); t != line {
-				line = t
-			} else {
-				break
-			}
-		}
+	for line := range strings.Lines(s) {
+		line = strings.TrimLeft(line, " \t\r"+bom) // bom is one rune of the cutset
 		n := 0
 		for n < len(line) && line[n] == c {
 			n++
@@ -304,21 +283,9 @@ func lineEnding(items []item, kept []string) string {
 		if items[i].act != nil && !items[i].block.Unclosed {
 			continue // written by fmt itself
 		}
-		if e, ok := firstLineEnding(k); ok {
+		if e := lexer.FirstLineEnding(k); e != "" {
 			return e
 		}
 	}
 	return "\n"
-}
-
-// firstLineEnding returns the first line ending of s, if it has one.
-func firstLineEnding(s string) (string, bool) {
-	j := strings.IndexByte(s, '\n')
-	if j < 0 {
-		return "", false
-	}
-	if j > 0 && s[j-1] == '\r' {
-		return "\r\n", true
-	}
-	return "\n", true
 }

@@ -148,10 +148,7 @@ func udiffHunkEdits(b *ast.Block, h grammar.Hunk, src []byte, edits []lineEdit) 
 		return edits
 	}
 	nOld, nNew := 0, 0
-	for _, l := range strings.SplitAfter(b.Content, "\n") {
-		if l == "" {
-			continue
-		}
+	for l := range strings.Lines(b.Content) {
 		switch l[0] {
 		case '-':
 			nOld++

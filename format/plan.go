@@ -11,6 +11,7 @@ import (
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/lexer"
 	"github.com/plangram/plangram/schema"
 )
 
@@ -226,7 +227,7 @@ func printPlan(doc *ast.Document, src []byte, s *schema.Schema, level int) (out 
 		default:
 			continue
 		}
-		if e, ok := firstLineEnding(text); ok {
+		if e := lexer.FirstLineEnding(text); e != "" {
 			eol = e
 			break
 		}
@@ -338,17 +339,13 @@ func canonicalHeading(line string, actions map[int]string, start int) string {
 // line (markerTail).
 func canonicalList(text, eol string, tail bool) string {
 	var b strings.Builder
-	for len(text) > 0 {
-		line := text
-		if i := strings.IndexByte(text, '\n'); i >= 0 {
-			line, text = text[:i+1], text[i+1:]
-		} else {
-			text = ""
-		}
+	read := 0
+	for line := range strings.Lines(text) {
+		read += len(line)
 		body := strings.TrimRight(line, "\r\n")
 		indent := len(body) - len(strings.TrimLeft(body, " "))
 		t := body[indent:]
-		if tail && text == "" || indent > 3 || len(t) == 0 || !strings.ContainsRune("-*+", rune(t[0])) || len(t) > 1 && t[1] != ' ' && t[1] != '\t' {
+		if tail && read == len(text) || indent > 3 || len(t) == 0 || !strings.ContainsRune("-*+", rune(t[0])) || len(t) > 1 && t[1] != ' ' && t[1] != '\t' {
 			b.WriteString(line)
 			continue
 		}

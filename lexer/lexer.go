@@ -122,11 +122,11 @@ func openFence[T ~string | ~[]byte](line T, c byte) (run, info T, ok bool) {
 }
 
 // skipMarkers returns the offset after the list item markers at offset i
-// of line, each with the spaces and tabs after it (markerLen), or i when
+// of line, each with the spaces and tabs after it (MarkerLen), or i when
 // none is there.
 func skipMarkers[T ~string | ~[]byte](line T, i int) int {
 	for {
-		m := markerLen(line[i:])
+		m := MarkerLen(line[i:])
 		if m == 0 {
 			return i
 		}
@@ -330,7 +330,7 @@ func advance(pos *plex.Position, v string) {
 // block, so the scan jumps from one such line to the next rather than
 // reading every line.
 func CoarseToken(src string, off int, c byte) (plex.TokenType, int) {
-	e := lineEnd(src, off)
+	e := LineEnd(src, off)
 	if r, act := openRun(src[off:e], c); r > 0 {
 		typ := Block
 		if act {
@@ -353,7 +353,7 @@ func fenceLine(src string, p int, c byte, match func(start int, line string) boo
 			break
 		}
 		start = p + strings.LastIndexByte(src[p:p+i], '\n') + 1
-		end = lineEnd(src, start)
+		end = LineEnd(src, start)
 		if match(start, src[start:end]) {
 			return start, end
 		}

@@ -124,8 +124,8 @@ func checkTokens(t testing.TB, src string, c byte) {
 			t.Fatalf("fence %q, %q: token %+v, want offset %d line %d", c, src, tk, off, line)
 		}
 		var lines []string
-		for p := 0; p < len(tk.Value); p = lineEnd(tk.Value, p) {
-			lines = append(lines, tk.Value[p:lineEnd(tk.Value, p)])
+		for p := 0; p < len(tk.Value); p = LineEnd(tk.Value, p) {
+			lines = append(lines, tk.Value[p:LineEnd(tk.Value, p)])
 		}
 		r, act := openRun(view.Bytes(lines[0]), c)
 		switch tk.Type {
@@ -216,7 +216,7 @@ func FuzzLexer(f *testing.F) {
 func detectLines(src string) byte {
 	var near byte
 	for p := 0; p < len(src); {
-		e := lineEnd(src, p)
+		e := LineEnd(src, p)
 		for _, c := range [2]byte{Backtick, Tilde} {
 			line := view.Bytes(src[p:e])
 			if n, act := openRun(line, c); n > 0 && act {

@@ -219,7 +219,7 @@ func (s *MarkdownScanner) token(t rawTok) plex.Token {
 // off may also be the fence run of such a line, where the previous token
 // ended.
 func ScanMarkdown(src string, off int) (plex.TokenType, int) {
-	end := lineEnd(src, off)
+	end := LineEnd(src, off)
 	if midLine(src, off) {
 		if f, ok := MdFenceAt(src, off); ok {
 			return MdFence, fenceEnd(src, end, f)
@@ -269,7 +269,7 @@ func midLine(src string, off int) bool {
 // Indent is the run's column in its line, so the closing rule (Closes) is
 // the same either way; Item is set for a run after markers.
 func MdFenceAt(src string, off int) (MdFenceLine, bool) {
-	line := src[off:lineEnd(src, off)]
+	line := src[off:LineEnd(src, off)]
 	if off == 0 {
 		line = strings.TrimPrefix(line, bom)
 	}
@@ -278,12 +278,12 @@ func MdFenceAt(src string, off int) (MdFenceLine, bool) {
 		return f, ok
 	}
 	ls := strings.LastIndexByte(src[:off], '\n') + 1
-	full := src[ls:lineEnd(src, ls)]
+	full := src[ls:LineEnd(src, ls)]
 	if ls == 0 {
 		full = strings.TrimPrefix(full, bom)
 	}
 	g, ok := ParseMdFence(full)
-	if !ok || !g.Item || len(full)-len(src[off:lineEnd(src, off)]) != g.At {
+	if !ok || !g.Item || len(full)-len(src[off:LineEnd(src, off)]) != g.At {
 		return MdFenceLine{}, false // not the run of a marker line
 	}
 	g.At = 0
@@ -302,13 +302,26 @@ func fenceRun3(c byte) string {
 // without them no line of s is a fence line of c.
 func HasFenceRun(s string, c byte) bool { return strings.Contains(s, fenceRun3(c)) }
 
-// lineEnd returns the offset just after the line starting at off (after its
+// LineEnd returns the offset just after the line starting at off (after its
 // '\n', or the end of src).
-func lineEnd(src string, off int) int {
+func LineEnd(src string, off int) int {
 	if i := strings.IndexByte(src[off:], '\n'); i >= 0 {
 		return off + i + 1
 	}
 	return len(src)
+}
+
+// FirstLineEnding returns the first line ending of s, "\r\n" or "\n", or
+// "" when s has none.
+func FirstLineEnding(s string) string {
+	i := strings.IndexByte(s, '\n')
+	switch {
+	case i < 0:
+		return ""
+	case i > 0 && s[i-1] == '\r':
+		return "\r\n"
+	}
+	return "\n"
 }
 
 func isBlank(line string) bool {
@@ -323,7 +336,7 @@ func isBlank(line string) bool {
 // blankEnd returns the end of the run of blank lines starting at p.
 func blankEnd(src string, p int) int {
 	for p < len(src) {
-		e := lineEnd(src, p)
+		e := LineEnd(src, p)
 		if !isBlank(src[p:e]) {
 			break
 		}
@@ -332,23 +345,34 @@ func blankEnd(src string, p int) int {
 	return p
 }
 
-// indentOf returns the indentation width of line in columns and the byte
-// offset of its first other byte (spaceTo from its start).
-func indentOf(line string) (width, i int) { return spaceTo(line, 0, 0) }
+// Column returns the column after line when line starts at column col
+// (tabStop).
+func Column[T ~string | ~[]byte](line T, col int) int {
+	for i := 0; i < len(line); i++ {
+		col = tabStop(col, line[i])
+	}
+	return col
+}
+
+// tabStop returns the column after byte c at column col: a tab advances to
+// the next multiple of 4, any other byte one column.
+func tabStop(col int, c byte) int {
+	if c == '\t' {
+		return col + 4 - col%4
+	}
+	return col + 1
+}
+
+// Indent returns the indentation width of line in columns and the byte
+// offset of its first byte other than a space or tab.
+func Indent[T ~string | ~[]byte](line T) (width, i int) { return spaceTo(line, 0, 0) }
 
 // spaceTo reads the spaces and tabs of line from byte offset i, at column
-// col, and returns the column after them (a tab advances to the next
-// multiple of 4) and the byte offset of the first other byte.
-func spaceTo(line string, i, col int) (int, int) {
-	for ; i < len(line); i++ {
-		switch line[i] {
-		case ' ':
-			col++
-		case '\t':
-			col += 4 - col%4
-		default:
-			return col, i
-		}
+// col, and returns the column after them and the byte offset of the first
+// other byte.
+func spaceTo[T ~string | ~[]byte](line T, i, col int) (int, int) {
+	for ; i < len(line) && (line[i] == ' ' || line[i] == '\t'); i++ {
+		col = tabStop(col, line[i])
 	}
 	return col, i
 }
@@ -363,7 +387,7 @@ func ClassifyLine(line string) plex.TokenType {
 	if f, ok := ParseMdFence(line); ok && !f.Item {
 		return MdFence
 	}
-	w, i := indentOf(line)
+	w, i := Indent(line)
 	if w > 3 {
 		return MdLine
 	}
@@ -419,7 +443,7 @@ func isBullet(s string) bool {
 // (CommonMark: after the bullet and one to four spaces; one space when the
 // item is empty or followed by more than four).
 func itemContentIndent(line string) int {
-	w, i := indentOf(line)
+	w, i := Indent(line)
 	col := w + 1
 	end, j := spaceTo(line, i+1, col)
 	n := end - col
@@ -433,7 +457,7 @@ func itemContentIndent(line string) int {
 // whose text starts at column ci.
 func itemEnd(src string, p, ci int) int {
 	for p < len(src) {
-		e := lineEnd(src, p)
+		e := LineEnd(src, p)
 		line := src[p:e]
 		if isBlank(line) {
 			// Blank lines belong to the item only when a line indented at
@@ -442,14 +466,14 @@ func itemEnd(src string, p, ci int) int {
 			if q >= len(src) {
 				return p
 			}
-			next := src[q:lineEnd(src, q)]
-			if w, _ := indentOf(next); w < ci || ClassifyLine(next) == MdFence {
+			next := src[q:LineEnd(src, q)]
+			if w, _ := Indent(next); w < ci || ClassifyLine(next) == MdFence {
 				return p
 			}
 			p = q
 			continue
 		}
-		w, _ := indentOf(line)
+		w, _ := Indent(line)
 		if w == 0 {
 			return p
 		}
@@ -510,10 +534,10 @@ func ActsFenceLine(line string) (MdFenceLine, bool) {
 // list markers opens a block (Item is set, At and Indent are the run's byte
 // offset and column) but never closes one.
 func ParseMdFence(line string) (MdFenceLine, bool) {
-	w, i := indentOf(line)
+	w, i := Indent(line)
 	item := false
 	for {
-		m := markerLen(line[i:])
+		m := MarkerLen(line[i:])
 		if m == 0 {
 			break
 		}
@@ -538,10 +562,10 @@ func ParseMdFence(line string) (MdFenceLine, bool) {
 	return MdFenceLine{Char: c, Run: j - i, Indent: w, At: i, Info: rest, Item: item}, true
 }
 
-// markerLen returns the length of the list item marker s starts with (a
+// MarkerLen returns the length of the list item marker s starts with (a
 // bullet `-`, `*` or `+`, or one to nine digits and `.` or `)`) when a
 // space or a tab follows it, else 0.
-func markerLen[T ~string | ~[]byte](s T) int {
+func MarkerLen[T ~string | ~[]byte](s T) int {
 	n := 0
 	switch {
 	case len(s) == 0:
@@ -584,11 +608,12 @@ func MisnestedFence(v string) (inner int, ok bool) {
 	if first < 0 {
 		return 0, false
 	}
-	open, _ := ActsFenceLine(v[:first]) // a plan's opening line reads alike
+	// A plan's opening line reads alike (it has no CR before its run).
+	open, _ := ActsFenceLine(v[:first])
 	var stack []int // offsets of pending inner opening lines
 	var runs []int
 	for p := first + 1; p < len(v); {
-		e := lineEnd(v, p)
+		e := LineEnd(v, p)
 		if e == len(v) {
 			// The closing line, by the rule of the dialect that closed the
 			// block (the acts dialect's exact run may have any white space,
@@ -633,7 +658,7 @@ func FenceWithText(v string, open MdFenceLine, closed bool) (line int, ok bool) 
 		stop = strings.LastIndexByte(strings.TrimSuffix(v, "\n"), '\n') + 1
 	}
 	for p := first + 1; p < stop; {
-		e := lineEnd(v, p)
+		e := LineEnd(v, p)
 		if g, isFence := ParseMdFence(v[p:e]); isFence && !g.Item && g.Char == open.Char && g.Run >= open.Run && g.Info != "" && g.Indent <= open.Indent+3 {
 			return p, true
 		}
@@ -666,7 +691,7 @@ func ExactFenceWithText(v, run string, closed bool) (line, text, textEnd int, ok
 			break
 		}
 		ls := p + strings.LastIndexByte(v[p:p+i], '\n') + 1
-		e := lineEnd(v, ls)
+		e := LineEnd(v, ls)
 		if t, te, ok := textAfterRun(v[ls:e], run, c); ok {
 			return ls, ls + t, ls + te, true
 		}
@@ -732,8 +757,8 @@ func IntendedClose(src string, start int, open MdFenceLine, anyIndent bool, limi
 		maxIndent = math.MaxInt
 	}
 	var stack []int
-	for p, n := start, 0; p < len(src) && n < limit; p, n = lineEnd(src, p), n+1 {
-		e := lineEnd(src, p)
+	for p, n := start, 0; p < len(src) && n < limit; p, n = LineEnd(src, p), n+1 {
+		e := LineEnd(src, p)
 		g, isFence := ParseMdFence(src[p:e])
 		if !isFence || g.Char != open.Char {
 			continue

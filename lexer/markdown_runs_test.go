@@ -104,12 +104,12 @@ func checkFenceEnds(t testing.TB, src string) {
 			continue
 		}
 		off := tk.Off
-		first := lineEnd(src, off)
+		first := LineEnd(src, off)
 		f, _ := MdFenceAt(src, off)
 		want := len(src)
-		for p := first; p < len(src); p = lineEnd(src, p) {
-			if f.Closes(src[p:lineEnd(src, p)]) {
-				want = lineEnd(src, p)
+		for p := first; p < len(src); p = LineEnd(src, p) {
+			if f.Closes(src[p:LineEnd(src, p)]) {
+				want = LineEnd(src, p)
 				break
 			}
 		}

@@ -253,9 +253,7 @@ func Run(ctx context.Context, paths []string, opts Options) ([]*report.File, err
 	var mu sync.Mutex
 	done := 0
 	for w := 0; w < min(jobs, len(files)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for i := range work {
 				results[i], errs[i] = checkFile(ctx, files[i], stdin, opts)
 				if opts.Progress != nil {
@@ -265,7 +263,7 @@ func Run(ctx context.Context, paths []string, opts Options) ([]*report.File, err
 					mu.Unlock()
 				}
 			}
-		}()
+		})
 	}
 	for i := range files {
 		if ctx.Err() != nil {

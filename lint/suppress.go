@@ -141,16 +141,9 @@ func directives(doc *ast.Document, src []byte) (map[string][]lineRange, []*ast.D
 	}
 	ranges := map[string][]lineRange{}
 	var bad []*ast.Diagnostic
-	line, bi := 0, 0
-	for start := 0; start < len(src); {
-		end := bytes.IndexByte(src[start:], '\n')
-		next := len(src)
-		if end >= 0 {
-			next = start + end + 1
-			end = start + end
-		} else {
-			end = len(src)
-		}
+	line, bi, start := 0, 0, 0
+	for l := range bytes.Lines(src) {
+		end := start + len(bytes.TrimSuffix(l, []byte("\n")))
 		line++
 		for bi < len(blocks) && blocks[bi].End.Offset <= start {
 			bi++
@@ -183,7 +176,7 @@ func directives(doc *ast.Document, src []byte) (map[string][]lineRange, []*ast.D
 				}
 			}
 		}
-		start = next
+		start += len(l)
 	}
 	for c, rs := range ranges {
 		ranges[c] = merge(rs)

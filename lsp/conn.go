@@ -319,11 +319,7 @@ func (c *conn) dispatch(ctx context.Context, body []byte, h handler, isExit func
 			exit = exit || isExit(r.method)
 		default:
 			n++
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				out[i] = c.respond(ctx, h, r)
-			}()
+			wg.Go(func() { out[i] = c.respond(ctx, h, r) })
 		}
 	}
 	answer := func() {

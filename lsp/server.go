@@ -172,8 +172,7 @@ func decodeParams(raw json.RawMessage, v any) error {
 		return paramsErrorf("params must be a JSON object, got %s", what)
 	}
 	if err := json.Unmarshal(t, v); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
+		if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
 			return paramsErrorf("%s: a JSON %s where %s belongs", te.Field, te.Value, jsonKind(te.Type))
 		}
 		return paramsErrorf("%v", err)
@@ -458,13 +457,11 @@ func (s *server) update(u uri.URI, version int32, text []byte) {
 	ctx, cancel := context.WithCancel(s.base)
 	d.cancel = cancel
 	seq, root := d.seq, s.root
-	s.checks.Add(1)
-	go func() {
-		defer s.checks.Done()
+	s.checks.Go(func() {
 		defer cancel()
 		defer s.recoverCheck(u, version)
 		s.check(ctx, u, version, seq, text, root)
-	}()
+	})
 }
 
 // store replaces the stored version of a document (s.mu held) and cancels

@@ -132,16 +132,7 @@ func flattenNesting(src []byte) (out []byte, changed, first int) {
 				// A fence on a list item's marker line: its markers
 				// and indentation are flattened like any line's.
 			}
-			w, i := 0, 0
-			for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
-				if l[i] == '\t' {
-					w += 4 - w%4
-				} else {
-					w++
-				}
-				i++
-			}
-			if w > maxIndent {
+			if w, i := lexer.Indent(l); w > maxIndent {
 				indent = i
 			}
 			cut, text = deepMarkers(l[indent:])
@@ -180,23 +171,15 @@ func deepMarkers(line []byte) (cut, text int) {
 	for {
 		i = len(line) - len(bytes.TrimLeft(line[i:], " \t"))
 		at := i
-		switch {
+		switch m := lexer.MarkerLen(line[i:]); {
 		case i < len(line) && line[i] == '>':
 			i++
-		case i+1 < len(line) && (line[i] == '-' || line[i] == '*' || line[i] == '+') && (line[i+1] == ' ' || line[i+1] == '\t'):
-			i++
+		case m > 0:
+			i += m
+		case n > maxNesting:
+			return cut, at
 		default:
-			j := i
-			for j < len(line) && j-i < 9 && line[j] >= '0' && line[j] <= '9' {
-				j++
-			}
-			if j == i || j+1 >= len(line) || (line[j] != '.' && line[j] != ')') || (line[j+1] != ' ' && line[j+1] != '\t') {
-				if n > maxNesting {
-					return cut, at
-				}
-				return 0, 0
-			}
-			i = j + 1
+			return 0, 0
 		}
 		n++
 		if n == maxNesting+1 {

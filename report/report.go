@@ -202,10 +202,7 @@ func ShortDetail(detail string) string {
 	if !ok || !strings.HasPrefix(head, "Expected:") {
 		return detail
 	}
-	rows := strings.SplitAfter(body, "\n")
-	if rows[len(rows)-1] == "" {
-		rows = rows[:len(rows)-1]
-	}
+	rows := slices.Collect(strings.Lines(body))
 	show := make([]bool, len(rows))
 	for i, r := range rows {
 		switch {

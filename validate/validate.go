@@ -147,8 +147,7 @@ func BindAct(a *ast.Action, s *schema.Schema) []*ast.Diagnostic {
 	}
 	badValue := func(p *schema.Param, sp *ast.Span, err error) {
 		code := CodeBadValue
-		var pe *schema.PathError
-		if errors.As(err, &pe) { // the path rule has its own codes
+		if pe, ok := errors.AsType[*schema.PathError](err); ok { // the path rule has its own codes
 			code = pe.Code
 		}
 		diags = append(diags, &ast.Diagnostic{Severity: ast.Error, Code: code,

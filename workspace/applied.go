@@ -6,6 +6,7 @@ import (
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/lexer"
 )
 
 // CodeAlreadyApplied: an edit whose result is already in the file — its
@@ -133,7 +134,7 @@ func (c *checker) endLine(a *ast.Action, content string) string {
 	}
 	nl := c.nl
 	if i := strings.LastIndexByte(content, '\n'); i >= 0 {
-		nl = firstNewline(content[max(i-1, 0):])
+		nl = lexer.FirstLineEnding(content[max(i-1, 0):])
 	}
 	if nl == "" {
 		nl = "\n"
@@ -152,35 +153,22 @@ func fromBlock(a *ast.Action, content string) *ast.Block {
 	return nil
 }
 
-// firstNewline returns the first line ending of s ("\r\n" or "\n"), or ""
-// when s has none.
-func firstNewline(s string) string {
-	i := strings.IndexByte(s, '\n')
-	switch {
-	case i < 0:
-		return ""
-	case i > 0 && s[i-1] == '\r':
-		return "\r\n"
-	}
-	return "\n"
-}
-
 // docNewline returns the line ending of doc: the first one of its prose
 // or of its blocks' contents, "" when there is none.
 func docNewline(doc *ast.Document) string {
 	for _, p := range doc.Prose {
-		if nl := firstNewline(p.Text); nl != "" {
+		if nl := lexer.FirstLineEnding(p.Text); nl != "" {
 			return nl
 		}
 	}
 	for _, b := range doc.Blocks {
-		if nl := firstNewline(b.Content); nl != "" {
+		if nl := lexer.FirstLineEnding(b.Content); nl != "" {
 			return nl
 		}
 	}
 	for _, a := range doc.Actions {
 		for _, b := range a.Blocks {
-			if nl := firstNewline(b.Content); nl != "" {
+			if nl := lexer.FirstLineEnding(b.Content); nl != "" {
 				return nl
 			}
 		}

@@ -93,11 +93,9 @@ func NewCaseCollisions(dialect string, s *schema.Schema) *CaseCollisions {
 func (c *CaseCollisions) casePaths(a *ast.Action) iter.Seq[pathArg] {
 	return func(yield func(pathArg) bool) {
 		for p := range eachPathArg(c.schema, a) {
-			if p.resource && schema.IsURL(p.value) {
+			// A resource may be a URL; the path rule reports a bad path.
+			if p.resource && schema.IsURL(p.value) || schema.CheckPath(p.value) != nil {
 				continue
-			}
-			if schema.CheckPath(p.value) != nil {
-				continue // the path rule reports it
 			}
 			if !yield(p) {
 				return

@@ -3,7 +3,6 @@ package workspace
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -60,56 +59,6 @@ func TestWorkspaceCap(t *testing.T) {
 			}
 		}
 	}
-}
-
-// countDiags counts the diagnostics found: one for each listed, and the
-// count a summing-up diagnostic stands for (grammar.IsOverflow).
-func countDiags(diags []*ast.Diagnostic) int {
-	n := 0
-	for _, d := range diags {
-		if !grammar.IsOverflow(d) {
-			n++
-			continue
-		}
-		k, _, _ := strings.Cut(d.Message, " ")
-		v, err := strconv.Atoi(strings.ReplaceAll(k, ",", ""))
-		if err != nil {
-			panic(d.Message)
-		}
-		n += v
-	}
-	return n
-}
-
-// newBody is a new file's content: a CRLF line, a line that is a
-// header's look-alike, an empty line.
-const newBody = "package main\r\n++ not a header\n\nfunc main() {\n\tprintln(\"a rope of lines\")\n}\n"
-
-// newFilesDiff creates a.go and b.txt (no newline at its end), patches
-// a.go, misses in b.txt (the closest region is shown from its new text)
-// and creates a.go again.
-var newFilesDiff = "--- /dev/null\n+++ b/a.go\n@@ -0,0 +1,6 @@\n" + plusLines(newBody) +
-	"--- /dev/null\n+++ b/b.txt\n@@ -0,0 +1,3 @@\n+first line of b, long enough to be kept as a rope\n+second\n+third without newline\n\\ No newline at end of file\n" +
-	"--- a/a.go\n+++ b/a.go\n@@ -4,3 +4,3 @@\n func main() {\n-\tprintln(\"a rope of lines\")\n+\tprintln(\"patched\")\n }\n" +
-	"--- a/b.txt\n+++ b/b.txt\n@@ -2,2 +2,2 @@\n-second line\n+2nd\n third without newline\n\\ No newline at end of file\n" +
-	"--- /dev/null\n+++ b/a.go\n@@ -0,0 +1,1 @@\n+again\n"
-
-// newFilesPatch is newFilesDiff's story as an apply_patch envelope.
-var newFilesPatch = "*** Begin Patch\n*** Add File: a.go\n" + plusLines(newBody) +
-	"*** Add File: b.txt\n+first line of b, long enough to be kept as a rope\n+second\n+third\n" +
-	"*** Update File: a.go\n@@ func main() {\n-\tprintln(\"a rope of lines\")\n+\tprintln(\"patched\")\n }\n" +
-	"*** Update File: b.txt\n@@\n-second line\n+2nd\n" +
-	"*** Add File: a.go\n+again\n*** End Patch\n"
-
-// plusLines writes each line of s after a '+'.
-func plusLines(s string) string {
-	var b strings.Builder
-	for _, l := range strings.SplitAfter(s, "\n") {
-		if l != "" {
-			b.WriteString("+" + l)
-		}
-	}
-	return b.String()
 }
 
 // state returns the current state of path rel, nil when it was not looked

@@ -3,6 +3,7 @@ package workspace
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/plangram/plangram/ast"
@@ -50,12 +51,7 @@ func fromLF(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") }
 
 // lfEdit reports whether an edit's texts have no CR at all.
 func lfEdit(texts ...string) bool {
-	for _, t := range texts {
-		if strings.Contains(t, "\r") {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(texts, func(t string) bool { return strings.Contains(t, "\r") })
 }
 
 // noteCRLF adds the crlf-kept note.
@@ -211,40 +207,37 @@ func (c *checker) searchReplace(ctx context.Context, a *ast.Action, t *pathArg) 
 }
 
 // matched reports a text that does not occur exactly once after offset
-// from of buf (n is its number of occurrences there, capped at 2) and says
-// whether it does. find is e.find as it is matched in buf (with CRLF line
+// from of buf (n is its number of occurrences there, capped at 2). find is e.find as it is matched in buf (with CRLF line
 // endings when crlf: the edit's LF texts matched in a CRLF file). The
 // occurrences are found from buf's indexes, not by a pass over the file
 // per failing edit; the closest-region search is the check's budgeted one
 // (notFound), and so is the CRLF file's LF view it reads.
-func (c *checker) matched(a *ast.Action, t *pathArg, f *vfile, e edit, buf *text, crlf bool, find string, n, from int) bool {
+func (c *checker) matched(a *ast.Action, t *pathArg, f *vfile, e edit, buf *text, crlf bool, find string, n, from int) {
+	var d *ast.Diagnostic
 	switch {
 	case n == 0:
 		if at, ok := c.inLine(buf, crlf, e.find, find, from); ok {
-			d := c.add(ast.Error, CodeFindNotFound, e.span, "%s: the %s occurs in %s only inside a line (line %d), not as whole lines: it must start at the start of a line and end at the end of one",
+			d = c.add(ast.Error, CodeFindNotFound, e.span, "%s: the %s occurs in %s only inside a line (line %d), not as whole lines: it must start at the start of a line and end at the end of one",
 				a.Name, e.name, t.value, buf.Line(at))
-			d.Related = related(f, t.value)
-			return false
+			break
 		}
-		d := c.notFound(a, t, e, buf.Len(), func() string { return lfView(buf, crlf) })
+		d = c.notFound(a, t, e, buf.Len(), func() string { return lfView(buf, crlf) })
 		if from > 0 {
 			d.Message += fmt.Sprintf(" (it is looked for after line %d, where the previous hunk ends)", buf.Line(from))
 		}
-		d.Related = related(f, t.value)
-		return false
 	case n > 1:
 		lines, total := buf.LineMatches(find, from, maxListed)
 		where := "in"
 		if from > 0 {
 			where = fmt.Sprintf("after line %d of", buf.Line(from))
 		}
-		d := c.add(ast.Error, CodeFindAmbiguous, e.span, "%s: the %s occurs %d times %s %s (lines %s); it must occur exactly once: include more surrounding lines to make it unique",
+		d = c.add(ast.Error, CodeFindAmbiguous, e.span, "%s: the %s occurs %d times %s %s (lines %s); it must occur exactly once: include more surrounding lines to make it unique",
 			a.Name, e.name, total, where, t.value, lineList(lines, total))
 		d.Detail = occurrenceDetail(buf.String(), t.value, lines, total)
-		d.Related = related(f, t.value)
-		return false
+	default:
+		return
 	}
-	return true
+	d.Related = related(f, t.value)
 }
 
 // inLine finds lfFind (an edit's text as written) in buf at or after

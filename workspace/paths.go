@@ -27,8 +27,7 @@ func (c *checker) resolvePath(p *pathArg, a *ast.Action, follow bool) {
 		return
 	}
 	what := p.what()
-	var pe *schema.PathError
-	if err := schema.CheckPath(v); errors.As(err, &pe) {
+	if pe, ok := errors.AsType[*schema.PathError](schema.CheckPath(v)); ok {
 		switch pe.Code {
 		case CodeAbsolutePath:
 			c.addPath(CodeAbsolutePath, *p.span,

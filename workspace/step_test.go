@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
 )
 
@@ -104,12 +103,4 @@ func describeSteps(chs []Change) string {
 		parts = append(parts, s)
 	}
 	return strings.Join(parts, "; ")
-}
-
-func formatDiags(ds []*ast.Diagnostic) string {
-	var b strings.Builder
-	for _, d := range ds {
-		b.WriteString(d.Format("plan.md") + "\n")
-	}
-	return b.String()
 }

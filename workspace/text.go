@@ -251,15 +251,12 @@ func (t *text) TrimmedLine(s string, from int) (int, bool) {
 	}
 	r, base := t.tail(from)
 	t.w.spend(len(r) + base - from)
-	for off := from - base; off < len(r); {
-		next := len(r)
-		if end := strings.IndexByte(r[off:], '\n'); end >= 0 {
-			next = off + end + 1
-		}
-		if t.lineStart(r, base, off) && strings.TrimSpace(r[off:next]) == want {
+	off := from - base
+	for line := range strings.Lines(r[off:]) {
+		if t.lineStart(r, base, off) && strings.TrimSpace(line) == want {
 			return base + off, true
 		}
-		off = next
+		off += len(line)
 	}
 	return 0, false
 }

@@ -34,6 +34,7 @@ import (
 	"github.com/plangram/plangram/grammar"
 	"github.com/plangram/plangram/internal/number"
 	"github.com/plangram/plangram/internal/rootfs"
+	"github.com/plangram/plangram/lexer"
 	"github.com/plangram/plangram/schema"
 )
 
@@ -567,12 +568,13 @@ func (c *checker) textOf(f *vfile) *text { return newText(f.content, c.work) }
 // exist or is not a directory), or nil. `plangram check --root` calls it
 // first so that a bad root is a usage error, not a diagnostic per file.
 func ValidateRoot(dir string) error {
-	_, err := resolveRoot(dir)
+	_, err := ResolveRoot(dir)
 	return err
 }
 
-// resolveRoot returns the absolute, symlink-resolved directory.
-func resolveRoot(root string) (string, error) {
+// ResolveRoot returns root absolute, with its symbolic links resolved, or
+// the error ValidateRoot reports for it.
+func ResolveRoot(root string) (string, error) {
 	if root == "" {
 		return "", errors.New("workspace root is empty")
 	}
@@ -597,7 +599,7 @@ func resolveRoot(root string) (string, error) {
 // newChecker returns a checker for root; with doc, ready to check it as
 // document 0 (Simulate passes nil and calls begin per document).
 func newChecker(doc *ast.Document, root string, opts Options) (*checker, error) {
-	resolved, err := resolveRoot(root)
+	resolved, err := ResolveRoot(root)
 	if err != nil {
 		return nil, err
 	}
@@ -634,14 +636,13 @@ func (c *checker) begin(i int, doc *ast.Document, opts Options) {
 	c.tally = Tally{}
 	if c.nl = docNewline(doc); c.nl == "" {
 		if j := bytes.IndexByte(c.src, '\n'); j >= 0 {
-			c.nl = firstNewline(string(c.src[max(j-1, 0) : j+1]))
+			c.nl = lexer.FirstLineEnding(string(c.src[max(j-1, 0) : j+1]))
 		}
 	}
 }
 
 func unwrapPathError(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
+	if pe, ok := errors.AsType[*os.PathError](err); ok {
 		return pe.Err
 	}
 	return err
@@ -876,12 +877,8 @@ func eachPathArg(s *schema.Schema, a *ast.Action) iter.Seq[pathArg] {
 		if def == nil {
 			for _, p := range a.Params {
 				switch p.Name {
-				case "path", "file_path", "cwd", "src", "dest":
-					if !add(p, p.Value, false) {
-						return
-					}
-				case "resource":
-					if !add(p, p.Value, true) {
+				case "path", "file_path", "cwd", "src", "dest", "resource":
+					if !add(p, p.Value, p.Name == "resource") {
 						return
 					}
 				}
@@ -1109,7 +1106,6 @@ func (c *checker) write(a *ast.Action, t *pathArg) {
 	if f.unstat {
 		c.add(ast.Warning, CodeFileUnreadable, *t.span, "%s: cannot tell whether %s exists: %s", a.Name, t.value, f.problem)
 	} else if f.exists && !flag(a.Params, "overwrite") {
-		how := "replaces"
 		fix := ""
 		sev := ast.Warning
 		if c.hasParam(a, "overwrite") {
@@ -1123,9 +1119,9 @@ func (c *checker) write(a *ast.Action, t *pathArg) {
 		}
 		var d *ast.Diagnostic
 		if f.by != nil {
-			d = c.add(sev, CodeFileExists, *t.span, "%s %s %s, which %s %s%s", a.Name, how, t.value, describe(f.by), f.how, fix)
+			d = c.add(sev, CodeFileExists, *t.span, "%s replaces %s, which %s %s%s", a.Name, t.value, describe(f.by), f.how, fix)
 		} else {
-			d = c.add(sev, CodeFileExists, *t.span, "%s %s the existing file %s (%s)%s", a.Name, how, t.value, number.Plural(f.size, "byte"), fix)
+			d = c.add(sev, CodeFileExists, *t.span, "%s replaces the existing file %s (%s)%s", a.Name, t.value, number.Plural(f.size, "byte"), fix)
 		}
 		d.Related = related(f, t.value)
 	}
@@ -1200,10 +1196,7 @@ func (c *checker) hasParam(a *ast.Action, name string) bool {
 
 // flag reads a boolean parameter written as a bool or a string.
 func flag(ps ast.Params, name string) bool {
-	v, ok := ps.Get(name)
-	if !ok {
-		return false
-	}
+	v, _ := ps.Get(name) // nil when missing
 	switch v := v.(type) {
 	case bool:
 		return v

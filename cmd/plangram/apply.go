@@ -15,8 +15,6 @@ import (
 	"github.com/plangram/plangram/workspace"
 )
 
-const applyUsage = "[--root DIR] [--dry-run] [-d] [--dialect D] [--fence F] [--schema FILE] [--include GLOB] [PATH...|-]"
-
 // cmdApply applies the file edits of plans to a workspace, all or nothing
 // (docs/apply.md): every check must pass first, then each file is written
 // atomically, keeping owner and mode (a hard-linked file is replaced by a
@@ -28,7 +26,7 @@ const applyUsage = "[--root DIR] [--dry-run] [-d] [--dialect D] [--fence F] [--s
 // (nothing to apply, part of the plan already applied, a failed check), 2
 // usage or I/O.
 func cmdApply(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "apply", applyUsage)
+	fs := newFlags(e, "apply", "[--root DIR] [--dry-run] [-d] [--dialect D] [--fence F] [--schema FILE] [--include GLOB] [PATH...|-]")
 	pf := addParserFlags(fs)
 	root := fs.String("root", ".", "project directory the edits apply to (default: the current directory)")
 	dry := fs.Bool("dry-run", false, "check and report, write nothing")
@@ -45,8 +43,7 @@ func cmdApply(ctx context.Context, e *env, args []string) int {
 	if !ok {
 		return exitUsage
 	}
-	// The one input layer: no FILE or "-" is standard input, a directory
-	// every *.md below it; all of them are one transaction.
+	// All the inputs (expandInputs) are one transaction.
 	ins, err := expandInputs(paths, *include...)
 	if err != nil {
 		return usageError(e, err)

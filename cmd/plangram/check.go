@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/plangram/plangram/apply"
+	"github.com/plangram/plangram/internal/number"
 	"github.com/plangram/plangram/lint"
 	rpt "github.com/plangram/plangram/report"
 	"github.com/plangram/plangram/workspace"
@@ -78,12 +78,10 @@ func cmdCheck(ctx context.Context, e *env, args []string) int {
 		pr, e = newProgress(e, len(n), false)
 		opts.Progress = func(done, _ int) { pr.step(done) }
 	}
-	defer pr.end()
 	files, runErr := lint.Run(ctx, paths, opts)
 	pr.end()
 	if ctx.Err() != nil {
-		fmt.Fprintf(e.stderr, "plangram: %v\n", ctx.Err())
-		return exitUsage
+		return usageError(e, ctx.Err())
 	}
 	shown := files
 	if e.quiet {
@@ -96,19 +94,19 @@ func cmdCheck(ctx context.Context, e *env, args []string) int {
 			shown[i] = &c
 		}
 	}
-	sum := "" // the summary counts every diagnostic, shown or not
+	// The summary line, "3 errors, 1 warning in 2 files", counts every
+	// diagnostic, shown or not, and the files checked.
+	errs, warns := rpt.Count(files)
+	sum := ""
 	if *summary || e.outTTY {
-		sum = summaryLine(files)
+		sum = fmt.Sprintf("%s, %s in %s", number.Plural(errs, "error"), number.Plural(warns, "warning"), number.Plural(len(files), "file"))
 	}
 	if err := writeReport(e, *format, shown, *compact, sum); err != nil {
-		fmt.Fprintf(e.stderr, "plangram: %v\n", err)
-		return exitUsage
+		return usageError(e, err)
 	}
 	if runErr != nil {
-		fmt.Fprintf(e.stderr, "plangram: %v\n", runErr)
-		return exitUsage
+		return usageError(e, runErr)
 	}
-	errs, warns := rpt.Count(files)
 	if errs > 0 || *strict && warns > 0 {
 		return exitError
 	}
@@ -128,12 +126,7 @@ func writeReport(e *env, format string, files []*rpt.File, compact bool, summary
 		}
 		return compactJSON(e.stdout, b.Bytes())
 	}
-	var w io.Writer = e.stdout
-	var cw *colorWriter
-	if format == rpt.Text && e.color() {
-		cw = &colorWriter{w: e.stdout}
-		w = cw
-	}
+	w := &colorWriter{w: e.stdout, plain: format != rpt.Text || !e.colored(e.outTTY)}
 	if err := rpt.Write(w, format, files, opts); err != nil {
 		return err
 	}
@@ -142,8 +135,5 @@ func writeReport(e *env, format string, files []*rpt.File, compact bool, summary
 			return err
 		}
 	}
-	if cw != nil {
-		return cw.Flush()
-	}
-	return nil
+	return w.Flush()
 }

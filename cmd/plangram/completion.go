@@ -23,18 +23,22 @@ func cmdCompletion(ctx context.Context, e *env, args []string) int {
 	cmds := commands()
 	names := append(slices.Collect(maps.Keys(cmds)), "help")
 	slices.Sort(names)
-	flags := map[string][]string{}
+	// The words completed after each command: its flags, or the commands
+	// after help and the shells after completion.
+	words := map[string][]string{"help": names, "completion": {"bash", "zsh", "fish"}}
 	for _, n := range names {
-		flags[n] = commandFlags(ctx, e, cmds, n)
+		if words[n] == nil {
+			words[n] = commandFlags(ctx, cmds[n])
+		}
 	}
 	var script string
 	switch pos[0] {
 	case "bash":
-		script = bashCompletion(names, flags)
+		script = bashCompletion(names, words)
 	case "zsh":
-		script = zshCompletion(names, cmds, flags)
+		script = zshCompletion(names, cmds, words)
 	case "fish":
-		script = fishCompletion(names, flags)
+		script = fishCompletion(names, words)
 	default:
 		return usageError(e, fmt.Errorf("completion: unknown shell %q (want bash, zsh or fish)", pos[0]))
 	}
@@ -44,11 +48,7 @@ func cmdCompletion(ctx context.Context, e *env, args []string) int {
 
 // commandFlags returns the "--name" flags of a command, read from its
 // help output.
-func commandFlags(ctx context.Context, e *env, cmds map[string]command, name string) []string {
-	c, ok := cmds[name]
-	if !ok || name == "completion" {
-		return nil
-	}
+func commandFlags(ctx context.Context, c command) []string {
 	var b strings.Builder
 	he := &env{stdout: &b, stderr: &b}
 	c.run(ctx, he, []string{"-h"})
@@ -74,7 +74,7 @@ func commandFlags(ctx context.Context, e *env, cmds map[string]command, name str
 	return out
 }
 
-func bashCompletion(names []string, flags map[string][]string) string {
+func bashCompletion(names []string, words map[string][]string) string {
 	var b strings.Builder
 	b.WriteString("# bash completion for plangram: source <(plangram completion bash)\n")
 	b.WriteString("_plangram() {\n  local cur=${COMP_WORDS[COMP_CWORD]}\n")
@@ -82,14 +82,7 @@ func bashCompletion(names []string, flags map[string][]string) string {
 	fmt.Fprintf(&b, "    COMPREPLY=($(compgen -W %q -- \"$cur\"))\n    return\n  fi\n", strings.Join(names, " "))
 	b.WriteString("  local words\n  case ${COMP_WORDS[1]} in\n")
 	for _, n := range names {
-		w := flags[n]
-		switch n {
-		case "help":
-			w = names
-		case "completion":
-			w = []string{"bash", "zsh", "fish"}
-		}
-		fmt.Fprintf(&b, "    %s) words=%q ;;\n", n, strings.Join(w, " "))
+		fmt.Fprintf(&b, "    %s) words=%q ;;\n", n, strings.Join(words[n], " "))
 	}
 	b.WriteString("  esac\n")
 	b.WriteString("  if [[ $cur == -* || ${COMP_WORDS[1]} == help || ${COMP_WORDS[1]} == completion ]]; then\n")

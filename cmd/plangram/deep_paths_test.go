@@ -9,8 +9,6 @@ import (
 	"testing"
 
 	"github.com/sebdah/goldie/v2"
-
-	"github.com/plangram/plangram/internal/testkit/corpus"
 )
 
 // TestDeepPaths: a plan of 60 paths of 1,900 distinct one-letter
@@ -21,7 +19,7 @@ import (
 func TestDeepPaths(t *testing.T) {
 	g := cliGoldie(t) // before Chdir
 	dir := t.TempDir()
-	src := corpus.DeepPaths(60, 1900)
+	src := deepPaths(60, 1900)
 	first := src[len("~~~act\nwrite_file ")]
 	b := bytes.NewBuffer(src)
 	fmt.Fprintf(b, "~~~act\nwrite_file %c/late.txt\n~~~\n~~~\nx\n~~~\n\n", first-'a'+'A')
@@ -52,4 +50,22 @@ func cliGoldie(t *testing.T) *goldie.Goldie {
 		t.Fatal(err)
 	}
 	return goldie.New(t, goldie.WithFixtureDir(golden), goldie.WithNameSuffix(".golden"))
+}
+
+// deepPaths returns a hostile fenced-acts document: n write_file actions
+// whose paths are depth one-letter directories each (pseudo-random, so
+// that nearly every directory is distinct: one per two bytes) and a file
+// f<i>.txt, each with a one-line content block.
+func deepPaths(n, depth int) []byte {
+	var b []byte
+	x := uint32(1)
+	for i := range n {
+		b = append(b, "~~~act\nwrite_file "...)
+		for range depth {
+			x = x*1664525 + 1013904223
+			b = append(b, 'a'+byte(x>>24)%26, '/')
+		}
+		b = fmt.Appendf(b, "f%d.txt\n~~~\n~~~\nx\n~~~\n\n", i)
+	}
+	return b
 }

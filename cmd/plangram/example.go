@@ -6,12 +6,10 @@ import (
 	"github.com/plangram/plangram/codegen"
 )
 
-const exampleUsage = "(--dialect D [--schema FILE] | --schema FILE) [-o FILE]"
-
 // cmdExample prints a canonical example document of a dialect, generated
 // from its schema, for prompts.
 func cmdExample(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "example", exampleUsage)
+	fs := newFlags(e, "example", "(--dialect D [--schema FILE] | --schema FILE) [-o FILE]")
 	dialect := fs.String("dialect", "", "built-in dialect; with --schema, the grammar that reads it")
 	schemaFile := fs.String("schema", "", "action schema file (docs/schema.md)")
 	out := fs.String("o", "", "write to FILE instead of standard output")
@@ -23,8 +21,5 @@ func cmdExample(ctx context.Context, e *env, args []string) int {
 		return code
 	}
 	doc, err := codegen.Example(s)
-	if err != nil {
-		return usageError(e, err)
-	}
-	return writeOutput(e, *out, doc)
+	return writeOutput(e, *out, doc, err)
 }

@@ -48,21 +48,12 @@ func newFlags(e *env, name, usage string) *flag.FlagSet {
 
 // printDefaults prints the flags of fs as flag.PrintDefaults does, but with
 // the `--name` spelling of the synopsis for every flag of more than one
-// letter, and a one-letter flag that is another's short form (same usage)
-// on that flag's line: `-q, --quiet`.
+// letter, and the one-letter forms newFlags defines on their long flag's
+// line: `-q, --quiet`.
 func printDefaults(w io.Writer, fs *flag.FlagSet) {
-	short, shortOf := map[string]string{}, map[string]bool{} // long name -> its one-letter form, and the reverse
+	short := map[string]string{"quiet": "q", "verbose": "v"} // long name -> its one-letter form
 	fs.VisitAll(func(f *flag.Flag) {
-		if len(f.Name) == 1 {
-			fs.VisitAll(func(g *flag.Flag) {
-				if len(g.Name) > 1 && g.Usage == f.Usage {
-					short[g.Name], shortOf[f.Name] = f.Name, true
-				}
-			})
-		}
-	})
-	fs.VisitAll(func(f *flag.Flag) {
-		if shortOf[f.Name] {
+		if f.Name == "q" || f.Name == "v" {
 			return // printed with its long form
 		}
 		dash := "--"
@@ -216,8 +207,7 @@ func (f parserFlags) options(e *env) (grammar.Options, bool) {
 	// it the same way.
 	opts := grammar.Options{Dialect: *f.dialect, Fence: fc, ReadTools: stream.ReadDocument}
 	if *f.schema != "" {
-		if opts.Schema, err = loadSchema(*f.schema); err != nil {
-			fmt.Fprintln(e.stderr, err)
+		if opts.Schema = loadSchema(e, *f.schema, false); opts.Schema == nil {
 			return grammar.Options{}, false
 		}
 	}

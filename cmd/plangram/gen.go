@@ -7,12 +7,10 @@ import (
 	"github.com/plangram/plangram/codegen"
 )
 
-const genUsage = "go (--dialect D | --schema FILE) --package NAME [-o FILE]"
-
 // cmdGen generates code from an action schema; `gen go` writes Go types
 // and a decoder from the generic AST.
 func cmdGen(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "gen", genUsage)
+	fs := newFlags(e, "gen", "go (--dialect D | --schema FILE) --package NAME [-o FILE]")
 	dialect := fs.String("dialect", "", "built-in dialect whose schema to use")
 	schemaFile := fs.String("schema", "", "action schema file (docs/schema.md)")
 	pkg := fs.String("package", "", "package name of the generated file")
@@ -32,8 +30,5 @@ func cmdGen(ctx context.Context, e *env, args []string) int {
 		return code
 	}
 	src, err := codegen.Go(s, codegen.GoOptions{Package: *pkg, Source: source})
-	if err != nil {
-		return usageError(e, err)
-	}
-	return writeOutput(e, *out, src)
+	return writeOutput(e, *out, src, err)
 }

@@ -44,30 +44,24 @@ func expandInputs(args []string, include ...string) ([]input, error) {
 	var out []input
 	seen := map[string]bool{}
 	for _, a := range args {
-		if a == lint.Stdin {
-			if !seen[a] {
-				seen[a] = true
-				out = append(out, input{path: a, name: lint.StdinName})
-			}
-			continue
-		}
-		st, err := os.Stat(a)
-		if err != nil {
-			return nil, err
-		}
 		files, err := lint.Expand([]string{a}, include...)
 		if err != nil {
 			return nil, err
 		}
 		base := ""
-		if st.IsDir() {
+		if st, err := os.Stat(a); err == nil && st.IsDir() && a != lint.Stdin {
 			base = a
 		}
 		for _, f := range files {
-			if !seen[f] {
-				seen[f] = true
-				out = append(out, input{path: f, name: f, base: base})
+			if seen[f] {
+				continue
 			}
+			seen[f] = true
+			in := input{path: f, name: f, base: base}
+			if in.stdin() {
+				in.name = lint.StdinName
+			}
+			out = append(out, in)
 		}
 	}
 	return out, nil
@@ -89,12 +83,15 @@ func stdinOnce(r io.Reader) func() ([]byte, error) {
 	})
 }
 
-// eachInput reads the inputs in turn, advancing pr, and gives each one's
-// bytes to f, which returns the input's exit code, or an error that ends
-// the run as a usage error. An input that cannot be read is reported and
-// counts as exitUsage; cancellation ends the run as a usage error. It
-// returns the worst exit code.
-func eachInput(ctx context.Context, e *env, pr *progress, ins []input, f func(i int, in input, src []byte) (int, error)) int {
+// eachInput reads the inputs in turn, advancing a progress counter
+// (newProgress; streamsStdout as there), and gives each one's bytes to f
+// with the env to write through, which returns the input's exit code, or
+// an error that ends the run as a usage error. An input that cannot be
+// read is reported and counts as exitUsage; cancellation ends the run as a
+// usage error. It returns the worst exit code.
+func eachInput(ctx context.Context, e *env, ins []input, streamsStdout bool, f func(e *env, i int, in input, src []byte) (int, error)) int {
+	pr, e := newProgress(e, len(ins), streamsStdout)
+	defer pr.end()
 	stdin := stdinOnce(e.stdin)
 	code := exitOK
 	for i, in := range ins {
@@ -107,7 +104,7 @@ func eachInput(ctx context.Context, e *env, pr *progress, ins []input, f func(i 
 			code = usageError(e, err)
 			continue
 		}
-		c, err := f(i, in, src)
+		c, err := f(e, i, in, src)
 		if err != nil {
 			return usageError(e, err)
 		}

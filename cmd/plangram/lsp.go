@@ -76,11 +76,10 @@ type stdio struct {
 // ends the server's read loop.
 func (s stdio) Close() error {
 	var errs []error
-	if c, ok := s.Reader.(io.Closer); ok {
-		errs = append(errs, c.Close())
-	}
-	if c, ok := s.Writer.(io.Closer); ok {
-		errs = append(errs, c.Close())
+	for _, x := range []any{s.Reader, s.Writer} {
+		if c, ok := x.(io.Closer); ok {
+			errs = append(errs, c.Close())
+		}
 	}
 	return errors.Join(errs...)
 }

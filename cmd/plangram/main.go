@@ -45,12 +45,6 @@ type env struct {
 	beforeRename func(path string)
 }
 
-// color reports whether text output on standard output is coloured.
-func (e *env) color() bool { return e.colored(e.outTTY) }
-
-// errColor reports whether diagnostics on standard error are coloured.
-func (e *env) errColor() bool { return e.colored(e.errTTY) }
-
 // colored applies --color to a stream that is a terminal or not: auto
 // colours a terminal unless NO_COLOR or TERM=dumb; always and never do
 // what they say.

@@ -12,7 +12,6 @@ import (
 	"sync"
 
 	"github.com/plangram/plangram/ast"
-	"github.com/plangram/plangram/internal/number"
 	rpt "github.com/plangram/plangram/report"
 )
 
@@ -35,13 +34,18 @@ var diagLineRE = sync.OnceValue(func() *regexp.Regexp {
 
 // colorWriter colours the text format line by line: the position bold, the
 // severity in its colour, the code and indented detail dim. It buffers
-// nothing across lines but the current one.
+// nothing across lines but the current one; plain, it writes through
+// uncoloured.
 type colorWriter struct {
-	w   io.Writer
-	buf []byte
+	w     io.Writer
+	plain bool
+	buf   []byte
 }
 
 func (c *colorWriter) Write(p []byte) (int, error) {
+	if c.plain {
+		return c.w.Write(p)
+	}
 	c.buf = append(c.buf, p...)
 	for {
 		i := bytes.IndexByte(c.buf, '\n')
@@ -88,12 +92,7 @@ func colorLine(line string) string {
 // terminal (--color). With -q it prints the errors only. It returns the
 // exit code they imply.
 func printDiags(e *env, name string, diags []*ast.Diagnostic) int {
-	var w io.Writer = e.stderr
-	var cw *colorWriter
-	if e.errColor() {
-		cw = &colorWriter{w: e.stderr}
-		w = cw
-	}
+	w := &colorWriter{w: e.stderr, plain: !e.colored(e.errTTY)}
 	code := exitOK
 	if slices.ContainsFunc(diags, func(d *ast.Diagnostic) bool { return d.Severity == ast.Error }) {
 		code = exitError
@@ -107,17 +106,8 @@ func printDiags(e *env, name string, diags []*ast.Diagnostic) int {
 		}
 		fmt.Fprintln(w, d.Format(name))
 	}
-	if cw != nil {
-		cw.Flush()
-	}
+	w.Flush()
 	return code
-}
-
-// summaryLine is the last line of check's text output on a terminal or
-// with --summary: "3 errors, 1 warning in 2 files" (the files checked).
-func summaryLine(files []*rpt.File) string {
-	errs, warns := rpt.Count(files)
-	return fmt.Sprintf("%s, %s in %s", number.Plural(errs, "error"), number.Plural(warns, "warning"), number.Plural(len(files), "file"))
 }
 
 // compactJSON rewrites indented JSON output (one or more values, each ending

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
 
 	"github.com/alecthomas/repr"
@@ -13,7 +12,6 @@ import (
 	"github.com/plangram/plangram/grammar"
 	"github.com/plangram/plangram/internal/jsonw"
 	"github.com/plangram/plangram/lint"
-	"github.com/plangram/plangram/schema"
 )
 
 const parseUsage = "[--dialect auto|acts|plan|search-replace|udiff|apply-patch|tools] [--fence auto|backtick|tilde] [--format json|repr] [--compact] [--ndjson] [--schema FILE] [--fix] [--include GLOB] [PATH...|-]"
@@ -55,9 +53,7 @@ func cmdParse(ctx context.Context, e *env, args []string) int {
 	// Under auto a document with no plan is ordinary Markdown: its no-plan
 	// note stays in the JSON but is not printed.
 	auto := opts.Dialect == "" || opts.Dialect == grammar.DialectAuto
-	pr, e := newProgress(e, len(ins), true)
-	defer pr.end()
-	return eachInput(ctx, e, pr, ins, func(_ int, in input, src []byte) (int, error) {
+	return eachInput(ctx, e, ins, true, func(e *env, _ int, in input, src []byte) (int, error) {
 		opts := opts
 		opts.Dialect = grammar.FileDialect(in.name, opts.Dialect)
 		var repairs []*ast.Diagnostic
@@ -115,13 +111,4 @@ func writeDoc(e *env, name string, doc *ast.Document, format string, multi, comp
 func usageError(e *env, err error) int {
 	fmt.Fprintf(e.stderr, "plangram: %v\n", err)
 	return exitUsage
-}
-
-// loadSchema reads and validates a schema file.
-func loadSchema(path string) (*schema.Schema, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("plangram: %w", err)
-	}
-	return schema.Parse(path, data)
 }

@@ -9,8 +9,6 @@ import (
 	"github.com/plangram/plangram/workspace"
 )
 
-const recoverUsage = "--root DIR"
-
 // cmdRecover finishes an apply that was interrupted in DIR (killed, or its
 // machine stopped) from the journal it left in DIR/.plangram: rolled back
 // to the files as they were, or forward when every change had reached
@@ -19,7 +17,7 @@ const recoverUsage = "--root DIR"
 // goes to standard error. Exit 0 done or nothing to do, 2 usage, an
 // apply running there, or a step that could not be undone.
 func cmdRecover(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "recover", recoverUsage)
+	fs := newFlags(e, "recover", "--root DIR")
 	root := fs.String("root", "", "project directory an apply was interrupted in (required)")
 	paths, err := parseFlags(fs, args)
 	if err != nil {

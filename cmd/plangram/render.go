@@ -71,17 +71,14 @@ func cmdRender(ctx context.Context, e *env, args []string) int {
 	} else if len(ins) == 1 && *out != "-" {
 		targets[0] = *out
 	}
-	pr, e := newProgress(e, len(ins), !multi)
-	defer pr.end()
-	return eachInput(ctx, e, pr, ins, func(i int, in input, src []byte) (int, error) {
-		page, err := renderPage(ctx, e, in, src, popts, pageOpts{noHighlight: *noHighlight, root: *root})
+	return eachInput(ctx, e, ins, !multi, func(e *env, i int, in input, src []byte) (int, error) {
+		page, err := renderPage(ctx, e, in, src, popts, *root, *noHighlight)
 		if err != nil {
 			return usageError(e, fmt.Errorf("%s: %w", in.name, err)), nil
 		}
 		if targets[i] == "" {
-			// The page is written as it is rendered, one item at a time
-			// (render.WriteHTML): its HTML is many times
-			// the size of a plan of small actions.
+			// The page is written as it is rendered (render.WriteHTML): its
+			// HTML is many times the size of a plan of small actions.
 			bw := bufio.NewWriterSize(e.stdout, 64<<10)
 			c, err := page(bw)
 			if ferr := bw.Flush(); err == nil {
@@ -109,19 +106,14 @@ func cmdRender(ctx context.Context, e *env, args []string) int {
 	})
 }
 
-// pageOpts are the flags of render that make each page.
-type pageOpts struct {
-	noHighlight bool
-	root        string // --root: the workspace the cards show their diffs in
-}
-
 // renderPage returns the function that writes the page of one input
 // and prints its diagnostics, returning the exit code they make. The
-// document is parsed once, here. With --root the document is checked as `check --root` checks it
-// (lint.Source: the workspace rules' diagnostics with the parser's),
-// whole, and each card shows its action's step in the workspace.
-func renderPage(ctx context.Context, e *env, in input, src []byte, popts grammar.Options, po pageOpts) (func(io.Writer) (int, error), error) {
-	ropts := render.Options{NoHighlight: po.noHighlight, Schema: popts.Schema, Filename: in.name, Title: filepath.Base(in.name)}
+// document is parsed once, here. With a root (--root) the document is
+// checked as `check --root` checks it (lint.Source: the workspace rules'
+// diagnostics with the parser's), whole, and each card shows its action's
+// step in the workspace.
+func renderPage(ctx context.Context, e *env, in input, src []byte, popts grammar.Options, root string, noHighlight bool) (func(io.Writer) (int, error), error) {
+	ropts := render.Options{NoHighlight: noHighlight, Schema: popts.Schema, Filename: in.name, Title: filepath.Base(in.name)}
 	if in.stdin() {
 		ropts.Title = ""
 	}
@@ -154,13 +146,13 @@ func renderPage(ctx context.Context, e *env, in input, src []byte, popts grammar
 	popts.Dialect = d
 	var err error
 	switch {
-	case po.root != "":
+	case root != "":
 		var diags []*ast.Diagnostic
-		if doc, diags, err = lint.Source(ctx, in.name, src, lint.Options{Parse: popts, Root: po.root}); err != nil {
+		if doc, diags, err = lint.Source(ctx, in.name, src, lint.Options{Parse: popts, Root: root}); err != nil {
 			return nil, err
 		}
 		doc.Diagnostics = diags
-		ropts.Workspace = &render.Workspace{Root: po.root, Context: ctx}
+		ropts.Workspace = &render.Workspace{Root: root, Context: ctx}
 	case doc == nil:
 		if doc, err = grammar.Parse(ctx, in.name, src, popts); err != nil {
 			return nil, err

@@ -51,9 +51,7 @@ func rewriteInputs(ctx context.Context, e *env, name string, pos []string, rf re
 	}
 	// Without -w, or with -l or -d, results go to standard output as the
 	// run goes: no counter when that is the terminal too.
-	pr, e := newProgress(e, len(ins), !*rf.write || *rf.list || *rf.diff)
-	defer pr.end()
-	return eachInput(ctx, e, pr, ins, func(_ int, in input, src []byte) (int, error) {
+	return eachInput(ctx, e, ins, !*rf.write || *rf.list || *rf.diff, func(e *env, _ int, in input, src []byte) (int, error) {
 		// -l prints the list and nothing else: not the document's
 		// diagnostics (an AST diff a file), which `plangram check`
 		// prints; they still count in the exit code. fix -d prints the
@@ -83,8 +81,7 @@ func rewriteInputs(ctx context.Context, e *env, name string, pos []string, rf re
 			// between is not overwritten (safewrite.Rewrite).
 			var hook func()
 			if e.beforeRename != nil {
-				p := in.path
-				hook = func() { e.beforeRename(p) }
+				hook = func() { e.beforeRename(in.path) }
 			}
 			if err := safewrite.Rewrite(in.path, src, out, hook); err != nil {
 				code = usageError(e, err)

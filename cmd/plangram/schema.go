@@ -11,12 +11,12 @@ import (
 	"github.com/plangram/plangram/schema"
 )
 
-const schemaUsage = "[--dialect D | --schema FILE | --tools FILE [--json-schema]] [--compact] [-o FILE]"
-
 // cmdSchema prints the JSON Schema (2020-12) of `plangram parse`'s JSON
-// output for a dialect.
+// output for a dialect. With --tools it prints the action schema converted
+// from a tools registry (a schema file --schema reads), or with
+// --json-schema the JSON Schema of that dialect's parsed documents.
 func cmdSchema(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "schema", schemaUsage)
+	fs := newFlags(e, "schema", "[--dialect D | --schema FILE | --tools FILE [--json-schema]] [--compact] [-o FILE]")
 	dialect := fs.String("dialect", "", "built-in dialect ("+strings.Join(schema.Dialects(), ", ")+"); with --schema, the grammar that reads it")
 	schemaFile := fs.String("schema", "", "action schema file (docs/schema.md)")
 	out := fs.String("o", "", "write to FILE instead of standard output")
@@ -26,34 +26,32 @@ func cmdSchema(ctx context.Context, e *env, args []string) int {
 	if code, ok := parseNoArgs(e, fs, args); !ok {
 		return code
 	}
-	if *toolsFile != "" {
-		return printTools(e, *toolsFile, *dialect, *schemaFile, *jsonSchema, *compact, *out)
-	}
-	if *jsonSchema {
+	var s *schema.Schema
+	code := exitUsage
+	switch {
+	case *toolsFile != "" && (*dialect != "" || *schemaFile != ""):
+		return usageError(e, fmt.Errorf("--tools replaces --dialect and --schema"))
+	case *toolsFile != "":
+		s = loadSchema(e, *toolsFile, true)
+	case *jsonSchema:
 		return usageError(e, fmt.Errorf("--json-schema goes with --tools"))
+	default:
+		s, _, code = resolveSchema(e, *dialect, *schemaFile)
 	}
-	s, _, code := resolveSchema(e, *dialect, *schemaFile)
 	if s == nil {
 		return code
 	}
-	js, err := schema.JSONSchema(s)
-	if err != nil {
-		return usageError(e, err)
+	marshal := schema.JSONSchema
+	if *toolsFile != "" && !*jsonSchema {
+		marshal = (*schema.Schema).MarshalFile // the action schema itself
 	}
-	return writeJSONOutput(e, *out, js, *compact)
-}
-
-// writeJSONOutput is writeOutput for one JSON value, on one line with
-// compact.
-func writeJSONOutput(e *env, file string, data []byte, compact bool) int {
-	if compact {
+	data, err := marshal(s)
+	if *compact && err == nil {
 		var b bytes.Buffer
-		if err := compactJSON(&b, data); err != nil {
-			return usageError(e, err)
-		}
+		err = compactJSON(&b, data)
 		data = b.Bytes()
 	}
-	return writeOutput(e, file, data)
+	return writeOutput(e, *out, data, err)
 }
 
 // resolveSchema returns the schema named by --dialect or --schema and a
@@ -74,9 +72,8 @@ func resolveSchema(e *env, dialect, file string) (*schema.Schema, string, int) {
 		}
 		return s, "", exitOK
 	}
-	s, err := loadSchema(file)
-	if err != nil {
-		fmt.Fprintln(e.stderr, err) // positioned: FILE:LINE:COL: error: … [bad-schema]
+	s := loadSchema(e, file, false)
+	if s == nil {
 		return nil, "", exitUsage
 	}
 	if dialect != "" {
@@ -85,16 +82,49 @@ func resolveSchema(e *env, dialect, file string) (*schema.Schema, string, int) {
 	return s, file, exitOK
 }
 
-// writeOutput writes data to the file named by -o, or standard output.
-func writeOutput(e *env, file string, data []byte) int {
-	var err error
-	if file == "" || file == "-" {
+// writeOutput writes data to the file named by -o, or standard output, or
+// when the command failed to make data reports err, its error.
+func writeOutput(e *env, file string, data []byte, err error) int {
+	switch {
+	case err != nil: // reported below
+	case file == "" || file == "-":
 		_, err = e.stdout.Write(data)
-	} else {
+	default:
 		err = os.WriteFile(file, data, 0o644) // readable by all, like go generate's output
 	}
 	if err != nil {
 		return usageError(e, err)
 	}
 	return exitOK
+}
+
+// loadSchema reads an action schema file (schema.Parse) or, with tools, a
+// tools registry (an OpenAI or Anthropic tools array, an MCP tools/list
+// result) converted to an action schema (schema.FromTools), whose warnings
+// and notes print to stderr as diagnostics. On failure it prints the error,
+// positioned in the file (FILE:LINE:COL: error: … [bad-schema] or
+// [bad-tools]), and returns nil: exit with exitUsage.
+func loadSchema(e *env, file string, tools bool) *schema.Schema {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		usageError(e, err)
+		return nil
+	}
+	var s *schema.Schema
+	if tools {
+		var t *schema.Tools
+		if t, err = schema.FromTools(file, data); err == nil {
+			s = t.Schema
+			for _, d := range t.Diagnostics {
+				fmt.Fprintln(e.stderr, d)
+			}
+		}
+	} else {
+		s, err = schema.Parse(file, data)
+	}
+	if err != nil {
+		fmt.Fprintln(e.stderr, err)
+		return nil
+	}
+	return s
 }

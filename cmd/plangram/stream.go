@@ -14,15 +14,13 @@ import (
 	"github.com/plangram/plangram/stream"
 )
 
-const streamUsage = "[--syntax NAME|auto] [--schema FILE | --tools FILE] [--chunk N] [--format json|openai] [--no-thinking] [--in-thinking] [--exact] < INPUT"
-
 // cmdStream parses standard input as it arrives and writes one JSON event
 // per line, flushed as soon as the input read so far is processed
 // (docs/stream.md). Error
 // events also print to stderr as diagnostics; the exit code is 1 when one of
 // them is an error.
 func cmdStream(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "stream", streamUsage)
+	fs := newFlags(e, "stream", "[--syntax NAME|auto] [--schema FILE | --tools FILE] [--chunk N] [--format json|openai] [--no-thinking] [--in-thinking] [--exact] < INPUT")
 	names := strings.Join(stream.SyntaxNames(), ", ")
 	syntax := fs.String("syntax", "", "stream syntax: "+names+" (default auto, or the --schema file's syntax when it is not tools)")
 	dialect := fs.String("dialect", "", "former name of --syntax")
@@ -60,15 +58,13 @@ func cmdStream(ctx context.Context, e *env, args []string) int {
 		return usageError(e, fmt.Errorf("give --schema or --tools, not both"))
 	}
 	if *schemaFile != "" {
-		if opts.Schema, err = loadSchema(*schemaFile); err != nil {
-			fmt.Fprintln(e.stderr, err)
+		if opts.Schema = loadSchema(e, *schemaFile, false); opts.Schema == nil {
 			return exitUsage
 		}
 	}
 	if *toolsFile != "" {
-		var code int
-		if opts.Schema, code = loadTools(e, *toolsFile); opts.Schema == nil {
-			return code
+		if opts.Schema = loadSchema(e, *toolsFile, true); opts.Schema == nil {
+			return exitUsage
 		}
 	}
 	if opts.Syntax == "" {
@@ -116,8 +112,7 @@ func cmdStream(ctx context.Context, e *env, args []string) int {
 		err = ferr
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "plangram: %v\n", err)
-		return exitUsage
+		return usageError(e, err)
 	}
 	return code
 }

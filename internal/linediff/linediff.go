@@ -31,14 +31,8 @@ const MaxEdits = 1000
 // and the last line may lack one. Empty text has no lines.
 func SplitLines(text []byte) []string {
 	var lines []string
-	for len(text) > 0 {
-		i := bytes.IndexByte(text, '\n')
-		if i < 0 {
-			lines = append(lines, string(text))
-			break
-		}
-		lines = append(lines, string(text[:i+1]))
-		text = text[i+1:]
+	for line := range bytes.Lines(text) {
+		lines = append(lines, string(line))
 	}
 	return lines
 }

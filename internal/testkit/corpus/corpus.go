@@ -53,21 +53,3 @@ func SmallActs(size int) []byte {
 	}
 	return b
 }
-
-// DeepPaths returns a hostile fenced-acts document: n write_file actions
-// whose paths are depth one-letter directories each (pseudo-random, so
-// that nearly every directory is distinct: one per two bytes) and a file
-// f<i>.txt, each with a one-line content block.
-func DeepPaths(n, depth int) []byte {
-	var b []byte
-	x := uint32(1)
-	for i := range n {
-		b = append(b, "~~~act\nwrite_file "...)
-		for range depth {
-			x = x*1664525 + 1013904223
-			b = append(b, 'a'+byte(x>>24)%26, '/')
-		}
-		b = fmt.Appendf(b, "f%d.txt\n~~~\n~~~\nx\n~~~\n\n", i)
-	}
-	return b
-}

@@ -73,7 +73,6 @@ type WorkspaceFolder struct {
 
 // InitializeParams are the params of initialize that the server reads.
 type InitializeParams struct {
-	ProcessID        *int32            `json:"processId"`
 	RootPath         *string           `json:"rootPath,omitempty"`
 	RootURI          *uri.URI          `json:"rootUri"`
 	WorkspaceFolders []WorkspaceFolder `json:"workspaceFolders,omitempty"`
