@@ -32,7 +32,7 @@ func Golden(t testing.TB, name string, src []byte, opts ...grammar.Options) {
 	if err != nil {
 		t.Fatalf("plangramtest: %v", err)
 	}
-	check(t, name, golden.FromDocument(doc))
+	check(t, name, golden.Document(doc))
 }
 
 // GoldenStream feeds chunks to a stream parser (syntax auto) and checks
@@ -40,32 +40,28 @@ func Golden(t testing.TB, name string, src []byte, opts ...grammar.Options) {
 // the same however the stream is cut into chunks.
 func GoldenStream(t testing.TB, name string, chunks ...string) {
 	t.Helper()
-	bs := make([][]byte, len(chunks))
-	for i, c := range chunks {
-		bs[i] = []byte(c)
-	}
-	g, err := golden.FromStream(stream.Options{Syntax: stream.Auto}, bs...)
+	data, err := golden.Stream(stream.Options{Syntax: stream.Auto}, chunks...)
 	if err != nil {
 		t.Fatalf("plangramtest: %v", err)
 	}
-	check(t, name, g)
+	check(t, name, data)
 }
 
-func check(t testing.TB, name string, g *golden.Golden) {
+func check(t testing.TB, name string, data []byte) {
 	t.Helper()
 	gd := goldie.New(t, goldie.WithFixtureDir("testdata"), goldie.WithNameSuffix(".golden"), goldie.WithDiffFn(Differ))
-	gd.Assert(t, name, g.Marshal())
+	gd.Assert(t, name, data)
 }
 
 // Differ is a goldie DiffFn: the semantic difference of two goldens
 // (golden.Text of golden.Diff from expected to actual), or why one cannot
 // be read.
 func Differ(actual, expected string) string {
-	old, err := golden.Unmarshal([]byte(expected))
+	old, err := golden.Parse([]byte(expected))
 	if err != nil {
 		return "the golden file: " + err.Error()
 	}
-	g, err := golden.Unmarshal([]byte(actual))
+	g, err := golden.Parse([]byte(actual))
 	if err != nil {
 		return err.Error()
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -20,12 +21,7 @@ import (
 	"github.com/plangram/plangram/stream"
 )
 
-const (
-	testUsage = "[--update] [--dialect NAME] [--fence auto|backtick|tilde] [--schema FILE] [--syntax NAME] [--format text|json] DIR..."
-	diffUsage = "[--dialect NAME] [--fence auto|backtick|tilde] [--schema FILE] [--syntax NAME] [--format text|json] OLD NEW"
-)
-
-// goldenReader turns a file into its golden (test and diff): a golden
+// goldenReader turns a file into its golden for test and diff: a golden
 // file as it is, a stream transcript (*.txt, *.sse) through the stream
 // parser, anything else through grammar.Parse.
 type goldenReader struct {
@@ -47,13 +43,14 @@ func parseGolden(e *env, fs *flag.FlagSet, args []string) (*goldenReader, []stri
 		return nil, nil
 	}
 	opts, ok := pf.options(e)
-	if err = oneOf("format", *format, "text", "json"); err == nil && *syntax != "" && !slices.Contains(stream.SyntaxNames(), *syntax) {
+	if !ok {
+		return nil, nil
+	}
+	if err = oneOf("format", *format, "text", "json"); *syntax != "" && !slices.Contains(stream.SyntaxNames(), *syntax) {
 		err = fmt.Errorf("unknown --syntax %q (want one of %s)", *syntax, names)
 	}
-	if !ok || err != nil {
-		if err != nil {
-			usageError(e, err)
-		}
+	if err != nil {
+		usageError(e, err)
 		return nil, nil
 	}
 	if *syntax == "" {
@@ -62,20 +59,29 @@ func parseGolden(e *env, fs *flag.FlagSet, args []string) (*goldenReader, []stri
 	return &goldenReader{opts, stream.Options{Syntax: *syntax, Schema: opts.Schema}, *format}, pos
 }
 
-func (r *goldenReader) read(ctx context.Context, name string, src []byte) (*golden.Golden, error) {
+// read returns the golden of the file name holding src, as bytes and
+// parsed; its error names the file.
+func (r *goldenReader) read(ctx context.Context, name string, src []byte) (data []byte, g *golden.Golden, err error) {
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".golden":
-		return golden.Unmarshal(src)
+		data = src
 	case ".txt", ".sse":
-		return golden.FromStream(r.sopts, src)
+		data, err = golden.Stream(r.sopts, string(src))
+	default:
+		opts := r.opts
+		opts.Dialect = grammar.FileDialect(name, opts.Dialect)
+		var doc *ast.Document
+		if doc, err = grammar.Parse(ctx, name, src, opts); err == nil {
+			data = golden.Document(doc)
+		}
 	}
-	opts := r.opts
-	opts.Dialect = grammar.FileDialect(name, opts.Dialect)
-	doc, err := grammar.Parse(ctx, name, src, opts)
+	if err == nil {
+		g, err = golden.Parse(data)
+	}
 	if err != nil {
-		return nil, err
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return golden.FromDocument(doc), nil
+	return data, g, nil
 }
 
 // isTestInput reports whether test reads a file found below DIR: a plan
@@ -112,7 +118,7 @@ type testResult struct {
 // (NAME.golden beside it), or with --update writes the goldens
 // (docs/testing.md).
 func cmdTest(ctx context.Context, e *env, args []string) int {
-	fset := newFlags(e, "test", testUsage)
+	fset := newFlags(e, "test", "[--update] [--dialect NAME] [--fence auto|backtick|tilde] [--schema FILE] [--syntax NAME] [--format text|json] DIR...")
 	update := fset.Bool("update", false, "write the golden files (NAME.golden beside each input, atomically) instead of comparing with them")
 	r, pos := parseGolden(e, fset, args)
 	if r == nil {
@@ -122,18 +128,17 @@ func cmdTest(ctx context.Context, e *env, args []string) int {
 		return usageError(e, fmt.Errorf("test takes one or more DIR (or files), not standard input"))
 	}
 	var results []testResult
-	code, changed := exitOK, 0
 	for _, dir := range pos {
-		// Directories are walked without following symbolic links, so a
-		// link loop cannot make the walk endless; an unreadable directory
-		// is one error and the walk goes on.
+		// The walk follows no symbolic link, so a link loop cannot make
+		// it endless; an unreadable directory is one error and it goes on.
 		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-			switch {
-			case err == nil && d.IsDir() && p != dir && strings.HasPrefix(d.Name(), "."):
-				return filepath.SkipDir
-			case err == nil && d.IsDir():
+			if err == nil && d.IsDir() {
+				if p != dir && strings.HasPrefix(d.Name(), ".") {
+					return filepath.SkipDir
+				}
 				return nil
-			case err == nil && !isTestInput(p) && p != dir:
+			}
+			if err == nil && p != dir && !isTestInput(p) {
 				if st, serr := os.Stat(p); d.Type()&fs.ModeSymlink == 0 || serr != nil || !st.IsDir() {
 					return nil
 				}
@@ -143,18 +148,8 @@ func cmdTest(ctx context.Context, e *env, args []string) int {
 			if err == nil {
 				res, err = r.test(ctx, p, *update)
 			}
-			switch {
-			case err != nil:
-				res.Status, res.Error, code = "error", err.Error(), exitUsage
-			case res.Status == "ok":
-			case res.Status != "updated":
-				code = max(code, exitError)
-				fallthrough
-			default:
-				changed++
-			}
-			if res.Error != "" {
-				fmt.Fprintf(e.stderr, "plangram: %s\n", res.Error)
+			if err != nil {
+				res.Status, res.Error = "error", err.Error()
 			}
 			results = append(results, res)
 			return ctx.Err()
@@ -166,18 +161,36 @@ func cmdTest(ctx context.Context, e *env, args []string) int {
 	if len(results) == 0 { // checking nothing must not pass as a clean run
 		return usageError(e, fmt.Errorf("no reply (*.md, *.markdown, *.diff, *.patch, *.txt, *.sse) below %s: nothing to test", strings.Join(pos, ", ")))
 	}
-	if r.format == "json" {
-		out, _ := ast.JSON(map[string]any{"files": results, "changed": changed})
-		e.stdout.Write(out)
-		return code
-	}
+	code, changed := exitOK, 0
+	var text strings.Builder
 	for _, res := range results {
+		switch res.Status {
+		case "error":
+			code = exitUsage
+		case "changed", "missing":
+			code = max(code, exitError)
+			fallthrough
+		case "updated":
+			changed++
+		}
+		if res.Error != "" {
+			fmt.Fprintf(e.stderr, "plangram: %s\n", res.Error)
+		}
 		if res.Status == "changed" || res.Status == "updated" {
-			fmt.Fprintf(e.stdout, "%s: %s\n%s", res.File, res.Status, golden.Text(res.Changes))
+			fmt.Fprintf(&text, "%s: %s\n%s", res.File, res.Status, golden.Text(res.Changes))
 		}
 	}
-	fmt.Fprintf(e.stdout, "%s, %d changed\n", number.Plural(len(results), "file"), changed)
-	return code
+	fmt.Fprintf(&text, "%s, %d changed\n", number.Plural(len(results), "file"), changed)
+	return max(code, r.print(e, text.String(), map[string]any{"files": results, "changed": changed}))
+}
+
+// print writes text, or with --format json v as JSON, to standard output.
+func (r *goldenReader) print(e *env, text string, v any) int {
+	if r.format == "json" {
+		out, err := ast.JSON(v)
+		return writeOutput(e, "", out, err)
+	}
+	return writeOutput(e, "", []byte(text), nil)
 }
 
 // test compares the input p with its golden (NAME.golden beside it), or
@@ -186,33 +199,35 @@ func cmdTest(ctx context.Context, e *env, args []string) int {
 func (r *goldenReader) test(ctx context.Context, p string, update bool) (testResult, error) {
 	res := testResult{File: p, Status: "ok"}
 	src, err := readRegular(p)
+	var data []byte
+	var got *golden.Golden
+	if err == nil {
+		data, got, err = r.read(ctx, p, src)
+	}
 	if err != nil {
 		return res, err
-	}
-	g, err := r.read(ctx, p, src)
-	if err != nil {
-		return res, fmt.Errorf("%s: %w", p, err)
 	}
 	gp := p + ".golden"
 	old, err := readRegular(gp)
 	missing := errors.Is(err, fs.ErrNotExist)
 	switch {
+	case missing && !update:
+		res.Status, res.Error = "missing", fmt.Sprintf("%s: no golden file %s: run plangram test --update to write it", p, gp)
+		return res, nil
 	case err != nil && !missing:
 		return res, err
 	case update:
-		if data := g.Marshal(); missing || string(old) != string(data) {
+		if missing || !bytes.Equal(old, data) {
 			res.Status, err = "updated", safewrite.WriteFile(gp, data)
 		}
-	case missing:
-		res.Status, res.Error, err = "missing", fmt.Sprintf("%s: no golden file %s: run plangram test --update to write it", p, gp), nil
-	default:
-		want, err := golden.Unmarshal(old)
-		if err != nil {
-			return res, fmt.Errorf("%s: %w", gp, err)
-		}
-		if res.Changes = golden.Diff(want, g); len(res.Changes) > 0 {
-			res.Status = "changed"
-		}
+		return res, err
+	}
+	_, want, err := r.read(ctx, gp, old)
+	if err == nil {
+		res.Changes = golden.Diff(want, got)
+	}
+	if len(res.Changes) > 0 {
+		res.Status = "changed"
 	}
 	return res, err
 }
@@ -220,7 +235,7 @@ func (r *goldenReader) test(ctx context.Context, p string, update bool) (testRes
 // cmdDiff prints the semantic difference of two documents, transcripts or
 // goldens: exit 0 when equal, 1 when they differ.
 func cmdDiff(ctx context.Context, e *env, args []string) int {
-	fset := newFlags(e, "diff", diffUsage)
+	fset := newFlags(e, "diff", "[--dialect NAME] [--fence auto|backtick|tilde] [--schema FILE] [--syntax NAME] [--format text|json] OLD NEW")
 	r, pos := parseGolden(e, fset, args)
 	if r == nil {
 		return exitUsage
@@ -232,21 +247,15 @@ func cmdDiff(ctx context.Context, e *env, args []string) int {
 	for i, p := range pos {
 		src, err := os.ReadFile(p)
 		if err == nil {
-			gs[i], err = r.read(ctx, p, src)
+			_, gs[i], err = r.read(ctx, p, src)
 		}
 		if err != nil {
-			return usageError(e, fmt.Errorf("%s: %w", p, err))
+			return usageError(e, err)
 		}
 	}
-	changes := append([]golden.Change{}, golden.Diff(gs[0], gs[1])...)
-	if r.format == "json" {
-		out, _ := ast.JSON(map[string]any{"old": pos[0], "new": pos[1], "changes": changes})
-		e.stdout.Write(out)
-	} else {
-		fmt.Fprint(e.stdout, golden.Text(changes))
+	changes := golden.Diff(gs[0], gs[1])
+	if code := r.print(e, golden.Text(changes), map[string]any{"old": pos[0], "new": pos[1], "changes": changes}); code != exitOK || len(changes) == 0 {
+		return code
 	}
-	if len(changes) > 0 {
-		return exitError
-	}
-	return exitOK
+	return exitError
 }

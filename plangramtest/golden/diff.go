@@ -29,52 +29,68 @@ type Change struct {
 }
 
 // Diff returns the changes that turn old into new. Entries are matched in
-// order by kind, name and key (a minimal line diff of their titles; an
-// entry left over on both sides with the same title has moved), then their
-// parameters by name; diagnostics by severity, code and message.
+// order by their title line (kind, name and path; a minimal line diff of
+// the titles, and an entry left over on both sides with the same title has
+// moved), then their parameters by name; diagnostics by severity, code and
+// message.
 func Diff(old, new *Golden) []Change {
-	var out []Change
-	if old.Source != new.Source {
-		out = append(out, Change{Kind: "changed", Entry: "source", Old: old.Source, New: new.Source})
+	out := []Change{} // JSON: [] when equal
+	if old.source != new.source {
+		out = append(out, Change{Kind: "changed", Entry: "source", Old: old.source, New: new.source})
 	}
-	for _, o := range match(old.Entries, new.Entries, Entry.Title) {
+	for _, o := range match(old.entries, new.entries, func(e entry) string { return e.title }) {
 		switch {
 		case o.j < 0:
-			out = append(out, Change{Kind: "removed", Entry: old.Entries[o.i].Title(), Old: params(old.Entries[o.i])})
+			out = append(out, Change{Kind: "removed", Entry: old.entries[o.i].title, Old: old.entries[o.i].paramLines()})
 			continue
 		case o.i < 0:
-			out = append(out, Change{Kind: "added", Entry: new.Entries[o.j].Title(), New: params(new.Entries[o.j])})
+			out = append(out, Change{Kind: "added", Entry: new.entries[o.j].title, New: new.entries[o.j].paramLines()})
 			continue
 		}
-		a, b := old.Entries[o.i], new.Entries[o.j]
+		a, b := old.entries[o.i], new.entries[o.j]
 		if o.moved {
-			out = append(out, Change{Kind: "moved", Entry: a.Title(), Old: "#" + strconv.Itoa(o.i+1), New: "#" + strconv.Itoa(o.j+1)})
+			out = append(out, Change{Kind: "moved", Entry: a.title, Old: "#" + strconv.Itoa(o.i+1), New: "#" + strconv.Itoa(o.j+1)})
 		}
-		for _, pa := range a.Params {
-			if k := slices.IndexFunc(b.Params, func(pb Param) bool { return pb.Name == pa.Name }); k < 0 {
-				out = append(out, Change{Kind: "removed", Entry: a.Title(), Param: pa.Name, Old: pa.Value})
-			} else if pa.Value != b.Params[k].Value {
-				out = append(out, Change{Kind: "changed", Entry: a.Title(), Param: pa.Name, Old: pa.Value, New: b.Params[k].Value})
+		for _, pa := range a.params {
+			if k := slices.IndexFunc(b.params, func(pb param) bool { return pb.name == pa.name }); k < 0 {
+				out = append(out, Change{Kind: "removed", Entry: a.title, Param: unquote(pa.name), Old: unvalue(pa.value)})
+			} else if pa.value != b.params[k].value {
+				out = append(out, Change{Kind: "changed", Entry: a.title, Param: unquote(pa.name), Old: unvalue(pa.value), New: unvalue(b.params[k].value)})
 			}
 		}
-		for _, pb := range b.Params {
-			if !slices.ContainsFunc(a.Params, func(pa Param) bool { return pa.Name == pb.Name }) {
-				out = append(out, Change{Kind: "added", Entry: a.Title(), Param: pb.Name, New: pb.Value})
+		for _, pb := range b.params {
+			if !slices.ContainsFunc(a.params, func(pa param) bool { return pa.name == pb.name }) {
+				out = append(out, Change{Kind: "added", Entry: a.title, Param: unquote(pb.name), New: unvalue(pb.value)})
 			}
 		}
 	}
-	key := func(d Diag) string { return strings.TrimPrefix(d.String(), d.Pos+" ") }
-	for _, o := range match(old.Diags, new.Diags, key) {
+	key := func(d string) string {
+		_, k, _ := strings.Cut(d, " ") // without the position
+		return k
+	}
+	for _, o := range match(old.diags, new.diags, key) {
 		switch {
 		case o.j < 0:
-			out = append(out, Change{Kind: "gone", Entry: "diagnostic " + old.Diags[o.i].String()})
+			out = append(out, Change{Kind: "gone", Entry: "diagnostic " + old.diags[o.i]})
 		case o.i < 0:
-			out = append(out, Change{Kind: "appeared", Entry: "diagnostic " + new.Diags[o.j].String()})
-		case old.Diags[o.i].Pos != new.Diags[o.j].Pos:
-			out = append(out, Change{Kind: "moved", Entry: "diagnostic " + key(old.Diags[o.i]), Old: old.Diags[o.i].Pos, New: new.Diags[o.j].Pos})
+			out = append(out, Change{Kind: "appeared", Entry: "diagnostic " + new.diags[o.j]})
+		default:
+			from, k, _ := strings.Cut(old.diags[o.i], " ")
+			if to, _, _ := strings.Cut(new.diags[o.j], " "); from != to {
+				out = append(out, Change{Kind: "moved", Entry: "diagnostic " + k, Old: from, New: to})
+			}
 		}
 	}
 	return out
+}
+
+// paramLines returns an entry's parameters as a golden writes them.
+func (e entry) paramLines() string {
+	var b strings.Builder
+	for _, p := range e.params {
+		b.WriteString("  " + p.name + ":" + p.value + "\n")
+	}
+	return b.String()
 }
 
 // op pairs a[i] and b[j]; i < 0 is a string only in b, j < 0 one only in a.
@@ -122,15 +138,6 @@ func match[T any](as, bs []T, key func(T) string) []op {
 	return ops
 }
 
-// params returns an entry's parameters as a golden writes them.
-func params(e Entry) string {
-	var b strings.Builder
-	for _, p := range e.Params {
-		writeParam(&b, "  ", p)
-	}
-	return b.String()
-}
-
 // Text renders changes for a reader, one line each marked + (added,
 // appeared), - (removed, gone), ~ (changed) or > (moved), followed by the
 // parameters of an added or removed entry, or a short line diff of a
@@ -146,8 +153,7 @@ func Text(changes []Change) string {
 		case c.Param == "" && c.Entry != "source":
 			b.WriteString("\n" + c.Old + c.New)
 		case c.Kind != "changed":
-			b.WriteString(": ")
-			writeParam(&b, "", Param{c.Param, c.Old + c.New})
+			b.WriteString(": " + word(c.Param) + ":" + value(c.Old+c.New) + "\n")
 		case strings.Contains(c.Old+c.New, "\n"):
 			b.WriteString(": " + word(c.Param) + "\n")
 			var d bytes.Buffer

@@ -1,13 +1,12 @@
 // Package golden is the golden-file format of plangram: a stable, readable
 // rendering of what a parser made of a model's reply (a document's actions
-// or a stream's merged events, with their parameters and diagnostics),
-// read back into a model that Diff compares action by action. `plangram
-// test`, `plangram diff` and package plangramtest share it;
-// docs/testing.md documents it.
+// or a stream's merged events, with their parameters and diagnostics), and
+// Diff, which compares two goldens action by action. `plangram test`,
+// `plangram diff` and package plangramtest share it; docs/testing.md
+// documents it.
 package golden
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,90 +17,80 @@ import (
 	"unicode/utf8"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/internal/jsonw"
 	"github.com/plangram/plangram/stream"
 )
 
 // Version is the format version of the header line `plangram-golden 1`;
-// Unmarshal refuses a newer one rather than misread it.
+// Parse refuses a newer one rather than misread it.
 const Version = 1
 
 const header = "plangram-golden "
 
-// Golden is what a golden file pins.
-type Golden struct {
-	// Source says what was read: "document DIALECT" or "stream SYNTAX".
-	Source string
-	// Entries are a document's actions (kind "action", after a "plan"
-	// entry holding a plan's title, metadata, rationale and memos), or a
-	// stream's merged text and thinking and its tool calls (kind "call").
-	Entries []Entry
-	Diags   []Diag
-}
+// noNewline ends a block value whose last line has no line ending.
+const noNewline = `\ no newline at end`
 
-// Entry is one action, tool call, or run of text or thinking. Key, its
-// path parameter, identifies it with Kind and Name when goldens differ.
-type Entry struct {
-	Kind, Name, Key string
-	Params          []Param
-}
-
-// Param is one parameter with its value as text: a string as it is, other
-// values as JSON, nested lists and objects flattened into one parameter
-// per leaf (`edits[0].find`, `hunks[1].old`).
-type Param struct{ Name, Value string }
-
-// Diag is a diagnostic (a stream's error event) with its position
-// (LINE:COL), severity, code and message.
-type Diag struct{ Pos, Severity, Code, Message string }
-
-// FromDocument returns the golden of a parsed document.
-func FromDocument(doc *ast.Document) *Golden {
-	g := &Golden{Source: "document " + doc.Dialect}
+// Document returns the golden of a parsed document: its actions (after a
+// `plan` entry holding a plan's title, metadata, rationale and memos) and
+// its diagnostics.
+func Document(doc *ast.Document) []byte {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s%d\ndocument %s\n", header, Version, doc.Dialect)
 	if doc.Title != "" || len(doc.Metadata) > 0 || doc.Rationale != nil || len(doc.Memos) > 0 {
-		e := Entry{Kind: "plan"}
-		e.flatten("title", doc.Title)
+		b.WriteString("plan\n")
+		writeParam(&b, "title", doc.Title)
 		for _, p := range doc.Metadata {
-			e.flatten("metadata."+p.Name, p.Value)
+			writeParam(&b, "metadata."+p.Name, p.Value)
 		}
 		if doc.Rationale != nil {
-			e.flatten("rationale", *doc.Rationale)
+			writeParam(&b, "rationale", *doc.Rationale)
 		}
 		for i, m := range doc.Memos {
-			e.flatten(fmt.Sprintf("memos[%d]", i), map[bool]string{true: "[+] ", false: "[-] "}[m.Add]+m.Text)
+			writeParam(&b, fmt.Sprintf("memos[%d]", i), map[bool]string{true: "[+] ", false: "[-] "}[m.Add]+m.Text)
 		}
-		g.Entries = append(g.Entries, e)
 	}
 	for _, a := range doc.Actions {
-		g.Entries = append(g.Entries, entry("action", a.Name, a.Params))
+		writeEntry(&b, "action", a.Name, a.Params)
 	}
 	for _, d := range doc.Diagnostics {
-		g.Diags = append(g.Diags, Diag{d.Span.Start.String(), d.Severity.String(), d.Code, d.Message})
+		writeDiag(&b, d.Span.Start.String(), d.Severity, d.Code, d.Message)
 	}
-	return g
+	return []byte(b.String())
 }
 
-// FromStream feeds chunks to a stream parser of opts (framing left out)
-// and returns the golden of its events: text and thinking merged into one
+// Stream feeds chunks to a stream parser of opts (framing left out) and
+// returns the golden of its events: text and thinking merged into one
 // entry per run (errors do not end a run; white space alone is left out),
 // the tool calls (their deltas and hunks left out), the errors as
 // diagnostics: the same however the input is cut into chunks.
-func FromStream(opts stream.Options, chunks ...[]byte) (*Golden, error) {
-	g := &Golden{}
+func Stream(opts stream.Options, chunks ...string) ([]byte, error) {
+	var body, diags, text strings.Builder
+	kind, syntax := "", "" // kind is the type of the run in text
+	endRun := func() {
+		if kind == "thinking" || strings.TrimSpace(text.String()) != "" {
+			body.WriteString(kind + "\n")
+			writeParam(&body, "text", text.String())
+		}
+		kind = ""
+		text.Reset()
+	}
 	opts.OmitFraming = true
 	p, err := stream.New(opts, func(ev *stream.Event) error {
 		switch ev.Type {
 		case stream.Text, stream.Thinking:
-			if n := len(g.Entries); n > 0 && g.Entries[n-1].Kind == ev.Type.String() {
-				g.Entries[n-1].Params[0].Value += ev.Text
-			} else {
-				g.Entries = append(g.Entries, Entry{Kind: ev.Type.String(), Params: []Param{{"text", ev.Text}}})
+			if kind != ev.Type.String() {
+				endRun()
+				kind = ev.Type.String()
 			}
+			text.WriteString(ev.Text)
 		case stream.ToolCall:
-			g.Entries = append(g.Entries, entry("call", ev.Name, ev.Params))
+			endRun()
+			writeEntry(&body, "call", ev.Name, ev.Params)
 		case stream.Error:
-			g.Diags = append(g.Diags, Diag{ev.Span.Start.String(), ev.Severity.String(), ev.Kind, ev.Message})
+			writeDiag(&diags, ev.Span.Start.String(), ev.Severity, ev.Kind, ev.Message)
 		case stream.End:
-			g.Source = "stream " + ev.Syntax
+			endRun()
+			syntax = ev.Syntax
 		}
 		return nil
 	})
@@ -109,114 +98,96 @@ func FromStream(opts stream.Options, chunks ...[]byte) (*Golden, error) {
 		return nil, err
 	}
 	for _, c := range chunks {
-		if _, err := p.Write(c); err != nil {
+		if _, err := p.Write([]byte(c)); err != nil {
 			return nil, err
 		}
 	}
 	if err := p.Close(); err != nil {
 		return nil, err
 	}
-	g.Entries = slices.DeleteFunc(g.Entries, func(e Entry) bool { return e.Kind == "text" && strings.TrimSpace(e.Params[0].Value) == "" })
-	return g, nil
+	return fmt.Appendf(nil, "%s%d\nstream %s\n%s%s", header, Version, syntax, body.String(), diags.String()), nil
 }
 
-func entry(kind, name string, ps ast.Params) Entry {
-	e := Entry{Kind: kind, Name: name, Key: ps.String("path")}
-	for _, p := range ps {
-		e.flatten(p.Name, p.Value)
+// writeEntry writes an action or tool call: the line `KIND NAME PATH` (PATH,
+// its path param, left out when there is none), then its params.
+func writeEntry(b *strings.Builder, kind, name string, ps ast.Params) {
+	b.WriteString(kind + " " + word(name))
+	if path := ps.String("path"); path != "" {
+		b.WriteString(" " + word(path))
 	}
-	return e
+	b.WriteString("\n")
+	for _, p := range ps {
+		writeParam(b, p.Name, p.Value)
+	}
 }
 
-// flatten adds v as the parameter name: a string as it is, a list or
-// object as one parameter per leaf (object keys sorted), another value in
-// its JSON form.
-func (e *Entry) flatten(name string, v any) {
+// writeParam writes `  NAME:` and the value (see value): a string as it
+// is, a list or object as one param per leaf (object keys sorted), another
+// value as its JSON.
+func writeParam(b *strings.Builder, name string, v any) {
 	if s, ok := v.(string); ok {
-		e.Params = append(e.Params, Param{name, s})
+		b.WriteString("  " + word(name) + ":" + value(s) + "\n")
 		return
 	}
 	raw, _ := json.Marshal(v)
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var x any
-	_ = dec.Decode(&x)
+	x, _ := jsonw.DecodeExact(raw)
 	switch x := x.(type) {
 	case string:
 		raw = []byte(x)
 	case []any:
 		for i, y := range x {
-			e.flatten(fmt.Sprintf("%s[%d]", name, i), y)
+			writeParam(b, fmt.Sprintf("%s[%d]", name, i), y)
 		}
 		if len(x) > 0 {
 			return
 		}
 	case map[string]any:
 		for _, k := range slices.Sorted(maps.Keys(x)) {
-			e.flatten(name+"."+k, x[k])
+			writeParam(b, name+"."+k, x[k])
 		}
 		if len(x) > 0 {
 			return
 		}
 	}
-	e.Params = append(e.Params, Param{name, string(raw)})
+	writeParam(b, name, string(raw))
 }
 
-// Title is the entry's first line in a golden: KIND NAME KEY.
-func (e Entry) Title() string {
-	s := e.Kind
-	if e.Name != "" || e.Key != "" {
-		s += " " + word(e.Name)
+func writeDiag(b *strings.Builder, pos string, sev ast.Severity, code, msg string) {
+	fmt.Fprintf(b, "diagnostic %s %s %s %s\n", pos, sev, word(code), inline(msg))
+}
+
+// value renders a string as it follows `NAME:`: ` VALUE` on the same line,
+// or for a value of several lines each line on a line of its own after
+// `    |`, byte for byte, then noNewline when the last has no line ending.
+func value(s string) string {
+	if !strings.Contains(s, "\n") {
+		return " " + inline(s)
 	}
-	if e.Key != "" {
-		s += " " + word(e.Key)
-	}
-	return s
-}
-
-// String is the diagnostic's line in a golden (without "diagnostic ").
-func (d Diag) String() string {
-	return d.Pos + " " + d.Severity + " " + word(d.Code) + " " + inline(d.Message)
-}
-
-// Marshal renders g in the golden format (docs/testing.md): the header
-// line, the source line, each entry's title line followed by its
-// parameters indented by two spaces, then one `diagnostic` line each.
-func (g *Golden) Marshal() []byte {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s%d\n%s\n", header, Version, g.Source)
-	for _, e := range g.Entries {
-		b.WriteString(e.Title() + "\n")
-		for _, p := range e.Params {
-			writeParam(&b, "  ", p)
-		}
-	}
-	for _, d := range g.Diags {
-		b.WriteString("diagnostic " + d.String() + "\n")
-	}
-	return []byte(b.String())
-}
-
-// noNewline ends a block value whose last line has no line ending.
-const noNewline = `\ no newline at end`
-
-// writeParam writes `NAME: VALUE`, or for a value of several lines
-// `NAME:` and each line after `|`, byte for byte, further indented.
-func writeParam(b *strings.Builder, indent string, p Param) {
-	b.WriteString(indent + word(p.Name) + ":")
-	if !strings.Contains(p.Value, "\n") {
-		b.WriteString(" " + inline(p.Value) + "\n")
-		return
-	}
-	b.WriteString("\n")
-	for rest := p.Value; rest != ""; {
+	for rest := s; rest != ""; {
 		line, after, found := strings.Cut(rest, "\n")
-		b.WriteString(indent + "  |" + line + "\n")
+		b.WriteString("\n    |" + line)
 		if !found {
-			b.WriteString(indent + "  " + noNewline + "\n")
+			b.WriteString("\n    " + noNewline)
 		}
 		rest = after
 	}
+	return b.String()
+}
+
+// unvalue is the string that value rendered as v.
+func unvalue(v string) string {
+	if s, ok := strings.CutPrefix(v, " "); ok {
+		return unquote(s)
+	}
+	var b strings.Builder
+	for _, line := range strings.Split(v, "\n")[1:] {
+		if line == "    "+noNewline {
+			return strings.TrimSuffix(b.String(), "\n")
+		}
+		b.WriteString(strings.TrimPrefix(line, "    |") + "\n")
+	}
+	return b.String()
 }
 
 // inline returns s as it is when it reads back unchanged: not empty, no
@@ -237,38 +208,38 @@ func word(s string) string {
 	return inline(s)
 }
 
-// next splits the word that starts s (quoted, or up to sep) from the rest
-// after sep.
-func next(s string, sep byte) (w, rest string, err error) {
-	if strings.HasPrefix(s, `"`) {
-		q, err := strconv.QuotedPrefix(s)
-		w, _ = strconv.Unquote(q)
-		rest, _ = strings.CutPrefix(s[len(q):], string(sep))
-		return w, rest, err
+// unquote reads back what inline or word wrote.
+func unquote(s string) string {
+	if u, err := strconv.Unquote(s); err == nil && strings.HasPrefix(s, `"`) {
+		return u
 	}
-	w, rest, _ = strings.Cut(s, string(sep))
-	return w, rest, nil
+	return s
 }
 
-// three splits the first three words of s from the rest.
-func three(s string) (w [3]string, rest string, err error) {
-	for k := 0; k < 3 && err == nil; k++ {
-		w[k], s, err = next(s, ' ')
-	}
-	return w, s, err
+// Golden is a golden file read by Parse, split into its entries and
+// diagnostics. Each part is kept as the file writes it: equal text is an
+// equal value.
+type Golden struct {
+	source  string
+	entries []entry
+	diags   []string // LINE:COL SEVERITY CODE MESSAGE
 }
 
-// unquote reads a value written by inline.
-func unquote(s string) (string, error) {
-	if strings.HasPrefix(s, `"`) {
-		return strconv.Unquote(s)
-	}
-	return s, nil
+// entry is one action, tool call, or run of text or thinking: its title
+// line (`action write_file src/a.go`) and its params.
+type entry struct {
+	title  string
+	params []param
 }
 
-// Unmarshal reads a golden written by Marshal. A file without the header
-// line, of a newer format version, or not in the format is an error.
-func Unmarshal(data []byte) (*Golden, error) {
+// param is a param's name as the golden writes it and its value as it
+// follows `NAME:` (value).
+type param struct{ name, value string }
+
+// Parse reads a golden written by Document or Stream. A file without the
+// header line, of a newer format version, or not in the format is an
+// error.
+func Parse(data []byte) (*Golden, error) {
 	lines := strings.SplitAfter(string(data), "\n")
 	v, ok := strings.CutPrefix(lines[0], header)
 	n, err := strconv.Atoi(strings.TrimSuffix(v, "\n"))
@@ -279,42 +250,43 @@ func Unmarshal(data []byte) (*Golden, error) {
 		return nil, fmt.Errorf("golden format version %d is newer than this plangram reads (%d): update plangram", n, Version)
 	}
 	g := &Golden{}
-	var block *Param // the value whose lines are read
 	for i, raw := range lines[1:] {
 		line, ok := strings.CutSuffix(raw, "\n")
-		if rest, more := strings.CutPrefix(raw, "    |"); more && block != nil {
-			block.Value += rest
-			continue
-		} else if line == "    "+noNewline && block != nil {
-			block.Value = strings.TrimSuffix(block.Value, "\n")
+		var e *entry
+		if len(g.entries) > 0 {
+			e = &g.entries[len(g.entries)-1]
 		}
-		var words [3]string
-		switch block = nil; {
-		case raw == "" || line == "    "+noNewline:
+		switch {
+		case raw == "": // after the last line ending
 		case !ok:
 			err = errors.New("no line ending")
 		case i == 0:
-			g.Source = line
+			g.source = line
 		case strings.HasPrefix(line, "diagnostic "):
-			var rest string
-			if words, rest, err = three(line[len("diagnostic "):]); err == nil {
-				rest, err = unquote(rest)
+			g.diags = append(g.diags, line[len("diagnostic "):])
+		case len(g.diags) > 0 || e == nil && strings.HasPrefix(line, " "):
+			err = errors.New("not a golden line here")
+		case strings.HasPrefix(line, "    |") || line == "    "+noNewline:
+			// A line of the block value the last param began.
+			if k := len(e.params) - 1; k >= 0 && !strings.HasPrefix(e.params[k].value, " ") && !strings.HasSuffix(e.params[k].value, noNewline) {
+				e.params[k].value += "\n" + line
+			} else {
+				err = errors.New("a block line after no block param")
 			}
-			g.Diags = append(g.Diags, Diag{words[0], words[1], words[2], rest})
-		case strings.HasPrefix(line, "  ") && len(g.Entries) > 0 && len(g.Diags) == 0:
-			e := &g.Entries[len(g.Entries)-1]
-			p := Param{}
-			var rest string
-			if p.Name, rest, err = next(line[2:], ':'); err == nil && rest != "" {
-				p.Value, err = unquote(strings.TrimPrefix(rest, " "))
+		case strings.HasPrefix(line, "  "):
+			p := line[2:]
+			n := strings.IndexByte(p, ':')
+			if strings.HasPrefix(p, `"`) {
+				q, _ := strconv.QuotedPrefix(p) // "" when not quoted right
+				n = len(q)
 			}
-			e.Params = append(e.Params, p)
-			if rest == "" {
-				block = &e.Params[len(e.Params)-1]
+			if n < 0 || n >= len(p) || p[n] != ':' {
+				err = errors.New("not NAME: VALUE")
+				break
 			}
-		case !strings.HasPrefix(line, " ") && line != "" && len(g.Diags) == 0:
-			words, _, err = three(line)
-			g.Entries = append(g.Entries, Entry{Kind: words[0], Name: words[1], Key: words[2]})
+			e.params = append(e.params, param{p[:n], p[n+1:]})
+		case line != "" && line[0] != ' ':
+			g.entries = append(g.entries, entry{title: line})
 		default:
 			err = errors.New("not a golden line")
 		}

@@ -3,7 +3,6 @@ package golden_test
 import (
 	"context"
 	"fmt"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -19,40 +18,47 @@ func parse(t testing.TB, src string) *golden.Golden {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return golden.FromDocument(doc)
+	g, err := golden.Parse(golden.Document(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
 }
 
-// TestRoundTrip: Unmarshal gives back what Marshal wrote, for values a
-// plain line cannot hold (white space around them, quotes, no final line
-// ending, bytes that are not UTF-8, colons and spaces in names and keys).
-func TestRoundTrip(t *testing.T) {
-	odd := []string{"", " lead", "trail ", `"quoted"`, "a\nb", "a\nb\n", "\n", "\n\n", "x\r\ny\r\n", "tab\there", "bad \xff byte", "|bar", "\\ no newline at end", "multi\n    |indented\n"}
-	g := &golden.Golden{Source: "document acts"}
+// TestValues: Parse reads back every value a golden writes, those a plain
+// line cannot hold too (white space around them, quotes, no final line
+// ending, bytes that are not UTF-8, colons and spaces in names and paths):
+// a golden equals itself, and a changed value is reported as it is.
+func TestValues(t *testing.T) {
+	odd := []string{"", " lead", "trail ", `"quoted"`, "`back`", "'single'", "a\nb", "a\nb\n", "\n", "\n\n", "x\r\ny\r\n", "tab\there", "bad \xff byte", "|bar", "\\ no newline at end", "multi\n    |indented\n"}
+	doc := func(suffix string) *golden.Golden {
+		d := &ast.Document{Dialect: "acts"}
+		for i, v := range odd {
+			d.Actions = append(d.Actions, &ast.Action{Name: fmt.Sprint("a", i, v), Params: ast.Params{{Name: "path", Value: v}, {Name: v + "x", Value: v + suffix}, {Name: fmt.Sprintf("p%d: x", i), Value: v}}})
+			d.Diagnostics = append(d.Diagnostics, &ast.Diagnostic{Severity: ast.Error, Code: v, Message: v})
+		}
+		g, err := golden.Parse(golden.Document(d))
+		if err != nil {
+			t.Fatalf("%v\n%s", err, golden.Document(d))
+		}
+		return g
+	}
+	if d := golden.Diff(doc(""), doc("")); len(d) > 0 {
+		t.Errorf("Diff of a golden with itself: %v", d)
+	}
+	changes := golden.Diff(doc(""), doc("\n"))
 	for i, v := range odd {
-		g.Entries = append(g.Entries, golden.Entry{Kind: "action", Name: v, Key: v, Params: []golden.Param{{Name: v, Value: v}, {Name: fmt.Sprintf("p%d: x", i), Value: v}}})
-		g.Diags = append(g.Diags, golden.Diag{Pos: "1:1", Severity: "error", Code: v, Message: v})
-	}
-	g.Entries = append(g.Entries, golden.Entry{Kind: "text"})
-	data := g.Marshal()
-	back, err := golden.Unmarshal(data)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, data)
-	}
-	if !reflect.DeepEqual(back, g) {
-		t.Errorf("round trip:\n%#v\nwant\n%#v", back, g)
-	}
-	if d := golden.Diff(g, back); len(d) > 0 {
-		t.Errorf("Diff of a round trip: %v", d)
+		if want := (golden.Change{Kind: "changed", Entry: changes[i].Entry, Param: v + "x", Old: v, New: v + "\n"}); changes[i] != want {
+			t.Errorf("%q: %#v, want %#v", v, changes[i], want)
+		}
 	}
 	for _, d := range []string{"acts", "plan", "search-replace", "udiff", "apply-patch", "tools"} {
 		src, err := exampleOf(d)
 		if err != nil {
 			t.Fatal(err)
 		}
-		g := parse(t, src)
-		back, err := golden.Unmarshal(g.Marshal())
-		if err != nil || !reflect.DeepEqual(back, g) {
-			t.Errorf("%s: %v\n%s", d, err, g.Marshal())
+		if g := parse(t, src); len(golden.Diff(g, g)) > 0 {
+			t.Errorf("%s: Diff of a golden with itself: %v", d, golden.Diff(g, g))
 		}
 	}
 }
@@ -78,29 +84,31 @@ func exampleOf(dialect string) (string, error) {
 // input is cut, byte by byte or whole.
 func TestStreamChunkInvariant(t *testing.T) {
 	src := "Let me look.\n<thinking>the file\nfirst</thinking>\n<read_file>\n<path>src/a.go</path>\n</read_file>\nThen <write_to_file>\n<path>b.txt</path>\n<content>x\ny</content>\n</write_to_file>\n<read_file>\n<path>c"
-	whole, err := golden.FromStream(stream.Options{Syntax: stream.Auto}, []byte(src))
+	whole, err := golden.Stream(stream.Options{Syntax: stream.Auto}, src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var bytes [][]byte
-	for i := range len(src) {
-		bytes = append(bytes, []byte(src[i:i+1]))
-	}
-	cut, err := golden.FromStream(stream.Options{Syntax: stream.Auto}, bytes...)
+	cut, err := golden.Stream(stream.Options{Syntax: stream.Auto}, strings.Split(src, "")...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(whole, cut) {
-		t.Errorf("byte by byte:\n%s\nwhole:\n%s", cut.Marshal(), whole.Marshal())
+	if string(whole) != string(cut) {
+		t.Errorf("byte by byte:\n%s\nwhole:\n%s", cut, whole)
 	}
-	if len(whole.Entries) != 5 || len(whole.Diags) != 1 || len(whole.Diags) == 0 || whole.Source != "stream tools" {
-		t.Errorf("want text, thinking, call, text, call and an error:\n%s", whole.Marshal())
+	var titles []string
+	for _, l := range strings.Split(string(whole), "\n")[2:] {
+		if l != "" && l[0] != ' ' {
+			titles = append(titles, strings.Fields(l)[0])
+		}
+	}
+	if strings.Join(titles, " ") != "text thinking call text call diagnostic" || !strings.HasPrefix(string(whole), "plangram-golden 1\nstream tools\n") {
+		t.Errorf("want text, thinking, call, text, call and an error:\n%s", whole)
 	}
 }
 
-// TestUnmarshalRefuses: a file that is not a golden, a newer version and
+// TestParseRefuses: a file that is not a golden, a newer version and
 // lines out of the format are errors that say so.
-func TestUnmarshalRefuses(t *testing.T) {
+func TestParseRefuses(t *testing.T) {
 	for _, c := range []struct{ data, want string }{
 		{"", "not a plangram golden file"},
 		{`{"dialect": "acts"}`, "not a plangram golden file"},
@@ -112,7 +120,7 @@ func TestUnmarshalRefuses(t *testing.T) {
 		{"plangram-golden 1\ndocument acts\naction a", "no line ending"},
 		{"plangram-golden 1\ndocument acts\n    |stray\n", "golden line 3"},
 	} {
-		_, err := golden.Unmarshal([]byte(c.data))
+		_, err := golden.Parse([]byte(c.data))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: %v; want %q", c.data, err, c.want)
 		}
@@ -126,7 +134,7 @@ func TestFlatten(t *testing.T) {
 		{Name: "path", Value: "p"}, {Name: "n", Value: int64(3)}, {Name: "ok", Value: true},
 		{Name: "list", Value: []string{"x", "y"}}, {Name: "none", Value: []any{}}, {Name: "m", Value: map[string]any{"b": 1.5, "a": nil}},
 	}}}}
-	got := string(golden.FromDocument(doc).Marshal())
+	got := string(golden.Document(doc))
 	want := "plangram-golden 1\ndocument x\naction a p\n  path: p\n  n: 3\n  ok: true\n  list[0]: x\n  list[1]: y\n  none: []\n  m.a: null\n  m.b: 1.5\n"
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
@@ -136,7 +144,7 @@ func TestFlatten(t *testing.T) {
 func Example() {
 	src := "~~~act\nwrite_file src/a.txt\n~~~\n~~~\nhello\n~~~\n"
 	doc, _ := grammar.Parse(context.Background(), "reply.md", []byte(src), grammar.Options{})
-	fmt.Print(string(golden.FromDocument(doc).Marshal()))
+	fmt.Print(string(golden.Document(doc)))
 	// Output:
 	// plangram-golden 1
 	// document acts
@@ -148,7 +156,8 @@ func Example() {
 func ExampleDiff() {
 	parse := func(src string) *golden.Golden {
 		doc, _ := grammar.Parse(context.Background(), "reply.md", []byte(src), grammar.Options{})
-		return golden.FromDocument(doc)
+		g, _ := golden.Parse(golden.Document(doc))
+		return g
 	}
 	old := parse("~~~act\nwrite_file a.txt\n~~~\n~~~\none\ntwo\n~~~\n")
 	new := parse("~~~act\nwrite_file a.txt\n~~~\n~~~\none\n2\n~~~\n~~~act\ndelete_file b.txt\n~~~\n")
@@ -165,16 +174,16 @@ func ExampleDiff() {
 	//   path: b.txt
 }
 
-func ExampleUnmarshal() {
-	_, err := golden.Unmarshal([]byte("plangram-golden 2\nstream tools\n"))
+func ExampleParse() {
+	_, err := golden.Parse([]byte("plangram-golden 2\nstream tools\n"))
 	fmt.Println(err)
 	// Output:
 	// golden format version 2 is newer than this plangram reads (1): update plangram
 }
 
-func ExampleFromStream() {
-	g, _ := golden.FromStream(stream.Options{Syntax: stream.Auto}, []byte("Reading.\n<read_"), []byte("file>\n<path>a.go</path>\n</read_file>\n"))
-	fmt.Print(string(g.Marshal()))
+func ExampleStream() {
+	data, _ := golden.Stream(stream.Options{Syntax: stream.Auto}, "Reading.\n<read_", "file>\n<path>a.go</path>\n</read_file>\n")
+	fmt.Print(string(data))
 	// Output:
 	// plangram-golden 1
 	// stream tools
