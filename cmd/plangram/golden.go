@@ -128,6 +128,8 @@ func cmdTest(ctx context.Context, e *env, args []string) int {
 		return usageError(e, fmt.Errorf("test takes one or more DIR (or files), not standard input"))
 	}
 	var results []testResult
+	var text strings.Builder
+	code, changed := exitOK, 0
 	for _, dir := range pos {
 		// The walk follows no symbolic link, so a link loop cannot make
 		// it endless; an unreadable directory is one error and it goes on.
@@ -149,7 +151,18 @@ func cmdTest(ctx context.Context, e *env, args []string) int {
 				res, err = r.test(ctx, p, *update)
 			}
 			if err != nil {
-				res.Status, res.Error = "error", err.Error()
+				res.Status, res.Error, code = "error", err.Error(), exitUsage
+			}
+			switch res.Status {
+			case "changed", "missing":
+				code = max(code, exitError)
+				fallthrough
+			case "updated":
+				changed++
+				fmt.Fprintf(&text, "%s: %s\n%s", p, res.Status, golden.Text(res.Changes))
+			}
+			if res.Error != "" {
+				fmt.Fprintf(e.stderr, "plangram: %s\n", res.Error)
 			}
 			results = append(results, res)
 			return ctx.Err()
@@ -160,25 +173,6 @@ func cmdTest(ctx context.Context, e *env, args []string) int {
 	}
 	if len(results) == 0 { // checking nothing must not pass as a clean run
 		return usageError(e, fmt.Errorf("no reply (*.md, *.markdown, *.diff, *.patch, *.txt, *.sse) below %s: nothing to test", strings.Join(pos, ", ")))
-	}
-	code, changed := exitOK, 0
-	var text strings.Builder
-	for _, res := range results {
-		switch res.Status {
-		case "error":
-			code = exitUsage
-		case "changed", "missing":
-			code = max(code, exitError)
-			fallthrough
-		case "updated":
-			changed++
-		}
-		if res.Error != "" {
-			fmt.Fprintf(e.stderr, "plangram: %s\n", res.Error)
-		}
-		if res.Status == "changed" || res.Status == "updated" {
-			fmt.Fprintf(&text, "%s: %s\n%s", res.File, res.Status, golden.Text(res.Changes))
-		}
 	}
 	fmt.Fprintf(&text, "%s, %d changed\n", number.Plural(len(results), "file"), changed)
 	return max(code, r.print(e, text.String(), map[string]any{"files": results, "changed": changed}))
@@ -200,7 +194,7 @@ func (r *goldenReader) test(ctx context.Context, p string, update bool) (testRes
 	res := testResult{File: p, Status: "ok"}
 	src, err := readRegular(p)
 	var data []byte
-	var got *golden.Golden
+	var got, want *golden.Golden
 	if err == nil {
 		data, got, err = r.read(ctx, p, src)
 	}
@@ -209,22 +203,19 @@ func (r *goldenReader) test(ctx context.Context, p string, update bool) (testRes
 	}
 	gp := p + ".golden"
 	old, err := readRegular(gp)
-	missing := errors.Is(err, fs.ErrNotExist)
-	switch {
+	switch missing := errors.Is(err, fs.ErrNotExist); {
 	case missing && !update:
 		res.Status, res.Error = "missing", fmt.Sprintf("%s: no golden file %s: run plangram test --update to write it", p, gp)
 		return res, nil
 	case err != nil && !missing:
 		return res, err
-	case update:
-		if missing || !bytes.Equal(old, data) {
-			res.Status, err = "updated", safewrite.WriteFile(gp, data)
+	case update && (missing || !bytes.Equal(old, data)):
+		res.Status = "updated"
+		return res, safewrite.WriteFile(gp, data)
+	case !update:
+		if _, want, err = r.read(ctx, gp, old); err == nil {
+			res.Changes = golden.Diff(want, got)
 		}
-		return res, err
-	}
-	_, want, err := r.read(ctx, gp, old)
-	if err == nil {
-		res.Changes = golden.Diff(want, got)
 	}
 	if len(res.Changes) > 0 {
 		res.Status = "changed"

@@ -8,7 +8,6 @@ package golden
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -163,16 +162,11 @@ func value(s string) string {
 	if !strings.Contains(s, "\n") {
 		return " " + inline(s)
 	}
-	var b strings.Builder
-	for rest := s; rest != ""; {
-		line, after, found := strings.Cut(rest, "\n")
-		b.WriteString("\n    |" + line)
-		if !found {
-			b.WriteString("\n    " + noNewline)
-		}
-		rest = after
+	v := "\n    |" + strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n    |")
+	if !strings.HasSuffix(s, "\n") {
+		v += "\n    " + noNewline
 	}
-	return b.String()
+	return v
 }
 
 // unvalue is the string that value rendered as v.
@@ -180,14 +174,11 @@ func unvalue(v string) string {
 	if s, ok := strings.CutPrefix(v, " "); ok {
 		return unquote(s)
 	}
-	var b strings.Builder
-	for _, line := range strings.Split(v, "\n")[1:] {
-		if line == "    "+noNewline {
-			return strings.TrimSuffix(b.String(), "\n")
-		}
-		b.WriteString(strings.TrimPrefix(line, "    |") + "\n")
+	s, noEnd := strings.CutSuffix(v, "\n    "+noNewline)
+	if s = strings.ReplaceAll(s, "\n    |", "\n"); !noEnd {
+		s += "\n"
 	}
-	return b.String()
+	return strings.TrimPrefix(s, "\n")
 }
 
 // inline returns s as it is when it reads back unchanged: not empty, no
@@ -252,46 +243,40 @@ func Parse(data []byte) (*Golden, error) {
 	g := &Golden{}
 	for i, raw := range lines[1:] {
 		line, ok := strings.CutSuffix(raw, "\n")
-		var e *entry
-		if len(g.entries) > 0 {
-			e = &g.entries[len(g.entries)-1]
-		}
+		n := len(g.entries) - 1
 		switch {
-		case raw == "": // after the last line ending
-		case !ok:
-			err = errors.New("no line ending")
+		case raw == "" || !ok: // after the last line ending, or a last line without one
+			ok = raw == ""
 		case i == 0:
 			g.source = line
 		case strings.HasPrefix(line, "diagnostic "):
 			g.diags = append(g.diags, line[len("diagnostic "):])
-		case len(g.diags) > 0 || e == nil && strings.HasPrefix(line, " "):
-			err = errors.New("not a golden line here")
-		case strings.HasPrefix(line, "    |") || line == "    "+noNewline:
-			// A line of the block value the last param began.
-			if k := len(e.params) - 1; k >= 0 && !strings.HasPrefix(e.params[k].value, " ") && !strings.HasSuffix(e.params[k].value, noNewline) {
-				e.params[k].value += "\n" + line
-			} else {
-				err = errors.New("a block line after no block param")
-			}
-		case strings.HasPrefix(line, "  "):
-			p := line[2:]
-			n := strings.IndexByte(p, ':')
-			if strings.HasPrefix(p, `"`) {
-				q, _ := strconv.QuotedPrefix(p) // "" when not quoted right
-				n = len(q)
-			}
-			if n < 0 || n >= len(p) || p[n] != ':' {
-				err = errors.New("not NAME: VALUE")
-				break
-			}
-			e.params = append(e.params, param{p[:n], p[n+1:]})
+		case len(g.diags) > 0:
+			ok = false
 		case line != "" && line[0] != ' ':
 			g.entries = append(g.entries, entry{title: line})
-		default:
-			err = errors.New("not a golden line")
+		case n < 0:
+			ok = false
+		case strings.HasPrefix(line, "    |") || line == "    "+noNewline:
+			// A line of the block value the entry's last param began.
+			ps := g.entries[n].params
+			k := len(ps) - 1
+			if ok = k >= 0 && !strings.HasPrefix(ps[k].value, " ") && !strings.HasSuffix(ps[k].value, noNewline); ok {
+				ps[k].value += "\n" + line
+			}
+		default: // `  NAME:VALUE`, NAME Go-quoted when it holds a colon
+			p := strings.TrimPrefix(line, "  ")
+			k := strings.IndexByte(p, ':')
+			if strings.HasPrefix(p, `"`) {
+				q, _ := strconv.QuotedPrefix(p) // "" when not quoted right
+				k = len(q)
+			}
+			if ok = len(p) < len(line) && k >= 0 && strings.HasPrefix(p[k:], ":"); ok {
+				g.entries[n].params = append(g.entries[n].params, param{p[:k], p[k+1:]})
+			}
 		}
-		if err != nil {
-			return nil, fmt.Errorf("golden line %d: %q: %w", i+2, line, err)
+		if !ok {
+			return nil, fmt.Errorf("golden line %d: %q: not in the golden format (docs/testing.md)", i+2, line)
 		}
 	}
 	return g, nil

@@ -117,7 +117,7 @@ func TestParseRefuses(t *testing.T) {
 		{"plangram-golden 1\ndocument acts\n  path: a\n", "golden line 3"},
 		{"plangram-golden 1\ndocument acts\naction a\n  \"bad: x\n", "golden line 4"},
 		{"plangram-golden 1\ndocument acts\ndiagnostic 1:1 error x y\naction a\n", "golden line 4"},
-		{"plangram-golden 1\ndocument acts\naction a", "no line ending"},
+		{"plangram-golden 1\ndocument acts\naction a", "golden line 3"},
 		{"plangram-golden 1\ndocument acts\n    |stray\n", "golden line 3"},
 	} {
 		_, err := golden.Parse([]byte(c.data))
