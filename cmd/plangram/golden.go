@@ -151,13 +151,10 @@ func cmdTest(ctx context.Context, e *env, args []string) int {
 				res, err = r.test(ctx, p, *update)
 			}
 			if err != nil {
-				res.Status, res.Error, code = "error", err.Error(), exitUsage
+				res.Status, res.Error = "error", err.Error()
 			}
-			switch res.Status {
-			case "changed", "missing":
-				code = max(code, exitError)
-				fallthrough
-			case "updated":
+			code = max(code, map[string]int{"changed": exitError, "missing": exitError, "error": exitUsage}[res.Status])
+			if res.Status != "ok" && res.Status != "error" {
 				changed++
 				fmt.Fprintf(&text, "%s: %s\n%s", p, res.Status, golden.Text(res.Changes))
 			}

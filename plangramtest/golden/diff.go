@@ -53,14 +53,14 @@ func Diff(old, new *Golden) []Change {
 		}
 		for _, pa := range a.params {
 			if k := slices.IndexFunc(b.params, func(pb param) bool { return pb.name == pa.name }); k < 0 {
-				out = append(out, Change{Kind: "removed", Entry: a.title, Param: unquote(pa.name), Old: unvalue(pa.value)})
+				out = append(out, Change{Kind: "removed", Entry: a.title, Param: pa.name, Old: pa.value})
 			} else if pa.value != b.params[k].value {
-				out = append(out, Change{Kind: "changed", Entry: a.title, Param: unquote(pa.name), Old: unvalue(pa.value), New: unvalue(b.params[k].value)})
+				out = append(out, Change{Kind: "changed", Entry: a.title, Param: pa.name, Old: pa.value, New: b.params[k].value})
 			}
 		}
 		for _, pb := range b.params {
 			if !slices.ContainsFunc(a.params, func(pa param) bool { return pa.name == pb.name }) {
-				out = append(out, Change{Kind: "added", Entry: a.title, Param: unquote(pb.name), New: unvalue(pb.value)})
+				out = append(out, Change{Kind: "added", Entry: a.title, Param: pb.name, New: pb.value})
 			}
 		}
 	}
@@ -88,7 +88,7 @@ func Diff(old, new *Golden) []Change {
 func (e entry) paramLines() string {
 	var b strings.Builder
 	for _, p := range e.params {
-		b.WriteString("  " + p.name + ":" + p.value + "\n")
+		writeParam(&b, p.name, p.value)
 	}
 	return b.String()
 }
@@ -111,16 +111,16 @@ func match[T any](as, bs []T, key func(T) string) []op {
 		b = append(b, key(x))
 	}
 	var ops []op
-	for _, c := range linediff.Changes(linediff.Diff(a, b)) {
-		for k := range c.I2 - c.I1 {
-			if c.Tag == linediff.Same {
-				ops = append(ops, op{c.I1 + k, c.J1 + k, false})
-			} else {
-				ops = append(ops, op{c.I1 + k, -1, false})
-			}
+	i, j := 0, 0
+	for _, m := range linediff.Diff(a, b) {
+		for ; i < m.A; i++ {
+			ops = append(ops, op{i, -1, false})
 		}
-		for j := c.J1; j < c.J2 && c.Tag != linediff.Same; j++ {
+		for ; j < m.B; j++ {
 			ops = append(ops, op{-1, j, false})
+		}
+		for ; i < m.A+m.Size; i, j = i+1, j+1 {
+			ops = append(ops, op{i, j, false})
 		}
 	}
 	for x := 0; x < len(ops); x++ {
@@ -153,7 +153,7 @@ func Text(changes []Change) string {
 		case c.Param == "" && c.Entry != "source":
 			b.WriteString("\n" + c.Old + c.New)
 		case c.Kind != "changed":
-			b.WriteString(": " + word(c.Param) + ":" + value(c.Old+c.New) + "\n")
+			b.WriteString(": " + word(c.Param) + ": " + inline(c.Old+c.New) + "\n")
 		case strings.Contains(c.Old+c.New, "\n"):
 			b.WriteString(": " + word(c.Param) + "\n")
 			var d bytes.Buffer

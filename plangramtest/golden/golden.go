@@ -26,9 +26,6 @@ const Version = 1
 
 const header = "plangram-golden "
 
-// noNewline ends a block value whose last line has no line ending.
-const noNewline = `\ no newline at end`
-
 // Document returns the golden of a parsed document: its actions (after a
 // `plan` entry holding a plan's title, metadata, rationale and memos) and
 // its diagnostics.
@@ -59,16 +56,17 @@ func Document(doc *ast.Document) []byte {
 
 // Stream feeds chunks to a stream parser of opts (framing left out) and
 // returns the golden of its events: text and thinking merged into one
-// entry per run (errors do not end a run; white space alone is left out),
+// entry per run without the white space around it (errors do not end a
+// run; a run of text of white space alone is left out),
 // the tool calls (their deltas and hunks left out), the errors as
 // diagnostics: the same however the input is cut into chunks.
 func Stream(opts stream.Options, chunks ...string) ([]byte, error) {
 	var body, diags, text strings.Builder
 	kind, syntax := "", "" // kind is the type of the run in text
 	endRun := func() {
-		if kind == "thinking" || strings.TrimSpace(text.String()) != "" {
+		if t := strings.TrimSpace(text.String()); t != "" || kind == "thinking" {
 			body.WriteString(kind + "\n")
-			writeParam(&body, "text", text.String())
+			writeParam(&body, "text", t)
 		}
 		kind = ""
 		text.Reset()
@@ -120,12 +118,12 @@ func writeEntry(b *strings.Builder, kind, name string, ps ast.Params) {
 	}
 }
 
-// writeParam writes `  NAME:` and the value (see value): a string as it
-// is, a list or object as one param per leaf (object keys sorted), another
-// value as its JSON.
+// writeParam writes the line `  NAME: VALUE` of a string (inline), one
+// for each leaf of a list or object (object keys sorted), or for another
+// value its JSON.
 func writeParam(b *strings.Builder, name string, v any) {
 	if s, ok := v.(string); ok {
-		b.WriteString("  " + word(name) + ":" + value(s) + "\n")
+		b.WriteString("  " + word(name) + ": " + inline(s) + "\n")
 		return
 	}
 	raw, _ := json.Marshal(v)
@@ -155,35 +153,9 @@ func writeDiag(b *strings.Builder, pos string, sev ast.Severity, code, msg strin
 	fmt.Fprintf(b, "diagnostic %s %s %s %s\n", pos, sev, word(code), inline(msg))
 }
 
-// value renders a string as it follows `NAME:`: ` VALUE` on the same line,
-// or for a value of several lines each line on a line of its own after
-// `    |`, byte for byte, then noNewline when the last has no line ending.
-func value(s string) string {
-	if !strings.Contains(s, "\n") {
-		return " " + inline(s)
-	}
-	v := "\n    |" + strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n    |")
-	if !strings.HasSuffix(s, "\n") {
-		v += "\n    " + noNewline
-	}
-	return v
-}
-
-// unvalue is the string that value rendered as v.
-func unvalue(v string) string {
-	if s, ok := strings.CutPrefix(v, " "); ok {
-		return unquote(s)
-	}
-	s, noEnd := strings.CutSuffix(v, "\n    "+noNewline)
-	if s = strings.ReplaceAll(s, "\n    |", "\n"); !noEnd {
-		s += "\n"
-	}
-	return strings.TrimPrefix(s, "\n")
-}
-
 // inline returns s as it is when it reads back unchanged: not empty, no
-// white space around it, printable, not starting with a quote; else
-// Go-quoted.
+// white space around it, one line of printable characters, not starting
+// with a quote; else Go-quoted.
 func inline(s string) string {
 	if s == "" || s != strings.TrimSpace(s) || s[0] == '"' || !utf8.ValidString(s) || strings.ContainsFunc(s, func(r rune) bool { return !strconv.IsPrint(r) }) {
 		return strconv.Quote(s)
@@ -207,9 +179,8 @@ func unquote(s string) string {
 	return s
 }
 
-// Golden is a golden file read by Parse, split into its entries and
-// diagnostics. Each part is kept as the file writes it: equal text is an
-// equal value.
+// Golden is a golden file read by Parse: its entries, their params and
+// its diagnostics.
 type Golden struct {
 	source  string
 	entries []entry
@@ -223,8 +194,6 @@ type entry struct {
 	params []param
 }
 
-// param is a param's name as the golden writes it and its value as it
-// follows `NAME:` (value).
 type param struct{ name, value string }
 
 // Parse reads a golden written by Document or Stream. A file without the
@@ -257,22 +226,15 @@ func Parse(data []byte) (*Golden, error) {
 			g.entries = append(g.entries, entry{title: line})
 		case n < 0:
 			ok = false
-		case strings.HasPrefix(line, "    |") || line == "    "+noNewline:
-			// A line of the block value the entry's last param began.
-			ps := g.entries[n].params
-			k := len(ps) - 1
-			if ok = k >= 0 && !strings.HasPrefix(ps[k].value, " ") && !strings.HasSuffix(ps[k].value, noNewline); ok {
-				ps[k].value += "\n" + line
-			}
-		default: // `  NAME:VALUE`, NAME Go-quoted when it holds a colon
+		default: // `  NAME: VALUE`, NAME Go-quoted when it holds a space or colon
 			p := strings.TrimPrefix(line, "  ")
 			k := strings.IndexByte(p, ':')
 			if strings.HasPrefix(p, `"`) {
 				q, _ := strconv.QuotedPrefix(p) // "" when not quoted right
 				k = len(q)
 			}
-			if ok = len(p) < len(line) && k >= 0 && strings.HasPrefix(p[k:], ":"); ok {
-				g.entries[n].params = append(g.entries[n].params, param{p[:k], p[k+1:]})
+			if ok = len(p) < len(line) && k >= 0 && strings.HasPrefix(p[k:], ": "); ok {
+				g.entries[n].params = append(g.entries[n].params, param{unquote(p[:k]), unquote(p[k+2:])})
 			}
 		}
 		if !ok {

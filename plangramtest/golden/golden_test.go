@@ -188,8 +188,7 @@ func ExampleStream() {
 	// plangram-golden 1
 	// stream tools
 	// text
-	//   text:
-	//     |Reading.
+	//   text: Reading.
 	// call read_file a.go
 	//   path: a.go
 }
