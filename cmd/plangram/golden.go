@@ -202,20 +202,14 @@ func (r *goldenReader) test(ctx context.Context, p string, update bool) (testRes
 	old, err := readRegular(gp)
 	switch missing := errors.Is(err, fs.ErrNotExist); {
 	case missing && !update:
-		res.Status, res.Error = "missing", fmt.Sprintf("%s: no golden file %s: run plangram test --update to write it", p, gp)
-		return res, nil
+		res.Status, res.Error, err = "missing", fmt.Sprintf("%s: no golden file %s: run plangram test --update to write it", p, gp), nil
 	case err != nil && !missing:
-		return res, err
 	case update && (missing || !bytes.Equal(old, data)):
-		res.Status = "updated"
-		return res, safewrite.WriteFile(gp, data)
+		res.Status, err = "updated", safewrite.WriteFile(gp, data)
 	case !update:
-		if _, want, err = r.read(ctx, gp, old); err == nil {
-			res.Changes = golden.Diff(want, got)
+		if _, want, err = r.read(ctx, gp, old); err == nil && len(golden.Diff(want, got)) > 0 {
+			res.Status, res.Changes = "changed", golden.Diff(want, got)
 		}
-	}
-	if len(res.Changes) > 0 {
-		res.Status = "changed"
 	}
 	return res, err
 }

@@ -39,11 +39,10 @@ func Diff(old, new *Golden) []Change {
 		out = append(out, Change{Kind: "changed", Entry: "source", Old: old.source, New: new.source})
 	}
 	for _, o := range match(old.entries, new.entries, func(e entry) string { return e.title }) {
-		switch {
-		case o.j < 0:
+		if o.j < 0 {
 			out = append(out, Change{Kind: "removed", Entry: old.entries[o.i].title, Old: old.entries[o.i].paramLines()})
 			continue
-		case o.i < 0:
+		} else if o.i < 0 {
 			out = append(out, Change{Kind: "added", Entry: new.entries[o.j].title, New: new.entries[o.j].paramLines()})
 			continue
 		}
@@ -159,10 +158,7 @@ func Text(changes []Change) string {
 			var d bytes.Buffer
 			linediff.Unified(&d, "old", "new", []byte(c.Old), []byte(c.New), 1)
 			_, hunks, _ := strings.Cut(d.String(), "\n+++ new\n")
-			for _, l := range strings.SplitAfter(strings.TrimSuffix(hunks, "\n"), "\n") {
-				b.WriteString("    " + l)
-			}
-			b.WriteString("\n")
+			b.WriteString("    " + strings.ReplaceAll(strings.TrimSuffix(hunks, "\n"), "\n", "\n    ") + "\n")
 		default:
 			if c.Param != "" {
 				b.WriteString(": " + word(c.Param))

@@ -35,12 +35,8 @@ func Document(doc *ast.Document) []byte {
 	if doc.Title != "" || len(doc.Metadata) > 0 || doc.Rationale != nil || len(doc.Memos) > 0 {
 		b.WriteString("plan\n")
 		writeParam(&b, "title", doc.Title)
-		for _, p := range doc.Metadata {
-			writeParam(&b, "metadata."+p.Name, p.Value)
-		}
-		if doc.Rationale != nil {
-			writeParam(&b, "rationale", *doc.Rationale)
-		}
+		writeParam(&b, "metadata", doc.Metadata)
+		writeParam(&b, "rationale", doc.Rationale)
 		for i, m := range doc.Memos {
 			writeParam(&b, fmt.Sprintf("memos[%d]", i), map[bool]string{true: "[+] ", false: "[-] "}[m.Add]+m.Text)
 		}
