@@ -122,19 +122,16 @@ func match[T any](as, bs []T, key func(T) string) []op {
 			ops = append(ops, op{i, j, false})
 		}
 	}
-	for x := 0; x < len(ops); x++ {
+	for x := range ops {
 		if ops[x].j >= 0 {
 			continue
 		}
-		if y := slices.IndexFunc(ops, func(o op) bool { return o.i < 0 && b[o.j] == a[ops[x].i] }); y >= 0 {
-			ops[x].j, ops[x].moved = ops[y].j, true
-			ops = slices.Delete(ops, y, y+1)
-			if y < x {
-				x--
-			}
+		// i == -2 marks an item of bs paired here, dropped below.
+		if y := slices.IndexFunc(ops, func(o op) bool { return o.i == -1 && b[o.j] == a[ops[x].i] }); y >= 0 {
+			ops[x].j, ops[x].moved, ops[y].i = ops[y].j, true, -2
 		}
 	}
-	return ops
+	return slices.DeleteFunc(ops, func(o op) bool { return o.i == -2 })
 }
 
 // Text renders changes for a reader, one line each marked + (added,
