@@ -207,9 +207,12 @@ func (r *goldenReader) test(ctx context.Context, p string, update bool) (testRes
 	case update && (missing || !bytes.Equal(old, data)):
 		res.Status, err = "updated", safewrite.WriteFile(gp, data)
 	case !update:
-		if _, want, err = r.read(ctx, gp, old); err == nil && len(golden.Diff(want, got)) > 0 {
-			res.Status, res.Changes = "changed", golden.Diff(want, got)
+		if _, want, err = r.read(ctx, gp, old); err == nil {
+			res.Changes = golden.Diff(want, got)
 		}
+	}
+	if len(res.Changes) > 0 {
+		res.Status = "changed"
 	}
 	return res, err
 }

@@ -53,9 +53,9 @@ func Document(doc *ast.Document) []byte {
 // Stream feeds chunks to a stream parser of opts (framing left out) and
 // returns the golden of its events: text and thinking merged into one
 // entry per run without the white space around it (errors do not end a
-// run; a run of text of white space alone is left out),
-// the tool calls (their deltas and hunks left out), the errors as
-// diagnostics: the same however the input is cut into chunks.
+// run; a run of text of white space alone is left out), the tool calls
+// (their deltas and hunks left out), the errors as diagnostics: the same
+// however the input is cut into chunks.
 func Stream(opts stream.Options, chunks ...string) ([]byte, error) {
 	var body, diags, text strings.Builder
 	kind, syntax := "", "" // kind is the type of the run in text
