@@ -39,10 +39,11 @@ func Diff(old, new *Golden) []Change {
 		out = append(out, Change{Kind: "changed", Entry: "source", Old: old.source, New: new.source})
 	}
 	for _, o := range match(old.entries, new.entries, func(e entry) string { return e.title }) {
-		if o.j < 0 {
+		switch {
+		case o.j < 0:
 			out = append(out, Change{Kind: "removed", Entry: old.entries[o.i].title, Old: old.entries[o.i].paramLines()})
 			continue
-		} else if o.i < 0 {
+		case o.i < 0:
 			out = append(out, Change{Kind: "added", Entry: new.entries[o.j].title, New: new.entries[o.j].paramLines()})
 			continue
 		}
@@ -92,7 +93,7 @@ func (e entry) paramLines() string {
 	return b.String()
 }
 
-// op pairs a[i] and b[j]; i < 0 is a string only in b, j < 0 one only in a.
+// op pairs a[i] and b[j]; i < 0 is an item only in b, j < 0 one only in a.
 type op struct {
 	i, j  int
 	moved bool
