@@ -185,23 +185,22 @@ func (t *tools) keep() int {
 }
 
 func (t *tools) scan(p *Parser, eof bool) error {
-	for {
-		if more, err := t.step(p, eof); err != nil || !more {
+	for more := true; ; {
+		var err error
+		switch t.mode {
+		case inWrapper:
+			more, err = t.wrapper(p, eof)
+		case inCall:
+			more, err = t.params(p, eof)
+		case inValue:
+			more, err = t.value(p, eof)
+		default:
+			more, err = t.text(p, eof)
+		}
+		if err != nil || !more {
 			return err
 		}
 	}
-}
-
-func (t *tools) step(p *Parser, eof bool) (bool, error) {
-	switch t.mode {
-	case inWrapper:
-		return t.wrapper(p, eof)
-	case inCall:
-		return t.params(p, eof)
-	case inValue:
-		return t.value(p, eof)
-	}
-	return t.text(p, eof)
 }
 
 // text emits text and thinking blocks up to the next marker and enters
