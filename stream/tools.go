@@ -104,6 +104,7 @@ type call struct {
 	startPos ast.Pos
 	end      string    // the call's closing tag
 	stop     [3]string // the current value's closing tag, the call's, the start of a named parameter's opening tag
+	stops    []string  // those of stop that end the current value now
 	follow   []string  // raw value: tags that may follow its closing tag
 	vals     []value
 	errs     []Event
@@ -120,6 +121,8 @@ type call struct {
 	names    map[string]bool // the names of vals (value.dup)
 	raw      bool            // the current value is of a raw parameter
 	edges    bool            // the current value loses a line ending at each edge
+	lead     bool            // the current value's leading line ending is decided (or it has none to lose)
+	exact    bool            // the current value's text is kept as written (see tools.exact)
 }
 
 // value is one parameter value of a call: the text between its tags.
@@ -130,9 +133,7 @@ type value struct {
 	startPos   ast.Pos
 	span       ast.Span
 	before     string // unclosed: what ended it
-	lead       bool   // raw value: the line ending after its opening tag is decided
 	dup        bool   // an earlier value of the call has the same name
-	exact      bool   // its text is kept as written (see tools.exact)
 }
 
 func newTools(s *schema.Schema, o Options, start int, f xmlForm) *tools {
@@ -447,10 +448,19 @@ func (t *tools) openValue(p *Parser, name string, n int) {
 	v.dup = c.names[v.name]
 	c.names[v.name] = true
 	c.vals = append(c.vals, v)
-	c.vals[len(c.vals)-1].exact = t.exact()
+	c.exact = t.exact()
 	c.sent, c.cand = start, -1
 	c.raw = v.param != nil && v.param.Raw
 	c.edges = (c.raw || c.invoke) && !t.f.exactEdges
+	c.lead = !c.edges
+	switch {
+	case c.raw:
+		c.stops = c.stop[:1] // until a closing tag is ruled out (c.rej)
+	case c.stop[2] != "":
+		c.stops = c.stop[:]
+	default:
+		c.stops = c.stop[:2]
+	}
 	if v.param != nil && v.param.Raw {
 		c.follow = append(c.follow[:0], c.end)
 		for _, o := range c.tool.opens {
@@ -471,9 +481,13 @@ func (t *tools) openValue(p *Parser, name string, n int) {
 // right before its closing tag.
 func (t *tools) value(p *Parser, eof bool) (bool, error) {
 	c := &t.c
-	raw, edges := c.raw, c.edges
-	lim := t.limit(p)
-	if v := &c.vals[len(c.vals)-1]; edges && !v.lead {
+	end := p.end()
+	lim := end
+	if !c.over && c.start+t.max < lim {
+		lim = t.limit(p)
+	}
+	if !c.lead {
+		v := &c.vals[len(c.vals)-1]
 		b := p.bytes(t.pos, lim)
 		n := 0
 		switch {
@@ -482,11 +496,11 @@ func (t *tools) value(p *Parser, eof bool) (bool, error) {
 		case len(b) > 1 && b[0] == '\r' && b[1] == '\n':
 			n = 2
 		case len(b) == 0 || len(b) == 1 && b[0] == '\r':
-			if !eof && lim == p.end() {
+			if !eof && lim == end {
 				return t.starve(p, eof, lim, t.pos)
 			}
 		}
-		v.lead = true
+		c.lead = true
 		if n > 0 {
 			v.start += n
 			t.pos, c.sent = v.start, v.start
@@ -497,27 +511,20 @@ func (t *tools) value(p *Parser, eof bool) (bool, error) {
 	}
 	for {
 		if c.cand < 0 {
-			stops := c.stop[:2]
-			switch {
-			case raw && c.rej < 0:
-				stops = stops[:1]
-			case !raw && c.stop[2] != "":
-				stops = c.stop[:]
-			}
-			i, k := findLead(p.bytes(t.pos, lim), stops, false, '<', false) // (every tag of the XML forms starts with '<')
+			i, k := findLead(p.bytes(t.pos, lim), c.stops, false, '<', false) // (every tag of the XML forms starts with '<')
 			t.pos += i
-			if k < 0 && t.pos == lim && lim == p.end() && !eof && !c.over && p.buf[lim-1-p.base] != '\n' && p.buf[lim-1-p.base] != '\r' {
+			if k < 0 && t.pos == lim && lim == end && !eof && !c.over && p.buf[lim-1-p.base] != '\n' && p.buf[lim-1-p.base] != '\r' {
 				// the usual chunk of a value: no tag starts in it and it
 				// does not end in a line ending, so all of it is the
 				// value's text (held at a ruled-out closing tag, which a
 				// line ending may precede)
-				if edges && c.rej >= 0 {
+				if c.edges && c.rej >= 0 {
 					return false, nil
 				}
 				return false, t.delta(p, lim)
 			}
 			to := t.pos
-			if edges {
+			if c.edges {
 				if c.rej >= 0 {
 					to = c.rej
 				}
@@ -540,7 +547,7 @@ func (t *tools) value(p *Parser, eof bool) (bool, error) {
 				t.pos++
 				continue
 			}
-			if !raw {
+			if !c.raw {
 				return true, t.endValue(p, k)
 			}
 			if k == 1 {
@@ -571,7 +578,7 @@ func (t *tools) value(p *Parser, eof bool) (bool, error) {
 				return t.starve(p, eof, lim, c.cand)
 			}
 		}
-		c.rej, c.rejNext = c.cand, c.look
+		c.rej, c.rejNext, c.stops = c.cand, c.look, c.stop[:2]
 		t.pos, c.cand = c.look, -1
 	}
 }
@@ -679,7 +686,7 @@ func (t *tools) delta(p *Parser, to int) error {
 	from := c.sent
 	c.sent = to
 	v := &c.vals[len(c.vals)-1]
-	return p.delta(c.id, c.name, v.name, from, to, v.exact)
+	return p.delta(c.id, c.name, v.name, from, to, c.exact)
 }
 
 // exact reports whether the current value's text is kept as written in
