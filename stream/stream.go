@@ -432,24 +432,6 @@ func (p *Parser) lineStart(off int) int {
 	return p.baseStart
 }
 
-// delta emits a ParamDelta of call id's parameter param: the bytes from
-// offset from to offset to, whose position the line tracker is at (the
-// previous delta's end, as a rule). The event is built in place, only its
-// own fields set, so that a stream in small chunks costs little a chunk.
-func (p *Parser) delta(id int, name, param string, from, to int, exact bool) error {
-	e := &p.ev
-	if p.full {
-		*e, p.full = Event{}, false
-	}
-	e.Type, e.ID, e.Name, e.Param, e.Text, e.Exact = ParamDelta, id, name, param, p.str(from, to), exact
-	e.Span.Start = p.pos(from)
-	e.Span.End = p.pos(to)
-	if err := p.emit(e); err != nil {
-		return fmt.Errorf("stream: emit: %w", err)
-	}
-	return nil
-}
-
 func (p *Parser) span(from, to int) ast.Span { return ast.Span{Start: p.pos(from), End: p.pos(to)} }
 
 // text emits the bytes from start to offset to as a Text event; markup (the

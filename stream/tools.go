@@ -674,7 +674,10 @@ func (t *tools) endValue(p *Parser, by int) error {
 	return nil
 }
 
-// delta emits the current value's text up to offset to.
+// delta emits the current value's text up to offset to as a ParamDelta,
+// whose start the line tracker is at (the previous delta's end, as a
+// rule). The event is built in place, only its own fields set, so that a
+// stream in small chunks costs little a chunk.
 func (t *tools) delta(p *Parser, to int) error {
 	c := &t.c
 	if c.over {
@@ -683,10 +686,18 @@ func (t *tools) delta(p *Parser, to int) error {
 	if to <= c.sent {
 		return nil
 	}
-	from := c.sent
+	e := &p.ev
+	if p.full {
+		*e, p.full = Event{}, false
+	}
+	e.Type, e.ID, e.Name, e.Param, e.Text, e.Exact = ParamDelta, c.id, c.name, c.vals[len(c.vals)-1].name, p.str(c.sent, to), c.exact
+	e.Span.Start = p.pos(c.sent)
+	e.Span.End = p.pos(to)
 	c.sent = to
-	v := &c.vals[len(c.vals)-1]
-	return p.delta(c.id, c.name, v.name, from, to, c.exact)
+	if err := p.emit(e); err != nil {
+		return fmt.Errorf("stream: emit: %w", err)
+	}
+	return nil
 }
 
 // exact reports whether the current value's text is kept as written in
