@@ -511,7 +511,17 @@ func (t *tools) value(p *Parser, eof bool) (bool, error) {
 	}
 	for {
 		if c.cand < 0 {
-			i, k := findLead(p.bytes(t.pos, lim), c.stops, false, '<', false) // (every tag of the XML forms starts with '<')
+			// findLead, inline (the usual chunk of a value holds no tag)
+			b, i, k, part := p.bytes(t.pos, lim), -1, -1, false
+			for k < 0 && !part {
+				j := bytes.IndexByte(b[i+1:], '<') // (every tag of the XML forms starts with '<')
+				if j < 0 {
+					i = len(b)
+					break
+				}
+				i += j + 1
+				k, part = prefix(b[i:], c.stops)
+			}
 			t.pos += i
 			if k < 0 && t.pos == lim && lim == end && !eof && !c.over && p.buf[lim-1-p.base] != '\n' && p.buf[lim-1-p.base] != '\r' {
 				// the usual chunk of a value: no tag starts in it and it
