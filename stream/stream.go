@@ -223,7 +223,9 @@ func (p *Parser) Write(b []byte) (int, error) {
 	n := len(p.buf)
 	p.buf = p.buf[:n+len(b)] // (a reslice in place stores no pointer: no write barrier, unlike append)
 	copy(p.buf[n:], b)
-	p.tail = incomplete(p.buf)
+	if p.tail = 0; len(p.buf) > 0 && p.buf[len(p.buf)-1] >= utf8.RuneSelf { // (else incomplete's answer is 0)
+		p.tail = incomplete(p.buf)
+	}
 	if err := p.d.scan(p, false); err != nil {
 		p.err = err
 		return 0, err

@@ -247,7 +247,7 @@ func TestDeltaInPlace(t *testing.T) {
 	if err := p.send(&full); err != nil {
 		t.Fatal(err)
 	}
-	d := &tools{c: call{id: 1, name: "write_to_file", vals: []value{{name: "content"}}}}
+	d := &tools{c: call{id: 1, name: "write_to_file", param: "content"}}
 	if err := d.delta(p, 4); err != nil {
 		t.Fatal(err)
 	}

@@ -123,6 +123,7 @@ type call struct {
 	edges    bool            // the current value loses a line ending at each edge
 	lead     bool            // the current value's leading line ending is decided (or it has none to lose)
 	exact    bool            // the current value's text is kept as written (see tools.exact)
+	param    string          // the current value's name
 }
 
 // value is one parameter value of a call: the text between its tags.
@@ -189,12 +190,12 @@ func (t *tools) scan(p *Parser, eof bool) error {
 	for more := true; ; {
 		var err error
 		switch t.mode {
+		case inValue:
+			more, err = t.value(p, eof)
 		case inWrapper:
 			more, err = t.wrapper(p, eof)
 		case inCall:
 			more, err = t.params(p, eof)
-		case inValue:
-			more, err = t.value(p, eof)
 		default:
 			more, err = t.text(p, eof)
 		}
@@ -449,7 +450,7 @@ func (t *tools) openValue(p *Parser, name string, n int) {
 	c.names[v.name] = true
 	c.vals = append(c.vals, v)
 	c.exact = t.exact()
-	c.sent, c.cand = start, -1
+	c.sent, c.cand, c.param = start, -1, v.name
 	c.raw = v.param != nil && v.param.Raw
 	c.edges = (c.raw || c.invoke) && !t.f.exactEdges
 	c.lead = !c.edges
@@ -700,7 +701,7 @@ func (t *tools) delta(p *Parser, to int) error {
 	if p.full {
 		*e, p.full = Event{}, false
 	}
-	e.Type, e.ID, e.Name, e.Param, e.Text, e.Exact = ParamDelta, c.id, c.name, c.vals[len(c.vals)-1].name, p.str(c.sent, to), c.exact
+	e.Type, e.ID, e.Name, e.Param, e.Text, e.Exact = ParamDelta, c.id, c.name, c.param, p.str(c.sent, to), c.exact
 	e.Span.Start = p.pos(c.sent)
 	e.Span.End = p.pos(to)
 	c.sent = to
