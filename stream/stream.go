@@ -442,12 +442,14 @@ func (p *Parser) text(start ast.Pos, to int, markup bool) error {
 	if to <= start.Offset {
 		return nil
 	}
-	raw := p.str(start.Offset, to)
-	e := Event{Type: Text, Text: raw, Raw: raw, Span: ast.Span{Start: start, End: p.pos(to)}}
-	if markup {
-		e.Text = ""
+	raw, end := p.str(start.Offset, to), p.pos(to)
+	e := &p.ev // built in place
+	*e, p.full = Event{}, true
+	e.Type, e.Raw, e.Span = Text, raw, ast.Span{Start: start, End: end}
+	if !markup {
+		e.Text = raw
 	}
-	return p.send(&e)
+	return p.send(e)
 }
 
 // cutTag ends the stream, whose bytes from offset at on are the start of a
