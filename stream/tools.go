@@ -524,7 +524,7 @@ func (t *tools) value(p *Parser, eof bool) (bool, error) {
 				k, part = prefix(b[i:], c.stops)
 			}
 			t.pos += i
-			if k < 0 && t.pos == lim && lim == end && !eof && !c.over && p.buf[lim-1-p.base] != '\n' && p.buf[lim-1-p.base] != '\r' {
+			if k < 0 && t.pos == end && !eof && !c.over && p.buf[end-1-p.base] != '\n' && p.buf[end-1-p.base] != '\r' { // (t.pos <= lim <= end)
 				// the usual chunk of a value: no tag starts in it and it
 				// does not end in a line ending, so all of it is the
 				// value's text (held at a ruled-out closing tag, which a
@@ -532,7 +532,7 @@ func (t *tools) value(p *Parser, eof bool) (bool, error) {
 				if c.edges && c.rej >= 0 {
 					return false, nil
 				}
-				return false, t.delta(p, lim)
+				return false, t.delta(p, end)
 			}
 			to := t.pos
 			if c.edges {
