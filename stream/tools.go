@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/internal/view"
 	"github.com/plangram/plangram/schema"
 )
 
@@ -701,9 +702,14 @@ func (t *tools) delta(p *Parser, to int) error {
 	if p.full {
 		*e, p.full = Event{}, false
 	}
-	e.Type, e.ID, e.Name, e.Param, e.Text, e.Exact = ParamDelta, c.id, c.name, c.param, p.str(c.sent, to), c.exact
+	seg := p.bytes(c.sent, to)
+	e.Type, e.ID, e.Name, e.Param, e.Text, e.Exact = ParamDelta, c.id, c.name, c.param, view.String(seg), c.exact
 	e.Span.Start = p.pos(c.sent)
-	e.Span.End = p.pos(to)
+	if c.sent == p.off && bytes.IndexByte(seg, '\n') < 0 { // the usual delta: the line tracker moves along its line
+		p.off, e.Span.End = to, ast.Pos{Offset: to, Line: p.line, Col: to - p.start + 1}
+	} else {
+		e.Span.End = p.pos(to)
+	}
 	c.sent = to
 	if err := p.emit(e); err != nil {
 		return fmt.Errorf("stream: emit: %w", err)
