@@ -99,7 +99,8 @@ type Parser struct {
 	emit func(*Event) error
 	ev   Event // the event being delivered, passed to emit by pointer
 	// full says ev may hold fields a ParamDelta leaves zero (it was
-	// copied whole by send): delta clears it before setting its own.
+	// copied whole by send, or built by text): the tools scanner's delta
+	// clears it before setting its own.
 	full   bool
 	err    error
 	closed bool
