@@ -293,15 +293,3 @@ func (s *sse) eventRoot(p *Parser, e *sseEvent) (root *jnode, typ string, done b
 	}
 	return root, typ, false, nil
 }
-
-// isFramed reports whether syntax name reads a provider API's transport
-// (SSE) rather than model text: its Text and Thinking events cover the
-// bytes, a ToolCall's Raw is the call's decoded argument text, and a
-// ParamDelta's Text is decoded from a JSON string.
-func isFramed(name string) bool {
-	switch name {
-	case "openai-chat", "openai-responses", "anthropic":
-		return true
-	}
-	return false
-}
