@@ -98,8 +98,7 @@ func (a *anthropic) event(s *sse, p *Parser, e *sseEvent) error {
 		case "input_json_delta":
 			c := a.calls.get(key)
 			if c == nil {
-				if err := s.fail(p, e, 0, KindOrphanDelta, "input_json_delta for content block "+key+", which is not an open tool_use block",
-					e.span(e.start, e.end), string(e.data)); err != nil {
+				if err := s.fail(p, e, KindOrphanDelta, "input_json_delta for content block "+key+", which is not an open tool_use block"); err != nil {
 					return err
 				}
 				break

@@ -133,15 +133,15 @@ func (o *openaiChat) event(s *sse, p *Parser, e *sseEvent) error {
 	// The event's bytes: the last piece it carries covers them (the others
 	// come before it with an empty span at the event's start), else markup.
 	if len(pieces) == 0 {
-		return s.coverChoice(p, e, "", false, max(only, 0))
+		return s.emit(p, e, "", false, max(only, 0), true)
 	}
 	for _, pc := range pieces[:len(pieces)-1] {
-		if err := s.piece(p, e, pc.text, pc.thinking, pc.choice); err != nil {
+		if err := s.emit(p, e, pc.text, pc.thinking, pc.choice, false); err != nil {
 			return err
 		}
 	}
 	last := pieces[len(pieces)-1]
-	return s.coverChoice(p, e, last.text, last.thinking, last.choice)
+	return s.emit(p, e, last.text, last.thinking, last.choice, true)
 }
 
 // chatPiece is text or thinking of one choice carried by an event.
@@ -253,6 +253,5 @@ func providerError(s *sse, p *Parser, e *sseEvent, perr *jnode) error {
 			break
 		}
 	}
-	return s.fail(p, e, 0, KindProviderError, fmt.Sprintf("the API reported an error: %s", msg),
-		e.span(e.start, e.end), string(e.data))
+	return s.fail(p, e, KindProviderError, "the API reported an error: "+msg)
 }

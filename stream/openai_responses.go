@@ -74,8 +74,7 @@ func (o *openaiResponses) event(s *sse, p *Parser, e *sseEvent) error {
 	case "response.function_call_arguments.delta", "response.custom_tool_call_input.delta":
 		c := o.find(e, root)
 		if c == nil {
-			if err := s.fail(p, e, 0, KindOrphanDelta, "arguments for a function_call item the stream did not add",
-				e.span(e.start, e.end), string(e.data)); err != nil {
+			if err := s.fail(p, e, KindOrphanDelta, "arguments for a function_call item the stream did not add"); err != nil {
 				return err
 			}
 			break
