@@ -30,11 +30,10 @@ type jsonForm struct {
 	// named: the marker may be followed by NAME[ARGS]{…},
 	// NAME[CALL_ID]ID[ARGS]{…} or NAME{…} (Mistral's v11 form).
 	named bool
-	// secOpen and secClose are the markers of an optional section holding
-	// the calls; secAlt are other spellings of each, pairwise (Kimi's
-	// singular <|tool_call_section_…|>).
-	secOpen, secClose string
-	secAlt            [][2]string
+	// sec are the opening and closing markers of an optional section
+	// holding the calls, then other spellings of the pair (Kimi's singular
+	// <|tool_call_section_…|>).
+	sec [][2]string
 	// special: the markers are special tokens, which no text holds: they
 	// end an open thinking block, and a call's start marker or the
 	// section's close marker ends a call whose close marker was left out.
@@ -121,24 +120,13 @@ func jsonSyntax(name, summary string, f *jsonForm, markers ...string) *Syntax {
 
 // secOpens returns the section's opening markers, secCloses its closing
 // ones, in the same order (none without a section).
-func (f *jsonForm) secOpens() []string {
-	if f.secOpen == "" {
-		return nil
-	}
-	m := []string{f.secOpen}
-	for _, a := range f.secAlt {
-		m = append(m, a[0])
-	}
-	return m
-}
+func (f *jsonForm) secOpens() []string  { return f.secMarks(0) }
+func (f *jsonForm) secCloses() []string { return f.secMarks(1) }
 
-func (f *jsonForm) secCloses() []string {
-	if f.secOpen == "" {
-		return nil
-	}
-	m := []string{f.secClose}
-	for _, a := range f.secAlt {
-		m = append(m, a[1])
+func (f *jsonForm) secMarks(side int) []string {
+	m := make([]string, len(f.sec))
+	for i, pair := range f.sec {
+		m[i] = pair[side]
 	}
 	return m
 }
@@ -174,8 +162,8 @@ func mistralForm() *jsonForm {
 // <|tool_call_argument_begin|>{json}<|tool_call_end|>…
 // <|tool_calls_section_end|>.
 func (registry) KimiK2() *Syntax {
-	f := &jsonForm{secOpen: "<|tool_calls_section_begin|>", secClose: "<|tool_calls_section_end|>",
-		secAlt: [][2]string{{"<|tool_call_section_begin|>", "<|tool_call_section_end|>"}}, special: true,
+	f := &jsonForm{sec: [][2]string{{"<|tool_calls_section_begin|>", "<|tool_calls_section_end|>"},
+		{"<|tool_call_section_begin|>", "<|tool_call_section_end|>"}}, special: true,
 		open: "<|tool_call_begin|>", close: "<|tool_call_end|>", sep: "<|tool_call_argument_begin|>",
 		name: kimiName, id: true, bare: kimiBare, resume: true}
 	return jsonSyntax("kimi-k2", "<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{…}<|tool_call_end|>",
@@ -218,7 +206,7 @@ const (
 // (<｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{json}<｜tool▁call▁end｜>), inside
 // <｜tool▁calls▁begin｜>…<｜tool▁calls▁end｜>.
 func (registry) DeepSeek() *Syntax {
-	f := &jsonForm{secOpen: dsCallsBegin, secClose: dsCallsEnd, special: true, reasoning: true, open: dsCallBegin, close: dsCallEnd,
+	f := &jsonForm{sec: [][2]string{{dsCallsBegin, dsCallsEnd}}, special: true, reasoning: true, open: dsCallBegin, close: dsCallEnd,
 		sep: dsSep, name: func(h string) string { return h }, fenced: true}
 	return jsonSyntax("deepseek", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜> (V3.1; V3's function<｜tool▁sep｜>NAME ```json)",
 		f, dsCallsBegin, dsCallBegin)
@@ -348,7 +336,7 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 		case slices.Contains(f.markup, m.x.tags[k]):
 			m.x.skip(end)
 			return true, p.text(p.pos(at), end, true)
-		case f.secOpen != "" && k <= len(f.secAlt):
+		case k < len(f.sec):
 			m.sec, m.st, m.pos = true, jmSection, end
 			return true, p.text(p.pos(at), end, true)
 		case f.sep != "" && !f.short:
@@ -889,7 +877,7 @@ func (m *jsonMarked) after(err error) error {
 		m.st = jmSection
 		return err
 	}
-	m.loose = m.f.secOpen != "" || m.f.end != ""
+	m.loose = len(m.f.sec) > 0 || m.f.end != ""
 	return m.text(err)
 }
 
