@@ -113,11 +113,7 @@ func (h *harmony) step(p *Parser, eof bool) (bool, error) {
 		// A header's end must start within maxHeader bytes of the header:
 		// look no further, so that a long header is decided the same way
 		// in every chunking and no byte is scanned twice per header.
-		b := p.bytes(h.pos, p.end())
-		cut := false
-		if lim := h.at + maxHeader + hmHeaderEndMax - h.pos; len(b) > lim {
-			b, cut = b[:lim], true
-		}
+		b, cut := window(p.bytes(h.pos, p.end()), h.at+maxHeader+hmHeaderEndMax-h.pos)
 		i, k := find(b, hmHeaderEnds, eof || cut)
 		long := h.pos+i-h.at > maxHeader
 		if long {
@@ -128,14 +124,13 @@ func (h *harmony) step(p *Parser, eof bool) (bool, error) {
 		}
 		if k < 0 && (long || eof) {
 			// not a message header: its first token is text
-			end := h.pos
+			end := p.end()
 			if long {
 				end = h.at + len(hmStart)
 				if strings.HasPrefix(string(p.bytes(h.at, h.pos)), hmChannel) {
 					end = h.at + len(hmChannel)
 				}
 			} else {
-				end = p.end()
 				if _, to := hmHeaderFields(string(p.bytes(h.at, end))); to != "" {
 					h.c.begin(p, h.at) // a call cut in its header
 					return false, h.after(h.c.abort(p, end, hmMessage))
