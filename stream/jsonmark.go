@@ -413,8 +413,7 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 		case b[i] == '{' || b[i] == '"' && f.close != "":
 			m.arr = false
 			m.c.begin(p, m.at)
-			m.c.json(p, m.pos+i, true)
-			m.st = jmJSON
+			m.json(p, m.pos+i, true, false)
 		case f.named && isName(b[i]) && i == 0:
 			j, more := nameEnd(b, i)
 			if more && !eof {
@@ -461,8 +460,7 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 				return true, nil
 			}
 			m.c.begin(p, m.pos+i)
-			m.c.json(p, m.pos+i, true)
-			m.st = jmJSON
+			m.json(p, m.pos+i, true, false)
 		case ',', ']':
 			end := m.pos + i + 1
 			if err := p.text(p.pos(m.pos), end, true); err != nil {
@@ -553,9 +551,7 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 				return true, m.named(p, m.pos, only, m.pos-len(f.sep))
 			}
 			m.infer, m.inferAt = true, m.pos-len(f.sep)
-			m.fen = false
-			m.c.json(p, m.pos, false)
-			m.st = jmJSON
+			m.json(p, m.pos, false, false)
 			return true, nil
 		}
 		if !f.fenced && f.channel == "" {
@@ -600,9 +596,7 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 			return m.starve(p, eof)
 		}
 		if b[i] == '{' || b[i] == '"' {
-			m.fen = false
-			m.c.json(p, m.pos+i, false)
-			m.st = jmJSON
+			m.json(p, m.pos+i, false, false)
 			return true, nil
 		}
 		full, part := match(b[i:], "```")
@@ -620,9 +614,7 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 			}
 			return m.starve(p, eof)
 		}
-		m.fen = true
-		m.c.json(p, m.pos+i+j+1, false)
-		m.st = jmJSON
+		m.json(p, m.pos+i+j+1, false, true)
 	case jmResp:
 		return m.response(p, eof)
 	case jmJSON:
@@ -743,8 +735,8 @@ func (m *jsonMarked) another(p *Parser, eof bool) (more bool, err error) {
 		return false, err
 	}
 	m.c.begin(p, m.pos+i)
-	m.c.json(p, m.pos+i, true)
-	m.st, m.next = jmJSON, false
+	m.json(p, m.pos+i, true, false)
+	m.next = false
 	return false, nil
 }
 
@@ -811,16 +803,20 @@ func (m *jsonMarked) named(p *Parser, off int, name string, nameEnd int) error {
 	if err := m.c.named(p, name, nameEnd); err != nil {
 		return err
 	}
-	m.fen = false
-	m.c.json(p, off, false)
-	m.st = jmJSON
+	m.json(p, off, false, false)
 	return nil
+}
+
+// json starts reading the call's JSON (an envelope, else bare arguments)
+// at offset off, in a ``` fence when fen.
+func (m *jsonMarked) json(p *Parser, off int, envelope, fen bool) {
+	m.c.json(p, off, envelope)
+	m.st, m.fen = jmJSON, fen
 }
 
 // args starts the call's JSON arguments at m.pos.
 func (m *jsonMarked) args(p *Parser) error {
-	m.c.json(p, m.pos, false)
-	m.st = jmJSON
+	m.json(p, m.pos, false, false)
 	return m.c.sendStart(p)
 }
 
