@@ -60,33 +60,23 @@ func entity(s string) (text string, n int) {
 	if end < 0 || end > 12 {
 		return "", 0
 	}
-	switch ref := s[1:end]; ref {
-	case "lt":
-		return "<", end + 1
-	case "gt":
-		return ">", end + 1
-	case "amp":
-		return "&", end + 1
-	case "quot":
-		return `"`, end + 1
-	case "apos":
-		return "'", end + 1
-	default:
-		base, digits := 10, strings.TrimPrefix(ref, "#")
-		if len(digits) == len(ref) {
-			return "", 0
-		}
-		if d, ok := strings.CutPrefix(digits, "x"); ok {
-			base, digits = 16, d
-		} else if d, ok := strings.CutPrefix(digits, "X"); ok {
-			base, digits = 16, d
-		}
-		r, err := strconv.ParseUint(digits, base, 32)
-		if err != nil || r == 0 || r > 0x10FFFF || r >= 0xD800 && r <= 0xDFFF {
-			return "", 0
-		}
-		return string(rune(r)), end + 1
+	ref := s[1:end]
+	if i := slices.Index([]string{"lt", "gt", "amp", "quot", "apos"}, ref); i >= 0 {
+		return `<>&"'`[i : i+1], end + 1
 	}
+	digits, ok := strings.CutPrefix(ref, "#")
+	if !ok {
+		return "", 0
+	}
+	base := 10
+	if digits != "" && (digits[0] == 'x' || digits[0] == 'X') {
+		base, digits = 16, digits[1:]
+	}
+	r, err := strconv.ParseUint(digits, base, 32)
+	if err != nil || r == 0 || r > 0x10FFFF || r >= 0xD800 && r <= 0xDFFF {
+		return "", 0
+	}
+	return string(rune(r)), end + 1
 }
 
 // defaultValue returns a parameter's declared default as its Go type, as
