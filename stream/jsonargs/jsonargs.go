@@ -223,7 +223,6 @@ type Parser struct {
 	key       []byte
 	keyS      string // key as a string, once read
 	keyStart  ast.Pos
-	member    role // rArg: an argument; rOther with capture: a Field
 	memberLvl int  // stack depth the member lives at
 	capture   bool // raw bytes are appended to raw
 	raw       []byte
