@@ -275,15 +275,14 @@ type EditEvents interface {
 // The parser runs as a coroutine: Close (or an error) releases it. An
 // EditStream is not safe for concurrent use.
 type EditStream struct {
-	dialect string
-	ev      EditEvents
-	in      *editInput
-	base    *editBase
-	split   int // bytes of in.buf split into lines
-	next    func() (struct{}, bool)
-	stop    func()
-	closed  bool
-	err     error
+	ev     EditEvents
+	in     *editInput
+	base   *editBase
+	split  int // bytes of in.buf split into lines
+	next   func() (struct{}, bool)
+	stop   func()
+	closed bool
+	err    error
 }
 
 // NewEditStream returns a stream parser of the edit-format dialect
@@ -300,7 +299,7 @@ func NewEditStream(dialect string, ev EditEvents) (*EditStream, error) {
 	in := &editInput{lines: ast.NewLines(nil)}
 	b := &editBase{doc: &ast.Document{Dialect: dialect}, lines: in.lines, in: in, seen: pathSeen{}}
 	b.prose = &proseBuilder{b: b, start: -1}
-	s := &EditStream{dialect: dialect, ev: ev, in: in, base: b}
+	s := &EditStream{ev: ev, in: in, base: b}
 	s.next, s.stop = iter.Pull(func(yield func(struct{}) bool) {
 		in.yield = yield
 		run(context.Background(), b)

@@ -325,7 +325,6 @@ type planBuilder struct {
 type followOn struct {
 	d        *ast.Diagnostic
 	from, to int
-	at       int // the intended closing line
 }
 
 // followOnLimit bounds how many lines the search for a block's intended
@@ -842,7 +841,7 @@ func nestedFence(add addFunc, span spanFunc, v string, off, last, inner int, f l
 func meantToClose(d *ast.Diagnostic, span spanFunc, src string, from, at int) followOn {
 	end := at + lineContentEnd(src[at:], 0)
 	d.Related = append(d.Related, ast.Related{Message: "the outer block was meant to close here", Span: span(at, end)})
-	return followOn{d: d, from: from, to: min(len(src), end+1), at: at}
+	return followOn{d: d, from: from, to: min(len(src), end+1)}
 }
 
 // trailingText reports the fence-trailing-text error of the block token v
