@@ -98,7 +98,6 @@ type jcall struct {
 	p   *Parser
 	err error
 
-	open     bool
 	id       int
 	callID   string // the call's id given by the input (Event.CallID)
 	name     string
@@ -179,7 +178,7 @@ func (c *jcall) begin(p *Parser, at int) {
 	clear(f.param)
 	f.n = 0
 	*c = jcall{tools: c.tools, env: c.env, arg: c.arg, held: c.held[:0], vals: c.vals[:0],
-		partial: c.partial[:0], errs: c.errs[:0], open: true, id: p.nextID(), start: at, startPos: p.pos(at), stray: -1,
+		partial: c.partial[:0], errs: c.errs[:0], id: p.nextID(), start: at, startPos: p.pos(at), stray: -1,
 		first: f}
 }
 
@@ -428,7 +427,7 @@ func (c *jcall) close(p *Parser, end int) (ast.Span, string, error) {
 	if err := c.sendStart(p); err != nil {
 		return ast.Span{}, "", err
 	}
-	c.open, c.end = false, end
+	c.end = end
 	c.endStray(p)
 	return ast.Span{Start: c.startPos, End: p.pos(end)}, p.str(c.start, end), nil
 }
