@@ -124,6 +124,12 @@ func (p *editBase) line(i int) srcLine {
 	return srcLine{start: start, end: end, text: strings.TrimSuffix(strings.TrimSuffix(p.src[start:end], "\n"), "\r")}
 }
 
+// lineSpan returns the span of line i without its line ending.
+func (p *editBase) lineSpan(i int) ast.Span {
+	l := p.line(i)
+	return p.lines.Span(l.start, l.start+len(l.text))
+}
+
 // has reports whether line i exists, waiting for it in a stream.
 func (p *editBase) has(i int) bool {
 	for i >= p.n {

@@ -161,11 +161,6 @@ func (p *udParser) endFile() {
 	}
 }
 
-func (p *udParser) lineSpan(i int) ast.Span {
-	l := p.line(i)
-	return p.lines.Span(l.start, l.start+len(l.text))
-}
-
 // fileHeaderAt reports a `--- ` line followed by a `+++ ` line.
 func (p *udParser) fileHeaderAt(i int) bool {
 	return strings.HasPrefix(p.line(i).text, "--- ") && p.has(i+1) && strings.HasPrefix(p.line(i+1).text, "+++ ")
