@@ -297,11 +297,10 @@ func (p *udParser) file(i int) int {
 	} else if git {
 		// `diff --git a/x b/x` alone (mode change, rename, empty new file)
 		l := p.line(start)
-		rest := l.text[len("diff --git "):]
-		if h := len(rest) / 2; len(rest)%2 == 1 && rest[h] == ' ' && strings.HasPrefix(rest, "a/") && strings.HasPrefix(rest[h+1:], "b/") && rest[2:h] == rest[h+3:] {
-			s := l.start + len("diff --git ")
-			oldPath, oldSpan = rest[2:h], spanPtr(p.lines, s+2, s+h)
-			newPath, newSpan = rest[h+3:], spanPtr(p.lines, s+h+3, s+len(rest))
+		if o, n, ok := gitLinePaths(l.text); ok && o == n {
+			s := l.start + len("diff --git a/")
+			oldPath, oldSpan = o, spanPtr(p.lines, s, s+len(o))
+			newPath, newSpan = n, spanPtr(p.lines, s+len(o)+len(" b/"), s+2*len(o)+len(" b/"))
 		}
 		if newMode {
 			oldPath = "/dev/null"
