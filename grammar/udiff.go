@@ -527,7 +527,7 @@ func (f *udFile) add(p *udParser, h Hunk, blk *ast.Block) {
 // dropPendingBlank takes back blank prose lines right after the file's last
 // hunk when another hunk of the file follows: they separate its hunks.
 func (p *udParser) dropPendingBlank(f *udFile) {
-	if p.prose.start >= 0 && p.prose.start == f.endOff && strings.TrimSpace(p.src[p.prose.start:p.prose.end]) == "" {
+	if p.prose.start >= 0 && p.onlyBlankSince(f) {
 		// keep them as prose: they are between two blocks
 		p.prose.flush()
 	}
