@@ -232,17 +232,10 @@ func (l *llama) step(p *Parser, eof bool) (bool, error) {
 			l.c.begin(p, l.at)
 			l.c.json(p, l.pos+i, true)
 			l.st = llJSON
-		case i < len(b) && b[i] == '[':
-			started, wait, err := l.pyStart(p, l.pos+i, eof, true, false, false)
-			if err != nil || wait {
-				return false, err
-			}
-			if !started {
-				return true, l.tagText(p, l.pos+i)
-			}
-		case i < len(b) && isPyName(b[i], true):
-			// a bare call, of any tool: f(a=1), brave_search.call(query="x")
-			started, wait, err := l.pyStart(p, l.pos+i, eof, true, true, false)
+		case i < len(b) && (b[i] == '[' || isPyName(b[i], true)):
+			// a pythonic list, or a bare call of any tool: f(a=1),
+			// brave_search.call(query="x")
+			started, wait, err := l.pyStart(p, l.pos+i, eof, true, b[i] != '[', false)
 			if err != nil || wait {
 				return false, err
 			}
