@@ -74,13 +74,7 @@ func (h *harmony) keep() int {
 	return h.c.start
 }
 
-func (h *harmony) scan(p *Parser, eof bool) error {
-	for {
-		if more, err := h.step(p, eof); err != nil || !more {
-			return err
-		}
-	}
-}
+func (h *harmony) scan(p *Parser, eof bool) error { return steps(p, eof, h.step) }
 
 func (h *harmony) step(p *Parser, eof bool) (bool, error) {
 	switch h.st {

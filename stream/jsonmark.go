@@ -290,9 +290,13 @@ func (m *jsonMarked) keep() int {
 	return m.c.start
 }
 
-func (m *jsonMarked) scan(p *Parser, eof bool) error {
+func (m *jsonMarked) scan(p *Parser, eof bool) error { return steps(p, eof, m.step) }
+
+// steps is the scan of a scanner that advances by step until step needs
+// more bytes (false) or fails.
+func steps(p *Parser, eof bool, step func(p *Parser, eof bool) (bool, error)) error {
 	for {
-		if more, err := m.step(p, eof); err != nil || !more {
+		if more, err := step(p, eof); err != nil || !more {
 			return err
 		}
 	}

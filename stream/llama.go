@@ -143,13 +143,7 @@ func (l *llama) keep() int {
 	return l.pos
 }
 
-func (l *llama) scan(p *Parser, eof bool) error {
-	for {
-		if more, err := l.step(p, eof); err != nil || !more {
-			return err
-		}
-	}
-}
+func (l *llama) scan(p *Parser, eof bool) error { return steps(p, eof, l.step) }
 
 func (l *llama) step(p *Parser, eof bool) (bool, error) {
 	switch l.st {
