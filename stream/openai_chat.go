@@ -15,7 +15,7 @@ import (
 func (registry) OpenAIChat() *Syntax {
 	return &Syntax{Name: "openai-chat", Summary: "OpenAI Chat Completions SSE (data: {choices[].delta…}, data: [DONE])",
 		Schema: "tools", Markers: staticMarkers(`data: {"id":"chatcmpl-`, `data: {"choices":[`, `data: {"object":"chat.completion.chunk"`),
-		open: openAPI(func(c *config) sseHandler { return &openaiChat{schema: c.opts.Schema} })}
+		open: openAPI(func(c *config) sseHandler { return &openaiChat{schema: c.opts.Schema, choices: map[int]*openCalls{}} })}
 }
 
 // openAPI returns the open function of an SSE syntax.
@@ -168,9 +168,6 @@ func badIndex(p *Parser, e *sseEvent, n *jnode, def int, what string) (int, erro
 
 // set returns the open calls of choice ch.
 func (o *openaiChat) set(ch int) *openCalls {
-	if o.choices == nil {
-		o.choices = map[int]*openCalls{}
-	}
 	s := o.choices[ch]
 	if s == nil {
 		s = &openCalls{}
