@@ -94,9 +94,10 @@ type jsonForm struct {
 // maxHeader bounds a call's header (the text before its separator).
 const maxHeader = 256
 
-// jsonSyntax registers the syntax name read by form f.
+// jsonSyntax registers the syntax name read by form f; without markers,
+// --syntax auto never picks it.
 func jsonSyntax(name, summary string, f *jsonForm, markers ...string) *Syntax {
-	return &Syntax{Name: name, Schema: "tools", Summary: summary, Markers: staticMarkers(markers...),
+	s := &Syntax{Name: name, Schema: "tools", Summary: summary,
 		open: func(c *config) (scanner, error) {
 			marks := append(append(append(f.secOpens(), f.open), f.alts...), f.markup...)
 			py := f.python != "" && c.schema.Lookup(pyTool) != nil
@@ -116,6 +117,10 @@ func jsonSyntax(name, summary string, f *jsonForm, markers ...string) *Syntax {
 			}
 			return &jsonMarked{f: f, x: x, c: newJCall(namesOf(c)), lead: f.lead && !c.opts.InThinking, py: py}, nil
 		}}
+	if len(markers) > 0 {
+		s.Markers = staticMarkers(markers...)
+	}
+	return s
 }
 
 // secOpens returns the section's opening markers, secCloses its closing
@@ -966,10 +971,8 @@ func (registry) Apriel() *Syntax {
 // no marker for auto: a marker starting with a letter would hold back
 // that letter at the end of every chunk of every stream auto reads.
 func (registry) FireFunctionV2() *Syntax {
-	s := jsonSyntax("firefunction-v2", `functools[{"name": …, "arguments": {…}}] (FireFunction v2)`,
+	return jsonSyntax("firefunction-v2", `functools[{"name": …, "arguments": {…}}] (FireFunction v2)`,
 		&jsonForm{open: "functools", array: true})
-	s.Markers = nil
-	return s
 }
 
 // FunctionaryV31 registers the functionary-v3.1 syntax (MeetKai
@@ -983,10 +986,8 @@ func (registry) FunctionaryV31() *Syntax {
 // <tool_call>\n{"name": …, "arguments": {…}}\n</tool_call>. It has no
 // marker for auto, which reads these calls as hermes (the same bytes).
 func (registry) XiaomiMiMo() *Syntax {
-	s := jsonSyntax("xiaomi-mimo", `<tool_call>{"name": …, "arguments": {…}}</tool_call> (Xiaomi MiMo; hermes's form)`,
+	return jsonSyntax("xiaomi-mimo", `<tool_call>{"name": …, "arguments": {…}}</tool_call> (Xiaomi MiMo; hermes's form)`,
 		&jsonForm{open: "<tool_call>", close: "</tool_call>"})
-	s.Markers = nil
-	return s
 }
 
 // CommandR7B registers the command-r7b syntax (Cohere Command R7B):
@@ -1021,7 +1022,5 @@ func (registry) Apertus() *Syntax {
 // auto: >>> starts Python prompts and nested quotes in prose.
 func (registry) FunctionaryV32() *Syntax {
 	f := &jsonForm{open: ">>>", sep: "\n", channel: "all", lead: true, name: func(h string) string { return h }, python: pyTool}
-	s := jsonSyntax("functionary-v3.2", `>>>NAME\n{…} and >>>all\ntext (Functionary v3.2)`, f)
-	s.Markers = nil
-	return s
+	return jsonSyntax("functionary-v3.2", `>>>NAME\n{…} and >>>all\ntext (Functionary v3.2)`, f)
 }
