@@ -945,9 +945,7 @@ func (x *actionBinder) convert(p *schema.Param, typ schema.Type, e *entry) (valu
 			case schema.Path, schema.Resource:
 				v, url := normPath(text, link)
 				if url && p.Items == schema.Path {
-					if notPath == "" {
-						notPath = v
-					}
+					notPath = v
 					return
 				}
 				if !url || !schema.IsURL(v) {
