@@ -299,7 +299,7 @@ func (p *ActsParser) finishDocument(text string, fence byte, b *actsBuilder) {
 			"no plan: the document has no %s block (%s)", fenceWords(fence), kept)
 	}
 	if !b.shared {
-		b.cap.summarise(doc)
+		doc.Diagnostics = append(doc.Diagnostics, b.cap.Summaries()...)
 	}
 	ast.SortDiagnostics(doc.Diagnostics)
 	b.collapse()

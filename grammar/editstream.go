@@ -57,7 +57,7 @@ func (p *editBase) report(sev ast.Severity, code string, span ast.Span, format s
 // diagnostic per code that overflowed the cap.
 func (p *editBase) finish(srcLen int) {
 	noEdits(p.doc, srcLen, p.acts)
-	p.cap.summarise(p.doc)
+	p.doc.Diagnostics = append(p.doc.Diagnostics, p.cap.Summaries()...)
 }
 
 // newEditBaseLines returns the state for parsing the whole document src,

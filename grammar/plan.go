@@ -906,7 +906,7 @@ func (b *planBuilder) finish() {
 	sort.SliceStable(b.doc.Actions, func(i, j int) bool {
 		return b.doc.Actions[i].Span.Start.Offset < b.doc.Actions[j].Span.Start.Offset
 	})
-	b.cap.summarise(b.doc)
+	b.doc.Diagnostics = append(b.doc.Diagnostics, b.cap.Summaries()...)
 	ast.SortDiagnostics(b.doc.Diagnostics)
 	b.collapse()
 	var first *ast.Diagnostic
