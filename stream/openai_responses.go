@@ -116,7 +116,7 @@ func (o *openaiResponses) event(s *sse, p *Parser, e *sseEvent) error {
 		if err := o.end(p, e.pos(e.end)); err != nil {
 			return err
 		}
-		if perr := root.path("response", "error"); perr != nil && perr.kind == '{' {
+		if perr := root.get("response").get("error"); perr != nil && perr.kind == '{' {
 			if err := providerError(s, p, e, perr); err != nil {
 				return err
 			}

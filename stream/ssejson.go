@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"errors"
 	"strconv"
 
 	"github.com/plangram/plangram/stream/jsonargs"
@@ -29,14 +30,6 @@ func (n *jnode) get(key string) *jnode {
 		}
 	}
 	return nil
-}
-
-// path follows object keys.
-func (n *jnode) path(keys ...string) *jnode {
-	for _, k := range keys {
-		n = n.get(k)
-	}
-	return n
 }
 
 // str returns a string node's decoded value.
@@ -204,7 +197,7 @@ func (r *jreader) value(depth int) *jnode {
 		for j < len(r.b) && (r.b[j] == '-' || r.b[j] == '+' || r.b[j] == '.' || r.b[j] == 'e' || r.b[j] == 'E' || '0' <= r.b[j] && r.b[j] <= '9') {
 			j++
 		}
-		if _, err := strconv.ParseFloat(string(r.b[r.i:j]), 64); err != nil && !isRangeErr(err) {
+		if _, err := strconv.ParseFloat(string(r.b[r.i:j]), 64); err != nil && !errors.Is(err, strconv.ErrRange) {
 			return r.fail("bad number")
 		}
 		r.i = j
@@ -224,11 +217,6 @@ func (r *jreader) value(depth int) *jnode {
 	}
 	n.end = r.i
 	return n
-}
-
-func isRangeErr(err error) bool {
-	ne, ok := err.(*strconv.NumError)
-	return ok && ne.Err == strconv.ErrRange
 }
 
 func isHex4(b []byte) bool {
