@@ -702,7 +702,7 @@ func (x *actionBinder) params() {
 	for i, p := range def.Params {
 		v, ok := vals[i], set[i]
 		if !ok && p.Default != nil {
-			v, ok = value{defaultValue(p), nil}, true
+			v, ok = value{DefaultValue(p), nil}, true
 		}
 		if !ok {
 			if p.Required && !x.badValue[p] {
@@ -1048,8 +1048,10 @@ func unquote(s string) string {
 	return s
 }
 
-// defaultValue returns a parameter's declared default as its Go type.
-func defaultValue(p *schema.Param) any {
+// DefaultValue returns a parameter's declared default as its Go type, as
+// every parser fills an absent parameter: a whole number of an int
+// parameter is an int64.
+func DefaultValue(p *schema.Param) any {
 	if f, ok := p.Default.(float64); ok && p.TypeOrDefault() == schema.Int {
 		return int64(f)
 	}

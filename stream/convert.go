@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/grammar"
 	"github.com/plangram/plangram/schema"
 )
 
@@ -77,15 +78,6 @@ func entity(s string) (text string, n int) {
 		return "", 0
 	}
 	return string(rune(r)), end + 1
-}
-
-// defaultValue returns a parameter's declared default as its Go type, as
-// the plan parser does: a whole number of an int parameter is an int64.
-func defaultValue(p *schema.Param) any {
-	if f, ok := p.Default.(float64); ok && p.TypeOrDefault() == schema.Int {
-		return int64(f)
-	}
-	return p.Default
 }
 
 // paramNamed returns act's parameter called name, by name or alias, or nil.
@@ -195,7 +187,7 @@ func (b binder) bind(args []arg) ast.Params {
 				*b.errs = append(*b.errs, Event{Type: Error, ID: b.id, Name: b.name, Param: sp.Name, Kind: KindMissingParam,
 					Message: fmt.Sprintf("%s needs parameter %s", b.name, sp.Name), Span: b.missing})
 			} else if sp.Default != nil {
-				ps = append(ps, ast.Param{Name: sp.Name, Value: defaultValue(sp)}) // as the plan parser fills it
+				ps = append(ps, ast.Param{Name: sp.Name, Value: grammar.DefaultValue(sp)})
 			}
 			continue
 		}
