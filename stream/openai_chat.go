@@ -20,7 +20,9 @@ func (registry) OpenAIChat() *Syntax {
 
 // openAPI returns the open function of an SSE syntax.
 func openAPI(h func(c *config) sseHandler) func(c *config) (scanner, error) {
-	return func(c *config) (scanner, error) { return newSSE(h(c), c), nil }
+	return func(c *config) (scanner, error) {
+		return &sse{h: h(c), hide: c.opts.HideThinking, start: c.start, pos: c.start}, nil
+	}
 }
 
 // openaiChat reads chat.completion.chunk objects: each choice's delta
@@ -166,16 +168,6 @@ func badIndex(p *Parser, e *sseEvent, n *jnode, def int, what string) (int, erro
 		Message: fmt.Sprintf("%s %s is not a non-negative integer: %d is used", what, raw, def)})
 }
 
-// set returns the open calls of choice ch.
-func (o *openaiChat) set(ch int) *openCalls {
-	s := o.choices[ch]
-	if s == nil {
-		s = &openCalls{}
-		o.choices[ch] = s
-	}
-	return s
-}
-
 // fragment reads one tool_calls element of call key.
 //
 // A fragment that names another call than the one open under its key — a
@@ -183,7 +175,11 @@ func (o *openaiChat) set(ch int) *openCalls {
 // starts a new call (some servers give every call index 0); the open one
 // is finished first.
 func (o *openaiChat) fragment(p *Parser, e *sseEvent, choice int, key string, id, fn *jnode) error {
-	set := o.set(choice)
+	set := o.choices[choice]
+	if set == nil {
+		set = &openCalls{}
+		o.choices[choice] = set
+	}
 	c := set.get(key)
 	idv, _ := id.str(e.data)
 	name, _ := fn.get("name").str(e.data)

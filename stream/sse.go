@@ -107,10 +107,6 @@ type oddLine struct {
 	field    string
 }
 
-func newSSE(h sseHandler, c *config) *sse {
-	return &sse{h: h, hide: c.opts.HideThinking, start: c.start, pos: c.start}
-}
-
 func (s *sse) keep() int { return s.start }
 
 func (s *sse) scan(p *Parser, eof bool) error {
@@ -249,31 +245,21 @@ func (s *sse) fail(p *Parser, e *sseEvent, kind, msg string) error {
 	return p.send(&Event{Type: Error, Kind: kind, Message: msg, Severity: ast.Error, Raw: string(e.data), Span: e.span(e.start, e.end)})
 }
 
-// parseData reads the event's data as JSON; a data that is not JSON is a
-// bad-event error (nil node).
-func (s *sse) parseData(p *Parser, e *sseEvent) (*jnode, error) {
-	n, off, msg := s.jr.parse(e.data)
-	if n != nil {
-		return n, nil
-	}
-	at := e.pos(e.src(min(off, max(len(e.data)-1, 0))))
-	if len(e.dataLines) == 0 {
-		at = e.startPos
-	}
-	return nil, p.send(&Event{Type: Error, Kind: KindBadEvent, Message: "event data is not JSON: " + msg, Severity: ast.Error,
-		Raw: string(e.data), Span: ast.Span{Start: at, End: e.pos(e.end)}})
-}
-
-// eventRoot is parseData for a provider's event handler: when the data is
-// not JSON, the event is reported (parseData) and its bytes are covered,
-// and done is true with the error to return. typ is the data's "type",
-// else the event's name.
+// eventRoot reads the event's data as JSON for a provider's event
+// handler: data that is not JSON is reported (bad-event) and the event's
+// bytes are covered, and done is true with the error to return. typ is
+// the data's "type", else the event's name.
 func (s *sse) eventRoot(p *Parser, e *sseEvent) (root *jnode, typ string, done bool, err error) {
-	root, err = s.parseData(p, e)
-	if err != nil {
-		return nil, "", true, err
-	}
+	root, off, msg := s.jr.parse(e.data)
 	if root == nil {
+		at := e.pos(e.src(min(off, max(len(e.data)-1, 0))))
+		if len(e.dataLines) == 0 {
+			at = e.startPos
+		}
+		if err := p.send(&Event{Type: Error, Kind: KindBadEvent, Message: "event data is not JSON: " + msg, Severity: ast.Error,
+			Raw: string(e.data), Span: ast.Span{Start: at, End: e.pos(e.end)}}); err != nil {
+			return nil, "", true, err
+		}
 		return nil, "", true, s.cover(p, e, "", false)
 	}
 	if typ, _ = root.get("type").str(e.data); typ == "" {
