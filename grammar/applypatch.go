@@ -59,14 +59,9 @@ func ParseApplyPatch(ctx context.Context, filename string, src []byte) (*ast.Doc
 }
 
 // runApplyPatch parses the lines of b.
-func runApplyPatch(ctx context.Context, b *editBase) error {
+func runApplyPatch(b *editBase) {
 	p := &apParser{editBase: b, lastEnd: map[int]bool{}}
 	for i := 0; p.has(i); {
-		if i%4096 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
 		if strings.TrimSpace(p.line(i).text) == apBegin {
 			i = p.patch(i)
 			continue
@@ -75,7 +70,6 @@ func runApplyPatch(ctx context.Context, b *editBase) error {
 		i++
 	}
 	p.prose.flush()
-	return nil
 }
 
 type apParser struct {

@@ -31,6 +31,8 @@ type editBase struct {
 	n     int
 	prose *proseBuilder
 	in    *editInput // nil for a whole document
+	// ctx is a whole document's: once it is done, the input ends (has).
+	ctx context.Context
 	// lean drops each action once its End is reported, and the prose
 	// (EditStream.Lean); acts counts the actions, seen the path breaches
 	// reported.
@@ -81,8 +83,9 @@ func parseEdit(ctx context.Context, dialect string, src []byte, opts Options) (*
 	}
 	b := newEditBaseLines(dialect, src, ast.NewLines(src))
 	b.cap.NoLimit, b.cap.Silenced = opts.Uncapped, opts.Silenced
-	b.seen = pathSeen{}
-	if err := run(ctx, b); err != nil {
+	b.seen, b.ctx = pathSeen{}, ctx
+	run(b)
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	b.finish(len(src))
@@ -95,7 +98,7 @@ func parseEdit(ctx context.Context, dialect string, src []byte, opts Options) (*
 
 // editRunner returns the parser of an edit-format dialect, nil for
 // another dialect.
-func editRunner(dialect string) func(context.Context, *editBase) error {
+func editRunner(dialect string) func(*editBase) {
 	switch dialect {
 	case DialectSearchReplace:
 		return runSearchReplace
@@ -130,8 +133,12 @@ func (p *editBase) lineSpan(i int) ast.Span {
 	return p.lines.Span(l.start, l.start+len(l.text))
 }
 
-// has reports whether line i exists, waiting for it in a stream.
+// has reports whether line i exists, waiting for it in a stream; a whole
+// document's input ends where its ctx is done (every 4096 lines asked).
 func (p *editBase) has(i int) bool {
+	if i%4096 == 0 && p.ctx != nil && p.ctx.Err() != nil {
+		return false
+	}
 	for i >= p.n {
 		if p.in == nil || !p.in.more(p) {
 			return false
@@ -308,7 +315,7 @@ func NewEditStream(dialect string, ev EditEvents) (*EditStream, error) {
 	s := &EditStream{ev: ev, in: in, base: b}
 	s.next, s.stop = iter.Pull(func(yield func(struct{}) bool) {
 		in.yield = yield
-		run(context.Background(), b)
+		run(b)
 		if !in.stopped {
 			b.finish(len(in.src))
 			in.diags(b)

@@ -104,13 +104,10 @@ func ParseSearchReplace(ctx context.Context, filename string, src []byte) (*ast.
 }
 
 // runSearchReplace parses the lines of b.
-func runSearchReplace(ctx context.Context, b *editBase) error {
+func runSearchReplace(b *editBase) {
 	p := &srParser{editBase: b}
-	if err := p.run(ctx); err != nil {
-		return err
-	}
+	p.run()
 	p.prose.flush()
-	return nil
 }
 
 type srParser struct {
@@ -133,14 +130,9 @@ type srBlock struct {
 	action               *ast.Action
 }
 
-func (p *srParser) run(ctx context.Context) error {
+func (p *srParser) run() {
 	var blk *srBlock
 	for i := 0; p.has(i); i++ {
-		if i%4096 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
 		l := p.line(i)
 		k := classifySR(l.text)
 		if blk == nil {
@@ -234,7 +226,6 @@ func (p *srParser) run(ctx context.Context) error {
 		}
 		p.close(blk, p.n, false)
 	}
-	return nil
 }
 
 func (p *srParser) lineOf(i int) int { return p.lines.Pos(p.line(i).start).Line }

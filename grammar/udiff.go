@@ -89,14 +89,9 @@ func ParseUdiff(ctx context.Context, filename string, src []byte) (*ast.Document
 }
 
 // runUdiff parses the lines of b.
-func runUdiff(ctx context.Context, b *editBase) error {
+func runUdiff(b *editBase) {
 	p := &udParser{editBase: b}
 	for i := 0; p.has(i); {
-		if i%4096 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
 		switch {
 		case strings.HasPrefix(p.line(i).text, "diff --git "), p.fileHeaderAt(i):
 			p.endFile()
@@ -122,7 +117,6 @@ func runUdiff(ctx context.Context, b *editBase) error {
 	}
 	p.endFile()
 	p.prose.flush()
-	return nil
 }
 
 type udParser struct {
