@@ -62,15 +62,6 @@ func (p *editBase) finish(srcLen int) {
 	p.doc.Diagnostics = append(p.doc.Diagnostics, p.cap.Summaries()...)
 }
 
-// newEditBaseLines returns the state for parsing the whole document src,
-// whose line index is lines.
-func newEditBaseLines(dialect string, src []byte, lines *ast.Lines) *editBase {
-	text := view.String(src)
-	b := &editBase{doc: &ast.Document{Dialect: dialect, Span: lines.Span(0, len(src))}, lines: lines, src: text, n: lineCount(lines, len(src))}
-	b.prose = &proseBuilder{b: b, start: -1}
-	return b
-}
-
 // parseEdit parses the whole edit-format document src with opts'
 // Uncapped and Silenced.
 func parseEdit(ctx context.Context, dialect string, src []byte, opts Options) (*ast.Document, error) {
@@ -81,9 +72,11 @@ func parseEdit(ctx context.Context, dialect string, src []byte, opts Options) (*
 	if run == nil {
 		return nil, fmt.Errorf("grammar: %q is not an edit-format dialect", dialect)
 	}
-	b := newEditBaseLines(dialect, src, ast.NewLines(src))
+	lines := ast.NewLines(src)
+	b := &editBase{doc: &ast.Document{Dialect: dialect, Span: lines.Span(0, len(src))}, lines: lines, src: view.String(src),
+		n: lineCount(lines, len(src)), seen: pathSeen{}, ctx: ctx}
+	b.prose = &proseBuilder{b: b, start: -1}
 	b.cap.NoLimit, b.cap.Silenced = opts.Uncapped, opts.Silenced
-	b.seen, b.ctx = pathSeen{}, ctx
 	run(b)
 	if err := ctx.Err(); err != nil {
 		return nil, err
