@@ -138,17 +138,11 @@ func (c *apiCall) feed(p *Parser, sp ast.Span, end ast.Pos) error {
 			}
 		}
 	}
-	return c.after(p, rest, sp)
-}
-
-// after handles a fragment that comes after the arguments' JSON value:
-// white space is fine, anything else is an error.
-func (c *apiCall) after(p *Parser, body []byte, sp ast.Span) error {
-	if len(body) == skipSpace(body) {
+	if len(rest) == skipSpace(rest) { // after the arguments' JSON value, white space is fine
 		return nil
 	}
 	return p.send(&Event{Type: Error, ID: c.id, Choice: c.choice, Name: c.name, Kind: KindBadJSON, Severity: ast.Error,
-		Message: "argument text after the complete JSON value", Raw: string(body), Span: sp})
+		Message: "argument text after the complete JSON value", Raw: string(rest), Span: sp})
 }
 
 // mapPos returns the source position of decoded offset x; end says x ends
