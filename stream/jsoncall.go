@@ -2,6 +2,7 @@ package stream
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -441,10 +442,7 @@ func (c *jcall) finish(p *Parser, end int) error {
 		return err
 	}
 	if !c.sent {
-		msg := c.noName
-		if msg == "" {
-			msg = "the call names no tool: its text follows as text"
-		}
+		msg := cmp.Or(c.noName, "the call names no tool: its text follows as text")
 		c.errs = append(c.errs, Event{Type: Error, ID: c.id, CallID: c.callID, Kind: KindNoName, Message: msg, Raw: raw, Span: sp})
 		if err := c.sendErrs(p); err != nil {
 			return err

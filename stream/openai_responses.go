@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"cmp"
 	"strconv"
 
 	"github.com/plangram/plangram/ast"
@@ -105,10 +106,7 @@ func (o *openaiResponses) event(s *sse, p *Parser, e *sseEvent) error {
 			return err
 		}
 	case "error":
-		perr := root.get("error")
-		if perr == nil {
-			perr = root
-		}
+		perr := cmp.Or(root.get("error"), root)
 		if err := providerError(s, p, e, perr); err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package stream
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -315,10 +316,7 @@ func (o *OpenAIWriter) start(e *Event) oaToolCall {
 	c := &oaCall{index: ch.calls, choice: ch, order: o.seq}
 	ch.calls++
 	o.calls[e.ID] = c
-	id := e.CallID
-	if id == "" {
-		id = "call_" + strconv.Itoa(e.ID)
-	}
+	id := cmp.Or(e.CallID, "call_"+strconv.Itoa(e.ID))
 	return oaToolCall{Index: c.index, ID: id, Type: "function", Function: &oaFunction{Name: e.Name}}
 }
 
