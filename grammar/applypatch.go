@@ -184,18 +184,15 @@ func (p *apParser) add(i int) int {
 	a := p.header(i, ActionAddFile, apAdd)
 	p.onBegin(a)
 	j := i + 1
+	var b strings.Builder // the lines without their '+'
 	for p.has(j) && strings.HasPrefix(p.line(j).text, "+") {
 		l := p.line(j)
 		p.onDelta(a, "content", p.src[l.start+1:l.end], l.start+1, l.end)
+		b.WriteString(p.src[l.start+1 : l.end])
 		j++
 	}
 	if j > i+1 {
 		start, end := p.line(i+1).start, p.line(j-1).end
-		var b strings.Builder
-		for k := i + 1; k < j; k++ {
-			b.WriteString(p.line(k).text[1:])
-			b.WriteString(eolOf(p.src, p.line(k)))
-		}
 		blk := &ast.Block{Fence: "+", Label: "content", Content: p.src[start:end], Span: p.lines.Span(start, end), ContentSpan: p.lines.Span(start, end)}
 		a.Blocks = append(a.Blocks, blk)
 		a.Params.Set("content", b.String(), &blk.ContentSpan)
