@@ -115,7 +115,7 @@ type ActsParser struct {
 
 // NewActsParser returns a parser for fence character fence (0: detect per
 // document) binding actions with schema s (the built-in acts schema when
-// nil, as NewPlanParser does; a nil schema made Parse panic).
+// nil, as NewPlanParser does).
 func NewActsParser(fence byte, s *schema.Schema) (*ActsParser, error) {
 	if s == nil {
 		var err error

@@ -312,8 +312,7 @@ func ActsLineLoneCRs(ds []*ast.Diagnostic, lineBytes []byte, at ast.Pos, fence b
 //
 // A lone-cr error inside the block of an improperly nested fence is one of
 // that error's follow-on notes ("follow-on: MSG [lone-cr]"): it counts
-// too, or fmt rewrote such a document by plangram's reading
-// (FuzzFmt/4218cc506977cc40).
+// too, or fmt would rewrite such a document by plangram's reading.
 func HasLoneCRError(doc *ast.Document) bool {
 	for _, d := range doc.Diagnostics {
 		if d.Code == CodeLoneCR {
