@@ -33,7 +33,14 @@ func (registry) ApplyPatch() *Syntax {
 func editSyntax(name, summary string) *Syntax {
 	return &Syntax{Name: name, Schema: name, Summary: summary,
 		open: func(c *config) (scanner, error) {
-			return newLeading(c.opts, c.start, func(start int) scanner { return newEdits(name, start) }), nil
+			return newLeading(c.opts, c.start, func(start int) scanner {
+				e := &edits{start: start, pos: start}
+				e.es, e.err = grammar.NewEditStream(name, e)
+				if e.err == nil {
+					e.es.Lean() // the events are all it needs (not Document)
+				}
+				return e
+			}), nil
 		}}
 }
 
@@ -52,15 +59,6 @@ type edits struct {
 	name string // its name as its header says
 	id   int
 	held [][2]int
-}
-
-func newEdits(dialect string, start int) scanner {
-	e := &edits{start: start, pos: start}
-	e.es, e.err = grammar.NewEditStream(dialect, e)
-	if e.err == nil {
-		e.es.Lean() // the events are all it needs (not Document)
-	}
-	return e
 }
 
 func (e *edits) keep() int { return e.pos }

@@ -242,7 +242,7 @@ func (l *llama) step(p *Parser, eof bool) (bool, error) {
 			return false, nil
 		default:
 			l.c.begin(p, l.at)
-			return false, l.text(l.c.abort(p, p.end(), llamaEnd))
+			return false, l.text(l.c.abort(p, p.end(), ""))
 		}
 	case llJSON:
 		done, err := l.c.feed(p, eof)
@@ -250,7 +250,7 @@ func (l *llama) step(p *Parser, eof bool) (bool, error) {
 			return false, err
 		}
 		if l.c.cut {
-			return false, l.text(l.c.abort(p, p.end(), llamaEnd))
+			return false, l.text(l.c.abort(p, p.end(), ""))
 		}
 		err = l.c.finish(p, l.c.jpos)
 		l.pos = l.c.jpos
@@ -467,9 +467,6 @@ func (l *llama) tagText(p *Parser, to int) error {
 	l.st = llText
 	return nil
 }
-
-// llamaEnd: a llama call has no closing marker (see jcall.abort).
-const llamaEnd = ""
 
 // text resumes text after the last call (a call may start there when it
 // is the start of a line: a JSON syntax error at a line's '{' ends the
