@@ -534,8 +534,7 @@ func (b *actsBuilder) block(v string, off int, a *ast.Action) *ast.Block {
 		v, off, first = v[pre:], off+pre, first-pre
 	}
 	run, info, _ := lexer.OpenFenceString(v[:first], b.fence)
-	blk := &ast.Block{}
-	blk.Fence, blk.Info = run, info
+	blk := &ast.Block{Fence: run, Info: info}
 	cstart, cend := first, len(v)
 	last := strings.LastIndexByte(strings.TrimSuffix(v, "\n"), '\n') + 1 // start of the last line
 	nested, inner := false, 0

@@ -722,8 +722,7 @@ func (b *planBuilder) block(n *pnode) *ast.Block {
 		open = strings.TrimPrefix(open, "\uFEFF")
 	}
 	f, _ := lexer.MdFenceAt(b.src, off) // off is a line start or the fence run of a list item's marker line
-	blk := &ast.Block{}
-	blk.Fence, blk.Info, blk.Span = open[f.At:f.At+f.Run], f.Info, b.lines.Span(off, off+len(v))
+	blk := &ast.Block{Fence: open[f.At:f.At+f.Run], Info: f.Info, Span: b.lines.Span(off, off+len(v))}
 	cstart, cend := first, len(v)
 	last := strings.LastIndexByte(strings.TrimSuffix(v, "\n"), '\n') + 1 // start of the last line
 	if last >= first && first < len(v) && f.Closes(v[last:]) {
