@@ -524,10 +524,7 @@ func (b *actsBuilder) finish(a *ast.Action) {
 // before the fence run are a prose node of their own and the block starts
 // at the run (docs/acts.md).
 func (b *actsBuilder) block(v string, off int, a *ast.Action) *ast.Block {
-	first := len(v)
-	if i := strings.IndexByte(v, '\n'); i >= 0 {
-		first = i + 1
-	}
+	first := lineEndAt(v, 0)
 	start := off
 	if pre := lexer.MarkerPrefix(v[:first]); pre > 0 {
 		b.prose1(v[:pre], off)
@@ -540,13 +537,7 @@ func (b *actsBuilder) block(v string, off int, a *ast.Action) *ast.Block {
 	nested, inner := false, 0
 	withText, at, text, textEnd := false, 0, 0, 0
 	if last >= first && first < len(v) && lexer.ClosesFenceString(v[last:], run) {
-		cend = last
-		if cend > cstart { // drop the one line ending before the closing fence
-			cend--
-			if cend > cstart && v[cend-1] == '\r' {
-				cend--
-			}
-		}
+		cend = closedEnd(v, cstart, last)
 		if strings.Contains(v[first:last], run) {
 			at, text, textEnd, withText = lexer.ExactFenceWithText(v, run, true)
 			if a == nil {
