@@ -69,15 +69,8 @@ func (t *jtools) only() string {
 func (t *jtools) infer(args []arg) string {
 	found := ""
 	for _, a := range t.list {
-		fits := true
-		for _, v := range args {
-			if paramNamed(a, v.key) == nil {
-				fits = false
-				break
-			}
-		}
-		if !fits {
-			continue
+		if slices.ContainsFunc(args, func(v arg) bool { return paramNamed(a, v.key) == nil }) {
+			continue // an argument the tool has no parameter for
 		}
 		if found != "" {
 			return ""
