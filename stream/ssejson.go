@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"bytes"
 	"errors"
 	"strconv"
 
@@ -180,7 +181,7 @@ func (r *jreader) value(depth int) *jnode {
 				case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 					r.i += 2
 				case 'u':
-					if r.i+6 > len(r.b) || !isHex4(r.b[r.i+2:r.i+6]) {
+					if r.i+6 > len(r.b) || len(bytes.TrimLeft(r.b[r.i+2:r.i+6], "0123456789abcdefABCDEF")) > 0 {
 						return r.fail("bad \\u escape")
 					}
 					r.i += 6
@@ -217,13 +218,4 @@ func (r *jreader) value(depth int) *jnode {
 	}
 	n.end = r.i
 	return n
-}
-
-func isHex4(b []byte) bool {
-	for _, c := range b {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-			return false
-		}
-	}
-	return true
 }
