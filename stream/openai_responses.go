@@ -51,7 +51,10 @@ func (o *openaiResponses) event(s *sse, p *Parser, e *sseEvent) error {
 	case "response.output_item.added":
 		item := root.get("item")
 		if t, _ := item.get("type").str(e.data); t == "function_call" || t == "custom_tool_call" {
-			key := o.key(e, item.get("id"), root)
+			key := "out:" + strconv.Itoa(root.get("output_index").int(e.data)) // the item id, else the output index
+			if id, _ := item.get("id").str(e.data); id != "" {
+				key = "id:" + id
+			}
 			c := newAPICall(p, o.schema, key, e.startPos)
 			c.name, _ = item.get("name").str(e.data)
 			c.callID, _ = item.get("call_id").str(e.data)
@@ -125,14 +128,6 @@ func (o *openaiResponses) event(s *sse, p *Parser, e *sseEvent) error {
 		}
 	}
 	return s.cover(p, e, "", false)
-}
-
-// key is the key of a call: its item id, else its output index.
-func (o *openaiResponses) key(e *sseEvent, id, root *jnode) string {
-	if v, ok := id.str(e.data); ok && v != "" {
-		return "id:" + v
-	}
-	return "out:" + strconv.Itoa(root.get("output_index").int(e.data))
 }
 
 // find returns the open call an event (or item) n concerns.
