@@ -44,6 +44,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf16"
@@ -325,7 +326,7 @@ func (p *Parser) Close() {
 		p.endNumber() // a complete number: what is missing comes after it
 		end = p.Pos()
 	}
-	if p.inMember() {
+	if p.capture || p.st == stString && p.srole == rArg { // an argument or a field value is being read
 		e := Event{Kind: Value, Key: p.keyS, Partial: true, Span: ast.Span{Start: p.valStart, End: end}}
 		if p.isField {
 			e.Kind = Field
@@ -344,14 +345,6 @@ func (p *Parser) Close() {
 	p.st = stFailed
 	p.send(Event{Kind: Error, Code: CodeUnterminated, Message: "JSON ends before the value is complete (want " + want + ")",
 		Span: ast.Span{Start: p.startPos, End: end}})
-}
-
-// inMember reports whether an argument or a field value is being read.
-func (p *Parser) inMember() bool {
-	if p.capture {
-		return true
-	}
-	return p.st == stString && p.srole == rArg
 }
 
 func (p *Parser) send(e Event) {
@@ -544,7 +537,7 @@ func (p *Parser) begin(b []byte) bool {
 		p.memberLvl = d
 		p.valStart = p.Pos()
 		p.isField = p.argsDepth <= 0
-		if p.isField && !p.argsSeen && p.isArgsKey() && (c == '{' || c == '"') {
+		if p.isField && !p.argsSeen && slices.Contains(p.envelope, string(p.key)) && (c == '{' || c == '"') {
 			p.argsSeen = true
 			if c == '"' {
 				return p.openNested(c)
@@ -597,15 +590,6 @@ func (p *Parser) begin(b []byte) bool {
 	}
 	p.capture = false
 	p.fail(b, "want a value")
-	return false
-}
-
-func (p *Parser) isArgsKey() bool {
-	for _, k := range p.envelope {
-		if string(p.key) == k {
-			return true
-		}
-	}
 	return false
 }
 
