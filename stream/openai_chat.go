@@ -125,8 +125,10 @@ func (o *openaiChat) event(s *sse, p *Parser, e *sseEvent) error {
 					return err
 				}
 			}
-			if fr := ch.get("finish_reason"); fr != nil && fr.kind == '"' {
-				if err := o.endChoice(p, index, e.pos(e.end)); err != nil {
+			if fr := ch.get("finish_reason"); fr != nil && fr.kind == '"' && o.choices[index] != nil { // ends the choice's calls
+				set := o.choices[index]
+				delete(o.choices, index)
+				if err := set.each(func(c *apiCall) error { return c.finish(p, e.pos(e.end)) }); err != nil {
 					return err
 				}
 			}
@@ -205,16 +207,6 @@ func (o *openaiChat) fragment(p *Parser, e *sseEvent, choice int, key string, id
 		return err
 	}
 	return c.feedArgs(p, e, fn.get("arguments"))
-}
-
-// endChoice ends the open calls of a choice, in start order.
-func (o *openaiChat) endChoice(p *Parser, choice int, at ast.Pos) error {
-	set := o.choices[choice]
-	if set == nil {
-		return nil
-	}
-	delete(o.choices, choice)
-	return set.each(func(c *apiCall) error { return c.finish(p, at) })
 }
 
 // end ends every open call, in start order (ids grow with it): at a
