@@ -347,12 +347,16 @@ func (p *Parser) Close() {
 		Span: ast.Span{Start: p.startPos, End: end}})
 }
 
+// send emits e; a nested string's parser forwards it to the parser of
+// the string, its spans mapped to the source, but for its Done.
 func (p *Parser) send(e Event) {
-	if p.up != nil {
-		p.up.fromChild(e)
-		return
+	switch {
+	case p.up == nil:
+		p.emit(e)
+	case e.Kind != Done:
+		e.Span = ast.Span{Start: p.up.mapPos(e.Span.Start.Offset), End: p.up.mapPos(e.Span.End.Offset)}
+		p.up.send(e)
 	}
-	p.emit(e)
 }
 
 // advance moves the position over b, appending it to the captured raw
@@ -1141,16 +1145,6 @@ func (p *Parser) endNested() {
 	if c := p.nest.child; c.st != stFailed {
 		c.Close()
 	}
-}
-
-// fromChild forwards an event of the nested string's parser, its spans
-// mapped to the source.
-func (p *Parser) fromChild(e Event) {
-	if e.Kind == Done {
-		return
-	}
-	e.Span = ast.Span{Start: p.mapPos(e.Span.Start.Offset), End: p.mapPos(e.Span.End.Offset)}
-	p.send(e)
 }
 
 // mapPos returns the source position of the nested string's decoded
