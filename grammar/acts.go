@@ -180,8 +180,10 @@ func (p *ActsParser) Parse(ctx context.Context, filename string, src []byte) (*a
 			b.unread(start, err)
 			break
 		}
-		if n == 0 { // the first act: the blocks before it belong to none
-			b.leadWarnings()
+		if n == 0 { // the first act: the blocks before it belong to none (capped; with no act, the no-plan note says it)
+			for _, blk := range b.doc.Blocks {
+				b.add(ast.Warning, CodeBlockBeforeAct, blk.Span, "block before the first act belongs to no action (info %q)", blk.Info)
+			}
 		}
 		a := b.action(act[0].Value, act[0].Pos.Offset)
 		for _, t := range act[1:] {
@@ -455,16 +457,6 @@ func quotePrefix(line string) int {
 		}
 	}
 	return i
-}
-
-// leadWarnings says that each block before the first act (the document's
-// blocks so far) belongs to no action, capped as every diagnostic is (with
-// no act at all, one no-plan note says it instead).
-func (b *actsBuilder) leadWarnings() {
-	for _, blk := range b.doc.Blocks {
-		b.add(ast.Warning, CodeBlockBeforeAct, blk.Span,
-			"block before the first act belongs to no action (info %q)", blk.Info)
-	}
 }
 
 // MaxBlocks is how many argument blocks an action takes. The blocks after

@@ -361,8 +361,9 @@ func gitLinePaths(line string) (oldPath, newPath string, ok bool) {
 func (p *udParser) hunks(f *udFile, i int) int {
 	a := f.action
 	for p.has(i) && strings.HasPrefix(p.line(i).text, "@@") {
-		// blank lines between hunks (already collected as prose) go back
-		p.dropPendingBlank(f)
+		if p.prose.start >= 0 && p.onlyBlankSince(f) {
+			p.prose.flush() // blank lines between two hunks: prose between two blocks
+		}
 		h, blk, next := p.readHunk(i)
 		f.add(p, h, blk)
 		f.endOff = blk.Span.End.Offset
@@ -515,14 +516,5 @@ func (f *udFile) add(p *udParser, h Hunk, blk *ast.Block) {
 		if f.withOld == 0 {
 			f.text = append(f.text, h.New)
 		}
-	}
-}
-
-// dropPendingBlank takes back blank prose lines right after the file's last
-// hunk when another hunk of the file follows: they separate its hunks.
-func (p *udParser) dropPendingBlank(f *udFile) {
-	if p.prose.start >= 0 && p.onlyBlankSince(f) {
-		// keep them as prose: they are between two blocks
-		p.prose.flush()
 	}
 }
