@@ -103,13 +103,6 @@ func ParseSearchReplace(ctx context.Context, filename string, src []byte) (*ast.
 	return parseEdit(ctx, DialectSearchReplace, src, Options{})
 }
 
-// runSearchReplace parses the lines of b.
-func runSearchReplace(b *editBase) {
-	p := &srParser{editBase: b}
-	p.run()
-	p.prose.flush()
-}
-
 type srParser struct {
 	*editBase
 
@@ -130,7 +123,9 @@ type srBlock struct {
 	action               *ast.Action
 }
 
-func (p *srParser) run() {
+// runSearchReplace parses the lines of b.
+func runSearchReplace(b *editBase) {
+	p := &srParser{editBase: b}
 	var blk *srBlock
 	for i := 0; p.has(i); i++ {
 		l := p.line(i)
@@ -226,6 +221,7 @@ func (p *srParser) run() {
 		}
 		p.close(blk, p.n, false)
 	}
+	p.prose.flush()
 }
 
 func (p *srParser) lineOf(i int) int { return p.lines.Pos(p.line(i).start).Line }
