@@ -41,12 +41,7 @@ func unescape(s string) string {
 		b.WriteString(s[:i])
 		s = s[i:]
 		r, n := entity(s)
-		if n == 0 {
-			b.WriteByte('&')
-			n = 1
-		} else {
-			b.WriteString(r)
-		}
+		b.WriteString(r)
 		s = s[n:]
 		i = strings.IndexByte(s, '&')
 	}
@@ -55,11 +50,11 @@ func unescape(s string) string {
 }
 
 // entity decodes the reference at the start of s ("&...;"), returning the
-// text and the length read, or n == 0 when s starts with no reference.
+// text and the length read; "&" and 1 when s starts with no reference.
 func entity(s string) (text string, n int) {
 	end := strings.IndexByte(s, ';')
 	if end < 0 || end > 12 {
-		return "", 0
+		return "&", 1
 	}
 	ref := s[1:end]
 	if i := slices.Index([]string{"lt", "gt", "amp", "quot", "apos"}, ref); i >= 0 {
@@ -67,7 +62,7 @@ func entity(s string) (text string, n int) {
 	}
 	digits, ok := strings.CutPrefix(ref, "#")
 	if !ok {
-		return "", 0
+		return "&", 1
 	}
 	base := 10
 	if digits != "" && (digits[0] == 'x' || digits[0] == 'X') {
@@ -75,7 +70,7 @@ func entity(s string) (text string, n int) {
 	}
 	r, err := strconv.ParseUint(digits, base, 32)
 	if err != nil || r == 0 || r > 0x10FFFF || r >= 0xD800 && r <= 0xDFFF {
-		return "", 0
+		return "&", 1
 	}
 	return string(rune(r)), end + 1
 }
