@@ -676,13 +676,11 @@ func (x *actionBinder) params() {
 	b, def := x.b, x.def
 	// index for index with def.Params, in the builder's scratch space
 	vals, set := b.vals[:0], b.set[:0]
-	for range def.Params {
-		vals, set = append(vals, value{}), append(set, false)
+	for _, p := range def.Params {
+		v, ok := x.source(p)
+		vals, set = append(vals, v), append(set, ok)
 	}
 	defer func() { clear(vals); b.vals, b.set = vals, set }()
-	for i, p := range def.Params {
-		vals[i], set[i] = x.source(p)
-	}
 	n := 0 // the params that get a value, to size the list once
 	for i, p := range def.Params {
 		if !set[i] && p.Fallback != "" {
@@ -692,8 +690,6 @@ func (x *actionBinder) params() {
 				}
 			}
 		}
-	}
-	for i, p := range def.Params {
 		if set[i] || p.Default != nil {
 			n++
 		}
