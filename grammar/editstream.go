@@ -1,6 +1,7 @@
 package grammar
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -348,17 +349,11 @@ func (s *EditStream) Write(b []byte) (int, error) {
 		return 0, errors.New("grammar: EditStream is closed")
 	}
 	s.in.buf = append(s.in.buf, b...)
-	last := -1
-	for i := len(s.in.buf) - 1; i >= s.split && i >= len(s.in.buf)-len(b); i-- {
-		if s.in.buf[i] == '\n' {
-			last = i
-			break
-		}
-	}
+	last := bytes.LastIndexByte(b, '\n') // b's last line ending, the end of the lines to split
 	if last < 0 {
 		return len(b), nil
 	}
-	s.lines(last + 1)
+	s.lines(len(s.in.buf) - len(b) + last + 1)
 	return len(b), s.resume()
 }
 
