@@ -186,13 +186,7 @@ func kimiName(id string) string {
 // kimiBare reports a Kimi call id that names no tool: a bare counter (0,
 // functions.1, :2) as some Kimi models and fine-tunes write it.
 func kimiBare(id string) bool {
-	s := kimiName(id)
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
+	return strings.Trim(kimiName(id), "0123456789") == ""
 }
 
 // The DeepSeek tokens: full-width vertical bars (U+FF5C) and U+2581 for
