@@ -135,11 +135,9 @@ func (e *edits) Begin(a *ast.Action, name string, start, end int) error {
 		}
 		paths = append(paths, ast.Param{Name: prm.Name, Value: v, Span: span})
 	}
-	if err := e.p.send(&Event{Type: ToolCallStart, ID: e.id, Name: e.name, Params: paths, Span: e.span(start, end)}); err != nil {
-		return err
-	}
-	for _, d := range deltas {
-		if err := e.p.send(d); err != nil {
+	evs := append([]*Event{{Type: ToolCallStart, ID: e.id, Name: e.name, Params: paths, Span: e.span(start, end)}}, deltas...)
+	for _, ev := range evs { // the start, then the paths' deltas
+		if err := e.p.send(ev); err != nil {
 			return err
 		}
 	}
