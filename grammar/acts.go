@@ -115,7 +115,7 @@ type ActsParser struct {
 
 // NewActsParser returns a parser for fence character fence (0: detect per
 // document) binding actions with schema s (the built-in acts schema when
-// nil, as NewPlanParser does; a nil schema made Parse panic).
+// nil, as NewPlanParser does).
 func NewActsParser(fence byte, s *schema.Schema) (*ActsParser, error) {
 	if s == nil {
 		var err error
@@ -180,8 +180,10 @@ func (p *ActsParser) Parse(ctx context.Context, filename string, src []byte) (*a
 			b.unread(start, err)
 			break
 		}
-		if n == 0 { // the first act: the blocks before it belong to none
-			b.leadWarnings()
+		if n == 0 { // the first act: the blocks before it belong to none (capped; with no act, the no-plan note says it)
+			for _, blk := range b.doc.Blocks {
+				b.add(ast.Warning, CodeBlockBeforeAct, blk.Span, "block before the first act belongs to no action (info %q)", blk.Info)
+			}
 		}
 		a := b.action(act[0].Value, act[0].Pos.Offset)
 		for _, t := range act[1:] {
@@ -299,7 +301,7 @@ func (p *ActsParser) finishDocument(text string, fence byte, b *actsBuilder) {
 			"no plan: the document has no %s block (%s)", fenceWords(fence), kept)
 	}
 	if !b.shared {
-		b.cap.summarise(doc)
+		doc.Diagnostics = append(doc.Diagnostics, b.cap.Summaries()...)
 	}
 	ast.SortDiagnostics(doc.Diagnostics)
 	b.collapse()
@@ -457,16 +459,6 @@ func quotePrefix(line string) int {
 	return i
 }
 
-// leadWarnings says that each block before the first act (the document's
-// blocks so far) belongs to no action, capped as every diagnostic is (with
-// no act at all, one no-plan note says it instead).
-func (b *actsBuilder) leadWarnings() {
-	for _, blk := range b.doc.Blocks {
-		b.add(ast.Warning, CodeBlockBeforeAct, blk.Span,
-			"block before the first act belongs to no action (info %q)", blk.Info)
-	}
-}
-
 // MaxBlocks is how many argument blocks an action takes. The blocks after
 // them, up to the next act block, belong to no action (Document.Blocks),
 // with one too-many-blocks error that spans them, so that one action cannot
@@ -524,30 +516,20 @@ func (b *actsBuilder) finish(a *ast.Action) {
 // before the fence run are a prose node of their own and the block starts
 // at the run (docs/acts.md).
 func (b *actsBuilder) block(v string, off int, a *ast.Action) *ast.Block {
-	first := len(v)
-	if i := strings.IndexByte(v, '\n'); i >= 0 {
-		first = i + 1
-	}
+	first := lineEndAt(v, 0)
 	start := off
 	if pre := lexer.MarkerPrefix(v[:first]); pre > 0 {
 		b.prose1(v[:pre], off)
 		v, off, first = v[pre:], off+pre, first-pre
 	}
 	run, info, _ := lexer.OpenFenceString(v[:first], b.fence)
-	blk := &ast.Block{}
-	blk.Fence, blk.Info = run, info
+	blk := &ast.Block{Fence: run, Info: info}
 	cstart, cend := first, len(v)
 	last := strings.LastIndexByte(strings.TrimSuffix(v, "\n"), '\n') + 1 // start of the last line
 	nested, inner := false, 0
 	withText, at, text, textEnd := false, 0, 0, 0
 	if last >= first && first < len(v) && lexer.ClosesFenceString(v[last:], run) {
-		cend = last
-		if cend > cstart { // drop the one line ending before the closing fence
-			cend--
-			if cend > cstart && v[cend-1] == '\r' {
-				cend--
-			}
-		}
+		cend = closedEnd(v, cstart, last)
 		if strings.Contains(v[first:last], run) {
 			at, text, textEnd, withText = lexer.ExactFenceWithText(v, run, true)
 			if a == nil {

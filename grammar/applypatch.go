@@ -59,14 +59,9 @@ func ParseApplyPatch(ctx context.Context, filename string, src []byte) (*ast.Doc
 }
 
 // runApplyPatch parses the lines of b.
-func runApplyPatch(ctx context.Context, b *editBase) error {
+func runApplyPatch(b *editBase) {
 	p := &apParser{editBase: b, lastEnd: map[int]bool{}}
 	for i := 0; p.has(i); {
-		if i%4096 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
 		if strings.TrimSpace(p.line(i).text) == apBegin {
 			i = p.patch(i)
 			continue
@@ -75,7 +70,6 @@ func runApplyPatch(ctx context.Context, b *editBase) error {
 		i++
 	}
 	p.prose.flush()
-	return nil
 }
 
 type apParser struct {
@@ -190,18 +184,15 @@ func (p *apParser) add(i int) int {
 	a := p.header(i, ActionAddFile, apAdd)
 	p.onBegin(a)
 	j := i + 1
+	var b strings.Builder // the lines without their '+'
 	for p.has(j) && strings.HasPrefix(p.line(j).text, "+") {
 		l := p.line(j)
 		p.onDelta(a, "content", p.src[l.start+1:l.end], l.start+1, l.end)
+		b.WriteString(p.src[l.start+1 : l.end])
 		j++
 	}
 	if j > i+1 {
 		start, end := p.line(i+1).start, p.line(j-1).end
-		var b strings.Builder
-		for k := i + 1; k < j; k++ {
-			b.WriteString(p.line(k).text[1:])
-			b.WriteString(eolOf(p.src, p.line(k)))
-		}
 		blk := &ast.Block{Fence: "+", Label: "content", Content: p.src[start:end], Span: p.lines.Span(start, end), ContentSpan: p.lines.Span(start, end)}
 		a.Blocks = append(a.Blocks, blk)
 		a.Params.Set("content", b.String(), &blk.ContentSpan)

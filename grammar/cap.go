@@ -115,11 +115,6 @@ func (c *Cap) Overflows() []*Overflow {
 	return slices.SortedFunc(maps.Values(c.over), func(a, b *Overflow) int { return strings.Compare(a.Code, b.Code) })
 }
 
-// summarise adds to doc one diagnostic per overflow of c.
-func (c *Cap) summarise(doc *ast.Document) {
-	doc.Diagnostics = append(doc.Diagnostics, c.Summaries()...)
-}
-
 // Summaries returns one diagnostic per overflow of c, by code: what a
 // caller that capped its own diagnostics with c adds at the end.
 func (c *Cap) Summaries() []*ast.Diagnostic {

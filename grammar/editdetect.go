@@ -17,12 +17,9 @@ import (
 //   - udiff: a `diff --git ` line, or a `--- ` line directly followed by a
 //     `+++ ` line and an `@@` line.
 //
-// Grammar.Detect calls it only for documents that are neither plans nor
-// hold an act block, so acts and plan documents are detected as before.
-//
 // One pass over the lines, holding none of them but the two before the
 // current one, and no copy of src: Detect calls it for every document
-// that holds no act block, ordinary Markdown included.
+// that is not a plan and holds no act block, ordinary Markdown included.
 func DetectEditFormat(src []byte) string {
 	text := view.String(src)
 	var p2, p1 string // the two lines before t

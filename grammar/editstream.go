@@ -1,6 +1,7 @@
 package grammar
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -31,6 +32,8 @@ type editBase struct {
 	n     int
 	prose *proseBuilder
 	in    *editInput // nil for a whole document
+	// ctx is a whole document's: once it is done, the input ends (has).
+	ctx context.Context
 	// lean drops each action once its End is reported, and the prose
 	// (EditStream.Lean); acts counts the actions, seen the path breaches
 	// reported.
@@ -57,16 +60,7 @@ func (p *editBase) report(sev ast.Severity, code string, span ast.Span, format s
 // diagnostic per code that overflowed the cap.
 func (p *editBase) finish(srcLen int) {
 	noEdits(p.doc, srcLen, p.acts)
-	p.cap.summarise(p.doc)
-}
-
-// newEditBaseLines returns the state for parsing the whole document src,
-// whose line index is lines.
-func newEditBaseLines(dialect string, src []byte, lines *ast.Lines) *editBase {
-	text := view.String(src)
-	b := &editBase{doc: &ast.Document{Dialect: dialect, Span: lines.Span(0, len(src))}, lines: lines, src: text, n: lineCount(lines, len(src))}
-	b.prose = &proseBuilder{b: b, start: -1}
-	return b
+	p.doc.Diagnostics = append(p.doc.Diagnostics, p.cap.Summaries()...)
 }
 
 // parseEdit parses the whole edit-format document src with opts'
@@ -79,10 +73,13 @@ func parseEdit(ctx context.Context, dialect string, src []byte, opts Options) (*
 	if run == nil {
 		return nil, fmt.Errorf("grammar: %q is not an edit-format dialect", dialect)
 	}
-	b := newEditBaseLines(dialect, src, ast.NewLines(src))
+	lines := ast.NewLines(src)
+	b := &editBase{doc: &ast.Document{Dialect: dialect, Span: lines.Span(0, len(src))}, lines: lines, src: view.String(src),
+		n: lineCount(lines, len(src)), seen: pathSeen{}, ctx: ctx}
+	b.prose = &proseBuilder{b: b, start: -1}
 	b.cap.NoLimit, b.cap.Silenced = opts.Uncapped, opts.Silenced
-	b.seen = pathSeen{}
-	if err := run(ctx, b); err != nil {
+	run(b)
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	b.finish(len(src))
@@ -95,7 +92,7 @@ func parseEdit(ctx context.Context, dialect string, src []byte, opts Options) (*
 
 // editRunner returns the parser of an edit-format dialect, nil for
 // another dialect.
-func editRunner(dialect string) func(context.Context, *editBase) error {
+func editRunner(dialect string) func(*editBase) {
 	switch dialect {
 	case DialectSearchReplace:
 		return runSearchReplace
@@ -124,8 +121,18 @@ func (p *editBase) line(i int) srcLine {
 	return srcLine{start: start, end: end, text: strings.TrimSuffix(strings.TrimSuffix(p.src[start:end], "\n"), "\r")}
 }
 
-// has reports whether line i exists, waiting for it in a stream.
+// lineSpan returns the span of line i without its line ending.
+func (p *editBase) lineSpan(i int) ast.Span {
+	l := p.line(i)
+	return p.lines.Span(l.start, l.start+len(l.text))
+}
+
+// has reports whether line i exists, waiting for it in a stream; a whole
+// document's input ends where its ctx is done (every 4096 lines asked).
 func (p *editBase) has(i int) bool {
+	if i%4096 == 0 && p.ctx != nil && p.ctx.Err() != nil {
+		return false
+	}
 	for i >= p.n {
 		if p.in == nil || !p.in.more(p) {
 			return false
@@ -275,15 +282,14 @@ type EditEvents interface {
 // The parser runs as a coroutine: Close (or an error) releases it. An
 // EditStream is not safe for concurrent use.
 type EditStream struct {
-	dialect string
-	ev      EditEvents
-	in      *editInput
-	base    *editBase
-	split   int // bytes of in.buf split into lines
-	next    func() (struct{}, bool)
-	stop    func()
-	closed  bool
-	err     error
+	ev     EditEvents
+	in     *editInput
+	base   *editBase
+	split  int // bytes of in.buf split into lines
+	next   func() (struct{}, bool)
+	stop   func()
+	closed bool
+	err    error
 }
 
 // NewEditStream returns a stream parser of the edit-format dialect
@@ -300,10 +306,10 @@ func NewEditStream(dialect string, ev EditEvents) (*EditStream, error) {
 	in := &editInput{lines: ast.NewLines(nil)}
 	b := &editBase{doc: &ast.Document{Dialect: dialect}, lines: in.lines, in: in, seen: pathSeen{}}
 	b.prose = &proseBuilder{b: b, start: -1}
-	s := &EditStream{dialect: dialect, ev: ev, in: in, base: b}
+	s := &EditStream{ev: ev, in: in, base: b}
 	s.next, s.stop = iter.Pull(func(yield func(struct{}) bool) {
 		in.yield = yield
-		run(context.Background(), b)
+		run(b)
 		if !in.stopped {
 			b.finish(len(in.src))
 			in.diags(b)
@@ -343,17 +349,11 @@ func (s *EditStream) Write(b []byte) (int, error) {
 		return 0, errors.New("grammar: EditStream is closed")
 	}
 	s.in.buf = append(s.in.buf, b...)
-	last := -1
-	for i := len(s.in.buf) - 1; i >= s.split && i >= len(s.in.buf)-len(b); i-- {
-		if s.in.buf[i] == '\n' {
-			last = i
-			break
-		}
-	}
+	last := bytes.LastIndexByte(b, '\n') // b's last line ending, the end of the lines to split
 	if last < 0 {
 		return len(b), nil
 	}
-	s.lines(last + 1)
+	s.lines(len(s.in.buf) - len(b) + last + 1)
 	return len(b), s.resume()
 }
 

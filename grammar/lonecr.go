@@ -2,6 +2,7 @@ package grammar
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -312,20 +313,11 @@ func ActsLineLoneCRs(ds []*ast.Diagnostic, lineBytes []byte, at ast.Pos, fence b
 //
 // A lone-cr error inside the block of an improperly nested fence is one of
 // that error's follow-on notes ("follow-on: MSG [lone-cr]"): it counts
-// too, or fmt rewrote such a document by plangram's reading
-// (FuzzFmt/4218cc506977cc40).
+// too, or fmt would rewrite such a document by plangram's reading.
 func HasLoneCRError(doc *ast.Document) bool {
-	for _, d := range doc.Diagnostics {
-		if d.Code == CodeLoneCR {
-			return true
-		}
-		for _, r := range d.Related {
-			if isFollowOn(r, CodeLoneCR) {
-				return true
-			}
-		}
-	}
-	return false
+	return slices.ContainsFunc(doc.Diagnostics, func(d *ast.Diagnostic) bool {
+		return d.Code == CodeLoneCR || slices.ContainsFunc(d.Related, func(r ast.Related) bool { return isFollowOn(r, CodeLoneCR) })
+	})
 }
 
 // LoneCRHidesLine reports whether Parse, with opts, reports a lone CR of

@@ -325,7 +325,6 @@ type planBuilder struct {
 type followOn struct {
 	d        *ast.Diagnostic
 	from, to int
-	at       int // the intended closing line
 }
 
 // followOnLimit bounds how many lines the search for a block's intended
@@ -714,27 +713,17 @@ func headingMarks(line string) string {
 // reports unclosed and improperly nested fences.
 func (b *planBuilder) block(n *pnode) *ast.Block {
 	off, v := n.start, b.src[n.start:n.end]
-	first := len(v)
-	if i := strings.IndexByte(v, '\n'); i >= 0 {
-		first = i + 1
-	}
+	first := lineEndAt(v, 0)
 	open := v[:first]
 	if off == 0 {
 		open = strings.TrimPrefix(open, "\uFEFF")
 	}
 	f, _ := lexer.MdFenceAt(b.src, off) // off is a line start or the fence run of a list item's marker line
-	blk := &ast.Block{}
-	blk.Fence, blk.Info, blk.Span = open[f.At:f.At+f.Run], f.Info, b.lines.Span(off, off+len(v))
+	blk := &ast.Block{Fence: open[f.At : f.At+f.Run], Info: f.Info, Span: b.lines.Span(off, off+len(v))}
 	cstart, cend := first, len(v)
 	last := strings.LastIndexByte(strings.TrimSuffix(v, "\n"), '\n') + 1 // start of the last line
 	if last >= first && first < len(v) && f.Closes(v[last:]) {
-		cend = last
-		if cend > cstart {
-			cend--
-			if cend > cstart && v[cend-1] == '\r' {
-				cend--
-			}
-		}
+		cend = closedEnd(v, cstart, last)
 		// Both look for fence lines of f.Char between the opening and the
 		// closing line: a block without three of them in a row has none.
 		var inner, at int
@@ -785,6 +774,20 @@ func (b *planBuilder) block(n *pnode) *ast.Block {
 	blk.Content = v[cstart:cend]
 	blk.ContentSpan = b.lines.Span(off+cstart, off+cend)
 	return blk
+}
+
+// closedEnd returns the end of the content, from cstart, of a closed block
+// token v whose closing line starts at last: the one line ending before
+// that line is not content.
+func closedEnd(v string, cstart, last int) int {
+	cend := last
+	if cend > cstart {
+		cend--
+		if cend > cstart && v[cend-1] == '\r' {
+			cend--
+		}
+	}
+	return cend
 }
 
 // fenceInfo returns the text after the fence run of the line at offset at
@@ -842,7 +845,7 @@ func nestedFence(add addFunc, span spanFunc, v string, off, last, inner int, f l
 func meantToClose(d *ast.Diagnostic, span spanFunc, src string, from, at int) followOn {
 	end := at + lineContentEnd(src[at:], 0)
 	d.Related = append(d.Related, ast.Related{Message: "the outer block was meant to close here", Span: span(at, end)})
-	return followOn{d: d, from: from, to: min(len(src), end+1), at: at}
+	return followOn{d: d, from: from, to: min(len(src), end+1)}
 }
 
 // trailingText reports the fence-trailing-text error of the block token v
@@ -907,7 +910,7 @@ func (b *planBuilder) finish() {
 	sort.SliceStable(b.doc.Actions, func(i, j int) bool {
 		return b.doc.Actions[i].Span.Start.Offset < b.doc.Actions[j].Span.Start.Offset
 	})
-	b.cap.summarise(b.doc)
+	b.doc.Diagnostics = append(b.doc.Diagnostics, b.cap.Summaries()...)
 	ast.SortDiagnostics(b.doc.Diagnostics)
 	b.collapse()
 	var first *ast.Diagnostic

@@ -676,13 +676,11 @@ func (x *actionBinder) params() {
 	b, def := x.b, x.def
 	// index for index with def.Params, in the builder's scratch space
 	vals, set := b.vals[:0], b.set[:0]
-	for range def.Params {
-		vals, set = append(vals, value{}), append(set, false)
+	for _, p := range def.Params {
+		v, ok := x.source(p)
+		vals, set = append(vals, v), append(set, ok)
 	}
 	defer func() { clear(vals); b.vals, b.set = vals, set }()
-	for i, p := range def.Params {
-		vals[i], set[i] = x.source(p)
-	}
 	n := 0 // the params that get a value, to size the list once
 	for i, p := range def.Params {
 		if !set[i] && p.Fallback != "" {
@@ -692,8 +690,6 @@ func (x *actionBinder) params() {
 				}
 			}
 		}
-	}
-	for i, p := range def.Params {
 		if set[i] || p.Default != nil {
 			n++
 		}
@@ -702,7 +698,7 @@ func (x *actionBinder) params() {
 	for i, p := range def.Params {
 		v, ok := vals[i], set[i]
 		if !ok && p.Default != nil {
-			v, ok = value{defaultValue(p), nil}, true
+			v, ok = value{DefaultValue(p), nil}, true
 		}
 		if !ok {
 			if p.Required && !x.badValue[p] {
@@ -945,9 +941,7 @@ func (x *actionBinder) convert(p *schema.Param, typ schema.Type, e *entry) (valu
 			case schema.Path, schema.Resource:
 				v, url := normPath(text, link)
 				if url && p.Items == schema.Path {
-					if notPath == "" {
-						notPath = v
-					}
+					notPath = v
 					return
 				}
 				if !url || !schema.IsURL(v) {
@@ -1050,8 +1044,10 @@ func unquote(s string) string {
 	return s
 }
 
-// defaultValue returns a parameter's declared default as its Go type.
-func defaultValue(p *schema.Param) any {
+// DefaultValue returns a parameter's declared default as its Go type, as
+// every parser fills an absent parameter: a whole number of an int
+// parameter is an int64.
+func DefaultValue(p *schema.Param) any {
 	if f, ok := p.Default.(float64); ok && p.TypeOrDefault() == schema.Int {
 		return int64(f)
 	}

@@ -103,16 +103,6 @@ func ParseSearchReplace(ctx context.Context, filename string, src []byte) (*ast.
 	return parseEdit(ctx, DialectSearchReplace, src, Options{})
 }
 
-// runSearchReplace parses the lines of b.
-func runSearchReplace(ctx context.Context, b *editBase) error {
-	p := &srParser{editBase: b}
-	if err := p.run(ctx); err != nil {
-		return err
-	}
-	p.prose.flush()
-	return nil
-}
-
 type srParser struct {
 	*editBase
 
@@ -133,14 +123,11 @@ type srBlock struct {
 	action               *ast.Action
 }
 
-func (p *srParser) run(ctx context.Context) error {
+// runSearchReplace parses the lines of b.
+func runSearchReplace(b *editBase) {
+	p := &srParser{editBase: b}
 	var blk *srBlock
 	for i := 0; p.has(i); i++ {
-		if i%4096 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
 		l := p.line(i)
 		k := classifySR(l.text)
 		if blk == nil {
@@ -149,15 +136,15 @@ func (p *srParser) run(ctx context.Context) error {
 				blk = p.open(i)
 				continue
 			case srUpdated:
-				p.report(ast.Error, CodeStrayMarker, p.lineSpan(l),
+				p.report(ast.Error, CodeStrayMarker, p.lineSpan(i),
 					"%q outside a SEARCH/REPLACE block: no `<<<<<<< SEARCH` and `=======` before it", strings.TrimSpace(l.text))
 			case srDivider:
 				if p.inFence != "" {
-					p.report(ast.Warning, CodeStrayMarker, p.lineSpan(l),
+					p.report(ast.Warning, CodeStrayMarker, p.lineSpan(i),
 						"%q outside a SEARCH/REPLACE block: no `<<<<<<< SEARCH` before it", strings.TrimSpace(l.text))
 				}
 			case srNearHead:
-				p.report(ast.Warning, CodeMalformedMarker, p.lineSpan(l),
+				p.report(ast.Warning, CodeMalformedMarker, p.lineSpan(i),
 					"%q looks like a SEARCH marker but is not one (a marker is 5 to 9 '<', one space and SEARCH): the lines after it are not read as an edit", strings.TrimSpace(l.text))
 			case srNone:
 				p.fence(l)
@@ -175,7 +162,7 @@ func (p *srParser) run(ctx context.Context) error {
 				if k == srUpdated {
 					what = fmt.Sprintf("%q", strings.TrimSpace(l.text))
 				}
-				d := p.report(ast.Error, CodeMissingDivider, p.lineSpan(l),
+				d := p.report(ast.Error, CodeMissingDivider, p.lineSpan(i),
 					"%s before the `=======` of the SEARCH block opened at line %d: the divider is missing", what, p.lineOf(blk.head))
 				p.near(d, blk.nearDivider, "this line looks like the divider but is not one (a divider is 5 to 9 '=')")
 				p.close(blk, i, false)
@@ -201,13 +188,13 @@ func (p *srParser) run(ctx context.Context) error {
 			blk = nil
 			continue
 		case srDivider:
-			p.report(ast.Warning, CodeDividerEndsReplace, p.lineSpan(l),
+			p.report(ast.Warning, CodeDividerEndsReplace, p.lineSpan(i),
 				"a second `=======` ends the REPLACE section of the block opened at line %d (aider accepts it); write `>>>>>>> REPLACE`", p.lineOf(blk.head))
 			p.close(blk, i+1, true)
 			blk = nil
 			continue
 		case srHead:
-			d := p.report(ast.Error, CodeMissingReplaceMarker, p.lineSpan(l),
+			d := p.report(ast.Error, CodeMissingReplaceMarker, p.lineSpan(i),
 				"a new `<<<<<<< SEARCH` before the `>>>>>>> REPLACE` of the block opened at line %d: its end marker is missing", p.lineOf(blk.head))
 			p.near(d, blk.nearEnd, "this line looks like the end marker but is not one (a marker is 5 to 9 '>', one space and REPLACE)")
 			p.close(blk, i, false)
@@ -234,19 +221,15 @@ func (p *srParser) run(ctx context.Context) error {
 		}
 		p.close(blk, p.n, false)
 	}
-	return nil
+	p.prose.flush()
 }
 
 func (p *srParser) lineOf(i int) int { return p.lines.Pos(p.line(i).start).Line }
 
-func (p *srParser) lineSpan(l srcLine) ast.Span {
-	return p.lines.Span(l.start, l.start+len(l.text))
-}
-
 // near adds a related note pointing at a near-miss marker line.
 func (p *srParser) near(d *ast.Diagnostic, i int, msg string) {
 	if i >= 0 {
-		d.Related = append(d.Related, ast.Related{Message: msg, Span: p.lineSpan(p.line(i))})
+		d.Related = append(d.Related, ast.Related{Message: msg, Span: p.lineSpan(i)})
 	}
 }
 

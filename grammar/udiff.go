@@ -89,14 +89,9 @@ func ParseUdiff(ctx context.Context, filename string, src []byte) (*ast.Document
 }
 
 // runUdiff parses the lines of b.
-func runUdiff(ctx context.Context, b *editBase) error {
+func runUdiff(b *editBase) {
 	p := &udParser{editBase: b}
 	for i := 0; p.has(i); {
-		if i%4096 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
 		switch {
 		case strings.HasPrefix(p.line(i).text, "diff --git "), p.fileHeaderAt(i):
 			p.endFile()
@@ -122,7 +117,6 @@ func runUdiff(ctx context.Context, b *editBase) error {
 	}
 	p.endFile()
 	p.prose.flush()
-	return nil
 }
 
 type udParser struct {
@@ -159,11 +153,6 @@ func (p *udParser) endFile() {
 		f.ended = true
 		p.onEnd(f.action)
 	}
-}
-
-func (p *udParser) lineSpan(i int) ast.Span {
-	l := p.line(i)
-	return p.lines.Span(l.start, l.start+len(l.text))
 }
 
 // fileHeaderAt reports a `--- ` line followed by a `+++ ` line.
@@ -302,11 +291,10 @@ func (p *udParser) file(i int) int {
 	} else if git {
 		// `diff --git a/x b/x` alone (mode change, rename, empty new file)
 		l := p.line(start)
-		rest := l.text[len("diff --git "):]
-		if h := len(rest) / 2; len(rest)%2 == 1 && rest[h] == ' ' && strings.HasPrefix(rest, "a/") && strings.HasPrefix(rest[h+1:], "b/") && rest[2:h] == rest[h+3:] {
-			s := l.start + len("diff --git ")
-			oldPath, oldSpan = rest[2:h], spanPtr(p.lines, s+2, s+h)
-			newPath, newSpan = rest[h+3:], spanPtr(p.lines, s+h+3, s+len(rest))
+		if o, n, ok := gitLinePaths(l.text); ok && o == n {
+			s := l.start + len("diff --git a/")
+			oldPath, oldSpan = o, spanPtr(p.lines, s, s+len(o))
+			newPath, newSpan = n, spanPtr(p.lines, s+len(o)+len(" b/"), s+2*len(o)+len(" b/"))
 		}
 		if newMode {
 			oldPath = "/dev/null"
@@ -373,8 +361,9 @@ func gitLinePaths(line string) (oldPath, newPath string, ok bool) {
 func (p *udParser) hunks(f *udFile, i int) int {
 	a := f.action
 	for p.has(i) && strings.HasPrefix(p.line(i).text, "@@") {
-		// blank lines between hunks (already collected as prose) go back
-		p.dropPendingBlank(f)
+		if p.prose.start >= 0 && p.onlyBlankSince(f) {
+			p.prose.flush() // blank lines between two hunks: prose between two blocks
+		}
 		h, blk, next := p.readHunk(i)
 		f.add(p, h, blk)
 		f.endOff = blk.Span.End.Offset
@@ -527,14 +516,5 @@ func (f *udFile) add(p *udParser, h Hunk, blk *ast.Block) {
 		if f.withOld == 0 {
 			f.text = append(f.text, h.New)
 		}
-	}
-}
-
-// dropPendingBlank takes back blank prose lines right after the file's last
-// hunk when another hunk of the file follows: they separate its hunks.
-func (p *udParser) dropPendingBlank(f *udFile) {
-	if p.prose.start >= 0 && p.prose.start == f.endOff && strings.TrimSpace(p.src[p.prose.start:p.prose.end]) == "" {
-		// keep them as prose: they are between two blocks
-		p.prose.flush()
 	}
 }

@@ -145,7 +145,9 @@ func (a *acts) summarise(p *Parser) error {
 func (registry) Acts() *Syntax {
 	return &Syntax{Name: "acts", Schema: "acts", Summary: "the fenced-acts dialect (docs/acts.md)",
 		open: func(c *config) (scanner, error) {
-			return newLeading(c.opts, c.start, func(start int) scanner { return newActs(c.schema, start) }), nil
+			return newLeading(c.opts, c.start, func(start int) scanner {
+				return &acts{s: c.schema, text: -1, out: start, pos: start}
+			}), nil
 		}}
 }
 
@@ -155,10 +157,6 @@ type pending struct {
 	start    int
 	startPos ast.Pos
 	end      int // end of its last closed block
-}
-
-func newActs(s *schema.Schema, start int) *acts {
-	return &acts{s: s, text: -1, out: start, pos: start}
 }
 
 func (a *acts) keep() int {

@@ -12,7 +12,7 @@ import (
 func (registry) Anthropic() *Syntax {
 	return &Syntax{Name: "anthropic", Summary: "Anthropic Messages SSE (content_block_start/delta/stop: text_delta, thinking_delta, input_json_delta)",
 		Schema: "tools", Markers: staticMarkers("event: message_start", `data: {"type":"message_start"`),
-		open: openAPI(func(c *config) sseHandler { return &anthropic{schema: c.opts.Schema} })}
+		open: openAPI(func(c *config) sseHandler { return &anthropic{schema: c.opts.Schema, starts: map[string]inputAt{}} })}
 }
 
 // anthropic reads message_start, content_block_start (a text, thinking or
@@ -65,9 +65,6 @@ func (a *anthropic) event(s *sse, p *Parser, e *sseEvent) error {
 				return err
 			}
 			if in := cb.get("input"); in != nil && in.kind == '{' && len(in.vals) > 0 {
-				if a.starts == nil {
-					a.starts = map[string]inputAt{}
-				}
 				ev := *e
 				ev.data = append([]byte(nil), e.data...)
 				ev.dataLines = append([]dataLine(nil), e.dataLines...)
@@ -98,8 +95,7 @@ func (a *anthropic) event(s *sse, p *Parser, e *sseEvent) error {
 		case "input_json_delta":
 			c := a.calls.get(key)
 			if c == nil {
-				if err := s.fail(p, e, 0, KindOrphanDelta, "input_json_delta for content block "+key+", which is not an open tool_use block",
-					e.span(e.start, e.end), string(e.data)); err != nil {
+				if err := s.fail(p, e, KindOrphanDelta, "input_json_delta for content block "+key+", which is not an open tool_use block"); err != nil {
 					return err
 				}
 				break

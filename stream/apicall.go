@@ -66,11 +66,15 @@ func (c *apiCall) start(p *Parser, sp ast.Span) error {
 	return p.send(&Event{Type: ToolCallStart, ID: c.id, CallID: c.callID, Choice: c.choice, Name: c.name, Span: sp})
 }
 
-// feedString feeds the arguments fragment held by JSON string node n of
-// event e.
-func (c *apiCall) feedString(p *Parser, e *sseEvent, n *jnode) error {
-	if n == nil || n.kind != '"' {
+// feedArgs feeds the arguments node n of event e: a JSON string holding
+// a fragment of the arguments' text (what the APIs send), or an object
+// written as it is (what some compatible servers send).
+func (c *apiCall) feedArgs(p *Parser, e *sseEvent, n *jnode) error {
+	switch {
+	case n == nil || n.kind != '"' && n.kind != '{':
 		return nil
+	case n.kind == '{':
+		return c.feedRaw(p, e, n.start, n.end)
 	}
 	c.frag = c.frag[:0]
 	base := n.start + 1
@@ -80,19 +84,6 @@ func (c *apiCall) feedString(p *Parser, e *sseEvent, n *jnode) error {
 		c.frag = append(c.frag, dec...)
 	})
 	return c.feed(p, e.dataSpan(n.start+1, n.end-1), e.pos(e.end))
-}
-
-// feedArgs feeds the arguments node n of event e: a JSON string holding
-// a fragment of the arguments' text (what the APIs send), or an object
-// written as it is (what some compatible servers send).
-func (c *apiCall) feedArgs(p *Parser, e *sseEvent, n *jnode) error {
-	switch {
-	case n == nil:
-		return nil
-	case n.kind == '{':
-		return c.feedRaw(p, e, n.start, n.end)
-	}
-	return c.feedString(p, e, n)
 }
 
 // feedRaw feeds JSON text written as it is in event e (an object given
@@ -138,17 +129,11 @@ func (c *apiCall) feed(p *Parser, sp ast.Span, end ast.Pos) error {
 			}
 		}
 	}
-	return c.after(p, rest, sp)
-}
-
-// after handles a fragment that comes after the arguments' JSON value:
-// white space is fine, anything else is an error.
-func (c *apiCall) after(p *Parser, body []byte, sp ast.Span) error {
-	if len(body) == skipSpace(body) {
+	if len(rest) == skipSpace(rest) { // after the arguments' JSON value, white space is fine
 		return nil
 	}
 	return p.send(&Event{Type: Error, ID: c.id, Choice: c.choice, Name: c.name, Kind: KindBadJSON, Severity: ast.Error,
-		Message: "argument text after the complete JSON value", Raw: string(body), Span: sp})
+		Message: "argument text after the complete JSON value", Raw: string(rest), Span: sp})
 }
 
 // mapPos returns the source position of decoded offset x; end says x ends

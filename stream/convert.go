@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/grammar"
 	"github.com/plangram/plangram/schema"
 )
 
@@ -40,12 +41,7 @@ func unescape(s string) string {
 		b.WriteString(s[:i])
 		s = s[i:]
 		r, n := entity(s)
-		if n == 0 {
-			b.WriteByte('&')
-			n = 1
-		} else {
-			b.WriteString(r)
-		}
+		b.WriteString(r)
 		s = s[n:]
 		i = strings.IndexByte(s, '&')
 	}
@@ -54,48 +50,29 @@ func unescape(s string) string {
 }
 
 // entity decodes the reference at the start of s ("&...;"), returning the
-// text and the length read, or n == 0 when s starts with no reference.
+// text and the length read; "&" and 1 when s starts with no reference.
 func entity(s string) (text string, n int) {
 	end := strings.IndexByte(s, ';')
 	if end < 0 || end > 12 {
-		return "", 0
+		return "&", 1
 	}
-	switch ref := s[1:end]; ref {
-	case "lt":
-		return "<", end + 1
-	case "gt":
-		return ">", end + 1
-	case "amp":
-		return "&", end + 1
-	case "quot":
-		return `"`, end + 1
-	case "apos":
-		return "'", end + 1
-	default:
-		base, digits := 10, strings.TrimPrefix(ref, "#")
-		if len(digits) == len(ref) {
-			return "", 0
-		}
-		if d, ok := strings.CutPrefix(digits, "x"); ok {
-			base, digits = 16, d
-		} else if d, ok := strings.CutPrefix(digits, "X"); ok {
-			base, digits = 16, d
-		}
-		r, err := strconv.ParseUint(digits, base, 32)
-		if err != nil || r == 0 || r > 0x10FFFF || r >= 0xD800 && r <= 0xDFFF {
-			return "", 0
-		}
-		return string(rune(r)), end + 1
+	ref := s[1:end]
+	if i := slices.Index([]string{"lt", "gt", "amp", "quot", "apos"}, ref); i >= 0 {
+		return `<>&"'`[i : i+1], end + 1
 	}
-}
-
-// defaultValue returns a parameter's declared default as its Go type, as
-// the plan parser does: a whole number of an int parameter is an int64.
-func defaultValue(p *schema.Param) any {
-	if f, ok := p.Default.(float64); ok && p.TypeOrDefault() == schema.Int {
-		return int64(f)
+	digits, ok := strings.CutPrefix(ref, "#")
+	if !ok {
+		return "&", 1
 	}
-	return p.Default
+	base := 10
+	if digits != "" && (digits[0] == 'x' || digits[0] == 'X') {
+		base, digits = 16, digits[1:]
+	}
+	r, err := strconv.ParseUint(digits, base, 32)
+	if err != nil || r == 0 || r > 0x10FFFF || r >= 0xD800 && r <= 0xDFFF {
+		return "&", 1
+	}
+	return string(rune(r)), end + 1
 }
 
 // paramNamed returns act's parameter called name, by name or alias, or nil.
@@ -205,7 +182,7 @@ func (b binder) bind(args []arg) ast.Params {
 				*b.errs = append(*b.errs, Event{Type: Error, ID: b.id, Name: b.name, Param: sp.Name, Kind: KindMissingParam,
 					Message: fmt.Sprintf("%s needs parameter %s", b.name, sp.Name), Span: b.missing})
 			} else if sp.Default != nil {
-				ps = append(ps, ast.Param{Name: sp.Name, Value: defaultValue(sp)}) // as the plan parser fills it
+				ps = append(ps, ast.Param{Name: sp.Name, Value: grammar.DefaultValue(sp)})
 			}
 			continue
 		}

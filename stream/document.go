@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -51,10 +52,7 @@ func ReadDocument(ctx context.Context, filename string, src []byte, opts grammar
 			}
 			doc.Diagnostics = append(doc.Diagnostics, &ast.Diagnostic{Severity: e.Severity, Code: e.Kind, Message: e.Message, Span: e.Span})
 		case Text, Thinking:
-			raw := e.Raw
-			if raw == "" {
-				raw = e.Text
-			}
+			raw := cmp.Or(e.Raw, e.Text)
 			if raw == "" {
 				return nil
 			}

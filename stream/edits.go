@@ -33,7 +33,14 @@ func (registry) ApplyPatch() *Syntax {
 func editSyntax(name, summary string) *Syntax {
 	return &Syntax{Name: name, Schema: name, Summary: summary,
 		open: func(c *config) (scanner, error) {
-			return newLeading(c.opts, c.start, func(start int) scanner { return newEdits(name, start) }), nil
+			return newLeading(c.opts, c.start, func(start int) scanner {
+				e := &edits{start: start, pos: start}
+				e.es, e.err = grammar.NewEditStream(name, e)
+				if e.err == nil {
+					e.es.Lean() // the events are all it needs (not Document)
+				}
+				return e
+			}), nil
 		}}
 }
 
@@ -52,15 +59,6 @@ type edits struct {
 	name string // its name as its header says
 	id   int
 	held [][2]int
-}
-
-func newEdits(dialect string, start int) scanner {
-	e := &edits{start: start, pos: start}
-	e.es, e.err = grammar.NewEditStream(dialect, e)
-	if e.err == nil {
-		e.es.Lean() // the events are all it needs (not Document)
-	}
-	return e
 }
 
 func (e *edits) keep() int { return e.pos }
@@ -137,11 +135,9 @@ func (e *edits) Begin(a *ast.Action, name string, start, end int) error {
 		}
 		paths = append(paths, ast.Param{Name: prm.Name, Value: v, Span: span})
 	}
-	if err := e.p.send(&Event{Type: ToolCallStart, ID: e.id, Name: e.name, Params: paths, Span: e.span(start, end)}); err != nil {
-		return err
-	}
-	for _, d := range deltas {
-		if err := e.p.send(d); err != nil {
+	evs := append([]*Event{{Type: ToolCallStart, ID: e.id, Name: e.name, Params: paths, Span: e.span(start, end)}}, deltas...)
+	for _, ev := range evs { // the start, then the paths' deltas
+		if err := e.p.send(ev); err != nil {
 			return err
 		}
 	}

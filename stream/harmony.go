@@ -74,13 +74,7 @@ func (h *harmony) keep() int {
 	return h.c.start
 }
 
-func (h *harmony) scan(p *Parser, eof bool) error {
-	for {
-		if more, err := h.step(p, eof); err != nil || !more {
-			return err
-		}
-	}
-}
+func (h *harmony) scan(p *Parser, eof bool) error { return steps(p, eof, h.step) }
 
 func (h *harmony) step(p *Parser, eof bool) (bool, error) {
 	switch h.st {
@@ -113,11 +107,7 @@ func (h *harmony) step(p *Parser, eof bool) (bool, error) {
 		// A header's end must start within maxHeader bytes of the header:
 		// look no further, so that a long header is decided the same way
 		// in every chunking and no byte is scanned twice per header.
-		b := p.bytes(h.pos, p.end())
-		cut := false
-		if lim := h.at + maxHeader + hmHeaderEndMax - h.pos; len(b) > lim {
-			b, cut = b[:lim], true
-		}
+		b, cut := window(p.bytes(h.pos, p.end()), h.at+maxHeader+longest(hmHeaderEnds)-h.pos)
 		i, k := find(b, hmHeaderEnds, eof || cut)
 		long := h.pos+i-h.at > maxHeader
 		if long {
@@ -128,14 +118,13 @@ func (h *harmony) step(p *Parser, eof bool) (bool, error) {
 		}
 		if k < 0 && (long || eof) {
 			// not a message header: its first token is text
-			end := h.pos
+			end := p.end()
 			if long {
 				end = h.at + len(hmStart)
 				if strings.HasPrefix(string(p.bytes(h.at, h.pos)), hmChannel) {
 					end = h.at + len(hmChannel)
 				}
 			} else {
-				end = p.end()
 				if _, to := hmHeaderFields(string(p.bytes(h.at, end))); to != "" {
 					h.c.begin(p, h.at) // a call cut in its header
 					return false, h.after(h.c.abort(p, end, hmMessage))
@@ -245,7 +234,7 @@ func (h *harmony) step(p *Parser, eof bool) (bool, error) {
 		if !eof {
 			return false, nil
 		}
-		if h.c.jp.Done() && !h.c.cut && h.c.stray < 0 {
+		if h.c.complete() {
 			// <|call|> is a stop token that servers often leave out
 			return false, h.after(h.c.finish(p, p.end()))
 		}
@@ -271,7 +260,7 @@ func (h *harmony) emit(p *Parser, from, to int, s string) error {
 	if !h.think {
 		return p.text(p.pos(from), to, s == "")
 	}
-	sp := p.span(from, to)
+	sp := p.span(from, to) // moves the line tracker on, hidden or not
 	if h.hide {
 		return nil
 	}
@@ -281,9 +270,6 @@ func (h *harmony) emit(p *Parser, from, to int, s string) error {
 // hmHeaderEnds end a message header: <|message|>, or (a header the model
 // wrote without it) an end token or the next message.
 var hmHeaderEnds = []string{hmMessage, hmEnd, hmCall, hmReturn, hmStart}
-
-// hmHeaderEndMax is the length of the longest of hmHeaderEnds.
-const hmHeaderEndMax = len(hmMessage)
 
 // noMessage reads a message whose header [h.at, at) has no <|message|>
 // (the model left it out): as openai/harmony's non-strict parser, the

@@ -350,3 +350,15 @@ func checkEventExact(e Event) string {
 	}
 	return ""
 }
+
+// isFramed reports whether syntax name reads a provider API's transport
+// (SSE) rather than model text: its Text and Thinking events cover the
+// bytes, a ToolCall's Raw is the call's decoded argument text, and a
+// ParamDelta's Text is decoded from a JSON string.
+func isFramed(name string) bool {
+	switch name {
+	case "openai-chat", "openai-responses", "anthropic":
+		return true
+	}
+	return false
+}

@@ -2,6 +2,7 @@ package stream
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -68,15 +69,8 @@ func (t *jtools) only() string {
 func (t *jtools) infer(args []arg) string {
 	found := ""
 	for _, a := range t.list {
-		fits := true
-		for _, v := range args {
-			if paramNamed(a, v.key) == nil {
-				fits = false
-				break
-			}
-		}
-		if !fits {
-			continue
+		if slices.ContainsFunc(args, func(v arg) bool { return paramNamed(a, v.key) == nil }) {
+			continue // an argument the tool has no parameter for
 		}
 		if found != "" {
 			return ""
@@ -98,7 +92,6 @@ type jcall struct {
 	p   *Parser
 	err error
 
-	open     bool
 	id       int
 	callID   string // the call's id given by the input (Event.CallID)
 	name     string
@@ -179,7 +172,7 @@ func (c *jcall) begin(p *Parser, at int) {
 	clear(f.param)
 	f.n = 0
 	*c = jcall{tools: c.tools, env: c.env, arg: c.arg, held: c.held[:0], vals: c.vals[:0],
-		partial: c.partial[:0], errs: c.errs[:0], open: true, id: p.nextID(), start: at, startPos: p.pos(at), stray: -1,
+		partial: c.partial[:0], errs: c.errs[:0], id: p.nextID(), start: at, startPos: p.pos(at), stray: -1,
 		first: f}
 }
 
@@ -428,7 +421,7 @@ func (c *jcall) close(p *Parser, end int) (ast.Span, string, error) {
 	if err := c.sendStart(p); err != nil {
 		return ast.Span{}, "", err
 	}
-	c.open, c.end = false, end
+	c.end = end
 	c.endStray(p)
 	return ast.Span{Start: c.startPos, End: p.pos(end)}, p.str(c.start, end), nil
 }
@@ -442,10 +435,7 @@ func (c *jcall) finish(p *Parser, end int) error {
 		return err
 	}
 	if !c.sent {
-		msg := c.noName
-		if msg == "" {
-			msg = "the call names no tool: its text follows as text"
-		}
+		msg := cmp.Or(c.noName, "the call names no tool: its text follows as text")
 		c.errs = append(c.errs, Event{Type: Error, ID: c.id, CallID: c.callID, Kind: KindNoName, Message: msg, Raw: raw, Span: sp})
 		if err := c.sendErrs(p); err != nil {
 			return err

@@ -30,11 +30,10 @@ type jsonForm struct {
 	// named: the marker may be followed by NAME[ARGS]{…},
 	// NAME[CALL_ID]ID[ARGS]{…} or NAME{…} (Mistral's v11 form).
 	named bool
-	// secOpen and secClose are the markers of an optional section holding
-	// the calls; secAlt are other spellings of each, pairwise (Kimi's
-	// singular <|tool_call_section_…|>).
-	secOpen, secClose string
-	secAlt            [][2]string
+	// sec are the opening and closing markers of an optional section
+	// holding the calls, then other spellings of the pair (Kimi's singular
+	// <|tool_call_section_…|>).
+	sec [][2]string
 	// special: the markers are special tokens, which no text holds: they
 	// end an open thinking block, and a call's start marker or the
 	// section's close marker ends a call whose close marker was left out.
@@ -95,9 +94,10 @@ type jsonForm struct {
 // maxHeader bounds a call's header (the text before its separator).
 const maxHeader = 256
 
-// jsonSyntax registers the syntax name read by form f.
+// jsonSyntax registers the syntax name read by form f; without markers,
+// --syntax auto never picks it.
 func jsonSyntax(name, summary string, f *jsonForm, markers ...string) *Syntax {
-	return &Syntax{Name: name, Schema: "tools", Summary: summary, Markers: staticMarkers(markers...),
+	s := &Syntax{Name: name, Schema: "tools", Summary: summary,
 		open: func(c *config) (scanner, error) {
 			marks := append(append(append(f.secOpens(), f.open), f.alts...), f.markup...)
 			py := f.python != "" && c.schema.Lookup(pyTool) != nil
@@ -117,28 +117,21 @@ func jsonSyntax(name, summary string, f *jsonForm, markers ...string) *Syntax {
 			}
 			return &jsonMarked{f: f, x: x, c: newJCall(namesOf(c)), lead: f.lead && !c.opts.InThinking, py: py}, nil
 		}}
+	if len(markers) > 0 {
+		s.Markers = staticMarkers(markers...)
+	}
+	return s
 }
 
 // secOpens returns the section's opening markers, secCloses its closing
 // ones, in the same order (none without a section).
-func (f *jsonForm) secOpens() []string {
-	if f.secOpen == "" {
-		return nil
-	}
-	m := []string{f.secOpen}
-	for _, a := range f.secAlt {
-		m = append(m, a[0])
-	}
-	return m
-}
+func (f *jsonForm) secOpens() []string  { return f.secMarks(0) }
+func (f *jsonForm) secCloses() []string { return f.secMarks(1) }
 
-func (f *jsonForm) secCloses() []string {
-	if f.secOpen == "" {
-		return nil
-	}
-	m := []string{f.secClose}
-	for _, a := range f.secAlt {
-		m = append(m, a[1])
+func (f *jsonForm) secMarks(side int) []string {
+	m := make([]string, len(f.sec))
+	for i, pair := range f.sec {
+		m[i] = pair[side]
 	}
 	return m
 }
@@ -174,8 +167,8 @@ func mistralForm() *jsonForm {
 // <|tool_call_argument_begin|>{json}<|tool_call_end|>…
 // <|tool_calls_section_end|>.
 func (registry) KimiK2() *Syntax {
-	f := &jsonForm{secOpen: "<|tool_calls_section_begin|>", secClose: "<|tool_calls_section_end|>",
-		secAlt: [][2]string{{"<|tool_call_section_begin|>", "<|tool_call_section_end|>"}}, special: true,
+	f := &jsonForm{sec: [][2]string{{"<|tool_calls_section_begin|>", "<|tool_calls_section_end|>"},
+		{"<|tool_call_section_begin|>", "<|tool_call_section_end|>"}}, special: true,
 		open: "<|tool_call_begin|>", close: "<|tool_call_end|>", sep: "<|tool_call_argument_begin|>",
 		name: kimiName, id: true, bare: kimiBare, resume: true}
 	return jsonSyntax("kimi-k2", "<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{…}<|tool_call_end|>",
@@ -193,13 +186,7 @@ func kimiName(id string) string {
 // kimiBare reports a Kimi call id that names no tool: a bare counter (0,
 // functions.1, :2) as some Kimi models and fine-tunes write it.
 func kimiBare(id string) bool {
-	s := kimiName(id)
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
+	return strings.Trim(kimiName(id), "0123456789") == ""
 }
 
 // The DeepSeek tokens: full-width vertical bars (U+FF5C) and U+2581 for
@@ -218,7 +205,7 @@ const (
 // (<｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{json}<｜tool▁call▁end｜>), inside
 // <｜tool▁calls▁begin｜>…<｜tool▁calls▁end｜>.
 func (registry) DeepSeek() *Syntax {
-	f := &jsonForm{secOpen: dsCallsBegin, secClose: dsCallsEnd, special: true, reasoning: true, open: dsCallBegin, close: dsCallEnd,
+	f := &jsonForm{sec: [][2]string{{dsCallsBegin, dsCallsEnd}}, special: true, reasoning: true, open: dsCallBegin, close: dsCallEnd,
 		sep: dsSep, name: func(h string) string { return h }, fenced: true}
 	return jsonSyntax("deepseek", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜> (V3.1; V3's function<｜tool▁sep｜>NAME ```json)",
 		f, dsCallsBegin, dsCallBegin)
@@ -302,9 +289,13 @@ func (m *jsonMarked) keep() int {
 	return m.c.start
 }
 
-func (m *jsonMarked) scan(p *Parser, eof bool) error {
+func (m *jsonMarked) scan(p *Parser, eof bool) error { return steps(p, eof, m.step) }
+
+// steps is the scan of a scanner that advances by step until step needs
+// more bytes (false) or fails.
+func steps(p *Parser, eof bool, step func(p *Parser, eof bool) (bool, error)) error {
 	for {
-		if more, err := m.step(p, eof); err != nil || !more {
+		if more, err := step(p, eof); err != nil || !more {
 			return err
 		}
 	}
@@ -348,7 +339,7 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 		case slices.Contains(f.markup, m.x.tags[k]):
 			m.x.skip(end)
 			return true, p.text(p.pos(at), end, true)
-		case f.secOpen != "" && k <= len(f.secAlt):
+		case k < len(f.sec):
 			m.sec, m.st, m.pos = true, jmSection, end
 			return true, p.text(p.pos(at), end, true)
 		case f.sep != "" && !f.short:
@@ -425,8 +416,7 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 		case b[i] == '{' || b[i] == '"' && f.close != "":
 			m.arr = false
 			m.c.begin(p, m.at)
-			m.c.json(p, m.pos+i, true)
-			m.st = jmJSON
+			m.json(p, m.pos+i, true, false)
 		case f.named && isName(b[i]) && i == 0:
 			j, more := nameEnd(b, i)
 			if more && !eof {
@@ -473,8 +463,7 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 				return true, nil
 			}
 			m.c.begin(p, m.pos+i)
-			m.c.json(p, m.pos+i, true)
-			m.st = jmJSON
+			m.json(p, m.pos+i, true, false)
 		case ',', ']':
 			end := m.pos + i + 1
 			if err := p.text(p.pos(m.pos), end, true); err != nil {
@@ -565,9 +554,7 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 				return true, m.named(p, m.pos, only, m.pos-len(f.sep))
 			}
 			m.infer, m.inferAt = true, m.pos-len(f.sep)
-			m.fen = false
-			m.c.json(p, m.pos, false)
-			m.st = jmJSON
+			m.json(p, m.pos, false, false)
 			return true, nil
 		}
 		if !f.fenced && f.channel == "" {
@@ -612,9 +599,7 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 			return m.starve(p, eof)
 		}
 		if b[i] == '{' || b[i] == '"' {
-			m.fen = false
-			m.c.json(p, m.pos+i, false)
-			m.st = jmJSON
+			m.json(p, m.pos+i, false, false)
 			return true, nil
 		}
 		full, part := match(b[i:], "```")
@@ -632,9 +617,7 @@ func (m *jsonMarked) step(p *Parser, eof bool) (bool, error) {
 			}
 			return m.starve(p, eof)
 		}
-		m.fen = true
-		m.c.json(p, m.pos+i+j+1, false)
-		m.st = jmJSON
+		m.json(p, m.pos+i+j+1, false, true)
 	case jmResp:
 		return m.response(p, eof)
 	case jmJSON:
@@ -755,8 +738,8 @@ func (m *jsonMarked) another(p *Parser, eof bool) (more bool, err error) {
 		return false, err
 	}
 	m.c.begin(p, m.pos+i)
-	m.c.json(p, m.pos+i, true)
-	m.st, m.next = jmJSON, false
+	m.json(p, m.pos+i, true, false)
+	m.next = false
 	return false, nil
 }
 
@@ -823,16 +806,20 @@ func (m *jsonMarked) named(p *Parser, off int, name string, nameEnd int) error {
 	if err := m.c.named(p, name, nameEnd); err != nil {
 		return err
 	}
-	m.fen = false
-	m.c.json(p, off, false)
-	m.st = jmJSON
+	m.json(p, off, false, false)
 	return nil
+}
+
+// json starts reading the call's JSON (an envelope, else bare arguments)
+// at offset off, in a ``` fence when fen.
+func (m *jsonMarked) json(p *Parser, off int, envelope, fen bool) {
+	m.c.json(p, off, envelope)
+	m.st, m.fen = jmJSON, fen
 }
 
 // args starts the call's JSON arguments at m.pos.
 func (m *jsonMarked) args(p *Parser) error {
-	m.c.json(p, m.pos, false)
-	m.st = jmJSON
+	m.json(p, m.pos, false, false)
 	return m.c.sendStart(p)
 }
 
@@ -889,7 +876,7 @@ func (m *jsonMarked) after(err error) error {
 		m.st = jmSection
 		return err
 	}
-	m.loose = m.f.secOpen != "" || m.f.end != ""
+	m.loose = len(m.f.sec) > 0 || m.f.end != ""
 	return m.text(err)
 }
 
@@ -978,10 +965,8 @@ func (registry) Apriel() *Syntax {
 // no marker for auto: a marker starting with a letter would hold back
 // that letter at the end of every chunk of every stream auto reads.
 func (registry) FireFunctionV2() *Syntax {
-	s := jsonSyntax("firefunction-v2", `functools[{"name": …, "arguments": {…}}] (FireFunction v2)`,
+	return jsonSyntax("firefunction-v2", `functools[{"name": …, "arguments": {…}}] (FireFunction v2)`,
 		&jsonForm{open: "functools", array: true})
-	s.Markers = nil
-	return s
 }
 
 // FunctionaryV31 registers the functionary-v3.1 syntax (MeetKai
@@ -995,10 +980,8 @@ func (registry) FunctionaryV31() *Syntax {
 // <tool_call>\n{"name": …, "arguments": {…}}\n</tool_call>. It has no
 // marker for auto, which reads these calls as hermes (the same bytes).
 func (registry) XiaomiMiMo() *Syntax {
-	s := jsonSyntax("xiaomi-mimo", `<tool_call>{"name": …, "arguments": {…}}</tool_call> (Xiaomi MiMo; hermes's form)`,
+	return jsonSyntax("xiaomi-mimo", `<tool_call>{"name": …, "arguments": {…}}</tool_call> (Xiaomi MiMo; hermes's form)`,
 		&jsonForm{open: "<tool_call>", close: "</tool_call>"})
-	s.Markers = nil
-	return s
 }
 
 // CommandR7B registers the command-r7b syntax (Cohere Command R7B):
@@ -1033,7 +1016,5 @@ func (registry) Apertus() *Syntax {
 // auto: >>> starts Python prompts and nested quotes in prose.
 func (registry) FunctionaryV32() *Syntax {
 	f := &jsonForm{open: ">>>", sep: "\n", channel: "all", lead: true, name: func(h string) string { return h }, python: pyTool}
-	s := jsonSyntax("functionary-v3.2", `>>>NAME\n{…} and >>>all\ntext (Functionary v3.2)`, f)
-	s.Markers = nil
-	return s
+	return jsonSyntax("functionary-v3.2", `>>>NAME\n{…} and >>>all\ntext (Functionary v3.2)`, f)
 }

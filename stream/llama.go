@@ -143,13 +143,7 @@ func (l *llama) keep() int {
 	return l.pos
 }
 
-func (l *llama) scan(p *Parser, eof bool) error {
-	for {
-		if more, err := l.step(p, eof); err != nil || !more {
-			return err
-		}
-	}
-}
+func (l *llama) scan(p *Parser, eof bool) error { return steps(p, eof, l.step) }
 
 func (l *llama) step(p *Parser, eof bool) (bool, error) {
 	switch l.st {
@@ -232,17 +226,10 @@ func (l *llama) step(p *Parser, eof bool) (bool, error) {
 			l.c.begin(p, l.at)
 			l.c.json(p, l.pos+i, true)
 			l.st = llJSON
-		case i < len(b) && b[i] == '[':
-			started, wait, err := l.pyStart(p, l.pos+i, eof, true, false, false)
-			if err != nil || wait {
-				return false, err
-			}
-			if !started {
-				return true, l.tagText(p, l.pos+i)
-			}
-		case i < len(b) && isPyName(b[i], true):
-			// a bare call, of any tool: f(a=1), brave_search.call(query="x")
-			started, wait, err := l.pyStart(p, l.pos+i, eof, true, true, false)
+		case i < len(b) && (b[i] == '[' || isPyName(b[i], true)):
+			// a pythonic list, or a bare call of any tool: f(a=1),
+			// brave_search.call(query="x")
+			started, wait, err := l.pyStart(p, l.pos+i, eof, true, b[i] != '[', false)
 			if err != nil || wait {
 				return false, err
 			}
@@ -255,7 +242,7 @@ func (l *llama) step(p *Parser, eof bool) (bool, error) {
 			return false, nil
 		default:
 			l.c.begin(p, l.at)
-			return false, l.text(l.c.abort(p, p.end(), llamaEnd))
+			return false, l.text(l.c.abort(p, p.end(), ""))
 		}
 	case llJSON:
 		done, err := l.c.feed(p, eof)
@@ -263,7 +250,7 @@ func (l *llama) step(p *Parser, eof bool) (bool, error) {
 			return false, err
 		}
 		if l.c.cut {
-			return false, l.text(l.c.abort(p, p.end(), llamaEnd))
+			return false, l.text(l.c.abort(p, p.end(), ""))
 		}
 		err = l.c.finish(p, l.c.jpos)
 		l.pos = l.c.jpos
@@ -480,9 +467,6 @@ func (l *llama) tagText(p *Parser, to int) error {
 	l.st = llText
 	return nil
 }
-
-// llamaEnd: a llama call has no closing marker (see jcall.abort).
-const llamaEnd = ""
 
 // text resumes text after the last call (a call may start there when it
 // is the start of a line: a JSON syntax error at a line's '{' ends the

@@ -15,12 +15,14 @@ import (
 func (registry) OpenAIChat() *Syntax {
 	return &Syntax{Name: "openai-chat", Summary: "OpenAI Chat Completions SSE (data: {choices[].delta…}, data: [DONE])",
 		Schema: "tools", Markers: staticMarkers(`data: {"id":"chatcmpl-`, `data: {"choices":[`, `data: {"object":"chat.completion.chunk"`),
-		open: openAPI(func(c *config) sseHandler { return &openaiChat{schema: c.opts.Schema} })}
+		open: openAPI(func(c *config) sseHandler { return &openaiChat{schema: c.opts.Schema, choices: map[int]*openCalls{}} })}
 }
 
 // openAPI returns the open function of an SSE syntax.
 func openAPI(h func(c *config) sseHandler) func(c *config) (scanner, error) {
-	return func(c *config) (scanner, error) { return newSSE(h(c), c), nil }
+	return func(c *config) (scanner, error) {
+		return &sse{h: h(c), hide: c.opts.HideThinking, start: c.start, pos: c.start}, nil
+	}
 }
 
 // openaiChat reads chat.completion.chunk objects: each choice's delta
@@ -123,8 +125,10 @@ func (o *openaiChat) event(s *sse, p *Parser, e *sseEvent) error {
 					return err
 				}
 			}
-			if fr := ch.get("finish_reason"); fr != nil && fr.kind == '"' {
-				if err := o.endChoice(p, index, e.pos(e.end)); err != nil {
+			if fr := ch.get("finish_reason"); fr != nil && fr.kind == '"' && o.choices[index] != nil { // ends the choice's calls
+				set := o.choices[index]
+				delete(o.choices, index)
+				if err := set.each(func(c *apiCall) error { return c.finish(p, e.pos(e.end)) }); err != nil {
 					return err
 				}
 			}
@@ -133,15 +137,15 @@ func (o *openaiChat) event(s *sse, p *Parser, e *sseEvent) error {
 	// The event's bytes: the last piece it carries covers them (the others
 	// come before it with an empty span at the event's start), else markup.
 	if len(pieces) == 0 {
-		return s.coverChoice(p, e, "", false, max(only, 0))
+		return s.emit(p, e, "", false, max(only, 0), true)
 	}
 	for _, pc := range pieces[:len(pieces)-1] {
-		if err := s.piece(p, e, pc.text, pc.thinking, pc.choice); err != nil {
+		if err := s.emit(p, e, pc.text, pc.thinking, pc.choice, false); err != nil {
 			return err
 		}
 	}
 	last := pieces[len(pieces)-1]
-	return s.coverChoice(p, e, last.text, last.thinking, last.choice)
+	return s.emit(p, e, last.text, last.thinking, last.choice, true)
 }
 
 // chatPiece is text or thinking of one choice carried by an event.
@@ -166,19 +170,6 @@ func badIndex(p *Parser, e *sseEvent, n *jnode, def int, what string) (int, erro
 		Message: fmt.Sprintf("%s %s is not a non-negative integer: %d is used", what, raw, def)})
 }
 
-// set returns the open calls of choice ch.
-func (o *openaiChat) set(ch int) *openCalls {
-	if o.choices == nil {
-		o.choices = map[int]*openCalls{}
-	}
-	s := o.choices[ch]
-	if s == nil {
-		s = &openCalls{}
-		o.choices[ch] = s
-	}
-	return s
-}
-
 // fragment reads one tool_calls element of call key.
 //
 // A fragment that names another call than the one open under its key — a
@@ -186,7 +177,11 @@ func (o *openaiChat) set(ch int) *openCalls {
 // starts a new call (some servers give every call index 0); the open one
 // is finished first.
 func (o *openaiChat) fragment(p *Parser, e *sseEvent, choice int, key string, id, fn *jnode) error {
-	set := o.set(choice)
+	set := o.choices[choice]
+	if set == nil {
+		set = &openCalls{}
+		o.choices[choice] = set
+	}
 	c := set.get(key)
 	idv, _ := id.str(e.data)
 	name, _ := fn.get("name").str(e.data)
@@ -212,16 +207,6 @@ func (o *openaiChat) fragment(p *Parser, e *sseEvent, choice int, key string, id
 		return err
 	}
 	return c.feedArgs(p, e, fn.get("arguments"))
-}
-
-// endChoice ends the open calls of a choice, in start order.
-func (o *openaiChat) endChoice(p *Parser, choice int, at ast.Pos) error {
-	set := o.choices[choice]
-	if set == nil {
-		return nil
-	}
-	delete(o.choices, choice)
-	return set.each(func(c *apiCall) error { return c.finish(p, at) })
 }
 
 // end ends every open call, in start order (ids grow with it): at a
@@ -253,6 +238,5 @@ func providerError(s *sse, p *Parser, e *sseEvent, perr *jnode) error {
 			break
 		}
 	}
-	return s.fail(p, e, 0, KindProviderError, fmt.Sprintf("the API reported an error: %s", msg),
-		e.span(e.start, e.end), string(e.data))
+	return s.fail(p, e, KindProviderError, "the API reported an error: "+msg)
 }

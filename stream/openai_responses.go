@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"cmp"
 	"strconv"
 
 	"github.com/plangram/plangram/ast"
@@ -50,7 +51,10 @@ func (o *openaiResponses) event(s *sse, p *Parser, e *sseEvent) error {
 	case "response.output_item.added":
 		item := root.get("item")
 		if t, _ := item.get("type").str(e.data); t == "function_call" || t == "custom_tool_call" {
-			key := o.key(e, item.get("id"), root)
+			key := "out:" + strconv.Itoa(root.get("output_index").int(e.data)) // the item id, else the output index
+			if id, _ := item.get("id").str(e.data); id != "" {
+				key = "id:" + id
+			}
 			c := newAPICall(p, o.schema, key, e.startPos)
 			c.name, _ = item.get("name").str(e.data)
 			c.callID, _ = item.get("call_id").str(e.data)
@@ -74,8 +78,7 @@ func (o *openaiResponses) event(s *sse, p *Parser, e *sseEvent) error {
 	case "response.function_call_arguments.delta", "response.custom_tool_call_input.delta":
 		c := o.find(e, root)
 		if c == nil {
-			if err := s.fail(p, e, 0, KindOrphanDelta, "arguments for a function_call item the stream did not add",
-				e.span(e.start, e.end), string(e.data)); err != nil {
+			if err := s.fail(p, e, KindOrphanDelta, "arguments for a function_call item the stream did not add"); err != nil {
 				return err
 			}
 			break
@@ -106,10 +109,7 @@ func (o *openaiResponses) event(s *sse, p *Parser, e *sseEvent) error {
 			return err
 		}
 	case "error":
-		perr := root.get("error")
-		if perr == nil {
-			perr = root
-		}
+		perr := cmp.Or(root.get("error"), root)
 		if err := providerError(s, p, e, perr); err != nil {
 			return err
 		}
@@ -117,7 +117,7 @@ func (o *openaiResponses) event(s *sse, p *Parser, e *sseEvent) error {
 		if err := o.end(p, e.pos(e.end)); err != nil {
 			return err
 		}
-		if perr := root.path("response", "error"); perr != nil && perr.kind == '{' {
+		if perr := root.get("response").get("error"); perr != nil && perr.kind == '{' {
 			if err := providerError(s, p, e, perr); err != nil {
 				return err
 			}
@@ -128,14 +128,6 @@ func (o *openaiResponses) event(s *sse, p *Parser, e *sseEvent) error {
 		}
 	}
 	return s.cover(p, e, "", false)
-}
-
-// key is the key of a call: its item id, else its output index.
-func (o *openaiResponses) key(e *sseEvent, id, root *jnode) string {
-	if v, ok := id.str(e.data); ok && v != "" {
-		return "id:" + v
-	}
-	return "out:" + strconv.Itoa(root.get("output_index").int(e.data))
 }
 
 // find returns the open call an event (or item) n concerns.

@@ -2,6 +2,7 @@ package stream
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -217,10 +218,10 @@ func (o *OpenAIWriter) Write(e *Event) error {
 		}
 		d.ToolCalls = []oaToolCall{{Index: c.index, Function: &oaFunction{Arguments: string(o.frag)}}}
 	case ToolCall:
-		var tcs []oaToolCall
 		c := o.calls[e.ID]
-		if c == nil { // a call without its start (not made by a Parser)
-			tcs = append(tcs, o.start(e))
+		tc := oaToolCall{Function: &oaFunction{}}
+		if c == nil { // a call without its start (not made by a Parser): its first element too
+			tc = o.start(e)
 			c = o.calls[e.ID]
 		}
 		if err := o.writeHead(c, e.CallID); err != nil {
@@ -229,12 +230,8 @@ func (o *OpenAIWriter) Write(e *Event) error {
 		if err := c.finish(o, e); err != nil {
 			return fmt.Errorf("stream: openai chunk of call %d: %w", e.ID, err)
 		}
-		if len(tcs) > 0 {
-			tcs[0].Function.Arguments = string(o.frag)
-		} else {
-			tcs = []oaToolCall{{Index: c.index, Function: &oaFunction{Arguments: string(o.frag)}}}
-		}
-		d.ToolCalls = tcs
+		tc.Index, tc.Function.Arguments = c.index, string(o.frag)
+		d.ToolCalls = []oaToolCall{tc}
 		delete(o.calls, e.ID)
 		c.choice.done++
 	case End:
@@ -315,10 +312,7 @@ func (o *OpenAIWriter) start(e *Event) oaToolCall {
 	c := &oaCall{index: ch.calls, choice: ch, order: o.seq}
 	ch.calls++
 	o.calls[e.ID] = c
-	id := e.CallID
-	if id == "" {
-		id = "call_" + strconv.Itoa(e.ID)
-	}
+	id := cmp.Or(e.CallID, "call_"+strconv.Itoa(e.ID))
 	return oaToolCall{Index: c.index, ID: id, Type: "function", Function: &oaFunction{Name: e.Name}}
 }
 

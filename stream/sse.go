@@ -107,10 +107,6 @@ type oddLine struct {
 	field    string
 }
 
-func newSSE(h sseHandler, c *config) *sse {
-	return &sse{h: h, hide: c.opts.HideThinking, start: c.start, pos: c.start}
-}
-
 func (s *sse) keep() int { return s.start }
 
 func (s *sse) scan(p *Parser, eof bool) error {
@@ -224,84 +220,50 @@ func (s *sse) dispatch(p *Parser, end int) error {
 // cover emits the event's bytes as a Text event (text is what it says to
 // the reader, "" for markup) or, with thinking set, as a Thinking event.
 func (s *sse) cover(p *Parser, e *sseEvent, text string, thinking bool) error {
-	return s.coverChoice(p, e, text, thinking, 0)
+	return s.emit(p, e, text, thinking, 0, true)
 }
 
-// coverChoice is cover for an event of completion choice choice.
-func (s *sse) coverChoice(p *Parser, e *sseEvent, text string, thinking bool, choice int) error {
-	ev := Event{Type: Text, Text: text, Raw: p.str(e.start, e.end), Span: e.span(e.start, e.end), Choice: choice}
-	if thinking {
-		ev.Type = Thinking
-		if s.hide {
-			return nil
-		}
-	}
-	return p.send(&ev)
-}
-
-// piece emits text or thinking carried by an event before the one that
-// covers it: an empty span at the event's start (the raw bytes are the
-// covering event's).
-func (s *sse) piece(p *Parser, e *sseEvent, text string, thinking bool, choice int) error {
-	if text == "" {
+// emit emits text or thinking of completion choice choice carried by
+// event e: covering its bytes (cover), or coming before the event that
+// covers them, with an empty span at the event's start.
+func (s *sse) emit(p *Parser, e *sseEvent, text string, thinking bool, choice int, cover bool) error {
+	if thinking && s.hide {
 		return nil
 	}
 	ev := Event{Type: Text, Text: text, Span: e.span(e.start, e.start), Choice: choice}
+	if cover {
+		ev.Raw, ev.Span = p.str(e.start, e.end), e.span(e.start, e.end)
+	}
 	if thinking {
-		if s.hide {
-			return nil
-		}
 		ev.Type = Thinking
 	}
 	return p.send(&ev)
 }
 
-// fail emits an Error about the event.
-func (s *sse) fail(p *Parser, e *sseEvent, id int, kind, msg string, sp ast.Span, raw string) error {
-	return p.send(&Event{Type: Error, ID: id, Kind: kind, Message: msg, Severity: ast.Error, Raw: raw, Span: sp})
+// fail emits an Error about the whole event.
+func (s *sse) fail(p *Parser, e *sseEvent, kind, msg string) error {
+	return p.send(&Event{Type: Error, Kind: kind, Message: msg, Severity: ast.Error, Raw: string(e.data), Span: e.span(e.start, e.end)})
 }
 
-// parseData reads the event's data as JSON; a data that is not JSON is a
-// bad-event error (nil node).
-func (s *sse) parseData(p *Parser, e *sseEvent) (*jnode, error) {
-	n, off, msg := s.jr.parse(e.data)
-	if n != nil {
-		return n, nil
-	}
-	at := e.pos(e.src(min(off, max(len(e.data)-1, 0))))
-	if len(e.dataLines) == 0 {
-		at = e.startPos
-	}
-	return nil, s.fail(p, e, 0, KindBadEvent, fmt.Sprintf("event data is not JSON: %s", msg),
-		ast.Span{Start: at, End: e.pos(e.end)}, string(e.data))
-}
-
-// eventRoot is parseData for a provider's event handler: when the data is
-// not JSON, the event is reported (parseData) and its bytes are covered,
-// and done is true with the error to return. typ is the data's "type",
-// else the event's name.
+// eventRoot reads the event's data as JSON for a provider's event
+// handler: data that is not JSON is reported (bad-event) and the event's
+// bytes are covered, and done is true with the error to return. typ is
+// the data's "type", else the event's name.
 func (s *sse) eventRoot(p *Parser, e *sseEvent) (root *jnode, typ string, done bool, err error) {
-	root, err = s.parseData(p, e)
-	if err != nil {
-		return nil, "", true, err
-	}
+	root, off, msg := s.jr.parse(e.data)
 	if root == nil {
+		at := e.pos(e.src(min(off, max(len(e.data)-1, 0))))
+		if len(e.dataLines) == 0 {
+			at = e.startPos
+		}
+		if err := p.send(&Event{Type: Error, Kind: KindBadEvent, Message: "event data is not JSON: " + msg, Severity: ast.Error,
+			Raw: string(e.data), Span: ast.Span{Start: at, End: e.pos(e.end)}}); err != nil {
+			return nil, "", true, err
+		}
 		return nil, "", true, s.cover(p, e, "", false)
 	}
 	if typ, _ = root.get("type").str(e.data); typ == "" {
 		typ = e.name
 	}
 	return root, typ, false, nil
-}
-
-// isFramed reports whether syntax name reads a provider API's transport
-// (SSE) rather than model text: its Text and Thinking events cover the
-// bytes, a ToolCall's Raw is the call's decoded argument text, and a
-// ParamDelta's Text is decoded from a JSON string.
-func isFramed(name string) bool {
-	switch name {
-	case "openai-chat", "openai-responses", "anthropic":
-		return true
-	}
-	return false
 }

@@ -1,6 +1,8 @@
 package stream
 
 import (
+	"bytes"
+	"errors"
 	"strconv"
 
 	"github.com/plangram/plangram/stream/jsonargs"
@@ -29,14 +31,6 @@ func (n *jnode) get(key string) *jnode {
 		}
 	}
 	return nil
-}
-
-// path follows object keys.
-func (n *jnode) path(keys ...string) *jnode {
-	for _, k := range keys {
-		n = n.get(k)
-	}
-	return n
 }
 
 // str returns a string node's decoded value.
@@ -187,7 +181,7 @@ func (r *jreader) value(depth int) *jnode {
 				case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 					r.i += 2
 				case 'u':
-					if r.i+6 > len(r.b) || !isHex4(r.b[r.i+2:r.i+6]) {
+					if r.i+6 > len(r.b) || len(bytes.TrimLeft(r.b[r.i+2:r.i+6], "0123456789abcdefABCDEF")) > 0 {
 						return r.fail("bad \\u escape")
 					}
 					r.i += 6
@@ -204,7 +198,7 @@ func (r *jreader) value(depth int) *jnode {
 		for j < len(r.b) && (r.b[j] == '-' || r.b[j] == '+' || r.b[j] == '.' || r.b[j] == 'e' || r.b[j] == 'E' || '0' <= r.b[j] && r.b[j] <= '9') {
 			j++
 		}
-		if _, err := strconv.ParseFloat(string(r.b[r.i:j]), 64); err != nil && !isRangeErr(err) {
+		if _, err := strconv.ParseFloat(string(r.b[r.i:j]), 64); err != nil && !errors.Is(err, strconv.ErrRange) {
 			return r.fail("bad number")
 		}
 		r.i = j
@@ -224,18 +218,4 @@ func (r *jreader) value(depth int) *jnode {
 	}
 	n.end = r.i
 	return n
-}
-
-func isRangeErr(err error) bool {
-	ne, ok := err.(*strconv.NumError)
-	return ok && ne.Err == strconv.ErrRange
-}
-
-func isHex4(b []byte) bool {
-	for _, c := range b {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-			return false
-		}
-	}
-	return true
 }

@@ -99,7 +99,8 @@ type Parser struct {
 	emit func(*Event) error
 	ev   Event // the event being delivered, passed to emit by pointer
 	// full says ev may hold fields a ParamDelta leaves zero (it was
-	// copied whole by send): delta clears it before setting its own.
+	// copied whole by send, or built by text): the tools scanner's delta
+	// clears it before setting its own.
 	full   bool
 	err    error
 	closed bool
@@ -223,7 +224,9 @@ func (p *Parser) Write(b []byte) (int, error) {
 	n := len(p.buf)
 	p.buf = p.buf[:n+len(b)] // (a reslice in place stores no pointer: no write barrier, unlike append)
 	copy(p.buf[n:], b)
-	p.tail = incomplete(p.buf)
+	if p.tail = 0; len(p.buf) > 0 && p.buf[len(p.buf)-1] >= utf8.RuneSelf { // (else incomplete's answer is 0)
+		p.tail = incomplete(p.buf)
+	}
 	if err := p.d.scan(p, false); err != nil {
 		p.err = err
 		return 0, err
@@ -432,24 +435,6 @@ func (p *Parser) lineStart(off int) int {
 	return p.baseStart
 }
 
-// delta emits a ParamDelta of call id's parameter param: the bytes from
-// offset from to offset to, whose position the line tracker is at (the
-// previous delta's end, as a rule). The event is built in place, only its
-// own fields set, so that a stream in small chunks costs little a chunk.
-func (p *Parser) delta(id int, name, param string, from, to int, exact bool) error {
-	e := &p.ev
-	if p.full {
-		*e, p.full = Event{}, false
-	}
-	e.Type, e.ID, e.Name, e.Param, e.Text, e.Exact = ParamDelta, id, name, param, p.str(from, to), exact
-	e.Span.Start = p.pos(from)
-	e.Span.End = p.pos(to)
-	if err := p.emit(e); err != nil {
-		return fmt.Errorf("stream: emit: %w", err)
-	}
-	return nil
-}
-
 func (p *Parser) span(from, to int) ast.Span { return ast.Span{Start: p.pos(from), End: p.pos(to)} }
 
 // text emits the bytes from start to offset to as a Text event; markup (the
@@ -458,12 +443,14 @@ func (p *Parser) text(start ast.Pos, to int, markup bool) error {
 	if to <= start.Offset {
 		return nil
 	}
-	raw := p.str(start.Offset, to)
-	e := Event{Type: Text, Text: raw, Raw: raw, Span: ast.Span{Start: start, End: p.pos(to)}}
-	if markup {
-		e.Text = ""
+	raw, end := p.str(start.Offset, to), p.pos(to)
+	e := &p.ev // built in place
+	*e, p.full = Event{}, true
+	e.Type, e.Raw, e.Span = Text, raw, ast.Span{Start: start, End: end}
+	if !markup {
+		e.Text = raw
 	}
-	return p.send(&e)
+	return p.send(e)
 }
 
 // cutTag ends the stream, whose bytes from offset at on are the start of a

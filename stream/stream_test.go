@@ -247,10 +247,12 @@ func TestDeltaInPlace(t *testing.T) {
 	if err := p.send(&full); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.delta(1, "write_to_file", "content", 0, 4, false); err != nil {
+	d := &tools{c: call{id: 1, name: "write_to_file", param: "content"}}
+	if err := d.delta(p, 4); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.delta(1, "write_to_file", "content", 4, 7, true); err != nil {
+	d.c.exact = true
+	if err := d.delta(p, 7); err != nil {
 		t.Fatal(err)
 	}
 	pos := func(off, line, col int) ast.Pos { return ast.Pos{Offset: off, Line: line, Col: col} }

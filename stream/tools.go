@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/plangram/plangram/ast"
+	"github.com/plangram/plangram/internal/view"
 	"github.com/plangram/plangram/schema"
 )
 
@@ -104,6 +105,7 @@ type call struct {
 	startPos ast.Pos
 	end      string    // the call's closing tag
 	stop     [3]string // the current value's closing tag, the call's, the start of a named parameter's opening tag
+	stops    []string  // those of stop that end the current value now
 	follow   []string  // raw value: tags that may follow its closing tag
 	vals     []value
 	errs     []Event
@@ -120,6 +122,9 @@ type call struct {
 	names    map[string]bool // the names of vals (value.dup)
 	raw      bool            // the current value is of a raw parameter
 	edges    bool            // the current value loses a line ending at each edge
+	lead     bool            // the current value's leading line ending is decided (or it has none to lose)
+	exact    bool            // the current value's text is kept as written (see tools.exact)
+	param    string          // the current value's name
 }
 
 // value is one parameter value of a call: the text between its tags.
@@ -130,9 +135,7 @@ type value struct {
 	startPos   ast.Pos
 	span       ast.Span
 	before     string // unclosed: what ended it
-	lead       bool   // raw value: the line ending after its opening tag is decided
 	dup        bool   // an earlier value of the call has the same name
-	exact      bool   // its text is kept as written (see tools.exact)
 }
 
 func newTools(s *schema.Schema, o Options, start int, f xmlForm) *tools {
@@ -185,23 +188,22 @@ func (t *tools) keep() int {
 }
 
 func (t *tools) scan(p *Parser, eof bool) error {
-	for {
-		if more, err := t.step(p, eof); err != nil || !more {
+	for more := true; ; {
+		var err error
+		switch t.mode {
+		case inValue:
+			more, err = t.value(p, eof)
+		case inWrapper:
+			more, err = t.wrapper(p, eof)
+		case inCall:
+			more, err = t.params(p, eof)
+		default:
+			more, err = t.text(p, eof)
+		}
+		if err != nil || !more {
 			return err
 		}
 	}
-}
-
-func (t *tools) step(p *Parser, eof bool) (bool, error) {
-	switch t.mode {
-	case inWrapper:
-		return t.wrapper(p, eof)
-	case inCall:
-		return t.params(p, eof)
-	case inValue:
-		return t.value(p, eof)
-	}
-	return t.text(p, eof)
 }
 
 // text emits text and thinking blocks up to the next marker and enters
@@ -448,10 +450,19 @@ func (t *tools) openValue(p *Parser, name string, n int) {
 	v.dup = c.names[v.name]
 	c.names[v.name] = true
 	c.vals = append(c.vals, v)
-	c.vals[len(c.vals)-1].exact = t.exact()
-	c.sent, c.cand = start, -1
+	c.exact = t.exact()
+	c.sent, c.cand, c.param = start, -1, v.name
 	c.raw = v.param != nil && v.param.Raw
 	c.edges = (c.raw || c.invoke) && !t.f.exactEdges
+	c.lead = !c.edges
+	switch {
+	case c.raw:
+		c.stops = c.stop[:1] // until a closing tag is ruled out (c.rej)
+	case c.stop[2] != "":
+		c.stops = c.stop[:]
+	default:
+		c.stops = c.stop[:2]
+	}
 	if v.param != nil && v.param.Raw {
 		c.follow = append(c.follow[:0], c.end)
 		for _, o := range c.tool.opens {
@@ -472,9 +483,13 @@ func (t *tools) openValue(p *Parser, name string, n int) {
 // right before its closing tag.
 func (t *tools) value(p *Parser, eof bool) (bool, error) {
 	c := &t.c
-	raw, edges := c.raw, c.edges
-	lim := t.limit(p)
-	if v := &c.vals[len(c.vals)-1]; edges && !v.lead {
+	end := p.end()
+	lim := end
+	if !c.over && c.start+t.max < lim {
+		lim = t.limit(p)
+	}
+	if !c.lead {
+		v := &c.vals[len(c.vals)-1]
 		b := p.bytes(t.pos, lim)
 		n := 0
 		switch {
@@ -483,11 +498,11 @@ func (t *tools) value(p *Parser, eof bool) (bool, error) {
 		case len(b) > 1 && b[0] == '\r' && b[1] == '\n':
 			n = 2
 		case len(b) == 0 || len(b) == 1 && b[0] == '\r':
-			if !eof && lim == p.end() {
+			if !eof && lim == end {
 				return t.starve(p, eof, lim, t.pos)
 			}
 		}
-		v.lead = true
+		c.lead = true
 		if n > 0 {
 			v.start += n
 			t.pos, c.sent = v.start, v.start
@@ -498,27 +513,30 @@ func (t *tools) value(p *Parser, eof bool) (bool, error) {
 	}
 	for {
 		if c.cand < 0 {
-			stops := c.stop[:2]
-			switch {
-			case raw && c.rej < 0:
-				stops = stops[:1]
-			case !raw && c.stop[2] != "":
-				stops = c.stop[:]
+			// findLead, inline (the usual chunk of a value holds no tag)
+			b, i, k, part := p.bytes(t.pos, lim), -1, -1, false
+			for k < 0 && !part {
+				j := bytes.IndexByte(b[i+1:], '<') // (every tag of the XML forms starts with '<')
+				if j < 0 {
+					i = len(b)
+					break
+				}
+				i += j + 1
+				k, part = prefix(b[i:], c.stops)
 			}
-			i, k := findLead(p.bytes(t.pos, lim), stops, false, '<', false) // (every tag of the XML forms starts with '<')
 			t.pos += i
-			if k < 0 && t.pos == lim && lim == p.end() && !eof && !c.over && p.buf[lim-1-p.base] != '\n' && p.buf[lim-1-p.base] != '\r' {
+			if k < 0 && t.pos == end && !eof && !c.over && p.buf[end-1-p.base] != '\n' && p.buf[end-1-p.base] != '\r' { // (t.pos <= lim <= end)
 				// the usual chunk of a value: no tag starts in it and it
 				// does not end in a line ending, so all of it is the
 				// value's text (held at a ruled-out closing tag, which a
 				// line ending may precede)
-				if edges && c.rej >= 0 {
+				if c.edges && c.rej >= 0 {
 					return false, nil
 				}
-				return false, t.delta(p, lim)
+				return false, t.delta(p, end)
 			}
 			to := t.pos
-			if edges {
+			if c.edges {
 				if c.rej >= 0 {
 					to = c.rej
 				}
@@ -541,7 +559,7 @@ func (t *tools) value(p *Parser, eof bool) (bool, error) {
 				t.pos++
 				continue
 			}
-			if !raw {
+			if !c.raw {
 				return true, t.endValue(p, k)
 			}
 			if k == 1 {
@@ -572,7 +590,7 @@ func (t *tools) value(p *Parser, eof bool) (bool, error) {
 				return t.starve(p, eof, lim, c.cand)
 			}
 		}
-		c.rej, c.rejNext = c.cand, c.look
+		c.rej, c.rejNext, c.stops = c.cand, c.look, c.stop[:2]
 		t.pos, c.cand = c.look, -1
 	}
 }
@@ -668,7 +686,10 @@ func (t *tools) endValue(p *Parser, by int) error {
 	return nil
 }
 
-// delta emits the current value's text up to offset to.
+// delta emits the current value's text up to offset to as a ParamDelta,
+// whose start the line tracker is at (the previous delta's end, as a
+// rule). The event is built in place, only its own fields set, so that a
+// stream in small chunks costs little a chunk.
 func (t *tools) delta(p *Parser, to int) error {
 	c := &t.c
 	if c.over {
@@ -677,10 +698,23 @@ func (t *tools) delta(p *Parser, to int) error {
 	if to <= c.sent {
 		return nil
 	}
-	from := c.sent
+	e := &p.ev
+	if p.full {
+		*e, p.full = Event{}, false
+	}
+	seg := p.bytes(c.sent, to)
+	e.Type, e.ID, e.Name, e.Param, e.Text, e.Exact = ParamDelta, c.id, c.name, c.param, view.String(seg), c.exact
+	e.Span.Start = p.pos(c.sent)
+	if c.sent == p.off && bytes.IndexByte(seg, '\n') < 0 { // the usual delta: the line tracker moves along its line
+		p.off, e.Span.End = to, ast.Pos{Offset: to, Line: p.line, Col: to - p.start + 1}
+	} else {
+		e.Span.End = p.pos(to)
+	}
 	c.sent = to
-	v := &c.vals[len(c.vals)-1]
-	return p.delta(c.id, c.name, v.name, from, to, v.exact)
+	if err := p.emit(e); err != nil {
+		return fmt.Errorf("stream: emit: %w", err)
+	}
+	return nil
 }
 
 // exact reports whether the current value's text is kept as written in

@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/plangram/plangram/schema"
@@ -33,10 +34,7 @@ func (n toolNames) unknown(name string) string {
 		}
 	}
 	if n.builtin {
-		hint := n.hint
-		if hint == "" {
-			hint = "with --tools FILE"
-		}
+		hint := cmp.Or(n.hint, "with --tools FILE")
 		msg += " (the built-in tools registry is in use: give the model's tools " + hint + ")"
 	}
 	return msg

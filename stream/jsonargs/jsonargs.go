@@ -44,6 +44,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf16"
@@ -223,7 +224,6 @@ type Parser struct {
 	key       []byte
 	keyS      string // key as a string, once read
 	keyStart  ast.Pos
-	member    role // rArg: an argument; rOther with capture: a Field
 	memberLvl int  // stack depth the member lives at
 	capture   bool // raw bytes are appended to raw
 	raw       []byte
@@ -326,7 +326,7 @@ func (p *Parser) Close() {
 		p.endNumber() // a complete number: what is missing comes after it
 		end = p.Pos()
 	}
-	if p.inMember() {
+	if p.capture || p.st == stString && p.srole == rArg { // an argument or a field value is being read
 		e := Event{Kind: Value, Key: p.keyS, Partial: true, Span: ast.Span{Start: p.valStart, End: end}}
 		if p.isField {
 			e.Kind = Field
@@ -347,20 +347,16 @@ func (p *Parser) Close() {
 		Span: ast.Span{Start: p.startPos, End: end}})
 }
 
-// inMember reports whether an argument or a field value is being read.
-func (p *Parser) inMember() bool {
-	if p.capture {
-		return true
-	}
-	return p.st == stString && p.srole == rArg
-}
-
+// send emits e; a nested string's parser forwards it to the parser of
+// the string, its spans mapped to the source, but for its Done.
 func (p *Parser) send(e Event) {
-	if p.up != nil {
-		p.up.fromChild(e)
-		return
+	switch {
+	case p.up == nil:
+		p.emit(e)
+	case e.Kind != Done:
+		e.Span = ast.Span{Start: p.up.mapPos(e.Span.Start.Offset), End: p.up.mapPos(e.Span.End.Offset)}
+		p.up.send(e)
 	}
-	p.emit(e)
 }
 
 // advance moves the position over b, appending it to the captured raw
@@ -545,7 +541,7 @@ func (p *Parser) begin(b []byte) bool {
 		p.memberLvl = d
 		p.valStart = p.Pos()
 		p.isField = p.argsDepth <= 0
-		if p.isField && !p.argsSeen && p.isArgsKey() && (c == '{' || c == '"') {
+		if p.isField && !p.argsSeen && slices.Contains(p.envelope, string(p.key)) && (c == '{' || c == '"') {
 			p.argsSeen = true
 			if c == '"' {
 				return p.openNested(c)
@@ -598,15 +594,6 @@ func (p *Parser) begin(b []byte) bool {
 	}
 	p.capture = false
 	p.fail(b, "want a value")
-	return false
-}
-
-func (p *Parser) isArgsKey() bool {
-	for _, k := range p.envelope {
-		if string(p.key) == k {
-			return true
-		}
-	}
 	return false
 }
 
@@ -1158,16 +1145,6 @@ func (p *Parser) endNested() {
 	if c := p.nest.child; c.st != stFailed {
 		c.Close()
 	}
-}
-
-// fromChild forwards an event of the nested string's parser, its spans
-// mapped to the source.
-func (p *Parser) fromChild(e Event) {
-	if e.Kind == Done {
-		return
-	}
-	e.Span = ast.Span{Start: p.mapPos(e.Span.Start.Offset), End: p.mapPos(e.Span.End.Offset)}
-	p.send(e)
 }
 
 // mapPos returns the source position of the nested string's decoded
