@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -26,47 +27,40 @@ import (
 // parser, anything else through grammar.Parse.
 type goldenReader struct {
 	opts   grammar.Options
-	sopts  stream.Options
-	format string // --format
+	syntax string // --syntax, for the transcripts
+	json   bool   // --format json
 }
 
 // parseGolden defines the flags test and diff share on fs (after the
-// command's own), parses args and checks them; on a bad value it reports
-// it and returns nil.
+// command's own) and parses args; on a bad value it reports it and
+// returns nil.
 func parseGolden(e *env, fs *flag.FlagSet, args []string) (*goldenReader, []string) {
 	pf := addParserFlags(fs)
-	names := strings.Join(stream.SyntaxNames(), ", ")
-	syntax := fs.String("syntax", "", "stream syntax of the transcripts (*.txt, *.sse): "+names+" (default auto)")
+	syntax := fs.String("syntax", "", "stream syntax of the transcripts (*.txt, *.sse): "+strings.Join(stream.SyntaxNames(), ", ")+" (default auto)")
 	format := fs.String("format", "text", "output: text or json")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return nil, nil
 	}
 	opts, ok := pf.options(e)
-	if !ok {
+	if err = errors.Join(oneOf("format", *format, "text", "json"), oneOf("syntax", cmp.Or(*syntax, stream.Auto), stream.SyntaxNames()...)); !ok || err != nil {
+		if err != nil {
+			usageError(e, err)
+		}
 		return nil, nil
 	}
-	if err = oneOf("format", *format, "text", "json"); *syntax != "" && !slices.Contains(stream.SyntaxNames(), *syntax) {
-		err = fmt.Errorf("unknown --syntax %q (want one of %s)", *syntax, names)
-	}
-	if err != nil {
-		usageError(e, err)
-		return nil, nil
-	}
-	if *syntax == "" {
-		*syntax = defaultSyntax(opts.Schema)
-	}
-	return &goldenReader{opts, stream.Options{Syntax: *syntax, Schema: opts.Schema}, *format}, pos
+	return &goldenReader{opts, cmp.Or(*syntax, defaultSyntax(opts.Schema)), *format == "json"}, pos
 }
 
 // read returns the golden of the file name holding src, as bytes and
 // parsed; its error names the file.
-func (r *goldenReader) read(ctx context.Context, name string, src []byte) (data []byte, g *golden.Golden, err error) {
+func (r *goldenReader) read(ctx context.Context, name string, src []byte) ([]byte, *golden.Golden, error) {
+	data := src // a golden file
+	var err error
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".golden":
-		data = src
 	case ".txt", ".sse":
-		data, err = golden.Stream(r.sopts, string(src))
+		data, err = golden.Stream(stream.Options{Syntax: r.syntax, Schema: r.opts.Schema}, string(src))
 	default:
 		opts := r.opts
 		opts.Dialect = grammar.FileDialect(name, opts.Dialect)
@@ -75,6 +69,7 @@ func (r *goldenReader) read(ctx context.Context, name string, src []byte) (data 
 			data = golden.Document(doc)
 		}
 	}
+	var g *golden.Golden
 	if err == nil {
 		g, err = golden.Parse(data)
 	}
@@ -84,11 +79,13 @@ func (r *goldenReader) read(ctx context.Context, name string, src []byte) (data 
 	return data, g, nil
 }
 
-// isTestInput reports whether test reads a file found below DIR: a plan
-// or edit-format reply (lint.IsPlanName) or a stream transcript.
-func isTestInput(name string) bool {
-	ext := strings.ToLower(filepath.Ext(name))
-	return lint.IsPlanName(name) || ext == ".txt" || ext == ".sse"
+// print writes text, or with --format json v as JSON, to standard output.
+func (r *goldenReader) print(e *env, text string, v any) int {
+	if r.json {
+		out, err := ast.JSON(v)
+		return writeOutput(e, "", out, err)
+	}
+	return writeOutput(e, "", []byte(text), nil)
 }
 
 // readRegular reads path if it is a regular file, not a symbolic link,
@@ -140,7 +137,8 @@ func cmdTest(ctx context.Context, e *env, args []string) int {
 				}
 				return nil
 			}
-			if err == nil && p != dir && !isTestInput(p) {
+			ext := strings.ToLower(filepath.Ext(p))
+			if err == nil && p != dir && !lint.IsPlanName(p) && ext != ".txt" && ext != ".sse" {
 				if st, serr := os.Stat(p); d.Type()&fs.ModeSymlink == 0 || serr != nil || !st.IsDir() {
 					return nil
 				}
@@ -173,15 +171,6 @@ func cmdTest(ctx context.Context, e *env, args []string) int {
 	}
 	fmt.Fprintf(&text, "%s, %d changed\n", number.Plural(len(results), "file"), changed)
 	return max(code, r.print(e, text.String(), map[string]any{"files": results, "changed": changed}))
-}
-
-// print writes text, or with --format json v as JSON, to standard output.
-func (r *goldenReader) print(e *env, text string, v any) int {
-	if r.format == "json" {
-		out, err := ast.JSON(v)
-		return writeOutput(e, "", out, err)
-	}
-	return writeOutput(e, "", []byte(text), nil)
 }
 
 // test compares the input p with its golden (NAME.golden beside it), or

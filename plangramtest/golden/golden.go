@@ -26,21 +26,11 @@ const Version = 1
 
 const header = "plangram-golden "
 
-// Document returns the golden of a parsed document: its actions (after a
-// `plan` entry holding a plan's title, metadata, rationale and memos) and
-// its diagnostics.
+// Document returns the golden of a parsed document: its actions and its
+// diagnostics.
 func Document(doc *ast.Document) []byte {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s%d\ndocument %s\n", header, Version, doc.Dialect)
-	if doc.Title != "" || len(doc.Metadata) > 0 || doc.Rationale != nil || len(doc.Memos) > 0 {
-		b.WriteString("plan\n")
-		writeParam(&b, "title", doc.Title)
-		writeParam(&b, "metadata", doc.Metadata)
-		writeParam(&b, "rationale", doc.Rationale)
-		for i, m := range doc.Memos {
-			writeParam(&b, fmt.Sprintf("memos[%d]", i), map[bool]string{true: "[+] ", false: "[-] "}[m.Add]+m.Text)
-		}
-	}
 	for _, a := range doc.Actions {
 		writeEntry(&b, "action", a.Name, a.Params)
 	}
