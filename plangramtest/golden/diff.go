@@ -12,32 +12,29 @@ import (
 // Change is one difference Diff found.
 type Change struct {
 	// Kind is added or removed (an entry, or with Param one of its
-	// parameters), moved (an entry to another place among the others, or
-	// a diagnostic to another position), changed (a parameter, or the
-	// source), appeared or gone (a diagnostic).
+	// parameters), moved (an entry to another place among the others) or
+	// changed (a parameter).
 	Kind string `json:"kind"`
-	// Entry is the entry's title (`action write_file src/a.go`), "source",
-	// or the diagnostic (`diagnostic 3:1 error code message`; without its
-	// position when it moved).
+	// Entry is the entry's title (`action write_file src/a.go`), "source"
+	// (the line that says what was read), or a diagnostic without its
+	// position (`diagnostic error code message`; its param "at" is the
+	// position).
 	Entry string `json:"entry"`
 	Param string `json:"param,omitempty"`
 	// Old and New are the values before and after: a parameter's value,
-	// an added or removed entry's parameters as a golden writes them, a
-	// moved entry's place (#N, from 1) or a moved diagnostic's position.
+	// an added or removed entry's parameters as a golden writes them, or a
+	// moved entry's place (#N, from 1).
 	Old string `json:"old,omitempty"`
 	New string `json:"new,omitempty"`
 }
 
 // Diff returns the changes that turn old into new. Entries are matched in
-// order by their title line (kind, name and path; a minimal line diff of
-// the titles, and an entry left over on both sides with the same title has
-// moved), then their parameters by name; diagnostics by severity, code and
-// message.
+// order by their title line (kind, name and path, or a diagnostic's code
+// and message; a minimal line diff of the titles, and an entry left over
+// on both sides with the same title has moved), then their parameters by
+// name.
 func Diff(old, new *Golden) []Change {
 	out := []Change{} // JSON: [] when equal
-	if old.source != new.source {
-		out = append(out, Change{Kind: "changed", Entry: "source", Old: old.source, New: new.source})
-	}
 	for _, o := range match(old.entries, new.entries, func(e entry) string { return e.title }) {
 		switch {
 		case o.j < 0:
@@ -48,36 +45,17 @@ func Diff(old, new *Golden) []Change {
 			continue
 		}
 		a, b := old.entries[o.i], new.entries[o.j]
-		if o.moved {
-			out = append(out, Change{Kind: "moved", Entry: a.title, Old: "#" + strconv.Itoa(o.i+1), New: "#" + strconv.Itoa(o.j+1)})
+		if o.moved { // entries[0] is the source: #1 is the first entry after it
+			out = append(out, Change{Kind: "moved", Entry: a.title, Old: "#" + strconv.Itoa(o.i), New: "#" + strconv.Itoa(o.j)})
 		}
-		for _, pa := range a.params {
-			if k := slices.IndexFunc(b.params, func(pb param) bool { return pb.name == pa.name }); k < 0 {
-				out = append(out, Change{Kind: "removed", Entry: a.title, Param: pa.name, Old: pa.value})
-			} else if pa.value != b.params[k].value {
-				out = append(out, Change{Kind: "changed", Entry: a.title, Param: pa.name, Old: pa.value, New: b.params[k].value})
-			}
-		}
-		for _, pb := range b.params {
-			if !slices.ContainsFunc(a.params, func(pa param) bool { return pa.name == pb.name }) {
-				out = append(out, Change{Kind: "added", Entry: a.title, Param: pb.name, New: pb.value})
-			}
-		}
-	}
-	key := func(d string) string {
-		_, k, _ := strings.Cut(d, " ") // without the position
-		return k
-	}
-	for _, o := range match(old.diags, new.diags, key) {
-		switch {
-		case o.j < 0:
-			out = append(out, Change{Kind: "gone", Entry: "diagnostic " + old.diags[o.i]})
-		case o.i < 0:
-			out = append(out, Change{Kind: "appeared", Entry: "diagnostic " + new.diags[o.j]})
-		default:
-			from, k, _ := strings.Cut(old.diags[o.i], " ")
-			if to, _, _ := strings.Cut(new.diags[o.j], " "); from != to {
-				out = append(out, Change{Kind: "moved", Entry: "diagnostic " + k, Old: from, New: to})
+		for _, q := range match(a.params, b.params, func(p param) string { return p.name }) {
+			switch {
+			case q.j < 0:
+				out = append(out, Change{Kind: "removed", Entry: a.title, Param: a.params[q.i].name, Old: a.params[q.i].value})
+			case q.i < 0:
+				out = append(out, Change{Kind: "added", Entry: a.title, Param: b.params[q.j].name, New: b.params[q.j].value})
+			case a.params[q.i].value != b.params[q.j].value:
+				out = append(out, Change{Kind: "changed", Entry: a.title, Param: a.params[q.i].name, Old: a.params[q.i].value, New: b.params[q.j].value})
 			}
 		}
 	}
@@ -135,19 +113,19 @@ func match[T any](as, bs []T, key func(T) string) []op {
 	return slices.DeleteFunc(ops, func(o op) bool { return o.i == -2 })
 }
 
-// Text renders changes for a reader, one line each marked + (added,
-// appeared), - (removed, gone), ~ (changed) or > (moved), followed by the
-// parameters of an added or removed entry, or a short line diff of a
-// changed value of several lines.
+// Text renders changes for a reader, one line each marked + (added), -
+// (removed), ~ (changed) or > (moved), followed by the parameters of an
+// added or removed entry, or a short line diff of a changed value of
+// several lines.
 func Text(changes []Change) string {
 	var b strings.Builder
 	for _, c := range changes {
-		mark := map[string]string{"added": "+", "appeared": "+", "removed": "-", "gone": "-", "changed": "~", "moved": ">"}[c.Kind]
+		mark := map[string]string{"added": "+", "removed": "-", "changed": "~", "moved": ">"}[c.Kind]
 		b.WriteString(mark + " " + c.Entry)
 		switch {
 		case c.Kind == "moved":
 			b.WriteString(": " + c.Old + " → " + c.New + "\n")
-		case c.Param == "" && c.Entry != "source":
+		case c.Param == "" && c.Kind != "changed":
 			b.WriteString("\n" + c.Old + c.New)
 		case c.Kind != "changed":
 			b.WriteString(": " + word(c.Param) + ": " + inline(c.Old+c.New) + "\n")

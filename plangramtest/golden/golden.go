@@ -165,16 +165,15 @@ func unquote(s string) string {
 	return s
 }
 
-// Golden is a golden file read by Parse: its entries, their params and
-// its diagnostics.
+// Golden is a golden file read by Parse.
 type Golden struct {
-	source  string
 	entries []entry
-	diags   []string // LINE:COL SEVERITY CODE MESSAGE
 }
 
 // entry is one action, tool call, or run of text or thinking: its title
-// line (`action write_file src/a.go`) and its params.
+// line (`action write_file src/a.go`) and its params; the source line, a
+// "source" entry of one param with no name; or a diagnostic, its line
+// without the position and an "at" param with it.
 type entry struct {
 	title  string
 	params []param
@@ -203,14 +202,13 @@ func Parse(data []byte) (*Golden, error) {
 		case raw == "" || !ok: // after the last line ending, or a last line without one
 			ok = raw == ""
 		case i == 0:
-			g.source = line
+			g.entries = append(g.entries, entry{"source", []param{{"", line}}})
 		case strings.HasPrefix(line, "diagnostic "):
-			g.diags = append(g.diags, line[len("diagnostic "):])
-		case len(g.diags) > 0:
-			ok = false
+			at, rest, _ := strings.Cut(line[len("diagnostic "):], " ")
+			g.entries = append(g.entries, entry{"diagnostic " + rest, []param{{"at", at}}})
 		case line != "" && line[0] != ' ':
 			g.entries = append(g.entries, entry{title: line})
-		case n < 0:
+		case n < 1: // a param of no entry or of the source line
 			ok = false
 		default: // `  NAME: VALUE`, NAME Go-quoted when it holds a space or colon
 			p := strings.TrimPrefix(line, "  ")

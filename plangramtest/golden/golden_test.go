@@ -116,7 +116,7 @@ func TestParseRefuses(t *testing.T) {
 		{"plangram-golden 2\ndocument acts\nwhatever 2 means\n", "golden format version 2 is newer than this plangram reads (1)"},
 		{"plangram-golden 1\ndocument acts\n  path: a\n", "golden line 3"},
 		{"plangram-golden 1\ndocument acts\naction a\n  \"bad: x\n", "golden line 4"},
-		{"plangram-golden 1\ndocument acts\ndiagnostic 1:1 error x y\naction a\n", "golden line 4"},
+		{"plangram-golden 1\ndocument acts\naction a\n\n", "golden line 4"},
 		{"plangram-golden 1\ndocument acts\naction a", "golden line 3"},
 		{"plangram-golden 1\ndocument acts\n    |stray\n", "golden line 3"},
 	} {
