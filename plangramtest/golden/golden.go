@@ -138,7 +138,7 @@ func writeParam(b *strings.Builder, name string, v any) {
 }
 
 func writeDiag(b *strings.Builder, pos string, sev ast.Severity, code, msg string) {
-	fmt.Fprintf(b, "diagnostic %s %s %s %s\n", pos, sev, word(code), inline(msg))
+	fmt.Fprintf(b, "diagnostic %s %s %s\n  at: %s\n", sev, word(code), inline(msg), pos)
 }
 
 // inline returns s as it is when it reads back unchanged: not empty, no
@@ -172,10 +172,9 @@ type Golden struct {
 	entries []entry
 }
 
-// entry is one action, tool call, or run of text or thinking: its title
-// line (`action write_file src/a.go`) and its params; the source line, a
-// "source" entry of one param with no name; or a diagnostic, its line
-// without the position and an "at" param with it.
+// entry is a line of a golden after the header (the source line, an
+// action, a tool call, a run of text or thinking, a diagnostic) and the
+// params indented below it.
 type entry struct {
 	title  string
 	params []param
@@ -203,14 +202,9 @@ func Parse(data []byte) (*Golden, error) {
 		switch {
 		case raw == "" || !ok: // after the last line ending, or a last line without one
 			ok = raw == ""
-		case i == 0:
-			g.entries = append(g.entries, entry{"source", []param{{"", line}}})
-		case strings.HasPrefix(line, "diagnostic "):
-			at, rest, _ := strings.Cut(line[len("diagnostic "):], " ")
-			g.entries = append(g.entries, entry{"diagnostic " + rest, []param{{"at", at}}})
 		case line != "" && line[0] != ' ':
 			g.entries = append(g.entries, entry{title: line})
-		case n < 1: // a param of no entry or of the source line
+		case n < 0:
 			ok = false
 		default: // `  NAME: VALUE`, NAME Go-quoted when it holds a space or colon
 			p := strings.TrimPrefix(line, "  ")
@@ -236,10 +230,8 @@ type Change struct {
 	// parameters), moved (an entry to another place among the others) or
 	// changed (a parameter).
 	Kind string `json:"kind"`
-	// Entry is the entry's title (`action write_file src/a.go`), "source"
-	// (the line that says what was read), or a diagnostic without its
-	// position (`diagnostic error code message`; its param "at" is the
-	// position).
+	// Entry is the entry's title line (`action write_file src/a.go`,
+	// `diagnostic error code message`, `document acts`).
 	Entry string `json:"entry"`
 	Param string `json:"param,omitempty"`
 	// Old and New are the values before and after: a parameter's value,
@@ -250,10 +242,10 @@ type Change struct {
 }
 
 // Diff returns the changes that turn old into new. Entries are matched in
-// order by their title line (kind, name and path, or a diagnostic's code
-// and message; a minimal line diff of the titles, and an entry left over
-// on both sides with the same title has moved), then their parameters by
-// name.
+// order by their title line (kind, name and path, or a diagnostic's
+// severity, code and message; a minimal line diff of the titles, and an
+// entry left over on both sides with the same title has moved), then
+// their parameters by name.
 func Diff(old, new *Golden) []Change {
 	out := []Change{} // JSON: [] when equal
 	for _, o := range match(old.entries, new.entries, func(e entry) string { return e.title }) {
@@ -266,7 +258,7 @@ func Diff(old, new *Golden) []Change {
 			continue
 		}
 		a, b := old.entries[o.i], new.entries[o.j]
-		if o.moved { // entries[0] is the source: #1 is the first entry after it
+		if o.moved { // entries[0] is the source line: #1 is the first entry after it
 			out = append(out, Change{Kind: "moved", Entry: a.title, Old: "#" + strconv.Itoa(o.i), New: "#" + strconv.Itoa(o.j)})
 		}
 		for _, q := range match(a.params, b.params, func(p param) string { return p.name }) {

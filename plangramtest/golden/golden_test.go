@@ -114,7 +114,7 @@ func TestParseRefuses(t *testing.T) {
 		{`{"dialect": "acts"}`, "not a plangram golden file"},
 		{"plangram-golden x\n", "not a plangram golden file"},
 		{"plangram-golden 2\ndocument acts\nwhatever 2 means\n", "golden format version 2 is newer than this plangram reads (1)"},
-		{"plangram-golden 1\ndocument acts\n  path: a\n", "golden line 3"},
+		{"plangram-golden 1\n  path: a\n", "golden line 2"},
 		{"plangram-golden 1\ndocument acts\naction a\n  \"bad: x\n", "golden line 4"},
 		{"plangram-golden 1\ndocument acts\naction a\n\n", "golden line 4"},
 		{"plangram-golden 1\ndocument acts\naction a", "golden line 3"},
