@@ -335,23 +335,20 @@ func Text(changes []Change) string {
 	for _, c := range changes {
 		mark := map[string]string{"added": "+", "removed": "-", "changed": "~", "moved": ">"}[c.Kind]
 		b.WriteString(mark + " " + c.Entry)
+		if c.Param != "" {
+			b.WriteString(": " + word(c.Param))
+		}
 		switch {
-		case c.Kind == "moved":
-			b.WriteString(": " + c.Old + " → " + c.New + "\n")
-		case c.Param == "" && c.Kind != "changed":
+		case c.Param == "" && c.Kind != "moved": // an entry, with its params
 			b.WriteString("\n" + c.Old + c.New)
-		case c.Kind != "changed":
-			b.WriteString(": " + word(c.Param) + ": " + inline(c.Old+c.New) + "\n")
+		case c.Kind == "added" || c.Kind == "removed":
+			b.WriteString(": " + inline(c.Old+c.New) + "\n")
 		case strings.Contains(c.Old+c.New, "\n"):
-			b.WriteString(": " + word(c.Param) + "\n")
 			var d bytes.Buffer
 			linediff.Unified(&d, "old", "new", []byte(c.Old), []byte(c.New), 1)
 			_, hunks, _ := strings.Cut(d.String(), "\n+++ new\n")
-			b.WriteString("    " + strings.ReplaceAll(strings.TrimSuffix(hunks, "\n"), "\n", "\n    ") + "\n")
-		default:
-			if c.Param != "" {
-				b.WriteString(": " + word(c.Param))
-			}
+			b.WriteString("\n    " + strings.ReplaceAll(strings.TrimSuffix(hunks, "\n"), "\n", "\n    ") + "\n")
+		default: // a param changed, an entry moved
 			b.WriteString(": " + inline(c.Old) + " → " + inline(c.New) + "\n")
 		}
 	}
