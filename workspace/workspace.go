@@ -669,7 +669,7 @@ func (c *checker) action(ctx context.Context, a *ast.Action) {
 		return
 	}
 	defer c.overBudget(a)
-	c.startAction()
+	c.aaHit, c.aaMiss = 0, 0 // what the action's edits find
 	op, paths, target := c.actionPaths(a)
 	c.effect(ctx, a, op, paths, target)
 	c.endAction(op)
