@@ -206,15 +206,11 @@ func (c *CaseCollisions) keep(d *ast.Diagnostic) {
 // of its end.
 func components(p string) iter.Seq2[int, string] {
 	return func(yield func(int, string) bool) {
-		for i := 0; i <= len(p); {
-			j := strings.IndexByte(p[i:], '/')
-			if j < 0 {
-				j = len(p) - i
-			}
-			if !yield(i+j, p[i:i+j]) {
+		end := -1
+		for name := range strings.SplitSeq(p, "/") {
+			if end += len(name) + 1; !yield(end, name) {
 				return
 			}
-			i += j + 1
 		}
 	}
 }
