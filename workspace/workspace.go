@@ -365,10 +365,7 @@ func (ch *Change) setNew(f *vfile) {
 	}
 	ch.New, ch.NewKnown = f.content, f.known
 	if !f.known {
-		ch.Problem = f.problem
-		if ch.Problem == "" {
-			ch.Problem = "its content is unknown"
-		}
+		ch.Problem = cmp.Or(f.problem, "its content is unknown")
 	}
 	if f.origin != "" && f.origin != ch.Path {
 		ch.MovedFrom = f.origin
