@@ -140,12 +140,7 @@ func lineEnding(crlf bool) (nl string, conv func(string) string) {
 // searchReplace checks a search_replace block.
 func (c *checker) searchReplace(ctx context.Context, a *ast.Action, t *pathArg) {
 	search, replace := a.Params.String("search"), a.Params.String("replace")
-	span := a.NameSpan
-	for _, p := range a.Params {
-		if p.Name == "search" && p.Span != nil {
-			span = *p.Span
-		}
-	}
+	span := paramSpan(a, "search")
 	if strings.TrimSpace(search) == "" {
 		// aider: an empty SEARCH starts a new file, or appends to an
 		// existing one
@@ -604,13 +599,7 @@ func (c *checker) deleteFile(a *ast.Action, t *pathArg) {
 	}
 	if v, ok := a.Params.Get("old"); ok && f.known {
 		old, _ := v.(string)
-		span := a.NameSpan
-		for _, p := range a.Params {
-			if p.Name == "old" && p.Span != nil {
-				span = *p.Span
-			}
-		}
-		if !c.removesAll(a, t, f, old, span) {
+		if !c.removesAll(a, t, f, old, paramSpan(a, "old")) {
 			return
 		}
 	}

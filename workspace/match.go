@@ -20,20 +20,12 @@ type edit struct {
 // editsOf returns the action's FIND/REPLACE pairs, read from parameters by
 // name: old/new (acts), find/replace, or edits[{find, replace}] (plan).
 func editsOf(a *ast.Action) []edit {
-	paramSpan := func(name string) ast.Span {
-		for _, p := range a.Params {
-			if p.Name == name && p.Span != nil {
-				return *p.Span
-			}
-		}
-		return a.NameSpan
-	}
 	for _, pair := range [][2]string{{"old", "new"}, {"find", "replace"}} {
 		if v, ok := a.Params.Get(pair[0]); ok {
 			s, _ := v.(string)
 			r, _ := a.Params.Get(pair[1])
 			rs, _ := r.(string)
-			return []edit{{find: s, replace: rs, span: paramSpan(pair[0]), name: pair[0] + " text"}}
+			return []edit{{find: s, replace: rs, span: paramSpan(a, pair[0]), name: pair[0] + " text"}}
 		}
 	}
 	v, ok := a.Params.Get("edits")
@@ -55,7 +47,7 @@ func editsOf(a *ast.Action) []edit {
 	}
 	out := make([]edit, 0, len(list))
 	for i, e := range list {
-		ed := edit{find: e.Find, replace: e.Replace, span: paramSpan("edits"), name: "FIND text"}
+		ed := edit{find: e.Find, replace: e.Replace, span: paramSpan(a, "edits"), name: "FIND text"}
 		if len(list) > 1 {
 			ed.name = fmt.Sprintf("FIND text of pair %d", i+1)
 		}
@@ -68,6 +60,16 @@ func editsOf(a *ast.Action) []edit {
 		out = append(out, ed)
 	}
 	return out
+}
+
+// paramSpan is where a's parameter name is written, else a's name.
+func paramSpan(a *ast.Action, name string) ast.Span {
+	for _, p := range a.Params {
+		if p.Name == name && p.Span != nil {
+			return *p.Span
+		}
+	}
+	return a.NameSpan
 }
 
 // edit checks every FIND text of the action against the target's current
