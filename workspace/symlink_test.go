@@ -127,7 +127,7 @@ func TestReadsStayInRoot(t *testing.T) {
 	must(os.Mkdir(filepath.Join(root, "d"), 0o755))
 	must(os.WriteFile(filepath.Join(root, "d", "x.txt"), []byte("inside\n"), 0o644))
 	must(os.WriteFile(filepath.Join(outside, "x.txt"), []byte("secret\n"), 0o644))
-	c, err := newChecker(nil, root, Options{})
+	c, err := newChecker(root, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func TestNameMaxOfRoot(t *testing.T) {
 	if n := nameMax(filepath.Join(root, "missing")); n != defaultNameMax && n != nameMax(root) {
 		t.Errorf("nameMax of a missing directory = %d", n)
 	}
-	c, err := newChecker(nil, root, Options{})
+	c, err := newChecker(root, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -269,7 +269,7 @@ type Change struct {
 // When ctx is cancelled it stops and returns what it found so far.
 func Simulate(ctx context.Context, docs []*ast.Document, root string, opts Options) *Simulation {
 	sim := &Simulation{Diagnostics: make([][]*ast.Diagnostic, len(docs)), Commands: make([][]*ast.Action, len(docs)), Tally: make([]Tally, len(docs))}
-	c, err := newChecker(nil, root, opts)
+	c, err := newChecker(root, opts)
 	if err != nil {
 		for i, doc := range docs {
 			if doc != nil {
@@ -477,7 +477,7 @@ type Checker struct {
 // NewChecker returns a Checker of a document of the dialect against root
 // (opts as for Check).
 func NewChecker(root, dialect string, opts Options) *Checker {
-	c, err := newChecker(nil, root, opts)
+	c, err := newChecker(root, opts)
 	if err != nil {
 		return &Checker{err: err}
 	}
@@ -593,9 +593,8 @@ func ResolveRoot(root string) (string, error) {
 	return resolved, nil
 }
 
-// newChecker returns a checker for root; with doc, ready to check it as
-// document 0 (Simulate passes nil and calls begin per document).
-func newChecker(doc *ast.Document, root string, opts Options) (*checker, error) {
+// newChecker returns a checker for root; begin starts each document.
+func newChecker(root string, opts Options) (*checker, error) {
 	resolved, err := ResolveRoot(root)
 	if err != nil {
 		return nil, err
@@ -608,12 +607,8 @@ func newChecker(doc *ast.Document, root string, opts Options) (*checker, error) 
 	if err != nil {
 		return nil, fmt.Errorf("workspace root %q: %w", root, unwrapPathError(err))
 	}
-	c := &checker{root: resolved, fsys: fsys, nameMax: nameMax(resolved), maxSize: limit, strict: opts.Strict,
-		o: map[string]*entry{}, stats: map[string]lstatResult{}, src: opts.Source, work: &budget{floor: budgetFloor}}
-	if doc != nil {
-		c.begin(0, doc, opts)
-	}
-	return c, nil
+	return &checker{root: resolved, fsys: fsys, nameMax: nameMax(resolved), maxSize: limit, strict: opts.Strict,
+		o: map[string]*entry{}, stats: map[string]lstatResult{}, src: opts.Source, work: &budget{floor: budgetFloor}}, nil
 }
 
 // begin starts checking document i with its schema and effects.
