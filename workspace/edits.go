@@ -455,7 +455,8 @@ func (p *patcher) place(ctx context.Context, h grammar.Hunk, span ast.Span) {
 	if h.Old == "" {
 		// a numbered udiff hunk goes after line old_start
 		pos := buf.LineStart(*h.OldStart + p.delta + 1)
-		if nw := conv(h.New); p.detect && strings.TrimSpace(nw) != "" && pos+len(nw) <= buf.Len() && buf.Slice(pos, pos+len(nw)) == nw {
+		nw := conv(h.New)
+		if p.detect && strings.TrimSpace(nw) != "" && pos+len(nw) <= buf.Len() && buf.Slice(pos, pos+len(nw)) == nw {
 			p.applied(i, span, pos, "its added lines are already there")
 			p.from = pos + len(nw)
 			p.delta += strings.Count(h.New, "\n")
@@ -466,7 +467,6 @@ func (p *patcher) place(ctx context.Context, h grammar.Hunk, span ast.Span) {
 			pos = buf.Len()
 		}
 		p.touchedEnd = p.touchedEnd || pos == buf.Len()
-		nw := conv(h.New)
 		buf.Replace(pos, pos, nw)
 		p.changed = true
 		p.from = pos + len(nw)
