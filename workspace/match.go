@@ -3,6 +3,7 @@ package workspace
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/plangram/plangram/ast"
@@ -416,15 +417,7 @@ func trigram(s string) uint32 { return uint32(s[0])<<16 | uint32(s[1])<<8 | uint
 // "the final line ending"; "" when they differ in other characters.
 func whitespaceKind(a, b []string) string {
 	same := func(f func(string) string) bool {
-		if len(a) != len(b) {
-			return false
-		}
-		for i := range a {
-			if f(a[i]) != f(b[i]) {
-				return false
-			}
-		}
-		return true
+		return slices.EqualFunc(a, b, func(x, y string) bool { return f(x) == f(y) })
 	}
 	switch {
 	case same(func(s string) string { return s }):
@@ -440,15 +433,12 @@ func whitespaceKind(a, b []string) string {
 		return "indentation"
 	}
 	squash := func(ls []string) string {
-		var sb strings.Builder
-		for _, l := range ls {
-			for _, r := range l {
-				if r != ' ' && r != '\t' && r != '\r' && r != '\f' && r != '\v' {
-					sb.WriteRune(r)
-				}
+		return strings.Map(func(r rune) rune {
+			if r == ' ' || r == '\t' || r == '\r' || r == '\f' || r == '\v' || r == '\n' {
+				return -1
 			}
-		}
-		return sb.String()
+			return r
+		}, strings.Join(ls, "\n")) // each line on its own, as the lines hold no "\n"
 	}
 	if squash(a) == squash(b) {
 		return "white space"
