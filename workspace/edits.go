@@ -71,12 +71,11 @@ func (c *checker) create(a *ast.Action, t *pathArg) {
 		c.applied(a, f, t.value, *t.span, "%s: %s already exists with this content (%s): the file was created before, and is not created again", a.Name, t.value, number.Plural(f.size, "byte"))
 		return
 	case f.exists:
-		var d *ast.Diagnostic
+		why := "the file exists (" + number.Plural(f.size, "byte") + ")"
 		if f.by != nil {
-			d = c.add(ast.Error, CodeFileExists, *t.span, "%s cannot create %s: %s %s it; update it instead", a.Name, t.value, describe(f.by), f.how)
-		} else {
-			d = c.add(ast.Error, CodeFileExists, *t.span, "%s cannot create %s: the file exists (%s); update it instead", a.Name, t.value, number.Plural(f.size, "byte"))
+			why = describe(f.by) + " " + f.how + " it"
 		}
+		d := c.add(ast.Error, CodeFileExists, *t.span, "%s cannot create %s: %s; update it instead", a.Name, t.value, why)
 		d.Related = related(f, t.value)
 		return
 	}

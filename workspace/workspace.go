@@ -1054,12 +1054,11 @@ func (c *checker) needFile(a *ast.Action, t *pathArg, verb string) *vfile {
 			sev = ast.Warning
 			tail = fmt.Sprintf(" (unless the command of %s creates it)", describe(c.ran))
 		}
-		var d *ast.Diagnostic
+		why := "no such file in the workspace"
 		if f.by != nil {
-			d = c.add(sev, CodeFileNotFound, *t.span, "%s cannot %s %s: %s %s%s", a.Name, verb, t.value, describe(f.by), gone(f.how), tail)
-		} else {
-			d = c.add(sev, CodeFileNotFound, *t.span, "%s cannot %s %s: no such file in the workspace%s", a.Name, verb, t.value, tail)
+			why = describe(f.by) + " " + gone(f.how)
 		}
+		d := c.add(sev, CodeFileNotFound, *t.span, "%s cannot %s %s: %s%s", a.Name, verb, t.value, why, tail)
 		d.Related = related(f, t.value)
 		return nil
 	case f.dir:
@@ -1109,12 +1108,11 @@ func (c *checker) write(a *ast.Action, t *pathArg) {
 				fix = "; apply replaces a file only when the action says Overwrite: true: set it if that is intended, or EDIT the file"
 			}
 		}
-		var d *ast.Diagnostic
+		what := fmt.Sprintf("the existing file %s (%s)", t.value, number.Plural(f.size, "byte"))
 		if f.by != nil {
-			d = c.add(sev, CodeFileExists, *t.span, "%s replaces %s, which %s %s%s", a.Name, t.value, describe(f.by), f.how, fix)
-		} else {
-			d = c.add(sev, CodeFileExists, *t.span, "%s replaces the existing file %s (%s)%s", a.Name, t.value, number.Plural(f.size, "byte"), fix)
+			what = fmt.Sprintf("%s, which %s %s", t.value, describe(f.by), f.how)
 		}
+		d := c.add(sev, CodeFileExists, *t.span, "%s replaces %s%s", a.Name, what, fix)
 		d.Related = related(f, t.value)
 	}
 	nf := &vfile{exists: true, by: a, how: "created"}
