@@ -83,13 +83,7 @@ func (s *suppressor) apply(diags []*ast.Diagnostic) []*ast.Diagnostic {
 	if len(s.off) == 0 && len(s.ranges) == 0 && len(s.bad) == 0 { // nothing silenced or reported
 		return diags
 	}
-	out := make([]*ast.Diagnostic, 0, len(diags)+len(s.bad))
-	for _, d := range diags {
-		if s.silenced(d.Code, d.Span.Start.Line) {
-			continue
-		}
-		out = append(out, d)
-	}
+	out := slices.DeleteFunc(slices.Clone(diags), func(d *ast.Diagnostic) bool { return s.silenced(d.Code, d.Span.Start.Line) })
 	if len(s.bad) > 0 && !s.off[CodeBadDirective] {
 		out = append(out, s.bad...)
 		ast.SortDiagnostics(out)
