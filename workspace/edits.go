@@ -116,15 +116,6 @@ func lfView(buf *text, crlf bool) string {
 	return buf.String()
 }
 
-// lfOffset is the offset in lfView of the offset off (at a line start or
-// the end) of buf.
-func lfOffset(buf *text, crlf bool, off int) int {
-	if crlf {
-		return off - (buf.Line(off) - 1)
-	}
-	return off
-}
-
 // lineEnding is the line ending edits are matched with, and conv converts
 // an edit's LF text to it: a CRLF file edited with LF texts is matched
 // with the texts turned to CRLF (the same places as the file turned to LF,
@@ -250,9 +241,9 @@ func (c *checker) inLine(buf *text, crlf bool, lfFind, find string, from int) (i
 	if !c.closestWithin(buf.Len(), 0) {
 		return 0, false
 	}
-	content := lfView(buf, crlf)
+	content := toLF(buf.String())
 	c.closestWork += len(content)
-	lfFrom := lfOffset(buf, crlf, from)
+	lfFrom := from - (buf.Line(from) - 1) // from is at a line start or the end: one CR fewer a line before it
 	i := strings.Index(content[lfFrom:], lfFind)
 	if i < 0 {
 		return 0, false
