@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/schema"
@@ -268,12 +267,6 @@ func within(root, p string) bool {
 // terminating NUL included; macOS and the BSDs accept 1024, Windows'
 // long paths 32767): a longer path is path-unusable before it is resolved.
 const maxPathLen = 4096
-
-// unusableErr reports whether looking a path up failed for a reason no
-// plan can change: no file can ever be at the path.
-func unusableErr(err error) bool {
-	return errors.Is(err, syscall.ENAMETOOLONG) || errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.ENOTDIR)
-}
 
 // usable checks what the disk and the earlier actions say about the
 // directories above a resolved path, and the path itself: every parent

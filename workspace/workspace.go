@@ -29,6 +29,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
@@ -955,9 +956,10 @@ func (c *checker) file(rel string) *vfile {
 		if c.overlayDir(rel) {
 			f.exists, f.dir = true, true
 		}
-	case err != nil && unusableErr(err):
-		// no file can ever be at this path (a name too long, a loop of
-		// symbolic links, a file where a directory is needed)
+	case errors.Is(err, syscall.ENAMETOOLONG) || errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.ENOTDIR):
+		// no file can ever be at this path, whatever a plan does (a name
+		// too long, a loop of symbolic links, a file where a directory is
+		// needed)
 		f.unusable = unwrapPathError(err).Error()
 	case err != nil:
 		// it may or may not exist (a directory that cannot be searched)
