@@ -14,7 +14,7 @@ import (
 // resolvePath checks one path value: a resource's URL is skipped; the path
 // rule every dialect shares (schema.CheckPath: empty, control characters,
 // absolute, `..` above the root) is applied, then the names' lengths
-// (nameTooLong), then the path is resolved on disk (walk), where a
+// (c.nameMax), then the path is resolved on disk (walk), where a
 // symbolic link may lead out of the root or anywhere inside it. follow
 // says whether a symbolic link as the path's last component is followed
 // (a read) or is itself the entry the action names (a write, delete or
@@ -39,11 +39,13 @@ func (c *checker) resolvePath(p *pathArg, a *ast.Action, follow bool) {
 		}
 		return
 	}
-	if name, ok := c.nameTooLong(v); ok {
-		c.add(ast.Error, CodeNameTooLong, *p.span,
-			"%s %s %q cannot be used: its name %q is %d bytes long, more than the %d the file system of the root allows for one name, so no file can have it",
-			a.Name, what, v, preview(name, 40), len(name), c.nameMax)
-		return
+	for name := range strings.SplitSeq(v, "/") {
+		if len(name) > c.nameMax {
+			c.add(ast.Error, CodeNameTooLong, *p.span,
+				"%s %s %q cannot be used: its name %q is %d bytes long, more than the %d the file system of the root allows for one name, so no file can have it",
+				a.Name, what, v, preview(name, 40), len(name), c.nameMax)
+			return
+		}
 	}
 	if n := len(c.root) + 1 + len(v); n > maxPathLen {
 		// No system call takes it (ENAMETOOLONG), and resolving it
@@ -232,18 +234,6 @@ type lstatResult struct {
 // common use (Linux's NAME_MAX): the limit when the root's file system
 // cannot be asked.
 const defaultNameMax = 255
-
-// nameTooLong returns the first component of the slash path v that is
-// longer than the root's file system allows for one name (c.nameMax):
-// no file can be created under it, so apply would fail.
-func (c *checker) nameTooLong(v string) (string, bool) {
-	for name := range strings.SplitSeq(v, "/") {
-		if len(name) > c.nameMax {
-			return name, true
-		}
-	}
-	return "", false
-}
 
 // componentsOf lists the components of a slash path, without empty ones
 // and ".".
