@@ -879,8 +879,8 @@ func eachPathArg(s *schema.Schema, a *ast.Action) iter.Seq[pathArg] {
 			return
 		}
 		for _, sp := range def.Params {
-			if !isPathParam(sp) {
-				continue
+			if t := sp.ItemType(); t != schema.Path && t != schema.Resource {
+				continue // not a parameter of project paths
 			}
 			for _, p := range a.Params {
 				if p.Name == sp.Name && !add(p, p.Value, sp.TypeOrDefault() == schema.Resource || sp.Items == schema.Resource) {
@@ -889,15 +889,6 @@ func eachPathArg(s *schema.Schema, a *ast.Action) iter.Seq[pathArg] {
 			}
 		}
 	}
-}
-
-// isPathParam reports whether a schema parameter holds project paths.
-func isPathParam(p *schema.Param) bool {
-	isPath := func(t schema.Type) bool { return t == schema.Path || t == schema.Resource }
-	if isPath(p.TypeOrDefault()) {
-		return true
-	}
-	return p.TypeOrDefault() == schema.List && isPath(p.Items)
 }
 
 // gone says what an action did to a file that is no longer there.
