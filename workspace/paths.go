@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/plangram/plangram/ast"
@@ -143,7 +144,7 @@ func (c *checker) walk(v string, follow bool) walked {
 	// joined to cur one by one, keeps a long path linear.
 	var tail []string
 	n := 0 // components walked, for the name of a link
-	components := componentsOf(v)
+	components := slices.DeleteFunc(strings.Split(v, "/"), func(part string) bool { return part == "" || part == "." })
 	for _, part := range components {
 		n++
 		if part == ".." {
@@ -234,18 +235,6 @@ type lstatResult struct {
 // common use (Linux's NAME_MAX): the limit when the root's file system
 // cannot be asked.
 const defaultNameMax = 255
-
-// componentsOf lists the components of a slash path, without empty ones
-// and ".".
-func componentsOf(v string) []string {
-	var out []string
-	for _, part := range strings.Split(v, "/") {
-		if part != "" && part != "." {
-			out = append(out, part)
-		}
-	}
-	return out
-}
 
 // within reports whether p is root or below it (both cleaned, absolute).
 func within(root, p string) bool {
