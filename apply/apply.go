@@ -144,7 +144,11 @@ func Apply(ctx context.Context, docs []*ast.Document, root string, opts Options)
 		}
 		ds := append(append([]*ast.Diagnostic{}, doc.Diagnostics...), sim.Diagnostics[i]...)
 		ds = append(ds, workspace.DocCaseCollisions(doc, opts.Workspace.Schema, absRoot, nil)...)
-		res.Diagnostics[i] = append(ds, commandsNotRun(sim.Commands[i])...)
+		for _, a := range sim.Commands[i] {
+			ds = append(ds, &ast.Diagnostic{Severity: ast.Info, Code: CodeCommandNotRun, Span: a.NameSpan,
+				Message: fmt.Sprintf("%s is not run: apply only changes files; run the command yourself if it is wanted", a.Name)})
+		}
+		res.Diagnostics[i] = ds
 	}
 	nothing := settle(res, sim.Tally, func(i int) *ast.Document { return docs[i] })
 	return finish(ctx, res, h, opts, nothing)
@@ -157,16 +161,6 @@ func recovered(rec *Recovery) *Result {
 		return nil
 	}
 	return &Result{Recovered: rec}
-}
-
-// commandsNotRun notes each action of cmds: apply does not run it.
-func commandsNotRun(cmds []*ast.Action) []*ast.Diagnostic {
-	var out []*ast.Diagnostic
-	for _, a := range cmds {
-		out = append(out, &ast.Diagnostic{Severity: ast.Info, Code: CodeCommandNotRun, Span: a.NameSpan,
-			Message: fmt.Sprintf("%s is not run: apply only changes files; run the command yourself if it is wanted", a.Name)})
-	}
-	return out
 }
 
 // finish refuses res when a check did not pass (or, with nothing, the

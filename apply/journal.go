@@ -279,11 +279,8 @@ func (m *meta) dropJournal() error {
 // a missing one gives (nil, nil).
 func (m *meta) readJournal(name string) ([]*step, error) {
 	f, _, err := m.dir.Open(name, os.O_RDONLY)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
+	if there, err := found(err); !there {
+		return nil, err // nil when it is missing
 	}
 	if f == nil {
 		return nil, fmt.Errorf("%s/%s: not a regular file", metaDir, name)

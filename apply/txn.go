@@ -225,12 +225,9 @@ func (t *txn) verifyOld(ch workspace.Change, dir, name string) (rootfs.Info, err
 // verifyAbsent checks that nothing is at the path of a file to create.
 func (t *txn) verifyAbsent(rel, dir, name string) error {
 	err := rootfs.WithDir(t.fs, dir, func(d rootfs.Dir) error {
-		_, err := d.Lstat(name)
-		if err == nil {
+		there, err := exists(d, name)
+		if there {
 			return fmt.Errorf("%s: it appeared after the check; nothing was written", rel)
-		}
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
 		}
 		return err
 	})

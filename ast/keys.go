@@ -61,11 +61,6 @@ func paramSuffixes(ps Params) []int {
 	return nil
 }
 
-// pointerToken escapes a member name as a JSON Pointer reference token.
-func pointerToken(s string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
-}
-
 // walkNames calls fn, in the order the JSON writer writes them, with the
 // JSON Pointer (below prefix) and the exact name of each member name in v,
 // a generic value, that is not valid UTF-8.
@@ -78,7 +73,8 @@ func walkNames(v any, prefix string, fn func(ptr, name string)) {
 	case Params:
 		ks := paramSuffixes(x)
 		for i, p := range x {
-			ptr := prefix + "/" + pointerToken(jsonw.WrittenName(p.Name, jsonw.Suffix(ks, i)))
+			name := jsonw.WrittenName(p.Name, jsonw.Suffix(ks, i))
+			ptr := prefix + "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(name) // a JSON Pointer token
 			if !utf8.ValidString(p.Name) {
 				fn(ptr, p.Name)
 			}

@@ -146,7 +146,8 @@ func (g *goGen) typeOf(ga *goAction, f *goField) error {
 			f.want = "a list of values, each " + want
 		}
 	}
-	if p.Default != nil && !isZero(p.Default) {
+	// A zero default (false, 0, "") is what the Go field holds anyway.
+	if p.Default != nil && p.Default != false && p.Default != 0.0 && p.Default != "" {
 		lit, err := goLiteral(f, p.Default)
 		if err != nil {
 			return fmt.Errorf("default: %w", err)
@@ -161,10 +162,6 @@ var plurals = map[schema.Type]string{
 	schema.String: "strings", schema.Path: "paths", schema.Resource: "paths or URLs",
 	schema.Bool: "booleans", schema.Int: "integers", schema.Number: "numbers", schema.JSON: "JSON values",
 }
-
-// isZero reports whether a default (a decoded JSON value) is its type's
-// zero value, which Go fields have anyway.
-func isZero(v any) bool { return v == false || v == 0.0 || v == "" }
 
 // goLiteral writes a schema default (a decoded JSON value) as a Go literal
 // of the field's type.

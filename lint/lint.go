@@ -276,13 +276,7 @@ func Run(ctx context.Context, paths []string, opts Options) ([]*report.File, err
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	out := make([]*report.File, 0, len(files))
-	for _, r := range results {
-		if r != nil {
-			out = append(out, r)
-		}
-	}
-	return out, errors.Join(errs...)
+	return slices.DeleteFunc(results, func(r *report.File) bool { return r == nil }), errors.Join(errs...)
 }
 
 func checkFile(ctx context.Context, path string, stdin []byte, opts Options) (*report.File, error) {

@@ -62,9 +62,6 @@ func newSuppressor(doc *ast.Document, src []byte, disable []string) *suppressor 
 	return s
 }
 
-// any reports whether anything is silenced or reported.
-func (s *suppressor) any() bool { return len(s.off) > 0 || len(s.ranges) > 0 || len(s.bad) > 0 }
-
 // silenced reports whether a diagnostic of code on line is silenced: the
 // predicate the parsers and the workspace rules drop diagnostics by
 // before they count them against their cap (grammar.Options.Silenced).
@@ -83,16 +80,10 @@ func (s *suppressor) predicate() func(string, int) bool {
 // apply returns diags without the silenced ones, with the bad-directive
 // warnings.
 func (s *suppressor) apply(diags []*ast.Diagnostic) []*ast.Diagnostic {
-	if !s.any() {
+	if len(s.off) == 0 && len(s.ranges) == 0 && len(s.bad) == 0 { // nothing silenced or reported
 		return diags
 	}
-	out := make([]*ast.Diagnostic, 0, len(diags)+len(s.bad))
-	for _, d := range diags {
-		if s.silenced(d.Code, d.Span.Start.Line) {
-			continue
-		}
-		out = append(out, d)
-	}
+	out := slices.DeleteFunc(slices.Clone(diags), func(d *ast.Diagnostic) bool { return s.silenced(d.Code, d.Span.Start.Line) })
 	if len(s.bad) > 0 && !s.off[CodeBadDirective] {
 		out = append(out, s.bad...)
 		ast.SortDiagnostics(out)

@@ -396,12 +396,10 @@ func (s *server) Completion(ctx context.Context, p *protocol.TextDocumentPositio
 // isActFence reports whether a line opens an act block (``` act, ~~~act,
 // also on a list item's marker line: 1. ```act).
 func isActFence(line string) bool {
-	for _, c := range []byte{lexer.Backtick, lexer.Tilde} {
-		if _, info, ok := lexer.OpenFenceString(line, c); ok && lexer.IsAct(info) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc([]byte{lexer.Backtick, lexer.Tilde}, func(c byte) bool {
+		_, info, ok := lexer.OpenFenceString(line, c)
+		return ok && lexer.IsAct(info)
+	})
 }
 
 // actionBefore returns the last action that starts before offset.

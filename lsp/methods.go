@@ -37,24 +37,3 @@ var (
 		"workspace/textDocumentContent", "workspace/willCreateFiles", "workspace/willDeleteFiles", "workspace/willRenameFiles",
 	}
 )
-
-// methodKind is what the specification says a method is.
-type methodKind int
-
-const (
-	methodUnknown methodKind = iota
-	methodNotification
-	methodRequest
-)
-
-// methodKinds maps each method of the lists to its kind.
-func methodKinds() map[string]methodKind {
-	m := make(map[string]methodKind, len(clientNotifications)+len(clientRequests))
-	for _, n := range clientNotifications {
-		m[n] = methodNotification
-	}
-	for _, r := range clientRequests {
-		m[r] = methodRequest
-	}
-	return m
-}

@@ -24,6 +24,7 @@ import (
 	"log/slog"
 	"reflect"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"time"
 
@@ -229,15 +230,15 @@ func (s *server) dispatch(ctx context.Context, r *request) (any, error) {
 	// A method of the specification the server does not implement: its
 	// params must still be an object; a request is answered "not
 	// implemented", a notification ignored.
-	kind := s.kinds[r.method]
-	if kind == methodUnknown {
+	request := slices.Contains(clientRequests, r.method)
+	if !request && !slices.Contains(clientNotifications, r.method) {
 		return nil, fmt.Errorf("%s: %w", r.method, errUnknownMethod)
 	}
 	var p struct{}
 	if err := decodeParams(r.params, &p); err != nil {
 		return nil, err
 	}
-	if kind == methodRequest {
+	if request {
 		return nil, errorf(codeMethodNotFound, "not implemented")
 	}
 	return nil, nil
@@ -299,7 +300,6 @@ type server struct {
 	conn   *conn // cancels calls; nil in tests that call handlers directly
 	opts   Options
 	log    *slog.Logger
-	kinds  map[string]methodKind
 
 	mu       sync.Mutex
 	docs     map[uri.URI]*document
@@ -325,7 +325,7 @@ func newServer(ctx context.Context, client publisher, opts Options) *server {
 	if opts.MaxDocumentSize <= 0 {
 		opts.MaxDocumentSize = 8 << 20
 	}
-	return &server{base: ctx, client: client, opts: opts, log: cmp.Or(opts.Logger, slog.New(slog.DiscardHandler)), root: opts.Root, kinds: methodKinds(),
+	return &server{base: ctx, client: client, opts: opts, log: cmp.Or(opts.Logger, slog.New(slog.DiscardHandler)), root: opts.Root,
 		docs: map[uri.URI]*document{}, exited: make(chan struct{})}
 }
 

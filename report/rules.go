@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"maps"
 	"slices"
 	"strings"
@@ -47,9 +48,4 @@ func ruleHelp(c ast.CodeInfo) string {
 }
 
 // codeOf returns a diagnostic's code, "plangram" when it has none.
-func codeOf(d *ast.Diagnostic) string {
-	if d.Code == "" {
-		return "plangram"
-	}
-	return d.Code
-}
+func codeOf(d *ast.Diagnostic) string { return cmp.Or(d.Code, "plangram") }

@@ -72,12 +72,7 @@ func (s *Schema) AllowsUnknownKeys() bool {
 
 // SyntaxName returns the grammar that reads the dialect: Syntax, or Dialect
 // when Syntax is empty.
-func (s *Schema) SyntaxName() string {
-	if s.Syntax != "" {
-		return s.Syntax
-	}
-	return s.Dialect
-}
+func (s *Schema) SyntaxName() string { return cmp.Or(s.Syntax, s.Dialect) }
 
 // ArgMode says where an acts-dialect action takes its arguments from.
 type ArgMode string

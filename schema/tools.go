@@ -206,9 +206,7 @@ func (c *toolsConv) tool(el *node, path string) *Action {
 		c.warn("warning", el, path, "tool of type %q has no parameter schema (a provider's built-in tool): left out", typ)
 		return nil
 	}
-	if c.out.Family == "" {
-		c.out.Family = fam
-	}
+	c.out.Family = cmp.Or(c.out.Family, fam)
 	nameNode := def.get("name")
 	name := def.str("name")
 	if nameNode == nil || nameNode.kind != 's' || strings.TrimSpace(name) == "" || strings.ContainsAny(name, " \t\r\n") {

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -17,10 +18,7 @@ import (
 // variadic parameter's value is a list of ItemType elements.
 func (p *Param) ItemType() Type {
 	if p.TypeOrDefault() == List {
-		if p.Items == "" {
-			return String
-		}
-		return p.Items
+		return cmp.Or(p.Items, String)
 	}
 	return p.TypeOrDefault()
 }

@@ -30,9 +30,6 @@ type Tally struct {
 	Commands, Reads, Others int
 }
 
-// startAction starts counting what the next action's edits find.
-func (c *checker) startAction() { c.aaHit, c.aaMiss = 0, 0 }
-
 // endAction counts the action that just ended, whose effect was op.
 func (c *checker) endAction(op Op) {
 	switch op {

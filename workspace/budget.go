@@ -47,9 +47,9 @@ func (b *budget) over() bool { return b != nil && b.spent > b.limit() }
 
 // overBudget stops the workspace rules once the work spent passed the
 // budget, with one error at action a (see CodeWorkBudget).
-func (c *checker) overBudget(a *ast.Action) bool {
+func (c *checker) overBudget(a *ast.Action) {
 	if c.stopped || !c.work.over() {
-		return c.stopped
+		return
 	}
 	c.stopped = true
 	span := a.NameSpan
@@ -59,5 +59,4 @@ func (c *checker) overBudget(a *ast.Action) bool {
 	c.add(ast.Error, CodeWorkBudget, span,
 		"%s: the workspace check scanned or copied more than %d bytes (%d per byte of the plan and of the files it read, plus 1 GiB): no real plan needs that much; the workspace rules stop at this action, so nothing after it is checked against the workspace",
 		a.Name, c.work.limit(), budgetFactor)
-	return true
 }

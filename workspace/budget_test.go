@@ -49,10 +49,11 @@ func TestWorkBudget(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := newChecker(doc, root, Options{})
+		c, err := newChecker(root, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
+		c.begin(0, doc, Options{})
 		c.work.floor = floor
 		for _, a := range doc.Actions {
 			c.action(ctx, a)
@@ -93,10 +94,11 @@ func TestWorkBudgetPaths(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := newChecker(doc, t.TempDir(), Options{})
+	c, err := newChecker(t.TempDir(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	c.begin(0, doc, Options{})
 	c.work.floor = 0 // 128 bytes a byte of the plan only: about 13 MB
 	for _, a := range doc.Actions {
 		c.action(context.Background(), a)

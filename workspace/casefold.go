@@ -110,7 +110,9 @@ func (c *CaseCollisions) casePaths(a *ast.Action) iter.Seq[pathArg] {
 func (c *CaseCollisions) Action(a *ast.Action) {
 	for p := range c.casePaths(a) {
 		c.staticPath(a, p)
-		exact := cleanSlash(p.value)
+		// Cleaned as the executor resolves it: `\` is a separator, `.`
+		// and empty components go, `..` removes the component before it.
+		exact := path.Clean(strings.ReplaceAll(p.value, `\`, "/"))
 		reported := c.disk != nil && c.disk.check(c, a, p, exact)
 		line := int32(max(p.span.Start.Line, 0))
 		dir, sp := int32(0), int32(0) // the root, spelt one way
@@ -206,24 +208,13 @@ func (c *CaseCollisions) keep(d *ast.Diagnostic) {
 // of its end.
 func components(p string) iter.Seq2[int, string] {
 	return func(yield func(int, string) bool) {
-		for i := 0; i <= len(p); {
-			j := strings.IndexByte(p[i:], '/')
-			if j < 0 {
-				j = len(p) - i
-			}
-			if !yield(i+j, p[i:i+j]) {
+		end := -1
+		for name := range strings.SplitSeq(p, "/") {
+			if end += len(name) + 1; !yield(end, name) {
 				return
 			}
-			i += j + 1
 		}
 	}
-}
-
-// cleanSlash cleans a relative path lexically as the executor resolves it:
-// `\` is a separator, `.` and empty components go, `..` removes the
-// component before it.
-func cleanSlash(v string) string {
-	return path.Clean(strings.ReplaceAll(v, `\`, "/"))
 }
 
 // foldPath appends the folded form of p to dst: NFC, then each rune

@@ -71,12 +71,11 @@ func (c *checker) create(a *ast.Action, t *pathArg) {
 		c.applied(a, f, t.value, *t.span, "%s: %s already exists with this content (%s): the file was created before, and is not created again", a.Name, t.value, number.Plural(f.size, "byte"))
 		return
 	case f.exists:
-		var d *ast.Diagnostic
+		why := "the file exists (" + number.Plural(f.size, "byte") + ")"
 		if f.by != nil {
-			d = c.add(ast.Error, CodeFileExists, *t.span, "%s cannot create %s: %s %s it; update it instead", a.Name, t.value, describe(f.by), f.how)
-		} else {
-			d = c.add(ast.Error, CodeFileExists, *t.span, "%s cannot create %s: the file exists (%s); update it instead", a.Name, t.value, number.Plural(f.size, "byte"))
+			why = describe(f.by) + " " + f.how + " it"
 		}
+		d := c.add(ast.Error, CodeFileExists, *t.span, "%s cannot create %s: %s; update it instead", a.Name, t.value, why)
 		d.Related = related(f, t.value)
 		return
 	}
@@ -117,15 +116,6 @@ func lfView(buf *text, crlf bool) string {
 	return buf.String()
 }
 
-// lfOffset is the offset in lfView of the offset off (at a line start or
-// the end) of buf.
-func lfOffset(buf *text, crlf bool, off int) int {
-	if crlf {
-		return off - (buf.Line(off) - 1)
-	}
-	return off
-}
-
 // lineEnding is the line ending edits are matched with, and conv converts
 // an edit's LF text to it: a CRLF file edited with LF texts is matched
 // with the texts turned to CRLF (the same places as the file turned to LF,
@@ -140,12 +130,7 @@ func lineEnding(crlf bool) (nl string, conv func(string) string) {
 // searchReplace checks a search_replace block.
 func (c *checker) searchReplace(ctx context.Context, a *ast.Action, t *pathArg) {
 	search, replace := a.Params.String("search"), a.Params.String("replace")
-	span := a.NameSpan
-	for _, p := range a.Params {
-		if p.Name == "search" && p.Span != nil {
-			span = *p.Span
-		}
-	}
+	span := paramSpan(a, "search")
 	if strings.TrimSpace(search) == "" {
 		// aider: an empty SEARCH starts a new file, or appends to an
 		// existing one
@@ -256,9 +241,9 @@ func (c *checker) inLine(buf *text, crlf bool, lfFind, find string, from int) (i
 	if !c.closestWithin(buf.Len(), 0) {
 		return 0, false
 	}
-	content := lfView(buf, crlf)
+	content := toLF(buf.String())
 	c.closestWork += len(content)
-	lfFrom := lfOffset(buf, crlf, from)
+	lfFrom := from - (buf.Line(from) - 1) // from is at a line start or the end: one CR fewer a line before it
 	i := strings.Index(content[lfFrom:], lfFind)
 	if i < 0 {
 		return 0, false
@@ -460,7 +445,8 @@ func (p *patcher) place(ctx context.Context, h grammar.Hunk, span ast.Span) {
 	if h.Old == "" {
 		// a numbered udiff hunk goes after line old_start
 		pos := buf.LineStart(*h.OldStart + p.delta + 1)
-		if nw := conv(h.New); p.detect && strings.TrimSpace(nw) != "" && pos+len(nw) <= buf.Len() && buf.Slice(pos, pos+len(nw)) == nw {
+		nw := conv(h.New)
+		if p.detect && strings.TrimSpace(nw) != "" && pos+len(nw) <= buf.Len() && buf.Slice(pos, pos+len(nw)) == nw {
 			p.applied(i, span, pos, "its added lines are already there")
 			p.from = pos + len(nw)
 			p.delta += strings.Count(h.New, "\n")
@@ -471,7 +457,6 @@ func (p *patcher) place(ctx context.Context, h grammar.Hunk, span ast.Span) {
 			pos = buf.Len()
 		}
 		p.touchedEnd = p.touchedEnd || pos == buf.Len()
-		nw := conv(h.New)
 		buf.Replace(pos, pos, nw)
 		p.changed = true
 		p.from = pos + len(nw)
@@ -604,13 +589,7 @@ func (c *checker) deleteFile(a *ast.Action, t *pathArg) {
 	}
 	if v, ok := a.Params.Get("old"); ok && f.known {
 		old, _ := v.(string)
-		span := a.NameSpan
-		for _, p := range a.Params {
-			if p.Name == "old" && p.Span != nil {
-				span = *p.Span
-			}
-		}
-		if !c.removesAll(a, t, f, old, span) {
+		if !c.removesAll(a, t, f, old, paramSpan(a, "old")) {
 			return
 		}
 	}

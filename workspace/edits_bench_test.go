@@ -91,10 +91,11 @@ func TestEditFormatsApplyOverlay(t *testing.T) {
 	for _, d := range []string{grammar.DialectSearchReplace, grammar.DialectUdiff, grammar.DialectApplyPatch} {
 		root := t.TempDir()
 		doc := editFormatPlan(t, root, d, 3, 4)
-		c, err := newChecker(doc, root, Options{})
+		c, err := newChecker(root, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
+		c.begin(0, doc, Options{})
 		for _, a := range doc.Actions {
 			c.action(context.Background(), a)
 		}
@@ -138,10 +139,11 @@ func TestHunksOfOneFileCopyItOnce(t *testing.T) {
 	if err != nil || doc.HasErrors() {
 		t.Fatalf("diff does not parse: %v %v", err, doc.Diagnostics)
 	}
-	c, err := newChecker(doc, root, Options{})
+	c, err := newChecker(root, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	c.begin(0, doc, Options{})
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	for _, a := range doc.Actions {

@@ -293,10 +293,11 @@ func TestEditFamilies(t *testing.T) {
 			root := t.TempDir()
 			const n = 300
 			doc := familyDoc(t, root, fam, n, n)
-			c, err := newChecker(doc, root, Options{})
+			c, err := newChecker(root, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
+			c.begin(0, doc, Options{})
 			c.cap.NoLimit = true // every diagnostic, each looked at
 			for _, a := range doc.Actions {
 				c.action(context.Background(), a)

@@ -65,7 +65,7 @@ func TestPathsThroughFiles(t *testing.T) {
 // a 160 KB path took minutes). Bytes allocated for 4n components stay
 // well under 8 times those for n.
 func TestWalkLinear(t *testing.T) {
-	c, err := newChecker(nil, t.TempDir(), Options{})
+	c, err := newChecker(t.TempDir(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package workspace
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/plangram/plangram/ast"
@@ -20,20 +21,12 @@ type edit struct {
 // editsOf returns the action's FIND/REPLACE pairs, read from parameters by
 // name: old/new (acts), find/replace, or edits[{find, replace}] (plan).
 func editsOf(a *ast.Action) []edit {
-	paramSpan := func(name string) ast.Span {
-		for _, p := range a.Params {
-			if p.Name == name && p.Span != nil {
-				return *p.Span
-			}
-		}
-		return a.NameSpan
-	}
 	for _, pair := range [][2]string{{"old", "new"}, {"find", "replace"}} {
 		if v, ok := a.Params.Get(pair[0]); ok {
 			s, _ := v.(string)
 			r, _ := a.Params.Get(pair[1])
 			rs, _ := r.(string)
-			return []edit{{find: s, replace: rs, span: paramSpan(pair[0]), name: pair[0] + " text"}}
+			return []edit{{find: s, replace: rs, span: paramSpan(a, pair[0]), name: pair[0] + " text"}}
 		}
 	}
 	v, ok := a.Params.Get("edits")
@@ -55,7 +48,7 @@ func editsOf(a *ast.Action) []edit {
 	}
 	out := make([]edit, 0, len(list))
 	for i, e := range list {
-		ed := edit{find: e.Find, replace: e.Replace, span: paramSpan("edits"), name: "FIND text"}
+		ed := edit{find: e.Find, replace: e.Replace, span: paramSpan(a, "edits"), name: "FIND text"}
 		if len(list) > 1 {
 			ed.name = fmt.Sprintf("FIND text of pair %d", i+1)
 		}
@@ -68,6 +61,16 @@ func editsOf(a *ast.Action) []edit {
 		out = append(out, ed)
 	}
 	return out
+}
+
+// paramSpan is where a's parameter name is written, else a's name.
+func paramSpan(a *ast.Action, name string) ast.Span {
+	for _, p := range a.Params {
+		if p.Name == name && p.Span != nil {
+			return *p.Span
+		}
+	}
+	return a.NameSpan
 }
 
 // edit checks every FIND text of the action against the target's current
@@ -414,15 +417,7 @@ func trigram(s string) uint32 { return uint32(s[0])<<16 | uint32(s[1])<<8 | uint
 // "the final line ending"; "" when they differ in other characters.
 func whitespaceKind(a, b []string) string {
 	same := func(f func(string) string) bool {
-		if len(a) != len(b) {
-			return false
-		}
-		for i := range a {
-			if f(a[i]) != f(b[i]) {
-				return false
-			}
-		}
-		return true
+		return slices.EqualFunc(a, b, func(x, y string) bool { return f(x) == f(y) })
 	}
 	switch {
 	case same(func(s string) string { return s }):
@@ -438,15 +433,12 @@ func whitespaceKind(a, b []string) string {
 		return "indentation"
 	}
 	squash := func(ls []string) string {
-		var sb strings.Builder
-		for _, l := range ls {
-			for _, r := range l {
-				if r != ' ' && r != '\t' && r != '\r' && r != '\f' && r != '\v' {
-					sb.WriteRune(r)
-				}
+		return strings.Map(func(r rune) rune {
+			if r == ' ' || r == '\t' || r == '\r' || r == '\f' || r == '\v' || r == '\n' {
+				return -1
 			}
-		}
-		return sb.String()
+			return r
+		}, strings.Join(ls, "\n")) // each line on its own, as the lines hold no "\n"
 	}
 	if squash(a) == squash(b) {
 		return "white space"

@@ -74,10 +74,11 @@ func runNotFound(t *testing.T, dialect string, doc func(*strings.Builder, int), 
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := newChecker(d, root, Options{})
+	c, err := newChecker(root, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	c.begin(0, d, Options{})
 	c.cap.NoLimit = true // every diagnostic, each looked at
 	c.closestFloor = floor
 	var before, after runtime.MemStats
@@ -158,10 +159,11 @@ func TestNotFoundBudgetMessage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := newChecker(d, root, Options{})
+	c, err := newChecker(root, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	c.begin(0, d, Options{})
 	c.cap.NoLimit = true // every diagnostic, each looked at
 	c.closestFloor = -1
 	c.closestWork = 1 << 30 // as if earlier searches spent it

@@ -5,8 +5,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/schema"
@@ -15,7 +15,7 @@ import (
 // resolvePath checks one path value: a resource's URL is skipped; the path
 // rule every dialect shares (schema.CheckPath: empty, control characters,
 // absolute, `..` above the root) is applied, then the names' lengths
-// (nameTooLong), then the path is resolved on disk (walk), where a
+// (c.nameMax), then the path is resolved on disk (walk), where a
 // symbolic link may lead out of the root or anywhere inside it. follow
 // says whether a symbolic link as the path's last component is followed
 // (a read) or is itself the entry the action names (a write, delete or
@@ -40,11 +40,13 @@ func (c *checker) resolvePath(p *pathArg, a *ast.Action, follow bool) {
 		}
 		return
 	}
-	if name, ok := c.nameTooLong(v); ok {
-		c.add(ast.Error, CodeNameTooLong, *p.span,
-			"%s %s %q cannot be used: its name %q is %d bytes long, more than the %d the file system of the root allows for one name, so no file can have it",
-			a.Name, what, v, preview(name, 40), len(name), c.nameMax)
-		return
+	for name := range strings.SplitSeq(v, "/") {
+		if len(name) > c.nameMax {
+			c.add(ast.Error, CodeNameTooLong, *p.span,
+				"%s %s %q cannot be used: its name %q is %d bytes long, more than the %d the file system of the root allows for one name, so no file can have it",
+				a.Name, what, v, preview(name, 40), len(name), c.nameMax)
+			return
+		}
 	}
 	if n := len(c.root) + 1 + len(v); n > maxPathLen {
 		// No system call takes it (ENAMETOOLONG), and resolving it
@@ -142,7 +144,7 @@ func (c *checker) walk(v string, follow bool) walked {
 	// joined to cur one by one, keeps a long path linear.
 	var tail []string
 	n := 0 // components walked, for the name of a link
-	components := componentsOf(v)
+	components := slices.DeleteFunc(strings.Split(v, "/"), func(part string) bool { return part == "" || part == "." })
 	for _, part := range components {
 		n++
 		if part == ".." {
@@ -234,30 +236,6 @@ type lstatResult struct {
 // cannot be asked.
 const defaultNameMax = 255
 
-// nameTooLong returns the first component of the slash path v that is
-// longer than the root's file system allows for one name (c.nameMax):
-// no file can be created under it, so apply would fail.
-func (c *checker) nameTooLong(v string) (string, bool) {
-	for name := range strings.SplitSeq(v, "/") {
-		if len(name) > c.nameMax {
-			return name, true
-		}
-	}
-	return "", false
-}
-
-// componentsOf lists the components of a slash path, without empty ones
-// and ".".
-func componentsOf(v string) []string {
-	var out []string
-	for _, part := range strings.Split(v, "/") {
-		if part != "" && part != "." {
-			out = append(out, part)
-		}
-	}
-	return out
-}
-
 // within reports whether p is root or below it (both cleaned, absolute).
 func within(root, p string) bool {
 	r, err := filepath.Rel(root, p)
@@ -268,12 +246,6 @@ func within(root, p string) bool {
 // terminating NUL included; macOS and the BSDs accept 1024, Windows'
 // long paths 32767): a longer path is path-unusable before it is resolved.
 const maxPathLen = 4096
-
-// unusableErr reports whether looking a path up failed for a reason no
-// plan can change: no file can ever be at the path.
-func unusableErr(err error) bool {
-	return errors.Is(err, syscall.ENAMETOOLONG) || errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.ENOTDIR)
-}
 
 // usable checks what the disk and the earlier actions say about the
 // directories above a resolved path, and the path itself: every parent

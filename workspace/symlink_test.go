@@ -127,7 +127,7 @@ func TestReadsStayInRoot(t *testing.T) {
 	must(os.Mkdir(filepath.Join(root, "d"), 0o755))
 	must(os.WriteFile(filepath.Join(root, "d", "x.txt"), []byte("inside\n"), 0o644))
 	must(os.WriteFile(filepath.Join(outside, "x.txt"), []byte("secret\n"), 0o644))
-	c, err := newChecker(nil, root, Options{})
+	c, err := newChecker(root, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,16 +154,27 @@ func TestNameMaxOfRoot(t *testing.T) {
 	if n := nameMax(filepath.Join(root, "missing")); n != defaultNameMax && n != nameMax(root) {
 		t.Errorf("nameMax of a missing directory = %d", n)
 	}
-	c, err := newChecker(nil, root, Options{})
+	c, err := newChecker(root, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.fsys.Close()
 	c.nameMax = 10
-	if name, ok := c.nameTooLong("dir/" + strings.Repeat("x", 11)); !ok || len(name) != 11 {
-		t.Errorf("an 11-byte name passed a 10-byte limit")
+	tooLong := func(v string) *ast.Diagnostic {
+		c.diags = nil
+		p := pathArg{param: "path", value: v, span: &ast.Span{}}
+		c.resolvePath(&p, &ast.Action{Name: "READ"}, true)
+		for _, d := range c.diags {
+			if d.Code == CodeNameTooLong {
+				return d
+			}
+		}
+		return nil
 	}
-	if _, ok := c.nameTooLong(strings.Repeat("x", 10) + "/" + strings.Repeat("y", 10)); ok {
-		t.Errorf("names of 10 bytes refused under a 10-byte limit")
+	if d := tooLong("dir/" + strings.Repeat("x", 11)); d == nil || !strings.Contains(d.Message, "is 11 bytes long") {
+		t.Errorf("an 11-byte name passed a 10-byte limit: %v", d)
+	}
+	if d := tooLong(strings.Repeat("x", 10) + "/" + strings.Repeat("y", 10)); d != nil {
+		t.Errorf("names of 10 bytes refused under a 10-byte limit: %s", d.Message)
 	}
 }

@@ -29,6 +29,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
@@ -269,7 +270,7 @@ type Change struct {
 // When ctx is cancelled it stops and returns what it found so far.
 func Simulate(ctx context.Context, docs []*ast.Document, root string, opts Options) *Simulation {
 	sim := &Simulation{Diagnostics: make([][]*ast.Diagnostic, len(docs)), Commands: make([][]*ast.Action, len(docs)), Tally: make([]Tally, len(docs))}
-	c, err := newChecker(nil, root, opts)
+	c, err := newChecker(root, opts)
 	if err != nil {
 		for i, doc := range docs {
 			if doc != nil {
@@ -365,10 +366,7 @@ func (ch *Change) setNew(f *vfile) {
 	}
 	ch.New, ch.NewKnown = f.content, f.known
 	if !f.known {
-		ch.Problem = f.problem
-		if ch.Problem == "" {
-			ch.Problem = "its content is unknown"
-		}
+		ch.Problem = cmp.Or(f.problem, "its content is unknown")
 	}
 	if f.origin != "" && f.origin != ch.Path {
 		ch.MovedFrom = f.origin
@@ -480,7 +478,7 @@ type Checker struct {
 // NewChecker returns a Checker of a document of the dialect against root
 // (opts as for Check).
 func NewChecker(root, dialect string, opts Options) *Checker {
-	c, err := newChecker(nil, root, opts)
+	c, err := newChecker(root, opts)
 	if err != nil {
 		return &Checker{err: err}
 	}
@@ -596,9 +594,8 @@ func ResolveRoot(root string) (string, error) {
 	return resolved, nil
 }
 
-// newChecker returns a checker for root; with doc, ready to check it as
-// document 0 (Simulate passes nil and calls begin per document).
-func newChecker(doc *ast.Document, root string, opts Options) (*checker, error) {
+// newChecker returns a checker for root; begin starts each document.
+func newChecker(root string, opts Options) (*checker, error) {
 	resolved, err := ResolveRoot(root)
 	if err != nil {
 		return nil, err
@@ -611,12 +608,8 @@ func newChecker(doc *ast.Document, root string, opts Options) (*checker, error) 
 	if err != nil {
 		return nil, fmt.Errorf("workspace root %q: %w", root, unwrapPathError(err))
 	}
-	c := &checker{root: resolved, fsys: fsys, nameMax: nameMax(resolved), maxSize: limit, strict: opts.Strict,
-		o: map[string]*entry{}, stats: map[string]lstatResult{}, src: opts.Source, work: &budget{floor: budgetFloor}}
-	if doc != nil {
-		c.begin(0, doc, opts)
-	}
-	return c, nil
+	return &checker{root: resolved, fsys: fsys, nameMax: nameMax(resolved), maxSize: limit, strict: opts.Strict,
+		o: map[string]*entry{}, stats: map[string]lstatResult{}, src: opts.Source, work: &budget{floor: budgetFloor}}, nil
 }
 
 // begin starts checking document i with its schema and effects.
@@ -669,7 +662,7 @@ func (c *checker) action(ctx context.Context, a *ast.Action) {
 		return
 	}
 	defer c.overBudget(a)
-	c.startAction()
+	c.aaHit, c.aaMiss = 0, 0 // what the action's edits find
 	op, paths, target := c.actionPaths(a)
 	c.effect(ctx, a, op, paths, target)
 	c.endAction(op)
@@ -886,8 +879,8 @@ func eachPathArg(s *schema.Schema, a *ast.Action) iter.Seq[pathArg] {
 			return
 		}
 		for _, sp := range def.Params {
-			if !isPathParam(sp) {
-				continue
+			if t := sp.ItemType(); t != schema.Path && t != schema.Resource {
+				continue // not a parameter of project paths
 			}
 			for _, p := range a.Params {
 				if p.Name == sp.Name && !add(p, p.Value, sp.TypeOrDefault() == schema.Resource || sp.Items == schema.Resource) {
@@ -896,15 +889,6 @@ func eachPathArg(s *schema.Schema, a *ast.Action) iter.Seq[pathArg] {
 			}
 		}
 	}
-}
-
-// isPathParam reports whether a schema parameter holds project paths.
-func isPathParam(p *schema.Param) bool {
-	isPath := func(t schema.Type) bool { return t == schema.Path || t == schema.Resource }
-	if isPath(p.TypeOrDefault()) {
-		return true
-	}
-	return p.TypeOrDefault() == schema.List && isPath(p.Items)
 }
 
 // gone says what an action did to a file that is no longer there.
@@ -963,9 +947,10 @@ func (c *checker) file(rel string) *vfile {
 		if c.overlayDir(rel) {
 			f.exists, f.dir = true, true
 		}
-	case err != nil && unusableErr(err):
-		// no file can ever be at this path (a name too long, a loop of
-		// symbolic links, a file where a directory is needed)
+	case errors.Is(err, syscall.ENAMETOOLONG) || errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.ENOTDIR):
+		// no file can ever be at this path, whatever a plan does (a name
+		// too long, a loop of symbolic links, a file where a directory is
+		// needed)
 		f.unusable = unwrapPathError(err).Error()
 	case err != nil:
 		// it may or may not exist (a directory that cannot be searched)
@@ -1062,12 +1047,11 @@ func (c *checker) needFile(a *ast.Action, t *pathArg, verb string) *vfile {
 			sev = ast.Warning
 			tail = fmt.Sprintf(" (unless the command of %s creates it)", describe(c.ran))
 		}
-		var d *ast.Diagnostic
+		why := "no such file in the workspace"
 		if f.by != nil {
-			d = c.add(sev, CodeFileNotFound, *t.span, "%s cannot %s %s: %s %s%s", a.Name, verb, t.value, describe(f.by), gone(f.how), tail)
-		} else {
-			d = c.add(sev, CodeFileNotFound, *t.span, "%s cannot %s %s: no such file in the workspace%s", a.Name, verb, t.value, tail)
+			why = describe(f.by) + " " + gone(f.how)
 		}
+		d := c.add(sev, CodeFileNotFound, *t.span, "%s cannot %s %s: %s%s", a.Name, verb, t.value, why, tail)
 		d.Related = related(f, t.value)
 		return nil
 	case f.dir:
@@ -1117,12 +1101,11 @@ func (c *checker) write(a *ast.Action, t *pathArg) {
 				fix = "; apply replaces a file only when the action says Overwrite: true: set it if that is intended, or EDIT the file"
 			}
 		}
-		var d *ast.Diagnostic
+		what := fmt.Sprintf("the existing file %s (%s)", t.value, number.Plural(f.size, "byte"))
 		if f.by != nil {
-			d = c.add(sev, CodeFileExists, *t.span, "%s replaces %s, which %s %s%s", a.Name, t.value, describe(f.by), f.how, fix)
-		} else {
-			d = c.add(sev, CodeFileExists, *t.span, "%s replaces the existing file %s (%s)%s", a.Name, t.value, number.Plural(f.size, "byte"), fix)
+			what = fmt.Sprintf("%s, which %s %s", t.value, describe(f.by), f.how)
 		}
+		d := c.add(sev, CodeFileExists, *t.span, "%s replaces %s%s", a.Name, what, fix)
 		d.Related = related(f, t.value)
 	}
 	nf := &vfile{exists: true, by: a, how: "created"}

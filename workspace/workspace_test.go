@@ -286,7 +286,7 @@ func TestCheckerListOfPathsNotHeld(t *testing.T) {
 	a := &ast.Action{Name: "INVOKE", Params: ast.Params{{Name: "agent", Value: "dev"}, {Name: "handoff_resources", Value: paths, Span: &sp}}}
 	doc := &ast.Document{Dialect: "plan", Actions: []*ast.Action{a}}
 	opts := Options{Schema: s}
-	c, err := newChecker(nil, t.TempDir(), opts)
+	c, err := newChecker(t.TempDir(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
