@@ -110,7 +110,19 @@ func writeEntry(b *strings.Builder, kind, name string, ps ast.Params) {
 // for each leaf of a list or object (object keys sorted), or for another
 // value its JSON.
 func writeParam(b *strings.Builder, name string, v any) {
-	if s, ok := v.(string); ok {
+	if s, ok := v.(string); ok && isBlock(s) {
+		// Lines of text, one golden line each, so that a golden's own
+		// diff shows which lines of a file's content changed.
+		text, lf := strings.CutSuffix(s, "\n")
+		b.WriteString("  " + word(name) + ": |\n")
+		for l := range strings.SplitSeq(text, "\n") {
+			b.WriteString("    |" + l + "\n")
+		}
+		if !lf {
+			b.WriteString(noNewline + "\n")
+		}
+		return
+	} else if ok {
 		b.WriteString("  " + word(name) + ": " + inline(s) + "\n")
 		return
 	}
@@ -141,11 +153,22 @@ func writeDiag(b *strings.Builder, pos string, sev ast.Severity, code, msg strin
 	fmt.Fprintf(b, "diagnostic %s %s %s\n  at: %s\n", sev, word(code), inline(msg), pos)
 }
 
+// noNewline ends a block value (isBlock) whose last line has no line
+// ending.
+const noNewline = `    \ no newline at end`
+
+// isBlock reports whether s is written as a block: more than one line (or
+// one with its line ending) of printable characters and tabs.
+func isBlock(s string) bool {
+	return strings.Contains(s, "\n") && utf8.ValidString(s) &&
+		!strings.ContainsFunc(s, func(r rune) bool { return r != '\n' && r != '\t' && !strconv.IsPrint(r) })
+}
+
 // inline returns s as it is when it reads back unchanged: not empty, no
 // white space around it, one line of printable characters, not starting
-// with a quote; else Go-quoted.
+// with a quote, not the block mark |; else Go-quoted.
 func inline(s string) string {
-	if s == "" || s != strings.TrimSpace(s) || s[0] == '"' || !utf8.ValidString(s) || strings.ContainsFunc(s, func(r rune) bool { return !strconv.IsPrint(r) }) {
+	if s == "" || s == "|" || s != strings.TrimSpace(s) || s[0] == '"' || !utf8.ValidString(s) || strings.ContainsFunc(s, func(r rune) bool { return !strconv.IsPrint(r) }) {
 		return strconv.Quote(s)
 	}
 	return s
@@ -196,9 +219,18 @@ func Parse(data []byte) (*Golden, error) {
 		return nil, fmt.Errorf("golden format version %d is newer than this plangram reads (%d): update plangram", n, Version)
 	}
 	g := &Golden{}
+	var block *param // the block value being read
 	for i, raw := range lines[1:] {
 		line, ok := strings.CutSuffix(raw, "\n")
 		n := len(g.entries) - 1
+		if text, in := strings.CutPrefix(line, "    |"); in && ok && block != nil {
+			block.value += text + "\n"
+			continue
+		} else if line == noNewline && block != nil && block.value != "" {
+			block.value, block = strings.TrimSuffix(block.value, "\n"), nil
+			continue
+		}
+		block = nil
 		switch {
 		case raw == "" || !ok: // after the last line ending, or a last line without one
 			ok = raw == ""
@@ -214,7 +246,11 @@ func Parse(data []byte) (*Golden, error) {
 				k = len(q)
 			}
 			if ok = len(p) < len(line) && k >= 0 && strings.HasPrefix(p[k:], ": "); ok {
-				g.entries[n].params = append(g.entries[n].params, param{unquote(p[:k]), unquote(p[k+2:])})
+				ps := append(g.entries[n].params, param{unquote(p[:k]), unquote(p[k+2:])})
+				if g.entries[n].params = ps; p[k+2:] == "|" {
+					block = &ps[len(ps)-1]
+					block.value = ""
+				}
 			}
 		}
 		if !ok {
