@@ -513,7 +513,7 @@ func (t *tools) value(p *Parser, eof bool) (bool, error) {
 	}
 	for {
 		if c.cand < 0 {
-			// findLead, inline (the usual chunk of a value holds no tag)
+			// the first of c.stops (the usual chunk of a value holds no tag)
 			b, i, k, part := p.bytes(t.pos, lim), -1, -1, false
 			for k < 0 && !part {
 				j := bytes.IndexByte(b[i+1:], '<') // (every tag of the XML forms starts with '<')
@@ -918,11 +918,6 @@ func find(b []byte, tags []string, eof bool) (int, int) {
 	for _, t := range tags[1:] {
 		mixed = mixed || t[0] != c
 	}
-	return findLead(b, tags, eof, c, mixed)
-}
-
-// findLead is find for tags that all start with byte c, unless mixed.
-func findLead(b []byte, tags []string, eof bool, c byte, mixed bool) (int, int) {
 	for i := 0; ; i++ {
 		var j int
 		if mixed {
