@@ -463,7 +463,7 @@ func (t *tools) openValue(p *Parser, name string, n int) {
 	default:
 		c.stops = c.stop[:2]
 	}
-	if v.param != nil && v.param.Raw {
+	if c.raw {
 		c.follow = append(c.follow[:0], c.end)
 		for _, o := range c.tool.opens {
 			if !c.invoke && t.given(o.param) < 0 {
@@ -662,7 +662,7 @@ func (t *tools) endValue(p *Parser, by int) error {
 	c := &t.c
 	v := &c.vals[len(c.vals)-1]
 	end := t.pos
-	if (v.param != nil && v.param.Raw || c.invoke) && !t.f.exactEdges {
+	if c.edges {
 		end = t.trimEOL(p, end, false)
 	}
 	if err := t.delta(p, end); err != nil {
