@@ -138,14 +138,13 @@ type value struct {
 	dup        bool   // an earlier value of the call has the same name
 }
 
-func newTools(s *schema.Schema, o Options, start int, f xmlForm) *tools {
-	t := &tools{byName: map[string]*tool{}, names: toolNames{schema: s, builtin: o.Schema == nil, hint: o.ToolsHint},
-		max: o.MaxCallSize, out: start, pos: start, f: f}
+func newTools(c *config, f xmlForm) *tools {
+	t := &tools{byName: map[string]*tool{}, names: namesOf(c), max: c.opts.MaxCallSize, out: c.start, pos: c.start, f: f}
 	if t.max <= 0 {
 		t.max = DefaultMaxCallSize
 	}
 	var marks []string
-	for _, a := range s.Actions {
+	for _, a := range c.schema.Actions {
 		for _, n := range append([]string{a.Name}, a.Aliases...) {
 			tl := newTool(a, n)
 			t.byName[n] = tl
@@ -164,7 +163,7 @@ func newTools(s *schema.Schema, o Options, start int, f xmlForm) *tools {
 		marks = append(marks, f.callTag)
 		t.info = append(t.info, textTag{loose: true})
 	}
-	t.x = newProse(o, start, marks)
+	t.x = newProse(c.opts, c.start, marks)
 	t.x.literal = true
 	// a bare tool's tag (<read_file>) does not end the template's thinking
 	// block: reasoning mentions it too often

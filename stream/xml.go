@@ -123,7 +123,7 @@ func xmlSyntax(name, summary string, f xmlForm, markers func(*schema.Schema) []s
 			if c.opts.ThinkingTags == nil {
 				c.opts.ThinkingTags = f.thinking
 			}
-			return newTools(c.schema, c.opts, c.start, f), nil
+			return newTools(c, f), nil
 		}}
 }
 
