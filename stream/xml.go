@@ -94,6 +94,15 @@ func quotedName(b []byte, pre string) (name []byte, end int, ok, more bool) {
 	if !ok {
 		return nil, 0, false, more
 	}
+	if name, end, ok, more = quoted(b, i); ok && len(name) == 0 {
+		return nil, 0, false, false
+	}
+	return name, end, ok, more
+}
+
+// quoted reads at b[i:] a name of up to maxName name bytes, possibly
+// empty, bare or in double or single quotes, as quotedName.
+func quoted(b []byte, i int) (name []byte, end int, ok, more bool) {
 	if i == len(b) {
 		return nil, 0, false, true
 	}
@@ -105,9 +114,6 @@ func quotedName(b []byte, pre string) (name []byte, end int, ok, more bool) {
 	j, more := nameEnd(b, i)
 	if more {
 		return nil, 0, false, true
-	}
-	if j == i {
-		return nil, 0, false, false
 	}
 	k, ok, more := seq(b, j, q)
 	if !ok {
@@ -229,19 +235,7 @@ func dsmlParamTag(b []byte) ([]byte, int, bool) {
 		if k, ok, more = seq(b, k, "string="); !ok {
 			return nil, 0, more
 		}
-		if k == len(b) {
-			return nil, 0, true
-		}
-		q := ""
-		if b[k] == '"' || b[k] == '\'' {
-			q = string(b[k])
-			k++
-		}
-		v, more := nameEnd(b, k)
-		if more {
-			return nil, 0, true
-		}
-		if j, ok, more = seq(b, v, q); !ok {
+		if _, j, ok, more = quoted(b, k); !ok {
 			return nil, 0, more
 		}
 	}
