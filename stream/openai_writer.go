@@ -217,10 +217,9 @@ func (o *OpenAIWriter) Write(e *Event) error {
 		}
 		d.ToolCalls = []oaToolCall{{Index: c.index, Function: &oaFunction{Arguments: string(o.frag)}}}
 	case ToolCall:
-		var tcs []oaToolCall
-		c := o.calls[e.ID]
-		if c == nil { // a call without its start (not made by a Parser)
-			tcs = append(tcs, o.start(e))
+		c, tc := o.calls[e.ID], oaToolCall{Function: &oaFunction{}}
+		if c == nil { // a call without its start (not made by a Parser): its first element
+			tc = o.start(e)
 			c = o.calls[e.ID]
 		}
 		if err := o.writeHead(c, e.CallID); err != nil {
@@ -229,12 +228,8 @@ func (o *OpenAIWriter) Write(e *Event) error {
 		if err := c.finish(o, e); err != nil {
 			return fmt.Errorf("stream: openai chunk of call %d: %w", e.ID, err)
 		}
-		if len(tcs) > 0 {
-			tcs[0].Function.Arguments = string(o.frag)
-		} else {
-			tcs = []oaToolCall{{Index: c.index, Function: &oaFunction{Arguments: string(o.frag)}}}
-		}
-		d.ToolCalls = tcs
+		tc.Index, tc.Function.Arguments = c.index, string(o.frag)
+		d.ToolCalls = []oaToolCall{tc}
 		delete(o.calls, e.ID)
 		c.choice.done++
 	case End:
