@@ -174,23 +174,19 @@ func (e *Event) WriteJSON(w *jsonw.W) {
 	}
 	raw := e.Raw
 	switch e.Type {
-	case Text:
+	case Text, Thinking, ParamDelta:
 		ast.WriteExactString(w, "text", e.Text)
-		if e.Raw == e.Text {
+		if e.Type == Text && e.Raw == e.Text {
 			raw = ""
 		}
-	case Thinking, ParamDelta:
-		ast.WriteExactString(w, "text", e.Text)
 	case ToolCall, Hunk:
 		ast.WriteParams(w, "params", e.Params)
-	case ToolCallStart:
-		if e.Params != nil { // an edit-format call's paths
+	case ToolCallStart, Error:
+		if e.Params != nil { // an edit-format call's paths; an unterminated JSON call's, what was read
 			ast.WriteParams(w, "params", e.Params)
 		}
-	case Error:
-		if e.Params != nil { // an unterminated JSON call: what was read
-			ast.WriteParams(w, "params", e.Params)
-		}
+	}
+	if e.Type == Error {
 		w.Key("severity")
 		w.String(e.Severity.String())
 	}
