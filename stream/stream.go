@@ -332,10 +332,8 @@ func (p *Parser) charStart(off int) int {
 		if !utf8.RuneStart(b) {
 			continue
 		}
-		if b >= utf8.RuneSelf {
-			if r, n := utf8.DecodeRune(p.buf[s-p.base : min(s+utf8.UTFMax, p.base+len(p.buf))-p.base]); r != utf8.RuneError && s+n > off {
-				return s
-			}
+		if r, n := utf8.DecodeRune(p.buf[s-p.base : min(s+utf8.UTFMax, p.base+len(p.buf))-p.base]); r != utf8.RuneError && s+n > off {
+			return s // (an ASCII byte's n is 1: s+1 <= off)
 		}
 		return off
 	}
