@@ -249,12 +249,25 @@ func (x *prose) thinking(p *Parser, eof bool) (bool, error) {
 // auto is the scanner of --syntax auto: prose until the first marker of
 // any registered syntax, then that syntax's scanner from the marker on.
 type auto struct {
+	handoff
 	opts  Options
-	x     *prose
 	syns  []*Syntax
 	owner []int // per marker: its syntax in syns
 	syn   *Syntax
-	d     scanner
+}
+
+// handoff is the state of a scanner that reads prose (x) until it hands
+// the rest of the stream to another scanner (d, nil until then).
+type handoff struct {
+	x *prose
+	d scanner
+}
+
+func (h *handoff) keep() int {
+	if h.d != nil {
+		return h.d.keep()
+	}
+	return h.x.keep()
 }
 
 func newAuto(o Options) (*auto, error) {
@@ -286,13 +299,6 @@ func newAuto(o Options) (*auto, error) {
 	return a, nil
 }
 
-func (a *auto) keep() int {
-	if a.d != nil {
-		return a.d.keep()
-	}
-	return a.x.keep()
-}
-
 func (a *auto) scan(p *Parser, eof bool) error {
 	if a.d == nil {
 		k, at, _, err := a.x.next(p, eof)
@@ -314,23 +320,15 @@ func (a *auto) scan(p *Parser, eof bool) error {
 // space), or the one Options.InThinking opens, becomes Thinking events;
 // the syntax's scanner reads the rest from the block's end on.
 type leading struct {
-	x    *prose
+	handoff
 	tags []string // the thinking blocks' opening tags
 	open func(start int) scanner
-	d    scanner
 }
 
 func newLeading(o Options, start int, open func(start int) scanner) *leading {
-	l := &leading{x: newProse(o, start, nil), open: open}
+	l := &leading{handoff: handoff{x: newProse(o, start, nil)}, open: open}
 	l.tags = l.x.tags[l.x.marks:]
 	return l
-}
-
-func (l *leading) keep() int {
-	if l.d != nil {
-		return l.d.keep()
-	}
-	return l.x.keep()
 }
 
 func (l *leading) scan(p *Parser, eof bool) error {
