@@ -386,13 +386,10 @@ func (th *thinking) emit(p *Parser, out *int, hide bool, to, textEnd int) error 
 		return nil
 	}
 	lo := max(from, th.content)
-	if p.omit {
-		// the content alone: the block's tags are framing
-		if textEnd <= lo {
+	if p.omit { // the content alone: the block's tags are framing
+		if from, to = lo, textEnd; to <= from {
 			return nil
 		}
-		text := p.str(lo, textEnd)
-		return p.send(&Event{Type: Thinking, Text: text, Raw: text, Span: p.span(lo, textEnd)})
 	}
 	raw := p.str(from, to)
 	text := ""
