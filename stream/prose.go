@@ -422,13 +422,7 @@ func (th *thinking) scan(p *Parser, out, pos *int, hide bool, ends []string, eof
 	if err := th.emit(p, out, hide, at, at); err != nil || !eof {
 		return false, err
 	}
-	return false, th.unterminated(p, at)
-}
-
-// unterminated reports the block, still open at offset at when the stream
-// ends.
-func (th *thinking) unterminated(p *Parser, at int) error {
-	return p.send(&Event{Type: Error, Kind: KindUnterminated,
+	return false, p.send(&Event{Type: Error, Kind: KindUnterminated,
 		Message: fmt.Sprintf("thinking block is not closed by %s", th.close[0]),
 		Raw:     p.str(th.start, at), Span: ast.Span{Start: th.startPos, End: p.pos(at)}})
 }
