@@ -296,11 +296,7 @@ func (o *OpenAIWriter) writeHead(c *oaCall, callID string) error {
 	if callID != "" {
 		tc.ID = callID
 	}
-	frag := o.frag
-	o.frag = nil
-	err := o.chunk(c.choice.index, oaDelta{ToolCalls: []oaToolCall{tc}}, nil)
-	o.frag = frag
-	return err
+	return o.chunk(c.choice.index, oaDelta{ToolCalls: []oaToolCall{tc}}, nil)
 }
 
 // start opens call e and returns its first tool_calls element.
