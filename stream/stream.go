@@ -302,9 +302,6 @@ func (p *Parser) end() int { return p.base + len(p.buf) - p.tail }
 // incomplete returns the length of the incomplete UTF-8 character b ends
 // with: the start of a valid multi-byte encoding still missing bytes.
 func incomplete(b []byte) int {
-	if len(b) == 0 || b[len(b)-1] < utf8.RuneSelf {
-		return 0
-	}
 	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax+1; i-- {
 		if utf8.RuneStart(b[i]) {
 			if utf8.FullRune(b[i:]) {
