@@ -14,9 +14,6 @@ import (
 // maxMarkerSpace is the most white space a space in a marker stands for.
 const maxMarkerSpace = 32
 
-// maxMarkerName is the most name bytes a '+' in a marker stands for.
-const maxMarkerName = 64
-
 // matchMarker matches b against marker m (see Syntax.Markers): it returns
 // the length of the match, or whether b is a proper prefix of a match.
 func matchMarker(b []byte, m string) (n int, full, part bool) {
@@ -37,17 +34,14 @@ func matchMarker(b []byte, m string) (n int, full, part bool) {
 			}
 			i++
 		case '+':
-			k := 0
-			for i < len(b) && k < maxMarkerName && isName(b[i]) {
-				i++
-				k++
-			}
+			e, more := nameEnd(b, i)
 			switch {
-			case k == 0 && i == len(b), k > 0 && k < maxMarkerName && i == len(b):
+			case more:
 				return 0, false, true
-			case k == 0:
+			case e == i:
 				return 0, false, false
 			}
+			i = e
 		default:
 			if i == len(b) {
 				return 0, false, true
