@@ -267,20 +267,18 @@ func (h *handoff) keep() int {
 func newAuto(o Options) (*auto, error) {
 	a := &auto{opts: o}
 	var marks []string
-	builtin := map[string]*schema.Schema{} // most syntaxes share one: parse it once
+	schemas := map[string]*schema.Schema{} // by Syntax.Schema: most syntaxes share one, parsed once
 	for _, syn := range Syntaxes() {
 		if syn.Markers == nil {
 			continue
 		}
-		s := builtin[syn.Schema]
+		s := schemas[syn.Schema]
 		if s == nil {
 			var err error
 			if s, err = schemaFor(syn, o); err != nil {
 				return nil, err
 			}
-			if o.Schema == nil {
-				builtin[syn.Schema] = s
-			}
+			schemas[syn.Schema] = s
 		}
 		for _, m := range syn.Markers(s) {
 			marks = append(marks, m)
