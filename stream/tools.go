@@ -328,10 +328,9 @@ func (t *tools) open(p *Parser, tl *tool, name string, invoke, wrapped bool, at,
 		name = tl.act.Name // not an alias
 	}
 	c := &t.c
-	names := c.names
-	clear(names)
+	clear(c.names)
 	*c = call{id: id, name: name, tool: tl, invoke: invoke, wrapped: wrapped, start: at, startPos: p.pos(at),
-		stray: -1, cand: -1, vals: c.vals[:0], errs: c.errs[:0], follow: c.follow[:0], given: c.given[:0], names: names}
+		stray: -1, cand: -1, vals: c.vals[:0], errs: c.errs[:0], follow: c.follow[:0], given: c.given[:0], names: c.names}
 	c.end = t.f.callClose
 	if !invoke {
 		c.end = tl.close
