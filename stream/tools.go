@@ -139,7 +139,8 @@ type value struct {
 }
 
 func newTools(c *config, f xmlForm) *tools {
-	t := &tools{byName: map[string]*tool{}, names: namesOf(c), max: c.opts.MaxCallSize, out: c.start, pos: c.start, f: f}
+	t := &tools{byName: map[string]*tool{}, names: namesOf(c), max: c.opts.MaxCallSize, out: c.start, pos: c.start, f: f,
+		c: call{names: map[string]bool{}}}
 	if t.max <= 0 {
 		t.max = DefaultMaxCallSize
 	}
@@ -441,9 +442,6 @@ func (t *tools) openValue(p *Parser, name string, n int) {
 	}
 	if v.param != nil && t.given(v.param) < 0 {
 		c.given = append(c.given, len(c.vals))
-	}
-	if c.names == nil {
-		c.names = map[string]bool{}
 	}
 	v.dup = c.names[v.name]
 	c.names[v.name] = true
