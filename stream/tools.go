@@ -67,8 +67,7 @@ type tools struct {
 	max    int
 	f      xmlForm
 	reread int // bytes read again after an unterminated call (reopen)
-	// The open wrapper: its offset and position, its calls so far.
-	wrapAt  int
+	// The open wrapper: its position, its calls so far.
 	wrapPos ast.Pos
 	wrapN   int
 	// afterLoose: text resumes right after a loose call, where the
@@ -237,7 +236,7 @@ func (t *tools) text(p *Parser, eof bool) (bool, error) {
 		return true, nil
 	}
 	t.mode, t.out, t.pos = inWrapper, end, end
-	t.wrapAt, t.wrapPos, t.wrapN = at, p.pos(at), 0
+	t.wrapPos, t.wrapN = p.pos(at), 0
 	return true, p.text(t.wrapPos, end, true)
 }
 
