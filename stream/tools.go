@@ -229,8 +229,9 @@ func (t *tools) text(p *Parser, eof bool) (bool, error) {
 			return true, t.open(p, t.byName[string(name)], string(name), true, false, at, at+n)
 		case more && !eof:
 			return false, nil
-		case more:
-			return false, t.cutTag(p, at)
+		case more: // the stream ends inside it (the text before it is emitted)
+			t.out, t.pos = p.end(), p.end()
+			return false, p.cutTag(at)
 		}
 		t.pos = at + 1 // not a call: its '<' is text
 		return true, nil
@@ -297,23 +298,13 @@ func (t *tools) wrapper(p *Parser, eof bool) (bool, error) {
 			return false, nil
 		}
 		if part || more { // at eof: a cut call (a lone '<' too, inside the wrapper)
-			t.mode = inText
-			return false, t.cutTag(p, t.pos)
+			at := t.pos
+			t.mode, t.out, t.pos = inText, p.end(), p.end()
+			return false, p.cutTag(at)
 		}
 	}
 	t.mode = inText
 	return true, nil
-}
-
-// cutTag ends the stream, whose bytes from offset at on are the start of a
-// call's opening tag cut off: a cut-tag error, then the bytes as markup
-// (a Text event with empty Text).
-func (t *tools) cutTag(p *Parser, at int) error {
-	if err := p.text(p.pos(t.out), at, t.mode == inWrapper); err != nil {
-		return err
-	}
-	t.out, t.pos = p.end(), p.end()
-	return p.cutTag(at)
 }
 
 // open starts a call of tool tl (nil for an unknown tool called name)
