@@ -222,22 +222,58 @@ func (x *prose) find(b []byte, eof bool) (i, k, n int) {
 	}
 }
 
-// thinking emits the open thinking block up to its closing tag (or a
-// marker, in the template's block or any when special) and reports whether
-// it closed.
+// thinking emits the open thinking block up to its closing tag, or up to
+// a marker (in the template's block, or any when special: the block is then
+// cut), and reports whether it ended; at eof an open block is reported as
+// unterminated.
 func (x *prose) thinking(p *Parser, eof bool) (bool, error) {
-	var ends []string
+	th := &x.th
+	stops := th.close
 	if x.pre || x.special {
-		ends = x.ends
+		stops = append(stops[:len(stops):len(stops)], x.ends...)
 	}
-	done, err := x.th.scan(p, &x.out, &x.pos, x.hide, ends, eof)
-	if done || eof {
-		x.in, x.pre = false, false
-		x.cut = done && !slices.ContainsFunc(x.th.close, func(c string) bool {
-			return x.pos-len(c) >= x.th.content && string(p.bytes(x.pos-len(c), x.pos)) == c
-		})
+	i, k := find(p.bytes(x.pos, p.end()), stops, eof)
+	at := x.pos + i
+	x.pos = at
+	if k >= 0 && k < len(th.close) {
+		x.pos += len(th.close[k]) // the closing tag is the block's, a marker not
 	}
-	return done, err
+	err := x.emit(p, x.pos, at)
+	if k < 0 && eof && err == nil {
+		err = p.send(&Event{Type: Error, Kind: KindUnterminated,
+			Message: fmt.Sprintf("thinking block is not closed by %s", th.close[0]),
+			Raw:     p.str(th.start, at), Span: ast.Span{Start: th.startPos, End: p.pos(at)}})
+	}
+	if k >= 0 || eof {
+		x.in, x.pre, x.cut = false, false, k >= len(th.close)
+	}
+	return k >= 0, err
+}
+
+// emit sends the open block's bytes [x.out, to), whose content ends at
+// textEnd, as a Thinking event (none when hiding them), and moves x.out to
+// to.
+func (x *prose) emit(p *Parser, to, textEnd int) error {
+	from := x.out
+	if to <= from {
+		return nil
+	}
+	x.out = to
+	if x.hide {
+		return nil
+	}
+	lo := max(from, x.th.content)
+	if p.omit { // the content alone: the block's tags are framing
+		if from, to = lo, textEnd; to <= from {
+			return nil
+		}
+	}
+	raw := p.str(from, to)
+	text := ""
+	if textEnd > lo {
+		text = raw[lo-from : textEnd-from]
+	}
+	return p.send(&Event{Type: Thinking, Text: text, Raw: raw, Span: p.span(from, to)})
 }
 
 // auto is the scanner of --syntax auto: prose until the first marker of
@@ -364,57 +400,4 @@ type thinking struct {
 	startPos ast.Pos
 	content  int      // offset just after the opening tag
 	close    []string // the closing tag
-}
-
-// emit sends the thinking block's bytes [*out, to), whose content ends at
-// textEnd, as a Thinking event (none when hide), and moves *out to to.
-func (th *thinking) emit(p *Parser, out *int, hide bool, to, textEnd int) error {
-	from := *out
-	if to <= from {
-		return nil
-	}
-	*out = to
-	if hide {
-		return nil
-	}
-	lo := max(from, th.content)
-	if p.omit { // the content alone: the block's tags are framing
-		if from, to = lo, textEnd; to <= from {
-			return nil
-		}
-	}
-	raw := p.str(from, to)
-	text := ""
-	if textEnd > lo {
-		text = raw[lo-from : textEnd-from]
-	}
-	return p.send(&Event{Type: Thinking, Text: text, Raw: raw, Span: p.span(from, to)})
-}
-
-// scan emits the open block from offset *pos on up to its closing tag, or
-// up to the first of ends (tags that end it without being part of it), and
-// reports whether it ended; at eof an open block is reported as
-// unterminated. *out and hide are as for emit.
-func (th *thinking) scan(p *Parser, out, pos *int, hide bool, ends []string, eof bool) (bool, error) {
-	stops := th.close
-	if len(ends) > 0 {
-		stops = append(stops[:len(stops):len(stops)], ends...)
-	}
-	i, k := find(p.bytes(*pos, p.end()), stops, eof)
-	at := *pos + i
-	switch {
-	case k >= len(th.close):
-		*pos = at
-		return true, th.emit(p, out, hide, at, at)
-	case k >= 0:
-		*pos = at + len(th.close[k])
-		return true, th.emit(p, out, hide, *pos, at)
-	}
-	*pos = at
-	if err := th.emit(p, out, hide, at, at); err != nil || !eof {
-		return false, err
-	}
-	return false, p.send(&Event{Type: Error, Kind: KindUnterminated,
-		Message: fmt.Sprintf("thinking block is not closed by %s", th.close[0]),
-		Raw:     p.str(th.start, at), Span: ast.Span{Start: th.startPos, End: p.pos(at)}})
 }

@@ -55,7 +55,7 @@ import (
 //     ToolCall events gives back the bytes from c.start on (markup that is
 //     not prose is a Text event with empty Text and the bytes in Raw). With
 //     Options.HideThinking, thinking bytes are left out; Options.OmitFraming
-//     is applied by the core (Parser.send, thinking.emit), not by a syntax.
+//     is applied by the core (Parser.send, prose.emit), not by a syntax.
 //   - Results never depend on the chunking: hold back only what the next
 //     bytes could still change (a suffix that may become a marker), never a
 //     fixed window, and never rescan decided bytes (linear time).
