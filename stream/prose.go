@@ -348,15 +348,12 @@ func (a *auto) scan(p *Parser, eof bool) error {
 // space), or the one Options.InThinking opens, becomes Thinking events;
 // the syntax's scanner reads the rest from the block's end on.
 type leading struct {
-	handoff
-	tags []string // the thinking blocks' opening tags
-	open func(start int) scanner
+	handoff // x has no markers: its tags are the thinking blocks' opening tags
+	open    func(start int) scanner
 }
 
 func newLeading(o Options, start int, open func(start int) scanner) *leading {
-	l := &leading{handoff: handoff{x: newProse(o, start, nil)}, open: open}
-	l.tags = l.x.tags[l.x.marks:]
-	return l
+	return &leading{handoff: handoff{x: newProse(o, start, nil)}, open: open}
 }
 
 func (l *leading) scan(p *Parser, eof bool) error {
@@ -364,7 +361,7 @@ func (l *leading) scan(p *Parser, eof bool) error {
 		b := p.bytes(l.x.pos, p.end())
 		b = b[:min(len(b), maxMarkerSpace+16)] // bounded: no rescan of a long run of spaces
 		i := skipSpace(b)
-		k, part := prefix(b[i:], l.tags)
+		k, part := prefix(b[i:], l.x.tags)
 		switch {
 		case i > maxMarkerSpace:
 			l.d = l.open(l.x.out)
@@ -373,7 +370,7 @@ func (l *leading) scan(p *Parser, eof bool) error {
 			if err := p.text(p.pos(l.x.out), at, false); err != nil {
 				return err
 			}
-			end := at + len(l.tags[k])
+			end := at + len(l.x.tags[k])
 			l.x.in, l.x.out, l.x.pos = true, at, end
 			l.x.th = thinking{start: at, startPos: p.pos(at), content: end, close: l.x.close[k]}
 		case (part || i == len(b)) && !eof:
