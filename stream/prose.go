@@ -236,7 +236,7 @@ func (x *prose) thinking(p *Parser, eof bool) (bool, error) {
 	at := x.pos + i
 	x.pos = at
 	if k >= 0 && k < len(th.close) {
-		x.pos += len(th.close[k]) // the closing tag is the block's, a marker not
+		x.pos += len(th.close[k]) // a closing tag is part of the block, a marker is not
 	}
 	err := x.emit(p, x.pos, at)
 	if k < 0 && eof && err == nil {
