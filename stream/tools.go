@@ -175,15 +175,14 @@ func (t *tools) keep() int {
 	switch {
 	case t.mode == inText:
 		return t.x.keep()
-	case (t.mode == inCall || t.mode == inValue) && !t.c.over:
+	case t.mode == inWrapper:
+		return t.out
+	case !t.c.over: // in a call
 		return t.c.start
-	case t.mode == inCall || t.mode == inValue:
-		// an oversized call's text is emitted, but a value's last line
-		// ending (up to two bytes before t.out) is still looked at
-		// (trimEOL)
-		return max(t.c.start, t.out-2)
 	}
-	return t.out
+	// an oversized call's text is emitted, but a value's last line ending
+	// (up to two bytes before t.out) is still looked at (trimEOL)
+	return max(t.c.start, t.out-2)
 }
 
 func (t *tools) scan(p *Parser, eof bool) error {
