@@ -869,30 +869,30 @@ func (t *tools) build(raw string, closing ast.Span) ast.Params {
 // parameter also takes a Python literal, and a json one plain text. A
 // value that does not convert is kept trimmed, as plangram parse keeps it.
 func (t *tools) typed(sp *schema.Param, a *arg) (any, error) {
-	s := a.raw
 	if t.f.rawText && sp.TypeOrDefault() == schema.String && !sp.Raw {
 		// kept as written, like a raw value; the entity policy applies
 		sp = &schema.Param{Name: sp.Name, Type: schema.String, Raw: true, Entities: sp.Entities, Nullable: sp.Nullable}
 	}
-	val, err := convert(sp, s)
-	if ty := sp.TypeOrDefault(); err != nil && (ty == schema.JSON || ty == schema.List) {
-		if js, ok := pyLiteral(strings.TrimSpace(s)); ok {
+	val, err := convert(sp, a.raw)
+	if err == nil {
+		return val, nil
+	}
+	s := strings.TrimSpace(a.raw)
+	if ty := sp.TypeOrDefault(); ty == schema.JSON || ty == schema.List {
+		if js, ok := pyLiteral(s); ok {
 			if v, e := convert(sp, js); e == nil {
 				return v, nil
 			}
 		}
-		if v := strings.TrimSpace(s); ty == schema.JSON && (v == "" || !strings.ContainsRune("{[\"", rune(v[0]))) {
+		if ty == schema.JSON && (s == "" || !strings.ContainsRune("{[\"", rune(s[0]))) {
 			// a json parameter takes any value: text that does not try
 			// to be JSON, or no text, is a string (an untyped property,
 			// an anyOf of string and other types); broken JSON stays an
 			// error
-			return v, nil
+			return s, nil
 		}
 	}
-	if err != nil {
-		return strings.TrimSpace(s), err
-	}
-	return val, nil
+	return s, err
 }
 
 // find returns the first index in b at which one of tags starts and the
