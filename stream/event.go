@@ -147,12 +147,11 @@ func (e *Event) AppendJSON(dst []byte) ([]byte, error) {
 // WriteJSON writes the event's JSON object to w (see MarshalJSON).
 func (e *Event) WriteJSON(w *jsonw.W) {
 	w.BeginObject()
-	w.Key("type")
+	typ := e.Type.String()
 	if e.Type == Error && e.Severity != ast.Error {
-		w.String("diagnostic") // a warning, note or info: "error" counts errors only
-	} else {
-		w.String(e.Type.String())
+		typ = "diagnostic" // a warning, note or info: "error" counts errors only
 	}
+	w.KeyString("type", typ)
 	if e.Choice != 0 {
 		w.Key("choice")
 		w.Int(int64(e.Choice))
@@ -174,40 +173,32 @@ func (e *Event) WriteJSON(w *jsonw.W) {
 	}
 	raw := e.Raw
 	switch e.Type {
-	case Text:
+	case Text, Thinking, ParamDelta:
 		ast.WriteExactString(w, "text", e.Text)
-		if e.Raw == e.Text {
+		if e.Type == Text && e.Raw == e.Text {
 			raw = ""
 		}
-	case Thinking, ParamDelta:
-		ast.WriteExactString(w, "text", e.Text)
 	case ToolCall, Hunk:
 		ast.WriteParams(w, "params", e.Params)
-	case ToolCallStart:
-		if e.Params != nil { // an edit-format call's paths
+	case ToolCallStart, Error:
+		if e.Params != nil { // an edit-format call's paths; an unterminated JSON call's, what was read
 			ast.WriteParams(w, "params", e.Params)
 		}
-	case Error:
-		if e.Params != nil { // an unterminated JSON call: what was read
-			ast.WriteParams(w, "params", e.Params)
-		}
-		w.Key("severity")
-		w.String(e.Severity.String())
+	}
+	if e.Type == Error {
+		w.KeyString("severity", e.Severity.String())
 	}
 	if e.Kind != "" {
-		w.Key("kind")
-		w.String(e.Kind)
+		w.KeyString("kind", e.Kind)
 	}
 	if e.Message != "" {
-		w.Key("message")
-		w.String(e.Message)
+		w.KeyString("message", e.Message)
 	}
 	if raw != "" {
 		ast.WriteExactString(w, "raw", raw)
 	}
 	if e.Syntax != "" {
-		w.Key("syntax")
-		w.String(e.Syntax)
+		w.KeyString("syntax", e.Syntax)
 	}
 	w.Key("span")
 	e.Span.WriteJSON(w)

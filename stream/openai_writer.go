@@ -218,9 +218,8 @@ func (o *OpenAIWriter) Write(e *Event) error {
 		}
 		d.ToolCalls = []oaToolCall{{Index: c.index, Function: &oaFunction{Arguments: string(o.frag)}}}
 	case ToolCall:
-		c := o.calls[e.ID]
-		tc := oaToolCall{Function: &oaFunction{}}
-		if c == nil { // a call without its start (not made by a Parser): its first element too
+		c, tc := o.calls[e.ID], oaToolCall{Function: &oaFunction{}}
+		if c == nil { // a call without its start (not made by a Parser): its first element
 			tc = o.start(e)
 			c = o.calls[e.ID]
 		}
@@ -298,11 +297,7 @@ func (o *OpenAIWriter) writeHead(c *oaCall, callID string) error {
 	if callID != "" {
 		tc.ID = callID
 	}
-	frag := o.frag
-	o.frag = nil
-	err := o.chunk(c.choice.index, oaDelta{ToolCalls: []oaToolCall{tc}}, nil)
-	o.frag = frag
-	return err
+	return o.chunk(c.choice.index, oaDelta{ToolCalls: []oaToolCall{tc}}, nil)
 }
 
 // start opens call e and returns its first tool_calls element.

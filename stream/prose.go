@@ -14,9 +14,6 @@ import (
 // maxMarkerSpace is the most white space a space in a marker stands for.
 const maxMarkerSpace = 32
 
-// maxMarkerName is the most name bytes a '+' in a marker stands for.
-const maxMarkerName = 64
-
 // matchMarker matches b against marker m (see Syntax.Markers): it returns
 // the length of the match, or whether b is a proper prefix of a match.
 func matchMarker(b []byte, m string) (n int, full, part bool) {
@@ -37,17 +34,14 @@ func matchMarker(b []byte, m string) (n int, full, part bool) {
 			}
 			i++
 		case '+':
-			k := 0
-			for i < len(b) && k < maxMarkerName && isName(b[i]) {
-				i++
-				k++
-			}
+			e, more := nameEnd(b, i)
 			switch {
-			case k == 0 && i == len(b), k > 0 && k < maxMarkerName && i == len(b):
+			case more:
 				return 0, false, true
-			case k == 0:
+			case e == i:
 				return 0, false, false
 			}
+			i = e
 		default:
 			if i == len(b) {
 				return 0, false, true
@@ -228,52 +222,99 @@ func (x *prose) find(b []byte, eof bool) (i, k, n int) {
 	}
 }
 
-// thinking emits the open thinking block up to its closing tag (or a
-// marker, in the template's block or any when special) and reports whether
-// it closed.
+// thinking emits the open thinking block up to its closing tag, or up to
+// a marker (in the template's block, or any when special: the block is then
+// cut), and reports whether it ended; at eof an open block is reported as
+// unterminated.
 func (x *prose) thinking(p *Parser, eof bool) (bool, error) {
-	var ends []string
+	th := &x.th
+	stops := th.close
 	if x.pre || x.special {
-		ends = x.ends
+		stops = append(stops[:len(stops):len(stops)], x.ends...)
 	}
-	done, err := x.th.scan(p, &x.out, &x.pos, x.hide, ends, eof)
-	if done || eof {
-		x.in, x.pre = false, false
-		x.cut = done && !slices.ContainsFunc(x.th.close, func(c string) bool {
-			return x.pos-len(c) >= x.th.content && string(p.bytes(x.pos-len(c), x.pos)) == c
-		})
+	i, k := find(p.bytes(x.pos, p.end()), stops, eof)
+	at := x.pos + i
+	x.pos = at
+	if k >= 0 && k < len(th.close) {
+		x.pos += len(th.close[k]) // a closing tag is part of the block, a marker is not
 	}
-	return done, err
+	err := x.emit(p, x.pos, at)
+	if k < 0 && eof && err == nil {
+		err = p.send(&Event{Type: Error, Kind: KindUnterminated,
+			Message: fmt.Sprintf("thinking block is not closed by %s", th.close[0]),
+			Raw:     p.str(th.start, at), Span: ast.Span{Start: th.startPos, End: p.pos(at)}})
+	}
+	if k >= 0 || eof {
+		x.in, x.pre, x.cut = false, false, k >= len(th.close)
+	}
+	return k >= 0, err
+}
+
+// emit sends the open block's bytes [x.out, to), whose content ends at
+// textEnd, as a Thinking event (none when hiding them), and moves x.out to
+// to.
+func (x *prose) emit(p *Parser, to, textEnd int) error {
+	from := x.out
+	if to <= from {
+		return nil
+	}
+	x.out = to
+	if x.hide {
+		return nil
+	}
+	lo := max(from, x.th.content)
+	if p.omit { // the content alone: the block's tags are framing
+		if from, to = lo, textEnd; to <= from {
+			return nil
+		}
+	}
+	raw := p.str(from, to)
+	text := ""
+	if textEnd > lo {
+		text = raw[lo-from : textEnd-from]
+	}
+	return p.send(&Event{Type: Thinking, Text: text, Raw: raw, Span: p.span(from, to)})
 }
 
 // auto is the scanner of --syntax auto: prose until the first marker of
 // any registered syntax, then that syntax's scanner from the marker on.
 type auto struct {
+	handoff
 	opts  Options
-	x     *prose
 	syns  []*Syntax
 	owner []int // per marker: its syntax in syns
 	syn   *Syntax
-	d     scanner
+}
+
+// handoff is the state of a scanner that reads prose (x) until it hands
+// the rest of the stream to another scanner (d, nil until then).
+type handoff struct {
+	x *prose
+	d scanner
+}
+
+func (h *handoff) keep() int {
+	if h.d != nil {
+		return h.d.keep()
+	}
+	return h.x.keep()
 }
 
 func newAuto(o Options) (*auto, error) {
 	a := &auto{opts: o}
 	var marks []string
-	builtin := map[string]*schema.Schema{} // most syntaxes share one: parse it once
+	schemas := map[string]*schema.Schema{} // by Syntax.Schema: most syntaxes share one, parsed once
 	for _, syn := range Syntaxes() {
 		if syn.Markers == nil {
 			continue
 		}
-		s := builtin[syn.Schema]
+		s := schemas[syn.Schema]
 		if s == nil {
 			var err error
 			if s, err = schemaFor(syn, o); err != nil {
 				return nil, err
 			}
-			if o.Schema == nil {
-				builtin[syn.Schema] = s
-			}
+			schemas[syn.Schema] = s
 		}
 		for _, m := range syn.Markers(s) {
 			marks = append(marks, m)
@@ -284,13 +325,6 @@ func newAuto(o Options) (*auto, error) {
 	a.x = newProse(o, 0, marks)
 	a.x.pre = false // a marker inside thinking never decides the syntax
 	return a, nil
-}
-
-func (a *auto) keep() int {
-	if a.d != nil {
-		return a.d.keep()
-	}
-	return a.x.keep()
 }
 
 func (a *auto) scan(p *Parser, eof bool) error {
@@ -314,23 +348,12 @@ func (a *auto) scan(p *Parser, eof bool) error {
 // space), or the one Options.InThinking opens, becomes Thinking events;
 // the syntax's scanner reads the rest from the block's end on.
 type leading struct {
-	x    *prose
-	tags []string // the thinking blocks' opening tags
-	open func(start int) scanner
-	d    scanner
+	handoff // x has no markers: its tags are the thinking blocks' opening tags
+	open    func(start int) scanner
 }
 
 func newLeading(o Options, start int, open func(start int) scanner) *leading {
-	l := &leading{x: newProse(o, start, nil), open: open}
-	l.tags = l.x.tags[l.x.marks:]
-	return l
-}
-
-func (l *leading) keep() int {
-	if l.d != nil {
-		return l.d.keep()
-	}
-	return l.x.keep()
+	return &leading{handoff: handoff{x: newProse(o, start, nil)}, open: open}
 }
 
 func (l *leading) scan(p *Parser, eof bool) error {
@@ -338,7 +361,7 @@ func (l *leading) scan(p *Parser, eof bool) error {
 		b := p.bytes(l.x.pos, p.end())
 		b = b[:min(len(b), maxMarkerSpace+16)] // bounded: no rescan of a long run of spaces
 		i := skipSpace(b)
-		k, part := prefix(b[i:], l.tags)
+		k, part := prefix(b[i:], l.x.tags)
 		switch {
 		case i > maxMarkerSpace:
 			l.d = l.open(l.x.out)
@@ -347,7 +370,7 @@ func (l *leading) scan(p *Parser, eof bool) error {
 			if err := p.text(p.pos(l.x.out), at, false); err != nil {
 				return err
 			}
-			end := at + len(l.tags[k])
+			end := at + len(l.x.tags[k])
 			l.x.in, l.x.out, l.x.pos = true, at, end
 			l.x.th = thinking{start: at, startPos: p.pos(at), content: end, close: l.x.close[k]}
 		case (part || i == len(b)) && !eof:
@@ -374,66 +397,4 @@ type thinking struct {
 	startPos ast.Pos
 	content  int      // offset just after the opening tag
 	close    []string // the closing tag
-}
-
-// emit sends the thinking block's bytes [*out, to), whose content ends at
-// textEnd, as a Thinking event (none when hide), and moves *out to to.
-func (th *thinking) emit(p *Parser, out *int, hide bool, to, textEnd int) error {
-	from := *out
-	if to <= from {
-		return nil
-	}
-	*out = to
-	if hide {
-		return nil
-	}
-	lo := max(from, th.content)
-	if p.omit {
-		// the content alone: the block's tags are framing
-		if textEnd <= lo {
-			return nil
-		}
-		text := p.str(lo, textEnd)
-		return p.send(&Event{Type: Thinking, Text: text, Raw: text, Span: p.span(lo, textEnd)})
-	}
-	raw := p.str(from, to)
-	text := ""
-	if textEnd > lo {
-		text = raw[lo-from : textEnd-from]
-	}
-	return p.send(&Event{Type: Thinking, Text: text, Raw: raw, Span: p.span(from, to)})
-}
-
-// scan emits the open block from offset *pos on up to its closing tag, or
-// up to the first of ends (tags that end it without being part of it), and
-// reports whether it ended; at eof an open block is reported as
-// unterminated. *out and hide are as for emit.
-func (th *thinking) scan(p *Parser, out, pos *int, hide bool, ends []string, eof bool) (bool, error) {
-	stops := th.close
-	if len(ends) > 0 {
-		stops = append(stops[:len(stops):len(stops)], ends...)
-	}
-	i, k := find(p.bytes(*pos, p.end()), stops, eof)
-	at := *pos + i
-	switch {
-	case k >= len(th.close):
-		*pos = at
-		return true, th.emit(p, out, hide, at, at)
-	case k >= 0:
-		*pos = at + len(th.close[k])
-		return true, th.emit(p, out, hide, *pos, at)
-	}
-	*pos = at
-	if err := th.emit(p, out, hide, at, at); err != nil || !eof {
-		return false, err
-	}
-	return false, th.unterminated(p, at)
-}
-
-// unterminated reports the block, still open at offset at when the stream
-// ends.
-func (th *thinking) unterminated(p *Parser, at int) error {
-	return p.send(&Event{Type: Error, Kind: KindUnterminated,
-		Message: fmt.Sprintf("thinking block is not closed by %s", th.close[0]),
-		Raw:     p.str(th.start, at), Span: ast.Span{Start: th.startPos, End: p.pos(at)}})
 }

@@ -20,6 +20,7 @@ package stream
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -147,38 +148,27 @@ func New(opts Options, emit func(*Event) error) (*Parser, error) {
 	if emit == nil {
 		return nil, errors.New("stream: New needs an emit function")
 	}
-	name := opts.Syntax
-	switch {
-	case name != "" && opts.Dialect != "" && opts.Dialect != name:
-		return nil, fmt.Errorf("stream: Options.Syntax %q and Options.Dialect %q disagree", name, opts.Dialect)
-	case name == "":
-		name = opts.Dialect
+	if opts.Syntax != "" && opts.Dialect != "" && opts.Dialect != opts.Syntax {
+		return nil, fmt.Errorf("stream: Options.Syntax %q and Options.Dialect %q disagree", opts.Syntax, opts.Dialect)
 	}
+	name := cmp.Or(opts.Syntax, opts.Dialect)
 	if name == "" && opts.Schema != nil {
 		name = opts.Schema.SyntaxName()
 	}
-	if name == "" {
-		name = "tools"
-	}
-	p := &Parser{emit: emit, line: 1, syntax: name, omit: opts.OmitFraming}
+	name = cmp.Or(name, "tools")
+	var d scanner
+	var err error
 	if name == Auto {
-		d, err := newAuto(opts)
-		if err != nil {
-			return nil, err
-		}
-		p.d = d
-		return p, nil
+		d, err = newAuto(opts)
+	} else if syn, lerr := LookupSyntax(name); lerr != nil {
+		err = lerr
+	} else {
+		d, err = open(syn, opts, 0)
 	}
-	syn, err := LookupSyntax(name)
 	if err != nil {
 		return nil, err
 	}
-	d, err := open(syn, opts, 0)
-	if err != nil {
-		return nil, err
-	}
-	p.d = d
-	return p, nil
+	return &Parser{emit: emit, d: d, line: 1, syntax: name, omit: opts.OmitFraming}, nil
 }
 
 // open returns syntax syn's scanner starting at offset start.
@@ -312,9 +302,6 @@ func (p *Parser) end() int { return p.base + len(p.buf) - p.tail }
 // incomplete returns the length of the incomplete UTF-8 character b ends
 // with: the start of a valid multi-byte encoding still missing bytes.
 func incomplete(b []byte) int {
-	if len(b) == 0 || b[len(b)-1] < utf8.RuneSelf {
-		return 0
-	}
 	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax+1; i-- {
 		if utf8.RuneStart(b[i]) {
 			if utf8.FullRune(b[i:]) {
@@ -342,10 +329,8 @@ func (p *Parser) charStart(off int) int {
 		if !utf8.RuneStart(b) {
 			continue
 		}
-		if b >= utf8.RuneSelf {
-			if r, n := utf8.DecodeRune(p.buf[s-p.base : min(s+utf8.UTFMax, p.base+len(p.buf))-p.base]); r != utf8.RuneError && s+n > off {
-				return s
-			}
+		if r, n := utf8.DecodeRune(p.buf[s-p.base : min(s+utf8.UTFMax, p.base+len(p.buf))-p.base]); r != utf8.RuneError && s+n > off {
+			return s // (an ASCII byte's n is 1: s+1 <= off)
 		}
 		return off
 	}

@@ -55,7 +55,7 @@ import (
 //     ToolCall events gives back the bytes from c.start on (markup that is
 //     not prose is a Text event with empty Text and the bytes in Raw). With
 //     Options.HideThinking, thinking bytes are left out; Options.OmitFraming
-//     is applied by the core (Parser.send, thinking.emit), not by a syntax.
+//     is applied by the core (Parser.send, prose.emit), not by a syntax.
 //   - Results never depend on the chunking: hold back only what the next
 //     bytes could still change (a suffix that may become a marker), never a
 //     fixed window, and never rescan decided bytes (linear time).
@@ -63,7 +63,7 @@ import (
 //     (the core holds an incomplete tail back), so a syntax need not care.
 //   - Calls are numbered with p.nextID(); reasoning blocks (<think>…</think>)
 //     become Thinking events: use the prose helper for the text between
-//     calls, which also handles Options.StartInThinking.
+//     calls, which also handles Options.InThinking.
 //
 // Tests: add golden cases under golden/stream/ (named NAME_*.txt for the
 // syntax NAME, see golden_test.go) and call checkChunks (helpers_test.go)
@@ -82,7 +82,7 @@ type Syntax struct {
 	// schema, for --syntax auto; nil means the syntax is never detected.
 	// In a marker, a space stands for optional white space (up to
 	// maxMarkerSpace bytes of space, tab, CR, LF), '*' for one name
-	// byte (letter, digit, _ - . :) and '+' for one to maxMarkerName name
+	// byte (letter, digit, _ - . :) and '+' for one to maxName name
 	// bytes; every other byte is literal. A marker must not also be a
 	// marker of another syntax.
 	Markers func(s *schema.Schema) []string

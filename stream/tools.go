@@ -67,8 +67,7 @@ type tools struct {
 	max    int
 	f      xmlForm
 	reread int // bytes read again after an unterminated call (reopen)
-	// The open wrapper: its offset and position, its calls so far.
-	wrapAt  int
+	// The open wrapper: its position, its calls so far.
 	wrapPos ast.Pos
 	wrapN   int
 	// afterLoose: text resumes right after a loose call, where the
@@ -138,14 +137,14 @@ type value struct {
 	dup        bool   // an earlier value of the call has the same name
 }
 
-func newTools(s *schema.Schema, o Options, start int, f xmlForm) *tools {
-	t := &tools{byName: map[string]*tool{}, names: toolNames{schema: s, builtin: o.Schema == nil, hint: o.ToolsHint},
-		max: o.MaxCallSize, out: start, pos: start, f: f}
+func newTools(c *config, f xmlForm) *tools {
+	t := &tools{byName: map[string]*tool{}, names: namesOf(c), max: c.opts.MaxCallSize, out: c.start, pos: c.start, f: f,
+		c: call{names: map[string]bool{}}}
 	if t.max <= 0 {
 		t.max = DefaultMaxCallSize
 	}
 	var marks []string
-	for _, a := range s.Actions {
+	for _, a := range c.schema.Actions {
 		for _, n := range append([]string{a.Name}, a.Aliases...) {
 			tl := newTool(a, n)
 			t.byName[n] = tl
@@ -164,7 +163,7 @@ func newTools(s *schema.Schema, o Options, start int, f xmlForm) *tools {
 		marks = append(marks, f.callTag)
 		t.info = append(t.info, textTag{loose: true})
 	}
-	t.x = newProse(o, start, marks)
+	t.x = newProse(c.opts, c.start, marks)
 	t.x.literal = true
 	// a bare tool's tag (<read_file>) does not end the template's thinking
 	// block: reasoning mentions it too often
@@ -176,15 +175,14 @@ func (t *tools) keep() int {
 	switch {
 	case t.mode == inText:
 		return t.x.keep()
-	case (t.mode == inCall || t.mode == inValue) && !t.c.over:
+	case t.mode == inWrapper:
+		return t.out
+	case !t.c.over: // in a call
 		return t.c.start
-	case t.mode == inCall || t.mode == inValue:
-		// an oversized call's text is emitted, but a value's last line
-		// ending (up to two bytes before t.out) is still looked at
-		// (trimEOL)
-		return max(t.c.start, t.out-2)
 	}
-	return t.out
+	// an oversized call's text is emitted, but a value's last line ending
+	// (up to two bytes before t.out) is still looked at (trimEOL)
+	return max(t.c.start, t.out-2)
 }
 
 func (t *tools) scan(p *Parser, eof bool) error {
@@ -230,14 +228,15 @@ func (t *tools) text(p *Parser, eof bool) (bool, error) {
 			return true, t.open(p, t.byName[string(name)], string(name), true, false, at, at+n)
 		case more && !eof:
 			return false, nil
-		case more:
-			return false, t.cutTag(p, at)
+		case more: // the stream ends inside it (the text before it is emitted)
+			t.out, t.pos = p.end(), p.end()
+			return false, p.cutTag(at)
 		}
 		t.pos = at + 1 // not a call: its '<' is text
 		return true, nil
 	}
 	t.mode, t.out, t.pos = inWrapper, end, end
-	t.wrapAt, t.wrapPos, t.wrapN = at, p.pos(at), 0
+	t.wrapPos, t.wrapN = p.pos(at), 0
 	return true, p.text(t.wrapPos, end, true)
 }
 
@@ -298,23 +297,13 @@ func (t *tools) wrapper(p *Parser, eof bool) (bool, error) {
 			return false, nil
 		}
 		if part || more { // at eof: a cut call (a lone '<' too, inside the wrapper)
-			t.mode = inText
-			return false, t.cutTag(p, t.pos)
+			at := t.pos
+			t.mode, t.out, t.pos = inText, p.end(), p.end()
+			return false, p.cutTag(at)
 		}
 	}
 	t.mode = inText
 	return true, nil
-}
-
-// cutTag ends the stream, whose bytes from offset at on are the start of a
-// call's opening tag cut off: a cut-tag error, then the bytes as markup
-// (a Text event with empty Text).
-func (t *tools) cutTag(p *Parser, at int) error {
-	if err := p.text(p.pos(t.out), at, t.mode == inWrapper); err != nil {
-		return err
-	}
-	t.out, t.pos = p.end(), p.end()
-	return p.cutTag(at)
 }
 
 // open starts a call of tool tl (nil for an unknown tool called name)
@@ -329,10 +318,9 @@ func (t *tools) open(p *Parser, tl *tool, name string, invoke, wrapped bool, at,
 		name = tl.act.Name // not an alias
 	}
 	c := &t.c
-	names := c.names
-	clear(names)
+	clear(c.names)
 	*c = call{id: id, name: name, tool: tl, invoke: invoke, wrapped: wrapped, start: at, startPos: p.pos(at),
-		stray: -1, cand: -1, vals: c.vals[:0], errs: c.errs[:0], follow: c.follow[:0], given: c.given[:0], names: names}
+		stray: -1, cand: -1, vals: c.vals[:0], errs: c.errs[:0], follow: c.follow[:0], given: c.given[:0], names: c.names}
 	c.end = t.f.callClose
 	if !invoke {
 		c.end = tl.close
@@ -444,9 +432,6 @@ func (t *tools) openValue(p *Parser, name string, n int) {
 	if v.param != nil && t.given(v.param) < 0 {
 		c.given = append(c.given, len(c.vals))
 	}
-	if c.names == nil {
-		c.names = map[string]bool{}
-	}
 	v.dup = c.names[v.name]
 	c.names[v.name] = true
 	c.vals = append(c.vals, v)
@@ -463,7 +448,7 @@ func (t *tools) openValue(p *Parser, name string, n int) {
 	default:
 		c.stops = c.stop[:2]
 	}
-	if v.param != nil && v.param.Raw {
+	if c.raw {
 		c.follow = append(c.follow[:0], c.end)
 		for _, o := range c.tool.opens {
 			if !c.invoke && t.given(o.param) < 0 {
@@ -513,7 +498,7 @@ func (t *tools) value(p *Parser, eof bool) (bool, error) {
 	}
 	for {
 		if c.cand < 0 {
-			// findLead, inline (the usual chunk of a value holds no tag)
+			// the first of c.stops (the usual chunk of a value holds no tag)
 			b, i, k, part := p.bytes(t.pos, lim), -1, -1, false
 			for k < 0 && !part {
 				j := bytes.IndexByte(b[i+1:], '<') // (every tag of the XML forms starts with '<')
@@ -662,7 +647,7 @@ func (t *tools) endValue(p *Parser, by int) error {
 	c := &t.c
 	v := &c.vals[len(c.vals)-1]
 	end := t.pos
-	if (v.param != nil && v.param.Raw || c.invoke) && !t.f.exactEdges {
+	if c.edges {
 		end = t.trimEOL(p, end, false)
 	}
 	if err := t.delta(p, end); err != nil {
@@ -884,30 +869,30 @@ func (t *tools) build(raw string, closing ast.Span) ast.Params {
 // parameter also takes a Python literal, and a json one plain text. A
 // value that does not convert is kept trimmed, as plangram parse keeps it.
 func (t *tools) typed(sp *schema.Param, a *arg) (any, error) {
-	s := a.raw
 	if t.f.rawText && sp.TypeOrDefault() == schema.String && !sp.Raw {
 		// kept as written, like a raw value; the entity policy applies
 		sp = &schema.Param{Name: sp.Name, Type: schema.String, Raw: true, Entities: sp.Entities, Nullable: sp.Nullable}
 	}
-	val, err := convert(sp, s)
-	if ty := sp.TypeOrDefault(); err != nil && (ty == schema.JSON || ty == schema.List) {
-		if js, ok := pyLiteral(strings.TrimSpace(s)); ok {
+	val, err := convert(sp, a.raw)
+	if err == nil {
+		return val, nil
+	}
+	s := strings.TrimSpace(a.raw)
+	if ty := sp.TypeOrDefault(); ty == schema.JSON || ty == schema.List {
+		if js, ok := pyLiteral(s); ok {
 			if v, e := convert(sp, js); e == nil {
 				return v, nil
 			}
 		}
-		if v := strings.TrimSpace(s); ty == schema.JSON && (v == "" || !strings.ContainsRune("{[\"", rune(v[0]))) {
+		if ty == schema.JSON && (s == "" || !strings.ContainsRune("{[\"", rune(s[0]))) {
 			// a json parameter takes any value: text that does not try
 			// to be JSON, or no text, is a string (an untyped property,
 			// an anyOf of string and other types); broken JSON stays an
 			// error
-			return v, nil
+			return s, nil
 		}
 	}
-	if err != nil {
-		return strings.TrimSpace(s), err
-	}
-	return val, nil
+	return s, err
 }
 
 // find returns the first index in b at which one of tags starts and the
@@ -918,11 +903,6 @@ func find(b []byte, tags []string, eof bool) (int, int) {
 	for _, t := range tags[1:] {
 		mixed = mixed || t[0] != c
 	}
-	return findLead(b, tags, eof, c, mixed)
-}
-
-// findLead is find for tags that all start with byte c, unless mixed.
-func findLead(b []byte, tags []string, eof bool, c byte, mixed bool) (int, int) {
 	for i := 0; ; i++ {
 		var j int
 		if mixed {

@@ -94,6 +94,15 @@ func quotedName(b []byte, pre string) (name []byte, end int, ok, more bool) {
 	if !ok {
 		return nil, 0, false, more
 	}
+	if name, end, ok, more = quoted(b, i); ok && len(name) == 0 {
+		return nil, 0, false, false
+	}
+	return name, end, ok, more
+}
+
+// quoted reads at b[i:] a name of up to maxName name bytes, possibly
+// empty, bare or in double or single quotes, as quotedName.
+func quoted(b []byte, i int) (name []byte, end int, ok, more bool) {
 	if i == len(b) {
 		return nil, 0, false, true
 	}
@@ -105,9 +114,6 @@ func quotedName(b []byte, pre string) (name []byte, end int, ok, more bool) {
 	j, more := nameEnd(b, i)
 	if more {
 		return nil, 0, false, true
-	}
-	if j == i {
-		return nil, 0, false, false
 	}
 	k, ok, more := seq(b, j, q)
 	if !ok {
@@ -123,7 +129,7 @@ func xmlSyntax(name, summary string, f xmlForm, markers func(*schema.Schema) []s
 			if c.opts.ThinkingTags == nil {
 				c.opts.ThinkingTags = f.thinking
 			}
-			return newTools(c.schema, c.opts, c.start, f), nil
+			return newTools(c, f), nil
 		}}
 }
 
@@ -229,19 +235,7 @@ func dsmlParamTag(b []byte) ([]byte, int, bool) {
 		if k, ok, more = seq(b, k, "string="); !ok {
 			return nil, 0, more
 		}
-		if k == len(b) {
-			return nil, 0, true
-		}
-		q := ""
-		if b[k] == '"' || b[k] == '\'' {
-			q = string(b[k])
-			k++
-		}
-		v, more := nameEnd(b, k)
-		if more {
-			return nil, 0, true
-		}
-		if j, ok, more = seq(b, v, q); !ok {
+		if _, j, ok, more = quoted(b, k); !ok {
 			return nil, 0, more
 		}
 	}
@@ -272,54 +266,24 @@ func (registry) SeedOSS() *Syntax {
 // glmCall matches "<tool_call>", optional white space and a name followed
 // by white space or '<' (which is not part of the match).
 func glmCall(b []byte) ([]byte, int, bool) {
-	i, ok, more := seq(b, 0, "<tool_call>")
-	if !ok {
-		return nil, 0, more
+	n, full, part := matchMarker(b, "<tool_call> +")
+	if !full || n == len(b) || !isSpace(b[n]) && b[n] != '<' {
+		return nil, 0, part
 	}
-	i, more = spaces(b, i)
-	if more {
-		return nil, 0, true
-	}
-	j, more := nameEnd(b, i)
-	switch {
-	case more:
-		return nil, 0, true
-	case j == i || j == len(b) || !isSpace(b[j]) && b[j] != '<':
-		return nil, 0, false
-	}
-	return b[i:j], j, false
+	i, _ := spaces(b, len("<tool_call>"))
+	return b[i:n], n, false
 }
 
 // glmParam matches <arg_key>NAME</arg_key> <arg_value>, white space
 // allowed around NAME and between the tags.
 func glmParam(b []byte) ([]byte, int, bool) {
-	i, ok, more := seq(b, 0, "<arg_key>")
-	if !ok {
-		return nil, 0, more
+	n, full, part := matchMarker(b, "<arg_key> + </arg_key> <arg_value>")
+	if !full {
+		return nil, 0, part
 	}
-	if i, more = spaces(b, i); more {
-		return nil, 0, true
-	}
-	j, more := nameEnd(b, i)
-	if more {
-		return nil, 0, true
-	}
-	if j == i {
-		return nil, 0, false
-	}
-	name := b[i:j]
-	for _, part := range []string{"", "</arg_key>", "", "<arg_value>"} {
-		if part == "" {
-			if j, more = spaces(b, j); more {
-				return nil, 0, true
-			}
-			continue
-		}
-		if j, ok, more = seq(b, j, part); !ok {
-			return nil, 0, more
-		}
-	}
-	return name, j, false
+	i, _ := spaces(b, len("<arg_key>"))
+	j, _ := nameEnd(b, i)
+	return b[i:j], n, false
 }
 
 // nameEnd returns the end of the name of at most maxName name bytes that
