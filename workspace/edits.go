@@ -38,6 +38,11 @@ const CodeAnchorWhitespace = "anchor-whitespace"
 // its CRLF line endings (codex and aider do the same).
 const CodeCRLFKept = "crlf-kept"
 
+// CodeBadReplaceDiff is the error on a replace_in_file diff that is not
+// one or more SEARCH/REPLACE blocks (Cline's markers): the file is not
+// edited.
+const CodeBadReplaceDiff = "bad-replace-diff"
+
 // crlfFile reports whether content ends every line with CRLF (and has at
 // least one line ending): such a file is edited with LF-only edit texts by
 // matching line by line and writing CRLF back (toLF / fromLF).
@@ -129,8 +134,14 @@ func lineEnding(crlf bool) (nl string, conv func(string) string) {
 
 // searchReplace checks a search_replace block.
 func (c *checker) searchReplace(ctx context.Context, a *ast.Action, t *pathArg) {
-	search, replace := a.Params.String("search"), a.Params.String("replace")
-	span := paramSpan(a, "search")
+	c.replaceBlock(ctx, a, t, a.Params.String("search"), a.Params.String("replace"), paramSpan(a, "search"), false)
+}
+
+// replaceBlock checks one SEARCH/REPLACE block, written at span, and
+// reports whether it applies (or is applied already). cline: an empty
+// SEARCH on a non-empty file is an error, not an append (Cline replaces
+// the whole file; the reading that loses no data is neither).
+func (c *checker) replaceBlock(ctx context.Context, a *ast.Action, t *pathArg, search, replace string, span ast.Span, cline bool) bool {
 	if strings.TrimSpace(search) == "" {
 		// aider: an empty SEARCH starts a new file, or appends to an
 		// existing one
@@ -138,6 +149,7 @@ func (c *checker) searchReplace(ctx context.Context, a *ast.Action, t *pathArg) 
 		switch {
 		case f.dir:
 			c.add(ast.Error, CodeNotAFile, *t.span, "%s cannot create %s: it is a directory", a.Name, t.value)
+			return false
 		case !f.exists:
 			c.set(t.rel, &vfile{exists: true, known: true, content: replace, size: int64(len(replace)), by: a, how: "created"})
 		case f.known && replace != "" && c.unchanged(f) && f.content == replace:
@@ -146,6 +158,11 @@ func (c *checker) searchReplace(ctx context.Context, a *ast.Action, t *pathArg) 
 			if f.problem != "" {
 				c.add(ast.Warning, CodeFileUnreadable, *t.span, "%s: %s cannot be checked: %s", a.Name, t.value, f.problem)
 			}
+			return false
+		case cline && f.size > 0:
+			d := c.add(ast.Error, CodeFileExists, span, "%s: the SEARCH text is empty and %s is not (%s): Cline would replace all of it; the file is neither replaced nor appended to: give the lines to replace, or write the whole file with write_to_file", a.Name, t.value, number.Plural(f.size, "byte"))
+			d.Related = related(f, t.value)
+			return false
 		default:
 			c.add(ast.Info, CodeFileExists, span, "%s: the SEARCH text is empty and %s exists: the REPLACE text is appended to it (as aider does)", a.Name, t.value)
 			buf := c.textOf(f)
@@ -155,11 +172,11 @@ func (c *checker) searchReplace(ctx context.Context, a *ast.Action, t *pathArg) 
 			buf.Replace(buf.Len(), buf.Len(), replace)
 			c.edited(a, t.rel, f, buf)
 		}
-		return
+		return true
 	}
 	f := c.editable(a, t)
 	if f == nil || ctx.Err() != nil {
-		return
+		return false
 	}
 	buf := c.textOf(f)
 	crlf := buf.CRLF() && lfEdit(search, replace)
@@ -172,12 +189,12 @@ func (c *checker) searchReplace(ctx context.Context, a *ast.Action, t *pathArg) 
 	at, n := buf.Match(find, 0)
 	if where, ok := srApplied(buf, find, repl, at, n, c.unchanged(f)); ok {
 		c.applied(a, f, t.value, span, "%s: the REPLACE text is already in %s (line %d)%s: the block was applied before, and is not applied again", a.Name, t.value, buf.Line(where), appliedHow(n, "SEARCH text"))
-		return
+		return true
 	}
 	if n != 1 {
 		e := edit{find: search, replace: replace, span: span, name: "SEARCH text"}
 		c.matched(a, t, f, e, buf, crlf, find, n, 0)
-		return
+		return false
 	}
 	end := at + len(find)
 	reachesEnd := end == buf.Len()
@@ -189,6 +206,97 @@ func (c *checker) searchReplace(ctx context.Context, a *ast.Action, t *pathArg) 
 		c.noteCRLF(a, span, t.value)
 	}
 	c.edited(a, t.rel, f, buf)
+	return true
+}
+
+// replaceInFile checks a replace_in_file (Cline's tools): the SEARCH/REPLACE
+// blocks of its `diff`, in order, each as replaceBlock checks it, at the
+// block's span inside the parameter. A diff that does not parse, or a
+// block that does not apply, leaves the file as it was.
+func (c *checker) replaceInFile(ctx context.Context, a *ast.Action, t *pathArg) {
+	diff, span := a.Params.String("diff"), paramSpan(a, "diff")
+	at := func(start, end int) ast.Span {
+		if span.Len() != len(diff) { // not the source's bytes: the parameter
+			return span
+		}
+		return ast.NewLines([]byte(diff)).Span(start, end).In(span.Start)
+	}
+	blocks, start, end, why := diffBlocks(diff)
+	if why != "" {
+		c.add(ast.Error, CodeBadReplaceDiff, at(start, end), "%s: %s", a.Name, why)
+		return
+	}
+	before := c.file(t.rel)
+	for _, b := range blocks {
+		if !c.replaceBlock(ctx, a, t, b.search, b.replace, at(b.start, b.end), true) {
+			c.set(t.rel, before)
+			return
+		}
+	}
+}
+
+// srBlock is one SEARCH/REPLACE block of a replace_in_file diff, at
+// [start, end) of it.
+type srBlock struct {
+	search, replace string
+	start, end      int
+}
+
+// diffBlocks splits a replace_in_file diff into its blocks by Cline's
+// marker lines: 3 or more `-` (or `<`) then ` SEARCH`, 3 or more `=`, 3 or
+// more `+` (or `>`) then ` REPLACE`; `>` may follow SEARCH or REPLACE and
+// white space may end the line. A diff without a block, a block without
+// its separator or end marker, or text outside blocks is a problem: why
+// says what, at [start, end) of the diff.
+func diffBlocks(diff string) (blocks []srBlock, start, end int, why string) {
+	var b srBlock
+	state, from := 0, 0 // state: 0 outside a block, 1 in SEARCH, 2 in REPLACE
+	for off := 0; off < len(diff); {
+		next := len(diff)
+		if i := strings.IndexByte(diff[off:], '\n'); i >= 0 {
+			next = off + i + 1
+		}
+		line := strings.TrimRight(diff[off:next], " \t\r\n")
+		switch m := diffMarker(line); {
+		case state == 0 && m == 's':
+			b, state, from = srBlock{start: off}, 1, next
+		case state == 0 && strings.TrimSpace(line) != "":
+			return nil, off, off + len(line), "text outside the SEARCH/REPLACE blocks (a block starts with a `------- SEARCH` line)"
+		case state == 1 && m == '=':
+			b.search, state, from = diff[from:off], 2, next
+		case state == 2 && m == 'r':
+			b.replace, b.end, state = diff[from:off], next, 0
+			blocks = append(blocks, b)
+		case state != 0 && m != 0:
+			return nil, off, off + len(line), fmt.Sprintf("the %s section of the block at line %d is not ended by %s before this marker line",
+				[]string{"", "SEARCH", "REPLACE"}[state], lineOfOffset(diff, b.start), []string{"", "a `=======` line", "a `+++++++ REPLACE` line"}[state])
+		}
+		off = next
+	}
+	switch {
+	case state != 0:
+		return nil, b.start, len(diff), fmt.Sprintf("the block at line %d is not ended by %s", lineOfOffset(diff, b.start), []string{"", "a `=======` line", "a `+++++++ REPLACE` line"}[state])
+	case len(blocks) == 0:
+		return nil, 0, len(diff), "the diff has no SEARCH/REPLACE block (`------- SEARCH`, the lines to find, `=======`, their replacement, `+++++++ REPLACE`)"
+	}
+	return blocks, 0, 0, ""
+}
+
+// diffMarker returns what a line (without its line ending and trailing
+// white space) marks in a replace_in_file diff: 's' a SEARCH start, '='
+// the separator, 'r' a REPLACE end, 0 nothing.
+func diffMarker(line string) byte {
+	for _, m := range [...]struct {
+		c    byte
+		word string
+		kind byte
+	}{{'-', " SEARCH", 's'}, {'<', " SEARCH", 's'}, {'=', "", '='}, {'+', " REPLACE", 'r'}, {'>', " REPLACE", 'r'}} {
+		rest := strings.TrimLeft(line, string(m.c))
+		if len(line)-len(rest) >= 3 && (rest == m.word || m.word != "" && rest == m.word+">") {
+			return m.kind
+		}
+	}
+	return 0
 }
 
 // matched reports a text that does not occur exactly once after offset

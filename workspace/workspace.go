@@ -144,6 +144,10 @@ const (
 	// to `move_to` when set (udiff's and apply-patch's update_file,
 	// edits.go).
 	OpPatch
+	// OpReplaceInFile applies the SEARCH/REPLACE blocks of `diff` in
+	// order, each as OpSearchReplace does, but an empty search only
+	// creates a missing or empty file (Cline's replace_in_file, edits.go).
+	OpReplaceInFile
 )
 
 // Effects maps action names to what they do. It is the one table of
@@ -172,6 +176,10 @@ func DefaultEffects() Effects {
 		"search_replace": OpSearchReplace,
 		"add_file":       OpCreate,
 		"update_file":    OpPatch,
+
+		"write_to_file":   OpWrite,
+		"replace_in_file": OpReplaceInFile,
+		"execute_command": OpRun,
 	}
 }
 
@@ -810,6 +818,8 @@ func (c *checker) effect(ctx context.Context, a *ast.Action, op Op, paths []path
 		c.searchReplace(ctx, a, target)
 	case OpPatch:
 		c.patch(ctx, a, paths)
+	case OpReplaceInFile:
+		c.replaceInFile(ctx, a, target)
 	}
 }
 
