@@ -164,7 +164,9 @@ func (c *checker) replaceBlock(ctx context.Context, a *ast.Action, t *pathArg, s
 			d.Related = related(f, t.value)
 			return false
 		default:
-			c.add(ast.Info, CodeFileExists, span, "%s: the SEARCH text is empty and %s exists: the REPLACE text is appended to it (as aider does)", a.Name, t.value)
+			if !cline { // Cline's on an empty file: a new file's content
+				c.add(ast.Info, CodeFileExists, span, "%s: the SEARCH text is empty and %s exists: the REPLACE text is appended to it (as aider does)", a.Name, t.value)
+			}
 			buf := c.textOf(f)
 			if buf.CRLF() && lfEdit(replace) {
 				replace = fromLF(replace)
