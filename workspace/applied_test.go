@@ -9,6 +9,7 @@ import (
 
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
+	"github.com/plangram/plangram/stream"
 )
 
 // TestWriteEndsWithLineBreak: a file written from a fenced block (acts
@@ -112,7 +113,7 @@ func TestTallyCheckerAsSimulate(t *testing.T) {
 			t.Fatal(err)
 		}
 		root := copyFixture(t, filepath.Dir(planPath))
-		doc, err := grammar.Parse(ctx, "plan.md", src, grammar.Options{Dialect: dialect})
+		doc, err := grammar.Parse(ctx, "plan.md", src, grammar.Options{Dialect: dialect, ReadTools: stream.ReadDocument})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/plangram/plangram/ast"
 	"github.com/plangram/plangram/grammar"
 	"github.com/plangram/plangram/schema"
+	"github.com/plangram/plangram/stream"
 )
 
 // copyFixture copies a golden case's _root/ (a name the go tool ignores)
@@ -209,7 +210,7 @@ func TestRulesDocumented(t *testing.T) {
 }
 
 // TestGolden checks each case directory under golden/workspace: plan.md
-// parsed (dialect from the name prefix: acts_, plan_, sr_, udiff_ or ap_) and checked against
+// parsed (dialect from the name prefix: acts_, plan_, sr_, udiff_, ap_ or tools_) and checked against
 // a copy of _root/; the workspace diagnostics are pinned in <case>.golden,
 // and the copy must be unchanged afterwards.
 func TestGolden(t *testing.T) {
@@ -227,7 +228,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			doc, err := grammar.Parse(context.Background(), "plan.md", src, grammar.Options{Dialect: dialect})
+			doc, err := grammar.Parse(context.Background(), "plan.md", src, grammar.Options{Dialect: dialect, ReadTools: stream.ReadDocument})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -256,10 +257,10 @@ func TestGolden(t *testing.T) {
 }
 
 // caseDialect is the dialect of the golden workspace case name: its
-// prefix plan_, sr_, udiff_ or ap_ names one, else acts.
+// prefix plan_, sr_, udiff_, ap_ or tools_ names one, else acts.
 func caseDialect(name string) string {
 	for prefix, d := range map[string]string{"plan_": grammar.DialectPlan, "sr_": grammar.DialectSearchReplace,
-		"udiff_": grammar.DialectUdiff, "ap_": grammar.DialectApplyPatch} {
+		"udiff_": grammar.DialectUdiff, "ap_": grammar.DialectApplyPatch, "tools_": grammar.DialectTools} {
 		if strings.HasPrefix(name, prefix) {
 			return d
 		}
