@@ -228,10 +228,15 @@ func (c *checker) replaceInFile(ctx context.Context, a *ast.Action, t *pathArg) 
 		c.add(ast.Error, CodeBadReplaceDiff, at(start, end), "%s: %s", a.Name, why)
 		return
 	}
-	before := c.file(t.rel)
+	before, n := c.file(t.rel), len(c.diags)
 	for _, b := range blocks {
 		if !c.replaceBlock(ctx, a, t, b.search, b.replace, at(b.start, b.end), true) {
 			c.set(t.rel, before)
+			for _, d := range c.diags[n:] { // the file as this action's earlier blocks left it: as it was
+				if len(d.Related) == 1 && d.Related[0].Span == a.NameSpan {
+					d.Related = related(before, t.value)
+				}
+			}
 			return
 		}
 	}
@@ -252,32 +257,28 @@ type srBlock struct {
 // says what, at [start, end) of the diff.
 func diffBlocks(diff string) (blocks []srBlock, start, end int, why string) {
 	var b srBlock
-	state, from := 0, 0 // state: 0 outside a block, 1 in SEARCH, 2 in REPLACE
+	state, from, want := 0, 0, "" // state: 0 outside a block, 1 in SEARCH, 2 in REPLACE; want ends it
 	for off := 0; off < len(diff); {
-		next := len(diff)
-		if i := strings.IndexByte(diff[off:], '\n'); i >= 0 {
-			next = off + i + 1
-		}
-		line := strings.TrimRight(diff[off:next], " \t\r\n")
+		raw, _, _ := strings.Cut(diff[off:], "\n")
+		next, line := min(off+len(raw)+1, len(diff)), strings.TrimRight(raw, " \t\r")
 		switch m := diffMarker(line); {
-		case state == 0 && m == 's':
-			b, state, from = srBlock{start: off}, 1, next
+		case state == 0 && m == 'S':
+			b, state, from, want = srBlock{start: off}, 1, next, "a `=======` line"
 		case state == 0 && strings.TrimSpace(line) != "":
 			return nil, off, off + len(line), "text outside the SEARCH/REPLACE blocks (a block starts with a `------- SEARCH` line)"
 		case state == 1 && m == '=':
-			b.search, state, from = diff[from:off], 2, next
-		case state == 2 && m == 'r':
+			b.search, state, from, want = diff[from:off], 2, next, "a `+++++++ REPLACE` line"
+		case state == 2 && m == 'R':
 			b.replace, b.end, state = diff[from:off], next, 0
 			blocks = append(blocks, b)
 		case state != 0 && m != 0:
-			return nil, off, off + len(line), fmt.Sprintf("the %s section of the block at line %d is not ended by %s before this marker line",
-				[]string{"", "SEARCH", "REPLACE"}[state], lineOfOffset(diff, b.start), []string{"", "a `=======` line", "a `+++++++ REPLACE` line"}[state])
+			return nil, off, off + len(line), fmt.Sprintf("the block at line %d is not ended by %s before this marker line", lineOfOffset(diff, b.start), want)
 		}
 		off = next
 	}
 	switch {
 	case state != 0:
-		return nil, b.start, len(diff), fmt.Sprintf("the block at line %d is not ended by %s", lineOfOffset(diff, b.start), []string{"", "a `=======` line", "a `+++++++ REPLACE` line"}[state])
+		return nil, b.start, len(diff), fmt.Sprintf("the block at line %d is not ended by %s", lineOfOffset(diff, b.start), want)
 	case len(blocks) == 0:
 		return nil, 0, len(diff), "the diff has no SEARCH/REPLACE block (`------- SEARCH`, the lines to find, `=======`, their replacement, `+++++++ REPLACE`)"
 	}
@@ -285,17 +286,13 @@ func diffBlocks(diff string) (blocks []srBlock, start, end int, why string) {
 }
 
 // diffMarker returns what a line (without its line ending and trailing
-// white space) marks in a replace_in_file diff: 's' a SEARCH start, '='
-// the separator, 'r' a REPLACE end, 0 nothing.
+// white space) marks in a replace_in_file diff: 'S' a SEARCH start, '='
+// the separator, 'R' a REPLACE end, 0 nothing.
 func diffMarker(line string) byte {
-	for _, m := range [...]struct {
-		c    byte
-		word string
-		kind byte
-	}{{'-', " SEARCH", 's'}, {'<', " SEARCH", 's'}, {'=', "", '='}, {'+', " REPLACE", 'r'}, {'>', " REPLACE", 'r'}} {
-		rest := strings.TrimLeft(line, string(m.c))
-		if len(line)-len(rest) >= 3 && (rest == m.word || m.word != "" && rest == m.word+">") {
-			return m.kind
+	for _, m := range []string{"- SEARCH", "< SEARCH", "=", "+ REPLACE", "> REPLACE"} {
+		rest := strings.TrimLeft(line, m[:1])
+		if len(line)-len(rest) >= 3 && (rest == m[1:] || len(m) > 1 && rest == m[1:]+">") {
+			return m[min(2, len(m)-1)] // the word's first letter, or '='
 		}
 	}
 	return 0

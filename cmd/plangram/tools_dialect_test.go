@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,8 +14,9 @@ import (
 // what the document commands make of a Cline-style reply under --dialect
 // tools: check reports the stream parser's error events as diagnostics
 // (an unknown tool, a bad value) in every format, parse gives the calls as
-// actions, fmt and fix print the reply as it is, apply finds nothing to
-// apply, and auto never reads a reply as tools.
+// actions, fmt and fix print the reply as it is, apply writes the files of
+// write_to_file and replace_in_file (all or nothing: a stale block refuses
+// the reply), and auto never reads a reply as tools.
 func TestToolsDialectCLI(t *testing.T) {
 	t.Chdir("../..")
 	const d = "golden/cli/tools/"
@@ -32,8 +35,22 @@ func TestToolsDialectCLI(t *testing.T) {
 	} {
 		out.WriteString(transcript(t, args...))
 	}
-	code, stdout, stderr := runCLI(t, "", "apply", "--root", root, "--dialect", "tools", d+"clean.md")
-	out.WriteString("$ plangram apply --root ROOT --dialect tools " + d + "clean.md\n" + stdout + strings.ReplaceAll(stderr, root, "ROOT") + "exit " + string(rune('0'+code)) + "\n\n")
+	apply := func(args ...string) {
+		code, stdout, stderr := runCLI(t, "", append([]string{"apply", "--root", root, "--dialect", "tools"}, args...)...)
+		out.WriteString("$ plangram apply --root ROOT --dialect tools " + strings.Join(args, " ") + "\n" + stdout + strings.ReplaceAll(stderr, root, "ROOT") + "exit " + string(rune('0'+code)) + "\n\n")
+	}
+	apply(d + "clean.md")
+	// A reply whose second block is stale changes nothing, not even its
+	// write_to_file; the reply as the model meant it applies.
+	greet := "def hello():\n    return \"hello\"\n\n\nprint(hello())\n"
+	if err := os.WriteFile(filepath.Join(root, "greet.py"), []byte(greet), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	apply(d + "edit_stale.md")
+	apply("-d", d+"edit.md")
+	if data, _ := os.ReadFile(filepath.Join(root, "greet.py")); !strings.Contains(string(data), "print(greet(\"world\"))") {
+		t.Errorf("greet.py after apply: %q", data)
+	}
 	goldie.New(t, goldie.WithFixtureDir("golden/cli"), goldie.WithNameSuffix(".golden")).
 		Assert(t, "tools_dialect", []byte(out.String()))
 }
