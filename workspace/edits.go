@@ -217,11 +217,12 @@ func (c *checker) replaceBlock(ctx context.Context, a *ast.Action, t *pathArg, s
 // block that does not apply, leaves the file as it was.
 func (c *checker) replaceInFile(ctx context.Context, a *ast.Action, t *pathArg) {
 	diff, span := a.Params.String("diff"), paramSpan(a, "diff")
+	lines := ast.NewLines([]byte(diff)) // once: a diff may have many blocks
 	at := func(start, end int) ast.Span {
 		if span.Len() != len(diff) { // not the source's bytes: the parameter
 			return span
 		}
-		return ast.NewLines([]byte(diff)).Span(start, end).In(span.Start)
+		return lines.Span(start, end).In(span.Start)
 	}
 	blocks, start, end, why := diffBlocks(diff)
 	if why != "" {
