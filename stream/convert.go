@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -188,7 +189,11 @@ func (b binder) bind(args []arg) ast.Params {
 		}
 		a := &args[i]
 		v, err := b.typed(sp, a)
-		if err != nil {
+		if pe, ok := errors.AsType[*schema.PathError](err); ok {
+			// The path rule's own code, as every dialect reports it (and
+			// the workspace rules do not say it again).
+			fail(pe.Code, sp.Name, fmt.Sprintf("parameter %s: %v", sp.Name, err), a)
+		} else if err != nil {
 			fail(KindBadValue, sp.Name, fmt.Sprintf("parameter %s: %v", sp.Name, err), a)
 		} else if x, ok := a.value.(string); ok && !a.partial && sp.PaddedPath(x) {
 			*b.errs = append(*b.errs, Event{Type: Error, ID: b.id, Name: b.name, Param: sp.Name, Kind: KindPathWhitespace, Severity: ast.Warning,

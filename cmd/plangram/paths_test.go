@@ -9,7 +9,8 @@ import (
 
 // The path rule (schema.CheckPath) holds in every dialect and without
 // --root: check exits 1, render shows the error on the review page, the
-// stream reports the call's bad value (issue 10, "Paths that escape").
+// stream reports the call's path with the rule's own code (issue 10, "Paths that
+// escape").
 func TestPathRuleEverywhere(t *testing.T) {
 	dir := t.TempDir()
 	acts := "~~~act\nwrite_file \"ab://../../outside/pwn.txt\"\n~~~\n~~~\nx\n~~~\n"
@@ -30,7 +31,7 @@ func TestPathRuleEverywhere(t *testing.T) {
 	}
 
 	code, out, _ := runCLI(t, "<write_to_file><path>/etc/passwd</path><content>x</content></write_to_file>", "stream", "--syntax", "tools")
-	if code != exitError || !strings.Contains(out, `"bad-value"`) || !strings.Contains(out, "is absolute") {
+	if code != exitError || !strings.Contains(out, `"absolute-path"`) || !strings.Contains(out, "is absolute") {
 		t.Errorf("stream absolute path: exit %d\n%s", code, out)
 	}
 }
