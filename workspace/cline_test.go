@@ -43,6 +43,13 @@ func TestClineTools(t *testing.T) {
 		{name: "write over a file", files: map[string]string{"a.txt": "old\n"},
 			reply: "<write_to_file>\n<path>a.txt</path>\n<content>\nnew\n\n</content>\n</write_to_file>\n",
 			codes: []string{CodeFileExists}, want: map[string]string{"a.txt": "new\n"}},
+		{name: "write over a file keeps its final line ending", files: map[string]string{"a.txt": "old\n", "c.txt": "old\r\n", "d.txt": "old"},
+			reply: "<write_to_file>\n<path>a.txt</path>\n<content>\nnew\n</content>\n</write_to_file>\n" +
+				"<write_to_file>\n<path>c.txt</path>\n<content>\nnew\n</content>\n</write_to_file>\n" +
+				"<write_to_file>\n<path>d.txt</path>\n<content>\nnew\n</content>\n</write_to_file>\n" +
+				"<write_to_file>\n<path>n.txt</path>\n<content>\nnew\n</content>\n</write_to_file>\n",
+			codes: []string{CodeFileExists, CodeFileExists, CodeFileExists},
+			want:  map[string]string{"a.txt": "new\n", "c.txt": "new\r\n", "d.txt": "new", "n.txt": "new"}},
 		{name: "two blocks in order", files: map[string]string{"a.txt": "a\nb\nc\n"},
 			reply: replaceCall("a.txt", block("a\n", "x\n")+"\n"+block("x\nb\n", "y\n")),
 			want:  map[string]string{"a.txt": "y\nc\n"}},

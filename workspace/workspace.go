@@ -148,6 +148,10 @@ const (
 	// order, each as OpSearchReplace does, but an empty search only
 	// creates a missing or empty file (Cline's replace_in_file, edits.go).
 	OpReplaceInFile
+	// OpWriteKeepEnd is OpWrite that keeps the final line ending of the
+	// file it replaces when `content` has none, as Cline's write_to_file
+	// does (its value loses the line ending before the closing tag).
+	OpWriteKeepEnd
 )
 
 // Effects maps action names to what they do. It is the one table of
@@ -177,7 +181,7 @@ func DefaultEffects() Effects {
 		"add_file":       OpCreate,
 		"update_file":    OpPatch,
 
-		"write_to_file":   OpWrite,
+		"write_to_file":   OpWriteKeepEnd,
 		"replace_in_file": OpReplaceInFile,
 		"execute_command": OpRun,
 	}
@@ -800,8 +804,8 @@ func (c *checker) effect(ctx context.Context, a *ast.Action, op Op, paths []path
 		return
 	}
 	switch op {
-	case OpWrite:
-		c.write(a, target)
+	case OpWrite, OpWriteKeepEnd:
+		c.write(a, target, op == OpWriteKeepEnd)
 	case OpAppend:
 		c.appendTo(a, target)
 	case OpEdit, OpReplaceAll:
@@ -1083,11 +1087,19 @@ func (c *checker) read(a *ast.Action, t *pathArg) {
 	}
 }
 
-func (c *checker) write(a *ast.Action, t *pathArg) {
+func (c *checker) write(a *ast.Action, t *pathArg, keepEnd bool) {
 	f := c.file(t.rel)
 	content, hasContent := a.Params.Get("content")
 	text, _ := content.(string)
 	text = c.endLine(a, text)
+	if keepEnd && f.known && text != "" && !strings.HasSuffix(text, "\n") {
+		switch {
+		case strings.HasSuffix(f.content, "\r\n"):
+			text += "\r\n"
+		case strings.HasSuffix(f.content, "\n"):
+			text += "\n"
+		}
+	}
 	if f.dir {
 		c.add(ast.Error, CodeNotAFile, *t.span, "%s cannot write %s: it is a directory", a.Name, t.value)
 		return
