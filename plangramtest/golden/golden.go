@@ -350,12 +350,20 @@ func match[T any](as, bs []T, key func(T) string) []op {
 			ops = append(ops, op{i, j, false})
 		}
 	}
+	left := map[string][]int{} // the ops of items only in bs, by key, in order
+	for y, o := range ops {
+		if o.i == -1 {
+			left[b[o.j]] = append(left[b[o.j]], y)
+		}
+	}
 	for x := range ops {
 		if ops[x].j >= 0 {
 			continue
 		}
 		// i == -2 marks an item of bs paired here, dropped below.
-		if y := slices.IndexFunc(ops, func(o op) bool { return o.i == -1 && b[o.j] == a[ops[x].i] }); y >= 0 {
+		if ys := left[a[ops[x].i]]; len(ys) > 0 {
+			y := ys[0]
+			left[a[ops[x].i]] = ys[1:]
 			ops[x].j, ops[x].moved, ops[y].i = ops[y].j, true, -2
 		}
 	}
