@@ -139,8 +139,9 @@ func (c *checker) searchReplace(ctx context.Context, a *ast.Action, t *pathArg) 
 
 // replaceBlock checks one SEARCH/REPLACE block, written at span, and
 // reports whether it applies (or is applied already). cline: an empty
-// SEARCH on a non-empty file is an error, not an append (Cline replaces
-// the whole file; the reading that loses no data is neither).
+// SEARCH on a non-empty file is an error, not an append (Cline's diff
+// parser documents a whole-file replacement and refuses it; the reading
+// that loses no data is neither).
 func (c *checker) replaceBlock(ctx context.Context, a *ast.Action, t *pathArg, search, replace string, span ast.Span, cline bool) bool {
 	if strings.TrimSpace(search) == "" {
 		// aider: an empty SEARCH starts a new file, or appends to an
